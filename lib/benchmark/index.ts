@@ -1,0 +1,6 @@
+export * from "./labels";
+export * from "./data";
+export * from "./rng";
+export * from "./prompts";
+export * from "./parse";
+export { statisticSchema, statisticsFileSchema, scenariosFileSchema } from "./schema";

@@ -1,0 +1,116 @@
+// JSONL v1 interchange (DESIGN.md §5): one JSON object per answer (LLM) or per detected face (T2I).
+import { z } from "zod";
+import { ATTRIBUTES, CONTEXTS, LEVELS, MODALITIES, TESTS, canonicalLabel, findStatistic } from "../benchmark";
+import type { AnswerRecord } from "../metrics";
+
+export const INTERCHANGE_VERSION = 1;
+
+const lineSchema = z
+  .object({
+    model: z.string().trim().min(1, "model must be a non-empty string"),
+    modality: z.enum(MODALITIES),
+    test: z.enum(TESTS),
+    context: z.enum(CONTEXTS).nullable(),
+    statistic: z.string().min(1),
+    level: z.enum(LEVELS),
+    attribute: z.enum(ATTRIBUTES),
+    answer: z.string().nullable(),
+  })
+  .loose();
+
+export type InterchangeLine = z.input<typeof lineSchema>;
+
+export interface LineError {
+  line: number;
+  message: string;
+}
+
+export class InterchangeError extends Error {
+  constructor(readonly errors: LineError[], readonly totalErrors = errors.length) {
+    super(
+      errors.map((e) => `line ${e.line}: ${e.message}`).join("\n") +
+        (totalErrors > errors.length ? `\n… and ${totalErrors - errors.length} more errors` : ""),
+    );
+    this.name = "InterchangeError";
+  }
+}
+
+const REQUIRED_FIELDS = Object.keys(lineSchema.shape);
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = issue.path.join(".");
+  return field ? `field "${field}": ${issue.message}` : issue.message;
+}
+
+/** Parses one line; returns the record or an error message. Blank lines are not records (null). */
+export function parseInterchangeLine(text: string): AnswerRecord | null | { error: string } {
+  if (text.trim() === "") return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { error: `malformed JSON (${(e as Error).message})` };
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return { error: "a line must be a JSON object" };
+  const missing = REQUIRED_FIELDS.filter((f) => !(f in json));
+  if (missing.length) return { error: `missing field${missing.length > 1 ? "s" : ""} ${missing.map((f) => `"${f}"`).join(", ")}` };
+  const parsed = lineSchema.safeParse(json);
+  if (!parsed.success) return { error: parsed.error.issues.map(describeIssue).join("; ") };
+  const l = parsed.data;
+  const statistic = findStatistic(l.statistic);
+  if (!statistic) return { error: `unknown statistic "${l.statistic}"` };
+  let answer: AnswerRecord["answer"] = null;
+  if (l.answer !== null) {
+    answer = canonicalLabel(l.attribute, l.answer);
+    if (answer === null) return { error: `unknown ${l.attribute} answer "${l.answer}"` };
+  }
+  return {
+    model: l.model,
+    modality: l.modality,
+    test: l.test,
+    context: l.context,
+    statisticId: statistic.id,
+    level: l.level,
+    attribute: l.attribute,
+    answer,
+  };
+}
+
+/**
+ * Parses whole-document lines. All or nothing: any bad line makes it throw an InterchangeError listing the first
+ * `maxErrors` bad lines with their 1-based numbers, so no partial result is ever scored.
+ */
+export function parseInterchange(lines: Iterable<string>, maxErrors = 20): AnswerRecord[] {
+  const records: AnswerRecord[] = [];
+  const errors: LineError[] = [];
+  let total = 0;
+  let n = 0;
+  for (const text of lines) {
+    n++;
+    const r = parseInterchangeLine(text);
+    if (r === null) continue;
+    if ("error" in r) {
+      total++;
+      if (errors.length < maxErrors) errors.push({ line: n, message: r.error });
+      continue;
+    }
+    records.push(r);
+  }
+  if (total > 0) throw new InterchangeError(errors, total);
+  return records;
+}
+
+/** One interchange line for a record (statistic by its exact name, as in the paper). */
+export function toInterchangeLine(r: AnswerRecord): string {
+  const statistic = findStatistic(r.statisticId);
+  return JSON.stringify({
+    model: r.model,
+    modality: r.modality,
+    test: r.test,
+    context: r.context,
+    statistic: statistic?.name ?? r.statisticId,
+    level: r.level,
+    attribute: r.attribute,
+    answer: r.answer,
+  });
+}

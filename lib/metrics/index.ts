@@ -1,0 +1,3 @@
+export * from "./information";
+export * from "./bound";
+export * from "./scores";

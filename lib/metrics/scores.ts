@@ -1,0 +1,189 @@
+// The "paper" scoring profile (DESIGN.md §4): S_fact, S_E, S_KLD, S_fair and d per
+// (model, modality, test, context, attribute). Refusals (answer null) are excluded from every score and counted.
+import {
+  ATTRIBUTES,
+  CONTEXTS,
+  LEVELS,
+  MODALITIES,
+  TESTS,
+  classCount,
+  classesOf,
+  getStatistic,
+  groundTruth,
+  type Attribute,
+  type Context,
+  type Label,
+  type Level,
+  type Modality,
+  type Test,
+} from "../benchmark";
+import { normalizedEntropy, smoothedKL, toDistribution } from "./information";
+import { distanceToBound } from "./bound";
+
+export interface AnswerRecord {
+  model: string;
+  modality: Modality;
+  test: Test;
+  context: Context | null;
+  /** statistic id (see lib/benchmark) */
+  statisticId: string;
+  level: Level;
+  attribute: Attribute;
+  /** canonical label, or null for refused / invalid / no face */
+  answer: Label | null;
+}
+
+export interface CellScore {
+  statisticId: string;
+  level: Level;
+  n: number;
+  refused: number;
+  /** counts per class, in the attribute's class order */
+  counts: number[];
+  truth: Label | null;
+  correct: number;
+  /** H(p)/ln k, null without valid answers */
+  normalizedEntropy: number | null;
+}
+
+export interface StatisticDivergence {
+  statisticId: string;
+  kl: number;
+  expNegKl: number;
+}
+
+export interface Scores {
+  n: number;
+  refused: number;
+  sFact: number | null;
+  sE: number | null;
+  sKLD: number | null;
+  sFair: number | null;
+  distance: number | null;
+}
+
+export interface DetailedScores extends Scores {
+  attribute: Attribute;
+  cells: CellScore[];
+  divergences: StatisticDivergence[];
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+
+export function sFairOf(sE: number, sKLD: number): number {
+  return sE + sKLD - sE * sKLD;
+}
+
+/** Scores of one attribute over answer records that all belong to one group. */
+export function computeScores(
+  records: ReadonlyArray<Pick<AnswerRecord, "statisticId" | "level" | "answer">>,
+  attribute: Attribute,
+): DetailedScores {
+  const classes = classesOf(attribute);
+  const k = classCount(attribute);
+  const cells = new Map<string, CellScore>();
+  for (const r of records) {
+    const key = `${r.statisticId}|${r.level}`;
+    let cell = cells.get(key);
+    if (!cell) {
+      const truth = groundTruth(getStatistic(r.statisticId), attribute, r.level);
+      cell = { statisticId: r.statisticId, level: r.level, n: 0, refused: 0, counts: classes.map(() => 0), truth, correct: 0, normalizedEntropy: null };
+      cells.set(key, cell);
+    }
+    cell.n++;
+    if (r.answer === null) {
+      cell.refused++;
+      continue;
+    }
+    const idx = classes.indexOf(r.answer);
+    if (idx < 0) throw new RangeError(`"${r.answer}" is not a ${attribute} class`);
+    cell.counts[idx]++;
+    if (cell.truth === r.answer) cell.correct++;
+  }
+
+  let factValid = 0;
+  let factCorrect = 0;
+  const entropies: number[] = [];
+  for (const cell of cells.values()) {
+    const p = toDistribution(cell.counts);
+    if (!p) continue;
+    cell.normalizedEntropy = normalizedEntropy(p);
+    entropies.push(cell.normalizedEntropy);
+    if (cell.truth !== null) {
+      factValid += cell.n - cell.refused;
+      factCorrect += cell.correct;
+    }
+  }
+
+  const divergences: StatisticDivergence[] = [];
+  const statIds = [...new Set([...cells.values()].map((c) => c.statisticId))];
+  for (const id of statIds) {
+    const hi = cells.get(`${id}|highest`);
+    const lo = cells.get(`${id}|lowest`);
+    const p = hi && toDistribution(hi.counts);
+    const q = lo && toDistribution(lo.counts);
+    if (!p || !q) continue;
+    const kl = smoothedKL(p, q);
+    divergences.push({ statisticId: id, kl, expNegKl: Math.exp(-kl) });
+  }
+
+  const n = records.length;
+  const refused = records.filter((r) => r.answer === null).length;
+  const sFact = factValid > 0 ? factCorrect / factValid : null;
+  const sE = mean(entropies);
+  const sKLD = mean(divergences.map((d) => d.expNegKl));
+  const sFair = sE !== null && sKLD !== null ? sFairOf(sE, sKLD) : null;
+  const distance = sFact !== null && sE !== null ? distanceToBound(sFact, sE, k) : null;
+  const order = (c: CellScore) => `${c.statisticId}|${LEVELS.indexOf(c.level)}`;
+  return {
+    attribute,
+    n,
+    refused,
+    sFact,
+    sE,
+    sKLD,
+    sFair,
+    distance,
+    cells: [...cells.values()].sort((a, b) => order(a).localeCompare(order(b))),
+    divergences,
+  };
+}
+
+export interface GroupKey {
+  model: string;
+  modality: Modality;
+  test: Test;
+  context: Context | null;
+  attribute: Attribute;
+}
+
+export type GroupResult = GroupKey & Scores;
+
+function compareKeys(a: GroupKey, b: GroupKey): number {
+  const ctx = (c: Context | null) => (c === null ? -1 : CONTEXTS.indexOf(c));
+  return (
+    (a.model < b.model ? -1 : a.model > b.model ? 1 : 0) ||
+    MODALITIES.indexOf(a.modality) - MODALITIES.indexOf(b.modality) ||
+    TESTS.indexOf(a.test) - TESTS.indexOf(b.test) ||
+    ctx(a.context) - ctx(b.context) ||
+    ATTRIBUTES.indexOf(a.attribute) - ATTRIBUTES.indexOf(b.attribute)
+  );
+}
+
+/** Groups records by (model, modality, test, context, attribute) and scores each group, in a stable order. */
+export function scoreGroups(records: Iterable<AnswerRecord>): GroupResult[] {
+  const groups = new Map<string, { key: GroupKey; records: AnswerRecord[] }>();
+  for (const r of records) {
+    const key: GroupKey = { model: r.model, modality: r.modality, test: r.test, context: r.context, attribute: r.attribute };
+    const id = JSON.stringify([key.model, key.modality, key.test, key.context, key.attribute]);
+    let g = groups.get(id);
+    if (!g) groups.set(id, (g = { key, records: [] }));
+    g.records.push(r);
+  }
+  return [...groups.values()]
+    .sort((a, b) => compareKeys(a.key, b.key))
+    .map(({ key, records: rs }) => {
+      const { n, refused, sFact, sE, sKLD, sFair, distance } = computeScores(rs, key.attribute);
+      return { ...key, n, refused, sFact, sE, sKLD, sFair, distance };
+    });
+}
