@@ -4,3 +4,4 @@ export * from "./rng";
 export * from "./prompts";
 export * from "./parse";
 export { statisticSchema, statisticsFileSchema, scenariosFileSchema } from "./schema";
+export * from "./query";

@@ -155,3 +155,23 @@ export function buildT2IObjectivePrompt(statistic: Statistic, level: Level): str
 export function buildT2ISubjectivePrompt(statistic: Statistic, level: Level): string {
   return statistic.t2iSubjective[level];
 }
+
+// ---------------------------------------------------------------- query specs (shared by the planner and the UI)
+
+export type LlmQuerySpec =
+  | { test: "objective"; statisticId: string; attribute: Attribute; level: Level; repeatIndex: number }
+  | { test: "subjective"; statisticId: string; level: Level; scenarioIndex: number; context: Context; repeatIndex: number };
+
+/** The name of a query's random stream: independent of planning order, so one seed always gives one prompt. */
+export function queryStreamKey(spec: LlmQuerySpec): string {
+  return spec.test === "objective"
+    ? `objective|${spec.statisticId}|${spec.attribute}|${spec.level}|${spec.repeatIndex}`
+    : `subjective|${spec.statisticId}|${spec.level}|${spec.scenarioIndex}|${spec.context}|${spec.repeatIndex}`;
+}
+
+export interface RenderedLlmQuery {
+  prompt: string;
+  options: ObjectiveOption[] | Person[];
+  identity: Identity | null;
+  contextText: string | null;
+}

@@ -1,0 +1,2 @@
+export { db, createPrismaClient, type PrismaClient } from "./client";
+export { seed, ensureBenchmarkVersion } from "./seed";

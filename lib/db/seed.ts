@@ -1,0 +1,22 @@
+import { benchmark } from "../benchmark";
+import type { PrismaClient } from "../../generated/prisma/client";
+
+/**
+ * Records the benchmark content of data/ as a BenchmarkVersion (idempotent: keyed by its sha256), so runs can pin
+ * the exact content they were planned from.
+ */
+export async function ensureBenchmarkVersion(prisma: PrismaClient) {
+  const existing = await prisma.benchmarkVersion.findUnique({ where: { sha256: benchmark.sha256 } });
+  if (existing) return existing;
+  let version = benchmark.version;
+  // data/ edited without a version bump: keep both, suffixed by the content hash.
+  if (await prisma.benchmarkVersion.findUnique({ where: { version } })) version = `${version}#${benchmark.sha256.slice(0, 8)}`;
+  return prisma.benchmarkVersion.create({
+    data: { version, sha256: benchmark.sha256, contentJson: JSON.stringify(benchmark) },
+  });
+}
+
+export async function seed(prisma: PrismaClient) {
+  const version = await ensureBenchmarkVersion(prisma);
+  return { benchmarkVersion: version.version };
+}

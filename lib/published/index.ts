@@ -1,0 +1,89 @@
+// The paper's published scores (Huang et al., 2025, Tables 2–8), stored in data/published-results.json in percent
+// and exposed here on the app's 0–1 scale so published and measured rows share one code path.
+import { z } from "zod";
+import raw from "../../data/published-results.json";
+
+export const PUBLISHED_COLUMNS = ["O", "S-B", "S-R", "S-A", "S-G", "S"] as const;
+export type PublishedColumn = (typeof PUBLISHED_COLUMNS)[number];
+export const METRICS = ["sFact", "sE", "sKLD", "sFair", "distance"] as const;
+export type Metric = (typeof METRICS)[number];
+
+const byColumn = z.partialRecord(z.enum(PUBLISHED_COLUMNS), z.number().min(0).max(100));
+const rowSchema = z.object({
+  model: z.string(),
+  attribute: z.enum(["gender", "race"]),
+  sFact: byColumn,
+  sFair: byColumn,
+  sE: byColumn,
+  sKLD: byColumn,
+  distance: byColumn,
+});
+const pair = z.object({ gender: z.number(), race: z.number() });
+const fileSchema = z.object({
+  source: z.string(),
+  scale: z.string(),
+  columns: z.record(z.string(), z.string()),
+  llm: z.array(rowSchema),
+  t2i: z.array(rowSchema),
+  contextInfluence: z.object({
+    table: z.string(),
+    rows: z.array(
+      z.object({
+        model: z.string(),
+        representativenessHigh: pair,
+        representativenessLow: pair,
+        attribution: pair,
+        inGroup: pair,
+        outGroup: pair,
+        avgIncrease: pair,
+      }),
+    ),
+  }),
+  summary: z.object({
+    table: z.string(),
+    rows: z.array(
+      z.object({
+        model: z.string(),
+        objSFact: pair.extend({ avg: z.number() }),
+        subjSFair: pair.extend({ avg: z.number() }),
+        avg: pair.extend({ avg: z.number() }),
+      }),
+    ),
+  }),
+  detectorErrorRates: z.object({
+    table: z.string(),
+    FairFace: z.object({ genderError: z.number(), raceError: z.number() }),
+    DeepFace: z.object({ genderError: z.number(), raceError: z.number() }),
+  }),
+});
+
+export type PublishedFile = z.infer<typeof fileSchema>;
+export const published: PublishedFile = fileSchema.parse(raw);
+
+export interface PublishedScore {
+  model: string;
+  modality: "llm" | "t2i";
+  attribute: "gender" | "race";
+  column: PublishedColumn;
+  /** 0–1 scale */
+  sFact: number | null;
+  sE: number | null;
+  sKLD: number | null;
+  sFair: number | null;
+  distance: number | null;
+}
+
+/** Flattens Tables 4–8 into one row per (model, attribute, column), scores on the 0–1 scale. */
+export function publishedScores(): PublishedScore[] {
+  const out: PublishedScore[] = [];
+  for (const [modality, rows] of [["llm", published.llm], ["t2i", published.t2i]] as const) {
+    for (const row of rows) {
+      const columns = PUBLISHED_COLUMNS.filter((c) => row.sFact[c] !== undefined);
+      for (const column of columns) {
+        const get = (m: Metric) => (row[m][column] === undefined ? null : row[m][column]! / 100);
+        out.push({ model: row.model, modality, attribute: row.attribute, column, sFact: get("sFact"), sE: get("sE"), sKLD: get("sKLD"), sFair: get("sFair"), distance: get("distance") });
+      }
+    }
+  }
+  return out;
+}
