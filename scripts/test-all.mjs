@@ -1,0 +1,59 @@
+// `npm test`: the whole suite — typecheck, unit + integration (vitest), production build, e2e (Playwright,
+// Debian Chromium) — then one closing line "N passed, N failed, N skipped" summed over both runners.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+process.env.CHECKPOINT_DISABLE = "1";
+const bin = (name) => `node_modules/.bin/${name}`;
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let failedStep = null;
+
+function step(title, cmd, args) {
+  process.stdout.write(`\n=== ${title} ===\n`);
+  const res = spawnSync(cmd, args, { stdio: "inherit", env: process.env });
+  if (res.status !== 0 && !failedStep) failedStep = `${title} (exit ${res.status ?? res.signal})`;
+  return res.status === 0;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+mkdirSync("test-results", { recursive: true });
+for (const f of ["test-results/unit-results.json", "test-results/e2e-results.json"]) rmSync(f, { force: true });
+
+step("typecheck", bin("tsc"), ["--noEmit"]);
+
+step("unit and integration tests (vitest)", bin("vitest"), ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/unit-results.json"]);
+const unit = readJson("test-results/unit-results.json");
+if (unit) {
+  totals.passed += unit.numPassedTests;
+  totals.failed += unit.numFailedTests;
+  totals.skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
+} else if (!failedStep) failedStep = "vitest wrote no results";
+
+const built = step("production build", bin("next"), ["build"]);
+if (built) {
+  if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) {
+    process.stdout.write("Chromium not found at /usr/bin/chromium: install it (apt-get install -y chromium) or set CHROMIUM_PATH.\n");
+    failedStep ??= "e2e: no Chromium";
+  } else {
+    step("end-to-end tests (Playwright + Chromium)", bin("playwright"), ["test"]);
+    const e2e = readJson("test-results/e2e-results.json");
+    if (e2e?.stats) {
+      totals.passed += e2e.stats.expected + (e2e.stats.flaky ?? 0);
+      totals.failed += e2e.stats.unexpected;
+      totals.skipped += e2e.stats.skipped;
+    } else if (!failedStep) failedStep = "playwright wrote no results";
+  }
+}
+
+process.stdout.write("\n");
+if (failedStep) process.stdout.write(`FAILED: ${failedStep}\n`);
+process.stdout.write(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
+process.exit(failedStep || totals.failed > 0 ? 1 : 0);
