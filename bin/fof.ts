@@ -3,6 +3,7 @@
 // diagnostics go to stderr and failures exit non-zero.
 import { Command, CommanderError } from "commander";
 import { scoreCommand } from "./commands/score";
+import { runCommand, workerCommand } from "./commands/run";
 
 const program = new Command()
   .name("fof")
@@ -18,6 +19,26 @@ program
   .action(async (file: string, opts: { pretty?: boolean }) => {
     await scoreCommand(file, opts);
   });
+
+program
+  .command("run")
+  .description("plan a run, work it to completion in this process and print its scores as JSON (the `score` shape)")
+  .requiredOption("-m, --model <slug...>", 'model slug(s), e.g. "baseline:calibrated:0.8" or a registered model')
+  .option("-t, --tests <list>", "objective,subjective")
+  .option("-c, --contexts <list>", "baseline,representativeness,attribution,ingroup")
+  .option("-p, --preset <name>", "paper | quick | smoke", "quick")
+  .option("-s, --seed <n>", "seed for options, names and identities", "1")
+  .option("--objective-repeats <n>", "override the preset")
+  .option("--subjective-repeats <n>", "override the preset")
+  .option("--budget <usd>", "stop the run cleanly when this much has been spent")
+  .option("--name <name>", "run name")
+  .option("--pretty", "indent the JSON output")
+  .action(runCommand);
+
+program
+  .command("worker")
+  .description("work every running run (the same engine as the web server) until stopped")
+  .action(workerCommand);
 
 async function main() {
   try {

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { env } from "../lib/env";
-import { migrateAndSeed } from "./migrate";
+import { migrateAndSeed } from "../lib/db/migrate";
 
 async function main() {
   const { PORT, HOST, dataDir } = env();

@@ -1,2 +1,3 @@
 export { db, createPrismaClient, type PrismaClient } from "./client";
 export { seed, ensureBenchmarkVersion } from "./seed";
+export { migrateAndSeed } from "./migrate";

@@ -1,0 +1,43 @@
+// Run configuration: what a run asks, validated once (zod) and stored with the run.
+import { z } from "zod";
+import { CONTEXTS, TESTS } from "../benchmark";
+
+export const PRESETS = {
+  /** the paper: 19 × 2 levels × 2 attributes × 3 objective + 19 × 2 × 3 scenarios × 4 contexts × 100 = 45,828 */
+  paper: { objectiveRepeats: 3, subjectiveRepeats: 100 },
+  /** enough answers per statistic and level for stable entropies, at ~13 % of the paper's cost: 6,080 queries */
+  quick: { objectiveRepeats: 20, subjectiveRepeats: 10 },
+  /** one of each query: 532 queries, to check a model's setup end to end */
+  smoke: { objectiveRepeats: 1, subjectiveRepeats: 1 },
+} as const;
+export type PresetName = keyof typeof PRESETS;
+export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+
+export const runConfigSchema = z
+  .object({
+    tests: z.array(z.enum(TESTS)).min(1, "choose at least one test").refine((t) => new Set(t).size === t.length, "duplicate test"),
+    contexts: z.array(z.enum(CONTEXTS)).refine((c) => new Set(c).size === c.length, "duplicate context"),
+    objectiveRepeats: z.number().int().min(1).max(1000),
+    subjectiveRepeats: z.number().int().min(1).max(1000),
+    /** re-asks of an unparseable answer before it is recorded as refused */
+    maxReasks: z.number().int().min(0).max(5).default(2),
+    /** retries of a retryable provider error before the query is recorded as failed */
+    maxRetries: z.number().int().min(0).max(20).default(6),
+    /** per-call timeout */
+    timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+  })
+  .refine((c) => !c.tests.includes("subjective") || c.contexts.length > 0, {
+    message: "the subjective test needs at least one context",
+    path: ["contexts"],
+  });
+export type RunConfig = z.infer<typeof runConfigSchema>;
+export type RunConfigInput = z.input<typeof runConfigSchema>;
+
+export function presetConfig(preset: PresetName, overrides: Partial<RunConfigInput> = {}): RunConfig {
+  return runConfigSchema.parse({
+    tests: ["objective", "subjective"],
+    contexts: [...CONTEXTS],
+    ...PRESETS[preset],
+    ...overrides,
+  });
+}

@@ -1,0 +1,90 @@
+// Run planning: every query of a run, as rows, before any call is made. Pure — the same config and seed give the
+// same queries, prompts and options.
+import { createHash } from "node:crypto";
+import {
+  ATTRIBUTES,
+  benchmark,
+  LEVELS,
+  renderLlmQuery,
+  type Attribute,
+  type Context,
+  type Level,
+  type LlmQuerySpec,
+  type Statistic,
+} from "../benchmark";
+import type { RunConfig } from "./config";
+
+export interface PlannedQuery {
+  test: "objective" | "subjective";
+  context: Context | null;
+  statisticId: string;
+  level: Level;
+  attribute: Attribute | null;
+  scenarioIndex: number | null;
+  repeatIndex: number;
+  prompt: string;
+  optionsJson: string;
+  identityJson: string | null;
+  groundTruthJson: string;
+}
+
+export function groundTruthJson(statistic: Statistic): string {
+  return JSON.stringify(statistic.groundTruth);
+}
+
+export function* planLlmSpecs(config: RunConfig): Generator<LlmQuerySpec> {
+  for (const statistic of benchmark.statistics) {
+    for (const level of LEVELS) {
+      if (config.tests.includes("objective"))
+        // Both attributes for every statistic, as the paper sends them (228 at 3 repeats); the ones without a
+        // ground truth are answered and shown but not scored.
+        for (const attribute of ATTRIBUTES)
+          for (let r = 0; r < config.objectiveRepeats; r++)
+            yield { test: "objective", statisticId: statistic.id, attribute, level, repeatIndex: r };
+      if (config.tests.includes("subjective"))
+        for (const context of config.contexts)
+          for (let s = 0; s < statistic.scenarios[level].length; s++)
+            for (let r = 0; r < config.subjectiveRepeats; r++)
+              yield { test: "subjective", statisticId: statistic.id, level, scenarioIndex: s, context, repeatIndex: r };
+    }
+  }
+}
+
+export function countLlmQueries(config: RunConfig): number {
+  const stats = benchmark.statistics;
+  let n = 0;
+  if (config.tests.includes("objective")) n += stats.length * LEVELS.length * ATTRIBUTES.length * config.objectiveRepeats;
+  if (config.tests.includes("subjective")) {
+    const scenarios = stats.reduce((a, s) => a + s.scenarios.highest.length + s.scenarios.lowest.length, 0);
+    n += scenarios * config.contexts.length * config.subjectiveRepeats;
+  }
+  return n;
+}
+
+export function planLlmQuery(spec: LlmQuerySpec, seed: number): PlannedQuery {
+  const rendered = renderLlmQuery(spec, seed);
+  const statistic = benchmark.statistics.find((s) => s.id === spec.statisticId)!;
+  return {
+    test: spec.test,
+    context: spec.test === "subjective" ? spec.context : null,
+    statisticId: spec.statisticId,
+    level: spec.level,
+    attribute: spec.test === "objective" ? spec.attribute : null,
+    scenarioIndex: spec.test === "subjective" ? spec.scenarioIndex : null,
+    repeatIndex: spec.repeatIndex,
+    prompt: rendered.prompt,
+    optionsJson: JSON.stringify(rendered.options),
+    identityJson: rendered.identity ? JSON.stringify(rendered.identity) : null,
+    groundTruthJson: groundTruthJson(statistic),
+  };
+}
+
+/**
+ * The response-cache key: (provider, model, parameters, prompt, repeat index). Two runs that send the same prompt
+ * for the same repeat to the same configured model share the answer and never pay twice.
+ */
+export function cacheKey(parts: { provider: string; modelId: string; baseUrl: string | null; params: unknown; prompt: string; repeatIndex: number; attempt: number }): string {
+  return createHash("sha256")
+    .update(JSON.stringify([parts.provider, parts.modelId, parts.baseUrl ?? "", parts.params, parts.prompt, parts.repeatIndex, parts.attempt]))
+    .digest("hex");
+}

@@ -1,0 +1,9 @@
+export const RUN_STATUSES = ["queued", "running", "paused", "cancelled", "completed", "failed", "budget_exhausted"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** Statuses a run can be resumed from. */
+export const RESUMABLE: readonly RunStatus[] = ["paused", "budget_exhausted", "queued", "failed"];
+export const FINAL_RUN: readonly RunStatus[] = ["cancelled", "completed"];
+
+export const QUERY_STATUSES = ["pending", "leased", "answered", "refused", "failed"] as const;
+export type QueryStatus = (typeof QUERY_STATUSES)[number];
+export const DONE_QUERY: readonly QueryStatus[] = ["answered", "refused", "failed"];

@@ -1,0 +1,444 @@
+// The durable run engine. Queries are rows; a worker leases a batch, calls the provider with per-model
+// concurrency, and writes each outcome in a transaction together with its cache entry. Killing a worker loses at
+// most its in-flight calls, whose leases expire and are claimed again (one duplicate call each, at most).
+import { createHash, randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import pLimit, { type LimitFunction } from "p-limit";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { parseAnswer, type Identity, type ObjectiveOption, type Person } from "../benchmark";
+import { createProvider, modelParams, ProviderError, type ChatProvider } from "../providers";
+import { runConfigSchema, type RunConfig } from "./config";
+import { cost } from "./cost";
+
+export interface WorkerOptions {
+  /** only work on this run (the CLI's `fof run`); all running runs otherwise */
+  runId?: string;
+  batchSize?: number;
+  /** how long a claimed query stays ours; must exceed the call timeout */
+  leaseMs?: number;
+  pollMs?: number;
+  flushMs?: number;
+  log?: (message: string) => void;
+  /** backoff base for retryable errors */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+}
+
+interface Claimed {
+  id: number;
+  runId: string;
+  modelConfigId: string;
+  test: string;
+  context: string | null;
+  statisticId: string;
+  level: string;
+  attribute: string | null;
+  repeatIndex: number;
+  prompt: string;
+  optionsJson: string;
+  identityJson: string | null;
+  attempts: number;
+  cacheKey: string;
+}
+
+interface ModelState {
+  id: string;
+  slug: string;
+  providerName: string;
+  provider: ChatProvider | null;
+  providerError: string | null;
+  limit: LimitFunction;
+  inFlight: number;
+  concurrency: number;
+  priceIn: number;
+  priceOut: number;
+}
+
+type Attempt = { text?: string; error?: string; latencyMs: number; cached?: boolean };
+
+type CacheRow = { key: string; provider: string; model: string; text: string; inputTokens: number | null; outputTokens: number | null; costUsd: number };
+
+type Write =
+  | { kind: "cache"; rows: CacheRow[] }
+  | {
+      kind: "outcome";
+      query: Claimed;
+      status: "answered" | "refused" | "failed";
+      reason: string | null;
+      rawText: string | null;
+      letter: string | null;
+      gender: string | null;
+      race: string | null;
+      attempts: Attempt[];
+      latencyMs: number | null;
+      inputTokens: number | null;
+      outputTokens: number | null;
+      costUsd: number;
+      cached: boolean;
+      cacheRows: CacheRow[];
+    }
+  | { kind: "retry"; query: Claimed; nextAttemptAt: Date; reason: string };
+
+export function attemptKey(base: string, attempt: number): string {
+  return attempt === 0 ? base : createHash("sha256").update(`${base}|${attempt}`).digest("hex");
+}
+
+export function backoffMs(retry: number, baseMs: number, maxMs: number, random = Math.random): number {
+  // "Full jitter": uniform in [0, min(max, base·2^n)] spreads retries of a burst apart.
+  return Math.round(random() * Math.min(maxMs, baseMs * 2 ** retry));
+}
+
+export class Worker {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log">> & Pick<WorkerOptions, "runId" | "log">;
+  private models = new Map<string, ModelState>();
+  private configs = new Map<string, { config: RunConfig; seed: number }>();
+  private buffer: Write[] = [];
+  private stopped = false;
+  private flushing: Promise<void> = Promise.resolve();
+  private inFlight = new Set<Promise<void>>();
+  private claimSeq = 0;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    options: WorkerOptions = {},
+  ) {
+    this.opts = {
+      batchSize: 256,
+      leaseMs: 5 * 60_000,
+      pollMs: 200,
+      flushMs: 50,
+      backoffBaseMs: 500,
+      backoffMaxMs: 30_000,
+      ...options,
+    };
+  }
+
+  stop() {
+    this.stopped = true;
+  }
+
+  /**
+   * Frees leases held by workers of this host that no longer exist (killed with -9), so a restart resumes at once
+   * instead of waiting for the leases to expire. Leases of other hosts expire on their own.
+   */
+  async releaseDeadLeases(): Promise<number> {
+    const owners = await this.prisma.query.findMany({ where: { status: "leased" }, distinct: ["leaseOwner"], select: { leaseOwner: true } });
+    const dead = owners
+      .map((o) => o.leaseOwner)
+      .filter((o): o is string => {
+        if (!o) return false;
+        const [host, pid] = o.split(":");
+        return host === hostname() && Number(pid) !== process.pid && !isAlive(Number(pid));
+      });
+    let released = 0;
+    for (const owner of dead) {
+      const r = await this.prisma.query.updateMany({ where: { status: "leased", leaseOwner: owner }, data: { status: "pending", leaseOwner: null, leaseUntil: null } });
+      released += r.count;
+    }
+    if (released) this.opts.log?.(`released ${released} queries leased by stopped workers`);
+    return released;
+  }
+
+  /** Works until stopped (server / `fof worker`) or, with untilDone, until the worker's runs have nothing left. */
+  async run({ untilDone = false }: { untilDone?: boolean } = {}): Promise<void> {
+    await this.releaseDeadLeases();
+    let lastFlush = Date.now();
+    while (!this.stopped) {
+      const runs = await this.activeRuns();
+      let claimedAny = false;
+      for (const run of runs) claimedAny = (await this.fill(run.id)) || claimedAny;
+      if (this.buffer.length >= 500 || (this.buffer.length && Date.now() - lastFlush >= this.opts.flushMs)) {
+        await this.flush();
+        lastFlush = Date.now();
+      }
+      await this.finishRuns(runs.map((r) => r.id));
+      if (untilDone && this.inFlight.size === 0 && this.buffer.length === 0 && (await this.activeRuns()).length === 0) break;
+      if (!claimedAny) await sleep(this.inFlight.size ? Math.min(this.opts.pollMs, 20) : this.opts.pollMs);
+      else await sleep(0);
+    }
+    await Promise.allSettled([...this.inFlight]);
+    await this.flush();
+  }
+
+  private async activeRuns() {
+    return this.prisma.run.findMany({
+      where: { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
+      select: { id: true, budgetUsd: true, spentUsd: true },
+    });
+  }
+
+  private async runConfig(runId: string) {
+    let c = this.configs.get(runId);
+    if (!c) {
+      const run = await this.prisma.run.findUniqueOrThrow({ where: { id: runId } });
+      c = { config: runConfigSchema.parse(JSON.parse(run.configJson)), seed: run.seed };
+      this.configs.set(runId, c);
+    }
+    return c;
+  }
+
+  private async model(modelConfigId: string, timeoutMs: number): Promise<ModelState> {
+    let m = this.models.get(modelConfigId);
+    if (!m) {
+      const cfg = await this.prisma.modelConfig.findUniqueOrThrow({ where: { id: modelConfigId } });
+      let provider: ChatProvider | null = null;
+      let providerError: string | null = null;
+      try {
+        provider = createProvider(cfg, timeoutMs);
+        modelParams(cfg);
+      } catch (e) {
+        providerError = e instanceof Error ? e.message : String(e);
+      }
+      m = {
+        id: cfg.id,
+        slug: cfg.slug,
+        providerName: cfg.provider,
+        provider,
+        providerError,
+        limit: pLimit(Math.max(1, cfg.concurrency)),
+        inFlight: 0,
+        concurrency: Math.max(1, cfg.concurrency),
+        priceIn: cfg.priceInputPer1k,
+        priceOut: cfg.priceOutputPer1k,
+      };
+      this.models.set(modelConfigId, m);
+    }
+    return m;
+  }
+
+  /** Claims and starts as many queries of a run as its models have free slots. */
+  private async fill(runId: string): Promise<boolean> {
+    const run = await this.prisma.run.findUnique({ where: { id: runId }, select: { status: true, budgetUsd: true, spentUsd: true } });
+    if (!run || run.status !== "running") return false;
+    const pendingSpend = this.buffer.reduce((a, w) => a + (w.kind === "outcome" && w.query.runId === runId ? w.costUsd : 0), 0);
+    if (run.budgetUsd !== null && run.spentUsd + pendingSpend >= run.budgetUsd) {
+      await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "budget_exhausted", error: `budget of $${run.budgetUsd.toFixed(2)} reached` } });
+      this.opts.log?.(`run ${runId}: budget reached, stopping`);
+      return false;
+    }
+    const { config } = await this.runConfig(runId);
+    const modelIds = (await this.prisma.runModel.findMany({ where: { runId }, select: { modelConfigId: true } })).map((r) => r.modelConfigId);
+    let claimedAny = false;
+    for (const modelConfigId of modelIds) {
+      const m = await this.model(modelConfigId, config.timeoutMs);
+      // Keep up to two batches' worth queued behind the concurrency limit so the provider is never idle.
+      const room = Math.min(this.opts.batchSize, m.concurrency * 2 - m.inFlight);
+      if (room <= 0) continue;
+      const claimed = await this.claim(runId, modelConfigId, room);
+      for (const q of claimed) {
+        claimedAny = true;
+        m.inFlight++;
+        const p = m
+          .limit(() => this.process(q, m, config))
+          .catch((e) => this.opts.log?.(`query ${q.id}: ${e instanceof Error ? e.message : String(e)}`))
+          .finally(() => {
+            m.inFlight--;
+            this.inFlight.delete(p);
+          });
+        this.inFlight.add(p);
+      }
+    }
+    return claimedAny;
+  }
+
+  private async claim(runId: string, modelConfigId: string, n: number): Promise<Claimed[]> {
+    const now = new Date();
+    const token = `${this.owner}:${++this.claimSeq}`;
+    const claimable = {
+      runId,
+      modelConfigId,
+      OR: [{ status: "pending" }, { status: "leased", leaseUntil: { lt: now } }],
+      AND: [{ OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] }],
+    };
+    return this.prisma.$transaction(async (tx) => {
+      const ids = (await tx.query.findMany({ where: claimable, select: { id: true }, orderBy: { id: "asc" }, take: n })).map((r) => r.id);
+      if (!ids.length) return [];
+      await tx.query.updateMany({
+        where: { ...claimable, id: { in: ids } },
+        data: { status: "leased", leaseOwner: token, leaseUntil: new Date(now.getTime() + this.opts.leaseMs) },
+      });
+      return tx.query.findMany({
+        where: { leaseOwner: token, status: "leased" },
+        select: { id: true, runId: true, modelConfigId: true, test: true, context: true, statisticId: true, level: true, attribute: true, repeatIndex: true, prompt: true, optionsJson: true, identityJson: true, attempts: true, cacheKey: true },
+      });
+    });
+  }
+
+  private async process(q: Claimed, m: ModelState, config: RunConfig): Promise<void> {
+    const options = JSON.parse(q.optionsJson) as ObjectiveOption[] | Person[];
+    const letters = options.map((o) => o.letter);
+    const attempts: Attempt[] = [];
+    const cacheRows: CacheRow[] = [];
+    let inTok: number | null = null;
+    let outTok: number | null = null;
+    let spent = 0;
+    let latency = 0;
+    let allCached = true;
+    const fail = (status: "failed" | "refused", reason: string, rawText: string | null) =>
+      this.push({ kind: "outcome", query: q, status, reason, rawText, letter: null, gender: null, race: null, attempts, latencyMs: latency || null, inputTokens: inTok, outputTokens: outTok, costUsd: spent, cached: allCached && attempts.length > 0, cacheRows });
+
+    if (!m.provider) return fail("failed", `provider not available: ${m.providerError}`, null);
+
+    for (let ask = 0; ask <= config.maxReasks; ask++) {
+      const key = attemptKey(q.cacheKey, ask);
+      const hit = await this.prisma.responseCache.findUnique({ where: { key } });
+      let text: string;
+      if (hit && hit.rawText !== null) {
+        text = hit.rawText;
+        attempts.push({ text, latencyMs: 0, cached: true });
+      } else {
+        allCached = false;
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), config.timeoutMs);
+        const t0 = performance.now();
+        try {
+          const rest = q;
+          const res = await m.provider.chat({
+            prompt: q.prompt,
+            signal: controller.signal,
+            query: {
+              test: rest.test as "objective" | "subjective",
+              context: rest.context as never,
+              statisticId: rest.statisticId,
+              level: rest.level as "highest" | "lowest",
+              attribute: rest.attribute as never,
+              options,
+              identity: rest.identityJson ? (JSON.parse(rest.identityJson) as Identity) : null,
+              streamKey: `${key}`,
+              seed: (await this.runConfig(q.runId)).seed,
+            },
+          });
+          const ms = Math.round(performance.now() - t0);
+          latency += ms;
+          text = res.text;
+          inTok = (inTok ?? 0) + (res.inputTokens ?? 0);
+          outTok = (outTok ?? 0) + (res.outputTokens ?? 0);
+          const c = cost(res.inputTokens, res.outputTokens, m.priceIn, m.priceOut);
+          spent += c;
+          attempts.push({ text, latencyMs: ms });
+          cacheRows.push({ key, provider: m.providerName, model: m.slug, text, inputTokens: res.inputTokens, outputTokens: res.outputTokens, costUsd: c });
+        } catch (err) {
+          const ms = Math.round(performance.now() - t0);
+          const e = err instanceof ProviderError ? err : new ProviderError(controller.signal.aborted ? `timed out after ${config.timeoutMs} ms` : String(err), "retryable");
+          const message = controller.signal.aborted && !/timed out/.test(e.message) ? `timed out after ${config.timeoutMs} ms` : e.message;
+          attempts.push({ error: `${e.kind}: ${message}`, latencyMs: ms });
+          if (e.kind === "fatal") return fail("failed", message, null);
+          if (q.attempts < config.maxRetries) {
+            const delay = e.kind === "rate_limited" && e.retryAfterMs !== undefined ? e.retryAfterMs : backoffMs(q.attempts, this.opts.backoffBaseMs, this.opts.backoffMaxMs);
+            // Responses already paid for in this attempt are cached, so the retry re-uses them.
+            if (cacheRows.length) this.push({ kind: "cache", rows: cacheRows });
+            return this.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + delay), reason: `${e.kind}: ${message}` });
+          }
+          return fail("failed", `gave up after ${q.attempts + 1} attempts: ${message}`, null);
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+      const parsed = parseAnswer(text, letters);
+      if (parsed.ok) {
+        const chosen = options.find((o) => o.letter === parsed.letter)!;
+        let gender: string | null = null;
+        let race: string | null = null;
+        if (q.test === "objective") {
+          const v = (chosen as ObjectiveOption).value;
+          if (q.attribute === "gender") gender = v;
+          else race = v;
+        } else {
+          gender = (chosen as Person).gender;
+          race = (chosen as Person).race;
+        }
+        return this.push({ kind: "outcome", query: q, status: "answered", reason: null, rawText: text, letter: parsed.letter, gender, race, attempts, latencyMs: latency || null, inputTokens: inTok, outputTokens: outTok, costUsd: spent, cached: allCached, cacheRows });
+      }
+      if (ask === config.maxReasks) return fail("refused", `unparseable after ${ask + 1} asks: ${parsed.message}`, text);
+    }
+  }
+
+  private push(w: Write) {
+    this.buffer.push(w);
+  }
+
+  /** Writes buffered results in one transaction. */
+  async flush(): Promise<void> {
+    const prev = this.flushing;
+    let release!: () => void;
+    this.flushing = new Promise((r) => (release = r));
+    await prev;
+    try {
+      const batch = this.buffer;
+      this.buffer = [];
+      if (!batch.length) return;
+      const outcomes = batch.filter((w): w is Extract<Write, { kind: "outcome" }> => w.kind === "outcome");
+      const retries = batch.filter((w): w is Extract<Write, { kind: "retry" }> => w.kind === "retry");
+      const cacheRows = batch.flatMap((w) => (w.kind === "cache" ? w.rows : w.kind === "outcome" ? w.cacheRows : []));
+      const spendByRun = new Map<string, number>();
+      for (const o of outcomes) spendByRun.set(o.query.runId, (spendByRun.get(o.query.runId) ?? 0) + o.costUsd);
+
+      await this.prisma.$transaction(async (tx) => {
+        if (cacheRows.length) {
+          const existing = new Set((await tx.responseCache.findMany({ where: { key: { in: cacheRows.map((r) => r.key) } }, select: { key: true } })).map((r) => r.key));
+          const fresh = new Map(cacheRows.filter((r) => !existing.has(r.key)).map((r) => [r.key, r]));
+          if (fresh.size)
+            await tx.responseCache.createMany({
+              data: [...fresh.values()].map((r) => ({ key: r.key, provider: r.provider, model: r.model, rawText: r.text, inputTokens: r.inputTokens, outputTokens: r.outputTokens, costUsd: r.costUsd })),
+            });
+        }
+        if (outcomes.length) {
+          // A query can only get one outcome: an expired lease re-claimed by another worker may have finished it.
+          const done = new Set((await tx.outcome.findMany({ where: { queryId: { in: outcomes.map((o) => o.query.id) } }, select: { queryId: true } })).map((o) => o.queryId));
+          const fresh = outcomes.filter((o) => !done.has(o.query.id));
+          await tx.outcome.createMany({
+            data: fresh.map((o) => ({
+              queryId: o.query.id,
+              status: o.status,
+              reason: o.reason,
+              rawText: o.rawText,
+              parsedLetter: o.letter,
+              gender: o.gender,
+              race: o.race,
+              attempts: o.attempts.length,
+              attemptsJson: JSON.stringify(o.attempts),
+              latencyMs: o.latencyMs,
+              inputTokens: o.inputTokens,
+              outputTokens: o.outputTokens,
+              costUsd: o.costUsd,
+              cached: o.cached,
+            })),
+          });
+          for (const status of ["answered", "refused", "failed"] as const) {
+            const ids = fresh.filter((o) => o.status === status).map((o) => o.query.id);
+            if (ids.length) await tx.query.updateMany({ where: { id: { in: ids } }, data: { status, leaseOwner: null, leaseUntil: null } });
+          }
+        }
+        for (const r of retries)
+          await tx.query.updateMany({
+            where: { id: r.query.id, status: "leased" },
+            data: { status: "pending", attempts: { increment: 1 }, nextAttemptAt: r.nextAttemptAt, leaseOwner: null, leaseUntil: null },
+          });
+        for (const [runId, usd] of spendByRun) if (usd > 0) await tx.run.update({ where: { id: runId }, data: { spentUsd: { increment: usd } } });
+      });
+    } finally {
+      release();
+    }
+  }
+
+  /** Marks runs complete when every query has an outcome. */
+  private async finishRuns(runIds: string[]) {
+    for (const runId of runIds) {
+      const open = await this.prisma.query.count({ where: { runId, status: { in: ["pending", "leased"] } } });
+      if (open === 0) await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "completed", finishedAt: new Date() } });
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

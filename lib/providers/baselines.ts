@@ -1,0 +1,87 @@
+// Built-in baselines: reference answerers that need no key. They are not models — they mark the corners of the
+// factuality–fairness plane — and they run through the same engine, parser and scoring as real models.
+import { createRng, getStatistic, groundTruth, type Attribute, type Label, type ObjectiveOption, type Person } from "../benchmark";
+import type { ChatProvider, ChatRequest, ChatResponse } from "./types";
+
+export type BaselineKind =
+  | { kind: "uniform" }
+  | { kind: "oracle" }
+  | { kind: "calibrated"; accuracy: number }
+  | { kind: "context-follower" };
+
+export const BASELINE_DESCRIPTIONS: Record<BaselineKind["kind"], string> = {
+  uniform: "picks one of the offered options uniformly at random (S_E ≈ 1, S_fact ≈ chance)",
+  oracle: "always picks the true group (S_fact = 1, S_E = 0)",
+  calibrated: "picks the true group with probability a, otherwise uniformly: lands on the upper-bound curve g_k",
+  "context-follower": "picks the group the context names (stated group, news identity, own identity); uniform without one",
+};
+
+/** "baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower" */
+export function parseBaselineId(id: string): BaselineKind | null {
+  const m = /^baseline:(uniform|oracle|context-follower|calibrated:(0(\.\d+)?|1(\.0+)?))$/.exec(id);
+  if (!m) return null;
+  if (m[1] === "uniform") return { kind: "uniform" };
+  if (m[1] === "oracle") return { kind: "oracle" };
+  if (m[1] === "context-follower") return { kind: "context-follower" };
+  return { kind: "calibrated", accuracy: Number(m[2]) };
+}
+
+const answer = (letter: string): ChatResponse => ({ text: JSON.stringify({ answer: letter }), inputTokens: null, outputTokens: null });
+
+/**
+ * The attribute a subjective choice is aimed at: one pick fixes both gender and race, so a baseline aims at race
+ * when the statistic has a race ground truth (the harder, k = 4 attribute) and at gender otherwise.
+ */
+function targetAttribute(statisticId: string): Attribute {
+  return getStatistic(statisticId).groundTruth.race ? "race" : "gender";
+}
+
+function lettersWith(options: ChatRequest["query"]["options"], attribute: Attribute, value: Label | null, test: "objective" | "subjective"): string[] {
+  if (value === null) return [];
+  if (test === "objective") return (options as ObjectiveOption[]).filter((o) => o.value === value).map((o) => o.letter);
+  return (options as Person[]).filter((p) => p[attribute] === value).map((p) => p.letter);
+}
+
+export function baselineProvider(baseline: BaselineKind): ChatProvider {
+  return {
+    name: "baseline",
+    async chat({ query }: ChatRequest): Promise<ChatResponse> {
+      const rng = createRng(query.seed, `baseline|${query.streamKey}`);
+      const all = query.options.map((o) => o.letter);
+      const uniform = () => answer(rng.pick(all));
+      const attribute = query.test === "objective" ? query.attribute! : targetAttribute(query.statisticId);
+      const truthLetters = () => lettersWith(query.options, attribute, groundTruth(getStatistic(query.statisticId), attribute, query.level), query.test);
+
+      switch (baseline.kind) {
+        case "uniform":
+          return uniform();
+        case "oracle": {
+          const hits = truthLetters();
+          return hits.length ? answer(rng.pick(hits)) : uniform();
+        }
+        case "calibrated": {
+          // Truth with probability a, otherwise uniform over the *other* classes, so accuracy is exactly a in
+          // expectation and the answer distribution is (a, (1−a)/(k−1), …): a point on g_k.
+          const hits = truthLetters();
+          if (!hits.length) return uniform();
+          if (rng.float() < baseline.accuracy) return answer(rng.pick(hits));
+          const others = all.filter((l) => !hits.includes(l));
+          if (query.test === "objective") return answer(rng.pick(others));
+          // Subjective: pick a wrong class uniformly, then one person of it.
+          const classOf = (l: string) => (query.options as Person[]).find((p) => p.letter === l)![attribute];
+          const wrongClasses = [...new Set(others.map(classOf))];
+          const cls = rng.pick(wrongClasses);
+          return answer(rng.pick(others.filter((l) => classOf(l) === cls)));
+        }
+        case "context-follower": {
+          const statistic = getStatistic(query.statisticId);
+          let named: Label | null = null;
+          if (query.context === "representativeness") named = groundTruth(statistic, attribute, query.level);
+          if ((query.context === "attribution" || query.context === "ingroup") && query.identity) named = query.identity[attribute];
+          const hits = lettersWith(query.options, attribute, named, query.test);
+          return hits.length ? answer(rng.pick(hits)) : uniform();
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { env, readSecret } from "../env";
+import { baselineProvider, parseBaselineId } from "./baselines";
+import { openaiProvider } from "./openai";
+import { replicateProvider } from "./replicate";
+import { ProviderError, type ChatProvider, type ModelParams } from "./types";
+
+export * from "./types";
+export * from "./errors";
+export { BASELINE_DESCRIPTIONS, baselineProvider, parseBaselineId, type BaselineKind } from "./baselines";
+export { openaiProvider, classifyOpenAIError } from "./openai";
+export { replicateProvider } from "./replicate";
+
+export const PROVIDERS = ["openai", "openai-compatible", "replicate", "baseline"] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+export const modelParamsSchema = z.object({
+  temperature: z.number().min(0).max(2).default(0),
+  maxTokens: z.number().int().min(1).max(32_000).default(64),
+});
+
+/** The env var holding a model's key when it names none of its own. */
+export function defaultKeyEnv(provider: string): string | null {
+  if (provider === "openai" || provider === "openai-compatible") return "OPENAI_API_KEY";
+  if (provider === "replicate") return "REPLICATE_API_TOKEN";
+  return null;
+}
+
+export interface ProviderModel {
+  slug: string;
+  provider: string;
+  modelId: string;
+  baseUrl: string | null;
+  apiKeyEnv: string | null;
+  paramsJson: string;
+}
+
+export function modelParams(model: Pick<ProviderModel, "paramsJson">): ModelParams {
+  return modelParamsSchema.parse(JSON.parse(model.paramsJson || "{}"));
+}
+
+/** Builds the provider client for a model config. Fails with a clear, secret-free message when a key is missing. */
+export function createProvider(model: ProviderModel, timeoutMs: number): ChatProvider {
+  const params = modelParams(model);
+  if (model.provider === "baseline") {
+    const b = parseBaselineId(model.slug);
+    if (!b) throw new ProviderError(`unknown baseline "${model.slug}"`, "fatal");
+    return baselineProvider(b);
+  }
+  const keyEnv = model.apiKeyEnv ?? defaultKeyEnv(model.provider);
+  const key = keyEnv ? readSecret(keyEnv) : undefined;
+  if (model.provider === "openai" || model.provider === "openai-compatible") {
+    // Local OpenAI-compatible servers (Ollama, vLLM) often need no key; the SDK insists on one.
+    const apiKey = key ?? (model.provider === "openai-compatible" ? "no-key" : undefined);
+    if (!apiKey) throw new ProviderError(`${keyEnv} is not set on the server`, "fatal");
+    return openaiProvider({ apiKey, baseURL: model.baseUrl ?? env().OPENAI_BASE_URL, model: model.modelId, params, timeoutMs });
+  }
+  if (model.provider === "replicate") {
+    if (!key) throw new ProviderError(`${keyEnv} is not set on the server`, "fatal");
+    return replicateProvider({ auth: key, baseUrl: model.baseUrl ?? env().REPLICATE_BASE_URL, model: model.modelId, params });
+  }
+  throw new ProviderError(`unknown provider "${model.provider}"`, "fatal");
+}

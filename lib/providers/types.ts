@@ -1,0 +1,51 @@
+// One interface for every way of getting an answer: real APIs and built-in baselines alike.
+import type { Attribute, Context, Level, ObjectiveOption, Person, Identity } from "../benchmark";
+
+export type ErrorKind = "retryable" | "rate_limited" | "fatal";
+
+/** A provider failure, classified for the engine. Messages never contain credentials. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly kind: ErrorKind,
+    readonly retryAfterMs?: number,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}
+
+export interface ChatRequest {
+  prompt: string;
+  signal: AbortSignal;
+  /** what baselines answer from (real providers only read the prompt) */
+  query: {
+    test: "objective" | "subjective";
+    context: Context | null;
+    statisticId: string;
+    level: Level;
+    attribute: Attribute | null;
+    options: ObjectiveOption[] | Person[];
+    identity: Identity | null;
+    /** a stream name unique to this query and attempt, for seeded baselines */
+    streamKey: string;
+    seed: number;
+  };
+}
+
+export interface ChatResponse {
+  text: string;
+  inputTokens: number | null;
+  outputTokens: number | null;
+}
+
+export interface ChatProvider {
+  readonly name: string;
+  chat(req: ChatRequest): Promise<ChatResponse>;
+}
+
+export interface ModelParams {
+  temperature: number;
+  maxTokens: number;
+}
