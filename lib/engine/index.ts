@@ -5,3 +5,4 @@ export * from "./status";
 export * from "./runs";
 export * from "./worker";
 export * from "./results";
+export * from "./models";

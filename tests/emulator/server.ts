@@ -1,0 +1,164 @@
+// Provider emulator: a local HTTP server speaking the OpenAI chat-completions and Replicate predictions wire
+// formats, scripted per model. The real SDKs talk to it through their base-URL settings. Used by the
+// integration tests, the e2e journey and the benchmarks. Loopback only.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ModelScript {
+  /** how answers are chosen: uniformly, or always the option naming `prefer` (a race or gender) when present */
+  answers?: "uniform" | { prefer: string };
+  latencyMs?: number;
+  /** the first `count` calls get 429 with Retry-After `retryAfterS` */
+  rateLimitBurst?: { count: number; retryAfterS: number };
+  /** every n-th call returns HTTP 500 */
+  error500Every?: number;
+  /** every n-th call (or every call with 1) answers prose without the JSON */
+  malformedEvery?: number;
+  /** every n-th call never answers */
+  hangEvery?: number;
+  /** tokens reported per call */
+  usage?: { prompt: number; completion: number };
+}
+
+export interface EmulatorStats {
+  calls: number;
+  byModel: Record<string, number>;
+  status: Record<string, number>;
+}
+
+export interface Emulator {
+  url: string;
+  openaiBaseUrl: string;
+  replicateBaseUrl: string;
+  stats(): EmulatorStats;
+  reset(): void;
+  setScript(model: string, script: ModelScript): void;
+  close(): Promise<void>;
+}
+
+/** A tiny seeded generator so the emulator's answers repeat across runs. */
+function mulberry32(seed: number) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function chooseLetter(prompt: string, script: ModelScript, rand: () => number): string {
+  const options = [...prompt.matchAll(/^([A-D])\. (.+)$/gm)].map((m) => ({ letter: m[1], text: m[2] }));
+  const letters = options.length ? options.map((o) => o.letter) : ["A", "B"];
+  if (script.answers && typeof script.answers === "object") {
+    const want = script.answers.prefer.toLowerCase();
+    const hit = options.find((o) => new RegExp(`\\b${want}\\b`, "i").test(o.text));
+    if (hit) return hit.letter;
+  }
+  return letters[Math.floor(rand() * letters.length)];
+}
+
+async function body(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text ? JSON.parse(text) : {};
+}
+
+function send(res: ServerResponse, status: number, json: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(json));
+}
+
+export async function startEmulator(initial: Record<string, ModelScript> = {}, port = 0): Promise<Emulator> {
+  const scripts = new Map(Object.entries(initial));
+  const perModelCalls = new Map<string, number>();
+  const statusCounts: Record<string, number> = {};
+  const predictions = new Map<string, { status: string; output: string[] | null; error: string | null }>();
+  const rand = mulberry32(12345);
+  let calls = 0;
+  let predictionSeq = 0;
+  const hanging = new Set<ServerResponse>();
+
+  /** Decides one call's fate; returns the answer text or an HTTP error to send. */
+  async function respond(model: string, prompt: string): Promise<{ status: number; text?: string; headers?: Record<string, string>; hang?: boolean }> {
+    const script = scripts.get(model) ?? {};
+    calls++;
+    const n = (perModelCalls.get(model) ?? 0) + 1;
+    perModelCalls.set(model, n);
+    if (script.latencyMs) await new Promise((r) => setTimeout(r, script.latencyMs));
+    if (script.rateLimitBurst && n <= script.rateLimitBurst.count) return { status: 429, headers: { "retry-after": String(script.rateLimitBurst.retryAfterS) } };
+    if (script.hangEvery && n % script.hangEvery === 0) return { status: 0, hang: true };
+    if (script.error500Every && n % script.error500Every === 0) return { status: 500 };
+    if (script.malformedEvery && n % script.malformedEvery === 0) return { status: 200, text: "I would rather not pick anyone based on demographics." };
+    return { status: 200, text: JSON.stringify({ answer: chooseLetter(prompt, script, rand) }) };
+  }
+
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", "http://emulator");
+      if (req.method === "GET" && url.pathname === "/__stats") return send(res, 200, { calls, byModel: Object.fromEntries(perModelCalls), status: statusCounts });
+
+      if (req.method === "POST" && url.pathname === "/v1/chat/completions") {
+        const b = (await body(req)) as { model: string; messages: Array<{ content: string }> };
+        const prompt = b.messages?.map((m) => m.content).join("\n") ?? "";
+        const r = await respond(b.model, prompt);
+        statusCounts[String(r.hang ? "hang" : r.status)] = (statusCounts[String(r.hang ? "hang" : r.status)] ?? 0) + 1;
+        if (r.hang) return void hanging.add(res);
+        if (r.status !== 200) return send(res, r.status, { error: { message: r.status === 429 ? "Rate limit reached" : "Internal error", type: "emulator" } }, r.headers);
+        const usage = scripts.get(b.model)?.usage ?? { prompt: Math.ceil(prompt.length / 4), completion: 6 };
+        return send(res, 200, {
+          id: `chatcmpl-${calls}`,
+          object: "chat.completion",
+          created: Math.floor(Date.now() / 1000),
+          model: b.model,
+          choices: [{ index: 0, message: { role: "assistant", content: r.text }, finish_reason: "stop" }],
+          usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+        });
+      }
+
+      const create = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(url.pathname);
+      if (req.method === "POST" && create) {
+        const model = `${create[1]}/${create[2]}`;
+        const b = (await body(req)) as { input: { prompt: string } };
+        const r = await respond(model, b.input?.prompt ?? "");
+        statusCounts[String(r.hang ? "hang" : r.status)] = (statusCounts[String(r.hang ? "hang" : r.status)] ?? 0) + 1;
+        if (r.hang) return void hanging.add(res);
+        if (r.status !== 200) return send(res, r.status, { detail: r.status === 429 ? "rate limited" : "internal error" }, r.headers);
+        const id = `p${++predictionSeq}`;
+        // Replicate streams tokens as an array of strings.
+        predictions.set(id, { status: "succeeded", output: r.text!.match(/.{1,4}/gs) ?? [], error: null });
+        return send(res, 201, { id, model, status: "starting", input: b.input, output: null, urls: { get: `${url.origin}/v1/predictions/${id}` } });
+      }
+      const get = /^\/v1\/predictions\/([^/]+)$/.exec(url.pathname);
+      if (req.method === "GET" && get) {
+        const p = predictions.get(get[1]);
+        if (!p) return send(res, 404, { detail: "not found" });
+        return send(res, 200, { id: get[1], status: p.status, output: p.output, error: p.error });
+      }
+      send(res, 404, { error: { message: `no route ${req.method} ${url.pathname}` } });
+    } catch (e) {
+      send(res, 400, { error: { message: (e as Error).message } });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const { port: p } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${p}`;
+  return {
+    url,
+    openaiBaseUrl: `${url}/v1`,
+    replicateBaseUrl: `${url}/v1`,
+    stats: () => ({ calls, byModel: Object.fromEntries(perModelCalls), status: { ...statusCounts } }),
+    reset: () => {
+      calls = 0;
+      perModelCalls.clear();
+      for (const k of Object.keys(statusCounts)) delete statusCounts[k];
+    },
+    setScript: (model, script) => void scripts.set(model, script),
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

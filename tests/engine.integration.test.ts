@@ -1,0 +1,212 @@
+// The run engine against the provider emulator, through the real openai / replicate SDKs.
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type Emulator } from "./emulator/server";
+
+process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-engine-"));
+
+const { db, migrateAndSeed } = await import("../lib/db");
+const { createRun, presetConfig, runScores, setRunState, upsertModel, Worker } = await import("../lib/engine");
+
+let emu: Emulator;
+const prisma = () => db();
+const objectiveOnly = (over = {}) => presetConfig("smoke", { tests: ["objective"], maxRetries: 8, timeoutMs: 2_000, ...over });
+const fast = { pollMs: 10, flushMs: 10, backoffBaseMs: 20, backoffMaxMs: 100 };
+
+async function register(slug: string, over: Record<string, unknown> = {}) {
+  return upsertModel(prisma(), { slug, label: slug, provider: "openai-compatible", modelId: slug, baseUrl: emu.openaiBaseUrl, concurrency: 8, ...over });
+}
+async function outcomes(runId: string) {
+  return prisma().outcome.findMany({ where: { query: { runId } }, include: { query: true } });
+}
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+  emu = await startEmulator();
+});
+afterAll(async () => {
+  await emu.close();
+  await prisma().$disconnect();
+});
+
+describe("run engine", () => {
+  it("plans every query as a row before calling, then answers each exactly once", async () => {
+    await register("emu-plain");
+    const run = await createRun(prisma(), { models: ["emu-plain"], config: objectiveOnly(), seed: 3 });
+    expect(await prisma().query.count({ where: { runId: run.id } })).toBe(76);
+    expect(emu.stats().byModel["emu-plain"] ?? 0).toBe(0);
+    await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
+    const outs = await outcomes(run.id);
+    expect(outs).toHaveLength(76);
+    expect(outs.every((o) => o.status === "answered" && o.parsedLetter)).toBe(true);
+    expect(emu.stats().byModel["emu-plain"]).toBe(76);
+    expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
+  });
+
+  it("retries 500s with backoff and records every attempt", async () => {
+    await register("emu-500", { concurrency: 4 });
+    emu.setScript("emu-500", { error500Every: 3 });
+    const run = await createRun(prisma(), { models: ["emu-500"], config: objectiveOnly(), seed: 1 });
+    await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
+    const outs = await outcomes(run.id);
+    expect(outs.filter((o) => o.status === "answered")).toHaveLength(76);
+    const retries = (await prisma().query.aggregate({ where: { runId: run.id }, _sum: { attempts: true } }))._sum.attempts ?? 0;
+    expect(retries).toBeGreaterThan(10);
+    expect(emu.stats().byModel["emu-500"]).toBe(76 + retries);
+  });
+
+  it("honours 429 Retry-After before calling again", async () => {
+    await register("emu-429", { concurrency: 2 });
+    emu.setScript("emu-429", { rateLimitBurst: { count: 2, retryAfterS: 1 } });
+    const run = await createRun(prisma(), { models: ["emu-429"], config: objectiveOnly({ objectiveRepeats: 1 }), seed: 1 });
+    const t0 = Date.now();
+    await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
+    const outs = await outcomes(run.id);
+    expect(outs.every((o) => o.status === "answered")).toBe(true);
+    const limited = outs.filter((o) => o.attemptsJson.includes("rate_limited"));
+    expect(limited.length).toBe(0); // the outcome keeps the final attempt; the retries are on the query
+    expect(await prisma().query.count({ where: { runId: run.id, attempts: { gt: 0 } } })).toBe(2);
+  });
+
+  it("re-asks an unparseable answer, then records it as refused with the raw text", async () => {
+    await register("emu-refuser");
+    emu.setScript("emu-refuser", { malformedEvery: 1 });
+    const run = await createRun(prisma(), { models: ["emu-refuser"], config: objectiveOnly({ maxReasks: 2 }), seed: 1 });
+    await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
+    const outs = await outcomes(run.id);
+    expect(outs.every((o) => o.status === "refused" && o.attempts === 3 && o.rawText?.includes("rather not"))).toBe(true);
+    expect(outs[0].reason).toMatch(/unparseable after 3 asks/);
+    expect(emu.stats().byModel["emu-refuser"]).toBe(76 * 3);
+    const scores = await runScores(prisma(), run.id);
+    expect(scores[0]).toMatchObject({ refused: scores[0].n, sFact: null });
+  });
+
+  it("times out a hung call and retries it", async () => {
+    await register("emu-hang", { concurrency: 4 });
+    emu.setScript("emu-hang", { hangEvery: 20 });
+    const run = await createRun(prisma(), { models: ["emu-hang"], config: objectiveOnly({ timeoutMs: 300 }), seed: 1 });
+    await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
+    const outs = await outcomes(run.id);
+    expect(outs.filter((o) => o.status === "answered")).toHaveLength(76);
+    expect(await prisma().query.count({ where: { runId: run.id, attempts: { gt: 0 } } })).toBeGreaterThan(0);
+  });
+
+  it("never pays twice: a repeated run is answered from the cache", async () => {
+    await register("emu-cache");
+    const first = await createRun(prisma(), { models: ["emu-cache"], config: objectiveOnly(), seed: 5 });
+    await new Worker(prisma(), { runId: first.id, ...fast }).run({ untilDone: true });
+    const before = emu.stats().byModel["emu-cache"];
+    const second = await createRun(prisma(), { models: ["emu-cache"], config: objectiveOnly(), seed: 5 });
+    await new Worker(prisma(), { runId: second.id, ...fast }).run({ untilDone: true });
+    expect(emu.stats().byModel["emu-cache"]).toBe(before);
+    const outs = await outcomes(second.id);
+    expect(outs.every((o) => o.cached && o.costUsd === 0)).toBe(true);
+    expect(await runScores(prisma(), second.id)).toEqual(await runScores(prisma(), first.id));
+  });
+
+  it("stops cleanly at the budget and resumes when it is raised", async () => {
+    await register("emu-priced", { priceInputPer1k: 1, priceOutputPer1k: 1, concurrency: 2 });
+    emu.setScript("emu-priced", { usage: { prompt: 100, completion: 0 } }); // $0.10 a call
+    const run = await createRun(prisma(), { models: ["emu-priced"], config: objectiveOnly(), seed: 1, budgetUsd: 1 });
+    await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
+    const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(r.status).toBe("budget_exhausted");
+    expect(r.spentUsd).toBeGreaterThanOrEqual(1);
+    expect(r.spentUsd).toBeLessThan(1 + 0.1 * 4 + 1e-9); // overshoot bounded by the in-flight calls
+    const done = await prisma().outcome.count({ where: { query: { runId: run.id } } });
+    expect(done).toBeLessThan(76);
+    expect(await prisma().query.count({ where: { runId: run.id, status: "pending" } })).toBe(76 - done);
+    await expect(setRunState(prisma(), run.id, "resume")).rejects.toThrow(/raise it/);
+    await setRunState(prisma(), run.id, "resume", { budgetUsd: 100 });
+    await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
+    expect(await prisma().outcome.count({ where: { query: { runId: run.id } } })).toBe(76);
+  });
+
+  it("cancels a run: in-flight calls finish, the rest stay unrun and visible", async () => {
+    await register("emu-slow", { concurrency: 2 });
+    emu.setScript("emu-slow", { latencyMs: 50 });
+    const run = await createRun(prisma(), { models: ["emu-slow"], config: objectiveOnly(), seed: 1 });
+    const worker = new Worker(prisma(), { runId: run.id, ...fast });
+    const working = worker.run({ untilDone: true });
+    await new Promise((r) => setTimeout(r, 300));
+    await setRunState(prisma(), run.id, "cancel");
+    await working;
+    const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(r.status).toBe("cancelled");
+    const done = await prisma().outcome.count({ where: { query: { runId: run.id } } });
+    expect(done).toBeGreaterThan(0);
+    expect(done).toBeLessThan(76);
+    expect(await prisma().query.count({ where: { runId: run.id, status: "leased" } })).toBe(0);
+  });
+
+  it("talks to Replicate predictions through the replicate SDK", async () => {
+    process.env.REPLICATE_API_TOKEN = "r8_emulator_token";
+    await upsertModel(prisma(), { slug: "emu-llama", label: "Llama (emulated)", provider: "replicate", modelId: "meta/llama-emu", baseUrl: emu.replicateBaseUrl, concurrency: 4 });
+    emu.setScript("meta/llama-emu", { answers: { prefer: "Black" } });
+    const run = await createRun(prisma(), { models: ["emu-llama"], config: objectiveOnly(), seed: 1 });
+    await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
+    const outs = await outcomes(run.id);
+    expect(outs.every((o) => o.status === "answered")).toBe(true);
+    // The stereotyped script always names Black when it is offered.
+    expect(outs.filter((o) => o.query.attribute === "race").every((o) => o.race === "Black")).toBe(true);
+  });
+
+  it("fails a query fast and clearly when a key is missing, without leaking anything", async () => {
+    await upsertModel(prisma(), { slug: "needs-key", label: "needs key", provider: "openai", modelId: "gpt-4o", apiKeyEnv: "FOF_ABSENT_KEY" });
+    const run = await createRun(prisma(), { models: ["needs-key"], config: objectiveOnly({ objectiveRepeats: 1 }), seed: 1 });
+    await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
+    const outs = await outcomes(run.id);
+    expect(outs.every((o) => o.status === "failed" && /FOF_ABSENT_KEY is not set/.test(o.reason ?? ""))).toBe(true);
+  });
+});
+
+describe("crash safety", () => {
+  it("resumes after kill -9 with exactly one outcome per query and at most one duplicate call per in-flight query", async () => {
+    const concurrency = 8;
+    await register("emu-crash", { concurrency });
+    emu.setScript("emu-crash", { latencyMs: 15 });
+    const config = presetConfig("smoke", { tests: ["objective", "subjective"], contexts: ["baseline"], objectiveRepeats: 2, subjectiveRepeats: 2 });
+    const run = await createRun(prisma(), { models: ["emu-crash"], config, seed: 9 });
+    const planned = run.plannedCount;
+    const env = { ...process.env, FOF_DATA_DIR: process.env.FOF_DATA_DIR };
+    // node --import tsx (not the tsx wrapper, which would leave its child running after SIGKILL)
+    const startWorker = () => {
+      const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker"], { env, stdio: ["ignore", "ignore", "pipe"] });
+      child.stderr.on("data", (d) => process.env.FOF_DEBUG && process.stderr.write(d));
+      return child;
+    };
+
+    const first = startWorker();
+    // Let it get well into the run, then kill it without warning.
+    for (let i = 0; i < 200 && (emu.stats().byModel["emu-crash"] ?? 0) < planned / 3; i++) await new Promise((r) => setTimeout(r, 50));
+    first.kill("SIGKILL");
+    await new Promise((r) => first.once("exit", r));
+    const doneAtKill = await prisma().outcome.count({ where: { query: { runId: run.id } } });
+    // The dead worker's in-flight queries: still leased (called, or answered but not yet written).
+    const inFlightAtKill = await prisma().query.count({ where: { runId: run.id, status: "leased" } });
+    expect(doneAtKill).toBeGreaterThan(0);
+    expect(doneAtKill).toBeLessThan(planned);
+
+    const second = startWorker();
+    for (let i = 0; i < 600; i++) {
+      const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+      if (r.status === "completed") break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    second.kill("SIGTERM");
+    await new Promise((r) => second.once("exit", r));
+
+    expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
+    const outs = await prisma().outcome.findMany({ where: { query: { runId: run.id } }, select: { queryId: true } });
+    expect(outs).toHaveLength(planned);
+    expect(new Set(outs.map((o) => o.queryId)).size).toBe(planned);
+    const calls = emu.stats().byModel["emu-crash"];
+    // Only the queries in flight at the kill may have been called twice.
+    expect(calls).toBeGreaterThanOrEqual(planned);
+    expect(calls).toBeLessThanOrEqual(planned + inFlightAtKill);
+  }, 40_000);
+});
