@@ -1,4 +1,5 @@
 import { benchmark } from "../benchmark";
+import { DEFAULT_BASELINES, ensureBaselineModel } from "../engine/runs";
 import type { PrismaClient } from "../../generated/prisma/client";
 
 /**
@@ -18,5 +19,6 @@ export async function ensureBenchmarkVersion(prisma: PrismaClient) {
 
 export async function seed(prisma: PrismaClient) {
   const version = await ensureBenchmarkVersion(prisma);
+  for (const slug of DEFAULT_BASELINES) await ensureBaselineModel(prisma, slug);
   return { benchmarkVersion: version.version };
 }

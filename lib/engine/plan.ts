@@ -13,6 +13,7 @@ import {
   type Statistic,
 } from "../benchmark";
 import type { RunConfig } from "./config";
+import { queryCounts } from "./estimate";
 
 export interface PlannedQuery {
   test: "objective" | "subjective";
@@ -51,14 +52,7 @@ export function* planLlmSpecs(config: RunConfig): Generator<LlmQuerySpec> {
 }
 
 export function countLlmQueries(config: RunConfig): number {
-  const stats = benchmark.statistics;
-  let n = 0;
-  if (config.tests.includes("objective")) n += stats.length * LEVELS.length * ATTRIBUTES.length * config.objectiveRepeats;
-  if (config.tests.includes("subjective")) {
-    const scenarios = stats.reduce((a, s) => a + s.scenarios.highest.length + s.scenarios.lowest.length, 0);
-    n += scenarios * config.contexts.length * config.subjectiveRepeats;
-  }
-  return n;
+  return queryCounts(config).total;
 }
 
 export function planLlmQuery(spec: LlmQuerySpec, seed: number): PlannedQuery {

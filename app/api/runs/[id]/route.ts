@@ -1,0 +1,9 @@
+import { NextResponse } from "next/server";
+import { db } from "@/lib/db";
+import { runSummary } from "@/lib/engine";
+
+export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const summary = await runSummary(db(), (await params).id);
+  if (!summary) return NextResponse.json({ error: "run not found" }, { status: 404 });
+  return NextResponse.json(summary, { headers: { "cache-control": "no-store" } });
+}

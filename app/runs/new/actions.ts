@@ -1,0 +1,58 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { createRun, RunError, runConfigSchema } from "@/lib/engine";
+
+export interface LaunchState {
+  message?: string;
+  fieldErrors?: Record<string, string>;
+}
+
+const formSchema = z.object({
+  models: z.array(z.string()).min(1, "choose at least one model"),
+  tests: z.array(z.enum(["objective", "subjective"])).min(1, "choose at least one test"),
+  contexts: z.array(z.enum(["baseline", "representativeness", "attribution", "ingroup"])),
+  preset: z.enum(["paper", "quick", "smoke", "custom"]),
+  objectiveRepeats: z.coerce.number({ message: "a whole number" }).int("a whole number").min(1).max(1000),
+  subjectiveRepeats: z.coerce.number({ message: "a whole number" }).int("a whole number").min(1).max(1000),
+  seed: z.coerce.number({ message: "a whole number" }).int("a whole number").min(0).max(2_147_483_647),
+  budgetUsd: z.preprocess((v) => (v === "" || v == null ? null : v), z.coerce.number().positive("must be more than 0").nullable()),
+  name: z.preprocess((v) => (v === "" ? undefined : v), z.string().max(200).optional()),
+});
+
+export async function launchRun(_prev: LaunchState, form: FormData): Promise<LaunchState> {
+  const parsed = formSchema.safeParse({
+    models: form.getAll("models"),
+    tests: form.getAll("tests"),
+    contexts: form.getAll("contexts"),
+    preset: form.get("preset"),
+    objectiveRepeats: form.get("objectiveRepeats"),
+    subjectiveRepeats: form.get("subjectiveRepeats"),
+    seed: form.get("seed"),
+    budgetUsd: form.get("budgetUsd"),
+    name: form.get("name") ?? "",
+  });
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const i of parsed.error.issues) fieldErrors[String(i.path[0])] ??= i.message;
+    return { message: "Please fix the highlighted fields.", fieldErrors };
+  }
+  const f = parsed.data;
+  const config = runConfigSchema.safeParse({ tests: f.tests, contexts: f.contexts, objectiveRepeats: f.objectiveRepeats, subjectiveRepeats: f.subjectiveRepeats });
+  if (!config.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const i of config.error.issues) fieldErrors[String(i.path[0] ?? "tests")] ??= i.message;
+    return { message: "Please fix the highlighted fields.", fieldErrors };
+  }
+  let runId: string;
+  try {
+    const run = await createRun(db(), { models: f.models, config: config.data, preset: f.preset, seed: f.seed, budgetUsd: f.budgetUsd, name: f.name });
+    runId = run.id;
+  } catch (e) {
+    if (e instanceof RunError) return { message: e.message };
+    throw e;
+  }
+  redirect(`/runs/${runId}`);
+}

@@ -1,0 +1,21 @@
+// Pre-launch arithmetic with no server dependencies, so the launch form can show it as you type.
+import type { RunConfig } from "./config";
+import { cost, TYPICAL_TOKENS } from "./cost";
+
+/** 19 statistics, 2 levels, 2 attributes, 3 scenarios per level. */
+export const SHAPE = { statistics: 19, levels: 2, attributes: 2, scenariosPerLevel: 3 } as const;
+
+export function queryCounts(config: Pick<RunConfig, "tests" | "contexts" | "objectiveRepeats" | "subjectiveRepeats">) {
+  const { statistics, levels, attributes, scenariosPerLevel } = SHAPE;
+  const objective = config.tests.includes("objective") ? statistics * levels * attributes * config.objectiveRepeats : 0;
+  const subjective = config.tests.includes("subjective") ? statistics * levels * scenariosPerLevel * config.contexts.length * config.subjectiveRepeats : 0;
+  return { objective, subjective, total: objective + subjective };
+}
+
+export function estimateRun(config: Parameters<typeof queryCounts>[0], models: Array<{ priceInputPer1k: number; priceOutputPer1k: number }>) {
+  const counts = queryCounts(config);
+  const inTok = counts.objective * TYPICAL_TOKENS.objectiveIn + counts.subjective * TYPICAL_TOKENS.subjectiveIn;
+  const outTok = counts.total * TYPICAL_TOKENS.out;
+  const usd = models.reduce((a, m) => a + cost(inTok, outTok, m.priceInputPer1k, m.priceOutputPer1k), 0);
+  return { perModel: counts, queries: counts.total * models.length, usd };
+}

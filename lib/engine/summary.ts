@@ -1,0 +1,99 @@
+// The run page's data: progress per model and test, spend, throughput, ETA and running scores.
+import type { PrismaClient } from "../../generated/prisma/client";
+import { runProgress, runScores } from "./results";
+
+export async function runSummary(prisma: PrismaClient, runId: string) {
+  const run = await prisma.run.findUnique({
+    where: { id: runId },
+    include: { models: { include: { modelConfig: { select: { id: true, slug: true, label: true, provider: true } } } } },
+  });
+  if (!run) return null;
+  const progress = await runProgress(prisma, runId);
+  const windowS = 30;
+  const recent = await prisma.outcome.count({ where: { query: { runId }, createdAt: { gte: new Date(Date.now() - windowS * 1000) } } });
+  const done = progress.filter((p) => ["answered", "refused", "failed"].includes(p.status)).reduce((a, p) => a + p.count, 0);
+  const throughput = recent / windowS;
+  const remaining = run.plannedCount - done;
+  const answered = progress.filter((p) => p.status === "answered").reduce((a, p) => a + p.count, 0);
+  return {
+    id: run.id,
+    name: run.name,
+    status: run.status,
+    error: run.error,
+    seed: run.seed,
+    preset: run.preset,
+    config: JSON.parse(run.configJson) as unknown,
+    budgetUsd: run.budgetUsd,
+    spentUsd: run.spentUsd,
+    plannedCount: run.plannedCount,
+    done,
+    throughput,
+    etaSeconds: run.status === "running" && throughput > 0 ? Math.round(remaining / throughput) : null,
+    createdAt: run.createdAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    models: run.models.map((m) => m.modelConfig),
+    progress,
+    // Scores once there is something to score; they update as answers arrive.
+    scores: answered > 0 ? await runScores(prisma, runId) : [],
+  };
+}
+export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;
+
+export async function runQueries(
+  prisma: PrismaClient,
+  runId: string,
+  filter: { page: number; pageSize: number; status?: string; test?: string; context?: string; statisticId?: string; model?: string },
+) {
+  const where = {
+    runId,
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.test ? { test: filter.test } : {}),
+    ...(filter.context ? { context: filter.context } : {}),
+    ...(filter.statisticId ? { statisticId: filter.statisticId } : {}),
+    ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
+  };
+  const [total, rows] = await Promise.all([
+    prisma.query.count({ where }),
+    prisma.query.findMany({
+      where,
+      orderBy: { id: "asc" },
+      skip: (filter.page - 1) * filter.pageSize,
+      take: filter.pageSize,
+      include: { outcome: true, modelConfig: { select: { slug: true } } },
+    }),
+  ]);
+  return {
+    total,
+    page: filter.page,
+    pageSize: filter.pageSize,
+    rows: rows.map((q) => ({
+      id: q.id,
+      model: q.modelConfig.slug,
+      test: q.test,
+      context: q.context,
+      statisticId: q.statisticId,
+      level: q.level,
+      attribute: q.attribute,
+      repeatIndex: q.repeatIndex,
+      status: q.status,
+      retries: q.attempts,
+      prompt: q.prompt,
+      options: JSON.parse(q.optionsJson) as unknown,
+      identity: q.identityJson ? (JSON.parse(q.identityJson) as unknown) : null,
+      outcome: q.outcome && {
+        status: q.outcome.status,
+        reason: q.outcome.reason,
+        rawText: q.outcome.rawText,
+        parsedLetter: q.outcome.parsedLetter,
+        gender: q.outcome.gender,
+        race: q.outcome.race,
+        attempts: q.outcome.attempts,
+        attemptLog: JSON.parse(q.outcome.attemptsJson) as unknown,
+        latencyMs: q.outcome.latencyMs,
+        costUsd: q.outcome.costUsd,
+        cached: q.outcome.cached,
+      },
+    })),
+  };
+}
