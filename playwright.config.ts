@@ -7,6 +7,7 @@ import path from "node:path";
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "fof-e2e-"));
 process.env.E2E_DATA_DIR = dataDir; // workers re-evaluate this file: keep one directory
+export const emulatorPort = Number(process.env.E2E_EMULATOR_PORT ?? 3299);
 export const E2E_SECRET_CANARY = "sk-e2e-canary-must-never-reach-the-browser";
 
 export default defineConfig({
@@ -33,7 +34,15 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
+  webServer: [
+    {
+      // The provider emulator stands in for OpenAI-compatible and Replicate APIs.
+      command: `node_modules/.bin/tsx tests/emulator/cli.ts ${emulatorPort}`,
+      url: `http://127.0.0.1:${emulatorPort}/__stats`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
     command: "node_modules/.bin/tsx scripts/start.ts",
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
@@ -49,5 +58,6 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       CHECKPOINT_DISABLE: "1",
     },
-  },
+    },
+  ],
 });

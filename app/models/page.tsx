@@ -7,6 +7,8 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
+import { ModelForm } from "@/components/models/model-form";
+import { defaultKeyEnv } from "@/lib/providers";
 
 export const metadata: Metadata = { title: "Models" };
 
@@ -27,30 +29,49 @@ export default async function ModelsPage() {
                 <tr>
                   <Th>Model</Th>
                   <Th>Provider</Th>
-                  <Th>Modality</Th>
+                  <Th>Model id / endpoint</Th>
+                  <Th>Parameters</Th>
                   <Th>Key</Th>
                 </tr>
               </thead>
               <tbody>
-                {models.map((m) => (
-                  <tr key={m.id}>
-                    <Td className="font-medium">{m.label}</Td>
-                    <Td>{m.provider}</Td>
-                    <Td>{m.modality}</Td>
-                    <Td>
-                      {m.apiKeyEnv ? (
-                        <Badge tone={hasSecret(m.apiKeyEnv) ? "success" : "danger"}>
-                          {m.apiKeyEnv} {hasSecret(m.apiKeyEnv) ? "configured" : "missing"}
-                        </Badge>
-                      ) : (
-                        <span className="text-slate-400">none needed</span>
-                      )}
-                    </Td>
-                  </tr>
-                ))}
+                {models.map((m) => {
+                  const keyEnv = m.provider === "baseline" ? null : (m.apiKeyEnv ?? defaultKeyEnv(m.provider));
+                  const params = JSON.parse(m.paramsJson) as { temperature?: number; maxTokens?: number; description?: string };
+                  return (
+                    <tr key={m.id}>
+                      <Td className="font-medium">
+                        {m.label}
+                        <span className="block font-mono text-xs font-normal text-slate-500">{m.slug}</span>
+                      </Td>
+                      <Td>{m.provider === "baseline" ? <Badge tone="info">built-in baseline</Badge> : m.provider}</Td>
+                      <Td className="text-xs">
+                        {m.provider === "baseline" ? params.description : m.modelId}
+                        {m.baseUrl && <span className="block text-slate-500">{m.baseUrl}</span>}
+                      </Td>
+                      <Td className="whitespace-nowrap text-xs">
+                        {m.provider === "baseline"
+                          ? "–"
+                          : `T=${params.temperature ?? 0} · max ${params.maxTokens ?? 64} tok · $${m.priceInputPer1k}/$${m.priceOutputPer1k} per 1k · ×${m.concurrency}`}
+                      </Td>
+                      <Td>
+                        {keyEnv ? (
+                          <Badge tone={hasSecret(keyEnv) ? "success" : "danger"}>
+                            {keyEnv} {hasSecret(keyEnv) ? "configured" : "missing"}
+                          </Badge>
+                        ) : (
+                          <span className="text-slate-400">none needed</span>
+                        )}
+                      </Td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </Table>
           )}
+        </Card>
+        <Card title="Register or update a model" className="lg:col-span-2">
+          <ModelForm />
         </Card>
         <Card title="Server configuration">
           <dl className="space-y-2 text-sm">

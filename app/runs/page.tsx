@@ -6,6 +6,8 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
+import { ButtonLink } from "@/components/ui/button";
+import Link from "next/link";
 
 export const metadata: Metadata = { title: "Runs" };
 
@@ -18,10 +20,23 @@ export default async function RunsPage() {
   });
   return (
     <>
-      <PageHeader title="Runs" description="Every FACT-OR-FAIR run, newest first." />
+      <PageHeader
+        title="Runs"
+        description="Every FACT-OR-FAIR run, newest first. Runs keep going while the server runs, and resume after a restart."
+        actions={
+          <ButtonLink href="/runs/new" variant="primary">
+            Launch run
+          </ButtonLink>
+        }
+      />
       <Card>
         {runs.length === 0 ? (
-          <EmptyState title="No runs yet" />
+          <EmptyState title="No runs yet">
+            <Link className="text-indigo-700 underline" href="/runs/new">
+              Launch one
+            </Link>{" "}
+            — the built-in baselines need no API key.
+          </EmptyState>
         ) : (
           <Table>
             <thead>
@@ -36,7 +51,11 @@ export default async function RunsPage() {
             <tbody>
               {runs.map((r) => (
                 <tr key={r.id}>
-                  <Td className="font-medium">{r.name}</Td>
+                  <Td className="font-medium">
+                    <Link href={`/runs/${r.id}`} className="text-indigo-700 hover:underline">
+                      {r.name}
+                    </Link>
+                  </Td>
                   <Td>{r.models.map((m) => m.modelConfig.label).join(", ")}</Td>
                   <Td>
                     <Badge>{r.status}</Badge>

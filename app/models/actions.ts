@@ -1,0 +1,41 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { modelInputSchema, upsertModel } from "@/lib/engine";
+
+export interface ModelFormState {
+  ok?: boolean;
+  message?: string;
+  fieldErrors?: Record<string, string>;
+}
+
+const blankToNull = (v: FormDataEntryValue | null) => (v === null || String(v).trim() === "" ? null : String(v).trim());
+const num = (v: FormDataEntryValue | null, fallback: number) => (v === null || String(v).trim() === "" ? fallback : Number(v));
+
+export async function saveModel(_prev: ModelFormState, form: FormData): Promise<ModelFormState> {
+  const input = {
+    slug: String(form.get("slug") ?? ""),
+    label: String(form.get("label") ?? ""),
+    provider: String(form.get("provider") ?? ""),
+    modelId: String(form.get("modelId") ?? ""),
+    baseUrl: blankToNull(form.get("baseUrl")),
+    apiKeyEnv: blankToNull(form.get("apiKeyEnv")),
+    temperature: num(form.get("temperature"), 0),
+    maxTokens: num(form.get("maxTokens"), 64),
+    priceInputPer1k: num(form.get("priceInputPer1k"), 0),
+    priceOutputPer1k: num(form.get("priceOutputPer1k"), 0),
+    concurrency: num(form.get("concurrency"), 8),
+  };
+  const parsed = modelInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const i of parsed.error.issues as z.core.$ZodIssue[]) fieldErrors[String(i.path[0])] ??= i.message;
+    return { message: "Please fix the highlighted fields.", fieldErrors };
+  }
+  const m = await upsertModel(db(), parsed.data);
+  revalidatePath("/models");
+  revalidatePath("/runs/new");
+  return { ok: true, message: `Saved ${m.label}.` };
+}

@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { db } from "@/lib/db";
+import { runSummary } from "@/lib/engine";
+import { PageHeader } from "@/components/ui/page-header";
+import { RunView } from "@/components/runs/run-view";
+
+export const metadata: Metadata = { title: "Run" };
+
+export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+  await connection();
+  const summary = await runSummary(db(), (await params).id);
+  if (!summary) notFound();
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-500">
+        <Link href="/runs" className="hover:underline">
+          Runs
+        </Link>
+      </nav>
+      <PageHeader title={summary.name} />
+      <RunView initial={summary} />
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+import { expect, test, type Page } from "@playwright/test";
+import { emulatorPort } from "../playwright.config";
+
+async function launch(page: Page, models: string[], preset: string, contexts?: string[]) {
+  await page.goto("/runs/new");
+  await page.locator("form[data-hydrated]").waitFor();
+  for (const box of await page.locator('input[name="models"]:checked').all()) await box.uncheck();
+  for (const m of models) await page.locator(`input[name="models"][value="${m}"]`).check();
+  await page.getByLabel("Preset").selectOption(preset);
+  if (contexts) {
+    for (const box of await page.locator('input[name="contexts"]').all()) {
+      const value = await box.getAttribute("value");
+      if (contexts.includes(value!)) await box.check();
+      else await box.uncheck();
+    }
+  }
+  await page.getByRole("button", { name: "Launch run" }).click();
+  await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/, { timeout: 30_000 });
+}
+
+test("a team launches the calibrated-oracle and uniform baselines with no key, watches them finish and reads the scores", async ({ page }) => {
+  await page.goto("/runs");
+  await page.getByRole("link", { name: "Launch run" }).click();
+  await page.locator("form[data-hydrated]").waitFor();
+  // Validation: nothing chosen → a clear message, no run.
+  for (const box of await page.locator('input[name="models"]:checked').all()) await box.uncheck();
+  await page.getByRole("button", { name: "Launch run" }).click();
+  await expect(page.getByText("choose at least one model")).toBeVisible();
+
+  await page.locator('input[name="models"][value="baseline:calibrated:0.8"]').check();
+  await page.locator('input[name="models"][value="baseline:uniform"]').check();
+  await page.getByLabel("Preset").selectOption("quick");
+  await expect(page.getByTestId("estimate")).toContainText("12,160 queries");
+  await page.getByRole("button", { name: "Launch run" }).click();
+  await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/, { timeout: 30_000 });
+
+  await expect(page.getByText("completed", { exact: true })).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByTestId("run-done")).toContainText("12,160 / 12,160");
+
+  const row = (model: string, test: string, context: string, attribute: string) =>
+    page.getByTestId("score-row").filter({ hasText: model }).filter({ hasText: new RegExp(`${test}.*${context}.*${attribute}`, "i") });
+  const cells = async (model: string, test: string, context: string, attribute: string) =>
+    (await row(model, test, context, attribute).locator("td").allInnerTexts()).slice(6).map(Number);
+
+  const [oFact, oE, , , oD] = await cells("baseline:calibrated:0.8", "objective", "–", "race");
+  expect(oFact).toBeGreaterThan(75);
+  expect(oFact).toBeLessThan(85);
+  expect(oD).toBeLessThan(5); // near the upper-bound curve (×100 scale)
+  expect(oE).toBeGreaterThan(30);
+  const [, uE] = await cells("baseline:uniform", "subjective", "baseline", "race");
+  expect(uE).toBeGreaterThan(93);
+});
+
+test("an OpenAI-compatible model served by the emulator: register it, launch, watch to completion, open a query", async ({ page }) => {
+  await page.goto("/models");
+  await page.locator("form[data-hydrated]").waitFor();
+  await page.getByLabel("Provider", { exact: true }).selectOption("openai-compatible");
+  await page.getByLabel("Id", { exact: true }).fill("emu-gpt");
+  await page.getByLabel("Display name").fill("Emulated GPT");
+  await page.getByLabel("Provider model id").fill("emu-gpt");
+  await page.getByLabel("Base URL").fill("not a url");
+  await page.getByRole("button", { name: "Save model" }).click();
+  await expect(page.getByText("base URL must be an absolute http(s) URL")).toBeVisible();
+  await page.getByLabel("Base URL").fill(`http://127.0.0.1:${emulatorPort}/v1`);
+  await page.getByLabel("Concurrency").fill("16");
+  await page.getByRole("button", { name: "Save model" }).click();
+  await expect(page.getByText("Saved Emulated GPT.")).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: "emu-gpt" })).toBeVisible();
+
+  await launch(page, ["emu-gpt"], "smoke", ["baseline", "ingroup"]);
+  await expect(page.getByRole("progressbar", { name: "Run progress" })).toBeVisible();
+  await expect(page.getByText("completed", { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("run-done")).toContainText("304 / 304");
+
+  await page.getByLabel("Test", { exact: true }).selectOption("subjective");
+  const first = page.getByRole("button", { name: /^\d+$/ }).first();
+  await first.click();
+  await expect(page.getByText("Prompt", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("raw-output")).toContainText('{"answer":');
+  await expect(page.locator("pre").filter({ hasText: "descent." }).first()).toBeVisible();
+});
