@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ensureBenchmarkVersion } from "../db/seed";
+import { insertMany } from "../db/bulk";
 import { BASELINE_DESCRIPTIONS, parseBaselineId } from "../providers";
 import { runConfigSchema, type RunConfig, type RunConfigInput } from "./config";
 import { cacheKey, planLlmQuery, planLlmSpecs } from "./plan";
@@ -74,9 +75,11 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput) {
           modelConfigId: m.id,
           modality: "llm",
           ...q,
+          status: "pending",
+          attempts: 0,
           cacheKey: cacheKey({ provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, params, prompt: q.prompt, repeatIndex: q.repeatIndex, attempt: 0 }),
         }));
-        for (let i = 0; i < rows.length; i += 2000) await tx.query.createMany({ data: rows.slice(i, i + 2000) });
+        await insertMany(tx, "Query", rows);
       }
       return run;
     },

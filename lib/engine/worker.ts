@@ -9,6 +9,7 @@ import { parseAnswer, type Identity, type ObjectiveOption, type Person } from ".
 import { createProvider, modelParams, ProviderError, type ChatProvider } from "../providers";
 import { runConfigSchema, type RunConfig } from "./config";
 import { cost } from "./cost";
+import { insertMany } from "../db/bulk";
 
 export interface WorkerOptions {
   /** only work on this run (the CLI's `fof run`); all running runs otherwise */
@@ -39,6 +40,8 @@ interface Claimed {
   identityJson: string | null;
   attempts: number;
   cacheKey: string;
+  /** the cached first answer, looked up for the whole batch at claim time */
+  cachedText?: string | null;
 }
 
 interface ModelState {
@@ -93,6 +96,7 @@ export class Worker {
   private readonly opts: Required<Omit<WorkerOptions, "runId" | "log">> & Pick<WorkerOptions, "runId" | "log">;
   private models = new Map<string, ModelState>();
   private configs = new Map<string, { config: RunConfig; seed: number }>();
+  private runModels = new Map<string, string[]>();
   private buffer: Write[] = [];
   private stopped = false;
   private flushing: Promise<void> = Promise.resolve();
@@ -152,7 +156,7 @@ export class Worker {
         await this.flush();
         lastFlush = Date.now();
       }
-      await this.finishRuns(runs.map((r) => r.id));
+      if (!claimedAny) await this.finishRuns(runs.map((r) => r.id));
       if (untilDone && this.inFlight.size === 0 && this.buffer.length === 0 && (await this.activeRuns()).length === 0) break;
       if (!claimedAny) await sleep(this.inFlight.size ? Math.min(this.opts.pollMs, 20) : this.opts.pollMs);
       else await sleep(0);
@@ -218,7 +222,11 @@ export class Worker {
       return false;
     }
     const { config } = await this.runConfig(runId);
-    const modelIds = (await this.prisma.runModel.findMany({ where: { runId }, select: { modelConfigId: true } })).map((r) => r.modelConfigId);
+    let modelIds = this.runModels.get(runId);
+    if (!modelIds) {
+      modelIds = (await this.prisma.runModel.findMany({ where: { runId }, select: { modelConfigId: true } })).map((r) => r.modelConfigId);
+      this.runModels.set(runId, modelIds);
+    }
     let claimedAny = false;
     for (const modelConfigId of modelIds) {
       const m = await this.model(modelConfigId, config.timeoutMs);
@@ -245,23 +253,29 @@ export class Worker {
   private async claim(runId: string, modelConfigId: string, n: number): Promise<Claimed[]> {
     const now = new Date();
     const token = `${this.owner}:${++this.claimSeq}`;
-    const claimable = {
-      runId,
-      modelConfigId,
-      OR: [{ status: "pending" }, { status: "leased", leaseUntil: { lt: now } }],
-      AND: [{ OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] }],
-    };
+    const due = { OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] };
     return this.prisma.$transaction(async (tx) => {
-      const ids = (await tx.query.findMany({ where: claimable, select: { id: true }, orderBy: { id: "asc" }, take: n })).map((r) => r.id);
+      // Two narrow lookups (pending in id order; expired leases) keep the claim on the (runId, modelConfigId,
+      // status) index instead of scanning the run's finished rows.
+      const pending = await tx.query.findMany({ where: { runId, modelConfigId, status: "pending", ...due }, select: { id: true }, orderBy: { id: "asc" }, take: n });
+      const expired =
+        pending.length < n
+          ? await tx.query.findMany({ where: { runId, modelConfigId, status: "leased", leaseUntil: { lt: now } }, select: { id: true }, take: n - pending.length })
+          : [];
+      const ids = [...pending, ...expired].map((r) => r.id);
       if (!ids.length) return [];
       await tx.query.updateMany({
-        where: { ...claimable, id: { in: ids } },
+        where: { id: { in: ids }, OR: [{ status: "pending" }, { status: "leased", leaseUntil: { lt: now } }] },
         data: { status: "leased", leaseOwner: token, leaseUntil: new Date(now.getTime() + this.opts.leaseMs) },
       });
-      return tx.query.findMany({
-        where: { leaseOwner: token, status: "leased" },
+      const rows: Claimed[] = await tx.query.findMany({
+        where: { id: { in: ids }, leaseOwner: token, status: "leased" },
         select: { id: true, runId: true, modelConfigId: true, test: true, context: true, statisticId: true, level: true, attribute: true, repeatIndex: true, prompt: true, optionsJson: true, identityJson: true, attempts: true, cacheKey: true },
       });
+      const hits = await tx.responseCache.findMany({ where: { key: { in: rows.map((r) => r.cacheKey) } }, select: { key: true, rawText: true } });
+      const byKey = new Map(hits.map((h) => [h.key, h.rawText]));
+      for (const r of rows) r.cachedText = byKey.get(r.cacheKey) ?? null;
+      return rows;
     });
   }
 
@@ -282,10 +296,11 @@ export class Worker {
 
     for (let ask = 0; ask <= config.maxReasks; ask++) {
       const key = attemptKey(q.cacheKey, ask);
-      const hit = await this.prisma.responseCache.findUnique({ where: { key } });
+      // The first ask's cache entry came with the claim; re-asks (rare) look theirs up.
+      const cachedText = ask === 0 ? q.cachedText : (await this.prisma.responseCache.findUnique({ where: { key } }))?.rawText;
       let text: string;
-      if (hit && hit.rawText !== null) {
-        text = hit.rawText;
+      if (cachedText != null) {
+        text = cachedText;
         attempts.push({ text, latencyMs: 0, cached: true });
       } else {
         allCached = false;
@@ -378,17 +393,23 @@ export class Worker {
         if (cacheRows.length) {
           const existing = new Set((await tx.responseCache.findMany({ where: { key: { in: cacheRows.map((r) => r.key) } }, select: { key: true } })).map((r) => r.key));
           const fresh = new Map(cacheRows.filter((r) => !existing.has(r.key)).map((r) => [r.key, r]));
-          if (fresh.size)
-            await tx.responseCache.createMany({
-              data: [...fresh.values()].map((r) => ({ key: r.key, provider: r.provider, model: r.model, rawText: r.text, inputTokens: r.inputTokens, outputTokens: r.outputTokens, costUsd: r.costUsd })),
-            });
+          const now = new Date();
+          await insertMany(
+            tx,
+            "ResponseCache",
+            [...fresh.values()].map((r) => ({ key: r.key, provider: r.provider, model: r.model, rawText: r.text, imageSha256: null, inputTokens: r.inputTokens, outputTokens: r.outputTokens, costUsd: r.costUsd, createdAt: now })),
+            { orIgnore: true },
+          );
         }
         if (outcomes.length) {
           // A query can only get one outcome: an expired lease re-claimed by another worker may have finished it.
           const done = new Set((await tx.outcome.findMany({ where: { queryId: { in: outcomes.map((o) => o.query.id) } }, select: { queryId: true } })).map((o) => o.queryId));
           const fresh = outcomes.filter((o) => !done.has(o.query.id));
-          await tx.outcome.createMany({
-            data: fresh.map((o) => ({
+          const now = new Date();
+          await insertMany(
+            tx,
+            "Outcome",
+            fresh.map((o) => ({
               queryId: o.query.id,
               status: o.status,
               reason: o.reason,
@@ -403,8 +424,9 @@ export class Worker {
               outputTokens: o.outputTokens,
               costUsd: o.costUsd,
               cached: o.cached,
+              createdAt: now,
             })),
-          });
+          );
           for (const status of ["answered", "refused", "failed"] as const) {
             const ids = fresh.filter((o) => o.status === status).map((o) => o.query.id);
             if (ids.length) await tx.query.updateMany({ where: { id: { in: ids } }, data: { status, leaseOwner: null, leaseUntil: null } });
