@@ -7,6 +7,10 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { METRIC_INFO, PublishedTable } from "@/components/results/published-table";
 import { METRICS, published, publishedScores } from "@/lib/published";
+import { connection } from "next/server";
+import { db } from "@/lib/db";
+import { runScores } from "@/lib/engine";
+import { ScoresTable } from "@/components/results/scores-table";
 
 export const metadata: Metadata = { title: "Results" };
 
@@ -14,6 +18,9 @@ const querySchema = z.object({ metric: z.enum(METRICS).catch("sFact") });
 
 export default async function ResultsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { metric } = querySchema.parse(await searchParams);
+  await connection();
+  const runs = await db().run.findMany({ where: { status: { in: ["completed", "cancelled", "budget_exhausted", "paused"] } }, orderBy: { createdAt: "desc" }, take: 10 });
+  const measured = (await Promise.all(runs.map(async (r) => (await runScores(db(), r.id)).map((s) => ({ ...s, run: { id: r.id, name: r.name } }))))).flat();
   const scores = publishedScores();
   const info = METRIC_INFO[metric];
   return (
@@ -23,11 +30,15 @@ export default async function ResultsPage({ searchParams }: { searchParams: Prom
         description="Scores on the paper's scale (0–100 = the 0–1 score × 100). Published rows are the paper's figures; measured rows appear here as runs complete."
       />
       <div className="space-y-6">
-        <Card title="Measured runs">
-          <EmptyState title="No measured results yet">
-            Launch a run from <Link className="text-indigo-700 underline" href="/runs">Runs</Link>; its scores appear next to the
-            published ones.
-          </EmptyState>
+        <Card title="Measured runs" description="The latest 10 finished or stopped runs, ×100. n counts scored answers including refusals.">
+          {measured.length === 0 ? (
+            <EmptyState title="No measured results yet">
+              Launch a run from <Link className="text-indigo-700 underline" href="/runs">Runs</Link>; its scores appear next to the
+              published ones.
+            </EmptyState>
+          ) : (
+            <ScoresTable rows={measured} />
+          )}
         </Card>
 
         <Card title="Summary (published, Table 2)" description="Objective S_fact and subjective S_fair, ×100; best in bold, second best underlined in the detailed tables.">

@@ -1,9 +1,9 @@
 "use client";
 
-import { startTransition, useActionState } from "react";
+import { useActionState } from "react";
 import { saveModel, type ModelFormState } from "@/app/models/actions";
 import { Button } from "@/components/ui/button";
-import { useHydrated } from "@/components/ui/use-hydrated";
+import { ActionForm } from "@/components/ui/action-form";
 
 const FIELDS: Array<{ name: string; label: string; type?: string; placeholder?: string; step?: string; hint?: string }> = [
   { name: "slug", label: "Id", placeholder: "gpt-4o-2024-08-06", hint: "used in runs, exports and the CLI" },
@@ -21,19 +21,8 @@ const FIELDS: Array<{ name: string; label: string; type?: string; placeholder?: 
 export function ModelForm() {
   const [state, action, pending] = useActionState<ModelFormState, FormData>(saveModel, {});
   const err = state.fieldErrors ?? {};
-  const hydrated = useHydrated();
   return (
-    <form
-      // Submitted through a transition rather than the action prop, so a rejected form keeps what was typed.
-      onSubmit={(e) => {
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        startTransition(() => action(data));
-      }}
-      className="space-y-3"
-      noValidate
-      data-hydrated={hydrated || undefined}
-    >
+    <ActionForm action={action} className="space-y-3">
       {state.message && (
         <p role={state.ok ? "status" : "alert"} className={`rounded-md px-3 py-2 text-sm ${state.ok ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"}`}>
           {state.message}
@@ -74,6 +63,6 @@ export function ModelForm() {
       <Button type="submit" disabled={pending}>
         {pending ? "Saving…" : "Save model"}
       </Button>
-    </form>
+    </ActionForm>
   );
 }

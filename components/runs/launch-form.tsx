@@ -1,10 +1,10 @@
 "use client";
 
-import { startTransition, useActionState, useMemo, useState } from "react";
+import { useActionState, useMemo, useState } from "react";
 import { launchRun, type LaunchState } from "@/app/runs/new/actions";
 import { estimateRun } from "@/lib/engine/estimate";
 import { Button } from "@/components/ui/button";
-import { useHydrated } from "@/components/ui/use-hydrated";
+import { ActionForm } from "@/components/ui/action-form";
 
 const PRESETS = {
   paper: { objectiveRepeats: 3, subjectiveRepeats: 100 },
@@ -43,7 +43,6 @@ export function LaunchForm({ models, defaultSeed }: { models: LaunchModel[]; def
   const [preset, setPreset] = useState<keyof typeof PRESETS | "custom">("quick");
   const [repeats, setRepeats] = useState<{ objectiveRepeats: number; subjectiveRepeats: number }>({ ...PRESETS.quick });
   const err = state.fieldErrors ?? {};
-  const hydrated = useHydrated();
 
   const estimate = useMemo(
     () =>
@@ -56,17 +55,7 @@ export function LaunchForm({ models, defaultSeed }: { models: LaunchModel[]; def
   const toggle = (list: string[], set: (v: string[]) => void, v: string) => set(list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
 
   return (
-    <form
-      // Submitted through a transition rather than the action prop, so a rejected form keeps what was typed.
-      onSubmit={(e) => {
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        startTransition(() => action(data));
-      }}
-      className="space-y-6"
-      noValidate
-      data-hydrated={hydrated || undefined}
-    >
+    <ActionForm action={action} className="space-y-6">
       {state.message && (
         <div role="alert" className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
           {state.message}
@@ -177,6 +166,6 @@ export function LaunchForm({ models, defaultSeed }: { models: LaunchModel[]; def
           {pending ? "Planning…" : "Launch run"}
         </Button>
       </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -7,7 +7,7 @@ import { changeRunState } from "@/app/runs/[id]/actions";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Score } from "@/components/ui/score";
+import { ScoresTable } from "@/components/results/scores-table";
 import { Table, Td, Th } from "@/components/ui/table";
 
 const DONE = ["answered", "refused", "failed"];
@@ -179,54 +179,7 @@ export function RunView({ initial }: { initial: RunSummary }) {
       </Card>
 
       <Card title="Scores" description="×100 (0–100 scale); n = scored answers incl. refused; failed calls are not scored. Updates as answers arrive.">
-        {run.scores.length === 0 ? (
-          <p className="text-sm text-slate-500">No answers yet.</p>
-        ) : (
-          <Table>
-            <thead>
-              <tr>
-                <Th>Model</Th>
-                <Th>Test</Th>
-                <Th>Context</Th>
-                <Th>Attribute</Th>
-                <Th className="text-right">n</Th>
-                <Th className="text-right">refused</Th>
-                <Th className="text-right">S_fact</Th>
-                <Th className="text-right">S_E</Th>
-                <Th className="text-right">S_KLD</Th>
-                <Th className="text-right">S_fair</Th>
-                <Th className="text-right">d</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {run.scores.map((s) => (
-                <tr key={`${s.model}${s.test}${s.context}${s.attribute}`} data-testid="score-row">
-                  <Td>{s.model}</Td>
-                  <Td className="capitalize">{s.test}</Td>
-                  <Td>{s.context ?? "–"}</Td>
-                  <Td className="capitalize">{s.attribute}</Td>
-                  <Td className="text-right tabular-nums">{s.n}</Td>
-                  <Td className="text-right tabular-nums">{s.refused}</Td>
-                  <Td className="text-right">
-                    <Score value={s.sFact} />
-                  </Td>
-                  <Td className="text-right">
-                    <Score value={s.sE} />
-                  </Td>
-                  <Td className="text-right">
-                    <Score value={s.sKLD} />
-                  </Td>
-                  <Td className="text-right">
-                    <Score value={s.sFair} />
-                  </Td>
-                  <Td className="text-right">
-                    <Score value={s.distance} />
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
+        {run.scores.length === 0 ? <p className="text-sm text-slate-500">No answers yet.</p> : <ScoresTable rows={run.scores} />}
       </Card>
 
       <QueryList runId={run.id} live={["running", "queued"].includes(run.status)} />
