@@ -8,6 +8,7 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "FACT-OR-FAIR workbench", template: "%s · FACT-OR-FAIR" },
   description: "Audit LLMs and text-to-image models for factuality and fairness (Huang et al., 2025).",
+  icons: { icon: "/favicon.svg" },
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {

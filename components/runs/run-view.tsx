@@ -11,6 +11,7 @@ import { ScoresTable } from "@/components/results/scores-table";
 import { Table, Td, Th } from "@/components/ui/table";
 
 const DONE = ["answered", "refused", "failed"];
+const CONTEXT_ORDER = ["", "baseline", "representativeness", "attribution", "ingroup"];
 const STATUS_TONE: Record<string, "success" | "warning" | "danger" | "info" | "neutral"> = {
   completed: "success",
   running: "info",
@@ -154,7 +155,9 @@ export function RunView({ initial }: { initial: RunSummary }) {
             </tr>
           </thead>
           <tbody>
-            {[...groups.values()].map((g) => {
+            {[...groups.values()]
+              .sort((a, b) => a.model.localeCompare(b.model) || a.test.localeCompare(b.test) || CONTEXT_ORDER.indexOf(a.context ?? "") - CONTEXT_ORDER.indexOf(b.context ?? ""))
+              .map((g) => {
               const done = DONE.reduce((a, s) => a + (g.counts[s] ?? 0), 0);
               return (
                 <tr key={`${g.model}${g.test}${g.context}`}>
