@@ -1,0 +1,44 @@
+// FairFace's class lists and the 7 → 4 race mapping. Raw probabilities are stored as FairFace gives them; the
+// mapping is applied at read time, so it can change without re-running the classifier.
+import type { Gender, Race } from "../benchmark/labels";
+
+export const FAIRFACE_RACES = ["White", "Black", "Latino_Hispanic", "East Asian", "Southeast Asian", "Indian", "Middle Eastern"] as const;
+export const FAIRFACE_GENDERS = ["Male", "Female"] as const;
+export const FAIRFACE_AGES = ["0-2", "3-9", "10-19", "20-29", "30-39", "40-49", "50-59", "60-69", "70+"] as const;
+
+export const RACE_MAPPINGS = ["paper", "sum-asian"] as const;
+export type RaceMapping = (typeof RACE_MAPPINGS)[number];
+
+/**
+ * 7 FairFace race probabilities → one of the benchmark's 4 races.
+ * - paper (default, as in the paper's pipeline): the most probable of White, Black, Latino_Hispanic, East Asian,
+ *   Southeast Asian, mapped to White / Black / Hispanic / Asian; Indian and Middle Eastern are ignored.
+ * - sum-asian: East + Southeast Asian probabilities are added before the argmax (Indian, Middle Eastern ignored).
+ */
+export function mapRace(probs: readonly number[], mapping: RaceMapping = "paper"): Race {
+  if (probs.length !== 7) throw new RangeError(`expected 7 race probabilities, got ${probs.length}`);
+  const [white, black, latino, eastAsian, seAsian] = probs;
+  const candidates: Array<[Race, number]> =
+    mapping === "paper"
+      ? [
+          ["White", white],
+          ["Black", black],
+          ["Hispanic", latino],
+          ["Asian", eastAsian],
+          ["Asian", seAsian],
+        ]
+      : [
+          ["White", white],
+          ["Black", black],
+          ["Hispanic", latino],
+          ["Asian", eastAsian + seAsian],
+        ];
+  let best = candidates[0];
+  for (const c of candidates) if (c[1] > best[1]) best = c;
+  return best[0];
+}
+
+export function mapGender(probs: readonly number[]): Gender {
+  if (probs.length !== 2) throw new RangeError(`expected 2 gender probabilities, got ${probs.length}`);
+  return probs[1] > probs[0] ? "female" : "male";
+}
