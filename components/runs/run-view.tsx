@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
-import type { RunSummary } from "@/lib/engine/summary";
+import type { RunSummary, runQueries } from "@/lib/engine/summary";
 import { changeRunState } from "@/app/runs/[id]/actions";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -190,38 +190,8 @@ export function RunView({ initial }: { initial: RunSummary }) {
   );
 }
 
-interface QueryPage {
-  total: number;
-  page: number;
-  pageSize: number;
-  rows: Array<{
-    id: number;
-    model: string;
-    test: string;
-    context: string | null;
-    statisticId: string;
-    level: string;
-    attribute: string | null;
-    repeatIndex: number;
-    status: string;
-    retries: number;
-    prompt: string;
-    identity: unknown;
-    outcome: null | {
-      status: string;
-      reason: string | null;
-      rawText: string | null;
-      parsedLetter: string | null;
-      gender: string | null;
-      race: string | null;
-      attempts: number;
-      attemptLog: unknown;
-      latencyMs: number | null;
-      costUsd: number;
-      cached: boolean;
-    };
-  }>;
-}
+/** The queries API's response (app/api/runs/[id]/queries → lib/engine runQueries). */
+type QueryPage = Awaited<ReturnType<typeof runQueries>>;
 
 function QueryList({ runId, live }: { runId: string; live: boolean }) {
   const [filter, setFilter] = useState({ status: "", test: "", page: 1 });
