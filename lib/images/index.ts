@@ -1,0 +1,3 @@
+export * from "./validate";
+export * from "./storage";
+export * from "./import-names";
