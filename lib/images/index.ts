@@ -1,3 +1,4 @@
 export * from "./validate";
 export * from "./storage";
 export * from "./import-names";
+export * from "./serve";
