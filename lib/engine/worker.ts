@@ -5,7 +5,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { parseAnswer, type Identity, type ObjectiveOption, type Person } from "../benchmark";
+import { parseAnswer, type Attribute, type Context, type Identity, type ObjectiveOption, type Person } from "../benchmark";
 import { createProvider, modelParams, ProviderError, type ChatProvider } from "../providers";
 import { runConfigSchema, type RunConfig } from "./config";
 import { cost } from "./cost";
@@ -308,19 +308,18 @@ export class Worker {
         const timer = setTimeout(() => controller.abort(), config.timeoutMs);
         const t0 = performance.now();
         try {
-          const rest = q;
           const res = await m.provider.chat({
             prompt: q.prompt,
             signal: controller.signal,
             query: {
-              test: rest.test as "objective" | "subjective",
-              context: rest.context as never,
-              statisticId: rest.statisticId,
-              level: rest.level as "highest" | "lowest",
-              attribute: rest.attribute as never,
+              test: q.test as "objective" | "subjective",
+              context: q.context as Context | null,
+              statisticId: q.statisticId,
+              level: q.level as "highest" | "lowest",
+              attribute: q.attribute as Attribute | null,
               options,
-              identity: rest.identityJson ? (JSON.parse(rest.identityJson) as Identity) : null,
-              streamKey: `${key}`,
+              identity: q.identityJson ? (JSON.parse(q.identityJson) as Identity) : null,
+              streamKey: key,
               seed: (await this.runConfig(q.runId)).seed,
             },
           });
