@@ -61,3 +61,4 @@ export function createProvider(model: ProviderModel, timeoutMs: number): ChatPro
   }
   throw new ProviderError(`unknown provider "${model.provider}"`, "fatal");
 }
+export { openaiImageProvider, replicateImageProvider, type ImageProvider, type ImageRequest, type ImageResponse } from "./images";

@@ -3,6 +3,7 @@
 // integration tests, the e2e journey and the benchmarks. Loopback only.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { PNG } from "pngjs";
 
 export interface ModelScript {
   /** how answers are chosen: uniformly, or always the option naming `prefer` (a race or gender) when present */
@@ -18,6 +19,22 @@ export interface ModelScript {
   hangEvery?: number;
   /** tokens reported per call */
   usage?: { prompt: number; completion: number };
+  /** a Replicate model that returns images (an output URL served by the emulator) */
+  image?: boolean;
+}
+
+/** A small solid-colour PNG whose colour depends on the prompt (no faces: labelling is tested with real photos). */
+function makePng(width: number, height: number, prompt: string): Buffer {
+  const png = new PNG({ width, height });
+  let h = 0;
+  for (const ch of prompt) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  for (let i = 0; i < width * height; i++) {
+    png.data[i * 4] = h & 255;
+    png.data[i * 4 + 1] = (h >> 8) & 255;
+    png.data[i * 4 + 2] = (h >> 16) & 255;
+    png.data[i * 4 + 3] = 255;
+  }
+  return PNG.sync.write(png);
 }
 
 export interface EmulatorStats {
@@ -33,6 +50,8 @@ export interface Emulator {
   stats(): EmulatorStats;
   reset(): void;
   setScript(model: string, script: ModelScript): void;
+  /** the body of the last images/generations request, to check what the SDK sent */
+  lastImageRequest(): Record<string, unknown> | null;
   close(): Promise<void>;
 }
 
@@ -79,6 +98,8 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
   let calls = 0;
   let predictionSeq = 0;
   const hanging = new Set<ServerResponse>();
+  const files = new Map<string, Buffer>();
+  let lastImageRequest: Record<string, unknown> | null = null;
 
   /** Decides one call's fate; returns the answer text or an HTTP error to send. */
   async function respond(model: string, prompt: string): Promise<{ status: number; text?: string; headers?: Record<string, string>; hang?: boolean }> {
@@ -117,17 +138,47 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
         });
       }
 
+      if (req.method === "POST" && url.pathname === "/v1/images/generations") {
+        const b = (await body(req)) as { model: string; prompt: string; size?: string; response_format?: string };
+        lastImageRequest = b;
+        const r = await respond(b.model, b.prompt ?? "");
+        statusCounts[String(r.hang ? "hang" : r.status)] = (statusCounts[String(r.hang ? "hang" : r.status)] ?? 0) + 1;
+        if (r.hang) return void hanging.add(res);
+        if (r.status !== 200) return send(res, r.status, { error: { message: r.status === 429 ? "Rate limit reached" : "Internal error", type: "emulator" } }, r.headers);
+        const [w, h] = (b.size ?? "256x256").split("x").map(Number);
+        const image = makePng(Math.min(w || 256, 1024), Math.min(h || 256, 1024), b.prompt ?? "");
+        if (b.response_format === "url") {
+          const id = `img${files.size + 1}`;
+          files.set(id, image);
+          return send(res, 200, { created: Math.floor(Date.now() / 1000), data: [{ url: `${url.origin}/files/${id}.png`, revised_prompt: b.prompt }] });
+        }
+        return send(res, 200, { created: Math.floor(Date.now() / 1000), data: [{ b64_json: image.toString("base64"), revised_prompt: b.prompt }] });
+      }
+      const file = /^\/files\/([a-z0-9]+)\.png$/.exec(url.pathname);
+      if (req.method === "GET" && file) {
+        const f = files.get(file[1]);
+        if (!f) return send(res, 404, { detail: "not found" });
+        res.writeHead(200, { "content-type": "image/png" });
+        return void res.end(f);
+      }
+
       const create = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(url.pathname);
       if (req.method === "POST" && create) {
         const model = `${create[1]}/${create[2]}`;
-        const b = (await body(req)) as { input: { prompt: string } };
+        const b = (await body(req)) as { input: { prompt: string; width?: number; height?: number } };
         const r = await respond(model, b.input?.prompt ?? "");
         statusCounts[String(r.hang ? "hang" : r.status)] = (statusCounts[String(r.hang ? "hang" : r.status)] ?? 0) + 1;
         if (r.hang) return void hanging.add(res);
         if (r.status !== 200) return send(res, r.status, { detail: r.status === 429 ? "rate limited" : "internal error" }, r.headers);
         const id = `p${++predictionSeq}`;
-        // Replicate streams tokens as an array of strings.
-        predictions.set(id, { status: "succeeded", output: r.text!.match(/.{1,4}/gs) ?? [], error: null });
+        if (scripts.get(model)?.image) {
+          const fileId = `rep${predictionSeq}`;
+          files.set(fileId, makePng(Math.min(b.input?.width ?? 256, 1024), Math.min(b.input?.height ?? 256, 1024), b.input?.prompt ?? ""));
+          predictions.set(id, { status: "succeeded", output: [`http://${req.headers.host}/files/${fileId}.png`], error: null });
+        } else {
+          // Replicate streams tokens as an array of strings.
+          predictions.set(id, { status: "succeeded", output: r.text!.match(/.{1,4}/gs) ?? [], error: null });
+        }
         return send(res, 201, { id, model, status: "starting", input: b.input, output: null, urls: { get: `${url.origin}/v1/predictions/${id}` } });
       }
       const get = /^\/v1\/predictions\/([^/]+)$/.exec(url.pathname);
@@ -155,6 +206,7 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
       for (const k of Object.keys(statusCounts)) delete statusCounts[k];
     },
     setScript: (model, script) => void scripts.set(model, script),
+    lastImageRequest: () => lastImageRequest,
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
