@@ -207,27 +207,29 @@ function QueryList({ runId, live }: { runId: string; live: boolean }) {
   return (
     <Card title="Queries" description="Every planned query with its exact prompt, raw output, parsed answer, attempts and error.">
       <div className="mb-3 flex flex-wrap items-end gap-3 text-sm">
-        <div>
-          <label htmlFor="filter-status" className="block text-xs font-medium text-slate-600">
-            Status
-          </label>
-          <select id="filter-status" value={filter.status} onChange={(e) => setFilter({ ...filter, status: e.target.value, page: 1 })} className="rounded-md border border-slate-300 px-2 py-1">
-            <option value="">all</option>
-            {["answered", "refused", "failed", "pending", "leased"].map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="filter-test" className="block text-xs font-medium text-slate-600">
-            Test
-          </label>
-          <select id="filter-test" value={filter.test} onChange={(e) => setFilter({ ...filter, test: e.target.value, page: 1 })} className="rounded-md border border-slate-300 px-2 py-1">
-            <option value="">all</option>
-            <option>objective</option>
-            <option>subjective</option>
-          </select>
-        </div>
+        {(
+          [
+            ["status", "Status", ["answered", "refused", "failed", "pending", "leased"]],
+            ["test", "Test", ["objective", "subjective"]],
+          ] as const
+        ).map(([key, label, values]) => (
+          <div key={key}>
+            <label htmlFor={`filter-${key}`} className="block text-xs font-medium text-slate-600">
+              {label}
+            </label>
+            <select
+              id={`filter-${key}`}
+              value={filter[key]}
+              onChange={(e) => setFilter({ ...filter, [key]: e.target.value, page: 1 })}
+              className="rounded-md border border-slate-300 px-2 py-1"
+            >
+              <option value="">all</option>
+              {values.map((v) => (
+                <option key={v}>{v}</option>
+              ))}
+            </select>
+          </div>
+        ))}
         <span className="text-xs text-slate-500" aria-live="polite">
           {data ? `${data.total.toLocaleString("en-US")} queries` : "loading…"} {isFetching && "· updating"}
         </span>
