@@ -18,6 +18,7 @@ export async function saveModel(_prev: ModelFormState, form: FormData): Promise<
   const input = {
     slug: String(form.get("slug") ?? ""),
     label: String(form.get("label") ?? ""),
+    modality: String(form.get("modality") ?? "llm"),
     provider: String(form.get("provider") ?? ""),
     modelId: String(form.get("modelId") ?? ""),
     baseUrl: blankToNull(form.get("baseUrl")),
@@ -27,6 +28,10 @@ export async function saveModel(_prev: ModelFormState, form: FormData): Promise<
     priceInputPer1k: num(form.get("priceInputPer1k"), 0),
     priceOutputPer1k: num(form.get("priceOutputPer1k"), 0),
     concurrency: num(form.get("concurrency"), 8),
+    width: num(form.get("width"), 1024),
+    height: num(form.get("height"), 1024),
+    quality: blankToNull(form.get("quality")),
+    pricePerImage: num(form.get("pricePerImage"), 0),
   };
   const parsed = modelInputSchema.safeParse(input);
   if (!parsed.success) {
@@ -37,5 +42,6 @@ export async function saveModel(_prev: ModelFormState, form: FormData): Promise<
   const m = await upsertModel(db(), parsed.data);
   revalidatePath("/models");
   revalidatePath("/runs/new");
+  revalidatePath("/runs/import");
   return { ok: true, message: `Saved ${m.label}.` };
 }

@@ -36,23 +36,28 @@ export default async function ModelsPage() {
               </thead>
               <tbody>
                 {models.map((m) => {
-                  const keyEnv = m.provider === "baseline" ? null : (m.apiKeyEnv ?? defaultKeyEnv(m.provider));
-                  const params = JSON.parse(m.paramsJson) as { temperature?: number; maxTokens?: number; description?: string };
+                  const keyEnv = m.provider === "baseline" || m.provider === "import" ? null : (m.apiKeyEnv ?? defaultKeyEnv(m.provider));
+                  const params = JSON.parse(m.paramsJson) as { temperature?: number; maxTokens?: number; description?: string; width?: number; height?: number; quality?: string };
                   return (
                     <tr key={m.id}>
                       <Td className="font-medium">
                         {m.label}
                         <span className="block font-mono text-xs font-normal text-slate-500">{m.slug}</span>
                       </Td>
-                      <Td>{m.provider === "baseline" ? <Badge tone="info">built-in baseline</Badge> : m.provider}</Td>
+                      <Td>
+                        {m.provider === "baseline" ? <Badge tone="info">built-in baseline</Badge> : m.provider === "import" ? <Badge tone="neutral">import only</Badge> : m.provider}
+                        <span className="block text-xs text-slate-500">{m.modality === "t2i" ? "text-to-image" : "LLM"}</span>
+                      </Td>
                       <Td className="text-xs">
                         {m.provider === "baseline" ? params.description : m.modelId}
                         {m.baseUrl && <span className="block text-slate-500">{m.baseUrl}</span>}
                       </Td>
                       <Td className="whitespace-nowrap text-xs">
-                        {m.provider === "baseline"
+                        {m.provider === "baseline" || m.provider === "import"
                           ? "–"
-                          : `T=${params.temperature ?? 0} · max ${params.maxTokens ?? 64} tok · $${m.priceInputPer1k}/$${m.priceOutputPer1k} per 1k · ×${m.concurrency}`}
+                          : m.modality === "t2i"
+                            ? `${params.width ?? 1024}×${params.height ?? 1024}${params.quality ? ` · ${params.quality}` : ""} · $${m.pricePerImage}/image · ×${m.concurrency}`
+                            : `T=${params.temperature ?? 0} · max ${params.maxTokens ?? 64} tok · $${m.priceInputPer1k}/$${m.priceOutputPer1k} per 1k · ×${m.concurrency}`}
                       </Td>
                       <Td>
                         {keyEnv ? (

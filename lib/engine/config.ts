@@ -41,3 +41,35 @@ export function presetConfig(preset: PresetName, overrides: Partial<RunConfigInp
     ...overrides,
   });
 }
+
+// ---------------------------------------------------------------- text-to-image runs
+
+export const T2I_PRESETS = {
+  /** the paper: objective and subjective prompts × 20 images (19 × 2 levels × 2 tests × 20 = 1,520 per model) */
+  paper: { imagesPerPrompt: 20 },
+  /** 380 images per model: enough faces per statistic and level to see a skew */
+  quick: { imagesPerPrompt: 5 },
+  /** one image per prompt: 76 per model, to check a model's setup */
+  smoke: { imagesPerPrompt: 1 },
+} as const satisfies Record<PresetName, { imagesPerPrompt: number }>;
+
+export const t2iRunConfigSchema = z.object({
+  modality: z.literal("t2i"),
+  tests: z.array(z.enum(TESTS)).min(1, "choose at least one test").refine((t) => new Set(t).size === t.length, "duplicate test"),
+  imagesPerPrompt: z.number().int().min(1).max(200),
+  maxRetries: z.number().int().min(0).max(20).default(6),
+  /** image models are slow: a generous per-call timeout */
+  timeoutMs: z.number().int().min(1000).max(900_000).default(180_000),
+});
+export type T2iRunConfig = z.infer<typeof t2iRunConfigSchema>;
+export type T2iRunConfigInput = z.input<typeof t2iRunConfigSchema>;
+
+export function t2iPresetConfig(preset: PresetName, overrides: Partial<T2iRunConfigInput> = {}): T2iRunConfig {
+  return t2iRunConfigSchema.parse({ modality: "t2i", tests: ["objective", "subjective"], ...T2I_PRESETS[preset], ...overrides });
+}
+
+/** A stored run configuration, read back by modality. */
+export function parseStoredConfig(modality: string, json: string): RunConfig | T2iRunConfig {
+  const raw = JSON.parse(json) as unknown;
+  return modality === "t2i" ? t2iRunConfigSchema.parse(raw) : runConfigSchema.parse(raw);
+}

@@ -19,3 +19,16 @@ export function estimateRun(config: Parameters<typeof queryCounts>[0], models: A
   const usd = models.reduce((a, m) => a + cost(inTok, outTok, m.priceInputPer1k, m.priceOutputPer1k), 0);
   return { perModel: counts, queries: counts.total * models.length, usd };
 }
+
+/** Images per model of a T2I run: 19 statistics × 2 levels × tests × images per prompt. */
+export function t2iImageCounts(config: { tests: readonly string[]; imagesPerPrompt: number }) {
+  const perTest = SHAPE.statistics * SHAPE.levels * config.imagesPerPrompt;
+  const objective = config.tests.includes("objective") ? perTest : 0;
+  const subjective = config.tests.includes("subjective") ? perTest : 0;
+  return { objective, subjective, total: objective + subjective };
+}
+
+export function estimateT2iRun(config: Parameters<typeof t2iImageCounts>[0], models: Array<{ pricePerImage: number }>) {
+  const counts = t2iImageCounts(config);
+  return { perModel: counts, queries: counts.total * models.length, usd: models.reduce((a, m) => a + counts.total * m.pricePerImage, 0) };
+}

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { SECRET_NAME } from "../env";
+import { MODALITIES } from "../benchmark/labels";
 
 export const modelInputSchema = z
   .object({
@@ -13,8 +14,10 @@ export const modelInputSchema = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]*$/, "use letters, digits and . _ : / - only")
       .refine((s) => !s.startsWith("baseline:"), "ids starting with baseline: are reserved for the built-in baselines"),
     label: z.string().trim().min(1, "give the model a display name").max(120),
-    provider: z.enum(["openai", "openai-compatible", "replicate"]),
-    modelId: z.string().trim().min(1, "the provider's model id is required").max(200),
+    modality: z.enum(MODALITIES).default("llm"),
+    /** "import": a T2I model without an API (Midjourney …) whose images are uploaded */
+    provider: z.enum(["openai", "openai-compatible", "replicate", "import"]),
+    modelId: z.string().trim().max(200).default(""),
     baseUrl: z.url("base URL must be an absolute http(s) URL").nullable().default(null),
     apiKeyEnv: z.string().trim().regex(SECRET_NAME, "an env var name such as DEEPINFRA_API_KEY").nullable().default(null),
     temperature: z.number().min(0).max(2).default(0),
@@ -22,7 +25,14 @@ export const modelInputSchema = z
     priceInputPer1k: z.number().min(0).max(1000).default(0),
     priceOutputPer1k: z.number().min(0).max(1000).default(0),
     concurrency: z.number().int().min(1).max(256).default(8),
+    /** T2I: output size, quality (OpenAI Images) and price per generated image */
+    width: z.number().int().min(64).max(4096).default(1024),
+    height: z.number().int().min(64).max(4096).default(1024),
+    quality: z.string().trim().max(20).nullable().default(null),
+    pricePerImage: z.number().min(0).max(100).default(0),
   })
+  .refine((m) => m.provider !== "import" || m.modality === "t2i", { message: "import-only models are text-to-image models", path: ["provider"] })
+  .refine((m) => m.provider === "import" || m.modelId !== "", { message: "the provider's model id is required", path: ["modelId"] })
   .refine((m) => m.provider !== "openai-compatible" || m.baseUrl !== null, { message: "an OpenAI-compatible model needs a base URL", path: ["baseUrl"] });
 export type ModelInput = z.input<typeof modelInputSchema>;
 
@@ -30,12 +40,15 @@ export async function upsertModel(prisma: PrismaClient, input: ModelInput) {
   const m = modelInputSchema.parse(input);
   const data = {
     label: m.label,
-    modality: "llm",
+    modality: m.modality,
     provider: m.provider,
-    modelId: m.modelId,
+    modelId: m.modelId || m.slug,
     baseUrl: m.baseUrl,
     apiKeyEnv: m.apiKeyEnv,
-    paramsJson: JSON.stringify({ temperature: m.temperature, maxTokens: m.maxTokens }),
+    paramsJson: JSON.stringify(
+      m.modality === "t2i" ? { width: m.width, height: m.height, ...(m.quality ? { quality: m.quality } : {}) } : { temperature: m.temperature, maxTokens: m.maxTokens },
+    ),
+    pricePerImage: m.pricePerImage,
     priceInputPer1k: m.priceInputPer1k,
     priceOutputPer1k: m.priceOutputPer1k,
     concurrency: m.concurrency,

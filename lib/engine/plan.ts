@@ -4,6 +4,8 @@ import { createHash } from "node:crypto";
 import {
   ATTRIBUTES,
   benchmark,
+  buildT2IObjectivePrompt,
+  buildT2ISubjectivePrompt,
   LEVELS,
   renderLlmQuery,
   type Attribute,
@@ -12,7 +14,7 @@ import {
   type LlmQuerySpec,
   type Statistic,
 } from "../benchmark";
-import type { RunConfig } from "./config";
+import type { RunConfig, T2iRunConfig } from "./config";
 import { queryCounts } from "./estimate";
 
 export interface PlannedQuery {
@@ -71,6 +73,32 @@ export function planLlmQuery(spec: LlmQuerySpec, seed: number): PlannedQuery {
     identityJson: rendered.identity ? JSON.stringify(rendered.identity) : null,
     groundTruthJson: groundTruthJson(statistic),
   };
+}
+
+/**
+ * T2I queries: one row per image to generate. The prompt is fixed per (statistic, level, test), so repeats differ
+ * only by their index (which keeps their cache entries apart); no options, no context.
+ */
+export function* planT2iQueries(config: T2iRunConfig): Generator<PlannedQuery> {
+  for (const statistic of benchmark.statistics)
+    for (const level of LEVELS)
+      for (const test of config.tests) {
+        const prompt = test === "objective" ? buildT2IObjectivePrompt(statistic, level) : buildT2ISubjectivePrompt(statistic, level);
+        for (let r = 0; r < config.imagesPerPrompt; r++)
+          yield {
+            test,
+            context: null,
+            statisticId: statistic.id,
+            level,
+            attribute: null,
+            scenarioIndex: null,
+            repeatIndex: r,
+            prompt,
+            optionsJson: "[]",
+            identityJson: null,
+            groundTruthJson: groundTruthJson(statistic),
+          };
+      }
 }
 
 /**

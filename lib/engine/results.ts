@@ -2,6 +2,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { getStatistic, type Attribute, type Context, type Label, type Level, type Test } from "../benchmark";
 import { scoreGroups, type AnswerRecord, type GroupResult } from "../metrics";
+import { faceLabels, type RaceMapping } from "../faces/labels";
 
 export interface ProgressRow {
   modelConfigId: string;
@@ -55,6 +56,62 @@ export async function runRecords(prisma: PrismaClient, runId: string, modelSlug?
   return out;
 }
 
-export async function runScores(prisma: PrismaClient, runId: string): Promise<GroupResult[]> {
-  return scoreGroups(await runRecords(prisma, runId));
+/**
+ * T2I scoring records: one per detected (not deleted) face and applicable attribute, with the race mapped from the
+ * stored FairFace probabilities under `raceMapping` (so the mapping can change without re-labelling). An image
+ * labelled with no face yields a null answer per attribute: excluded from every score, counted as refused.
+ * Images not yet labelled and failed generations yield nothing (they are counted on the run page).
+ */
+export async function t2iRecords(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping; modelSlug?: string } = {}): Promise<AnswerRecord[]> {
+  const images = await prisma.image.findMany({
+    where: { runId, labelStatus: { in: ["labelled", "no_face"] }, ...(opts.modelSlug ? { modelConfig: { slug: opts.modelSlug } } : {}) },
+    select: {
+      test: true,
+      statisticId: true,
+      level: true,
+      labelStatus: true,
+      modelConfig: { select: { slug: true } },
+      faces: { where: { deleted: false }, select: { raceProbsJson: true, genderProbsJson: true }, orderBy: { id: "asc" } },
+    },
+  });
+  const out: AnswerRecord[] = [];
+  for (const img of images) {
+    const statistic = getStatistic(img.statisticId);
+    const labels = img.faces.length ? img.faces.map((f) => faceLabels(f, opts.raceMapping)) : [{ gender: null, race: null }];
+    for (const l of labels)
+      for (const attribute of statistic.attributes)
+        out.push({
+          model: img.modelConfig.slug,
+          modality: "t2i",
+          test: img.test as Test,
+          context: null,
+          statisticId: img.statisticId,
+          level: img.level as Level,
+          attribute,
+          answer: (attribute === "gender" ? l.gender : l.race) as Label | null,
+        });
+  }
+  return out;
+}
+
+export async function runScores(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping } = {}): Promise<GroupResult[]> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true } });
+  return scoreGroups(run?.modality === "t2i" ? await t2iRecords(prisma, runId, opts) : await runRecords(prisma, runId));
+}
+
+/** Labelling progress of a T2I run, per model: images by label status and faces found. */
+export async function labelProgress(prisma: PrismaClient, runId: string) {
+  const [byStatus, faces] = await Promise.all([
+    prisma.image.groupBy({ by: ["modelConfigId", "labelStatus"], where: { runId }, _count: { _all: true } }),
+    prisma.face.count({ where: { deleted: false, image: { runId } } }),
+  ]);
+  const count = (s: string) => byStatus.filter((r) => r.labelStatus === s).reduce((a, r) => a + r._count._all, 0);
+  return {
+    images: byStatus.reduce((a, r) => a + r._count._all, 0),
+    unlabelled: count("unlabelled") + count("leased"),
+    labelled: count("labelled"),
+    noFace: count("no_face"),
+    faces,
+    byModel: byStatus.map((r) => ({ modelConfigId: r.modelConfigId, labelStatus: r.labelStatus, count: r._count._all })),
+  };
 }

@@ -4,20 +4,21 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { ensureBenchmarkVersion } from "../db/seed";
 import { insertMany } from "../db/bulk";
 import { BASELINE_DESCRIPTIONS, parseBaselineId } from "../providers";
-import { runConfigSchema, type RunConfig, type RunConfigInput } from "./config";
-import { cacheKey, planLlmQuery, planLlmSpecs } from "./plan";
-import { modelParams } from "../providers";
+import { runConfigSchema, t2iRunConfigSchema, type RunConfig, type RunConfigInput, type T2iRunConfigInput } from "./config";
+import { cacheKey, planLlmQuery, planLlmSpecs, planT2iQueries, type PlannedQuery } from "./plan";
+import { imageParams, modelParams } from "../providers";
 import { RESUMABLE, type RunStatus } from "./status";
 
 export const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   models: z.array(z.string().min(1)).min(1, "choose at least one model").max(20),
-  config: runConfigSchema,
+  /** a T2I config (modality "t2i") or an LLM config */
+  config: z.union([t2iRunConfigSchema, runConfigSchema]),
   preset: z.string().default("custom"),
   seed: z.number().int().min(0).max(2_147_483_647),
   budgetUsd: z.number().positive().max(1_000_000).nullable().default(null),
 });
-export type CreateRunInput = z.input<typeof createRunSchema> & { config: RunConfigInput };
+export type CreateRunInput = Omit<z.input<typeof createRunSchema>, "config"> & { config: RunConfigInput | T2iRunConfigInput };
 
 export class RunError extends Error {}
 
@@ -38,17 +39,20 @@ export const DEFAULT_BASELINES = ["baseline:uniform", "baseline:oracle", "baseli
 
 export async function createRun(prisma: PrismaClient, input: CreateRunInput) {
   const parsed = createRunSchema.parse(input);
-  const config: RunConfig = parsed.config;
+  const config = parsed.config;
+  const modality = "modality" in config && config.modality === "t2i" ? "t2i" : "llm";
   const version = await ensureBenchmarkVersion(prisma);
   const models: NonNullable<Awaited<ReturnType<typeof ensureBaselineModel>>>[] = [];
   for (const slug of parsed.models) {
     const m = (await ensureBaselineModel(prisma, slug)) ?? (await prisma.modelConfig.findUnique({ where: { slug } }));
     if (!m || m.archived) throw new RunError(`unknown model "${slug}": register it on the Models page first`);
-    if (m.modality !== "llm") throw new RunError(`model "${slug}" is a ${m.modality} model; this run asks LLM queries`);
+    if (m.modality !== modality)
+      throw new RunError(`model "${slug}" is ${m.modality === "t2i" ? "a text-to-image" : "an LLM"} model; this run is ${modality === "t2i" ? "a text-to-image" : "an LLM"} run`);
+    if (m.provider === "import") throw new RunError(`model "${slug}" has no API: import its images on the Import page instead`);
     models.push(m);
   }
-  const specs = [...planLlmSpecs(config)];
-  const planned = specs.map((s) => planLlmQuery(s, parsed.seed));
+  const planned: PlannedQuery[] =
+    "modality" in config && config.modality === "t2i" ? [...planT2iQueries(config)] : [...planLlmSpecs(config as RunConfig)].map((s) => planLlmQuery(s, parsed.seed));
   const name = parsed.name ?? `${models.map((m) => m.label).join(", ")} · ${parsed.preset} · seed ${parsed.seed}`;
 
   return prisma.$transaction(
@@ -56,7 +60,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput) {
       const run = await tx.run.create({
         data: {
           name,
-          modality: "llm",
+          modality,
           status: "running",
           preset: parsed.preset,
           seed: parsed.seed,
@@ -69,11 +73,11 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput) {
         },
       });
       for (const m of models) {
-        const params = modelParams(m);
+        const params = modality === "t2i" ? imageParams(m) : modelParams(m);
         const rows = planned.map((q) => ({
           runId: run.id,
           modelConfigId: m.id,
-          modality: "llm",
+          modality,
           ...q,
           status: "pending",
           attempts: 0,

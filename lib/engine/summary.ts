@@ -1,8 +1,9 @@
 // The run page's data: progress per model and test, spend, throughput, ETA and running scores.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { runProgress, runScores } from "./results";
+import { labelProgress, runProgress, runScores } from "./results";
+import type { RaceMapping } from "../faces/labels";
 
-export async function runSummary(prisma: PrismaClient, runId: string) {
+export async function runSummary(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping } = {}) {
   const run = await prisma.run.findUnique({
     where: { id: runId },
     include: { models: { include: { modelConfig: { select: { id: true, slug: true, label: true, provider: true } } } } },
@@ -15,9 +16,12 @@ export async function runSummary(prisma: PrismaClient, runId: string) {
   const throughput = recent / windowS;
   const remaining = run.plannedCount - done;
   const answered = progress.filter((p) => p.status === "answered").reduce((a, p) => a + p.count, 0);
+  const labelling = run.modality === "t2i" ? await labelProgress(prisma, runId) : null;
+  const scorable = labelling ? labelling.labelled + labelling.noFace > 0 : answered > 0;
   return {
     id: run.id,
     name: run.name,
+    modality: run.modality as "llm" | "t2i",
     status: run.status,
     error: run.error,
     seed: run.seed,
@@ -34,8 +38,10 @@ export async function runSummary(prisma: PrismaClient, runId: string) {
     finishedAt: run.finishedAt?.toISOString() ?? null,
     models: run.models.map((m) => m.modelConfig),
     progress,
-    // Scores once there is something to score; they update as answers arrive.
-    scores: answered > 0 ? await runScores(prisma, runId) : [],
+    labelling,
+    raceMapping: opts.raceMapping ?? "paper",
+    // Scores once there is something to score; they update as answers (or face labels) arrive.
+    scores: scorable ? await runScores(prisma, runId, opts) : [],
   };
 }
 export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;

@@ -2,12 +2,15 @@
 // concurrency, and writes each outcome in a transaction together with its cache entry. Killing a worker loses at
 // most its in-flight calls, whose leases expire and are claimed again (one duplicate call each, at most).
 import { createHash, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { parseAnswer, type Attribute, type Context, type Identity, type ObjectiveOption, type Person } from "../benchmark";
-import { createProvider, modelParams, ProviderError, type ChatProvider } from "../providers";
-import { runConfigSchema, type RunConfig } from "./config";
+import { createImageProvider, createProvider, imageParams, modelParams, ProviderError, type ChatProvider, type ImageProvider } from "../providers";
+import { parseStoredConfig, type RunConfig, type T2iRunConfig } from "./config";
+import { env } from "../env";
+import { ImageValidationError, resolveStoredImage, storeImage, validateImage } from "../images";
 import { cost } from "./cost";
 import { insertMany } from "../db/bulk";
 
@@ -23,12 +26,15 @@ export interface WorkerOptions {
   /** backoff base for retryable errors */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
+  /** where generated images are stored (FOF_DATA_DIR by default) */
+  dataDir?: string;
 }
 
 interface Claimed {
   id: number;
   runId: string;
   modelConfigId: string;
+  modality: string;
   test: string;
   context: string | null;
   statisticId: string;
@@ -42,24 +48,39 @@ interface Claimed {
   cacheKey: string;
   /** the cached first answer, looked up for the whole batch at claim time */
   cachedText?: string | null;
+  cachedImageSha256?: string | null;
 }
 
 interface ModelState {
   id: string;
   slug: string;
   providerName: string;
+  modality: string;
   provider: ChatProvider | null;
+  imageProvider: ImageProvider | null;
+  imageSize: { width: number; height: number } | null;
   providerError: string | null;
   limit: LimitFunction;
   inFlight: number;
   concurrency: number;
   priceIn: number;
   priceOut: number;
+  pricePerImage: number;
 }
 
 type Attempt = { text?: string; error?: string; latencyMs: number; cached?: boolean };
 
-type CacheRow = { key: string; provider: string; model: string; text: string; inputTokens: number | null; outputTokens: number | null; costUsd: number };
+type CacheRow = { key: string; provider: string; model: string; text: string; imageSha256?: string | null; inputTokens: number | null; outputTokens: number | null; costUsd: number };
+
+/** A generated image, stored content-addressed; recorded as an Image row with its outcome. */
+interface GeneratedImage {
+  sha256: string;
+  path: string;
+  mimeType: string;
+  width: number;
+  height: number;
+  bytes: number;
+}
 
 type Write =
   | { kind: "cache"; rows: CacheRow[] }
@@ -79,6 +100,7 @@ type Write =
       costUsd: number;
       cached: boolean;
       cacheRows: CacheRow[];
+      image?: GeneratedImage;
     }
   | { kind: "retry"; query: Claimed; nextAttemptAt: Date; reason: string };
 
@@ -93,9 +115,10 @@ export function backoffMs(retry: number, baseMs: number, maxMs: number, random =
 
 export class Worker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log">> & Pick<WorkerOptions, "runId" | "log">;
+  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir">> & Pick<WorkerOptions, "runId" | "log">;
+  private readonly dataDir: string;
   private models = new Map<string, ModelState>();
-  private configs = new Map<string, { config: RunConfig; seed: number }>();
+  private configs = new Map<string, { config: RunConfig | T2iRunConfig; seed: number }>();
   private runModels = new Map<string, string[]>();
   private buffer: Write[] = [];
   private stopped = false;
@@ -116,6 +139,7 @@ export class Worker {
       backoffMaxMs: 30_000,
       ...options,
     };
+    this.dataDir = options.dataDir ?? env().dataDir;
   }
 
   stop() {
@@ -176,7 +200,7 @@ export class Worker {
     let c = this.configs.get(runId);
     if (!c) {
       const run = await this.prisma.run.findUniqueOrThrow({ where: { id: runId } });
-      c = { config: runConfigSchema.parse(JSON.parse(run.configJson)), seed: run.seed };
+      c = { config: parseStoredConfig(run.modality, run.configJson), seed: run.seed };
       this.configs.set(runId, c);
     }
     return c;
@@ -187,10 +211,18 @@ export class Worker {
     if (!m) {
       const cfg = await this.prisma.modelConfig.findUniqueOrThrow({ where: { id: modelConfigId } });
       let provider: ChatProvider | null = null;
+      let imageProvider: ImageProvider | null = null;
+      let imageSize: ModelState["imageSize"] = null;
       let providerError: string | null = null;
       try {
-        provider = createProvider(cfg, timeoutMs);
-        modelParams(cfg);
+        if (cfg.modality === "t2i") {
+          imageProvider = createImageProvider(cfg, timeoutMs);
+          const p = imageParams(cfg);
+          imageSize = { width: p.width, height: p.height };
+        } else {
+          provider = createProvider(cfg, timeoutMs);
+          modelParams(cfg);
+        }
       } catch (e) {
         providerError = e instanceof Error ? e.message : String(e);
       }
@@ -198,13 +230,17 @@ export class Worker {
         id: cfg.id,
         slug: cfg.slug,
         providerName: cfg.provider,
+        modality: cfg.modality,
         provider,
+        imageProvider,
+        imageSize,
         providerError,
         limit: pLimit(Math.max(1, cfg.concurrency)),
         inFlight: 0,
         concurrency: Math.max(1, cfg.concurrency),
         priceIn: cfg.priceInputPer1k,
         priceOut: cfg.priceOutputPer1k,
+        pricePerImage: cfg.pricePerImage,
       };
       this.models.set(modelConfigId, m);
     }
@@ -238,7 +274,7 @@ export class Worker {
         claimedAny = true;
         m.inFlight++;
         const p = m
-          .limit(() => this.process(q, m, config))
+          .limit(() => (q.modality === "t2i" ? this.processImage(q, m, config as T2iRunConfig) : this.process(q, m, config as RunConfig)))
           .catch((e) => this.opts.log?.(`query ${q.id}: ${e instanceof Error ? e.message : String(e)}`))
           .finally(() => {
             m.inFlight--;
@@ -270,11 +306,14 @@ export class Worker {
       });
       const rows: Claimed[] = await tx.query.findMany({
         where: { id: { in: ids }, leaseOwner: token, status: "leased" },
-        select: { id: true, runId: true, modelConfigId: true, test: true, context: true, statisticId: true, level: true, attribute: true, repeatIndex: true, prompt: true, optionsJson: true, identityJson: true, attempts: true, cacheKey: true },
+        select: { id: true, runId: true, modelConfigId: true, modality: true, test: true, context: true, statisticId: true, level: true, attribute: true, repeatIndex: true, prompt: true, optionsJson: true, identityJson: true, attempts: true, cacheKey: true },
       });
-      const hits = await tx.responseCache.findMany({ where: { key: { in: rows.map((r) => r.cacheKey) } }, select: { key: true, rawText: true } });
-      const byKey = new Map(hits.map((h) => [h.key, h.rawText]));
-      for (const r of rows) r.cachedText = byKey.get(r.cacheKey) ?? null;
+      const hits = await tx.responseCache.findMany({ where: { key: { in: rows.map((r) => r.cacheKey) } }, select: { key: true, rawText: true, imageSha256: true } });
+      const byKey = new Map(hits.map((h) => [h.key, h]));
+      for (const r of rows) {
+        r.cachedText = byKey.get(r.cacheKey)?.rawText ?? null;
+        r.cachedImageSha256 = byKey.get(r.cacheKey)?.imageSha256 ?? null;
+      }
       return rows;
     });
   }
@@ -368,6 +407,98 @@ export class Worker {
     }
   }
 
+  /**
+   * One image: from the cache when the same prompt and repeat were generated before and the file is still stored,
+   * else from the provider. The bytes are validated by content before they are stored; a provider that returns
+   * something that is not an image gets the query retried, then failed with the reason.
+   */
+  private async processImage(q: Claimed, m: ModelState, config: T2iRunConfig): Promise<void> {
+    const attempts: Attempt[] = [];
+    const done = (status: "answered" | "failed", reason: string | null, extra: { rawText?: string | null; image?: GeneratedImage; costUsd?: number; latencyMs?: number | null; cached?: boolean; cacheRows?: CacheRow[] } = {}) =>
+      this.push({
+        kind: "outcome",
+        query: q,
+        status,
+        reason,
+        rawText: extra.rawText ?? null,
+        letter: null,
+        gender: null,
+        race: null,
+        attempts,
+        latencyMs: extra.latencyMs ?? null,
+        inputTokens: null,
+        outputTokens: null,
+        costUsd: extra.costUsd ?? 0,
+        cached: extra.cached ?? false,
+        cacheRows: extra.cacheRows ?? [],
+        image: extra.image,
+      });
+
+    if (q.cachedText != null && q.cachedImageSha256) {
+      const cached = this.cachedImage(q.cachedText, q.cachedImageSha256);
+      if (cached) {
+        attempts.push({ text: cached.revisedPrompt ?? undefined, latencyMs: 0, cached: true });
+        return done("answered", null, { rawText: cached.revisedPrompt, image: cached.image, cached: true });
+      }
+    }
+    if (!m.imageProvider || !m.imageSize) return done("failed", `provider not available: ${m.providerError}`);
+
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), config.timeoutMs);
+    const t0 = performance.now();
+    try {
+      const res = await m.imageProvider.generate({ prompt: q.prompt, ...m.imageSize, signal: controller.signal });
+      const ms = Math.round(performance.now() - t0);
+      // A generated image is paid for once it arrives, valid or not.
+      const price = m.pricePerImage;
+      let valid;
+      try {
+        valid = validateImage(res.bytes);
+      } catch (e) {
+        if (!(e instanceof ImageValidationError)) throw e;
+        attempts.push({ error: `invalid image: ${e.message}`, latencyMs: ms });
+        if (q.attempts < config.maxRetries)
+          return this.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + backoffMs(q.attempts, this.opts.backoffBaseMs, this.opts.backoffMaxMs)), reason: `invalid image: ${e.message}` });
+        return done("failed", `gave up after ${q.attempts + 1} attempts: invalid image: ${e.message}`, { costUsd: price, latencyMs: ms });
+      }
+      const stored = storeImage(this.dataDir, res.bytes, valid);
+      const image: GeneratedImage = { sha256: stored.sha256, path: stored.path, mimeType: valid.mime, width: valid.width, height: valid.height, bytes: res.bytes.length };
+      attempts.push({ text: res.revisedPrompt ?? undefined, latencyMs: ms });
+      const cacheText = JSON.stringify({ ...image, revisedPrompt: res.revisedPrompt });
+      return done("answered", null, {
+        rawText: res.revisedPrompt,
+        image,
+        costUsd: price,
+        latencyMs: ms,
+        cacheRows: [{ key: q.cacheKey, provider: m.providerName, model: m.slug, text: cacheText, imageSha256: image.sha256, inputTokens: null, outputTokens: null, costUsd: price }],
+      });
+    } catch (err) {
+      const ms = Math.round(performance.now() - t0);
+      const e = err instanceof ProviderError ? err : new ProviderError(controller.signal.aborted ? `timed out after ${config.timeoutMs} ms` : String(err), "retryable");
+      const message = controller.signal.aborted && !/timed out/.test(e.message) ? `timed out after ${config.timeoutMs} ms` : e.message;
+      attempts.push({ error: `${e.kind}: ${message}`, latencyMs: ms });
+      if (e.kind === "fatal") return done("failed", message);
+      if (q.attempts < config.maxRetries) {
+        const delay = e.kind === "rate_limited" && e.retryAfterMs !== undefined ? e.retryAfterMs : backoffMs(q.attempts, this.opts.backoffBaseMs, this.opts.backoffMaxMs);
+        return this.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + delay), reason: `${e.kind}: ${message}` });
+      }
+      return done("failed", `gave up after ${q.attempts + 1} attempts: ${message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A cache entry's image, when its file is still in the store. */
+  private cachedImage(text: string, sha256: string): { image: GeneratedImage; revisedPrompt: string | null } | null {
+    try {
+      const c = JSON.parse(text) as GeneratedImage & { revisedPrompt?: string | null };
+      if (c.sha256 !== sha256 || !existsSync(resolveStoredImage(this.dataDir, c.path))) return null;
+      return { image: { sha256, path: c.path, mimeType: c.mimeType, width: c.width, height: c.height, bytes: c.bytes }, revisedPrompt: c.revisedPrompt ?? null };
+    } catch {
+      return null;
+    }
+  }
+
   private push(w: Write) {
     this.buffer.push(w);
   }
@@ -396,7 +527,7 @@ export class Worker {
           await insertMany(
             tx,
             "ResponseCache",
-            [...fresh.values()].map((r) => ({ key: r.key, provider: r.provider, model: r.model, rawText: r.text, imageSha256: null, inputTokens: r.inputTokens, outputTokens: r.outputTokens, costUsd: r.costUsd, createdAt: now })),
+            [...fresh.values()].map((r) => ({ key: r.key, provider: r.provider, model: r.model, rawText: r.text, imageSha256: r.imageSha256 ?? null, inputTokens: r.inputTokens, outputTokens: r.outputTokens, costUsd: r.costUsd, createdAt: now })),
             { orIgnore: true },
           );
         }
@@ -426,6 +557,31 @@ export class Worker {
               createdAt: now,
             })),
           );
+          const images = fresh.filter((o) => o.image);
+          if (images.length)
+            await insertMany(
+              tx,
+              "Image",
+              images.map((o) => ({
+                id: `img${randomUUID().replaceAll("-", "")}`,
+                runId: o.query.runId,
+                queryId: o.query.id,
+                modelConfigId: o.query.modelConfigId,
+                test: o.query.test,
+                statisticId: o.query.statisticId,
+                level: o.query.level,
+                sha256: o.image!.sha256,
+                path: o.image!.path,
+                mimeType: o.image!.mimeType,
+                width: o.image!.width,
+                height: o.image!.height,
+                bytes: o.image!.bytes,
+                source: "generated",
+                originalName: null,
+                labelStatus: "unlabelled",
+                createdAt: now,
+              })),
+            );
           for (const status of ["answered", "refused", "failed"] as const) {
             const ids = fresh.filter((o) => o.status === status).map((o) => o.query.id);
             if (ids.length) await tx.query.updateMany({ where: { id: { in: ids } }, data: { status, leaseOwner: null, leaseUntil: null } });

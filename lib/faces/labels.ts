@@ -42,3 +42,11 @@ export function mapGender(probs: readonly number[]): Gender {
   if (probs.length !== 2) throw new RangeError(`expected 2 gender probabilities, got ${probs.length}`);
   return probs[1] > probs[0] ? "female" : "male";
 }
+
+/** A stored face's benchmark labels under a race mapping; null where the face has no classifier output. */
+export function faceLabels(face: { raceProbsJson: string | null; genderProbsJson: string | null }, mapping: RaceMapping = "paper"): { gender: Gender | null; race: Race | null } {
+  return {
+    gender: face.genderProbsJson ? mapGender(JSON.parse(face.genderProbsJson) as number[]) : null,
+    race: face.raceProbsJson ? mapRace(JSON.parse(face.raceProbsJson) as number[], mapping) : null,
+  };
+}

@@ -3,6 +3,7 @@ import { env, readSecret } from "../env";
 import { baselineProvider, parseBaselineId } from "./baselines";
 import { openaiProvider } from "./openai";
 import { replicateProvider } from "./replicate";
+import { openaiImageProvider, replicateImageProvider, type ImageProvider } from "./images";
 import { ProviderError, type ChatProvider, type ModelParams } from "./types";
 
 export * from "./types";
@@ -11,13 +12,25 @@ export { BASELINE_DESCRIPTIONS, baselineProvider, parseBaselineId, type Baseline
 export { openaiProvider, classifyOpenAIError } from "./openai";
 export { replicateProvider } from "./replicate";
 
-export const PROVIDERS = ["openai", "openai-compatible", "replicate", "baseline"] as const;
+export const PROVIDERS = ["openai", "openai-compatible", "replicate", "baseline", "import"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 export const modelParamsSchema = z.object({
   temperature: z.number().min(0).max(2).default(0),
   maxTokens: z.number().int().min(1).max(32_000).default(64),
 });
+
+/** Image models: output size and, for OpenAI Images, quality ("standard" | "hd" for dall-e-3, "low" … "high" for gpt-image-1). */
+export const imageParamsSchema = z.object({
+  width: z.number().int().min(64).max(4096).default(1024),
+  height: z.number().int().min(64).max(4096).default(1024),
+  quality: z.string().trim().min(1).max(20).optional(),
+});
+export type ImageParams = z.infer<typeof imageParamsSchema>;
+
+export function imageParams(model: Pick<ProviderModel, "paramsJson">): ImageParams {
+  return imageParamsSchema.parse(JSON.parse(model.paramsJson || "{}"));
+}
 
 /** The env var holding a model's key when it names none of its own. */
 export function defaultKeyEnv(provider: string): string | null {
@@ -61,4 +74,22 @@ export function createProvider(model: ProviderModel, timeoutMs: number): ChatPro
   }
   throw new ProviderError(`unknown provider "${model.provider}"`, "fatal");
 }
+/** Builds the image client for a T2I model config ("import" models have none: their images are uploaded). */
+export function createImageProvider(model: ProviderModel, timeoutMs: number): ImageProvider {
+  const params = imageParams(model);
+  if (model.provider === "import") throw new ProviderError(`"${model.slug}" is an import-only model: upload its images on the Import page`, "fatal");
+  const keyEnv = model.apiKeyEnv ?? defaultKeyEnv(model.provider);
+  const key = keyEnv ? readSecret(keyEnv) : undefined;
+  if (model.provider === "openai" || model.provider === "openai-compatible") {
+    const apiKey = key ?? (model.provider === "openai-compatible" ? "no-key" : undefined);
+    if (!apiKey) throw new ProviderError(`${keyEnv} is not set on the server`, "fatal");
+    return openaiImageProvider({ apiKey, baseURL: model.baseUrl ?? env().OPENAI_BASE_URL, model: model.modelId, quality: params.quality, timeoutMs });
+  }
+  if (model.provider === "replicate") {
+    if (!key) throw new ProviderError(`${keyEnv} is not set on the server`, "fatal");
+    return replicateImageProvider({ auth: key, baseUrl: model.baseUrl ?? env().REPLICATE_BASE_URL, model: model.modelId });
+  }
+  throw new ProviderError(`provider "${model.provider}" cannot generate images`, "fatal");
+}
+
 export { openaiImageProvider, replicateImageProvider, type ImageProvider, type ImageRequest, type ImageResponse } from "./images";

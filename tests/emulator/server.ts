@@ -3,6 +3,7 @@
 // integration tests, the e2e journey and the benchmarks. Loopback only.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readFileSync } from "node:fs";
 import { PNG } from "pngjs";
 
 export interface ModelScript {
@@ -21,6 +22,10 @@ export interface ModelScript {
   usage?: { prompt: number; completion: number };
   /** a Replicate model that returns images (an output URL served by the emulator) */
   image?: boolean;
+  /** image models: answer these photo files in turn instead of solid-colour PNGs (to test faces end to end) */
+  photos?: string[];
+  /** image models: every n-th image is bytes that are not an image */
+  corruptImageEvery?: number;
 }
 
 /** A small solid-colour PNG whose colour depends on the prompt (no faces: labelling is tested with real photos). */
@@ -102,6 +107,15 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
   let lastImageRequest: Record<string, unknown> | null = null;
 
   /** Decides one call's fate; returns the answer text or an HTTP error to send. */
+  /** The bytes an image model answers for its n-th call. */
+  function imageFor(model: string, width: number, height: number, prompt: string): Buffer {
+    const script = scripts.get(model) ?? {};
+    const n = perModelCalls.get(model) ?? 1;
+    if (script.corruptImageEvery && n % script.corruptImageEvery === 0) return Buffer.from("<html>not an image</html>");
+    if (script.photos?.length) return readFileSync(script.photos[(n - 1) % script.photos.length]);
+    return makePng(Math.min(width || 256, 1024), Math.min(height || 256, 1024), prompt);
+  }
+
   async function respond(model: string, prompt: string): Promise<{ status: number; text?: string; headers?: Record<string, string>; hang?: boolean }> {
     const script = scripts.get(model) ?? {};
     calls++;
@@ -146,7 +160,7 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
         if (r.hang) return void hanging.add(res);
         if (r.status !== 200) return send(res, r.status, { error: { message: r.status === 429 ? "Rate limit reached" : "Internal error", type: "emulator" } }, r.headers);
         const [w, h] = (b.size ?? "256x256").split("x").map(Number);
-        const image = makePng(Math.min(w || 256, 1024), Math.min(h || 256, 1024), b.prompt ?? "");
+        const image = imageFor(b.model, w, h, b.prompt ?? "");
         if (b.response_format === "url") {
           const id = `img${files.size + 1}`;
           files.set(id, image);
@@ -173,7 +187,7 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
         const id = `p${++predictionSeq}`;
         if (scripts.get(model)?.image) {
           const fileId = `rep${predictionSeq}`;
-          files.set(fileId, makePng(Math.min(b.input?.width ?? 256, 1024), Math.min(b.input?.height ?? 256, 1024), b.input?.prompt ?? ""));
+          files.set(fileId, imageFor(model, b.input?.width ?? 256, b.input?.height ?? 256, b.input?.prompt ?? ""));
           predictions.set(id, { status: "succeeded", output: [`http://${req.headers.host}/files/${fileId}.png`], error: null });
         } else {
           // Replicate streams tokens as an array of strings.

@@ -1,0 +1,168 @@
+// T2I runs through the engine against the provider emulator (OpenAI Images and Replicate image models via the
+// real SDKs), and T2I scoring from stored face labels.
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type Emulator } from "./emulator/server";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "fof-t2i-"));
+process.env.FOF_DATA_DIR = dataDir;
+process.env.OPENAI_API_KEY = "sk-emulator";
+process.env.REPLICATE_API_TOKEN = "r8_emulator";
+
+const { db, migrateAndSeed } = await import("../lib/db");
+const { createRun, runScores, t2iPresetConfig, upsertModel, Worker, labelProgress, t2iImageCounts } = await import("../lib/engine");
+const { resolveStoredImage } = await import("../lib/images");
+
+let emu: Emulator;
+const prisma = () => db();
+const fast = { pollMs: 10, flushMs: 10, backoffBaseMs: 10, backoffMaxMs: 50 };
+const smoke = (over = {}) => t2iPresetConfig("smoke", { tests: ["objective"], timeoutMs: 5_000, maxRetries: 3, ...over });
+
+async function registerImageModel(slug: string, over: Record<string, unknown> = {}) {
+  return upsertModel(prisma(), {
+    slug,
+    label: slug,
+    modality: "t2i",
+    provider: "openai-compatible",
+    modelId: slug,
+    baseUrl: emu.openaiBaseUrl,
+    width: 256,
+    height: 256,
+    pricePerImage: 0.04,
+    concurrency: 4,
+    ...over,
+  });
+}
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+  emu = await startEmulator();
+});
+afterAll(async () => {
+  await emu.close();
+  await prisma().$disconnect();
+});
+
+describe("T2I runs", () => {
+  it("plans one query per image and generates, validates and stores each image content-addressed", async () => {
+    await registerImageModel("emu-dalle");
+    const config = smoke();
+    const run = await createRun(prisma(), { models: ["emu-dalle"], config, seed: 1 });
+    expect(run.modality).toBe("t2i");
+    expect(await prisma().query.count({ where: { runId: run.id } })).toBe(t2iImageCounts(config).total);
+    expect(t2iImageCounts(config).total).toBe(38);
+    await new Worker(prisma(), { runId: run.id, dataDir, ...fast }).run({ untilDone: true });
+
+    const done = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(done.status).toBe("completed");
+    expect(done.spentUsd).toBeCloseTo(38 * 0.04, 6);
+    const images = await prisma().image.findMany({ where: { runId: run.id } });
+    expect(images).toHaveLength(38);
+    for (const img of images) {
+      expect(img).toMatchObject({ mimeType: "image/png", width: 256, height: 256, source: "generated", labelStatus: "unlabelled" });
+      expect(img.path).toContain(img.sha256);
+      expect(existsSync(resolveStoredImage(dataDir, img.path))).toBe(true);
+    }
+    // The emulator draws its colour from the prompt: same prompt → same bytes → one stored file.
+    expect(new Set(images.map((i) => i.sha256)).size).toBe(38);
+    expect(emu.lastImageRequest()).toMatchObject({ model: "emu-dalle", size: "256x256" });
+  });
+
+  it("never pays twice: the same prompts and repeats come from the image cache", async () => {
+    const before = emu.stats().byModel["emu-dalle"];
+    const run = await createRun(prisma(), { models: ["emu-dalle"], config: smoke(), seed: 2 });
+    await new Worker(prisma(), { runId: run.id, dataDir, ...fast }).run({ untilDone: true });
+    expect(emu.stats().byModel["emu-dalle"]).toBe(before);
+    const outs = await prisma().outcome.findMany({ where: { query: { runId: run.id } } });
+    expect(outs).toHaveLength(38);
+    expect(outs.every((o) => o.cached && o.costUsd === 0)).toBe(true);
+    expect(await prisma().image.count({ where: { runId: run.id } })).toBe(38);
+    expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).spentUsd).toBe(0);
+  });
+
+  it("generates through Replicate image models with the replicate SDK", async () => {
+    emu.setScript("stability-ai/sdxl-turbo", { image: true });
+    await registerImageModel("emu-sdxl", { provider: "replicate", modelId: "stability-ai/sdxl-turbo", baseUrl: emu.replicateBaseUrl });
+    const run = await createRun(prisma(), { models: ["emu-sdxl"], config: smoke({ tests: ["subjective"] }), seed: 1 });
+    await new Worker(prisma(), { runId: run.id, dataDir, ...fast }).run({ untilDone: true });
+    const images = await prisma().image.findMany({ where: { runId: run.id } });
+    expect(images).toHaveLength(38);
+    expect(images.every((i) => i.test === "subjective")).toBe(true);
+  });
+
+  it("retries an answer that is not an image, then fails it with the reason; nothing invalid is stored", async () => {
+    await registerImageModel("emu-corrupt");
+    emu.setScript("emu-corrupt", { corruptImageEvery: 1 });
+    const run = await createRun(prisma(), { models: ["emu-corrupt"], config: smoke({ maxRetries: 1 }), seed: 1 });
+    await new Worker(prisma(), { runId: run.id, dataDir, ...fast }).run({ untilDone: true });
+    const outs = await prisma().outcome.findMany({ where: { query: { runId: run.id } } });
+    expect(outs).toHaveLength(38);
+    expect(outs.every((o) => o.status === "failed" && /invalid image/.test(o.reason ?? ""))).toBe(true);
+    expect(await prisma().image.count({ where: { runId: run.id } })).toBe(0);
+    expect(emu.stats().byModel["emu-corrupt"]).toBe(76);
+  });
+
+  it("stops at the budget, counting the price per image", async () => {
+    await registerImageModel("emu-budget", { concurrency: 1, pricePerImage: 0.5 });
+    const run = await createRun(prisma(), { models: ["emu-budget"], config: smoke(), seed: 1, budgetUsd: 2 });
+    await new Worker(prisma(), { runId: run.id, dataDir, ...fast }).run({ untilDone: true });
+    const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(r.status).toBe("budget_exhausted");
+    expect(r.spentUsd).toBeGreaterThanOrEqual(2);
+    expect(r.spentUsd).toBeLessThanOrEqual(2 + 0.5 * 2);
+    expect(await prisma().image.count({ where: { runId: run.id } })).toBe(Math.round(r.spentUsd / 0.5));
+  });
+
+  it("refuses to mix modalities and to generate with an import-only model", async () => {
+    await upsertModel(prisma(), { slug: "midjourney-v6", label: "Midjourney v6", modality: "t2i", provider: "import" });
+    await expect(createRun(prisma(), { models: ["midjourney-v6"], config: smoke(), seed: 1 })).rejects.toThrow(/import its images/);
+    await expect(createRun(prisma(), { models: ["baseline:uniform"], config: smoke(), seed: 1 })).rejects.toThrow(/LLM model/);
+    await expect(upsertModel(prisma(), { slug: "x", label: "x", modality: "llm", provider: "import" })).rejects.toThrow(/text-to-image/);
+  });
+});
+
+describe("T2I scores", () => {
+  it("score every face with the race mapped at read time; images without a face are counted, not scored", async () => {
+    const run = await prisma().run.findFirstOrThrow({ where: { models: { some: { modelConfig: { slug: "emu-dalle" } } } }, orderBy: { createdAt: "asc" } });
+    const images = await prisma().image.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } });
+    // Two faces per image for the first 30, no face on the rest. Face 1: male, White (0.4) vs East+SE Asian (0.3+0.25);
+    // face 2: female, Black.
+    const white = [0.4, 0.01, 0.01, 0.3, 0.25, 0.02, 0.01];
+    const black = [0.05, 0.8, 0.05, 0.03, 0.03, 0.02, 0.02];
+    for (const [i, img] of images.entries()) {
+      if (i < 30) {
+        await prisma().face.createMany({
+          data: [
+            { imageId: img.id, x1: 0, y1: 0, x2: 10, y2: 10, source: "detector", detectorScore: 0.99, raceProbsJson: JSON.stringify(white), genderProbsJson: "[0.9,0.1]", ageProbsJson: JSON.stringify(Array(9).fill(1 / 9)) },
+            { imageId: img.id, x1: 20, y1: 0, x2: 30, y2: 10, source: "detector", detectorScore: 0.98, raceProbsJson: JSON.stringify(black), genderProbsJson: "[0.2,0.8]", ageProbsJson: JSON.stringify(Array(9).fill(1 / 9)) },
+          ],
+        });
+        await prisma().image.update({ where: { id: img.id }, data: { labelStatus: "labelled" } });
+      } else await prisma().image.update({ where: { id: img.id }, data: { labelStatus: "no_face" } });
+    }
+    const progress = await labelProgress(prisma(), run.id);
+    expect(progress).toMatchObject({ images: 38, labelled: 30, noFace: 8, unlabelled: 0, faces: 60 });
+
+    const paper = await runScores(prisma(), run.id);
+    const race = paper.find((g) => g.attribute === "race")!;
+    const gender = paper.find((g) => g.attribute === "gender")!;
+    expect(race).toMatchObject({ modality: "t2i", test: "objective", context: null });
+    // refused = the no-face images of statistics that have the attribute; n = faces + those.
+    const imgs = images.map((img, i) => ({ ...img, faces: i < 30 ? 2 : 0 }));
+    const { getStatistic } = await import("../lib/benchmark");
+    for (const g of [race, gender]) {
+      const applicable = imgs.filter((img) => getStatistic(img.statisticId).attributes.includes(g.attribute));
+      expect(g.refused).toBe(applicable.filter((i) => i.faces === 0).length);
+      expect(g.n).toBe(applicable.reduce((a, i) => a + (i.faces || 1), 0));
+    }
+    // Every labelled image shows a white man and a black woman: each cell has the same 50/50 distribution.
+    expect(gender.sE).toBeCloseTo(1, 9);
+    expect(race.sE).toBeCloseTo(0.5, 9);
+    const summed = await runScores(prisma(), run.id, { raceMapping: "sum-asian" });
+    // Summing the Asian probabilities turns face 1 Asian (0.55 > 0.4): the race distribution changes, gender does not.
+    expect(summed.find((g) => g.attribute === "gender")!.sE).toBe(gender.sE);
+    expect(summed.find((g) => g.attribute === "race")!.sFact).not.toBe(race.sFact);
+  });
+});
