@@ -3,6 +3,10 @@ const nextConfig = {
   // Native SQLite driver stays outside the bundle.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
   poweredByHeader: false,
+  experimental: {
+    // Image imports upload a folder or a zip through a server action (the app checks every file itself).
+    serverActions: { bodySizeLimit: "512mb" },
+  },
   async headers() {
     return [
       {
@@ -11,6 +15,15 @@ const nextConfig = {
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "same-origin" },
           { key: "X-Frame-Options", value: "DENY" },
+        ],
+      },
+      {
+        // The Label page runs onnxruntime-web; multi-threaded WASM needs cross-origin isolation (SharedArrayBuffer).
+        // Everything it loads is same-origin (the ort runtime in /ort, models and images through the app).
+        source: "/label",
+        headers: [
+          { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+          { key: "Cross-Origin-Embedder-Policy", value: "require-corp" },
         ],
       },
     ];

@@ -16,6 +16,8 @@ const schema = z.object({
   REPLICATE_BASE_URL: z.preprocess(emptyToUndefined, optionalUrl),
   FAIRFACE_MODEL_URL: z.preprocess(emptyToUndefined, optionalUrl),
   FAIRFACE_MODEL_SHA256: z.preprocess(emptyToUndefined, z.string().regex(/^[0-9a-f]{64}$/i, "must be 64 hex digits").optional()),
+  /** a FairFace .onnx file on the server's disk, served to the Label page (instead of public/models/fairface.onnx) */
+  FAIRFACE_MODEL_PATH: z.preprocess(emptyToUndefined, z.string().optional()),
   FOF_WORKER: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
 });
 

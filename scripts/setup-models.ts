@@ -17,7 +17,8 @@ function copyOrtRuntime() {
   const dist = path.join(root, "node_modules", "onnxruntime-web", "dist");
   const target = path.join(root, "public", "ort");
   mkdirSync(target, { recursive: true });
-  const files = readdirSync(dist).filter((f) => /^ort-wasm.*\.(wasm|mjs)$/.test(f));
+  // The ES module the Label page loads (WebGPU + WASM execution providers) and the WASM builds it picks from.
+  const files = readdirSync(dist).filter((f) => /^ort-wasm.*\.(wasm|mjs)$/.test(f) || f === "ort.webgpu.min.mjs");
   for (const f of files) copyFileSync(path.join(dist, f), path.join(target, f));
   log(`onnxruntime-web runtime: ${files.length} files in public/ort`);
 }

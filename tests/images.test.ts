@@ -14,7 +14,13 @@ import {
   targetFromName,
   targetsFromManifest,
   validateImage,
+  benchmarkStatistics,
+  planImport,
+  listZipNames,
 } from "../lib/images";
+import { zipSync, strToU8 } from "fflate";
+
+const STATS = benchmarkStatistics();
 
 const SHARED = path.resolve(__dirname, "../../shared/models/test-images");
 const hasShared = existsSync(SHARED);
@@ -69,8 +75,8 @@ describe("import naming and zip-slip protection", () => {
     expect(() => safeEntryName(name)).toThrow(ImportNameError);
   });
   it("maps the folder and flat naming schemes", () => {
-    expect(targetFromName("midjourney/subjective/crime-rate/lowest/img_01.png")).toEqual({ test: "subjective", statisticId: "crime-rate", level: "lowest" });
-    expect(targetFromName("objective__hiv-rate__highest__7.jpg")).toEqual({ test: "objective", statisticId: "hiv-rate", level: "highest" });
+    expect(targetFromName("midjourney/subjective/crime-rate/lowest/img_01.png", STATS.ids)).toEqual({ test: "subjective", statisticId: "crime-rate", level: "lowest" });
+    expect(targetFromName("objective__hiv-rate__highest__7.jpg", STATS.ids)).toEqual({ test: "objective", statisticId: "hiv-rate", level: "highest" });
   });
   it.each([
     ["portrait.png", /does not follow/],
@@ -78,18 +84,87 @@ describe("import naming and zip-slip protection", () => {
     ["objective/crime-rate/high/a.png", /unknown level "high"/],
     ["other/crime-rate/highest/a.png", /unknown test "other"/],
   ])("refuses %s by name", (name, message) => {
-    expect(() => targetFromName(name)).toThrow(message);
+    expect(() => targetFromName(name, STATS.ids)).toThrow(message);
   });
   it("reads a manifest, refusing unknown statistics and duplicates", () => {
-    const m = targetsFromManifest([{ file: "./a.png", test: "objective", statistic: "Crime Rate", level: "highest" }]);
+    const m = targetsFromManifest([{ file: "./a.png", test: "objective", statistic: "Crime Rate", level: "highest" }], STATS.resolve);
     expect(m.get("a.png")).toEqual({ test: "objective", statisticId: "crime-rate", level: "highest" });
-    expect(() => targetsFromManifest([{ file: "a.png", test: "objective", statistic: "Nope", level: "highest" }])).toThrow(/unknown statistic/);
+    expect(() => targetsFromManifest([{ file: "a.png", test: "objective", statistic: "Nope", level: "highest" }], STATS.resolve)).toThrow(/unknown statistic/);
     expect(() =>
       targetsFromManifest([
         { file: "a.png", test: "objective", statistic: "crime-rate", level: "highest" },
         { file: "a.png", test: "objective", statistic: "crime-rate", level: "lowest" },
-      ]),
+      ], STATS.resolve),
     ).toThrow(/listed twice/);
-    expect(() => targetsFromManifest([{ file: "../a.png", test: "objective", statistic: "crime-rate", level: "highest" }])).toThrow(/traversal/);
+    expect(() => targetsFromManifest([{ file: "../a.png", test: "objective", statistic: "crime-rate", level: "highest" }], STATS.resolve)).toThrow(/traversal/);
+  });
+});
+
+describe("import plan (files and zip archives → statistic × level × test)", () => {
+  const img = (shade: number) => {
+    const p = new PNG({ width: 32, height: 32 });
+    p.data.fill(shade);
+    return new Uint8Array(PNG.sync.write(p));
+  };
+
+  it("maps files by the naming scheme and expands zips, reporting clutter by name instead of dropping it", () => {
+    const zip = zipSync({
+      "mj/objective/crime-rate/highest/1.png": img(10),
+      "mj/objective/crime-rate/highest/2.png": img(20),
+      "__MACOSX/mj/._1.png": strToU8("junk"),
+      "mj/.DS_Store": strToU8("junk"),
+    });
+    const plan = planImport([{ name: "batch.zip", bytes: zip }, { name: "subjective__hiv-rate__lowest__1.png", bytes: img(30) }], STATS);
+    expect(plan.problems).toEqual([]);
+    expect(plan.mappedBy).toBe("file names");
+    expect(plan.items.map((i) => [i.name, i.target])).toEqual([
+      ["mj/objective/crime-rate/highest/1.png", { test: "objective", statisticId: "crime-rate", level: "highest" }],
+      ["mj/objective/crime-rate/highest/2.png", { test: "objective", statisticId: "crime-rate", level: "highest" }],
+      ["subjective__hiv-rate__lowest__1.png", { test: "subjective", statisticId: "hiv-rate", level: "lowest" }],
+    ]);
+    expect(plan.skipped.map((s) => s.message).sort()).toEqual(["hidden file", "macOS archive metadata"]);
+  });
+
+  it("reports every bad file by name: traversal, unknown names, fake images, duplicates", () => {
+    const zip = zipSync({ "objective/crime-rate/highest/ok.png": img(1), "../../etc/objective/crime-rate/highest/evil.png": img(2) });
+    const plan = planImport(
+      [
+        { name: "a.zip", bytes: zip },
+        { name: "objective__nope__highest__1.png", bytes: img(3) },
+        { name: "objective__crime-rate__lowest__fake.png", bytes: strToU8("<script>") },
+        { name: "objective__crime-rate__lowest__twin.png", bytes: img(1) },
+      ],
+      STATS,
+    );
+    expect(plan.problems.map((p) => p.name)).toEqual([
+      "a.zip: ../../etc/objective/crime-rate/highest/evil.png",
+      "objective__nope__highest__1.png",
+      "objective__crime-rate__lowest__fake.png",
+      "objective__crime-rate__lowest__twin.png",
+    ]);
+    expect(plan.problems.map((p) => p.message).join(" | ")).toMatch(/traversal.*unknown statistic id "nope".*not a PNG, JPEG or WebP.*same content as objective\/crime-rate\/highest\/ok.png/);
+  });
+
+  it("uses manifest.json when present: every image listed, every listed file present", () => {
+    const manifest = [
+      { file: "a.png", test: "objective", statistic: "Crime Rate", level: "highest" },
+      { file: "missing.png", test: "objective", statistic: "crime-rate", level: "lowest" },
+    ];
+    const zip = zipSync({ "set/manifest.json": strToU8(JSON.stringify(manifest)), "set/a.png": img(5), "set/b.png": img(6) });
+    expect(listZipNames(zip)).toEqual(["set/manifest.json", "set/a.png", "set/b.png"]);
+    const plan = planImport([{ name: "m.zip", bytes: zip }], STATS);
+    expect(plan.mappedBy).toBe("manifest");
+    expect(plan.items.map((i) => [i.name, i.target.statisticId])).toEqual([["set/a.png", "crime-rate"]]);
+    expect(plan.problems).toEqual([
+      { name: "set/b.png", message: "not listed in set/manifest.json" },
+      { name: "missing.png", message: "listed in the manifest but not uploaded" },
+    ]);
+  });
+
+  it("refuses a zip whose entries declare more than the per-image limit before inflating them", () => {
+    const big = new Uint8Array(26 * 1024 * 1024);
+    const plan = planImport([{ name: "bomb.zip", bytes: zipSync({ "objective/crime-rate/highest/big.png": big }, { level: 9 }) }], STATS);
+    expect(plan.items).toEqual([]);
+    expect(plan.problems[0]).toEqual({ name: "bomb.zip: objective/crime-rate/highest/big.png", message: "larger than 25 MiB uncompressed" });
   });
 });

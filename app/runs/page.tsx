@@ -16,7 +16,7 @@ export default async function RunsPage() {
   const runs = await db().run.findMany({
     orderBy: { createdAt: "desc" },
     take: 100,
-    include: { models: { include: { modelConfig: { select: { label: true } } } } },
+    include: { models: { include: { modelConfig: { select: { label: true } } } }, _count: { select: { images: true } } },
   });
   return (
     <>
@@ -24,9 +24,12 @@ export default async function RunsPage() {
         title="Runs"
         description="Every FACT-OR-FAIR run, newest first. Runs keep going while the server runs, and resume after a restart."
         actions={
-          <ButtonLink href="/runs/new" variant="primary">
-            Launch run
-          </ButtonLink>
+          <div className="flex gap-2">
+            <ButtonLink href="/runs/import">Import images</ButtonLink>
+            <ButtonLink href="/runs/new" variant="primary">
+              Launch run
+            </ButtonLink>
+          </div>
         }
       />
       <Card>
@@ -42,9 +45,10 @@ export default async function RunsPage() {
             <thead>
               <tr>
                 <Th>Name</Th>
+                <Th>Kind</Th>
                 <Th>Models</Th>
                 <Th>Status</Th>
-                <Th className="text-right">Queries</Th>
+                <Th className="text-right">Queries / images</Th>
                 <Th>Created</Th>
               </tr>
             </thead>
@@ -56,11 +60,12 @@ export default async function RunsPage() {
                       {r.name}
                     </Link>
                   </Td>
+                  <Td className="text-xs">{r.modality === "t2i" ? (r.preset === "import" ? "T2I · imported" : "T2I") : "LLM"}</Td>
                   <Td>{r.models.map((m) => m.modelConfig.label).join(", ")}</Td>
                   <Td>
                     <Badge>{r.status}</Badge>
                   </Td>
-                  <Td className="text-right tabular-nums">{r.plannedCount.toLocaleString("en-US")}</Td>
+                  <Td className="text-right tabular-nums">{(r.modality === "t2i" ? r._count.images : r.plannedCount).toLocaleString("en-US")}</Td>
                   <Td>
                     <time dateTime={r.createdAt.toISOString()}>{r.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC</time>
                   </Td>

@@ -7,6 +7,7 @@ export const NAV_ITEMS = [
   { href: "/runs", label: "Runs" },
   { href: "/benchmark", label: "Benchmark" },
   { href: "/results", label: "Results" },
+  { href: "/label", label: "Label", hard: true },
   { href: "/review", label: "Review" },
   { href: "/models", label: "Models" },
 ] as const;
@@ -17,16 +18,18 @@ export function MainNav() {
     <nav aria-label="Main" className="flex flex-wrap gap-1">
       {NAV_ITEMS.map((item) => {
         const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
-        return (
-          <Link
-            key={item.href}
-            href={item.href}
-            aria-current={active ? "page" : undefined}
-            className={
-              "rounded-md px-3 py-1.5 text-sm font-medium transition-colors " +
-              (active ? "bg-indigo-600 text-white" : "text-slate-700 hover:bg-slate-200")
-            }
-          >
+        const props = {
+          href: item.href,
+          "aria-current": active ? ("page" as const) : undefined,
+          className: "rounded-md px-3 py-1.5 text-sm font-medium transition-colors " + (active ? "bg-indigo-600 text-white" : "text-slate-700 hover:bg-slate-200"),
+        };
+        // The Label page is loaded in full: it needs its own cross-origin isolation headers (threaded WASM).
+        return "hard" in item ? (
+          <a key={item.href} {...props}>
+            {item.label}
+          </a>
+        ) : (
+          <Link key={item.href} {...props}>
             {item.label}
           </Link>
         );

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
-import type { RunSummary, runQueries } from "@/lib/engine/summary";
+import type { RunSummary, runImages, runQueries } from "@/lib/engine/summary";
 import { changeRunState } from "@/app/runs/[id]/actions";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -38,19 +38,25 @@ function formatEta(s: number | null) {
 
 export function RunView({ initial }: { initial: RunSummary }) {
   const qc = useQueryClient();
+  const [raceMapping, setRaceMapping] = useState<"paper" | "sum-asian">(initial.raceMapping);
+  const t2i = initial.modality === "t2i";
+  const imported = initial.preset === "import";
   const { data: run, error } = useQuery({
-    queryKey: ["run", initial.id],
-    queryFn: () => getJson<RunSummary>(`/api/runs/${initial.id}`),
-    initialData: initial,
-    refetchInterval: (q) => (q.state.data && ["running", "queued"].includes(q.state.data.status) ? 1000 : false),
+    queryKey: ["run", initial.id, raceMapping],
+    queryFn: () => getJson<RunSummary>(`/api/runs/${initial.id}?raceMapping=${raceMapping}`),
+    initialData: raceMapping === initial.raceMapping ? initial : undefined,
+    placeholderData: keepPreviousData,
+    // T2I runs also follow labelling, which happens in other tabs.
+    refetchInterval: (q) => (q.state.data && (["running", "queued"].includes(q.state.data.status) || (t2i && (q.state.data.labelling?.unlabelled ?? 0) > 0)) ? (t2i ? 3000 : 1000) : false),
   });
   const control = useMutation({
     mutationFn: async (action: "pause" | "resume" | "cancel") => {
-      const r = await changeRunState({ runId: run.id, action });
+      const r = await changeRunState({ runId: initial.id, action });
       if (!r.ok) throw new Error(r.error);
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: ["run", run.id] }),
+    onSettled: () => qc.invalidateQueries({ queryKey: ["run", initial.id] }),
   });
+  if (!run) return <p className="text-sm text-slate-500">Loading…</p>;
 
   const groups = new Map<string, { model: string; test: string; context: string | null; counts: Record<string, number>; total: number }>();
   for (const p of run.progress) {
@@ -70,10 +76,11 @@ export function RunView({ initial }: { initial: RunSummary }) {
           Live updates failed: {(error as Error).message}
         </p>
       )}
+      {!imported && (
       <Card
         title={
           <span className="flex items-center gap-2">
-            Progress <Badge tone={STATUS_TONE[run.status] ?? "neutral"}>{run.status.replace("_", " ")}</Badge>
+            {t2i ? "Generation" : "Progress"} <Badge tone={STATUS_TONE[run.status] ?? "neutral"}>{run.status.replace("_", " ")}</Badge>
           </span>
         }
         description={`seed ${run.seed} · preset ${run.preset} · ${run.models.map((m) => m.slug).join(", ")}`}
@@ -122,7 +129,9 @@ export function RunView({ initial }: { initial: RunSummary }) {
           </div>
           <div>
             <dt className="text-xs text-slate-500">Throughput (last 30 s)</dt>
-            <dd className="tabular-nums">{run.throughput.toFixed(1)} queries/s</dd>
+            <dd className="tabular-nums">
+              {run.throughput.toFixed(1)} {t2i ? "images" : "queries"}/s
+            </dd>
           </div>
           <div>
             <dt className="text-xs text-slate-500">ETA</dt>
@@ -180,12 +189,43 @@ export function RunView({ initial }: { initial: RunSummary }) {
           </tbody>
         </Table>
       </Card>
+      )}
 
-      <Card title="Scores" description="×100 (0–100 scale); n = scored answers incl. refused; failed calls are not scored. Updates as answers arrive.">
-        {run.scores.length === 0 ? <p className="text-sm text-slate-500">No answers yet.</p> : <ScoresTable rows={run.scores} />}
+      {t2i && run.labelling && <LabellingCard runId={run.id} labelling={run.labelling} imported={imported} />}
+
+      <Card
+        title="Scores"
+        description={
+          t2i
+            ? "×100 (0–100 scale). One record per detected face; an image without a face counts under refused and is not scored; images not yet labelled are not counted. Updates as faces are labelled."
+            : "×100 (0–100 scale); n = scored answers incl. refused; failed calls are not scored. Updates as answers arrive."
+        }
+        actions={
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            {t2i && (
+              <span>
+                <label htmlFor="race-mapping" className="mr-1 text-xs text-slate-600">
+                  FairFace race mapping
+                </label>
+                <select id="race-mapping" value={raceMapping} onChange={(e) => setRaceMapping(e.target.value as "paper" | "sum-asian")} className="rounded-md border border-slate-300 px-2 py-1 text-xs">
+                  <option value="paper">paper: argmax, Indian &amp; Middle Eastern ignored</option>
+                  <option value="sum-asian">sum East + Southeast Asian</option>
+                </select>
+              </span>
+            )}
+            <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=jsonl&raceMapping=${raceMapping}`} download>
+              Download JSONL ({t2i ? "one line per face" : "one line per answer"})
+            </a>
+            <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=json&raceMapping=${raceMapping}`} download>
+              Scores JSON
+            </a>
+          </div>
+        }
+      >
+        {run.scores.length === 0 ? <p className="text-sm text-slate-500">{t2i ? "No labelled images yet." : "No answers yet."}</p> : <ScoresTable rows={run.scores} />}
       </Card>
 
-      <QueryList runId={run.id} live={["running", "queued"].includes(run.status)} />
+      {t2i ? <ImageGrid runId={run.id} raceMapping={raceMapping} live={["running", "queued"].includes(run.status) || (run.labelling?.unlabelled ?? 0) > 0} /> : <QueryList runId={run.id} live={["running", "queued"].includes(run.status)} />}
     </div>
   );
 }
@@ -309,6 +349,113 @@ function QueryList({ runId, live }: { runId: string; live: boolean }) {
         </tbody>
       </Table>
       <nav aria-label="Pages" className="mt-3 flex items-center gap-2 text-sm">
+        <Button variant="secondary" disabled={filter.page <= 1} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>
+          Previous
+        </Button>
+        <span className="tabular-nums">
+          Page {filter.page} of {pages}
+        </span>
+        <Button variant="secondary" disabled={filter.page >= pages} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>
+          Next
+        </Button>
+      </nav>
+    </Card>
+  );
+}
+
+function LabellingCard({ runId, labelling, imported }: { runId: string; labelling: NonNullable<RunSummary["labelling"]>; imported: boolean }) {
+  const done = labelling.labelled + labelling.noFace;
+  return (
+    <Card
+      title="Faces"
+      description="Faces are detected and classified with FairFace in the browser, on the Label page."
+      actions={
+        <div className="flex gap-2">
+          {imported && (
+            <a href={`/runs/import?run=${runId}`} className="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+              Import more
+            </a>
+          )}
+          {/* A full page load: the Label page needs its own cross-origin isolation headers. */}
+          <a href={`/label?run=${runId}`} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+            Label faces
+          </a>
+        </div>
+      }
+    >
+      <div role="progressbar" aria-label="Images labelled" aria-valuemin={0} aria-valuemax={labelling.images} aria-valuenow={done} className="h-3 w-full overflow-hidden rounded bg-slate-100">
+        <div className="h-full bg-emerald-600 transition-all" style={{ width: `${labelling.images ? (done / labelling.images) * 100 : 0}%` }} />
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-5" data-testid="labelling">
+        {(
+          [
+            ["Images", labelling.images],
+            ["Labelled (with faces)", labelling.labelled],
+            ["No face (excluded)", labelling.noFace],
+            ["Not labelled yet", labelling.unlabelled],
+            ["Faces", labelling.faces],
+          ] as const
+        ).map(([label, n]) => (
+          <div key={label}>
+            <dt className="text-xs text-slate-500">{label}</dt>
+            <dd className="tabular-nums">{n.toLocaleString("en-US")}</dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+type ImagePage = Awaited<ReturnType<typeof runImages>>;
+
+function ImageGrid({ runId, raceMapping, live }: { runId: string; raceMapping: string; live: boolean }) {
+  const [filter, setFilter] = useState({ labelStatus: "", page: 1 });
+  const params = new URLSearchParams({ page: String(filter.page), pageSize: "24", labelStatus: filter.labelStatus, raceMapping });
+  const { data, error } = useQuery({
+    queryKey: ["run-images", runId, filter, raceMapping],
+    queryFn: () => getJson<ImagePage>(`/api/runs/${runId}/images?${params}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: live ? 5000 : false,
+  });
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  return (
+    <Card title="Images" description="Every image with its statistic, level, prompt kind and the faces found in it.">
+      <div className="mb-3 flex flex-wrap items-end gap-3 text-sm">
+        <div>
+          <label htmlFor="image-status" className="block text-xs font-medium text-slate-600">
+            Label status
+          </label>
+          <select id="image-status" value={filter.labelStatus} onChange={(e) => setFilter({ labelStatus: e.target.value, page: 1 })} className="rounded-md border border-slate-300 px-2 py-1">
+            <option value="">all</option>
+            <option value="unlabelled">unlabelled</option>
+            <option value="labelled">labelled</option>
+            <option value="no_face">no face</option>
+          </select>
+        </div>
+        <span className="text-xs text-slate-500">{data ? `${data.total.toLocaleString("en-US")} images` : "loading…"}</span>
+      </div>
+      {error && <p role="alert" className="text-sm text-rose-700">{(error as Error).message}</p>}
+      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-6">
+        {data?.rows.map((img) => (
+          <li key={img.id} className="rounded border border-slate-200 p-1 text-xs" data-testid="run-image">
+            <div className="relative">
+              {/* eslint-disable-next-line @next/next/no-img-element */}
+              <img src={`/api/images/${img.id}`} alt={`${img.statisticId} ${img.level} ${img.test}`} loading="lazy" className="block aspect-square w-full rounded object-cover" />
+            </div>
+            <p className="mt-1 truncate" title={img.originalName ?? undefined}>
+              {img.statisticId} · {img.level} · {img.test}
+            </p>
+            <p className="text-slate-600">
+              {img.labelStatus === "labelled"
+                ? img.faces.map((f) => `${f.gender ?? "?"}/${f.race ?? "?"}`).join(", ")
+                : img.labelStatus === "no_face"
+                  ? "no face"
+                  : "not labelled"}
+            </p>
+          </li>
+        ))}
+      </ul>
+      <nav aria-label="Image pages" className="mt-3 flex items-center gap-2 text-sm">
         <Button variant="secondary" disabled={filter.page <= 1} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>
           Previous
         </Button>

@@ -8,3 +8,5 @@ export * from "./worker";
 export * from "./results";
 export * from "./models";
 export * from "./summary";
+export * from "./imports";
+export * from "./labelling";

@@ -1,7 +1,7 @@
 // The run page's data: progress per model and test, spend, throughput, ETA and running scores.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { labelProgress, runProgress, runScores } from "./results";
-import type { RaceMapping } from "../faces/labels";
+import { faceLabels, type RaceMapping } from "../faces/labels";
 
 export async function runSummary(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping } = {}) {
   const run = await prisma.run.findUnique({
@@ -100,6 +100,39 @@ export async function runQueries(
         costUsd: q.outcome.costUsd,
         cached: q.outcome.cached,
       },
+    })),
+  };
+}
+
+/** A page of a T2I run's images with their label status and faces (mapped with the paper's race mapping). */
+export async function runImages(prisma: PrismaClient, runId: string, filter: { page: number; pageSize: number; labelStatus?: string; raceMapping?: RaceMapping }) {
+  const where = { runId, ...(filter.labelStatus ? { labelStatus: filter.labelStatus } : {}) };
+  const [total, rows] = await Promise.all([
+    prisma.image.count({ where }),
+    prisma.image.findMany({
+      where,
+      orderBy: [{ statisticId: "asc" }, { level: "asc" }, { test: "asc" }, { id: "asc" }],
+      skip: (filter.page - 1) * filter.pageSize,
+      take: filter.pageSize,
+      include: { modelConfig: { select: { slug: true } }, faces: { where: { deleted: false }, orderBy: { id: "asc" } } },
+    }),
+  ]);
+  return {
+    total,
+    page: filter.page,
+    pageSize: filter.pageSize,
+    rows: rows.map((i) => ({
+      id: i.id,
+      model: i.modelConfig.slug,
+      test: i.test,
+      statisticId: i.statisticId,
+      level: i.level,
+      width: i.width,
+      height: i.height,
+      source: i.source,
+      originalName: i.originalName,
+      labelStatus: i.labelStatus,
+      faces: i.faces.map((f) => ({ id: f.id, x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.detectorScore, ...faceLabels(f, filter.raceMapping) })),
     })),
   };
 }

@@ -1,6 +1,7 @@
 // Where the face models live and how they are checked. Used by the setup script (install time) and the app.
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync } from "node:fs";
+import { createReadStream, existsSync, statSync } from "node:fs";
+import path from "node:path";
 
 export const MODEL_FILES = {
   detector: {
@@ -24,4 +25,22 @@ export async function verifyFile(file: string, expectedSha256?: string): Promise
   if (!existsSync(file)) return false;
   if (!expectedSha256) return true;
   return (await sha256File(file)) === expectedSha256.toLowerCase();
+}
+
+export type FaceModelKind = keyof typeof MODEL_FILES;
+
+/**
+ * Where the server finds a face model: FairFace from FAIRFACE_MODEL_PATH, else public/models, else the data
+ * directory's models/ folder (both read at request time, so a model installed after the build is served); the
+ * detector from public/models (placed by the install step). Null when absent.
+ */
+export function locateFaceModel(kind: FaceModelKind, where: { cwd: string; dataDir: string; fairfacePath?: string }): { file: string; bytes: number } | null {
+  const name = MODEL_FILES[kind].file;
+  const candidates = [
+    ...(kind === "fairface" && where.fairfacePath ? [path.resolve(where.fairfacePath)] : []),
+    path.join(where.cwd, "public", "models", name),
+    path.join(where.dataDir, "models", name),
+  ];
+  for (const file of candidates) if (existsSync(file) && statSync(file).isFile()) return { file, bytes: statSync(file).size };
+  return null;
 }

@@ -1,7 +1,9 @@
 // Mapping imported files to (test, statistic, level): a documented file-naming scheme, or a manifest.
 // Archive entry names are checked for path traversal ("zip slip") before anything else.
+// Pure and client-safe (the Import page previews the mapping in the browser with the same code): the statistic ids
+// are passed in, this module never loads the benchmark.
 import { z } from "zod";
-import { findStatistic, LEVELS, TESTS, type Level, type Test } from "../benchmark";
+import { LEVELS, TESTS, type Level, type Test } from "../benchmark/labels";
 
 export class ImportNameError extends Error {}
 
@@ -28,7 +30,7 @@ export interface ImportTarget {
  * `<test>__<statistic>__<level>__<anything>.<ext>`, where statistic is the id (crime-rate) and test/level are
  * objective|subjective and highest|lowest. Anything else is refused by name.
  */
-export function targetFromName(name: string): ImportTarget {
+export function targetFromName(name: string, statisticIds: ReadonlySet<string>): ImportTarget {
   const clean = safeEntryName(name);
   const parts = clean.split("/");
   let fields: string[];
@@ -40,10 +42,9 @@ export function targetFromName(name: string): ImportTarget {
   }
   const [test, statistic, level] = fields;
   if (!TESTS.includes(test as Test)) throw new ImportNameError(`"${name}": unknown test "${test}" (objective or subjective)`);
-  const s = findStatistic(statistic);
-  if (!s || s.id !== statistic) throw new ImportNameError(`"${name}": unknown statistic id "${statistic}"`);
+  if (!statisticIds.has(statistic)) throw new ImportNameError(`"${name}": unknown statistic id "${statistic}"`);
   if (!LEVELS.includes(level as Level)) throw new ImportNameError(`"${name}": unknown level "${level}" (highest or lowest)`);
-  return { test: test as Test, statisticId: s.id, level: level as Level };
+  return { test: test as Test, statisticId: statistic, level: level as Level };
 }
 
 export const manifestSchema = z.array(
@@ -55,17 +56,97 @@ export const manifestSchema = z.array(
   }),
 );
 
-/** A manifest (JSON array of {file, test, statistic, level}) → targets by normalised file name. */
-export function targetsFromManifest(json: unknown): Map<string, ImportTarget> {
+/**
+ * A manifest (JSON array of {file, test, statistic, level}) → targets by normalised file name. `resolveStatistic`
+ * turns an id or exact name into the id (undefined when unknown).
+ */
+export function targetsFromManifest(json: unknown, resolveStatistic: (idOrName: string) => string | undefined): Map<string, ImportTarget> {
   const parsed = manifestSchema.safeParse(json);
   if (!parsed.success) throw new ImportNameError(`manifest: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
   const out = new Map<string, ImportTarget>();
   for (const [i, row] of parsed.data.entries()) {
-    const s = findStatistic(row.statistic);
-    if (!s) throw new ImportNameError(`manifest entry ${i + 1}: unknown statistic "${row.statistic}"`);
+    const id = resolveStatistic(row.statistic);
+    if (!id) throw new ImportNameError(`manifest entry ${i + 1}: unknown statistic "${row.statistic}"`);
     const file = safeEntryName(row.file);
     if (out.has(file)) throw new ImportNameError(`manifest entry ${i + 1}: "${file}" listed twice`);
-    out.set(file, { test: row.test, statisticId: s.id, level: row.level });
+    out.set(file, { test: row.test, statisticId: id, level: row.level });
   }
   return out;
+}
+
+export interface ImportProblem {
+  name: string;
+  message: string;
+}
+
+export interface StatisticResolver {
+  ids: ReadonlySet<string>;
+  resolve(idOrName: string): string | undefined;
+}
+
+export const MANIFEST_NAME = "manifest.json";
+
+/** Why an entry is not an image to import (archive clutter), or null. */
+export function clutterReason(name: string): string | null {
+  if (name.endsWith("/")) return "folder";
+  if (name.startsWith("__MACOSX/") || name.includes("/__MACOSX/")) return "macOS archive metadata";
+  const base = name.split("/").pop() ?? name;
+  if (base.startsWith(".")) return "hidden file";
+  if (base === "Thumbs.db" || base === "desktop.ini") return "system file";
+  return null;
+}
+
+export interface NameMapping {
+  /** image name → target, in upload order */
+  targets: Map<string, ImportTarget>;
+  problems: ImportProblem[];
+  skipped: ImportProblem[];
+  mappedBy: "manifest" | "file names";
+}
+
+/**
+ * Maps every uploaded name: clutter is skipped (and reported), manifest.json wins when present (every image listed,
+ * every listed file present), else the naming scheme. Shared by the server's import and the browser's preview.
+ */
+export function mapImportNames(names: readonly string[], readManifest: (name: string) => string, statistics: StatisticResolver): NameMapping {
+  const problems: ImportProblem[] = [];
+  const skipped: ImportProblem[] = [];
+  const targets = new Map<string, ImportTarget>();
+  const files: string[] = [];
+  for (const n of names) {
+    const why = clutterReason(n);
+    if (why) skipped.push({ name: n, message: why });
+    else files.push(n);
+  }
+  const manifests = files.filter((f) => f === MANIFEST_NAME || f.endsWith(`/${MANIFEST_NAME}`));
+  let byManifest: Map<string, ImportTarget> | null = null;
+  let manifestDir = "";
+  if (manifests.length > 1) problems.push({ name: manifests.join(", "), message: "more than one manifest.json" });
+  else if (manifests.length === 1) {
+    manifestDir = manifests[0].slice(0, -MANIFEST_NAME.length);
+    try {
+      byManifest = targetsFromManifest(JSON.parse(readManifest(manifests[0])), (s) => statistics.resolve(s));
+    } catch (e) {
+      problems.push({ name: manifests[0], message: e instanceof SyntaxError ? `not valid JSON: ${e.message}` : (e as Error).message });
+    }
+  }
+  const listed = new Set<string>();
+  for (const name of files) {
+    if (manifests.includes(name)) continue;
+    try {
+      if (manifests.length) {
+        if (!byManifest) continue; // the manifest's own problem is reported once
+        const rel = name.startsWith(manifestDir) ? name.slice(manifestDir.length) : name;
+        const t = byManifest.get(rel);
+        if (!t) throw new ImportNameError(`not listed in ${manifests[0]}`);
+        listed.add(rel);
+        targets.set(name, t);
+      } else targets.set(name, targetFromName(name, statistics.ids));
+    } catch (e) {
+      if (!(e instanceof ImportNameError)) throw e;
+      problems.push({ name, message: e.message.replace(`"${name}": `, "") });
+    }
+  }
+  if (byManifest) for (const name of byManifest.keys()) if (!listed.has(name)) problems.push({ name, message: "listed in the manifest but not uploaded" });
+  return { targets, problems, skipped, mappedBy: byManifest ? "manifest" : "file names" };
 }

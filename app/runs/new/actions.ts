@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { createRun, RunError, runConfigSchema } from "@/lib/engine";
+import { createRun, RunError, runConfigSchema, t2iRunConfigSchema } from "@/lib/engine";
 
 export interface LaunchState {
   message?: string;
@@ -49,6 +49,43 @@ export async function launchRun(_prev: LaunchState, form: FormData): Promise<Lau
   let runId: string;
   try {
     const run = await createRun(db(), { models: f.models, config: config.data, preset: f.preset, seed: f.seed, budgetUsd: f.budgetUsd, name: f.name });
+    runId = run.id;
+  } catch (e) {
+    if (e instanceof RunError) return { message: e.message };
+    throw e;
+  }
+  redirect(`/runs/${runId}`);
+}
+
+const t2iFormSchema = z.object({
+  models: z.array(z.string()).min(1, "choose at least one model"),
+  tests: z.array(z.enum(["objective", "subjective"])).min(1, "choose at least one test"),
+  preset: z.enum(["paper", "quick", "smoke", "custom"]),
+  imagesPerPrompt: z.coerce.number({ message: "a whole number" }).int("a whole number").min(1).max(200),
+  budgetUsd: z.preprocess((v) => (v === "" || v == null ? null : v), z.coerce.number().positive("must be more than 0").nullable()),
+  name: z.preprocess((v) => (v === "" ? undefined : v), z.string().max(200).optional()),
+});
+
+export async function launchT2iRun(_prev: LaunchState, form: FormData): Promise<LaunchState> {
+  const parsed = t2iFormSchema.safeParse({
+    models: form.getAll("models"),
+    tests: form.getAll("tests"),
+    preset: form.get("preset"),
+    imagesPerPrompt: form.get("imagesPerPrompt"),
+    budgetUsd: form.get("budgetUsd"),
+    name: form.get("name") ?? "",
+  });
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const i of parsed.error.issues) fieldErrors[String(i.path[0])] ??= i.message;
+    return { message: "Please fix the highlighted fields.", fieldErrors };
+  }
+  const f = parsed.data;
+  let runId: string;
+  try {
+    const config = t2iRunConfigSchema.parse({ modality: "t2i", tests: f.tests, imagesPerPrompt: f.imagesPerPrompt });
+    // Prompts of T2I runs are fixed text: the seed only names the run.
+    const run = await createRun(db(), { models: f.models, config, preset: f.preset, seed: 0, budgetUsd: f.budgetUsd, name: f.name });
     runId = run.id;
   } catch (e) {
     if (e instanceof RunError) return { message: e.message };

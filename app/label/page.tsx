@@ -1,0 +1,74 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { labellingQueue } from "@/lib/engine";
+import { locateFaceModel } from "@/lib/faces/model-files";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Labeller } from "@/components/label/labeller";
+
+export const metadata: Metadata = { title: "Label faces" };
+
+export default async function LabelPage({ searchParams }: { searchParams: Promise<{ run?: string; backend?: string }> }) {
+  await connection();
+  const { run, backend } = await searchParams;
+  const e = env();
+  const where = { cwd: process.cwd(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH };
+  const queue = await labellingQueue(db());
+  const selected = run ? queue.find((q) => q.id === run) : null;
+  const scope = selected ? [selected] : queue;
+  const total = scope.reduce((a, q) => a + q.total, 0);
+  const todo = scope.reduce((a, q) => a + q.todo, 0);
+  return (
+    <>
+      <PageHeader
+        title="Label faces"
+        description="Detects every face in the generated or imported images and classifies it with FairFace, in this browser. Work is leased in small batches: open several tabs to go faster; nothing is labelled twice."
+      />
+      {/* A plain GET form (full page load) keeps this page cross-origin isolated for multi-threaded WASM. */}
+      <form method="get" className="mb-4 flex flex-wrap items-end gap-3 text-sm">
+        <div>
+          <label htmlFor="label-run" className="block text-xs font-medium text-slate-600">
+            Images of
+          </label>
+          <select id="label-run" name="run" defaultValue={selected?.id ?? ""} className="rounded-md border border-slate-300 px-2 py-1.5">
+            <option value="">all runs ({queue.reduce((a, q) => a + q.todo, 0)} to label)</option>
+            {queue.map((q) => (
+              <option key={q.id} value={q.id}>
+                {q.name} ({q.todo} of {q.total} to label)
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="label-backend" className="block text-xs font-medium text-slate-600">
+            Backend
+          </label>
+          <select id="label-backend" name="backend" defaultValue={backend === "wasm" ? "wasm" : ""} className="rounded-md border border-slate-300 px-2 py-1.5">
+            <option value="">WebGPU when available, else WASM</option>
+            <option value="wasm">WASM only</option>
+          </select>
+        </div>
+        <button type="submit" className="rounded-md px-3 py-1.5 font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+          Apply
+        </button>
+      </form>
+      {run && !selected ? (
+        <EmptyState title="That run has no images">Import images or run a text-to-image model first.</EmptyState>
+      ) : total === 0 ? (
+        <EmptyState title="No images to label yet">Import images (Runs → Import images) or launch a text-to-image run.</EmptyState>
+      ) : (
+        <Labeller
+          key={`${selected?.id ?? "all"}-${backend ?? ""}`}
+          runId={selected?.id ?? null}
+          detectorInstalled={!!locateFaceModel("detector", where)}
+          fairfaceInstalled={!!locateFaceModel("fairface", where)}
+          forcedBackend={backend === "wasm" ? "wasm" : null}
+          initialTodo={todo}
+          initialTotal={total}
+        />
+      )}
+    </>
+  );
+}

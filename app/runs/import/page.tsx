@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { connection } from "next/server";
+import { db } from "@/lib/db";
+import { benchmark } from "@/lib/benchmark";
+import { PageHeader } from "@/components/ui/page-header";
+import { ImportForm } from "@/components/images/import-form";
+import { EmptyState } from "@/components/ui/empty-state";
+
+export const metadata: Metadata = { title: "Import images" };
+
+export default async function ImportPage({ searchParams }: { searchParams: Promise<{ run?: string }> }) {
+  await connection();
+  const [models, runs] = await Promise.all([
+    db().modelConfig.findMany({ where: { archived: false, modality: "t2i" }, orderBy: [{ provider: "desc" }, { label: "asc" }] }),
+    db().run.findMany({ where: { preset: "import" }, orderBy: { createdAt: "desc" }, include: { models: { include: { modelConfig: { select: { slug: true } } } } } }),
+  ]);
+  const { run } = await searchParams;
+  return (
+    <>
+      <PageHeader
+        title="Import images"
+        description="Images made without an API (the paper placed its Midjourney images by hand): upload files, a folder or a zip, check the mapping, then store. A batch with any bad file stores nothing."
+      />
+      {models.length === 0 ? (
+        <EmptyState title="No text-to-image model registered">
+          Register one on the{" "}
+          <Link href="/models" className="text-indigo-700 underline">
+            Models page
+          </Link>{" "}
+          (kind “Text-to-image”, provider “Import only”).
+        </EmptyState>
+      ) : (
+        <ImportForm
+          models={models.map((m) => ({ slug: m.slug, label: m.label, provider: m.provider }))}
+          runs={runs.map((r) => ({ id: r.id, name: r.name, model: r.models[0]?.modelConfig.slug ?? "" }))}
+          defaultRunId={run ?? null}
+          statistics={benchmark.statistics.map((s) => ({ id: s.id, name: s.name }))}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,295 @@
+"use client";
+
+import Link from "next/link";
+import { unzipSync } from "fflate";
+import { useActionState, useMemo, useState, useTransition } from "react";
+import { importAction, type ImportState } from "@/app/runs/import/actions";
+import { mapImportNames, MANIFEST_NAME, type ImportTarget, type NameMapping } from "@/lib/images/import-names";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Badge } from "@/components/ui/badge";
+import { Table, Td, Th } from "@/components/ui/table";
+import { useHydrated } from "@/components/ui/use-hydrated";
+
+interface Picked {
+  file: File;
+  path: string;
+}
+
+/** What the preview knows about a zip without inflating its images: entry names, and the manifest's text. */
+async function zipListing(file: File): Promise<{ names: string[]; manifests: Map<string, string> }> {
+  const names: string[] = [];
+  const entries = unzipSync(new Uint8Array(await file.arrayBuffer()), {
+    filter: (e) => {
+      names.push(e.name);
+      return e.name === MANIFEST_NAME || e.name.endsWith(`/${MANIFEST_NAME}`);
+    },
+  });
+  return { names, manifests: new Map(Object.entries(entries).map(([k, v]) => [k, new TextDecoder().decode(v)])) };
+}
+
+const isZip = (p: Picked) => /\.zip$/i.test(p.path);
+
+export function ImportForm({
+  models,
+  runs,
+  defaultRunId,
+  statistics,
+}: {
+  models: Array<{ slug: string; label: string; provider: string }>;
+  runs: Array<{ id: string; name: string; model: string }>;
+  defaultRunId: string | null;
+  statistics: Array<{ id: string; name: string }>;
+}) {
+  const hydrated = useHydrated();
+  const [state, action, pending] = useActionState<ImportState, FormData>(importAction, {});
+  const defaultRun = runs.find((r) => r.id === defaultRunId);
+  const [model, setModel] = useState(defaultRun?.model ?? models.find((m) => m.provider === "import")?.slug ?? models[0].slug);
+  const [runId, setRunId] = useState(defaultRun?.id ?? "");
+  const [runName, setRunName] = useState("");
+  const [picked, setPicked] = useState<Picked[]>([]);
+  const [preview, setPreview] = useState<NameMapping | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const [, startPreview] = useTransition();
+  const resolver = useMemo(() => {
+    const ids = new Set(statistics.map((s) => s.id));
+    const byName = new Map(statistics.map((s) => [s.name.toLowerCase(), s.id]));
+    return { ids, resolve: (s: string) => (ids.has(s) ? s : byName.get(s.trim().toLowerCase())) };
+  }, [statistics]);
+  const statName = useMemo(() => new Map(statistics.map((s) => [s.id, s.name])), [statistics]);
+
+  function choose(list: FileList | null) {
+    const files = [...(list ?? [])].map((file) => ({ file, path: file.webkitRelativePath || file.name }));
+    setPicked(files);
+    setPreview(null);
+    setPreviewError(null);
+    startPreview(async () => {
+      try {
+        const names: string[] = [];
+        const manifests = new Map<string, string>();
+        for (const p of files) {
+          if (isZip(p)) {
+            const z = await zipListing(p.file);
+            names.push(...z.names.filter((n) => !n.endsWith("/")));
+            for (const [k, v] of z.manifests) manifests.set(k, v);
+          } else {
+            names.push(p.path);
+            if (p.path === MANIFEST_NAME || p.path.endsWith(`/${MANIFEST_NAME}`)) manifests.set(p.path, await p.file.text());
+          }
+        }
+        setPreview(mapImportNames(names, (n) => manifests.get(n) ?? "", resolver));
+      } catch (e) {
+        setPreviewError(`could not read the selection: ${(e as Error).message}`);
+      }
+    });
+  }
+
+  const cells = useMemo(() => {
+    const counts = new Map<string, { target: ImportTarget; n: number }>();
+    for (const t of preview?.targets.values() ?? []) {
+      const k = `${t.test}|${t.statisticId}|${t.level}`;
+      counts.set(k, { target: t, n: (counts.get(k)?.n ?? 0) + 1 });
+    }
+    return [...counts.values()].sort((a, b) => a.target.statisticId.localeCompare(b.target.statisticId) || a.target.test.localeCompare(b.target.test) || a.target.level.localeCompare(b.target.level));
+  }, [preview]);
+  const totalBytes = picked.reduce((a, p) => a + p.file.size, 0);
+  const ready = preview && preview.targets.size > 0 && preview.problems.length === 0;
+  const modelRuns = runs.filter((r) => r.model === model);
+
+  function submit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const data = new FormData();
+    data.set("model", model);
+    data.set("runId", runId);
+    data.set("runName", runName);
+    for (const p of picked) {
+      data.append("files", p.file);
+      data.append("paths", p.path);
+    }
+    action(data);
+  }
+
+  return (
+    <form onSubmit={(e) => startPreview(() => submit(e))} data-hydrated={hydrated || undefined} className="space-y-6" noValidate>
+      {state.message && (
+        <div role={state.ok ? "status" : "alert"} className={`rounded-md border px-3 py-2 text-sm ${state.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-rose-200 bg-rose-50 text-rose-800"}`}>
+          <p className="font-medium">{state.message}</p>
+          {state.ok && state.runId && (
+            <p className="mt-1">
+              <Link href={`/runs/${state.runId}`} className="underline">
+                Open the run
+              </Link>{" "}
+              ·{" "}
+              <a href={`/label?run=${state.runId}`} className="underline">
+                Label its faces
+              </a>
+            </p>
+          )}
+          {!!state.problems?.length && (
+            <ul className="mt-2 max-h-64 list-disc overflow-auto pl-5 text-xs">
+              {state.problems.map((p) => (
+                <li key={p.name + p.message}>
+                  <span className="font-mono">{p.name}</span>: {p.message}
+                </li>
+              ))}
+            </ul>
+          )}
+          {!!state.skipped?.length && <p className="mt-1 text-xs">Left out (not images): {state.skipped.map((s) => `${s.name} (${s.message})`).join(", ")}</p>}
+        </div>
+      )}
+
+      <Card title="1. Where the images go">
+        <div className="grid gap-3 text-sm sm:grid-cols-3">
+          <div>
+            <label htmlFor="import-model" className="font-medium">
+              Model
+            </label>
+            <select
+              id="import-model"
+              value={model}
+              onChange={(e) => {
+                setModel(e.target.value);
+                setRunId("");
+              }}
+              className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5"
+            >
+              {models.map((m) => (
+                <option key={m.slug} value={m.slug}>
+                  {m.label} ({m.slug})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="import-run" className="font-medium">
+              Run
+            </label>
+            <select id="import-run" value={runId} onChange={(e) => setRunId(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5">
+              <option value="">A new run</option>
+              {modelRuns.map((r) => (
+                <option key={r.id} value={r.id}>
+                  Add to: {r.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          {!runId && (
+            <div>
+              <label htmlFor="import-run-name" className="font-medium">
+                Run name
+              </label>
+              <input
+                id="import-run-name"
+                value={runName}
+                onChange={(e) => setRunName(e.target.value)}
+                placeholder="optional"
+                className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5"
+              />
+            </div>
+          )}
+        </div>
+      </Card>
+
+      <Card
+        title="2. Images"
+        description={
+          <>
+            Name files <code>&lt;test&gt;/&lt;statistic-id&gt;/&lt;level&gt;/&lt;any&gt;.png</code> (folders) or{" "}
+            <code>&lt;test&gt;__&lt;statistic-id&gt;__&lt;level&gt;__&lt;n&gt;.png</code>, or include a <code>manifest.json</code> (
+            <code>[{"{"}&quot;file&quot;, &quot;test&quot;, &quot;statistic&quot;, &quot;level&quot;{"}"}]</code>). PNG, JPEG or WebP, checked by content; up to 25 MiB each,
+            512 MB per upload.
+          </>
+        }
+      >
+        <div className="flex flex-wrap gap-4 text-sm">
+          <div>
+            <label htmlFor="import-files" className="font-medium">
+              Files or zip archives
+            </label>
+            <input id="import-files" type="file" multiple accept="image/png,image/jpeg,image/webp,.zip,application/zip,.json" onChange={(e) => choose(e.target.files)} className="mt-1 block text-sm" />
+          </div>
+          <div>
+            <label htmlFor="import-folder" className="font-medium">
+              A folder
+            </label>
+            <input
+              id="import-folder"
+              type="file"
+              multiple
+              onChange={(e) => choose(e.target.files)}
+              className="mt-1 block text-sm"
+              {...({ webkitdirectory: "", directory: "" } as Record<string, string>)}
+            />
+          </div>
+        </div>
+        {picked.length > 0 && (
+          <p className="mt-2 text-xs text-slate-600">
+            {picked.length} file{picked.length === 1 ? "" : "s"} chosen, {(totalBytes / 1024 / 1024).toFixed(1)} MB
+            {totalBytes > 512 * 1024 * 1024 && <span className="text-rose-700"> — over the 512 MB upload limit: split the set (e.g. by test)</span>}
+          </p>
+        )}
+      </Card>
+
+      {previewError && (
+        <p role="alert" className="text-sm text-rose-700">
+          {previewError}
+        </p>
+      )}
+      {preview && (
+        <Card
+          title="3. Check the mapping"
+          description={`Mapped by ${preview.mappedBy}. Nothing is stored until you import; image contents are checked on import.`}
+          actions={
+            <span className="flex gap-2">
+              <Badge tone="success">{preview.targets.size} images</Badge>
+              {preview.problems.length > 0 && <Badge tone="danger">{preview.problems.length} problems</Badge>}
+              {preview.skipped.length > 0 && <Badge tone="neutral">{preview.skipped.length} left out</Badge>}
+            </span>
+          }
+        >
+          {preview.problems.length > 0 && (
+            <div role="alert" className="mb-3 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
+              Fix these files (or the manifest) first — a batch with a problem stores nothing:
+              <ul className="mt-1 max-h-48 list-disc overflow-auto pl-5 text-xs">
+                {preview.problems.map((p) => (
+                  <li key={p.name + p.message}>
+                    <span className="font-mono">{p.name}</span>: {p.message}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {cells.length > 0 && (
+            <Table aria-label="Mapping preview">
+              <thead>
+                <tr>
+                  <Th>Statistic</Th>
+                  <Th>Test</Th>
+                  <Th>Level</Th>
+                  <Th className="text-right">Images</Th>
+                </tr>
+              </thead>
+              <tbody>
+                {cells.map(({ target, n }) => (
+                  <tr key={`${target.test}|${target.statisticId}|${target.level}`}>
+                    <Td>{statName.get(target.statisticId)}</Td>
+                    <Td>{target.test}</Td>
+                    <Td>{target.level}</Td>
+                    <Td className="text-right tabular-nums">{n}</Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+          {preview.skipped.length > 0 && (
+            <p className="mt-2 text-xs text-slate-500">Left out (not images): {preview.skipped.map((s) => `${s.name} (${s.message})`).join(", ")}</p>
+          )}
+        </Card>
+      )}
+
+      <Button type="submit" disabled={!ready || pending}>
+        {pending ? "Importing…" : ready ? `Import ${preview.targets.size} images` : "Import"}
+      </Button>
+    </form>
+  );
+}

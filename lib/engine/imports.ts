@@ -1,0 +1,109 @@
+// Storing an import: a checked plan (lib/images) becomes a T2I run of an import-only model. All or nothing: a plan
+// with any problem stores nothing; the images' rows are written in one transaction. Files go to the content-
+// addressed store first (an interrupted import can leave an unreferenced file there, never a row without a file).
+import { randomUUID } from "node:crypto";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { ensureBenchmarkVersion } from "../db/seed";
+import { insertMany } from "../db/bulk";
+import { benchmarkStatistics, planImport, storeImage, type ImportPlan, type ImportProblem, type UploadedFile } from "../images";
+import { t2iRunConfigSchema } from "./config";
+
+export class ImportError extends Error {
+  constructor(
+    message: string,
+    readonly problems: ImportProblem[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface ImportRequest {
+  modelSlug: string;
+  /** append to this run (an earlier import of the same model), or create a new run */
+  runId?: string | null;
+  runName?: string | null;
+  files: UploadedFile[];
+}
+
+export interface ImportResult {
+  runId: string;
+  imported: number;
+  skipped: ImportProblem[];
+  mappedBy: ImportPlan["mappedBy"];
+}
+
+export async function importImages(prisma: PrismaClient, dataDir: string, req: ImportRequest): Promise<ImportResult> {
+  const model = await prisma.modelConfig.findUnique({ where: { slug: req.modelSlug } });
+  if (!model || model.archived) throw new ImportError(`unknown model "${req.modelSlug}": register it on the Models page first`);
+  if (model.modality !== "t2i") throw new ImportError(`"${req.modelSlug}" is not a text-to-image model`);
+  let existing: { id: string; sha256: string }[] = [];
+  if (req.runId) {
+    const run = await prisma.run.findUnique({ where: { id: req.runId }, include: { models: true } });
+    if (!run || run.preset !== "import" || !run.models.some((m) => m.modelConfigId === model.id))
+      throw new ImportError("images can only be added to an earlier import of the same model");
+    existing = await prisma.image.findMany({ where: { runId: run.id }, select: { id: true, sha256: true } });
+  }
+
+  const plan = planImport(req.files, benchmarkStatistics());
+  const known = new Set(existing.map((e) => e.sha256));
+  for (const item of plan.items) if (known.has(item.sha256)) plan.problems.push({ name: item.name, message: "already in this run" });
+  if (plan.problems.length) throw new ImportError(`${plan.problems.length} file${plan.problems.length === 1 ? "" : "s"} cannot be imported; nothing was stored`, plan.problems);
+
+  const stored = plan.items.map((item) => ({ item, ...storeImage(dataDir, item.bytes, item.image) }));
+  const tests = [...new Set(plan.items.map((i) => i.target.test))];
+  const perPrompt = new Map<string, number>();
+  for (const i of plan.items) {
+    const k = `${i.target.test}|${i.target.statisticId}|${i.target.level}`;
+    perPrompt.set(k, (perPrompt.get(k) ?? 0) + 1);
+  }
+  const version = await ensureBenchmarkVersion(prisma);
+  const now = new Date();
+
+  const runId = await prisma.$transaction(async (tx) => {
+    let id = req.runId ?? null;
+    if (!id) {
+      const config = t2iRunConfigSchema.parse({ modality: "t2i", tests, imagesPerPrompt: Math.max(...perPrompt.values()) });
+      const run = await tx.run.create({
+        data: {
+          name: req.runName?.trim() || `${model.label} · import · ${now.toISOString().slice(0, 10)}`,
+          modality: "t2i",
+          status: "completed",
+          preset: "import",
+          seed: 0,
+          configJson: JSON.stringify(config),
+          plannedCount: 0,
+          benchmarkVersionId: version.id,
+          startedAt: now,
+          finishedAt: now,
+          models: { create: [{ modelConfigId: model.id }] },
+        },
+      });
+      id = run.id;
+    }
+    await insertMany(
+      tx,
+      "Image",
+      stored.map(({ item, sha256, path }) => ({
+        id: `img${randomUUID().replaceAll("-", "")}`,
+        runId: id,
+        queryId: null,
+        modelConfigId: model.id,
+        test: item.target.test,
+        statisticId: item.target.statisticId,
+        level: item.target.level,
+        sha256,
+        path,
+        mimeType: item.image.mime,
+        width: item.image.width,
+        height: item.image.height,
+        bytes: item.bytes.length,
+        source: "imported",
+        originalName: item.name,
+        labelStatus: "unlabelled",
+        createdAt: now,
+      })),
+    );
+    return id;
+  });
+  return { runId, imported: plan.items.length, skipped: plan.skipped, mappedBy: plan.mappedBy };
+}

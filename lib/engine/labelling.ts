@@ -1,0 +1,153 @@
+// Face labelling work for browser tabs: images are leased in small batches (several tabs never label the same
+// image), results come back with every raw probability, and are accepted only from the tab holding the lease.
+import type { PrismaClient } from "../../generated/prisma/client";
+import { z } from "zod";
+import { FAIRFACE_AGES, FAIRFACE_GENDERS, FAIRFACE_RACES } from "../faces/labels";
+
+export const LABEL_LEASE_MS = 3 * 60_000;
+
+export const ownerSchema = z.string().regex(/^[A-Za-z0-9-]{8,64}$/, "a tab id of 8–64 letters, digits or dashes");
+
+export const leaseRequestSchema = z.object({
+  owner: ownerSchema,
+  runId: z.string().max(40).nullable().default(null),
+  max: z.number().int().min(1).max(64).default(8),
+});
+
+const probs = (n: number, what: string) =>
+  z
+    .array(z.number().min(0).max(1))
+    .length(n, `${what}: ${n} probabilities`)
+    .refine((p) => Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-3, `${what}: probabilities must sum to 1`);
+
+const coord = z.number().finite();
+export const faceResultSchema = z
+  .object({
+    x1: coord,
+    y1: coord,
+    x2: coord,
+    y2: coord,
+    score: z.number().min(0).max(1),
+    race: probs(FAIRFACE_RACES.length, "race"),
+    gender: probs(FAIRFACE_GENDERS.length, "gender"),
+    age: probs(FAIRFACE_AGES.length, "age"),
+  })
+  .refine((f) => f.x2 > f.x1 && f.y2 > f.y1, "a face box needs x2 > x1 and y2 > y1");
+
+export const labelResultsSchema = z.object({
+  owner: ownerSchema,
+  classifier: z.object({
+    model: z.string().min(1).max(80),
+    /** sha256 of the classifier file, so labels can be traced to the exact weights */
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  }),
+  detector: z.object({ threshold: z.number().min(0.5).max(1) }),
+  results: z
+    .array(z.object({ imageId: z.string().min(1).max(40), faces: z.array(faceResultSchema).max(100) }))
+    .min(1)
+    .max(64),
+});
+export type LabelResults = z.infer<typeof labelResultsSchema>;
+
+export interface LeasedImage {
+  id: string;
+  runId: string | null;
+  url: string;
+  width: number;
+  height: number;
+  test: string;
+  statisticId: string;
+  level: string;
+}
+
+/** Leases up to `max` unlabelled images (or ones whose lease expired) to one tab. */
+export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leaseRequestSchema>, leaseMs = LABEL_LEASE_MS): Promise<{ images: LeasedImage[]; remaining: number }> {
+  const { owner, runId, max } = leaseRequestSchema.parse(req);
+  const now = new Date();
+  const scope = runId ? { runId } : {};
+  const images = await prisma.$transaction(async (tx) => {
+    const free = await tx.image.findMany({
+      where: { ...scope, OR: [{ labelStatus: "unlabelled" }, { labelStatus: "leased", leaseUntil: { lt: now } }] },
+      select: { id: true },
+      orderBy: { id: "asc" },
+      take: max,
+    });
+    if (!free.length) return [];
+    await tx.image.updateMany({
+      where: { id: { in: free.map((f) => f.id) }, OR: [{ labelStatus: "unlabelled" }, { labelStatus: "leased", leaseUntil: { lt: now } }] },
+      data: { labelStatus: "leased", leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs) },
+    });
+    return tx.image.findMany({
+      where: { id: { in: free.map((f) => f.id) }, leaseOwner: owner, labelStatus: "leased" },
+      select: { id: true, runId: true, width: true, height: true, test: true, statisticId: true, level: true },
+      orderBy: { id: "asc" },
+    });
+  });
+  const remaining = await prisma.image.count({ where: { ...scope, labelStatus: { in: ["unlabelled", "leased"] } } });
+  return { images: images.map((i) => ({ ...i, url: `/api/images/${i.id}` })), remaining };
+}
+
+/**
+ * Stores a tab's results in one transaction: faces with all raw probabilities, the image marked labelled (or
+ * no_face). Results for images this tab does not hold (lease expired and taken by another tab, or already
+ * labelled) are refused and reported, never stored twice.
+ */
+export async function saveLabels(prisma: PrismaClient, input: unknown): Promise<{ saved: number; faces: number; refused: string[] }> {
+  const r = labelResultsSchema.parse(input);
+  const ids = r.results.map((x) => x.imageId);
+  if (new Set(ids).size !== ids.length) throw new z.ZodError([{ code: "custom", path: ["results"], message: "an image appears twice", input: ids }]);
+  return prisma.$transaction(async (tx) => {
+    const held = await tx.image.findMany({ where: { id: { in: ids }, labelStatus: "leased", leaseOwner: r.owner }, select: { id: true, width: true, height: true } });
+    const ok = new Map(held.map((h) => [h.id, h]));
+    let faces = 0;
+    const rows = [];
+    for (const res of r.results) {
+      const img = ok.get(res.imageId);
+      if (!img) continue;
+      for (const f of res.faces) {
+        faces++;
+        rows.push({
+          imageId: res.imageId,
+          // Boxes are clamped to the image: the detector's raw boxes may overhang the border.
+          x1: Math.max(0, f.x1),
+          y1: Math.max(0, f.y1),
+          x2: Math.min(img.width, f.x2),
+          y2: Math.min(img.height, f.y2),
+          detectorScore: f.score,
+          source: "detector",
+          classifierModel: r.classifier.model,
+          classifierVersion: r.classifier.sha256,
+          raceProbsJson: JSON.stringify(f.race),
+          genderProbsJson: JSON.stringify(f.gender),
+          ageProbsJson: JSON.stringify(f.age),
+        });
+      }
+    }
+    if (rows.length) await tx.face.createMany({ data: rows });
+    const withFaces = r.results.filter((x) => ok.has(x.imageId) && x.faces.length).map((x) => x.imageId);
+    const without = r.results.filter((x) => ok.has(x.imageId) && !x.faces.length).map((x) => x.imageId);
+    if (withFaces.length) await tx.image.updateMany({ where: { id: { in: withFaces } }, data: { labelStatus: "labelled", leaseOwner: null, leaseUntil: null } });
+    if (without.length) await tx.image.updateMany({ where: { id: { in: without } }, data: { labelStatus: "no_face", leaseOwner: null, leaseUntil: null } });
+    return { saved: ok.size, faces, refused: ids.filter((id) => !ok.has(id)) };
+  });
+}
+
+/** Gives a tab's leases back (the tab stopped or closed), so other tabs can take the images at once. */
+export async function releaseLeases(prisma: PrismaClient, owner: string): Promise<number> {
+  const o = ownerSchema.parse(owner);
+  const r = await prisma.image.updateMany({ where: { labelStatus: "leased", leaseOwner: o }, data: { labelStatus: "unlabelled", leaseOwner: null, leaseUntil: null } });
+  return r.count;
+}
+
+/** Runs with images still to label, for the Label page's picker. */
+export async function labellingQueue(prisma: PrismaClient) {
+  const rows = await prisma.image.groupBy({ by: ["runId", "labelStatus"], _count: { _all: true } });
+  const runs = await prisma.run.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.runId).filter((x): x is string => !!x))] } }, select: { id: true, name: true, createdAt: true } });
+  return runs
+    .map((run) => {
+      const mine = rows.filter((r) => r.runId === run.id);
+      const n = (s: string[]) => mine.filter((r) => s.includes(r.labelStatus)).reduce((a, r) => a + r._count._all, 0);
+      return { id: run.id, name: run.name, createdAt: run.createdAt.toISOString(), total: n(["unlabelled", "leased", "labelled", "no_face"]), todo: n(["unlabelled", "leased"]) };
+    })
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
