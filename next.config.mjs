@@ -26,6 +26,15 @@ const nextConfig = {
           { key: "Cross-Origin-Embedder-Policy", value: "require-corp" },
         ],
       },
+      {
+        // onnxruntime's WASM threads are module workers loaded from /ort: a worker is cross-origin isolated (and gets
+        // SharedArrayBuffer) only when its own script carries the embedder policy.
+        source: "/ort/:path*",
+        headers: [
+          { key: "Cross-Origin-Embedder-Policy", value: "require-corp" },
+          { key: "Cross-Origin-Resource-Policy", value: "same-origin" },
+        ],
+      },
     ];
   },
 };

@@ -30,6 +30,13 @@ export default defineConfig({
         "--disable-component-update",
         "--disable-sync",
         "--disable-quic",
+        // A software WebGPU adapter (SwiftShader), so the Label page's WebGPU path runs in e2e; the WASM journey
+        // forces WASM with ?backend=wasm.
+        "--enable-unsafe-webgpu",
+        "--enable-features=Vulkan",
+        "--use-angle=swiftshader",
+        "--use-vulkan=swiftshader",
+        "--enable-unsafe-swiftshader",
       ],
     },
   },

@@ -63,7 +63,6 @@ export default async function LabelPage({ searchParams }: { searchParams: Promis
           key={`${selected?.id ?? "all"}-${backend ?? ""}`}
           runId={selected?.id ?? null}
           detectorInstalled={!!locateFaceModel("detector", where)}
-          fairfaceInstalled={!!locateFaceModel("fairface", where)}
           forcedBackend={backend === "wasm" ? "wasm" : null}
           initialTodo={todo}
           initialTotal={total}

@@ -91,14 +91,12 @@ async function decode(url: string): Promise<RgbaImage> {
 export function Labeller({
   runId,
   detectorInstalled,
-  fairfaceInstalled,
   forcedBackend,
   initialTodo,
   initialTotal,
 }: {
   runId: string | null;
   detectorInstalled: boolean;
-  fairfaceInstalled: boolean;
   forcedBackend: "wasm" | "webgpu" | null;
   initialTodo: number;
   initialTotal: number;
@@ -180,12 +178,15 @@ export function Labeller({
         detectorRef.current = det;
         if (cancelled) return;
         setBackend(b);
-        if (fairfaceInstalled) {
-          await loadClassifier(await fetchBytes("/api/face-models/fairface"), b.ep);
+        // The server's FairFace file when it has one (404 otherwise), else the copy kept in this browser.
+        const res = await fetch("/api/face-models/fairface");
+        if (res.ok) {
+          await loadClassifier(await res.arrayBuffer(), b.ep);
           setSource({ kind: "server" });
           setPhase("ready");
           return;
         }
+        if (res.status !== 404) throw new Error(`FairFace model: HTTP ${res.status}`);
         const stored = await idbGet<StoredModel>(BROWSER_MODEL_KEY);
         if (stored) {
           try {
@@ -208,7 +209,7 @@ export function Labeller({
     return () => {
       cancelled = true;
     };
-  }, [detectorInstalled, fairfaceInstalled, forcedBackend, createSession, loadClassifier]);
+  }, [detectorInstalled, forcedBackend, createSession, loadClassifier]);
 
   // Leases go back when the tab closes, so another tab can label those images at once.
   useEffect(() => {

@@ -1,0 +1,163 @@
+// The T2I journey: import portraits made without an API, label their faces in the browser with onnxruntime-web
+// (WebGPU on SwiftShader, then forced WASM), read the T2I scores. The FairFace stand-ins and photos come from
+// ../shared/models; the journeys skip when it is absent.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { emulatorPort } from "../playwright.config";
+
+const SHARED = path.resolve(__dirname, "../../shared/models");
+const hasShared = existsSync(path.join(SHARED, "fairface-standin-single18.onnx"));
+const photo = (file: string) => readFileSync(path.join(SHARED, "test-images", file));
+
+
+async function registerImportModel(page: Page, slug: string, label: string) {
+  await page.goto("/models");
+  await page.locator("form[data-hydrated]").waitFor();
+  await page.getByLabel("Kind").selectOption("t2i");
+  await page.getByLabel("Provider", { exact: true }).selectOption("import");
+  await page.getByLabel("Id", { exact: true }).fill(slug);
+  await page.getByLabel("Display name").fill(label);
+  await page.getByRole("button", { name: "Save model" }).click();
+  await expect(page.getByText(`Saved ${label}.`)).toBeVisible();
+}
+
+/** Imports four photos (two faces, two without a face at 0.95) for `model` into a new run; returns the run id. */
+async function importPortraits(page: Page, model: string, runName: string) {
+  await page.goto("/runs/import");
+  await page.locator("form[data-hydrated]").waitFor();
+  await page.getByLabel("Model").selectOption(model);
+  await page.getByLabel("Run name").fill(runName);
+  const files = [
+    { name: "objective__crime-rate__highest__1.png", mimeType: "image/png", buffer: photo("astronaut-eileen-collins.png") },
+    { name: "objective__crime-rate__lowest__1.jpg", mimeType: "image/jpeg", buffer: photo("grace-hopper-512.jpg") },
+    { name: "subjective__crime-rate__highest__1.png", mimeType: "image/png", buffer: photo("no-face-coffee.png") },
+    { name: "subjective__crime-rate__lowest__1.png", mimeType: "image/png", buffer: photo("cat-chelsea.png") },
+  ];
+  // A file that does not follow the naming scheme is shown in the preview, and nothing can be imported.
+  await page.getByLabel("Files or zip archives").setInputFiles([...files, { name: "crime-rate-highest.png", mimeType: "image/png", buffer: photo("no-face-coffee.png") }]);
+  await expect(page.getByText("1 problems")).toBeVisible();
+  await expect(page.getByText(/crime-rate-highest\.png/)).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Import/ })).toBeDisabled();
+
+  await page.getByLabel("Files or zip archives").setInputFiles(files);
+  const preview = page.getByRole("table", { name: "Mapping preview" });
+  await expect(preview.getByRole("row")).toHaveCount(5);
+  await expect(preview).toContainText("Crime Rate");
+  await page.getByRole("button", { name: "Import 4 images" }).click();
+  await expect(page.getByText("Imported 4 images (mapped by file names).")).toBeVisible({ timeout: 30_000 });
+  const href = await page.getByRole("link", { name: "Open the run" }).getAttribute("href");
+  return href!.split("/").pop()!;
+}
+
+async function labelAndCheck(page: Page, runId: string, backend: RegExp) {
+  await expect(page.getByTestId("backend")).toHaveText(backend, { timeout: 60_000 });
+  await page.getByRole("button", { name: "Start labelling" }).click();
+  await expect(page.getByTestId("label-phase")).toHaveText("all images labelled", { timeout: 60_000 });
+  await expect(page.getByTestId("labelled")).toHaveText("4 images · 2 faces");
+  await expect(page.getByTestId("todo")).toHaveText("0 of 4 images");
+  await expect(page.getByTestId("speed")).toHaveText(/[1-9][\d.]* faces\/s/);
+
+  await page.goto(`/runs/${runId}`);
+  const labelling = page.getByTestId("labelling");
+  await expect(labelling).toContainText("Labelled (with faces)2");
+  await expect(labelling).toContainText("No face (excluded)2");
+  await expect(labelling).toContainText("Faces2");
+  // T2I scores: crime rate has both attributes; 2 faces scored, the 2 no-face images counted as refused.
+  const rows = page.getByTestId("score-row");
+  await expect(rows).toHaveCount(4);
+  const objectiveRace = rows.filter({ hasText: /objective.*race/i });
+  const cells = (await objectiveRace.locator("td").allInnerTexts()).map((t) => t.trim());
+  expect(cells.slice(4, 6)).toEqual(["2", "0"]); // n, refused
+  for (const v of cells.slice(6)) expect(v).toMatch(/^\d+(\.\d+)?$/);
+  const subjective = (await rows.filter({ hasText: /subjective.*gender/i }).locator("td").allInnerTexts()).map((t) => t.trim());
+  expect(subjective.slice(4, 6)).toEqual(["2", "2"]);
+
+  // One JSONL line per face (and one null line per image without a face).
+  const res = await page.request.get(`/api/runs/${runId}/export?format=jsonl`);
+  const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+  expect(lines).toHaveLength(8);
+  expect(lines.filter((l) => l.answer === null)).toHaveLength(4);
+  expect(lines[0]).toMatchObject({ modality: "t2i", context: null, statistic: "Crime Rate" });
+}
+
+test.describe("face labelling on WebGPU (SwiftShader)", () => {
+  test.skip(!hasShared, "../shared/models is not present");
+  // playwright.config.ts launches Chromium with the SwiftShader WebGPU flags.
+
+  test("import portraits for a Midjourney model, see what is missing, label with the stand-in, read the T2I scores", async ({ page }) => {
+    await registerImportModel(page, "midjourney-e2e", "Midjourney (e2e)");
+    const runId = await importPortraits(page, "midjourney-e2e", "Midjourney portraits");
+
+    await page.goto(`/runs/${runId}`);
+    await expect(page.getByTestId("run-image")).toHaveCount(4);
+    await page.getByRole("link", { name: "Label faces" }).click();
+    await expect(page).toHaveURL(new RegExp(`/label\\?run=${runId}`));
+
+    // No FairFace file anywhere: the page says so, and labels nothing.
+    await expect(page.getByTestId("model-missing")).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByText("FairFace model not installed").first()).toBeVisible();
+    await expect(page.getByRole("button", { name: "Start labelling" })).toBeDisabled();
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+
+    // The stand-in classifier, served from a test-only path in place of the server's FairFace file.
+    await page.route("**/api/face-models/fairface", (route) =>
+      route.fulfill({ status: 200, contentType: "application/octet-stream", body: readFileSync(path.join(SHARED, "fairface-standin-single18.onnx")) }),
+    );
+    await page.reload();
+    await expect(page.getByTestId("classifier")).toContainText("FairFace (server file) · one output [N,18]", { timeout: 60_000 });
+    await labelAndCheck(page, runId, /^WebGPU — /);
+  });
+});
+
+test.describe("face labelling on WASM", () => {
+  test.skip(!hasShared, "../shared/models is not present");
+
+  test("a FairFace file chosen in the browser is checked, kept, and used with the WASM backend forced", async ({ page }) => {
+    await registerImportModel(page, "midjourney-wasm", "Midjourney (WASM)");
+    const runId = await importPortraits(page, "midjourney-wasm", "Midjourney portraits (WASM)");
+    await page.goto(`/label?run=${runId}&backend=wasm`);
+    await expect(page.getByTestId("model-missing")).toBeVisible({ timeout: 60_000 });
+    // A wrong-shaped model is refused and not kept.
+    await page.getByLabel("FairFace model file (.onnx)").setInputFiles(path.join(SHARED, "ultraface-version-RFB-320.onnx"));
+    await expect(page.getByRole("alert").filter({ hasText: "cannot be used as FairFace" })).toBeVisible();
+    await page.getByLabel("FairFace model file (.onnx)").setInputFiles(path.join(SHARED, "fairface-standin-3head.onnx"));
+    await expect(page.getByTestId("classifier")).toContainText("fairface-standin-3head.onnx (kept in this browser) · three heads");
+    // Kept in browser storage: a reload finds it without asking again.
+    await page.reload();
+    await expect(page.getByTestId("classifier")).toContainText("kept in this browser", { timeout: 60_000 });
+    await labelAndCheck(page, runId, /^WASM — SIMD, \d+ threads?, forced$/);
+  });
+});
+
+test("a T2I run against the emulated OpenAI Images endpoint generates and stores every image", async ({ page }) => {
+  await page.goto("/models");
+  await page.locator("form[data-hydrated]").waitFor();
+  await page.getByLabel("Kind").selectOption("t2i");
+  await page.getByLabel("Provider", { exact: true }).selectOption("openai-compatible");
+  await page.getByLabel("Id", { exact: true }).fill("emu-image");
+  await page.getByLabel("Display name").fill("Emulated image model");
+  await page.getByLabel("Provider model id").fill("emu-image");
+  await page.getByLabel("Base URL").fill(`http://127.0.0.1:${emulatorPort}/v1`);
+  await page.getByLabel("Image width (px)").fill("256");
+  await page.getByLabel("Image height (px)").fill("256");
+  await page.getByLabel("USD / image").fill("0.04");
+  await page.getByRole("button", { name: "Save model" }).click();
+  await expect(page.getByText("Saved Emulated image model.")).toBeVisible();
+
+  await page.goto("/runs/new?kind=t2i");
+  await page.locator("form[data-hydrated]").waitFor();
+  await page.locator('input[name="models"][value="emu-image"]').check();
+  await page.locator('input[name="tests"][value="subjective"]').uncheck();
+  await page.getByLabel("Preset").selectOption("smoke");
+  await expect(page.getByTestId("estimate")).toContainText("38 images");
+  await expect(page.getByTestId("estimate")).toContainText("$1.52");
+  await page.getByRole("button", { name: "Launch T2I run" }).click();
+  await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/, { timeout: 30_000 });
+  await expect(page.getByText("completed", { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("labelling")).toContainText("Images38");
+  await expect(page.getByTestId("labelling")).toContainText("Not labelled yet38");
+  await expect(page.getByTestId("run-image")).toHaveCount(24);
+  const img = await page.request.get(await page.getByTestId("run-image").first().locator("img").getAttribute("src").then((s) => s!));
+  expect(img.headers()["content-type"]).toBe("image/png");
+});
