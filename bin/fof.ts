@@ -4,6 +4,7 @@
 import { Command, CommanderError } from "commander";
 import { scoreCommand } from "./commands/score";
 import { runCommand, workerCommand } from "./commands/run";
+import { exportCommand, importCommand, scoresCommand } from "./commands/data";
 
 const program = new Command()
   .name("fof")
@@ -30,10 +31,35 @@ program
   .option("-s, --seed <n>", "seed for options, names and identities", "1")
   .option("--objective-repeats <n>", "override the preset")
   .option("--subjective-repeats <n>", "override the preset")
+  .option("--images-per-prompt <n>", "text-to-image models: override the preset (paper 20, quick 5, smoke 1)")
   .option("--budget <usd>", "stop the run cleanly when this much has been spent")
   .option("--name <name>", "run name")
   .option("--pretty", "indent the JSON output")
   .action(runCommand);
+
+program
+  .command("scores")
+  .description("print a stored run's scores as JSON (the `score` shape); T2I runs are scored from their labelled faces")
+  .argument("<run>", "run id")
+  .option("--race-mapping <name>", "FairFace 7→4 race mapping for T2I: paper | sum-asian", "paper")
+  .option("--pretty", "indent the JSON output")
+  .action(scoresCommand);
+
+program
+  .command("export")
+  .description("print a stored run as JSONL v1: one line per answer, or per detected face for T2I (an image without a face: one null line)")
+  .argument("<run>", "run id")
+  .option("--race-mapping <name>", "FairFace 7→4 race mapping for T2I: paper | sum-asian", "paper")
+  .action(exportCommand);
+
+program
+  .command("import")
+  .description("import images made elsewhere for a text-to-image model (folders, zips or files; manifest.json or the naming scheme); all or nothing")
+  .argument("<path...>", "folders, .zip archives or image files")
+  .requiredOption("-m, --model <slug>", "a registered text-to-image model")
+  .option("--run <id>", "add to an earlier import of the same model")
+  .option("--name <name>", "name of the new run")
+  .action(importCommand);
 
 program
   .command("worker")

@@ -1,6 +1,6 @@
 import { CONTEXTS, TESTS, type Context, type Test } from "../../lib/benchmark";
 import { db, migrateAndSeed } from "../../lib/db";
-import { createRun, presetConfig, PRESET_NAMES, runProgress, runScores, Worker, type PresetName } from "../../lib/engine";
+import { createRun, presetConfig, PRESET_NAMES, runProgress, runScores, t2iPresetConfig, Worker, type PresetName } from "../../lib/engine";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
   if (value === undefined) return undefined;
@@ -19,6 +19,7 @@ export interface RunOptions {
   objectiveRepeats?: string;
   subjectiveRepeats?: string;
   budget?: string;
+  imagesPerPrompt?: string;
   name?: string;
   pretty?: boolean;
 }
@@ -36,14 +37,19 @@ export async function runCommand(opts: RunOptions) {
   const seed = int(opts.seed, "--seed")!;
   const budget = opts.budget === undefined ? null : Number(opts.budget);
   if (budget !== null && !(budget > 0)) throw new Error(`--budget must be a positive number of USD`);
-  const config = presetConfig(opts.preset as PresetName, {
-    ...(opts.tests ? { tests: list<Test>(opts.tests, TESTS, "test") } : {}),
-    ...(opts.contexts ? { contexts: list<Context>(opts.contexts, CONTEXTS, "context") } : {}),
-    ...(opts.objectiveRepeats ? { objectiveRepeats: int(opts.objectiveRepeats, "--objective-repeats") } : {}),
-    ...(opts.subjectiveRepeats ? { subjectiveRepeats: int(opts.subjectiveRepeats, "--subjective-repeats") } : {}),
-  });
   await migrateAndSeed({ quiet: true });
   const prisma = db();
+  // Text-to-image models get a T2I run (images are then labelled on the Label page; scores follow the labels).
+  const t2i = (await prisma.modelConfig.count({ where: { slug: { in: opts.model }, modality: "t2i" } })) > 0;
+  const tests = opts.tests ? { tests: list<Test>(opts.tests, TESTS, "test") } : {};
+  const config = t2i
+    ? t2iPresetConfig(opts.preset as PresetName, { ...tests, ...(opts.imagesPerPrompt ? { imagesPerPrompt: int(opts.imagesPerPrompt, "--images-per-prompt") } : {}) })
+    : presetConfig(opts.preset as PresetName, {
+        ...tests,
+        ...(opts.contexts ? { contexts: list<Context>(opts.contexts, CONTEXTS, "context") } : {}),
+        ...(opts.objectiveRepeats ? { objectiveRepeats: int(opts.objectiveRepeats, "--objective-repeats") } : {}),
+        ...(opts.subjectiveRepeats ? { subjectiveRepeats: int(opts.subjectiveRepeats, "--subjective-repeats") } : {}),
+      });
   const run = await createRun(prisma, { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name });
   process.stderr.write(`run ${run.id}: ${run.plannedCount} queries planned\n`);
   const worker = new Worker(prisma, { runId: run.id, log: (m) => process.stderr.write(`${m}\n`) });
@@ -65,6 +71,7 @@ export async function runCommand(opts: RunOptions) {
   }
   const final = await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
   process.stderr.write(`run ${run.id}: ${final.status}${final.error ? ` (${final.error})` : ""}\n`);
+  if (t2i) process.stderr.write(`images generated; label their faces on the Label page (/label?run=${run.id}), then \`fof scores ${run.id}\`\n`);
   const results = await runScores(prisma, run.id);
   process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
   await prisma.$disconnect();

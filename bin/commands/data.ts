@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { db, migrateAndSeed } from "../../lib/db";
+import { env } from "../../lib/env";
+import { ImportError, importImages, runRecordChunks, runScores } from "../../lib/engine";
+import { RACE_MAPPINGS, type RaceMapping } from "../../lib/faces/labels";
+import { toInterchangeLine } from "../../lib/interchange";
+
+function raceMapping(v: string | undefined): RaceMapping {
+  const m = (v ?? "paper") as RaceMapping;
+  if (!RACE_MAPPINGS.includes(m)) throw new Error(`unknown race mapping "${v}" (choose from ${RACE_MAPPINGS.join(", ")})`);
+  return m;
+}
+
+async function findRun(runId: string) {
+  await migrateAndSeed({ quiet: true });
+  const run = await db().run.findUnique({ where: { id: runId }, select: { id: true } });
+  if (!run) throw new Error(`run "${runId}" not found`);
+}
+
+/** `fof scores RUN`: a stored run's scores in the `fof score` shape (T2I: from the labelled faces). */
+export async function scoresCommand(runId: string, opts: { raceMapping?: string; pretty?: boolean }) {
+  const mapping = raceMapping(opts.raceMapping);
+  await findRun(runId);
+  const results = await runScores(db(), runId, { raceMapping: mapping });
+  process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
+  await db().$disconnect();
+}
+
+/** `fof export RUN`: the run's JSONL v1 lines (one per answer, or per detected face for T2I), streamed. */
+export async function exportCommand(runId: string, opts: { raceMapping?: string }) {
+  const mapping = raceMapping(opts.raceMapping);
+  await findRun(runId);
+  let n = 0;
+  for await (const chunk of runRecordChunks(db(), runId, { raceMapping: mapping })) {
+    const text = chunk.map((r) => toInterchangeLine(r) + "\n").join("");
+    n += chunk.length;
+    if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once("drain", r));
+  }
+  process.stderr.write(`${n} lines\n`);
+  await db().$disconnect();
+}
+
+// Names keep the chosen folder's own name, so `fof import objective/` still reads <test>/<statistic>/<level>/<file>.
+function walk(dir: string, base = path.dirname(path.resolve(dir))): Array<{ name: string; file: string }> {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const file = path.resolve(dir, e.name);
+    if (e.isDirectory()) return walk(file, base);
+    return e.isFile() ? [{ name: path.relative(base, file).split(path.sep).join("/"), file }] : [];
+  });
+}
+
+/** `fof import --model SLUG PATH…`: folders, zips or files, mapped and checked like the Import page; all or nothing. */
+export async function importCommand(paths: string[], opts: { model: string; run?: string; name?: string }) {
+  const files = paths.flatMap((p) => (statSync(p).isDirectory() ? walk(p) : [{ name: path.basename(p), file: p }])).map((f) => ({ name: f.name, bytes: new Uint8Array(readFileSync(f.file)) }));
+  await migrateAndSeed({ quiet: true });
+  try {
+    const r = await importImages(db(), env().dataDir, { modelSlug: opts.model, runId: opts.run ?? null, runName: opts.name ?? null, files });
+    for (const s of r.skipped) process.stderr.write(`left out ${s.name}: ${s.message}\n`);
+    process.stderr.write(`imported ${r.imported} images (mapped by ${r.mappedBy}) into run ${r.runId}\n`);
+    process.stdout.write(JSON.stringify({ runId: r.runId, imported: r.imported }) + "\n");
+  } catch (e) {
+    if (e instanceof ImportError) for (const p of e.problems) process.stderr.write(`${p.name}: ${p.message}\n`);
+    throw e;
+  } finally {
+    await db().$disconnect();
+  }
+}
