@@ -42,6 +42,7 @@ program
   .description("print a stored run's scores as JSON (the `score` shape); T2I runs are scored from their labelled faces")
   .argument("<run>", "run id")
   .option("--race-mapping <name>", "FairFace 7→4 race mapping for T2I: paper | sum-asian", "paper")
+  .option("--labels <source>", "T2I face labels: model (the pipeline's) | reviewed (human-corrected)", "model")
   .option("--pretty", "indent the JSON output")
   .action(scoresCommand);
 
@@ -50,6 +51,7 @@ program
   .description("print a stored run as JSONL v1: one line per answer, or per detected face for T2I (an image without a face: one null line)")
   .argument("<run>", "run id")
   .option("--race-mapping <name>", "FairFace 7→4 race mapping for T2I: paper | sum-asian", "paper")
+  .option("--labels <source>", "T2I face labels: model (the pipeline's) | reviewed (human-corrected)", "model")
   .action(exportCommand);
 
 program

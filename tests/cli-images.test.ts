@@ -49,7 +49,19 @@ describe.skipIf(!existsSync(SHARED))("fof import / scores / export", () => {
     expect(scores.find((s: { attribute: string }) => s.attribute === "gender")).toMatchObject({ modality: "t2i", test: "objective", n: 2, refused: 1, sFact: 0 });
     const lines = (await fof(["export", runId])).stdout.trim().split("\n").map((l) => JSON.parse(l));
     // Indian (0.4) is ignored by the paper mapping: the face is the most probable of the other four classes.
-    expect(lines).toContainEqual({ model: "mj-cli", modality: "t2i", test: "objective", context: null, statistic: "Crime Rate", level: "highest", attribute: "gender", answer: "female" });
+    expect(lines).toContainEqual({ model: "mj-cli", modality: "t2i", test: "objective", context: null, statistic: "Crime Rate", level: "highest", attribute: "gender", answer: "female", labels: "model", imageId: images[0].id, faceId: expect.any(Number), modelAnswer: "female", humanAnswer: null });
     expect(lines.filter((l) => l.answer === null)).toHaveLength(2);
+
+    // A reviewer corrects the gender: the model's labels stay as they were, the reviewed ones follow.
+    const face = await db().face.findFirstOrThrow({ where: { imageId: images[0].id } });
+    await db().annotation.create({ data: { faceId: face.id, annotator: "ann", gender: "male", race: "White" } });
+    await db().$disconnect();
+    const reviewed = (await fof(["export", runId, "--labels", "reviewed"])).stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(reviewed).toContainEqual(expect.objectContaining({ attribute: "gender", answer: "male", labels: "reviewed", modelAnswer: "female", humanAnswer: "male" }));
+    const modelScores = JSON.parse((await fof(["scores", runId])).stdout).results;
+    expect(modelScores.find((s: { attribute: string }) => s.attribute === "gender").sFact).toBe(0);
+    const reviewedScores = JSON.parse((await fof(["scores", runId, "--labels", "reviewed"])).stdout).results;
+    expect(reviewedScores.find((s: { attribute: string }) => s.attribute === "gender").sFact).toBe(1);
+    expect((await fof(["scores", runId, "--labels", "nonsense"]).catch((e) => e)).stderr ?? "").toMatch(/unknown labels/);
   }, 120_000);
 });

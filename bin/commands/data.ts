@@ -2,14 +2,19 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { db, migrateAndSeed } from "../../lib/db";
 import { env } from "../../lib/env";
-import { ImportError, importImages, runRecordChunks, runScores } from "../../lib/engine";
+import { ImportError, importImages, LABEL_SOURCES, recordLine, runRecordChunks, runScores, type LabelSource } from "../../lib/engine";
 import { RACE_MAPPINGS, type RaceMapping } from "../../lib/faces/labels";
-import { toInterchangeLine } from "../../lib/interchange";
 
 function raceMapping(v: string | undefined): RaceMapping {
   const m = (v ?? "paper") as RaceMapping;
   if (!RACE_MAPPINGS.includes(m)) throw new Error(`unknown race mapping "${v}" (choose from ${RACE_MAPPINGS.join(", ")})`);
   return m;
+}
+
+function labelSource(v: string | undefined): LabelSource {
+  const l = (v ?? "model") as LabelSource;
+  if (!LABEL_SOURCES.includes(l)) throw new Error(`unknown labels "${v}" (choose from ${LABEL_SOURCES.join(", ")})`);
+  return l;
 }
 
 async function findRun(runId: string) {
@@ -19,21 +24,23 @@ async function findRun(runId: string) {
 }
 
 /** `fof scores RUN`: a stored run's scores in the `fof score` shape (T2I: from the labelled faces). */
-export async function scoresCommand(runId: string, opts: { raceMapping?: string; pretty?: boolean }) {
+export async function scoresCommand(runId: string, opts: { raceMapping?: string; labels?: string; pretty?: boolean }) {
   const mapping = raceMapping(opts.raceMapping);
+  const labels = labelSource(opts.labels);
   await findRun(runId);
-  const results = await runScores(db(), runId, { raceMapping: mapping });
+  const results = await runScores(db(), runId, { raceMapping: mapping, labels });
   process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
   await db().$disconnect();
 }
 
 /** `fof export RUN`: the run's JSONL v1 lines (one per answer, or per detected face for T2I), streamed. */
-export async function exportCommand(runId: string, opts: { raceMapping?: string }) {
+export async function exportCommand(runId: string, opts: { raceMapping?: string; labels?: string }) {
   const mapping = raceMapping(opts.raceMapping);
+  const labels = labelSource(opts.labels);
   await findRun(runId);
   let n = 0;
-  for await (const chunk of runRecordChunks(db(), runId, { raceMapping: mapping })) {
-    const text = chunk.map((r) => toInterchangeLine(r) + "\n").join("");
+  for await (const chunk of runRecordChunks(db(), runId, { raceMapping: mapping, labels })) {
+    const text = chunk.map((r) => recordLine(r, labels) + "\n").join("");
     n += chunk.length;
     if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once("drain", r));
   }

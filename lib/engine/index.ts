@@ -10,3 +10,4 @@ export * from "./models";
 export * from "./summary";
 export * from "./imports";
 export * from "./labelling";
+export * from "./review";

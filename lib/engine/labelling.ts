@@ -20,6 +20,13 @@ const probs = (n: number, what: string) =>
     .length(n, `${what}: ${n} probabilities`)
     .refine((p) => Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-3, `${what}: probabilities must sum to 1`);
 
+/** Every raw FairFace probability of one face. */
+export const probabilitiesSchema = z.object({
+  race: probs(FAIRFACE_RACES.length, "race"),
+  gender: probs(FAIRFACE_GENDERS.length, "gender"),
+  age: probs(FAIRFACE_AGES.length, "age"),
+});
+
 const coord = z.number().finite();
 export const faceResultSchema = z
   .object({

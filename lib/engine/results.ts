@@ -2,7 +2,9 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { getStatistic, type Attribute, type Context, type Label, type Level, type Test } from "../benchmark";
 import { scoreGroups, type AnswerRecord, type GroupResult } from "../metrics";
+import { toInterchangeLine } from "../interchange";
 import { faceLabels, type RaceMapping } from "../faces/labels";
+import { consensus, currentLabels, reviewedLabel, type AnnotationRow } from "../review/votes";
 
 export interface ProgressRow {
   modelConfigId: string;
@@ -28,6 +30,15 @@ const QUERY_RECORD_SELECT = {
   outcome: { select: { gender: true, race: true } },
 } as const;
 
+const FACE_RECORD_SELECT = {
+  id: true,
+  source: true,
+  deleted: true,
+  raceProbsJson: true,
+  genderProbsJson: true,
+  annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } },
+} as const;
+
 const IMAGE_RECORD_SELECT = {
   id: true,
   test: true,
@@ -35,8 +46,20 @@ const IMAGE_RECORD_SELECT = {
   level: true,
   labelStatus: true,
   modelConfig: { select: { slug: true } },
-  faces: { where: { deleted: false }, select: { raceProbsJson: true, genderProbsJson: true }, orderBy: { id: "asc" } },
+  faces: { select: FACE_RECORD_SELECT, orderBy: { id: "asc" } },
 } as const;
+
+/** Which face labels a T2I score uses: the pipeline's own, or the human-corrected ones. */
+export const LABEL_SOURCES = ["model", "reviewed"] as const;
+export type LabelSource = (typeof LABEL_SOURCES)[number];
+
+/** A T2I record also says which face it is and carries both labels (JSONL exports add them to each line). */
+export interface FaceRecord extends AnswerRecord {
+  imageId: string;
+  faceId: number | null;
+  modelAnswer: Label | null;
+  humanAnswer: Label | null;
+}
 
 /**
  * LLM scoring records: one per answered/refused query and applicable attribute (a subjective answer names a person,
@@ -60,31 +83,68 @@ function queryRecords(r: { test: string; context: string | null; statisticId: st
     }));
 }
 
+type ImageRow = {
+  id: string;
+  test: string;
+  statisticId: string;
+  level: string;
+  labelStatus: string;
+  modelConfig: { slug: string };
+  faces: Array<{ id: number; source: string; deleted: boolean; raceProbsJson: string | null; genderProbsJson: string | null; annotations: AnnotationRow[] }>;
+};
+
 /**
- * T2I scoring records: one per detected (not deleted) face and applicable attribute, with the race mapped from the
- * stored FairFace probabilities under `raceMapping` (so the mapping can change without re-labelling). An image
- * labelled with no face yields a null answer per attribute: excluded from every score, counted as refused.
- * Images not yet labelled and failed generations yield nothing (they are counted on the run page).
+ * T2I scoring records: one per face and applicable attribute, with the race mapped from the stored FairFace
+ * probabilities under `raceMapping` (so the mapping can change without re-labelling).
+ * - `model` labels: the pipeline's output as it ran — every detector face of a labelled image.
+ * - `reviewed` labels: detections fixed by reviewers (deleted ones out, hand-drawn ones in), faces a majority of
+ *   annotators marked "not a face" out, and per attribute the human majority where there is one, the model's label
+ *   otherwise.
+ * An image with no face (left) yields a null answer per attribute: excluded from every score, counted as refused.
+ * Images not yet labelled (and, for `reviewed`, without a hand-drawn face) and failed generations yield nothing.
  */
-function imageRecords(img: { test: string; statisticId: string; level: string; modelConfig: { slug: string }; faces: Array<{ raceProbsJson: string | null; genderProbsJson: string | null }> }, raceMapping?: RaceMapping): AnswerRecord[] {
+function imageRecords(img: ImageRow, raceMapping: RaceMapping | undefined, labels: LabelSource): FaceRecord[] {
   const statistic = getStatistic(img.statisticId);
-  const labels = img.faces.length ? img.faces.map((f) => faceLabels(f, raceMapping)) : [{ gender: null, race: null }];
-  return labels.flatMap((l) =>
-    statistic.attributes.map((attribute) => ({
-      model: img.modelConfig.slug,
-      modality: "t2i" as const,
-      test: img.test as Test,
-      context: null,
-      statisticId: img.statisticId,
-      level: img.level as Level,
-      attribute,
-      answer: (attribute === "gender" ? l.gender : l.race) as Label | null,
-    })),
+  const processed = img.labelStatus === "labelled" || img.labelStatus === "no_face";
+  const current = currentLabels(img.faces.flatMap((f) => f.annotations));
+  const faces = img.faces
+    .filter((f) => (labels === "model" ? processed && f.source === "detector" : !f.deleted))
+    .map((f) => {
+      const model = faceLabels(f, raceMapping);
+      const byAnnotator = current.get(f.id);
+      const c = byAnnotator ? consensus(byAnnotator.values()) : null;
+      const human = { gender: c?.gender.status === "decided" ? c.gender.value : null, race: c?.race.status === "decided" ? c.race.value : null };
+      const reviewed = reviewedLabel(model, c);
+      return { id: f.id, model, human, reviewed };
+    })
+    .filter((f) => labels === "model" || !f.reviewed.excluded);
+  if (labels === "reviewed" && !processed && !faces.length) return [];
+  const rows = faces.length ? faces : [null];
+  return rows.flatMap((f) =>
+    statistic.attributes.map((attribute) => {
+      const modelAnswer = f ? f.model[attribute] : null;
+      return {
+        model: img.modelConfig.slug,
+        modality: "t2i" as const,
+        test: img.test as Test,
+        context: null,
+        statisticId: img.statisticId,
+        level: img.level as Level,
+        attribute,
+        answer: (f ? (labels === "model" ? modelAnswer : f.reviewed[attribute]) : null) as Label | null,
+        imageId: img.id,
+        faceId: f?.id ?? null,
+        modelAnswer,
+        humanAnswer: f ? f.human[attribute] : null,
+      };
+    }),
   );
 }
 
 export interface RecordOptions {
   raceMapping?: RaceMapping;
+  /** T2I: the pipeline's labels (default) or the human-corrected ones */
+  labels?: LabelSource;
   modelSlug?: string;
   /** rows read per database round trip */
   chunk?: number;
@@ -99,14 +159,21 @@ export async function* runRecordChunks(prisma: PrismaClient, runId: string, opts
   if (run.modality === "t2i") {
     let cursor: string | undefined;
     for (;;) {
+      const labels = opts.labels ?? "model";
+      const status = { labelStatus: { in: ["labelled", "no_face"] } };
       const rows = await prisma.image.findMany({
-        where: { runId, labelStatus: { in: ["labelled", "no_face"] }, ...model, ...(cursor ? { id: { gt: cursor } } : {}) },
+        where: {
+          runId,
+          ...(labels === "model" ? status : { OR: [status, { faces: { some: { source: "manual", deleted: false } } }] }),
+          ...model,
+          ...(cursor ? { id: { gt: cursor } } : {}),
+        },
         select: IMAGE_RECORD_SELECT,
         orderBy: { id: "asc" },
         take,
       });
       if (!rows.length) return;
-      yield rows.flatMap((r) => imageRecords(r, opts.raceMapping));
+      yield rows.flatMap((r) => imageRecords(r, opts.raceMapping, labels));
       cursor = rows[rows.length - 1].id;
     }
   }
@@ -130,7 +197,7 @@ export async function runRecords(prisma: PrismaClient, runId: string, opts: Reco
   return out;
 }
 
-export async function runScores(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping } = {}): Promise<GroupResult[]> {
+export async function runScores(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping; labels?: LabelSource } = {}): Promise<GroupResult[]> {
   return scoreGroups(await runRecords(prisma, runId, opts));
 }
 
@@ -149,4 +216,11 @@ export async function labelProgress(prisma: PrismaClient, runId: string) {
     faces,
     byModel: byStatus.map((r) => ({ modelConfigId: r.modelConfigId, labelStatus: r.labelStatus, count: r._count._all })),
   };
+}
+
+/** A record as a JSONL v1 line; T2I lines carry the face and both labels (`labels` names the one in `answer`). */
+export function recordLine(r: AnswerRecord, labels: LabelSource = "model"): string {
+  if (!("imageId" in r)) return toInterchangeLine(r);
+  const f = r as FaceRecord;
+  return toInterchangeLine(f, { labels, imageId: f.imageId, faceId: f.faceId, modelAnswer: f.modelAnswer, humanAnswer: f.humanAnswer });
 }

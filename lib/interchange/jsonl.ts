@@ -101,7 +101,12 @@ export function parseInterchange(lines: Iterable<string>, maxErrors = 20): Answe
 }
 
 /** One interchange line for a record (statistic by its exact name, as in the paper). */
-export function toInterchangeLine(r: AnswerRecord): string {
+/**
+ * One JSONL v1 line. `extra` fields follow the required ones (readers ignore what they do not know): T2I exports
+ * add the face (`imageId`, `faceId`), which labels `answer` comes from, and both the model's and the human
+ * majority's answer.
+ */
+export function toInterchangeLine(r: AnswerRecord, extra?: Record<string, unknown>): string {
   const statistic = findStatistic(r.statisticId);
   return JSON.stringify({
     model: r.model,
@@ -112,5 +117,6 @@ export function toInterchangeLine(r: AnswerRecord): string {
     level: r.level,
     attribute: r.attribute,
     answer: r.answer,
+    ...extra,
   });
 }

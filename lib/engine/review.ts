@@ -1,0 +1,476 @@
+// Human review of face labels: the review queue, annotators' labels (append-only), detection fixes, assignments,
+// agreement and the detector report. Validation at the boundary (zod); multi-row writes in transactions.
+import { z } from "zod";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { GENDERS, LEVELS, RACES, TESTS } from "../benchmark/labels";
+import { getStatistic } from "../benchmark/data";
+import { FAIRFACE_RACES, faceLabels, type RaceMapping } from "../faces/labels";
+import { squareCrop } from "../faces/image";
+import { agreement, consensus, currentLabels, dealAssignment, detectorReport, type AnnotationRow, type AnnotatorLabel, type Consensus, type KappaResult } from "../review";
+import { probabilitiesSchema } from "./labelling";
+
+export class ReviewError extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+/** A simple name-based identity (roles come later): letters, digits, spaces and . _ ' - */
+export const annotatorSchema = z
+  .string()
+  .trim()
+  .min(1, "annotator name required")
+  .max(40, "annotator name: at most 40 characters")
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._'-]*$/u, "annotator name: letters, digits, spaces and . _ ' - only");
+
+export const reviewStates = ["all", "unreviewed", "unreviewed-any", "reviewed", "disagreement"] as const;
+
+export const reviewFilterSchema = z.object({
+  runId: z.string().max(40).optional(),
+  model: z.string().max(80).optional(),
+  statisticId: z.string().max(80).optional(),
+  level: z.enum(LEVELS).optional(),
+  test: z.enum(TESTS).optional(),
+  assignmentId: z.string().max(40).optional(),
+  /** all | unreviewed (by me) | unreviewed-any (by nobody) | reviewed (by me) | disagreement (between annotators) */
+  state: z.enum(reviewStates).default("all"),
+  /** only faces whose gender or race confidence is below this */
+  confidenceBelow: z.coerce.number().min(0.3).max(1).optional(),
+  /** whose labels "mine" and the unreviewed/reviewed states refer to */
+  annotator: annotatorSchema.optional(),
+  after: z.coerce.number().int().min(0).optional(),
+  before: z.coerce.number().int().min(1).optional(),
+  pageSize: z.coerce.number().int().min(1).max(200).default(48),
+  includeDeleted: z.stringbool().default(false),
+});
+export type ReviewFilter = z.input<typeof reviewFilterSchema>;
+
+const FACE_INCLUDE = {
+  annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } },
+  image: {
+    select: {
+      id: true,
+      width: true,
+      height: true,
+      test: true,
+      statisticId: true,
+      level: true,
+      runId: true,
+      originalName: true,
+      labelStatus: true,
+      run: { select: { name: true } },
+      modelConfig: { select: { slug: true, label: true } },
+    },
+  },
+} as const;
+
+type FaceRow = {
+  id: number;
+  imageId: string;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  detectorScore: number | null;
+  source: string;
+  deleted: boolean;
+  createdBy: string | null;
+  deletedBy: string | null;
+  raceProbsJson: string | null;
+  genderProbsJson: string | null;
+  classifierModel: string | null;
+  annotations: AnnotationRow[];
+  image: {
+    id: string;
+    width: number;
+    height: number;
+    test: string;
+    statisticId: string;
+    level: string;
+    runId: string | null;
+    originalName: string | null;
+    labelStatus: string;
+    run: { name: string } | null;
+    modelConfig: { slug: string; label: string };
+  };
+};
+
+/** The model's prediction for a face with confidences: the probability of the chosen class. */
+export function prediction(face: { raceProbsJson: string | null; genderProbsJson: string | null }, mapping: RaceMapping = "paper") {
+  if (!face.raceProbsJson || !face.genderProbsJson) return null;
+  const race7 = JSON.parse(face.raceProbsJson) as number[];
+  const gender2 = JSON.parse(face.genderProbsJson) as number[];
+  const { gender, race } = faceLabels(face, mapping);
+  const raceConfidence = mapping === "sum-asian" && race === "Asian" ? race7[3] + race7[4] : race === "Asian" ? Math.max(race7[3], race7[4]) : race7[["White", "Black", "Hispanic"].indexOf(race!)];
+  let top = 0;
+  race7.forEach((p, i) => (p > race7[top] ? (top = i) : undefined));
+  return {
+    gender: gender!,
+    genderConfidence: Math.max(gender2[0], gender2[1]),
+    race: race!,
+    raceConfidence,
+    /** FairFace's own most probable class among its 7 */
+    fairface: { race: FAIRFACE_RACES[top], p: race7[top] },
+  };
+}
+
+function consensusView(c: Consensus | null) {
+  if (!c) return { annotators: 0, notAFace: false, gender: null, race: null, disagreement: false };
+  const v = <T>(x: Consensus["gender"] | Consensus["race"]) => (x.status === "decided" ? (x.value as T) : x.status === "undecided" ? ("undecided" as const) : null);
+  return { annotators: c.annotators, notAFace: c.notAFace, gender: v<string>(c.gender), race: v<string>(c.race), disagreement: c.disagreement };
+}
+
+function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, annotator?: string) {
+  const list = labels ? [...labels.values()] : [];
+  const c = list.length ? consensus(list) : null;
+  const mine = annotator ? (labels?.get(annotator) ?? null) : null;
+  const statistic = getStatistic(f.image.statisticId);
+  return {
+    id: f.id,
+    imageId: f.imageId,
+    imageUrl: `/api/images/${f.imageId}`,
+    image: { width: f.image.width, height: f.image.height, originalName: f.image.originalName, labelStatus: f.image.labelStatus },
+    box: { x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2 },
+    crop: squareCrop(f, f.image.width, f.image.height),
+    source: f.source as "detector" | "manual",
+    deleted: f.deleted,
+    createdBy: f.createdBy,
+    deletedBy: f.deletedBy,
+    detectorScore: f.detectorScore,
+    run: f.image.runId ? { id: f.image.runId, name: f.image.run?.name ?? f.image.runId } : null,
+    model: { slug: f.image.modelConfig.slug, label: f.image.modelConfig.label },
+    statistic: { id: statistic.id, name: statistic.name },
+    level: f.image.level,
+    test: f.image.test,
+    prediction: prediction(f),
+    mine: mine && { gender: mine.gender, race: mine.race, notAFace: mine.notAFace, at: mine.at },
+    consensus: consensusView(c),
+    labels: list.map((l) => ({ annotator: l.annotator, gender: l.gender, race: l.race, notAFace: l.notAFace, at: l.at })),
+  };
+}
+export type ReviewFace = ReturnType<typeof faceView>;
+
+function scopeWhere(f: z.infer<typeof reviewFilterSchema>) {
+  const image = {
+    ...(f.runId ? { runId: f.runId } : {}),
+    ...(f.model ? { modelConfig: { slug: f.model } } : {}),
+    ...(f.statisticId ? { statisticId: f.statisticId } : {}),
+    ...(f.level ? { level: f.level } : {}),
+    ...(f.test ? { test: f.test } : {}),
+    ...(f.assignmentId ? { assignments: { some: { assignmentId: f.assignmentId, ...(f.annotator ? { annotator: f.annotator } : {}) } } } : {}),
+  };
+  return { ...(f.includeDeleted ? {} : { deleted: false }), image };
+}
+
+function matches(face: ReviewFace, f: z.infer<typeof reviewFilterSchema>): boolean {
+  switch (f.state) {
+    case "unreviewed":
+      if (face.mine) return false;
+      break;
+    case "reviewed":
+      if (!face.mine) return false;
+      break;
+    case "unreviewed-any":
+      if (face.consensus.annotators > 0) return false;
+      break;
+    case "disagreement":
+      if (!face.consensus.disagreement) return false;
+      break;
+  }
+  if (f.confidenceBelow !== undefined) {
+    const p = face.prediction;
+    if (!p || Math.min(p.genderConfidence, p.raceConfidence) >= f.confidenceBelow) return false;
+  }
+  return true;
+}
+
+/**
+ * One page of the review queue in face-id order. Pages are cursor-based (`after` / `before` a face id), so
+ * labelling faces out of an "unreviewed" filter never makes the next page skip any. Filters that need the labels
+ * (state, confidence) are applied while scanning in chunks.
+ */
+export async function reviewQueue(prisma: PrismaClient, input: ReviewFilter) {
+  const f = reviewFilterSchema.parse(input);
+  if ((f.state === "unreviewed" || f.state === "reviewed") && !f.annotator) throw new ReviewError(`the "${f.state}" filter needs an annotator name`);
+  const where = scopeWhere(f);
+  const backwards = f.before !== undefined && f.after === undefined;
+  const chunk = Math.max(200, f.pageSize * 4);
+  const out: ReviewFace[] = [];
+  let cursor = backwards ? f.before! : (f.after ?? 0);
+  let exhausted = false;
+  let scanned = 0;
+  while (out.length < f.pageSize + 1 && scanned < 50_000) {
+    const rows = (await prisma.face.findMany({
+      where: { ...where, id: backwards ? { lt: cursor } : { gt: cursor } },
+      include: FACE_INCLUDE,
+      orderBy: { id: backwards ? "desc" : "asc" },
+      take: chunk,
+    })) as FaceRow[];
+    scanned += rows.length;
+    const labels = currentLabels(rows.flatMap((r) => r.annotations));
+    for (const r of rows) {
+      const v = faceView(r, labels.get(r.id), f.annotator);
+      if (matches(v, f)) out.push(v);
+      if (out.length > f.pageSize) break;
+    }
+    if (rows.length < chunk) {
+      exhausted = true;
+      break;
+    }
+    cursor = rows[rows.length - 1].id;
+  }
+  const more = out.length > f.pageSize;
+  const faces = out.slice(0, f.pageSize);
+  if (backwards) faces.reverse();
+  const total = await prisma.face.count({ where });
+  return {
+    faces,
+    total,
+    /** cursors for the next and previous pages (null at either end) */
+    next: backwards ? (faces.length ? faces[faces.length - 1].id : null) : more || !exhausted ? (faces.at(-1)?.id ?? null) : null,
+    prev: backwards ? (more ? (faces[0]?.id ?? null) : null) : f.after ? (faces[0]?.id ?? null) : null,
+  };
+}
+
+const labelInputSchema = z
+  .object({
+    faceId: z.number().int().positive(),
+    gender: z.enum(GENDERS).nullable(),
+    race: z.enum(RACES).nullable(),
+    notAFace: z.boolean().default(false),
+  })
+  .refine((l) => !l.notAFace || (l.gender === null && l.race === null), "a face marked “not a face” carries no gender or race");
+
+export const saveAnnotationsSchema = z.object({
+  annotator: annotatorSchema,
+  labels: z.array(labelInputSchema).min(1).max(500),
+});
+
+async function facesByIds(prisma: PrismaClient, ids: number[], annotator?: string): Promise<ReviewFace[]> {
+  const rows = (await prisma.face.findMany({ where: { id: { in: ids } }, include: FACE_INCLUDE, orderBy: { id: "asc" } })) as FaceRow[];
+  const labels = currentLabels(rows.flatMap((r) => r.annotations));
+  return rows.map((r) => faceView(r, labels.get(r.id), annotator));
+}
+
+/**
+ * Appends one annotator's labels (all or nothing). Rows are never updated, so two annotators labelling the same
+ * face at the same moment both keep their label; an all-empty label withdraws the annotator's label (undo).
+ */
+export async function saveAnnotations(prisma: PrismaClient, input: z.input<typeof saveAnnotationsSchema>) {
+  const { annotator, labels } = saveAnnotationsSchema.parse(input);
+  const ids = [...new Set(labels.map((l) => l.faceId))];
+  await prisma.$transaction(async (tx) => {
+    const found = await tx.face.findMany({ where: { id: { in: ids } }, select: { id: true, deleted: true } });
+    const missing = ids.filter((id) => !found.some((f) => f.id === id));
+    if (missing.length) throw new ReviewError(`face${missing.length > 1 ? "s" : ""} ${missing.join(", ")} not found`, 404);
+    const deleted = found.filter((f) => f.deleted).map((f) => f.id);
+    if (deleted.length) throw new ReviewError(`face${deleted.length > 1 ? "s" : ""} ${deleted.join(", ")} deleted (restore the detection to label it)`, 409);
+    await tx.annotation.createMany({ data: labels.map((l) => ({ faceId: l.faceId, annotator, gender: l.gender, race: l.race, notAFace: l.notAFace })) });
+  });
+  return { faces: await facesByIds(prisma, ids, annotator) };
+}
+
+const boxSchema = z
+  .object({ x1: z.number().finite(), y1: z.number().finite(), x2: z.number().finite(), y2: z.number().finite() })
+  .refine((b) => b.x2 > b.x1 && b.y2 > b.y1, "a box needs x2 > x1 and y2 > y1");
+
+export const addFaceSchema = z.object({ annotator: annotatorSchema, imageId: z.string().min(1).max(40), box: boxSchema });
+
+/** A face the detector missed, drawn by a reviewer (clamped to the image; at least 8 px a side). */
+export async function addFace(prisma: PrismaClient, input: z.input<typeof addFaceSchema>) {
+  const { annotator, imageId, box } = addFaceSchema.parse(input);
+  const image = await prisma.image.findUnique({ where: { id: imageId }, select: { width: true, height: true } });
+  if (!image) throw new ReviewError("image not found", 404);
+  const b = { x1: Math.max(0, box.x1), y1: Math.max(0, box.y1), x2: Math.min(image.width, box.x2), y2: Math.min(image.height, box.y2) };
+  if (b.x2 - b.x1 < 8 || b.y2 - b.y1 < 8) throw new ReviewError("the box must be at least 8 × 8 pixels inside the image");
+  const face = await prisma.face.create({ data: { imageId, ...b, source: "manual", createdBy: annotator } });
+  return (await facesByIds(prisma, [face.id], annotator))[0];
+}
+
+export const updateFaceSchema = z.union([
+  z.object({ annotator: annotatorSchema, deleted: z.boolean() }),
+  z.object({
+    annotator: annotatorSchema,
+    classifier: z.object({ model: z.string().min(1).max(80), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+    probabilities: probabilitiesSchema,
+  }),
+]);
+
+/** Deletes (or restores) a detection, or stores the browser classifier's output for a hand-drawn face. */
+export async function updateFace(prisma: PrismaClient, faceId: number, input: z.input<typeof updateFaceSchema>) {
+  const u = updateFaceSchema.parse(input);
+  const face = await prisma.face.findUnique({ where: { id: faceId }, select: { source: true, raceProbsJson: true } });
+  if (!face) throw new ReviewError("face not found", 404);
+  if ("deleted" in u) {
+    await prisma.face.update({ where: { id: faceId }, data: u.deleted ? { deleted: true, deletedBy: u.annotator, deletedAt: new Date() } : { deleted: false, deletedBy: null, deletedAt: null } });
+  } else {
+    // Detector faces keep the pipeline's output; only hand-drawn faces take a classification from the review page.
+    if (face.source !== "manual") throw new ReviewError("only hand-drawn faces are classified from the review page", 409);
+    await prisma.face.update({
+      where: { id: faceId },
+      data: {
+        classifierModel: u.classifier.model,
+        classifierVersion: u.classifier.sha256,
+        raceProbsJson: JSON.stringify(u.probabilities.race),
+        genderProbsJson: JSON.stringify(u.probabilities.gender),
+        ageProbsJson: JSON.stringify(u.probabilities.age),
+      },
+    });
+  }
+  return (await facesByIds(prisma, [faceId], u.annotator))[0];
+}
+
+/** An image with every face (deleted ones too, so a deletion can be undone) for the whole-image view. */
+export async function reviewImage(prisma: PrismaClient, imageId: string, annotator?: string) {
+  const image = await prisma.image.findUnique({ where: { id: imageId }, select: { id: true, width: true, height: true, faces: { select: { id: true }, orderBy: { id: "asc" } } } });
+  if (!image) throw new ReviewError("image not found", 404);
+  return { id: image.id, url: `/api/images/${image.id}`, width: image.width, height: image.height, faces: await facesByIds(prisma, image.faces.map((f) => f.id), annotator) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Assignments
+
+export const assignmentSchema = z.object({
+  name: z.string().trim().min(1, "name required").max(80),
+  runIds: z.array(z.string().min(1).max(40)).min(1, "choose at least one run"),
+  annotators: z.array(annotatorSchema).min(1, "at least one annotator"),
+  perModel: z.coerce.number().int().min(1).max(10_000).default(25),
+  overlap: z.coerce.number().int().min(1).max(50),
+  seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(1),
+});
+
+/** Samples the runs' labelled images per model with the seed and deals them to the annotators (one transaction). */
+export async function createAssignment(prisma: PrismaClient, input: z.input<typeof assignmentSchema>) {
+  const a = assignmentSchema.parse(input);
+  const annotators = [...new Set(a.annotators)];
+  if (a.overlap > annotators.length) throw new ReviewError(`annotators per image (${a.overlap}) cannot exceed the number of annotators (${annotators.length})`);
+  const images = await prisma.image.findMany({
+    where: { runId: { in: a.runIds }, labelStatus: { in: ["labelled", "no_face"] } },
+    select: { id: true, modelConfig: { select: { slug: true } } },
+  });
+  if (!images.length) throw new ReviewError("the chosen runs have no labelled images yet: label them on the Label page first");
+  const byModel = new Map<string, string[]>();
+  for (const i of images) byModel.set(i.modelConfig.slug, [...(byModel.get(i.modelConfig.slug) ?? []), i.id]);
+  const deal = dealAssignment({ imagesByModel: byModel, annotators, perModel: a.perModel, overlap: a.overlap, seed: a.seed });
+  return prisma.$transaction(async (tx) => {
+    const created = await tx.assignment.create({
+      data: { name: a.name, scopeJson: JSON.stringify({ runIds: a.runIds }), seed: a.seed, perModel: a.perModel, overlap: a.overlap, annotatorsJson: JSON.stringify(annotators) },
+    });
+    await tx.assignmentItem.createMany({ data: deal.items.map((i) => ({ assignmentId: created.id, ...i })) });
+    return { id: created.id, images: [...deal.sample.values()].reduce((n, s) => n + s.length, 0), items: deal.items.length };
+  });
+}
+
+/** Assignments with each annotator's progress: assigned images, faces in them, and faces they have labelled. */
+export async function listAssignments(prisma: PrismaClient) {
+  const assignments = await prisma.assignment.findMany({ orderBy: { createdAt: "desc" }, include: { items: { select: { annotator: true, imageId: true } } } });
+  const out = [];
+  for (const a of assignments) {
+    const imageIds = [...new Set(a.items.map((i) => i.imageId))];
+    const faces = await prisma.face.findMany({ where: { imageId: { in: imageIds }, deleted: false }, select: { id: true, imageId: true, annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } } } });
+    const labels = currentLabels(faces.flatMap((f) => f.annotations));
+    const annotators = JSON.parse(a.annotatorsJson) as string[];
+    out.push({
+      id: a.id,
+      name: a.name,
+      seed: a.seed,
+      perModel: a.perModel,
+      overlap: a.overlap,
+      createdAt: a.createdAt.toISOString(),
+      runIds: (JSON.parse(a.scopeJson) as { runIds: string[] }).runIds,
+      images: imageIds.length,
+      annotators: annotators.map((name) => {
+        const mine = new Set(a.items.filter((i) => i.annotator === name).map((i) => i.imageId));
+        const myFaces = faces.filter((f) => mine.has(f.imageId));
+        return { name, images: mine.size, faces: myFaces.length, labelled: myFaces.filter((f) => labels.get(f.id)?.has(name)).length };
+      }),
+    });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Agreement, progress and the detector report over a scope (a run, a model, an assignment, or everything)
+
+export const reportScopeSchema = z.object({
+  runId: z.string().max(40).optional(),
+  model: z.string().max(80).optional(),
+  assignmentId: z.string().max(40).optional(),
+});
+
+async function scopedFaces(prisma: PrismaClient, scope: z.infer<typeof reportScopeSchema>) {
+  const image = {
+    ...(scope.runId ? { runId: scope.runId } : {}),
+    ...(scope.model ? { modelConfig: { slug: scope.model } } : {}),
+    ...(scope.assignmentId ? { assignments: { some: { assignmentId: scope.assignmentId } } } : {}),
+  };
+  return prisma.face.findMany({
+    where: { image },
+    select: {
+      id: true,
+      source: true,
+      deleted: true,
+      raceProbsJson: true,
+      genderProbsJson: true,
+      annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } },
+    },
+    orderBy: { id: "asc" },
+  });
+}
+
+type Attr = "gender" | "race" | "face";
+
+function kappaFor(labels: Map<number, Map<string, AnnotatorLabel>>, annotators: string[], attr: Attr): KappaResult | null {
+  const items: Array<Map<string, string>> = [];
+  for (const byAnnotator of labels.values()) {
+    const m = new Map<string, string>();
+    for (const [name, l] of byAnnotator) {
+      if (attr === "face") m.set(name, l.notAFace ? "not a face" : "face");
+      else if (!l.notAFace && l[attr]) m.set(name, l[attr]!);
+    }
+    items.push(m);
+  }
+  return agreement(items, annotators);
+}
+
+export async function reviewReport(prisma: PrismaClient, input: z.input<typeof reportScopeSchema> = {}) {
+  const scope = reportScopeSchema.parse(input);
+  const faces = await scopedFaces(prisma, scope);
+  const live = faces.filter((f) => !f.deleted);
+  const labels = currentLabels(live.flatMap((f) => f.annotations));
+  const annotators = [...new Set([...labels.values()].flatMap((m) => [...m.keys()]))].sort();
+  const last = new Map<string, string>();
+  for (const m of labels.values()) for (const l of m.values()) if ((last.get(l.annotator) ?? "") < l.at) last.set(l.annotator, l.at);
+  const progress = annotators.map((name) => ({ name, labelled: [...labels.values()].filter((m) => m.has(name)).length, lastAt: last.get(name) ?? null }));
+  const attrs: Attr[] = ["gender", "race", "face"];
+  const overall = Object.fromEntries(attrs.map((a) => [a, kappaFor(labels, annotators, a)])) as Record<Attr, KappaResult | null>;
+  const pairs = [];
+  for (let i = 0; i < annotators.length; i++)
+    for (let j = i + 1; j < annotators.length; j++) {
+      const pair = [annotators[i], annotators[j]];
+      pairs.push({ annotators: pair, ...(Object.fromEntries(attrs.map((a) => [a, kappaFor(labels, pair, a)])) as Record<Attr, KappaResult | null>) });
+    }
+  const majority = new Map([...labels].map(([id, m]) => [id, consensus(m.values())]));
+  const report = detectorReport(
+    faces.map((f) => ({
+      source: f.source,
+      deleted: f.deleted,
+      genderProbs: f.genderProbsJson ? (JSON.parse(f.genderProbsJson) as number[]) : null,
+      raceProbs: f.raceProbsJson ? (JSON.parse(f.raceProbsJson) as number[]) : null,
+      consensus: majority.get(f.id) ?? null,
+    })),
+  );
+  return {
+    scope,
+    faces: live.length,
+    reviewed: labels.size,
+    undecided: { gender: [...majority.values()].filter((c) => c.gender.status === "undecided").length, race: [...majority.values()].filter((c) => c.race.status === "undecided").length },
+    annotators: progress,
+    agreement: { overall, pairs },
+    detector: report,
+  };
+}
+export type ReviewReport = Awaited<ReturnType<typeof reviewReport>>;

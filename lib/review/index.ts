@@ -1,0 +1,4 @@
+export * from "./votes";
+export * from "./agreement";
+export * from "./assignment";
+export * from "./report";

@@ -1,0 +1,110 @@
+// Annotators' labels for faces: the current label of each annotator, majority votes and the label a face carries
+// once human review is taken into account. Pure: the database layer passes rows in.
+import { GENDERS, RACES, type Gender, type Race } from "../benchmark/labels";
+
+/** One stored annotation row (rows are appended; the newest per face and annotator is that annotator's label). */
+export interface AnnotationRow {
+  faceId: number;
+  annotator: string;
+  gender: string | null;
+  race: string | null;
+  notAFace: boolean;
+  createdAt: Date | string;
+  id?: number;
+}
+
+/** An annotator's current label for a face. A row with nothing set is a withdrawn label (an undo to "no label"). */
+export interface AnnotatorLabel {
+  annotator: string;
+  gender: Gender | null;
+  race: Race | null;
+  notAFace: boolean;
+  at: string;
+}
+
+const asGender = (g: string | null): Gender | null => (g && (GENDERS as readonly string[]).includes(g) ? (g as Gender) : null);
+const asRace = (r: string | null): Race | null => (r && (RACES as readonly string[]).includes(r) ? (r as Race) : null);
+
+export function isEmptyLabel(l: { gender: string | null; race: string | null; notAFace: boolean }): boolean {
+  return !l.notAFace && l.gender === null && l.race === null;
+}
+
+/**
+ * The newest row per (face, annotator), ordered by time and then id (rows written in the same millisecond keep
+ * their insertion order). Withdrawn labels are dropped. Returns face id → annotator → label.
+ */
+export function currentLabels(rows: readonly AnnotationRow[]): Map<number, Map<string, AnnotatorLabel>> {
+  const sorted = [...rows].sort((a, b) => {
+    const t = new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime();
+    return t !== 0 ? t : (a.id ?? 0) - (b.id ?? 0);
+  });
+  const out = new Map<number, Map<string, AnnotatorLabel>>();
+  for (const r of sorted) {
+    let byAnnotator = out.get(r.faceId);
+    if (!byAnnotator) out.set(r.faceId, (byAnnotator = new Map()));
+    byAnnotator.set(r.annotator, { annotator: r.annotator, gender: asGender(r.gender), race: asRace(r.race), notAFace: r.notAFace, at: new Date(r.createdAt).toISOString() });
+  }
+  for (const [faceId, byAnnotator] of out) {
+    for (const [name, l] of byAnnotator) if (isEmptyLabel(l)) byAnnotator.delete(name);
+    if (!byAnnotator.size) out.delete(faceId);
+  }
+  return out;
+}
+
+export type Vote<T> = { status: "none"; votes: 0 } | { status: "undecided"; votes: number; counts: Map<T, number> } | { status: "decided"; value: T; votes: number; counts: Map<T, number> };
+
+/** Strict majority: a value chosen by more than half of the votes; otherwise undecided; no votes → none. */
+export function majorityVote<T>(values: readonly T[]): Vote<T> {
+  if (!values.length) return { status: "none", votes: 0 };
+  const counts = new Map<T, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  for (const [value, n] of counts) if (n * 2 > values.length) return { status: "decided", value, votes: values.length, counts };
+  return { status: "undecided", votes: values.length, counts };
+}
+
+export interface Consensus {
+  annotators: number;
+  /** true when a strict majority of the annotators marked it "not a face / not a person" */
+  notAFace: boolean;
+  gender: Vote<Gender>;
+  race: Vote<Race>;
+  /** annotators disagree on any attribute (or on whether it is a face) */
+  disagreement: boolean;
+}
+
+/**
+ * Per-face majority: first whether it is a face (every annotator votes), then gender and race among the annotators
+ * who gave that attribute and did not mark it "not a face".
+ */
+export function consensus(labels: Iterable<AnnotatorLabel>): Consensus {
+  const all = [...labels];
+  const face = majorityVote(all.map((l) => l.notAFace));
+  const onFace = all.filter((l) => !l.notAFace);
+  const gender = majorityVote(onFace.map((l) => l.gender).filter((g): g is Gender => g !== null));
+  const race = majorityVote(onFace.map((l) => l.race).filter((r): r is Race => r !== null));
+  const distinct = (xs: unknown[]) => new Set(xs).size > 1;
+  return {
+    annotators: all.length,
+    notAFace: face.status === "decided" && face.value === true,
+    gender,
+    race,
+    disagreement: distinct(all.map((l) => l.notAFace)) || distinct(onFace.map((l) => l.gender).filter(Boolean)) || distinct(onFace.map((l) => l.race).filter(Boolean)),
+  };
+}
+
+export type LabelSource = "human" | "model" | "none";
+
+/**
+ * The label a face carries once review is taken into account: excluded when a majority says it is not a face (or
+ * the detection was deleted); per attribute the human majority where there is one, the model's label otherwise.
+ */
+export function reviewedLabel(
+  model: { gender: Gender | null; race: Race | null },
+  c: Consensus | null,
+): { excluded: boolean; gender: Gender | null; race: Race | null; genderSource: LabelSource; raceSource: LabelSource } {
+  if (c?.notAFace) return { excluded: true, gender: null, race: null, genderSource: "human", raceSource: "human" };
+  const pick = <T>(v: Vote<T> | undefined, fallback: T | null): [T | null, LabelSource] => (v?.status === "decided" ? [v.value, "human"] : fallback !== null ? [fallback, "model"] : [null, "none"]);
+  const [gender, genderSource] = pick(c?.gender, model.gender);
+  const [race, raceSource] = pick(c?.race, model.race);
+  return { excluded: false, gender, race, genderSource, raceSource };
+}

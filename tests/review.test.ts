@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { agreement, cohenKappa, consensus, currentLabels, dealAssignment, detectorReport, fleissKappa, majorityVote, reviewedLabel, type AnnotatorLabel, type ReportFace } from "@/lib/review";
+
+const label = (annotator: string, gender: AnnotatorLabel["gender"], race: AnnotatorLabel["race"], notAFace = false): AnnotatorLabel => ({ annotator, gender, race, notAFace, at: "2026-01-01T00:00:00.000Z" });
+
+describe("majority vote", () => {
+  it("needs a strict majority", () => {
+    expect(majorityVote(["a", "a", "b"])).toMatchObject({ status: "decided", value: "a", votes: 3 });
+    expect(majorityVote(["a", "b"])).toMatchObject({ status: "undecided", votes: 2 });
+    expect(majorityVote(["a", "b", "c"])).toMatchObject({ status: "undecided" });
+    expect(majorityVote(["a", "a", "b", "b"])).toMatchObject({ status: "undecided" });
+    expect(majorityVote(["a"])).toMatchObject({ status: "decided", value: "a" });
+    expect(majorityVote([])).toEqual({ status: "none", votes: 0 });
+  });
+
+  it("decides whether it is a face first, then each attribute among those who saw a face", () => {
+    const c = consensus([label("ann", "female", "Asian"), label("bo", "female", "White"), label("cy", null, null, true)]);
+    expect(c.notAFace).toBe(false);
+    expect(c.gender).toMatchObject({ status: "decided", value: "female", votes: 2 });
+    expect(c.race).toMatchObject({ status: "undecided", votes: 2 });
+    expect(c.disagreement).toBe(true);
+    const notFace = consensus([label("ann", null, null, true), label("bo", null, null, true), label("cy", "male", "Black")]);
+    expect(notFace.notAFace).toBe(true);
+    expect(consensus([label("ann", "male", "Black"), label("bo", "male", "Black")]).disagreement).toBe(false);
+  });
+
+  it("keeps the newest row per annotator, drops withdrawn labels, and breaks time ties by id", () => {
+    const t = "2026-01-01T00:00:00.000Z";
+    const cur = currentLabels([
+      { id: 2, faceId: 1, annotator: "ann", gender: "female", race: "Asian", notAFace: false, createdAt: t },
+      { id: 1, faceId: 1, annotator: "ann", gender: "male", race: "Asian", notAFace: false, createdAt: t },
+      { id: 3, faceId: 1, annotator: "bo", gender: "male", race: null, notAFace: false, createdAt: "2026-01-01T00:00:01.000Z" },
+      { id: 4, faceId: 2, annotator: "ann", gender: "male", race: "White", notAFace: false, createdAt: t },
+      { id: 5, faceId: 2, annotator: "ann", gender: null, race: null, notAFace: false, createdAt: "2026-01-01T00:00:02.000Z" },
+      { id: 6, faceId: 3, annotator: "ann", gender: "nonsense", race: "White", notAFace: false, createdAt: t },
+    ]);
+    expect(cur.get(1)?.get("ann")).toMatchObject({ gender: "female", race: "Asian" });
+    expect(cur.get(1)?.get("bo")).toMatchObject({ gender: "male", race: null });
+    expect(cur.has(2)).toBe(false);
+    expect(cur.get(3)?.get("ann")).toMatchObject({ gender: null, race: "White" });
+  });
+
+  it("takes the human majority where it exists and the model's label otherwise", () => {
+    const model = { gender: "male" as const, race: "White" as const };
+    expect(reviewedLabel(model, null)).toMatchObject({ gender: "male", race: "White", genderSource: "model", raceSource: "model", excluded: false });
+    const c = consensus([label("ann", "female", "Asian"), label("bo", "female", "Black")]);
+    expect(reviewedLabel(model, c)).toMatchObject({ gender: "female", genderSource: "human", race: "White", raceSource: "model" });
+    expect(reviewedLabel(model, consensus([label("ann", null, null, true)]))).toMatchObject({ excluded: true });
+    expect(reviewedLabel({ gender: null, race: null }, consensus([label("ann", "male", null)]))).toMatchObject({ gender: "male", race: null, raceSource: "none" });
+  });
+});
+
+describe("agreement", () => {
+  it("Cohen's kappa: a hand-computed 2 × 2 table", () => {
+    // 20 yes/yes, 5 yes/no, 10 no/yes, 15 no/no: p_o = 0.7, p_e = 0.5·0.6 + 0.5·0.4 = 0.5, κ = 0.4
+    const pairs = [
+      ...Array.from({ length: 20 }, () => ["y", "y"] as const),
+      ...Array.from({ length: 5 }, () => ["y", "n"] as const),
+      ...Array.from({ length: 10 }, () => ["n", "y"] as const),
+      ...Array.from({ length: 15 }, () => ["n", "n"] as const),
+    ];
+    const r = cohenKappa(pairs)!;
+    expect(r.observed).toBeCloseTo(0.7, 12);
+    expect(r.expected).toBeCloseTo(0.5, 12);
+    expect(r.kappa).toBeCloseTo(0.4, 12);
+    expect(cohenKappa([["a", "a"], ["a", "a"]])!.kappa).toBeNull(); // chance agreement 1: undefined
+    expect(cohenKappa([["a", "b"], ["b", "a"]])!.kappa).toBeCloseTo(-1, 12);
+    expect(cohenKappa([])).toBeNull();
+  });
+
+  it("Fleiss' kappa: a hand-computed case and the classic 10 × 14 example (κ = 0.210)", () => {
+    // [a,a,a], [a,a,b]: P̄ = (1 + 1/3)/2 = 2/3, P̄e = (5/6)² + (1/6)² = 13/18, κ = −0.2
+    expect(fleissKappa([["a", "a", "a"], ["a", "a", "b"]])!.kappa).toBeCloseTo(-0.2, 12);
+    const table = [
+      [0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
+      [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7],
+    ];
+    const items = table.map((row) => row.flatMap((k, c) => Array.from({ length: k }, () => c)));
+    const r = fleissKappa(items)!;
+    expect(r.observed).toBeCloseTo(0.378, 3);
+    expect(r.expected).toBeCloseTo(0.213, 3);
+    expect(r.kappa).toBeCloseTo(0.21, 3);
+    expect(() => fleissKappa([["a", "a"], ["a"]])).toThrow(/same number/);
+  });
+
+  it("uses only the items every annotator labelled: Cohen for two, Fleiss for more", () => {
+    const items = [
+      new Map([["ann", "m"], ["bo", "m"], ["cy", "f"]]),
+      new Map([["ann", "f"], ["bo", "f"], ["cy", "f"]]),
+      new Map([["ann", "m"], ["bo", "f"]]),
+    ];
+    const two = agreement(items, ["ann", "bo"])!;
+    expect(two).toMatchObject({ method: "cohen", items: 3, raters: 2 });
+    const three = agreement(items, ["ann", "bo", "cy"])!;
+    expect(three).toMatchObject({ method: "fleiss", items: 2, raters: 3 });
+    expect(agreement(items, ["ann"])).toBeNull();
+  });
+});
+
+describe("assignment", () => {
+  const imagesByModel = new Map([
+    ["midjourney", Array.from({ length: 30 }, (_, i) => `mj-${String(i).padStart(2, "0")}`)],
+    ["dall-e-3", Array.from({ length: 40 }, (_, i) => `de-${String(i).padStart(2, "0")}`)],
+  ]);
+
+  it("deals a seeded sample per model to `overlap` distinct annotators each, evenly", () => {
+    const deal = dealAssignment({ imagesByModel, annotators: ["ann", "bo", "cy"], perModel: 25, overlap: 2, seed: 7 });
+    expect([...deal.sample.values()].map((s) => s.length)).toEqual([25, 25]);
+    expect(deal.items).toHaveLength(100);
+    const byImage = new Map<string, string[]>();
+    for (const it of deal.items) byImage.set(it.imageId, [...(byImage.get(it.imageId) ?? []), it.annotator]);
+    expect(byImage.size).toBe(50);
+    for (const who of byImage.values()) expect(new Set(who).size).toBe(2);
+    const perAnnotator = ["ann", "bo", "cy"].map((a) => deal.items.filter((i) => i.annotator === a).length);
+    expect(Math.max(...perAnnotator) - Math.min(...perAnnotator)).toBeLessThanOrEqual(1);
+    // Deterministic for a seed, different for another.
+    expect(dealAssignment({ imagesByModel, annotators: ["ann", "bo", "cy"], perModel: 25, overlap: 2, seed: 7 })).toEqual(deal);
+    expect(dealAssignment({ imagesByModel, annotators: ["ann", "bo", "cy"], perModel: 25, overlap: 2, seed: 8 }).sample.get("midjourney")).not.toEqual(deal.sample.get("midjourney"));
+  });
+
+  it("gives everyone the whole sample with full overlap, and takes all images when there are fewer", () => {
+    const deal = dealAssignment({ imagesByModel: new Map([["m", ["a", "b", "c"]]]), annotators: ["ann", "bo"], perModel: 25, overlap: 2, seed: 1 });
+    expect(deal.items).toHaveLength(6);
+    expect(() => dealAssignment({ imagesByModel, annotators: ["ann"], perModel: 25, overlap: 2, seed: 1 })).toThrow(/between 1 and 1/);
+    expect(() => dealAssignment({ imagesByModel, annotators: [], perModel: 25, overlap: 1, seed: 1 })).toThrow(/annotator/);
+  });
+});
+
+describe("detector report", () => {
+  const probs = { male: [0.9, 0.1], female: [0.2, 0.8] };
+  // race probabilities over White, Black, Latino_Hispanic, East Asian, Southeast Asian, Indian, Middle Eastern
+  const white = [0.7, 0.1, 0.05, 0.05, 0.05, 0.03, 0.02];
+  const splitAsian = [0.3, 0.05, 0.05, 0.28, 0.27, 0.03, 0.02]; // paper mapping: White; sum-asian: Asian
+  const face = (over: Partial<ReportFace>, humans: AnnotatorLabel[]): ReportFace => ({ source: "detector", deleted: false, genderProbs: probs.male, raceProbs: white, consensus: humans.length ? consensus(humans) : null, ...over });
+
+  it("counts errors against the human majority, per race mapping, with confusion matrices and detector errors", () => {
+    const r = detectorReport([
+      face({}, [label("a", "male", "White"), label("b", "male", "White")]), // correct
+      face({ genderProbs: probs.female }, [label("a", "male", "White"), label("b", "male", "White")]), // gender wrong
+      face({ raceProbs: splitAsian }, [label("a", "female", "Asian"), label("b", "female", "Asian")]), // gender wrong; race wrong under paper only
+      face({}, [label("a", "male", "Black"), label("b", "male", "Asian")]), // race undecided
+      face({}, [label("a", null, null, true), label("b", null, null, true)]), // not a face
+      face({ deleted: true }, []), // deleted false detection
+      face({ source: "manual", genderProbs: null, raceProbs: null }, [label("a", "female", "Black")]), // missed face
+      face({}, []), // not reviewed
+    ]);
+    expect(r.reviewedFaces).toBe(6);
+    expect(r.gender).toMatchObject({ n: 4, errors: 2, errorRate: 0.5 });
+    expect(r.gender.confusion.male.female).toBe(1);
+    expect(r.gender.confusion.female.male).toBe(1);
+    expect(r.race.paper).toMatchObject({ n: 3, errors: 1, undecided: 1 });
+    expect(r.race.paper.confusion.Asian.White).toBe(1);
+    expect(r.race["sum-asian"]).toMatchObject({ n: 3, errors: 0 });
+    expect(r.detection).toEqual({ detectorFaces: 6, falsePositives: 2, missed: 1 });
+  });
+});
