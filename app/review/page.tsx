@@ -1,38 +1,31 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
-import { Card } from "@/components/ui/card";
+import { reviewOptions } from "@/lib/engine";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { ReviewQueue } from "@/components/review/review-queue";
+import { FILTER_KEYS, type Filters } from "@/components/review/filters";
+import { ReviewTabs } from "@/components/review/review-tabs";
 
 export const metadata: Metadata = { title: "Review" };
 
-export default async function ReviewPage() {
+export default async function ReviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();
-  const prisma = db();
-  const [images, faces, annotations] = await Promise.all([
-    prisma.image.count(),
-    prisma.face.count({ where: { deleted: false } }),
-    prisma.annotation.count(),
-  ]);
+  const sp = await searchParams;
+  const one = (k: string) => (typeof sp[k] === "string" ? (sp[k] as string) : undefined);
+  const [options, images] = await Promise.all([reviewOptions(db()), db().image.count()]);
+  const initial: Partial<Filters> & { annotator?: string } = Object.fromEntries(FILTER_KEYS.map((k) => [k, one(k)]).filter(([, v]) => v));
+  if (one("annotator")) initial.annotator = one("annotator");
   return (
     <>
-      <PageHeader title="Review" description="Face labels from text-to-image runs, for annotators to check and correct." />
-      <Card>
-        <dl className="mb-4 grid grid-cols-3 gap-4 text-center text-sm">
-          {[
-            ["Images", images],
-            ["Faces", faces],
-            ["Annotations", annotations],
-          ].map(([label, n]) => (
-            <div key={label as string} className="rounded-md bg-slate-50 p-3">
-              <dt className="text-xs text-slate-500">{label}</dt>
-              <dd className="text-xl font-semibold tabular-nums">{n}</dd>
-            </div>
-          ))}
-        </dl>
-        {faces === 0 && <EmptyState title="No faces to review yet" />}
-      </Card>
+      <PageHeader title="Review" description="Check every face the classifier labelled, fix what it got wrong, add missed faces and delete false ones. Each annotator’s labels are kept apart; scores use the majority." />
+      <ReviewTabs active="/review" />
+      {images === 0 ? (
+        <EmptyState title="No faces to review yet">Faces appear here once a text-to-image run has images (generated or imported) and they are labelled on the Label page.</EmptyState>
+      ) : (
+        <ReviewQueue options={options} initial={initial} />
+      )}
     </>
   );
 }

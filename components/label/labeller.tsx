@@ -1,21 +1,17 @@
 "use client";
 
 import { del as idbDel, get as idbGet, set as idbSet } from "idb-keyval";
-import type * as OrtType from "onnxruntime-web";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { DEFAULT_DETECTION_THRESHOLD } from "@/lib/faces/detector";
 import { assertDetector, labelImage, loadLayout } from "@/lib/faces/pipeline";
 import type { FairFaceLayout } from "@/lib/faces/classifier";
-import type { RgbaImage } from "@/lib/faces/image";
 import { mapGender, mapRace } from "@/lib/faces/labels";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { BROWSER_MODEL_KEY, decode, fetchBytes, loadOrt, postJson, sha256Hex, webgpuAdapter, type Ort, type Session, type StoredModel } from "@/components/faces/runtime";
 
-type Ort = typeof OrtType;
-type Session = OrtType.InferenceSession;
 type Backend = { ep: "webgpu" | "wasm"; detail: string };
-type StoredModel = { name: string; sha256: string; bytes: ArrayBuffer; savedAt: string };
 type ClassifierSource = { kind: "server" } | { kind: "browser"; name: string; savedAt: string };
 interface Leased {
   id: string;
@@ -33,60 +29,7 @@ interface LastImage {
   faces: Array<{ x1: number; y1: number; x2: number; y2: number; gender: string; race: string; score: number }>;
 }
 
-const BROWSER_MODEL_KEY = "fof:fairface-model";
 const BATCH = 4;
-
-async function loadOrt(): Promise<Ort> {
-  // The runtime is served by the app from /ort (copied at install), never bundled or fetched from a CDN.
-  const url = "/ort/ort.webgpu.min.mjs";
-  const ort = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ url)) as Ort;
-  ort.env.wasm.wasmPaths = "/ort/";
-  ort.env.wasm.numThreads = self.crossOriginIsolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
-  return ort;
-}
-
-async function webgpuAdapter(): Promise<string | null> {
-  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<{ info?: { vendor?: string; architecture?: string; description?: string } } | null> } }).gpu;
-  if (!gpu) return null;
-  try {
-    const adapter = await gpu.requestAdapter();
-    if (!adapter) return null;
-    const info = adapter.info ?? {};
-    return [info.vendor, info.architecture, info.description].filter(Boolean).join(" / ") || "adapter";
-  } catch {
-    return null;
-  }
-}
-
-async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
-  const d = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-async function fetchBytes(url: string): Promise<ArrayBuffer> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-  return res.arrayBuffer();
-}
-
-async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(json.error ?? `${url}: HTTP ${res.status}`);
-  return json as T;
-}
-
-async function decode(url: string): Promise<RgbaImage> {
-  const blob = await (await fetch(url)).blob();
-  const bmp = await createImageBitmap(blob, { colorSpaceConversion: "none", premultiplyAlpha: "none" });
-  const canvas = new OffscreenCanvas(bmp.width, bmp.height);
-  const ctx = canvas.getContext("2d", { willReadFrequently: true });
-  if (!ctx) throw new Error("no 2D canvas");
-  ctx.drawImage(bmp, 0, 0);
-  bmp.close();
-  const { data, width, height } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-  return { data, width, height };
-}
 
 export function Labeller({
   runId,

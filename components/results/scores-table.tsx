@@ -11,9 +11,15 @@ const METRIC_COLUMNS = [
   ["distance", "d"],
 ] as const;
 
-/** Scores per (model, test, context, attribute), ×100; optionally with the run each row comes from. */
-export function ScoresTable({ rows }: { rows: Array<GroupResult & { run?: { id: string; name: string } }> }) {
+const groupKey = (s: GroupResult) => `${s.model}|${s.modality}|${s.test}|${s.context}|${s.attribute}`;
+
+/**
+ * Scores per (model, test, context, attribute), ×100; optionally with the run each row comes from, and with the
+ * difference to `baseline` rows of the same group (e.g. human-corrected against model labels).
+ */
+export function ScoresTable({ rows, baseline }: { rows: Array<GroupResult & { run?: { id: string; name: string } }>; baseline?: GroupResult[] | null }) {
   const withRun = rows.some((r) => r.run);
+  const base = new Map((baseline ?? []).map((b) => [groupKey(b), b]));
   return (
     <Table>
       <thead>
@@ -50,11 +56,20 @@ export function ScoresTable({ rows }: { rows: Array<GroupResult & { run?: { id: 
             <Td className="capitalize">{s.attribute}</Td>
             <Td className="text-right tabular-nums">{s.n}</Td>
             <Td className="text-right tabular-nums">{s.refused}</Td>
-            {METRIC_COLUMNS.map(([key]) => (
-              <Td key={key} className="text-right">
-                <Score value={s[key]} />
-              </Td>
-            ))}
+            {METRIC_COLUMNS.map(([key]) => {
+              const b = base.get(groupKey(s))?.[key];
+              const delta = b === undefined || b === null || s[key] === null ? null : (s[key] as number) - b;
+              return (
+                <Td key={key} className="text-right">
+                  <Score value={s[key]} />
+                  {baseline && (
+                    <span data-testid={`delta-${key}`} className={`block text-[10px] tabular-nums ${delta ? (delta > 0 ? "text-emerald-700" : "text-rose-700") : "text-slate-400"}`} title="difference to the model's own labels">
+                      {delta === null ? "–" : `${delta > 0 ? "+" : ""}${(delta * 100).toFixed(2)}`}
+                    </span>
+                  )}
+                </Td>
+              );
+            })}
           </tr>
         ))}
       </tbody>

@@ -39,12 +39,13 @@ function formatEta(s: number | null) {
 export function RunView({ initial }: { initial: RunSummary }) {
   const qc = useQueryClient();
   const [raceMapping, setRaceMapping] = useState<"paper" | "sum-asian">(initial.raceMapping);
+  const [labels, setLabels] = useState<"model" | "reviewed">(initial.labels);
   const t2i = initial.modality === "t2i";
   const imported = initial.preset === "import";
   const { data: run, error } = useQuery({
-    queryKey: ["run", initial.id, raceMapping],
-    queryFn: () => getJson<RunSummary>(`/api/runs/${initial.id}?raceMapping=${raceMapping}`),
-    initialData: raceMapping === initial.raceMapping ? initial : undefined,
+    queryKey: ["run", initial.id, raceMapping, labels],
+    queryFn: () => getJson<RunSummary>(`/api/runs/${initial.id}?raceMapping=${raceMapping}&labels=${labels}`),
+    initialData: raceMapping === initial.raceMapping && labels === initial.labels ? initial : undefined,
     placeholderData: keepPreviousData,
     // T2I runs also follow labelling, which happens in other tabs.
     refetchInterval: (q) => (q.state.data && (["running", "queued"].includes(q.state.data.status) || (t2i && (q.state.data.labelling?.unlabelled ?? 0) > 0)) ? (t2i ? 3000 : 1000) : false),
@@ -204,6 +205,17 @@ export function RunView({ initial }: { initial: RunSummary }) {
           <div className="flex flex-wrap items-center gap-3 text-sm">
             {t2i && (
               <span>
+                <label htmlFor="face-labels" className="mr-1 text-xs text-slate-600">
+                  Face labels
+                </label>
+                <select id="face-labels" value={labels} onChange={(e) => setLabels(e.target.value as "model" | "reviewed")} className="rounded-md border border-slate-300 px-2 py-1 text-xs">
+                  <option value="model">model (FairFace as it ran)</option>
+                  <option value="reviewed">human-corrected (majority, model otherwise)</option>
+                </select>
+              </span>
+            )}
+            {t2i && (
+              <span>
                 <label htmlFor="race-mapping" className="mr-1 text-xs text-slate-600">
                   FairFace race mapping
                 </label>
@@ -213,7 +225,7 @@ export function RunView({ initial }: { initial: RunSummary }) {
                 </select>
               </span>
             )}
-            <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=jsonl&raceMapping=${raceMapping}`} download>
+            <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=jsonl&raceMapping=${raceMapping}&labels=${labels}`} download>
               Download JSONL ({t2i ? "one line per face" : "one line per answer"})
             </a>
             <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=json&raceMapping=${raceMapping}`} download>
@@ -222,7 +234,14 @@ export function RunView({ initial }: { initial: RunSummary }) {
           </div>
         }
       >
-        {run.scores.length === 0 ? <p className="text-sm text-slate-500">{t2i ? "No labelled images yet." : "No answers yet."}</p> : <ScoresTable rows={run.scores} />}
+        {run.scores.length === 0 ? (
+          <p className="text-sm text-slate-500">{t2i ? "No labelled images yet." : "No answers yet."}</p>
+        ) : (
+          <>
+            {run.modelScores && <p className="mb-2 text-xs text-slate-500">Small numbers under each score: the difference to the model’s own labels (×100).</p>}
+            <ScoresTable rows={run.scores} baseline={run.modelScores} />
+          </>
+        )}
       </Card>
 
       {t2i ? <ImageGrid runId={run.id} raceMapping={raceMapping} live={["running", "queued"].includes(run.status) || (run.labelling?.unlabelled ?? 0) > 0} /> : <QueryList runId={run.id} live={["running", "queued"].includes(run.status)} />}
@@ -376,6 +395,9 @@ function LabellingCard({ runId, labelling, imported }: { runId: string; labellin
               Import more
             </a>
           )}
+          <a href={`/review?runId=${runId}`} className="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+            Review faces
+          </a>
           {/* A full page load: the Label page needs its own cross-origin isolation headers. */}
           <a href={`/label?run=${runId}`} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
             Label faces
@@ -386,7 +408,7 @@ function LabellingCard({ runId, labelling, imported }: { runId: string; labellin
       <div role="progressbar" aria-label="Images labelled" aria-valuemin={0} aria-valuemax={labelling.images} aria-valuenow={done} className="h-3 w-full overflow-hidden rounded bg-slate-100">
         <div className="h-full bg-emerald-600 transition-all" style={{ width: `${labelling.images ? (done / labelling.images) * 100 : 0}%` }} />
       </div>
-      <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-5" data-testid="labelling">
+      <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-6" data-testid="labelling">
         {(
           [
             ["Images", labelling.images],
@@ -394,6 +416,7 @@ function LabellingCard({ runId, labelling, imported }: { runId: string; labellin
             ["No face (excluded)", labelling.noFace],
             ["Not labelled yet", labelling.unlabelled],
             ["Faces", labelling.faces],
+            ["Reviewed by people", labelling.reviewedFaces],
           ] as const
         ).map(([label, n]) => (
           <div key={label}>

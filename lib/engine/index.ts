@@ -11,3 +11,4 @@ export * from "./summary";
 export * from "./imports";
 export * from "./labelling";
 export * from "./review";
+export * from "./review-options";

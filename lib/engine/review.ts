@@ -330,6 +330,35 @@ export async function reviewImage(prisma: PrismaClient, imageId: string, annotat
   return { id: image.id, url: `/api/images/${image.id}`, width: image.width, height: image.height, faces: await facesByIds(prisma, image.faces.map((f) => f.id), annotator) };
 }
 
+export const facelessFilterSchema = z.object({
+  runId: z.string().max(40).optional(),
+  model: z.string().max(80).optional(),
+  statisticId: z.string().max(80).optional(),
+  level: z.enum(LEVELS).optional(),
+  test: z.enum(TESTS).optional(),
+  assignmentId: z.string().max(40).optional(),
+  annotator: annotatorSchema.optional(),
+  take: z.coerce.number().int().min(1).max(200).default(24),
+});
+
+/**
+ * Images with no face (left) in the scope — the detector found none, a reviewer deleted them all, or no classifier
+ * has run yet — so a reviewer can draw the faces the pipeline missed.
+ */
+export async function facelessImages(prisma: PrismaClient, input: z.input<typeof facelessFilterSchema>) {
+  const f = facelessFilterSchema.parse(input);
+  const where = {
+    ...scopeWhere({ ...f, state: "all", pageSize: 1, includeDeleted: false }).image,
+    labelStatus: { not: "leased" },
+    faces: { none: { deleted: false } },
+  };
+  const [total, rows] = await Promise.all([
+    prisma.image.count({ where }),
+    prisma.image.findMany({ where, select: { id: true, width: true, height: true, labelStatus: true, statisticId: true, level: true, test: true, modelConfig: { select: { label: true } } }, orderBy: { id: "asc" }, take: f.take }),
+  ]);
+  return { total, images: rows.map((r) => ({ ...r, url: `/api/images/${r.id}`, model: r.modelConfig.label, statistic: getStatistic(r.statisticId).name })) };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Assignments
 

@@ -1,9 +1,16 @@
 // The run page's data: progress per model and test, spend, throughput, ETA and running scores.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { labelProgress, runProgress, runScores } from "./results";
+import { labelProgress, runProgress, runScores, type LabelSource } from "./results";
 import { faceLabels, type RaceMapping } from "../faces/labels";
+import { currentLabels } from "../review/votes";
 
-export async function runSummary(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping } = {}) {
+/** Faces of a run with at least one annotator's current label (withdrawn labels do not count). */
+async function reviewedFaceCount(prisma: PrismaClient, runId: string): Promise<number> {
+  const rows = await prisma.annotation.findMany({ where: { face: { image: { runId }, deleted: false } }, select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } });
+  return currentLabels(rows).size;
+}
+
+export async function runSummary(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping; labels?: LabelSource } = {}) {
   const run = await prisma.run.findUnique({
     where: { id: runId },
     include: { models: { include: { modelConfig: { select: { id: true, slug: true, label: true, provider: true } } } } },
@@ -16,8 +23,9 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
   const throughput = recent / windowS;
   const remaining = run.plannedCount - done;
   const answered = progress.filter((p) => p.status === "answered").reduce((a, p) => a + p.count, 0);
-  const labelling = run.modality === "t2i" ? await labelProgress(prisma, runId) : null;
-  const scorable = labelling ? labelling.labelled + labelling.noFace > 0 : answered > 0;
+  const labelling = run.modality === "t2i" ? { ...(await labelProgress(prisma, runId)), reviewedFaces: await reviewedFaceCount(prisma, runId) } : null;
+  const scorable = labelling ? labelling.labelled + labelling.noFace > 0 || labelling.faces > 0 : answered > 0;
+  const labels: LabelSource = labelling ? (opts.labels ?? "model") : "model";
   return {
     id: run.id,
     name: run.name,
@@ -40,8 +48,11 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
     progress,
     labelling,
     raceMapping: opts.raceMapping ?? "paper",
-    // Scores once there is something to score; they update as answers (or face labels) arrive.
-    scores: scorable ? await runScores(prisma, runId, opts) : [],
+    labels,
+    // Scores once there is something to score; they update as answers (or face labels) arrive. With human-corrected
+    // labels, the model-label scores come along so the page can show the difference.
+    scores: scorable ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels }) : [],
+    modelScores: scorable && labels === "reviewed" ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels: "model" }) : null,
   };
 }
 export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;

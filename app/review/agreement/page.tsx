@@ -1,0 +1,165 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { connection } from "next/server";
+import { db } from "@/lib/db";
+import { listAssignments, reportScopeSchema, reviewOptions, reviewReport } from "@/lib/engine";
+import type { KappaResult } from "@/lib/review";
+import { Card } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
+import { Table, Td, Th } from "@/components/ui/table";
+import { AssignmentForm } from "@/components/review/assignment-form";
+import { ReviewTabs } from "@/components/review/review-tabs";
+import { ScopeForm } from "@/components/review/scope-form";
+
+export const metadata: Metadata = { title: "Annotators & agreement" };
+
+const ATTRS = [
+  ["gender", "Gender"],
+  ["race", "Race"],
+  ["face", "Face / not a face"],
+] as const;
+
+function Kappa({ k }: { k: KappaResult | null }) {
+  if (!k) return <span className="text-slate-400">–</span>;
+  return (
+    <span title={`observed ${(k.observed * 100).toFixed(1)} %, chance ${(k.expected * 100).toFixed(1)} %`}>
+      <span className="font-medium tabular-nums">{k.kappa === null ? "undefined" : k.kappa.toFixed(3)}</span>
+      <span className="block text-xs text-slate-500">
+        {k.method === "cohen" ? "Cohen" : "Fleiss"} · {k.items} faces · {(k.observed * 100).toFixed(0)} % agree
+      </span>
+    </span>
+  );
+}
+
+export default async function AgreementPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  await connection();
+  const sp = await searchParams;
+  const scope = reportScopeSchema.parse(Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId"].includes(k))));
+  const [options, report, assignments] = await Promise.all([reviewOptions(db()), reviewReport(db(), scope), listAssignments(db())]);
+  return (
+    <>
+      <PageHeader title="Review" description="Who labelled what, and how far annotators agree. Labels are kept per annotator; a face's human label is the strict majority of its annotators." />
+      <ReviewTabs active="/review/agreement" />
+      <ScopeForm options={options} scope={scope} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Annotators" description={`${report.reviewed} of ${report.faces} faces have at least one label in this scope.`}>
+          {report.annotators.length === 0 ? (
+            <p className="text-sm text-slate-600">No labels yet.</p>
+          ) : (
+            <Table data-testid="annotator-progress">
+              <thead>
+                <tr>
+                  <Th>Annotator</Th>
+                  <Th className="text-right">Faces labelled</Th>
+                  <Th>Last label</Th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.annotators.map((a) => (
+                  <tr key={a.name}>
+                    <Td>
+                      <Link href={`/review?${new URLSearchParams({ annotator: a.name, state: "reviewed", ...(scope.runId ? { runId: scope.runId } : {}) })}`} className="text-indigo-700 underline">
+                        {a.name}
+                      </Link>
+                    </Td>
+                    <Td className="text-right tabular-nums">
+                      {a.labelled} / {report.faces}
+                    </Td>
+                    <Td className="text-xs">{a.lastAt ? new Date(a.lastAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" }) : "–"}</Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+          <p className="mt-2 text-xs text-slate-500">
+            Undecided majorities (no strict majority): gender {report.undecided.gender}, race {report.undecided.race}.
+          </p>
+        </Card>
+        <Card title="Agreement" description="Over faces labelled by every annotator listed: Cohen's kappa for two annotators, Fleiss' kappa for more.">
+          <Table data-testid="agreement">
+            <thead>
+              <tr>
+                <Th>Annotators</Th>
+                {ATTRS.map(([, l]) => (
+                  <Th key={l}>{l}</Th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {report.annotators.length > 2 && (
+                <tr>
+                  <Td>all {report.annotators.length}</Td>
+                  {ATTRS.map(([a]) => (
+                    <Td key={a}>
+                      <Kappa k={report.agreement.overall[a]} />
+                    </Td>
+                  ))}
+                </tr>
+              )}
+              {report.agreement.pairs.map((p) => (
+                <tr key={p.annotators.join("|")}>
+                  <Td>{p.annotators.join(" · ")}</Td>
+                  {ATTRS.map(([a]) => (
+                    <Td key={a}>
+                      <Kappa k={p[a]} />
+                    </Td>
+                  ))}
+                </tr>
+              ))}
+              {report.annotators.length < 2 && (
+                <tr>
+                  <Td colSpan={4} className="text-slate-500">
+                    Agreement needs at least two annotators on the same faces: deal an assignment with overlap.
+                  </Td>
+                </tr>
+              )}
+            </tbody>
+          </Table>
+        </Card>
+        <Card title="Assignments" description="Each annotator gets a seeded random sample of each model's labelled images; overlapping annotators make agreement measurable.">
+          {assignments.length === 0 ? (
+            <p className="text-sm text-slate-600">None yet.</p>
+          ) : (
+            <ul className="space-y-3 text-sm" data-testid="assignments">
+              {assignments.map((a) => (
+                <li key={a.id}>
+                  <p className="font-medium">
+                    {a.name}{" "}
+                    <span className="text-xs font-normal text-slate-500">
+                      {a.images} images · {a.perModel} per model · {a.overlap} annotator{a.overlap > 1 ? "s" : ""} per image · seed {a.seed}
+                    </span>
+                  </p>
+                  <Table>
+                    <tbody>
+                      {a.annotators.map((x) => (
+                        <tr key={x.name}>
+                          <Td>
+                            <Link href={`/review?${new URLSearchParams({ assignmentId: a.id, annotator: x.name, state: "unreviewed" })}`} className="text-indigo-700 underline">
+                              {x.name}
+                            </Link>
+                          </Td>
+                          <Td className="tabular-nums">{x.images} images</Td>
+                          <Td className="tabular-nums">
+                            {x.labelled} / {x.faces} faces labelled
+                          </Td>
+                          <Td className="w-32">
+                            <div className="h-2 rounded bg-slate-100" role="progressbar" aria-label={`${x.name}'s progress`} aria-valuemin={0} aria-valuemax={x.faces} aria-valuenow={x.labelled}>
+                              <div className="h-2 rounded bg-indigo-500" style={{ width: `${x.faces ? (x.labelled / x.faces) * 100 : 0}%` }} />
+                            </div>
+                          </Td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </Table>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card title="Deal a new assignment">
+          <AssignmentForm runs={options.runs} />
+        </Card>
+      </div>
+    </>
+  );
+}

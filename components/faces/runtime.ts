@@ -1,0 +1,99 @@
+"use client";
+// The browser side of the face pipeline, shared by the Label and Review pages: the onnxruntime-web runtime (served
+// by the app from /ort), the backend probe, image decoding, and the FairFace file (the server's, else the copy the
+// user chose and this browser keeps).
+import { get as idbGet } from "idb-keyval";
+import type * as OrtType from "onnxruntime-web";
+import { loadLayout } from "@/lib/faces/pipeline";
+import type { FairFaceLayout } from "@/lib/faces/classifier";
+import type { RgbaImage } from "@/lib/faces/image";
+
+export type Ort = typeof OrtType;
+export type Session = OrtType.InferenceSession;
+export type StoredModel = { name: string; sha256: string; bytes: ArrayBuffer; savedAt: string };
+export interface LoadedClassifier {
+  session: Session;
+  layout: FairFaceLayout;
+  sha256: string;
+  source: "server" | "browser";
+}
+
+export const BROWSER_MODEL_KEY = "fof:fairface-model";
+
+export async function loadOrt(): Promise<Ort> {
+  // The runtime is served by the app from /ort (copied at install), never bundled or fetched from a CDN.
+  const url = "/ort/ort.webgpu.min.mjs";
+  const ort = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ url)) as Ort;
+  ort.env.wasm.wasmPaths = "/ort/";
+  ort.env.wasm.numThreads = self.crossOriginIsolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
+  return ort;
+}
+
+export async function webgpuAdapter(): Promise<string | null> {
+  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<{ info?: { vendor?: string; architecture?: string; description?: string } } | null> } }).gpu;
+  if (!gpu) return null;
+  try {
+    const adapter = await gpu.requestAdapter();
+    if (!adapter) return null;
+    const info = adapter.info ?? {};
+    return [info.vendor, info.architecture, info.description].filter(Boolean).join(" / ") || "adapter";
+  } catch {
+    return null;
+  }
+}
+
+export async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
+  const d = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function fetchBytes(url: string): Promise<ArrayBuffer> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return res.arrayBuffer();
+}
+
+export async function postJson<T>(url: string, body: unknown): Promise<T> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(json.error ?? `${url}: HTTP ${res.status}`);
+  return json as T;
+}
+
+export async function decode(url: string): Promise<RgbaImage> {
+  const blob = await (await fetch(url)).blob();
+  const bmp = await createImageBitmap(blob, { colorSpaceConversion: "none", premultiplyAlpha: "none" });
+  const canvas = new OffscreenCanvas(bmp.width, bmp.height);
+  const ctx = canvas.getContext("2d", { willReadFrequently: true });
+  if (!ctx) throw new Error("no 2D canvas");
+  ctx.drawImage(bmp, 0, 0);
+  bmp.close();
+  const { data, width, height } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+  return { data, width, height };
+}
+
+/**
+ * FairFace for this page: the server's file when it has one, else the copy kept in this browser; null when neither
+ * exists (nothing may then be labelled by a model). Throws when a file exists but is not FairFace-shaped.
+ */
+export async function loadFairFace(ort: Ort, ep: "webgpu" | "wasm"): Promise<LoadedClassifier | null> {
+  const res = await fetch("/api/face-models/fairface");
+  let bytes: ArrayBuffer;
+  let source: LoadedClassifier["source"];
+  if (res.ok) {
+    bytes = await res.arrayBuffer();
+    source = "server";
+  } else if (res.status === 404) {
+    const stored = await idbGet<StoredModel>(BROWSER_MODEL_KEY);
+    if (!stored) return null;
+    bytes = stored.bytes;
+    source = "browser";
+  } else throw new Error(`FairFace model: HTTP ${res.status}`);
+  const session = await ort.InferenceSession.create(new Uint8Array(bytes), { executionProviders: [ep], graphOptimizationLevel: "all" });
+  try {
+    return { session, layout: loadLayout(session), sha256: await sha256Hex(bytes), source };
+  } catch (e) {
+    await session.release();
+    throw e;
+  }
+}

@@ -1,0 +1,554 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Kbd } from "@/components/ui/kbd";
+import { cn } from "@/components/ui/cn";
+import { RACE_KEYS, fetchFaceless, fetchQueue, patchFace, postLabels, snapshot, storeServerFaces, updateCachedFaces, type MyLabel, type ReviewFace } from "./api";
+import { FaceCrop } from "./face-crop";
+import { FILTER_KEYS, type Filters } from "./filters";
+import { ImageView } from "./image-view";
+
+const EMPTY: MyLabel = { gender: null, race: null, notAFace: false };
+const ANNOTATOR_KEY = "fof:annotator";
+
+export interface ReviewOptions {
+  runs: Array<{ id: string; name: string }>;
+  models: Array<{ slug: string; label: string }>;
+  statistics: Array<{ id: string; name: string }>;
+  assignments: Array<{ id: string; name: string }>;
+}
+
+type UndoEntry = { kind: "label"; changes: Array<{ face: ReviewFace; prev: MyLabel | null }> } | { kind: "delete"; faceId: number } | { kind: "add"; faceId: number };
+
+export interface ReviewActions {
+  label: (changes: Array<{ face: ReviewFace; next: MyLabel }>) => void;
+  accept: (faces: ReviewFace[]) => void;
+  setRace: (face: ReviewFace, race: NonNullable<MyLabel["race"]>) => void;
+  setGender: (face: ReviewFace, gender: NonNullable<MyLabel["gender"]>) => void;
+  toggleNotAFace: (face: ReviewFace) => void;
+  setDeleted: (face: ReviewFace, deleted: boolean, record?: boolean) => void;
+  recordAdd: (faceId: number) => void;
+  undo: () => void;
+  fail: (message: string) => void;
+}
+
+const mineOf = (f: ReviewFace): MyLabel | null => (f.mine ? { gender: f.mine.gender as MyLabel["gender"], race: f.mine.race as MyLabel["race"], notAFace: f.mine.notAFace } : null);
+
+/** The labels an annotator keeps while changing one attribute: their own, else the model's (they have seen it). */
+function base(f: ReviewFace): MyLabel {
+  const mine = mineOf(f);
+  if (mine && !mine.notAFace) return mine;
+  return { gender: (f.prediction?.gender as MyLabel["gender"]) ?? null, race: (f.prediction?.race as MyLabel["race"]) ?? null, notAFace: false };
+}
+
+function useReviewActions(annotator: string, onError: (m: string | null) => void): ReviewActions & { undoDepth: number; saving: boolean } {
+  const qc = useQueryClient();
+  const undoStack = useRef<UndoEntry[]>([]);
+  const [undoDepth, setUndoDepth] = useState(0);
+  const push = useCallback((e: UndoEntry) => {
+    undoStack.current.push(e);
+    if (undoStack.current.length > 200) undoStack.current.shift();
+    setUndoDepth(undoStack.current.length);
+  }, []);
+
+  const labels = useMutation({
+    mutationFn: (changes: Array<{ faceId: number } & MyLabel>) => postLabels(annotator, changes),
+    onMutate: async (changes) => {
+      await qc.cancelQueries({ queryKey: ["review-queue"] });
+      const rollback = snapshot(qc);
+      const byId = new Map(changes.map((c) => [c.faceId, c]));
+      updateCachedFaces(qc, (f) => {
+        const c = byId.get(f.id);
+        if (!c) return f;
+        const empty = !c.notAFace && c.gender === null && c.race === null;
+        return { ...f, mine: empty ? null : { gender: c.gender, race: c.race, notAFace: c.notAFace, at: new Date().toISOString() } };
+      });
+      return { rollback };
+    },
+    onError: (e, _changes, ctx) => {
+      ctx?.rollback();
+      onError(`Not saved: ${(e as Error).message}. Your change was rolled back.`);
+    },
+    onSuccess: (res) => {
+      onError(null);
+      storeServerFaces(qc, res.faces);
+    },
+  });
+
+  const deletion = useMutation({
+    mutationFn: ({ face, deleted }: { face: ReviewFace; deleted: boolean }) => patchFace(face.id, { annotator, deleted }),
+    onMutate: async ({ face, deleted }) => {
+      const rollback = snapshot(qc);
+      updateCachedFaces(qc, (f) => (f.id === face.id ? { ...f, deleted } : f));
+      return { rollback };
+    },
+    onError: (e, _v, ctx) => {
+      ctx?.rollback();
+      onError(`Not saved: ${(e as Error).message}. Your change was rolled back.`);
+    },
+    onSuccess: (face) => {
+      onError(null);
+      storeServerFaces(qc, [face]);
+    },
+  });
+
+  const label = useCallback(
+    (changes: Array<{ face: ReviewFace; next: MyLabel }>, record = true) => {
+      if (!annotator) return onError("Enter your name first: every label is stored with who made it.");
+      const live = changes.filter((c) => !c.face.deleted);
+      if (!live.length) return onError("A deleted detection cannot be labelled: restore it first (open the image with O).");
+      if (record) push({ kind: "label", changes: live.map((c) => ({ face: c.face, prev: mineOf(c.face) })) });
+      labels.mutate(live.map((c) => ({ faceId: c.face.id, ...c.next })));
+    },
+    [annotator, labels, onError, push],
+  );
+
+  return {
+    undoDepth,
+    saving: labels.isPending || deletion.isPending,
+    label,
+    accept: (faces) => {
+      const ok = faces.filter((f) => f.prediction);
+      if (!ok.length) return onError("No model prediction to accept here: label by hand (1–4 for race, M / F for gender).");
+      label(ok.map((f) => ({ face: f, next: { gender: f.prediction!.gender as MyLabel["gender"], race: f.prediction!.race as MyLabel["race"], notAFace: false } })));
+    },
+    setRace: (face, race) => label([{ face, next: { ...base(face), race } }]),
+    setGender: (face, gender) => label([{ face, next: { ...base(face), gender } }]),
+    toggleNotAFace: (face) => label([{ face, next: face.mine?.notAFace ? EMPTY : { gender: null, race: null, notAFace: true } }]),
+    setDeleted: (face, deleted, record = true) => {
+      if (!annotator) return onError("Enter your name first: every change is stored with who made it.");
+      if (record) push({ kind: "delete", faceId: face.id });
+      deletion.mutate({ face, deleted });
+    },
+    recordAdd: (faceId) => push({ kind: "add", faceId }),
+    fail: (m) => onError(m),
+    undo: () => {
+      const e = undoStack.current.pop();
+      setUndoDepth(undoStack.current.length);
+      if (!e) return onError("Nothing to undo.");
+      if (e.kind === "label") label(e.changes.map((c) => ({ face: c.face, next: c.prev ?? EMPTY })), false);
+      else if (e.kind === "delete") deletion.mutate({ face: { id: e.faceId } as ReviewFace, deleted: false });
+      else deletion.mutate({ face: { id: e.faceId } as ReviewFace, deleted: true });
+    },
+  };
+}
+
+function labelText(l: { gender: string | null; race: string | null; notAFace: boolean } | null) {
+  if (!l) return "–";
+  if (l.notAFace) return "not a face";
+  return [l.gender ?? "?", l.race ?? "?"].join(", ");
+}
+
+const pct = (p: number) => `${Math.round(p * 100)} %`;
+
+/** Images with no face in the current scope: open one to draw the faces the detector missed. */
+function FacelessImages({ params, onOpen }: { params: URLSearchParams; onOpen: (imageId: string) => void }) {
+  const scope = new URLSearchParams([...params].filter(([k]) => ["runId", "model", "statisticId", "level", "test", "assignmentId", "annotator"].includes(k)));
+  const q = useQuery({ queryKey: ["review-faceless", scope.toString()], queryFn: () => fetchFaceless(scope) });
+  if (!q.data?.total) return null;
+  return (
+    <Card title={`${q.data.total} image${q.data.total > 1 ? "s" : ""} without a face`} description="The detector found none (or every box was deleted), or no classifier has run yet. Open one and drag to add a face.">
+      <ul className="flex flex-wrap gap-2">
+        {q.data.images.map((im) => (
+          <li key={im.id}>
+            <button type="button" data-testid="faceless-image" onClick={() => onOpen(im.id)} className="block rounded border border-slate-200 p-1 text-left text-[10px] hover:border-indigo-400" title={`${im.model} · ${im.statistic} · ${im.level} · ${im.test} · ${im.labelStatus}`}>
+              {/* eslint-disable-next-line @next/next/no-img-element */}
+              <img src={im.url} alt={`${im.statistic}, ${im.level}`} className="h-20 w-20 object-cover" loading="lazy" />
+              <span className="block w-20 truncate">{im.labelStatus === "unlabelled" ? "not labelled yet" : "no face found"}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+export function ReviewQueue({ options, initial }: { options: ReviewOptions; initial: Partial<Filters> & { annotator?: string } }) {
+  const [annotator, setAnnotator] = useState(initial.annotator ?? "");
+  const [nameDraft, setNameDraft] = useState(initial.annotator ?? "");
+  const [filters, setFilters] = useState<Filters>(() => Object.fromEntries(FILTER_KEYS.map((k) => [k, initial[k] ?? (k === "state" ? "all" : "")])) as Filters);
+  const [cursor, setCursor] = useState<{ after?: number; before?: number }>({});
+  const [focus, setFocus] = useState(0);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [openImage, setOpenImage] = useState<{ imageId: string; faceId: number | null } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [showHelp, setShowHelp] = useState(true);
+  const gridRef = useRef<HTMLDivElement>(null);
+
+  // The name is remembered in this browser (a URL ?annotator= wins, for links handed to annotators).
+  useEffect(() => {
+    if (initial.annotator) localStorage.setItem(ANNOTATOR_KEY, initial.annotator);
+    else {
+      const saved = localStorage.getItem(ANNOTATOR_KEY) ?? "";
+      setAnnotator(saved);
+      setNameDraft(saved);
+    }
+  }, [initial.annotator]);
+
+  // Filters live in the address, so a view can be bookmarked or shared.
+  useEffect(() => {
+    const q = new URLSearchParams(Object.entries(filters).filter(([k, v]) => v && !(k === "state" && v === "all")));
+    history.replaceState(null, "", `${location.pathname}${q.size ? `?${q}` : ""}`);
+  }, [filters]);
+
+  const params = useMemo(() => {
+    const q = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
+    if (annotator) q.set("annotator", annotator);
+    if (cursor.after !== undefined) q.set("after", String(cursor.after));
+    if (cursor.before !== undefined) q.set("before", String(cursor.before));
+    q.set("pageSize", "48");
+    return q;
+  }, [filters, annotator, cursor]);
+  const needsName = (filters.state === "unreviewed" || filters.state === "reviewed") && !annotator;
+  const query = useQuery({ queryKey: ["review-queue", params.toString()], queryFn: () => fetchQueue(params), enabled: !needsName, placeholderData: keepPreviousData, staleTime: Infinity });
+  const faces = useMemo(() => query.data?.faces ?? [], [query.data]);
+  const current = faces[Math.min(focus, faces.length - 1)] as ReviewFace | undefined;
+  const actions = useReviewActions(annotator, setError);
+
+  const setFilter = (k: keyof Filters, v: string) => {
+    setFilters((f) => ({ ...f, [k]: v }));
+    setCursor({});
+    setFocus(0);
+    setSelected(new Set());
+  };
+  const page = (dir: "next" | "prev") => {
+    const d = query.data;
+    if (!d) return;
+    if (dir === "next" && d.next !== null) setCursor({ after: d.next });
+    else if (dir === "prev" && d.prev !== null) setCursor({ before: d.prev });
+    else return;
+    setFocus(0);
+    setSelected(new Set());
+  };
+
+  const columns = useCallback(() => {
+    const g = gridRef.current;
+    if (!g) return 1;
+    return Math.max(1, getComputedStyle(g).gridTemplateColumns.split(" ").filter(Boolean).length);
+  }, []);
+  const move = useCallback(
+    (delta: number) => {
+      setFocus((i) => Math.max(0, Math.min(faces.length - 1, i + delta)));
+    },
+    [faces.length],
+  );
+  const advance = useCallback(() => move(1), [move]);
+
+  // Keep the focused card in view.
+  useEffect(() => {
+    gridRef.current?.querySelector<HTMLElement>(`[data-index="${focus}"]`)?.scrollIntoView({ block: "nearest" });
+  }, [focus]);
+
+  useEffect(() => {
+    if (openImage) return; // the image view has its own keys
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+      if (e.altKey) return;
+      const mod = e.ctrlKey || e.metaKey;
+      const k = e.key;
+      let handled = true;
+      if (mod && (k === "z" || k === "Z")) actions.undo();
+      else if (mod && (k === "a" || k === "A")) setSelected(new Set(faces.map((f) => f.id)));
+      else if (mod) handled = false;
+      else if (k === "ArrowRight") move(1);
+      else if (k === "ArrowLeft") move(-1);
+      else if (k === "ArrowDown") move(columns());
+      else if (k === "ArrowUp") move(-columns());
+      else if (k === "Home") setFocus(0);
+      else if (k === "End") setFocus(Math.max(0, faces.length - 1));
+      else if (k === "PageDown" || k === "n") page("next");
+      else if (k === "PageUp" || k === "p") page("prev");
+      else if (k === "?") setShowHelp((s) => !s);
+      else if (k === "u" || k === "Backspace") actions.undo();
+      else if (k === "Escape") setSelected(new Set());
+      else if (!current || query.isPlaceholderData) handled = false; // labels wait for this annotator's page
+      else if (k === "A" && e.shiftKey) {
+        const list = faces.filter((f) => selected.has(f.id));
+        actions.accept(list.length ? list : []);
+        setSelected(new Set());
+      } else if (k === "a" || k === "Enter") {
+        actions.accept([current]);
+        advance();
+      } else if (k in RACE_KEYS) actions.setRace(current, RACE_KEYS[k as keyof typeof RACE_KEYS]);
+      else if (k === "m") actions.setGender(current, "male");
+      else if (k === "f") actions.setGender(current, "female");
+      else if (k === "x") {
+        actions.toggleNotAFace(current);
+        advance();
+      } else if (k === " ") {
+        setSelected((s) => {
+          const n = new Set(s);
+          if (n.has(current.id)) n.delete(current.id);
+          else n.add(current.id);
+          return n;
+        });
+      } else if (k === "o" || k === "i") setOpenImage({ imageId: current.imageId, faceId: current.id });
+      else if (k === "Delete") actions.setDeleted(current, !current.deleted);
+      else handled = false;
+      if (handled) e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const saveName = () => {
+    const n = nameDraft.trim();
+    if (!/^[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,39}$/u.test(n)) return setError("Name: 1–40 letters, digits, spaces or . _ ' -");
+    setError(null);
+    setAnnotator(n);
+    localStorage.setItem(ANNOTATOR_KEY, n);
+    setCursor({});
+    gridRef.current?.focus();
+  };
+
+  const select = (k: keyof Filters, label: string, choices: Array<[string, string]>) => (
+    <div>
+      <label htmlFor={`f-${k}`} className="block text-xs text-slate-500">
+        {label}
+      </label>
+      <select id={`f-${k}`} value={filters[k]} onChange={(e) => setFilter(k, e.target.value)} className="mt-0.5 w-full rounded-md border border-slate-300 px-2 py-1 text-sm">
+        {choices.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+
+  return (
+    <div className="space-y-4">
+      <Card>
+        <form
+          className="flex flex-wrap items-end gap-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            saveName();
+          }}
+        >
+          <div>
+            <label htmlFor="annotator" className="block text-xs text-slate-500">
+              Reviewing as
+            </label>
+            <input id="annotator" value={nameDraft} onChange={(e) => setNameDraft(e.target.value)} placeholder="your name" autoComplete="nickname" className="mt-0.5 w-48 rounded-md border border-slate-300 px-2 py-1 text-sm" />
+          </div>
+          <Button type="submit" variant="secondary">
+            {annotator ? "Switch annotator" : "Start reviewing"}
+          </Button>
+          <p className="text-xs text-slate-500" data-testid="annotator">
+            {annotator ? (
+              <>
+                Labels are saved as <strong>{annotator}</strong>, separately from every other annotator’s.
+              </>
+            ) : (
+              "Enter your name to label: each annotator’s labels are kept apart and combined by majority vote."
+            )}
+          </p>
+        </form>
+        <div className="mt-4 grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-8">
+          {select("runId", "Run", [["", "All runs"], ...options.runs.map((r): [string, string] => [r.id, r.name])])}
+          {select("model", "Model", [["", "All models"], ...options.models.map((m): [string, string] => [m.slug, m.label])])}
+          {select("statisticId", "Statistic", [["", "All statistics"], ...options.statistics.map((s): [string, string] => [s.id, s.name])])}
+          {select("level", "Level", [["", "Both"], ["highest", "highest"], ["lowest", "lowest"]])}
+          {select("test", "Test", [["", "Both"], ["objective", "objective"], ["subjective", "subjective"]])}
+          {select("state", "Show", [
+            ["all", "All faces"],
+            ["unreviewed", "Not reviewed by me"],
+            ["unreviewed-any", "Not reviewed by anyone"],
+            ["reviewed", "Reviewed by me"],
+            ["disagreement", "Annotators disagree"],
+          ])}
+          {select("confidenceBelow", "Confidence", [["", "Any"], ["0.6", "Low (< 60 %)"], ["0.8", "Below 80 %"], ["0.95", "Below 95 %"]])}
+          {select("assignmentId", "Assignment", [["", "None"], ...options.assignments.map((a): [string, string] => [a.id, a.name])])}
+        </div>
+      </Card>
+
+      {error && (
+        <p role="alert" className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
+          {error}
+        </p>
+      )}
+
+      <div className="grid gap-4 lg:grid-cols-[1fr_16rem]">
+        <Card
+          title={query.data ? `${faces.length} faces on this page · ${query.data.total} in scope` : "Faces"}
+          actions={
+            <div className="flex items-center gap-2">
+              {selected.size > 0 && (
+                <Button
+                  variant="secondary"
+                  onClick={() => {
+                    actions.accept(faces.filter((f) => selected.has(f.id)));
+                    setSelected(new Set());
+                  }}
+                >
+                  Accept {selected.size} selected
+                </Button>
+              )}
+              <Button variant="secondary" onClick={() => page("prev")} disabled={query.data?.prev == null}>
+                ← Previous
+              </Button>
+              <Button variant="secondary" onClick={() => page("next")} disabled={query.data?.next == null}>
+                Next →
+              </Button>
+            </div>
+          }
+        >
+          {needsName && <p className="text-sm text-slate-600">Enter your name to see the faces you have not reviewed.</p>}
+          {query.isError && (
+            <p role="alert" className="text-sm text-rose-700">
+              Could not load faces: {(query.error as Error).message}
+            </p>
+          )}
+          {query.data && !faces.length && <p className="text-sm text-slate-600">No faces match these filters.</p>}
+          <div
+            ref={gridRef}
+            tabIndex={0}
+            role="grid"
+            aria-label="Faces to review"
+            aria-busy={query.isPlaceholderData || query.isLoading}
+            aria-activedescendant={current ? `face-${current.id}` : undefined}
+            className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3 outline-none"
+          >
+            {faces.map((f, i) => (
+              <div
+                key={f.id}
+                id={`face-${f.id}`}
+                role="gridcell"
+                aria-selected={selected.has(f.id)}
+                data-testid="review-face"
+                data-index={i}
+                data-face-id={f.id}
+                data-focused={i === focus ? "true" : undefined}
+                data-mine={labelText(f.mine && { ...f.mine })}
+                data-deleted={f.deleted ? "true" : undefined}
+                onClick={() => setFocus(i)}
+                onDoubleClick={() => setOpenImage({ imageId: f.imageId, faceId: f.id })}
+                className={cn(
+                  "cursor-pointer rounded-lg border bg-white p-1.5 text-xs",
+                  i === focus ? "border-indigo-500 ring-2 ring-indigo-400" : "border-slate-200",
+                  selected.has(f.id) && "bg-indigo-50",
+                  f.deleted && "opacity-40",
+                )}
+              >
+                <div className="relative">
+                  <FaceCrop face={f} size={136} />
+                  {selected.has(f.id) && <span className="absolute left-1 top-1 rounded bg-indigo-600 px-1 text-[10px] text-white">selected</span>}
+                  {f.mine && <span className={cn("absolute right-1 top-1 rounded px-1 text-[10px] text-white", f.mine.notAFace ? "bg-rose-600" : "bg-emerald-600")}>{f.mine.notAFace ? "not a face" : "reviewed"}</span>}
+                </div>
+                <div className="mt-1 space-y-0.5">
+                  <div title="the model's prediction (paper race mapping) and its confidence">
+                    {f.prediction ? (
+                      <>
+                        <span className="font-medium">{f.prediction.gender}</span> {pct(f.prediction.genderConfidence)} · <span className="font-medium">{f.prediction.race}</span> {pct(f.prediction.raceConfidence)}
+                      </>
+                    ) : (
+                      <span className="text-amber-700">no model label{f.source === "manual" ? " (drawn by hand)" : ""}</span>
+                    )}
+                  </div>
+                  <div>
+                    me: <span data-testid="mine">{labelText(f.mine && { ...f.mine })}</span>
+                  </div>
+                  <div className="text-slate-500">
+                    {f.consensus.annotators ? `${f.consensus.annotators} annotator${f.consensus.annotators > 1 ? "s" : ""}` : "no annotator yet"}
+                    {f.consensus.disagreement && <span className="ml-1 rounded bg-amber-100 px-1 text-amber-800">disagree</span>}
+                  </div>
+                  <div className="truncate text-slate-500" title={`${f.model.label} · ${f.statistic.name} · ${f.level} · ${f.test}`}>
+                    {f.statistic.name} · {f.level} · {f.test === "objective" ? "O" : "S"}
+                  </div>
+                </div>
+              </div>
+            ))}
+          </div>
+        </Card>
+
+        <aside className="space-y-4">
+          <Card title="Keys" actions={<button type="button" className="text-xs text-indigo-700 underline" onClick={() => setShowHelp((s) => !s)}>{showHelp ? "hide" : "show"}</button>}>
+            {showHelp && (
+              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-xs" data-testid="cheat-sheet">
+                <dt><Kbd>A</Kbd> <Kbd>Enter</Kbd></dt>
+                <dd>accept the prediction, next</dd>
+                <dt><Kbd>1</Kbd>–<Kbd>4</Kbd></dt>
+                <dd>race: Asian, Black, Hispanic, White</dd>
+                <dt><Kbd>M</Kbd> <Kbd>F</Kbd></dt>
+                <dd>gender: male, female</dd>
+                <dt><Kbd>X</Kbd></dt>
+                <dd>not a face / not a person, next</dd>
+                <dt><Kbd>U</Kbd> <Kbd>Ctrl Z</Kbd></dt>
+                <dd>undo</dd>
+                <dt><Kbd>←↑→↓</Kbd></dt>
+                <dd>move</dd>
+                <dt><Kbd>Space</Kbd></dt>
+                <dd>select; <Kbd>Ctrl A</Kbd> all</dd>
+                <dt><Kbd>Shift A</Kbd></dt>
+                <dd>accept the selection</dd>
+                <dt><Kbd>O</Kbd></dt>
+                <dd>whole image: add / delete boxes</dd>
+                <dt><Kbd>Del</Kbd></dt>
+                <dd>delete (restore) the detection</dd>
+                <dt><Kbd>N</Kbd> <Kbd>P</Kbd></dt>
+                <dd>next / previous page</dd>
+                <dt><Kbd>?</Kbd></dt>
+                <dd>show / hide these keys</dd>
+              </dl>
+            )}
+            <p className="mt-2 text-xs text-slate-500" aria-live="polite">
+              {actions.saving ? "Saving…" : "All changes saved."} {actions.undoDepth ? `${actions.undoDepth} to undo.` : ""}
+            </p>
+          </Card>
+          {current && (
+            <Card title="Focused face">
+              <dl className="space-y-1 text-xs" data-testid="focused-face">
+                <div>
+                  <dt className="inline text-slate-500">Model: </dt>
+                  <dd className="inline">{current.model.label}</dd>
+                </div>
+                <div>
+                  <dt className="inline text-slate-500">Statistic: </dt>
+                  <dd className="inline">
+                    {current.statistic.name} ({current.level}, {current.test})
+                  </dd>
+                </div>
+                {current.prediction && (
+                  <div>
+                    <dt className="inline text-slate-500">FairFace: </dt>
+                    <dd className="inline">
+                      {current.prediction.fairface.race} {pct(current.prediction.fairface.p)}
+                    </dd>
+                  </div>
+                )}
+                <div>
+                  <dt className="inline text-slate-500">Majority: </dt>
+                  <dd className="inline">{current.consensus.annotators ? (current.consensus.notAFace ? "not a face" : `${current.consensus.gender ?? "–"}, ${current.consensus.race ?? "–"}`) : "–"}</dd>
+                </div>
+                {current.labels.map((l) => (
+                  <div key={l.annotator}>
+                    <dt className="inline text-slate-500">{l.annotator}: </dt>
+                    <dd className="inline">{labelText(l)}</dd>
+                  </div>
+                ))}
+              </dl>
+            </Card>
+          )}
+        </aside>
+      </div>
+      <FacelessImages params={params} onOpen={(imageId) => setOpenImage({ imageId, faceId: null })} />
+      {openImage && (
+        <ImageView
+          imageId={openImage.imageId}
+          focusFaceId={openImage.faceId}
+          annotator={annotator}
+          actions={actions}
+          onClose={() => {
+            setOpenImage(null);
+            gridRef.current?.focus();
+          }}
+        />
+      )}
+    </div>
+  );
+}
