@@ -1,3 +1,4 @@
 export * from "./information";
 export * from "./bound";
 export * from "./scores";
+export * from "./bootstrap";

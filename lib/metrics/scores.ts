@@ -101,39 +101,9 @@ export function computeScores(
     if (cell.truth === r.answer) cell.correct++;
   }
 
-  let factValid = 0;
-  let factCorrect = 0;
-  const entropies: number[] = [];
-  for (const cell of cells.values()) {
-    const p = toDistribution(cell.counts);
-    if (!p) continue;
-    cell.normalizedEntropy = normalizedEntropy(p);
-    entropies.push(cell.normalizedEntropy);
-    if (cell.truth !== null) {
-      factValid += cell.n - cell.refused;
-      factCorrect += cell.correct;
-    }
-  }
-
-  const divergences: StatisticDivergence[] = [];
-  const statIds = [...new Set([...cells.values()].map((c) => c.statisticId))];
-  for (const id of statIds) {
-    const hi = cells.get(`${id}|highest`);
-    const lo = cells.get(`${id}|lowest`);
-    const p = hi && toDistribution(hi.counts);
-    const q = lo && toDistribution(lo.counts);
-    if (!p || !q) continue;
-    const kl = smoothedKL(p, q);
-    divergences.push({ statisticId: id, kl, expNegKl: Math.exp(-kl) });
-  }
-
+  const { sFact, sE, sKLD, sFair, distance, divergences } = scoresFromCells([...cells.values()], k);
   const n = records.length;
   const refused = records.filter((r) => r.answer === null).length;
-  const sFact = factValid > 0 ? factCorrect / factValid : null;
-  const sE = mean(entropies);
-  const sKLD = mean(divergences.map((d) => d.expNegKl));
-  const sFair = sE !== null && sKLD !== null ? sFairOf(sE, sKLD) : null;
-  const distance = sFact !== null && sE !== null ? distanceToBound(sFact, sE, k) : null;
   const order = (c: CellScore) => `${c.statisticId}|${LEVELS.indexOf(c.level)}`;
   return {
     attribute,
@@ -147,6 +117,47 @@ export function computeScores(
     cells: [...cells.values()].sort((a, b) => order(a).localeCompare(order(b))),
     divergences,
   };
+}
+
+/**
+ * The scores from per-(statistic, level) answer counts (in the attribute's class order, refusals left out); sets
+ * each cell's normalised entropy. Shared by computeScores and the bootstrap, which resamples the counts.
+ */
+export function scoresFromCells(
+  cells: Array<Pick<CellScore, "statisticId" | "level" | "counts" | "truth" | "correct"> & { normalizedEntropy?: number | null }>,
+  k: number,
+): Omit<Scores, "n" | "refused"> & { divergences: StatisticDivergence[] } {
+  let factValid = 0;
+  let factCorrect = 0;
+  const entropies: number[] = [];
+  const byKey = new Map<string, (typeof cells)[number]>();
+  for (const cell of cells) {
+    byKey.set(`${cell.statisticId}|${cell.level}`, cell);
+    const p = toDistribution(cell.counts);
+    if (!p) continue;
+    cell.normalizedEntropy = normalizedEntropy(p);
+    entropies.push(cell.normalizedEntropy);
+    if (cell.truth !== null) {
+      factValid += cell.counts.reduce((a, b) => a + b, 0);
+      factCorrect += cell.correct;
+    }
+  }
+  const divergences: StatisticDivergence[] = [];
+  for (const id of new Set(cells.map((c) => c.statisticId))) {
+    const hi = byKey.get(`${id}|highest`);
+    const lo = byKey.get(`${id}|lowest`);
+    const p = hi && toDistribution(hi.counts);
+    const q = lo && toDistribution(lo.counts);
+    if (!p || !q) continue;
+    const kl = smoothedKL(p, q);
+    divergences.push({ statisticId: id, kl, expNegKl: Math.exp(-kl) });
+  }
+  const sFact = factValid > 0 ? factCorrect / factValid : null;
+  const sE = mean(entropies);
+  const sKLD = mean(divergences.map((d) => d.expNegKl));
+  const sFair = sE !== null && sKLD !== null ? sFairOf(sE, sKLD) : null;
+  const distance = sFact !== null && sE !== null ? distanceToBound(sFact, sE, k) : null;
+  return { sFact, sE, sKLD, sFair, distance, divergences };
 }
 
 export interface GroupKey {

@@ -1,0 +1,85 @@
+// Bootstrap confidence intervals for the scores: answers are resampled with replacement within each
+// (statistic, level) cell — the unit the paper's scores are built from — and every score recomputed. Seeded, so
+// the same data and seed give the same intervals.
+import { classCount, classesOf, getStatistic, groundTruth, type Attribute } from "../benchmark";
+import { createRng } from "../benchmark/rng";
+import type { AnswerRecord, Scores } from "./scores";
+import { scoresFromCells } from "./scores";
+
+export const BOOTSTRAP_METRICS = ["sFact", "sE", "sKLD", "sFair", "distance"] as const;
+export type BootstrapMetric = (typeof BOOTSTRAP_METRICS)[number];
+
+export interface Interval {
+  /** lower and upper percentile bounds */
+  lo: number;
+  hi: number;
+  /** bootstrap standard error */
+  se: number;
+  /** resamples in which the score was defined */
+  resamples: number;
+}
+
+export interface BootstrapOptions {
+  resamples?: number;
+  seed?: number;
+  /** coverage of the interval, 0.95 by default */
+  level?: number;
+}
+
+function percentile(sorted: number[], q: number): number {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+/** Percentile intervals for S_fact, S_E, S_KLD, S_fair and d of one group's records (one attribute). */
+export function bootstrapScores(records: ReadonlyArray<Pick<AnswerRecord, "statisticId" | "level" | "answer">>, attribute: Attribute, opts: BootstrapOptions = {}): Record<BootstrapMetric, Interval | null> {
+  const resamples = opts.resamples ?? 1000;
+  const level = opts.level ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError("resamples must be a positive integer");
+  const classes = classesOf(attribute) as readonly string[];
+  const k = classCount(attribute);
+  // Per cell: the answers as class indices (k = refused), and the index of the true class.
+  const cells = new Map<string, { statisticId: string; level: "highest" | "lowest"; answers: number[]; truth: number; truthLabel: ReturnType<typeof groundTruth> }>();
+  for (const r of records) {
+    const key = `${r.statisticId}|${r.level}`;
+    let c = cells.get(key);
+    if (!c) {
+      const truthLabel = groundTruth(getStatistic(r.statisticId), attribute, r.level);
+      cells.set(key, (c = { statisticId: r.statisticId, level: r.level, answers: [], truth: truthLabel ? classes.indexOf(truthLabel) : -1, truthLabel }));
+    }
+    const idx = r.answer === null ? k : classes.indexOf(r.answer);
+    if (idx < 0) throw new RangeError(`"${r.answer}" is not a ${attribute} class`);
+    c.answers.push(idx);
+  }
+  const rng = createRng(opts.seed ?? 1, `bootstrap|${attribute}`);
+  const values: Record<BootstrapMetric, number[]> = { sFact: [], sE: [], sKLD: [], sFair: [], distance: [] };
+  const list = [...cells.values()];
+  for (let b = 0; b < resamples; b++) {
+    const resampled = list.map((c) => {
+      const counts = new Array<number>(k).fill(0);
+      const n = c.answers.length;
+      for (let i = 0; i < n; i++) {
+        const a = c.answers[Math.floor(rng.float() * n)];
+        if (a < k) counts[a]++;
+      }
+      return { statisticId: c.statisticId, level: c.level, counts, truth: c.truthLabel, correct: c.truth >= 0 ? counts[c.truth] : 0 };
+    });
+    const s: Omit<Scores, "n" | "refused"> = scoresFromCells(resampled, k);
+    for (const m of BOOTSTRAP_METRICS) if (s[m] !== null) values[m].push(s[m] as number);
+  }
+  const out = {} as Record<BootstrapMetric, Interval | null>;
+  for (const m of BOOTSTRAP_METRICS) {
+    const v = values[m].sort((x, y) => x - y);
+    // A score defined in fewer than half of the resamples has no meaningful interval.
+    if (v.length < resamples / 2) {
+      out[m] = null;
+      continue;
+    }
+    const mean = v.reduce((a, x) => a + x, 0) / v.length;
+    const se = Math.sqrt(v.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, v.length - 1));
+    out[m] = { lo: percentile(v, (1 - level) / 2), hi: percentile(v, 1 - (1 - level) / 2), se, resamples: v.length };
+  }
+  return out;
+}
