@@ -1,0 +1,71 @@
+// Data for the factuality–fairness trade-off chart (paper Fig. 2): one point per model × test/context and
+// attribute, from our runs and from the paper, and the upper-bound curves g_2 and g_4. Pure, for the chart
+// component and the tests.
+import { classCount, type Attribute, type Context, type Modality, type Test } from "../benchmark/labels";
+import { upperBoundCurve, type GroupResult } from "../metrics";
+import type { PublishedColumn, PublishedScore } from "../published";
+
+/** The paper's column for a (modality, test, context): O, S-B, S-R, S-A, S-G for LLMs; O and S for T2I. */
+export function columnOf(modality: Modality, test: Test, context: Context | null): PublishedColumn {
+  if (test === "objective") return "O";
+  if (modality === "t2i") return "S";
+  return ({ baseline: "S-B", representativeness: "S-R", attribution: "S-A", ingroup: "S-G" } as const)[context ?? "baseline"];
+}
+
+export interface TradeoffPoint {
+  source: "run" | "published";
+  /** stable id: source, run, model, column, attribute */
+  id: string;
+  model: string;
+  modality: Modality;
+  column: PublishedColumn;
+  attribute: Attribute;
+  sFact: number;
+  sE: number;
+  sKLD: number | null;
+  sFair: number | null;
+  distance: number | null;
+  run?: { id: string; name: string };
+  /** where a click on the point leads (the breakdown behind it) */
+  test?: Test;
+  context?: Context | null;
+}
+
+/** Points for one attribute: our groups (with a defined S_fact and S_E) and, optionally, the published ones. */
+export function tradeoffPoints(
+  attribute: Attribute,
+  ours: ReadonlyArray<GroupResult & { run?: { id: string; name: string } }>,
+  published: readonly PublishedScore[] = [],
+): TradeoffPoint[] {
+  const points: TradeoffPoint[] = [];
+  for (const g of ours) {
+    if (g.attribute !== attribute || g.sFact === null || g.sE === null) continue;
+    const column = columnOf(g.modality, g.test, g.context);
+    points.push({
+      source: "run",
+      id: `run|${g.run?.id ?? ""}|${g.model}|${g.modality}|${column}|${attribute}`,
+      model: g.model,
+      modality: g.modality,
+      column,
+      attribute,
+      sFact: g.sFact,
+      sE: g.sE,
+      sKLD: g.sKLD,
+      sFair: g.sFair,
+      distance: g.distance,
+      run: g.run,
+      test: g.test,
+      context: g.context,
+    });
+  }
+  for (const p of published) {
+    if (p.attribute !== attribute || p.sFact === null || p.sE === null) continue;
+    points.push({ source: "published", id: `published|${p.model}|${p.modality}|${p.column}|${attribute}`, model: p.model, modality: p.modality, column: p.column, attribute, sFact: p.sFact, sE: p.sE, sKLD: p.sKLD, sFair: p.sFair, distance: p.distance });
+  }
+  return points;
+}
+
+/** The upper bound g_k for an attribute (k = 2 gender, 4 race) as chart points {x: a, y: g_k(a)}. */
+export function boundSeries(attribute: Attribute, points = 101): Array<{ x: number; y: number }> {
+  return upperBoundCurve(classCount(attribute), points).map((p) => ({ x: p.a, y: p.g }));
+}
