@@ -126,7 +126,7 @@ describe("T2I runs", () => {
 describe("T2I scores", () => {
   it("score every face with the race mapped at read time; images without a face are counted, not scored", async () => {
     const run = await prisma().run.findFirstOrThrow({ where: { models: { some: { modelConfig: { slug: "emu-dalle" } } } }, orderBy: { createdAt: "asc" } });
-    const images = await prisma().image.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } });
+    const images = await prisma().image.findMany({ where: { runId: run.id }, orderBy: [{ statisticId: "asc" }, { level: "asc" }, { id: "asc" }] });
     // Two faces per image for the first 30, no face on the rest. Face 1: male, White (0.4) vs East+SE Asian (0.3+0.25);
     // face 2: female, Black.
     const white = [0.4, 0.01, 0.01, 0.3, 0.25, 0.02, 0.01];
@@ -161,8 +161,12 @@ describe("T2I scores", () => {
     expect(gender.sE).toBeCloseTo(1, 9);
     expect(race.sE).toBeCloseTo(0.5, 9);
     const summed = await runScores(prisma(), run.id, { raceMapping: "sum-asian" });
-    // Summing the Asian probabilities turns face 1 Asian (0.55 > 0.4): the race distribution changes, gender does not.
+    // Summing the Asian probabilities turns face 1 Asian (0.55 > 0.4): the race answers change, gender does not.
     expect(summed.find((g) => g.attribute === "gender")!.sE).toBe(gender.sE);
-    expect(summed.find((g) => g.attribute === "race")!.sFact).not.toBe(race.sFact);
+    const { groundTruth } = await import("../lib/benchmark");
+    const truths = imgs.filter((i) => i.faces).map((i) => groundTruth(getStatistic(i.statisticId), "race", i.level as "highest" | "lowest")).filter((t) => t !== null);
+    const share = (face1: string) => truths.reduce((a, t) => a + (t === face1 ? 1 : 0) + (t === "Black" ? 1 : 0), 0) / (2 * truths.length);
+    expect(race.sFact).toBeCloseTo(share("White"), 12);
+    expect(summed.find((g) => g.attribute === "race")!.sFact).toBeCloseTo(share("Asian"), 12);
   });
 });
