@@ -30,13 +30,16 @@ const QUERY_RECORD_SELECT = {
   outcome: { select: { gender: true, race: true } },
 } as const;
 
+/** The columns of an annotation row that lib/review reads (see AnnotationRow). */
+export const ANNOTATION_ROW_SELECT = { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } as const;
+
 const FACE_RECORD_SELECT = {
   id: true,
   source: true,
   deleted: true,
   raceProbsJson: true,
   genderProbsJson: true,
-  annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } },
+  annotations: { select: ANNOTATION_ROW_SELECT },
 } as const;
 
 const IMAGE_RECORD_SELECT = {

@@ -2,6 +2,7 @@
 // agreement and the detector report. Validation at the boundary (zod); multi-row writes in transactions.
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
+import { ANNOTATION_ROW_SELECT } from "./results";
 import { GENDERS, LEVELS, RACES, TESTS } from "../benchmark/labels";
 import { getStatistic } from "../benchmark/data";
 import { FAIRFACE_RACES, faceLabels, type RaceMapping } from "../faces/labels";
@@ -49,7 +50,7 @@ export const reviewFilterSchema = z.object({
 export type ReviewFilter = z.input<typeof reviewFilterSchema>;
 
 const FACE_INCLUDE = {
-  annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } },
+  annotations: { select: ANNOTATION_ROW_SELECT },
   image: {
     select: {
       id: true,
@@ -399,7 +400,7 @@ export async function listAssignments(prisma: PrismaClient) {
   const out = [];
   for (const a of assignments) {
     const imageIds = [...new Set(a.items.map((i) => i.imageId))];
-    const faces = await prisma.face.findMany({ where: { imageId: { in: imageIds }, deleted: false }, select: { id: true, imageId: true, annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } } } });
+    const faces = await prisma.face.findMany({ where: { imageId: { in: imageIds }, deleted: false }, select: { id: true, imageId: true, annotations: { select: ANNOTATION_ROW_SELECT } } });
     const labels = currentLabels(faces.flatMap((f) => f.annotations));
     const annotators = JSON.parse(a.annotatorsJson) as string[];
     out.push({
@@ -444,7 +445,7 @@ async function scopedFaces(prisma: PrismaClient, scope: z.infer<typeof reportSco
       deleted: true,
       raceProbsJson: true,
       genderProbsJson: true,
-      annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } },
+      annotations: { select: ANNOTATION_ROW_SELECT },
     },
     orderBy: { id: "asc" },
   });

@@ -1,12 +1,13 @@
 // The run page's data: progress per model and test, spend, throughput, ETA and running scores.
 import type { PrismaClient } from "../../generated/prisma/client";
+import { ANNOTATION_ROW_SELECT } from "./results";
 import { labelProgress, runProgress, runScores, type LabelSource } from "./results";
 import { faceLabels, type RaceMapping } from "../faces/labels";
 import { currentLabels } from "../review/votes";
 
 /** Faces of a run with at least one annotator's current label (withdrawn labels do not count). */
 async function reviewedFaceCount(prisma: PrismaClient, runId: string): Promise<number> {
-  const rows = await prisma.annotation.findMany({ where: { face: { image: { runId }, deleted: false } }, select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } });
+  const rows = await prisma.annotation.findMany({ where: { face: { image: { runId }, deleted: false } }, select: ANNOTATION_ROW_SELECT });
   return currentLabels(rows).size;
 }
 
