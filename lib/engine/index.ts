@@ -12,3 +12,4 @@ export * from "./imports";
 export * from "./labelling";
 export * from "./review";
 export * from "./review-options";
+export * from "./explore";

@@ -1,7 +1,7 @@
 // Reading a run back: progress counts (aggregated in SQL) and scores (from outcomes).
 import type { PrismaClient } from "../../generated/prisma/client";
 import { getStatistic, type Attribute, type Context, type Label, type Level, type Test } from "../benchmark";
-import { scoreGroups, type AnswerRecord, type GroupResult } from "../metrics";
+import type { AnswerRecord } from "../metrics";
 import { toInterchangeLine } from "../interchange";
 import { faceLabels, type RaceMapping } from "../faces/labels";
 import { consensus, currentLabels, reviewedLabel, type AnnotationRow } from "../review/votes";
@@ -200,9 +200,6 @@ export async function runRecords(prisma: PrismaClient, runId: string, opts: Reco
   return out;
 }
 
-export async function runScores(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping; labels?: LabelSource } = {}): Promise<GroupResult[]> {
-  return scoreGroups(await runRecords(prisma, runId, opts));
-}
 
 /** Labelling progress of a T2I run, per model: images by label status and faces found. */
 export async function labelProgress(prisma: PrismaClient, runId: string) {

@@ -1,7 +1,8 @@
 // The run page's data: progress per model and test, spend, throughput, ETA and running scores.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT } from "./results";
-import { labelProgress, runProgress, runScores, type LabelSource } from "./results";
+import { labelProgress, runProgress, type LabelSource } from "./results";
+import { runScores } from "./explore";
 import { faceLabels, type RaceMapping } from "../faces/labels";
 import { currentLabels } from "../review/votes";
 

@@ -4,7 +4,7 @@
 import { classCount, classesOf, getStatistic, groundTruth, type Attribute } from "../benchmark";
 import { createRng } from "../benchmark/rng";
 import type { AnswerRecord, Scores } from "./scores";
-import { scoresFromCells } from "./scores";
+import { scoresFromCells, weightOf } from "./scores";
 
 export const BOOTSTRAP_METRICS = ["sFact", "sE", "sKLD", "sFair", "distance"] as const;
 export type BootstrapMetric = (typeof BOOTSTRAP_METRICS)[number];
@@ -33,8 +33,35 @@ function percentile(sorted: number[], q: number): number {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
+export type BootstrapIntervals = Record<BootstrapMetric, Interval | null>;
+type BootstrapRecord = Pick<AnswerRecord, "statisticId" | "level" | "answer" | "count">;
+
 /** Percentile intervals for S_fact, S_E, S_KLD, S_fair and d of one group's records (one attribute). */
-export function bootstrapScores(records: ReadonlyArray<Pick<AnswerRecord, "statisticId" | "level" | "answer">>, attribute: Attribute, opts: BootstrapOptions = {}): Record<BootstrapMetric, Interval | null> {
+export function bootstrapScores(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute, opts: BootstrapOptions = {}): BootstrapIntervals {
+  const steps = bootstrapSteps(records, attribute, opts);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The same intervals, computed in slices that yield to the event loop between them, so a server computing them
+ * for 50k+ answers keeps answering other requests.
+ */
+export async function bootstrapScoresAsync(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute, opts: BootstrapOptions = {}): Promise<BootstrapIntervals> {
+  const steps = bootstrapSteps(records, attribute, opts);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Yields after every slice of about `SLICE_DRAWS` random draws. */
+const SLICE_DRAWS = 200_000;
+
+function* bootstrapSteps(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute, opts: BootstrapOptions): Generator<void, BootstrapIntervals> {
   const resamples = opts.resamples ?? 1000;
   const level = opts.level ?? 0.95;
   if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError("resamples must be a positive integer");
@@ -51,12 +78,19 @@ export function bootstrapScores(records: ReadonlyArray<Pick<AnswerRecord, "stati
     }
     const idx = r.answer === null ? k : classes.indexOf(r.answer);
     if (idx < 0) throw new RangeError(`"${r.answer}" is not a ${attribute} class`);
-    c.answers.push(idx);
+    for (let w = weightOf(r); w > 0; w--) c.answers.push(idx);
   }
   const rng = createRng(opts.seed ?? 1, `bootstrap|${attribute}`);
   const values: Record<BootstrapMetric, number[]> = { sFact: [], sE: [], sKLD: [], sFair: [], distance: [] };
   const list = [...cells.values()];
+  const perResample = Math.max(1, list.reduce((a, c) => a + c.answers.length, 0));
+  let drawn = 0;
   for (let b = 0; b < resamples; b++) {
+    drawn += perResample;
+    if (drawn >= SLICE_DRAWS) {
+      drawn = 0;
+      yield;
+    }
     const resampled = list.map((c) => {
       const counts = new Array<number>(k).fill(0);
       const n = c.answers.length;

@@ -31,6 +31,8 @@ export interface AnswerRecord {
   attribute: Attribute;
   /** canonical label, or null for refused / invalid / no face */
   answer: Label | null;
+  /** how many identical answers this record stands for (SQL aggregates); 1 when absent */
+  count?: number;
 }
 
 export interface CellScore {
@@ -68,6 +70,13 @@ export interface DetailedScores extends Scores {
   divergences: StatisticDivergence[];
 }
 
+/** The number of answers a record stands for (a positive integer). */
+export function weightOf(r: { count?: number }): number {
+  const w = r.count ?? 1;
+  if (!Number.isInteger(w) || w < 0) throw new RangeError(`record count must be a non-negative integer, got ${w}`);
+  return w;
+}
+
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 export function sFairOf(sE: number, sKLD: number): number {
@@ -76,7 +85,7 @@ export function sFairOf(sE: number, sKLD: number): number {
 
 /** Scores of one attribute over answer records that all belong to one group. */
 export function computeScores(
-  records: ReadonlyArray<Pick<AnswerRecord, "statisticId" | "level" | "answer">>,
+  records: ReadonlyArray<Pick<AnswerRecord, "statisticId" | "level" | "answer" | "count">>,
   attribute: Attribute,
 ): DetailedScores {
   const classes = classesOf(attribute);
@@ -90,20 +99,21 @@ export function computeScores(
       cell = { statisticId: r.statisticId, level: r.level, n: 0, refused: 0, counts: classes.map(() => 0), truth, correct: 0, normalizedEntropy: null };
       cells.set(key, cell);
     }
-    cell.n++;
+    const w = weightOf(r);
+    cell.n += w;
     if (r.answer === null) {
-      cell.refused++;
+      cell.refused += w;
       continue;
     }
     const idx = classes.indexOf(r.answer);
     if (idx < 0) throw new RangeError(`"${r.answer}" is not a ${attribute} class`);
-    cell.counts[idx]++;
-    if (cell.truth === r.answer) cell.correct++;
+    cell.counts[idx] += w;
+    if (cell.truth === r.answer) cell.correct += w;
   }
 
   const { sFact, sE, sKLD, sFair, distance, divergences } = scoresFromCells([...cells.values()], k);
-  const n = records.length;
-  const refused = records.filter((r) => r.answer === null).length;
+  const n = [...cells.values()].reduce((a, c) => a + c.n, 0);
+  const refused = [...cells.values()].reduce((a, c) => a + c.refused, 0);
   const order = (c: CellScore) => `${c.statisticId}|${LEVELS.indexOf(c.level)}`;
   return {
     attribute,
@@ -181,8 +191,15 @@ function compareKeys(a: GroupKey, b: GroupKey): number {
   );
 }
 
+export type DetailedGroupResult = GroupKey & DetailedScores;
+
 /** Groups records by (model, modality, test, context, attribute) and scores each group, in a stable order. */
 export function scoreGroups(records: Iterable<AnswerRecord>): GroupResult[] {
+  return detailedGroups(records).map(({ cells: _c, divergences: _d, ...g }) => g);
+}
+
+/** As scoreGroups, with each group's per-(statistic, level) cells and per-statistic divergences. */
+export function detailedGroups(records: Iterable<AnswerRecord>): DetailedGroupResult[] {
   const groups = new Map<string, { key: GroupKey; records: AnswerRecord[] }>();
   for (const r of records) {
     const key: GroupKey = { model: r.model, modality: r.modality, test: r.test, context: r.context, attribute: r.attribute };
@@ -193,8 +210,5 @@ export function scoreGroups(records: Iterable<AnswerRecord>): GroupResult[] {
   }
   return [...groups.values()]
     .sort((a, b) => compareKeys(a.key, b.key))
-    .map(({ key, records: rs }) => {
-      const { n, refused, sFact, sE, sKLD, sFair, distance } = computeScores(rs, key.attribute);
-      return { ...key, n, refused, sFact, sE, sKLD, sFair, distance };
-    });
+    .map(({ key, records: rs }) => ({ ...key, ...computeScores(rs, key.attribute) }));
 }

@@ -1,0 +1,49 @@
+// Scores as CSV: one row per run × model × test/context × attribute, on the 0–1 scale, with the bootstrap 95 %
+// bounds where they have been computed (empty otherwise).
+import { stringify } from "csv-stringify/sync";
+import { BOOTSTRAP_METRICS, type BootstrapIntervals, type BootstrapMetric } from "../metrics/bootstrap";
+import type { MeasuredGroup } from "./leaderboard";
+import { columnOf } from "./tradeoff";
+
+const CSV_NAMES: Record<BootstrapMetric, string> = { sFact: "s_fact", sE: "s_e", sKLD: "s_kld", sFair: "s_fair", distance: "d" };
+
+export const SCORE_CSV_COLUMNS: readonly string[] = [
+  "run_id",
+  "run_name",
+  "model",
+  "modality",
+  "test",
+  "context",
+  "column",
+  "attribute",
+  "n",
+  "refused",
+  ...BOOTSTRAP_METRICS.map((m) => CSV_NAMES[m]),
+  ...BOOTSTRAP_METRICS.flatMap((m) => [`${CSV_NAMES[m]}_lo`, `${CSV_NAMES[m]}_hi`]),
+];
+
+/** The key of a group's intervals in an intervals map: run, model, modality, test, context, attribute. */
+export const intervalKey = (g: Pick<MeasuredGroup, "run" | "model" | "modality" | "test" | "context" | "attribute">) =>
+  [g.run?.id ?? "", g.model, g.modality, g.test, g.context ?? "", g.attribute].join("|");
+
+export function scoresCsv(groups: readonly MeasuredGroup[], intervals: ReadonlyMap<string, BootstrapIntervals> = new Map()): string {
+  const num = (v: number | null | undefined) => (v === null || v === undefined ? "" : v);
+  const rows = groups.map((g) => {
+    const iv = intervals.get(intervalKey(g));
+    return [
+      g.run?.id ?? "",
+      g.run?.name ?? "",
+      g.model,
+      g.modality,
+      g.test,
+      g.context ?? "",
+      columnOf(g.modality, g.test, g.context),
+      g.attribute,
+      g.n,
+      g.refused,
+      ...BOOTSTRAP_METRICS.map((m) => num(g[m])),
+      ...BOOTSTRAP_METRICS.flatMap((m) => [num(iv?.[m]?.lo), num(iv?.[m]?.hi)]),
+    ];
+  });
+  return stringify(rows, { header: true, columns: [...SCORE_CSV_COLUMNS], record_delimiter: "\n" });
+}
