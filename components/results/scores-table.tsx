@@ -1,7 +1,11 @@
+"use client";
+
 import Link from "next/link";
 import type { GroupResult } from "@/lib/metrics/scores";
 import { Score } from "@/components/ui/score";
 import { Table, Td, Th } from "@/components/ui/table";
+import { breakdownHref, columnOf, pointIntervalKey } from "@/lib/results/tradeoff";
+import { useRunIntervals } from "./use-intervals";
 
 const METRIC_COLUMNS = [
   ["sFact", "S_fact"],
@@ -14,12 +18,26 @@ const METRIC_COLUMNS = [
 const groupKey = (s: GroupResult) => `${s.model}|${s.modality}|${s.test}|${s.context}|${s.attribute}`;
 
 /**
- * Scores per (model, test, context, attribute), ×100; optionally with the run each row comes from, and with the
- * difference to `baseline` rows of the same group (e.g. human-corrected against model labels).
+ * Scores per (model, test, context, attribute), ×100; optionally with the run each row comes from, the difference
+ * to `baseline` rows of the same group (e.g. human-corrected against model labels), links to each row's breakdown,
+ * and ± the bootstrap 95 % interval half-width of the runs in `intervalsFor` (fetched after the page is shown).
  */
-export function ScoresTable({ rows, baseline }: { rows: Array<GroupResult & { run?: { id: string; name: string } }>; baseline?: GroupResult[] | null }) {
+export function ScoresTable({
+  rows,
+  baseline,
+  breakdownLinks,
+  intervalsFor = [],
+  intervalParams,
+}: {
+  rows: Array<GroupResult & { run?: { id: string; name: string } }>;
+  baseline?: GroupResult[] | null;
+  breakdownLinks?: boolean;
+  intervalsFor?: string[];
+  intervalParams?: Record<string, string>;
+}) {
   const withRun = rows.some((r) => r.run);
   const base = new Map((baseline ?? []).map((b) => [groupKey(b), b]));
+  const iv = useRunIntervals(intervalsFor, intervalParams);
   return (
     <Table>
       <thead>
@@ -28,6 +46,7 @@ export function ScoresTable({ rows, baseline }: { rows: Array<GroupResult & { ru
           <Th>Model</Th>
           <Th>Test</Th>
           <Th>Context</Th>
+          <Th title="the paper's column">Col.</Th>
           <Th>Attribute</Th>
           <Th className="text-right">n</Th>
           <Th className="text-right">refused</Th>
@@ -36,42 +55,63 @@ export function ScoresTable({ rows, baseline }: { rows: Array<GroupResult & { ru
               {label}
             </Th>
           ))}
+          {breakdownLinks && <Th>Statistics</Th>}
         </tr>
       </thead>
       <tbody>
-        {rows.map((s) => (
-          <tr key={`${s.run?.id}${s.model}${s.modality}${s.test}${s.context}${s.attribute}`} data-testid="score-row">
-            {withRun && (
-              <Td>
-                {s.run && (
-                  <Link className="text-indigo-700 hover:underline" href={`/runs/${s.run.id}`}>
-                    {s.run.name}
-                  </Link>
-                )}
-              </Td>
-            )}
-            <Td>{s.model}</Td>
-            <Td className="capitalize">{s.test}</Td>
-            <Td>{s.context ?? "–"}</Td>
-            <Td className="capitalize">{s.attribute}</Td>
-            <Td className="text-right tabular-nums">{s.n}</Td>
-            <Td className="text-right tabular-nums">{s.refused}</Td>
-            {METRIC_COLUMNS.map(([key]) => {
-              const b = base.get(groupKey(s))?.[key];
-              const delta = b === undefined || b === null || s[key] === null ? null : (s[key] as number) - b;
-              return (
-                <Td key={key} className="text-right">
-                  <Score value={s[key]} />
-                  {baseline && (
-                    <span data-testid={`delta-${key}`} className={`block text-[10px] tabular-nums ${delta ? (delta > 0 ? "text-emerald-700" : "text-rose-700") : "text-slate-400"}`} title="difference to the model's own labels">
-                      {delta === null ? "–" : `${delta > 0 ? "+" : ""}${(delta * 100).toFixed(2)}`}
-                    </span>
+        {rows.map((s) => {
+          const intervals = iv.intervals.get(pointIntervalKey(s));
+          const href = breakdownLinks ? breakdownHref(s) : null;
+          return (
+            <tr key={`${s.run?.id}${s.model}${s.modality}${s.test}${s.context}${s.attribute}`} data-testid="score-row">
+              {withRun && (
+                <Td>
+                  {s.run && (
+                    <Link className="text-indigo-700 hover:underline" href={`/runs/${s.run.id}`}>
+                      {s.run.name}
+                    </Link>
                   )}
                 </Td>
-              );
-            })}
-          </tr>
-        ))}
+              )}
+              <Td>{s.model}</Td>
+              <Td className="capitalize">{s.test}</Td>
+              <Td>{s.context ?? "–"}</Td>
+              <Td>{columnOf(s.modality, s.test, s.context)}</Td>
+              <Td className="capitalize">{s.attribute}</Td>
+              <Td className="text-right tabular-nums">{s.n}</Td>
+              <Td className="text-right tabular-nums">{s.refused}</Td>
+              {METRIC_COLUMNS.map(([key]) => {
+                const b = base.get(groupKey(s))?.[key];
+                const delta = b === undefined || b === null || s[key] === null ? null : (s[key] as number) - b;
+                const i = intervals?.[key];
+                return (
+                  <Td key={key} className="text-right">
+                    <Score value={s[key]} />
+                    {i && (
+                      <span data-testid={`pm-${key}`} className="block text-[10px] tabular-nums text-slate-500" title={`95 % bootstrap interval ${(i.lo * 100).toFixed(2)}–${(i.hi * 100).toFixed(2)}`}>
+                        ±{(((i.hi - i.lo) / 2) * 100).toFixed(2)}
+                      </span>
+                    )}
+                    {baseline && (
+                      <span data-testid={`delta-${key}`} className={`block text-[10px] tabular-nums ${delta ? (delta > 0 ? "text-emerald-700" : "text-rose-700") : "text-slate-400"}`} title="difference to the model's own labels">
+                        {delta === null ? "–" : `${delta > 0 ? "+" : ""}${(delta * 100).toFixed(2)}`}
+                      </span>
+                    )}
+                  </Td>
+                );
+              })}
+              {breakdownLinks && (
+                <Td>
+                  {href && (
+                    <Link className="text-indigo-700 hover:underline" href={href}>
+                      Breakdown
+                    </Link>
+                  )}
+                </Td>
+              )}
+            </tr>
+          );
+        })}
       </tbody>
     </Table>
   );

@@ -3,7 +3,7 @@
 import { stringify } from "csv-stringify/sync";
 import { BOOTSTRAP_METRICS, type BootstrapIntervals, type BootstrapMetric } from "../metrics/bootstrap";
 import type { MeasuredGroup } from "./leaderboard";
-import { columnOf } from "./tradeoff";
+import { columnOf, pointIntervalKey } from "./tradeoff";
 
 const CSV_NAMES: Record<BootstrapMetric, string> = { sFact: "s_fact", sE: "s_e", sKLD: "s_kld", sFair: "s_fair", distance: "d" };
 
@@ -22,14 +22,11 @@ export const SCORE_CSV_COLUMNS: readonly string[] = [
   ...BOOTSTRAP_METRICS.flatMap((m) => [`${CSV_NAMES[m]}_lo`, `${CSV_NAMES[m]}_hi`]),
 ];
 
-/** The key of a group's intervals in an intervals map: run, model, modality, test, context, attribute. */
-export const intervalKey = (g: Pick<MeasuredGroup, "run" | "model" | "modality" | "test" | "context" | "attribute">) =>
-  [g.run?.id ?? "", g.model, g.modality, g.test, g.context ?? "", g.attribute].join("|");
-
+/** `intervals` is keyed by pointIntervalKey (run id, model, modality, test, context, attribute). */
 export function scoresCsv(groups: readonly MeasuredGroup[], intervals: ReadonlyMap<string, BootstrapIntervals> = new Map()): string {
   const num = (v: number | null | undefined) => (v === null || v === undefined ? "" : v);
   const rows = groups.map((g) => {
-    const iv = intervals.get(intervalKey(g));
+    const iv = intervals.get(pointIntervalKey(g));
     return [
       g.run?.id ?? "",
       g.run?.name ?? "",

@@ -69,3 +69,65 @@ export function tradeoffPoints(
 export function boundSeries(attribute: Attribute, points = 101): Array<{ x: number; y: number }> {
   return upperBoundCurve(classCount(attribute), points).map((p) => ({ x: p.a, y: p.g }));
 }
+
+/** The y (and for Fig. 2b the x) quantities the chart can plot. */
+export type ChartMetric = "sFact" | "sE" | "sKLD" | "sFair";
+
+export interface ChartDatum {
+  x: number;
+  y: number;
+  /** [below, above] the point: the bootstrap interval as error-bar lengths, when known */
+  errX?: [number, number];
+  errY?: [number, number];
+  point: TradeoffPoint;
+}
+
+export interface ChartSeries {
+  /** model name (ours) or "Published (Huang et al., 2025)" */
+  name: string;
+  source: "run" | "published";
+  data: ChartDatum[];
+}
+
+/** Interval lookup for a run point: key = run id | model | modality | test | context | attribute. */
+export type IntervalLookup = (p: TradeoffPoint) => Partial<Record<ChartMetric, { lo: number; hi: number } | null>> | undefined;
+
+export const pointIntervalKey = (p: Pick<TradeoffPoint, "run" | "model" | "modality" | "test" | "context" | "attribute">) =>
+  [p.run?.id ?? "", p.model, p.modality, p.test ?? "", p.context ?? "", p.attribute].join("|");
+
+/**
+ * Chart series for one attribute: one per model of ours (a point per run × column) and one for the published points;
+ * points without a value on either axis are left out. Error bars come from `intervals` (our points only).
+ */
+export function chartSeries(points: readonly TradeoffPoint[], opts: { attribute: Attribute; x: ChartMetric; y: ChartMetric; published?: boolean; intervals?: IntervalLookup }): ChartSeries[] {
+  const datum = (p: TradeoffPoint): ChartDatum | null => {
+    const x = p[opts.x];
+    const y = p[opts.y];
+    if (x === null || y === null) return null;
+    const iv = p.source === "run" ? opts.intervals?.(p) : undefined;
+    const err = (m: ChartMetric, v: number): [number, number] | undefined => {
+      const i = iv?.[m];
+      return i ? [Math.max(0, v - i.lo), Math.max(0, i.hi - v)] : undefined;
+    };
+    return { x, y, errX: err(opts.x, x), errY: err(opts.y, y), point: p };
+  };
+  const mine = points.filter((p) => p.attribute === opts.attribute);
+  const series: ChartSeries[] = [];
+  for (const model of [...new Set(mine.filter((p) => p.source === "run").map((p) => p.model))]) {
+    const data = mine.filter((p) => p.source === "run" && p.model === model).map(datum).filter((d): d is ChartDatum => d !== null);
+    if (data.length) series.push({ name: model, source: "run", data });
+  }
+  if (opts.published !== false) {
+    const data = mine.filter((p) => p.source === "published").map(datum).filter((d): d is ChartDatum => d !== null);
+    if (data.length) series.push({ name: "Published (Huang et al., 2025)", source: "published", data });
+  }
+  return series;
+}
+
+/** Where a click on a run point leads: the per-statistic breakdown of that group. */
+export function breakdownHref(p: Pick<TradeoffPoint, "run" | "model" | "test" | "context" | "attribute">): string | null {
+  if (!p.run || !p.test) return null;
+  const q = new URLSearchParams({ model: p.model, test: p.test, attribute: p.attribute });
+  if (p.context) q.set("context", p.context);
+  return `/runs/${p.run.id}/breakdown?${q}`;
+}

@@ -1,21 +1,24 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { LABEL_SOURCES, recordLine, runRecordChunks, runScores } from "@/lib/engine";
+import { LABEL_SOURCES, recordLine, runIntervals, runRecordChunks, runScores } from "@/lib/engine";
+import { scoresCsv } from "@/lib/results/csv";
+import { attachment, exportFileName as fileName } from "@/lib/results/export";
+import { pointIntervalKey } from "@/lib/results/tradeoff";
+import type { BootstrapIntervals } from "@/lib/metrics";
 
 const schema = z.object({
-  format: z.enum(["jsonl", "json"]).default("jsonl"),
+  format: z.enum(["jsonl", "json", "csv"]).default("jsonl"),
   raceMapping: z.enum(["paper", "sum-asian"]).default("paper"),
   labels: z.enum(LABEL_SOURCES).default("model"),
 });
-
-const fileName = (name: string, ext: string) => `${name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80) || "run"}.${ext}`;
 
 /**
  * A run's data: `jsonl` = the JSONL v1 interchange (one line per answer, or per face for T2I; an image without a
  * face is one line with a null answer), streamed in chunks; T2I lines also carry the face and both the model's and
  * the human majority's answer, with `labels` choosing which one is `answer`. `json` = its scores in the
- * `fof score` shape (T2I: under both the model's and the human-corrected labels).
+ * `fof score` shape (T2I: under both the model's and the human-corrected labels). `csv` = its scores as CSV with
+ * the bootstrap 95 % bounds (computed if not cached), under `labels`.
  */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const parsed = schema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
@@ -24,6 +27,13 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const run = await db().run.findUnique({ where: { id }, select: { name: true, modality: true } });
   if (!run) return NextResponse.json({ error: "run not found" }, { status: 404 });
   const { format, raceMapping, labels } = parsed.data;
+  if (format === "csv") {
+    const ref = { id, name: run.name };
+    const groups = (await runScores(db(), id, { raceMapping, labels })).map((g) => ({ ...g, run: ref }));
+    const intervals = new Map<string, BootstrapIntervals>();
+    for (const g of (await runIntervals(db(), id, { raceMapping, labels }))?.groups ?? []) intervals.set(pointIntervalKey({ ...g, run: ref }), g.intervals);
+    return attachment(scoresCsv(groups, intervals), fileName(run.name, "scores.csv"), "text/csv; charset=utf-8");
+  }
   if (format === "json") {
     const body =
       run.modality === "t2i"

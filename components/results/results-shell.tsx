@@ -1,0 +1,76 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import type { Selection } from "@/app/results/data";
+
+const TABS = [
+  { href: "/results", label: "Trade-off chart" },
+  { href: "/results/leaderboard", label: "Leaderboard" },
+  { href: "/results/context", label: "Context influence" },
+  { href: "/results/compare", label: "Compare" },
+] as const;
+
+/** Tabs between the results views (carrying the run selection), the run picker and the export links. */
+export function ResultsShell({ current, selection, keep = {}, children }: { current: (typeof TABS)[number]["href"]; selection: Selection; keep?: Record<string, string>; children: ReactNode }) {
+  const runsParam = selection.explicit ? selection.selected.map((r) => r.id).join(",") : "";
+  const qs = (extra: Record<string, string> = {}) => {
+    const p = new URLSearchParams({ ...(runsParam ? { runs: runsParam } : {}), ...extra });
+    const s = p.toString();
+    return s ? `?${s}` : "";
+  };
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <nav aria-label="Results views" className="flex flex-wrap gap-1">
+          {TABS.map((t) => (
+            <Link
+              key={t.href}
+              href={`${t.href}${qs()}`}
+              aria-current={t.href === current ? "page" : undefined}
+              className={`rounded px-3 py-1.5 text-sm font-medium ${t.href === current ? "bg-slate-900 text-white" : "text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100"}`}
+            >
+              {t.label}
+            </Link>
+          ))}
+        </nav>
+        <div className="flex gap-2 text-sm">
+          <a className="rounded px-2 py-1 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50" href={`/api/results/scores${qs({ format: "csv", runs: selection.selected.map((r) => r.id).join(",") })}`} download>
+            Export scores CSV
+          </a>
+          <a className="rounded px-2 py-1 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50" href={`/api/results/scores${qs({ format: "json", runs: selection.selected.map((r) => r.id).join(",") })}`} download>
+            JSON
+          </a>
+        </div>
+      </div>
+      {selection.error && (
+        <p role="status" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
+          {selection.error}
+        </p>
+      )}
+      <details className="rounded-lg border border-slate-200 bg-white px-4 py-2 text-sm" open={selection.selected.length === 0 && selection.all.length > 0}>
+        <summary className="cursor-pointer font-medium">
+          Runs shown: {selection.selected.length ? selection.selected.map((r) => r.name).join(", ") : "none"} {selection.explicit ? "" : `(the latest ${selection.selected.length})`}
+        </summary>
+        <form method="get" className="mt-2 space-y-2">
+          {Object.entries(keep).map(([k, v]) => (
+            <input key={k} type="hidden" name={k} value={v} />
+          ))}
+          <fieldset className="grid gap-1 sm:grid-cols-2">
+            <legend className="sr-only">Runs</legend>
+            {selection.all.map((r) => (
+              <label key={r.id} className="flex items-center gap-2">
+                <input type="checkbox" name="runs" value={r.id} defaultChecked={selection.selected.some((s) => s.id === r.id)} />
+                <span>
+                  {r.name} <span className="text-xs text-slate-500">({r.modality}, {r.status}, {r.models.join(", ")})</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" className="rounded bg-indigo-600 px-3 py-1 text-sm font-medium text-white hover:bg-indigo-700">
+            Show selected runs
+          </button>
+        </form>
+      </details>
+      {children}
+    </div>
+  );
+}
