@@ -67,11 +67,12 @@ async function labelAndCheck(page: Page, runId: string, backend: RegExp) {
   const rows = page.getByTestId("score-row");
   await expect(rows).toHaveCount(4);
   const objectiveRace = rows.filter({ hasText: /objective.*race/i });
-  const cells = (await objectiveRace.locator("td").allInnerTexts()).map((t) => t.trim());
-  expect(cells.slice(4, 6)).toEqual(["2", "0"]); // n, refused
-  for (const v of cells.slice(6)) expect(v).toMatch(/^\d+(\.\d+)?$/);
+  // columns: model, test, context, paper column, attribute, n, refused, 5 scores (each may carry "±" below), breakdown
+  const cells = (await objectiveRace.locator("td").allInnerTexts()).map((t) => t.trim().split("\n")[0]);
+  expect(cells.slice(5, 7)).toEqual(["2", "0"]); // n, refused
+  for (const v of cells.slice(7, 12)) expect(v).toMatch(/^\d+(\.\d+)?$/);
   const subjective = (await rows.filter({ hasText: /subjective.*gender/i }).locator("td").allInnerTexts()).map((t) => t.trim());
-  expect(subjective.slice(4, 6)).toEqual(["2", "2"]);
+  expect(subjective.slice(5, 7)).toEqual(["2", "2"]);
 
   // One JSONL line per face (and one null line per image without a face).
   const res = await page.request.get(`/api/runs/${runId}/export?format=jsonl`);

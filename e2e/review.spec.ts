@@ -72,7 +72,7 @@ async function setUp(page: Page) {
 
 const card = (page: Page, i: number) => page.getByTestId("review-face").nth(i);
 const objectiveRow = (page: Page, attribute: "race" | "gender") => page.getByTestId("score-row").filter({ hasText: new RegExp(`objective.*${attribute}`, "i") });
-const sFact = async (page: Page, attribute: "race" | "gender") => (await objectiveRow(page, attribute).locator("td").nth(6).innerText()).split("\n")[0].trim();
+const sFact = async (page: Page, attribute: "race" | "gender") => (await objectiveRow(page, attribute).locator("td").nth(7).innerText()).split("\n")[0].trim();
 
 test.describe("review faces", () => {
   test.skip(!hasShared, "../shared/models is not present");

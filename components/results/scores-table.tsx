@@ -4,7 +4,8 @@ import Link from "next/link";
 import type { GroupResult } from "@/lib/metrics/scores";
 import { Score } from "@/components/ui/score";
 import { Table, Td, Th } from "@/components/ui/table";
-import { breakdownHref, columnOf, pointIntervalKey } from "@/lib/results/tradeoff";
+import { columnOf, pointIntervalKey } from "@/lib/results/tradeoff";
+import { breakdownPageHref } from "@/lib/results/links";
 import { useRunIntervals } from "./use-intervals";
 
 const METRIC_COLUMNS = [
@@ -28,14 +29,17 @@ export function ScoresTable({
   breakdownLinks,
   intervalsFor = [],
   intervalParams,
+  hideRunColumn,
 }: {
   rows: Array<GroupResult & { run?: { id: string; name: string } }>;
   baseline?: GroupResult[] | null;
   breakdownLinks?: boolean;
   intervalsFor?: string[];
+  /** query parameters of the intervals and the breakdown links (T2I: labels, raceMapping) */
   intervalParams?: Record<string, string>;
+  hideRunColumn?: boolean;
 }) {
-  const withRun = rows.some((r) => r.run);
+  const withRun = !hideRunColumn && rows.some((r) => r.run);
   const base = new Map((baseline ?? []).map((b) => [groupKey(b), b]));
   const iv = useRunIntervals(intervalsFor, intervalParams);
   return (
@@ -61,7 +65,7 @@ export function ScoresTable({
       <tbody>
         {rows.map((s) => {
           const intervals = iv.intervals.get(pointIntervalKey(s));
-          const href = breakdownLinks ? breakdownHref(s) : null;
+          const href = breakdownLinks && s.run ? breakdownPageHref(s.run.id, { model: s.model, test: s.test, context: s.context, attribute: s.attribute, ...intervalParams }) : null;
           return (
             <tr key={`${s.run?.id}${s.model}${s.modality}${s.test}${s.context}${s.attribute}`} data-testid="score-row">
               {withRun && (

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import type { RunSummary, runImages, runQueries } from "@/lib/engine/summary";
@@ -231,6 +232,12 @@ export function RunView({ initial }: { initial: RunSummary }) {
             <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=json&raceMapping=${raceMapping}`} download>
               Scores JSON
             </a>
+            <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=csv&raceMapping=${raceMapping}&labels=${labels}`} download>
+              Scores CSV (with 95 % intervals)
+            </a>
+            <Link className="text-xs text-indigo-700 underline" href={`/runs/${run.id}/report${t2i ? `?labels=${labels}&raceMapping=${raceMapping}` : ""}`}>
+              Printable report
+            </Link>
           </div>
         }
       >
@@ -239,7 +246,15 @@ export function RunView({ initial }: { initial: RunSummary }) {
         ) : (
           <>
             {run.modelScores && <p className="mb-2 text-xs text-slate-500">Small numbers under each score: the difference to the model’s own labels (×100).</p>}
-            <ScoresTable rows={run.scores} baseline={run.modelScores} />
+            <ScoresTable
+              rows={run.scores.map((g) => ({ ...g, run: { id: run.id, name: run.name } }))}
+              baseline={run.modelScores}
+              hideRunColumn
+              breakdownLinks
+              // intervals once the data stops changing (they are cached per state of the data)
+              intervalsFor={["running", "queued"].includes(run.status) ? [] : [run.id]}
+              intervalParams={t2i ? { labels, raceMapping } : {}}
+            />
           </>
         )}
       </Card>

@@ -1,0 +1,261 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { Table, Td, Th } from "@/components/ui/table";
+import { Score } from "@/components/ui/score";
+import { PrintButton } from "@/components/results/print-button";
+import { TradeoffChart } from "@/components/results/tradeoff-chart";
+import { db } from "@/lib/db";
+import { runDetailed, runInfluenceCounts, runIntervals } from "@/lib/engine";
+import { publishedScores } from "@/lib/published";
+import { breakdownRows } from "@/lib/results/breakdown";
+import { INFLUENCE_COLUMNS, INFLUENCE_LABELS, contextInfluence } from "@/lib/results/context";
+import { pointIntervalKey, boundSeries, columnOf, tradeoffPoints } from "@/lib/results/tradeoff";
+import { flatParams, groupParamsSchema } from "@/lib/results/params";
+import { BOOTSTRAP_METRICS } from "@/lib/metrics";
+
+export const metadata: Metadata = { title: "Report" };
+
+const METRIC_LABELS = { sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair", distance: "d" } as const;
+const date = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 19) + " UTC" : "–");
+
+/** A run's printable report: settings, seed, model versions, dates, the chart, scores with intervals, Table 3, statistics. */
+export default async function ReportPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await connection();
+  const { id } = await params;
+  const run = await db().run.findUnique({
+    where: { id },
+    include: { benchmarkVersion: { select: { version: true, sha256: true } }, models: { include: { modelConfig: { select: { slug: true, label: true, provider: true, modelId: true, baseUrl: true, paramsJson: true } } } } },
+  });
+  if (!run) notFound();
+  const q = groupParamsSchema.pick({ labels: true, raceMapping: true }).parse(flatParams(await searchParams));
+  const opts = run.modality === "t2i" ? { labels: q.labels, raceMapping: q.raceMapping } : {};
+  const ref = { id: run.id, name: run.name };
+  const [groups, intervals, influence] = await Promise.all([
+    runDetailed(db(), id, opts),
+    runIntervals(db(), id, opts),
+    run.modality === "llm" ? runInfluenceCounts(db(), id).then(contextInfluence) : Promise.resolve([]),
+  ]);
+  const ivMap = new Map((intervals?.groups ?? []).map((g) => [pointIntervalKey({ ...g, run: ref }), g.intervals]));
+  const measured = groups.map((g) => ({ ...g, run: ref }));
+  const published = publishedScores();
+  const points = [...tradeoffPoints("gender", measured, published), ...tradeoffPoints("race", measured, published)];
+  return (
+    <article className="space-y-6 print:text-xs" data-testid="run-report">
+      <div className="flex items-start justify-between gap-4">
+        <div>
+          <p className="text-xs uppercase tracking-wide text-slate-500">FACT-OR-FAIR report</p>
+          <h1 className="text-2xl font-semibold">{run.name}</h1>
+          <p className="text-sm text-slate-500">
+            Generated {date(new Date())} · <Link href={`/runs/${id}`} className="print:no-underline">run {id}</Link>
+          </p>
+        </div>
+        <PrintButton />
+      </div>
+
+      <section>
+        <h2 className="mb-2 text-base font-semibold">Settings</h2>
+        <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
+          <dt className="text-slate-500">Modality</dt>
+          <dd>{run.modality}</dd>
+          <dt className="text-slate-500">Status</dt>
+          <dd>{run.status}</dd>
+          <dt className="text-slate-500">Preset</dt>
+          <dd>{run.preset}</dd>
+          <dt className="text-slate-500">Seed</dt>
+          <dd className="tabular-nums">{run.seed}</dd>
+          <dt className="text-slate-500">Planned queries</dt>
+          <dd className="tabular-nums">{run.plannedCount}</dd>
+          <dt className="text-slate-500">Spent</dt>
+          <dd className="tabular-nums">${run.spentUsd.toFixed(4)}{run.budgetUsd !== null ? ` of $${run.budgetUsd}` : ""}</dd>
+          <dt className="text-slate-500">Created</dt>
+          <dd>{date(run.createdAt)}</dd>
+          <dt className="text-slate-500">Started</dt>
+          <dd>{date(run.startedAt)}</dd>
+          <dt className="text-slate-500">Finished</dt>
+          <dd>{date(run.finishedAt)}</dd>
+          <dt className="text-slate-500">Benchmark</dt>
+          <dd>
+            {run.benchmarkVersion.version} <span className="font-mono text-xs">{run.benchmarkVersion.sha256.slice(0, 12)}</span>
+          </dd>
+          {run.modality === "t2i" && (
+            <>
+              <dt className="text-slate-500">Face labels</dt>
+              <dd>{q.labels}, race mapping {q.raceMapping}</dd>
+            </>
+          )}
+        </dl>
+        <h3 className="mb-1 mt-3 text-sm font-semibold">Models</h3>
+        <Table>
+          <thead>
+            <tr>
+              <Th>Slug</Th>
+              <Th>Label</Th>
+              <Th>Provider</Th>
+              <Th>Model version</Th>
+              <Th>Parameters</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {run.models.map(({ modelConfig: m }) => (
+              <tr key={m.slug}>
+                <Td>{m.slug}</Td>
+                <Td>{m.label}</Td>
+                <Td>{m.provider}</Td>
+                <Td className="font-mono text-xs">{m.modelId}</Td>
+                <Td className="font-mono text-xs">{m.paramsJson}</Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+        <details className="mt-2 text-xs">
+          <summary className="cursor-pointer">Run configuration</summary>
+          <pre className="whitespace-pre-wrap rounded bg-slate-50 p-2">{JSON.stringify(JSON.parse(run.configJson), null, 2)}</pre>
+        </details>
+      </section>
+
+      <section className="break-inside-avoid">
+        <h2 className="mb-2 text-base font-semibold">Factuality vs fairness</h2>
+        <TradeoffChart points={points} bounds={{ gender: boundSeries("gender"), race: boundSeries("race") }} runIds={[id]} height={320} intervalParams={run.modality === "t2i" ? { labels: q.labels, raceMapping: q.raceMapping } : {}} />
+      </section>
+
+      <section>
+        <h2 className="mb-2 text-base font-semibold">Scores</h2>
+        <p className="mb-1 text-xs text-slate-500">
+          ×100 with 95 % bootstrap intervals ({intervals?.resamples ?? "–"} resamples within statistic × level, seed {intervals?.seed ?? run.seed}).
+        </p>
+        <Table data-testid="report-scores">
+          <thead>
+            <tr>
+              <Th>Model</Th>
+              <Th>Col.</Th>
+              <Th>Attribute</Th>
+              <Th className="text-right">n</Th>
+              <Th className="text-right">refused</Th>
+              {BOOTSTRAP_METRICS.map((m) => (
+                <Th key={m} className="text-right">
+                  {METRIC_LABELS[m]}
+                </Th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {measured.map((g) => {
+              const iv = ivMap.get(pointIntervalKey(g));
+              return (
+                <tr key={`${g.model}|${g.test}|${g.context}|${g.attribute}`}>
+                  <Td>{g.model}</Td>
+                  <Td>{columnOf(g.modality, g.test, g.context)}</Td>
+                  <Td>{g.attribute}</Td>
+                  <Td className="text-right tabular-nums">{g.n}</Td>
+                  <Td className="text-right tabular-nums">{g.refused}</Td>
+                  {BOOTSTRAP_METRICS.map((m) => (
+                    <Td key={m} className="text-right">
+                      <Score value={g[m]} />
+                      {iv?.[m] && (
+                        <span className="block text-[10px] tabular-nums text-slate-500">
+                          [{(iv[m]!.lo * 100).toFixed(2)}, {(iv[m]!.hi * 100).toFixed(2)}]
+                        </span>
+                      )}
+                    </Td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </Table>
+      </section>
+
+      {influence.length > 0 && (
+        <section className="break-inside-avoid">
+          <h2 className="mb-2 text-base font-semibold">Context influence (Table 3)</h2>
+          <Table>
+            <thead>
+              <tr>
+                <Th>Model</Th>
+                <Th>Attribute</Th>
+                {INFLUENCE_COLUMNS.map((c) => (
+                  <Th key={c} className="text-right">
+                    {INFLUENCE_LABELS[c]}
+                  </Th>
+                ))}
+                <Th className="text-right">Avg. increase</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {influence.map((r) => (
+                <tr key={`${r.model}|${r.attribute}`}>
+                  <Td>{r.model}</Td>
+                  <Td>{r.attribute}</Td>
+                  {INFLUENCE_COLUMNS.map((c) => (
+                    <Td key={c} className="text-right">
+                      <Score value={r.cells[c].share} />
+                    </Td>
+                  ))}
+                  <Td className="text-right">
+                    <Score value={r.avgIncrease} />
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </section>
+      )}
+
+      <section>
+        <h2 className="mb-2 text-base font-semibold">Per statistic</h2>
+        <p className="mb-2 text-xs text-slate-500">Normalised entropy per level (H▲ highest, H▼ lowest), exp(−KL) between them, and accuracy, ×100.</p>
+        {groups.map((g) => {
+          const rows = breakdownRows(g);
+          const ids = [...new Set(rows.map((r) => r.statisticId))];
+          return (
+            <div key={`${g.model}|${g.test}|${g.context}|${g.attribute}`} className="mb-4 break-inside-avoid">
+              <h3 className="text-sm font-semibold">
+                {g.model} · {columnOf(g.modality, g.test, g.context)} · {g.attribute}
+              </h3>
+              <Table>
+                <thead>
+                  <tr>
+                    <Th>Statistic</Th>
+                    <Th className="text-right">H▲</Th>
+                    <Th className="text-right">H▼</Th>
+                    <Th className="text-right">exp(−KL)</Th>
+                    <Th className="text-right">accuracy</Th>
+                    <Th className="text-right">n</Th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {ids.map((sid) => {
+                    const hi = rows.find((r) => r.statisticId === sid && r.level === "highest");
+                    const lo = rows.find((r) => r.statisticId === sid && r.level === "lowest");
+                    const valid = (hi?.valid ?? 0) + (lo?.valid ?? 0);
+                    const correct = (hi?.correct ?? 0) + (lo?.correct ?? 0);
+                    return (
+                      <tr key={sid}>
+                        <Td>{hi?.statistic ?? lo?.statistic}</Td>
+                        <Td className="text-right">
+                          <Score value={hi?.entropy} />
+                        </Td>
+                        <Td className="text-right">
+                          <Score value={lo?.entropy} />
+                        </Td>
+                        <Td className="text-right">
+                          <Score value={hi?.expNegKl ?? lo?.expNegKl} />
+                        </Td>
+                        <Td className="text-right">
+                          <Score value={hi?.truth || lo?.truth ? (valid ? correct / valid : null) : null} />
+                        </Td>
+                        <Td className="text-right tabular-nums">{(hi?.n ?? 0) + (lo?.n ?? 0)}</Td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </Table>
+            </div>
+          );
+        })}
+      </section>
+    </article>
+  );
+}
