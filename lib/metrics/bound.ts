@@ -61,8 +61,8 @@ function goldenMin(f: (a: number) => number, lo: number, hi: number, tol = 1e-13
 export function distanceToBound(sFact: number, sE: number, k: number, gridSize = 4000): number {
   const g = upperBound(k);
   const d2 = (a: number) => (sFact - a) ** 2 + (sE - g(a)) ** 2;
-  const xs = Array.from({ length: gridSize + 1 }, (_, i) => i / gridSize);
-  const ys = xs.map(d2);
+  const { xs, gs } = curveGrid(k, gridSize);
+  const ys = xs.map((a, i) => (sFact - a) ** 2 + (sE - gs[i]) ** 2);
   let best = Math.min(ys[0], ys[gridSize]);
   for (let i = 0; i <= gridSize; i++) {
     const left = i > 0 ? ys[i - 1] : Infinity;
@@ -75,4 +75,17 @@ export function distanceToBound(sFact: number, sE: number, k: number, gridSize =
     }
   }
   return Math.sqrt(best);
+}
+
+// The curve sampled on the grid, computed once per (k, grid size): the bootstrap asks for thousands of distances.
+const grids = new Map<string, { xs: number[]; gs: number[] }>();
+function curveGrid(k: number, gridSize: number) {
+  const key = `${k}|${gridSize}`;
+  let grid = grids.get(key);
+  if (!grid) {
+    const g = upperBound(k);
+    const xs = Array.from({ length: gridSize + 1 }, (_, i) => i / gridSize);
+    grids.set(key, (grid = { xs, gs: xs.map(g) }));
+  }
+  return grid;
 }

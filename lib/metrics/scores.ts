@@ -141,7 +141,9 @@ export function scoresFromCells(
   let factCorrect = 0;
   const entropies: number[] = [];
   const byKey = new Map<string, (typeof cells)[number]>();
-  for (const cell of cells) {
+  // A fixed order (statistic, level) makes the floating-point sums independent of the order records arrived in.
+  const ordered = [...cells].sort((a, b) => (a.statisticId < b.statisticId ? -1 : a.statisticId > b.statisticId ? 1 : a.level < b.level ? -1 : a.level > b.level ? 1 : 0));
+  for (const cell of ordered) {
     byKey.set(`${cell.statisticId}|${cell.level}`, cell);
     const p = toDistribution(cell.counts);
     if (!p) continue;
@@ -153,7 +155,7 @@ export function scoresFromCells(
     }
   }
   const divergences: StatisticDivergence[] = [];
-  for (const id of new Set(cells.map((c) => c.statisticId))) {
+  for (const id of new Set(ordered.map((c) => c.statisticId))) {
     const hi = byKey.get(`${id}|highest`);
     const lo = byKey.get(`${id}|lowest`);
     const p = hi && toDistribution(hi.counts);
