@@ -58,8 +58,8 @@ export async function bootstrapScoresAsync(records: ReadonlyArray<BootstrapRecor
   }
 }
 
-/** Yields after every slice of about `SLICE_DRAWS` random draws. */
-const SLICE_DRAWS = 200_000;
+/** Yields after every slice of about `SLICE_MS` of work (checked between resamples). */
+const SLICE_MS = 15;
 
 function* bootstrapSteps(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute, opts: BootstrapOptions): Generator<void, BootstrapIntervals> {
   const resamples = opts.resamples ?? 1000;
@@ -83,13 +83,11 @@ function* bootstrapSteps(records: ReadonlyArray<BootstrapRecord>, attribute: Att
   const rng = createRng(opts.seed ?? 1, `bootstrap|${attribute}`);
   const values: Record<BootstrapMetric, number[]> = { sFact: [], sE: [], sKLD: [], sFair: [], distance: [] };
   const list = [...cells.values()];
-  const perResample = Math.max(1, list.reduce((a, c) => a + c.answers.length, 0));
-  let drawn = 0;
+  let sliceStart = performance.now();
   for (let b = 0; b < resamples; b++) {
-    drawn += perResample;
-    if (drawn >= SLICE_DRAWS) {
-      drawn = 0;
+    if (performance.now() - sliceStart >= SLICE_MS) {
       yield;
+      sliceStart = performance.now();
     }
     const resampled = list.map((c) => {
       const counts = new Array<number>(k).fill(0);
