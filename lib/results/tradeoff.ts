@@ -4,6 +4,7 @@
 import { classCount, type Attribute, type Context, type Modality, type Test } from "../benchmark/labels";
 import { upperBoundCurve, type GroupResult } from "../metrics";
 import type { PublishedColumn, PublishedScore } from "../published";
+import { breakdownPageHref } from "./links";
 
 /** The paper's column for a (modality, test, context): O, S-B, S-R, S-A, S-G for LLMs; O and S for T2I. */
 export function columnOf(modality: Modality, test: Test, context: Context | null): PublishedColumn {
@@ -127,7 +128,5 @@ export function chartSeries(points: readonly TradeoffPoint[], opts: { attribute:
 /** Where a click on a run point leads: the per-statistic breakdown of that group. */
 export function breakdownHref(p: Pick<TradeoffPoint, "run" | "model" | "test" | "context" | "attribute">): string | null {
   if (!p.run || !p.test) return null;
-  const q = new URLSearchParams({ model: p.model, test: p.test, attribute: p.attribute });
-  if (p.context) q.set("context", p.context);
-  return `/runs/${p.run.id}/breakdown?${q}`;
+  return breakdownPageHref(p.run.id, { model: p.model, test: p.test, context: p.context ?? null, attribute: p.attribute });
 }
