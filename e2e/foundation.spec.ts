@@ -41,6 +41,8 @@ test("a reviewer browses the benchmark to a statistic, sees its prompts, and ope
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Results" }).click();
   await expect(page.getByRole("heading", { name: "Results", level: 1 })).toBeVisible();
+  await page.getByRole("navigation", { name: "Results views" }).getByRole("link", { name: "Leaderboard" }).click();
+  await expect(page.getByRole("heading", { name: "Leaderboard", level: 1 })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: "GPT-4o-2024-08-06" }).first()).toContainText("95.56");
   await page.getByRole("link", { name: "d", exact: true }).click();
   await expect(page).toHaveURL(/metric=distance/);

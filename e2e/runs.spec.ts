@@ -73,6 +73,8 @@ test("an OpenAI-compatible model served by the emulator: register it, launch, wa
   await expect(page.getByTestId("run-done")).toContainText("304 / 304");
 
   await page.getByLabel("Test", { exact: true }).selectOption("subjective");
+  // The list keeps the previous page on screen while the filtered one loads: wait for the subjective rows.
+  await expect(page.getByRole("row").filter({ has: page.getByRole("button", { name: /^\d+$/ }) }).first()).toContainText("subjective");
   const first = page.getByRole("button", { name: /^\d+$/ }).first();
   await first.click();
   await expect(page.getByText("Prompt", { exact: true })).toBeVisible();
