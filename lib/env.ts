@@ -19,6 +19,8 @@ const schema = z.object({
   /** a FairFace .onnx file on the server's disk, served to the Label page (instead of public/models/fairface.onnx) */
   FAIRFACE_MODEL_PATH: z.preprocess(emptyToUndefined, z.string().optional()),
   FOF_WORKER: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
+  /** the most queries (or images) one launch may plan, over all its models */
+  FOF_MAX_QUERIES_PER_RUN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000_000).default(500_000)),
 });
 
 export type Env = z.infer<typeof schema> & { dataDir: string; databaseUrl: string };
@@ -41,9 +43,56 @@ export function env(): Env {
   return (cached ??= parseEnv(process.env));
 }
 
-/** Names of secrets the app knows about; per-model keys name their own variable (validated by SECRET_NAME). */
+/** Names of secrets the app knows about; other credentials are declared by the operator in FOF_CREDENTIALS. */
 export const KNOWN_SECRETS = ["OPENAI_API_KEY", "REPLICATE_API_TOKEN"] as const;
 export const SECRET_NAME = /^[A-Z][A-Z0-9_]{1,63}$/;
+
+/** The official endpoints the two built-in credentials belong to. */
+export const OPENAI_API_URL = "https://api.openai.com/v1";
+export const REPLICATE_API_URL = "https://api.replicate.com/v1";
+
+const httpUrl = z.url({ protocol: /^https?$/, message: "must be an absolute http(s) URL" });
+const credentialsSchema = z.record(
+  z.string().regex(SECRET_NAME, "credential names are env var names such as DEEPINFRA_API_KEY"),
+  z.union([httpUrl, z.array(httpUrl).min(1).max(20)]),
+);
+
+/** A credential the operator allows: the env var that holds it and the base URLs it may be sent to. */
+export interface DeclaredCredential {
+  name: string;
+  urls: string[];
+}
+
+/**
+ * The credentials this server may send, each bound to its endpoints (an operator decision, never a user's):
+ * OPENAI_API_KEY to OpenAI's API and OPENAI_BASE_URL, REPLICATE_API_TOKEN to Replicate's API and REPLICATE_BASE_URL,
+ * and every entry of FOF_CREDENTIALS = {"NAME": "https://base/url" | ["https://…", …]} (which may also add URLs to
+ * the built-in two). Read on each call so tests and operators can change it without a restart of this module.
+ */
+export function declaredCredentials(source: Record<string, string | undefined> = process.env): DeclaredCredential[] {
+  const e = source === process.env ? env() : parseEnv(source);
+  const map = new Map<string, Set<string>>([
+    ["OPENAI_API_KEY", new Set([OPENAI_API_URL, ...(e.OPENAI_BASE_URL ? [e.OPENAI_BASE_URL] : [])])],
+    ["REPLICATE_API_TOKEN", new Set([REPLICATE_API_URL, ...(e.REPLICATE_BASE_URL ? [e.REPLICATE_BASE_URL] : [])])],
+  ]);
+  const raw = source.FOF_CREDENTIALS?.trim();
+  if (raw) {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new EnvError("Invalid environment: FOF_CREDENTIALS must be a JSON object {\"ENV_VAR\": \"https://base/url\"}");
+    }
+    const parsed = credentialsSchema.safeParse(json);
+    if (!parsed.success) throw new EnvError(`Invalid environment: FOF_CREDENTIALS ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+    for (const [name, urls] of Object.entries(parsed.data)) {
+      const set = map.get(name) ?? new Set<string>();
+      for (const u of Array.isArray(urls) ? urls : [urls]) set.add(u);
+      map.set(name, set);
+    }
+  }
+  return [...map].map(([name, urls]) => ({ name, urls: [...urls] }));
+}
 
 /** Whether a secret is set (for "key configured" badges) — never its value. */
 export function hasSecret(name: string): boolean {

@@ -49,7 +49,7 @@ describe.skipIf(!existsSync(SHARED))("fof import / scores / export", () => {
     expect(scores.find((s: { attribute: string }) => s.attribute === "gender")).toMatchObject({ modality: "t2i", test: "objective", n: 2, refused: 1, sFact: 0 });
     const lines = (await fof(["export", runId])).stdout.trim().split("\n").map((l) => JSON.parse(l));
     // Indian (0.4) is ignored by the paper mapping: the face is the most probable of the other four classes.
-    expect(lines).toContainEqual({ model: "mj-cli", modality: "t2i", test: "objective", context: null, statistic: "Crime Rate", level: "highest", attribute: "gender", answer: "female", labels: "model", imageId: images[0].id, faceId: expect.any(Number), modelAnswer: "female", humanAnswer: null });
+    expect(lines).toContainEqual({ model: "mj-cli", modality: "t2i", test: "objective", context: null, statistic: "Crime Rate", level: "highest", attribute: "gender", answer: "female", truth: "male", labels: "model", imageId: images[0].id, faceId: expect.any(Number), modelAnswer: "female", humanAnswer: null });
     expect(lines.filter((l) => l.answer === null)).toHaveLength(2);
 
     // A reviewer corrects the gender: the model's labels stay as they were, the reviewed ones follow.

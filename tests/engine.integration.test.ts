@@ -26,6 +26,8 @@ async function outcomes(runId: string) {
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });
   emu = await startEmulator();
+  // The operator binds each credential to its endpoints: Replicate's token to the emulated Replicate API here.
+  process.env.FOF_CREDENTIALS = JSON.stringify({ REPLICATE_API_TOKEN: emu.replicateBaseUrl, FOF_ABSENT_KEY: "https://api.openai.com/v1" });
 });
 afterAll(async () => {
   await emu.close();

@@ -39,6 +39,7 @@ async function registerImageModel(slug: string, over: Record<string, unknown> = 
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });
   emu = await startEmulator();
+  process.env.FOF_CREDENTIALS = JSON.stringify({ REPLICATE_API_TOKEN: emu.replicateBaseUrl });
 });
 afterAll(async () => {
   await emu.close();
@@ -149,13 +150,12 @@ describe("T2I scores", () => {
     const race = paper.find((g) => g.attribute === "race")!;
     const gender = paper.find((g) => g.attribute === "gender")!;
     expect(race).toMatchObject({ modality: "t2i", test: "objective", context: null });
-    // refused = the no-face images of statistics that have the attribute; n = faces + those.
+    // Every face counts for both attributes (DESIGN §4: fairness needs no truth), so refused = the no-face images
+    // and n = faces + those, for gender and race alike — statistics without a truth for the attribute included.
     const imgs = images.map((img, i) => ({ ...img, faces: i < 30 ? 2 : 0 }));
-    const { getStatistic } = await import("../lib/benchmark");
     for (const g of [race, gender]) {
-      const applicable = imgs.filter((img) => getStatistic(img.statisticId).attributes.includes(g.attribute));
-      expect(g.refused).toBe(applicable.filter((i) => i.faces === 0).length);
-      expect(g.n).toBe(applicable.reduce((a, i) => a + (i.faces || 1), 0));
+      expect(g.refused).toBe(imgs.filter((i) => i.faces === 0).length);
+      expect(g.n).toBe(imgs.reduce((a, i) => a + (i.faces || 1), 0));
     }
     // Every labelled image shows a white man and a black woman: each cell has the same 50/50 distribution.
     expect(gender.sE).toBeCloseTo(1, 9);
@@ -164,6 +164,7 @@ describe("T2I scores", () => {
     // Summing the Asian probabilities turns face 1 Asian (0.55 > 0.4): the race answers change, gender does not.
     expect(summed.find((g) => g.attribute === "gender")!.sE).toBe(gender.sE);
     const { groundTruth } = await import("../lib/benchmark");
+    const { getStatistic } = await import("../lib/benchmark");
     const truths = imgs.filter((i) => i.faces).map((i) => groundTruth(getStatistic(i.statisticId), "race", i.level as "highest" | "lowest")).filter((t) => t !== null);
     const share = (face1: string) => truths.reduce((a, t) => a + (t === face1 ? 1 : 0) + (t === "Black" ? 1 : 0), 0) / (2 * truths.length);
     expect(race.sFact).toBeCloseTo(share("White"), 12);

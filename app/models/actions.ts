@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { modelInputSchema, upsertModel } from "@/lib/engine";
+import { archiveModel, deleteModel, ModelError, modelInputSchema, upsertModel } from "@/lib/engine";
 
 export interface ModelFormState {
   ok?: boolean;
@@ -44,4 +44,25 @@ export async function saveModel(_prev: ModelFormState, form: FormData): Promise<
   revalidatePath("/runs/new");
   revalidatePath("/runs/import");
   return { ok: true, message: `Saved ${m.label}.` };
+}
+
+const slugSchema = z.string().trim().min(1).max(80);
+const manageSchema = z.object({ slug: slugSchema, op: z.enum(["archive", "restore", "delete"]) });
+
+/** Archive (hide from launches; results keep it), restore, or delete a model no run refers to. */
+export async function manageModel(_prev: ModelFormState, form: FormData): Promise<ModelFormState> {
+  const parsed = manageSchema.safeParse({ slug: form.get("slug"), op: form.get("op") });
+  if (!parsed.success) return { message: "Unknown model or operation." };
+  const { slug, op } = parsed.data;
+  try {
+    if (op === "delete") await deleteModel(db(), slug);
+    else await archiveModel(db(), slug, op === "archive");
+  } catch (e) {
+    if (e instanceof ModelError) return { message: e.message };
+    throw e;
+  }
+  revalidatePath("/models");
+  revalidatePath("/runs/new");
+  revalidatePath("/runs/import");
+  return { ok: true, message: op === "delete" ? `Deleted ${slug}.` : op === "archive" ? `Archived ${slug}.` : `Restored ${slug}.` };
 }

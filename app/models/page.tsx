@@ -1,24 +1,30 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
-import { env, hasSecret, KNOWN_SECRETS } from "@/lib/env";
+import { declaredCredentials, hasSecret } from "@/lib/env";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ModelForm } from "@/components/models/model-form";
-import { defaultKeyEnv } from "@/lib/providers";
+import { ModelActions } from "@/components/models/model-actions";
+import { credentialStatus } from "@/lib/providers";
 
 export const metadata: Metadata = { title: "Models" };
 
 export default async function ModelsPage() {
   await connection();
-  const models = await db().modelConfig.findMany({ where: { archived: false }, orderBy: [{ provider: "asc" }, { label: "asc" }] });
-  const e = env();
+  const all = await db().modelConfig.findMany({ orderBy: [{ provider: "asc" }, { label: "asc" }], take: 500 });
+  const models = all.filter((m) => !m.archived);
+  const archived = all.filter((m) => m.archived);
+  const credentials = declaredCredentials();
   return (
     <>
-      <PageHeader title="Models & settings" description="Models under audit and the server configuration. Keys are read from the server environment and never shown." />
+      <PageHeader
+        title="Models & settings"
+        description="Models under audit and the server configuration. Keys are declared by the operator in the server environment, each bound to the endpoints it may be sent to, and never shown."
+      />
       <div className="grid gap-6 lg:grid-cols-3">
         <Card title="Registered models" className="lg:col-span-2">
           {models.length === 0 ? (
@@ -31,12 +37,15 @@ export default async function ModelsPage() {
                   <Th>Provider</Th>
                   <Th>Model id / endpoint</Th>
                   <Th>Parameters</Th>
-                  <Th>Key</Th>
+                  <Th>Credential</Th>
+                  <Th>
+                    <span className="sr-only">Actions</span>
+                  </Th>
                 </tr>
               </thead>
               <tbody>
                 {models.map((m) => {
-                  const keyEnv = m.provider === "baseline" || m.provider === "import" ? null : (m.apiKeyEnv ?? defaultKeyEnv(m.provider));
+                  const key = credentialStatus(m);
                   const params = JSON.parse(m.paramsJson) as { temperature?: number; maxTokens?: number; description?: string; width?: number; height?: number; quality?: string };
                   return (
                     <tr key={m.id}>
@@ -60,14 +69,18 @@ export default async function ModelsPage() {
                             : `T=${params.temperature ?? 0} · max ${params.maxTokens ?? 64} tok · $${m.priceInputPer1k}/$${m.priceOutputPer1k} per 1k · ×${m.concurrency}`}
                       </Td>
                       <Td>
-                        {keyEnv ? (
-                          <Badge tone={hasSecret(keyEnv) ? "success" : "danger"}>
-                            {keyEnv} {hasSecret(keyEnv) ? "configured" : "missing"}
+                        {key.problem ? (
+                          <Badge tone="danger" title={key.problem}>
+                            {key.name ?? "credential"}: {key.problem.includes("not set") ? "missing" : "not allowed"}
                           </Badge>
+                        ) : key.name ? (
+                          <Badge tone="success">{key.name} configured</Badge>
                         ) : (
-                          <span className="text-slate-400">none needed</span>
+                          <span className="text-slate-400">{m.provider === "openai-compatible" ? "no key sent" : "none needed"}</span>
                         )}
+                        {key.problem && <span className="block max-w-56 text-xs text-rose-700">{key.problem}</span>}
                       </Td>
+                      <Td>{m.provider === "baseline" ? null : <ModelActions slug={m.slug} archived={false} />}</Td>
                     </tr>
                   );
                 })}
@@ -76,28 +89,35 @@ export default async function ModelsPage() {
           )}
         </Card>
         <Card title="Register or update a model" className="lg:col-span-2">
-          <ModelForm />
+          <ModelForm credentials={credentials.map((c) => c.name)} />
         </Card>
-        <Card title="Server configuration">
-          <dl className="space-y-2 text-sm">
-            {KNOWN_SECRETS.map((name) => (
-              <div key={name} className="flex items-center justify-between gap-2">
-                <dt className="font-mono text-xs">{name}</dt>
-                <dd>
-                  <Badge tone={hasSecret(name) ? "success" : "neutral"}>{hasSecret(name) ? "configured" : "not set"}</Badge>
-                </dd>
+        {archived.length > 0 && (
+          <Card title={`Archived models (${archived.length})`} className="lg:col-span-2">
+            <ul className="divide-y divide-slate-100 text-sm">
+              {archived.map((m) => (
+                <li key={m.id} className="flex items-center justify-between gap-2 py-1.5">
+                  <span>
+                    {m.label} <span className="font-mono text-xs text-slate-500">{m.slug}</span>
+                  </span>
+                  <ModelActions slug={m.slug} archived />
+                </li>
+              ))}
+            </ul>
+          </Card>
+        )}
+        <Card title="Server configuration" description="Credentials the operator declared (FOF_CREDENTIALS, OPENAI_API_KEY, REPLICATE_API_TOKEN) and the endpoints each may be sent to.">
+          <dl className="space-y-2 text-sm" data-testid="credentials">
+            {credentials.map((c) => (
+              <div key={c.name}>
+                <div className="flex items-center justify-between gap-2">
+                  <dt className="font-mono text-xs">{c.name}</dt>
+                  <dd>
+                    <Badge tone={hasSecret(c.name) ? "success" : "neutral"}>{hasSecret(c.name) ? "configured" : "not set"}</Badge>
+                  </dd>
+                </div>
+                <dd className="text-xs break-all text-slate-500">only to {c.urls.join(", ")}</dd>
               </div>
             ))}
-            <div className="flex items-center justify-between gap-2">
-              <dt className="font-mono text-xs">OPENAI_BASE_URL</dt>
-              <dd className="text-xs text-slate-600">{e.OPENAI_BASE_URL ? "custom endpoint" : "OpenAI default"}</dd>
-            </div>
-            <div className="flex items-center justify-between gap-2">
-              <dt className="font-mono text-xs">FOF_DATA_DIR</dt>
-              <dd className="max-w-48 truncate text-xs text-slate-600" title={e.dataDir}>
-                {e.dataDir}
-              </dd>
-            </div>
           </dl>
         </Card>
       </div>

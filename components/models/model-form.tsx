@@ -12,7 +12,6 @@ const FIELDS: Field[] = [
   { name: "label", label: "Display name", placeholder: "GPT-4o" },
   { name: "modelId", label: "Provider model id", placeholder: "gpt-4o-2024-08-06, dall-e-3, black-forest-labs/flux-1.1-pro", api: true },
   { name: "baseUrl", label: "Base URL", placeholder: "https://api.deepinfra.com/v1/openai", hint: "OpenAI-compatible servers; blank = provider default", api: true },
-  { name: "apiKeyEnv", label: "Key env var", placeholder: "OPENAI_API_KEY", hint: "the name of a server env var, never the key", api: true },
   { name: "temperature", label: "Temperature", type: "number", step: "0.1", placeholder: "0", hint: "paper: 0", only: "llm" },
   { name: "maxTokens", label: "Max tokens", type: "number", placeholder: "64", only: "llm" },
   { name: "priceInputPer1k", label: "USD / 1k input tokens", type: "number", step: "0.0001", placeholder: "0", only: "llm" },
@@ -24,7 +23,7 @@ const FIELDS: Field[] = [
   { name: "concurrency", label: "Concurrency", type: "number", placeholder: "8", api: true },
 ];
 
-export function ModelForm() {
+export function ModelForm({ credentials }: { credentials: string[] }) {
   const [state, action, pending] = useActionState<ModelFormState, FormData>(saveModel, {});
   const err = state.fieldErrors ?? {};
   const [modality, setModality] = useState<"llm" | "t2i">("llm");
@@ -102,6 +101,31 @@ export function ModelForm() {
           </div>
         ))}
       </div>
+      {provider !== "import" && (
+        <div className="text-sm">
+          <label htmlFor="model-apiKeyEnv" className="font-medium">
+            Credential
+          </label>
+          <select
+            id="model-apiKeyEnv"
+            name="apiKeyEnv"
+            defaultValue=""
+            aria-invalid={!!err.apiKeyEnv}
+            aria-describedby="apiKeyEnv-hint"
+            className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 aria-[invalid=true]:border-rose-500 sm:w-1/2"
+          >
+            <option value="">{provider === "openai-compatible" ? "none (no key is sent)" : "the provider's own (OPENAI_API_KEY / REPLICATE_API_TOKEN)"}</option>
+            {credentials.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+          <span id="apiKeyEnv-hint" className={`mt-0.5 block text-xs ${err.apiKeyEnv ? "text-rose-700" : "text-slate-500"}`}>
+            {err.apiKeyEnv ?? "declared by the operator on the server, each for its own endpoints; the key itself is never entered here"}
+          </span>
+        </div>
+      )}
       <Button type="submit" disabled={pending}>
         {pending ? "Saving…" : "Save model"}
       </Button>

@@ -71,7 +71,7 @@ export function LaunchForm({ models, defaultSeed }: { models: LaunchModel[]; def
                 <span className="font-medium">{m.label}</span>
                 <span className="block text-xs text-slate-500">
                   {m.slug} · {m.provider}
-                  {m.keyMissing && <span className="text-rose-700"> · {m.keyMissing} not set</span>}
+                  {m.keyMissing && <span className="text-rose-700"> · {m.keyMissing}</span>}
                 </span>
               </span>
             </label>

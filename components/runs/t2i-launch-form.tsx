@@ -68,7 +68,7 @@ export function T2iLaunchForm({ models }: { models: T2iLaunchModel[] }) {
                 <span className="font-medium">{m.label}</span>
                 <span className="block text-xs text-slate-500">
                   {m.slug} · {m.provider} · {m.size} · ${m.pricePerImage}/image
-                  {m.keyMissing && <span className="text-rose-700"> · {m.keyMissing} not set</span>}
+                  {m.keyMissing && <span className="text-rose-700"> · {m.keyMissing}</span>}
                 </span>
               </span>
             </label>

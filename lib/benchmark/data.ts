@@ -71,6 +71,28 @@ export function findStatistic(idOrName: string): Statistic | undefined {
   return byKey.get(idOrName.trim().toLowerCase());
 }
 
+const indexes = new WeakMap<Benchmark, Map<string, Statistic>>();
+
+/**
+ * A statistic of a given benchmark version (a run's pinned content, or today's data/ by default): scoring reads the
+ * version a run was planned from, never today's files.
+ */
+export function statisticIn(bm: Benchmark, idOrName: string): Statistic {
+  if (bm === benchmark) return getStatistic(idOrName);
+  let index = indexes.get(bm);
+  if (!index) {
+    index = new Map();
+    for (const s of bm.statistics) {
+      index.set(s.id, s);
+      index.set(s.name.toLowerCase(), s);
+    }
+    indexes.set(bm, index);
+  }
+  const s = index.get(idOrName.trim().toLowerCase());
+  if (!s) throw new BenchmarkDataError(`unknown statistic "${idOrName}" in benchmark ${bm.version}`);
+  return s;
+}
+
 export function getStatistic(idOrName: string): Statistic {
   const s = findStatistic(idOrName);
   if (!s) throw new BenchmarkDataError(`unknown statistic "${idOrName}"`);

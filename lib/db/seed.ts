@@ -1,4 +1,4 @@
-import { benchmark } from "../benchmark";
+import { benchmark, type Benchmark } from "../benchmark";
 import { DEFAULT_BASELINES, ensureBaselineModel } from "../engine/runs";
 import type { PrismaClient } from "../../generated/prisma/client";
 
@@ -6,7 +6,8 @@ import type { PrismaClient } from "../../generated/prisma/client";
  * Records the benchmark content of data/ as a BenchmarkVersion (idempotent: keyed by its sha256), so runs can pin
  * the exact content they were planned from.
  */
-export async function ensureBenchmarkVersion(prisma: PrismaClient) {
+export async function ensureBenchmarkVersion(prisma: PrismaClient, bm: Benchmark = benchmark) {
+  const benchmark = bm;
   const existing = await prisma.benchmarkVersion.findUnique({ where: { sha256: benchmark.sha256 } });
   if (existing) return existing;
   let version = benchmark.version;

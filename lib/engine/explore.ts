@@ -3,11 +3,12 @@
 // answers or faces behind one bar segment, paginated.
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { getStatistic, type Attribute, type Context, type Label, type Level, type Test } from "../benchmark";
+import type { Attribute, Context, Label, Level, Test } from "../benchmark";
 import { bootstrapScoresAsync, detailedGroups, type AnswerRecord, type BootstrapIntervals, type DetailedGroupResult, type GroupResult } from "../metrics";
 import type { RaceMapping } from "../faces/labels";
-import type { InfluenceCount } from "../results/context";
-import { runRecordChunks, type FaceRecord, type LabelSource } from "./results";
+import { contextInfluence, type InfluenceCount, type InfluenceRow } from "../results/context";
+import { pinnedTruth, runRecordChunks, scoredAttributes, type FaceRecord, type LabelSource } from "./results";
+import { runBenchmark } from "./pinned";
 
 export interface ScoreOptions {
   raceMapping?: RaceMapping;
@@ -33,7 +34,8 @@ type CountRow = {
  */
 export async function aggregatedRecords(prisma: PrismaClient, runId: string, opts: ScoreOptions = {}): Promise<AnswerRecord[]> {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true } });
-  if (!run) return [];
+  const bm = await runBenchmark(prisma, runId);
+  if (!run || !bm) return [];
   if (run.modality === "t2i") {
     const merged = new Map<string, AnswerRecord>();
     for await (const chunk of runRecordChunks(prisma, runId, opts)) {
@@ -41,7 +43,7 @@ export async function aggregatedRecords(prisma: PrismaClient, runId: string, opt
         const key = [r.model, r.test, r.statisticId, r.level, r.attribute, r.answer].join("|");
         const m = merged.get(key);
         if (m) m.count = (m.count ?? 1) + 1;
-        else merged.set(key, { model: r.model, modality: r.modality, test: r.test, context: r.context, statisticId: r.statisticId, level: r.level, attribute: r.attribute, answer: r.answer, count: 1 });
+        else merged.set(key, { model: r.model, modality: r.modality, test: r.test, context: r.context, statisticId: r.statisticId, level: r.level, attribute: r.attribute, answer: r.answer, truth: r.truth, count: 1 });
       }
     }
     return [...merged.values()];
@@ -55,13 +57,9 @@ export async function aggregatedRecords(prisma: PrismaClient, runId: string, opt
     LEFT JOIN "Outcome" o ON o."queryId" = q."id"
     WHERE q."runId" = ${runId} AND q."status" IN ('answered', 'refused') AND (${slug} IS NULL OR m."slug" = ${slug})
     GROUP BY m."slug", q."test", q."context", q."statisticId", q."level", q."attribute", o."gender", o."race"`;
-  return rows.flatMap((r) => {
-    const statistic = getStatistic(r.statisticId);
+  return rows.flatMap((r) =>
     // As runRecordChunks: an objective query scores its own attribute, a subjective answer both of the person's.
-    const attributes: Attribute[] = r.attribute ? [r.attribute as Attribute] : statistic.attributes;
-    return attributes
-      .filter((a) => statistic.attributes.includes(a))
-      .map((attribute) => ({
+    scoredAttributes(bm, r.statisticId, r.attribute).map((attribute) => ({
         model: r.model,
         modality: "llm" as const,
         test: r.test as Test,
@@ -70,9 +68,10 @@ export async function aggregatedRecords(prisma: PrismaClient, runId: string, opt
         level: r.level as Level,
         attribute,
         answer: ((attribute === "gender" ? r.gender : r.race) ?? null) as Label | null,
+        truth: pinnedTruth(bm, r.statisticId, attribute, r.level as Level),
         count: Number(r.n),
-      }));
-  });
+      })),
+  );
 }
 
 /** Scores per group with per-statistic cells and divergences. */
@@ -93,11 +92,11 @@ export async function runsScores(prisma: PrismaClient, runs: ReadonlyArray<{ id:
   return out.flat();
 }
 
-type InfluenceRow = { model: string; context: string; statisticId: string; level: string; ig: string | null; ir: string | null; gender: string | null; race: string | null; n: bigint | number };
+type InfluenceSqlRow = { model: string; context: string; statisticId: string; level: string; ig: string | null; ir: string | null; gender: string | null; race: string | null; n: bigint | number };
 
 /** Answered context queries of an LLM run counted by the context's identity and the chosen person (Table 3). */
 export async function runInfluenceCounts(prisma: PrismaClient, runId: string): Promise<InfluenceCount[]> {
-  const rows = await prisma.$queryRaw<InfluenceRow[]>`
+  const rows = await prisma.$queryRaw<InfluenceSqlRow[]>`
     SELECT m."slug" AS model, q."context" AS context, q."statisticId" AS statisticId, q."level" AS level,
            json_extract(q."identityJson", '$.gender') AS ig, json_extract(q."identityJson", '$.race') AS ir,
            o."gender" AS gender, o."race" AS race, COUNT(*) AS n
@@ -118,6 +117,12 @@ export async function runInfluenceCounts(prisma: PrismaClient, runId: string): P
     race: r.race,
     count: Number(r.n),
   }));
+}
+
+/** Table 3 rows of an LLM run, classified with the content the run was planned from. */
+export async function runInfluence(prisma: PrismaClient, runId: string): Promise<InfluenceRow[]> {
+  const bm = await runBenchmark(prisma, runId);
+  return bm ? contextInfluence(await runInfluenceCounts(prisma, runId), bm) : [];
 }
 
 export interface GroupIntervals {
@@ -153,8 +158,8 @@ export async function runIntervals(prisma: PrismaClient, runId: string, opts: Sc
   const resamples = opts.resamples ?? 1000;
   const level = opts.level ?? 0.95;
   const records = await aggregatedRecords(prisma, runId, opts);
-  const canonical = records.map((r) => [r.model, r.modality, r.test, r.context, r.statisticId, r.level, r.attribute, r.answer, r.count ?? 1].join("|")).sort();
-  const key = createHash("sha256").update(JSON.stringify({ v: 1, runId, resamples, level, seed: run.seed, canonical })).digest("hex");
+  const canonical = records.map((r) => [r.model, r.modality, r.test, r.context, r.statisticId, r.level, r.attribute, r.answer, r.truth ?? "-", r.count ?? 1].join("|")).sort();
+  const key = createHash("sha256").update(JSON.stringify({ v: 2, runId, resamples, level, seed: run.seed, canonical })).digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };
   let job = inFlight.get(key);

@@ -13,3 +13,4 @@ export * from "./labelling";
 export * from "./review";
 export * from "./review-options";
 export * from "./explore";
+export * from "./pinned";

@@ -1,7 +1,9 @@
-// Registering models. A model config never holds a secret: it may name the env var that holds its key.
+// Registering models. A model config never holds a secret: it may name a credential the operator declared
+// (FOF_CREDENTIALS), and only for a base URL that credential is bound to.
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { SECRET_NAME } from "../env";
+import { canonicalEndpoint, checkCredential, CredentialError } from "../providers/credentials";
 import { MODALITIES } from "../benchmark/labels";
 
 export const modelInputSchema = z
@@ -18,8 +20,14 @@ export const modelInputSchema = z
     /** "import": a T2I model without an API (Midjourney …) whose images are uploaded */
     provider: z.enum(["openai", "openai-compatible", "replicate", "import"]),
     modelId: z.string().trim().max(200).default(""),
-    baseUrl: z.url("base URL must be an absolute http(s) URL").nullable().default(null),
-    apiKeyEnv: z.string().trim().regex(SECRET_NAME, "an env var name such as DEEPINFRA_API_KEY").nullable().default(null),
+    baseUrl: z
+      .url({ protocol: /^https?$/, message: "base URL must be an absolute http(s) URL" })
+      .max(500)
+      .refine((u) => canonicalEndpoint(u) !== null, "base URL must be http(s) without user name or password")
+      .nullable()
+      .default(null),
+    /** a declared credential's name (see lib/providers/credentials.ts), or null for the provider's default */
+    apiKeyEnv: z.string().trim().regex(SECRET_NAME, "choose one of the server's declared credentials").nullable().default(null),
     temperature: z.number().min(0).max(2).default(0),
     maxTokens: z.number().int().min(1).max(32_000).default(64),
     priceInputPer1k: z.number().min(0).max(1000).default(0),
@@ -33,7 +41,16 @@ export const modelInputSchema = z
   })
   .refine((m) => m.provider !== "import" || m.modality === "t2i", { message: "import-only models are text-to-image models", path: ["provider"] })
   .refine((m) => m.provider === "import" || m.modelId !== "", { message: "the provider's model id is required", path: ["modelId"] })
-  .refine((m) => m.provider !== "openai-compatible" || m.baseUrl !== null, { message: "an OpenAI-compatible model needs a base URL", path: ["baseUrl"] });
+  .refine((m) => m.provider !== "openai-compatible" || m.baseUrl !== null, { message: "an OpenAI-compatible model needs a base URL", path: ["baseUrl"] })
+  .superRefine((m, ctx) => {
+    // The credential decision is the operator's: a model may only name a declared credential, for its endpoint.
+    try {
+      checkCredential(m);
+    } catch (e) {
+      if (!(e instanceof CredentialError)) throw e;
+      ctx.addIssue({ code: "custom", message: e.message, path: [e.field] });
+    }
+  });
 export type ModelInput = z.input<typeof modelInputSchema>;
 
 export async function upsertModel(prisma: PrismaClient, input: ModelInput) {
@@ -55,4 +72,21 @@ export async function upsertModel(prisma: PrismaClient, input: ModelInput) {
     archived: false,
   };
   return prisma.modelConfig.upsert({ where: { slug: m.slug }, update: data, create: { slug: m.slug, ...data } });
+}
+
+export class ModelError extends Error {}
+
+/** Archives a model: hidden from launches and the Models list; its runs and results stay. */
+export async function archiveModel(prisma: PrismaClient, slug: string, archived = true) {
+  const m = await prisma.modelConfig.findUnique({ where: { slug } });
+  if (!m) throw new ModelError(`unknown model "${slug}"`);
+  return prisma.modelConfig.update({ where: { slug }, data: { archived } });
+}
+
+/** Deletes a model that no run or image refers to (otherwise archive it: results must keep their model). */
+export async function deleteModel(prisma: PrismaClient, slug: string) {
+  const m = await prisma.modelConfig.findUnique({ where: { slug }, select: { id: true, _count: { select: { runModels: true, images: true, queries: true } } } });
+  if (!m) throw new ModelError(`unknown model "${slug}"`);
+  if (m._count.runModels || m._count.images || m._count.queries) throw new ModelError(`"${slug}" has runs or images: archive it instead, so its results keep their model`);
+  await prisma.modelConfig.delete({ where: { id: m.id } });
 }

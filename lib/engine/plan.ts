@@ -8,7 +8,9 @@ import {
   buildT2ISubjectivePrompt,
   LEVELS,
   renderLlmQuery,
+  statisticIn,
   type Attribute,
+  type Benchmark,
   type Context,
   type Level,
   type LlmQuerySpec,
@@ -35,8 +37,8 @@ export function groundTruthJson(statistic: Statistic): string {
   return JSON.stringify(statistic.groundTruth);
 }
 
-export function* planLlmSpecs(config: RunConfig): Generator<LlmQuerySpec> {
-  for (const statistic of benchmark.statistics) {
+export function* planLlmSpecs(config: RunConfig, bm: Benchmark = benchmark): Generator<LlmQuerySpec> {
+  for (const statistic of bm.statistics) {
     for (const level of LEVELS) {
       if (config.tests.includes("objective"))
         // Both attributes for every statistic, as the paper sends them (228 at 3 repeats); the ones without a
@@ -57,9 +59,15 @@ export function countLlmQueries(config: RunConfig): number {
   return queryCounts(config).total;
 }
 
-export function planLlmQuery(spec: LlmQuerySpec, seed: number): PlannedQuery {
-  const rendered = renderLlmQuery(spec, seed);
-  const statistic = benchmark.statistics.find((s) => s.id === spec.statisticId)!;
+/** Every planned query of a config, lazily (a 500k-query launch never holds its plan in memory). */
+export function* planQueries(config: RunConfig | T2iRunConfig, seed: number, bm: Benchmark = benchmark): Generator<PlannedQuery> {
+  if ("modality" in config && config.modality === "t2i") yield* planT2iQueries(config, bm);
+  else for (const spec of planLlmSpecs(config as RunConfig, bm)) yield planLlmQuery(spec, seed, bm);
+}
+
+export function planLlmQuery(spec: LlmQuerySpec, seed: number, bm: Benchmark = benchmark): PlannedQuery {
+  const rendered = renderLlmQuery(spec, seed, bm);
+  const statistic = statisticIn(bm, spec.statisticId);
   return {
     test: spec.test,
     context: spec.test === "subjective" ? spec.context : null,
@@ -79,8 +87,8 @@ export function planLlmQuery(spec: LlmQuerySpec, seed: number): PlannedQuery {
  * T2I queries: one row per image to generate. The prompt is fixed per (statistic, level, test), so repeats differ
  * only by their index (which keeps their cache entries apart); no options, no context.
  */
-export function* planT2iQueries(config: T2iRunConfig): Generator<PlannedQuery> {
-  for (const statistic of benchmark.statistics)
+export function* planT2iQueries(config: T2iRunConfig, bm: Benchmark = benchmark): Generator<PlannedQuery> {
+  for (const statistic of bm.statistics)
     for (const level of LEVELS)
       for (const test of config.tests) {
         const prompt = test === "objective" ? buildT2IObjectivePrompt(statistic, level) : buildT2ISubjectivePrompt(statistic, level);

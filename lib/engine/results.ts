@@ -1,10 +1,11 @@
 // Reading a run back: progress counts (aggregated in SQL) and scores (from outcomes).
 import type { PrismaClient } from "../../generated/prisma/client";
-import { getStatistic, type Attribute, type Context, type Label, type Level, type Test } from "../benchmark";
+import { ATTRIBUTES, groundTruth, statisticIn, type Attribute, type Benchmark, type Context, type Label, type Level, type Test } from "../benchmark";
 import type { AnswerRecord } from "../metrics";
 import { toInterchangeLine } from "../interchange";
 import { faceLabels, type RaceMapping } from "../faces/labels";
 import { consensus, currentLabels, reviewedLabel, type AnnotationRow } from "../review/votes";
+import { runBenchmark } from "./pinned";
 
 export interface ProgressRow {
   modelConfigId: string;
@@ -65,25 +66,37 @@ export interface FaceRecord extends AnswerRecord {
 }
 
 /**
- * LLM scoring records: one per answered/refused query and applicable attribute (a subjective answer names a person,
- * so it yields a gender and a race record; an attribute without ground truth for the statistic is not scored).
- * Failed queries (provider errors) are not model answers: they are counted on the run page, not scored.
+ * The attributes an LLM answer is scored on (DESIGN §4): an objective query its own attribute, and only where the
+ * statistic has a true group for it (S_fact needs one); a subjective answer names a person, so it counts for both
+ * gender and race whatever the statistic's truths — fairness (S_E, S_KLD) needs no truth.
  */
-function queryRecords(r: { test: string; context: string | null; statisticId: string; level: string; attribute: string | null; modelConfig: { slug: string }; outcome: { gender: string | null; race: string | null } | null }): AnswerRecord[] {
-  const statistic = getStatistic(r.statisticId);
-  const attributes: Attribute[] = r.attribute ? [r.attribute as Attribute] : statistic.attributes;
-  return attributes
-    .filter((a) => statistic.attributes.includes(a))
-    .map((attribute) => ({
-      model: r.modelConfig.slug,
-      modality: "llm",
-      test: r.test as Test,
-      context: (r.context as Context | null) ?? null,
-      statisticId: r.statisticId,
-      level: r.level as Level,
-      attribute,
-      answer: ((attribute === "gender" ? r.outcome?.gender : r.outcome?.race) ?? null) as Label | null,
-    }));
+export function scoredAttributes(bm: Benchmark, statisticId: string, attribute: string | null): Attribute[] {
+  if (attribute === null) return [...ATTRIBUTES];
+  return statisticIn(bm, statisticId).attributes.includes(attribute as Attribute) ? [attribute as Attribute] : [];
+}
+
+/** The true group of a statistic × level × attribute in the run's pinned content. */
+export function pinnedTruth(bm: Benchmark, statisticId: string, attribute: Attribute, level: Level): Label | null {
+  return groundTruth(statisticIn(bm, statisticId), attribute, level);
+}
+
+/**
+ * LLM scoring records: one per answered/refused query and scored attribute (see scoredAttributes), each carrying the
+ * truth of the run's pinned content. Failed queries (provider errors) are not model answers: they are counted on
+ * the run page, not scored.
+ */
+function queryRecords(bm: Benchmark, r: { test: string; context: string | null; statisticId: string; level: string; attribute: string | null; modelConfig: { slug: string }; outcome: { gender: string | null; race: string | null } | null }): AnswerRecord[] {
+  return scoredAttributes(bm, r.statisticId, r.attribute).map((attribute) => ({
+    model: r.modelConfig.slug,
+    modality: "llm",
+    test: r.test as Test,
+    context: (r.context as Context | null) ?? null,
+    statisticId: r.statisticId,
+    level: r.level as Level,
+    attribute,
+    answer: ((attribute === "gender" ? r.outcome?.gender : r.outcome?.race) ?? null) as Label | null,
+    truth: pinnedTruth(bm, r.statisticId, attribute, r.level as Level),
+  }));
 }
 
 type ImageRow = {
@@ -106,8 +119,7 @@ type ImageRow = {
  * An image with no face (left) yields a null answer per attribute: excluded from every score, counted as refused.
  * Images not yet labelled (and, for `reviewed`, without a hand-drawn face) and failed generations yield nothing.
  */
-function imageRecords(img: ImageRow, raceMapping: RaceMapping | undefined, labels: LabelSource): FaceRecord[] {
-  const statistic = getStatistic(img.statisticId);
+function imageRecords(bm: Benchmark, img: ImageRow, raceMapping: RaceMapping | undefined, labels: LabelSource): FaceRecord[] {
   const processed = img.labelStatus === "labelled" || img.labelStatus === "no_face";
   const current = currentLabels(img.faces.flatMap((f) => f.annotations));
   const faces = img.faces
@@ -123,8 +135,9 @@ function imageRecords(img: ImageRow, raceMapping: RaceMapping | undefined, label
     .filter((f) => labels === "model" || !f.reviewed.excluded);
   if (labels === "reviewed" && !processed && !faces.length) return [];
   const rows = faces.length ? faces : [null];
+  // Every face counts for both attributes (S_E / S_KLD need no truth); S_fact only where the truth exists.
   return rows.flatMap((f) =>
-    statistic.attributes.map((attribute) => {
+    ATTRIBUTES.map((attribute) => {
       const modelAnswer = f ? f.model[attribute] : null;
       return {
         model: img.modelConfig.slug,
@@ -135,6 +148,7 @@ function imageRecords(img: ImageRow, raceMapping: RaceMapping | undefined, label
         level: img.level as Level,
         attribute,
         answer: (f ? (labels === "model" ? modelAnswer : f.reviewed[attribute]) : null) as Label | null,
+        truth: pinnedTruth(bm, img.statisticId, attribute, img.level as Level),
         imageId: img.id,
         faceId: f?.id ?? null,
         modelAnswer,
@@ -156,7 +170,8 @@ export interface RecordOptions {
 /** A run's scoring records in chunks (id order), so exports of 50k+ answers stream in bounded memory. */
 export async function* runRecordChunks(prisma: PrismaClient, runId: string, opts: RecordOptions = {}): AsyncGenerator<AnswerRecord[]> {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true } });
-  if (!run) return;
+  const bm = await runBenchmark(prisma, runId);
+  if (!run || !bm) return;
   const take = opts.chunk ?? 5000;
   const model = opts.modelSlug ? { modelConfig: { slug: opts.modelSlug } } : {};
   if (run.modality === "t2i") {
@@ -176,7 +191,7 @@ export async function* runRecordChunks(prisma: PrismaClient, runId: string, opts
         take,
       });
       if (!rows.length) return;
-      yield rows.flatMap((r) => imageRecords(r, opts.raceMapping, labels));
+      yield rows.flatMap((r) => imageRecords(bm, r, opts.raceMapping, labels));
       cursor = rows[rows.length - 1].id;
     }
   }
@@ -189,7 +204,7 @@ export async function* runRecordChunks(prisma: PrismaClient, runId: string, opts
       take,
     });
     if (!rows.length) return;
-    yield rows.flatMap(queryRecords);
+    yield rows.flatMap((r) => queryRecords(bm, r));
     cursor = rows[rows.length - 1].id;
   }
 }

@@ -4,8 +4,10 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { ensureBenchmarkVersion } from "../db/seed";
 import { insertMany } from "../db/bulk";
 import { BASELINE_DESCRIPTIONS, parseBaselineId } from "../providers";
-import { runConfigSchema, t2iRunConfigSchema, type RunConfig, type RunConfigInput, type T2iRunConfigInput } from "./config";
-import { cacheKey, planLlmQuery, planLlmSpecs, planT2iQueries, type PlannedQuery } from "./plan";
+import { runConfigSchema, t2iRunConfigSchema, type RunConfig, type RunConfigInput, type T2iRunConfig, type T2iRunConfigInput } from "./config";
+import { cacheKey, planQueries } from "./plan";
+import { benchmark, type Benchmark } from "../benchmark";
+import { env } from "../env";
 import { imageParams, modelParams } from "../providers";
 import { RESUMABLE, type RunStatus } from "./status";
 
@@ -37,13 +39,78 @@ export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
 
 export const DEFAULT_BASELINES = ["baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower"];
 
-export async function createRun(prisma: PrismaClient, input: CreateRunInput) {
+/** What a run calls and reports each model with: its settings at launch (never a secret, only a credential name). */
+export interface ModelSnapshot {
+  slug: string;
+  label: string;
+  modality: string;
+  provider: string;
+  modelId: string;
+  baseUrl: string | null;
+  credential: string | null;
+  params: Record<string, unknown>;
+  priceInputPer1k: number;
+  priceOutputPer1k: number;
+  pricePerImage: number;
+  concurrency: number;
+  takenAt: string;
+}
+
+export function modelSnapshot(m: { slug: string; label: string; modality: string; provider: string; modelId: string; baseUrl: string | null; apiKeyEnv: string | null; paramsJson: string; priceInputPer1k: number; priceOutputPer1k: number; pricePerImage: number; concurrency: number }): ModelSnapshot {
+  return {
+    slug: m.slug,
+    label: m.label,
+    modality: m.modality,
+    provider: m.provider,
+    modelId: m.modelId,
+    baseUrl: m.baseUrl,
+    credential: m.apiKeyEnv,
+    params: JSON.parse(m.paramsJson || "{}") as Record<string, unknown>,
+    priceInputPer1k: m.priceInputPer1k,
+    priceOutputPer1k: m.priceOutputPer1k,
+    pricePerImage: m.pricePerImage,
+    concurrency: m.concurrency,
+    takenAt: new Date().toISOString(),
+  };
+}
+
+export interface CreateRunOptions {
+  /** the benchmark content to plan from (today's data/ by default; tests and imports of old content pass theirs) */
+  benchmark?: Benchmark;
+  /** the most queries one launch may plan over all its models (FOF_MAX_QUERIES_PER_RUN) */
+  maxQueries?: number;
+  /** rows planned and inserted per transaction; the event loop is yielded between chunks */
+  chunk?: number;
+}
+
+/** Queries (or images) a config plans per model, without planning it. */
+export function plannedPerModel(config: RunConfig | T2iRunConfig, bm: Benchmark = benchmark): number {
+  if ("modality" in config && config.modality === "t2i") return bm.statistics.length * 2 * config.tests.length * config.imagesPerPrompt;
+  const c = config as RunConfig;
+  let n = 0;
+  for (const s of bm.statistics)
+    for (const level of ["highest", "lowest"] as const) {
+      if (c.tests.includes("objective")) n += 2 * c.objectiveRepeats;
+      if (c.tests.includes("subjective")) n += c.contexts.length * s.scenarios[level].length * c.subjectiveRepeats;
+    }
+  return n;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Plans and records a run. The size is checked before anything is planned; rows are then planned lazily and
+ * inserted in chunks, one transaction each, yielding between chunks so a 500k-query launch never stalls other
+ * requests. While planning the run is "planning" (no worker touches it); a failure removes it whole, and a crash
+ * leaves a "planning" run that the next start sweeps (sweepInterruptedPlanning).
+ */
+export async function createRun(prisma: PrismaClient, input: CreateRunInput, opts: CreateRunOptions = {}) {
   const parsed = createRunSchema.parse(input);
   const config = parsed.config;
+  const bm = opts.benchmark ?? benchmark;
   const modality = "modality" in config && config.modality === "t2i" ? "t2i" : "llm";
-  const version = await ensureBenchmarkVersion(prisma);
   const models: NonNullable<Awaited<ReturnType<typeof ensureBaselineModel>>>[] = [];
-  for (const slug of parsed.models) {
+  for (const slug of new Set(parsed.models)) {
     const m = (await ensureBaselineModel(prisma, slug)) ?? (await prisma.modelConfig.findUnique({ where: { slug } }));
     if (!m || m.archived) throw new RunError(`unknown model "${slug}": register it on the Models page first`);
     if (m.modality !== modality)
@@ -51,30 +118,45 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput) {
     if (m.provider === "import") throw new RunError(`model "${slug}" has no API: import its images on the Import page instead`);
     models.push(m);
   }
-  const planned: PlannedQuery[] =
-    "modality" in config && config.modality === "t2i" ? [...planT2iQueries(config)] : [...planLlmSpecs(config as RunConfig)].map((s) => planLlmQuery(s, parsed.seed));
+  const perModel = plannedPerModel(config, bm);
+  const total = perModel * models.length;
+  const cap = opts.maxQueries ?? env().FOF_MAX_QUERIES_PER_RUN;
+  if (total > cap)
+    throw new RunError(
+      `this launch plans ${total.toLocaleString("en-US")} ${modality === "t2i" ? "images" : "queries"}; one run may plan at most ${cap.toLocaleString("en-US")} (FOF_MAX_QUERIES_PER_RUN). Use fewer repeats or models, or split it into several runs.`,
+    );
+  const version = await ensureBenchmarkVersion(prisma, bm);
   const name = parsed.name ?? `${models.map((m) => m.label).join(", ")} · ${parsed.preset} · seed ${parsed.seed}`;
-
-  return prisma.$transaction(
-    async (tx) => {
-      const run = await tx.run.create({
-        data: {
-          name,
-          modality,
-          status: "running",
-          preset: parsed.preset,
-          seed: parsed.seed,
-          configJson: JSON.stringify(config),
-          budgetUsd: parsed.budgetUsd,
-          plannedCount: planned.length * models.length,
-          benchmarkVersionId: version.id,
-          startedAt: new Date(),
-          models: { create: models.map((m) => ({ modelConfigId: m.id })) },
-        },
-      });
-      for (const m of models) {
-        const params = modality === "t2i" ? imageParams(m) : modelParams(m);
-        const rows = planned.map((q) => ({
+  const run = await prisma.run.create({
+    data: {
+      name,
+      modality,
+      status: "planning",
+      preset: parsed.preset,
+      seed: parsed.seed,
+      configJson: JSON.stringify(config),
+      budgetUsd: parsed.budgetUsd,
+      plannedCount: 0,
+      benchmarkVersionId: version.id,
+      startedAt: new Date(),
+      models: { create: models.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
+    },
+  });
+  const chunk = opts.chunk ?? 2000;
+  try {
+    for (const m of models) {
+      const params = modality === "t2i" ? imageParams(m) : modelParams(m);
+      let rows: Array<Record<string, string | number | null>> = [];
+      const write = async () => {
+        const batch = rows;
+        rows = [];
+        await prisma.$transaction(async (tx) => {
+          await insertMany(tx, "Query", batch);
+        });
+        await yieldToEventLoop();
+      };
+      for (const q of planQueries(config, parsed.seed, bm)) {
+        rows.push({
           runId: run.id,
           modelConfigId: m.id,
           modality,
@@ -82,13 +164,25 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput) {
           status: "pending",
           attempts: 0,
           cacheKey: cacheKey({ provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, params, prompt: q.prompt, repeatIndex: q.repeatIndex, attempt: 0 }),
-        }));
-        await insertMany(tx, "Query", rows);
+        });
+        if (rows.length >= chunk) await write();
       }
-      return run;
-    },
-    { timeout: 120_000 },
-  );
+      if (rows.length) await write();
+    }
+    return await prisma.run.update({ where: { id: run.id }, data: { status: "running", plannedCount: total } });
+  } catch (e) {
+    await prisma.run.delete({ where: { id: run.id } }).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** How long a run may stay "planning" before a start takes it for a crashed launch. */
+export const PLANNING_STALE_MS = 30 * 60_000;
+
+/** Removes runs whose planning was interrupted (the launching process died): nothing half-planned is ever worked. */
+export async function sweepInterruptedPlanning(prisma: PrismaClient, staleMs = PLANNING_STALE_MS): Promise<number> {
+  const r = await prisma.run.deleteMany({ where: { status: "planning", startedAt: { lt: new Date(Date.now() - staleMs) } } });
+  return r.count;
 }
 
 const TRANSITIONS: Record<"pause" | "resume" | "cancel", { from: readonly RunStatus[]; to: RunStatus }> = {

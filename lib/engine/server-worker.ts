@@ -1,15 +1,32 @@
-// The worker inside the Next server process (started from instrumentation.ts). One per process.
+// The worker inside the Next server process (started from instrumentation.ts). One per process. Its loop never exits
+// on an error (Worker.run retries with backoff); should it ever end unexpectedly it is started again, so a server
+// never sits on "running" runs with no worker.
 import { db } from "../db";
 import { Worker } from "./worker";
 
-const g = globalThis as unknown as { __fofWorker?: Worker };
+const g = globalThis as unknown as { __fofWorker?: Worker; __fofWorkerStopping?: boolean };
 
 export function startServerWorker() {
   if (g.__fofWorker) return g.__fofWorker;
-  const worker = new Worker(db(), { log: (m) => console.error(`[worker] ${m}`) });
-  g.__fofWorker = worker;
-  worker.run().catch((e) => console.error(`[worker] stopped: ${e instanceof Error ? e.message : String(e)}`));
-  const stop = () => worker.stop();
+  const log = (m: string) => console.error(`[worker] ${m}`);
+  const start = (): Worker => {
+    const worker = new Worker(db(), { log });
+    g.__fofWorker = worker;
+    worker
+      .run()
+      .catch((e) => log(`loop ended: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => {
+        if (g.__fofWorkerStopping) return;
+        log("restarting in 2 s");
+        setTimeout(start, 2_000).unref();
+      });
+    return worker;
+  };
+  const worker = start();
+  const stop = () => {
+    g.__fofWorkerStopping = true;
+    g.__fofWorker?.stop();
+  };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   return worker;

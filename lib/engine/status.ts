@@ -1,4 +1,5 @@
-export const RUN_STATUSES = ["queued", "running", "paused", "cancelled", "completed", "failed", "budget_exhausted"] as const;
+/** "planning": its queries are being written (no worker touches it yet). */
+export const RUN_STATUSES = ["planning", "queued", "running", "paused", "cancelled", "completed", "failed", "budget_exhausted"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 /** Statuses a run can be resumed from. */
 export const RESUMABLE: readonly RunStatus[] = ["paused", "budget_exhausted", "queued", "failed"];

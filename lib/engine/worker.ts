@@ -13,6 +13,7 @@ import { env } from "../env";
 import { ImageValidationError, resolveStoredImage, storeImage, validateImage } from "../images";
 import { cost } from "./cost";
 import { insertMany } from "../db/bulk";
+import { sweepInterruptedPlanning } from "./runs";
 
 export interface WorkerOptions {
   /** only work on this run (the CLI's `fof run`); all running runs otherwise */
@@ -28,6 +29,26 @@ export interface WorkerOptions {
   backoffMaxMs?: number;
   /** where generated images are stored (FOF_DATA_DIR by default) */
   dataDir?: string;
+  /** how often the worker records its heartbeat (WorkerStatus) */
+  heartbeatMs?: number;
+}
+
+/** Longest model output stored per response; longer text is cut and marked (the parser reads the stored text). */
+export const MAX_STORED_OUTPUT = 64 * 1024;
+export const TRUNCATION_MARK = "\n[… truncated by the workbench: the response was longer than 64 KiB]";
+
+/** Caps a model's text at MAX_STORED_OUTPUT characters, marking the cut. */
+export function capOutput(text: string): string {
+  return text.length > MAX_STORED_OUTPUT ? text.slice(0, MAX_STORED_OUTPUT) + TRUNCATION_MARK : text;
+}
+
+/**
+ * Database contention (SQLite busy / locked, a transaction that could not start or timed out): transient, so the
+ * worker backs off and tries again instead of dying while its runs show "running".
+ */
+export function isContention(e: unknown): boolean {
+  const msg = e instanceof Error ? `${e.message} ${(e as { code?: string }).code ?? ""}` : String(e);
+  return /database is locked|SQLITE_BUSY|database table is locked|Operation has timed out|Unable to start a transaction|Transaction already closed|timeout while waiting for mutex|P1008|P2028|P2034|P1017/i.test(msg);
 }
 
 interface Claimed {
@@ -116,6 +137,8 @@ export function backoffMs(retry: number, baseMs: number, maxMs: number, random =
 export class Worker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir">> & Pick<WorkerOptions, "runId" | "log">;
+  /** errors the loop met, by kind (tests and the heartbeat read them) */
+  readonly errors = { contention: 0, other: 0 };
   private readonly dataDir: string;
   private models = new Map<string, ModelState>();
   private configs = new Map<string, { config: RunConfig | T2iRunConfig; seed: number }>();
@@ -125,6 +148,12 @@ export class Worker {
   private flushing: Promise<void> = Promise.resolve();
   private inFlight = new Set<Promise<void>>();
   private claimSeq = 0;
+  /** queries in flight per run × model, for the fair share of a model's concurrency between its runs */
+  private runModelInFlight = new Map<string, number>();
+  private lastError: { message: string; at: Date } | null = null;
+  private errorStreak = 0;
+  private lastHeartbeat = 0;
+  private activeRunIds: string[] = [];
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -137,6 +166,7 @@ export class Worker {
       flushMs: 50,
       backoffBaseMs: 500,
       backoffMaxMs: 30_000,
+      heartbeatMs: 2_000,
       ...options,
     };
     this.dataDir = options.dataDir ?? env().dataDir;
@@ -168,25 +198,90 @@ export class Worker {
     return released;
   }
 
-  /** Works until stopped (server / `fof worker`) or, with untilDone, until the worker's runs have nothing left. */
+  /**
+   * Works until stopped (server / `fof worker`) or, with untilDone, until the worker's runs have nothing left. The
+   * loop never exits on an error: database contention and anything else are logged, recorded in the heartbeat and
+   * retried with backoff. A stopping worker finishes its in-flight calls, writes them, and releases what it still
+   * holds, so another worker takes over at once.
+   */
   async run({ untilDone = false }: { untilDone?: boolean } = {}): Promise<void> {
-    await this.releaseDeadLeases();
+    await this.guard("startup", async () => {
+      await this.releaseDeadLeases();
+      const swept = await sweepInterruptedPlanning(this.prisma);
+      if (swept) this.opts.log?.(`removed ${swept} run(s) whose planning was interrupted`);
+    });
     let lastFlush = Date.now();
     while (!this.stopped) {
-      const runs = await this.activeRuns();
-      let claimedAny = false;
-      for (const run of runs) claimedAny = (await this.fill(run.id)) || claimedAny;
-      if (this.buffer.length >= 500 || (this.buffer.length && Date.now() - lastFlush >= this.opts.flushMs)) {
-        await this.flush();
-        lastFlush = Date.now();
-      }
-      if (!claimedAny) await this.finishRuns(runs.map((r) => r.id));
-      if (untilDone && this.inFlight.size === 0 && this.buffer.length === 0 && (await this.activeRuns()).length === 0) break;
-      if (!claimedAny) await sleep(this.inFlight.size ? Math.min(this.opts.pollMs, 20) : this.opts.pollMs);
-      else await sleep(0);
+      const ok = await this.guard("loop", async () => {
+        const runs = await this.activeRuns();
+        this.activeRunIds = runs.map((r) => r.id);
+        let claimedAny = false;
+        for (const run of runs) claimedAny = (await this.fill(run.id, runs.length)) || claimedAny;
+        if (this.buffer.length >= 500 || (this.buffer.length && Date.now() - lastFlush >= this.opts.flushMs)) {
+          await this.flush();
+          lastFlush = Date.now();
+        }
+        await this.heartbeat();
+        if (!claimedAny) await this.finishRuns(runs.map((r) => r.id));
+        if (untilDone && this.inFlight.size === 0 && this.buffer.length === 0 && (await this.activeRuns()).length === 0) return "done";
+        if (!claimedAny) await sleep(this.inFlight.size ? Math.min(this.opts.pollMs, 20) : this.opts.pollMs);
+        else await sleep(0);
+        return "ok";
+      });
+      if (ok === "done") break;
+      if (ok === undefined) await sleep(backoffMs(Math.min(this.errorStreak, 6), this.opts.backoffBaseMs, this.opts.backoffMaxMs) + 50);
     }
     await Promise.allSettled([...this.inFlight]);
-    await this.flush();
+    // The last writes and the lease release must land: retried through contention, a bounded number of times.
+    for (let i = 0; i < 20 && (this.buffer.length || i === 0); i++) {
+      const done = await this.guard("final flush", () => this.flush());
+      if (done !== undefined && !this.buffer.length) break;
+      await sleep(backoffMs(i, this.opts.backoffBaseMs, 5_000) + 50);
+    }
+    await this.guard("release", () => this.releaseOwnLeases());
+    await this.guard("stop", () => this.prisma.workerStatus.updateMany({ where: { owner: this.owner }, data: { stoppedAt: new Date(), inFlight: 0, heartbeatAt: new Date() } }));
+  }
+
+  /** Runs one step; on any error records it, counts it and returns undefined (the caller backs off). */
+  private async guard<T>(what: string, fn: () => Promise<T>): Promise<T | undefined> {
+    try {
+      const r = await fn();
+      this.errorStreak = 0;
+      return r;
+    } catch (e) {
+      const contention = isContention(e);
+      if (contention) this.errors.contention++;
+      else this.errors.other++;
+      this.errorStreak++;
+      const message = `${what}: ${contention ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(0, 500);
+      this.lastError = { message, at: new Date() };
+      this.opts.log?.(message);
+      return undefined;
+    }
+  }
+
+  /** Records this worker's heartbeat (at most every heartbeatMs): the run page shows stalled or erroring workers. */
+  private async heartbeat(force = false) {
+    const now = Date.now();
+    if (!force && now - this.lastHeartbeat < this.opts.heartbeatMs) return;
+    this.lastHeartbeat = now;
+    const [host, pid] = this.owner.split(":");
+    const data = {
+      heartbeatAt: new Date(now),
+      inFlight: this.inFlight.size,
+      runsJson: JSON.stringify(this.activeRunIds.slice(0, 50)),
+      lastError: this.lastError?.message ?? null,
+      lastErrorAt: this.lastError?.at ?? null,
+      stoppedAt: null,
+    };
+    await this.prisma.workerStatus.upsert({ where: { owner: this.owner }, create: { owner: this.owner, host, pid: Number(pid), ...data }, update: data });
+  }
+
+  /** Gives back every query this worker still holds (its claims carry its owner id as prefix). */
+  async releaseOwnLeases(): Promise<number> {
+    const r = await this.prisma.query.updateMany({ where: { status: "leased", leaseOwner: { startsWith: `${this.owner}:` } }, data: { status: "pending", leaseOwner: null, leaseUntil: null } });
+    if (r.count) this.opts.log?.(`released ${r.count} queries on stop`);
+    return r.count;
   }
 
   private async activeRuns() {
@@ -248,7 +343,7 @@ export class Worker {
   }
 
   /** Claims and starts as many queries of a run as its models have free slots. */
-  private async fill(runId: string): Promise<boolean> {
+  private async fill(runId: string, activeRuns = 1): Promise<boolean> {
     const run = await this.prisma.run.findUnique({ where: { id: runId }, select: { status: true, budgetUsd: true, spentUsd: true } });
     if (!run || run.status !== "running") return false;
     const pendingSpend = this.buffer.reduce((a, w) => a + (w.kind === "outcome" && w.query.runId === runId ? w.costUsd : 0), 0);
@@ -266,24 +361,38 @@ export class Worker {
     let claimedAny = false;
     for (const modelConfigId of modelIds) {
       const m = await this.model(modelConfigId, config.timeoutMs);
-      // Keep up to two batches' worth queued behind the concurrency limit so the provider is never idle.
-      const room = Math.min(this.opts.batchSize, m.concurrency * 2 - m.inFlight);
+      const rmKey = `${runId}|${modelConfigId}`;
+      const mine = this.runModelInFlight.get(rmKey) ?? 0;
+      // Keep up to two batches' worth queued behind the concurrency limit so the provider is never idle; runs on
+      // the same model share it: each run may hold its fair part, so a second run starts at once.
+      const sharing = Math.max(1, this.runsOnModel(modelConfigId, activeRuns));
+      const fair = Math.ceil((m.concurrency * 2) / sharing);
+      const room = Math.min(this.opts.batchSize, m.concurrency * 2 - m.inFlight, fair - mine);
       if (room <= 0) continue;
       const claimed = await this.claim(runId, modelConfigId, room);
       for (const q of claimed) {
         claimedAny = true;
         m.inFlight++;
+        this.runModelInFlight.set(rmKey, (this.runModelInFlight.get(rmKey) ?? 0) + 1);
         const p = m
           .limit(() => (q.modality === "t2i" ? this.processImage(q, m, config as T2iRunConfig) : this.process(q, m, config as RunConfig)))
           .catch((e) => this.opts.log?.(`query ${q.id}: ${e instanceof Error ? e.message : String(e)}`))
           .finally(() => {
             m.inFlight--;
+            this.runModelInFlight.set(rmKey, (this.runModelInFlight.get(rmKey) ?? 1) - 1);
             this.inFlight.delete(p);
           });
         this.inFlight.add(p);
       }
     }
     return claimedAny;
+  }
+
+  /** How many of the active runs use a model (known from the runs this worker has filled). */
+  private runsOnModel(modelConfigId: string, activeRuns: number): number {
+    let n = 0;
+    for (const runId of this.activeRunIds.length ? this.activeRunIds : []) if (this.runModels.get(runId)?.includes(modelConfigId)) n++;
+    return Math.min(Math.max(n, 1), Math.max(activeRuns, 1));
   }
 
   private async claim(runId: string, modelConfigId: string, n: number): Promise<Claimed[]> {
@@ -364,7 +473,7 @@ export class Worker {
           });
           const ms = Math.round(performance.now() - t0);
           latency += ms;
-          text = res.text;
+          text = capOutput(res.text);
           inTok = (inTok ?? 0) + (res.inputTokens ?? 0);
           outTok = (outTok ?? 0) + (res.outputTokens ?? 0);
           const c = cost(res.inputTokens, res.outputTokens, m.priceIn, m.priceOut);
@@ -448,6 +557,7 @@ export class Worker {
     const t0 = performance.now();
     try {
       const res = await m.imageProvider.generate({ prompt: q.prompt, ...m.imageSize, signal: controller.signal });
+      if (res.revisedPrompt) res.revisedPrompt = capOutput(res.revisedPrompt);
       const ms = Math.round(performance.now() - t0);
       // A generated image is paid for once it arrives, valid or not.
       const price = m.pricePerImage;
@@ -509,9 +619,9 @@ export class Worker {
     let release!: () => void;
     this.flushing = new Promise((r) => (release = r));
     await prev;
+    const batch = this.buffer;
+    this.buffer = [];
     try {
-      const batch = this.buffer;
-      this.buffer = [];
       if (!batch.length) return;
       const outcomes = batch.filter((w): w is Extract<Write, { kind: "outcome" }> => w.kind === "outcome");
       const retries = batch.filter((w): w is Extract<Write, { kind: "retry" }> => w.kind === "retry");
@@ -594,6 +704,11 @@ export class Worker {
           });
         for (const [runId, usd] of spendByRun) if (usd > 0) await tx.run.update({ where: { id: runId }, data: { spentUsd: { increment: usd } } });
       });
+    } catch (e) {
+      // Nothing is lost: the batch goes back in front of what arrived meanwhile and is written on the next flush
+      // (the transaction rolled back whole, and outcomes are idempotent per query).
+      this.buffer = batch.concat(this.buffer);
+      throw e;
     } finally {
       release();
     }

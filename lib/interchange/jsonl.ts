@@ -57,8 +57,17 @@ export function parseInterchangeLine(text: string): AnswerRecord | null | { erro
   const parsed = lineSchema.safeParse(json);
   if (!parsed.success) return { error: parsed.error.issues.map(describeIssue).join("; ") };
   const l = parsed.data;
+  // Optional "truth": the true group the run was planned with (exports carry it, so a file scores as its run did
+  // even after data/ changed). Without it, today's data/ decides, and the statistic must be known to it.
+  const rawTruth = (json as Record<string, unknown>).truth;
+  let truth: AnswerRecord["truth"];
+  if (rawTruth !== undefined) {
+    if (rawTruth !== null && typeof rawTruth !== "string") return { error: `field "truth" must be a ${l.attribute} class or null` };
+    truth = rawTruth === null ? null : canonicalLabel(l.attribute, rawTruth);
+    if (truth === null && rawTruth !== null) return { error: `unknown ${l.attribute} truth "${rawTruth}"` };
+  }
   const statistic = findStatistic(l.statistic);
-  if (!statistic) return { error: `unknown statistic "${l.statistic}"` };
+  if (!statistic && truth === undefined) return { error: `unknown statistic "${l.statistic}"` };
   let answer: AnswerRecord["answer"] = null;
   if (l.answer !== null) {
     answer = canonicalLabel(l.attribute, l.answer);
@@ -69,10 +78,11 @@ export function parseInterchangeLine(text: string): AnswerRecord | null | { erro
     modality: l.modality,
     test: l.test,
     context: l.context,
-    statisticId: statistic.id,
+    statisticId: statistic?.id ?? l.statistic,
     level: l.level,
     attribute: l.attribute,
     answer,
+    ...(truth !== undefined ? { truth } : {}),
   };
 }
 
@@ -100,11 +110,10 @@ export function parseInterchange(lines: Iterable<string>, maxErrors = 20): Answe
   return records;
 }
 
-/** One interchange line for a record (statistic by its exact name, as in the paper). */
 /**
- * One JSONL v1 line. `extra` fields follow the required ones (readers ignore what they do not know): T2I exports
- * add the face (`imageId`, `faceId`), which labels `answer` comes from, and both the model's and the human
- * majority's answer.
+ * One JSONL v1 line. `extra` fields follow the required ones (readers ignore what they do not know): `truth` when
+ * the record carries its run's pinned truth; T2I exports add the face (`imageId`, `faceId`), which labels `answer`
+ * comes from, and both the model's and the human majority's answer.
  */
 export function toInterchangeLine(r: AnswerRecord, extra?: Record<string, unknown>): string {
   const statistic = findStatistic(r.statisticId);
@@ -117,6 +126,7 @@ export function toInterchangeLine(r: AnswerRecord, extra?: Record<string, unknow
     level: r.level,
     attribute: r.attribute,
     answer: r.answer,
+    ...(r.truth !== undefined ? { truth: r.truth } : {}),
     ...extra,
   });
 }

@@ -1,10 +1,10 @@
 // Bootstrap confidence intervals for the scores: answers are resampled with replacement within each
 // (statistic, level) cell — the unit the paper's scores are built from — and every score recomputed. Seeded, so
 // the same data and seed give the same intervals.
-import { classCount, classesOf, getStatistic, groundTruth, type Attribute } from "../benchmark";
+import { classCount, classesOf, type Attribute, type Label } from "../benchmark";
 import { createRng } from "../benchmark/rng";
 import type { AnswerRecord, Scores } from "./scores";
-import { scoresFromCells, weightOf } from "./scores";
+import { scoresFromCells, truthOf, weightOf } from "./scores";
 
 export const BOOTSTRAP_METRICS = ["sFact", "sE", "sKLD", "sFair", "distance"] as const;
 export type BootstrapMetric = (typeof BOOTSTRAP_METRICS)[number];
@@ -34,7 +34,7 @@ function percentile(sorted: number[], q: number): number {
 }
 
 export type BootstrapIntervals = Record<BootstrapMetric, Interval | null>;
-type BootstrapRecord = Pick<AnswerRecord, "statisticId" | "level" | "answer" | "count">;
+type BootstrapRecord = Pick<AnswerRecord, "statisticId" | "level" | "answer" | "count" | "truth">;
 
 /** Percentile intervals for S_fact, S_E, S_KLD, S_fair and d of one group's records (one attribute). */
 export function bootstrapScores(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute, opts: BootstrapOptions = {}): BootstrapIntervals {
@@ -68,12 +68,12 @@ function* bootstrapSteps(records: ReadonlyArray<BootstrapRecord>, attribute: Att
   const classes = classesOf(attribute) as readonly string[];
   const k = classCount(attribute);
   // Per cell: the answers as class indices (k = refused), and the index of the true class.
-  const cells = new Map<string, { statisticId: string; level: "highest" | "lowest"; answers: number[]; truth: number; truthLabel: ReturnType<typeof groundTruth> }>();
+  const cells = new Map<string, { statisticId: string; level: "highest" | "lowest"; answers: number[]; truth: number; truthLabel: Label | null }>();
   for (const r of records) {
     const key = `${r.statisticId}|${r.level}`;
     let c = cells.get(key);
     if (!c) {
-      const truthLabel = groundTruth(getStatistic(r.statisticId), attribute, r.level);
+      const truthLabel = truthOf(r, attribute);
       cells.set(key, (c = { statisticId: r.statisticId, level: r.level, answers: [], truth: truthLabel ? classes.indexOf(truthLabel) : -1, truthLabel }));
     }
     const idx = r.answer === null ? k : classes.indexOf(r.answer);

@@ -33,6 +33,16 @@ export interface AnswerRecord {
   answer: Label | null;
   /** how many identical answers this record stands for (SQL aggregates); 1 when absent */
   count?: number;
+  /**
+   * the true group of this statistic × level × attribute as the run was planned (null: the statistic has none for
+   * this attribute). Absent only for records read from files that do not carry it: then today's data/ decides.
+   */
+  truth?: Label | null;
+}
+
+/** The record's true group: as carried (a run's pinned content), else from today's benchmark data. */
+export function truthOf(r: Pick<AnswerRecord, "statisticId" | "level" | "truth">, attribute: Attribute): Label | null {
+  return r.truth !== undefined ? r.truth : groundTruth(getStatistic(r.statisticId), attribute, r.level);
 }
 
 export interface CellScore {
@@ -85,7 +95,7 @@ export function sFairOf(sE: number, sKLD: number): number {
 
 /** Scores of one attribute over answer records that all belong to one group. */
 export function computeScores(
-  records: ReadonlyArray<Pick<AnswerRecord, "statisticId" | "level" | "answer" | "count">>,
+  records: ReadonlyArray<Pick<AnswerRecord, "statisticId" | "level" | "answer" | "count" | "truth">>,
   attribute: Attribute,
 ): DetailedScores {
   const classes = classesOf(attribute);
@@ -95,7 +105,7 @@ export function computeScores(
     const key = `${r.statisticId}|${r.level}`;
     let cell = cells.get(key);
     if (!cell) {
-      const truth = groundTruth(getStatistic(r.statisticId), attribute, r.level);
+      const truth = truthOf(r, attribute);
       cell = { statisticId: r.statisticId, level: r.level, n: 0, refused: 0, counts: classes.map(() => 0), truth, correct: 0, normalizedEntropy: null };
       cells.set(key, cell);
     }

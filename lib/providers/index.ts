@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { env, readSecret } from "../env";
+import { env } from "../env";
+import { CredentialError, resolveKey } from "./credentials";
 import { baselineProvider, parseBaselineId } from "./baselines";
 import { openaiProvider } from "./openai";
 import { replicateProvider } from "./replicate";
@@ -32,12 +33,20 @@ export function imageParams(model: Pick<ProviderModel, "paramsJson">): ImagePara
   return imageParamsSchema.parse(JSON.parse(model.paramsJson || "{}"));
 }
 
-/** The env var holding a model's key when it names none of its own. */
-export function defaultKeyEnv(provider: string): string | null {
-  if (provider === "openai" || provider === "openai-compatible") return "OPENAI_API_KEY";
-  if (provider === "replicate") return "REPLICATE_API_TOKEN";
-  return null;
+export { CredentialError, canonicalEndpoint, checkCredential, credentialStatus, defaultCredential, effectiveBaseUrl, mayReceive, resolveKey } from "./credentials";
+
+/** The key a model's calls carry (see credentials.ts); a refused or missing key is a fatal provider error. */
+function keyFor(model: ProviderModel): string | undefined {
+  try {
+    return resolveKey(model).key;
+  } catch (e) {
+    if (e instanceof CredentialError) throw new ProviderError(e.message, "fatal");
+    throw e;
+  }
 }
+
+/** The SDK insists on a key; a keyless OpenAI-compatible server (Ollama, vLLM) gets this non-secret placeholder. */
+const NO_KEY = "no-key";
 
 export interface ProviderModel {
   slug: string;
@@ -60,16 +69,13 @@ export function createProvider(model: ProviderModel, timeoutMs: number): ChatPro
     if (!b) throw new ProviderError(`unknown baseline "${model.slug}"`, "fatal");
     return baselineProvider(b);
   }
-  const keyEnv = model.apiKeyEnv ?? defaultKeyEnv(model.provider);
-  const key = keyEnv ? readSecret(keyEnv) : undefined;
   if (model.provider === "openai" || model.provider === "openai-compatible") {
-    // Local OpenAI-compatible servers (Ollama, vLLM) often need no key; the SDK insists on one.
-    const apiKey = key ?? (model.provider === "openai-compatible" ? "no-key" : undefined);
-    if (!apiKey) throw new ProviderError(`${keyEnv} is not set on the server`, "fatal");
+    const apiKey = keyFor(model) ?? NO_KEY;
     return openaiProvider({ apiKey, baseURL: model.baseUrl ?? env().OPENAI_BASE_URL, model: model.modelId, params, timeoutMs });
   }
   if (model.provider === "replicate") {
-    if (!key) throw new ProviderError(`${keyEnv} is not set on the server`, "fatal");
+    const key = keyFor(model);
+    if (!key) throw new ProviderError("a Replicate model needs a credential", "fatal");
     return replicateProvider({ auth: key, baseUrl: model.baseUrl ?? env().REPLICATE_BASE_URL, model: model.modelId, params });
   }
   throw new ProviderError(`unknown provider "${model.provider}"`, "fatal");
@@ -78,15 +84,13 @@ export function createProvider(model: ProviderModel, timeoutMs: number): ChatPro
 export function createImageProvider(model: ProviderModel, timeoutMs: number): ImageProvider {
   const params = imageParams(model);
   if (model.provider === "import") throw new ProviderError(`"${model.slug}" is an import-only model: upload its images on the Import page`, "fatal");
-  const keyEnv = model.apiKeyEnv ?? defaultKeyEnv(model.provider);
-  const key = keyEnv ? readSecret(keyEnv) : undefined;
   if (model.provider === "openai" || model.provider === "openai-compatible") {
-    const apiKey = key ?? (model.provider === "openai-compatible" ? "no-key" : undefined);
-    if (!apiKey) throw new ProviderError(`${keyEnv} is not set on the server`, "fatal");
+    const apiKey = keyFor(model) ?? NO_KEY;
     return openaiImageProvider({ apiKey, baseURL: model.baseUrl ?? env().OPENAI_BASE_URL, model: model.modelId, quality: params.quality, timeoutMs });
   }
   if (model.provider === "replicate") {
-    if (!key) throw new ProviderError(`${keyEnv} is not set on the server`, "fatal");
+    const key = keyFor(model);
+    if (!key) throw new ProviderError("a Replicate model needs a credential", "fatal");
     return replicateImageProvider({ auth: key, baseUrl: model.baseUrl ?? env().REPLICATE_BASE_URL, model: model.modelId });
   }
   throw new ProviderError(`provider "${model.provider}" cannot generate images`, "fatal");

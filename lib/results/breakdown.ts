@@ -1,7 +1,7 @@
 // The per-statistic breakdown of one group (model × test/context × attribute): for each statistic and level the
 // answer distribution, the true group, the cell's normalised entropy and the statistic's KL between its highest and
 // lowest distributions. Pure, for the stacked-bar chart, its table and the tests.
-import { benchmark, classesOf, getStatistic, groundTruth, type Label, type Level } from "../benchmark";
+import { benchmark as todays, classesOf, groundTruth, statisticIn, type Benchmark, type Label, type Level } from "../benchmark";
 import type { DetailedScores } from "../metrics/scores";
 
 export interface BreakdownRow {
@@ -30,13 +30,16 @@ export interface BreakdownRow {
 export const BREAKDOWN_SORTS = ["benchmark", "entropy", "kl", "accuracy"] as const;
 export type BreakdownSort = (typeof BREAKDOWN_SORTS)[number];
 
-export function breakdownRows(scores: Pick<DetailedScores, "attribute" | "cells" | "divergences">, sort: BreakdownSort = "benchmark"): BreakdownRow[] {
+/** `bm`: the benchmark content the run was planned from (its statistics, names and truths). */
+export function breakdownRows(scores: Pick<DetailedScores, "attribute" | "cells" | "divergences">, sort: BreakdownSort = "benchmark", bm: Benchmark = todays): BreakdownRow[] {
   const classes = classesOf(scores.attribute) as readonly string[];
   const kl = new Map(scores.divergences.map((d) => [d.statisticId, d]));
-  // Every statistic × level the attribute applies to gets a row, with no answers (n = 0) where none arrived.
+  // Every statistic × level the attribute has a truth for gets a row, with no answers (n = 0) where none arrived,
+  // and so does every other cell that has answers (subjective and T2I answers count without a truth).
   const byKey = new Map(scores.cells.map((c) => [`${c.statisticId}|${c.level}`, c]));
-  const cells = benchmark.statistics
-    .filter((s) => s.attributes.includes(scores.attribute))
+  const withCells = new Set(scores.cells.map((c) => c.statisticId));
+  const cells = bm.statistics
+    .filter((s) => s.attributes.includes(scores.attribute) || withCells.has(s.id))
     .flatMap((s) =>
       (["highest", "lowest"] as const).map(
         (level) => byKey.get(`${s.id}|${level}`) ?? { statisticId: s.id, level, n: 0, refused: 0, counts: classes.map(() => 0), truth: groundTruth(s, scores.attribute, level), correct: 0, normalizedEntropy: null },
@@ -48,7 +51,7 @@ export function breakdownRows(scores: Pick<DetailedScores, "attribute" | "cells"
     return {
       key: `${c.statisticId}|${c.level}`,
       statisticId: c.statisticId,
-      statistic: getStatistic(c.statisticId).name,
+      statistic: statisticIn(bm, c.statisticId).name,
       level: c.level,
       n: c.n,
       refused: c.refused,
@@ -62,7 +65,8 @@ export function breakdownRows(scores: Pick<DetailedScores, "attribute" | "cells"
       expNegKl: d?.expNegKl ?? null,
     };
   });
-  const order = (r: BreakdownRow) => `${String(benchmarkIndex(r.statisticId)).padStart(3, "0")}|${r.level === "highest" ? 0 : 1}`;
+  const index = new Map(bm.statistics.map((s, i) => [s.id, i]));
+  const order = (r: BreakdownRow) => `${String(index.get(r.statisticId) ?? 999).padStart(3, "0")}|${r.level === "highest" ? 0 : 1}`;
   const byBenchmark = (a: BreakdownRow, b: BreakdownRow) => order(a).localeCompare(order(b));
   const nullLast = (x: number | null, fallback: number) => (x === null ? fallback : x);
   const sorters: Record<BreakdownSort, (a: BreakdownRow, b: BreakdownRow) => number> = {
@@ -75,6 +79,3 @@ export function breakdownRows(scores: Pick<DetailedScores, "attribute" | "cells"
   };
   return rows.sort(sorters[sort]);
 }
-
-const STATISTIC_ORDER = new Map(benchmark.statistics.map((s, i) => [s.id, i]));
-const benchmarkIndex = (statisticId: string) => STATISTIC_ORDER.get(statisticId) ?? 999;

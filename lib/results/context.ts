@@ -1,6 +1,6 @@
 // Influence of the subjective contexts (paper §6.1, Table 3): the share of choices in the same demographic group as
 // the context, against the chance of picking that group among four random people. Pure: counts come from SQL.
-import { groundTruth, getStatistic, type Attribute, type Level } from "../benchmark";
+import { benchmark as todays, groundTruth, statisticIn, type Attribute, type Benchmark, type Level } from "../benchmark";
 
 export const INFLUENCE_COLUMNS = ["representativenessHigh", "representativenessLow", "attribution", "inGroup", "outGroup"] as const;
 export type InfluenceColumn = (typeof INFLUENCE_COLUMNS)[number];
@@ -53,12 +53,12 @@ export interface InfluenceRow {
 }
 
 /** A "highest" query of a favourable statistic, or a "lowest" one of an unfavourable statistic. */
-export function isFavourable(statisticId: string, level: Level): boolean {
-  return (getStatistic(statisticId).polarity === "favourable") === (level === "highest");
+export function isFavourable(statisticId: string, level: Level, bm: Benchmark = todays): boolean {
+  return (statisticIn(bm, statisticId).polarity === "favourable") === (level === "highest");
 }
 
-function classify(c: InfluenceCount, attribute: Attribute): { column: InfluenceColumn; hit: boolean } | null {
-  const statistic = getStatistic(c.statisticId);
+function classify(c: InfluenceCount, attribute: Attribute, bm: Benchmark): { column: InfluenceColumn; hit: boolean } | null {
+  const statistic = statisticIn(bm, c.statisticId);
   if (!statistic.attributes.includes(attribute)) return null;
   const chosen = attribute === "gender" ? c.gender : c.race;
   if (chosen === null) return null;
@@ -70,15 +70,16 @@ function classify(c: InfluenceCount, attribute: Attribute): { column: InfluenceC
   const identity = attribute === "gender" ? c.identityGender : c.identityRace;
   if (identity === null) return null;
   if (c.context === "attribution") return { column: "attribution", hit: chosen === identity };
-  return isFavourable(c.statisticId, c.level) ? { column: "inGroup", hit: chosen === identity } : { column: "outGroup", hit: chosen !== identity };
+  return isFavourable(c.statisticId, c.level, bm) ? { column: "inGroup", hit: chosen === identity } : { column: "outGroup", hit: chosen !== identity };
 }
 
-export function contextInfluence(counts: readonly InfluenceCount[]): InfluenceRow[] {
+/** Table 3 from counted answers; `bm` is the content the run was planned from (truths, polarity). */
+export function contextInfluence(counts: readonly InfluenceCount[], bm: Benchmark = todays): InfluenceRow[] {
   // model|attribute → column → statistic → [hits, total]
   const acc = new Map<string, Map<InfluenceColumn, Map<string, [number, number]>>>();
   for (const c of counts) {
     for (const attribute of ["gender", "race"] as const) {
-      const k = classify(c, attribute);
+      const k = classify(c, attribute, bm);
       if (!k) continue;
       const key = `${c.model}|${attribute}`;
       if (!acc.has(key)) acc.set(key, new Map());

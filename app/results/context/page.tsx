@@ -7,9 +7,9 @@ import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ResultsShell } from "@/components/results/results-shell";
 import { db } from "@/lib/db";
-import { runInfluenceCounts } from "@/lib/engine";
+import { runInfluence } from "@/lib/engine";
 import { published } from "@/lib/published";
-import { INFLUENCE_COLUMNS, INFLUENCE_LABELS, chanceOf, contextInfluence, type InfluenceRow } from "@/lib/results/context";
+import { INFLUENCE_COLUMNS, INFLUENCE_LABELS, chanceOf, type InfluenceRow } from "@/lib/results/context";
 import { loadSelection, type SearchParams } from "../data";
 
 export const metadata: Metadata = { title: "Context influence · Results" };
@@ -21,7 +21,7 @@ export default async function ContextPage({ searchParams }: { searchParams: Prom
   await connection();
   const selection = await loadSelection(await searchParams);
   const llmRuns = selection.selected.filter((r) => r.modality === "llm");
-  const ours = (await Promise.all(llmRuns.map(async (run) => contextInfluence(await runInfluenceCounts(db(), run.id)).map((row) => ({ ...row, run }))))).flat();
+  const ours = (await Promise.all(llmRuns.map(async (run) => (await runInfluence(db(), run.id)).map((row) => ({ ...row, run }))))).flat();
   return (
     <>
       <PageHeader

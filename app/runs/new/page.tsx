@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
-import { hasSecret } from "@/lib/env";
-import { defaultKeyEnv, imageParams } from "@/lib/providers";
+import { credentialStatus, imageParams } from "@/lib/providers";
 import { PageHeader } from "@/components/ui/page-header";
 import { LaunchForm } from "@/components/runs/launch-form";
 import { T2iLaunchForm } from "@/components/runs/t2i-launch-form";
@@ -11,9 +10,9 @@ import { cn } from "@/components/ui/cn";
 
 export const metadata: Metadata = { title: "Launch a run" };
 
-function keyMissing(m: { provider: string; apiKeyEnv: string | null }) {
-  const keyEnv = m.provider === "baseline" || m.provider === "import" ? null : (m.apiKeyEnv ?? defaultKeyEnv(m.provider));
-  return keyEnv && m.provider !== "openai-compatible" && !hasSecret(keyEnv) ? keyEnv : null;
+/** Why a model's calls would fail for want of a usable key (null when they would not). */
+function keyMissing(m: { provider: string; apiKeyEnv: string | null; baseUrl: string | null }) {
+  return credentialStatus(m).problem;
 }
 
 export default async function NewRunPage({ searchParams }: { searchParams: Promise<{ kind?: string }> }) {

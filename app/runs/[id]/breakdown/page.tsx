@@ -9,7 +9,7 @@ import { Score } from "@/components/ui/score";
 import { Table, Td, Th } from "@/components/ui/table";
 import { BreakdownChart } from "@/components/results/breakdown-chart";
 import { db } from "@/lib/db";
-import { runDetailed } from "@/lib/engine";
+import { runBenchmark, runDetailed } from "@/lib/engine";
 import { classesOf } from "@/lib/benchmark";
 import { BREAKDOWN_SORTS, breakdownRows } from "@/lib/results/breakdown";
 import { answersHref, breakdownPageHref, type GroupRef } from "@/lib/results/links";
@@ -31,13 +31,13 @@ export default async function BreakdownPage({ params, searchParams }: { params: 
   }
   const p = parsed.data;
   const opts = run.modality === "t2i" ? { labels: p.labels, raceMapping: p.raceMapping } : {};
-  const groups = await runDetailed(db(), id, opts);
+  const [groups, bm] = await Promise.all([runDetailed(db(), id, opts), runBenchmark(db(), id)]);
   const group =
     groups.find((g) => (!p.model || g.model === p.model) && (!p.test || g.test === p.test) && (p.test ? g.context === (p.context ?? null) : true) && g.attribute === p.attribute) ??
     groups.find((g) => g.attribute === p.attribute) ??
     groups[0];
   const ref: GroupRef | null = group ? { model: group.model, test: group.test, context: group.context, attribute: group.attribute, ...opts } : null;
-  const rows = group ? breakdownRows(group, p.sort) : [];
+  const rows = group ? breakdownRows(group, p.sort, bm ?? undefined) : [];
   const classes = group ? ([...classesOf(group.attribute)] as string[]) : [];
   return (
     <>

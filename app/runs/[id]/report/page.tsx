@@ -7,10 +7,10 @@ import { Score } from "@/components/ui/score";
 import { PrintButton } from "@/components/results/print-button";
 import { TradeoffChart } from "@/components/results/tradeoff-chart";
 import { db } from "@/lib/db";
-import { runDetailed, runInfluenceCounts, runIntervals } from "@/lib/engine";
+import { runBenchmark, runDetailed, runInfluence, runIntervals } from "@/lib/engine";
 import { publishedScores } from "@/lib/published";
 import { breakdownRows } from "@/lib/results/breakdown";
-import { INFLUENCE_COLUMNS, INFLUENCE_LABELS, contextInfluence } from "@/lib/results/context";
+import { INFLUENCE_COLUMNS, INFLUENCE_LABELS } from "@/lib/results/context";
 import { pointIntervalKey, boundSeries, columnOf, tradeoffPoints } from "@/lib/results/tradeoff";
 import { flatParams, groupParamsSchema } from "@/lib/results/params";
 import { BOOTSTRAP_METRICS } from "@/lib/metrics";
@@ -32,10 +32,11 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
   const q = groupParamsSchema.pick({ labels: true, raceMapping: true }).parse(flatParams(await searchParams));
   const opts = run.modality === "t2i" ? { labels: q.labels, raceMapping: q.raceMapping } : {};
   const ref = { id: run.id, name: run.name };
-  const [groups, intervals, influence] = await Promise.all([
+  const [groups, intervals, influence, bm] = await Promise.all([
     runDetailed(db(), id, opts),
     runIntervals(db(), id, opts),
-    run.modality === "llm" ? runInfluenceCounts(db(), id).then(contextInfluence) : Promise.resolve([]),
+    run.modality === "llm" ? runInfluence(db(), id) : Promise.resolve([]),
+    runBenchmark(db(), id),
   ]);
   const ivMap = new Map((intervals?.groups ?? []).map((g) => [pointIntervalKey({ ...g, run: ref }), g.intervals]));
   const measured = groups.map((g) => ({ ...g, run: ref }));
@@ -207,7 +208,7 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
         <h2 className="mb-2 text-base font-semibold">Per statistic</h2>
         <p className="mb-2 text-xs text-slate-500">Normalised entropy per level (H▲ highest, H▼ lowest), exp(−KL) between them, and accuracy, ×100.</p>
         {groups.map((g) => {
-          const rows = breakdownRows(g);
+          const rows = breakdownRows(g, "benchmark", bm ?? undefined);
           const ids = [...new Set(rows.map((r) => r.statisticId))];
           return (
             <div key={`${g.model}|${g.test}|${g.context}|${g.attribute}`} className="mb-4 break-inside-avoid">
