@@ -19,6 +19,8 @@ const schema = z.object({
   /** a FairFace .onnx file on the server's disk, served to the Label page (instead of public/models/fairface.onnx) */
   FAIRFACE_MODEL_PATH: z.preprocess(emptyToUndefined, z.string().optional()),
   FOF_WORKER: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
+  /** how long a database call waits for another writer's lock before it fails (and is retried) */
+  FOF_DB_BUSY_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(600_000).default(10_000)),
   /** the most queries (or images) one launch may plan, over all its models */
   FOF_MAX_QUERIES_PER_RUN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000_000).default(500_000)),
 });

@@ -5,8 +5,17 @@ import { env } from "../env";
 
 const g = globalThis as unknown as { __fofPrisma?: PrismaClient };
 
+/**
+ * Every connection waits up to FOF_DB_BUSY_TIMEOUT_MS for another writer (SQLite's busy timeout) instead of failing
+ * at once with "database is locked"; what still fails is retried by its caller (the worker backs off).
+ */
 export function createPrismaClient(databaseUrl = env().databaseUrl): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl, timeout: 10_000 }) });
+  const timeout = env().FOF_DB_BUSY_TIMEOUT_MS;
+  return new PrismaClient({
+    adapter: new PrismaBetterSQLite3({ url: databaseUrl, timeout }),
+    // Interactive transactions queue behind the adapter's single connection: give them the same patience.
+    transactionOptions: { maxWait: timeout, timeout: Math.max(timeout * 3, 30_000) },
+  });
 }
 
 /** Lazily created so that importing lib/db never opens a file (the CLI's score command has no database). */

@@ -1,7 +1,7 @@
 // The benchmark content a run was planned from. Runs pin a BenchmarkVersion at launch; everything that scores or
 // explains a run (truths, statistic names, polarity) reads that version, so editing data/ never moves old results.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { benchmark, type Benchmark } from "../benchmark";
+import type { Benchmark } from "../benchmark";
 
 const cache = new Map<string, Benchmark>();
 const MAX_CACHED = 16;
@@ -9,8 +9,8 @@ const MAX_CACHED = 16;
 function parseContent(id: string, json: string): Benchmark {
   const bm = JSON.parse(json) as Benchmark;
   if (!bm || !Array.isArray(bm.statistics) || typeof bm.sha256 !== "string") throw new Error(`benchmark version ${id} has unreadable content`);
-  // Today's content, when identical, is the same object: lookups then use its prebuilt index.
-  return bm.sha256 === benchmark.sha256 ? benchmark : bm;
+  // Always the stored copy, even when today's data/ hashes the same: nothing read from data/ reaches a score.
+  return bm;
 }
 
 /** A benchmark version's content by id (parsed once, a few versions kept). */

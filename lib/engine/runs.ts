@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ensureBenchmarkVersion } from "../db/seed";
 import { insertMany } from "../db/bulk";
+import { withContentionRetry } from "../db/retry";
 import { BASELINE_DESCRIPTIONS, parseBaselineId } from "../providers";
 import { runConfigSchema, t2iRunConfigSchema, type RunConfig, type RunConfigInput, type T2iRunConfig, type T2iRunConfigInput } from "./config";
 import { cacheKey, planQueries } from "./plan";
@@ -111,7 +112,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
   const modality = "modality" in config && config.modality === "t2i" ? "t2i" : "llm";
   const models: NonNullable<Awaited<ReturnType<typeof ensureBaselineModel>>>[] = [];
   for (const slug of new Set(parsed.models)) {
-    const m = (await ensureBaselineModel(prisma, slug)) ?? (await prisma.modelConfig.findUnique({ where: { slug } }));
+    const m = await withContentionRetry(async () => (await ensureBaselineModel(prisma, slug)) ?? (await prisma.modelConfig.findUnique({ where: { slug } })));
     if (!m || m.archived) throw new RunError(`unknown model "${slug}": register it on the Models page first`);
     if (m.modality !== modality)
       throw new RunError(`model "${slug}" is ${m.modality === "t2i" ? "a text-to-image" : "an LLM"} model; this run is ${modality === "t2i" ? "a text-to-image" : "an LLM"} run`);
@@ -125,9 +126,10 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
     throw new RunError(
       `this launch plans ${total.toLocaleString("en-US")} ${modality === "t2i" ? "images" : "queries"}; one run may plan at most ${cap.toLocaleString("en-US")} (FOF_MAX_QUERIES_PER_RUN). Use fewer repeats or models, or split it into several runs.`,
     );
-  const version = await ensureBenchmarkVersion(prisma, bm);
+  const version = await withContentionRetry(() => ensureBenchmarkVersion(prisma, bm));
   const name = parsed.name ?? `${models.map((m) => m.label).join(", ")} · ${parsed.preset} · seed ${parsed.seed}`;
-  const run = await prisma.run.create({
+  // Every write below is one statement or one transaction, so a write that met another writer's lock is retried.
+  const run = await withContentionRetry(() => prisma.run.create({
     data: {
       name,
       modality,
@@ -141,7 +143,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       startedAt: new Date(),
       models: { create: models.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
     },
-  });
+  }));
   const chunk = opts.chunk ?? 2000;
   try {
     for (const m of models) {
@@ -150,9 +152,11 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       const write = async () => {
         const batch = rows;
         rows = [];
-        await prisma.$transaction(async (tx) => {
-          await insertMany(tx, "Query", batch);
-        });
+        await withContentionRetry(() =>
+          prisma.$transaction(async (tx) => {
+            await insertMany(tx, "Query", batch);
+          }),
+        );
         await yieldToEventLoop();
       };
       for (const q of planQueries(config, parsed.seed, bm)) {
@@ -169,9 +173,9 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       }
       if (rows.length) await write();
     }
-    return await prisma.run.update({ where: { id: run.id }, data: { status: "running", plannedCount: total } });
+    return await withContentionRetry(() => prisma.run.update({ where: { id: run.id }, data: { status: "running", plannedCount: total } }));
   } catch (e) {
-    await prisma.run.delete({ where: { id: run.id } }).catch(() => undefined);
+    await withContentionRetry(() => prisma.run.delete({ where: { id: run.id } })).catch(() => undefined);
     throw e;
   }
 }

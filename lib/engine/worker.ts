@@ -13,7 +13,8 @@ import { env } from "../env";
 import { ImageValidationError, resolveStoredImage, storeImage, validateImage } from "../images";
 import { cost } from "./cost";
 import { insertMany } from "../db/bulk";
-import { sweepInterruptedPlanning } from "./runs";
+import { sweepInterruptedPlanning, type ModelSnapshot } from "./runs";
+import { isContention } from "../db/retry";
 
 export interface WorkerOptions {
   /** only work on this run (the CLI's `fof run`); all running runs otherwise */
@@ -42,14 +43,7 @@ export function capOutput(text: string): string {
   return text.length > MAX_STORED_OUTPUT ? text.slice(0, MAX_STORED_OUTPUT) + TRUNCATION_MARK : text;
 }
 
-/**
- * Database contention (SQLite busy / locked, a transaction that could not start or timed out): transient, so the
- * worker backs off and tries again instead of dying while its runs show "running".
- */
-export function isContention(e: unknown): boolean {
-  const msg = e instanceof Error ? `${e.message} ${(e as { code?: string }).code ?? ""}` : String(e);
-  return /database is locked|SQLITE_BUSY|database table is locked|Operation has timed out|Unable to start a transaction|Transaction already closed|timeout while waiting for mutex|P1008|P2028|P2034|P1017/i.test(msg);
-}
+export { isContention } from "../db/retry";
 
 interface Claimed {
   id: number;
@@ -72,6 +66,13 @@ interface Claimed {
   cachedImageSha256?: string | null;
 }
 
+interface ModelSlot {
+  limit: LimitFunction;
+  inFlight: number;
+  concurrency: number;
+}
+
+/** A model as one run calls it: built from the run's snapshot of the model's settings at launch. */
 interface ModelState {
   id: string;
   slug: string;
@@ -81,9 +82,8 @@ interface ModelState {
   imageProvider: ImageProvider | null;
   imageSize: { width: number; height: number } | null;
   providerError: string | null;
-  limit: LimitFunction;
-  inFlight: number;
-  concurrency: number;
+  /** the model's concurrency, shared by every run on it in this worker */
+  slot: ModelSlot;
   priceIn: number;
   priceOut: number;
   pricePerImage: number;
@@ -140,7 +140,10 @@ export class Worker {
   /** errors the loop met, by kind (tests and the heartbeat read them) */
   readonly errors = { contention: 0, other: 0 };
   private readonly dataDir: string;
+  /** per run × model (each run calls with its launch snapshot) */
   private models = new Map<string, ModelState>();
+  /** per model: its concurrency limit, shared by its runs */
+  private slots = new Map<string, ModelSlot>();
   private configs = new Map<string, { config: RunConfig | T2iRunConfig; seed: number }>();
   private runModels = new Map<string, string[]>();
   private buffer: Write[] = [];
@@ -301,43 +304,56 @@ export class Worker {
     return c;
   }
 
-  private async model(modelConfigId: string, timeoutMs: number): Promise<ModelState> {
-    let m = this.models.get(modelConfigId);
+  /**
+   * The provider for a run's model, from the snapshot of its settings taken at launch (provider, model id, base
+   * URL, credential name, parameters, prices), so editing a model never changes what a running run calls or pays.
+   * Runs planned before snapshots existed use the current settings. The credential is re-checked here.
+   */
+  private async model(runId: string, modelConfigId: string, timeoutMs: number): Promise<ModelState> {
+    const key = `${runId}|${modelConfigId}`;
+    let m = this.models.get(key);
     if (!m) {
-      const cfg = await this.prisma.modelConfig.findUniqueOrThrow({ where: { id: modelConfigId } });
+      const [cfg, rm] = await Promise.all([
+        this.prisma.modelConfig.findUniqueOrThrow({ where: { id: modelConfigId } }),
+        this.prisma.runModel.findUnique({ where: { runId_modelConfigId: { runId, modelConfigId } }, select: { settingsJson: true } }),
+      ]);
+      const snap = rm && rm.settingsJson !== "{}" ? (JSON.parse(rm.settingsJson) as ModelSnapshot) : null;
+      const settings = snap
+        ? { slug: cfg.slug, provider: snap.provider, modelId: snap.modelId, baseUrl: snap.baseUrl, apiKeyEnv: snap.credential, paramsJson: JSON.stringify(snap.params), modality: snap.modality, priceIn: snap.priceInputPer1k, priceOut: snap.priceOutputPer1k, pricePerImage: snap.pricePerImage }
+        : { slug: cfg.slug, provider: cfg.provider, modelId: cfg.modelId, baseUrl: cfg.baseUrl, apiKeyEnv: cfg.apiKeyEnv, paramsJson: cfg.paramsJson, modality: cfg.modality, priceIn: cfg.priceInputPer1k, priceOut: cfg.priceOutputPer1k, pricePerImage: cfg.pricePerImage };
       let provider: ChatProvider | null = null;
       let imageProvider: ImageProvider | null = null;
       let imageSize: ModelState["imageSize"] = null;
       let providerError: string | null = null;
       try {
-        if (cfg.modality === "t2i") {
-          imageProvider = createImageProvider(cfg, timeoutMs);
-          const p = imageParams(cfg);
+        if (settings.modality === "t2i") {
+          imageProvider = createImageProvider(settings, timeoutMs);
+          const p = imageParams(settings);
           imageSize = { width: p.width, height: p.height };
         } else {
-          provider = createProvider(cfg, timeoutMs);
-          modelParams(cfg);
+          provider = createProvider(settings, timeoutMs);
+          modelParams(settings);
         }
       } catch (e) {
         providerError = e instanceof Error ? e.message : String(e);
       }
+      let slot = this.slots.get(modelConfigId);
+      if (!slot) this.slots.set(modelConfigId, (slot = { limit: pLimit(Math.max(1, cfg.concurrency)), inFlight: 0, concurrency: Math.max(1, cfg.concurrency) }));
       m = {
         id: cfg.id,
         slug: cfg.slug,
-        providerName: cfg.provider,
-        modality: cfg.modality,
+        providerName: settings.provider,
+        modality: settings.modality,
         provider,
         imageProvider,
         imageSize,
         providerError,
-        limit: pLimit(Math.max(1, cfg.concurrency)),
-        inFlight: 0,
-        concurrency: Math.max(1, cfg.concurrency),
-        priceIn: cfg.priceInputPer1k,
-        priceOut: cfg.priceOutputPer1k,
-        pricePerImage: cfg.pricePerImage,
+        slot,
+        priceIn: settings.priceIn,
+        priceOut: settings.priceOut,
+        pricePerImage: settings.pricePerImage,
       };
-      this.models.set(modelConfigId, m);
+      this.models.set(key, m);
     }
     return m;
   }
@@ -360,25 +376,25 @@ export class Worker {
     }
     let claimedAny = false;
     for (const modelConfigId of modelIds) {
-      const m = await this.model(modelConfigId, config.timeoutMs);
+      const m = await this.model(runId, modelConfigId, config.timeoutMs);
       const rmKey = `${runId}|${modelConfigId}`;
       const mine = this.runModelInFlight.get(rmKey) ?? 0;
       // Keep up to two batches' worth queued behind the concurrency limit so the provider is never idle; runs on
       // the same model share it: each run may hold its fair part, so a second run starts at once.
       const sharing = Math.max(1, this.runsOnModel(modelConfigId, activeRuns));
-      const fair = Math.ceil((m.concurrency * 2) / sharing);
-      const room = Math.min(this.opts.batchSize, m.concurrency * 2 - m.inFlight, fair - mine);
+      const fair = Math.ceil((m.slot.concurrency * 2) / sharing);
+      const room = Math.min(this.opts.batchSize, m.slot.concurrency * 2 - m.slot.inFlight, fair - mine);
       if (room <= 0) continue;
       const claimed = await this.claim(runId, modelConfigId, room);
       for (const q of claimed) {
         claimedAny = true;
-        m.inFlight++;
+        m.slot.inFlight++;
         this.runModelInFlight.set(rmKey, (this.runModelInFlight.get(rmKey) ?? 0) + 1);
-        const p = m
+        const p = m.slot
           .limit(() => (q.modality === "t2i" ? this.processImage(q, m, config as T2iRunConfig) : this.process(q, m, config as RunConfig)))
           .catch((e) => this.opts.log?.(`query ${q.id}: ${e instanceof Error ? e.message : String(e)}`))
           .finally(() => {
-            m.inFlight--;
+            m.slot.inFlight--;
             this.runModelInFlight.set(rmKey, (this.runModelInFlight.get(rmKey) ?? 1) - 1);
             this.inFlight.delete(p);
           });

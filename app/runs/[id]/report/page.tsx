@@ -7,7 +7,7 @@ import { Score } from "@/components/ui/score";
 import { PrintButton } from "@/components/results/print-button";
 import { TradeoffChart } from "@/components/results/tradeoff-chart";
 import { db } from "@/lib/db";
-import { runBenchmark, runDetailed, runInfluence, runIntervals } from "@/lib/engine";
+import { runBenchmark, runDetailed, runInfluence, runIntervals, type ModelSnapshot } from "@/lib/engine";
 import { publishedScores } from "@/lib/published";
 import { breakdownRows } from "@/lib/results/breakdown";
 import { INFLUENCE_COLUMNS, INFLUENCE_LABELS } from "@/lib/results/context";
@@ -87,27 +87,42 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
             </>
           )}
         </dl>
-        <h3 className="mb-1 mt-3 text-sm font-semibold">Models</h3>
-        <Table>
+        <h3 className="mb-1 mt-3 text-sm font-semibold">Models (settings at launch)</h3>
+        <Table data-testid="model-snapshots">
           <thead>
             <tr>
               <Th>Slug</Th>
               <Th>Label</Th>
               <Th>Provider</Th>
               <Th>Model version</Th>
+              <Th>Endpoint</Th>
               <Th>Parameters</Th>
+              <Th>Prices</Th>
             </tr>
           </thead>
           <tbody>
-            {run.models.map(({ modelConfig: m }) => (
-              <tr key={m.slug}>
-                <Td>{m.slug}</Td>
-                <Td>{m.label}</Td>
-                <Td>{m.provider}</Td>
-                <Td className="font-mono text-xs">{m.modelId}</Td>
-                <Td className="font-mono text-xs">{m.paramsJson}</Td>
-              </tr>
-            ))}
+            {run.models.map(({ modelConfig: current, settingsJson }) => {
+              // The snapshot taken at launch; runs from before snapshots existed fall back to today's settings.
+              const snap = settingsJson && settingsJson !== "{}" ? (JSON.parse(settingsJson) as ModelSnapshot) : null;
+              const m = snap ?? { ...current, params: JSON.parse(current.paramsJson) as Record<string, unknown>, priceInputPer1k: null, priceOutputPer1k: null, pricePerImage: null, takenAt: null };
+              return (
+                <tr key={m.slug}>
+                  <Td>{m.slug}</Td>
+                  <Td>{m.label}</Td>
+                  <Td>{m.provider}</Td>
+                  <Td className="font-mono text-xs">{m.modelId}</Td>
+                  <Td className="font-mono text-xs break-all">{m.baseUrl ?? "provider default"}</Td>
+                  <Td className="font-mono text-xs">{JSON.stringify(m.params)}</Td>
+                  <Td className="text-xs">
+                    {m.priceInputPer1k === null
+                      ? "– (no snapshot)"
+                      : run.modality === "t2i"
+                        ? `$${m.pricePerImage}/image`
+                        : `$${m.priceInputPer1k} / $${m.priceOutputPer1k} per 1k`}
+                  </Td>
+                </tr>
+              );
+            })}
           </tbody>
         </Table>
         <details className="mt-2 text-xs">

@@ -1,0 +1,25 @@
+// Database contention is transient: SQLite reports a writer's lock held past the busy timeout as "database is
+// locked" / SQLITE_BUSY, which Prisma's adapter surfaces as "Operation has timed out"; interactive transactions that
+// cannot start in time fail likewise. Such failures are retried with backoff; anything else is thrown at once.
+
+/** Whether an error is database contention (worth retrying), as opposed to a real failure. */
+export function isContention(e: unknown): boolean {
+  const msg = e instanceof Error ? `${e.message} ${(e as { code?: string }).code ?? ""}` : String(e);
+  return /database is locked|SQLITE_BUSY|database table is locked|Operation has timed out|Unable to start a transaction|Transaction already closed|timeout while waiting for mutex|P1008|P2028|P2034|P1017/i.test(msg);
+}
+
+/**
+ * Runs `fn`, retrying it on contention with full-jitter backoff for up to `maxMs` in all. `fn` must be safe to run
+ * again: a single statement, or a transaction (which rolled back whole when it failed).
+ */
+export async function withContentionRetry<T>(fn: () => Promise<T>, { maxMs = 60_000, baseMs = 25, capMs = 1_000 } = {}): Promise<T> {
+  const start = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!isContention(e) || Date.now() - start > maxMs) throw e;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
+    }
+  }
+}
