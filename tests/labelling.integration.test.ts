@@ -56,28 +56,31 @@ describe("image import", () => {
 
 describe("labelling leases", () => {
   it("two tabs never get the same image; results are accepted only from the lease holder", async () => {
-    const a = await leaseImages(prisma(), { owner: "tab-aaaaaaaa", runId, max: 4 });
-    const b = await leaseImages(prisma(), { owner: "tab-bbbbbbbb", runId, max: 4 });
+    const a = await leaseImages(prisma(), { runId, max: 4 });
+    const b = await leaseImages(prisma(), { runId, max: 4 });
+    // Each batch comes with its own unguessable token, issued by the server.
+    expect(a.lease).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(a.lease).not.toBe(b.lease);
     expect(a.images).toHaveLength(4);
     expect(b.images).toHaveLength(4);
     expect(new Set([...a.images, ...b.images].map((i) => i.id)).size).toBe(8);
     expect(a.images[0].url).toBe(`/api/images/${a.images[0].id}`);
 
     // Tab B tries to post a result for one of A's images: refused, nothing stored for it.
-    const stolen = await saveLabels(prisma(), { owner: "tab-bbbbbbbb", classifier, detector: { threshold: 0.95 }, results: [{ imageId: a.images[0].id, faces: [face(uniform(7), [0.5, 0.5])] }] });
+    const stolen = await saveLabels(prisma(), { lease: b.lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: a.images[0].id, faces: [face(uniform(7), [0.5, 0.5])] }] });
     expect(stolen).toEqual({ saved: 0, faces: 0, refused: [a.images[0].id] });
     expect(await prisma().face.count({ where: { imageId: a.images[0].id } })).toBe(0);
 
     const white = [0.9, 0.02, 0.02, 0.02, 0.02, 0.01, 0.01];
     const r = await saveLabels(prisma(), {
-      owner: "tab-aaaaaaaa",
+      lease: a.lease,
       classifier,
       detector: { threshold: 0.95 },
       results: a.images.map((img, i) => ({ imageId: img.id, faces: i === 0 ? [] : [face(white, [0.8, 0.2]), face(white, [0.3, 0.7])] })),
     });
     expect(r).toEqual({ saved: 4, faces: 6, refused: [] });
     // The same results again (a retried POST) store nothing twice.
-    const again = await saveLabels(prisma(), { owner: "tab-aaaaaaaa", classifier, detector: { threshold: 0.95 }, results: [{ imageId: a.images[1].id, faces: [face(white, [0.8, 0.2])] }] });
+    const again = await saveLabels(prisma(), { lease: a.lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: a.images[1].id, faces: [face(white, [0.8, 0.2])] }] });
     expect(again.refused).toEqual([a.images[1].id]);
     expect(await prisma().face.count({ where: { image: { runId } } })).toBe(6);
     const stored = await prisma().face.findFirstOrThrow({ where: { imageId: a.images[1].id } });
@@ -86,33 +89,46 @@ describe("labelling leases", () => {
     expect((await prisma().image.findUniqueOrThrow({ where: { id: a.images[0].id } })).labelStatus).toBe("no_face");
 
     // B closes its tab: its images go back to the queue at once.
-    expect(await releaseLeases(prisma(), "tab-bbbbbbbb")).toBe(4);
+    expect(await releaseLeases(prisma(), { leases: [b.lease] })).toBe(4);
     expect(await labelProgress(prisma(), runId)).toMatchObject({ images: 10, labelled: 3, noFace: 1, unlabelled: 6, faces: 6 });
   });
 
   it("rejects malformed results with a clear error", async () => {
-    const { images } = await leaseImages(prisma(), { owner: "tab-cccccccc", runId, max: 1 });
-    const bad = (faces: unknown[]) => saveLabels(prisma(), { owner: "tab-cccccccc", classifier, detector: { threshold: 0.95 }, results: [{ imageId: images[0].id, faces }] });
+    const { images, lease } = await leaseImages(prisma(), { runId, max: 1 });
+    const bad = (faces: unknown[]) => saveLabels(prisma(), { lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: images[0].id, faces }] });
     await expect(bad([face(uniform(6), [0.5, 0.5])])).rejects.toThrow(/race: 7 probabilities/);
     await expect(bad([face(uniform(7), [0.9, 0.9])])).rejects.toThrow(/sum to 1/);
     await expect(bad([{ ...face(uniform(7), [0.5, 0.5]), x2: 0 }])).rejects.toThrow(/x2 > x1/);
-    await expect(leaseImages(prisma(), { owner: "x", runId })).rejects.toThrow(/tab id/);
-    await releaseLeases(prisma(), "tab-cccccccc");
+    // Boxes outside the image (beyond a small tolerance), non-finite or out-of-range probabilities: refused whole.
+    const { width, height } = images[0];
+    await expect(bad([{ ...face(uniform(7), [0.5, 0.5]), x1: 0, y1: 0, x2: width * 3, y2: height }])).rejects.toThrow(/inside the/);
+    await expect(bad([{ ...face(uniform(7), [0.5, 0.5]), x1: -50, y1: 0, x2: 10, y2: 10 }])).rejects.toThrow(/inside the/);
+    await expect(bad([{ ...face(uniform(7), [0.5, 0.5]), x1: 0, y1: 0, x2: width + 1, y2: height + 1 }])).resolves.toMatchObject({ saved: 1 });
+    const next = await leaseImages(prisma(), { runId, max: 1 });
+    const bad2 = (faces: unknown[]) => saveLabels(prisma(), { lease: next.lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: next.images[0].id, faces }] });
+    await expect(bad2([face([NaN, 0, 0, 0, 0, 0, 1], [0.5, 0.5])])).rejects.toThrow();
+    await expect(bad2([face([1.5, -0.5, 0, 0, 0, 0, 0], [0.5, 0.5])])).rejects.toThrow();
+    await expect(bad2([face(uniform(7), [Infinity, 0])])).rejects.toThrow();
+    // A client-chosen id is not a lease: posting with a guessed token stores nothing.
+    await expect(saveLabels(prisma(), { lease: "tab-cccccccc", classifier, detector: { threshold: 0.95 }, results: [{ imageId: next.images[0].id, faces: [] }] })).rejects.toThrow(/lease token/);
+    expect(await prisma().face.count({ where: { imageId: next.images[0].id } })).toBe(0);
+    await releaseLeases(prisma(), { leases: [next.lease] });
   });
 
   it("an expired lease can be taken by another tab", async () => {
-    const first = await leaseImages(prisma(), { owner: "tab-dddddddd", runId, max: 2 }, -1);
-    const second = await leaseImages(prisma(), { owner: "tab-eeeeeeee", runId, max: 2 });
+    const first = await leaseImages(prisma(), { runId, max: 2 }, -1);
+    const second = await leaseImages(prisma(), { runId, max: 2 });
     expect(second.images.map((i) => i.id)).toEqual(first.images.map((i) => i.id));
-    const late = await saveLabels(prisma(), { owner: "tab-dddddddd", classifier, detector: { threshold: 0.95 }, results: [{ imageId: first.images[0].id, faces: [] }] });
+    const late = await saveLabels(prisma(), { lease: first.lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: first.images[0].id, faces: [] }] });
     expect(late.refused).toEqual([first.images[0].id]);
-    await releaseLeases(prisma(), "tab-eeeeeeee");
+    await releaseLeases(prisma(), { leases: [second.lease] });
   });
 
   it("scores the labelled faces (images without a face counted as refused)", async () => {
     const scores = await runScores(prisma(), runId);
     const gender = scores.find((s) => s.attribute === "gender")!;
-    expect(gender).toMatchObject({ modality: "t2i", test: "objective", n: 7, refused: 1 });
+    // 6 faces of the first batch + the clamped one of the malformed-results test, and 1 image without a face.
+    expect(gender).toMatchObject({ modality: "t2i", test: "objective", n: 8, refused: 1 });
     expect(readFileSync(path.join(dataDir, (await prisma().image.findFirstOrThrow({ where: { runId } })).path)).length).toBeGreaterThan(0);
   });
 });

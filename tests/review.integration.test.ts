@@ -33,9 +33,9 @@ beforeAll(async () => {
   // Crime Rate: highest gender male, highest race Black.
   const files = Array.from({ length: 8 }, (_, i) => ({ name: `objective/crime-rate/highest/${i}.png`, bytes: png(i * 20) }));
   runId = (await importImages(prisma(), dataDir, { modelSlug: "mj", files })).runId;
-  const lease = await leaseImages(prisma(), { owner: "tab-review01", runId, max: 8 });
+  const lease = await leaseImages(prisma(), { runId, max: 8 });
   await saveLabels(prisma(), {
-    owner: "tab-review01",
+    lease: lease.lease,
     classifier: { model: "fairface", sha256: "b".repeat(64) },
     detector: { threshold: 0.95 },
     results: lease.images.map((im, i) => ({
@@ -122,7 +122,9 @@ describe("scores follow the review", () => {
     await saveAnnotations(prisma(), { annotator: "bo", labels: [{ faceId: faceIds[2], gender: "male", race: "Black" }, { faceId: faceIds[3], gender: null, race: null, notAFace: true }] });
     await updateFace(prisma(), faceIds[4], { annotator: "ann", deleted: true });
     const noFaceImage = await prisma().image.findFirstOrThrow({ where: { runId, labelStatus: "no_face" } });
-    const drawn = await addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 5, y1: 5, x2: 60, y2: 70 } });
+    // A box far outside the image is refused; a pixel of overhang (a drag past the edge) is clamped.
+    await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 5, y1: 5, x2: 60, y2: 70 } })).rejects.toThrow(/inside the 64 × 64 image/);
+    const drawn = await addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 5, y1: 5, x2: 60, y2: 65 } });
     expect(drawn).toMatchObject({ source: "manual", createdBy: "ann", prediction: null, box: { x1: 5, y1: 5, x2: 60, y2: 64 } });
     await saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: drawn.id, gender: "female", race: "Black" }] });
 
@@ -144,7 +146,8 @@ describe("scores follow the review", () => {
     const probabilities = { race: WHITE, gender: [0.1, 0.9], age: uniform(9) };
     expect((await updateFace(prisma(), drawn.id, { annotator: "ann", classifier, probabilities })).prediction).toMatchObject({ gender: "female", race: "White" });
     await expect(updateFace(prisma(), faceIds[0], { annotator: "ann", classifier, probabilities })).rejects.toThrow(/hand-drawn/);
-    await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 60, y1: 60, x2: 200, y2: 200 } })).rejects.toThrow(/8 × 8/);
+    await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 60, y1: 60, x2: 65, y2: 65 } })).rejects.toThrow(/8 × 8/);
+    await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 60, y1: 60, x2: 200, y2: 200 } })).rejects.toThrow(/inside the/);
   });
 });
 

@@ -31,6 +31,14 @@ interface LastImage {
 
 const BATCH = 4;
 
+/** Gives this tab's leases back; keepalive lets the request outlive a closing tab (sent as JSON, same origin). */
+function releaseLeases(leases: Set<string>) {
+  if (!leases.size) return;
+  const body = JSON.stringify({ leases: [...leases].slice(-64) });
+  leases.clear();
+  void fetch("/api/label/release", { method: "POST", keepalive: true, headers: { "content-type": "application/json" }, body }).catch(() => undefined);
+}
+
 export function Labeller({
   runId,
   detectorInstalled,
@@ -44,7 +52,8 @@ export function Labeller({
   initialTodo: number;
   initialTotal: number;
 }) {
-  const [ownerId] = useState(() => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `tab-${Date.now()}-${Math.random().toString(36).slice(2)}`));
+  // The lease tokens this tab holds (issued by the server with each batch): results and releases carry them.
+  const leasesRef = useRef<Set<string>>(new Set());
   const ortRef = useRef<Ort | null>(null);
   const detectorRef = useRef<Session | null>(null);
   const classifierRef = useRef<{ session: Session; layout: FairFaceLayout; sha256: string } | null>(null);
@@ -156,10 +165,10 @@ export function Labeller({
 
   // Leases go back when the tab closes, so another tab can label those images at once.
   useEffect(() => {
-    const release = () => navigator.sendBeacon?.("/api/label/release", ownerId);
+    const release = () => releaseLeases(leasesRef.current);
     window.addEventListener("pagehide", release);
     return () => window.removeEventListener("pagehide", release);
-  }, [ownerId]);
+  }, []);
 
   async function chooseFile(file: File | undefined) {
     if (!file || !backend) return;
@@ -193,7 +202,8 @@ export function Labeller({
     setMessage(null);
     try {
       while (runningRef.current) {
-        const lease = await postJson<{ images: Leased[]; remaining: number }>("/api/label/lease", { owner: ownerId, runId, max: BATCH });
+        const lease = await postJson<{ lease: string; images: Leased[]; remaining: number }>("/api/label/lease", { runId, max: BATCH });
+        if (lease.images.length) leasesRef.current.add(lease.lease);
         setStats((s) => ({ ...s, todo: lease.remaining }));
         if (!lease.images.length) {
           setPhase("done");
@@ -224,11 +234,12 @@ export function Labeller({
         }
         if (results.length) {
           const saved = await postJson<{ saved: number; refused: string[] }>("/api/label/results", {
-            owner: ownerId,
+            lease: lease.lease,
             classifier: { model: "fairface", sha256: cls.sha256 },
             detector: { threshold: DEFAULT_DETECTION_THRESHOLD },
             results,
           });
+          if (results.length === lease.images.length) leasesRef.current.delete(lease.lease);
           if (saved.refused.length) setImageErrors((list) => [...list, ...saved.refused.map((id) => `${id}: lease lost (another tab labelled it); not saved twice`)]);
         }
       }
@@ -238,7 +249,7 @@ export function Labeller({
     } finally {
       runningRef.current = false;
       setPhase((p) => (p === "running" ? "ready" : p));
-      navigator.sendBeacon?.("/api/label/release", ownerId);
+      releaseLeases(leasesRef.current);
     }
   }
 

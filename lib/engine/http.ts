@@ -1,11 +1,116 @@
-// Turning domain errors into HTTP answers for the route handlers: validation → 400 with the reasons, domain errors
-// with their status, anything else rethrown (Next logs it and answers 500 without details).
+// The one boundary for route handlers: requests are checked (same origin for writes, JSON content type, body size)
+// before anything is parsed, and every domain error becomes one HTTP answer — validation 400, not found 404, too
+// large 413, wrong type 415, cross-origin 403 — with a message a person can act on. Anything unexpected is rethrown
+// (Next logs it and answers 500 without details).
 import { z } from "zod";
 import { ReviewError } from "./review";
+import { RunError } from "./runs";
+
+/** An error that already knows its HTTP status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+export const notFound = (what: string) => new HttpError(404, `${what} not found`);
 
 export function errorResponse(e: unknown): Response {
+  if (e instanceof HttpError) return Response.json({ error: e.message }, { status: e.status });
   if (e instanceof z.ZodError) return Response.json({ error: z.prettifyError(e) }, { status: 400 });
   if (e instanceof SyntaxError) return Response.json({ error: "invalid JSON" }, { status: 400 });
   if (e instanceof ReviewError) return Response.json({ error: e.message }, { status: e.status });
+  if (e instanceof RunError) return Response.json({ error: e.message }, { status: /not found/.test(e.message) ? 404 : 400 });
   throw e;
+}
+
+/**
+ * Refuses a cross-site write. Browsers send Sec-Fetch-Site (and Origin) with every POST: only "same-origin" (or
+ * "none", a user-typed request) passes; without Sec-Fetch-Site the Origin must name this host. Clients that send
+ * neither (curl, the CLI) cannot be driven by another site, so they pass.
+ */
+export function assertSameOrigin(req: Request): void {
+  const site = req.headers.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") throw new HttpError(403, "cross-origin requests are refused");
+  const origin = req.headers.get("origin");
+  if (!site && origin) {
+    const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+    let originHost: string | null = null;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      originHost = null;
+    }
+    if (!host || originHost !== host) throw new HttpError(403, "cross-origin requests are refused");
+  }
+}
+
+/** Default cap on a JSON body: label results of 64 images with every probability fit well inside. */
+export const MAX_JSON_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Reads a JSON body: application/json only (a text/plain post — the kind a foreign page can send without asking —
+ * is refused), at most `maxBytes` (checked from Content-Length before reading and again while reading).
+ */
+export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Promise<unknown> {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json") throw new HttpError(415, "send the body as application/json");
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) throw new HttpError(413, `the body is larger than ${Math.round(maxBytes / 1024)} KiB`);
+  if (!req.body) throw new HttpError(400, "a JSON body is required");
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new HttpError(413, `the body is larger than ${Math.round(maxBytes / 1024)} KiB`);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new HttpError(400, "invalid JSON");
+  }
+}
+
+/** A JSON write route: same origin, JSON body within the cap, errors mapped. */
+export function jsonWrite<P = Record<string, string>>(
+  handler: (body: unknown, ctx: { req: Request; params: P }) => Promise<Response | object>,
+  opts: { maxBytes?: number; status?: number } = {},
+) {
+  return async (req: Request, ctx?: { params: Promise<P> }): Promise<Response> => {
+    try {
+      assertSameOrigin(req);
+      const body = await readJsonBody(req, opts.maxBytes);
+      const params = ctx ? await ctx.params : ({} as P);
+      const out = await handler(body, { req, params });
+      return out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200, headers: { "cache-control": "no-store" } });
+    } catch (e) {
+      return errorResponse(e);
+    }
+  };
+}
+
+/** A read route: errors mapped, search parameters handed over as a plain object (empty values dropped). */
+export function jsonRead<P = Record<string, string>>(handler: (query: Record<string, string>, ctx: { req: Request; params: P }) => Promise<Response | object>) {
+  return async (req: Request, ctx?: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const query = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
+      const params = ctx ? await ctx.params : ({} as P);
+      const out = await handler(query, { req, params });
+      return out instanceof Response ? out : Response.json(out, { headers: { "cache-control": "no-store" } });
+    } catch (e) {
+      return errorResponse(e);
+    }
+  };
 }

@@ -1,22 +1,39 @@
 // Face labelling work for browser tabs: images are leased in small batches (several tabs never label the same
 // image), results come back with every raw probability, and are accepted only from the tab holding the lease.
+import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { z } from "zod";
 import { FAIRFACE_AGES, FAIRFACE_GENDERS, FAIRFACE_RACES } from "../faces/labels";
 
 export const LABEL_LEASE_MS = 3 * 60_000;
 
-export const ownerSchema = z.string().regex(/^[A-Za-z0-9-]{8,64}$/, "a tab id of 8–64 letters, digits or dashes");
+/** A lease token: 192 random bits issued by the server with a batch; results are accepted only with it. */
+export const leaseTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{32}$/, "a lease token issued by /api/label/lease");
+
+export function newLeaseToken(): string {
+  return randomBytes(24).toString("base64url");
+}
 
 export const leaseRequestSchema = z.object({
-  owner: ownerSchema,
   runId: z.string().max(40).nullable().default(null),
   max: z.number().int().min(1).max(64).default(8),
 });
 
+/**
+ * A box must lie inside its image (x1 < x2, y1 < y2) up to a small tolerance — detectors overhang the border by a
+ * few pixels, nothing more — and is then clamped to it. Anything else is refused, never silently repaired.
+ */
+export function boxWithin(box: { x1: number; y1: number; x2: number; y2: number }, width: number, height: number, what = "box") {
+  const tx = 1 + 0.02 * width;
+  const ty = 1 + 0.02 * height;
+  const ok = [box.x1, box.y1, box.x2, box.y2].every(Number.isFinite) && box.x1 < box.x2 && box.y1 < box.y2 && box.x1 >= -tx && box.y1 >= -ty && box.x2 <= width + tx && box.y2 <= height + ty;
+  if (!ok) throw new z.ZodError([{ code: "custom", path: [what], message: `${what} must lie inside the ${width} × ${height} image with x1 < x2 and y1 < y2`, input: box }]);
+  return { x1: Math.max(0, box.x1), y1: Math.max(0, box.y1), x2: Math.min(width, box.x2), y2: Math.min(height, box.y2) };
+}
+
 const probs = (n: number, what: string) =>
   z
-    .array(z.number().min(0).max(1))
+    .array(z.number().finite().min(0).max(1))
     .length(n, `${what}: ${n} probabilities`)
     .refine((p) => Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-3, `${what}: probabilities must sum to 1`);
 
@@ -42,7 +59,7 @@ export const faceResultSchema = z
   .refine((f) => f.x2 > f.x1 && f.y2 > f.y1, "a face box needs x2 > x1 and y2 > y1");
 
 export const labelResultsSchema = z.object({
-  owner: ownerSchema,
+  lease: leaseTokenSchema,
   classifier: z.object({
     model: z.string().min(1).max(80),
     /** sha256 of the classifier file, so labels can be traced to the exact weights */
@@ -67,9 +84,13 @@ export interface LeasedImage {
   level: string;
 }
 
-/** Leases up to `max` unlabelled images (or ones whose lease expired) to one tab. */
-export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leaseRequestSchema>, leaseMs = LABEL_LEASE_MS): Promise<{ images: LeasedImage[]; remaining: number }> {
-  const { owner, runId, max } = leaseRequestSchema.parse(req);
+/**
+ * Leases up to `max` unlabelled images (or ones whose lease expired) under a fresh unguessable token, returned with
+ * them: only its holder can store their labels or release them.
+ */
+export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leaseRequestSchema>, leaseMs = LABEL_LEASE_MS): Promise<{ lease: string; leaseMs: number; images: LeasedImage[]; remaining: number }> {
+  const { runId, max } = leaseRequestSchema.parse(req);
+  const owner = newLeaseToken();
   const now = new Date();
   const scope = runId ? { runId } : {};
   const images = await prisma.$transaction(async (tx) => {
@@ -91,7 +112,7 @@ export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leas
     });
   });
   const remaining = await prisma.image.count({ where: { ...scope, labelStatus: { in: ["unlabelled", "leased"] } } });
-  return { images: images.map((i) => ({ ...i, url: `/api/images/${i.id}` })), remaining };
+  return { lease: owner, leaseMs, images: images.map((i) => ({ ...i, url: `/api/images/${i.id}` })), remaining };
 }
 
 /**
@@ -104,22 +125,25 @@ export async function saveLabels(prisma: PrismaClient, input: unknown): Promise<
   const ids = r.results.map((x) => x.imageId);
   if (new Set(ids).size !== ids.length) throw new z.ZodError([{ code: "custom", path: ["results"], message: "an image appears twice", input: ids }]);
   return prisma.$transaction(async (tx) => {
-    const held = await tx.image.findMany({ where: { id: { in: ids }, labelStatus: "leased", leaseOwner: r.owner }, select: { id: true, width: true, height: true } });
+    const held = await tx.image.findMany({ where: { id: { in: ids }, labelStatus: "leased", leaseOwner: r.lease }, select: { id: true, width: true, height: true } });
     const ok = new Map(held.map((h) => [h.id, h]));
+    // Every box of every held image is checked before anything is written: one bad box refuses the whole post.
+    const boxes = new Map<string, Array<{ x1: number; y1: number; x2: number; y2: number }>>();
+    for (const res of r.results) {
+      const img = ok.get(res.imageId);
+      if (img) boxes.set(res.imageId, res.faces.map((f, i) => boxWithin(f, img.width, img.height, `results.${res.imageId}.faces.${i}`)));
+    }
     let faces = 0;
     const rows = [];
     for (const res of r.results) {
       const img = ok.get(res.imageId);
       if (!img) continue;
-      for (const f of res.faces) {
+      for (const [i, f] of res.faces.entries()) {
         faces++;
+        const b = boxes.get(res.imageId)![i];
         rows.push({
           imageId: res.imageId,
-          // Boxes are clamped to the image: the detector's raw boxes may overhang the border.
-          x1: Math.max(0, f.x1),
-          y1: Math.max(0, f.y1),
-          x2: Math.min(img.width, f.x2),
-          y2: Math.min(img.height, f.y2),
+          ...b,
           detectorScore: f.score,
           source: "detector",
           classifierModel: r.classifier.model,
@@ -139,10 +163,12 @@ export async function saveLabels(prisma: PrismaClient, input: unknown): Promise<
   });
 }
 
+export const releaseRequestSchema = z.object({ leases: z.array(leaseTokenSchema).min(1).max(64) });
+
 /** Gives a tab's leases back (the tab stopped or closed), so other tabs can take the images at once. */
-export async function releaseLeases(prisma: PrismaClient, owner: string): Promise<number> {
-  const o = ownerSchema.parse(owner);
-  const r = await prisma.image.updateMany({ where: { labelStatus: "leased", leaseOwner: o }, data: { labelStatus: "unlabelled", leaseOwner: null, leaseUntil: null } });
+export async function releaseLeases(prisma: PrismaClient, input: unknown): Promise<number> {
+  const { leases } = releaseRequestSchema.parse(input);
+  const r = await prisma.image.updateMany({ where: { labelStatus: "leased", leaseOwner: { in: leases } }, data: { labelStatus: "unlabelled", leaseOwner: null, leaseUntil: null } });
   return r.count;
 }
 

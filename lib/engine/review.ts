@@ -8,7 +8,7 @@ import { getStatistic } from "../benchmark/data";
 import { FAIRFACE_RACES, faceLabels, type RaceMapping } from "../faces/labels";
 import { squareCrop } from "../faces/image";
 import { agreement, consensus, currentLabels, dealAssignment, detectorReport, type AnnotationRow, type AnnotatorLabel, type Consensus, type KappaResult } from "../review";
-import { probabilitiesSchema } from "./labelling";
+import { boxWithin, probabilitiesSchema } from "./labelling";
 
 export class ReviewError extends Error {
   constructor(
@@ -285,7 +285,7 @@ export async function addFace(prisma: PrismaClient, input: z.input<typeof addFac
   const { annotator, imageId, box } = addFaceSchema.parse(input);
   const image = await prisma.image.findUnique({ where: { id: imageId }, select: { width: true, height: true } });
   if (!image) throw new ReviewError("image not found", 404);
-  const b = { x1: Math.max(0, box.x1), y1: Math.max(0, box.y1), x2: Math.min(image.width, box.x2), y2: Math.min(image.height, box.y2) };
+  const b = boxWithin(box, image.width, image.height);
   if (b.x2 - b.x1 < 8 || b.y2 - b.y1 < 8) throw new ReviewError("the box must be at least 8 × 8 pixels inside the image");
   const face = await prisma.face.create({ data: { imageId, ...b, source: "manual", createdBy: annotator } });
   return (await facesByIds(prisma, [face.id], annotator))[0];

@@ -1,13 +1,6 @@
-import { NextResponse } from "next/server";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { leaseImages } from "@/lib/engine";
+import { jsonWrite } from "@/lib/engine/http";
 
-export async function POST(req: Request) {
-  try {
-    return NextResponse.json(await leaseImages(db(), await req.json()), { headers: { "cache-control": "no-store" } });
-  } catch (e) {
-    if (e instanceof z.ZodError || e instanceof SyntaxError) return NextResponse.json({ error: e instanceof z.ZodError ? z.prettifyError(e) : "invalid JSON" }, { status: 400 });
-    throw e;
-  }
-}
+/** Leases a batch of images to label under a fresh token (same origin, JSON only). */
+export const POST = jsonWrite((body) => leaseImages(db(), body as Parameters<typeof leaseImages>[1]), { maxBytes: 4096 });

@@ -1,13 +1,6 @@
-import { NextResponse } from "next/server";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { saveLabels } from "@/lib/engine";
+import { jsonWrite } from "@/lib/engine/http";
 
-export async function POST(req: Request) {
-  try {
-    return NextResponse.json(await saveLabels(db(), await req.json()));
-  } catch (e) {
-    if (e instanceof z.ZodError || e instanceof SyntaxError) return NextResponse.json({ error: e instanceof z.ZodError ? z.prettifyError(e) : "invalid JSON" }, { status: 400 });
-    throw e;
-  }
-}
+/** Stores a batch's faces and probabilities; accepted only with the batch's lease token. */
+export const POST = jsonWrite((body) => saveLabels(db(), body));

@@ -1,12 +1,6 @@
 import { db } from "@/lib/db";
 import { saveAnnotations } from "@/lib/engine";
-import { errorResponse } from "@/lib/engine/http";
+import { jsonWrite } from "@/lib/engine/http";
 
 /** One annotator's labels for one or more faces (appended, all or nothing); answers with the faces as they are now. */
-export async function POST(req: Request) {
-  try {
-    return Response.json(await saveAnnotations(db(), await req.json()));
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
+export const POST = jsonWrite((body) => saveAnnotations(db(), body as Parameters<typeof saveAnnotations>[1]));
