@@ -78,7 +78,14 @@ const indexes = new WeakMap<Benchmark, Map<string, Statistic>>();
  * version a run was planned from, never today's files.
  */
 export function statisticIn(bm: Benchmark, idOrName: string): Statistic {
-  if (bm === benchmark) return getStatistic(idOrName);
+  const s = findStatisticIn(bm, idOrName);
+  if (!s) throw new BenchmarkDataError(`unknown statistic "${idOrName}" in benchmark ${bm.version}`);
+  return s;
+}
+
+/** As statisticIn, undefined when the version has no such statistic. */
+export function findStatisticIn(bm: Benchmark, idOrName: string): Statistic | undefined {
+  if (bm === benchmark) return findStatistic(idOrName);
   let index = indexes.get(bm);
   if (!index) {
     index = new Map();
@@ -88,9 +95,7 @@ export function statisticIn(bm: Benchmark, idOrName: string): Statistic {
     }
     indexes.set(bm, index);
   }
-  const s = index.get(idOrName.trim().toLowerCase());
-  if (!s) throw new BenchmarkDataError(`unknown statistic "${idOrName}" in benchmark ${bm.version}`);
-  return s;
+  return index.get(idOrName.trim().toLowerCase());
 }
 
 export function getStatistic(idOrName: string): Statistic {

@@ -9,6 +9,7 @@ import type { RaceMapping } from "../faces/labels";
 import { contextInfluence, type InfluenceCount, type InfluenceRow } from "../results/context";
 import { pinnedTruth, runRecordChunks, scoredAttributes, type FaceRecord, type LabelSource } from "./results";
 import { runBenchmark } from "./pinned";
+import { badRequest, tooMany } from "./errors";
 
 export interface ScoreOptions {
   raceMapping?: RaceMapping;
@@ -146,6 +147,25 @@ export interface IntervalsResult {
 
 const inFlight = new Map<string, Promise<IntervalsResult>>();
 
+/** The interval choices offered: each distinct pair is its own computation, so the set is small and bounded. */
+export const INTERVAL_LEVELS = [0.9, 0.95, 0.99] as const;
+export const INTERVAL_RESAMPLES = [1000, 2000, 5000] as const;
+
+/**
+ * One bootstrap computation at a time per process: they are CPU-bound, and a burst of requests for different runs
+ * must queue rather than share the event loop's slices ever more thinly. Requests for the same data share a job.
+ */
+let computeQueue: Promise<unknown> = Promise.resolve();
+let queued = 0;
+export const MAX_QUEUED_INTERVALS = 32;
+function enqueue<T>(job: () => Promise<T>): Promise<T> {
+  if (queued >= MAX_QUEUED_INTERVALS) return Promise.reject(tooMany("too many interval computations queued; try again shortly"));
+  queued++;
+  const next = computeQueue.then(job, job).finally(() => queued--);
+  computeQueue = next.catch(() => undefined);
+  return next;
+}
+
 /**
  * Bootstrap 95 % intervals for every group of a run (resampling answers within statistic × level, seeded with the
  * run's seed). Cached in ScoreCache under a hash of the aggregated data and options, so a repeat request is a read,
@@ -157,6 +177,8 @@ export async function runIntervals(prisma: PrismaClient, runId: string, opts: Sc
   if (!run) return null;
   const resamples = opts.resamples ?? 1000;
   const level = opts.level ?? 0.95;
+  if (!(INTERVAL_RESAMPLES as readonly number[]).includes(resamples)) throw badRequest(`resamples must be one of ${INTERVAL_RESAMPLES.join(", ")}`);
+  if (!(INTERVAL_LEVELS as readonly number[]).includes(level)) throw badRequest(`level must be one of ${INTERVAL_LEVELS.join(", ")}`);
   const records = await aggregatedRecords(prisma, runId, opts);
   const canonical = records.map((r) => [r.model, r.modality, r.test, r.context, r.statisticId, r.level, r.attribute, r.answer, r.truth ?? "-", r.count ?? 1].join("|")).sort();
   const key = createHash("sha256").update(JSON.stringify({ v: 2, runId, resamples, level, seed: run.seed, canonical })).digest("hex");
@@ -164,7 +186,7 @@ export async function runIntervals(prisma: PrismaClient, runId: string, opts: Sc
   if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };
   let job = inFlight.get(key);
   if (!job) {
-    job = (async () => {
+    job = enqueue(async () => {
       const groups: GroupIntervals[] = [];
       for (const g of detailedGroups(records)) {
         const mine = records.filter((r) => r.model === g.model && r.modality === g.modality && r.test === g.test && r.context === g.context && r.attribute === g.attribute);
@@ -176,7 +198,7 @@ export async function runIntervals(prisma: PrismaClient, runId: string, opts: Sc
       // Older entries of this run are stale (other data or options): keep the table from growing without bound.
       await prisma.scoreCache.deleteMany({ where: { runId, kind: "bootstrap", key: { not: key }, createdAt: { lt: new Date(Date.now() - 24 * 3600 * 1000) } } });
       return result;
-    })().finally(() => inFlight.delete(key));
+    }).finally(() => inFlight.delete(key));
     inFlight.set(key, job);
   }
   return job;

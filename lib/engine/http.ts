@@ -6,18 +6,11 @@ import { z } from "zod";
 import { ReviewError } from "./review";
 import { RunError } from "./runs";
 
-/** An error that already knows its HTTP status. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = "HttpError";
-  }
-}
+import { DomainError } from "./errors";
 
-export const notFound = (what: string) => new HttpError(404, `${what} not found`);
+/** An error that already knows its HTTP status (the domain's coded error). */
+export { DomainError as HttpError, notFound } from "./errors";
+const HttpError = DomainError;
 
 export function errorResponse(e: unknown): Response {
   if (e instanceof HttpError) return Response.json({ error: e.message }, { status: e.status });

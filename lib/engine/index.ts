@@ -14,3 +14,4 @@ export * from "./review";
 export * from "./review-options";
 export * from "./explore";
 export * from "./pinned";
+export * from "./errors";

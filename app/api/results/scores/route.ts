@@ -1,5 +1,6 @@
-import { NextResponse } from "next/server";
 import { z } from "zod";
+import { jsonRead, notFound } from "@/lib/engine/http";
+import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { db } from "@/lib/db";
 import { LABEL_SOURCES, runIntervals, runsScores } from "@/lib/engine";
 import { scoresCsv } from "@/lib/results/csv";
@@ -8,23 +9,22 @@ import { runIdsParam } from "@/lib/results/selection";
 import { pointIntervalKey } from "@/lib/results/tradeoff";
 import type { BootstrapIntervals } from "@/lib/metrics";
 
-const schema = z.object({
+const schema = z.strictObject({
   runs: runIdsParam.refine((ids) => ids.length > 0, "name at least one run"),
   format: z.enum(["csv", "json"]).default("csv"),
   labels: z.enum(LABEL_SOURCES).default("model"),
-  raceMapping: z.enum(["paper", "sum-asian"]).default("paper"),
+  raceMapping: z.enum(RACE_MAPPINGS).default("paper"),
   /** 1: add bootstrap bounds (computed now if not cached) */
   intervals: z.enum(["0", "1"]).default("0"),
 });
 
 /** Scores of several runs, one row per run × model × test/context × attribute, as CSV or JSON. */
-export async function GET(req: Request) {
-  const parsed = schema.safeParse(Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== "")));
-  if (!parsed.success) return NextResponse.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "query"}: ${i.message}`).join("; ") }, { status: 400 });
+export const GET = jsonRead(async (query) => {
+  const parsed = { data: schema.parse(query) };
   const { runs: ids, format, labels, raceMapping } = parsed.data;
   const runs = await db().run.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
   const missing = ids.filter((id) => !runs.some((r) => r.id === id));
-  if (missing.length) return NextResponse.json({ error: `run(s) not found: ${missing.join(", ")}` }, { status: 404 });
+  if (missing.length) throw notFound(`run(s) ${missing.join(", ")}`);
   const ordered = ids.map((id) => runs.find((r) => r.id === id)!);
   const groups = await runsScores(db(), ordered, { labels, raceMapping });
   const intervals = new Map<string, BootstrapIntervals>();
@@ -38,4 +38,4 @@ export async function GET(req: Request) {
   if (format === "csv") return attachment(scoresCsv(groups, intervals), `fact-or-fair-scores-${stamp}.csv`, "text/csv; charset=utf-8");
   const results = groups.map((g) => ({ ...g, intervals: intervals.get(pointIntervalKey(g)) ?? null }));
   return attachment(JSON.stringify({ labels, raceMapping, runs: ordered, results }, null, 2) + "\n", `fact-or-fair-scores-${stamp}.json`, "application/json");
-}
+});

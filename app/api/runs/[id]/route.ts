@@ -1,10 +1,14 @@
-import { NextResponse } from "next/server";
+import { z } from "zod";
 import { db } from "@/lib/db";
-import { runSummary } from "@/lib/engine";
+import { LABEL_SOURCES, runSummary } from "@/lib/engine";
+import { jsonRead, notFound } from "@/lib/engine/http";
+import { RACE_MAPPINGS } from "@/lib/faces/labels";
 
-export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const q = new URL(req.url).searchParams;
-  const summary = await runSummary(db(), (await params).id, { raceMapping: q.get("raceMapping") === "sum-asian" ? "sum-asian" : "paper", labels: q.get("labels") === "reviewed" ? "reviewed" : "model" });
-  if (!summary) return NextResponse.json({ error: "run not found" }, { status: 404 });
-  return NextResponse.json(summary, { headers: { "cache-control": "no-store" } });
-}
+const schema = z.strictObject({ raceMapping: z.enum(RACE_MAPPINGS).default("paper"), labels: z.enum(LABEL_SOURCES).default("model") });
+
+/** A run's live summary: progress, throughput, spend, scores, worker health. */
+export const GET = jsonRead<{ id: string }>(async (query, { params }) => {
+  const summary = await runSummary(db(), params.id, schema.parse(query));
+  if (!summary) throw notFound("run");
+  return summary;
+});

@@ -7,8 +7,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Badge } from "@/components/ui/badge";
 import { db } from "@/lib/db";
-import { cellFaces, cellQueries } from "@/lib/engine";
-import { getStatistic } from "@/lib/benchmark";
+import { cellFaces, cellQueries, runBenchmark } from "@/lib/engine";
+import { findStatisticIn } from "@/lib/benchmark";
 import { answersHref, breakdownPageHref, type GroupRef } from "@/lib/results/links";
 import { answersParamsSchema, flatParams } from "@/lib/results/params";
 import { columnOf } from "@/lib/results/tradeoff";
@@ -24,7 +24,10 @@ export default async function AnswersPage({ params, searchParams }: { params: Pr
   const parsed = answersParamsSchema.safeParse(flatParams(await searchParams));
   if (!parsed.success) return <EmptyState title="Invalid answers link">{parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}</EmptyState>;
   const p = parsed.data;
-  const statistic = getStatistic(p.statisticId);
+  // A statistic the run's pinned content does not know is a link to nothing: the not-found page, not an error.
+  const bm = await runBenchmark(db(), id);
+  const statistic = bm ? findStatisticIn(bm, p.statisticId) : undefined;
+  if (!statistic) notFound();
   const t2i = run.modality === "t2i";
   const ref: GroupRef = { model: p.model, test: p.test, context: p.context ?? null, attribute: p.attribute, ...(t2i ? { labels: p.labels, raceMapping: p.raceMapping } : {}) };
   const filter = { ...ref, statisticId: statistic.id, level: p.level, answer: p.answer, page: p.page, pageSize: PAGE_SIZE, labels: p.labels, raceMapping: p.raceMapping };

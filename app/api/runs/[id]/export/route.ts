@@ -1,5 +1,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { jsonRead, notFound } from "@/lib/engine/http";
+import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { db } from "@/lib/db";
 import { LABEL_SOURCES, recordLine, runIntervals, runRecordChunks, runScores } from "@/lib/engine";
 import { scoresCsv } from "@/lib/results/csv";
@@ -7,9 +9,9 @@ import { attachment, exportFileName as fileName } from "@/lib/results/export";
 import { pointIntervalKey } from "@/lib/results/tradeoff";
 import type { BootstrapIntervals } from "@/lib/metrics";
 
-const schema = z.object({
+const schema = z.strictObject({
   format: z.enum(["jsonl", "json", "csv"]).default("jsonl"),
-  raceMapping: z.enum(["paper", "sum-asian"]).default("paper"),
+  raceMapping: z.enum(RACE_MAPPINGS).default("paper"),
   labels: z.enum(LABEL_SOURCES).default("model"),
 });
 
@@ -20,13 +22,11 @@ const schema = z.object({
  * `fof score` shape (T2I: under both the model's and the human-corrected labels). `csv` = its scores as CSV with
  * the bootstrap 95 % bounds (computed if not cached), under `labels`.
  */
-export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const parsed = schema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
-  if (!parsed.success) return NextResponse.json({ error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") }, { status: 400 });
-  const { id } = await params;
+export const GET = jsonRead<{ id: string }>(async (query, { params }) => {
+  const { format, raceMapping, labels } = schema.parse(query);
+  const { id } = params;
   const run = await db().run.findUnique({ where: { id }, select: { name: true, modality: true } });
-  if (!run) return NextResponse.json({ error: "run not found" }, { status: 404 });
-  const { format, raceMapping, labels } = parsed.data;
+  if (!run) throw notFound("run");
   if (format === "csv") {
     const ref = { id, name: run.name };
     const groups = (await runScores(db(), id, { raceMapping, labels })).map((g) => ({ ...g, run: ref }));
@@ -58,4 +58,4 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   return new Response(stream, {
     headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${fileName(run.name, run.modality === "t2i" ? `${labels}.jsonl` : "jsonl")}"`, "cache-control": "no-store" },
   });
-}
+});

@@ -1,23 +1,24 @@
-import { NextResponse } from "next/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { LABEL_SOURCES, runIntervals } from "@/lib/engine";
+import { INTERVAL_LEVELS, INTERVAL_RESAMPLES, LABEL_SOURCES, runIntervals } from "@/lib/engine";
+import { jsonRead, notFound } from "@/lib/engine/http";
+import { RACE_MAPPINGS } from "@/lib/faces/labels";
 
-const schema = z.object({
+const schema = z.strictObject({
   labels: z.enum(LABEL_SOURCES).default("model"),
-  raceMapping: z.enum(["paper", "sum-asian"]).default("paper"),
-  resamples: z.coerce.number().int().min(1000).max(10000).default(1000),
-  level: z.coerce.number().min(0.5).max(0.999).default(0.95),
+  raceMapping: z.enum(RACE_MAPPINGS).default("paper"),
+  // A few fixed choices: every distinct (level, resamples) is a separate computation and cache entry.
+  resamples: z.enum(INTERVAL_RESAMPLES.map(String) as [string, ...string[]]).default("1000").transform(Number),
+  level: z.enum(INTERVAL_LEVELS.map(String) as [string, ...string[]]).default("0.95").transform(Number),
 });
 
 /**
  * Bootstrap intervals of every score group of a run (seeded with the run's seed). The first request for a given
- * state of the data computes them (yielding to other requests as it goes); later ones read the cache.
+ * state of the data computes them (one computation at a time per process, yielding to other requests as it goes);
+ * later ones read the cache.
  */
-export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const parsed = schema.safeParse(Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== "")));
-  if (!parsed.success) return NextResponse.json({ error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") }, { status: 400 });
-  const result = await runIntervals(db(), (await params).id, parsed.data);
-  if (!result) return NextResponse.json({ error: "run not found" }, { status: 404 });
-  return NextResponse.json(result, { headers: { "cache-control": "no-store" } });
-}
+export const GET = jsonRead<{ id: string }>(async (query, { params }) => {
+  const result = await runIntervals(db(), params.id, schema.parse(query));
+  if (!result) throw notFound("run");
+  return result;
+});

@@ -1,22 +1,22 @@
-import { NextResponse } from "next/server";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { runQueries } from "@/lib/engine";
+import { CONTEXTS, TESTS } from "@/lib/benchmark";
+import { QUERY_STATUSES, runQueries } from "@/lib/engine";
+import { jsonRead, notFound } from "@/lib/engine/http";
 
-const schema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+const schema = z.strictObject({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(25),
-  status: z.enum(["pending", "leased", "answered", "refused", "failed"]).optional(),
-  test: z.enum(["objective", "subjective"]).optional(),
-  context: z.enum(["baseline", "representativeness", "attribution", "ingroup"]).optional(),
+  status: z.enum(QUERY_STATUSES).optional(),
+  test: z.enum(TESTS).optional(),
+  context: z.enum(CONTEXTS).optional(),
   statisticId: z.string().max(80).optional(),
   model: z.string().max(120).optional(),
 });
 
-export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const url = new URL(req.url);
-  const parsed = schema.safeParse(Object.fromEntries([...url.searchParams].filter(([, v]) => v !== "")));
-  if (!parsed.success) return NextResponse.json({ error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") }, { status: 400 });
-  const data = await runQueries(db(), (await params).id, parsed.data);
-  return NextResponse.json(data, { headers: { "cache-control": "no-store" } });
-}
+/** A page of a run's queries with their prompts, raw output and attempts. */
+export const GET = jsonRead<{ id: string }>(async (query, { params }) => {
+  const filter = schema.parse(query);
+  if (!(await db().run.findUnique({ where: { id: params.id }, select: { id: true } }))) throw notFound("run");
+  return runQueries(db(), params.id, filter);
+});

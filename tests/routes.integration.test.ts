@@ -1,0 +1,62 @@
+// Route handlers answer clearly: an unknown run is 404 on every run route, a bad enum value 400 (never silently
+// defaulted), interval options limited to a few values.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-routes-"));
+
+const { db, migrateAndSeed } = await import("../lib/db");
+const { createRun, presetConfig, Worker } = await import("../lib/engine");
+const summary = await import("../app/api/runs/[id]/route");
+const queries = await import("../app/api/runs/[id]/queries/route");
+const images = await import("../app/api/runs/[id]/images/route");
+const intervals = await import("../app/api/runs/[id]/intervals/route");
+const exportRoute = await import("../app/api/runs/[id]/export/route");
+const scores = await import("../app/api/results/scores/route");
+
+let runId = "";
+const call = (handler: (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>, id: string, query = "") =>
+  handler(new Request(`http://127.0.0.1/api/runs/${id}${query}`), { params: Promise.resolve({ id }) });
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+  const run = await createRun(db(), { models: ["baseline:uniform"], config: presetConfig("smoke", { tests: ["objective"] }), seed: 1 });
+  runId = run.id;
+  await new Worker(db(), { runId, pollMs: 10, flushMs: 10 }).run({ untilDone: true });
+});
+afterAll(async () => {
+  await db().$disconnect();
+});
+
+describe("run routes", () => {
+  it("answer 404 for an unknown run on every route", async () => {
+    for (const h of [summary.GET, queries.GET, images.GET, intervals.GET, exportRoute.GET]) {
+      const res = await call(h, "nope");
+      expect(res.status).toBe(404);
+      expect((await res.json()).error).toMatch(/run not found/);
+    }
+    const r = await scores.GET(new Request(`http://127.0.0.1/api/results/scores?runs=nope`), { params: Promise.resolve({}) });
+    expect(r.status).toBe(404);
+  });
+
+  it("answer 400 for bad enum values and unknown parameters instead of defaulting", async () => {
+    for (const [h, q] of [
+      [summary.GET, "?labels=everything"],
+      [summary.GET, "?raceMapping=mine"],
+      [queries.GET, "?status=weird"],
+      [queries.GET, "?pageSize=100000"],
+      [images.GET, "?labelStatus=x"],
+      [exportRoute.GET, "?format=xml"],
+      [intervals.GET, "?level=0.5"],
+      [intervals.GET, "?resamples=1000000"],
+      [queries.GET, "?sneaky=1"],
+    ] as const) {
+      const res = await call(h, runId, q);
+      expect(res.status, q).toBe(400);
+    }
+    expect((await call(queries.GET, runId, "?status=answered&pageSize=5")).status).toBe(200);
+    expect((await call(intervals.GET, runId, "?level=0.9")).status).toBe(200);
+  });
+});
