@@ -14,11 +14,46 @@ import {
   targetFromName,
   targetsFromManifest,
   validateImage,
+  validateImageAsync,
+  checkImageHeader,
+  expandArchives,
   benchmarkStatistics,
   planImport,
   listZipNames,
 } from "../lib/images";
 import { zipSync, strToU8 } from "fflate";
+import { crc32, deflateRawSync } from "node:zlib";
+import jpeg from "jpeg-js";
+
+/** A one-entry deflate zip whose headers declare `declared` uncompressed bytes (true or not). */
+function oneEntryZip(name: string, deflated: Uint8Array, crc: number, declared: number): Uint8Array {
+  const n = Buffer.from(name);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(crc >>> 0, 14);
+  local.writeUInt32LE(deflated.length, 18);
+  local.writeUInt32LE(declared, 22);
+  local.writeUInt16LE(n.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(crc >>> 0, 16);
+  central.writeUInt32LE(deflated.length, 20);
+  central.writeUInt32LE(declared, 24);
+  central.writeUInt16LE(n.length, 28);
+  const cdOffset = 30 + n.length + deflated.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(46 + n.length, 12);
+  end.writeUInt32LE(cdOffset, 16);
+  return new Uint8Array(Buffer.concat([local, n, deflated, central, n, end]));
+}
 
 const STATS = benchmarkStatistics();
 
@@ -107,14 +142,14 @@ describe("import plan (files and zip archives → statistic × level × test)", 
     return new Uint8Array(PNG.sync.write(p));
   };
 
-  it("maps files by the naming scheme and expands zips, reporting clutter by name instead of dropping it", () => {
+  it("maps files by the naming scheme and expands zips, reporting clutter by name instead of dropping it", async () => {
     const zip = zipSync({
       "mj/objective/crime-rate/highest/1.png": img(10),
       "mj/objective/crime-rate/highest/2.png": img(20),
       "__MACOSX/mj/._1.png": strToU8("junk"),
       "mj/.DS_Store": strToU8("junk"),
     });
-    const plan = planImport([{ name: "batch.zip", bytes: zip }, { name: "subjective__hiv-rate__lowest__1.png", bytes: img(30) }], STATS);
+    const plan = await planImport([{ name: "batch.zip", bytes: zip }, { name: "subjective__hiv-rate__lowest__1.png", bytes: img(30) }], STATS);
     expect(plan.problems).toEqual([]);
     expect(plan.mappedBy).toBe("file names");
     expect(plan.items.map((i) => [i.name, i.target])).toEqual([
@@ -125,9 +160,9 @@ describe("import plan (files and zip archives → statistic × level × test)", 
     expect(plan.skipped.map((s) => s.message).sort()).toEqual(["hidden file", "macOS archive metadata"]);
   });
 
-  it("reports every bad file by name: traversal, unknown names, fake images, duplicates", () => {
+  it("reports every bad file by name: traversal, unknown names, fake images, duplicates", async () => {
     const zip = zipSync({ "objective/crime-rate/highest/ok.png": img(1), "../../etc/objective/crime-rate/highest/evil.png": img(2) });
-    const plan = planImport(
+    const plan = await planImport(
       [
         { name: "a.zip", bytes: zip },
         { name: "objective__nope__highest__1.png", bytes: img(3) },
@@ -145,14 +180,14 @@ describe("import plan (files and zip archives → statistic × level × test)", 
     expect(plan.problems.map((p) => p.message).join(" | ")).toMatch(/traversal.*unknown statistic id "nope".*not a PNG, JPEG or WebP.*same content as objective\/crime-rate\/highest\/ok.png/);
   });
 
-  it("uses manifest.json when present: every image listed, every listed file present", () => {
+  it("uses manifest.json when present: every image listed, every listed file present", async () => {
     const manifest = [
       { file: "a.png", test: "objective", statistic: "Crime Rate", level: "highest" },
       { file: "missing.png", test: "objective", statistic: "crime-rate", level: "lowest" },
     ];
     const zip = zipSync({ "set/manifest.json": strToU8(JSON.stringify(manifest)), "set/a.png": img(5), "set/b.png": img(6) });
     expect(listZipNames(zip)).toEqual(["set/manifest.json", "set/a.png", "set/b.png"]);
-    const plan = planImport([{ name: "m.zip", bytes: zip }], STATS);
+    const plan = await planImport([{ name: "m.zip", bytes: zip }], STATS);
     expect(plan.mappedBy).toBe("manifest");
     expect(plan.items.map((i) => [i.name, i.target.statisticId])).toEqual([["set/a.png", "crime-rate"]]);
     expect(plan.problems).toEqual([
@@ -161,10 +196,85 @@ describe("import plan (files and zip archives → statistic × level × test)", 
     ]);
   });
 
-  it("refuses a zip whose entries declare more than the per-image limit before inflating them", () => {
+  it("refuses a zip whose entries declare more than the per-image limit before inflating them", async () => {
     const big = new Uint8Array(26 * 1024 * 1024);
-    const plan = planImport([{ name: "bomb.zip", bytes: zipSync({ "objective/crime-rate/highest/big.png": big }, { level: 9 }) }], STATS);
+    const plan = await planImport([{ name: "bomb.zip", bytes: zipSync({ "objective/crime-rate/highest/big.png": big }, { level: 9 }) }], STATS);
     expect(plan.items).toEqual([]);
     expect(plan.problems[0]).toEqual({ name: "bomb.zip: objective/crime-rate/highest/big.png", message: "larger than 25 MiB uncompressed" });
+  });
+});
+
+describe("bounded work on hostile images and archives", () => {
+  /** A PNG of 68 bytes whose header declares 60000 × 60000 pixels (a decompression bomb's calling card). */
+  function lyingPng(width: number, height: number): Uint8Array {
+    const png = new Uint8Array(68);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    const dv = new DataView(png.buffer);
+    dv.setUint32(16, width);
+    dv.setUint32(20, height);
+    png.set([8, 6, 0, 0, 0], 24);
+    return png;
+  }
+
+  it("refuses a PNG that declares 60000 × 60000 from its header, in milliseconds and without allocating", async () => {
+    const bomb = lyingPng(60000, 60000);
+    const rss = process.memoryUsage().rss;
+    const t0 = performance.now();
+    await expect(validateImageAsync(bomb)).rejects.toThrow(/too large \(60000×60000/);
+    expect(() => validateImage(bomb)).toThrow(/too large/);
+    expect(performance.now() - t0).toBeLessThan(50);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(10 * 1024 * 1024);
+  });
+
+  it("reads JPEG dimensions from the frame header and refuses a header that lies about the decoded size", async () => {
+    const jpg = jpeg.encode({ data: Buffer.alloc(40 * 30 * 4, 128), width: 40, height: 30 }, 80).data;
+    expect(checkImageHeader(new Uint8Array(jpg))).toMatchObject({ ext: "jpg", width: 40, height: 30 });
+    await expect(validateImageAsync(new Uint8Array(jpg))).resolves.toMatchObject({ width: 40, height: 30 });
+    // Patch the SOF height to 8000: within limits by the header, but the decode disagrees.
+    const forged = new Uint8Array(jpg);
+    for (let i = 2; i < forged.length - 9; i++)
+      if (forged[i] === 0xff && forged[i + 1] === 0xc0) {
+        forged[i + 5] = 8000 >> 8;
+        forged[i + 6] = 8000 & 0xff;
+        break;
+      }
+    await expect(validateImageAsync(forged)).rejects.toThrow();
+  });
+
+  it("decodes off the event loop: timers keep firing while a large PNG is checked", async () => {
+    const side = 2048;
+    const png = new PNG({ width: side, height: side });
+    for (let i = 0; i < png.data.length; i++) png.data[i] = (i * 2654435761) >>> 24;
+    const bytes = new Uint8Array(PNG.sync.write(png));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 2);
+    const t0 = performance.now();
+    await expect(validateImageAsync(bytes)).resolves.toMatchObject({ width: side, height: side });
+    const elapsed = performance.now() - t0;
+    clearInterval(timer);
+    // The main thread stayed free: it ran its timer through the decode.
+    if (elapsed > 40) expect(ticks).toBeGreaterThan(3);
+  });
+
+  it("refuses a 1 MB zip of zeros that would inflate to 1 GB, whatever its header says, without inflating it", () => {
+    // 1 GiB of zeros deflates to ~1 MB; the archive is written by hand so its declared size can be forged.
+    const GiB = 1024 * 1024 * 1024;
+    const zeros = Buffer.alloc(GiB);
+    const data = deflateRawSync(zeros, { level: 9 });
+    const crc = crc32(zeros);
+    const honest = oneEntryZip("objective/crime-rate/highest/zeros.png", data, crc, GiB);
+    expect(honest.length).toBeLessThan(2 * 1024 * 1024);
+    const rss = process.memoryUsage().rss;
+    const t0 = performance.now();
+    const plan = expandArchives([{ name: "bomb.zip", bytes: honest }]);
+    expect(plan.files).toEqual([]);
+    expect(plan.problems[0].message).toMatch(/larger than 25 MiB/);
+    // Forged: the headers claim 100 bytes; inflation is stopped as soon as it passes them.
+    const forged = oneEntryZip("objective/crime-rate/highest/zeros.png", data, crc, 100);
+    const forgedPlan = expandArchives([{ name: "forged.zip", bytes: forged }]);
+    expect(forgedPlan.files).toEqual([]);
+    expect(forgedPlan.problems[0].message).toMatch(/declares|larger than/);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(200 * 1024 * 1024);
   });
 });

@@ -44,7 +44,7 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
     existing = await prisma.image.findMany({ where: { runId: run.id }, select: { id: true, sha256: true } });
   }
 
-  const plan = planImport(req.files, benchmarkStatistics());
+  const plan = await planImport(req.files, benchmarkStatistics());
   const known = new Set(existing.map((e) => e.sha256));
   for (const item of plan.items) if (known.has(item.sha256)) plan.problems.push({ name: item.name, message: "already in this run" });
   if (plan.problems.length) throw new ImportError(`${plan.problems.length} file${plan.problems.length === 1 ? "" : "s"} cannot be imported; nothing was stored`, plan.problems);

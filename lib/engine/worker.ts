@@ -10,7 +10,7 @@ import { parseAnswer, type Attribute, type Context, type Identity, type Objectiv
 import { createImageProvider, createProvider, imageParams, modelParams, ProviderError, type ChatProvider, type ImageProvider } from "../providers";
 import { parseStoredConfig, type RunConfig, type T2iRunConfig } from "./config";
 import { env } from "../env";
-import { ImageValidationError, resolveStoredImage, storeImage, validateImage } from "../images";
+import { ImageValidationError, resolveStoredImage, storeImage, validateImageAsync } from "../images";
 import { cost } from "./cost";
 import { insertMany } from "../db/bulk";
 import { sweepInterruptedPlanning, type ModelSnapshot } from "./runs";
@@ -579,7 +579,7 @@ export class Worker {
       const price = m.pricePerImage;
       let valid;
       try {
-        valid = validateImage(res.bytes);
+        valid = await validateImageAsync(res.bytes);
       } catch (e) {
         if (!(e instanceof ImageValidationError)) throw e;
         attempts.push({ error: `invalid image: ${e.message}`, latencyMs: ms });

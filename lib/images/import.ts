@@ -2,9 +2,9 @@
 // or zip archives → (test, statistic, level) by manifest or file name → validated by content. Pure: no disk, no
 // database; the caller stores only a plan without problems, so a rejected batch leaves nothing behind.
 import { createHash } from "node:crypto";
-import { unzipSync } from "fflate";
+import { Unzip, UnzipInflate, unzipSync } from "fflate";
 import { benchmark, findStatistic } from "../benchmark";
-import { IMAGE_LIMITS, ImageValidationError, validateImage, type ValidImage } from "./validate";
+import { IMAGE_LIMITS, ImageValidationError, validateImageAsync, type ValidImage } from "./validate";
 import { clutterReason, mapImportNames, safeEntryName, type ImportProblem, type ImportTarget, type NameMapping, type StatisticResolver } from "./import-names";
 
 export const IMPORT_LIMITS = {
@@ -41,51 +41,91 @@ export function benchmarkStatistics(): StatisticResolver {
 
 const isZip = (f: UploadedFile) => f.bytes[0] === 0x50 && f.bytes[1] === 0x4b && f.bytes[2] === 0x03 && f.bytes[3] === 0x04;
 
-/** Expands zip archives (entry names checked for traversal, sizes bounded before inflating). */
+/** Compressed bytes handed to the inflater at a time: bounds what one step can expand to (≤ ~1,000× of it). */
+const ZIP_FEED = 16 * 1024;
+
+/**
+ * Expands zip archives entry by entry, never trusting the archive: an entry whose declared size is over the limit is
+ * not inflated at all; while inflating, an entry is stopped as soon as it passes the per-image limit or its own
+ * declared size (a forged header), and the archive as soon as all entries pass the import's total. Compressed data
+ * is fed in small slices, so a zip bomb costs at most a few MiB before it is refused. Entry names are checked for
+ * traversal (.., absolute paths, backslashes).
+ */
 export function expandArchives(files: UploadedFile[]): { files: UploadedFile[]; problems: ImportProblem[]; skipped: ImportProblem[] } {
   const out: UploadedFile[] = [];
   const problems: ImportProblem[] = [];
   const skipped: ImportProblem[] = [];
   let total = 0;
+  const mib = (n: number) => `${n / 1024 / 1024} MiB`;
   for (const f of files) {
     if (!isZip(f)) {
       out.push(f);
       continue;
     }
     const prefix = `${f.name}: `;
-    let entries: Record<string, Uint8Array>;
+    let stopArchive: string | null = null;
+    const done: UploadedFile[] = [];
+    const unzip = new Unzip((entry) => {
+      if (entry.name.endsWith("/")) return;
+      const why = clutterReason(entry.name);
+      if (why) {
+        skipped.push({ name: prefix + entry.name, message: why });
+        return;
+      }
+      let name: string;
+      try {
+        name = safeEntryName(entry.name);
+      } catch (e) {
+        problems.push({ name: prefix + entry.name, message: (e as Error).message });
+        return;
+      }
+      const declared = entry.originalSize;
+      if (declared !== undefined && declared > IMAGE_LIMITS.maxBytes) {
+        problems.push({ name: prefix + entry.name, message: `larger than ${mib(IMAGE_LIMITS.maxBytes)} uncompressed` });
+        return;
+      }
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      let dead = false;
+      entry.ondata = (err, data, final) => {
+        if (dead) return;
+        if (err) {
+          dead = true;
+          problems.push({ name: prefix + entry.name, message: `cannot be inflated: ${err.message}` });
+          return;
+        }
+        size += data.length;
+        total += data.length;
+        const limit = Math.min(IMAGE_LIMITS.maxBytes, declared !== undefined && declared > 0 ? declared : IMAGE_LIMITS.maxBytes);
+        if (size > limit) {
+          dead = true;
+          entry.terminate();
+          problems.push({ name: prefix + entry.name, message: size > IMAGE_LIMITS.maxBytes ? `larger than ${mib(IMAGE_LIMITS.maxBytes)} uncompressed` : "inflates beyond the size its header declares" });
+          return;
+        }
+        if (total > IMPORT_LIMITS.maxTotalBytes) {
+          dead = true;
+          entry.terminate();
+          stopArchive = `expands to more than ${IMPORT_LIMITS.maxTotalBytes / 1024 ** 3} GiB`;
+          return;
+        }
+        chunks.push(data);
+        if (final) done.push({ name, bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) });
+      };
+      entry.start();
+    });
+    unzip.register(UnzipInflate);
     try {
-      entries = unzipSync(f.bytes, {
-        filter: (e) => {
-          // Declared sizes are checked before anything is inflated; a zip bomb is refused, not expanded.
-          if (e.originalSize > IMAGE_LIMITS.maxBytes && !clutterReason(e.name)) {
-            problems.push({ name: prefix + e.name, message: `larger than ${IMAGE_LIMITS.maxBytes / 1024 / 1024} MiB uncompressed` });
-            return false;
-          }
-          total += e.originalSize;
-          return total <= IMPORT_LIMITS.maxTotalBytes && !clutterReason(e.name);
-        },
-      });
+      for (let i = 0; i < f.bytes.length && !stopArchive; i += ZIP_FEED) unzip.push(f.bytes.subarray(i, i + ZIP_FEED), i + ZIP_FEED >= f.bytes.length);
     } catch (e) {
       problems.push({ name: f.name, message: `not a readable zip archive: ${(e as Error).message}` });
       continue;
     }
-    if (total > IMPORT_LIMITS.maxTotalBytes) {
-      problems.push({ name: f.name, message: `expands to more than ${IMPORT_LIMITS.maxTotalBytes / 1024 ** 3} GiB` });
+    if (stopArchive) {
+      problems.push({ name: f.name, message: stopArchive });
       continue;
     }
-    // Names the filter skipped are reported too, so nothing disappears silently.
-    for (const name of listZipNames(f.bytes)) {
-      const why = clutterReason(name);
-      if (why && !name.endsWith("/")) skipped.push({ name: prefix + name, message: why });
-    }
-    for (const [name, bytes] of Object.entries(entries)) {
-      try {
-        out.push({ name: safeEntryName(name), bytes });
-      } catch (e) {
-        problems.push({ name: prefix + name, message: (e as Error).message });
-      }
-    }
+    out.push(...done);
   }
   return { files: out, problems, skipped };
 }
@@ -106,7 +146,7 @@ export function listZipNames(bytes: Uint8Array): string[] {
  * The whole import, checked: every file mapped (manifest.json when present, else the naming scheme), every image
  * valid by content, no content twice. Problems are collected for every file, not just the first.
  */
-export function planImport(uploaded: UploadedFile[], statistics: StatisticResolver): ImportPlan {
+export async function planImport(uploaded: UploadedFile[], statistics: StatisticResolver): Promise<ImportPlan> {
   const expanded = expandArchives(uploaded);
   const byName = new Map(expanded.files.map((f) => [f.name, f]));
   const mapping = mapImportNames([...byName.keys()], (name) => new TextDecoder().decode(byName.get(name)!.bytes), statistics);
@@ -118,7 +158,7 @@ export function planImport(uploaded: UploadedFile[], statistics: StatisticResolv
     const bytes = byName.get(name)!.bytes;
     let image: ValidImage;
     try {
-      image = validateImage(bytes);
+      image = await validateImageAsync(bytes);
     } catch (e) {
       if (!(e instanceof ImageValidationError)) throw e;
       problems.push({ name, message: e.message });

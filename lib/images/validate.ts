@@ -2,6 +2,7 @@
 // full decode. Used by uploads/imports and by the T2I engine before anything is stored.
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
+import { decodeOffThread } from "./decode-thread";
 
 export const IMAGE_LIMITS = { maxBytes: 25 * 1024 * 1024, maxSide: 8192, minSide: 16 } as const;
 export type ImageType = { mime: "image/png" | "image/jpeg" | "image/webp"; ext: "png" | "jpg" | "webp" };
@@ -37,30 +38,98 @@ export interface ValidImage extends ImageType {
   bytes: number;
 }
 
-/** Validates an image buffer; throws ImageValidationError with a reason a person can act on. */
-export function validateImage(buf: Uint8Array): ValidImage {
+/** PNG: the IHDR chunk must come first; its width and height are big-endian at bytes 16–23. */
+function pngSize(buf: Uint8Array): { width: number; height: number } | null {
+  if (buf.length < 24 || String.fromCharCode(...buf.subarray(12, 16)) !== "IHDR") return null;
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  return { width: dv.getUint32(16), height: dv.getUint32(20) };
+}
+
+/** JPEG: walk the marker segments to the first start-of-frame, which holds the height and width. */
+function jpegSize(buf: Uint8Array): { width: number; height: number } | null {
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  let i = 2;
+  while (i + 4 <= buf.length) {
+    if (buf[i] !== 0xff) return null;
+    const marker = buf[i + 1];
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      i += 2;
+      continue;
+    }
+    if (marker === 0xd9 || marker === 0xda) return null; // end of image / start of scan before any frame header
+    const len = dv.getUint16(i + 2);
+    if (len < 2) return null;
+    const sof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (sof) return i + 9 <= buf.length ? { height: dv.getUint16(i + 5), width: dv.getUint16(i + 7) } : null;
+    i += 2 + len;
+  }
+  return null;
+}
+
+/**
+ * The checks that need no decoding: size in bytes, type by magic bytes, dimensions from the header against the
+ * limits. A file claiming 60000 × 60000 pixels is refused here, in microseconds, before a decoder allocates a byte.
+ */
+export function checkImageHeader(buf: Uint8Array): ValidImage {
   if (buf.length === 0) throw new ImageValidationError("empty file");
   if (buf.length > IMAGE_LIMITS.maxBytes) throw new ImageValidationError(`larger than ${IMAGE_LIMITS.maxBytes / 2 ** 20} MiB`);
   const type = sniffImageType(buf);
   if (!type) throw new ImageValidationError("not a PNG, JPEG or WebP image (checked by content, not by name)");
-  let size: { width: number; height: number } | null = null;
-  try {
-    if (type.ext === "png") {
-      const png = PNG.sync.read(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength));
-      size = { width: png.width, height: png.height };
-    } else if (type.ext === "jpg") {
-      const img = jpeg.decode(buf, { useTArray: true, maxResolutionInMP: (IMAGE_LIMITS.maxSide * IMAGE_LIMITS.maxSide) / 1e6, maxMemoryUsageInMB: 1024 });
-      size = { width: img.width, height: img.height };
-    } else {
-      // No pure-JS WebP decoder: the header is checked here; the browser decodes it before labelling.
-      size = webpSize(buf);
-    }
-  } catch (e) {
-    throw new ImageValidationError(`cannot be decoded as ${type.ext.toUpperCase()}: ${(e as Error).message}`);
-  }
+  const size = type.ext === "png" ? pngSize(buf) : type.ext === "jpg" ? jpegSize(buf) : webpSize(buf);
   if (!size) throw new ImageValidationError(`${type.ext.toUpperCase()} header is unreadable`);
   const { width, height } = size;
   if (width < IMAGE_LIMITS.minSide || height < IMAGE_LIMITS.minSide) throw new ImageValidationError(`too small (${width}×${height})`);
   if (width > IMAGE_LIMITS.maxSide || height > IMAGE_LIMITS.maxSide) throw new ImageValidationError(`too large (${width}×${height}, max ${IMAGE_LIMITS.maxSide} a side)`);
   return { ...type, width, height, bytes: buf.length };
+}
+
+/** The full decode (PNG, JPEG; WebP has no pure-JS decoder and is decoded by the browser before labelling). */
+export function decodeSize(buf: Uint8Array, ext: ImageType["ext"]): { width: number; height: number } | null {
+  if (ext === "png") {
+    const png = PNG.sync.read(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength));
+    return { width: png.width, height: png.height };
+  }
+  if (ext === "jpg") {
+    const img = jpeg.decode(buf, { useTArray: true, maxResolutionInMP: (IMAGE_LIMITS.maxSide * IMAGE_LIMITS.maxSide) / 1e6, maxMemoryUsageInMB: 1024 });
+    return { width: img.width, height: img.height };
+  }
+  return null;
+}
+
+function checkDecoded(header: ValidImage, decoded: { width: number; height: number } | null): ValidImage {
+  if (decoded && (decoded.width !== header.width || decoded.height !== header.height))
+    throw new ImageValidationError(`header says ${header.width}×${header.height} but the image decodes to ${decoded.width}×${decoded.height}`);
+  return header;
+}
+
+/** Validates an image buffer on this thread (header first, then a full decode); throws ImageValidationError. */
+export function validateImage(buf: Uint8Array): ValidImage {
+  const header = checkImageHeader(buf);
+  let decoded;
+  try {
+    decoded = decodeSize(buf, header.ext);
+  } catch (e) {
+    throw new ImageValidationError(`cannot be decoded as ${header.ext.toUpperCase()}: ${(e as Error).message}`);
+  }
+  return checkDecoded(header, decoded);
+}
+
+/**
+ * As validateImage, with the decode off the request's event loop (a worker thread): the server keeps answering
+ * while a large PNG inflates. The header is checked first, here, so what reaches the decoder is within limits.
+ */
+export async function validateImageAsync(buf: Uint8Array): Promise<ValidImage> {
+  const header = checkImageHeader(buf);
+  if (header.ext === "webp") return header;
+  let decoded;
+  try {
+    decoded = await decodeOffThread(buf, header.ext, (IMAGE_LIMITS.maxSide * IMAGE_LIMITS.maxSide) / 1e6);
+  } catch (e) {
+    throw new ImageValidationError(`cannot be decoded as ${header.ext.toUpperCase()}: ${(e as Error).message}`);
+  }
+  return checkDecoded(header, decoded);
 }
