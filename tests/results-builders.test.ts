@@ -205,3 +205,18 @@ describe("comparison and CSV", () => {
     expect(lines[2]).toMatch(/,gender,10,0,0\.5,0\.4,,0\.94,0\.1,,,,,,,,,,$/);
   });
 });
+
+describe("CSV safety", () => {
+  it("neutralises cells a spreadsheet would run as formulas", async () => {
+    const { escapeFormula, scoresCsv } = await import("../lib/results/csv");
+    for (const v of ["=HYPERLINK(\"x\")", "+1", "-2", "\u22123", "@SUM(A1)", "\tx", "\rx"]) expect(escapeFormula(v)).toBe(`'${v}`);
+    expect(escapeFormula("gpt-4o")).toBe("gpt-4o");
+    const csv = scoresCsv([
+      { run: { id: "r1", name: "=cmd|' /C calc'!A0" }, model: "@evil", modality: "llm", test: "objective", context: null, attribute: "race", n: 1, refused: 0, sFact: 0.5, sE: 0.1, sKLD: null, sFair: null, distance: 0.2 },
+    ]);
+    const row = csv.trim().split("\n")[1];
+    expect(row).toContain("'=cmd|' /C calc'!A0");
+    expect(row).toContain("'@evil");
+    expect(row).toContain(",0.5,");
+  });
+});

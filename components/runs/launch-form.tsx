@@ -44,13 +44,22 @@ export function LaunchForm({ models, defaultSeed }: { models: LaunchModel[]; def
   const [repeats, setRepeats] = useState<{ objectiveRepeats: number; subjectiveRepeats: number }>({ ...PRESETS.quick });
   const err = state.fieldErrors ?? {};
 
+  // Repeats the server would refuse give no estimate (never a negative or absurd count), and the field says why.
+  const repeatProblem = (v: number) => (!Number.isInteger(v) ? "a whole number" : v < 1 ? "must be ≥ 1" : v > 1000 ? "must be ≤ 1000" : null);
+  const localErr: Record<string, string | undefined> = {
+    objectiveRepeats: tests.includes("objective") ? (repeatProblem(repeats.objectiveRepeats) ?? undefined) : undefined,
+    subjectiveRepeats: tests.includes("subjective") ? (repeatProblem(repeats.subjectiveRepeats) ?? undefined) : undefined,
+  };
+  const valid = !localErr.objectiveRepeats && !localErr.subjectiveRepeats;
   const estimate = useMemo(
     () =>
-      estimateRun(
-        { tests: tests as never, contexts: contexts as never, ...repeats },
-        models.filter((m) => selected.includes(m.slug)),
-      ),
-    [tests, contexts, repeats, selected, models],
+      valid
+        ? estimateRun(
+            { tests: tests as never, contexts: contexts as never, ...repeats },
+            models.filter((m) => selected.includes(m.slug)),
+          )
+        : null,
+    [valid, tests, contexts, repeats, selected, models],
   );
   const toggle = (list: string[], set: (v: string[]) => void, v: string) => set(list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
 
@@ -128,25 +137,27 @@ export function LaunchForm({ models, defaultSeed }: { models: LaunchModel[]; def
               type="number"
               min={1}
               max={1000}
-              value={repeats[k]}
-              aria-invalid={!!err[k]}
+              step={1}
+              value={Number.isNaN(repeats[k]) ? "" : repeats[k]}
+              aria-invalid={!!(localErr[k] ?? err[k])}
+              aria-describedby={`${k}-error`}
               onChange={(e) => {
                 setPreset("custom");
-                setRepeats({ ...repeats, [k]: Number(e.target.value) });
+                setRepeats({ ...repeats, [k]: e.target.value === "" ? NaN : Number(e.target.value) });
               }}
-              className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5"
+              className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 aria-[invalid=true]:border-rose-500 aria-[invalid=true]:bg-rose-50"
             />
-            <FieldError id={`${k}-error`} message={err[k]} />
+            <FieldError id={`${k}-error`} message={localErr[k] ?? err[k]} />
           </label>
         ))}
         <label className="text-sm">
           <span className="font-semibold">Seed</span>
-          <input name="seed" type="number" min={0} defaultValue={defaultSeed} aria-invalid={!!err.seed} className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5" />
+          <input name="seed" type="number" min={0} defaultValue={defaultSeed} aria-invalid={!!err.seed} aria-describedby="seed-error" className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 aria-[invalid=true]:border-rose-500 aria-[invalid=true]:bg-rose-50" />
           <FieldError id="seed-error" message={err.seed} />
         </label>
         <label className="text-sm">
           <span className="font-semibold">Budget (USD, optional)</span>
-          <input name="budgetUsd" type="number" min={0} step="0.01" placeholder="no cap" aria-invalid={!!err.budgetUsd} className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5" />
+          <input name="budgetUsd" type="number" min={0} step="0.01" placeholder="no cap" aria-invalid={!!err.budgetUsd} aria-describedby="budgetUsd-error" className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 aria-[invalid=true]:border-rose-500 aria-[invalid=true]:bg-rose-50" />
           <FieldError id="budgetUsd-error" message={err.budgetUsd} />
         </label>
       </div>
@@ -156,12 +167,18 @@ export function LaunchForm({ models, defaultSeed }: { models: LaunchModel[]; def
       </label>
 
       <div className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-slate-200 bg-white p-3 text-sm" aria-live="polite">
-        <p data-testid="estimate">
-          <b className="tabular-nums">{estimate.queries.toLocaleString("en-US")}</b> queries ({estimate.perModel.objective.toLocaleString("en-US")} objective +{" "}
-          {estimate.perModel.subjective.toLocaleString("en-US")} subjective per model) · estimated cost{" "}
-          <b className="tabular-nums">${estimate.usd.toFixed(2)}</b>
-          <span className="text-slate-500"> (typical tokens × the models&apos; prices)</span>
-        </p>
+        {estimate ? (
+          <p data-testid="estimate">
+            <b className="tabular-nums">{estimate.queries.toLocaleString("en-US")}</b> queries ({estimate.perModel.objective.toLocaleString("en-US")} objective +{" "}
+            {estimate.perModel.subjective.toLocaleString("en-US")} subjective per model) · estimated cost{" "}
+            <b className="tabular-nums">${estimate.usd.toFixed(2)}</b>
+            <span className="text-slate-500"> (typical tokens × the models&apos; prices)</span>
+          </p>
+        ) : (
+          <p data-testid="estimate" className="text-rose-700">
+            No estimate: fix the highlighted repeats first.
+          </p>
+        )}
         <Button type="submit" disabled={pending}>
           {pending ? "Planning…" : "Launch run"}
         </Button>

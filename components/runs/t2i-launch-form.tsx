@@ -33,7 +33,11 @@ export function T2iLaunchForm({ models }: { models: T2iLaunchModel[] }) {
   const [preset, setPreset] = useState<keyof typeof PRESETS | "custom">("quick");
   const [images, setImages] = useState<number>(PRESETS.quick);
   const err = state.fieldErrors ?? {};
-  const estimate = useMemo(() => estimateT2iRun({ tests, imagesPerPrompt: images }, models.filter((m) => selected.includes(m.slug))), [tests, images, selected, models]);
+  const imagesProblem = !Number.isInteger(images) ? "a whole number" : images < 1 ? "must be ≥ 1" : images > 200 ? "must be ≤ 200" : undefined;
+  const estimate = useMemo(
+    () => (imagesProblem ? null : estimateT2iRun({ tests, imagesPerPrompt: images }, models.filter((m) => selected.includes(m.slug)))),
+    [imagesProblem, tests, images, selected, models],
+  );
   const toggle = (list: string[], set: (v: string[]) => void, v: string) => set(list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
 
   if (!models.length)
@@ -117,15 +121,17 @@ export function T2iLaunchForm({ models }: { models: T2iLaunchModel[] }) {
             type="number"
             min={1}
             max={200}
-            value={images}
-            aria-invalid={!!err.imagesPerPrompt}
+            step={1}
+            value={Number.isNaN(images) ? "" : images}
+            aria-invalid={!!(imagesProblem ?? err.imagesPerPrompt)}
+            aria-describedby="imagesPerPrompt-error"
             onChange={(e) => {
               setPreset("custom");
-              setImages(Number(e.target.value));
+              setImages(e.target.value === "" ? NaN : Number(e.target.value));
             }}
-            className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5"
+            className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 aria-[invalid=true]:border-rose-500 aria-[invalid=true]:bg-rose-50"
           />
-          <FieldError id="imagesPerPrompt-error" message={err.imagesPerPrompt} />
+          <FieldError id="imagesPerPrompt-error" message={imagesProblem ?? err.imagesPerPrompt} />
         </div>
         <div className="text-sm">
           <label htmlFor="t2i-budget" className="font-semibold">
@@ -142,10 +148,16 @@ export function T2iLaunchForm({ models }: { models: T2iLaunchModel[] }) {
         <input id="t2i-name" name="name" type="text" maxLength={200} className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5" />
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-slate-200 bg-white p-3 text-sm" aria-live="polite">
-        <p data-testid="estimate">
-          <b className="tabular-nums">{estimate.queries.toLocaleString("en-US")}</b> images ({estimate.perModel.total.toLocaleString("en-US")} per model: 19 statistics × 2 levels ×{" "}
-          {tests.length} prompt kind{tests.length === 1 ? "" : "s"} × {images}) · estimated cost <b className="tabular-nums">${estimate.usd.toFixed(2)}</b>
-        </p>
+        {estimate ? (
+          <p data-testid="estimate">
+            <b className="tabular-nums">{estimate.queries.toLocaleString("en-US")}</b> images ({estimate.perModel.total.toLocaleString("en-US")} per model: 19 statistics × 2 levels ×{" "}
+            {tests.length} prompt kind{tests.length === 1 ? "" : "s"} × {images}) · estimated cost <b className="tabular-nums">${estimate.usd.toFixed(2)}</b>
+          </p>
+        ) : (
+          <p data-testid="estimate" className="text-rose-700">
+            No estimate: fix the number of images per prompt first.
+          </p>
+        )}
         <Button type="submit" disabled={pending}>
           {pending ? "Planning…" : "Launch T2I run"}
         </Button>

@@ -17,8 +17,8 @@ export const runConfigSchema = z
   .object({
     tests: z.array(z.enum(TESTS)).min(1, "choose at least one test").refine((t) => new Set(t).size === t.length, "duplicate test"),
     contexts: z.array(z.enum(CONTEXTS)).refine((c) => new Set(c).size === c.length, "duplicate context"),
-    objectiveRepeats: z.number().int().min(1).max(1000),
-    subjectiveRepeats: z.number().int().min(1).max(1000),
+    objectiveRepeats: z.number().int().min(1, "must be ≥ 1").max(1000, "must be ≤ 1000"),
+    subjectiveRepeats: z.number().int().min(1, "must be ≥ 1").max(1000, "must be ≤ 1000"),
     /** re-asks of an unparseable answer before it is recorded as refused */
     maxReasks: z.number().int().min(0).max(5).default(2),
     /** retries of a retryable provider error before the query is recorded as failed */
@@ -56,7 +56,7 @@ export const T2I_PRESETS = {
 export const t2iRunConfigSchema = z.object({
   modality: z.literal("t2i"),
   tests: z.array(z.enum(TESTS)).min(1, "choose at least one test").refine((t) => new Set(t).size === t.length, "duplicate test"),
-  imagesPerPrompt: z.number().int().min(1).max(200),
+  imagesPerPrompt: z.number().int().min(1, "must be ≥ 1").max(200, "must be ≤ 200"),
   maxRetries: z.number().int().min(0).max(20).default(6),
   /** image models are slow: a generous per-call timeout */
   timeoutMs: z.number().int().min(1000).max(900_000).default(180_000),

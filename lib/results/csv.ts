@@ -22,6 +22,14 @@ export const SCORE_CSV_COLUMNS: readonly string[] = [
   ...BOOTSTRAP_METRICS.flatMap((m) => [`${CSV_NAMES[m]}_lo`, `${CSV_NAMES[m]}_hi`]),
 ];
 
+/**
+ * Text cells that a spreadsheet would run as a formula (=, +, -, −, @, tab or CR first: run and model names are
+ * user input) get a leading apostrophe, the OWASP-recommended neutraliser. Numbers are written as numbers.
+ */
+export function escapeFormula(value: string): string {
+  return /^[=+\-\u2212@\t\r]/.test(value) ? `'${value}` : value;
+}
+
 /** `intervals` is keyed by pointIntervalKey (run id, model, modality, test, context, attribute). */
 export function scoresCsv(groups: readonly MeasuredGroup[], intervals: ReadonlyMap<string, BootstrapIntervals> = new Map()): string {
   const num = (v: number | null | undefined) => (v === null || v === undefined ? "" : v);
@@ -42,5 +50,5 @@ export function scoresCsv(groups: readonly MeasuredGroup[], intervals: ReadonlyM
       ...BOOTSTRAP_METRICS.flatMap((m) => [num(iv?.[m]?.lo), num(iv?.[m]?.hi)]),
     ];
   });
-  return stringify(rows, { header: true, columns: [...SCORE_CSV_COLUMNS], record_delimiter: "\n" });
+  return stringify(rows, { header: true, columns: [...SCORE_CSV_COLUMNS], record_delimiter: "\n", cast: { string: escapeFormula } });
 }

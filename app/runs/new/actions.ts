@@ -15,9 +15,9 @@ const formSchema = z.object({
   tests: z.array(z.enum(["objective", "subjective"])).min(1, "choose at least one test"),
   contexts: z.array(z.enum(["baseline", "representativeness", "attribution", "ingroup"])),
   preset: z.enum(["paper", "quick", "smoke", "custom"]),
-  objectiveRepeats: z.coerce.number({ message: "a whole number" }).int("a whole number").min(1).max(1000),
-  subjectiveRepeats: z.coerce.number({ message: "a whole number" }).int("a whole number").min(1).max(1000),
-  seed: z.coerce.number({ message: "a whole number" }).int("a whole number").min(0).max(2_147_483_647),
+  objectiveRepeats: z.coerce.number({ message: "a whole number" }).int("a whole number").min(1, "must be ≥ 1").max(1000, "must be ≤ 1000"),
+  subjectiveRepeats: z.coerce.number({ message: "a whole number" }).int("a whole number").min(1, "must be ≥ 1").max(1000, "must be ≤ 1000"),
+  seed: z.coerce.number({ message: "a whole number" }).int("a whole number").min(0, "must be ≥ 0").max(2_147_483_647, "must be ≤ 2147483647"),
   budgetUsd: z.preprocess((v) => (v === "" || v == null ? null : v), z.coerce.number().positive("must be more than 0").nullable()),
   name: z.preprocess((v) => (v === "" ? undefined : v), z.string().max(200).optional()),
 });
@@ -61,7 +61,7 @@ const t2iFormSchema = z.object({
   models: z.array(z.string()).min(1, "choose at least one model"),
   tests: z.array(z.enum(["objective", "subjective"])).min(1, "choose at least one test"),
   preset: z.enum(["paper", "quick", "smoke", "custom"]),
-  imagesPerPrompt: z.coerce.number({ message: "a whole number" }).int("a whole number").min(1).max(200),
+  imagesPerPrompt: z.coerce.number({ message: "a whole number" }).int("a whole number").min(1, "must be ≥ 1").max(200, "must be ≤ 200"),
   budgetUsd: z.preprocess((v) => (v === "" || v == null ? null : v), z.coerce.number().positive("must be more than 0").nullable()),
   name: z.preprocess((v) => (v === "" ? undefined : v), z.string().max(200).optional()),
 });
