@@ -4,8 +4,8 @@ const nextConfig = {
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
   poweredByHeader: false,
   experimental: {
-    // Image imports upload a folder or a zip through a server action (the app checks every file itself).
-    serverActions: { bodySizeLimit: "512mb" },
+    // Server actions carry form fields only: image uploads stream to disk through /api/imports, file by file.
+    serverActions: { bodySizeLimit: "1mb" },
   },
   async headers() {
     return [

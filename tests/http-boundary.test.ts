@@ -72,7 +72,7 @@ describe("route boundary", () => {
       const text = readFileSync(file, "utf8");
       for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
         if (!new RegExp(`export (async function|const) ${method}\\b`).test(text)) continue;
-        expect(text, `${file} ${method}`).toMatch(new RegExp(`export const ${method} = jsonWrite`));
+        expect(text, `${file} ${method}`).toMatch(new RegExp(`export const ${method} = (jsonWrite|streamWrite)`));
       }
     }
   });

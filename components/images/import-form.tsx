@@ -2,9 +2,8 @@
 
 import Link from "next/link";
 import { unzipSync } from "fflate";
-import { useActionState, useMemo, useState, useTransition } from "react";
-import { importAction, type ImportState } from "@/app/runs/import/actions";
-import { mapImportNames, MANIFEST_NAME, type ImportTarget, type NameMapping } from "@/lib/images/import-names";
+import { useMemo, useRef, useState, useTransition } from "react";
+import { mapImportNames, MANIFEST_NAME, type ImportProblem, type ImportTarget, type NameMapping } from "@/lib/images/import-names";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
@@ -30,6 +29,37 @@ async function zipListing(file: File): Promise<{ names: string[]; manifests: Map
 
 const isZip = (p: Picked) => /\.zip$/i.test(p.path);
 
+interface ImportState {
+  ok?: boolean;
+  message?: string;
+  problems?: ImportProblem[];
+  skipped?: ImportProblem[];
+  runId?: string;
+  imported?: number;
+}
+
+/** Same content under two names: found in the browser (SHA-256 of each file) before anything is uploaded. */
+async function duplicateContent(files: Picked[]): Promise<ImportProblem[]> {
+  const seen = new Map<string, string>();
+  const problems: ImportProblem[] = [];
+  for (const p of files) {
+    if (isZip(p) || p.path.endsWith(MANIFEST_NAME)) continue;
+    const digest = await crypto.subtle.digest("SHA-256", await p.file.arrayBuffer());
+    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const twin = seen.get(hex);
+    if (twin) problems.push({ name: p.path, message: `same content as ${twin}` });
+    else seen.set(hex, p.path);
+  }
+  return problems;
+}
+
+async function call<T>(url: string, init: RequestInit): Promise<T> {
+  const res = await fetch(url, init);
+  const body = (await res.json().catch(() => ({}))) as T & { error?: string; problems?: ImportProblem[] };
+  if (!res.ok) throw Object.assign(new Error(body.error ?? `HTTP ${res.status}`), { problems: body.problems });
+  return body;
+}
+
 export function ImportForm({
   models,
   runs,
@@ -42,7 +72,12 @@ export function ImportForm({
   statistics: Array<{ id: string; name: string }>;
 }) {
   const hydrated = useHydrated();
-  const [state, action, pending] = useActionState<ImportState, FormData>(importAction, {});
+  const [state, setState] = useState<ImportState>({});
+  const [pending, setPending] = useState(false);
+  const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
+  // The selection already imported: the button stays off until new files are chosen (a batch is imported once).
+  const [imported, setImported] = useState(false);
+  const busy = useRef(false);
   const defaultRun = runs.find((r) => r.id === defaultRunId);
   const [model, setModel] = useState(defaultRun?.model ?? models.find((m) => m.provider === "import")?.slug ?? models[0].slug);
   const [runId, setRunId] = useState(defaultRun?.id ?? "");
@@ -63,6 +98,8 @@ export function ImportForm({
     setPicked(files);
     setPreview(null);
     setPreviewError(null);
+    setImported(false);
+    setState({});
     startPreview(async () => {
       try {
         const names: string[] = [];
@@ -77,7 +114,9 @@ export function ImportForm({
             if (p.path === MANIFEST_NAME || p.path.endsWith(`/${MANIFEST_NAME}`)) manifests.set(p.path, await p.file.text());
           }
         }
-        setPreview(mapImportNames(names, (n) => manifests.get(n) ?? "", resolver));
+        const mapping = mapImportNames(names, (n) => manifests.get(n) ?? "", resolver);
+        mapping.problems.push(...(await duplicateContent(files)));
+        setPreview(mapping);
       } catch (e) {
         setPreviewError(`could not read the selection: ${(e as Error).message}`);
       }
@@ -93,24 +132,47 @@ export function ImportForm({
     return [...counts.values()].sort((a, b) => a.target.statisticId.localeCompare(b.target.statisticId) || a.target.test.localeCompare(b.target.test) || a.target.level.localeCompare(b.target.level));
   }, [preview]);
   const totalBytes = picked.reduce((a, p) => a + p.file.size, 0);
-  const ready = preview && preview.targets.size > 0 && preview.problems.length === 0;
+  const ready = preview && preview.targets.size > 0 && preview.problems.length === 0 && !imported;
   const modelRuns = runs.filter((r) => r.model === model);
 
-  function submit(e: React.FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const data = new FormData();
-    data.set("model", model);
-    data.set("runId", runId);
-    data.set("runName", runName);
-    for (const p of picked) {
-      data.append("files", p.file);
-      data.append("paths", p.path);
+  /** Opens an upload, streams each file to the server's disk with progress, then commits the batch once. */
+  async function submit() {
+    if (busy.current || !ready) return;
+    busy.current = true;
+    setPending(true);
+    setState({});
+    try {
+      const json = { "content-type": "application/json" };
+      const { uploadId } = await call<{ uploadId: string }>("/api/imports", { method: "POST", headers: json, body: JSON.stringify({ model, runId: runId || null, runName: runName || null }) });
+      setProgress({ sent: 0, total: totalBytes });
+      let sent = 0;
+      for (const p of picked) {
+        await call(`/api/imports/${uploadId}/files?name=${encodeURIComponent(p.path)}`, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: p.file });
+        sent += p.file.size;
+        setProgress({ sent, total: totalBytes });
+      }
+      const r = await call<{ runId: string; imported: number; skipped: ImportProblem[]; mappedBy: string }>(`/api/imports/${uploadId}/commit`, { method: "POST", headers: json, body: "{}" });
+      setImported(true);
+      setState({ ok: true, runId: r.runId, imported: r.imported, skipped: r.skipped, message: `Imported ${r.imported} image${r.imported === 1 ? "" : "s"} (mapped by ${r.mappedBy}).` });
+    } catch (e) {
+      setState({ message: (e as Error).message, problems: (e as { problems?: ImportProblem[] }).problems });
+    } finally {
+      busy.current = false;
+      setPending(false);
+      setProgress(null);
     }
-    action(data);
   }
 
   return (
-    <form onSubmit={(e) => startPreview(() => submit(e))} data-hydrated={hydrated || undefined} className="space-y-6" noValidate>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+      data-hydrated={hydrated || undefined}
+      className="space-y-6"
+      noValidate
+    >
       {state.message && (
         <div role={state.ok ? "status" : "alert"} className={`rounded-md border px-3 py-2 text-sm ${state.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-rose-200 bg-rose-50 text-rose-800"}`}>
           <p className="font-medium">{state.message}</p>
@@ -196,8 +258,8 @@ export function ImportForm({
           <>
             Name files <code>&lt;test&gt;/&lt;statistic-id&gt;/&lt;level&gt;/&lt;any&gt;.png</code> (folders) or{" "}
             <code>&lt;test&gt;__&lt;statistic-id&gt;__&lt;level&gt;__&lt;n&gt;.png</code>, or include a <code>manifest.json</code> (
-            <code>[{"{"}&quot;file&quot;, &quot;test&quot;, &quot;statistic&quot;, &quot;level&quot;{"}"}]</code>). PNG, JPEG or WebP, checked by content; up to 25 MiB each,
-            512 MB per upload.
+            <code>[{"{"}&quot;file&quot;, &quot;test&quot;, &quot;statistic&quot;, &quot;level&quot;{"}"}]</code>). PNG, JPEG or WebP, checked by content; up to 25 MiB and
+            8192 px a side each, 5,000 files and 1 GiB per import.
           </>
         }
       >
@@ -225,7 +287,7 @@ export function ImportForm({
         {picked.length > 0 && (
           <p className="mt-2 text-xs text-slate-600">
             {picked.length} file{picked.length === 1 ? "" : "s"} chosen, {(totalBytes / 1024 / 1024).toFixed(1)} MB
-            {totalBytes > 512 * 1024 * 1024 && <span className="text-rose-700"> — over the 512 MB upload limit: split the set (e.g. by test)</span>}
+            {totalBytes > 1024 * 1024 * 1024 && <span className="text-rose-700"> — over the 1 GiB import limit: split the set (e.g. by test)</span>}
           </p>
         )}
       </Card>
@@ -287,9 +349,17 @@ export function ImportForm({
         </Card>
       )}
 
-      <Button type="submit" disabled={!ready || pending}>
-        {pending ? "Importing…" : ready ? `Import ${preview.targets.size} images` : "Import"}
-      </Button>
+      <div className="flex items-center gap-3">
+        <Button type="submit" disabled={!ready || pending}>
+          {pending ? "Importing…" : imported ? "Imported" : ready ? `Import ${preview.targets.size} images` : "Import"}
+        </Button>
+        {progress && (
+          <span className="text-sm text-slate-600" aria-live="polite">
+            <progress className="mr-2 align-middle" max={progress.total || 1} value={progress.sent} aria-label="Upload progress" />
+            {(progress.sent / 1024 / 1024).toFixed(1)} of {(progress.total / 1024 / 1024).toFixed(1)} MB sent
+          </span>
+        )}
+      </div>
     </form>
   );
 }

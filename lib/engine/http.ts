@@ -5,6 +5,8 @@
 import { z } from "zod";
 import { ReviewError } from "./review";
 import { RunError } from "./runs";
+import { ImportError } from "./imports";
+import { UploadError } from "../images/uploads";
 
 import { DomainError } from "./errors";
 
@@ -17,6 +19,8 @@ export function errorResponse(e: unknown): Response {
   if (e instanceof z.ZodError) return Response.json({ error: z.prettifyError(e) }, { status: 400 });
   if (e instanceof SyntaxError) return Response.json({ error: "invalid JSON" }, { status: 400 });
   if (e instanceof ReviewError) return Response.json({ error: e.message }, { status: e.status });
+  if (e instanceof UploadError) return Response.json({ error: e.message }, { status: e.status });
+  if (e instanceof ImportError) return Response.json({ error: e.message, problems: e.problems }, { status: 422 });
   if (e instanceof RunError) return Response.json({ error: e.message }, { status: /not found/.test(e.message) ? 404 : 400 });
   throw e;
 }
@@ -101,6 +105,20 @@ export function jsonRead<P = Record<string, string>>(handler: (query: Record<str
       const query = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
       const params = ctx ? await ctx.params : ({} as P);
       const out = await handler(query, { req, params });
+      return out instanceof Response ? out : Response.json(out, { headers: { "cache-control": "no-store" } });
+    } catch (e) {
+      return errorResponse(e);
+    }
+  };
+}
+
+/** A write route whose body is not JSON (a streamed upload): same origin, errors mapped; the handler reads the body. */
+export function streamWrite<P = Record<string, string>>(handler: (req: Request, ctx: { params: P }) => Promise<Response | object>) {
+  return async (req: Request, ctx?: { params: Promise<P> }): Promise<Response> => {
+    try {
+      assertSameOrigin(req);
+      const params = ctx ? await ctx.params : ({} as P);
+      const out = await handler(req, { params });
       return out instanceof Response ? out : Response.json(out, { headers: { "cache-control": "no-store" } });
     } catch (e) {
       return errorResponse(e);

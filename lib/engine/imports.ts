@@ -1,11 +1,14 @@
 // Storing an import: a checked plan (lib/images) becomes a T2I run of an import-only model. All or nothing: a plan
-// with any problem stores nothing; the images' rows are written in one transaction. Files go to the content-
-// addressed store first (an interrupted import can leave an unreferenced file there, never a row without a file).
+// with any problem stores nothing; the images' rows are written in one transaction. Uploads wait in a temp folder
+// until the commit; files are moved to the content-addressed store just before the rows are written (so there is
+// never a row without a file), and sweepStorage removes any file a crash between the two left unreferenced.
 import { randomUUID } from "node:crypto";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ensureBenchmarkVersion } from "../db/seed";
 import { insertMany } from "../db/bulk";
-import { benchmarkStatistics, planImport, storeImage, type ImportPlan, type ImportProblem, type UploadedFile } from "../images";
+import { benchmarkStatistics, planImport, storeImage, sweepUploads, type ImportPlan, type ImportProblem, type UploadedFile } from "../images";
 import { t2iRunConfigSchema } from "./config";
 
 export class ImportError extends Error {
@@ -106,4 +109,49 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
     return id;
   });
   return { runId, imported: plan.items.length, skipped: plan.skipped, mappedBy: plan.mappedBy };
+}
+
+/**
+ * Removes what an interrupted import or generation left behind: upload sessions older than a day (or a crashed
+ * commit's), temp files of the content store, and stored images no row or cache entry refers to. Only files older
+ * than `minAgeMs` are touched, so work in progress in another process is never swept.
+ */
+export async function sweepStorage(prisma: PrismaClient, dataDir: string, minAgeMs = 3600_000): Promise<{ uploads: number; files: number }> {
+  const uploads = sweepUploads(dataDir);
+  const store = path.join(dataDir, "images");
+  let files = 0;
+  if (!existsSync(store)) return { uploads, files };
+  const now = Date.now();
+  for (const sub of readdirSync(store)) {
+    if (!/^[0-9a-f]{2}$/.test(sub)) continue;
+    const dir = path.join(store, sub);
+    const old = readdirSync(dir).filter((f) => {
+      try {
+        return now - statSync(path.join(dir, f)).mtimeMs > minAgeMs;
+      } catch {
+        return false;
+      }
+    });
+    const parts = old.filter((f) => f.endsWith(".part"));
+    const images = old.filter((f) => /^[0-9a-f]{64}\.(png|jpg|webp)$/.test(f));
+    for (const f of parts) {
+      rmSync(path.join(dir, f), { force: true });
+      files++;
+    }
+    for (let i = 0; i < images.length; i += 500) {
+      const batch = images.slice(i, i + 500);
+      const shas = batch.map((f) => f.slice(0, 64));
+      const [rows, cached] = await Promise.all([
+        prisma.image.findMany({ where: { sha256: { in: shas } }, select: { sha256: true } }),
+        prisma.responseCache.findMany({ where: { imageSha256: { in: shas } }, select: { imageSha256: true } }),
+      ]);
+      const keep = new Set([...rows.map((r) => r.sha256), ...cached.map((c) => c.imageSha256)]);
+      for (const f of batch)
+        if (!keep.has(f.slice(0, 64))) {
+          rmSync(path.join(dir, f), { force: true });
+          files++;
+        }
+    }
+  }
+  return { uploads, files };
 }

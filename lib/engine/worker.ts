@@ -14,6 +14,7 @@ import { ImageValidationError, resolveStoredImage, storeImage, validateImageAsyn
 import { cost } from "./cost";
 import { insertMany } from "../db/bulk";
 import { sweepInterruptedPlanning, type ModelSnapshot } from "./runs";
+import { sweepStorage } from "./imports";
 import { isContention } from "../db/retry";
 
 export interface WorkerOptions {
@@ -212,6 +213,8 @@ export class Worker {
       await this.releaseDeadLeases();
       const swept = await sweepInterruptedPlanning(this.prisma);
       if (swept) this.opts.log?.(`removed ${swept} run(s) whose planning was interrupted`);
+      const storage = await sweepStorage(this.prisma, this.dataDir);
+      if (storage.uploads || storage.files) this.opts.log?.(`removed ${storage.uploads} abandoned upload(s) and ${storage.files} unreferenced file(s)`);
     });
     let lastFlush = Date.now();
     while (!this.stopped) {

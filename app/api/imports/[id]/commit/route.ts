@@ -1,0 +1,25 @@
+import { revalidatePath } from "next/cache";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { importImages } from "@/lib/engine";
+import { jsonWrite } from "@/lib/engine/http";
+import { takeUpload } from "@/lib/images";
+
+/**
+ * Checks and stores the whole upload, all or nothing. The upload is consumed by its first commit: a second one (a
+ * double click, a replayed request) is refused with 409, so a batch is never imported twice.
+ */
+export const POST = jsonWrite<{ id: string }>(
+  async (_body, { params }) => {
+    const { meta, files, cleanup } = takeUpload(env().dataDir, params.id);
+    try {
+      const r = await importImages(db(), env().dataDir, { modelSlug: meta.model, runId: meta.runId, runName: meta.runName, files });
+      revalidatePath("/runs");
+      revalidatePath(`/runs/${r.runId}`);
+      return r;
+    } finally {
+      cleanup();
+    }
+  },
+  { maxBytes: 1024 },
+);

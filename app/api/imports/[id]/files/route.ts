@@ -1,0 +1,12 @@
+import { env } from "@/lib/env";
+import { badRequest } from "@/lib/engine";
+import { streamWrite } from "@/lib/engine/http";
+import { receiveFile } from "@/lib/images";
+
+/** One file of an import, streamed to disk (never held in memory); `name` is its path inside the selection. */
+export const PUT = streamWrite<{ id: string }>(async (req, { params }) => {
+  const name = new URL(req.url).searchParams.get("name");
+  if (!name || name.length > 500) throw badRequest("name the file (?name=<path inside the selection>)");
+  const declared = req.headers.get("content-length");
+  return receiveFile(env().dataDir, params.id, name, req.body, declared === null ? null : Number(declared));
+});

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { notFound } from "@/lib/engine";
+import { jsonWrite } from "@/lib/engine/http";
+import { createUpload } from "@/lib/images";
+
+const schema = z.strictObject({
+  model: z.string().trim().min(1, "choose the model the images come from").max(80),
+  runId: z.string().max(40).nullable().default(null),
+  runName: z.string().trim().max(200).nullable().default(null),
+});
+
+/** Opens an import: files are then streamed one by one (PUT …/files) and committed once (POST …/commit). */
+export const POST = jsonWrite(
+  async (body) => {
+    const req = schema.parse(body);
+    const model = await db().modelConfig.findUnique({ where: { slug: req.model }, select: { modality: true, archived: true } });
+    if (!model || model.archived || model.modality !== "t2i") throw notFound(`text-to-image model "${req.model}"`);
+    return { uploadId: createUpload(env().dataDir, req) };
+  },
+  { maxBytes: 4096, status: 201 },
+);

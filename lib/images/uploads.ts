@@ -1,0 +1,142 @@
+// Uploads stream to disk, never into memory: an import is a session folder under FOF_DATA_DIR/tmp/ that receives
+// one file per request (size checked before and while writing), is committed once (a second commit is refused), and
+// is removed after its commit — or by the sweep at start when a crash left it behind. Files reach the content store
+// only when a commit has checked the whole batch.
+import { randomBytes } from "node:crypto";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { safeEntryName } from "./import-names";
+import { IMPORT_LIMITS, type UploadedFile } from "./import";
+
+export class UploadError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "UploadError";
+  }
+}
+
+/** The largest single upload: a zip of a whole import (images are checked against their own limit on commit). */
+export const MAX_UPLOAD_FILE_BYTES = IMPORT_LIMITS.maxTotalBytes;
+const ID = /^up_[A-Za-z0-9_-]{32}$/;
+
+export interface UploadMeta {
+  model: string;
+  runId: string | null;
+  runName: string | null;
+  createdAt: string;
+  files: Array<{ name: string; stored: string; bytes: number }>;
+}
+
+const root = (dataDir: string) => path.join(dataDir, "tmp", "uploads");
+function dirOf(dataDir: string, id: string): string {
+  if (!ID.test(id)) throw new UploadError(404, "upload not found");
+  return path.join(root(dataDir), id);
+}
+
+function readMeta(dir: string): UploadMeta {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, "meta.json"), "utf8")) as UploadMeta;
+  } catch {
+    throw new UploadError(404, "upload not found (it may have been imported already or expired)");
+  }
+}
+
+function writeMeta(dir: string, meta: UploadMeta) {
+  const tmp = path.join(dir, `meta.${randomBytes(4).toString("hex")}.json`);
+  writeFileSync(tmp, JSON.stringify(meta));
+  renameSync(tmp, path.join(dir, "meta.json"));
+}
+
+/** Opens an upload session for one import. */
+export function createUpload(dataDir: string, meta: Pick<UploadMeta, "model" | "runId" | "runName">): string {
+  const id = `up_${randomBytes(24).toString("base64url")}`;
+  const dir = dirOf(dataDir, id);
+  mkdirSync(path.join(dir, "files"), { recursive: true });
+  writeMeta(dir, { ...meta, createdAt: new Date().toISOString(), files: [] });
+  return id;
+}
+
+/**
+ * Streams one file of an upload to disk: refused before reading when its declared length is over the limit, and
+ * stopped while writing when it passes the limit or the session's total; the name is checked like an archive entry.
+ */
+export async function receiveFile(dataDir: string, id: string, name: string, body: ReadableStream<Uint8Array> | null, declaredLength: number | null): Promise<{ name: string; bytes: number }> {
+  const dir = dirOf(dataDir, id);
+  const meta = readMeta(dir);
+  let safe: string;
+  try {
+    safe = safeEntryName(name);
+  } catch (e) {
+    throw new UploadError(400, `${name}: ${(e as Error).message}`);
+  }
+  if (meta.files.some((f) => f.name === safe)) throw new UploadError(409, `${safe} was already uploaded in this import`);
+  if (meta.files.length >= IMPORT_LIMITS.maxFiles) throw new UploadError(413, `at most ${IMPORT_LIMITS.maxFiles} files per import`);
+  const used = meta.files.reduce((a, f) => a + f.bytes, 0);
+  const room = Math.min(MAX_UPLOAD_FILE_BYTES, IMPORT_LIMITS.maxTotalBytes - used);
+  if (declaredLength !== null && declaredLength > room) throw new UploadError(413, `${safe}: too large (the import may hold ${IMPORT_LIMITS.maxTotalBytes / 1024 ** 3} GiB in all)`);
+  if (!body) throw new UploadError(400, `${safe}: empty body`);
+  const stored = `${meta.files.length}-${randomBytes(6).toString("hex")}.part`;
+  const target = path.join(dir, "files", stored);
+  let size = 0;
+  const limiter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      size += chunk.length;
+      if (size > room) cb(new UploadError(413, `${safe}: too large (the import may hold ${IMPORT_LIMITS.maxTotalBytes / 1024 ** 3} GiB in all)`));
+      else cb(null, chunk);
+    },
+  });
+  try {
+    await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), limiter, createWriteStream(target));
+  } catch (e) {
+    rmSync(target, { force: true });
+    throw e instanceof UploadError ? e : new UploadError(400, `${safe}: upload interrupted (${(e as Error).message})`);
+  }
+  // Re-read: another request of the same session may have added a file meanwhile.
+  const now = readMeta(dir);
+  now.files.push({ name: safe, stored, bytes: size });
+  writeMeta(dir, now);
+  return { name: safe, bytes: size };
+}
+
+/**
+ * Takes an upload for its commit: the session is renamed first, so a second commit (a double click, a replayed
+ * request) finds nothing and is refused. Returns its files and a cleanup to run after the commit.
+ */
+export function takeUpload(dataDir: string, id: string): { meta: UploadMeta; files: UploadedFile[]; cleanup: () => void } {
+  const dir = dirOf(dataDir, id);
+  const taken = `${dir}.committing`;
+  try {
+    renameSync(dir, taken);
+  } catch {
+    throw new UploadError(409, "this upload was already imported (or has expired); choose the files again");
+  }
+  const meta = readMeta(taken);
+  const files = meta.files.map((f) => ({ name: f.name, bytes: new Uint8Array(readFileSync(path.join(taken, "files", f.stored))) }));
+  return { meta, files, cleanup: () => rmSync(taken, { recursive: true, force: true }) };
+}
+
+/** Removes upload sessions older than `maxAgeMs` (abandoned, or left by a crash mid-commit). */
+export function sweepUploads(dataDir: string, maxAgeMs = 24 * 3600_000): number {
+  const dir = root(dataDir);
+  if (!existsSync(dir)) return 0;
+  let removed = 0;
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    try {
+      if (Date.now() - statSync(p).mtimeMs > maxAgeMs || name.endsWith(".committing")) {
+        // A ".committing" folder outlives its commit only when the process died during it.
+        if (name.endsWith(".committing") && Date.now() - statSync(p).mtimeMs < 10 * 60_000) continue;
+        rmSync(p, { recursive: true, force: true });
+        removed++;
+      }
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return removed;
+}
