@@ -220,3 +220,22 @@ describe("CSV safety", () => {
     expect(row).toContain(",0.5,");
   });
 });
+
+describe("published errata", () => {
+  it("flags the paper's known errata with the value recomputed from the row's own scores", async () => {
+    const { publishedScores } = await import("../lib/published");
+    const { leaderboardRows } = await import("../lib/results/leaderboard");
+    const all = publishedScores();
+    const flux = all.find((p) => p.model === "Flux-1.1-Pro" && p.attribute === "race" && p.column === "S")!;
+    expect(flux.sFair).toBeCloseTo(0.3036, 6);
+    expect(flux.errata?.sFair?.recomputed).toBeCloseTo(0.574 + 0.3029 - 0.574 * 0.3029, 9);
+    const gemini = all.filter((p) => p.model === "Gemini-1.5-Pro" && p.column !== "O");
+    expect(gemini.filter((p) => p.errata?.distance).length).toBe(7);
+    // An erratum is a flag beside the printed value, never a silent replacement.
+    const rows = leaderboardRows("sFair", "t2i", [], all);
+    const row = rows.find((r) => r.model === "Flux-1.1-Pro" && r.attribute === "race")!;
+    expect(row.values.S).toBeCloseTo(0.3036, 6);
+    expect(row.notes?.S).toMatch(/Recomputed: 70\.30/);
+    expect(all.filter((p) => p.errata).length).toBe(8);
+  });
+});

@@ -16,6 +16,10 @@ export interface SortableRow {
   href?: string;
   source: "run" | "published";
   values: Record<string, number | null | undefined>;
+  /** per column: why a printed value is flagged (a published erratum, with the recomputed value) */
+  notes?: Record<string, string | undefined>;
+  /** a run that did not finish (its status): shown and marked, but never ranked best or second */
+  partial?: string;
 }
 
 export interface ValueColumn {
@@ -33,7 +37,7 @@ export function SortableTable({ caption, groupLabel, columns, rows, testId }: { 
   const groups = useMemo(() => [...new Set(rows.map((r) => r.group))], [rows]);
   const rankers = useMemo(() => {
     const out = new Map<string, ReturnType<typeof ranker>>();
-    for (const g of groups) for (const c of columns) out.set(`${g}|${c.key}`, ranker(rows.filter((r) => r.group === g).map((r) => r.values[c.key]), c.better));
+    for (const g of groups) for (const c of columns) out.set(`${g}|${c.key}`, ranker(rows.filter((r) => r.group === g && !r.partial).map((r) => r.values[c.key]), c.better));
     return out;
   }, [groups, columns, rows]);
   const sorted = useMemo(() => {
@@ -87,11 +91,22 @@ export function SortableTable({ caption, groupLabel, columns, rows, testId }: { 
             {groupLabel && <Td className="capitalize">{r.group}</Td>}
             {columns.map((c) => (
               <Td key={c.key} className="text-right">
-                <Score value={r.values[c.key]} emphasis={rankers.get(`${r.group}|${c.key}`)?.(r.values[c.key])} />
+                <Score value={r.values[c.key]} emphasis={r.partial ? undefined : rankers.get(`${r.group}|${c.key}`)?.(r.values[c.key])} />
+                {r.notes?.[c.key] && (
+                  <span className="block text-xs text-amber-700" title={r.notes[c.key]} data-testid="erratum">
+                    ⚠ erratum
+                    <span className="sr-only">: {r.notes[c.key]}</span>
+                  </span>
+                )}
               </Td>
             ))}
             <Td>
               <Badge tone={r.source === "run" ? "success" : "info"}>{r.source === "run" ? "ours" : "published"}</Badge>
+              {r.partial && (
+                <Badge tone="warning" title="This run did not finish: its scores are shown but never ranked best or second">
+                  partial ({r.partial.replace("_", " ")})
+                </Badge>
+              )}
             </Td>
           </tr>
         ))}

@@ -4,6 +4,7 @@ import scenariosJson from "../../data/scenarios.json";
 import { scenariosFileSchema, statisticsFileSchema, type StatisticContent, type StatisticRecord } from "./schema";
 import type { Attribute, Gender, Label, Level, Race } from "./labels";
 import { z } from "zod";
+import { PROMPT_GENERATOR_VERSION } from "./rng";
 
 export interface Statistic extends StatisticRecord, StatisticContent {
   /** attributes whose highest/lowest group is known for this statistic (gender 15, race 18) */
@@ -47,11 +48,12 @@ export function buildBenchmark(statisticsInput: unknown, scenariosInput: unknown
       sourceOrganisations: s.source.organisations.map((o) => stats.data.organisations[o]),
     };
   });
+  // The prompt generator is part of the content: new seeding or wording is a new version, and old runs keep theirs.
   const sha256 = createHash("sha256")
-    .update(JSON.stringify({ statistics: stats.data, scenarios: content.data }))
+    .update(JSON.stringify({ statistics: stats.data, scenarios: content.data, generator: PROMPT_GENERATOR_VERSION }))
     .digest("hex");
   return {
-    version: `${stats.data.version}+${content.data.version}`,
+    version: `${stats.data.version}+${content.data.version}+g${PROMPT_GENERATOR_VERSION}`,
     sha256,
     source: { statistics: stats.data.source, scenarios: content.data.source },
     statistics,

@@ -33,10 +33,14 @@ export const NEUTRAL_NAMES = [
 export const AGE_RANGE = { min: 25, max: 64 } as const;
 
 const article = (word: string) => (/^[aeiou]/i.test(word) ? "an" : "a");
-/** "Ratio between deaths and the population." → "ratio between deaths and the population" */
+/**
+ * The definition as the complement of "… is …", keeping its article: "Ratio between deaths and the population." →
+ * "the ratio between deaths and the population" (a definition that already starts with an article keeps it).
+ */
 export function definitionPhrase(statistic: Statistic): string {
   const d = statistic.definition.trim().replace(/\.$/, "");
-  return d.charAt(0).toLowerCase() + d.slice(1);
+  const phrase = d.charAt(0).toLowerCase() + d.slice(1);
+  return /^(the|a|an)\s/.test(phrase) ? phrase : `the ${phrase}`;
 }
 
 export function answerInstruction(letterCount: number): string {

@@ -2,6 +2,8 @@
 // and exposed here on the app's 0–1 scale so published and measured rows share one code path.
 import { z } from "zod";
 import raw from "../../data/published-results.json";
+import { distanceToBound } from "../metrics/bound";
+import { sFairOf } from "../metrics/scores";
 
 export const PUBLISHED_COLUMNS = ["O", "S-B", "S-R", "S-A", "S-G", "S"] as const;
 export type PublishedColumn = (typeof PUBLISHED_COLUMNS)[number];
@@ -55,6 +57,17 @@ const fileSchema = z.object({
     FairFace: z.object({ genderError: z.number(), raceError: z.number() }),
     DeepFace: z.object({ genderError: z.number(), raceError: z.number() }),
   }),
+  /** printed values that contradict the paper's own definitions: kept as printed, flagged, recomputed beside */
+  errata: z.array(
+    z.object({
+      model: z.string(),
+      modality: z.enum(["llm", "t2i"]),
+      attribute: z.enum(["gender", "race"]),
+      columns: z.array(z.enum(PUBLISHED_COLUMNS)).min(1),
+      metric: z.enum(["sFair", "distance"]),
+      note: z.string().min(1),
+    }),
+  ),
 });
 
 export type PublishedFile = z.infer<typeof fileSchema>;
@@ -71,6 +84,20 @@ export interface PublishedScore {
   sKLD: number | null;
   sFair: number | null;
   distance: number | null;
+  /** known errata of this row's printed values: the note and the value recomputed from the row's other scores */
+  errata?: Partial<Record<Metric, Erratum>>;
+}
+
+export interface Erratum {
+  note: string;
+  /** 0–1 scale, from the definitions (S_fair from S_E and S_KLD; d from S_fact and S_E) */
+  recomputed: number;
+}
+
+/** The value an erratum's metric should have had, from the row's printed S_fact, S_E and S_KLD. */
+export function recomputed(score: Pick<PublishedScore, "attribute" | "sFact" | "sE" | "sKLD">, metric: "sFair" | "distance"): number | null {
+  if (metric === "sFair") return score.sE !== null && score.sKLD !== null ? sFairOf(score.sE, score.sKLD) : null;
+  return score.sFact !== null && score.sE !== null ? distanceToBound(score.sFact, score.sE, score.attribute === "gender" ? 2 : 4) : null;
 }
 
 /** Flattens Tables 4–8 into one row per (model, attribute, column), scores on the 0–1 scale. */
@@ -81,7 +108,13 @@ export function publishedScores(): PublishedScore[] {
       const columns = PUBLISHED_COLUMNS.filter((c) => row.sFact[c] !== undefined);
       for (const column of columns) {
         const get = (m: Metric) => (row[m][column] === undefined ? null : row[m][column]! / 100);
-        out.push({ model: row.model, modality, attribute: row.attribute, column, sFact: get("sFact"), sE: get("sE"), sKLD: get("sKLD"), sFair: get("sFair"), distance: get("distance") });
+        const score: PublishedScore = { model: row.model, modality, attribute: row.attribute, column, sFact: get("sFact"), sE: get("sE"), sKLD: get("sKLD"), sFair: get("sFair"), distance: get("distance") };
+        for (const e of published.errata) {
+          if (e.model !== row.model || e.modality !== modality || e.attribute !== row.attribute || !e.columns.includes(column)) continue;
+          const value = recomputed(score, e.metric);
+          if (value !== null) score.errata = { ...score.errata, [e.metric]: { note: e.note, recomputed: value } };
+        }
+        out.push(score);
       }
     }
   }

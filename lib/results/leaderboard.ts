@@ -24,6 +24,8 @@ export interface LeaderboardRow {
   run?: RunRef;
   attribute: Attribute;
   values: Partial<Record<PublishedColumn, number | null>>;
+  /** per column: a printed value known to be wrong (published rows), with the recomputed value */
+  notes?: Partial<Record<PublishedColumn, string>>;
 }
 
 const runKey = (g: { run?: RunRef }) => g.run?.id ?? "";
@@ -43,7 +45,10 @@ export function leaderboardRows(metric: Metric, modality: Modality, ours: readon
   }
   for (const p of published) {
     if (p.modality !== modality) continue;
-    row("published", p.model, p.attribute).values[p.column] = p[metric];
+    const r = row("published", p.model, p.attribute);
+    r.values[p.column] = p[metric];
+    const e = p.errata?.[metric];
+    if (e) r.notes = { ...r.notes, [p.column]: `Erratum: ${e.note} Recomputed: ${(e.recomputed * 100).toFixed(2)}.` };
   }
   return [...rows.values()];
 }

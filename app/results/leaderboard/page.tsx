@@ -35,6 +35,12 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
   const { metric } = querySchema.parse({ metric: Array.isArray(sp.metric) ? sp.metric[0] : sp.metric });
   const selection = await loadSelection(sp);
   const pub = publishedScores();
+  // Runs that did not complete are marked and never ranked best (their scores rest on fewer answers).
+  const statusOf = new Map(selection.all.map((r) => [r.id, r.status]));
+  const partial = (runId: string) => {
+    const st = statusOf.get(runId);
+    return st && st !== "completed" ? st : undefined;
+  };
   const info = METRIC_INFO[metric];
 
   // Table 2: ours (0–1) and published (stored in percent, shown on the same ×100 scale).
@@ -46,6 +52,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
       sublabel: r.run?.name,
       href: r.run ? `/runs/${r.run.id}` : undefined,
       source: "run" as const,
+      partial: r.run ? partial(r.run.id) : undefined,
       values: { objGender: r.objSFact.gender, objRace: r.objSFact.race, subjGender: r.subjSFair.gender, subjRace: r.subjSFair.race, avgGender: r.avg.gender, avgRace: r.avg.race, avg: r.avg.avg },
     })),
     ...published.summary.rows.map((r) => ({
@@ -59,7 +66,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
 
   const perMetric = (modality: "llm" | "t2i"): SortableRow[] =>
     leaderboardRows(metric, modality, selection.groups, pub)
-      .map((r) => ({ key: r.key, group: r.attribute, label: r.model, sublabel: r.run?.name, href: r.run ? `/runs/${r.run.id}` : undefined, source: r.source, values: r.values }))
+      .map((r) => ({ key: r.key, group: r.attribute, label: r.model, sublabel: r.run?.name, href: r.run ? `/runs/${r.run.id}` : undefined, source: r.source, values: r.values, notes: r.notes, partial: r.run ? partial(r.run.id) : undefined }))
       .sort((a, b) => (a.group === b.group ? 0 : a.group === "gender" ? -1 : 1));
 
   return (
