@@ -180,4 +180,21 @@ describe("assignments, agreement and the detector report", () => {
     // detector: faces 0, 2, 3 reviewed and 4 deleted; 3 and 4 were false detections; one face was missed
     expect(r.detector.detection).toEqual({ detectorFaces: 4, falsePositives: 2, missed: 1 });
   });
+
+  it("pages the annotator pairs and counts them in one pass with hundreds of annotators; constant labels give kappa n/a", async () => {
+    const faces = await prisma().face.findMany({ where: { image: { runId }, deleted: false }, select: { id: true }, take: 4 });
+    // 120 annotators, each labelling the same faces as male / White: 7,140 pairs, every kappa undefined (constant).
+    const names = Array.from({ length: 120 }, (_, i) => `crowd-${String(i).padStart(3, "0")}`);
+    await prisma().annotation.createMany({ data: names.flatMap((annotator) => faces.map((f) => ({ faceId: f.id, annotator, gender: "male", race: "White" }))) });
+    const r = await reviewReport(prisma(), { runId });
+    expect(r.annotatorCount).toBeGreaterThanOrEqual(120);
+    expect(r.agreement.pairCount).toBeGreaterThanOrEqual((120 * 119) / 2);
+    expect(r.agreement.pairs).toHaveLength(50);
+    const crowd = r.agreement.pairs.find((p) => p.annotators.every((a) => a.startsWith("crowd-")));
+    if (crowd) expect(crowd.gender?.kappa).toBeNull();
+    const page2 = await reviewReport(prisma(), { runId, page: 2 });
+    expect(page2.agreement.pairs[0].annotators).not.toEqual(r.agreement.pairs[0].annotators);
+    expect(r.annotators.length).toBeLessThanOrEqual(100);
+    await prisma().annotation.deleteMany({ where: { annotator: { startsWith: "crowd-" } } });
+  });
 });

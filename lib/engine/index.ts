@@ -15,3 +15,4 @@ export * from "./review-options";
 export * from "./explore";
 export * from "./pinned";
 export * from "./errors";
+export * from "./review-report";

@@ -7,7 +7,7 @@ import { GENDERS, LEVELS, RACES, TESTS } from "../benchmark/labels";
 import { getStatistic } from "../benchmark/data";
 import { FAIRFACE_RACES, faceLabels, type RaceMapping } from "../faces/labels";
 import { squareCrop } from "../faces/image";
-import { agreement, consensus, currentLabels, dealAssignment, detectorReport, type AnnotationRow, type AnnotatorLabel, type Consensus, type KappaResult } from "../review";
+import { consensus, currentLabels, dealAssignment, type AnnotationRow, type AnnotatorLabel, type Consensus } from "../review";
 import { boxWithin, probabilitiesSchema } from "./labelling";
 
 export class ReviewError extends Error {
@@ -424,83 +424,3 @@ export async function listAssignments(prisma: PrismaClient) {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Agreement, progress and the detector report over a scope (a run, a model, an assignment, or everything)
-
-export const reportScopeSchema = z.object({
-  runId: z.string().max(40).optional(),
-  model: z.string().max(80).optional(),
-  assignmentId: z.string().max(40).optional(),
-});
-
-async function scopedFaces(prisma: PrismaClient, scope: z.infer<typeof reportScopeSchema>) {
-  const image = {
-    ...(scope.runId ? { runId: scope.runId } : {}),
-    ...(scope.model ? { modelConfig: { slug: scope.model } } : {}),
-    ...(scope.assignmentId ? { assignments: { some: { assignmentId: scope.assignmentId } } } : {}),
-  };
-  return prisma.face.findMany({
-    where: { image },
-    select: {
-      id: true,
-      source: true,
-      deleted: true,
-      raceProbsJson: true,
-      genderProbsJson: true,
-      annotations: { select: ANNOTATION_ROW_SELECT },
-    },
-    orderBy: { id: "asc" },
-  });
-}
-
-type Attr = "gender" | "race" | "face";
-
-function kappaFor(labels: Map<number, Map<string, AnnotatorLabel>>, annotators: string[], attr: Attr): KappaResult | null {
-  const items: Array<Map<string, string>> = [];
-  for (const byAnnotator of labels.values()) {
-    const m = new Map<string, string>();
-    for (const [name, l] of byAnnotator) {
-      if (attr === "face") m.set(name, l.notAFace ? "not a face" : "face");
-      else if (!l.notAFace && l[attr]) m.set(name, l[attr]!);
-    }
-    items.push(m);
-  }
-  return agreement(items, annotators);
-}
-
-export async function reviewReport(prisma: PrismaClient, input: z.input<typeof reportScopeSchema> = {}) {
-  const scope = reportScopeSchema.parse(input);
-  const faces = await scopedFaces(prisma, scope);
-  const live = faces.filter((f) => !f.deleted);
-  const labels = currentLabels(live.flatMap((f) => f.annotations));
-  const annotators = [...new Set([...labels.values()].flatMap((m) => [...m.keys()]))].sort();
-  const last = new Map<string, string>();
-  for (const m of labels.values()) for (const l of m.values()) if ((last.get(l.annotator) ?? "") < l.at) last.set(l.annotator, l.at);
-  const progress = annotators.map((name) => ({ name, labelled: [...labels.values()].filter((m) => m.has(name)).length, lastAt: last.get(name) ?? null }));
-  const attrs: Attr[] = ["gender", "race", "face"];
-  const overall = Object.fromEntries(attrs.map((a) => [a, kappaFor(labels, annotators, a)])) as Record<Attr, KappaResult | null>;
-  const pairs = [];
-  for (let i = 0; i < annotators.length; i++)
-    for (let j = i + 1; j < annotators.length; j++) {
-      const pair = [annotators[i], annotators[j]];
-      pairs.push({ annotators: pair, ...(Object.fromEntries(attrs.map((a) => [a, kappaFor(labels, pair, a)])) as Record<Attr, KappaResult | null>) });
-    }
-  const majority = new Map([...labels].map(([id, m]) => [id, consensus(m.values())]));
-  const report = detectorReport(
-    faces.map((f) => ({
-      source: f.source,
-      deleted: f.deleted,
-      genderProbs: f.genderProbsJson ? (JSON.parse(f.genderProbsJson) as number[]) : null,
-      raceProbs: f.raceProbsJson ? (JSON.parse(f.raceProbsJson) as number[]) : null,
-      consensus: majority.get(f.id) ?? null,
-    })),
-  );
-  return {
-    scope,
-    faces: live.length,
-    reviewed: labels.size,
-    undecided: { gender: [...majority.values()].filter((c) => c.gender.status === "undecided").length, race: [...majority.values()].filter((c) => c.race.status === "undecided").length },
-    annotators: progress,
-    agreement: { overall, pairs },
-    detector: report,
-  };
-}
-export type ReviewReport = Awaited<ReturnType<typeof reviewReport>>;

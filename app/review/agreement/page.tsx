@@ -19,11 +19,14 @@ const ATTRS = [
   ["face", "Face / not a face"],
 ] as const;
 
-function Kappa({ k }: { k: KappaResult | null }) {
-  if (!k) return <span className="text-slate-400">–</span>;
+function Kappa({ k }: { k: KappaResult | null | undefined }) {
+  if (!k) return <span className="text-slate-400" title="no faces labelled by all of these annotators">–</span>;
+  // Chance agreement of 100 % (every label the same class from everyone) leaves kappa undefined: say so, and why.
+  const na = "every label of these annotators is the same class, so chance agreement is 100 % and kappa is undefined";
   return (
-    <span title={`observed ${(k.observed * 100).toFixed(1)} %, chance ${(k.expected * 100).toFixed(1)} %`}>
-      <span className="font-medium tabular-nums">{k.kappa === null ? "undefined" : k.kappa.toFixed(3)}</span>
+    <span title={k.kappa === null ? na : `observed ${(k.observed * 100).toFixed(1)} %, chance ${(k.expected * 100).toFixed(1)} %`}>
+      <span className="font-medium tabular-nums">{k.kappa === null ? "n/a" : k.kappa.toFixed(3)}</span>
+      {k.kappa === null && <span className="block text-xs text-slate-500">{na}</span>}
       <span className="block text-xs text-slate-500">
         {k.method === "cohen" ? "Cohen" : "Fleiss"} · {k.items} faces · {(k.observed * 100).toFixed(0)} % agree
       </span>
@@ -34,15 +37,19 @@ function Kappa({ k }: { k: KappaResult | null }) {
 export default async function AgreementPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   await connection();
   const sp = await searchParams;
-  const scope = reportScopeSchema.parse(Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId"].includes(k))));
+  const parsed = reportScopeSchema.safeParse(Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId", "page"].includes(k))));
+  const scope = parsed.success ? parsed.data : reportScopeSchema.parse({});
   const [options, report, assignments] = await Promise.all([reviewOptions(db()), reviewReport(db(), scope), listAssignments(db())]);
+  const pages = Math.max(1, Math.ceil(report.agreement.pairCount / report.agreement.pageSize), Math.ceil(report.annotatorCount / 100));
+  const pageQuery = (page: number) =>
+    new URLSearchParams({ ...(scope.runId ? { runId: scope.runId } : {}), ...(scope.model ? { model: scope.model } : {}), ...(scope.assignmentId ? { assignmentId: scope.assignmentId } : {}), page: String(page) }).toString();
   return (
     <>
       <PageHeader title="Review" description="Who labelled what, and how far annotators agree. Labels are kept per annotator; a face's human label is the strict majority of its annotators." />
       <ReviewTabs active="/review/agreement" />
       <ScopeForm options={options} scope={scope} />
       <div className="grid gap-6 lg:grid-cols-2">
-        <Card title="Annotators" description={`${report.reviewed} of ${report.faces} faces have at least one label in this scope.`}>
+        <Card title="Annotators" description={`${report.reviewed} of ${report.faces} faces have at least one label in this scope; ${report.annotatorCount} annotator${report.annotatorCount === 1 ? "" : "s"}.`}>
           {report.annotators.length === 0 ? (
             <p className="text-sm text-slate-600">No labels yet.</p>
           ) : (
@@ -86,9 +93,9 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               </tr>
             </thead>
             <tbody>
-              {report.annotators.length > 2 && (
+              {report.annotatorCount > 2 && report.annotatorCount <= 20 && (
                 <tr>
-                  <Td>all {report.annotators.length}</Td>
+                  <Td>all {report.annotatorCount}</Td>
                   {ATTRS.map(([a]) => (
                     <Td key={a}>
                       <Kappa k={report.agreement.overall[a]} />
@@ -106,7 +113,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
                   ))}
                 </tr>
               ))}
-              {report.annotators.length < 2 && (
+              {report.annotatorCount < 2 && (
                 <tr>
                   <Td colSpan={4} className="text-slate-500">
                     Agreement needs at least two annotators on the same faces: deal an assignment with overlap.
@@ -115,6 +122,23 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               )}
             </tbody>
           </Table>
+          {pages > 1 && (
+            <nav aria-label="Agreement pages" className="mt-2 flex items-center gap-3 text-sm">
+              {scope.page > 1 && (
+                <Link className="text-indigo-700 underline" href={`/review/agreement?${pageQuery(scope.page - 1)}`}>
+                  Previous
+                </Link>
+              )}
+              <span className="text-slate-500">
+                pairs {(scope.page - 1) * report.agreement.pageSize + 1}–{Math.min(scope.page * report.agreement.pageSize, report.agreement.pairCount)} of {report.agreement.pairCount} (most shared faces first)
+              </span>
+              {scope.page < pages && (
+                <Link className="text-indigo-700 underline" href={`/review/agreement?${pageQuery(scope.page + 1)}`}>
+                  Next
+                </Link>
+              )}
+            </nav>
+          )}
         </Card>
         <Card title="Assignments" description="Each annotator gets a seeded random sample of each model's labelled images; overlapping annotators make agreement measurable.">
           {assignments.length === 0 ? (

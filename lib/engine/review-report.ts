@@ -1,0 +1,127 @@
+// Who labelled what and how far annotators agree: the report behind the Review → Agreement and Report pages.
+import { z } from "zod";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { ANNOTATION_ROW_SELECT } from "./results";
+import { agreement, cohenKappa, consensus, currentLabels, detectorReport, type AnnotatorLabel, type KappaResult } from "../review";
+
+export const reportScopeSchema = z.object({
+  runId: z.string().max(40).optional(),
+  model: z.string().max(80).optional(),
+  assignmentId: z.string().max(40).optional(),
+  /** page of the annotator pairs (and of the annotators), PAIRS_PAGE_SIZE each */
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+});
+
+export const PAIRS_PAGE_SIZE = 50;
+export const ANNOTATORS_PAGE_SIZE = 100;
+
+/** A face's label of one attribute for agreement: "not a face" counts for the face attribute only. */
+function attrLabel(l: AnnotatorLabel, attr: Attr): string | null {
+  if (attr === "face") return l.notAFace ? "not a face" : "face";
+  return !l.notAFace && l[attr] ? l[attr]! : null;
+}
+
+/**
+ * Cohen's kappa for every pair of annotators who share faces, in one pass over the faces (each face contributes to
+ * the few pairs among its own annotators), so hundreds of annotators cost what their labels cost, not A² passes.
+ */
+function pairKappas(labels: Map<number, Map<string, AnnotatorLabel>>) {
+  const attrs: Attr[] = ["gender", "race", "face"];
+  const pairs = new Map<string, { annotators: [string, string]; items: Record<Attr, Array<readonly [string, string]>> }>();
+  for (const byAnnotator of labels.values()) {
+    const names = [...byAnnotator.keys()].sort();
+    for (let i = 0; i < names.length; i++)
+      for (let j = i + 1; j < names.length; j++) {
+        const key = `${names[i]}\u0000${names[j]}`;
+        let p = pairs.get(key);
+        if (!p) pairs.set(key, (p = { annotators: [names[i], names[j]], items: { gender: [], race: [], face: [] } }));
+        for (const a of attrs) {
+          const x = attrLabel(byAnnotator.get(names[i])!, a);
+          const y = attrLabel(byAnnotator.get(names[j])!, a);
+          if (x !== null && y !== null) p.items[a].push([x, y]);
+        }
+      }
+  }
+  return [...pairs.values()]
+    .map((p) => ({ annotators: p.annotators, shared: Math.max(p.items.gender.length, p.items.race.length, p.items.face.length), ...(Object.fromEntries(attrs.map((a) => [a, cohenKappa(p.items[a])])) as Record<Attr, KappaResult | null>) }))
+    .sort((a, b) => b.shared - a.shared || a.annotators.join().localeCompare(b.annotators.join()));
+}
+
+async function scopedFaces(prisma: PrismaClient, scope: z.infer<typeof reportScopeSchema>) {
+  const image = {
+    ...(scope.runId ? { runId: scope.runId } : {}),
+    ...(scope.model ? { modelConfig: { slug: scope.model } } : {}),
+    ...(scope.assignmentId ? { assignments: { some: { assignmentId: scope.assignmentId } } } : {}),
+  };
+  return prisma.face.findMany({
+    where: { image },
+    select: {
+      id: true,
+      source: true,
+      deleted: true,
+      raceProbsJson: true,
+      genderProbsJson: true,
+      annotations: { select: ANNOTATION_ROW_SELECT },
+    },
+    orderBy: { id: "asc" },
+  });
+}
+
+type Attr = "gender" | "race" | "face";
+
+function kappaFor(labels: Map<number, Map<string, AnnotatorLabel>>, annotators: string[], attr: Attr): KappaResult | null {
+  const items: Array<Map<string, string>> = [];
+  for (const byAnnotator of labels.values()) {
+    const m = new Map<string, string>();
+    for (const [name, l] of byAnnotator) {
+      if (attr === "face") m.set(name, l.notAFace ? "not a face" : "face");
+      else if (!l.notAFace && l[attr]) m.set(name, l[attr]!);
+    }
+    items.push(m);
+  }
+  return agreement(items, annotators);
+}
+
+export async function reviewReport(prisma: PrismaClient, input: z.input<typeof reportScopeSchema> = {}) {
+  const scope = reportScopeSchema.parse(input);
+  const faces = await scopedFaces(prisma, scope);
+  const live = faces.filter((f) => !f.deleted);
+  const labels = currentLabels(live.flatMap((f) => f.annotations));
+  // One pass over the labels for every annotator's progress (not one pass per annotator).
+  const last = new Map<string, string>();
+  const labelled = new Map<string, number>();
+  for (const m of labels.values())
+    for (const l of m.values()) {
+      labelled.set(l.annotator, (labelled.get(l.annotator) ?? 0) + 1);
+      if ((last.get(l.annotator) ?? "") < l.at) last.set(l.annotator, l.at);
+    }
+  const annotators = [...labelled.keys()].sort();
+  const progress = annotators.map((name) => ({ name, labelled: labelled.get(name) ?? 0, lastAt: last.get(name) ?? null }));
+  const attrs: Attr[] = ["gender", "race", "face"];
+  // Fleiss over everyone needs faces labelled by everyone: only meaningful for a small team.
+  const overall = Object.fromEntries(attrs.map((a) => [a, annotators.length <= 20 ? kappaFor(labels, annotators, a) : null])) as Record<Attr, KappaResult | null>;
+  const allPairs = pairKappas(labels);
+  const from = (scope.page - 1) * PAIRS_PAGE_SIZE;
+  const pairs = allPairs.slice(from, from + PAIRS_PAGE_SIZE);
+  const majority = new Map([...labels].map(([id, m]) => [id, consensus(m.values())]));
+  const report = detectorReport(
+    faces.map((f) => ({
+      source: f.source,
+      deleted: f.deleted,
+      genderProbs: f.genderProbsJson ? (JSON.parse(f.genderProbsJson) as number[]) : null,
+      raceProbs: f.raceProbsJson ? (JSON.parse(f.raceProbsJson) as number[]) : null,
+      consensus: majority.get(f.id) ?? null,
+    })),
+  );
+  return {
+    scope,
+    faces: live.length,
+    reviewed: labels.size,
+    undecided: { gender: [...majority.values()].filter((c) => c.gender.status === "undecided").length, race: [...majority.values()].filter((c) => c.race.status === "undecided").length },
+    annotators: progress.slice((scope.page - 1) * ANNOTATORS_PAGE_SIZE, scope.page * ANNOTATORS_PAGE_SIZE),
+    annotatorCount: annotators.length,
+    agreement: { overall, pairs, pairCount: allPairs.length, page: scope.page, pageSize: PAIRS_PAGE_SIZE },
+    detector: report,
+  };
+}
+export type ReviewReport = Awaited<ReturnType<typeof reviewReport>>;
