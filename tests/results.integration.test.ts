@@ -78,7 +78,7 @@ describe("results engine", () => {
     expect(second!.cached).toBe(true);
     expect(second!.groups).toEqual(first!.groups);
     // Concurrent first requests for another state share one computation and agree.
-    const [a, b] = await Promise.all([runIntervals(prisma(), runId, { resamples: 1200 }), runIntervals(prisma(), runId, { resamples: 1200 })]);
+    const [a, b] = await Promise.all([runIntervals(prisma(), runId, { resamples: 2000 }), runIntervals(prisma(), runId, { resamples: 2000 })]);
     expect(a!.groups).toEqual(b!.groups);
     expect(await prisma().scoreCache.count({ where: { runId } })).toBe(2);
     expect(await runIntervals(prisma(), "no-such-run")).toBeNull();

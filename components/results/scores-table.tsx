@@ -7,6 +7,8 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { columnOf, pointIntervalKey } from "@/lib/results/tradeoff";
 import { breakdownPageHref } from "@/lib/results/links";
 import { useRunIntervals } from "./use-intervals";
+import { Delta } from "@/components/results/delta";
+import { CONTEXT_LABELS } from "@/lib/benchmark/labels";
 
 const METRIC_COLUMNS = [
   ["sFact", "S_fact"],
@@ -79,7 +81,7 @@ export function ScoresTable({
               )}
               <Td>{s.model}</Td>
               <Td className="capitalize">{s.test}</Td>
-              <Td>{s.context ?? "–"}</Td>
+              <Td>{s.context ? CONTEXT_LABELS[s.context] : "–"}</Td>
               <Td>{columnOf(s.modality, s.test, s.context)}</Td>
               <Td className="capitalize">{s.attribute}</Td>
               <Td className="text-right tabular-nums">{s.n}</Td>
@@ -96,11 +98,7 @@ export function ScoresTable({
                         ±{(((i.hi - i.lo) / 2) * 100).toFixed(2)}
                       </span>
                     )}
-                    {baseline && (
-                      <span data-testid={`delta-${key}`} className={`block text-[10px] tabular-nums ${delta ? (delta > 0 ? "text-emerald-700" : "text-rose-700") : "text-slate-400"}`} title="difference to the model's own labels">
-                        {delta === null ? "–" : `${delta > 0 ? "+" : ""}${(delta * 100).toFixed(2)}`}
-                      </span>
-                    )}
+                    {baseline && <Delta value={delta} metric={key} title="difference to the model's own labels (green: better for this metric)" testId={`delta-${key}`} />}
                   </Td>
                 );
               })}

@@ -13,6 +13,8 @@ import { ImageView } from "./image-view";
 
 const EMPTY: MyLabel = { gender: null, race: null, notAFace: false };
 const ANNOTATOR_KEY = "fof:annotator";
+/** Keys that label, accept, or mark a face: without an annotator they do nothing but say why. */
+const LABEL_KEYS = new Set(["a", "A", "Enter", "1", "2", "3", "4", "m", "f", "x", "Delete"]);
 
 export interface ReviewOptions {
   runs: Array<{ id: string; name: string }>;
@@ -54,7 +56,12 @@ function useReviewActions(annotator: string, onError: (m: string | null) => void
     setUndoDepth(undoStack.current.length);
   }, []);
 
+  // What this tab last asked for per face, before the server (or even the optimistic cache update) has it: a second
+  // key pressed right after the first ("2" then "f") builds on the first instead of on the stale card.
+  const intended = useRef(new Map<number, MyLabel>());
   const labels = useMutation({
+    // One queue: saves reach the server in the order they were made, so the newest label is the one kept.
+    scope: { id: "review-labels" },
     mutationFn: (changes: Array<{ faceId: number } & MyLabel>) => postLabels(annotator, changes),
     onMutate: async (changes) => {
       await qc.cancelQueries({ queryKey: ["review-queue"] });
@@ -68,7 +75,8 @@ function useReviewActions(annotator: string, onError: (m: string | null) => void
       });
       return { rollback };
     },
-    onError: (e, _changes, ctx) => {
+    onError: (e, changes, ctx) => {
+      for (const c of changes) intended.current.delete(c.faceId);
       ctx?.rollback();
       onError(`Not saved: ${(e as Error).message}. Your change was rolled back.`);
     },
@@ -77,6 +85,10 @@ function useReviewActions(annotator: string, onError: (m: string | null) => void
       storeServerFaces(qc, res.faces);
     },
   });
+  const baseOf = useCallback((f: ReviewFace): MyLabel => {
+    const i = intended.current.get(f.id);
+    return i && !i.notAFace ? i : base(f);
+  }, []);
 
   const deletion = useMutation({
     mutationFn: ({ face, deleted }: { face: ReviewFace; deleted: boolean }) => patchFace(face.id, { annotator, deleted }),
@@ -100,7 +112,8 @@ function useReviewActions(annotator: string, onError: (m: string | null) => void
       if (!annotator) return onError("Enter your name first: every label is stored with who made it.");
       const live = changes.filter((c) => !c.face.deleted);
       if (!live.length) return onError("A deleted detection cannot be labelled: restore it first (open the image with O).");
-      if (record) push({ kind: "label", changes: live.map((c) => ({ face: c.face, prev: mineOf(c.face) })) });
+      if (record) push({ kind: "label", changes: live.map((c) => ({ face: c.face, prev: intended.current.get(c.face.id) ?? mineOf(c.face) })) });
+      for (const c of live) intended.current.set(c.face.id, c.next);
       labels.mutate(live.map((c) => ({ faceId: c.face.id, ...c.next })));
     },
     [annotator, labels, onError, push],
@@ -115,8 +128,8 @@ function useReviewActions(annotator: string, onError: (m: string | null) => void
       if (!ok.length) return onError("No model prediction to accept here: label by hand (1–4 for race, M / F for gender).");
       label(ok.map((f) => ({ face: f, next: { gender: f.prediction!.gender as MyLabel["gender"], race: f.prediction!.race as MyLabel["race"], notAFace: false } })));
     },
-    setRace: (face, race) => label([{ face, next: { ...base(face), race } }]),
-    setGender: (face, gender) => label([{ face, next: { ...base(face), gender } }]),
+    setRace: (face, race) => label([{ face, next: { ...baseOf(face), race } }]),
+    setGender: (face, gender) => label([{ face, next: { ...baseOf(face), gender } }]),
     toggleNotAFace: (face) => label([{ face, next: face.mine?.notAFace ? EMPTY : { gender: null, race: null, notAFace: true } }]),
     setDeleted: (face, deleted, record = true) => {
       if (!annotator) return onError("Enter your name first: every change is stored with who made it.");
@@ -266,6 +279,10 @@ export function ReviewQueue({ options, initial }: { options: ReviewOptions; init
       else if (k === "u" || k === "Backspace") actions.undo();
       else if (k === "Escape") setSelected(new Set());
       else if (!current || query.isPlaceholderData) handled = false; // labels wait for this annotator's page
+      else if (!annotator && LABEL_KEYS.has(k)) {
+        // Nothing is labelled, skipped or moved without a name: the key only says why.
+        setError("Enter your name first (top of the page): every label is stored with who made it.");
+      }
       else if (k === "A" && e.shiftKey) {
         const list = faces.filter((f) => selected.has(f.id));
         actions.accept(list.length ? list : []);

@@ -10,10 +10,13 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ScoresTable } from "@/components/results/scores-table";
 import { Table, Td, Th } from "@/components/ui/table";
+import { CONTEXT_LABELS, CONTEXTS, type Context } from "@/lib/benchmark/labels";
+import { DONE_QUERY } from "@/lib/engine/status";
 
-const DONE = ["answered", "refused", "failed"];
-const CONTEXT_ORDER = ["", "baseline", "representativeness", "attribution", "ingroup"];
+const DONE: readonly string[] = DONE_QUERY;
+const CONTEXT_ORDER: readonly string[] = ["", ...CONTEXTS];
 const STATUS_TONE: Record<string, "success" | "warning" | "danger" | "info" | "neutral"> = {
+  planning: "info",
   completed: "success",
   running: "info",
   paused: "warning",
@@ -151,6 +154,7 @@ export function RunView({ initial }: { initial: RunSummary }) {
             <dd>{run.startedAt ? new Date(run.startedAt).toLocaleString() : "–"}</dd>
           </div>
         </dl>
+        {run.health && <WorkerHealth health={run.health} />}
         <Table className="mt-4">
           <thead>
             <tr>
@@ -174,7 +178,7 @@ export function RunView({ initial }: { initial: RunSummary }) {
                 <tr key={`${g.model}${g.test}${g.context}`}>
                   <Td>{g.model}</Td>
                   <Td className="capitalize">{g.test}</Td>
-                  <Td>{g.context ?? "–"}</Td>
+                  <Td>{g.context ? (CONTEXT_LABELS[g.context as Context] ?? g.context) : "–"}</Td>
                   <Td>
                     <div className="h-2 w-full overflow-hidden rounded bg-slate-100" aria-hidden>
                       <div className="h-full bg-indigo-500" style={{ width: `${(done / g.total) * 100}%` }} />
@@ -340,7 +344,7 @@ function QueryList({ runId, live }: { runId: string; live: boolean }) {
                 <Td>{q.model}</Td>
                 <Td>
                   {q.test}
-                  {q.context ? ` · ${q.context}` : q.attribute ? ` · ${q.attribute}` : ""}
+                  {q.context ? ` · ${CONTEXT_LABELS[q.context as Context] ?? q.context}` : q.attribute ? ` · ${q.attribute}` : ""}
                 </Td>
                 <Td>{q.statisticId}</Td>
                 <Td>{q.level}</Td>
@@ -505,5 +509,33 @@ function ImageGrid({ runId, raceMapping, live }: { runId: string; raceMapping: s
         </Button>
       </nav>
     </Card>
+  );
+}
+
+/** Who is working on this run, and whether they are well: no worker, a stalled one, or database errors show here. */
+function WorkerHealth({ health }: { health: NonNullable<RunSummary["health"]> }) {
+  const ago = (iso: string) => `${Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000))} s ago`;
+  if (!health.workers.length)
+    return (
+      <p role="status" className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="worker-health">
+        No worker is running: start the server (its worker is on unless FOF_WORKER=off) or run <code>npm run fof -- worker</code>.
+      </p>
+    );
+  return (
+    <div className="mt-3 text-xs text-slate-600" data-testid="worker-health">
+      <span className="font-medium text-slate-700">Workers</span>
+      <ul className="mt-1 space-y-0.5">
+        {health.workers.map((w) => (
+          <li key={w.owner}>
+            <Badge tone={w.state === "alive" ? "success" : w.state === "stale" ? "danger" : "neutral"}>{w.state}</Badge> {w.host} · pid {w.pid} · heartbeat {ago(w.heartbeatAt)} · {w.inFlight} in flight
+            {w.lastError && (
+              <span className="block text-amber-800" title={w.lastErrorAt ?? undefined}>
+                last error{w.lastErrorAt ? ` (${ago(w.lastErrorAt)})` : ""}: {w.lastError}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -5,6 +5,33 @@ import { labelProgress, runProgress, type LabelSource } from "./results";
 import { runScores } from "./explore";
 import { faceLabels, type RaceMapping } from "../faces/labels";
 import { currentLabels } from "../review/votes";
+import { DONE_QUERY } from "./status";
+
+/** A worker is stale when its heartbeat is older than this: it stopped without saying so (killed, host down). */
+export const WORKER_STALE_MS = 30_000;
+
+/**
+ * The workers that serve a run (or, while none has claimed it yet, every live worker): host, last heartbeat, in
+ * flight and last error — so a run that makes no progress says why (no worker, a stalled one, database errors).
+ */
+export async function workerHealth(prisma: PrismaClient, runId: string) {
+  const since = new Date(Date.now() - 24 * 3600_000);
+  const rows = await prisma.workerStatus.findMany({ where: { heartbeatAt: { gte: since } }, orderBy: { heartbeatAt: "desc" }, take: 50 });
+  const now = Date.now();
+  const all = rows.map((w) => ({
+    owner: w.owner,
+    host: w.host,
+    pid: w.pid,
+    heartbeatAt: w.heartbeatAt.toISOString(),
+    state: w.stoppedAt ? ("stopped" as const) : now - w.heartbeatAt.getTime() > WORKER_STALE_MS ? ("stale" as const) : ("alive" as const),
+    inFlight: w.inFlight,
+    servesRun: (JSON.parse(w.runsJson) as string[]).includes(runId),
+    lastError: w.lastError,
+    lastErrorAt: w.lastErrorAt?.toISOString() ?? null,
+  }));
+  const mine = all.filter((w) => w.servesRun);
+  return { workers: (mine.length ? mine : all.filter((w) => w.state === "alive")).slice(0, 10), alive: all.filter((w) => w.state === "alive").length };
+}
 
 /** Faces of a run with at least one annotator's current label (withdrawn labels do not count). */
 async function reviewedFaceCount(prisma: PrismaClient, runId: string): Promise<number> {
@@ -21,7 +48,7 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
   const progress = await runProgress(prisma, runId);
   const windowS = 30;
   const recent = await prisma.outcome.count({ where: { query: { runId }, createdAt: { gte: new Date(Date.now() - windowS * 1000) } } });
-  const done = progress.filter((p) => ["answered", "refused", "failed"].includes(p.status)).reduce((a, p) => a + p.count, 0);
+  const done = progress.filter((p) => (DONE_QUERY as readonly string[]).includes(p.status)).reduce((a, p) => a + p.count, 0);
   const throughput = recent / windowS;
   const remaining = run.plannedCount - done;
   const answered = progress.filter((p) => p.status === "answered").reduce((a, p) => a + p.count, 0);
@@ -49,6 +76,7 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
     models: run.models.map((m) => m.modelConfig),
     progress,
     labelling,
+    health: run.status === "running" || run.status === "planning" ? await workerHealth(prisma, runId) : null,
     raceMapping: opts.raceMapping ?? "paper",
     labels,
     // Scores once there is something to score; they update as answers (or face labels) arrive. With human-corrected

@@ -34,11 +34,11 @@ function thread(): Worker {
   if (worker) return worker;
   const req = createRequire(path.join(process.cwd(), "package.json"));
   const w = new Worker(SOURCE, { eval: true, workerData: { pngjs: req.resolve("pngjs"), jpeg: req.resolve("jpeg-js") }, resourceLimits: { maxOldGenerationSizeMb: 1536 } });
-  w.unref();
   w.on("message", (m: { id: number; size?: { width: number; height: number }; error?: string }) => {
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
+    if (!pending.size) w.unref();
     if (m.error !== undefined) p.reject(new Error(m.error));
     else p.resolve(m.size!);
   });
@@ -51,6 +51,9 @@ function thread(): Worker {
   };
   w.on("error", fail);
   w.on("exit", (code) => fail(new Error(`decoder thread exited (${code})`)));
+  // Referenced only while a decode is pending (set after the listeners, since attaching one refs the thread): an
+  // idle decoder never keeps a process alive, and a waiting caller never sees its process exit under it.
+  w.unref();
   worker = w;
   return w;
 }
@@ -59,8 +62,10 @@ function thread(): Worker {
 export function decodeOffThread(buf: Uint8Array, ext: "png" | "jpg", maxMP: number): Promise<{ width: number; height: number }> {
   return new Promise((resolve, reject) => {
     const id = nextId++;
+    const w = thread();
     pending.set(id, { resolve, reject });
+    w.ref();
     // A copy goes to the thread: the caller keeps its buffer (it is stored after validation).
-    thread().postMessage({ id, buf: new Uint8Array(buf), ext, maxMP });
+    w.postMessage({ id, buf: new Uint8Array(buf), ext, maxMP });
   });
 }

@@ -13,6 +13,7 @@ import { METRICS, PUBLISHED_COLUMNS } from "@/lib/published";
 import { compareScores, compareStatistics, type CompareEntity } from "@/lib/results/compare";
 import { METRIC_INFO } from "@/lib/results/metric-info";
 import { loadSelection, type SearchParams } from "../data";
+import { Delta } from "@/components/results/delta";
 
 export const metadata: Metadata = { title: "Compare · Results" };
 
@@ -22,16 +23,6 @@ const querySchema = z.object({
   attribute: z.enum(["gender", "race"]).catch("race"),
 });
 
-function Delta({ value, better = "higher" }: { value: number | null | undefined; better?: "higher" | "lower" }) {
-  if (value === null || value === undefined) return null;
-  const good = better === "higher" ? value > 0 : value < 0;
-  return (
-    <span data-testid="compare-delta" className={`block text-[10px] tabular-nums ${value === 0 ? "text-slate-400" : good ? "text-emerald-700" : "text-rose-700"}`}>
-      {value > 0 ? "+" : ""}
-      {(value * 100).toFixed(2)}
-    </span>
-  );
-}
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
@@ -115,7 +106,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                             <>
                               <Score value={v[metric]} />
                               <span className="block text-[10px] text-slate-400">n {v.n}</span>
-                              {i > 0 && <Delta value={r.deltas[i]?.[metric]} better={info.better} />}
+                              {i > 0 && r.deltas[i]?.[metric] !== undefined && <Delta value={r.deltas[i]?.[metric]} better={info.better} testId="compare-delta" />}
                             </>
                           ) : (
                             "–"
