@@ -94,6 +94,8 @@ test.describe("face labelling on WebGPU (SwiftShader)", () => {
     await expect(page.getByTestId("run-image")).toHaveCount(4);
     await page.getByRole("link", { name: "Label faces" }).click();
     await expect(page).toHaveURL(new RegExp(`/label\\?run=${runId}`));
+    // Auto prefers WASM over a software WebGPU adapter (SwiftShader here) and says so; WebGPU is forced below.
+    await expect(page.getByTestId("backend")).toHaveText(/^WASM — .*software WebGPU adapter/, { timeout: 60_000 });
 
     // No FairFace file anywhere: the page says so, and labels nothing.
     await expect(page.getByTestId("model-missing")).toBeVisible({ timeout: 60_000 });
@@ -105,9 +107,9 @@ test.describe("face labelling on WebGPU (SwiftShader)", () => {
     await page.route("**/api/face-models/fairface", (route) =>
       route.fulfill({ status: 200, contentType: "application/octet-stream", body: readFileSync(path.join(SHARED, "fairface-standin-single18.onnx")) }),
     );
-    await page.reload();
+    await page.goto(`/label?run=${runId}&backend=webgpu`);
     await expect(page.getByTestId("classifier")).toContainText("FairFace (server file) · one output [N,18]", { timeout: 60_000 });
-    await labelAndCheck(page, runId, /^WebGPU — /);
+    await labelAndCheck(page, runId, /^WebGPU — .*forced/);
   });
 });
 

@@ -45,9 +45,10 @@ export default async function LabelPage({ searchParams }: { searchParams: Promis
           <label htmlFor="label-backend" className="block text-xs font-medium text-slate-600">
             Backend
           </label>
-          <select id="label-backend" name="backend" defaultValue={backend === "wasm" ? "wasm" : ""} className="rounded-md border border-slate-300 px-2 py-1.5">
-            <option value="">WebGPU when available, else WASM</option>
+          <select id="label-backend" name="backend" defaultValue={backend === "wasm" || backend === "webgpu" ? backend : ""} className="rounded-md border border-slate-300 px-2 py-1.5">
+            <option value="">Auto: WebGPU on a GPU, else WASM</option>
             <option value="wasm">WASM only</option>
+            <option value="webgpu">WebGPU, even a software adapter</option>
           </select>
         </div>
         <button type="submit" className="rounded-md px-3 py-1.5 font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
@@ -63,7 +64,7 @@ export default async function LabelPage({ searchParams }: { searchParams: Promis
           key={`${selected?.id ?? "all"}-${backend ?? ""}`}
           runId={selected?.id ?? null}
           detectorInstalled={!!locateFaceModel("detector", where)}
-          forcedBackend={backend === "wasm" ? "wasm" : null}
+          forcedBackend={backend === "wasm" || backend === "webgpu" ? backend : null}
           initialTodo={todo}
           initialTotal={total}
         />

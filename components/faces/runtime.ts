@@ -29,14 +29,23 @@ export async function loadOrt(): Promise<Ort> {
   return ort;
 }
 
-export async function webgpuAdapter(): Promise<string | null> {
-  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<{ info?: { vendor?: string; architecture?: string; description?: string } } | null> } }).gpu;
+type AdapterInfo = { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
+
+/**
+ * The browser's WebGPU adapter, described, and whether it is a software one (SwiftShader, llvmpipe, a "fallback"
+ * adapter): those run the models an order of magnitude slower than WASM on the same CPU (docs/BENCHMARKS.md), so
+ * "auto" picks WASM over them; a real GPU gets WebGPU.
+ */
+export async function webgpuAdapter(): Promise<{ description: string; software: boolean } | null> {
+  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<{ info?: AdapterInfo; isFallbackAdapter?: boolean } | null> } }).gpu;
   if (!gpu) return null;
   try {
     const adapter = await gpu.requestAdapter();
     if (!adapter) return null;
     const info = adapter.info ?? {};
-    return [info.vendor, info.architecture, info.description].filter(Boolean).join(" / ") || "adapter";
+    const description = [info.vendor, info.architecture, info.description].filter(Boolean).join(" / ") || "adapter";
+    const software = adapter.isFallbackAdapter === true || info.isFallbackAdapter === true || /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render|warp/i.test(description);
+    return { description, software };
   } catch {
     return null;
   }

@@ -112,9 +112,12 @@ export function Labeller({
         const ort = await loadOrt();
         ortRef.current = ort;
         const adapter = forcedBackend === "wasm" ? null : await webgpuAdapter();
-        let b: Backend = adapter
-          ? { ep: "webgpu", detail: adapter }
-          : { ep: "wasm", detail: `SIMD, ${ort.env.wasm.numThreads} thread${ort.env.wasm.numThreads === 1 ? "" : "s"}${self.crossOriginIsolated ? "" : " (page not cross-origin isolated)"}` };
+        // Auto: WebGPU on a real GPU only; a software adapter is slower than WASM (?backend=webgpu still forces it).
+        const useGpu = adapter && (forcedBackend === "webgpu" || !adapter.software);
+        const wasmDetail = `SIMD, ${ort.env.wasm.numThreads} thread${ort.env.wasm.numThreads === 1 ? "" : "s"}${self.crossOriginIsolated ? "" : " (page not cross-origin isolated)"}`;
+        let b: Backend = useGpu
+          ? { ep: "webgpu", detail: `${adapter.description}${forcedBackend === "webgpu" ? ", forced" : ""}` }
+          : { ep: "wasm", detail: adapter?.software ? `${wasmDetail} — software WebGPU adapter (${adapter.description}) skipped` : wasmDetail };
         if (forcedBackend === "wasm") b = { ...b, detail: `${b.detail}, forced` };
         const detBytes = await fetchBytes("/api/face-models/detector");
         let det: Session;

@@ -480,10 +480,22 @@ function ImageGrid({ runId, raceMapping, live }: { runId: string; raceMapping: s
       <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-6">
         {data?.rows.map((img) => (
           <li key={img.id} className="rounded border border-slate-200 p-1 text-xs" data-testid="run-image">
-            <div className="relative">
-              {/* eslint-disable-next-line @next/next/no-img-element */}
-              <img src={`/api/images/${img.id}`} alt={`${img.statisticId} ${img.level} ${img.test}`} loading="lazy" className="block aspect-square w-full rounded object-cover" />
-            </div>
+            {/* The whole image (never cropped) with its face boxes on top; a click opens it at full size. */}
+            <a href={`/api/images/${img.id}`} target="_blank" rel="noopener" className="flex aspect-square items-center justify-center rounded bg-slate-50 focus-visible:outline focus-visible:outline-2" aria-label={`Open the whole image (${img.width} × ${img.height}) with its ${img.faces.length} face box${img.faces.length === 1 ? "" : "es"}`}>
+              <span className="relative block max-h-full max-w-full" style={{ aspectRatio: `${img.width} / ${img.height}`, width: img.width >= img.height ? "100%" : "auto", height: img.height > img.width ? "100%" : "auto" }}>
+                {/* eslint-disable-next-line @next/next/no-img-element */}
+                <img src={`/api/images/${img.id}`} alt={`${img.statisticId} ${img.level} ${img.test}`} loading="lazy" className="block h-full w-full rounded" />
+                {img.faces.map((f) => (
+                  <span
+                    key={f.id}
+                    data-testid="face-box"
+                    title={`${f.gender ?? "?"} / ${f.race ?? "?"}`}
+                    className="pointer-events-none absolute border-2 border-amber-400"
+                    style={{ left: `${(f.x1 / img.width) * 100}%`, top: `${(f.y1 / img.height) * 100}%`, width: `${((f.x2 - f.x1) / img.width) * 100}%`, height: `${((f.y2 - f.y1) / img.height) * 100}%` }}
+                  />
+                ))}
+              </span>
+            </a>
             <p className="mt-1 truncate" title={img.originalName ?? undefined}>
               {img.statisticId} · {img.level} · {img.test}
             </p>
