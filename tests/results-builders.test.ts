@@ -239,3 +239,13 @@ describe("published errata", () => {
     expect(all.filter((p) => p.errata).length).toBe(8);
   });
 });
+
+describe("model colours", () => {
+  it("gives a model the same colour whatever else is on the chart", async () => {
+    const { modelColour, MODEL_PALETTE } = await import("../lib/results/colours");
+    expect(modelColour("gpt-4o")).toBe(modelColour("gpt-4o"));
+    expect(MODEL_PALETTE).toContain(modelColour("baseline:uniform"));
+    const many = new Set(["a", "b", "c", "d", "e", "f", "g", "h"].map((m) => modelColour(`model-${m}`)));
+    expect(many.size).toBeGreaterThan(3);
+  });
+});

@@ -66,8 +66,8 @@ export function BreakdownChart({ runId, group, rows, classes }: { runId: string;
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />
           <XAxis type="number" domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
           <YAxis type="category" dataKey="label" width={230} tick={{ fontSize: 11 }} interval={0} />
-          <Tooltip content={CellTooltip} />
-          <Legend verticalAlign="top" height={28} />
+          <Tooltip content={CellTooltip} wrapperStyle={{ zIndex: 20 }} />
+          <Legend verticalAlign="top" height={28} wrapperStyle={{ zIndex: 1 }} />
           {[...classes, "refused"].map((c) => (
             <Bar key={c} dataKey={c} stackId="answers" fill={COLOURS[c] ?? "#64748b"} isAnimationActive={false} cursor="pointer" className={`segment-${c}`} onClick={(item: { payload?: unknown }) => open(item.payload as Datum, c)}>
               {data.map((d) => (

@@ -7,8 +7,8 @@ import type { Attribute } from "@/lib/benchmark/labels";
 import { breakdownHref, chartSeries, pointIntervalKey, type ChartDatum, type ChartMetric, type TradeoffPoint } from "@/lib/results/tradeoff";
 import { formatScore } from "@/components/ui/score";
 import { useRunIntervals } from "./use-intervals";
+import { modelColour, PUBLISHED_COLOUR } from "@/lib/results/colours";
 
-const PALETTE = ["#4f46e5", "#059669", "#d97706", "#dc2626", "#0891b2", "#7c3aed", "#db2777", "#65a30d", "#0f766e", "#9333ea"];
 const LABEL: Record<ChartMetric, string> = { sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair" };
 
 export interface TradeoffChartProps {
@@ -51,7 +51,6 @@ function PointTooltip({ active, payload }: { active?: boolean; payload?: Readonl
 }
 
 function Panel({ series, bound, x, y, height, onPick, title }: { series: ReturnType<typeof chartSeries>; bound: Array<{ x: number; y: number }> | null; x: ChartMetric; y: ChartMetric; height: number; onPick: (d: ChartDatum) => void; title: string }) {
-  let colour = 0;
   return (
     <figure className="min-w-0 flex-1" aria-label={title}>
       <figcaption className="mb-1 text-xs font-medium text-slate-600">{title}</figcaption>
@@ -60,11 +59,12 @@ function Panel({ series, bound, x, y, height, onPick, title }: { series: ReturnT
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis type="number" dataKey="x" name={LABEL[x]} domain={[0, 1]} tickFormatter={(v: number) => String(Math.round(v * 100))} label={{ value: `${LABEL[x]} (×100)`, position: "insideBottom", offset: -12 }} />
           <YAxis type="number" dataKey="y" name={LABEL[y]} domain={[0, 1]} tickFormatter={(v: number) => String(Math.round(v * 100))} label={{ value: LABEL[y], angle: -90, position: "insideLeft" }} />
-          <Tooltip content={PointTooltip} cursor={{ strokeDasharray: "3 3" }} />
-          <Legend verticalAlign="top" height={28} />
+          {/* The tooltip sits above the legend (both are HTML overlays): the legend never hides it. */}
+          <Tooltip content={PointTooltip} cursor={{ strokeDasharray: "3 3" }} wrapperStyle={{ zIndex: 20 }} allowEscapeViewBox={{ x: false, y: true }} />
+          <Legend verticalAlign="bottom" height={28} wrapperStyle={{ zIndex: 1, paddingTop: 16 }} />
           {bound && <Scatter name="Upper bound g_k" data={bound} line={{ stroke: "#0f172a", strokeWidth: 1.5 }} shape={() => <g />} legendType="line" fill="#0f172a" isAnimationActive={false} tooltipType="none" />}
           {series.map((s) => {
-            const fill = s.source === "published" ? "#94a3b8" : PALETTE[colour++ % PALETTE.length];
+            const fill = s.source === "published" ? PUBLISHED_COLOUR : modelColour(s.name);
             return (
               <Scatter
                 key={s.name}
