@@ -24,6 +24,8 @@ const SHARED = path.resolve(__dirname, "../../shared/models");
 const hasShared = existsSync(path.join(SHARED, "ultraface-version-RFB-320.onnx"));
 const REAL_FAIRFACE = process.env.FAIRFACE_MODEL_PATH ?? path.resolve(__dirname, "../public/models/fairface.onnx");
 ort.env.wasm.numThreads = 1;
+// Warnings only: the WASM runtime writes its log synchronously, and a busy test runner's pipe can refuse a write (EAGAIN).
+ort.env.logLevel = "error";
 
 function decode(file: string): RgbaImage {
   const buf = readFileSync(path.join(SHARED, "test-images", file));
