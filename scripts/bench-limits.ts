@@ -8,6 +8,7 @@ import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { crc32, deflateRawSync } from "node:zlib";
+import { lyingPng, oneEntryZip } from "./fixtures/hostile";
 
 process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-bench-limits-"));
 
@@ -16,44 +17,6 @@ const pct = (xs: number[], q: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
 };
 const mib = (b: number) => (b / 2 ** 20).toFixed(0);
-
-function lyingPng(): Uint8Array {
-  const png = new Uint8Array(68);
-  png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  const dv = new DataView(png.buffer);
-  dv.setUint32(16, 60000);
-  dv.setUint32(20, 60000);
-  png.set([8, 6, 0, 0, 0], 24);
-  return png;
-}
-
-function oneEntryZip(deflated: Uint8Array, crc: number, declared: number): Uint8Array {
-  const n = Buffer.from("objective/crime-rate/highest/zeros.png");
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc >>> 0, 14);
-  local.writeUInt32LE(deflated.length, 18);
-  local.writeUInt32LE(declared, 22);
-  local.writeUInt16LE(n.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc >>> 0, 16);
-  central.writeUInt32LE(deflated.length, 20);
-  central.writeUInt32LE(declared, 24);
-  central.writeUInt16LE(n.length, 28);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(46 + n.length, 12);
-  end.writeUInt32LE(30 + n.length + deflated.length, 16);
-  return new Uint8Array(Buffer.concat([local, n, deflated, central, n, end]));
-}
 
 async function main() {
   const { db, migrateAndSeed } = await import("../lib/db");
@@ -112,7 +75,7 @@ async function main() {
     ["honest header (1 GiB)", 2 ** 30],
     ["forged header (100 bytes)", 100],
   ] as const) {
-    const zip = oneEntryZip(deflated, crc, declared);
+    const zip = oneEntryZip("objective/crime-rate/highest/zeros.png", deflated, crc, declared);
     const before = process.memoryUsage().rss;
     let top = before;
     const s = setInterval(() => (top = Math.max(top, process.memoryUsage().rss)), 5);

@@ -25,35 +25,7 @@ import { zipSync, strToU8 } from "fflate";
 import { crc32, deflateRawSync } from "node:zlib";
 import jpeg from "jpeg-js";
 
-/** A one-entry deflate zip whose headers declare `declared` uncompressed bytes (true or not). */
-function oneEntryZip(name: string, deflated: Uint8Array, crc: number, declared: number): Uint8Array {
-  const n = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc >>> 0, 14);
-  local.writeUInt32LE(deflated.length, 18);
-  local.writeUInt32LE(declared, 22);
-  local.writeUInt16LE(n.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc >>> 0, 16);
-  central.writeUInt32LE(deflated.length, 20);
-  central.writeUInt32LE(declared, 24);
-  central.writeUInt16LE(n.length, 28);
-  const cdOffset = 30 + n.length + deflated.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(46 + n.length, 12);
-  end.writeUInt32LE(cdOffset, 16);
-  return new Uint8Array(Buffer.concat([local, n, deflated, central, n, end]));
-}
+import { lyingPng, oneEntryZip } from "../scripts/fixtures/hostile";
 
 const STATS = benchmarkStatistics();
 
@@ -205,17 +177,6 @@ describe("import plan (files and zip archives → statistic × level × test)", 
 });
 
 describe("bounded work on hostile images and archives", () => {
-  /** A PNG of 68 bytes whose header declares 60000 × 60000 pixels (a decompression bomb's calling card). */
-  function lyingPng(width: number, height: number): Uint8Array {
-    const png = new Uint8Array(68);
-    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-    const dv = new DataView(png.buffer);
-    dv.setUint32(16, width);
-    dv.setUint32(20, height);
-    png.set([8, 6, 0, 0, 0], 24);
-    return png;
-  }
-
   it("refuses a PNG that declares 60000 × 60000 from its header, in milliseconds and without allocating", async () => {
     const bomb = lyingPng(60000, 60000);
     const rss = process.memoryUsage().rss;
