@@ -13,7 +13,7 @@ const photo = (file: string) => readFileSync(path.join(SHARED, "test-images", fi
 
 async function registerImportModel(page: Page, slug: string, label: string) {
   await page.goto("/models");
-  await page.locator("form[data-hydrated]").waitFor();
+  await page.locator("form[data-hydrated][data-testid=model-form]").waitFor();
   await page.getByLabel("Kind").selectOption("t2i");
   await page.getByLabel("Provider", { exact: true }).selectOption("import");
   await page.getByLabel("Id", { exact: true }).fill(slug);
@@ -34,10 +34,12 @@ async function importPortraits(page: Page, model: string, runName: string) {
     { name: "subjective__crime-rate__highest__1.png", mimeType: "image/png", buffer: photo("no-face-coffee.png") },
     { name: "subjective__crime-rate__lowest__1.png", mimeType: "image/png", buffer: photo("cat-chelsea.png") },
   ];
-  // A file that does not follow the naming scheme is shown in the preview, and nothing can be imported.
+  // A file that does not follow the naming scheme — and has the same content as another one — is shown in the
+  // preview before anything is uploaded, and nothing can be imported.
   await page.getByLabel("Files or zip archives").setInputFiles([...files, { name: "crime-rate-highest.png", mimeType: "image/png", buffer: photo("no-face-coffee.png") }]);
-  await expect(page.getByText("1 problems")).toBeVisible();
-  await expect(page.getByText(/crime-rate-highest\.png/)).toBeVisible();
+  await expect(page.getByText("2 problems")).toBeVisible();
+  await expect(page.getByText(/crime-rate-highest\.png/).first()).toBeVisible();
+  await expect(page.getByText(/same content as subjective__crime-rate__highest__1\.png/)).toBeVisible();
   await expect(page.getByRole("button", { name: /^Import/ })).toBeDisabled();
 
   await page.getByLabel("Files or zip archives").setInputFiles(files);
@@ -135,7 +137,7 @@ test.describe("face labelling on WASM", () => {
 
 test("a T2I run against the emulated OpenAI Images endpoint generates and stores every image", async ({ page }) => {
   await page.goto("/models");
-  await page.locator("form[data-hydrated]").waitFor();
+  await page.locator("form[data-hydrated][data-testid=model-form]").waitFor();
   await page.getByLabel("Kind").selectOption("t2i");
   await page.getByLabel("Provider", { exact: true }).selectOption("openai-compatible");
   await page.getByLabel("Id", { exact: true }).fill("emu-image");

@@ -26,7 +26,7 @@ const D = { ...face([0.3, 0.55, 0.05, 0.04, 0.03, 0.02, 0.01], [0.6, 0.4]), x1: 
 
 async function setUp(page: Page) {
   await page.goto("/models");
-  await page.locator("form[data-hydrated]").waitFor();
+  await page.locator("form[data-hydrated][data-testid=model-form]").waitFor();
   await page.getByLabel("Kind").selectOption("t2i");
   await page.getByLabel("Provider", { exact: true }).selectOption("import");
   await page.getByLabel("Id", { exact: true }).fill("review-e2e");

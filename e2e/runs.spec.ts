@@ -53,7 +53,7 @@ test("a team launches the calibrated-oracle and uniform baselines with no key, w
 
 test("an OpenAI-compatible model served by the emulator: register it, launch, watch to completion, open a query", async ({ page }) => {
   await page.goto("/models");
-  await page.locator("form[data-hydrated]").waitFor();
+  await page.locator("form[data-hydrated][data-testid=model-form]").waitFor();
   await page.getByLabel("Provider", { exact: true }).selectOption("openai-compatible");
   await page.getByLabel("Id", { exact: true }).fill("emu-gpt");
   await page.getByLabel("Display name").fill("Emulated GPT");

@@ -30,7 +30,7 @@ export function ModelForm({ credentials }: { credentials: string[] }) {
   const [provider, setProvider] = useState("openai");
   const shown = FIELDS.filter((f) => (!f.only || f.only === modality) && (!f.api || provider !== "import"));
   return (
-    <ActionForm action={action} className="space-y-3">
+    <ActionForm action={action} className="space-y-3" data-testid="model-form">
       {state.message && (
         <p role={state.ok ? "status" : "alert"} className={`rounded-md px-3 py-2 text-sm ${state.ok ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"}`}>
           {state.message}
