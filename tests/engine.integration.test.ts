@@ -166,6 +166,33 @@ describe("run engine", () => {
   });
 });
 
+describe("fair share", () => {
+  it("gives a second run on the same model a share of its concurrency instead of queueing it behind the first", async () => {
+    await register("emu-shared", { concurrency: 4 });
+    emu.setScript("emu-shared", { latencyMs: 30 });
+    const big = await createRun(prisma(), { models: ["emu-shared"], config: presetConfig("smoke", { tests: ["objective"], objectiveRepeats: 6 }), seed: 1 });
+    const worker = new Worker(prisma(), fast);
+    const loop = worker.run();
+    // Let the first run fill the model's slots, then launch a small second one.
+    for (let i = 0; i < 100 && (await prisma().outcome.count({ where: { query: { runId: big.id } } })) < 8; i++) await new Promise((r) => setTimeout(r, 20));
+    const small = await createRun(prisma(), { models: ["emu-shared"], config: presetConfig("smoke", { tests: ["objective"], objectiveRepeats: 1 }), seed: 2 });
+    let smallDoneAt = 0;
+    let bigDoneAt = 0;
+    for (let i = 0; i < 1000 && !(smallDoneAt && bigDoneAt); i++) {
+      const [s, b] = await Promise.all([prisma().run.findUniqueOrThrow({ where: { id: small.id } }), prisma().run.findUniqueOrThrow({ where: { id: big.id } })]);
+      if (s.status === "completed" && !smallDoneAt) smallDoneAt = Date.now();
+      if (b.status === "completed" && !bigDoneAt) bigDoneAt = Date.now();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    worker.stop();
+    await loop;
+    // 76 queries of the small run against 456 of the big one: with a fair share it finishes well before the big one.
+    expect(smallDoneAt).toBeGreaterThan(0);
+    expect(bigDoneAt).toBeGreaterThan(0);
+    expect(smallDoneAt).toBeLessThan(bigDoneAt);
+  }, 60_000);
+});
+
 describe("crash safety", () => {
   it("resumes after kill -9 with exactly one outcome per query and at most one duplicate call per in-flight query", async () => {
     const concurrency = 8;
