@@ -51,11 +51,11 @@ async function setUp(page: Page) {
   // Known model labels, posted through the same API the Label page uses.
   const images = (await (await page.request.get(`/api/runs/${runId}/images?pageSize=10`)).json()).rows as Array<{ id: string; originalName: string }>;
   const byName = (n: string) => images.find((i) => i.originalName.endsWith(`__${n}.png`) || i.originalName.endsWith(`__${n}.jpg`))!.id;
-  const owner = "e2e-review-tab";
-  await page.request.post("/api/label/lease", { data: { owner, runId, max: 8 } });
+  // The server issues the lease token; results are accepted only with it.
+  const { lease } = await (await page.request.post("/api/label/lease", { data: { runId, max: 8 } })).json();
   const res = await page.request.post("/api/label/results", {
     data: {
-      owner,
+      lease,
       classifier: { model: "fairface", sha256: "e".repeat(64) },
       detector: { threshold: 0.95 },
       results: [
