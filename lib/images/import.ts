@@ -101,6 +101,9 @@ export function expandArchives(files: UploadedFile[]): { files: UploadedFile[]; 
           dead = true;
           entry.terminate();
           problems.push({ name: prefix + entry.name, message: size > IMAGE_LIMITS.maxBytes ? `larger than ${mib(IMAGE_LIMITS.maxBytes)} uncompressed` : "inflates beyond the size its header declares" });
+          // Stop reading the archive: its remaining bytes would still be inflated to find the next entry, and the
+          // batch is refused anyway (one problem stores nothing).
+          stopArchive = "not read further after an entry that outgrew its limits";
           return;
         }
         if (total > IMPORT_LIMITS.maxTotalBytes) {
