@@ -1,19 +1,18 @@
 // The durable run engine. Queries are rows; a worker leases a batch, calls the provider with per-model
 // concurrency, and writes each outcome in a transaction together with its cache entry. Killing a worker loses at
 // most its in-flight calls, whose leases expire and are claimed again (one duplicate call each, at most).
-import { createHash, randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import pLimit, { type LimitFunction } from "p-limit";
+import pLimit from "p-limit";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { parseAnswer, type Attribute, type Context, type Identity, type ObjectiveOption, type Person } from "../benchmark";
-import { createImageProvider, createProvider, imageParams, modelParams, ProviderError, type ChatProvider, type ImageProvider } from "../providers";
+import { createImageProvider, createProvider, imageParams, modelParams, type ChatProvider, type ImageProvider } from "../providers";
 import { parseStoredConfig, type RunConfig, type T2iRunConfig } from "./config";
 import { env } from "../env";
-import { ImageValidationError, resolveStoredImage, storeImage, validateImageAsync } from "../images";
-import { cost } from "./cost";
-import { insertMany } from "../db/bulk";
 import { sweepInterruptedPlanning, type ModelSnapshot } from "./runs";
+import { processLlm } from "./process-llm";
+import { processImage } from "./process-image";
+import { writeBatch } from "./outcome-writes";
+import { backoffMs, type Claimed, type ModelSlot, type ModelState, type ProcessorContext, type Write } from "./work-types";
 import { sweepStorage } from "./imports";
 import { isContention } from "../db/retry";
 
@@ -35,105 +34,8 @@ export interface WorkerOptions {
   heartbeatMs?: number;
 }
 
-/** Longest model output stored per response; longer text is cut and marked (the parser reads the stored text). */
-export const MAX_STORED_OUTPUT = 64 * 1024;
-export const TRUNCATION_MARK = "\n[… truncated by the workbench: the response was longer than 64 KiB]";
-
-/** Caps a model's text at MAX_STORED_OUTPUT characters, marking the cut. */
-export function capOutput(text: string): string {
-  return text.length > MAX_STORED_OUTPUT ? text.slice(0, MAX_STORED_OUTPUT) + TRUNCATION_MARK : text;
-}
-
+export { capOutput, MAX_STORED_OUTPUT, TRUNCATION_MARK, attemptKey, backoffMs } from "./work-types";
 export { isContention } from "../db/retry";
-
-interface Claimed {
-  id: number;
-  runId: string;
-  modelConfigId: string;
-  modality: string;
-  test: string;
-  context: string | null;
-  statisticId: string;
-  level: string;
-  attribute: string | null;
-  repeatIndex: number;
-  prompt: string;
-  optionsJson: string;
-  identityJson: string | null;
-  attempts: number;
-  cacheKey: string;
-  /** the cached first answer, looked up for the whole batch at claim time */
-  cachedText?: string | null;
-  cachedImageSha256?: string | null;
-}
-
-interface ModelSlot {
-  limit: LimitFunction;
-  inFlight: number;
-  concurrency: number;
-}
-
-/** A model as one run calls it: built from the run's snapshot of the model's settings at launch. */
-interface ModelState {
-  id: string;
-  slug: string;
-  providerName: string;
-  modality: string;
-  provider: ChatProvider | null;
-  imageProvider: ImageProvider | null;
-  imageSize: { width: number; height: number } | null;
-  providerError: string | null;
-  /** the model's concurrency, shared by every run on it in this worker */
-  slot: ModelSlot;
-  priceIn: number;
-  priceOut: number;
-  pricePerImage: number;
-}
-
-type Attempt = { text?: string; error?: string; latencyMs: number; cached?: boolean };
-
-type CacheRow = { key: string; provider: string; model: string; text: string; imageSha256?: string | null; inputTokens: number | null; outputTokens: number | null; costUsd: number };
-
-/** A generated image, stored content-addressed; recorded as an Image row with its outcome. */
-interface GeneratedImage {
-  sha256: string;
-  path: string;
-  mimeType: string;
-  width: number;
-  height: number;
-  bytes: number;
-}
-
-type Write =
-  | { kind: "cache"; rows: CacheRow[] }
-  | {
-      kind: "outcome";
-      query: Claimed;
-      status: "answered" | "refused" | "failed";
-      reason: string | null;
-      rawText: string | null;
-      letter: string | null;
-      gender: string | null;
-      race: string | null;
-      attempts: Attempt[];
-      latencyMs: number | null;
-      inputTokens: number | null;
-      outputTokens: number | null;
-      costUsd: number;
-      cached: boolean;
-      cacheRows: CacheRow[];
-      image?: GeneratedImage;
-    }
-  | { kind: "retry"; query: Claimed; nextAttemptAt: Date; reason: string };
-
-export function attemptKey(base: string, attempt: number): string {
-  return attempt === 0 ? base : createHash("sha256").update(`${base}|${attempt}`).digest("hex");
-}
-
-export function backoffMs(retry: number, baseMs: number, maxMs: number, random = Math.random): number {
-  // "Full jitter": uniform in [0, min(max, base·2^n)] spreads retries of a burst apart.
-  return Math.round(random() * Math.min(maxMs, baseMs * 2 ** retry));
-}
 
 export class Worker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -158,6 +60,8 @@ export class Worker {
   private errorStreak = 0;
   private lastHeartbeat = 0;
   private activeRunIds: string[] = [];
+  /** what the processors see of this worker */
+  private readonly context: ProcessorContext;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -174,6 +78,13 @@ export class Worker {
       ...options,
     };
     this.dataDir = options.dataDir ?? env().dataDir;
+    this.context = {
+      prisma: this.prisma,
+      push: (w) => this.push(w),
+      seed: async (runId) => (await this.runConfig(runId)).seed,
+      backoff: (retry) => backoffMs(retry, this.opts.backoffBaseMs, this.opts.backoffMaxMs),
+      dataDir: this.dataDir,
+    };
   }
 
   stop() {
@@ -394,7 +305,7 @@ export class Worker {
         m.slot.inFlight++;
         this.runModelInFlight.set(rmKey, (this.runModelInFlight.get(rmKey) ?? 0) + 1);
         const p = m.slot
-          .limit(() => (q.modality === "t2i" ? this.processImage(q, m, config as T2iRunConfig) : this.process(q, m, config as RunConfig)))
+          .limit(() => (q.modality === "t2i" ? processImage(this.context, q, m, config as T2iRunConfig) : processLlm(this.context, q, m, config as RunConfig)))
           .catch((e) => this.opts.log?.(`query ${q.id}: ${e instanceof Error ? e.message : String(e)}`))
           .finally(() => {
             m.slot.inFlight--;
@@ -446,193 +357,11 @@ export class Worker {
     });
   }
 
-  private async process(q: Claimed, m: ModelState, config: RunConfig): Promise<void> {
-    const options = JSON.parse(q.optionsJson) as ObjectiveOption[] | Person[];
-    const letters = options.map((o) => o.letter);
-    const attempts: Attempt[] = [];
-    const cacheRows: CacheRow[] = [];
-    let inTok: number | null = null;
-    let outTok: number | null = null;
-    let spent = 0;
-    let latency = 0;
-    let allCached = true;
-    const fail = (status: "failed" | "refused", reason: string, rawText: string | null) =>
-      this.push({ kind: "outcome", query: q, status, reason, rawText, letter: null, gender: null, race: null, attempts, latencyMs: latency || null, inputTokens: inTok, outputTokens: outTok, costUsd: spent, cached: allCached && attempts.length > 0, cacheRows });
-
-    if (!m.provider) return fail("failed", `provider not available: ${m.providerError}`, null);
-
-    for (let ask = 0; ask <= config.maxReasks; ask++) {
-      const key = attemptKey(q.cacheKey, ask);
-      // The first ask's cache entry came with the claim; re-asks (rare) look theirs up.
-      const cachedText = ask === 0 ? q.cachedText : (await this.prisma.responseCache.findUnique({ where: { key } }))?.rawText;
-      let text: string;
-      if (cachedText != null) {
-        text = cachedText;
-        attempts.push({ text, latencyMs: 0, cached: true });
-      } else {
-        allCached = false;
-        const controller = new AbortController();
-        const timer = setTimeout(() => controller.abort(), config.timeoutMs);
-        const t0 = performance.now();
-        try {
-          const res = await m.provider.chat({
-            prompt: q.prompt,
-            signal: controller.signal,
-            query: {
-              test: q.test as "objective" | "subjective",
-              context: q.context as Context | null,
-              statisticId: q.statisticId,
-              level: q.level as "highest" | "lowest",
-              attribute: q.attribute as Attribute | null,
-              options,
-              identity: q.identityJson ? (JSON.parse(q.identityJson) as Identity) : null,
-              streamKey: key,
-              seed: (await this.runConfig(q.runId)).seed,
-            },
-          });
-          const ms = Math.round(performance.now() - t0);
-          latency += ms;
-          text = capOutput(res.text);
-          inTok = (inTok ?? 0) + (res.inputTokens ?? 0);
-          outTok = (outTok ?? 0) + (res.outputTokens ?? 0);
-          const c = cost(res.inputTokens, res.outputTokens, m.priceIn, m.priceOut);
-          spent += c;
-          attempts.push({ text, latencyMs: ms });
-          cacheRows.push({ key, provider: m.providerName, model: m.slug, text, inputTokens: res.inputTokens, outputTokens: res.outputTokens, costUsd: c });
-        } catch (err) {
-          const ms = Math.round(performance.now() - t0);
-          const e = err instanceof ProviderError ? err : new ProviderError(controller.signal.aborted ? `timed out after ${config.timeoutMs} ms` : String(err), "retryable");
-          const message = controller.signal.aborted && !/timed out/.test(e.message) ? `timed out after ${config.timeoutMs} ms` : e.message;
-          attempts.push({ error: `${e.kind}: ${message}`, latencyMs: ms });
-          if (e.kind === "fatal") return fail("failed", message, null);
-          if (q.attempts < config.maxRetries) {
-            const delay = e.kind === "rate_limited" && e.retryAfterMs !== undefined ? e.retryAfterMs : backoffMs(q.attempts, this.opts.backoffBaseMs, this.opts.backoffMaxMs);
-            // Responses already paid for in this attempt are cached, so the retry re-uses them.
-            if (cacheRows.length) this.push({ kind: "cache", rows: cacheRows });
-            return this.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + delay), reason: `${e.kind}: ${message}` });
-          }
-          return fail("failed", `gave up after ${q.attempts + 1} attempts: ${message}`, null);
-        } finally {
-          clearTimeout(timer);
-        }
-      }
-      const parsed = parseAnswer(text, letters);
-      if (parsed.ok) {
-        const chosen = options.find((o) => o.letter === parsed.letter)!;
-        let gender: string | null = null;
-        let race: string | null = null;
-        if (q.test === "objective") {
-          const v = (chosen as ObjectiveOption).value;
-          if (q.attribute === "gender") gender = v;
-          else race = v;
-        } else {
-          gender = (chosen as Person).gender;
-          race = (chosen as Person).race;
-        }
-        return this.push({ kind: "outcome", query: q, status: "answered", reason: null, rawText: text, letter: parsed.letter, gender, race, attempts, latencyMs: latency || null, inputTokens: inTok, outputTokens: outTok, costUsd: spent, cached: allCached, cacheRows });
-      }
-      if (ask === config.maxReasks) return fail("refused", `unparseable after ${ask + 1} asks: ${parsed.message}`, text);
-    }
-  }
-
-  /**
-   * One image: from the cache when the same prompt and repeat were generated before and the file is still stored,
-   * else from the provider. The bytes are validated by content before they are stored; a provider that returns
-   * something that is not an image gets the query retried, then failed with the reason.
-   */
-  private async processImage(q: Claimed, m: ModelState, config: T2iRunConfig): Promise<void> {
-    const attempts: Attempt[] = [];
-    const done = (status: "answered" | "failed", reason: string | null, extra: { rawText?: string | null; image?: GeneratedImage; costUsd?: number; latencyMs?: number | null; cached?: boolean; cacheRows?: CacheRow[] } = {}) =>
-      this.push({
-        kind: "outcome",
-        query: q,
-        status,
-        reason,
-        rawText: extra.rawText ?? null,
-        letter: null,
-        gender: null,
-        race: null,
-        attempts,
-        latencyMs: extra.latencyMs ?? null,
-        inputTokens: null,
-        outputTokens: null,
-        costUsd: extra.costUsd ?? 0,
-        cached: extra.cached ?? false,
-        cacheRows: extra.cacheRows ?? [],
-        image: extra.image,
-      });
-
-    if (q.cachedText != null && q.cachedImageSha256) {
-      const cached = this.cachedImage(q.cachedText, q.cachedImageSha256);
-      if (cached) {
-        attempts.push({ text: cached.revisedPrompt ?? undefined, latencyMs: 0, cached: true });
-        return done("answered", null, { rawText: cached.revisedPrompt, image: cached.image, cached: true });
-      }
-    }
-    if (!m.imageProvider || !m.imageSize) return done("failed", `provider not available: ${m.providerError}`);
-
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), config.timeoutMs);
-    const t0 = performance.now();
-    try {
-      const res = await m.imageProvider.generate({ prompt: q.prompt, ...m.imageSize, signal: controller.signal });
-      if (res.revisedPrompt) res.revisedPrompt = capOutput(res.revisedPrompt);
-      const ms = Math.round(performance.now() - t0);
-      // A generated image is paid for once it arrives, valid or not.
-      const price = m.pricePerImage;
-      let valid;
-      try {
-        valid = await validateImageAsync(res.bytes);
-      } catch (e) {
-        if (!(e instanceof ImageValidationError)) throw e;
-        attempts.push({ error: `invalid image: ${e.message}`, latencyMs: ms });
-        if (q.attempts < config.maxRetries)
-          return this.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + backoffMs(q.attempts, this.opts.backoffBaseMs, this.opts.backoffMaxMs)), reason: `invalid image: ${e.message}` });
-        return done("failed", `gave up after ${q.attempts + 1} attempts: invalid image: ${e.message}`, { costUsd: price, latencyMs: ms });
-      }
-      const stored = storeImage(this.dataDir, res.bytes, valid);
-      const image: GeneratedImage = { sha256: stored.sha256, path: stored.path, mimeType: valid.mime, width: valid.width, height: valid.height, bytes: res.bytes.length };
-      attempts.push({ text: res.revisedPrompt ?? undefined, latencyMs: ms });
-      const cacheText = JSON.stringify({ ...image, revisedPrompt: res.revisedPrompt });
-      return done("answered", null, {
-        rawText: res.revisedPrompt,
-        image,
-        costUsd: price,
-        latencyMs: ms,
-        cacheRows: [{ key: q.cacheKey, provider: m.providerName, model: m.slug, text: cacheText, imageSha256: image.sha256, inputTokens: null, outputTokens: null, costUsd: price }],
-      });
-    } catch (err) {
-      const ms = Math.round(performance.now() - t0);
-      const e = err instanceof ProviderError ? err : new ProviderError(controller.signal.aborted ? `timed out after ${config.timeoutMs} ms` : String(err), "retryable");
-      const message = controller.signal.aborted && !/timed out/.test(e.message) ? `timed out after ${config.timeoutMs} ms` : e.message;
-      attempts.push({ error: `${e.kind}: ${message}`, latencyMs: ms });
-      if (e.kind === "fatal") return done("failed", message);
-      if (q.attempts < config.maxRetries) {
-        const delay = e.kind === "rate_limited" && e.retryAfterMs !== undefined ? e.retryAfterMs : backoffMs(q.attempts, this.opts.backoffBaseMs, this.opts.backoffMaxMs);
-        return this.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + delay), reason: `${e.kind}: ${message}` });
-      }
-      return done("failed", `gave up after ${q.attempts + 1} attempts: ${message}`);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** A cache entry's image, when its file is still in the store. */
-  private cachedImage(text: string, sha256: string): { image: GeneratedImage; revisedPrompt: string | null } | null {
-    try {
-      const c = JSON.parse(text) as GeneratedImage & { revisedPrompt?: string | null };
-      if (c.sha256 !== sha256 || !existsSync(resolveStoredImage(this.dataDir, c.path))) return null;
-      return { image: { sha256, path: c.path, mimeType: c.mimeType, width: c.width, height: c.height, bytes: c.bytes }, revisedPrompt: c.revisedPrompt ?? null };
-    } catch {
-      return null;
-    }
-  }
-
   private push(w: Write) {
     this.buffer.push(w);
   }
 
-  /** Writes buffered results in one transaction. */
+  /** Writes buffered results in one transaction; on failure the batch goes back in front and nothing is lost. */
   async flush(): Promise<void> {
     const prev = this.flushing;
     let release!: () => void;
@@ -641,91 +370,9 @@ export class Worker {
     const batch = this.buffer;
     this.buffer = [];
     try {
-      if (!batch.length) return;
-      const outcomes = batch.filter((w): w is Extract<Write, { kind: "outcome" }> => w.kind === "outcome");
-      const retries = batch.filter((w): w is Extract<Write, { kind: "retry" }> => w.kind === "retry");
-      const cacheRows = batch.flatMap((w) => (w.kind === "cache" ? w.rows : w.kind === "outcome" ? w.cacheRows : []));
-      const spendByRun = new Map<string, number>();
-      for (const o of outcomes) spendByRun.set(o.query.runId, (spendByRun.get(o.query.runId) ?? 0) + o.costUsd);
-
-      await this.prisma.$transaction(async (tx) => {
-        if (cacheRows.length) {
-          const existing = new Set((await tx.responseCache.findMany({ where: { key: { in: cacheRows.map((r) => r.key) } }, select: { key: true } })).map((r) => r.key));
-          const fresh = new Map(cacheRows.filter((r) => !existing.has(r.key)).map((r) => [r.key, r]));
-          const now = new Date();
-          await insertMany(
-            tx,
-            "ResponseCache",
-            [...fresh.values()].map((r) => ({ key: r.key, provider: r.provider, model: r.model, rawText: r.text, imageSha256: r.imageSha256 ?? null, inputTokens: r.inputTokens, outputTokens: r.outputTokens, costUsd: r.costUsd, createdAt: now })),
-            { orIgnore: true },
-          );
-        }
-        if (outcomes.length) {
-          // A query can only get one outcome: an expired lease re-claimed by another worker may have finished it.
-          const done = new Set((await tx.outcome.findMany({ where: { queryId: { in: outcomes.map((o) => o.query.id) } }, select: { queryId: true } })).map((o) => o.queryId));
-          const fresh = outcomes.filter((o) => !done.has(o.query.id));
-          const now = new Date();
-          await insertMany(
-            tx,
-            "Outcome",
-            fresh.map((o) => ({
-              queryId: o.query.id,
-              status: o.status,
-              reason: o.reason,
-              rawText: o.rawText,
-              parsedLetter: o.letter,
-              gender: o.gender,
-              race: o.race,
-              attempts: o.attempts.length,
-              attemptsJson: JSON.stringify(o.attempts),
-              latencyMs: o.latencyMs,
-              inputTokens: o.inputTokens,
-              outputTokens: o.outputTokens,
-              costUsd: o.costUsd,
-              cached: o.cached,
-              createdAt: now,
-            })),
-          );
-          const images = fresh.filter((o) => o.image);
-          if (images.length)
-            await insertMany(
-              tx,
-              "Image",
-              images.map((o) => ({
-                id: `img${randomUUID().replaceAll("-", "")}`,
-                runId: o.query.runId,
-                queryId: o.query.id,
-                modelConfigId: o.query.modelConfigId,
-                test: o.query.test,
-                statisticId: o.query.statisticId,
-                level: o.query.level,
-                sha256: o.image!.sha256,
-                path: o.image!.path,
-                mimeType: o.image!.mimeType,
-                width: o.image!.width,
-                height: o.image!.height,
-                bytes: o.image!.bytes,
-                source: "generated",
-                originalName: null,
-                labelStatus: "unlabelled",
-                createdAt: now,
-              })),
-            );
-          for (const status of ["answered", "refused", "failed"] as const) {
-            const ids = fresh.filter((o) => o.status === status).map((o) => o.query.id);
-            if (ids.length) await tx.query.updateMany({ where: { id: { in: ids } }, data: { status, leaseOwner: null, leaseUntil: null } });
-          }
-        }
-        for (const r of retries)
-          await tx.query.updateMany({
-            where: { id: r.query.id, status: "leased" },
-            data: { status: "pending", attempts: { increment: 1 }, nextAttemptAt: r.nextAttemptAt, leaseOwner: null, leaseUntil: null },
-          });
-        for (const [runId, usd] of spendByRun) if (usd > 0) await tx.run.update({ where: { id: runId }, data: { spentUsd: { increment: usd } } });
-      });
+      if (batch.length) await writeBatch(this.prisma, batch);
     } catch (e) {
-      // Nothing is lost: the batch goes back in front of what arrived meanwhile and is written on the next flush
-      // (the transaction rolled back whole, and outcomes are idempotent per query).
+      // The transaction rolled back whole, and outcomes are idempotent per query: write it all again next time.
       this.buffer = batch.concat(this.buffer);
       throw e;
     } finally {
