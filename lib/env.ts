@@ -19,6 +19,14 @@ const schema = z.object({
   /** a FairFace .onnx file on the server's disk, served to the Label page (instead of public/models/fairface.onnx) */
   FAIRFACE_MODEL_PATH: z.preprocess(emptyToUndefined, z.string().optional()),
   FOF_WORKER: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
+  /** signs session cookies; made and kept in FOF_DATA_DIR when unset */
+  BETTER_AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
+  /** the address people use (behind a TLS proxy: https://…); cookies are Secure when it is https */
+  FOF_PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional()),
+  /** more origins allowed to post to the app (comma-separated) */
+  FOF_TRUSTED_ORIGINS: z.preprocess(emptyToUndefined, z.string().transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)).optional()),
+  /** create this admin on start when no user exists (CI, scripts) */
+  FOF_ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email("must be an email address").optional()),
   /** how long a database call waits for another writer's lock before it fails (and is retried) */
   FOF_DB_BUSY_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(600_000).default(10_000)),
   /** the most queries (or images) one launch may plan, over all its models */

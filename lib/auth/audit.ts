@@ -1,0 +1,50 @@
+// The audit trail: one append-only row per thing a person did (sign-in, invitation, role change, model change, run
+// launch / pause / resume / cancel with budget, import, assignment, face delete / restore, export). Never updated.
+import type { PrismaClient } from "../../generated/prisma/client";
+
+export const AUDIT_ACTIONS = [
+  "user.setup",
+  "user.sign-in",
+  "user.create",
+  "user.invite",
+  "user.join",
+  "user.role",
+  "user.disable",
+  "user.enable",
+  "user.limit",
+  "user.reset-link",
+  "user.password-reset",
+  "model.save",
+  "model.archive",
+  "model.restore",
+  "model.delete",
+  "run.launch",
+  "run.pause",
+  "run.resume",
+  "run.cancel",
+  "images.import",
+  "assignment.create",
+  "face.delete",
+  "face.restore",
+  "face.add",
+  "export",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditEntry {
+  userId: string | null;
+  action: AuditAction;
+  targetType?: string;
+  targetId?: string;
+  details?: Record<string, unknown>;
+  ip?: string | null;
+}
+
+type Tx = Pick<PrismaClient, "auditLog">;
+
+/** Appends one audit row (inside the caller's transaction when given one, so the change and its record go together). */
+export async function audit(tx: Tx, e: AuditEntry): Promise<void> {
+  await tx.auditLog.create({
+    data: { userId: e.userId, action: e.action, targetType: e.targetType ?? null, targetId: e.targetId ?? null, detailsJson: JSON.stringify(e.details ?? {}), ip: e.ip ?? null },
+  });
+}

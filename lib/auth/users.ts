@@ -1,0 +1,92 @@
+// Accounts: created by the first-run setup, `fof user add`, FOF_ADMIN_EMAIL / FOF_ADMIN_PASSWORD or an invitation;
+// roles, spending limits and the disabled flag changed by an admin. Passwords are hashed by better-auth's own hasher
+// and stored where its sign-in reads them (a "credential" account). Server-only.
+import { randomUUID } from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
+import { z } from "zod";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { DomainError } from "../engine/errors";
+import { readSecret } from "../env";
+import { audit } from "./audit";
+import { ROLES, type Role } from "./roles";
+
+export const emailSchema = z.email("an email address").max(200).transform((s) => s.trim().toLowerCase());
+export const passwordSchema = z.string().min(10, "at least 10 characters").max(256, "at most 256 characters");
+export const nameSchema = z.string().trim().min(1, "a name").max(80);
+
+export const newUserSchema = z.object({ email: emailSchema, name: nameSchema, password: passwordSchema, role: z.enum(ROLES) });
+export type NewUser = z.input<typeof newUserSchema>;
+
+/** Creates an account with a password (in one transaction with its audit row). */
+export async function createUser(prisma: PrismaClient, input: NewUser, by: { userId: string | null; action?: "user.create" | "user.setup" | "user.join"; details?: Record<string, unknown> } = { userId: null }) {
+  const u = newUserSchema.parse(input);
+  const hash = await hashPassword(u.password);
+  return prisma.$transaction(async (tx) => {
+    if (await tx.user.findUnique({ where: { email: u.email }, select: { id: true } })) throw new DomainError(409, `an account for ${u.email} exists already`);
+    const id = randomUUID();
+    const user = await tx.user.create({ data: { id, email: u.email, name: u.name, role: u.role, emailVerified: true } });
+    await tx.account.create({ data: { id: randomUUID(), userId: id, providerId: "credential", accountId: id, password: hash } });
+    await audit(tx, { userId: by.userId ?? id, action: by.action ?? "user.create", targetType: "user", targetId: id, details: { email: u.email, role: u.role, ...by.details } });
+    return user;
+  });
+}
+
+export async function userCount(prisma: PrismaClient): Promise<number> {
+  return prisma.user.count({ where: { placeholder: false } });
+}
+
+/**
+ * FOF_ADMIN_EMAIL + FOF_ADMIN_PASSWORD: the first admin, made headlessly (CI, scripts) when no account exists yet.
+ * Returns whether one was made.
+ */
+export async function ensureAdminFromEnv(prisma: PrismaClient, email: string | undefined, password = readSecret("FOF_ADMIN_PASSWORD")): Promise<boolean> {
+  if (!email || !password) return false;
+  if ((await userCount(prisma)) > 0) return false;
+  await createUser(prisma, { email, name: "Administrator", password, role: "admin" }, { userId: null, action: "user.setup", details: { via: "environment" } });
+  return true;
+}
+
+export async function setRole(prisma: PrismaClient, byUserId: string | null, userId: string, role: Role) {
+  return prisma.$transaction(async (tx) => {
+    const u = await tx.user.findUnique({ where: { id: userId } });
+    if (!u) throw new DomainError(404, "user not found");
+    if (u.role === "admin" && role !== "admin" && (await tx.user.count({ where: { role: "admin", disabled: false } })) <= 1)
+      throw new DomainError(409, "the last admin cannot lose the admin role");
+    await tx.user.update({ where: { id: userId }, data: { role } });
+    await audit(tx, { userId: byUserId, action: "user.role", targetType: "user", targetId: userId, details: { from: u.role, to: role } });
+  });
+}
+
+export async function setDisabled(prisma: PrismaClient, byUserId: string | null, userId: string, disabled: boolean) {
+  return prisma.$transaction(async (tx) => {
+    const u = await tx.user.findUnique({ where: { id: userId } });
+    if (!u) throw new DomainError(404, "user not found");
+    if (disabled && u.role === "admin" && (await tx.user.count({ where: { role: "admin", disabled: false } })) <= 1) throw new DomainError(409, "the last admin cannot be disabled");
+    await tx.user.update({ where: { id: userId }, data: { disabled } });
+    // Signed out everywhere at once.
+    if (disabled) await tx.session.deleteMany({ where: { userId } });
+    await audit(tx, { userId: byUserId, action: disabled ? "user.disable" : "user.enable", targetType: "user", targetId: userId });
+  });
+}
+
+export async function setSpendingLimit(prisma: PrismaClient, byUserId: string | null, userId: string, limitUsd: number | null) {
+  if (limitUsd !== null && !(Number.isFinite(limitUsd) && limitUsd >= 0 && limitUsd <= 10_000_000)) throw new DomainError(400, "the spending limit is a number of USD ≥ 0, or none");
+  return prisma.$transaction(async (tx) => {
+    const u = await tx.user.findUnique({ where: { id: userId } });
+    if (!u) throw new DomainError(404, "user not found");
+    await tx.user.update({ where: { id: userId }, data: { spendingLimitUsd: limitUsd } });
+    await audit(tx, { userId: byUserId, action: "user.limit", targetType: "user", targetId: userId, details: { from: u.spendingLimitUsd, to: limitUsd } });
+  });
+}
+
+export async function listUsers(prisma: PrismaClient) {
+  return prisma.user.findMany({
+    orderBy: [{ placeholder: "asc" }, { email: "asc" }],
+    select: { id: true, email: true, name: true, role: true, disabled: true, spendingLimitUsd: true, placeholder: true, createdAt: true },
+    take: 1000,
+  });
+}
+
+export async function findUserByEmail(prisma: PrismaClient, email: string) {
+  return prisma.user.findUnique({ where: { email: emailSchema.parse(email) } });
+}

@@ -1,0 +1,113 @@
+// Accounts through better-auth on our database: sign-in with hashed passwords, sessions, closed sign-up, no user
+// enumeration, rate-limited sign-in, disabled accounts, one-time invitations and reset links, audit rows.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-auth-"));
+process.env.PORT = "3555";
+
+const { db, migrateAndSeed } = await import("../lib/db");
+const { auth } = await import("../lib/auth/server");
+const users = await import("../lib/auth/users");
+const invitations = await import("../lib/auth/invitations");
+const { can, permissionsOf, ROLES } = await import("../lib/auth/roles");
+
+const base = "http://127.0.0.1:3555/api/auth";
+let ip = 1;
+/** Each call from its own client address unless told otherwise (the rate limit is per client). */
+const post = (route: string, body: unknown, from = `10.0.0.${ip++}`) =>
+  auth().handler(new Request(`${base}${route}`, { method: "POST", headers: { "content-type": "application/json", origin: "http://127.0.0.1:3555", "x-forwarded-for": from }, body: JSON.stringify(body) }));
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+});
+afterAll(async () => {
+  await db().$disconnect();
+});
+
+describe("roles", () => {
+  it("grants each role exactly its permissions", () => {
+    expect(can("admin", "users.manage")).toBe(true);
+    expect(can("runner", "runs.manage")).toBe(true);
+    expect(can("runner", "users.manage")).toBe(false);
+    expect(can("reviewer", "runs.manage")).toBe(false);
+    expect(can("reviewer", "data.export")).toBe(true);
+    expect(can("annotator", "faces.label")).toBe(true);
+    expect(can("annotator", "data.export")).toBe(false);
+    expect(can("annotator", "results.read")).toBe(false);
+    expect(can("viewer", "results.read")).toBe(true);
+    expect(can("viewer", "faces.review")).toBe(false);
+    expect(can("root", "results.read")).toBe(false);
+    expect(can(null, "results.read")).toBe(false);
+    for (const r of ROLES) expect(permissionsOf(r).size).toBeGreaterThan(0);
+  });
+});
+
+describe("accounts", () => {
+  it("creates the first admin from the environment once, and signs in with a session cookie", async () => {
+    expect(await users.ensureAdminFromEnv(db(), "Admin@Example.org", "correct horse battery")).toBe(true);
+    expect(await users.ensureAdminFromEnv(db(), "second@example.org", "correct horse battery")).toBe(false);
+    const res = await post("/sign-in/email", { email: "admin@example.org", password: "correct horse battery" });
+    expect(res.status).toBe(200);
+    const cookie = res.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/fof\.session_token=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    const session = await auth().api.getSession({ headers: new Headers({ cookie: cookie.split(";")[0] }) });
+    expect(session?.user.email).toBe("admin@example.org");
+    expect((session?.user as { role?: string }).role).toBe("admin");
+    const stored = await db().account.findFirstOrThrow({ where: { userId: session!.user.id } });
+    expect(stored.password).not.toContain("correct horse");
+  });
+
+  it("refuses sign-up, and answers a wrong password and an unknown email alike", async () => {
+    const signUp = await post("/sign-up/email", { email: "new@example.org", password: "whatever-long", name: "x" });
+    expect(signUp.status).toBeGreaterThanOrEqual(400);
+    expect(await db().user.count({ where: { email: "new@example.org" } })).toBe(0);
+    const wrong = await post("/sign-in/email", { email: "admin@example.org", password: "not the password" });
+    const unknown = await post("/sign-in/email", { email: "nobody@example.org", password: "not the password" });
+    expect(wrong.status).toBe(unknown.status);
+    expect(await wrong.text()).toBe(await unknown.text());
+  });
+
+  it("rate-limits sign-in per client", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await post("/sign-in/email", { email: "admin@example.org", password: "guess-guess-guess" }, "10.9.9.9")).status);
+    expect(statuses.slice(-1)[0]).toBe(429);
+  });
+
+  it("keeps a disabled account out, sessions included", async () => {
+    const admin = await users.findUserByEmail(db(), "admin@example.org");
+    const viewer = await users.createUser(db(), { email: "viewer@example.org", name: "Vi", password: "viewer-password", role: "viewer" }, { userId: admin!.id });
+    const ok = await post("/sign-in/email", { email: "viewer@example.org", password: "viewer-password" });
+    expect(ok.status).toBe(200);
+    await users.setDisabled(db(), admin!.id, viewer.id, true);
+    expect(await db().session.count({ where: { userId: viewer.id } })).toBe(0);
+    const refused = await post("/sign-in/email", { email: "viewer@example.org", password: "viewer-password" });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    await expect(users.setDisabled(db(), admin!.id, admin!.id, true)).rejects.toThrow(/last admin/);
+    await expect(users.setRole(db(), admin!.id, admin!.id, "viewer")).rejects.toThrow(/last admin/);
+  });
+
+  it("invites with a role through a one-time, expiring link; resets a password through another", async () => {
+    const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
+    const inv = await invitations.createInvitation(db(), admin.id, { role: "annotator", email: "ann@example.org" });
+    expect(await invitations.inspectLink(db(), inv.token)).toMatchObject({ kind: "invite", role: "annotator" });
+    await expect(invitations.acceptInvitation(db(), { token: inv.token, email: "other@example.org", name: "Ann", password: "annotator-pw" })).rejects.toThrow(/another email/);
+    const ann = await invitations.acceptInvitation(db(), { token: inv.token, email: "ann@example.org", name: "Ann", password: "annotator-pw" });
+    expect(ann.role).toBe("annotator");
+    await expect(invitations.acceptInvitation(db(), { token: inv.token, email: "ann@example.org", name: "Ann", password: "annotator-pw" })).rejects.toThrow(/not valid/);
+    expect((await post("/sign-in/email", { email: "ann@example.org", password: "annotator-pw" })).status).toBe(200);
+
+    const reset = await invitations.createResetLink(db(), admin.id, ann.id);
+    await invitations.resetPassword(db(), { token: reset.token, password: "a-new-password" });
+    expect((await post("/sign-in/email", { email: "ann@example.org", password: "annotator-pw" })).status).toBeGreaterThanOrEqual(400);
+    expect((await post("/sign-in/email", { email: "ann@example.org", password: "a-new-password" })).status).toBe(200);
+    await expect(invitations.resetPassword(db(), { token: reset.token, password: "again-again" })).rejects.toThrow(/not valid/);
+
+    const actions = (await db().auditLog.findMany({ orderBy: { id: "asc" } })).map((a) => a.action);
+    expect(actions).toEqual(expect.arrayContaining(["user.setup", "user.create", "user.disable", "user.invite", "user.join", "user.reset-link", "user.password-reset"]));
+  });
+});
