@@ -2,7 +2,25 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { env } = await import("./lib/env");
+  await firstRun(env());
   if (env().FOF_WORKER === "off") return;
   const { startServerWorker } = await import("./lib/engine/server-worker");
   startServerWorker();
+}
+
+/**
+ * Accounts on start: FOF_ADMIN_EMAIL + FOF_ADMIN_PASSWORD create the first admin headlessly; otherwise, while no
+ * account exists, the log says where to create one (the setup page, with its one-time token for a remote browser).
+ */
+async function firstRun(e: { dataDir: string; FOF_ADMIN_EMAIL?: string }) {
+  const { db } = await import("./lib/db");
+  const { ensureAdminFromEnv, userCount } = await import("./lib/auth/users");
+  const { setupToken } = await import("./lib/auth/setup");
+  const { publicUrl } = await import("./lib/auth/server");
+  try {
+    if (await ensureAdminFromEnv(db(), e.FOF_ADMIN_EMAIL)) console.error(`[auth] created the admin ${e.FOF_ADMIN_EMAIL} from FOF_ADMIN_EMAIL / FOF_ADMIN_PASSWORD`);
+    if ((await userCount(db())) === 0) console.error(`[auth] no account yet: create the first admin at ${publicUrl()}/setup (from this machine), or from elsewhere at ${publicUrl()}/setup?token=${setupToken(e.dataDir)}`);
+  } catch (err) {
+    console.error(`[auth] ${err instanceof Error ? err.message : String(err)}`);
+  }
 }

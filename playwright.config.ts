@@ -9,6 +9,9 @@ const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "fof
 process.env.E2E_DATA_DIR = dataDir; // workers re-evaluate this file: keep one directory
 export const emulatorPort = Number(process.env.E2E_EMULATOR_PORT ?? 3299);
 export const E2E_SECRET_CANARY = "sk-e2e-canary-must-never-reach-the-browser";
+/** The admin the server creates at start (FOF_ADMIN_EMAIL / FOF_ADMIN_PASSWORD); journeys run signed in as them. */
+export const E2E_ADMIN = { email: "admin@e2e.example.org", password: "e2e-admin-password" };
+export const ADMIN_STATE = path.join(dataDir, "admin-state.json");
 
 export default defineConfig({
   testDir: "e2e",
@@ -40,7 +43,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    // Signs in once and keeps the session cookie for every journey.
+    { name: "sign-in", testMatch: /sign-in\.setup\.ts/, use: { ...devices["Desktop Chrome"] } },
+    { name: "chromium", dependencies: ["sign-in"], use: { ...devices["Desktop Chrome"], storageState: ADMIN_STATE } },
+  ],
   webServer: [
     {
       // The provider emulator stands in for OpenAI-compatible and Replicate APIs.
@@ -61,6 +68,8 @@ export default defineConfig({
       HOST: "127.0.0.1",
       FOF_DATA_DIR: dataDir,
       OPENAI_API_KEY: E2E_SECRET_CANARY,
+      FOF_ADMIN_EMAIL: E2E_ADMIN.email,
+      FOF_ADMIN_PASSWORD: E2E_ADMIN.password,
       REPLICATE_API_TOKEN: E2E_SECRET_CANARY,
       NEXT_TELEMETRY_DISABLED: "1",
       CHECKPOINT_DISABLE: "1",

@@ -3,6 +3,8 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { MainNav } from "@/components/layout/nav";
 import { Providers } from "./providers";
+import { currentViewer } from "./guard";
+import { permissionsOf } from "@/lib/auth/roles";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -11,7 +13,9 @@ export const metadata: Metadata = {
   icons: { icon: "/favicon.svg" },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const viewer = await currentViewer();
+  const user = viewer ? { email: viewer.email, role: viewer.role, permissions: [...permissionsOf(viewer.role)] } : null;
   return (
     <html lang="en">
       <body className="min-h-screen">
@@ -23,7 +27,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <Link href="/" className="text-base font-semibold tracking-tight text-slate-900">
               FACT-OR-FAIR <span className="font-normal text-slate-500">workbench</span>
             </Link>
-            <MainNav />
+            <MainNav user={user} />
           </div>
         </header>
         <Providers>

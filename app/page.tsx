@@ -4,8 +4,10 @@ import { benchmark } from "@/lib/benchmark";
 import { db } from "@/lib/db";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
+import { pageGuard } from "@/app/guard";
 
 export default async function HomePage() {
+  await pageGuard("signed-in", "/");
   await connection();
   const [runs, models] = await Promise.all([db().run.count(), db().modelConfig.count({ where: { archived: false } })]);
   const scenarios = benchmark.statistics.reduce((n, s) => n + s.scenarios.highest.length + s.scenarios.lowest.length, 0);

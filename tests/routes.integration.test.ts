@@ -15,16 +15,20 @@ const images = await import("../app/api/runs/[id]/images/route");
 const intervals = await import("../app/api/runs/[id]/intervals/route");
 const exportRoute = await import("../app/api/runs/[id]/export/route");
 const scores = await import("../app/api/results/scores/route");
+const { sessionCookie } = await import("./helpers/session");
 
 let runId = "";
-const call = (handler: (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>, id: string, query = "") =>
-  handler(new Request(`http://127.0.0.1/api/runs/${id}${query}`), { params: Promise.resolve({ id }) });
+let cookie = "";
+type Handler = (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
+const call = (handler: Handler, id: string, query = "", as = cookie) =>
+  handler(new Request(`http://127.0.0.1/api/runs/${id}${query}`, { headers: as ? { cookie: as } : {} }), { params: Promise.resolve({ id }) });
 
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });
   const run = await createRun(db(), { models: ["baseline:uniform"], config: presetConfig("smoke", { tests: ["objective"] }), seed: 1 });
   runId = run.id;
   await new Worker(db(), { runId, pollMs: 10, flushMs: 10 }).run({ untilDone: true });
+  cookie = await sessionCookie("admin");
 });
 afterAll(async () => {
   await db().$disconnect();
@@ -37,7 +41,7 @@ describe("run routes", () => {
       expect(res.status).toBe(404);
       expect((await res.json()).error).toMatch(/run not found/);
     }
-    const r = await scores.GET(new Request(`http://127.0.0.1/api/results/scores?runs=nope`), { params: Promise.resolve({}) });
+    const r = await scores.GET(new Request(`http://127.0.0.1/api/results/scores?runs=nope`, { headers: { cookie } }), { params: Promise.resolve({}) });
     expect(r.status).toBe(404);
   });
 
@@ -58,5 +62,19 @@ describe("run routes", () => {
     }
     expect((await call(queries.GET, runId, "?status=answered&pageSize=5")).status).toBe(200);
     expect((await call(intervals.GET, runId, "?level=0.9")).status).toBe(200);
+  });
+
+  it("refuse anonymous callers (401) and roles without the permission (403), and serve those with it", async () => {
+    const anonymous = await call(summary.GET, runId, "", "");
+    expect(anonymous.status).toBe(401);
+    const annotator = await sessionCookie("annotator");
+    const viewer = await sessionCookie("viewer");
+    expect((await call(summary.GET, runId, "", annotator)).status).toBe(403);
+    expect((await call(summary.GET, runId, "", viewer)).status).toBe(200);
+    // Raw answers and exports are not for viewers or annotators; reviewers may.
+    expect((await call(queries.GET, runId, "", viewer)).status).toBe(403);
+    expect((await call(exportRoute.GET, runId, "", annotator)).status).toBe(403);
+    expect((await (await call(exportRoute.GET, runId, "", viewer)).json()).error).toMatch(/your role \(viewer\) may not read or export raw data/);
+    expect((await call(queries.GET, runId, "", await sessionCookie("reviewer"))).status).toBe(200);
   });
 });

@@ -13,6 +13,8 @@ const { db, migrateAndSeed } = await import("../lib/db");
 const { importImages, upsertModel, sweepStorage } = await import("../lib/engine");
 const { createUpload, receiveFile, takeUpload, UploadError } = await import("../lib/images");
 const filesRoute = await import("../app/api/imports/[id]/files/route");
+const { sessionCookie } = await import("./helpers/session");
+let cookie = "";
 
 const png = (shade: number) => {
   const p = new PNG({ width: 32, height: 32 });
@@ -30,6 +32,7 @@ const streamOf = (bytes: Uint8Array, chunk = 1024) =>
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });
   await upsertModel(db(), { slug: "mj", label: "Midjourney", modality: "t2i", provider: "import" });
+  cookie = await sessionCookie("runner");
 });
 afterAll(async () => {
   await db().$disconnect();
@@ -58,16 +61,22 @@ describe("streamed uploads", () => {
     // Streamed without a length: stopped once past the import's total (simulated with a small total via many bytes
     // would take 1 GiB, so the route is driven with a lying Content-Length instead and the body is cut at the cap).
     const res = await filesRoute.PUT(
-      new Request(`http://127.0.0.1/api/imports/${id}/files?name=x.png`, { method: "PUT", headers: { "content-length": String(2 * 1024 ** 3), "sec-fetch-site": "same-origin" }, body: png(2) }),
+      new Request(`http://127.0.0.1/api/imports/${id}/files?name=x.png`, { method: "PUT", headers: { cookie, "content-length": String(2 * 1024 ** 3), "sec-fetch-site": "same-origin" }, body: png(2) }),
       { params: Promise.resolve({ id }) },
     );
     expect(res.status).toBe(413);
-    const cross = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/${id}/files?name=y.png`, { method: "PUT", headers: { "sec-fetch-site": "cross-site" }, body: png(3) }), { params: Promise.resolve({ id }) });
+    const cross = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/${id}/files?name=y.png`, { method: "PUT", headers: { cookie, "sec-fetch-site": "cross-site" }, body: png(3) }), { params: Promise.resolve({ id }) });
     expect(cross.status).toBe(403);
-    const unknown = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/up_nope/files?name=y.png`, { method: "PUT", body: png(3) }), { params: Promise.resolve({ id: "up_nope" }) });
+    const unknown = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/up_nope/files?name=y.png`, { method: "PUT", headers: { cookie }, body: png(3) }), { params: Promise.resolve({ id: "up_nope" }) });
     expect(unknown.status).toBe(404);
-    const ok = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/${id}/files?name=objective/hiv-rate/lowest/1.png`, { method: "PUT", body: png(9) }), { params: Promise.resolve({ id }) });
+    const ok = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/${id}/files?name=objective/hiv-rate/lowest/1.png`, { method: "PUT", headers: { cookie }, body: png(9) }), { params: Promise.resolve({ id }) });
     expect(ok.status).toBe(200);
+    // An annotator may not import; nobody signed in may not either.
+    const annotator = await sessionCookie("annotator");
+    const refused = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/${id}/files?name=z.png`, { method: "PUT", headers: { cookie: annotator }, body: png(4) }), { params: Promise.resolve({ id }) });
+    expect(refused.status).toBe(403);
+    const anonymous = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/${id}/files?name=z.png`, { method: "PUT", body: png(4) }), { params: Promise.resolve({ id }) });
+    expect(anonymous.status).toBe(401);
   });
 
   it("sweeps abandoned uploads and store files no row refers to, never fresh ones", async () => {

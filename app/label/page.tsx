@@ -7,10 +7,12 @@ import { locateFaceModel } from "@/lib/faces/model-files";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Labeller } from "@/components/label/labeller";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Label faces" };
 
 export default async function LabelPage({ searchParams }: { searchParams: Promise<{ run?: string; backend?: string }> }) {
+  await pageGuard("faces.label", "/label");
   await connection();
   const { run, backend } = await searchParams;
   const e = env();

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { archiveModel, deleteModel, ModelError, modelInputSchema, upsertModel } from "@/lib/engine";
+import { actionGuard } from "@/app/guard";
 
 export interface ModelFormState {
   ok?: boolean;
@@ -15,6 +16,8 @@ const blankToNull = (v: FormDataEntryValue | null) => (v === null || String(v).t
 const num = (v: FormDataEntryValue | null, fallback: number) => (v === null || String(v).trim() === "" ? fallback : Number(v));
 
 export async function saveModel(_prev: ModelFormState, form: FormData): Promise<ModelFormState> {
+  const g = await actionGuard("models.manage");
+  if ("message" in g) return { message: g.message };
   const input = {
     slug: String(form.get("slug") ?? ""),
     label: String(form.get("label") ?? ""),
@@ -51,6 +54,8 @@ const manageSchema = z.object({ slug: slugSchema, op: z.enum(["archive", "restor
 
 /** Archive (hide from launches; results keep it), restore, or delete a model no run refers to. */
 export async function manageModel(_prev: ModelFormState, form: FormData): Promise<ModelFormState> {
+  const g = await actionGuard("models.manage");
+  if ("message" in g) return { message: g.message };
   const parsed = manageSchema.safeParse({ slug: form.get("slug"), op: form.get("op") });
   if (!parsed.success) return { message: "Unknown model or operation." };
   const { slug, op } = parsed.data;

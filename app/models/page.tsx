@@ -10,10 +10,12 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { ModelForm } from "@/components/models/model-form";
 import { ModelActions } from "@/components/models/model-actions";
 import { credentialStatus } from "@/lib/providers";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Models" };
 
 export default async function ModelsPage() {
+  await pageGuard("models.manage", "/models");
   await connection();
   const all = await db().modelConfig.findMany({ orderBy: [{ provider: "asc" }, { label: "asc" }], take: 500 });
   const models = all.filter((m) => !m.archived);

@@ -10,10 +10,12 @@ import { TradeoffChart } from "@/components/results/tradeoff-chart";
 import { publishedScores } from "@/lib/published";
 import { boundSeries, tradeoffPoints } from "@/lib/results/tradeoff";
 import { loadSelection, type SearchParams } from "./data";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Results" };
 
 export default async function ResultsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await pageGuard("results.read", "/results");
   await connection();
   const selection = await loadSelection(await searchParams);
   const published = publishedScores();

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { createAssignment, ReviewError } from "@/lib/engine";
+import { actionGuard } from "@/app/guard";
 
 export interface AssignmentFormState {
   ok?: boolean;
@@ -13,6 +14,8 @@ export interface AssignmentFormState {
 
 /** Creates an assignment from the form: runs (checkboxes), annotators (comma or newline separated), sample and seed. */
 export async function createAssignmentAction(_prev: AssignmentFormState, form: FormData): Promise<AssignmentFormState> {
+  const g = await actionGuard("review.manage");
+  if ("message" in g) return { message: g.message };
   const annotators = String(form.get("annotators") ?? "")
     .split(/[,\n]/)
     .map((a) => a.trim())

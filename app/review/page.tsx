@@ -7,10 +7,12 @@ import { PageHeader } from "@/components/ui/page-header";
 import { ReviewQueue } from "@/components/review/review-queue";
 import { FILTER_KEYS, type Filters } from "@/components/review/filters";
 import { ReviewTabs } from "@/components/review/review-tabs";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Review" };
 
 export default async function ReviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await pageGuard("faces.review", "/review");
   await connection();
   const sp = await searchParams;
   const one = (k: string) => (typeof sp[k] === "string" ? (sp[k] as string) : undefined);

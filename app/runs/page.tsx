@@ -8,10 +8,12 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ButtonLink } from "@/components/ui/button";
 import Link from "next/link";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
+  await pageGuard("results.read", "/runs");
   await connection();
   const runs = await db().run.findMany({
     orderBy: { createdAt: "desc" },

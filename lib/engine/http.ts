@@ -7,6 +7,8 @@ import { ReviewError } from "./review";
 import { RunError } from "./runs";
 import { ImportError } from "./imports";
 import { UploadError } from "../images/uploads";
+import { requirePermission, viewerFrom, type Viewer } from "../auth/guard";
+import type { Permission } from "../auth/roles";
 
 import { DomainError } from "./errors";
 
@@ -80,17 +82,32 @@ export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Pro
   }
 }
 
-/** A JSON write route: same origin, JSON body within the cap, errors mapped. */
+/** What a route needs: a permission of the caller's role, any signed-in user, or explicitly nobody (`public`). */
+export type Access = Permission | "signed-in" | "public";
+
+async function check(req: Request, access: Access): Promise<Viewer | null> {
+  if (access === "public") return null;
+  if (access === "signed-in") {
+    const viewer = await viewerFrom(req.headers);
+    if (!viewer) throw new HttpError(401, "sign in first");
+    return viewer;
+  }
+  return requirePermission(req.headers, access);
+}
+
+/** A JSON write route: same origin, the caller's permission, JSON body within the cap, errors mapped. */
 export function jsonWrite<P = Record<string, string>>(
-  handler: (body: unknown, ctx: { req: Request; params: P }) => Promise<Response | object>,
+  access: Access,
+  handler: (body: unknown, ctx: { req: Request; params: P; viewer: Viewer | null }) => Promise<Response | object>,
   opts: { maxBytes?: number; status?: number } = {},
 ) {
   return async (req: Request, ctx?: { params: Promise<P> }): Promise<Response> => {
     try {
       assertSameOrigin(req);
+      const viewer = await check(req, access);
       const body = await readJsonBody(req, opts.maxBytes);
       const params = ctx ? await ctx.params : ({} as P);
-      const out = await handler(body, { req, params });
+      const out = await handler(body, { req, params, viewer });
       return out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200, headers: { "cache-control": "no-store" } });
     } catch (e) {
       return errorResponse(e);
@@ -98,13 +115,14 @@ export function jsonWrite<P = Record<string, string>>(
   };
 }
 
-/** A read route: errors mapped, search parameters handed over as a plain object (empty values dropped). */
-export function jsonRead<P = Record<string, string>>(handler: (query: Record<string, string>, ctx: { req: Request; params: P }) => Promise<Response | object>) {
+/** A read route: the caller's permission, errors mapped, search parameters as a plain object (empty values dropped). */
+export function jsonRead<P = Record<string, string>>(access: Access, handler: (query: Record<string, string>, ctx: { req: Request; params: P; viewer: Viewer | null }) => Promise<Response | object>) {
   return async (req: Request, ctx?: { params: Promise<P> }): Promise<Response> => {
     try {
+      const viewer = await check(req, access);
       const query = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
       const params = ctx ? await ctx.params : ({} as P);
-      const out = await handler(query, { req, params });
+      const out = await handler(query, { req, params, viewer });
       return out instanceof Response ? out : Response.json(out, { headers: { "cache-control": "no-store" } });
     } catch (e) {
       return errorResponse(e);
@@ -112,13 +130,14 @@ export function jsonRead<P = Record<string, string>>(handler: (query: Record<str
   };
 }
 
-/** A write route whose body is not JSON (a streamed upload): same origin, errors mapped; the handler reads the body. */
-export function streamWrite<P = Record<string, string>>(handler: (req: Request, ctx: { params: P }) => Promise<Response | object>) {
+/** A write route whose body is not JSON (a streamed upload): same origin, permission, errors mapped. */
+export function streamWrite<P = Record<string, string>>(access: Access, handler: (req: Request, ctx: { params: P; viewer: Viewer | null }) => Promise<Response | object>) {
   return async (req: Request, ctx?: { params: Promise<P> }): Promise<Response> => {
     try {
       assertSameOrigin(req);
+      const viewer = await check(req, access);
       const params = ctx ? await ctx.params : ({} as P);
-      const out = await handler(req, { params });
+      const out = await handler(req, { params, viewer });
       return out instanceof Response ? out : Response.json(out, { headers: { "cache-control": "no-store" } });
     } catch (e) {
       return errorResponse(e);

@@ -13,6 +13,7 @@ const schema = z.strictObject({
 
 /** Opens an import: files are then streamed one by one (PUT …/files) and committed once (POST …/commit). */
 export const POST = jsonWrite(
+  "images.import",
   async (body) => {
     const req = schema.parse(body);
     const model = await db().modelConfig.findUnique({ where: { slug: req.model }, select: { modality: true, archived: true } });

@@ -14,6 +14,7 @@ import { compareScores, compareStatistics, type CompareEntity } from "@/lib/resu
 import { METRIC_INFO } from "@/lib/results/metric-info";
 import { loadSelection, type SearchParams } from "../data";
 import { Delta } from "@/components/results/delta";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Compare · Results" };
 
@@ -25,6 +26,7 @@ const querySchema = z.object({
 
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await pageGuard("results.read", "/results/compare");
   await connection();
   const sp = await searchParams;
   const one = (k: string) => (Array.isArray(sp[k]) ? (sp[k] as string[])[0] : (sp[k] as string | undefined));

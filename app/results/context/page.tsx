@@ -11,6 +11,7 @@ import { runInfluence } from "@/lib/engine";
 import { published } from "@/lib/published";
 import { INFLUENCE_COLUMNS, INFLUENCE_LABELS, chanceOf, type InfluenceRow } from "@/lib/results/context";
 import { loadSelection, type SearchParams } from "../data";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Context influence · Results" };
 
@@ -18,6 +19,7 @@ const pct = (v: number | null | undefined) => (v === null || v === undefined ? "
 const signed = (v: number | null | undefined) => (v === null || v === undefined ? "–" : `${v > 0 ? "+" : ""}${(v * 100).toFixed(2)}`);
 
 export default async function ContextPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await pageGuard("results.read", "/results/context");
   await connection();
   const selection = await loadSelection(await searchParams);
   const llmRuns = selection.selected.filter((r) => r.modality === "llm");

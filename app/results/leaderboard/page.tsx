@@ -10,6 +10,7 @@ import { METRICS, published, publishedScores, type Metric } from "@/lib/publishe
 import { LLM_COLUMNS, T2I_COLUMNS, leaderboardRows, summaryRows } from "@/lib/results/leaderboard";
 import { METRIC_INFO } from "@/lib/results/metric-info";
 import { loadSelection, type SearchParams } from "../data";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Leaderboard · Results" };
 
@@ -30,6 +31,7 @@ const T2I_PUBLISHED = published.t2i.map((r) => r.model.toLowerCase());
 const isT2i = (model: string) => T2I_PUBLISHED.some((m) => m.startsWith(model.toLowerCase()));
 
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await pageGuard("results.read", "/results/leaderboard");
   await connection();
   const sp = await searchParams;
   const { metric } = querySchema.parse({ metric: Array.isArray(sp.metric) ? sp.metric[0] : sp.metric });

@@ -10,6 +10,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { AssignmentForm } from "@/components/review/assignment-form";
 import { ReviewTabs } from "@/components/review/review-tabs";
 import { ScopeForm } from "@/components/review/scope-form";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Annotators & agreement" };
 
@@ -35,6 +36,7 @@ function Kappa({ k }: { k: KappaResult | null | undefined }) {
 }
 
 export default async function AgreementPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  await pageGuard("review.manage", "/review/agreement");
   await connection();
   const sp = await searchParams;
   const parsed = reportScopeSchema.safeParse(Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId", "page"].includes(k))));

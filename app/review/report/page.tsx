@@ -9,6 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ReviewTabs } from "@/components/review/review-tabs";
 import { ScopeForm } from "@/components/review/scope-form";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Detector report" };
 
@@ -47,6 +48,7 @@ function Confusion<T extends string>({ title, r }: { title: string; r: Attribute
 }
 
 export default async function DetectorReportPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  await pageGuard("review.manage", "/review/report");
   await connection();
   const sp = await searchParams;
   const scope = reportScopeSchema.parse(Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId"].includes(k))));

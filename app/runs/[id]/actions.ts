@@ -4,10 +4,13 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { RunError, setRunState } from "@/lib/engine";
+import { actionGuard } from "@/app/guard";
 
 const schema = z.object({ runId: z.string().min(1).max(64), action: z.enum(["pause", "resume", "cancel"]), budgetUsd: z.number().positive().nullable().optional() });
 
 export async function changeRunState(input: z.input<typeof schema>): Promise<{ ok: true } | { ok: false; error: string }> {
+  const g = await actionGuard("runs.manage");
+  if ("message" in g) return { ok: false, error: g.message };
   const parsed = schema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "invalid request" };
   try {

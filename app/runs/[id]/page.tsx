@@ -6,10 +6,12 @@ import { db } from "@/lib/db";
 import { runSummary } from "@/lib/engine";
 import { PageHeader } from "@/components/ui/page-header";
 import { RunView } from "@/components/runs/run-view";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Run" };
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+  await pageGuard("results.read", "/runs");
   await connection();
   const summary = await runSummary(db(), (await params).id);
   if (!summary) notFound();

@@ -6,10 +6,12 @@ import { benchmark } from "@/lib/benchmark";
 import { PageHeader } from "@/components/ui/page-header";
 import { ImportForm } from "@/components/images/import-form";
 import { EmptyState } from "@/components/ui/empty-state";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Import images" };
 
 export default async function ImportPage({ searchParams }: { searchParams: Promise<{ run?: string }> }) {
+  await pageGuard("images.import", "/runs/import");
   await connection();
   const [models, runs] = await Promise.all([
     db().modelConfig.findMany({ where: { archived: false, modality: "t2i" }, orderBy: [{ provider: "desc" }, { label: "asc" }] }),

@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { createRun, RunError, runConfigSchema, t2iRunConfigSchema } from "@/lib/engine";
+import { actionGuard } from "@/app/guard";
 
 export interface LaunchState {
   message?: string;
@@ -23,6 +24,8 @@ const formSchema = z.object({
 });
 
 export async function launchRun(_prev: LaunchState, form: FormData): Promise<LaunchState> {
+  const g = await actionGuard("runs.manage");
+  if ("message" in g) return { message: g.message };
   const parsed = formSchema.safeParse({
     models: form.getAll("models"),
     tests: form.getAll("tests"),
@@ -67,6 +70,8 @@ const t2iFormSchema = z.object({
 });
 
 export async function launchT2iRun(_prev: LaunchState, form: FormData): Promise<LaunchState> {
+  const g = await actionGuard("runs.manage");
+  if ("message" in g) return { message: g.message };
   const parsed = t2iFormSchema.safeParse({
     models: form.getAll("models"),
     tests: form.getAll("tests"),

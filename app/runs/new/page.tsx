@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { LaunchForm } from "@/components/runs/launch-form";
 import { T2iLaunchForm } from "@/components/runs/t2i-launch-form";
 import { cn } from "@/components/ui/cn";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Launch a run" };
 
@@ -16,6 +17,7 @@ function keyMissing(m: { provider: string; apiKeyEnv: string | null; baseUrl: st
 }
 
 export default async function NewRunPage({ searchParams }: { searchParams: Promise<{ kind?: string }> }) {
+  await pageGuard("runs.manage", "/runs/new");
   await connection();
   const kind = (await searchParams).kind === "t2i" ? "t2i" : "llm";
   const models = await db().modelConfig.findMany({

@@ -3,10 +3,11 @@ import { Readable } from "node:stream";
 import { NextResponse } from "next/server";
 import { env } from "@/lib/env";
 import { locateFaceModel } from "@/lib/faces/model-files";
+import { jsonRead } from "@/lib/engine/http";
 
-/** The face models for the Label page, read from disk at request time (never from a CDN). */
-export async function GET(_req: Request, { params }: { params: Promise<{ kind: string }> }) {
-  const { kind } = await params;
+/** The face models for the Label and Review pages, read from disk at request time (never from a CDN). */
+export const GET = jsonRead<{ kind: string }>("signed-in", async (_query, { params }) => {
+  const { kind } = params;
   if (kind !== "detector" && kind !== "fairface") return NextResponse.json({ error: "unknown model" }, { status: 404 });
   const e = env();
   const found = locateFaceModel(kind, { cwd: process.cwd(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH });
@@ -18,4 +19,4 @@ export async function GET(_req: Request, { params }: { params: Promise<{ kind: s
   return new Response(Readable.toWeb(createReadStream(found.file)) as ReadableStream, {
     headers: { "content-type": "application/octet-stream", "content-length": String(found.bytes), "cache-control": "no-cache", "x-content-type-options": "nosniff" },
   });
-}
+});

@@ -1,13 +1,14 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import { NextResponse } from "next/server";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { findServableImage } from "@/lib/images";
+import { jsonRead, notFound } from "@/lib/engine/http";
 
-export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const image = await findServableImage(db(), env().dataDir, (await params).id);
-  if (!image) return NextResponse.json({ error: "image not found" }, { status: 404 });
+/** A stored image, to anyone signed in (labellers, reviewers and result readers all look at them). */
+export const GET = jsonRead<{ id: string }>("signed-in", async (_query, { params }) => {
+  const image = await findServableImage(db(), env().dataDir, params.id);
+  if (!image) throw notFound("image");
   return new Response(Readable.toWeb(createReadStream(image.file)) as ReadableStream, {
     headers: {
       "content-type": image.mimeType,
@@ -17,4 +18,4 @@ export async function GET(_req: Request, { params }: { params: Promise<{ id: str
       "content-security-policy": "default-src 'none'",
     },
   });
-}
+});

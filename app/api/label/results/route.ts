@@ -3,4 +3,4 @@ import { saveLabels } from "@/lib/engine";
 import { jsonWrite } from "@/lib/engine/http";
 
 /** Stores a batch's faces and probabilities; accepted only with the batch's lease token. */
-export const POST = jsonWrite((body) => saveLabels(db(), body));
+export const POST = jsonWrite("faces.label", (body) => saveLabels(db(), body));

@@ -19,7 +19,7 @@ const schema = z.strictObject({
 });
 
 /** Scores of several runs, one row per run × model × test/context × attribute, as CSV or JSON. */
-export const GET = jsonRead(async (query) => {
+export const GET = jsonRead("results.read", async (query) => {
   const parsed = { data: schema.parse(query) };
   const { runs: ids, format, labels, raceMapping } = parsed.data;
   const runs = await db().run.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });

@@ -7,7 +7,7 @@ import { RACE_MAPPINGS } from "@/lib/faces/labels";
 const schema = z.strictObject({ raceMapping: z.enum(RACE_MAPPINGS).default("paper"), labels: z.enum(LABEL_SOURCES).default("model") });
 
 /** A run's live summary: progress, throughput, spend, scores, worker health. */
-export const GET = jsonRead<{ id: string }>(async (query, { params }) => {
+export const GET = jsonRead<{ id: string }>("results.read", async (query, { params }) => {
   const summary = await runSummary(db(), params.id, schema.parse(query));
   if (!summary) throw notFound("run");
   return summary;

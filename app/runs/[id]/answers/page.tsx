@@ -12,11 +12,13 @@ import { findStatisticIn } from "@/lib/benchmark";
 import { answersHref, breakdownPageHref, type GroupRef } from "@/lib/results/links";
 import { answersParamsSchema, flatParams } from "@/lib/results/params";
 import { columnOf } from "@/lib/results/tradeoff";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Answers" };
 const PAGE_SIZE = 25;
 
 export default async function AnswersPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await pageGuard("data.export", "/runs");
   await connection();
   const { id } = await params;
   const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, modality: true } });

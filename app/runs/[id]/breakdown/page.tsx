@@ -15,12 +15,14 @@ import { BREAKDOWN_SORTS, breakdownRows } from "@/lib/results/breakdown";
 import { answersHref, breakdownPageHref, type GroupRef } from "@/lib/results/links";
 import { breakdownParamsSchema, flatParams } from "@/lib/results/params";
 import { columnOf } from "@/lib/results/tradeoff";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Breakdown" };
 
 const SORT_LABELS = { benchmark: "Benchmark order", entropy: "Lowest entropy first", kl: "Largest KL first", accuracy: "Lowest accuracy first" } as const;
 
 export default async function BreakdownPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await pageGuard("results.read", "/runs");
   await connection();
   const { id } = await params;
   const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, modality: true } });

@@ -14,6 +14,7 @@ import { INFLUENCE_COLUMNS, INFLUENCE_LABELS } from "@/lib/results/context";
 import { pointIntervalKey, boundSeries, columnOf, tradeoffPoints } from "@/lib/results/tradeoff";
 import { flatParams, groupParamsSchema } from "@/lib/results/params";
 import { BOOTSTRAP_METRICS } from "@/lib/metrics";
+import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Report" };
 
@@ -22,6 +23,7 @@ const date = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0,
 
 /** A run's printable report: settings, seed, model versions, dates, the chart, scores with intervals, Table 3, statistics. */
 export default async function ReportPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await pageGuard("results.read", "/runs");
   await connection();
   const { id } = await params;
   const run = await db().run.findUnique({

@@ -10,6 +10,7 @@ import { takeUpload } from "@/lib/images";
  * double click, a replayed request) is refused with 409, so a batch is never imported twice.
  */
 export const POST = jsonWrite<{ id: string }>(
+  "images.import",
   async (_body, { params }) => {
     const { meta, files, cleanup } = takeUpload(env().dataDir, params.id);
     try {

@@ -4,7 +4,7 @@ import { streamWrite } from "@/lib/engine/http";
 import { receiveFile } from "@/lib/images";
 
 /** One file of an import, streamed to disk (never held in memory); `name` is its path inside the selection. */
-export const PUT = streamWrite<{ id: string }>(async (req, { params }) => {
+export const PUT = streamWrite<{ id: string }>("images.import", async (req, { params }) => {
   const name = new URL(req.url).searchParams.get("name");
   if (!name || name.length > 500) throw badRequest("name the file (?name=<path inside the selection>)");
   const declared = req.headers.get("content-length");

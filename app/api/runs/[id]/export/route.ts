@@ -22,7 +22,7 @@ const schema = z.strictObject({
  * `fof score` shape (T2I: under both the model's and the human-corrected labels). `csv` = its scores as CSV with
  * the bootstrap 95 % bounds (computed if not cached), under `labels`.
  */
-export const GET = jsonRead<{ id: string }>(async (query, { params }) => {
+export const GET = jsonRead<{ id: string }>("data.export", async (query, { params }) => {
   const { format, raceMapping, labels } = schema.parse(query);
   const { id } = params;
   const run = await db().run.findUnique({ where: { id }, select: { name: true, modality: true } });

@@ -12,7 +12,7 @@ const schema = z.strictObject({
 });
 
 /** A page of a T2I run's images with their faces. */
-export const GET = jsonRead<{ id: string }>(async (query, { params }) => {
+export const GET = jsonRead<{ id: string }>("results.read", async (query, { params }) => {
   const filter = schema.parse(query);
   if (!(await db().run.findUnique({ where: { id: params.id }, select: { id: true } }))) throw notFound("run");
   return runImages(db(), params.id, filter);

@@ -17,7 +17,7 @@ const schema = z.strictObject({
  * state of the data computes them (one computation at a time per process, yielding to other requests as it goes);
  * later ones read the cache.
  */
-export const GET = jsonRead<{ id: string }>(async (query, { params }) => {
+export const GET = jsonRead<{ id: string }>("results.read", async (query, { params }) => {
   const result = await runIntervals(db(), params.id, schema.parse(query));
   if (!result) throw notFound("run");
   return result;

@@ -15,7 +15,7 @@ const schema = z.strictObject({
 });
 
 /** A page of a run's queries with their prompts, raw output and attempts. */
-export const GET = jsonRead<{ id: string }>(async (query, { params }) => {
+export const GET = jsonRead<{ id: string }>("data.export", async (query, { params }) => {
   const filter = schema.parse(query);
   if (!(await db().run.findUnique({ where: { id: params.id }, select: { id: true } }))) throw notFound("run");
   return runQueries(db(), params.id, filter);

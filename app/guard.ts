@@ -1,0 +1,36 @@
+// The boundary for server actions and pages (route handlers use lib/engine/http.ts): the signed-in viewer from the
+// request's cookies, refused with the same messages as the API.
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { authorize, viewerFrom, type Viewer } from "@/lib/auth/guard";
+import type { Permission } from "@/lib/auth/roles";
+import { DomainError } from "@/lib/engine/errors";
+
+/** The signed-in viewer of this request, or null. */
+export async function currentViewer(): Promise<Viewer | null> {
+  return viewerFrom(await headers());
+}
+
+/** For server actions: the viewer when allowed, else `{ message }` to hand back to the form (401 / 403 text). */
+export async function actionGuard(permission: Permission): Promise<{ viewer: Viewer } | { message: string }> {
+  try {
+    return { viewer: authorize(await currentViewer(), permission) };
+  } catch (e) {
+    if (e instanceof DomainError) return { message: e.message };
+    throw e;
+  }
+}
+
+/** For pages: signed out → the sign-in page (back here afterwards); not allowed → the 403 page. */
+export async function pageGuard(permission: Permission | "signed-in", here: string): Promise<Viewer> {
+  const viewer = await currentViewer();
+  if (!viewer) redirect(`/sign-in?next=${encodeURIComponent(here)}`);
+  if (permission !== "signed-in") {
+    try {
+      authorize(viewer, permission);
+    } catch {
+      redirect(`/forbidden?need=${encodeURIComponent(permission)}`);
+    }
+  }
+  return viewer;
+}

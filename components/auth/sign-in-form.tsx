@@ -1,0 +1,50 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { useHydrated } from "@/components/ui/use-hydrated";
+import { Field } from "./field";
+
+/** Signs in through better-auth's endpoint; the session cookie is set by the response (httpOnly). */
+export function SignInForm({ next }: { next: string }) {
+  const hydrated = useHydrated();
+  const [message, setMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  return (
+    <form
+      className="space-y-3"
+      data-testid="sign-in-form"
+      data-hydrated={hydrated || undefined}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        setPending(true);
+        setMessage(null);
+        try {
+          const res = await fetch("/api/auth/sign-in/email", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: data.get("email"), password: data.get("password") }) });
+          if (res.ok) {
+            window.location.assign(next);
+            return;
+          }
+          // One message for a wrong password, an unknown email and a disabled account: nobody learns who has one.
+          setMessage(res.status === 429 ? "Too many attempts: wait a minute, then try again." : "Wrong email or password.");
+        } catch {
+          setMessage("The server could not be reached.");
+        } finally {
+          setPending(false);
+        }
+      }}
+    >
+      {message && (
+        <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
+          {message}
+        </p>
+      )}
+      <Field name="email" label="Email" type="email" autoComplete="username" />
+      <Field name="password" label="Password" type="password" autoComplete="current-password" />
+      <Button type="submit" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </Button>
+    </form>
+  );
+}

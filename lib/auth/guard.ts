@@ -1,0 +1,47 @@
+// The one authorisation decision: who is asking (the better-auth session, re-read from the database so a disabled
+// account or a changed role counts at once) and whether their role may do this. Used by every route handler
+// (lib/engine/http.ts), every server action and every page. Server-only.
+import { DomainError } from "../engine/errors";
+import { db } from "../db";
+import { auth } from "./server";
+import { can, type Permission, type Role } from "./roles";
+
+export interface Viewer {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  spendingLimitUsd: number | null;
+}
+
+const PERMISSION_TEXT: Record<Permission, string> = {
+  "results.read": "read results",
+  "data.export": "read or export raw data",
+  "runs.manage": "launch or steer runs",
+  "images.import": "import images",
+  "faces.label": "label faces",
+  "faces.review": "review faces",
+  "review.manage": "manage review assignments",
+  "models.manage": "manage models",
+  "users.manage": "manage users",
+};
+
+/** The signed-in user of a request, or null. */
+export async function viewerFrom(headers: Headers): Promise<Viewer | null> {
+  const session = await auth().api.getSession({ headers });
+  if (!session) return null;
+  const user = await db().user.findUnique({ where: { id: session.user.id }, select: { id: true, email: true, name: true, role: true, disabled: true, spendingLimitUsd: true } });
+  if (!user || user.disabled) return null;
+  return { id: user.id, email: user.email, name: user.name, role: user.role as Role, spendingLimitUsd: user.spendingLimitUsd };
+}
+
+/** Refuses unless signed in (401) with a role that may do this (403, saying what the role cannot do). */
+export function authorize(viewer: Viewer | null, permission: Permission): Viewer {
+  if (!viewer) throw new DomainError(401, "sign in first");
+  if (!can(viewer.role, permission)) throw new DomainError(403, `your role (${viewer.role}) may not ${PERMISSION_TEXT[permission]}`);
+  return viewer;
+}
+
+export async function requirePermission(headers: Headers, permission: Permission): Promise<Viewer> {
+  return authorize(await viewerFrom(headers), permission);
+}
