@@ -5,6 +5,7 @@ import { Command, CommanderError } from "commander";
 import { scoreCommand } from "./commands/score";
 import { runCommand, workerCommand } from "./commands/run";
 import { exportCommand, importCommand, scoresCommand } from "./commands/data";
+import { userCommands } from "./commands/user";
 
 const program = new Command()
   .name("fof")
@@ -67,6 +68,23 @@ program
   .command("worker")
   .description("work every running run (the same engine as the web server) until stopped")
   .action(workerCommand);
+
+const users = program.command("user").description("accounts: add, list, role, disable, enable, limit, invite, reset");
+users
+  .command("add")
+  .description("create an account (password from FOF_USER_PASSWORD or standard input)")
+  .argument("<email>")
+  .requiredOption("-r, --role <role>", "admin | runner | reviewer | annotator | viewer")
+  .option("--name <name>", "display name")
+  .option("--limit <usd>", "spending limit in USD (runners)")
+  .action(userCommands.add);
+users.command("list").description("every account with its role").action(userCommands.list);
+users.command("role").description("change an account's role").argument("<email>").argument("<role>").action(userCommands.role);
+users.command("disable").description("disable an account (its sessions end)").argument("<email>").action(userCommands.disable);
+users.command("enable").description("enable an account again").argument("<email>").action(userCommands.enable);
+users.command("limit").description("set a spending limit in USD, or none").argument("<email>").argument("<usd>").action(userCommands.limit);
+users.command("invite").description("print a one-time invitation link").requiredOption("-r, --role <role>").option("--email <email>", "only for this address").action(userCommands.invite);
+users.command("reset").description("print a one-time password-reset link").argument("<email>").action(userCommands.reset);
 
 async function main() {
   try {

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { archiveModel, deleteModel, ModelError, modelInputSchema, upsertModel } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
+import { audit } from "@/lib/auth/audit";
 
 export interface ModelFormState {
   ok?: boolean;
@@ -43,6 +44,7 @@ export async function saveModel(_prev: ModelFormState, form: FormData): Promise<
     return { message: "Please fix the highlighted fields.", fieldErrors };
   }
   const m = await upsertModel(db(), parsed.data);
+  await audit(db(), { userId: g.viewer.id, action: "model.save", targetType: "model", targetId: m.slug, details: { provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, credential: m.apiKeyEnv } });
   revalidatePath("/models");
   revalidatePath("/runs/new");
   revalidatePath("/runs/import");
@@ -62,6 +64,7 @@ export async function manageModel(_prev: ModelFormState, form: FormData): Promis
   try {
     if (op === "delete") await deleteModel(db(), slug);
     else await archiveModel(db(), slug, op === "archive");
+    await audit(db(), { userId: g.viewer.id, action: op === "delete" ? "model.delete" : op === "archive" ? "model.archive" : "model.restore", targetType: "model", targetId: slug });
   } catch (e) {
     if (e instanceof ModelError) return { message: e.message };
     throw e;

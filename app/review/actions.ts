@@ -5,6 +5,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { createAssignment, ReviewError } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
+import { audit } from "@/lib/auth/audit";
 
 export interface AssignmentFormState {
   ok?: boolean;
@@ -29,6 +30,7 @@ export async function createAssignmentAction(_prev: AssignmentFormState, form: F
       overlap: String(form.get("overlap") || annotators.length),
       seed: String(form.get("seed") || "1"),
     });
+    await audit(db(), { userId: g.viewer.id, action: "assignment.create", targetType: "assignment", targetId: r.id, details: { images: r.images, annotators } });
     revalidatePath("/review/agreement");
     return {
       ok: true,

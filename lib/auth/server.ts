@@ -9,6 +9,7 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import { db } from "../db";
 import { env } from "../env";
+import { audit } from "./audit";
 
 /** Sessions last a week and are refreshed daily while used; a disabled user's sessions are refused at once. */
 export const SESSION_DAYS = 7;
@@ -68,6 +69,9 @@ function createAuth() {
             const user = await db().user.findUnique({ where: { id: session.userId }, select: { disabled: true } });
             if (!user || user.disabled) return false;
             return { data: session };
+          },
+          after: async (session) => {
+            await audit(db(), { userId: session.userId, action: "user.sign-in", ip: session.ipAddress ?? null });
           },
         },
       },

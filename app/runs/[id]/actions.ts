@@ -5,6 +5,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { RunError, setRunState } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
+import { audit } from "@/lib/auth/audit";
 
 const schema = z.object({ runId: z.string().min(1).max(64), action: z.enum(["pause", "resume", "cancel"]), budgetUsd: z.number().positive().nullable().optional() });
 
@@ -14,7 +15,8 @@ export async function changeRunState(input: z.input<typeof schema>): Promise<{ o
   const parsed = schema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "invalid request" };
   try {
-    await setRunState(db(), parsed.data.runId, parsed.data.action, parsed.data.budgetUsd === undefined ? {} : { budgetUsd: parsed.data.budgetUsd });
+    const run = await setRunState(db(), parsed.data.runId, parsed.data.action, parsed.data.budgetUsd === undefined ? {} : { budgetUsd: parsed.data.budgetUsd });
+    await audit(db(), { userId: g.viewer.id, action: `run.${parsed.data.action}`, targetType: "run", targetId: run.id, details: { budgetUsd: run.budgetUsd } });
   } catch (e) {
     if (e instanceof RunError) return { ok: false, error: e.message };
     throw e;

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { createRun, RunError, runConfigSchema, t2iRunConfigSchema } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
+import { audit } from "@/lib/auth/audit";
 
 export interface LaunchState {
   message?: string;
@@ -53,6 +54,7 @@ export async function launchRun(_prev: LaunchState, form: FormData): Promise<Lau
   try {
     const run = await createRun(db(), { models: f.models, config: config.data, preset: f.preset, seed: f.seed, budgetUsd: f.budgetUsd, name: f.name });
     runId = run.id;
+    await audit(db(), { userId: g.viewer.id, action: "run.launch", targetType: "run", targetId: run.id, details: { models: f.models, preset: f.preset, queries: run.plannedCount, budgetUsd: f.budgetUsd } });
   } catch (e) {
     if (e instanceof RunError) return { message: e.message };
     throw e;
@@ -92,6 +94,7 @@ export async function launchT2iRun(_prev: LaunchState, form: FormData): Promise<
     // Prompts of T2I runs are fixed text: the seed only names the run.
     const run = await createRun(db(), { models: f.models, config, preset: f.preset, seed: 0, budgetUsd: f.budgetUsd, name: f.name });
     runId = run.id;
+    await audit(db(), { userId: g.viewer.id, action: "run.launch", targetType: "run", targetId: run.id, details: { models: f.models, preset: f.preset, images: run.plannedCount, budgetUsd: f.budgetUsd } });
   } catch (e) {
     if (e instanceof RunError) return { message: e.message };
     throw e;

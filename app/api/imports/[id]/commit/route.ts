@@ -4,6 +4,7 @@ import { env } from "@/lib/env";
 import { importImages } from "@/lib/engine";
 import { jsonWrite } from "@/lib/engine/http";
 import { takeUpload } from "@/lib/images";
+import { audit } from "@/lib/auth/audit";
 
 /**
  * Checks and stores the whole upload, all or nothing. The upload is consumed by its first commit: a second one (a
@@ -11,10 +12,11 @@ import { takeUpload } from "@/lib/images";
  */
 export const POST = jsonWrite<{ id: string }>(
   "images.import",
-  async (_body, { params }) => {
+  async (_body, { params, viewer }) => {
     const { meta, files, cleanup } = takeUpload(env().dataDir, params.id);
     try {
       const r = await importImages(db(), env().dataDir, { modelSlug: meta.model, runId: meta.runId, runName: meta.runName, files });
+      await audit(db(), { userId: viewer?.id ?? null, action: "images.import", targetType: "run", targetId: r.runId, details: { model: meta.model, imported: r.imported } });
       revalidatePath("/runs");
       revalidatePath(`/runs/${r.runId}`);
       return r;

@@ -1,10 +1,14 @@
 import { db } from "@/lib/db";
 import { updateFace } from "@/lib/engine";
 import { jsonWrite, notFound } from "@/lib/engine/http";
+import { audit } from "@/lib/auth/audit";
 
 /** Delete or restore a detection, or store the browser classifier's output for a hand-drawn face. */
-export const PATCH = jsonWrite<{ id: string }>("faces.review", async (body, { params }) => {
+export const PATCH = jsonWrite<{ id: string }>("faces.review", async (body, { params, viewer }) => {
   const id = Number(params.id);
   if (!Number.isInteger(id) || id < 1) throw notFound("face");
-  return updateFace(db(), id, body as Parameters<typeof updateFace>[2]);
+  const face = await updateFace(db(), id, body as Parameters<typeof updateFace>[2]);
+  const deleted = (body as { deleted?: unknown })?.deleted;
+  if (typeof deleted === "boolean") await audit(db(), { userId: viewer?.id ?? null, action: deleted ? "face.delete" : "face.restore", targetType: "face", targetId: String(id) });
+  return face;
 });

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { jsonRead, notFound } from "@/lib/engine/http";
+import { audit } from "@/lib/auth/audit";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { db } from "@/lib/db";
 import { LABEL_SOURCES, recordLine, runIntervals, runRecordChunks, runScores } from "@/lib/engine";
@@ -22,11 +23,12 @@ const schema = z.strictObject({
  * `fof score` shape (T2I: under both the model's and the human-corrected labels). `csv` = its scores as CSV with
  * the bootstrap 95 % bounds (computed if not cached), under `labels`.
  */
-export const GET = jsonRead<{ id: string }>("data.export", async (query, { params }) => {
+export const GET = jsonRead<{ id: string }>("data.export", async (query, { params, viewer }) => {
   const { format, raceMapping, labels } = schema.parse(query);
   const { id } = params;
   const run = await db().run.findUnique({ where: { id }, select: { name: true, modality: true } });
   if (!run) throw notFound("run");
+  await audit(db(), { userId: viewer?.id ?? null, action: "export", targetType: "run", targetId: id, details: { format, labels } });
   if (format === "csv") {
     const ref = { id, name: run.name };
     const groups = (await runScores(db(), id, { raceMapping, labels })).map((g) => ({ ...g, run: ref }));

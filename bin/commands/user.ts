@@ -1,0 +1,68 @@
+// `fof user add|list|role|disable|enable|invite|reset`: account management on the server (the machine's shell is the
+// trust boundary here). Passwords are read from FOF_USER_PASSWORD or standard input, never from arguments (they
+// would show in `ps` and shell history). Changes are audited as made by "server".
+import { db, migrateAndSeed } from "../../lib/db";
+import { createInvitation, createResetLink } from "../../lib/auth/invitations";
+import { publicUrl } from "../../lib/auth/server";
+import { ROLES, isRole, type Role } from "../../lib/auth/roles";
+import { createUser, findUserByEmail, listUsers, setDisabled, setRole, setSpendingLimit } from "../../lib/auth/users";
+import { readSecret } from "../../lib/env";
+
+async function readPassword(): Promise<string> {
+  const fromEnv = readSecret("FOF_USER_PASSWORD");
+  if (fromEnv) return fromEnv;
+  if (process.stdin.isTTY) throw new Error("set FOF_USER_PASSWORD or pipe the password on standard input");
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+}
+
+function role(value: string): Role {
+  if (!isRole(value)) throw new Error(`unknown role "${value}": one of ${ROLES.join(", ")}`);
+  return value;
+}
+
+async function user(email: string) {
+  const u = await findUserByEmail(db(), email);
+  if (!u) throw new Error(`no account for ${email}`);
+  return u;
+}
+
+async function withDb<T>(fn: () => Promise<T>): Promise<T> {
+  await migrateAndSeed({ quiet: true });
+  try {
+    return await fn();
+  } finally {
+    await db().$disconnect();
+  }
+}
+
+export const userCommands = {
+  add: (email: string, opts: { role: string; name?: string; limit?: string }) =>
+    withDb(async () => {
+      const u = await createUser(db(), { email, name: opts.name ?? email.split("@")[0], password: await readPassword(), role: role(opts.role) });
+      if (opts.limit !== undefined) await setSpendingLimit(db(), null, u.id, Number(opts.limit));
+      process.stdout.write(JSON.stringify({ id: u.id, email: u.email, role: u.role }) + "\n");
+    }),
+  list: () =>
+    withDb(async () => {
+      for (const u of await listUsers(db()))
+        process.stdout.write(`${u.email}\t${u.role}${u.disabled ? "\tdisabled" : ""}${u.spendingLimitUsd !== null ? `\tlimit $${u.spendingLimitUsd}` : ""}${u.placeholder ? "\tplaceholder" : ""}\n`);
+    }),
+  role: (email: string, r: string) => withDb(async () => setRole(db(), null, (await user(email)).id, role(r))),
+  disable: (email: string) => withDb(async () => setDisabled(db(), null, (await user(email)).id, true)),
+  enable: (email: string) => withDb(async () => setDisabled(db(), null, (await user(email)).id, false)),
+  limit: (email: string, usd: string) => withDb(async () => setSpendingLimit(db(), null, (await user(email)).id, usd === "none" ? null : Number(usd))),
+  invite: (opts: { role: string; email?: string }) =>
+    withDb(async () => {
+      const admin = (await listUsers(db())).find((u) => u.role === "admin" && !u.disabled);
+      if (!admin) throw new Error("create an admin first (fof user add --role admin)");
+      const inv = await createInvitation(db(), admin.id, { role: role(opts.role), email: opts.email ?? null });
+      process.stdout.write(`${publicUrl()}${inv.path}\n`);
+    }),
+  reset: (email: string) =>
+    withDb(async () => {
+      const link = await createResetLink(db(), null, (await user(email)).id);
+      process.stdout.write(`${publicUrl()}${link.path}\n`);
+    }),
+};

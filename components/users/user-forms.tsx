@@ -1,0 +1,96 @@
+"use client";
+
+import { useActionState } from "react";
+import { changeUser, inviteUser, type UsersFormState } from "@/app/users/actions";
+import { ActionForm } from "@/components/ui/action-form";
+import { Button } from "@/components/ui/button";
+import { ROLES, type Role } from "@/lib/auth/roles";
+
+function Result({ state }: { state: UsersFormState }) {
+  if (!state.message) return null;
+  const link = state.link ? `${window.location.origin}${state.link}` : null;
+  return (
+    <div role={state.ok ? "status" : "alert"} className={`mt-2 rounded-md px-3 py-2 text-xs ${state.ok ? "bg-emerald-50 text-emerald-900" : "bg-rose-50 text-rose-800"}`}>
+      {state.message}
+      {link && (
+        <input readOnly value={link} aria-label="One-time link" data-testid="one-time-link" onFocus={(e) => e.currentTarget.select()} className="mt-1 block w-full rounded border border-emerald-300 bg-white px-2 py-1 font-mono" />
+      )}
+    </div>
+  );
+}
+
+export function InviteForm() {
+  const [state, action, pending] = useActionState<UsersFormState, FormData>(inviteUser, {});
+  return (
+    <ActionForm action={action} className="flex flex-wrap items-end gap-2 text-sm" data-testid="invite-form">
+      <label>
+        <span className="block text-xs font-medium text-slate-600">Role</span>
+        <select name="role" defaultValue="annotator" className="rounded-md border border-slate-300 px-2 py-1.5">
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span className="block text-xs font-medium text-slate-600">Email (optional: only this address may use it)</span>
+        <input name="email" type="email" className="rounded-md border border-slate-300 px-2 py-1.5" />
+      </label>
+      <Button type="submit" disabled={pending}>
+        Make invitation link
+      </Button>
+      <div className="basis-full">
+        <Result state={state} />
+      </div>
+    </ActionForm>
+  );
+}
+
+/** One user's row controls: role, spending limit, disable / enable, reset link. */
+export function UserControls({ id, role, disabled, limit }: { id: string; role: Role; disabled: boolean; limit: number | null }) {
+  const [state, action, pending] = useActionState<UsersFormState, FormData>(changeUser, {});
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-xs">
+      <ActionForm action={action} className="flex items-center gap-1">
+        <input type="hidden" name="op" value="role" />
+        <input type="hidden" name="userId" value={id} />
+        <select name="role" defaultValue={role} aria-label="Role" className="rounded border border-slate-300 px-1 py-0.5">
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+        <button type="submit" disabled={pending} className="rounded px-2 py-0.5 ring-1 ring-slate-300 hover:bg-slate-50">
+          Set role
+        </button>
+      </ActionForm>
+      <ActionForm action={action} className="flex items-center gap-1">
+        <input type="hidden" name="op" value="limit" />
+        <input type="hidden" name="userId" value={id} />
+        <input name="limit" type="number" min={0} step="0.01" defaultValue={limit ?? ""} placeholder="no limit" aria-label="Spending limit (USD)" className="w-24 rounded border border-slate-300 px-1 py-0.5" />
+        <button type="submit" disabled={pending} className="rounded px-2 py-0.5 ring-1 ring-slate-300 hover:bg-slate-50">
+          Set limit
+        </button>
+      </ActionForm>
+      <ActionForm action={action}>
+        <input type="hidden" name="op" value={disabled ? "enable" : "disable"} />
+        <input type="hidden" name="userId" value={id} />
+        <button type="submit" disabled={pending} className={`rounded px-2 py-0.5 ring-1 ring-slate-300 hover:bg-slate-50 ${disabled ? "" : "text-rose-700"}`}>
+          {disabled ? "Enable" : "Disable"}
+        </button>
+      </ActionForm>
+      <ActionForm action={action}>
+        <input type="hidden" name="op" value="reset" />
+        <input type="hidden" name="userId" value={id} />
+        <button type="submit" disabled={pending} className="rounded px-2 py-0.5 ring-1 ring-slate-300 hover:bg-slate-50">
+          Reset link
+        </button>
+      </ActionForm>
+      <div className="basis-full">
+        <Result state={state} />
+      </div>
+    </div>
+  );
+}
