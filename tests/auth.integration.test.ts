@@ -110,4 +110,27 @@ describe("accounts", () => {
     const actions = (await db().auditLog.findMany({ orderBy: { id: "asc" } })).map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(["user.setup", "user.create", "user.disable", "user.invite", "user.join", "user.reset-link", "user.password-reset"]));
   });
+
+  it("keeps a runner's launches within the spending limit an admin set", async () => {
+    const { budgetWithinLimit, committedUsd } = await import("../lib/auth/spending");
+    const { createRun, presetConfig } = await import("../lib/engine");
+    const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
+    const runner = await users.createUser(db(), { email: "runner@example.org", name: "Run", password: "runner-password", role: "runner" }, { userId: admin.id });
+    // No limit: the budget is the runner's choice.
+    expect(await budgetWithinLimit(db(), { id: runner.id, spendingLimitUsd: null }, null)).toBeNull();
+    await users.setSpendingLimit(db(), admin.id, runner.id, 5);
+    const limited = { id: runner.id, spendingLimitUsd: 5 };
+    const config = presetConfig("smoke", { tests: ["objective"] });
+    const first = await createRun(db(), { models: ["baseline:uniform"], config, seed: 1, budgetUsd: await budgetWithinLimit(db(), limited, 3), createdById: runner.id });
+    expect(first.budgetUsd).toBe(3);
+    expect(await committedUsd(db(), runner.id)).toBe(3);
+    await expect(budgetWithinLimit(db(), limited, 3)).rejects.toThrow(/over what your spending limit leaves \(\$2\.00 of \$5\.00\)/);
+    // Without a budget, a limited runner's run gets what is left, so the engine's budget stop holds the limit.
+    expect(await budgetWithinLimit(db(), limited, null)).toBe(2);
+    await createRun(db(), { models: ["baseline:uniform"], config, seed: 2, budgetUsd: 2, createdById: runner.id });
+    await expect(budgetWithinLimit(db(), limited, null)).rejects.toThrow(/used up/);
+    // Raising one run's budget counts against the rest only.
+    expect(await budgetWithinLimit(db(), limited, 3, first.id)).toBe(3);
+    expect((await db().auditLog.findFirstOrThrow({ where: { action: "user.limit", targetId: runner.id } })).detailsJson).toContain('"to":5');
+  });
 });

@@ -20,6 +20,8 @@ export const createRunSchema = z.object({
   preset: z.string().default("custom"),
   seed: z.number().int().min(0).max(2_147_483_647),
   budgetUsd: z.number().positive().max(1_000_000).nullable().default(null),
+  /** the account that launched it (its spending limit covers the budget) */
+  createdById: z.string().max(64).nullable().default(null),
 });
 export type CreateRunInput = Omit<z.input<typeof createRunSchema>, "config"> & { config: RunConfigInput | T2iRunConfigInput };
 
@@ -138,6 +140,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       seed: parsed.seed,
       configJson: JSON.stringify(config),
       budgetUsd: parsed.budgetUsd,
+      createdById: parsed.createdById,
       plannedCount: 0,
       benchmarkVersionId: version.id,
       startedAt: new Date(),

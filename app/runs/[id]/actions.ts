@@ -6,6 +6,8 @@ import { db } from "@/lib/db";
 import { RunError, setRunState } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
 import { audit } from "@/lib/auth/audit";
+import { budgetWithinLimit } from "@/lib/auth/spending";
+import { DomainError } from "@/lib/engine/errors";
 
 const schema = z.object({ runId: z.string().min(1).max(64), action: z.enum(["pause", "resume", "cancel"]), budgetUsd: z.number().positive().nullable().optional() });
 
@@ -15,10 +17,12 @@ export async function changeRunState(input: z.input<typeof schema>): Promise<{ o
   const parsed = schema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "invalid request" };
   try {
-    const run = await setRunState(db(), parsed.data.runId, parsed.data.action, parsed.data.budgetUsd === undefined ? {} : { budgetUsd: parsed.data.budgetUsd });
+    // A raised budget counts against the spending limit like a launch does.
+    const budget = parsed.data.budgetUsd === undefined ? undefined : await budgetWithinLimit(db(), g.viewer, parsed.data.budgetUsd, parsed.data.runId);
+    const run = await setRunState(db(), parsed.data.runId, parsed.data.action, budget === undefined ? {} : { budgetUsd: budget });
     await audit(db(), { userId: g.viewer.id, action: `run.${parsed.data.action}`, targetType: "run", targetId: run.id, details: { budgetUsd: run.budgetUsd } });
   } catch (e) {
-    if (e instanceof RunError) return { ok: false, error: e.message };
+    if (e instanceof RunError || e instanceof DomainError) return { ok: false, error: e.message };
     throw e;
   }
   revalidatePath(`/runs/${parsed.data.runId}`);

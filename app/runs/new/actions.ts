@@ -6,6 +6,8 @@ import { db } from "@/lib/db";
 import { createRun, RunError, runConfigSchema, t2iRunConfigSchema } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
 import { audit } from "@/lib/auth/audit";
+import { budgetWithinLimit } from "@/lib/auth/spending";
+import { DomainError } from "@/lib/engine/errors";
 
 export interface LaunchState {
   message?: string;
@@ -52,11 +54,12 @@ export async function launchRun(_prev: LaunchState, form: FormData): Promise<Lau
   }
   let runId: string;
   try {
-    const run = await createRun(db(), { models: f.models, config: config.data, preset: f.preset, seed: f.seed, budgetUsd: f.budgetUsd, name: f.name });
+    const budgetUsd = await budgetWithinLimit(db(), g.viewer, f.budgetUsd);
+    const run = await createRun(db(), { models: f.models, config: config.data, preset: f.preset, seed: f.seed, budgetUsd, name: f.name, createdById: g.viewer.id });
     runId = run.id;
     await audit(db(), { userId: g.viewer.id, action: "run.launch", targetType: "run", targetId: run.id, details: { models: f.models, preset: f.preset, queries: run.plannedCount, budgetUsd: f.budgetUsd } });
   } catch (e) {
-    if (e instanceof RunError) return { message: e.message };
+    if (e instanceof RunError || e instanceof DomainError) return { message: e.message };
     throw e;
   }
   redirect(`/runs/${runId}`);
@@ -92,11 +95,12 @@ export async function launchT2iRun(_prev: LaunchState, form: FormData): Promise<
   try {
     const config = t2iRunConfigSchema.parse({ modality: "t2i", tests: f.tests, imagesPerPrompt: f.imagesPerPrompt });
     // Prompts of T2I runs are fixed text: the seed only names the run.
-    const run = await createRun(db(), { models: f.models, config, preset: f.preset, seed: 0, budgetUsd: f.budgetUsd, name: f.name });
+    const budgetUsd = await budgetWithinLimit(db(), g.viewer, f.budgetUsd);
+    const run = await createRun(db(), { models: f.models, config, preset: f.preset, seed: 0, budgetUsd, name: f.name, createdById: g.viewer.id });
     runId = run.id;
     await audit(db(), { userId: g.viewer.id, action: "run.launch", targetType: "run", targetId: run.id, details: { models: f.models, preset: f.preset, images: run.plannedCount, budgetUsd: f.budgetUsd } });
   } catch (e) {
-    if (e instanceof RunError) return { message: e.message };
+    if (e instanceof RunError || e instanceof DomainError) return { message: e.message };
     throw e;
   }
   redirect(`/runs/${runId}`);

@@ -8,6 +8,7 @@ import { LaunchForm } from "@/components/runs/launch-form";
 import { T2iLaunchForm } from "@/components/runs/t2i-launch-form";
 import { cn } from "@/components/ui/cn";
 import { pageGuard } from "@/app/guard";
+import { committedUsd } from "@/lib/auth/spending";
 
 export const metadata: Metadata = { title: "Launch a run" };
 
@@ -17,7 +18,8 @@ function keyMissing(m: { provider: string; apiKeyEnv: string | null; baseUrl: st
 }
 
 export default async function NewRunPage({ searchParams }: { searchParams: Promise<{ kind?: string }> }) {
-  await pageGuard("runs.manage", "/runs/new");
+  const viewer = await pageGuard("runs.manage", "/runs/new");
+  const left = viewer.spendingLimitUsd === null ? null : Math.max(0, viewer.spendingLimitUsd - (await committedUsd(db(), viewer.id)));
   await connection();
   const kind = (await searchParams).kind === "t2i" ? "t2i" : "llm";
   const models = await db().modelConfig.findMany({
@@ -36,6 +38,11 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <PageHeader title="Launch a run" description="Every query is planned and stored before the first call; the run survives restarts." />
+      {left !== null && (
+        <p className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="spending-limit">
+          Your spending limit is ${viewer.spendingLimitUsd!.toFixed(2)}; ${left.toFixed(2)} is left. A run&apos;s budget must fit in it (with no budget, the run gets what is left).
+        </p>
+      )}
       <nav aria-label="Run kind" className="mb-4 flex gap-2">
         {tab("llm", "LLM run")}
         {tab("t2i", "Text-to-image run")}
