@@ -17,7 +17,10 @@ async function firstRun(e: { dataDir: string; FOF_ADMIN_EMAIL?: string }) {
   const { ensureAdminFromEnv, userCount } = await import("./lib/auth/users");
   const { setupToken } = await import("./lib/auth/setup");
   const { publicUrl } = await import("./lib/auth/server");
+  const { adoptNameOnlyAnnotators } = await import("./lib/auth/legacy");
   try {
+    const adopted = await adoptNameOnlyAnnotators(db());
+    if (adopted) console.error(`[auth] ${adopted} annotator name(s) of older labels became placeholder accounts`);
     if (await ensureAdminFromEnv(db(), e.FOF_ADMIN_EMAIL)) console.error(`[auth] created the admin ${e.FOF_ADMIN_EMAIL} from FOF_ADMIN_EMAIL / FOF_ADMIN_PASSWORD`);
     if ((await userCount(db())) === 0) console.error(`[auth] no account yet: create the first admin at ${publicUrl()}/setup (from this machine), or from elsewhere at ${publicUrl()}/setup?token=${setupToken(e.dataDir)}`);
   } catch (err) {

@@ -89,11 +89,9 @@ test.describe("review faces", () => {
     await page.goto(`/review?runId=${runId}`);
     await expect(page.getByTestId("cheat-sheet")).toBeVisible();
     await expect(page.getByTestId("review-face")).toHaveCount(4);
-    // Keyboard only from here: name, then the grid.
-    await page.getByLabel("Reviewing as").focus();
-    await page.keyboard.type("e2e-ann");
-    await page.keyboard.press("Enter");
-    await expect(page.getByTestId("annotator")).toContainText("e2e-ann");
+    // Keyboard only from here. Labels are stored as the signed-in account (no name to type).
+    await expect(page.getByTestId("annotator")).toContainText("Reviewing as Administrator");
+    await page.getByRole("grid", { name: "Faces to review" }).focus();
     await expect(page.getByRole("grid", { name: "Faces to review" })).toHaveAttribute("aria-busy", "false");
 
     await expect(card(page, 0)).toHaveAttribute("data-focused", "true");
@@ -179,6 +177,6 @@ test.describe("review faces", () => {
     await expect(page.getByTestId("detection")).toContainText("False detections (deleted or “not a face”)2 (50.0 %)");
     await expect(page.getByTestId("detection")).toContainText("Missed faces (drawn by reviewers)1");
     await page.goto(`/review/agreement?runId=${runId}`);
-    await expect(page.getByTestId("annotator-progress")).toContainText("e2e-ann");
+    await expect(page.getByTestId("annotator-progress")).toContainText("Administrator (admin@e2e.example.org)");
   });
 });

@@ -198,3 +198,25 @@ describe("assignments, agreement and the detector report", () => {
     await prisma().annotation.deleteMany({ where: { annotator: { startsWith: "crowd-" } } });
   });
 });
+
+describe("annotators are accounts", () => {
+  it("turns the typed names of older labels into placeholder accounts, keeping every label and the agreement", async () => {
+    const { adoptNameOnlyAnnotators } = await import("../lib/auth/legacy");
+    const before = await reviewReport(prisma(), { runId });
+    const names = before.annotators.map((a) => a.name).filter((n) => !/^[0-9a-f-]{36}$/.test(n));
+    expect(names.length).toBeGreaterThan(0);
+    const adopted = await adoptNameOnlyAnnotators(prisma());
+    expect(adopted).toBeGreaterThanOrEqual(names.length);
+    expect(adopted).toBe(await prisma().user.count({ where: { placeholder: true } }));
+    const after = await reviewReport(prisma(), { runId });
+    const users = await prisma().user.findMany({ where: { placeholder: true } });
+    expect(users.map((u) => u.name).sort()).toEqual(expect.arrayContaining(names.sort()));
+    expect(users.every((u) => u.disabled && u.role === "annotator")).toBe(true);
+    // Same labels, same agreement, now by account.
+    expect(after.annotators.map((a) => a.labelled).sort()).toEqual(before.annotators.map((a) => a.labelled).sort());
+    expect(after.agreement.pairs.map((p) => p.gender?.kappa ?? null)).toEqual(before.agreement.pairs.map((p) => p.gender?.kappa ?? null));
+    expect(after.annotators.every((a) => users.some((u) => u.id === a.name))).toBe(true);
+    // Idempotent.
+    expect(await adoptNameOnlyAnnotators(prisma())).toBe(0);
+  });
+});

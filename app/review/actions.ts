@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import { createAssignment, ReviewError } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
 import { audit } from "@/lib/auth/audit";
+import { can } from "@/lib/auth/roles";
 
 export interface AssignmentFormState {
   ok?: boolean;
@@ -17,10 +18,11 @@ export interface AssignmentFormState {
 export async function createAssignmentAction(_prev: AssignmentFormState, form: FormData): Promise<AssignmentFormState> {
   const g = await actionGuard("review.manage");
   if ("message" in g) return { message: g.message };
-  const annotators = String(form.get("annotators") ?? "")
-    .split(/[,\n]/)
-    .map((a) => a.trim())
-    .filter(Boolean);
+  // Annotators are accounts that may review faces, chosen on the form (never typed names).
+  const chosen = [...new Set(form.getAll("annotators").map(String))].slice(0, 200);
+  const allowed = await db().user.findMany({ where: { id: { in: chosen }, disabled: false }, select: { id: true, role: true } });
+  const annotators = allowed.filter((u) => can(u.role, "faces.review")).map((u) => u.id);
+  if (annotators.length !== chosen.length) return { message: "Choose annotators among the accounts that may review faces." };
   try {
     const r = await createAssignment(db(), {
       name: String(form.get("name") ?? ""),
@@ -35,7 +37,7 @@ export async function createAssignmentAction(_prev: AssignmentFormState, form: F
     return {
       ok: true,
       message: `Dealt ${r.images} images as ${r.items} assignments.`,
-      links: [...new Set(annotators)].map((a) => ({ annotator: a, href: `/review?${new URLSearchParams({ assignmentId: r.id, annotator: a, state: "unreviewed" })}` })),
+      links: annotators.map((a) => ({ annotator: a, href: `/review?${new URLSearchParams({ assignmentId: r.id, state: "unreviewed" })}` })),
     };
   } catch (e) {
     if (e instanceof z.ZodError) return { message: e.issues.map((i) => `${i.path.join(".") || "form"}: ${i.message}`).join("; ") };

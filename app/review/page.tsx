@@ -12,13 +12,12 @@ import { pageGuard } from "@/app/guard";
 export const metadata: Metadata = { title: "Review" };
 
 export default async function ReviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await pageGuard("faces.review", "/review");
+  const viewer = await pageGuard("faces.review", "/review");
   await connection();
   const sp = await searchParams;
   const one = (k: string) => (typeof sp[k] === "string" ? (sp[k] as string) : undefined);
   const [options, images] = await Promise.all([reviewOptions(db()), db().image.count()]);
-  const initial: Partial<Filters> & { annotator?: string } = Object.fromEntries(FILTER_KEYS.map((k) => [k, one(k)]).filter(([, v]) => v));
-  if (one("annotator")) initial.annotator = one("annotator");
+  const initial: Partial<Filters> = Object.fromEntries(FILTER_KEYS.map((k) => [k, one(k)]).filter(([, v]) => v));
   return (
     <>
       <PageHeader title="Review" description="Check every face the classifier labelled, fix what it got wrong, add missed faces and delete false ones. Each annotator’s labels are kept apart; scores use the majority." />
@@ -26,7 +25,7 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
       {images === 0 ? (
         <EmptyState title="No faces to review yet">Faces appear here once a text-to-image run has images (generated or imported) and they are labelled on the Label page.</EmptyState>
       ) : (
-        <ReviewQueue options={options} initial={initial} />
+        <ReviewQueue options={options} initial={initial} me={{ id: viewer.id, name: viewer.name }} />
       )}
     </>
   );

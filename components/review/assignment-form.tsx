@@ -8,7 +8,8 @@ import { Button } from "@/components/ui/button";
 
 const input = "mt-0.5 w-full rounded-md border border-slate-300 px-2 py-1 text-sm";
 
-export function AssignmentForm({ runs }: { runs: Array<{ id: string; name: string }> }) {
+/** `people`: the accounts that may review faces; an assignment deals images to some of them (by account). */
+export function AssignmentForm({ runs, people }: { runs: Array<{ id: string; name: string }>; people: Array<{ id: string; name: string }> }) {
   const [state, action, pending] = useActionState<AssignmentFormState, FormData>(createAssignmentAction, {});
   return (
     <ActionForm action={action} className="space-y-3 text-sm">
@@ -19,12 +20,17 @@ export function AssignmentForm({ runs }: { runs: Array<{ id: string; name: strin
           </label>
           <input id="as-name" name="name" required defaultValue="Validation sample" className={input} />
         </div>
-        <div>
-          <label htmlFor="as-annotators" className="text-xs text-slate-500">
-            Annotators (comma separated)
-          </label>
-          <input id="as-annotators" name="annotators" required placeholder="ana, ben, chen" className={input} />
-        </div>
+        <fieldset>
+          <legend className="text-xs text-slate-500">Annotators</legend>
+          <div className="mt-0.5 max-h-32 overflow-auto rounded-md border border-slate-300 px-2 py-1">
+            {people.length === 0 && <span className="text-xs text-slate-500">No account may review faces yet: invite annotators on the Users page.</span>}
+            {people.map((p) => (
+              <label key={p.id} className="flex items-center gap-2">
+                <input type="checkbox" name="annotators" value={p.id} /> {p.name}
+              </label>
+            ))}
+          </div>
+        </fieldset>
         <div>
           <label htmlFor="as-per-model" className="text-xs text-slate-500">
             Images per model (paper: 25)
@@ -67,9 +73,7 @@ export function AssignmentForm({ runs }: { runs: Array<{ id: string; name: strin
         <ul className="list-disc pl-5">
           {state.links.map((l) => (
             <li key={l.annotator}>
-              <Link href={l.href} className="text-indigo-700 underline">
-                {l.annotator}’s queue
-              </Link>
+              {people.find((p) => p.id === l.annotator)?.name ?? l.annotator}: <Link href={l.href} className="text-indigo-700 underline">the assignment’s queue</Link> (each annotator opens it signed in as themselves)
             </li>
           ))}
         </ul>

@@ -12,7 +12,6 @@ import { FILTER_KEYS, type Filters } from "./filters";
 import { ImageView } from "./image-view";
 
 const EMPTY: MyLabel = { gender: null, race: null, notAFace: false };
-const ANNOTATOR_KEY = "fof:annotator";
 /** Keys that label, accept, or mark a face: without an annotator they do nothing but say why. */
 const LABEL_KEYS = new Set(["a", "A", "Enter", "1", "2", "3", "4", "m", "f", "x", "Delete"]);
 
@@ -179,9 +178,9 @@ function FacelessImages({ params, onOpen }: { params: URLSearchParams; onOpen: (
   );
 }
 
-export function ReviewQueue({ options, initial }: { options: ReviewOptions; initial: Partial<Filters> & { annotator?: string } }) {
-  const [annotator, setAnnotator] = useState(initial.annotator ?? "");
-  const [nameDraft, setNameDraft] = useState(initial.annotator ?? "");
+/** `me`: the signed-in account — every label, drawn box and deletion is stored as theirs, never as a typed name. */
+export function ReviewQueue({ options, initial, me }: { options: ReviewOptions; initial: Partial<Filters>; me: { id: string; name: string } }) {
+  const annotator = me.id;
   const [filters, setFilters] = useState<Filters>(() => Object.fromEntries(FILTER_KEYS.map((k) => [k, initial[k] ?? (k === "state" ? "all" : "")])) as Filters);
   const [cursor, setCursor] = useState<{ after?: number; before?: number }>({});
   const [focus, setFocus] = useState(0);
@@ -191,16 +190,6 @@ export function ReviewQueue({ options, initial }: { options: ReviewOptions; init
   const [showHelp, setShowHelp] = useState(true);
   const gridRef = useRef<HTMLDivElement>(null);
 
-  // The name is remembered in this browser (a URL ?annotator= wins, for links handed to annotators).
-  useEffect(() => {
-    if (initial.annotator) localStorage.setItem(ANNOTATOR_KEY, initial.annotator);
-    else {
-      const saved = localStorage.getItem(ANNOTATOR_KEY) ?? "";
-      setAnnotator(saved);
-      setNameDraft(saved);
-    }
-  }, [initial.annotator]);
-
   // Filters live in the address, so a view can be bookmarked or shared.
   useEffect(() => {
     const q = new URLSearchParams(Object.entries(filters).filter(([k, v]) => v && !(k === "state" && v === "all")));
@@ -209,13 +198,12 @@ export function ReviewQueue({ options, initial }: { options: ReviewOptions; init
 
   const params = useMemo(() => {
     const q = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
-    if (annotator) q.set("annotator", annotator);
     if (cursor.after !== undefined) q.set("after", String(cursor.after));
     if (cursor.before !== undefined) q.set("before", String(cursor.before));
     q.set("pageSize", "48");
     return q;
-  }, [filters, annotator, cursor]);
-  const needsName = (filters.state === "unreviewed" || filters.state === "reviewed") && !annotator;
+  }, [filters, cursor]);
+  const needsName = false;
   const query = useQuery({ queryKey: ["review-queue", params.toString()], queryFn: () => fetchQueue(params), enabled: !needsName, placeholderData: keepPreviousData, staleTime: Infinity });
   const faces = useMemo(() => query.data?.faces ?? [], [query.data]);
   const current = faces[Math.min(focus, faces.length - 1)] as ReviewFace | undefined;
@@ -312,16 +300,6 @@ export function ReviewQueue({ options, initial }: { options: ReviewOptions; init
     return () => window.removeEventListener("keydown", onKey);
   });
 
-  const saveName = () => {
-    const n = nameDraft.trim();
-    if (!/^[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,39}$/u.test(n)) return setError("Name: 1–40 letters, digits, spaces or . _ ' -");
-    setError(null);
-    setAnnotator(n);
-    localStorage.setItem(ANNOTATOR_KEY, n);
-    setCursor({});
-    gridRef.current?.focus();
-  };
-
   const select = (k: keyof Filters, label: string, choices: Array<[string, string]>) => (
     <div>
       <label htmlFor={`f-${k}`} className="block text-xs text-slate-500">
@@ -340,32 +318,9 @@ export function ReviewQueue({ options, initial }: { options: ReviewOptions; init
   return (
     <div className="space-y-4">
       <Card>
-        <form
-          className="flex flex-wrap items-end gap-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            saveName();
-          }}
-        >
-          <div>
-            <label htmlFor="annotator" className="block text-xs text-slate-500">
-              Reviewing as
-            </label>
-            <input id="annotator" value={nameDraft} onChange={(e) => setNameDraft(e.target.value)} placeholder="your name" autoComplete="nickname" className="mt-0.5 w-48 rounded-md border border-slate-300 px-2 py-1 text-sm" />
-          </div>
-          <Button type="submit" variant="secondary">
-            {annotator ? "Switch annotator" : "Start reviewing"}
-          </Button>
-          <p className="text-xs text-slate-500" data-testid="annotator">
-            {annotator ? (
-              <>
-                Labels are saved as <strong>{annotator}</strong>, separately from every other annotator’s.
-              </>
-            ) : (
-              "Enter your name to label: each annotator’s labels are kept apart and combined by majority vote."
-            )}
-          </p>
-        </form>
+        <p className="text-xs text-slate-500" data-testid="annotator">
+          Reviewing as <strong>{me.name}</strong>: your labels are kept apart from every other annotator’s and combined by majority vote.
+        </p>
         <div className="mt-4 grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-8">
           {select("runId", "Run", [["", "All runs"], ...options.runs.map((r): [string, string] => [r.id, r.name])])}
           {select("model", "Model", [["", "All models"], ...options.models.map((m): [string, string] => [m.slug, m.label])])}
@@ -544,7 +499,7 @@ export function ReviewQueue({ options, initial }: { options: ReviewOptions; init
                 </div>
                 {current.labels.map((l) => (
                   <div key={l.annotator}>
-                    <dt className="inline text-slate-500">{l.annotator}: </dt>
+                    <dt className="inline text-slate-500">{l.name}: </dt>
                     <dd className="inline">{labelText(l)}</dd>
                   </div>
                 ))}

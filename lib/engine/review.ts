@@ -9,6 +9,7 @@ import { FAIRFACE_RACES, faceLabels, type RaceMapping } from "../faces/labels";
 import { squareCrop } from "../faces/image";
 import { consensus, currentLabels, dealAssignment, type AnnotationRow, type AnnotatorLabel, type Consensus } from "../review";
 import { boxWithin, probabilitiesSchema } from "./labelling";
+import { displayNames } from "../auth/names";
 
 export class ReviewError extends Error {
   constructor(
@@ -149,10 +150,21 @@ function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, a
     prediction: prediction(f),
     mine: mine && { gender: mine.gender, race: mine.race, notAFace: mine.notAFace, at: mine.at },
     consensus: consensusView(c),
-    labels: list.map((l) => ({ annotator: l.annotator, gender: l.gender, race: l.race, notAFace: l.notAFace, at: l.at })),
+    labels: list.map((l) => ({ annotator: l.annotator, name: l.annotator, gender: l.gender, race: l.race, notAFace: l.notAFace, at: l.at })),
   };
 }
 export type ReviewFace = ReturnType<typeof faceView>;
+
+/** Fills each label's (and drawer's / deleter's) display name from the accounts. */
+async function named(prisma: PrismaClient, faces: ReviewFace[]): Promise<ReviewFace[]> {
+  const names = await displayNames(prisma, faces.flatMap((f) => [...f.labels.map((l) => l.annotator), f.createdBy, f.deletedBy]));
+  for (const f of faces) {
+    for (const l of f.labels) l.name = names.get(l.annotator) ?? l.annotator;
+    if (f.createdBy) f.createdBy = names.get(f.createdBy) ?? f.createdBy;
+    if (f.deletedBy) f.deletedBy = names.get(f.deletedBy) ?? f.deletedBy;
+  }
+  return faces;
+}
 
 function scopeWhere(f: z.infer<typeof reviewFilterSchema>) {
   const image = {
@@ -228,7 +240,7 @@ export async function reviewQueue(prisma: PrismaClient, input: ReviewFilter) {
   if (backwards) faces.reverse();
   const total = await prisma.face.count({ where });
   return {
-    faces,
+    faces: await named(prisma, faces),
     total,
     /** cursors for the next and previous pages (null at either end) */
     next: backwards ? (faces.length ? faces[faces.length - 1].id : null) : more || !exhausted ? (faces.at(-1)?.id ?? null) : null,
@@ -253,7 +265,7 @@ export const saveAnnotationsSchema = z.object({
 async function facesByIds(prisma: PrismaClient, ids: number[], annotator?: string): Promise<ReviewFace[]> {
   const rows = (await prisma.face.findMany({ where: { id: { in: ids } }, include: FACE_INCLUDE, orderBy: { id: "asc" } })) as FaceRow[];
   const labels = currentLabels(rows.flatMap((r) => r.annotations));
-  return rows.map((r) => faceView(r, labels.get(r.id), annotator));
+  return named(prisma, rows.map((r) => faceView(r, labels.get(r.id), annotator)));
 }
 
 /**

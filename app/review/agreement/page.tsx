@@ -11,6 +11,9 @@ import { AssignmentForm } from "@/components/review/assignment-form";
 import { ReviewTabs } from "@/components/review/review-tabs";
 import { ScopeForm } from "@/components/review/scope-form";
 import { pageGuard } from "@/app/guard";
+import { displayNames } from "@/lib/auth/names";
+import { listUsers } from "@/lib/auth/users";
+import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Annotators & agreement" };
 
@@ -42,6 +45,11 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
   const parsed = reportScopeSchema.safeParse(Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId", "page"].includes(k))));
   const scope = parsed.success ? parsed.data : reportScopeSchema.parse({});
   const [options, report, assignments] = await Promise.all([reviewOptions(db()), reviewReport(db(), scope), listAssignments(db())]);
+  // Annotators are accounts (ids); older name-only labels were given placeholder accounts with the old name.
+  const names = await displayNames(db(), [...report.annotators.map((a) => a.name), ...report.agreement.pairs.flatMap((p) => p.annotators), ...assignments.flatMap((a) => a.annotators.map((x) => x.name))]);
+  const people = (await listUsers(db()))
+    .filter((u) => !u.disabled && !u.placeholder && can(u.role, "faces.review"))
+    .map((u) => ({ id: u.id, name: `${u.name} (${u.email})` }));
   const pages = Math.max(1, Math.ceil(report.agreement.pairCount / report.agreement.pageSize), Math.ceil(report.annotatorCount / 100));
   const pageQuery = (page: number) =>
     new URLSearchParams({ ...(scope.runId ? { runId: scope.runId } : {}), ...(scope.model ? { model: scope.model } : {}), ...(scope.assignmentId ? { assignmentId: scope.assignmentId } : {}), page: String(page) }).toString();
@@ -67,9 +75,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
                 {report.annotators.map((a) => (
                   <tr key={a.name}>
                     <Td>
-                      <Link href={`/review?${new URLSearchParams({ annotator: a.name, state: "reviewed", ...(scope.runId ? { runId: scope.runId } : {}) })}`} className="text-indigo-700 underline">
-                        {a.name}
-                      </Link>
+                      {names.get(a.name) ?? a.name}
                     </Td>
                     <Td className="text-right tabular-nums">
                       {a.labelled} / {report.faces}
@@ -107,7 +113,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               )}
               {report.agreement.pairs.map((p) => (
                 <tr key={p.annotators.join("|")}>
-                  <Td>{p.annotators.join(" · ")}</Td>
+                  <Td>{p.annotators.map((x) => names.get(x) ?? x).join(" · ")}</Td>
                   {ATTRS.map(([a]) => (
                     <Td key={a}>
                       <Kappa k={p[a]} />
@@ -160,16 +166,14 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
                       {a.annotators.map((x) => (
                         <tr key={x.name}>
                           <Td>
-                            <Link href={`/review?${new URLSearchParams({ assignmentId: a.id, annotator: x.name, state: "unreviewed" })}`} className="text-indigo-700 underline">
-                              {x.name}
-                            </Link>
+                            {names.get(x.name) ?? x.name}
                           </Td>
                           <Td className="tabular-nums">{x.images} images</Td>
                           <Td className="tabular-nums">
                             {x.labelled} / {x.faces} faces labelled
                           </Td>
                           <Td className="w-32">
-                            <div className="h-2 rounded bg-slate-100" role="progressbar" aria-label={`${x.name}'s progress`} aria-valuemin={0} aria-valuemax={x.faces} aria-valuenow={x.labelled}>
+                            <div className="h-2 rounded bg-slate-100" role="progressbar" aria-label={`${names.get(x.name) ?? x.name}'s progress`} aria-valuemin={0} aria-valuemax={x.faces} aria-valuenow={x.labelled}>
                               <div className="h-2 rounded bg-indigo-500" style={{ width: `${x.faces ? (x.labelled / x.faces) * 100 : 0}%` }} />
                             </div>
                           </Td>
@@ -183,7 +187,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
           )}
         </Card>
         <Card title="Deal a new assignment">
-          <AssignmentForm runs={options.runs} />
+          <AssignmentForm runs={options.runs} people={people} />
         </Card>
       </div>
     </>

@@ -3,4 +3,5 @@ import { saveAnnotations } from "@/lib/engine";
 import { jsonWrite } from "@/lib/engine/http";
 
 /** One annotator's labels for one or more faces (appended, all or nothing); answers with the faces as they are now. */
-export const POST = jsonWrite("faces.review", (body) => saveAnnotations(db(), body as Parameters<typeof saveAnnotations>[1]));
+// The annotator is the signed-in account: a body naming someone else is overridden, never trusted.
+export const POST = jsonWrite("faces.review", (body, { viewer }) => saveAnnotations(db(), { ...(body as object), annotator: viewer!.id } as Parameters<typeof saveAnnotations>[1]));

@@ -4,13 +4,14 @@ import { jsonRead, jsonWrite } from "@/lib/engine/http";
 import { audit } from "@/lib/auth/audit";
 
 /** A page of the review queue (filters and cursors as query parameters). */
-export const GET = jsonRead("faces.review", (query) => reviewQueue(db(), query));
+// "Mine" means the signed-in account's labels: ?annotator= no longer sets who is asking.
+export const GET = jsonRead("faces.review", (query, { viewer }) => reviewQueue(db(), { ...query, annotator: viewer!.id }));
 
 /** A face the detector missed, drawn by a reviewer. */
 export const POST = jsonWrite(
   "faces.review",
   async (body, { viewer }) => {
-    const face = await addFace(db(), body as Parameters<typeof addFace>[1]);
+    const face = await addFace(db(), { ...(body as object), annotator: viewer!.id } as Parameters<typeof addFace>[1]);
     await audit(db(), { userId: viewer?.id ?? null, action: "face.add", targetType: "face", targetId: String(face.id) });
     return face;
   },

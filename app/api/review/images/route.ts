@@ -3,4 +3,4 @@ import { facelessImages } from "@/lib/engine";
 import { jsonRead } from "@/lib/engine/http";
 
 /** Images without a face in the review scope, to draw missed faces on. */
-export const GET = jsonRead("faces.review", (query) => facelessImages(db(), query));
+export const GET = jsonRead("faces.review", (query, { viewer }) => facelessImages(db(), { ...query, annotator: viewer!.id }));

@@ -7,7 +7,7 @@ import { audit } from "@/lib/auth/audit";
 export const PATCH = jsonWrite<{ id: string }>("faces.review", async (body, { params, viewer }) => {
   const id = Number(params.id);
   if (!Number.isInteger(id) || id < 1) throw notFound("face");
-  const face = await updateFace(db(), id, body as Parameters<typeof updateFace>[2]);
+  const face = await updateFace(db(), id, { ...(body as object), annotator: viewer!.id } as Parameters<typeof updateFace>[2]);
   const deleted = (body as { deleted?: unknown })?.deleted;
   if (typeof deleted === "boolean") await audit(db(), { userId: viewer?.id ?? null, action: deleted ? "face.delete" : "face.restore", targetType: "face", targetId: String(id) });
   return face;

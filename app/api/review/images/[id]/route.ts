@@ -1,10 +1,10 @@
 import { db } from "@/lib/db";
-import { annotatorSchema, reviewImage } from "@/lib/engine";
+import { reviewImage } from "@/lib/engine";
 import { jsonRead, notFound } from "@/lib/engine/http";
 
 /** An image with all its faces, deleted ones included, for the whole-image view. */
-export const GET = jsonRead<{ id: string }>("faces.review", async (query, { params }) => {
-  const image = await reviewImage(db(), params.id, query.annotator ? annotatorSchema.parse(query.annotator) : undefined);
+export const GET = jsonRead<{ id: string }>("faces.review", async (_query, { params, viewer }) => {
+  const image = await reviewImage(db(), params.id, viewer!.id);
   if (!image) throw notFound("image");
   return image;
 });
