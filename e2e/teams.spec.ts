@@ -50,3 +50,48 @@ test("an admin invites an annotator, who can label and review but not launch, an
   await expect(log).toContainText("user.join");
   await expect(log.getByRole("row").filter({ hasText: "user.join" })).toContainText("ann@e2e.example.org");
 });
+
+test("a runner launches within the spending limit an admin set, and a budget over it is refused", async ({ page, browser, baseURL }) => {
+  // The admin invites a runner.
+  await page.goto("/users");
+  await page.locator("form[data-hydrated][data-testid=invite-form]").waitFor();
+  await page.getByTestId("invite-form").getByRole("combobox").selectOption("runner");
+  await page.getByRole("button", { name: "Make invitation link" }).click();
+  const link = await page.getByTestId("one-time-link").inputValue();
+
+  const other = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const runner = await other.newPage();
+  await runner.goto(new URL(link).pathname);
+  await runner.locator("form[data-hydrated][data-testid=join-form]").waitFor();
+  await runner.getByLabel("Your name").fill("Rita Runner");
+  await runner.getByLabel("Email").fill("rita@e2e.example.org");
+  await runner.getByLabel(/^Password/).fill("runner-password");
+  await runner.getByRole("button", { name: "Create account" }).click();
+  await expect(runner.getByTestId("account")).toContainText("rita@e2e.example.org · runner");
+
+  // The admin gives her a $1 limit.
+  await page.reload();
+  const row = page.getByTestId("users").getByRole("row").filter({ hasText: "rita@e2e.example.org" });
+  await row.getByLabel("Spending limit (USD)").fill("1");
+  await row.getByRole("button", { name: "Set limit" }).click();
+  await expect(row).toContainText("$1.00");
+
+  await runner.goto("/runs/new");
+  await expect(runner.getByTestId("spending-limit")).toContainText("$1.00 is left");
+  await runner.locator("form[data-hydrated]").waitFor();
+  for (const box of await runner.locator('input[name="models"]:checked').all()) await box.uncheck();
+  await runner.locator('input[name="models"][value="baseline:uniform"]').check();
+  await runner.getByLabel("Preset").selectOption("smoke");
+  await runner.getByLabel("Budget (USD, optional)").fill("5");
+  await runner.getByRole("button", { name: "Launch run" }).click();
+  await expect(runner.getByRole("alert").filter({ hasText: "over what your spending limit leaves ($1.00 of $1.00)" })).toBeVisible();
+  // Without a budget the run gets what is left, so the engine's budget stop keeps it inside the limit.
+  await runner.getByLabel("Budget (USD, optional)").fill("");
+  await runner.getByRole("button", { name: "Launch run" }).click();
+  await expect(runner).toHaveURL(/\/runs\/[a-z0-9]+$/, { timeout: 30_000 });
+  await expect(runner.getByText("of $1.00")).toBeVisible();
+  await other.close();
+
+  await page.goto("/users/activity?action=run.launch");
+  await expect(page.getByTestId("activity")).toContainText("rita@e2e.example.org");
+});
