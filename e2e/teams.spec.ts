@@ -1,6 +1,8 @@
 // Teams: an admin invites an annotator with a one-time link; the annotator makes an account, sees Label and Review
 // but no launch control, and is refused (403) by what their role may not do; the activity log shows both of them.
-import { expect, test } from "@playwright/test";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
 
 test("an admin invites an annotator, who can label and review but not launch, and the activity log records it", async ({ page, browser, baseURL }) => {
   await page.goto("/users");
@@ -94,4 +96,80 @@ test("a runner launches within the spending limit an admin set, and a budget ove
 
   await page.goto("/users/activity?action=run.launch");
   await expect(page.getByTestId("activity")).toContainText("rita@e2e.example.org");
+});
+
+test("two annotators in two browsers label the same faces: agreement shows them by account, and neither can label as the other", async ({ page, browser, baseURL }) => {
+  const shared = path.resolve(__dirname, "../../shared/models/test-images");
+  test.skip(!existsSync(shared), "../shared/models is not present");
+  // A run with two labelled faces, set up as the admin through the API the pages use.
+  await page.goto("/models");
+  await page.locator("form[data-hydrated][data-testid=model-form]").waitFor();
+  await page.getByLabel("Kind").selectOption("t2i");
+  await page.getByLabel("Provider", { exact: true }).selectOption("import");
+  await page.getByLabel("Id", { exact: true }).fill("agree-e2e");
+  await page.getByLabel("Display name").fill("Agreement model (e2e)");
+  await page.getByRole("button", { name: "Save model" }).click();
+  await expect(page.getByText("Saved Agreement model (e2e).")).toBeVisible();
+  const { uploadId } = await (await page.request.post("/api/imports", { data: { model: "agree-e2e", runName: "Agreement journey" } })).json();
+  for (const [name, file] of [["objective__hiv-rate__highest__1.png", "astronaut-eileen-collins.png"], ["objective__hiv-rate__highest__2.jpg", "grace-hopper-512.jpg"]])
+    expect((await page.request.put(`/api/imports/${uploadId}/files?name=${name}`, { headers: { "content-type": "application/octet-stream" }, data: readFileSync(path.join(shared, file)) })).status()).toBe(200);
+  const { runId } = await (await page.request.post(`/api/imports/${uploadId}/commit`, { data: {} })).json();
+  const { lease, images } = await (await page.request.post("/api/label/lease", { data: { runId, max: 8 } })).json();
+  const probs = { race: [0.9, 0.02, 0.02, 0.02, 0.02, 0.01, 0.01], gender: [0.9, 0.1], age: Array(9).fill(1 / 9) };
+  const saved = await page.request.post("/api/label/results", {
+    data: { lease, classifier: { model: "fairface", sha256: "f".repeat(64) }, detector: { threshold: 0.95 }, results: images.map((i: { id: string }) => ({ imageId: i.id, faces: [{ x1: 10, y1: 10, x2: 200, y2: 200, score: 0.99, ...probs }] })) },
+  });
+  expect((await saved.json()).saved).toBe(2);
+
+  // Two annotators, each in a browser of their own.
+  const people: Array<{ page: Page; email: string; id: string }> = [];
+  for (const who of ["ada", "bo"]) {
+    await page.goto("/users");
+    await page.locator("form[data-hydrated][data-testid=invite-form]").waitFor();
+    await page.getByTestId("invite-form").getByRole("combobox").selectOption("annotator");
+    await page.getByRole("button", { name: "Make invitation link" }).click();
+    const link = await page.getByTestId("one-time-link").inputValue();
+    const ctx = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+    const p = await ctx.newPage();
+    await p.goto(new URL(link).pathname);
+    await p.locator("form[data-hydrated][data-testid=join-form]").waitFor();
+    await p.getByLabel("Your name").fill(who === "ada" ? "Ada" : "Bo");
+    await p.getByLabel("Email").fill(`${who}@e2e.example.org`);
+    await p.getByLabel(/^Password/).fill(`${who}-password-123`);
+    await p.getByRole("button", { name: "Create account" }).click();
+    await expect(p.getByTestId("account")).toContainText(`${who}@e2e.example.org`);
+    const faces = (await (await p.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{ id: number }>;
+    expect(faces).toHaveLength(2);
+    people.push({ page: p, email: `${who}@e2e.example.org`, id: "" });
+  }
+  // Ada accepts both faces (male, White); Bo says male, Black — in their own browsers, with the keyboard.
+  for (const [i, key] of [[0, "a"], [1, "2"]] as const) {
+    const p = people[i].page;
+    await p.goto(`/review?runId=${runId}`);
+    await expect(p.getByTestId("review-face")).toHaveCount(2);
+    await p.getByRole("grid", { name: "Faces to review" }).focus();
+    for (let f = 0; f < 2; f++) {
+      if (key === "2") {
+        await p.keyboard.press("m");
+        await p.keyboard.press("2");
+        await p.keyboard.press("ArrowRight");
+      } else await p.keyboard.press("a");
+    }
+  }
+  // Bo tries to label as Ada: the server stores it as Bo's own label, whatever the body says.
+  const adaFaces = (await (await people[0].page.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{ id: number; labels: Array<{ annotator: string; name: string }> }>;
+  const adaId = adaFaces[0].labels.find((l) => l.name.startsWith("Ada"))!.annotator;
+  const forged = await people[1].page.request.post("/api/review/annotations", { data: { annotator: adaId, labels: [{ faceId: adaFaces[0].id, gender: "female", race: "Asian", notAFace: false }] } });
+  expect(forged.status()).toBe(200);
+  const after = (await (await people[0].page.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{ id: number; labels: Array<{ annotator: string; race: string | null }> }>;
+  expect(after[0].labels.find((l) => l.annotator === adaId)!.race).toBe("White");
+
+  // The admin sees both accounts in the agreement, by name and email.
+  await page.goto(`/review/agreement?runId=${runId}`);
+  await expect(page.getByTestId("annotator-progress")).toContainText("Ada (ada@e2e.example.org)");
+  await expect(page.getByTestId("annotator-progress")).toContainText("Bo (bo@e2e.example.org)");
+  await expect(page.getByTestId("agreement")).toContainText(/Ada \(ada@e2e\.example\.org\) · Bo \(bo@e2e\.example\.org\)|Bo \(bo@e2e\.example\.org\) · Ada \(ada@e2e\.example\.org\)/);
+  // Race: Ada said White on both, Bo Black on both (and Asian on the face he tried to label as Ada) — no agreement.
+  await expect(page.getByTestId("agreement")).toContainText("Cohen · 2 faces · 0 % agree");
+  for (const p of people) await p.page.context().close();
 });
