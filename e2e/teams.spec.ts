@@ -2,27 +2,38 @@
 // but no launch control, and is refused (403) by what their role may not do; the activity log shows both of them.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 
-test("an admin invites an annotator, who can label and review but not launch, and the activity log records it", async ({ page, browser, baseURL }) => {
+/** The admin (page) makes an invitation link for a role on the Users page; returns its path. */
+async function invite(page: Page, role: string): Promise<string> {
   await page.goto("/users");
   await page.locator("form[data-hydrated][data-testid=invite-form]").waitFor();
-  await page.getByTestId("invite-form").getByRole("combobox").selectOption("annotator");
+  await page.getByTestId("invite-form").getByRole("combobox").selectOption(role);
   await page.getByRole("button", { name: "Make invitation link" }).click();
   const link = await page.getByTestId("one-time-link").inputValue();
   expect(link).toMatch(/\/join\/[A-Za-z0-9_-]{43}$/);
+  return new URL(link).pathname;
+}
 
+/** Someone opens an invitation in a browser of their own (no session) and makes their account; returns their page. */
+async function join(browser: Browser, baseURL: string | undefined, path: string, who: { name: string; email: string; password: string; role: string }): Promise<Page> {
+  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const p = await context.newPage();
+  await p.goto(path);
+  await expect(p.getByText(`You are invited as ${who.role[0].toUpperCase()}${who.role.slice(1)}`)).toBeVisible();
+  await p.locator("form[data-hydrated][data-testid=join-form]").waitFor();
+  await p.getByLabel("Your name").fill(who.name);
+  await p.getByLabel("Email").fill(who.email);
+  await p.getByLabel(/^Password/).fill(who.password);
+  await p.getByRole("button", { name: "Create account" }).click();
+  await expect(p.getByTestId("account")).toContainText(`${who.email} · ${who.role}`);
+  return p;
+}
+
+test("an admin invites an annotator, who can label and review but not launch, and the activity log records it", async ({ page, browser, baseURL }) => {
+  const link = await invite(page, "annotator");
   // The annotator, in a browser of their own (no session).
-  const other = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const ann = await other.newPage();
-  await ann.goto(new URL(link).pathname);
-  await expect(ann.getByText("You are invited as Annotator")).toBeVisible();
-  await ann.locator("form[data-hydrated][data-testid=join-form]").waitFor();
-  await ann.getByLabel("Your name").fill("Ann Notator");
-  await ann.getByLabel("Email").fill("ann@e2e.example.org");
-  await ann.getByLabel(/^Password/).fill("annotator-password");
-  await ann.getByRole("button", { name: "Create account" }).click();
-  await expect(ann.getByTestId("account")).toContainText("ann@e2e.example.org · annotator");
+  const ann = await join(browser, baseURL, link, { name: "Ann Notator", email: "ann@e2e.example.org", password: "annotator-password", role: "annotator" });
   const nav = ann.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Label" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Review" })).toBeVisible();
@@ -37,9 +48,9 @@ test("an admin invites an annotator, who can label and review but not launch, an
   expect((await importAttempt.json()).error).toMatch(/your role \(annotator\) may not import images/);
   expect((await ann.request.get("/api/runs/any/queries")).status()).toBe(403);
   // The link worked once.
-  await ann.goto(new URL(link).pathname);
+  await ann.goto(link);
   await expect(ann.getByText("This link is not valid")).toBeVisible();
-  await other.close();
+  await ann.context().close();
 
   // Anonymous callers get 401 from the API.
   const anon = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
@@ -55,21 +66,7 @@ test("an admin invites an annotator, who can label and review but not launch, an
 
 test("a runner launches within the spending limit an admin set, and a budget over it is refused", async ({ page, browser, baseURL }) => {
   // The admin invites a runner.
-  await page.goto("/users");
-  await page.locator("form[data-hydrated][data-testid=invite-form]").waitFor();
-  await page.getByTestId("invite-form").getByRole("combobox").selectOption("runner");
-  await page.getByRole("button", { name: "Make invitation link" }).click();
-  const link = await page.getByTestId("one-time-link").inputValue();
-
-  const other = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const runner = await other.newPage();
-  await runner.goto(new URL(link).pathname);
-  await runner.locator("form[data-hydrated][data-testid=join-form]").waitFor();
-  await runner.getByLabel("Your name").fill("Rita Runner");
-  await runner.getByLabel("Email").fill("rita@e2e.example.org");
-  await runner.getByLabel(/^Password/).fill("runner-password");
-  await runner.getByRole("button", { name: "Create account" }).click();
-  await expect(runner.getByTestId("account")).toContainText("rita@e2e.example.org · runner");
+  const runner = await join(browser, baseURL, await invite(page, "runner"), { name: "Rita Runner", email: "rita@e2e.example.org", password: "runner-password", role: "runner" });
 
   // The admin gives her a $1 limit.
   await page.reload();
@@ -92,7 +89,7 @@ test("a runner launches within the spending limit an admin set, and a budget ove
   await runner.getByRole("button", { name: "Launch run" }).click();
   await expect(runner).toHaveURL(/\/runs\/[a-z0-9]+$/, { timeout: 30_000 });
   await expect(runner.getByText("of $1.00")).toBeVisible();
-  await other.close();
+  await runner.context().close();
 
   await page.goto("/users/activity?action=run.launch");
   await expect(page.getByTestId("activity")).toContainText("rita@e2e.example.org");
@@ -124,20 +121,7 @@ test("two annotators in two browsers label the same faces: agreement shows them 
   // Two annotators, each in a browser of their own.
   const people: Array<{ page: Page; email: string; id: string }> = [];
   for (const who of ["ada", "bo"]) {
-    await page.goto("/users");
-    await page.locator("form[data-hydrated][data-testid=invite-form]").waitFor();
-    await page.getByTestId("invite-form").getByRole("combobox").selectOption("annotator");
-    await page.getByRole("button", { name: "Make invitation link" }).click();
-    const link = await page.getByTestId("one-time-link").inputValue();
-    const ctx = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-    const p = await ctx.newPage();
-    await p.goto(new URL(link).pathname);
-    await p.locator("form[data-hydrated][data-testid=join-form]").waitFor();
-    await p.getByLabel("Your name").fill(who === "ada" ? "Ada" : "Bo");
-    await p.getByLabel("Email").fill(`${who}@e2e.example.org`);
-    await p.getByLabel(/^Password/).fill(`${who}-password-123`);
-    await p.getByRole("button", { name: "Create account" }).click();
-    await expect(p.getByTestId("account")).toContainText(`${who}@e2e.example.org`);
+    const p = await join(browser, baseURL, await invite(page, "annotator"), { name: who === "ada" ? "Ada" : "Bo", email: `${who}@e2e.example.org`, password: `${who}-password-123`, role: "annotator" });
     const faces = (await (await p.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{ id: number }>;
     expect(faces).toHaveLength(2);
     people.push({ page: p, email: `${who}@e2e.example.org`, id: "" });
