@@ -12,6 +12,10 @@ export const E2E_SECRET_CANARY = "sk-e2e-canary-must-never-reach-the-browser";
 /** The admin the server creates at start (FOF_ADMIN_EMAIL / FOF_ADMIN_PASSWORD); journeys run signed in as them. */
 export const E2E_ADMIN = { email: "admin@e2e.example.org", password: "e2e-admin-password" };
 export const ADMIN_STATE = path.join(dataDir, "admin-state.json");
+/** A second server with no account at all, for the first-run journey (its own data directory and port). */
+const firstRunPort = Number(process.env.E2E_FIRST_RUN_PORT ?? port + 1);
+const firstRunDir = process.env.E2E_FIRST_RUN_DIR ?? mkdtempSync(path.join(tmpdir(), "fof-e2e-first-"));
+process.env.E2E_FIRST_RUN_DIR = firstRunDir;
 
 export default defineConfig({
   testDir: "e2e",
@@ -46,7 +50,8 @@ export default defineConfig({
   projects: [
     // Signs in once and keeps the session cookie for every journey.
     { name: "sign-in", testMatch: /sign-in\.setup\.ts/, use: { ...devices["Desktop Chrome"] } },
-    { name: "chromium", dependencies: ["sign-in"], use: { ...devices["Desktop Chrome"], storageState: ADMIN_STATE } },
+    { name: "chromium", dependencies: ["sign-in"], testIgnore: /first-run\.spec\.ts/, use: { ...devices["Desktop Chrome"], storageState: ADMIN_STATE } },
+    { name: "first-run", testMatch: /first-run\.spec\.ts/, use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${firstRunPort}` } },
   ],
   webServer: [
     {
@@ -74,6 +79,16 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       CHECKPOINT_DISABLE: "1",
     },
+    },
+      {
+      // No FOF_ADMIN_*: the first visit has to create the first admin.
+      command: "node_modules/.bin/tsx scripts/start.ts",
+      url: `http://127.0.0.1:${firstRunPort}/sign-in`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { PORT: String(firstRunPort), HOST: "127.0.0.1", FOF_DATA_DIR: firstRunDir, FOF_WORKER: "off", NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" },
     },
   ],
 });
