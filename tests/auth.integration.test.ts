@@ -133,4 +133,14 @@ describe("accounts", () => {
     expect(await budgetWithinLimit(db(), limited, 3, first.id)).toBe(3);
     expect((await db().auditLog.findFirstOrThrow({ where: { action: "user.limit", targetId: runner.id } })).detailsJson).toContain('"to":5');
   });
+
+  it("records who registered a model and who last changed it", async () => {
+    const { upsertModel } = await import("../lib/engine");
+    const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
+    const runner = (await users.findUserByEmail(db(), "runner@example.org"))!;
+    await upsertModel(db(), { slug: "owned", label: "Owned", modality: "t2i", provider: "import" }, admin.id);
+    await upsertModel(db(), { slug: "owned", label: "Owned again", modality: "t2i", provider: "import" }, runner.id);
+    const m = await db().modelConfig.findUniqueOrThrow({ where: { slug: "owned" } });
+    expect(m).toMatchObject({ createdById: admin.id, updatedById: runner.id, label: "Owned again" });
+  });
 });

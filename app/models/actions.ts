@@ -43,7 +43,7 @@ export async function saveModel(_prev: ModelFormState, form: FormData): Promise<
     for (const i of parsed.error.issues as z.core.$ZodIssue[]) fieldErrors[String(i.path[0])] ??= i.message;
     return { message: "Please fix the highlighted fields.", fieldErrors };
   }
-  const m = await upsertModel(db(), parsed.data);
+  const m = await upsertModel(db(), parsed.data, g.viewer.id);
   await audit(db(), { userId: g.viewer.id, action: "model.save", targetType: "model", targetId: m.slug, details: { provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, credential: m.apiKeyEnv } });
   revalidatePath("/models");
   revalidatePath("/runs/new");
@@ -63,7 +63,7 @@ export async function manageModel(_prev: ModelFormState, form: FormData): Promis
   const { slug, op } = parsed.data;
   try {
     if (op === "delete") await deleteModel(db(), slug);
-    else await archiveModel(db(), slug, op === "archive");
+    else await archiveModel(db(), slug, op === "archive", g.viewer.id);
     await audit(db(), { userId: g.viewer.id, action: op === "delete" ? "model.delete" : op === "archive" ? "model.archive" : "model.restore", targetType: "model", targetId: slug });
   } catch (e) {
     if (e instanceof ModelError) return { message: e.message };

@@ -53,7 +53,8 @@ export const modelInputSchema = z
   });
 export type ModelInput = z.input<typeof modelInputSchema>;
 
-export async function upsertModel(prisma: PrismaClient, input: ModelInput) {
+/** Registers or changes a model; `byUserId` records who (the creator on create, the last editor always). */
+export async function upsertModel(prisma: PrismaClient, input: ModelInput, byUserId: string | null = null) {
   const m = modelInputSchema.parse(input);
   const data = {
     label: m.label,
@@ -71,16 +72,16 @@ export async function upsertModel(prisma: PrismaClient, input: ModelInput) {
     concurrency: m.concurrency,
     archived: false,
   };
-  return prisma.modelConfig.upsert({ where: { slug: m.slug }, update: data, create: { slug: m.slug, ...data } });
+  return prisma.modelConfig.upsert({ where: { slug: m.slug }, update: { ...data, updatedById: byUserId }, create: { slug: m.slug, ...data, createdById: byUserId, updatedById: byUserId } });
 }
 
 export class ModelError extends Error {}
 
 /** Archives a model: hidden from launches and the Models list; its runs and results stay. */
-export async function archiveModel(prisma: PrismaClient, slug: string, archived = true) {
+export async function archiveModel(prisma: PrismaClient, slug: string, archived = true, byUserId: string | null = null) {
   const m = await prisma.modelConfig.findUnique({ where: { slug } });
   if (!m) throw new ModelError(`unknown model "${slug}"`);
-  return prisma.modelConfig.update({ where: { slug }, data: { archived } });
+  return prisma.modelConfig.update({ where: { slug }, data: { archived, updatedById: byUserId } });
 }
 
 /** Deletes a model that no run or image refers to (otherwise archive it: results must keep their model). */
