@@ -5,18 +5,20 @@ import { db } from "@/lib/db";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { pageGuard } from "@/app/guard";
+import { can } from "@/lib/auth/roles";
 
 export default async function HomePage() {
-  await pageGuard("signed-in", "/");
+  const viewer = await pageGuard("signed-in", "/");
   await connection();
   const [runs, models] = await Promise.all([db().run.count(), db().modelConfig.count({ where: { archived: false } })]);
   const scenarios = benchmark.statistics.reduce((n, s) => n + s.scenarios.highest.length + s.scenarios.lowest.length, 0);
+  // Only the sections this role may open.
   const tiles = [
-    { href: "/benchmark", label: "Statistics", value: benchmark.statistics.length },
-    { href: "/benchmark", label: "Subjective scenarios", value: scenarios },
-    { href: "/runs", label: "Runs", value: runs },
-    { href: "/models", label: "Models", value: models },
-  ];
+    { href: "/benchmark", label: "Statistics", value: benchmark.statistics.length, needs: null },
+    { href: "/benchmark", label: "Subjective scenarios", value: scenarios, needs: null },
+    { href: "/runs", label: "Runs", value: runs, needs: "results.read" as const },
+    { href: "/models", label: "Models", value: models, needs: "models.manage" as const },
+  ].filter((t) => t.needs === null || can(viewer.role, t.needs));
   return (
     <>
       <PageHeader

@@ -9,11 +9,12 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { ButtonLink } from "@/components/ui/button";
 import Link from "next/link";
 import { pageGuard } from "@/app/guard";
+import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
-  await pageGuard("results.read", "/runs");
+  const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const runs = await db().run.findMany({
     orderBy: { createdAt: "desc" },
@@ -27,10 +28,12 @@ export default async function RunsPage() {
         description="Every FACT-OR-FAIR run, newest first. Runs keep going while the server runs, and resume after a restart."
         actions={
           <div className="flex gap-2">
-            <ButtonLink href="/runs/import">Import images</ButtonLink>
-            <ButtonLink href="/runs/new" variant="primary">
-              Launch run
-            </ButtonLink>
+            {can(viewer.role, "images.import") && <ButtonLink href="/runs/import">Import images</ButtonLink>}
+            {can(viewer.role, "runs.manage") && (
+              <ButtonLink href="/runs/new" variant="primary">
+                Launch run
+              </ButtonLink>
+            )}
           </div>
         }
       />

@@ -40,7 +40,8 @@ function formatEta(s: number | null) {
   return `${(s / 3600).toFixed(1)} h`;
 }
 
-export function RunView({ initial }: { initial: RunSummary }) {
+/** `canManage`: whether the viewer's role may pause / resume / cancel (the server refuses otherwise anyway). */
+export function RunView({ initial, canManage = false }: { initial: RunSummary; canManage?: boolean }) {
   const qc = useQueryClient();
   const [raceMapping, setRaceMapping] = useState<"paper" | "sum-asian">(initial.raceMapping);
   const [labels, setLabels] = useState<"model" | "reviewed">(initial.labels);
@@ -91,17 +92,17 @@ export function RunView({ initial }: { initial: RunSummary }) {
         description={`seed ${run.seed} · preset ${run.preset} · ${run.models.map((m) => m.slug).join(", ")}`}
         actions={
           <div className="flex gap-2">
-            {["running", "queued"].includes(run.status) && (
+            {canManage && ["running", "queued"].includes(run.status) && (
               <Button variant="secondary" onClick={() => control.mutate("pause")} disabled={control.isPending}>
                 Pause
               </Button>
             )}
-            {["paused", "budget_exhausted", "failed"].includes(run.status) && (
+            {canManage && ["paused", "budget_exhausted", "failed"].includes(run.status) && (
               <Button variant="secondary" onClick={() => control.mutate("resume")} disabled={control.isPending}>
                 Resume
               </Button>
             )}
-            {!["completed", "cancelled"].includes(run.status) && (
+            {canManage && !["completed", "cancelled"].includes(run.status) && (
               <Button variant="danger" onClick={() => confirm("Cancel this run? Finished answers are kept.") && control.mutate("cancel")} disabled={control.isPending}>
                 Cancel
               </Button>

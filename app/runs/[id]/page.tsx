@@ -7,11 +7,12 @@ import { runSummary } from "@/lib/engine";
 import { PageHeader } from "@/components/ui/page-header";
 import { RunView } from "@/components/runs/run-view";
 import { pageGuard } from "@/app/guard";
+import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Run" };
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
-  await pageGuard("results.read", "/runs");
+  const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const summary = await runSummary(db(), (await params).id);
   if (!summary) notFound();
@@ -23,7 +24,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         </Link>
       </nav>
       <PageHeader title={summary.name} />
-      <RunView initial={summary} />
+      <RunView initial={summary} canManage={can(viewer.role, "runs.manage")} />
     </>
   );
 }
