@@ -155,5 +155,9 @@ test("two annotators in two browsers label the same faces: agreement shows them 
   await expect(page.getByTestId("agreement")).toContainText(/Ada \(ada@e2e\.example\.org\) · Bo \(bo@e2e\.example\.org\)|Bo \(bo@e2e\.example\.org\) · Ada \(ada@e2e\.example\.org\)/);
   // Race: Ada said White on both, Bo Black on both (and Asian on the face he tried to label as Ada) — no agreement.
   await expect(page.getByTestId("agreement")).toContainText("Cohen · 2 faces · 0 % agree");
+  // Every label save is in the activity log under its account.
+  await page.goto("/users/activity?action=face.label");
+  await expect(page.getByTestId("activity")).toContainText("ada@e2e.example.org");
+  await expect(page.getByTestId("activity")).toContainText("bo@e2e.example.org");
   for (const p of people) await p.page.context().close();
 });

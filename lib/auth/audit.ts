@@ -27,6 +27,8 @@ export const AUDIT_ACTIONS = [
   "face.delete",
   "face.restore",
   "face.add",
+  "face.label",
+  "faces.classified",
   "export",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
