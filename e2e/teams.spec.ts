@@ -139,6 +139,11 @@ test("two annotators in two browsers label the same faces: agreement shows them 
         await p.keyboard.press("ArrowRight");
       } else await p.keyboard.press("a");
     }
+    // Saves are asynchronous: wait until the server holds both of this annotator's labels.
+    const race = key === "a" ? "White" : "Black";
+    await expect
+      .poll(async () => ((await (await p.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{ mine: { race: string | null } | null }>).map((f) => f.mine?.race ?? null))
+      .toEqual([race, race]);
   }
   // Bo tries to label as Ada: the server stores it as Bo's own label, whatever the body says.
   const adaFaces = (await (await people[0].page.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{ id: number; labels: Array<{ annotator: string; name: string }> }>;

@@ -5,16 +5,13 @@ import { redeemLink, type JoinState } from "@/app/join/[token]/actions";
 import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { Field } from "./field";
+import { FormError } from "./form-error";
 
 export function JoinForm({ token, kind, email }: { token: string; kind: "invite" | "reset"; email: string }) {
   const [state, action, pending] = useActionState<JoinState, FormData>(redeemLink, {});
   return (
     <ActionForm action={action} className="space-y-3" data-testid="join-form">
-      {state.message && (
-        <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
-          {state.message}
-        </p>
-      )}
+      <FormError message={state.message} />
       <input type="hidden" name="token" value={token} />
       {kind === "invite" && (
         <>

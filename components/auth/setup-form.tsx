@@ -5,16 +5,13 @@ import { setupAdmin, type SetupState } from "@/app/setup/actions";
 import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { Field } from "./field";
+import { FormError } from "./form-error";
 
 export function SetupForm({ token }: { token: string }) {
   const [state, action, pending] = useActionState<SetupState, FormData>(setupAdmin, {});
   return (
     <ActionForm action={action} className="space-y-3" data-testid="setup-form">
-      {state.message && (
-        <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
-          {state.message}
-        </p>
-      )}
+      <FormError message={state.message} />
       <input type="hidden" name="token" value={token} />
       <Field name="name" label="Your name" autoComplete="name" />
       <Field name="email" label="Email" type="email" autoComplete="username" />

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { Field } from "./field";
+import { FormError } from "./form-error";
 
 /** Signs in through better-auth's endpoint; the session cookie is set by the response (httpOnly). */
 export function SignInForm({ next }: { next: string }) {
@@ -35,11 +36,7 @@ export function SignInForm({ next }: { next: string }) {
         }
       }}
     >
-      {message && (
-        <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
-          {message}
-        </p>
-      )}
+      <FormError message={message} />
       <Field name="email" label="Email" type="email" autoComplete="username" />
       <Field name="password" label="Password" type="password" autoComplete="current-password" />
       <Button type="submit" disabled={pending}>

@@ -34,7 +34,8 @@ const QUERY_RECORD_SELECT = {
 /** The columns of an annotation row that lib/review reads (see AnnotationRow). */
 export const ANNOTATION_ROW_SELECT = { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } as const;
 
-const FACE_RECORD_SELECT = {
+/** The columns of a face that scoring and the review report read (its labels included). */
+export const FACE_RECORD_SELECT = {
   id: true,
   source: true,
   deleted: true,

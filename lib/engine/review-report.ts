@@ -1,7 +1,7 @@
 // Who labelled what and how far annotators agree: the report behind the Review → Agreement and Report pages.
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { ANNOTATION_ROW_SELECT } from "./results";
+import { FACE_RECORD_SELECT } from "./results";
 import { agreement, cohenKappa, consensus, currentLabels, detectorReport, type AnnotatorLabel, type KappaResult } from "../review";
 
 export const reportScopeSchema = z.object({
@@ -55,14 +55,7 @@ async function scopedFaces(prisma: PrismaClient, scope: z.infer<typeof reportSco
   };
   return prisma.face.findMany({
     where: { image },
-    select: {
-      id: true,
-      source: true,
-      deleted: true,
-      raceProbsJson: true,
-      genderProbsJson: true,
-      annotations: { select: ANNOTATION_ROW_SELECT },
-    },
+    select: FACE_RECORD_SELECT,
     orderBy: { id: "asc" },
   });
 }
