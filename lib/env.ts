@@ -29,6 +29,8 @@ const schema = z.object({
   FOF_ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email("must be an email address").optional()),
   /** how long a database call waits for another writer's lock before it fails (and is retried) */
   FOF_DB_BUSY_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(600_000).default(10_000)),
+  /** face photos the built-in synthetic image model composes (comma-separated paths; ../shared test photos by default) */
+  FOF_SYNTHETIC_FACES: z.preprocess(emptyToUndefined, z.string().max(4000).optional()),
   /** the most queries (or images) one launch may plan, over all its models */
   FOF_MAX_QUERIES_PER_RUN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000_000).default(500_000)),
 });

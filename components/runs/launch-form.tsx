@@ -6,17 +6,10 @@ import { estimateRun } from "@/lib/engine/estimate";
 import { Button } from "@/components/ui/button";
 import { ActionForm } from "@/components/ui/action-form";
 
-const PRESETS = {
-  paper: { objectiveRepeats: 3, subjectiveRepeats: 100 },
-  quick: { objectiveRepeats: 20, subjectiveRepeats: 10 },
-  smoke: { objectiveRepeats: 1, subjectiveRepeats: 1 },
-} as const;
-const CONTEXTS = [
-  ["baseline", "Baseline"],
-  ["representativeness", "Representativeness bias"],
-  ["attribution", "Attribution error"],
-  ["ingroup", "In-group/out-group bias"],
-] as const;
+import { PRESETS } from "@/lib/engine/presets";
+import { CONTEXTS as CONTEXT_IDS, CONTEXT_LABELS } from "@/lib/benchmark/labels";
+
+const CONTEXTS = CONTEXT_IDS.map((c) => [c, CONTEXT_LABELS[c]] as const);
 
 export interface LaunchModel {
   slug: string;

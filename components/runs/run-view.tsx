@@ -1,5 +1,6 @@
 "use client";
 
+import { isLive } from "@/lib/engine/status";
 import Link from "next/link";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
@@ -53,7 +54,7 @@ export function RunView({ initial, canManage = false }: { initial: RunSummary; c
     initialData: raceMapping === initial.raceMapping && labels === initial.labels ? initial : undefined,
     placeholderData: keepPreviousData,
     // T2I runs also follow labelling, which happens in other tabs.
-    refetchInterval: (q) => (q.state.data && (["running", "queued"].includes(q.state.data.status) || (t2i && (q.state.data.labelling?.unlabelled ?? 0) > 0)) ? (t2i ? 3000 : 1000) : false),
+    refetchInterval: (q) => (q.state.data && (isLive(q.state.data.status) || (t2i && (q.state.data.labelling?.unlabelled ?? 0) > 0)) ? (t2i ? 3000 : 1000) : false),
   });
   const control = useMutation({
     mutationFn: async (action: "pause" | "resume" | "cancel") => {
@@ -92,7 +93,7 @@ export function RunView({ initial, canManage = false }: { initial: RunSummary; c
         description={`seed ${run.seed} · preset ${run.preset} · ${run.models.map((m) => m.slug).join(", ")}`}
         actions={
           <div className="flex gap-2">
-            {canManage && ["running", "queued"].includes(run.status) && (
+            {canManage && isLive(run.status) && (
               <Button variant="secondary" onClick={() => control.mutate("pause")} disabled={control.isPending}>
                 Pause
               </Button>
@@ -257,14 +258,14 @@ export function RunView({ initial, canManage = false }: { initial: RunSummary; c
               hideRunColumn
               breakdownLinks
               // intervals once the data stops changing (they are cached per state of the data)
-              intervalsFor={["running", "queued"].includes(run.status) ? [] : [run.id]}
+              intervalsFor={isLive(run.status) ? [] : [run.id]}
               intervalParams={t2i ? { labels, raceMapping } : {}}
             />
           </>
         )}
       </Card>
 
-      {t2i ? <ImageGrid runId={run.id} raceMapping={raceMapping} live={["running", "queued"].includes(run.status) || (run.labelling?.unlabelled ?? 0) > 0} /> : <QueryList runId={run.id} live={["running", "queued"].includes(run.status)} />}
+      {t2i ? <ImageGrid runId={run.id} raceMapping={raceMapping} live={isLive(run.status) || (run.labelling?.unlabelled ?? 0) > 0} /> : <QueryList runId={run.id} live={isLive(run.status)} />}
     </div>
   );
 }

@@ -7,7 +7,9 @@ import { estimateT2iRun } from "@/lib/engine/estimate";
 import { Button } from "@/components/ui/button";
 import { ActionForm } from "@/components/ui/action-form";
 
-const PRESETS = { paper: 20, quick: 5, smoke: 1 } as const;
+import { T2I_PRESETS } from "@/lib/engine/presets";
+
+const PRESETS = { paper: T2I_PRESETS.paper.imagesPerPrompt, quick: T2I_PRESETS.quick.imagesPerPrompt, smoke: T2I_PRESETS.smoke.imagesPerPrompt } as const;
 
 export interface T2iLaunchModel {
   slug: string;

@@ -1,12 +1,12 @@
-import { benchmark, type Benchmark } from "../benchmark";
+import { benchmark } from "../benchmark";
 import { DEFAULT_BASELINES, ensureBaselineModel } from "../engine/runs";
 import type { PrismaClient } from "../../generated/prisma/client";
 
 /**
- * Records the benchmark content of data/ as a BenchmarkVersion (idempotent: keyed by its sha256), so runs can pin
+ * Records a suite's content (FACT-OR-FAIR's data/ by default) as a BenchmarkVersion (idempotent: keyed by its sha256), so runs can pin
  * the exact content they were planned from.
  */
-export async function ensureBenchmarkVersion(prisma: PrismaClient, bm: Benchmark = benchmark) {
+export async function ensureBenchmarkVersion(prisma: PrismaClient, bm: { version: string; sha256: string } = benchmark, suiteId = "fact-or-fair") {
   const benchmark = bm;
   const existing = await prisma.benchmarkVersion.findUnique({ where: { sha256: benchmark.sha256 } });
   if (existing) return existing;
@@ -14,7 +14,7 @@ export async function ensureBenchmarkVersion(prisma: PrismaClient, bm: Benchmark
   // data/ edited without a version bump: keep both, suffixed by the content hash.
   if (await prisma.benchmarkVersion.findUnique({ where: { version } })) version = `${version}#${benchmark.sha256.slice(0, 8)}`;
   return prisma.benchmarkVersion.create({
-    data: { version, sha256: benchmark.sha256, contentJson: JSON.stringify(benchmark) },
+    data: { suiteId, version, sha256: benchmark.sha256, contentJson: JSON.stringify(benchmark) },
   });
 }
 

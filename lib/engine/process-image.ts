@@ -2,7 +2,8 @@
 // the event loop) and stored content-addressed before its outcome is buffered.
 import { existsSync } from "node:fs";
 import { ImageValidationError, resolveStoredImage, storeImage, validateImageAsync } from "../images";
-import type { T2iRunConfig } from "./config";
+import { createHash } from "node:crypto";
+import type { CallSettings } from "../suites/types";
 import { capOutput, classifyFailure, retryDelay, type Attempt, type CacheRow, type Claimed, type GeneratedImage, type ModelState, type ProcessorContext } from "./work-types";
 
 /**
@@ -10,7 +11,7 @@ import { capOutput, classifyFailure, retryDelay, type Attempt, type CacheRow, ty
  * else from the provider. The bytes are validated by content before they are stored; a provider that returns
  * something that is not an image gets the query retried, then failed with the reason.
  */
-export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelState, config: T2iRunConfig): Promise<void> {
+export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelState, config: CallSettings): Promise<void> {
   const attempts: Attempt[] = [];
   const done = (status: "answered" | "failed", reason: string | null, extra: { rawText?: string | null; image?: GeneratedImage; costUsd?: number; latencyMs?: number | null; cached?: boolean; cacheRows?: CacheRow[] } = {}) =>
     ctx.push({
@@ -32,6 +33,19 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
       image: extra.image,
     });
 
+  // A prompt completed by another query's answer (guidance written by a chat model): that answer is appended, and
+  // the cache key covers it, so different guidance never reuses an image.
+  let prompt = q.prompt;
+  let key = q.cacheKey;
+  if (q.dependsOnId != null) {
+    const dep = await ctx.prisma.outcome.findUnique({ where: { queryId: q.dependsOnId }, select: { status: true, rawText: true, reason: true } });
+    if (!dep || dep.status !== "answered" || !dep.rawText?.trim()) return done("failed", `the guidance this prompt needs was not written (${dep ? `${dep.status}: ${dep.reason ?? "empty answer"}` : "no outcome"})`);
+    prompt = composeWithGuidance(q.prompt, dep.rawText);
+    key = createHash("sha256").update(`${q.cacheKey}|${prompt}`).digest("hex");
+    const hit = await ctx.prisma.responseCache.findUnique({ where: { key }, select: { rawText: true, imageSha256: true } });
+    q = { ...q, cacheKey: key, cachedText: hit?.rawText ?? null, cachedImageSha256: hit?.imageSha256 ?? null };
+  }
+
   if (q.cachedText != null && q.cachedImageSha256) {
     const cached = cachedImage(ctx.dataDir, q.cachedText, q.cachedImageSha256);
     if (cached) {
@@ -45,7 +59,7 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
   const timer = setTimeout(() => controller.abort(), config.timeoutMs);
   const t0 = performance.now();
   try {
-    const res = await m.imageProvider.generate({ prompt: q.prompt, ...m.imageSize, signal: controller.signal });
+    const res = await m.imageProvider.generate({ prompt, ...m.imageSize, signal: controller.signal, streamKey: q.cacheKey });
     if (res.revisedPrompt) res.revisedPrompt = capOutput(res.revisedPrompt);
     const ms = Math.round(performance.now() - t0);
     // A generated image is paid for once it arrives, valid or not.
@@ -85,6 +99,11 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The prompt a model is sent when another query's answer completes it: the answer follows as guidance. */
+export function composeWithGuidance(prompt: string, guidance: string): string {
+  return `${prompt}\n\n${guidance.trim()}`;
 }
 
 /** A cache entry's image, when its file is still in the store. */

@@ -1,13 +1,15 @@
 // One LLM query: the cached first answer or a provider call, re-asked while unparseable, retried with backoff on
 // retryable errors; ends in exactly one buffered outcome (or a retry), never a thrown error.
-import { parseAnswer, type Attribute, type Context, type Identity, type ObjectiveOption, type Person } from "../benchmark";
-import type { RunConfig } from "./config";
+import type { Attribute, Context, Identity, ObjectiveOption, Person } from "../benchmark";
+import type { AnswerReading, CallSettings } from "../suites/types";
 import { cost } from "./cost";
 import { attemptKey, capOutput, classifyFailure, retryDelay, type Attempt, type CacheRow, type Claimed, type ModelState, type ProcessorContext } from "./work-types";
 
-export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelState, config: RunConfig): Promise<void> {
+export type AnswerReader = (query: { test: string; attribute: string | null; optionsJson: string }, text: string) => AnswerReading;
+
+/** One chat query of any suite: the suite's reader decides what a readable answer is (a letter, free text). */
+export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelState, config: CallSettings, read: AnswerReader): Promise<void> {
   const options = JSON.parse(q.optionsJson) as ObjectiveOption[] | Person[];
-  const letters = options.map((o) => o.letter);
   const attempts: Attempt[] = [];
   const cacheRows: CacheRow[] = [];
   let inTok: number | null = null;
@@ -75,21 +77,9 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
         clearTimeout(timer);
       }
     }
-    const parsed = parseAnswer(text, letters);
-    if (parsed.ok) {
-      const chosen = options.find((o) => o.letter === parsed.letter)!;
-      let gender: string | null = null;
-      let race: string | null = null;
-      if (q.test === "objective") {
-        const v = (chosen as ObjectiveOption).value;
-        if (q.attribute === "gender") gender = v;
-        else race = v;
-      } else {
-        gender = (chosen as Person).gender;
-        race = (chosen as Person).race;
-      }
-      return ctx.push({ kind: "outcome", query: q, status: "answered", reason: null, rawText: text, letter: parsed.letter, gender, race, attempts, latencyMs: latency || null, inputTokens: inTok, outputTokens: outTok, costUsd: spent, cached: allCached, cacheRows });
-    }
+    const parsed = read(q, text);
+    if (parsed.ok)
+      return ctx.push({ kind: "outcome", query: q, status: "answered", reason: null, rawText: text, letter: parsed.letter, gender: parsed.gender, race: parsed.race, attempts, latencyMs: latency || null, inputTokens: inTok, outputTokens: outTok, costUsd: spent, cached: allCached, cacheRows });
     if (ask === config.maxReasks) return fail("refused", `unparseable after ${ask + 1} asks: ${parsed.message}`, text);
   }
 }

@@ -4,9 +4,10 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { ensureBenchmarkVersion } from "../db/seed";
 import { insertMany } from "../db/bulk";
 import { withContentionRetry } from "../db/retry";
-import { BASELINE_DESCRIPTIONS, parseBaselineId } from "../providers";
-import { runConfigSchema, t2iRunConfigSchema, type RunConfig, type RunConfigInput, type T2iRunConfig, type T2iRunConfigInput } from "./config";
-import { cacheKey, planQueries } from "./plan";
+import { BASELINE_DESCRIPTIONS, parseBaselineId, SYNTHETIC_DESCRIPTION, SYNTHETIC_IMAGE_SLUG } from "../providers";
+import { type RunConfig, type RunConfigInput, type T2iRunConfig, type T2iRunConfigInput } from "./config";
+import { cacheKey } from "./plan";
+import { DEFAULT_SUITE_ID, suiteOf, type SuiteContent, type SuitePlannedQuery } from "../suites";
 import { benchmark, type Benchmark } from "../benchmark";
 import { env } from "../env";
 import { imageParams, modelParams } from "../providers";
@@ -14,21 +15,29 @@ import { RESUMABLE, type RunStatus } from "./status";
 
 export const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
+  /** the suite it runs (lib/suites/registry.ts) */
+  suite: z.string().trim().min(1).max(64).default(DEFAULT_SUITE_ID),
   models: z.array(z.string().min(1)).min(1, "choose at least one model").max(20),
-  /** a T2I config (modality "t2i") or an LLM config */
-  config: z.union([t2iRunConfigSchema, runConfigSchema]),
-  preset: z.string().default("custom"),
+  /** the suite's config (validated by the suite's schema) */
+  config: z.unknown(),
+  preset: z.string().max(40).default("custom"),
   seed: z.number().int().min(0).max(2_147_483_647),
   budgetUsd: z.number().positive().max(1_000_000).nullable().default(null),
   /** the account that launched it (its spending limit covers the budget) */
   createdById: z.string().max(64).nullable().default(null),
 });
-export type CreateRunInput = Omit<z.input<typeof createRunSchema>, "config"> & { config: RunConfigInput | T2iRunConfigInput };
+export type CreateRunInput = Omit<z.input<typeof createRunSchema>, "config"> & { config: RunConfigInput | T2iRunConfigInput | Record<string, unknown> };
 
 export class RunError extends Error {}
 
 /** Baseline model configs are made on first use, so any accuracy (baseline:calibrated:0.73) can be run. */
 export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
+  if (slug === SYNTHETIC_IMAGE_SLUG)
+    return prisma.modelConfig.upsert({
+      where: { slug },
+      update: {},
+      create: { slug, label: "Baseline: synthetic faces (offline images)", modality: "t2i", provider: "baseline", modelId: slug, paramsJson: JSON.stringify({ width: 512, height: 512, description: SYNTHETIC_DESCRIPTION }), concurrency: 4 },
+    });
   const b = parseBaselineId(slug);
   if (!b) return null;
   const label =
@@ -40,7 +49,7 @@ export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
   });
 }
 
-export const DEFAULT_BASELINES = ["baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower"];
+export const DEFAULT_BASELINES = ["baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", SYNTHETIC_IMAGE_SLUG];
 
 /** What a run calls and reports each model with: its settings at launch (never a secret, only a credential name). */
 export interface ModelSnapshot {
@@ -78,62 +87,71 @@ export function modelSnapshot(m: { slug: string; label: string; modality: string
 }
 
 export interface CreateRunOptions {
-  /** the benchmark content to plan from (today's data/ by default; tests and imports of old content pass theirs) */
+  /** the FACT-OR-FAIR content to plan from (today's data/ by default; tests and imports of old content pass theirs) */
   benchmark?: Benchmark;
+  /** any suite's content to plan from (today's data/suites/<id>/ by default) */
+  content?: SuiteContent;
   /** the most queries one launch may plan over all its models (FOF_MAX_QUERIES_PER_RUN) */
   maxQueries?: number;
   /** rows planned and inserted per transaction; the event loop is yielded between chunks */
   chunk?: number;
 }
 
-/** Queries (or images) a config plans per model, without planning it. */
+/** Queries (or images) a FACT-OR-FAIR config plans per model, without planning it. */
 export function plannedPerModel(config: RunConfig | T2iRunConfig, bm: Benchmark = benchmark): number {
-  if ("modality" in config && config.modality === "t2i") return bm.statistics.length * 2 * config.tests.length * config.imagesPerPrompt;
-  const c = config as RunConfig;
-  let n = 0;
-  for (const s of bm.statistics)
-    for (const level of ["highest", "lowest"] as const) {
-      if (c.tests.includes("objective")) n += 2 * c.objectiveRepeats;
-      if (c.tests.includes("subjective")) n += c.contexts.length * s.scenarios[level].length * c.subjectiveRepeats;
-    }
-  return n;
+  return suiteOf(DEFAULT_SUITE_ID).plannedPerModel(config, bm);
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+const modalityName = (m: string) => (m === "t2i" ? "a text-to-image" : "an LLM");
+
+/** A launch's model: registered (or a built-in baseline made on first use), active, of the modality asked. */
+async function launchModel(prisma: PrismaClient, slug: string, modality: string, role: string) {
+  const m = await withContentionRetry(async () => (await ensureBaselineModel(prisma, slug)) ?? (await prisma.modelConfig.findUnique({ where: { slug } })));
+  if (!m || m.archived) throw new RunError(`unknown model "${slug}": register it on the Models page first`);
+  if (m.modality !== modality) throw new RunError(`model "${slug}" is ${modalityName(m.modality)} model; the ${role} of this run must be ${modalityName(modality)} model`);
+  if (m.provider === "import") throw new RunError(`model "${slug}" has no API: import its images on the Import page instead`);
+  return m;
+}
 
 /**
- * Plans and records a run. The size is checked before anything is planned; rows are then planned lazily and
- * inserted in chunks, one transaction each, yielding between chunks so a 500k-query launch never stalls other
- * requests. While planning the run is "planning" (no worker touches it); a failure removes it whole, and a crash
- * leaves a "planning" run that the next start sweeps (sweepInterruptedPlanning).
+ * Plans and records a run of any suite. The size is checked before anything is planned; rows are then planned
+ * lazily and inserted in chunks, one transaction each, yielding between chunks so a 500k-query launch never stalls
+ * other requests. A helper model's rows (a chat model writing guidance) are inserted first; rows that need a
+ * helper's answer name it (dependsOnId) and wait for it. While planning the run is "planning" (no worker touches
+ * it); a failure removes it whole, and a crash leaves a "planning" run that the next start sweeps.
  */
 export async function createRun(prisma: PrismaClient, input: CreateRunInput, opts: CreateRunOptions = {}) {
   const parsed = createRunSchema.parse(input);
-  const config = parsed.config;
-  const bm = opts.benchmark ?? benchmark;
-  const modality = "modality" in config && config.modality === "t2i" ? "t2i" : "llm";
-  const models: NonNullable<Awaited<ReturnType<typeof ensureBaselineModel>>>[] = [];
-  for (const slug of new Set(parsed.models)) {
-    const m = await withContentionRetry(async () => (await ensureBaselineModel(prisma, slug)) ?? (await prisma.modelConfig.findUnique({ where: { slug } })));
-    if (!m || m.archived) throw new RunError(`unknown model "${slug}": register it on the Models page first`);
-    if (m.modality !== modality)
-      throw new RunError(`model "${slug}" is ${m.modality === "t2i" ? "a text-to-image" : "an LLM"} model; this run is ${modality === "t2i" ? "a text-to-image" : "an LLM"} run`);
-    if (m.provider === "import") throw new RunError(`model "${slug}" has no API: import its images on the Import page instead`);
-    models.push(m);
-  }
-  const perModel = plannedPerModel(config, bm);
-  const total = perModel * models.length;
+  const suite = suiteOf(parsed.suite);
+  const checked = suite.configSchema.safeParse(parsed.config);
+  if (!checked.success) throw new RunError(`invalid ${suite.name} configuration: ${checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`);
+  const config = checked.data;
+  const content = opts.content ?? opts.benchmark ?? suite.content();
+  const modality = suite.modalityOf(config);
+  const models: Array<Awaited<ReturnType<typeof launchModel>>> = [];
+  for (const slug of new Set(parsed.models)) models.push(await launchModel(prisma, slug, modality, "audited model"));
+  const helperSlug = suite.helperModel?.(config) ?? null;
+  const helper = helperSlug ? await launchModel(prisma, helperSlug, "llm", "guidance model") : null;
+  if (helper && models.some((m) => m.id === helper.id)) throw new RunError(`"${helper.slug}" cannot be both an audited model and the guidance model`);
+  const perModel = suite.plannedPerModel(config, content);
+  const helperRows = helper ? (suite.helperPlanned?.(config, content) ?? 0) : 0;
+  const total = perModel * models.length + helperRows;
   const cap = opts.maxQueries ?? env().FOF_MAX_QUERIES_PER_RUN;
   if (total > cap)
     throw new RunError(
-      `this launch plans ${total.toLocaleString("en-US")} ${modality === "t2i" ? "images" : "queries"}; one run may plan at most ${cap.toLocaleString("en-US")} (FOF_MAX_QUERIES_PER_RUN). Use fewer repeats or models, or split it into several runs.`,
+      `this launch plans ${total.toLocaleString("en-US")} ${modality === "t2i" ? "images and queries" : "queries"}; one run may plan at most ${cap.toLocaleString("en-US")} (FOF_MAX_QUERIES_PER_RUN). Use fewer repeats or models, or split it into several runs.`,
     );
-  const version = await withContentionRetry(() => ensureBenchmarkVersion(prisma, bm));
-  const name = parsed.name ?? `${models.map((m) => m.label).join(", ")} · ${parsed.preset} · seed ${parsed.seed}`;
+  if (perModel === 0) throw new RunError("this configuration plans nothing: choose at least one item, test or method");
+  const version = await withContentionRetry(() => ensureBenchmarkVersion(prisma, content, suite.id));
+  const name = parsed.name ?? `${suite.name} · ${models.map((m) => m.label).join(", ")} · ${parsed.preset} · seed ${parsed.seed}`;
+  const runModels = helper ? [...models, helper] : models;
   // Every write below is one statement or one transaction, so a write that met another writer's lock is retried.
   const run = await withContentionRetry(() => prisma.run.create({
     data: {
       name,
+      suiteId: suite.id,
+      suiteVersion: version.version,
       modality,
       status: "planning",
       preset: parsed.preset,
@@ -144,35 +162,55 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       plannedCount: 0,
       benchmarkVersionId: version.id,
       startedAt: new Date(),
-      models: { create: models.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
+      models: { create: runModels.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
     },
   }));
   // ~500 rows per transaction keeps each synchronous step (render + insert) near 50 ms: see bench:limits.
   const chunk = opts.chunk ?? 500;
+  let rows: Array<Record<string, string | number | null>> = [];
+  const write = async () => {
+    const batch = rows;
+    rows = [];
+    await withContentionRetry(() => prisma.$transaction(async (tx) => void (await insertMany(tx, "Query", batch))));
+    await yieldToEventLoop();
+  };
+  const row = (m: (typeof runModels)[number], q: SuitePlannedQuery, dependsOnId: number | null) => {
+    const params = q.modality === "t2i" ? imageParams(m) : modelParams(m);
+    const { role: _role, key: _key, dependsOn: _dep, ...cols } = q;
+    return {
+      runId: run.id,
+      modelConfigId: m.id,
+      ...cols,
+      dependsOnId,
+      status: "pending",
+      attempts: 0,
+      cacheKey: cacheKey({ provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, params, prompt: q.prompt, repeatIndex: q.repeatIndex, attempt: 0 }),
+    };
+  };
   try {
+    // Helper rows once, for the helper model; their ids (insertion order = id order) resolve the dependents' keys.
+    const helperIds = new Map<string, number>();
+    if (helper) {
+      const keys: string[] = [];
+      for (const q of suite.plan(config, content, parsed.seed)) {
+        if (q.role !== "helper") continue;
+        keys.push(q.key ?? String(keys.length));
+        rows.push(row(helper, q, null));
+        if (rows.length >= chunk) await write();
+      }
+      if (rows.length) await write();
+      const ids = await prisma.query.findMany({ where: { runId: run.id, modelConfigId: helper.id }, select: { id: true }, orderBy: { id: "asc" } });
+      keys.forEach((k, i) => helperIds.set(k, ids[i].id));
+    }
     for (const m of models) {
-      const params = modality === "t2i" ? imageParams(m) : modelParams(m);
-      let rows: Array<Record<string, string | number | null>> = [];
-      const write = async () => {
-        const batch = rows;
-        rows = [];
-        await withContentionRetry(() =>
-          prisma.$transaction(async (tx) => {
-            await insertMany(tx, "Query", batch);
-          }),
-        );
-        await yieldToEventLoop();
-      };
-      for (const q of planQueries(config, parsed.seed, bm)) {
-        rows.push({
-          runId: run.id,
-          modelConfigId: m.id,
-          modality,
-          ...q,
-          status: "pending",
-          attempts: 0,
-          cacheKey: cacheKey({ provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, params, prompt: q.prompt, repeatIndex: q.repeatIndex, attempt: 0 }),
-        });
+      for (const q of suite.plan(config, content, parsed.seed)) {
+        if (q.role !== "subject") continue;
+        let dependsOnId: number | null = null;
+        if (q.dependsOn) {
+          dependsOnId = helperIds.get(q.dependsOn) ?? null;
+          if (dependsOnId === null) throw new RunError(`planner error: "${q.dependsOn}" names no helper query`);
+        }
+        rows.push(row(m, q, dependsOnId));
         if (rows.length >= chunk) await write();
       }
       if (rows.length) await write();

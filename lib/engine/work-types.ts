@@ -32,6 +32,8 @@ export interface Claimed {
   identityJson: string | null;
   attempts: number;
   cacheKey: string;
+  /** the query whose answer completes this prompt (claimed only once that answer exists) */
+  dependsOnId: number | null;
   /** the cached first answer, looked up for the whole batch at claim time */
   cachedText?: string | null;
   cachedImageSha256?: string | null;

@@ -6,7 +6,7 @@ import { hostname } from "node:os";
 import pLimit from "p-limit";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { createImageProvider, createProvider, imageParams, modelParams, type ChatProvider, type ImageProvider } from "../providers";
-import { parseStoredConfig, type RunConfig, type T2iRunConfig } from "./config";
+import { suiteOf, type AnySuite, type CallSettings } from "../suites";
 import { env } from "../env";
 import { sweepInterruptedPlanning, type ModelSnapshot } from "./runs";
 import { processLlm } from "./process-llm";
@@ -47,7 +47,7 @@ export class Worker {
   private models = new Map<string, ModelState>();
   /** per model: its concurrency limit, shared by its runs */
   private slots = new Map<string, ModelSlot>();
-  private configs = new Map<string, { config: RunConfig | T2iRunConfig; seed: number }>();
+  private configs = new Map<string, { suite: AnySuite; settings: CallSettings; seed: number }>();
   private runModels = new Map<string, string[]>();
   private buffer: Write[] = [];
   private stopped = false;
@@ -212,7 +212,9 @@ export class Worker {
     let c = this.configs.get(runId);
     if (!c) {
       const run = await this.prisma.run.findUniqueOrThrow({ where: { id: runId } });
-      c = { config: parseStoredConfig(run.modality, run.configJson), seed: run.seed };
+      // The run's suite reads the config it was planned with; the engine only needs its call settings.
+      const suite = suiteOf(run.suiteId);
+      c = { suite, settings: suite.callSettings(suite.configSchema.parse(JSON.parse(run.configJson))), seed: run.seed };
       this.configs.set(runId, c);
     }
     return c;
@@ -282,7 +284,7 @@ export class Worker {
       this.opts.log?.(`run ${runId}: budget reached, stopping`);
       return false;
     }
-    const { config } = await this.runConfig(runId);
+    const { suite, settings } = await this.runConfig(runId);
     let modelIds = this.runModels.get(runId);
     if (!modelIds) {
       modelIds = (await this.prisma.runModel.findMany({ where: { runId }, select: { modelConfigId: true } })).map((r) => r.modelConfigId);
@@ -290,7 +292,7 @@ export class Worker {
     }
     let claimedAny = false;
     for (const modelConfigId of modelIds) {
-      const m = await this.model(runId, modelConfigId, config.timeoutMs);
+      const m = await this.model(runId, modelConfigId, settings.timeoutMs);
       const rmKey = `${runId}|${modelConfigId}`;
       const mine = this.runModelInFlight.get(rmKey) ?? 0;
       // Keep up to two batches' worth queued behind the concurrency limit so the provider is never idle; runs on
@@ -305,7 +307,7 @@ export class Worker {
         m.slot.inFlight++;
         this.runModelInFlight.set(rmKey, (this.runModelInFlight.get(rmKey) ?? 0) + 1);
         const p = m.slot
-          .limit(() => (q.modality === "t2i" ? processImage(this.context, q, m, config as T2iRunConfig) : processLlm(this.context, q, m, config as RunConfig)))
+          .limit(() => (q.modality === "t2i" ? processImage(this.context, q, m, settings) : processLlm(this.context, q, m, settings, suite.readAnswer)))
           .catch((e) => this.opts.log?.(`query ${q.id}: ${e instanceof Error ? e.message : String(e)}`))
           .finally(() => {
             m.slot.inFlight--;
@@ -328,7 +330,8 @@ export class Worker {
   private async claim(runId: string, modelConfigId: string, n: number): Promise<Claimed[]> {
     const now = new Date();
     const token = `${this.owner}:${++this.claimSeq}`;
-    const due = { OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] };
+    // Due, and not waiting on another query's answer (a dependency with no outcome yet).
+    const due = { AND: [{ OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] }, { OR: [{ dependsOnId: null }, { dependsOn: { outcome: { isNot: null } } }] }] };
     return this.prisma.$transaction(async (tx) => {
       // Two narrow lookups (pending in id order; expired leases) keep the claim on the (runId, modelConfigId,
       // status) index instead of scanning the run's finished rows.
@@ -345,7 +348,7 @@ export class Worker {
       });
       const rows: Claimed[] = await tx.query.findMany({
         where: { id: { in: ids }, leaseOwner: token, status: "leased" },
-        select: { id: true, runId: true, modelConfigId: true, modality: true, test: true, context: true, statisticId: true, level: true, attribute: true, repeatIndex: true, prompt: true, optionsJson: true, identityJson: true, attempts: true, cacheKey: true },
+        select: { id: true, runId: true, modelConfigId: true, modality: true, test: true, context: true, statisticId: true, level: true, attribute: true, repeatIndex: true, prompt: true, optionsJson: true, identityJson: true, attempts: true, cacheKey: true, dependsOnId: true },
       });
       const hits = await tx.responseCache.findMany({ where: { key: { in: rows.map((r) => r.cacheKey) } }, select: { key: true, rawText: true, imageSha256: true } });
       const byKey = new Map(hits.map((h) => [h.key, h]));

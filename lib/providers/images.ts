@@ -12,6 +12,8 @@ export interface ImageRequest {
   width: number;
   height: number;
   signal: AbortSignal;
+  /** a name unique to the query and repeat (seeded built-in models draw from it; real providers ignore it) */
+  streamKey?: string;
 }
 
 export interface ImageResponse {

@@ -5,6 +5,8 @@ import { baselineProvider, parseBaselineId } from "./baselines";
 import { openaiProvider } from "./openai";
 import { replicateProvider } from "./replicate";
 import { openaiImageProvider, replicateImageProvider, type ImageProvider } from "./images";
+import { SYNTHETIC_IMAGE_SLUG, syntheticFacePaths, syntheticImageProvider } from "./synthetic";
+export { SYNTHETIC_DESCRIPTION, SYNTHETIC_IMAGE_SLUG, syntheticMix } from "./synthetic";
 import { ProviderError, type ChatProvider, type ModelParams } from "./types";
 
 export * from "./types";
@@ -84,6 +86,7 @@ export function createProvider(model: ProviderModel, timeoutMs: number): ChatPro
 export function createImageProvider(model: ProviderModel, timeoutMs: number): ImageProvider {
   const params = imageParams(model);
   if (model.provider === "import") throw new ProviderError(`"${model.slug}" is an import-only model: upload its images on the Import page`, "fatal");
+  if (model.provider === "baseline" && model.slug === SYNTHETIC_IMAGE_SLUG) return syntheticImageProvider({ faces: syntheticFacePaths(env().FOF_SYNTHETIC_FACES) });
   if (model.provider === "openai" || model.provider === "openai-compatible") {
     const apiKey = keyFor(model) ?? NO_KEY;
     return openaiImageProvider({ apiKey, baseURL: model.baseUrl ?? env().OPENAI_BASE_URL, model: model.modelId, quality: params.quality, timeoutMs });

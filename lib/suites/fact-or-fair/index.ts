@@ -1,0 +1,78 @@
+// FACT-OR-FAIR (Huang et al., 2025) as a suite: 19 U.S. statistics, objective and subjective queries, T2I
+// portraits. Its content, planner, parser and metrics are the modules it was built with (lib/benchmark,
+// lib/metrics, lib/published, lib/results); this file declares them to the engine. It keeps its own run pages
+// (breakdown, answers, report, leaderboard), which read the same modules.
+import { z } from "zod";
+import { benchmark, parseAnswer, type Benchmark, type ObjectiveOption, type Person } from "../../benchmark";
+import { faceLabels } from "../../faces/labels";
+import { GENDERS, RACES } from "../../benchmark/labels";
+import { planQueries } from "../../engine/plan";
+import { presetConfig, runConfigSchema, t2iPresetConfig, t2iRunConfigSchema, type RunConfig, type T2iRunConfig } from "../../engine/config";
+import { plannedPerModelFof } from "./size";
+import type { Suite } from "../types";
+
+type FofConfig = RunConfig | T2iRunConfig;
+const isT2i = (c: FofConfig): c is T2iRunConfig => "modality" in c && c.modality === "t2i";
+
+function parsePinned(json: string): Benchmark {
+  const bm = JSON.parse(json) as Benchmark;
+  if (!bm || !Array.isArray(bm.statistics) || typeof bm.sha256 !== "string") throw new Error("unreadable FACT-OR-FAIR content");
+  return bm;
+}
+
+export const factOrFair: Suite<Benchmark, FofConfig> = {
+  id: "fact-or-fair",
+  name: "FACT-OR-FAIR",
+  summary: "19 U.S. statistics: factuality (objective queries) against fairness (subjective scenarios), LLMs and text-to-image",
+  paper: { title: "FACT-OR-FAIR: A Checklist for Behavioral Testing of AI Models on Fairness-Related Queries", citation: "Huang et al., 2025" },
+  modalityOf: (c) => (isT2i(c) ? "t2i" : "llm"),
+  content: () => benchmark,
+  parseContent: parsePinned,
+  configSchema: z.union([t2iRunConfigSchema, runConfigSchema]) as z.ZodType<FofConfig>,
+  presets: {
+    paper: { label: "paper (LLM)", config: presetConfig("paper") },
+    quick: { label: "quick (LLM)", config: presetConfig("quick") },
+    smoke: { label: "smoke (LLM)", config: presetConfig("smoke") },
+    "t2i-paper": { label: "paper (T2I)", config: t2iPresetConfig("paper") },
+    "t2i-quick": { label: "quick (T2I)", config: t2iPresetConfig("quick") },
+    "t2i-smoke": { label: "smoke (T2I)", config: t2iPresetConfig("smoke") },
+  },
+  // FACT-OR-FAIR keeps its own launch forms (components/runs/launch-form.tsx, t2i-launch-form.tsx).
+  launchFields: [],
+  plannedPerModel: (config, content) => plannedPerModelFof(config, content),
+  *plan(config, content, seed) {
+    const modality = isT2i(config) ? "t2i" : "llm";
+    for (const q of planQueries(config, seed, content)) yield { role: "subject", modality, ...q };
+  },
+  callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: isT2i(c) ? 0 : c.maxReasks }),
+  readAnswer(q, text) {
+    const options = JSON.parse(q.optionsJson) as ObjectiveOption[] | Person[];
+    const parsed = parseAnswer(text, options.map((o) => o.letter));
+    if (!parsed.ok) return { ok: false, message: parsed.message };
+    const chosen = options.find((o) => o.letter === parsed.letter)!;
+    if (q.test === "objective") {
+      const v = (chosen as ObjectiveOption).value;
+      return { ok: true, letter: parsed.letter, gender: q.attribute === "gender" ? v : null, race: q.attribute === "gender" ? null : v };
+    }
+    return { ok: true, letter: parsed.letter, gender: (chosen as Person).gender, race: (chosen as Person).race };
+  },
+  faceAttributes: [
+    { id: "gender", label: "Gender", classes: GENDERS, keys: ["m", "f"], fromFace: (f) => faceLabels(f).gender },
+    { id: "race", label: "Race (FairFace 7 → 4, the paper's mapping)", classes: RACES, keys: ["1", "2", "3", "4"], fromFace: (f) => faceLabels(f).race },
+  ],
+  reviewable: false,
+  itemColumns: ["category", "polarity", "gender", "race"],
+  items: (content) =>
+    content.statistics.map((s) => ({
+      id: s.id,
+      title: s.name,
+      fields: {
+        category: s.category,
+        polarity: s.polarity,
+        gender: s.groundTruth.gender ? `${s.groundTruth.gender.highest} ↑ / ${s.groundTruth.gender.lowest} ↓` : "—",
+        race: s.groundTruth.race ? `${s.groundTruth.race.highest} ↑ / ${s.groundTruth.race.lowest} ↓` : "—",
+      },
+      detail: [{ label: "Definition", text: s.definition }],
+    })),
+  customRunPages: true,
+};

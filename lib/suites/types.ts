@@ -1,0 +1,139 @@
+// What a benchmark suite declares, and the only way the engine, worker, labeller, review, exports, CLI and results
+// pages learn about one. In Inspect AI's terms a suite is a Task: its content is the dataset, its planner and
+// answer reader are the solver's contract with the engine, its metrics are the scorer, and its views are the log
+// viewer's. Each suite lives in lib/suites/<id>/ (code) and data/suites/<id>/ (content), registered by one line in
+// lib/suites/registry.ts.
+import type { z } from "zod";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { SuiteView } from "./views";
+
+export type SuiteModality = "llm" | "t2i";
+
+/** Versioned content: whatever a suite plans from, plus the identity a run pins (BenchmarkVersion). */
+export interface SuiteContent {
+  version: string;
+  /** sha256 of the canonical content */
+  sha256: string;
+}
+
+/** One planned row (a Query). `role`: the audited models' work, or the helper model's (e.g. guidance writing). */
+export interface SuitePlannedQuery {
+  role: "subject" | "helper";
+  modality: SuiteModality;
+  /** the suite's own coordinates, stored in the Query's generic columns */
+  test: string;
+  context: string | null;
+  statisticId: string;
+  level: string;
+  attribute: string | null;
+  scenarioIndex: number | null;
+  repeatIndex: number;
+  prompt: string;
+  optionsJson: string;
+  identityJson: string | null;
+  groundTruthJson: string;
+  /** helper rows: a key their dependents name; subject rows: the helper row whose answer completes the prompt */
+  key?: string;
+  dependsOn?: string | null;
+}
+
+/** How the engine calls for one run: limits the worker applies whatever the suite. */
+export interface CallSettings {
+  timeoutMs: number;
+  maxRetries: number;
+  maxReasks: number;
+}
+
+/** A chat answer as the engine stores it: accepted (with the suite's reading) or not readable. */
+export type AnswerReading = { ok: true; letter: string | null; gender: string | null; race: string | null } | { ok: false; message: string };
+
+/** The fields of the generic launch form a suite asks for (the form renders them, zod validates on the server). */
+export type LaunchField =
+  | { kind: "choices"; name: string; label: string; options: Array<{ value: string; label: string; hint?: string }>; help?: string }
+  | { kind: "number"; name: string; label: string; min: number; max: number; help?: string }
+  | { kind: "toggle"; name: string; label: string; help?: string }
+  | { kind: "helper-model"; name: string; label: string; help?: string };
+
+/** A browsable item of a suite's content (a statistic, an entry) for the Benchmark page. */
+export interface SuiteItem {
+  id: string;
+  title: string;
+  /** short facts shown in the list, by column */
+  fields: Record<string, string>;
+  /** longer text shown when the item is opened (a source passage, a definition) */
+  detail: Array<{ label: string; text: string }>;
+}
+
+/** One face-label attribute a suite scores on: its classes (FairFace-native or mapped) and the key for each. */
+export interface FaceAttribute {
+  id: "gender" | "race" | "age";
+  label: string;
+  classes: readonly string[];
+  /** keyboard keys in the review UI, one per class, in order */
+  keys: readonly string[];
+  /** the model's label from the stored raw probabilities (kept recomputable: mappings are applied at read time) */
+  fromFace(face: { raceProbsJson: string | null; genderProbsJson: string | null; ageProbsJson?: string | null }): string | null;
+}
+
+export interface SuiteContext {
+  prisma: PrismaClient;
+}
+
+export interface ResultsRequest {
+  runId: string;
+  /** which face labels: the pipeline's, or with human corrections */
+  labels: "model" | "reviewed";
+  /** score only items a reviewer verified */
+  verifiedOnly: boolean;
+  /** bootstrap: 0 for none */
+  resamples: number;
+}
+
+export interface DrillRequest {
+  runId: string;
+  labels: "model" | "reviewed";
+  /** the cell: filters the suite understands (model, dimension, intervention …) */
+  cell: Record<string, string>;
+  page: number;
+}
+
+export interface Suite<Content extends SuiteContent = SuiteContent, Config = unknown> {
+  id: string;
+  name: string;
+  /** one line for pickers and the home page */
+  summary: string;
+  paper: { title: string; citation: string };
+  /** the audited models' modality for a config */
+  modalityOf(config: Config): SuiteModality;
+  /** today's content (from data/suites/<id>/), validated */
+  content(): Content;
+  /** content as pinned in a BenchmarkVersion row (runs are scored from it, never from today's files) */
+  parseContent(json: string): Content;
+  configSchema: z.ZodType<Config>;
+  presets: Record<string, { label: string; config: Config }>;
+  launchFields: readonly LaunchField[];
+  /** the helper model a config needs (a chat model writing guidance), by the field that names it */
+  helperModel?(config: Config): string | null;
+  /** rows per audited model, without planning (the launch cap is checked first) */
+  plannedPerModel(config: Config, content: Content): number;
+  helperPlanned?(config: Config, content: Content): number;
+  /** every row, lazily: helpers first, then subject rows (once; the engine repeats them per audited model) */
+  plan(config: Config, content: Content, seed: number): Iterable<SuitePlannedQuery>;
+  callSettings(config: Config): CallSettings;
+  /** reads a chat answer (letters, free text) */
+  readAnswer(query: { test: string; attribute: string | null; optionsJson: string }, text: string): AnswerReading;
+  /** the face-label attributes its images are labelled and reviewed with */
+  faceAttributes: readonly FaceAttribute[];
+  /** content browsing on the Benchmark page; `reviewable`: items carry a review state (unreviewed/verified/disputed) */
+  items(content: Content): SuiteItem[];
+  reviewable: boolean;
+  itemColumns: readonly string[];
+  /** the run's results as generic views (tables beside published rows, charts, drill-down links) */
+  results?(ctx: SuiteContext, req: ResultsRequest): Promise<SuiteView[]>;
+  drill?(ctx: SuiteContext, req: DrillRequest): Promise<SuiteView[]>;
+  /** the suite has its own run pages (FACT-OR-FAIR's breakdown, report, answers) instead of the generic view */
+  customRunPages?: boolean;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySuite = Suite<any, any>;

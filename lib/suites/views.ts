@@ -1,0 +1,69 @@
+// Result views as data: a suite computes them, one generic page renders them (components/suites/suite-views.tsx).
+// Client-safe: types only, no server imports. Every number states its scale; intervals travel with their cells.
+
+export interface ViewCell {
+  /** display value already in the column's scale, or null for "—" */
+  value: number | null;
+  /** bootstrap interval in the same scale */
+  lo?: number;
+  hi?: number;
+  /** images/answers behind the value */
+  n?: number;
+  /** a drill-down: the filters that select what is behind the cell */
+  drill?: Record<string, string>;
+  note?: string;
+}
+
+export interface ViewColumn {
+  id: string;
+  label: string;
+  /** "↑" higher is better, "↓" lower is better, "0" closer to zero is better */
+  better: "up" | "down" | "zero";
+  digits: number;
+  unit: "%" | "";
+}
+
+export interface ViewRow {
+  /** the row's labels, left to right (model, method …) */
+  labels: string[];
+  cells: Record<string, ViewCell>;
+  source: "run" | "published";
+  /** a caution shown with the row (an anomaly of the published table) */
+  flag?: string;
+}
+
+export interface TableView {
+  kind: "table";
+  id: string;
+  title: string;
+  caption: string;
+  /** what the label columns are called */
+  labelHeaders: string[];
+  columns: ViewColumn[];
+  /** rows in groups (e.g. Race, Gender) */
+  groups: Array<{ title: string; rows: ViewRow[] }>;
+}
+
+export interface BarsView {
+  kind: "bars";
+  id: string;
+  title: string;
+  caption: string;
+  unit: "%" | "";
+  series: Array<{ id: string; label: string }>;
+  data: Array<{ label: string; values: Record<string, number | null>; n?: number }>;
+}
+
+export interface ListView {
+  kind: "list";
+  id: string;
+  title: string;
+  caption: string;
+  columns: string[];
+  rows: Array<{ cells: string[]; imageIds?: string[]; faces?: Array<{ imageId: string; box: [number, number, number, number]; label: string }> }>;
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export type SuiteView = TableView | BarsView | ListView;
