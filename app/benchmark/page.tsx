@@ -6,6 +6,7 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { GroupCell } from "@/components/benchmark/group-cell";
+import { listSuites } from "@/lib/suites";
 
 export const metadata: Metadata = { title: "Benchmark" };
 
@@ -25,6 +26,16 @@ export default function BenchmarkPage() {
           </>
         }
       />
+      <nav aria-label="Suites" className="mb-4 flex flex-wrap gap-2 text-sm">
+        <span className="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white">FACT-OR-FAIR</span>
+        {listSuites()
+          .filter((s) => s.id !== "fact-or-fair")
+          .map((s) => (
+            <Link key={s.id} href={`/benchmark/suites/${s.id}`} className="rounded-md px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-100">
+              {s.name}
+            </Link>
+          ))}
+      </nav>
       <div className="space-y-6">
         {CATEGORIES.map((category) => (
           <Card key={category} title={<span className="capitalize">{category} statistics</span>}>

@@ -42,7 +42,8 @@ function formatEta(s: number | null) {
 }
 
 /** `canManage`: whether the viewer's role may pause / resume / cancel (the server refuses otherwise anyway). */
-export function RunView({ initial, canManage = false }: { initial: RunSummary; canManage?: boolean }) {
+/** `children`: a suite's own result views (server-rendered), shown instead of FACT-OR-FAIR's scores and image grid. */
+export function RunView({ initial, canManage = false, children }: { initial: RunSummary; canManage?: boolean; children?: React.ReactNode }) {
   const qc = useQueryClient();
   const [raceMapping, setRaceMapping] = useState<"paper" | "sum-asian">(initial.raceMapping);
   const [labels, setLabels] = useState<"model" | "reviewed">(initial.labels);
@@ -201,6 +202,10 @@ export function RunView({ initial, canManage = false }: { initial: RunSummary; c
 
       {t2i && run.labelling && <LabellingCard runId={run.id} labelling={run.labelling} imported={imported} />}
 
+      {!run.suite.customRunPages ? (
+        children
+      ) : (
+        <>
       <Card
         title="Scores"
         description={
@@ -266,6 +271,8 @@ export function RunView({ initial, canManage = false }: { initial: RunSummary; c
       </Card>
 
       {t2i ? <ImageGrid runId={run.id} raceMapping={raceMapping} live={isLive(run.status) || (run.labelling?.unlabelled ?? 0) > 0} /> : <QueryList runId={run.id} live={isLive(run.status)} />}
+        </>
+      )}
     </div>
   );
 }

@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   "face.label",
   "faces.classified",
   "export",
+  "content.review",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -22,6 +22,7 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   "faces.label": "label faces",
   "faces.review": "review faces",
   "review.manage": "manage review assignments",
+  "content.review": "verify or dispute benchmark content",
   "models.manage": "manage models",
   "users.manage": "manage users",
 };

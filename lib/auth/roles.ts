@@ -29,6 +29,8 @@ export const PERMISSIONS = [
   "faces.label",
   /** review faces: label, mark not-a-face, fix detections */
   "faces.review",
+  /** verify or dispute items of a suite's content (historical entries written for the workbench) */
+  "content.review",
   /** deal review assignments, see agreement and the detector report */
   "review.manage",
   /** register, change, archive and delete models; see the server's credentials */
@@ -41,7 +43,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 const MATRIX: Record<Role, readonly Permission[]> = {
   admin: PERMISSIONS,
   runner: ["results.read", "data.export", "runs.manage", "images.import", "review.manage"],
-  reviewer: ["results.read", "data.export", "review.manage", "faces.review"],
+  reviewer: ["results.read", "data.export", "review.manage", "faces.review", "content.review"],
   annotator: ["faces.label", "faces.review"],
   viewer: ["results.read"],
 };

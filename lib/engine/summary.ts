@@ -1,4 +1,5 @@
 // The run page's data: progress per model and test, spend, throughput, ETA and running scores.
+import { suiteOf } from "../suites";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT } from "./results";
 import { labelProgress, runProgress, type LabelSource } from "./results";
@@ -45,6 +46,9 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
     include: { models: { include: { modelConfig: { select: { id: true, slug: true, label: true, provider: true } } } } },
   });
   if (!run) return null;
+  const suite = suiteOf(run.suiteId);
+  // A suite with its own views (anything but FACT-OR-FAIR) scores on its results page, not through runScores.
+  const ownScores = !!suite.customRunPages;
   const progress = await runProgress(prisma, runId);
   const windowS = 30;
   const recent = await prisma.outcome.count({ where: { query: { runId }, createdAt: { gte: new Date(Date.now() - windowS * 1000) } } });
@@ -58,6 +62,7 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
   return {
     id: run.id,
     name: run.name,
+    suite: { id: suite.id, name: suite.name, version: run.suiteVersion, customRunPages: ownScores },
     modality: run.modality as "llm" | "t2i",
     status: run.status,
     error: run.error,
@@ -81,8 +86,8 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
     labels,
     // Scores once there is something to score; they update as answers (or face labels) arrive. With human-corrected
     // labels, the model-label scores come along so the page can show the difference.
-    scores: scorable ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels }) : [],
-    modelScores: scorable && labels === "reviewed" ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels: "model" }) : null,
+    scores: scorable && ownScores ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels }) : [],
+    modelScores: scorable && ownScores && labels === "reviewed" ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels: "model" }) : null,
   };
 }
 export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;

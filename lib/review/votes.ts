@@ -22,8 +22,12 @@ export interface AnnotatorLabel {
   at: string;
 }
 
-const asGender = (g: string | null): Gender | null => (g && (GENDERS as readonly string[]).includes(g) ? (g as Gender) : null);
-const asRace = (r: string | null): Race | null => (r && (RACES as readonly string[]).includes(r) ? (r as Race) : null);
+/** The classes a label may take: FACT-OR-FAIR's by default; a suite with other classes (FairFace's 7 races) passes its own. */
+export interface LabelClasses {
+  gender: readonly string[];
+  race: readonly string[];
+}
+export const FOF_LABEL_CLASSES: LabelClasses = { gender: GENDERS, race: RACES };
 
 export function isEmptyLabel(l: { gender: string | null; race: string | null; notAFace: boolean }): boolean {
   return !l.notAFace && l.gender === null && l.race === null;
@@ -33,7 +37,10 @@ export function isEmptyLabel(l: { gender: string | null; race: string | null; no
  * The newest row per (face, annotator), ordered by time and then id (rows written in the same millisecond keep
  * their insertion order). Withdrawn labels are dropped. Returns face id → annotator → label.
  */
-export function currentLabels(rows: readonly AnnotationRow[]): Map<number, Map<string, AnnotatorLabel>> {
+export function currentLabels(rows: readonly AnnotationRow[], classes: LabelClasses = FOF_LABEL_CLASSES): Map<number, Map<string, AnnotatorLabel>> {
+  // Values outside the classes (another suite's label, a stale spelling) are not votes.
+  const asGender = (g: string | null): Gender | null => (g && classes.gender.includes(g) ? (g as Gender) : null);
+  const asRace = (r: string | null): Race | null => (r && classes.race.includes(r) ? (r as Race) : null);
   const sorted = [...rows].sort((a, b) => {
     const t = new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime();
     return t !== 0 ? t : (a.id ?? 0) - (b.id ?? 0);

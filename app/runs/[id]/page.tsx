@@ -4,18 +4,37 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
 import { runSummary } from "@/lib/engine";
+import { suiteOf } from "@/lib/suites";
+import { resultParams } from "@/lib/suites/params";
 import { PageHeader } from "@/components/ui/page-header";
 import { RunView } from "@/components/runs/run-view";
+import { SuiteViews } from "@/components/suites/suite-views";
+import { ResultsControls } from "@/components/suites/results-controls";
 import { pageGuard } from "@/app/guard";
 import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Run" };
 
-export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const viewer = await pageGuard("results.read", "/runs");
   await connection();
-  const summary = await runSummary(db(), (await params).id);
+  const id = (await params).id;
+  const summary = await runSummary(db(), id);
   if (!summary) notFound();
+  const suite = suiteOf(summary.suite.id);
+  let views = null;
+  if (!summary.suite.customRunPages && suite.results) {
+    const p = resultParams(await searchParams);
+    // Intervals only once the data stops changing: a live run re-renders often.
+    const live = summary.status === "running" || summary.status === "queued";
+    const list = await suite.results({ prisma: db() }, { runId: id, labels: p.labels, verifiedOnly: p.items === "verified", resamples: live ? 0 : 1000 });
+    views = (
+      <div className="space-y-3">
+        <ResultsControls action={`/runs/${id}`} labels={p.labels} items={p.items} reviewable={suite.reviewable} />
+        <SuiteViews views={list} drillBase={`/runs/${id}/suite`} />
+      </div>
+    );
+  }
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-500">
@@ -23,8 +42,10 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           Runs
         </Link>
       </nav>
-      <PageHeader title={summary.name} />
-      <RunView initial={summary} canManage={can(viewer.role, "runs.manage")} />
+      <PageHeader title={summary.name} description={`${summary.suite.name} · content ${summary.suite.version}`} />
+      <RunView initial={summary} canManage={can(viewer.role, "runs.manage")}>
+        {views}
+      </RunView>
     </>
   );
 }

@@ -8,6 +8,7 @@ import { actionGuard } from "@/app/guard";
 import { audit } from "@/lib/auth/audit";
 import { budgetWithinLimit } from "@/lib/auth/spending";
 import { DomainError } from "@/lib/engine/errors";
+import { findSuite } from "@/lib/suites";
 
 export interface LaunchState {
   message?: string;
@@ -99,6 +100,54 @@ export async function launchT2iRun(_prev: LaunchState, form: FormData): Promise<
     const run = await createRun(db(), { models: f.models, config, preset: f.preset, seed: 0, budgetUsd, name: f.name, createdById: g.viewer.id });
     runId = run.id;
     await audit(db(), { userId: g.viewer.id, action: "run.launch", targetType: "run", targetId: run.id, details: { models: f.models, preset: f.preset, images: run.plannedCount, budgetUsd: f.budgetUsd } });
+  } catch (e) {
+    if (e instanceof RunError || e instanceof DomainError) return { message: e.message };
+    throw e;
+  }
+  redirect(`/runs/${runId}`);
+}
+
+const suiteFormSchema = z.object({
+  suite: z.string().min(1).max(64),
+  models: z.array(z.string().max(200)).min(1, "choose at least one model").max(20),
+  preset: z.string().max(40),
+  seed: z.coerce.number({ message: "a whole number" }).int("a whole number").min(0, "must be ≥ 0").max(2_147_483_647),
+  budgetUsd: z.preprocess((v) => (v === "" || v == null ? null : v), z.coerce.number().positive("must be more than 0").nullable()),
+  name: z.preprocess((v) => (v === "" ? undefined : v), z.string().max(200).optional()),
+});
+
+/** Launches a run of any suite with a generic form: the suite's launch fields, checked by the suite's schema. */
+export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promise<LaunchState> {
+  const g = await actionGuard("runs.manage");
+  if ("message" in g) return { message: g.message };
+  const parsed = suiteFormSchema.safeParse({ suite: form.get("suite"), models: form.getAll("models"), preset: form.get("preset") ?? "custom", seed: form.get("seed") ?? 0, budgetUsd: form.get("budgetUsd"), name: form.get("name") ?? "" });
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const i of parsed.error.issues) fieldErrors[String(i.path[0])] ??= i.message;
+    return { message: "Please fix the highlighted fields.", fieldErrors };
+  }
+  const f = parsed.data;
+  const suite = findSuite(f.suite);
+  if (!suite) return { message: `unknown suite "${f.suite}"` };
+  const config: Record<string, unknown> = {};
+  for (const field of suite.launchFields) {
+    if (field.kind === "choices") config[field.name] = form.getAll(field.name).map(String);
+    else if (field.kind === "number") config[field.name] = form.get(field.name) === "" ? NaN : Number(form.get(field.name));
+    else if (field.kind === "toggle") config[field.name] = form.get(field.name) === "on";
+    else config[field.name] = (form.get(field.name) as string | null) || null;
+  }
+  const checked = suite.configSchema.safeParse(config);
+  if (!checked.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const i of checked.error.issues) fieldErrors[String(i.path[0])] ??= i.message;
+    return { message: "Please fix the highlighted fields.", fieldErrors };
+  }
+  let runId: string;
+  try {
+    const budgetUsd = await budgetWithinLimit(db(), g.viewer, f.budgetUsd);
+    const run = await createRun(db(), { suite: suite.id, models: f.models, config: checked.data as Record<string, unknown>, preset: f.preset, seed: f.seed, budgetUsd, name: f.name, createdById: g.viewer.id });
+    runId = run.id;
+    await audit(db(), { userId: g.viewer.id, action: "run.launch", targetType: "run", targetId: run.id, details: { suite: suite.id, models: f.models, preset: f.preset, planned: run.plannedCount, budgetUsd: f.budgetUsd } });
   } catch (e) {
     if (e instanceof RunError || e instanceof DomainError) return { message: e.message };
     throw e;

@@ -1,0 +1,119 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { db } from "@/lib/db";
+import { findSuite } from "@/lib/suites";
+import { itemReviews, reviewOf } from "@/lib/suites/content-review";
+import { CONTENT_REVIEW_LABELS, CONTENT_REVIEW_STATES } from "@/lib/suites/review-states";
+import { PageHeader } from "@/components/ui/page-header";
+import { Badge } from "@/components/ui/badge";
+import { ItemReview } from "@/components/suites/item-review";
+import { currentViewer } from "@/app/guard";
+import { can } from "@/lib/auth/roles";
+
+export const metadata: Metadata = { title: "Benchmark suite" };
+
+/** A suite's content, browsable like the FACT-OR-FAIR statistics, with each item's review state. Public, like /benchmark. */
+export default async function SuiteContentPage({ params, searchParams }: { params: Promise<{ suiteId: string }>; searchParams: Promise<{ state?: string; q?: string }> }) {
+  await connection();
+  const suite = findSuite((await params).suiteId);
+  if (!suite) notFound();
+  const sp = await searchParams;
+  const viewer = await currentViewer();
+  const mayReview = suite.reviewable && !!viewer && can(viewer.role, "content.review");
+  const content = suite.content();
+  const reviews = suite.reviewable ? await itemReviews(db(), suite.id) : new Map();
+  const state = (CONTENT_REVIEW_STATES as readonly string[]).includes(sp.state ?? "") ? sp.state : null;
+  const q = (sp.q ?? "").trim().toLowerCase().slice(0, 100);
+  const items = suite.items(content).filter((i) => (!state || reviewOf(reviews, i.id).state === state) && (!q || `${i.title} ${Object.values(i.fields).join(" ")}`.toLowerCase().includes(q)));
+  const counts = Object.fromEntries(CONTENT_REVIEW_STATES.map((s) => [s, suite.items(content).filter((i) => reviewOf(reviews, i.id).state === s).length]));
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-500">
+        <Link href="/benchmark" className="hover:underline">
+          Benchmark
+        </Link>
+      </nav>
+      <PageHeader
+        title={suite.name}
+        description={
+          <>
+            {suite.summary}. Content <code className="rounded bg-slate-100 px-1">{content.version}</code> <span className="text-slate-400">(sha256 {content.sha256.slice(0, 12)}…)</span>. Paper: {suite.paper.title} ({suite.paper.citation}).
+          </>
+        }
+      />
+      {suite.reviewable && (
+        <p className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="content-review-summary">
+          These entries were written for the workbench, not taken from the paper, and need a reviewer&apos;s check (the paper&apos;s own set was 93 % correct on human review).{" "}
+          {CONTENT_REVIEW_STATES.map((s) => `${counts[s]} ${CONTENT_REVIEW_LABELS[s].toLowerCase()}`).join(" · ")}. Results can be restricted to verified entries.
+        </p>
+      )}
+      <form method="get" className="mb-3 flex flex-wrap items-end gap-3 text-sm" aria-label="Filter entries">
+        <label className="flex flex-col text-xs text-slate-600">
+          Search
+          <input name="q" defaultValue={sp.q ?? ""} className="rounded-md border border-slate-300 px-2 py-1 text-sm" />
+        </label>
+        {suite.reviewable && (
+          <label className="flex flex-col text-xs text-slate-600">
+            Review state
+            <select name="state" defaultValue={state ?? ""} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
+              <option value="">any</option>
+              {CONTENT_REVIEW_STATES.map((s) => (
+                <option key={s} value={s}>
+                  {CONTENT_REVIEW_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50">
+          Filter
+        </button>
+        <span className="text-xs text-slate-500">{items.length} shown</span>
+      </form>
+      <ul className="space-y-2" data-testid="suite-items">
+        {items.map((i) => {
+          const r = reviewOf(reviews, i.id);
+          return (
+            <li key={i.id} className="rounded-lg border border-slate-200 bg-white p-3" data-testid="suite-item" data-item-id={i.id}>
+              <details>
+                <summary className="cursor-pointer">
+                  <span className="font-medium">{i.title}</span>{" "}
+                  <span className="text-xs text-slate-600">{suite.itemColumns.map((c) => `${c}: ${i.fields[c] ?? "—"}`).join(" · ")}</span>{" "}
+                  {suite.reviewable && (
+                    <span data-testid="review-state">
+                      <Badge tone={r.state === "verified" ? "success" : r.state === "disputed" ? "danger" : "neutral"}>{CONTENT_REVIEW_LABELS[r.state]}</Badge>
+                    </span>
+                  )}
+                </summary>
+                <dl className="mt-2 space-y-1 text-sm">
+                  {i.detail.map((d) => (
+                    <div key={d.label}>
+                      <dt className="text-xs font-semibold text-slate-600">{d.label}</dt>
+                      <dd>{d.text}</dd>
+                    </div>
+                  ))}
+                  {r.state !== "unreviewed" && (
+                    <div>
+                      <dt className="text-xs font-semibold text-slate-600">Review</dt>
+                      <dd>
+                        {CONTENT_REVIEW_LABELS[r.state]} by {r.reviewer} on {r.at?.slice(0, 10)}
+                        {r.note ? `: ${r.note}` : ""}
+                      </dd>
+                    </div>
+                  )}
+                </dl>
+                {mayReview && (
+                  <div className="mt-2">
+                    <ItemReview suiteId={suite.id} itemId={i.id} />
+                  </div>
+                )}
+              </details>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+// The options of a suite's results, as a plain GET form (works without JavaScript, keeps the URL shareable).
+import { ITEM_SETS } from "@/lib/suites/review-states";
+
+export function ResultsControls({ action, labels, items, reviewable }: { action: string; labels: string; items: string; reviewable: boolean }) {
+  return (
+    <form method="get" action={action} className="flex flex-wrap items-end gap-3 text-sm" aria-label="Result options">
+      <label className="flex flex-col text-xs text-slate-600">
+        Face labels
+        <select name="labels" defaultValue={labels} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
+          <option value="model">model (FairFace as it ran)</option>
+          <option value="reviewed">human-corrected (majority, model otherwise)</option>
+        </select>
+      </label>
+      {reviewable && (
+        <label className="flex flex-col text-xs text-slate-600">
+          Entries
+          <select name="items" defaultValue={items} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
+            {ITEM_SETS.map((s) => (
+              <option key={s} value={s}>
+                {s === "all" ? "all entries" : "verified entries only"}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 focus-visible:outline focus-visible:outline-2">
+        Apply
+      </button>
+    </form>
+  );
+}

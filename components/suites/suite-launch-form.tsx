@@ -1,0 +1,169 @@
+"use client";
+
+// The launch form of a suite that declares its fields (lib/suites/types.ts LaunchField): presets fill the fields,
+// the server validates with the suite's schema and names the field at fault.
+import { useActionState, useState } from "react";
+import { launchSuiteRun, type LaunchState } from "@/app/runs/new/actions";
+import { Button } from "@/components/ui/button";
+import { ActionForm } from "@/components/ui/action-form";
+import type { LaunchField } from "@/lib/suites/types";
+
+export interface SuiteLaunchModel {
+  slug: string;
+  label: string;
+  keyMissing: string | null;
+  pricePerImage?: number;
+}
+
+type Values = Record<string, string[] | number | boolean | string | null>;
+
+export function SuiteLaunchForm(props: {
+  suite: { id: string; name: string };
+  fields: readonly LaunchField[];
+  presets: Record<string, { label: string; config: Values }>;
+  models: SuiteLaunchModel[];
+  helpers: SuiteLaunchModel[];
+  defaultPreset: string;
+}) {
+  const [state, action, pending] = useActionState<LaunchState, FormData>(launchSuiteRun, {});
+  const [preset, setPreset] = useState(props.defaultPreset);
+  const [values, setValues] = useState<Values>(() => ({ ...props.presets[props.defaultPreset]?.config }));
+  const err = (name: string) => state.fieldErrors?.[name];
+  const set = (name: string, v: Values[string]) => {
+    setPreset("custom");
+    setValues((old) => ({ ...old, [name]: v }));
+  };
+  return (
+    <ActionForm action={action} className="space-y-5" aria-label={`Launch a ${props.suite.name} run`}>
+      <input type="hidden" name="suite" value={props.suite.id} />
+      <input type="hidden" name="preset" value={preset} />
+      <fieldset>
+        <legend className="text-sm font-semibold">Models under audit</legend>
+        {props.models.length === 0 && <p className="text-sm text-slate-500">No text-to-image model is registered.</p>}
+        <ul className="mt-1 space-y-1">
+          {props.models.map((m) => (
+            <li key={m.slug}>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="checkbox" name="models" value={m.slug} defaultChecked={props.models.length === 1} />
+                {m.label} <span className="text-xs text-slate-500">{m.slug}</span>
+                {m.keyMissing && <span className="text-xs text-amber-700">({m.keyMissing})</span>}
+              </label>
+            </li>
+          ))}
+        </ul>
+        {err("models") && <p className="text-xs text-red-700">{err("models")}</p>}
+      </fieldset>
+      <label className="flex flex-col gap-1 text-sm">
+        Preset
+        <select
+          value={preset}
+          onChange={(e) => {
+            setPreset(e.target.value);
+            if (props.presets[e.target.value]) setValues({ ...props.presets[e.target.value].config });
+          }}
+          className="w-60 rounded-md border border-slate-300 px-2 py-1"
+        >
+          {Object.entries(props.presets).map(([k, p]) => (
+            <option key={k} value={k}>
+              {p.label}
+            </option>
+          ))}
+          <option value="custom">custom</option>
+        </select>
+      </label>
+      {props.fields.map((f) => {
+        const invalid = !!err(f.name);
+        if (f.kind === "choices")
+          return (
+            <fieldset key={f.name} aria-invalid={invalid}>
+              <legend className="text-sm font-semibold">{f.label}</legend>
+              <div className="mt-1 flex flex-wrap gap-4">
+                {f.options.map((o) => {
+                  const chosen = Array.isArray(values[f.name]) && (values[f.name] as string[]).includes(o.value);
+                  return (
+                    <label key={o.value} className="flex items-center gap-2 text-sm" title={o.hint}>
+                      <input
+                        type="checkbox"
+                        name={f.name}
+                        value={o.value}
+                        checked={chosen}
+                        onChange={(e) => {
+                          const cur = Array.isArray(values[f.name]) ? (values[f.name] as string[]) : [];
+                          set(f.name, e.target.checked ? [...cur, o.value] : cur.filter((x) => x !== o.value));
+                        }}
+                      />
+                      {o.label}
+                    </label>
+                  );
+                })}
+              </div>
+              {invalid && <p className="text-xs text-red-700">{err(f.name)}</p>}
+            </fieldset>
+          );
+        if (f.kind === "number")
+          return (
+            <label key={f.name} className="flex flex-col gap-1 text-sm">
+              {f.label}
+              <input
+                type="number"
+                name={f.name}
+                min={f.min}
+                max={f.max}
+                value={typeof values[f.name] === "number" ? (values[f.name] as number) : ""}
+                onChange={(e) => set(f.name, e.target.value === "" ? null : Number(e.target.value))}
+                aria-invalid={invalid}
+                className={`w-40 rounded-md border px-2 py-1 ${invalid ? "border-red-500" : "border-slate-300"}`}
+              />
+              {f.help && <span className="text-xs text-slate-500">{f.help}</span>}
+              {invalid && <span className="text-xs text-red-700">{err(f.name)}</span>}
+            </label>
+          );
+        if (f.kind === "toggle")
+          return (
+            <label key={f.name} className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name={f.name} checked={!!values[f.name]} onChange={(e) => set(f.name, e.target.checked)} />
+              {f.label}
+            </label>
+          );
+        return (
+          <label key={f.name} className="flex flex-col gap-1 text-sm">
+            {f.label}
+            <select name={f.name} value={(values[f.name] as string | null) ?? ""} onChange={(e) => set(f.name, e.target.value || null)} aria-invalid={invalid} className={`w-80 rounded-md border px-2 py-1 ${invalid ? "border-red-500" : "border-slate-300"}`}>
+              <option value="">none</option>
+              {props.helpers.map((m) => (
+                <option key={m.slug} value={m.slug}>
+                  {m.label}
+                  {m.keyMissing ? ` (${m.keyMissing})` : ""}
+                </option>
+              ))}
+            </select>
+            {f.help && <span className="text-xs text-slate-500">{f.help}</span>}
+            {invalid && <span className="text-xs text-red-700">{err(f.name)}</span>}
+          </label>
+        );
+      })}
+      <div className="flex flex-wrap gap-4">
+        <label className="flex flex-col gap-1 text-sm">
+          Seed
+          <input type="number" name="seed" defaultValue={1} min={0} className="w-32 rounded-md border border-slate-300 px-2 py-1" />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          Budget (USD, optional)
+          <input type="number" name="budgetUsd" step="0.01" min={0} className="w-32 rounded-md border border-slate-300 px-2 py-1" />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          Name (optional)
+          <input type="text" name="name" maxLength={200} className="w-72 rounded-md border border-slate-300 px-2 py-1" />
+        </label>
+      </div>
+      {state.message && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          {state.message}
+        </p>
+      )}
+      <Button type="submit" disabled={pending}>
+        {pending ? "Planning…" : `Launch ${props.suite.name} run`}
+      </Button>
+    </ActionForm>
+  );
+}
