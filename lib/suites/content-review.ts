@@ -1,4 +1,4 @@
-// Reviewers' verdicts on suite content: content written by us (DoFaiR's historical entries) needs human checking,
+// Reviewers' verdicts on suite content: content written by us (historical entries, say) needs human checking,
 // as the papers' did. Rows are appended, never changed; the newest per item is its state, so the history of who
 // verified or disputed what stays readable.
 import { z } from "zod";
