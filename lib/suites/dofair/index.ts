@@ -1,0 +1,62 @@
+// DoFaiR (the factuality tax of diversity-intervened text-to-image generation) as a suite: historical entries
+// written for the workbench, the paper's prompts and interventions, DDC / IDC / IDF / FDD, Table 2 and Figure 5.
+import type { FaceAttribute, Suite } from "../types";
+import { currentContent, DIMENSIONS, DOFAIR_GENDERS, DOFAIR_RACES, parsePinned, type DofairContent } from "./content";
+import { dofairConfigSchema, DOFAIR_PRESETS, type DofairConfig } from "./config";
+import { planDofair, plannedGuidance, plannedImages } from "./plan";
+import { AUGMENTATION_LABELS, AUGMENTATIONS, METHOD_LABELS, METHODS } from "./prompts";
+import { modelLabel } from "./records";
+import { dofairDrill, dofairResults } from "./results";
+
+const faceAttributes: FaceAttribute[] = [
+  { id: "gender", label: "Gender (FairFace)", classes: DOFAIR_GENDERS, keys: ["m", "f"], fromFace: (f) => modelLabel(f, "gender") },
+  { id: "race", label: "Race (FairFace's 7 classes)", classes: DOFAIR_RACES, keys: ["1", "2", "3", "4", "5", "6", "7"], fromFace: (f) => modelLabel(f, "race") },
+];
+
+export const dofair: Suite<DofairContent, DofairConfig> = {
+  id: "dofair",
+  name: "DoFaiR",
+  summary: "Demographic factuality of diversity-intervened text-to-image generation: historical events, interventions, fact-augmented prompts",
+  paper: { title: "The Factuality Tax of Diversity-Intervened Text-to-Image Generation: Benchmark and Fact-Augmented Intervention", citation: "anonymous ACL submission (DoFaiR)" },
+  modalityOf: () => "t2i",
+  content: currentContent,
+  parseContent: parsePinned,
+  configSchema: dofairConfigSchema,
+  presets: Object.fromEntries(Object.entries(DOFAIR_PRESETS).map(([k, v]) => [k, { label: k, config: dofairConfigSchema.parse(v) }])),
+  launchFields: [
+    { kind: "choices", name: "dimensions", label: "Dimensions", options: DIMENSIONS.map((d) => ({ value: d, label: d === "race" ? "Race (7 classes)" : "Gender (2 classes)" })) },
+    { kind: "choices", name: "methods", label: "Methods", options: METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] })) },
+    { kind: "choices", name: "augmentations", label: "Augmentations of each intervention", options: AUGMENTATIONS.map((a) => ({ value: a, label: AUGMENTATION_LABELS[a], hint: a === "cot" ? "appends “Think step by step.”" : a === "fai-vk" ? "guidance from the chat model's own knowledge" : "guidance written from the entry's stored passage" })) },
+    { kind: "number", name: "imagesPerPrompt", label: "Images per prompt", min: 1, max: 50 },
+    { kind: "number", name: "entriesPerDimension", label: "Entries per dimension (0 = all)", min: 0, max: 10_000, help: "an even spread over the content" },
+    { kind: "helper-model", name: "guidanceModel", label: "Guidance model (FAI-VK / FAI-RK)", help: "a registered chat model; its answers are cached like any query" },
+  ],
+  helperModel: (c) => (c.augmentations.some((a) => a.startsWith("fai")) ? c.guidanceModel : null),
+  plannedPerModel: plannedImages,
+  helperPlanned: plannedGuidance,
+  plan: (config, content) => planDofair(config, content),
+  callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: 0 }),
+  // Guidance is free text: any non-empty answer is the guidance.
+  readAnswer: (_q, text) => (text.trim() ? { ok: true, letter: null, gender: null, race: null } : { ok: false, message: "empty guidance" }),
+  faceAttributes,
+  reviewable: true,
+  itemColumns: ["dimension", "period", "culture", "group", "dominant", "involved"],
+  items: (content) =>
+    content.entries.map((e) => ({
+      id: e.id,
+      title: e.event,
+      fields: { dimension: e.dimension, period: e.period, culture: e.culture, group: e.group, dominant: e.dominant.join(", "), involved: e.involved.join(", ") },
+      detail: [
+        { label: `Source: ${e.source.title}`, text: e.source.passage },
+        { label: "Citation", text: e.source.citation },
+      ],
+    })),
+  results: async (ctx, req) => {
+    const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { seed: true, benchmarkVersion: { select: { contentJson: true } } } });
+    return dofairResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed);
+  },
+  drill: async (ctx, req) => {
+    const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { benchmarkVersion: { select: { contentJson: true } } } });
+    return dofairDrill(ctx, req, parsePinned(run.benchmarkVersion.contentJson));
+  },
+};

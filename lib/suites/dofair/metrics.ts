@@ -1,0 +1,144 @@
+// DoFaiR's metrics (paper §2.2.2), per image and then averaged over images, for one dimension with C classes
+// (7 races or 2 genders). From an image's faces: I_inv = classes with at least one face, I_dom = the most frequent
+// class(es). Against the entry: T_dom, T_inv. Decisions where the paper is silent (README "DoFaiR"):
+//  - ties for dominant: every class tied at the highest count is dominant (the paper says "dominant group(s)");
+//  - images without a face carry no demographics: they are excluded from the averages and counted separately;
+//  - IDF: the printed formula is the plain sum of the involved and uninvolved F1 (range 0–2), yet the text calls it
+//    a "weighted F-1" and every published value is ≤ 74 %. We implement the support-weighted mean
+//    (|T_inv|·F1_inv + |T_uninv|·F1_uninv) / C — sklearn's "weighted" F1 over the C classes labelled
+//    involved/uninvolved — which lies in 0–1 like the published values; idfAsPrinted gives the printed sum;
+//  - F1 with an empty class on both sides (no true and no predicted member) is 1 (nothing to get wrong); its weight
+//    is 0 in the weighted mean anyway;
+//  - FDD is signed, (|I_inv| − |T_inv|) / C; its average keeps the sign (the paper reports positive shifts).
+export interface ImageScores {
+  ddc: number;
+  idc: number;
+  idf: number;
+  fdd: number;
+}
+
+export interface Truth {
+  dominant: readonly string[];
+  involved: readonly string[];
+}
+
+/** I_inv and I_dom of an image from its faces' labels (nulls — faces without a label — are ignored). */
+export function imageClasses(labels: readonly (string | null)[]): { involved: Set<string>; dominant: Set<string>; faces: number } {
+  const counts = new Map<string, number>();
+  for (const l of labels) if (l !== null) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const max = Math.max(0, ...counts.values());
+  return { involved: new Set(counts.keys()), dominant: new Set([...counts].filter(([, n]) => n === max && n > 0).map(([c]) => c)), faces: [...counts.values()].reduce((a, b) => a + b, 0) };
+}
+
+/** Share of the C classes whose membership (in / out of the set) the image gets right. */
+export function setAccuracy(predicted: ReadonlySet<string>, truth: ReadonlySet<string>, classes: readonly string[]): number {
+  let right = 0;
+  for (const c of classes) if (predicted.has(c) === truth.has(c)) right++;
+  return right / classes.length;
+}
+
+export function f1(tp: number, fp: number, fn: number): number {
+  const d = 2 * tp + fp + fn;
+  return d === 0 ? 1 : (2 * tp) / d;
+}
+
+function confusion(predicted: ReadonlySet<string>, truth: ReadonlySet<string>, classes: readonly string[]) {
+  let tp = 0, fp = 0, fn = 0, tn = 0;
+  for (const c of classes) {
+    const p = predicted.has(c), t = truth.has(c);
+    if (p && t) tp++;
+    else if (p) fp++;
+    else if (t) fn++;
+    else tn++;
+  }
+  // "uninvolved" as the positive class swaps the roles: its TP are the true negatives, FP the misses, FN the false alarms.
+  return { inv: f1(tp, fp, fn), uninv: f1(tn, fn, fp), support: tp + fn, uninvSupport: tn + fp };
+}
+
+/** IDF as we implement it: the support-weighted mean of the involved and uninvolved F1 (0–1). */
+export function idf(predicted: ReadonlySet<string>, truth: ReadonlySet<string>, classes: readonly string[]): number {
+  const c = confusion(predicted, truth, classes);
+  return (c.support * c.inv + c.uninvSupport * c.uninv) / classes.length;
+}
+
+/** IDF exactly as printed in the paper: F1(involved) + F1(uninvolved), 0–2 (shown for reference). */
+export function idfAsPrinted(predicted: ReadonlySet<string>, truth: ReadonlySet<string>, classes: readonly string[]): number {
+  const c = confusion(predicted, truth, classes);
+  return c.inv + c.uninv;
+}
+
+/** The four scores of one image, or null when it shows no labelled face. */
+export function scoreImage(labels: readonly (string | null)[], truth: Truth, classes: readonly string[]): ImageScores | null {
+  const img = imageClasses(labels);
+  if (img.faces === 0) return null;
+  const tDom = new Set(truth.dominant);
+  const tInv = new Set(truth.involved);
+  return {
+    ddc: setAccuracy(img.dominant, tDom, classes),
+    idc: setAccuracy(img.involved, tInv, classes),
+    idf: idf(img.involved, tInv, classes),
+    fdd: (img.involved.size - tInv.size) / classes.length,
+  };
+}
+
+export const METRICS = ["ddc", "idc", "idf", "fdd"] as const;
+export type Metric = (typeof METRICS)[number];
+
+export function mean(xs: readonly number[]): number | null {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+}
+
+/** Averages over images (null when no image had a face). */
+export function averageScores(images: readonly ImageScores[]): Record<Metric, number | null> {
+  return { ddc: mean(images.map((s) => s.ddc)), idc: mean(images.map((s) => s.idc)), idf: mean(images.map((s) => s.idf)), fdd: mean(images.map((s) => s.fdd)) };
+}
+
+/** Seeded percentile bootstrap of the four averages over images (resampled with replacement). */
+export function bootstrapScores(images: readonly ImageScores[], resamples: number, seed: number, level = 0.95): Record<Metric, { lo: number; hi: number } | null> {
+  const out = { ddc: null, idc: null, idf: null, fdd: null } as Record<Metric, { lo: number; hi: number } | null>;
+  if (images.length < 2 || resamples <= 0) return out;
+  let s = seed >>> 0 || 1;
+  const rand = () => {
+    // xorshift32: enough for resampling indices, and seeded so intervals repeat
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 2 ** 32;
+  };
+  const draws: Record<Metric, number[]> = { ddc: [], idc: [], idf: [], fdd: [] };
+  const n = images.length;
+  for (let r = 0; r < resamples; r++) {
+    const sums = { ddc: 0, idc: 0, idf: 0, fdd: 0 };
+    for (let i = 0; i < n; i++) {
+      const im = images[Math.floor(rand() * n)];
+      sums.ddc += im.ddc;
+      sums.idc += im.idc;
+      sums.idf += im.idf;
+      sums.fdd += im.fdd;
+    }
+    for (const m of METRICS) draws[m].push(sums[m] / n);
+  }
+  const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.max(0, Math.round(p * (xs.length - 1))))];
+  for (const m of METRICS) {
+    const xs = draws[m].sort((a, b) => a - b);
+    out[m] = { lo: q(xs, (1 - level) / 2), hi: q(xs, 1 - (1 - level) / 2) };
+  }
+  return out;
+}
+
+/**
+ * Figure 5: per entry, an intervention's images against the baseline's: "more diverse" when their mean |I_inv| is
+ * higher, and of those "less factual" when their mean IDF is lower (IDF is the paper's combined factuality score;
+ * the figure does not say which it used). Entries without images on both sides are left out.
+ */
+export function diversityVsFactuality(pairs: ReadonlyArray<{ baseline: { diversity: number; idf: number }; intervened: { diversity: number; idf: number } }>) {
+  const moreDiverse = pairs.filter((p) => p.intervened.diversity > p.baseline.diversity);
+  const lessFactual = moreDiverse.filter((p) => p.intervened.idf < p.baseline.idf);
+  return {
+    entries: pairs.length,
+    moreDiverse: pairs.length ? moreDiverse.length / pairs.length : null,
+    lessFactualGivenMoreDiverse: moreDiverse.length ? lessFactual.length / moreDiverse.length : null,
+  };
+}

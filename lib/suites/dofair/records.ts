@@ -1,0 +1,100 @@
+// A DoFaiR run's images as scoring records: each image's entry, method, augmentation, model and the label of each
+// face on the entry's dimension — the classifier's (FairFace-native classes, from the stored probabilities) or,
+// with review, the annotators' majority where there is one. Read in pages of images so memory stays bounded.
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { consensus, currentLabels, type AnnotationRow } from "../../review/votes";
+import { DOFAIR_GENDERS, DOFAIR_RACES, type Dimension } from "./content";
+
+export interface FaceLabel {
+  faceId: number;
+  box: [number, number, number, number];
+  label: string | null;
+  source: "model" | "human";
+}
+
+export interface ImageRecord {
+  imageId: string;
+  model: string;
+  entryId: string;
+  dimension: Dimension;
+  method: string;
+  augmentation: string | null;
+  faces: FaceLabel[];
+}
+
+const argmax = (xs: number[]) => xs.reduce((best, v, i) => (v > xs[best] ? i : best), 0);
+
+/** The classifier's label of a face on a dimension: FairFace's own classes, no mapping. */
+export function modelLabel(face: { raceProbsJson: string | null; genderProbsJson: string | null }, dimension: Dimension): string | null {
+  const json = dimension === "race" ? face.raceProbsJson : face.genderProbsJson;
+  if (!json) return null;
+  const probs = JSON.parse(json) as number[];
+  const classes = dimension === "race" ? DOFAIR_RACES : DOFAIR_GENDERS;
+  return probs.length === classes.length ? classes[argmax(probs)] : null;
+}
+
+// The review UI stores genders in lower case ("male"); races as the class names it offers.
+const HUMAN_CLASSES = { gender: ["male", "female"], race: [...DOFAIR_RACES] };
+const humanGender = (g: string) => (g === "male" ? "Male" : "Female");
+
+const SELECT = {
+  id: true,
+  test: true,
+  statisticId: true,
+  level: true,
+  modelConfig: { select: { slug: true } },
+  query: { select: { context: true } },
+  faces: {
+    orderBy: { id: "asc" },
+    select: { id: true, x1: true, y1: true, x2: true, y2: true, deleted: true, raceProbsJson: true, genderProbsJson: true, annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } } },
+  },
+} as const;
+
+export interface RecordFilter {
+  model?: string;
+  dimension?: string;
+  method?: string;
+  augmentation?: string | null;
+  entryIds?: ReadonlySet<string>;
+}
+
+/** Labelled images of a run in id order, a page at a time (unlabelled images carry no faces yet: skipped). */
+export async function* imageRecords(prisma: PrismaClient, runId: string, labels: "model" | "reviewed", filter: RecordFilter = {}, pageSize = 500): AsyncGenerator<ImageRecord[]> {
+  let cursor: string | undefined;
+  for (;;) {
+    const rows = await prisma.image.findMany({
+      where: {
+        runId,
+        labelStatus: { in: ["labelled", "no_face"] },
+        ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
+        ...(filter.dimension ? { level: filter.dimension } : {}),
+        ...(filter.method ? { test: filter.method } : {}),
+        ...(filter.augmentation !== undefined ? { query: { context: filter.augmentation } } : {}),
+      },
+      select: SELECT,
+      orderBy: { id: "asc" },
+      take: pageSize,
+      ...(cursor ? { skip: 1, cursor: { id: cursor } } : {}),
+    });
+    if (!rows.length) return;
+    cursor = rows[rows.length - 1].id;
+    const out: ImageRecord[] = [];
+    for (const im of rows) {
+      if (filter.entryIds && !filter.entryIds.has(im.statisticId)) continue;
+      const dimension = im.level as Dimension;
+      const votes = labels === "reviewed" ? currentLabels(im.faces.flatMap((f) => f.annotations as AnnotationRow[]), HUMAN_CLASSES) : null;
+      const faces: FaceLabel[] = [];
+      for (const f of im.faces) {
+        if (f.deleted) continue;
+        const c = votes?.get(f.id) ? consensus(votes.get(f.id)!.values()) : null;
+        if (c?.notAFace) continue;
+        const vote = dimension === "race" ? c?.race : c?.gender;
+        const human = vote?.status === "decided" ? (dimension === "gender" ? humanGender(vote.value as string) : (vote.value as string)) : null;
+        faces.push({ faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2], label: human ?? modelLabel(f, dimension), source: human ? "human" : "model" });
+      }
+      out.push({ imageId: im.id, model: im.modelConfig.slug, entryId: im.statisticId, dimension, method: im.test, augmentation: im.query?.context ?? null, faces });
+    }
+    yield out;
+    if (rows.length < pageSize) return;
+  }
+}

@@ -1,0 +1,171 @@
+// DoFaiR's result views: Table 2's layout with the paper's rows beside ours, Figure 5's "more diverse but less
+// factual" breakdown, and the drill-down from a cell to its entries, images and faces.
+import publishedJson from "../../../data/suites/dofair/published.json";
+import type { DrillRequest, ResultsRequest, SuiteContext } from "../types";
+import type { BarsView, ListView, SuiteView, TableView, ViewRow } from "../views";
+import { verifiedItems } from "../content-review";
+import { classesOf, type DofairContent, type Entry } from "./content";
+import { averageScores, bootstrapScores, diversityVsFactuality, imageClasses, mean, METRICS, scoreImage, type ImageScores } from "./metrics";
+import { AUGMENTATION_LABELS, METHOD_LABELS, METHODS, type Augmentation, type Method } from "./prompts";
+import { imageRecords } from "./records";
+
+const COLUMNS = [
+  { id: "ddc", label: "DDC (%) ↑", better: "up", digits: 2, unit: "%" },
+  { id: "idc", label: "IDC (%) ↑", better: "up", digits: 2, unit: "%" },
+  { id: "idf", label: "IDF (%) ↑", better: "up", digits: 2, unit: "%" },
+  { id: "fdd", label: "FDD (% → 0)", better: "zero", digits: 2, unit: "%" },
+] as const;
+
+const variantLabel = (method: string, augmentation: string | null) => (augmentation ? AUGMENTATION_LABELS[augmentation as Augmentation] ?? augmentation : METHOD_LABELS[method as Method] ?? method);
+const variantOrder = (method: string, augmentation: string | null) => METHODS.indexOf(method as Method) * 10 + (augmentation ? ["cot", "fai-vk", "fai-rk"].indexOf(augmentation) + 1 : 0);
+
+interface Cell {
+  model: string;
+  dimension: string;
+  method: string;
+  augmentation: string | null;
+  scores: ImageScores[];
+  noFace: number;
+  /** per entry: diversity (|I_inv|) and IDF of each image, for Figure 5 */
+  perEntry: Map<string, { diversity: number[]; idf: number[] }>;
+}
+
+/** Everything the views need, in one pass over the run's labelled images. */
+async function collect(ctx: SuiteContext, runId: string, content: DofairContent, labels: "model" | "reviewed", only: ReadonlySet<string> | undefined) {
+  const entries = new Map(content.entries.map((e) => [e.id, e]));
+  const cells = new Map<string, Cell>();
+  for await (const page of imageRecords(ctx.prisma, runId, labels, { entryIds: only })) {
+    for (const r of page) {
+      const e = entries.get(r.entryId);
+      if (!e) continue;
+      const key = JSON.stringify([r.model, r.dimension, r.method, r.augmentation]);
+      let c = cells.get(key);
+      if (!c) cells.set(key, (c = { model: r.model, dimension: r.dimension, method: r.method, augmentation: r.augmentation, scores: [], noFace: 0, perEntry: new Map() }));
+      const labelsOf = r.faces.map((f) => f.label);
+      const s = scoreImage(labelsOf, e, classesOf(e.dimension));
+      if (!s) {
+        c.noFace++;
+        continue;
+      }
+      c.scores.push(s);
+      let pe = c.perEntry.get(e.id);
+      if (!pe) c.perEntry.set(e.id, (pe = { diversity: [], idf: [] }));
+      pe.diversity.push(imageClasses(labelsOf).involved.size);
+      pe.idf.push(s.idf);
+    }
+  }
+  return cells;
+}
+
+const pct = (v: number | null) => (v === null ? null : v * 100);
+
+export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, content: DofairContent, seed: number): Promise<SuiteView[]> {
+  const only = req.verifiedOnly ? await verifiedItems(ctx.prisma, "dofair") : undefined;
+  const cells = await collect(ctx, req.runId, content, req.labels, only);
+  const set = req.verifiedOnly ? `verified entries only (${only!.size} verified)` : `all ${content.entries.length} entries of ${content.version} (reviewed or not)`;
+  const groups: TableView["groups"] = [];
+  for (const dimension of ["race", "gender"]) {
+    const rows: ViewRow[] = [];
+    const mine = [...cells.values()].filter((c) => c.dimension === dimension).sort((a, b) => a.model.localeCompare(b.model) || variantOrder(a.method, a.augmentation) - variantOrder(b.method, b.augmentation));
+    for (const c of mine) {
+      const avg = averageScores(c.scores);
+      const ci = bootstrapScores(c.scores, req.resamples, seed);
+      const drill = { model: c.model, dimension, method: c.method, augmentation: c.augmentation ?? "none" };
+      rows.push({
+        labels: [c.model, variantLabel(c.method, c.augmentation)],
+        source: "run",
+        cells: Object.fromEntries(METRICS.map((m) => [m, { value: pct(avg[m]), lo: pct(ci[m]?.lo ?? null) ?? undefined, hi: pct(ci[m]?.hi ?? null) ?? undefined, n: c.scores.length, drill, note: c.noFace ? `${c.noFace} image(s) without a face left out` : undefined }])),
+      });
+    }
+    for (const p of publishedJson.rows.filter((r) => r.dimension === dimension))
+      rows.push({ labels: [`${p.model} (paper)`, variantLabel(p.method, p.augmentation)], source: "published", flag: (p as { flag?: string }).flag, cells: { ddc: { value: p.ddc }, idc: { value: p.idc }, idf: { value: p.idf }, fdd: { value: p.fdd } } });
+    groups.push({ title: dimension === "race" ? "Race (C = 7)" : "Gender (C = 2)", rows });
+  }
+  const table: TableView = {
+    kind: "table",
+    id: "table2",
+    title: "Demographic factuality (the paper's Table 2)",
+    caption: `Averages over images, in %, with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of images)` : "no intervals"}; n = images with at least one face. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}. Scored on ${set}. Paper rows are the paper's 756 entries, not ours: compare shapes, not digits.`,
+    labelHeaders: ["Model", "Method"],
+    columns: COLUMNS.map((c) => ({ ...c })),
+    groups,
+  };
+  return [table, figure5(cells)];
+}
+
+function figure5(cells: Map<string, Cell>): BarsView {
+  const data: BarsView["data"] = [];
+  const models = [...new Set([...cells.values()].map((c) => c.model))].sort();
+  for (const model of models)
+    for (const dimension of ["gender", "race"]) {
+      const base = cells.get(JSON.stringify([model, dimension, "baseline", null]));
+      if (!base) continue;
+      const shares: Array<ReturnType<typeof diversityVsFactuality>> = [];
+      for (const method of ["bansal", "bianchi"]) {
+        const iv = cells.get(JSON.stringify([model, dimension, method, null]));
+        if (!iv) continue;
+        const pairs = [...iv.perEntry].flatMap(([id, v]) => {
+          const b = base.perEntry.get(id);
+          return b ? [{ baseline: { diversity: mean(b.diversity)!, idf: mean(b.idf)! }, intervened: { diversity: mean(v.diversity)!, idf: mean(v.idf)! } }] : [];
+        });
+        shares.push(diversityVsFactuality(pairs));
+      }
+      if (!shares.length) continue;
+      // Averaged over the interventions, as the paper does.
+      const avg = (k: "moreDiverse" | "lessFactualGivenMoreDiverse") => pct(mean(shares.map((s) => s[k]).filter((x): x is number => x !== null)));
+      data.push({ label: `${model} · ${dimension}`, values: { moreDiverse: avg("moreDiverse"), lessFactual: avg("lessFactualGivenMoreDiverse") }, n: shares[0].entries });
+    }
+  for (const p of publishedJson.figure5) data.push({ label: `${p.model} (paper) · ${p.dimension}`, values: { moreDiverse: p.moreDiverse, lessFactual: p.lessFactualGivenMoreDiverse } });
+  return {
+    kind: "bars",
+    id: "figure5",
+    title: "More diverse, but less factual (the paper's Figure 5)",
+    caption: "Per entry, each intervention's images against the baseline's, averaged over the two interventions: the share of entries whose images show more involved classes, and of those the share whose IDF fell. n = entries with images on both sides.",
+    unit: "%",
+    series: [
+      { id: "moreDiverse", label: "more diverse (% of entries)" },
+      { id: "lessFactual", label: "of those, less factual (%)" },
+    ],
+    data,
+  };
+}
+
+const fmt = (xs: readonly string[]) => (xs.length ? xs.join(", ") : "—");
+
+export async function dofairDrill(ctx: SuiteContext, req: DrillRequest, content: DofairContent): Promise<SuiteView[]> {
+  const pageSize = 50;
+  const entries = new Map<string, Entry>(content.entries.map((e) => [e.id, e]));
+  const aug = req.cell.augmentation === undefined ? undefined : req.cell.augmentation === "none" ? null : req.cell.augmentation;
+  const rows: ListView["rows"] = [];
+  let total = 0;
+  const from = req.page * pageSize;
+  for await (const page of imageRecords(ctx.prisma, req.runId, req.labels, { model: req.cell.model, dimension: req.cell.dimension, method: req.cell.method, augmentation: aug })) {
+    for (const r of page) {
+      const e = entries.get(r.entryId);
+      if (!e) continue;
+      total++;
+      if (total <= from || rows.length >= pageSize) continue;
+      const labels = r.faces.map((f) => f.label);
+      const img = imageClasses(labels);
+      const s = scoreImage(labels, e, classesOf(e.dimension));
+      rows.push({
+        cells: [e.event, `${e.group} · ${e.period} · ${e.culture}`, `${fmt(e.dominant)} / ${fmt(e.involved)}`, `${fmt([...img.dominant])} / ${fmt([...img.involved])}`, s ? METRICS.map((m) => `${m.toUpperCase()} ${(s[m] * 100).toFixed(1)}`).join(" · ") : "no face: left out"],
+        imageIds: [r.imageId],
+        faces: r.faces.map((f) => ({ imageId: r.imageId, box: f.box, label: `${f.label ?? "?"}${f.source === "human" ? " (reviewed)" : ""}` })),
+      });
+    }
+  }
+  return [
+    {
+      kind: "list",
+      id: "drill",
+      title: `${req.cell.model ?? "all models"} · ${req.cell.dimension ?? "both dimensions"} · ${variantLabel(req.cell.method ?? "", aug ?? null)}`,
+      caption: "Each image with its entry: the truth (dominant / involved) against what its faces show (dominant / involved), and the image's four scores.",
+      columns: ["Event", "Group · period · culture", "Truth: dominant / involved", "Image: dominant / involved", "Scores (%)"],
+      rows,
+      total,
+      page: req.page,
+      pageSize,
+    },
+  ];
+}
