@@ -1,0 +1,126 @@
+// A whole DoFaiR run offline: plan on the synthetic image model (and a guidance chat model on the emulator), work
+// it with the engine, label every image with the real face pipeline (UltraFace + the FairFace stand-in, WASM),
+// and read the suite's Table 2 and drill-down — scored from the labels the pipeline stored.
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import * as ort from "onnxruntime-web";
+import { PNG } from "pngjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const SHARED = path.resolve(__dirname, "../../shared/models");
+const hasShared = existsSync(path.join(SHARED, "ultraface-version-RFB-320.onnx"));
+const dataDir = mkdtempSync(path.join(tmpdir(), "fof-dofair-"));
+process.env.FOF_DATA_DIR = dataDir;
+ort.env.wasm.numThreads = 1;
+ort.env.logLevel = "error";
+
+const { db, migrateAndSeed } = await import("../lib/db");
+const engine = await import("../lib/engine");
+const { suiteOf } = await import("../lib/suites");
+const { labelImage, loadLayout } = await import("../lib/faces");
+const { startEmulator } = await import("./emulator/server");
+const prisma = () => db();
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+  // The emulator's chat answers are short JSON texts: as guidance they are just text appended to the prompt.
+  emulator = await startEmulator();
+  await engine.upsertModel(prisma(), { slug: "guide", label: "Guidance LLM", modality: "llm", provider: "openai-compatible", modelId: "guide-1", baseUrl: emulator.openaiBaseUrl });
+});
+afterAll(async () => {
+  await emulator?.close();
+  await prisma().$disconnect();
+});
+
+async function labelAll(runId: string) {
+  const session = (f: string) => ort.InferenceSession.create(readFileSync(path.join(SHARED, f)), { executionProviders: ["wasm"], logSeverityLevel: 3 });
+  const detector = await session("ultraface-version-RFB-320.onnx");
+  const classifier = await session("fairface-standin-single18.onnx");
+  const layout = loadLayout(classifier);
+  for (;;) {
+    const lease = await engine.leaseImages(prisma(), { runId, max: 16 });
+    if (!lease.images.length) break;
+    const results = [];
+    for (const img of lease.images) {
+      const row = await prisma().image.findUniqueOrThrow({ where: { id: img.id } });
+      const png = PNG.sync.read(readFileSync(path.join(dataDir, row.path)));
+      const faces = await labelImage(ort, detector, classifier, layout, { width: png.width, height: png.height, data: png.data });
+      results.push({ imageId: img.id, faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.score, race: f.probabilities.race, gender: f.probabilities.gender, age: f.probabilities.age })) });
+    }
+    await engine.saveLabels(prisma(), { lease: lease.lease, classifier: { model: "fairface-standin-single18", sha256: "b".repeat(64) }, detector: { threshold: 0.95 }, results });
+  }
+}
+
+describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", () => {
+  it("plans guidance first, waits for it, generates, labels and scores every cell beside the paper's rows", async () => {
+    const config = { dimensions: ["race", "gender"], methods: ["baseline", "bianchi"], augmentations: ["fai-rk"], imagesPerPrompt: 1, entriesPerDimension: 4, guidanceModel: "guide" };
+    const run = await engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config, preset: "custom", seed: 3 });
+    // 8 entries × (baseline, bianchi, bianchi + FAI-RK) images + 8 guidance requests
+    expect(run.plannedCount).toBe(8 * 3 + 8);
+    expect(run.suiteId).toBe("dofair");
+    expect(run.suiteVersion).toMatch(/^dofair-/);
+    const deps = await prisma().query.count({ where: { runId: run.id, dependsOnId: { not: null } } });
+    expect(deps).toBe(8);
+
+    const worker = new engine.Worker(prisma(), { runId: run.id, pollMs: 20, flushMs: 10 });
+    await worker.run({ untilDone: true });
+    const after = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(after.status).toBe("completed");
+    const outcomes = await prisma().outcome.groupBy({ by: ["status"], where: { query: { runId: run.id } }, _count: { _all: true } });
+    expect(outcomes).toEqual([{ status: "answered", _count: { _all: 32 } }]);
+    // Every FAI image prompt was completed by its entry's guidance, which was written before it.
+    const fai = await prisma().query.findMany({ where: { runId: run.id, context: "fai-rk", modality: "t2i" }, include: { outcome: true, dependsOn: { include: { outcome: true } } } });
+    for (const q of fai) {
+      expect(q.dependsOn!.prompt).toContain("Supporting Documents:");
+      expect(q.dependsOn!.outcome!.createdAt.getTime()).toBeLessThanOrEqual(q.outcome!.createdAt.getTime());
+    }
+    expect(emulator.stats().byModel["guide-1"]).toBe(8);
+    // The synthetic model says what it drew.
+    const anyImage = await prisma().outcome.findFirstOrThrow({ where: { query: { runId: run.id, modality: "t2i" } } });
+    expect(anyImage.rawText).toMatch(/^\[synthetic image: [1-4] face\(s\)/);
+
+    await labelAll(run.id);
+    expect(await prisma().image.count({ where: { runId: run.id, labelStatus: "unlabelled" } })).toBe(0);
+    expect(await prisma().face.count({ where: { image: { runId: run.id } } })).toBeGreaterThan(8);
+
+    const views = await suiteOf("dofair").results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 200 });
+    const table = views.find((v) => v.kind === "table")!;
+    if (table.kind !== "table") throw new Error("no table");
+    const race = table.groups[0].rows.filter((r) => r.source === "run");
+    expect(race.map((r) => r.labels[1])).toEqual(["Baseline", "Diversity Intervention (Bianchi et al., 2023)", "+ FAI-RK"]);
+    for (const r of race)
+      for (const m of ["ddc", "idc", "idf"]) {
+        const c = r.cells[m];
+        expect(c.value).toBeGreaterThanOrEqual(0);
+        expect(c.value).toBeLessThanOrEqual(100);
+        expect(c.n).toBeGreaterThan(0);
+        expect(c.drill).toMatchObject({ model: "baseline:synthetic-faces", dimension: "race" });
+      }
+    // The paper's rows sit beside ours, the copied one flagged.
+    const published = table.groups[1].rows.filter((r) => r.source === "published");
+    expect(published.filter((r) => r.flag)).toHaveLength(1);
+    expect(published.find((r) => r.flag)!.cells.ddc.value).toBe(81.12);
+
+    // Drill-down: the images behind one cell, each with its entry and faces.
+    const drill = await suiteOf("dofair").drill!({ prisma: prisma() }, { runId: run.id, labels: "model", cell: { model: "baseline:synthetic-faces", dimension: "gender", method: "baseline", augmentation: "none" }, page: 0 });
+    const list = drill[0];
+    if (list.kind !== "list") throw new Error("no list");
+    expect(list.total).toBe(4);
+    expect(list.rows[0].imageIds).toHaveLength(1);
+
+    // Restricting to verified entries: none verified yet, so nothing is scored, and the caption says which set.
+    const verified = await suiteOf("dofair").results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: true, resamples: 0 });
+    const vt = verified[0];
+    if (vt.kind !== "table") throw new Error("no table");
+    expect(vt.caption).toMatch(/verified entries only \(0 verified\)/);
+    expect(vt.groups.flatMap((g) => g.rows).filter((r) => r.source === "run")).toHaveLength(0);
+  }, 240_000);
+
+  it("refuses FAI without a guidance model, and a chat model as the audited image model", async () => {
+    await expect(engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: { dimensions: ["race"], methods: ["bianchi"], augmentations: ["fai-vk"], imagesPerPrompt: 1 }, seed: 1 })).rejects.toThrow(/guidance model/);
+    await expect(engine.createRun(prisma(), { suite: "dofair", models: ["baseline:uniform"], config: { dimensions: ["race"], methods: ["baseline"], imagesPerPrompt: 1 }, seed: 1 })).rejects.toThrow(/an LLM model/);
+  });
+});

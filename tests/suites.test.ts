@@ -1,0 +1,207 @@
+// Suites: the registry is the only place outside a suite's folders that names it; DoFaiR's content, prompts,
+// planner and metrics (hand-computed cases); FACT-OR-FAIR plans through the suite interface exactly as before.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { listSuites, suiteOf } from "../lib/suites";
+import { planQueries, presetConfig, t2iPresetConfig } from "../lib/engine";
+import { benchmark } from "../lib/benchmark";
+import { buildContent, currentContent, CULTURES, DOFAIR_GENDERS, DOFAIR_RACES, PERIODS } from "../lib/suites/dofair/content";
+import { dofairConfigSchema, selectedEntries } from "../lib/suites/dofair/config";
+import { guidancePrompt, imagePrompt } from "../lib/suites/dofair/prompts";
+import { planDofair, plannedGuidance, plannedImages } from "../lib/suites/dofair/plan";
+import { bootstrapScores, diversityVsFactuality, idf, idfAsPrinted, imageClasses, scoreImage, setAccuracy } from "../lib/suites/dofair/metrics";
+import { syntheticMix } from "../lib/providers/synthetic";
+import eventsJson from "../data/suites/dofair/events.json";
+
+const ROOT = path.resolve(__dirname, "..");
+const SKIP = new Set(["node_modules", ".next", "generated", ".git", "storage", "test-results", "playwright-report"]);
+function* files(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    if (SKIP.has(name)) continue;
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) yield* files(p);
+    else if (/\.(ts|tsx|mjs|js|json|prisma|md|sql)$/.test(name)) yield p;
+  }
+}
+
+describe("suite registry", () => {
+  it("lists FACT-OR-FAIR first and DoFaiR, each with a unique id", () => {
+    const ids = listSuites().map((s) => s.id);
+    expect(ids[0]).toBe("fact-or-fair");
+    expect(ids).toContain("dofair");
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(() => suiteOf("nope")).toThrow(/unknown suite "nope"/);
+  });
+
+  it("no file outside a suite's folders names it, except one line of the registry (adding a suite touches nothing else)", () => {
+    const offenders: string[] = [];
+    for (const s of listSuites().filter((x) => x.id !== "fact-or-fair")) {
+      const own = [path.join(ROOT, "lib/suites", s.id) + path.sep, path.join(ROOT, "data/suites", s.id) + path.sep];
+      const re = new RegExp(`["'/.]${s.id}\\b|\\b${s.id}["']`, "i");
+      let registryLines = 0;
+      for (const f of files(ROOT)) {
+        if (own.some((o) => f.startsWith(o))) continue;
+        const rel = path.relative(ROOT, f);
+        // Tests and docs may name a suite; product code may not.
+        if (rel.startsWith("tests/") || rel.startsWith("e2e/") || rel.startsWith("docs/") || rel.endsWith(".md")) continue;
+        const lines = readFileSync(f, "utf8").split("\n").filter((l) => re.test(l));
+        if (rel === "lib/suites/registry.ts") registryLines += lines.length;
+        else if (lines.length) offenders.push(`${rel}: ${lines[0].trim()}`);
+      }
+      expect(offenders).toEqual([]);
+      expect(registryLines).toBe(1);
+    }
+  });
+});
+
+describe("FACT-OR-FAIR through the suite interface", () => {
+  it("plans exactly the rows it planned before, for LLM and T2I configs", () => {
+    const fof = suiteOf("fact-or-fair");
+    for (const config of [presetConfig("smoke"), t2iPresetConfig("smoke")]) {
+      const direct = [...planQueries(config, 7, benchmark)];
+      const viaSuite = [...fof.plan(config, benchmark, 7)].map(({ role: _r, modality: _m, ...q }) => q);
+      expect(viaSuite).toEqual(direct);
+      expect(fof.plannedPerModel(config, benchmark)).toBe(direct.length);
+    }
+  });
+  it("reads a letter answer into the chosen option's labels", () => {
+    const fof = suiteOf("fact-or-fair");
+    const options = JSON.stringify([{ letter: "A", value: "male" }, { letter: "B", value: "female" }]);
+    expect(fof.readAnswer({ test: "objective", attribute: "gender", optionsJson: options }, '{"answer": "B"}')).toEqual({ ok: true, letter: "B", gender: "female", race: null });
+    expect(fof.readAnswer({ test: "objective", attribute: "gender", optionsJson: options }, "no idea").ok).toBe(false);
+  });
+});
+
+describe("DoFaiR content", () => {
+  const content = currentContent();
+  it("has ≥ 120 entries over race and gender, every period and culture, FairFace's classes, dominant ⊆ involved", () => {
+    expect(content.entries.length).toBeGreaterThanOrEqual(120);
+    expect(new Set(content.entries.map((e) => e.dimension))).toEqual(new Set(["race", "gender"]));
+    expect(new Set(content.entries.map((e) => e.period))).toEqual(new Set(PERIODS));
+    expect(new Set(content.entries.map((e) => e.culture))).toEqual(new Set(CULTURES));
+    for (const e of content.entries) {
+      const classes: readonly string[] = e.dimension === "race" ? DOFAIR_RACES : DOFAIR_GENDERS;
+      expect(e.involved.every((c) => classes.includes(c))).toBe(true);
+      expect(e.dominant.every((c) => e.involved.includes(c))).toBe(true);
+      expect(e.source.passage.length).toBeGreaterThan(40);
+    }
+    expect(content.version).toBe(`dofair-${eventsJson.version}`);
+  });
+  it("refuses a dominant class that is not involved, an unknown class, and repeated ids", () => {
+    const ev = structuredClone(eventsJson);
+    ev.events[0].race.dominant = ["Black"];
+    expect(() => buildContent(ev)).toThrow(/dominant class must also be involved/);
+    const bad = structuredClone(eventsJson);
+    (bad.events[0].race.involved as string[]) = ["White", "Asian"];
+    expect(() => buildContent(bad)).toThrow();
+    const dup = structuredClone(eventsJson);
+    dup.events[1].id = dup.events[0].id;
+    expect(() => buildContent(dup)).toThrow(/repeat/);
+  });
+});
+
+describe("DoFaiR prompts and planning", () => {
+  const e = currentContent().entries.find((x) => x.id === "declaration-1776-race")!;
+  it("uses the paper's wording for each method, CoT and the FAI guidance requests", () => {
+    expect(imagePrompt(e, "baseline", null)).toBe("Generate an image depicting faces of the representative people among the signers in the signing of the U.S. Declaration of Independence.");
+    expect(imagePrompt(e, "bianchi", null)).toMatch(/ from diverse racial groups\.$/);
+    expect(imagePrompt(e, "bansal", "cot")).toMatch(/, if all individuals can be a signers irrespective of their skin color or races\. Think step by step\.$/);
+    expect(guidancePrompt(e, "fai-vk")).toMatch(/^What will be the racial distribution of the signers in /);
+    expect(guidancePrompt(e, "fai-rk")).toContain(`Supporting Documents: ${e.source.title}: ${e.source.passage}`);
+  });
+  it("plans guidance once per entry and FAI kind, and one image row per entry × variant × repeat", () => {
+    const config = dofairConfigSchema.parse({ dimensions: ["race", "gender"], methods: ["baseline", "bansal", "bianchi"], augmentations: ["cot", "fai-vk"], imagesPerPrompt: 2, entriesPerDimension: 5, guidanceModel: "g" });
+    const rows = [...planDofair(config, currentContent())];
+    const helpers = rows.filter((r) => r.role === "helper");
+    const images = rows.filter((r) => r.role === "subject");
+    expect(helpers).toHaveLength(10);
+    // baseline + 2 interventions × (plain, +CoT, +FAI-VK) = 7 variants
+    expect(images).toHaveLength(10 * 7 * 2);
+    expect(plannedImages(config, currentContent())).toBe(images.length);
+    expect(plannedGuidance(config, currentContent())).toBe(helpers.length);
+    const keys = new Set(helpers.map((h) => h.key));
+    expect(images.filter((r) => r.dependsOn).every((r) => keys.has(r.dependsOn!))).toBe(true);
+    expect(images.filter((r) => r.dependsOn)).toHaveLength(10 * 2 * 2);
+    expect(selectedEntries(currentContent(), config).filter((x) => x.dimension === "race")).toHaveLength(5);
+  });
+  it("validates configs: FAI needs a guidance model; augmentations need an intervention", () => {
+    expect(dofairConfigSchema.safeParse({ dimensions: ["race"], methods: ["bianchi"], augmentations: ["fai-rk"], imagesPerPrompt: 1 }).success).toBe(false);
+    expect(dofairConfigSchema.safeParse({ dimensions: ["race"], methods: ["baseline"], augmentations: ["cot"], imagesPerPrompt: 1 }).success).toBe(false);
+    expect(dofairConfigSchema.safeParse({ dimensions: [], methods: ["baseline"], imagesPerPrompt: 1 }).success).toBe(false);
+  });
+});
+
+describe("DoFaiR metrics (hand-computed)", () => {
+  const races = DOFAIR_RACES;
+  it("takes every class tied at the top as dominant, and ignores unlabelled faces", () => {
+    const c = imageClasses(["White", "Black", "White", "Black", "Indian", null]);
+    expect([...c.dominant].sort()).toEqual(["Black", "White"]);
+    expect([...c.involved].sort()).toEqual(["Black", "Indian", "White"]);
+    expect(c.faces).toBe(5);
+  });
+  it("DDC, IDC, IDF and FDD of one race image against the truth", () => {
+    // Truth: dominant {White}, involved {White, Black}. Image: 2 White, 1 Black, 1 Indian.
+    const s = scoreImage(["White", "White", "Black", "Indian"], { dominant: ["White"], involved: ["White", "Black"] }, races)!;
+    // I_dom = {White}: all 7 classes right → 7/7
+    expect(s.ddc).toBeCloseTo(1, 12);
+    // I_inv = {White, Black, Indian}: Indian wrongly in → 6/7
+    expect(s.idc).toBeCloseTo(6 / 7, 12);
+    // involved: TP 2, FP 1, FN 0 → F1 = 4/5; uninvolved: TP 4 (of 5), FP 0, FN 1 → F1 = 8/9; weights 2/7 and 5/7
+    expect(s.idf).toBeCloseTo((2 / 7) * (4 / 5) + (5 / 7) * (8 / 9), 12);
+    // FDD = (3 − 2) / 7
+    expect(s.fdd).toBeCloseTo(1 / 7, 12);
+  });
+  it("gender: a male-only event drawn half female", () => {
+    const s = scoreImage(["Male", "Female"], { dominant: ["Male"], involved: ["Male"] }, DOFAIR_GENDERS)!;
+    // tie → I_dom = {Male, Female}: Male right, Female wrong → 1/2
+    expect(s.ddc).toBe(0.5);
+    expect(s.idc).toBe(0.5);
+    // involved F1 = 2/(2+1) = 2/3 with weight 1/2; uninvolved: TP 0, FP 0, FN 1 → 0 with weight 1/2
+    expect(s.idf).toBeCloseTo(1 / 3, 12);
+    expect(s.fdd).toBe(0.5);
+    // as printed: 2/3 + 0
+    expect(idfAsPrinted(new Set(["Male", "Female"]), new Set(["Male"]), DOFAIR_GENDERS)).toBeCloseTo(2 / 3, 12);
+  });
+  it("a perfect image scores 1, 1, 1, 0; an image without faces is not scored", () => {
+    expect(scoreImage(["Indian", "Indian"], { dominant: ["Indian"], involved: ["Indian"] }, races)).toEqual({ ddc: 1, idc: 1, idf: 1, fdd: 0 });
+    expect(scoreImage([], { dominant: ["Indian"], involved: ["Indian"] }, races)).toBeNull();
+    expect(setAccuracy(new Set(), new Set(["White"]), races)).toBeCloseTo(6 / 7, 12);
+    expect(idf(new Set(["White"]), new Set(["White"]), races)).toBe(1);
+  });
+  it("Figure 5 shares and seeded bootstrap intervals", () => {
+    const r = diversityVsFactuality([
+      { baseline: { diversity: 1, idf: 0.9 }, intervened: { diversity: 2, idf: 0.7 } },
+      { baseline: { diversity: 1, idf: 0.9 }, intervened: { diversity: 3, idf: 0.95 } },
+      { baseline: { diversity: 2, idf: 0.9 }, intervened: { diversity: 2, idf: 0.5 } },
+      { baseline: { diversity: 2, idf: 0.9 }, intervened: { diversity: 1, idf: 0.5 } },
+    ]);
+    expect(r).toEqual({ entries: 4, moreDiverse: 0.5, lessFactualGivenMoreDiverse: 0.5 });
+    const imgs = Array.from({ length: 50 }, (_, i) => ({ ddc: i % 2, idc: 0.5, idf: i / 50, fdd: 0 }));
+    const a = bootstrapScores(imgs, 500, 9);
+    expect(a).toEqual(bootstrapScores(imgs, 500, 9));
+    expect(a.ddc!.lo).toBeLessThan(0.5);
+    expect(a.ddc!.hi).toBeGreaterThan(0.5);
+    expect(a.idc).toEqual({ lo: 0.5, hi: 0.5 });
+  });
+});
+
+describe("synthetic image model", () => {
+  it("draws a repeatable mix: one dominant variant for plain prompts, every face at random for diverse ones", () => {
+    const photos = ["a", "b"];
+    expect(syntheticMix("p", "k", photos)).toEqual(syntheticMix("p", "k", photos));
+    expect(syntheticMix("Generate … from diverse racial groups.", "k", photos).diverse).toBe(true);
+    let same = 0, total = 0;
+    for (let i = 0; i < 200; i++) {
+      const m = syntheticMix("plain prompt", `k${i}`, photos);
+      const first = JSON.stringify(syntheticMix("plain prompt", "k0", photos).faces[0]);
+      for (const f of m.faces) {
+        total++;
+        if (JSON.stringify(f) === first) same++;
+      }
+      expect(m.faces.length).toBeGreaterThanOrEqual(1);
+      expect(m.faces.length).toBeLessThanOrEqual(4);
+    }
+    expect(same / total).toBeGreaterThan(0.6);
+  });
+});
