@@ -18,19 +18,13 @@ import {
 } from "../benchmark";
 import type { RunConfig, T2iRunConfig } from "./config";
 import { queryCounts } from "./estimate";
+import type { QueryColumns } from "../suites/types";
 
-export interface PlannedQuery {
+export interface PlannedQuery extends QueryColumns {
   test: "objective" | "subjective";
   context: Context | null;
-  statisticId: string;
   level: Level;
   attribute: Attribute | null;
-  scenarioIndex: number | null;
-  repeatIndex: number;
-  prompt: string;
-  optionsJson: string;
-  identityJson: string | null;
-  groundTruthJson: string;
 }
 
 export function groundTruthJson(statistic: Statistic): string {

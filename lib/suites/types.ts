@@ -17,10 +17,9 @@ export interface SuiteContent {
 }
 
 /** One planned row (a Query). `role`: the audited models' work, or the helper model's (e.g. guidance writing). */
-export interface SuitePlannedQuery {
-  role: "subject" | "helper";
-  modality: SuiteModality;
-  /** the suite's own coordinates, stored in the Query's generic columns */
+/** A Query row's planned columns: the suite's own coordinates in the generic columns (test, context, item id in
+ * statisticId, variant in level …). FACT-OR-FAIR narrows the types (lib/engine/plan.ts PlannedQuery). */
+export interface QueryColumns {
   test: string;
   context: string | null;
   statisticId: string;
@@ -32,6 +31,11 @@ export interface SuitePlannedQuery {
   optionsJson: string;
   identityJson: string | null;
   groundTruthJson: string;
+}
+
+export interface SuitePlannedQuery extends QueryColumns {
+  role: "subject" | "helper";
+  modality: SuiteModality;
   /** helper rows: a key their dependents name; subject rows: the helper row whose answer completes the prompt */
   key?: string;
   dependsOn?: string | null;
