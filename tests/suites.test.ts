@@ -205,3 +205,15 @@ describe("synthetic image model", () => {
     expect(same / total).toBeGreaterThan(0.6);
   });
 });
+
+describe("content review boundary", () => {
+  it("refuses a dispute without a note, an unknown item and an unknown suite before touching the database", async () => {
+    const { reviewItem } = await import("../lib/suites/content-review");
+    const noDb = null as never;
+    const by = { id: null, name: "r" };
+    await expect(reviewItem(noDb, { suiteId: "dofair", itemId: "declaration-1776-race", state: "disputed" }, by)).rejects.toThrow(/needs a note/);
+    await expect(reviewItem(noDb, { suiteId: "dofair", itemId: "no-such-entry", state: "verified" }, by)).rejects.toMatchObject({ status: 404 });
+    await expect(reviewItem(noDb, { suiteId: "nope", itemId: "x", state: "verified" }, by)).rejects.toMatchObject({ status: 404 });
+    await expect(reviewItem(noDb, { suiteId: "fact-or-fair", itemId: "x", state: "verified" }, by)).rejects.toMatchObject({ status: 400 });
+  });
+});
