@@ -18,6 +18,8 @@ ort.env.logLevel = "error";
 const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("../lib/engine");
 const { suiteOf } = await import("../lib/suites");
+const { DOFAIR_RACES } = await import("../lib/suites/dofair/content");
+const { imageRecords } = await import("../lib/suites/dofair/records");
 const { labelImage, loadLayout } = await import("../lib/faces");
 const { startEmulator } = await import("./emulator/server");
 const prisma = () => db();
@@ -111,6 +113,28 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     expect(list.total).toBe(4);
     expect(list.rows[0].imageIds).toHaveLength(1);
 
+    // Review in FairFace's 7 classes: the queue shows the run's faces with DoFaiR's label set and entry titles, a
+    // FACT-OR-FAIR race is refused, a FairFace race is stored and becomes the face's label in the reviewed scores.
+    const queue = await engine.reviewQueue(prisma(), { runId: run.id, pageSize: 5 });
+    const face = queue.faces.find((f) => f.prediction)!;
+    expect(face.suite).toBe("dofair");
+    expect(DOFAIR_RACES).toContain(face.prediction!.race);
+    expect(["male", "female"]).toContain(face.prediction!.gender);
+    expect(face.item.name).not.toBe(face.item.id); // the entry's title, not its id
+    await expect(engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: face.id, gender: null, race: "Asian", notAFace: false }] })).rejects.toThrow(/race "Asian" is not one of White, Black, Latino_Hispanic/);
+    const other = DOFAIR_RACES.find((r) => r !== face.prediction!.race)!;
+    const saved = await engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: face.id, gender: "female", race: other, notAFace: false }] });
+    expect(saved.faces[0].mine).toMatchObject({ race: other, gender: "female" });
+    expect(saved.faces[0].consensus).toMatchObject({ race: other, gender: "female" });
+    const labelOf = async (labels: "model" | "reviewed") => {
+      for await (const page of imageRecords(prisma(), run.id, labels)) for (const im of page) for (const f of im.faces) if (f.faceId === face.id) return { ...f, dimension: im.dimension };
+      return null;
+    };
+    const reviewed = (await labelOf("reviewed"))!;
+    expect(reviewed.source).toBe("human");
+    expect(reviewed.label).toBe(reviewed.dimension === "race" ? other : "Female");
+    expect((await labelOf("model"))!.source).toBe("model");
+
     // Restricting to verified entries: none verified yet, so nothing is scored, and the caption says which set.
     const verified = await suiteOf("dofair").results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: true, resamples: 0 });
     const vt = verified[0];
@@ -121,6 +145,7 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
 
   it("refuses FAI without a guidance model, and a chat model as the audited image model", async () => {
     await expect(engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: { dimensions: ["race"], methods: ["bianchi"], augmentations: ["fai-vk"], imagesPerPrompt: 1 }, seed: 1 })).rejects.toThrow(/guidance model/);
+    await expect(engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: { dimensions: ["race"], methods: ["bianchi"], augmentations: ["fai-vk"], imagesPerPrompt: 1, guidanceModel: "baseline:uniform" }, seed: 1 })).rejects.toThrow(/built-in baseline that answers letters/);
     await expect(engine.createRun(prisma(), { suite: "dofair", models: ["baseline:uniform"], config: { dimensions: ["race"], methods: ["baseline"], imagesPerPrompt: 1 }, seed: 1 })).rejects.toThrow(/an LLM model/);
   });
 });

@@ -1,3 +1,4 @@
+import { allLabelKeys, invalidLabel, keyAction, keyHint } from "../lib/review/label-set";
 import { describe, expect, it } from "vitest";
 import { agreement, cohenKappa, consensus, currentLabels, dealAssignment, detectorReport, fleissKappa, majorityVote, reviewedLabel, type AnnotatorLabel, type ReportFace } from "@/lib/review";
 
@@ -152,5 +153,31 @@ describe("detector report", () => {
     expect(r.race.paper.confusion.Asian.White).toBe(1);
     expect(r.race["sum-asian"]).toMatchObject({ n: 3, errors: 0 });
     expect(r.detection).toEqual({ detectorFaces: 6, falsePositives: 2, missed: 1 });
+  });
+});
+
+describe("label sets (a suite's review classes and keys)", () => {
+  const fof = [
+    { id: "gender" as const, label: "Gender", classes: ["male", "female"], keys: ["m", "f"] },
+    { id: "race" as const, label: "Race", classes: ["Asian", "Black", "Hispanic", "White"], keys: ["1", "2", "3", "4"] },
+  ];
+  const seven = [fof[0], { id: "race" as const, label: "Race", classes: ["White", "Black", "Latino_Hispanic", "East Asian", "Southeast Asian", "Indian", "Middle Eastern"], keys: ["1", "2", "3", "4", "5", "6", "7"] }];
+  it("maps a key to the attribute and class of the face's own set", () => {
+    expect(keyAction(fof, "1")).toEqual({ attribute: "race", value: "Asian" });
+    expect(keyAction(seven, "1")).toEqual({ attribute: "race", value: "White" });
+    expect(keyAction(seven, "6")).toEqual({ attribute: "race", value: "Indian" });
+    expect(keyAction(fof, "6")).toBeNull();
+    expect(keyAction(fof, "F")).toEqual({ attribute: "gender", value: "female" });
+    expect(keyAction(fof, "x")).toBeNull();
+  });
+  it("checks stored values against the set and says why not", () => {
+    expect(invalidLabel(seven, "race", "East Asian")).toBeNull();
+    expect(invalidLabel(seven, "race", null)).toBeNull();
+    expect(invalidLabel(fof, "race", "East Asian")).toBe('race "East Asian" is not one of Asian, Black, Hispanic, White');
+    expect(invalidLabel([fof[0]], "race", "White")).toMatch(/no race label/);
+  });
+  it("lists every key for the no-annotator guard and writes hints", () => {
+    expect([...allLabelKeys({ a: fof, b: seven })].sort()).toEqual(["1", "2", "3", "4", "5", "6", "7", "F", "M", "f", "m"]);
+    expect(keyHint(seven)).toBe("M / F for gender, 1–7 for race");
   });
 });

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
 import { reviewOptions } from "@/lib/engine";
+import { labelSets } from "@/lib/suites/faces";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { ReviewQueue } from "@/components/review/review-queue";
@@ -25,7 +26,7 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
       {images === 0 ? (
         <EmptyState title="No faces to review yet">Faces appear here once a text-to-image run has images (generated or imported) and they are labelled on the Label page.</EmptyState>
       ) : (
-        <ReviewQueue options={options} initial={initial} me={{ id: viewer.id, name: viewer.name }} />
+        <ReviewQueue options={options} labelSets={labelSets()} initial={initial} me={{ id: viewer.id, name: viewer.name }} />
       )}
     </>
   );

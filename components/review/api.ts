@@ -4,8 +4,6 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { ReviewFace } from "@/lib/engine/review";
 
 export type { ReviewFace };
-/** Race keys of the review page, in the benchmark's class order. */
-export const RACE_KEYS = { "1": "Asian", "2": "Black", "3": "Hispanic", "4": "White" } as const;
 export interface QueuePage {
   faces: ReviewFace[];
   total: number;
@@ -19,9 +17,10 @@ export interface ReviewImage {
   height: number;
   faces: ReviewFace[];
 }
+/** One annotator's label of a face, in the classes of the face's suite (checked by the server). */
 export interface MyLabel {
-  gender: "male" | "female" | null;
-  race: "Asian" | "Black" | "Hispanic" | "White" | null;
+  gender: string | null;
+  race: string | null;
   notAFace: boolean;
 }
 
@@ -35,7 +34,7 @@ async function send<T>(url: string, method: string, body?: unknown): Promise<T> 
 export const fetchQueue = (params: URLSearchParams) => send<QueuePage>(`/api/review/faces?${params}`, "GET");
 export interface FacelessPage {
   total: number;
-  images: Array<{ id: string; url: string; width: number; height: number; labelStatus: string; model: string; statistic: string; level: string; test: string }>;
+  images: Array<{ id: string; url: string; width: number; height: number; labelStatus: string; model: string; item: string; level: string; test: string }>;
 }
 export const fetchFaceless = (params: URLSearchParams) => send<FacelessPage>(`/api/review/images?${params}`, "GET");
 export const fetchImage = (id: string, annotator: string) => send<ReviewImage>(`/api/review/images/${id}?${new URLSearchParams(annotator ? { annotator } : {})}`, "GET");

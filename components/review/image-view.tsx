@@ -6,7 +6,8 @@ import { classifyFaces } from "@/lib/faces/pipeline";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { decode, loadFairFace, loadOrt, type LoadedClassifier, type Ort } from "@/components/faces/runtime";
-import { RACE_KEYS, fetchImage, patchFace, postFace, storeServerFaces, type ReviewFace } from "./api";
+import { keyAction, keyHint, type LabelSets } from "@/lib/review/label-set";
+import { fetchImage, patchFace, postFace, storeServerFaces, type ReviewFace } from "./api";
 import type { ReviewActions } from "./review-queue";
 
 type Box = { x1: number; y1: number; x2: number; y2: number };
@@ -26,7 +27,7 @@ function browserClassifier() {
 }
 
 /** The whole image with every box: draw a box to add a missed face, delete (or restore) a false detection. */
-export function ImageView({ imageId, focusFaceId, annotator, actions, onClose }: { imageId: string; focusFaceId: number | null; annotator: string; actions: ReviewActions; onClose: () => void }) {
+export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions, onClose }: { imageId: string; focusFaceId: number | null; annotator: string; labelSets: LabelSets; actions: ReviewActions; onClose: () => void }) {
   const qc = useQueryClient();
   const image = useQuery({ queryKey: ["review-image", imageId], queryFn: () => fetchImage(imageId, annotator) });
   const [sel, setSel] = useState<number | null>(focusFaceId);
@@ -45,7 +46,7 @@ export function ImageView({ imageId, focusFaceId, annotator, actions, onClose }:
     try {
       const loaded = await browserClassifier();
       if (!loaded) {
-        setNote("No FairFace model on the server or in this browser: label this face by hand (1–4 for race, M / F for gender).");
+        setNote(`No FairFace model on the server or in this browser: label this face by hand (${keyHint(labelSets[f.suite] ?? [])}).`);
         return;
       }
       setNote("Classifying the new face in this browser…");
@@ -83,10 +84,10 @@ export function ImageView({ imageId, focusFaceId, annotator, actions, onClose }:
       else if (!selected) handled = false;
       else if (k === "Delete") actions.setDeleted(selected, !selected.deleted);
       else if (k === "a" || k === "Enter") actions.accept([selected]);
-      else if (k in RACE_KEYS) actions.setRace(selected, RACE_KEYS[k as keyof typeof RACE_KEYS]);
-      else if (k === "m") actions.setGender(selected, "male");
-      else if (k === "f") actions.setGender(selected, "female");
-      else if (k === "x") actions.toggleNotAFace(selected);
+      else if (keyAction(labelSets[selected.suite] ?? [], k)?.attribute === "gender" || keyAction(labelSets[selected.suite] ?? [], k)?.attribute === "race") {
+        const act = keyAction(labelSets[selected.suite] ?? [], k)!;
+        actions.setLabel(selected, act.attribute as "gender" | "race", act.value);
+      } else if (k === "x") actions.toggleNotAFace(selected);
       else handled = false;
       if (handled) {
         e.preventDefault();

@@ -4,16 +4,17 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Kbd } from "@/components/ui/kbd";
 import { cn } from "@/components/ui/cn";
-import { RACE_KEYS, fetchFaceless, fetchQueue, patchFace, postLabels, snapshot, storeServerFaces, updateCachedFaces, type MyLabel, type ReviewFace } from "./api";
+import { allLabelKeys, keyAction, keyHint, type LabelSets } from "@/lib/review/label-set";
+import { fetchFaceless, fetchQueue, patchFace, postLabels, snapshot, storeServerFaces, updateCachedFaces, type MyLabel, type ReviewFace } from "./api";
 import { FaceCrop } from "./face-crop";
 import { FILTER_KEYS, type Filters } from "./filters";
 import { ImageView } from "./image-view";
+import { KeysCard } from "./keys-card";
 
 const EMPTY: MyLabel = { gender: null, race: null, notAFace: false };
-/** Keys that label, accept, or mark a face: without an annotator they do nothing but say why. */
-const LABEL_KEYS = new Set(["a", "A", "Enter", "1", "2", "3", "4", "m", "f", "x", "Delete"]);
+/** Keys that accept or mark a face (the label sets add theirs): without an annotator they do nothing but say why. */
+const MARK_KEYS = ["a", "A", "Enter", "x", "Delete"];
 
 export interface ReviewOptions {
   runs: Array<{ id: string; name: string }>;
@@ -27,8 +28,8 @@ type UndoEntry = { kind: "label"; changes: Array<{ face: ReviewFace; prev: MyLab
 export interface ReviewActions {
   label: (changes: Array<{ face: ReviewFace; next: MyLabel }>) => void;
   accept: (faces: ReviewFace[]) => void;
-  setRace: (face: ReviewFace, race: NonNullable<MyLabel["race"]>) => void;
-  setGender: (face: ReviewFace, gender: NonNullable<MyLabel["gender"]>) => void;
+  /** sets one attribute, keeping the others as the annotator (or else the model) had them */
+  setLabel: (face: ReviewFace, attribute: "gender" | "race", value: string) => void;
   toggleNotAFace: (face: ReviewFace) => void;
   setDeleted: (face: ReviewFace, deleted: boolean, record?: boolean) => void;
   recordAdd: (faceId: number) => void;
@@ -36,16 +37,16 @@ export interface ReviewActions {
   fail: (message: string) => void;
 }
 
-const mineOf = (f: ReviewFace): MyLabel | null => (f.mine ? { gender: f.mine.gender as MyLabel["gender"], race: f.mine.race as MyLabel["race"], notAFace: f.mine.notAFace } : null);
+const mineOf = (f: ReviewFace): MyLabel | null => (f.mine ? { gender: f.mine.gender, race: f.mine.race, notAFace: f.mine.notAFace } : null);
 
 /** The labels an annotator keeps while changing one attribute: their own, else the model's (they have seen it). */
 function base(f: ReviewFace): MyLabel {
   const mine = mineOf(f);
   if (mine && !mine.notAFace) return mine;
-  return { gender: (f.prediction?.gender as MyLabel["gender"]) ?? null, race: (f.prediction?.race as MyLabel["race"]) ?? null, notAFace: false };
+  return { gender: f.prediction?.gender ?? null, race: f.prediction?.race ?? null, notAFace: false };
 }
 
-function useReviewActions(annotator: string, onError: (m: string | null) => void): ReviewActions & { undoDepth: number; saving: boolean } {
+function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: string | null) => void): ReviewActions & { undoDepth: number; saving: boolean } {
   const qc = useQueryClient();
   const undoStack = useRef<UndoEntry[]>([]);
   const [undoDepth, setUndoDepth] = useState(0);
@@ -124,11 +125,10 @@ function useReviewActions(annotator: string, onError: (m: string | null) => void
     label,
     accept: (faces) => {
       const ok = faces.filter((f) => f.prediction);
-      if (!ok.length) return onError("No model prediction to accept here: label by hand (1–4 for race, M / F for gender).");
-      label(ok.map((f) => ({ face: f, next: { gender: f.prediction!.gender as MyLabel["gender"], race: f.prediction!.race as MyLabel["race"], notAFace: false } })));
+      if (!ok.length) return onError(`No model prediction to accept here: label by hand (${faces[0] ? keyHint(labelSets[faces[0].suite] ?? []) : "see the keys"}).`);
+      label(ok.map((f) => ({ face: f, next: { gender: f.prediction!.gender, race: f.prediction!.race, notAFace: false } })));
     },
-    setRace: (face, race) => label([{ face, next: { ...baseOf(face), race } }]),
-    setGender: (face, gender) => label([{ face, next: { ...baseOf(face), gender } }]),
+    setLabel: (face, attribute, value) => label([{ face, next: { ...baseOf(face), [attribute]: value } }]),
     toggleNotAFace: (face) => label([{ face, next: face.mine?.notAFace ? EMPTY : { gender: null, race: null, notAFace: true } }]),
     setDeleted: (face, deleted, record = true) => {
       if (!annotator) return onError("Enter your name first: every change is stored with who made it.");
@@ -166,9 +166,9 @@ function FacelessImages({ params, onOpen }: { params: URLSearchParams; onOpen: (
       <ul className="flex flex-wrap gap-2">
         {q.data.images.map((im) => (
           <li key={im.id}>
-            <button type="button" data-testid="faceless-image" onClick={() => onOpen(im.id)} className="block rounded border border-slate-200 p-1 text-left text-[10px] hover:border-indigo-400" title={`${im.model} · ${im.statistic} · ${im.level} · ${im.test} · ${im.labelStatus}`}>
+            <button type="button" data-testid="faceless-image" onClick={() => onOpen(im.id)} className="block rounded border border-slate-200 p-1 text-left text-[10px] hover:border-indigo-400" title={`${im.model} · ${im.item} · ${im.level} · ${im.test} · ${im.labelStatus}`}>
               {/* eslint-disable-next-line @next/next/no-img-element */}
-              <img src={im.url} alt={`${im.statistic}, ${im.level}`} className="h-20 w-20 object-cover" loading="lazy" />
+              <img src={im.url} alt={`${im.item}, ${im.level}`} className="h-20 w-20 object-cover" loading="lazy" />
               <span className="block w-20 truncate">{im.labelStatus === "unlabelled" ? "not labelled yet" : "no face found"}</span>
             </button>
           </li>
@@ -179,7 +179,7 @@ function FacelessImages({ params, onOpen }: { params: URLSearchParams; onOpen: (
 }
 
 /** `me`: the signed-in account — every label, drawn box and deletion is stored as theirs, never as a typed name. */
-export function ReviewQueue({ options, initial, me }: { options: ReviewOptions; initial: Partial<Filters>; me: { id: string; name: string } }) {
+export function ReviewQueue({ options, labelSets, initial, me }: { options: ReviewOptions; labelSets: LabelSets; initial: Partial<Filters>; me: { id: string; name: string } }) {
   const annotator = me.id;
   const [filters, setFilters] = useState<Filters>(() => Object.fromEntries(FILTER_KEYS.map((k) => [k, initial[k] ?? (k === "state" ? "all" : "")])) as Filters);
   const [cursor, setCursor] = useState<{ after?: number; before?: number }>({});
@@ -207,7 +207,8 @@ export function ReviewQueue({ options, initial, me }: { options: ReviewOptions; 
   const query = useQuery({ queryKey: ["review-queue", params.toString()], queryFn: () => fetchQueue(params), enabled: !needsName, placeholderData: keepPreviousData, staleTime: Infinity });
   const faces = useMemo(() => query.data?.faces ?? [], [query.data]);
   const current = faces[Math.min(focus, faces.length - 1)] as ReviewFace | undefined;
-  const actions = useReviewActions(annotator, setError);
+  const actions = useReviewActions(annotator, labelSets, setError);
+  const labelKeys = useMemo(() => new Set([...MARK_KEYS, ...allLabelKeys(labelSets)]), [labelSets]);
 
   const setFilter = (k: keyof Filters, v: string) => {
     setFilters((f) => ({ ...f, [k]: v }));
@@ -267,7 +268,7 @@ export function ReviewQueue({ options, initial, me }: { options: ReviewOptions; 
       else if (k === "u" || k === "Backspace") actions.undo();
       else if (k === "Escape") setSelected(new Set());
       else if (!current || query.isPlaceholderData) handled = false; // labels wait for this annotator's page
-      else if (!annotator && LABEL_KEYS.has(k)) {
+      else if (!annotator && labelKeys.has(k)) {
         // Nothing is labelled, skipped or moved without a name: the key only says why.
         setError("Enter your name first (top of the page): every label is stored with who made it.");
       }
@@ -278,10 +279,11 @@ export function ReviewQueue({ options, initial, me }: { options: ReviewOptions; 
       } else if (k === "a" || k === "Enter") {
         actions.accept([current]);
         advance();
-      } else if (k in RACE_KEYS) actions.setRace(current, RACE_KEYS[k as keyof typeof RACE_KEYS]);
-      else if (k === "m") actions.setGender(current, "male");
-      else if (k === "f") actions.setGender(current, "female");
-      else if (k === "x") {
+      } else if (keyAction(labelSets[current.suite] ?? [], k)) {
+        const act = keyAction(labelSets[current.suite] ?? [], k)!;
+        if (act.attribute === "age") handled = false;
+        else actions.setLabel(current, act.attribute, act.value);
+      } else if (k === "x") {
         actions.toggleNotAFace(current);
         advance();
       } else if (k === " ") {
@@ -413,7 +415,7 @@ export function ReviewQueue({ options, initial, me }: { options: ReviewOptions; 
                   {f.mine && <span className={cn("absolute right-1 top-1 rounded px-1 text-[10px] text-white", f.mine.notAFace ? "bg-rose-600" : "bg-emerald-600")}>{f.mine.notAFace ? "not a face" : "reviewed"}</span>}
                 </div>
                 <div className="mt-1 space-y-0.5">
-                  <div title="the model's prediction (paper race mapping) and its confidence">
+                  <div title="the model's prediction in this suite's classes and its confidence">
                     {f.prediction ? (
                       <>
                         <span className="font-medium">{f.prediction.gender}</span> {pct(f.prediction.genderConfidence)} · <span className="font-medium">{f.prediction.race}</span> {pct(f.prediction.raceConfidence)}
@@ -429,8 +431,8 @@ export function ReviewQueue({ options, initial, me }: { options: ReviewOptions; 
                     {f.consensus.annotators ? `${f.consensus.annotators} annotator${f.consensus.annotators > 1 ? "s" : ""}` : "no annotator yet"}
                     {f.consensus.disagreement && <span className="ml-1 rounded bg-amber-100 px-1 text-amber-800">disagree</span>}
                   </div>
-                  <div className="truncate text-slate-500" title={`${f.model.label} · ${f.statistic.name} · ${f.level} · ${f.test}`}>
-                    {f.statistic.name} · {f.level} · {f.test === "objective" ? "O" : "S"}
+                  <div className="truncate text-slate-500" title={`${f.model.label} · ${f.item.name} · ${f.level} · ${f.test}`}>
+                    {f.item.name} · {f.level} · {f.test}
                   </div>
                 </div>
               </div>
@@ -439,39 +441,7 @@ export function ReviewQueue({ options, initial, me }: { options: ReviewOptions; 
         </Card>
 
         <aside className="space-y-4">
-          <Card title="Keys" actions={<button type="button" className="text-xs text-indigo-700 underline" onClick={() => setShowHelp((s) => !s)}>{showHelp ? "hide" : "show"}</button>}>
-            {showHelp && (
-              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-xs" data-testid="cheat-sheet">
-                <dt><Kbd>A</Kbd> <Kbd>Enter</Kbd></dt>
-                <dd>accept the prediction, next</dd>
-                <dt><Kbd>1</Kbd>–<Kbd>4</Kbd></dt>
-                <dd>race: Asian, Black, Hispanic, White</dd>
-                <dt><Kbd>M</Kbd> <Kbd>F</Kbd></dt>
-                <dd>gender: male, female</dd>
-                <dt><Kbd>X</Kbd></dt>
-                <dd>not a face / not a person, next</dd>
-                <dt><Kbd>U</Kbd> <Kbd>Ctrl Z</Kbd></dt>
-                <dd>undo</dd>
-                <dt><Kbd>←↑→↓</Kbd></dt>
-                <dd>move</dd>
-                <dt><Kbd>Space</Kbd></dt>
-                <dd>select; <Kbd>Ctrl A</Kbd> all</dd>
-                <dt><Kbd>Shift A</Kbd></dt>
-                <dd>accept the selection</dd>
-                <dt><Kbd>O</Kbd></dt>
-                <dd>whole image: add / delete boxes</dd>
-                <dt><Kbd>Del</Kbd></dt>
-                <dd>delete (restore) the detection</dd>
-                <dt><Kbd>N</Kbd> <Kbd>P</Kbd></dt>
-                <dd>next / previous page</dd>
-                <dt><Kbd>?</Kbd></dt>
-                <dd>show / hide these keys</dd>
-              </dl>
-            )}
-            <p className="mt-2 text-xs text-slate-500" aria-live="polite">
-              {actions.saving ? "Saving…" : "All changes saved."} {actions.undoDepth ? `${actions.undoDepth} to undo.` : ""}
-            </p>
-          </Card>
+          <KeysCard attributes={labelSets[current?.suite ?? ""] ?? Object.values(labelSets)[0] ?? []} show={showHelp} onToggle={() => setShowHelp((x) => !x)} saving={actions.saving} undoDepth={actions.undoDepth} />
           {current && (
             <Card title="Focused face">
               <dl className="space-y-1 text-xs" data-testid="focused-face">
@@ -480,9 +450,9 @@ export function ReviewQueue({ options, initial, me }: { options: ReviewOptions; 
                   <dd className="inline">{current.model.label}</dd>
                 </div>
                 <div>
-                  <dt className="inline text-slate-500">Statistic: </dt>
+                  <dt className="inline text-slate-500">Item: </dt>
                   <dd className="inline">
-                    {current.statistic.name} ({current.level}, {current.test})
+                    {current.item.name} ({current.level}, {current.test})
                   </dd>
                 </div>
                 {current.prediction && (
@@ -514,6 +484,7 @@ export function ReviewQueue({ options, initial, me }: { options: ReviewOptions; 
           imageId={openImage.imageId}
           focusFaceId={openImage.faceId}
           annotator={annotator}
+          labelSets={labelSets}
           actions={actions}
           onClose={() => {
             setOpenImage(null);

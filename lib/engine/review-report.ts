@@ -79,7 +79,7 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
   const scope = reportScopeSchema.parse(input);
   const faces = await scopedFaces(prisma, scope);
   const live = faces.filter((f) => !f.deleted);
-  const labels = currentLabels(live.flatMap((f) => f.annotations));
+  const labels = currentLabels(live.flatMap((f) => f.annotations), null);
   // One pass over the labels for every annotator's progress (not one pass per annotator).
   const last = new Map<string, string>();
   const labelled = new Map<string, number>();

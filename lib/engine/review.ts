@@ -3,9 +3,11 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT } from "./results";
-import { GENDERS, LEVELS, RACES, TESTS } from "../benchmark/labels";
-import { getStatistic } from "../benchmark/data";
-import { FAIRFACE_RACES, faceLabels, type RaceMapping } from "../faces/labels";
+import { LEVELS, TESTS } from "../benchmark/labels";
+import { FAIRFACE_RACES } from "../faces/labels";
+import { invalidLabel } from "../review/label-set";
+import { itemTitle, suiteOfFace, suitePrediction } from "../suites/faces";
+import type { AnySuite } from "../suites";
 import { squareCrop } from "../faces/image";
 import { consensus, currentLabels, dealAssignment, type AnnotationRow, type AnnotatorLabel, type Consensus } from "../review";
 import { boxWithin, probabilitiesSchema } from "./labelling";
@@ -63,7 +65,7 @@ const FACE_INCLUDE = {
       runId: true,
       originalName: true,
       labelStatus: true,
-      run: { select: { name: true } },
+      run: { select: { name: true, suiteId: true } },
       modelConfig: { select: { slug: true, label: true } },
     },
   },
@@ -95,28 +97,22 @@ type FaceRow = {
     runId: string | null;
     originalName: string | null;
     labelStatus: string;
-    run: { name: string } | null;
+    run: { name: string; suiteId: string } | null;
     modelConfig: { slug: string; label: string };
   };
 };
 
-/** The model's prediction for a face with confidences: the probability of the chosen class. */
-export function prediction(face: { raceProbsJson: string | null; genderProbsJson: string | null }, mapping: RaceMapping = "paper") {
-  if (!face.raceProbsJson || !face.genderProbsJson) return null;
+/**
+ * The model's prediction for a face in its suite's classes (FACT-OR-FAIR: the paper's 7 → 4 race mapping; a suite
+ * scoring FairFace's own classes: those) with the probability of each chosen class, and FairFace's own top race.
+ */
+export function prediction(suite: AnySuite, face: { raceProbsJson: string | null; genderProbsJson: string | null }) {
+  const p = suitePrediction(suite, face);
+  if (!p || !face.raceProbsJson) return null;
   const race7 = JSON.parse(face.raceProbsJson) as number[];
-  const gender2 = JSON.parse(face.genderProbsJson) as number[];
-  const { gender, race } = faceLabels(face, mapping);
-  const raceConfidence = mapping === "sum-asian" && race === "Asian" ? race7[3] + race7[4] : race === "Asian" ? Math.max(race7[3], race7[4]) : race7[["White", "Black", "Hispanic"].indexOf(race!)];
   let top = 0;
-  race7.forEach((p, i) => (p > race7[top] ? (top = i) : undefined));
-  return {
-    gender: gender!,
-    genderConfidence: Math.max(gender2[0], gender2[1]),
-    race: race!,
-    raceConfidence,
-    /** FairFace's own most probable class among its 7 */
-    fairface: { race: FAIRFACE_RACES[top], p: race7[top] },
-  };
+  race7.forEach((x, i) => (x > race7[top] ? (top = i) : undefined));
+  return { ...p, fairface: { race: FAIRFACE_RACES[top], p: race7[top] } };
 }
 
 function consensusView(c: Consensus | null) {
@@ -129,8 +125,10 @@ function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, a
   const list = labels ? [...labels.values()] : [];
   const c = list.length ? consensus(list) : null;
   const mine = annotator ? (labels?.get(annotator) ?? null) : null;
-  const statistic = getStatistic(f.image.statisticId);
+  const suite = suiteOfFace(f.image.run?.suiteId);
   return {
+    /** the suite whose label set this face is reviewed with */
+    suite: suite.id,
     id: f.id,
     imageId: f.imageId,
     imageUrl: `/api/images/${f.imageId}`,
@@ -144,13 +142,15 @@ function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, a
     detectorScore: f.detectorScore,
     run: f.image.runId ? { id: f.image.runId, name: f.image.run?.name ?? f.image.runId } : null,
     model: { slug: f.image.modelConfig.slug, label: f.image.modelConfig.label },
-    statistic: { id: statistic.id, name: statistic.name },
+    /** the suite item (statistic, entry …) the image was generated for */
+    item: { id: f.image.statisticId, name: itemTitle(suite, f.image.statisticId) },
     level: f.image.level,
     test: f.image.test,
-    prediction: prediction(f),
-    mine: mine && { gender: mine.gender, race: mine.race, notAFace: mine.notAFace, at: mine.at },
+    prediction: prediction(suite, f),
+    // Stored values in the face's suite's classes (not only FACT-OR-FAIR's).
+    mine: mine && { gender: mine.gender as string | null, race: mine.race as string | null, notAFace: mine.notAFace, at: mine.at },
     consensus: consensusView(c),
-    labels: list.map((l) => ({ annotator: l.annotator, name: l.annotator, gender: l.gender, race: l.race, notAFace: l.notAFace, at: l.at })),
+    labels: list.map((l) => ({ annotator: l.annotator, name: l.annotator, gender: l.gender as string | null, race: l.race as string | null, notAFace: l.notAFace, at: l.at })),
   };
 }
 export type ReviewFace = ReturnType<typeof faceView>;
@@ -223,7 +223,7 @@ export async function reviewQueue(prisma: PrismaClient, input: ReviewFilter) {
       take: chunk,
     })) as FaceRow[];
     scanned += rows.length;
-    const labels = currentLabels(rows.flatMap((r) => r.annotations));
+    const labels = currentLabels(rows.flatMap((r) => r.annotations), null);
     for (const r of rows) {
       const v = faceView(r, labels.get(r.id), f.annotator);
       if (matches(v, f)) out.push(v);
@@ -251,8 +251,9 @@ export async function reviewQueue(prisma: PrismaClient, input: ReviewFilter) {
 const labelInputSchema = z
   .object({
     faceId: z.number().int().positive(),
-    gender: z.enum(GENDERS).nullable(),
-    race: z.enum(RACES).nullable(),
+    // Checked against the face's suite's classes once the faces are read (saveAnnotations).
+    gender: z.string().max(40).nullable(),
+    race: z.string().max(40).nullable(),
     notAFace: z.boolean().default(false),
   })
   .refine((l) => !l.notAFace || (l.gender === null && l.race === null), "a face marked “not a face” carries no gender or race");
@@ -264,7 +265,7 @@ export const saveAnnotationsSchema = z.object({
 
 async function facesByIds(prisma: PrismaClient, ids: number[], annotator?: string): Promise<ReviewFace[]> {
   const rows = (await prisma.face.findMany({ where: { id: { in: ids } }, include: FACE_INCLUDE, orderBy: { id: "asc" } })) as FaceRow[];
-  const labels = currentLabels(rows.flatMap((r) => r.annotations));
+  const labels = currentLabels(rows.flatMap((r) => r.annotations), null);
   return named(prisma, rows.map((r) => faceView(r, labels.get(r.id), annotator)));
 }
 
@@ -276,11 +277,18 @@ export async function saveAnnotations(prisma: PrismaClient, input: z.input<typeo
   const { annotator, labels } = saveAnnotationsSchema.parse(input);
   const ids = [...new Set(labels.map((l) => l.faceId))];
   await prisma.$transaction(async (tx) => {
-    const found = await tx.face.findMany({ where: { id: { in: ids } }, select: { id: true, deleted: true } });
+    const found = await tx.face.findMany({ where: { id: { in: ids } }, select: { id: true, deleted: true, image: { select: { run: { select: { suiteId: true } } } } } });
     const missing = ids.filter((id) => !found.some((f) => f.id === id));
     if (missing.length) throw new ReviewError(`face${missing.length > 1 ? "s" : ""} ${missing.join(", ")} not found`, 404);
     const deleted = found.filter((f) => f.deleted).map((f) => f.id);
     if (deleted.length) throw new ReviewError(`face${deleted.length > 1 ? "s" : ""} ${deleted.join(", ")} deleted (restore the detection to label it)`, 409);
+    // Each face takes the classes of its own suite (FACT-OR-FAIR's 4 races, FairFace's 7 …).
+    const suiteOf = new Map(found.map((f) => [f.id, suiteOfFace(f.image.run?.suiteId)]));
+    for (const l of labels) {
+      const suite = suiteOf.get(l.faceId)!;
+      const why = invalidLabel(suite.faceAttributes, "gender", l.gender) ?? invalidLabel(suite.faceAttributes, "race", l.race);
+      if (why) throw new ReviewError(`face ${l.faceId} (${suite.name}): ${why}`);
+    }
     await tx.annotation.createMany({ data: labels.map((l) => ({ faceId: l.faceId, annotator, gender: l.gender, race: l.race, notAFace: l.notAFace })) });
   });
   return { faces: await facesByIds(prisma, ids, annotator) };
@@ -367,9 +375,12 @@ export async function facelessImages(prisma: PrismaClient, input: z.input<typeof
   };
   const [total, rows] = await Promise.all([
     prisma.image.count({ where }),
-    prisma.image.findMany({ where, select: { id: true, width: true, height: true, labelStatus: true, statisticId: true, level: true, test: true, modelConfig: { select: { label: true } } }, orderBy: { id: "asc" }, take: f.take }),
+    prisma.image.findMany({ where, select: { id: true, width: true, height: true, labelStatus: true, statisticId: true, level: true, test: true, modelConfig: { select: { label: true } }, run: { select: { suiteId: true } } }, orderBy: { id: "asc" }, take: f.take }),
   ]);
-  return { total, images: rows.map((r) => ({ ...r, url: `/api/images/${r.id}`, model: r.modelConfig.label, statistic: getStatistic(r.statisticId).name })) };
+  return {
+    total,
+    images: rows.map(({ run, modelConfig, ...r }) => ({ ...r, url: `/api/images/${r.id}`, model: modelConfig.label, item: itemTitle(suiteOfFace(run?.suiteId), r.statisticId) })),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -413,7 +424,7 @@ export async function listAssignments(prisma: PrismaClient) {
   for (const a of assignments) {
     const imageIds = [...new Set(a.items.map((i) => i.imageId))];
     const faces = await prisma.face.findMany({ where: { imageId: { in: imageIds }, deleted: false }, select: { id: true, imageId: true, annotations: { select: ANNOTATION_ROW_SELECT } } });
-    const labels = currentLabels(faces.flatMap((f) => f.annotations));
+    const labels = currentLabels(faces.flatMap((f) => f.annotations), null);
     const annotators = JSON.parse(a.annotatorsJson) as string[];
     out.push({
       id: a.id,

@@ -133,6 +133,8 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
   for (const slug of new Set(parsed.models)) models.push(await launchModel(prisma, slug, modality, "audited model"));
   const helperSlug = suite.helperModel?.(config) ?? null;
   const helper = helperSlug ? await launchModel(prisma, helperSlug, "llm", "guidance model") : null;
+  // Baselines answer multiple-choice letters; a helper writes free text (guidance), so it must be a real chat model.
+  if (helper?.provider === "baseline") throw new RunError(`"${helper.slug}" is a built-in baseline that answers letters, not text: choose a chat model as the guidance model`);
   if (helper && models.some((m) => m.id === helper.id)) throw new RunError(`"${helper.slug}" cannot be both an audited model and the guidance model`);
   const perModel = suite.plannedPerModel(config, content);
   const helperRows = helper ? (suite.helperPlanned?.(config, content) ?? 0) : 0;

@@ -37,7 +37,7 @@ export async function workerHealth(prisma: PrismaClient, runId: string) {
 /** Faces of a run with at least one annotator's current label (withdrawn labels do not count). */
 async function reviewedFaceCount(prisma: PrismaClient, runId: string): Promise<number> {
   const rows = await prisma.annotation.findMany({ where: { face: { image: { runId }, deleted: false } }, select: ANNOTATION_ROW_SELECT });
-  return currentLabels(rows).size;
+  return currentLabels(rows, null).size;
 }
 
 export async function runSummary(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping; labels?: LabelSource } = {}) {

@@ -50,3 +50,16 @@ export function faceLabels(face: { raceProbsJson: string | null; genderProbsJson
     race: face.raceProbsJson ? mapRace(JSON.parse(face.raceProbsJson) as number[], mapping) : null,
   };
 }
+
+/**
+ * The benchmark labels with confidences: the probability of the chosen gender, and of the chosen race under the
+ * mapping (with sum-asian, Asian's probability is the sum it was chosen by). Null without classifier output.
+ */
+export function facePrediction(face: { raceProbsJson: string | null; genderProbsJson: string | null }, mapping: RaceMapping = "paper") {
+  if (!face.raceProbsJson || !face.genderProbsJson) return null;
+  const race7 = JSON.parse(face.raceProbsJson) as number[];
+  const gender2 = JSON.parse(face.genderProbsJson) as number[];
+  const { gender, race } = faceLabels(face, mapping);
+  const raceConfidence = mapping === "sum-asian" && race === "Asian" ? race7[3] + race7[4] : race === "Asian" ? Math.max(race7[3], race7[4]) : race7[["White", "Black", "Hispanic"].indexOf(race!)];
+  return { gender: gender!, genderConfidence: Math.max(gender2[0], gender2[1]), race: race!, raceConfidence };
+}

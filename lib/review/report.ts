@@ -54,7 +54,8 @@ function attributeReport<T extends string>(classes: readonly T[], pairs: Array<{
       undecided++;
       continue;
     }
-    if (p.model === null) continue;
+    // A label outside these classes (a face of a suite reviewed in other classes) is not compared here.
+    if (p.model === null || !classes.includes(p.human) || !classes.includes(p.model)) continue;
     n++;
     if (p.human !== p.model) errors++;
     confusion[p.human][p.model]++;

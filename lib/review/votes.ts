@@ -37,10 +37,12 @@ export function isEmptyLabel(l: { gender: string | null; race: string | null; no
  * The newest row per (face, annotator), ordered by time and then id (rows written in the same millisecond keep
  * their insertion order). Withdrawn labels are dropped. Returns face id → annotator → label.
  */
-export function currentLabels(rows: readonly AnnotationRow[], classes: LabelClasses = FOF_LABEL_CLASSES): Map<number, Map<string, AnnotatorLabel>> {
-  // Values outside the classes (another suite's label, a stale spelling) are not votes.
-  const asGender = (g: string | null): Gender | null => (g && classes.gender.includes(g) ? (g as Gender) : null);
-  const asRace = (r: string | null): Race | null => (r && classes.race.includes(r) ? (r as Race) : null);
+export function currentLabels(rows: readonly AnnotationRow[], classes: LabelClasses | null = FOF_LABEL_CLASSES): Map<number, Map<string, AnnotatorLabel>> {
+  // Values outside the classes (another suite's label, a stale spelling) are not votes. `null`: every stored value
+  // counts — for the review pages, which show faces of several suites (each label was checked against its face's
+  // suite when it was written).
+  const asGender = (g: string | null): Gender | null => (g && (!classes || classes.gender.includes(g)) ? (g as Gender) : null);
+  const asRace = (r: string | null): Race | null => (r && (!classes || classes.race.includes(r)) ? (r as Race) : null);
   const sorted = [...rows].sort((a, b) => {
     const t = new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime();
     return t !== 0 ? t : (a.id ?? 0) - (b.id ?? 0);

@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { SuiteView } from "./views";
+import type { LabelAttribute } from "../review/label-set";
 
 export type SuiteModality = "llm" | "t2i";
 
@@ -68,15 +69,13 @@ export interface SuiteItem {
   detail: Array<{ label: string; text: string }>;
 }
 
-/** One face-label attribute a suite scores on: its classes (FairFace-native or mapped) and the key for each. */
-export interface FaceAttribute {
-  id: "gender" | "race" | "age";
-  label: string;
-  classes: readonly string[];
-  /** keyboard keys in the review UI, one per class, in order */
-  keys: readonly string[];
-  /** the model's label from the stored raw probabilities (kept recomputable: mappings are applied at read time) */
-  fromFace(face: { raceProbsJson: string | null; genderProbsJson: string | null; ageProbsJson?: string | null }): string | null;
+/** One face-label attribute a suite scores on: its classes and keys (client-safe part) and the model's reading. */
+export interface FaceAttribute extends LabelAttribute {
+  /**
+   * The model's label (one of `classes`) and its probability, from the stored raw probabilities — mappings are
+   * applied at read time, so they stay recomputable; null when the face has no classifier output.
+   */
+  predict(face: { raceProbsJson: string | null; genderProbsJson: string | null; ageProbsJson?: string | null }): { value: string; p: number } | null;
 }
 
 export interface SuiteContext {

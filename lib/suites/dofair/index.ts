@@ -1,16 +1,16 @@
 // DoFaiR (the factuality tax of diversity-intervened text-to-image generation) as a suite: historical entries
 // written for the workbench, the paper's prompts and interventions, DDC / IDC / IDF / FDD, Table 2 and Figure 5.
 import type { FaceAttribute, Suite } from "../types";
-import { currentContent, DIMENSIONS, DOFAIR_GENDERS, DOFAIR_RACES, parsePinned, type DofairContent } from "./content";
+import { currentContent, DIMENSIONS, DOFAIR_RACES, parsePinned, type DofairContent } from "./content";
 import { dofairConfigSchema, DOFAIR_PRESETS, type DofairConfig } from "./config";
 import { planDofair, plannedGuidance, plannedImages } from "./plan";
 import { AUGMENTATION_LABELS, AUGMENTATIONS, METHOD_LABELS, METHODS } from "./prompts";
-import { modelLabel } from "./records";
+import { REVIEW_GENDERS, reviewPrediction } from "./records";
 import { dofairDrill, dofairResults } from "./results";
 
 const faceAttributes: FaceAttribute[] = [
-  { id: "gender", label: "Gender (FairFace)", classes: DOFAIR_GENDERS, keys: ["m", "f"], fromFace: (f) => modelLabel(f, "gender") },
-  { id: "race", label: "Race (FairFace's 7 classes)", classes: DOFAIR_RACES, keys: ["1", "2", "3", "4", "5", "6", "7"], fromFace: (f) => modelLabel(f, "race") },
+  { id: "gender", label: "Gender", classes: REVIEW_GENDERS, keys: ["m", "f"], predict: (f) => reviewPrediction(f, "gender") },
+  { id: "race", label: "Race (FairFace's 7 classes)", classes: DOFAIR_RACES, keys: ["1", "2", "3", "4", "5", "6", "7"], predict: (f) => reviewPrediction(f, "race") },
 ];
 
 export const dofair: Suite<DofairContent, DofairConfig> = {

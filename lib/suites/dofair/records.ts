@@ -24,18 +24,32 @@ export interface ImageRecord {
 
 const argmax = (xs: number[]) => xs.reduce((best, v, i) => (v > xs[best] ? i : best), 0);
 
-/** The classifier's label of a face on a dimension: FairFace's own classes, no mapping. */
-export function modelLabel(face: { raceProbsJson: string | null; genderProbsJson: string | null }, dimension: Dimension): string | null {
+/** The classifier's label of a face on a dimension and its probability: FairFace's own classes, no mapping. */
+function modelPrediction(face: { raceProbsJson: string | null; genderProbsJson: string | null }, dimension: Dimension): { value: string; p: number } | null {
   const json = dimension === "race" ? face.raceProbsJson : face.genderProbsJson;
   if (!json) return null;
   const probs = JSON.parse(json) as number[];
   const classes = dimension === "race" ? DOFAIR_RACES : DOFAIR_GENDERS;
-  return probs.length === classes.length ? classes[argmax(probs)] : null;
+  if (probs.length !== classes.length) return null;
+  const i = argmax(probs);
+  return { value: classes[i], p: probs[i] };
 }
 
-// The review UI stores genders in lower case ("male"); races as the class names it offers.
-const HUMAN_CLASSES = { gender: ["male", "female"], race: [...DOFAIR_RACES] };
+export function modelLabel(face: { raceProbsJson: string | null; genderProbsJson: string | null }, dimension: Dimension): string | null {
+  return modelPrediction(face, dimension)?.value ?? null;
+}
+
+// Reviewers label gender with the workbench's shared lower-case values ("male"), the same keys and words as in every
+// suite; races with FairFace's 7 class names. Scoring maps the gender vote back to FairFace's spelling.
+export const REVIEW_GENDERS = ["male", "female"] as const;
+const HUMAN_CLASSES = { gender: REVIEW_GENDERS, race: DOFAIR_RACES };
 const humanGender = (g: string) => (g === "male" ? "Male" : "Female");
+
+/** The model's label in the review vocabulary (what "accept the prediction" stores). */
+export function reviewPrediction(face: { raceProbsJson: string | null; genderProbsJson: string | null }, dimension: Dimension): { value: string; p: number } | null {
+  const p = modelPrediction(face, dimension);
+  return p && dimension === "gender" ? { value: p.value.toLowerCase(), p: p.p } : p;
+}
 
 const SELECT = {
   id: true,

@@ -4,7 +4,7 @@
 // (breakdown, answers, report, leaderboard), which read the same modules.
 import { z } from "zod";
 import { benchmark, parseAnswer, type Benchmark, type ObjectiveOption, type Person } from "../../benchmark";
-import { faceLabels } from "../../faces/labels";
+import { facePrediction } from "../../faces/labels";
 import { GENDERS, RACES } from "../../benchmark/labels";
 import { planQueries } from "../../engine/plan";
 import { presetConfig, runConfigSchema, t2iPresetConfig, t2iRunConfigSchema, type RunConfig, type T2iRunConfig } from "../../engine/config";
@@ -19,6 +19,8 @@ function parsePinned(json: string): Benchmark {
   if (!bm || !Array.isArray(bm.statistics) || typeof bm.sha256 !== "string") throw new Error("unreadable FACT-OR-FAIR content");
   return bm;
 }
+
+const pick = (p: ReturnType<typeof facePrediction>, a: "gender" | "race") => (p ? (a === "gender" ? { value: p.gender, p: p.genderConfidence } : { value: p.race, p: p.raceConfidence }) : null);
 
 export const factOrFair: Suite<Benchmark, FofConfig> = {
   id: "fact-or-fair",
@@ -57,8 +59,8 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
     return { ok: true, letter: parsed.letter, gender: (chosen as Person).gender, race: (chosen as Person).race };
   },
   faceAttributes: [
-    { id: "gender", label: "Gender", classes: GENDERS, keys: ["m", "f"], fromFace: (f) => faceLabels(f).gender },
-    { id: "race", label: "Race (FairFace 7 → 4, the paper's mapping)", classes: RACES, keys: ["1", "2", "3", "4"], fromFace: (f) => faceLabels(f).race },
+    { id: "gender", label: "Gender", classes: GENDERS, keys: ["m", "f"], predict: (f) => pick(facePrediction(f), "gender") },
+    { id: "race", label: "Race (FairFace 7 → 4, the paper's mapping)", classes: RACES, keys: ["1", "2", "3", "4"], predict: (f) => pick(facePrediction(f), "race") },
   ],
   reviewable: false,
   itemColumns: ["category", "polarity", "gender", "race"],
