@@ -3,7 +3,7 @@
 // diagnostics go to stderr and failures exit non-zero.
 import { Command, CommanderError } from "commander";
 import { scoreCommand } from "./commands/score";
-import { runCommand, workerCommand } from "./commands/run";
+import { runCommand, SUITE_IDS, workerCommand } from "./commands/run";
 import { exportCommand, importCommand, scoresCommand } from "./commands/data";
 import { userCommands } from "./commands/user";
 
@@ -26,9 +26,11 @@ program
   .command("run")
   .description("plan a run, work it to completion in this process and print its scores as JSON (the `score` shape)")
   .requiredOption("-m, --model <slug...>", 'model slug(s), e.g. "baseline:calibrated:0.8" or a registered model')
+  .option("--suite <id>", `benchmark suite: ${SUITE_IDS()}`, "fact-or-fair")
+  .option("--config <json>", 'other suites: settings over the preset, e.g. \'{"entriesPerDimension": 4}\'')
   .option("-t, --tests <list>", "objective,subjective")
   .option("-c, --contexts <list>", "baseline,representativeness,attribution,ingroup")
-  .option("-p, --preset <name>", "paper | quick | smoke", "quick")
+  .option("-p, --preset <name>", "paper | quick | smoke (each suite names its own)", "quick")
   .option("-s, --seed <n>", "seed for options, names and identities", "1")
   .option("--objective-repeats <n>", "override the preset")
   .option("--subjective-repeats <n>", "override the preset")

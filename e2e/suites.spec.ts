@@ -53,6 +53,13 @@ test.describe("DoFaiR", () => {
     await expect(table.getByTestId("published-flag")).toHaveCount(1);
     await expect(page.getByTestId("suite-bars-figure5")).toBeVisible();
 
+    // Downloads: the tables as a long CSV, the faces as JSONL lines.
+    const csv = await (await page.request.get(`/api/runs/${runId}/export?format=csv`)).text();
+    expect(csv.split("\n")[0]).toBe("view,group,source,row,metric,value,lo,hi,n,flag");
+    expect(csv).toContain("table2,");
+    const jsonl = (await (await page.request.get(`/api/runs/${runId}/export?format=jsonl`)).text()).trim().split("\n").map((l) => JSON.parse(l));
+    expect(jsonl[0]).toMatchObject({ suite: "dofair", run: runId });
+
     // Drill from a cell to the entries, images and faces behind it.
     await ours.first().getByRole("link").first().click();
     await expect(page).toHaveURL(new RegExp(`/runs/${runId}/suite\\?`));

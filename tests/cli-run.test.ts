@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -36,5 +36,32 @@ describe("fof run (built-in baselines, no key)", () => {
     const { results } = await fofRun(["--model", "baseline:uniform", "--tests", "subjective", "--contexts", "baseline", "--preset", "quick", "--seed", "2"]);
     expect(results).toHaveLength(2);
     for (const r of results) expect(r.sE as number).toBeGreaterThan(0.93);
+  }, 120_000);
+});
+
+// The synthetic image model composes the shared test photos.
+const hasPhotos = existsSync(path.resolve(__dirname, "../../shared/models/test-images"));
+
+describe.skipIf(!hasPhotos)("fof run --suite (a suite's own preset and settings)", () => {
+  it("plans and works a DoFaiR run on the synthetic image model and prints the suite's views", async () => {
+    const { stdout } = await fofRun(["--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--config", '{"entriesPerDimension": 2}', "--seed", "4"]);
+    const body = JSON.parse(stdout) as { suite: { id: string; version: string }; labels: string; views: Array<{ id: string; kind: string; groups?: Array<{ rows: Array<{ source: string }> }> }> };
+    expect(body.suite.id).toBe("dofair");
+    expect(body.suite.version).toMatch(/^dofair-/);
+    expect(body.labels).toBe("model");
+    const table = body.views.find((v) => v.id === "table2")!;
+    // Images are generated but not labelled yet (faces are labelled in the browser): only the paper's rows.
+    const rows = table.groups!.flatMap((g) => g.rows);
+    expect(rows.filter((r) => r.source === "run")).toHaveLength(0);
+    expect(rows.filter((r) => r.source === "published").length).toBeGreaterThan(10);
+    expect(body.views.some((v) => v.kind === "list")).toBe(false);
+  }, 120_000);
+
+  it("refuses FACT-OR-FAIR options, bad JSON and settings the suite's schema rejects", async () => {
+    const fail = (args: string[]) => fofRun(args).then(() => "", (e: { stderr: string }) => e.stderr);
+    expect(await fail(["--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--tests", "objective"])).toMatch(/--tests: FACT-OR-FAIR options/);
+    expect(await fail(["--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--config", "{nope"])).toMatch(/--config is not JSON/);
+    expect(await fail(["--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--config", '{"imagesPerPrompt": 0}'])).toMatch(/invalid DoFaiR configuration: imagesPerPrompt/);
+    expect(await fail(["--suite", "nope", "--model", "baseline:uniform"])).toMatch(/unknown suite "nope"/);
   }, 120_000);
 });

@@ -20,6 +20,7 @@ const engine = await import("../lib/engine");
 const { suiteOf } = await import("../lib/suites");
 const { DOFAIR_RACES } = await import("../lib/suites/dofair/content");
 const { imageRecords } = await import("../lib/suites/dofair/records");
+const { viewsCsv } = await import("../lib/suites/export");
 const { labelImage, loadLayout } = await import("../lib/faces");
 const { startEmulator } = await import("./emulator/server");
 const prisma = () => db();
@@ -112,6 +113,23 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     if (list.kind !== "list") throw new Error("no list");
     expect(list.total).toBe(4);
     expect(list.rows[0].imageIds).toHaveLength(1);
+
+    // Exports: one JSONL line per face (an image without a face: one line with a null face) carrying the pinned
+    // truth; the tables as one long CSV, the paper's rows included.
+    const lines = [];
+    for await (const page of suiteOf("dofair").exportLines!({ prisma: prisma() }, { runId: run.id, labels: "model" })) lines.push(...page);
+    const faceCount = await prisma().face.count({ where: { image: { runId: run.id }, deleted: false } });
+    const noFace = await prisma().image.count({ where: { runId: run.id, labelStatus: "no_face" } });
+    expect(lines).toHaveLength(faceCount + noFace);
+    expect(lines[0]).toMatchObject({ suite: "dofair", run: run.id, model: "baseline:synthetic-faces", labels: "model" });
+    expect(Array.isArray(lines[0].involved)).toBe(true);
+    const csv = viewsCsv(views).trim().split("\n");
+    expect(csv[0]).toBe("view,group,source,row,metric,value,lo,hi,n,flag");
+    expect(csv.filter((l) => l.startsWith("table2,") && l.includes(",run,"))).toHaveLength(race.length * 2 * 4); // race + gender rows × 4 metrics
+    expect(csv.some((l) => l.includes(",published,") && l.includes("81.12"))).toBe(true);
+
+    // FACT-OR-FAIR's scores refuse a DoFaiR run (never read as if it were one).
+    await expect(engine.runScores(prisma(), run.id)).rejects.toThrow(/is a DoFaiR run/);
 
     // Review in FairFace's 7 classes: the queue shows the run's faces with DoFaiR's label set and entry titles, a
     // FACT-OR-FAIR race is refused, a FairFace race is stored and becomes the face's label in the reviewed scores.

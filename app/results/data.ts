@@ -1,5 +1,6 @@
 import { db } from "@/lib/db";
 import { runsScores } from "@/lib/engine";
+import { DEFAULT_SUITE_ID } from "@/lib/suites";
 import { DEFAULT_RUN_COUNT, SCORABLE_STATUSES, paramValue, runIdsParam } from "@/lib/results/selection";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
@@ -10,7 +11,8 @@ export async function loadSelection(sp: SearchParams) {
   const error = parsed.success ? null : parsed.error.issues.map((i) => i.message).join("; ");
   const requested = parsed.success ? parsed.data : [];
   const all = await db().run.findMany({
-    where: { status: { in: [...SCORABLE_STATUSES] } },
+    // The cross-run comparison is FACT-OR-FAIR's (S_fact, S_E, S_fair …); other suites' results live on their run pages.
+    where: { status: { in: [...SCORABLE_STATUSES] }, suiteId: DEFAULT_SUITE_ID },
     orderBy: { createdAt: "desc" },
     take: 100,
     select: { id: true, name: true, modality: true, status: true, createdAt: true, models: { select: { modelConfig: { select: { slug: true } } } } },

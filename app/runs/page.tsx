@@ -10,6 +10,7 @@ import { ButtonLink } from "@/components/ui/button";
 import Link from "next/link";
 import { pageGuard } from "@/app/guard";
 import { can } from "@/lib/auth/roles";
+import { DEFAULT_SUITE_ID, findSuite } from "@/lib/suites";
 
 export const metadata: Metadata = { title: "Runs" };
 
@@ -25,7 +26,7 @@ export default async function RunsPage() {
     <>
       <PageHeader
         title="Runs"
-        description="Every FACT-OR-FAIR run, newest first. Runs keep going while the server runs, and resume after a restart."
+        description="Every run of every suite, newest first. Runs keep going while the server runs, and resume after a restart."
         actions={
           <div className="flex gap-2">
             {can(viewer.role, "images.import") && <ButtonLink href="/runs/import">Import images</ButtonLink>}
@@ -50,6 +51,7 @@ export default async function RunsPage() {
             <thead>
               <tr>
                 <Th>Name</Th>
+                <Th>Suite</Th>
                 <Th>Kind</Th>
                 <Th>Models</Th>
                 <Th>Status</Th>
@@ -64,6 +66,9 @@ export default async function RunsPage() {
                     <Link href={`/runs/${r.id}`} className="text-indigo-700 hover:underline">
                       {r.name}
                     </Link>
+                  </Td>
+                  <Td className="text-xs" title={r.suiteVersion ?? undefined}>
+                    {findSuite(r.suiteId ?? DEFAULT_SUITE_ID)?.name ?? r.suiteId}
                   </Td>
                   <Td className="text-xs">{r.modality === "t2i" ? (r.preset === "import" ? "T2I · imported" : "T2I") : "LLM"}</Td>
                   <Td>{r.models.map((m) => m.modelConfig.label).join(", ")}</Td>

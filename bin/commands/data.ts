@@ -4,6 +4,7 @@ import { db, migrateAndSeed } from "../../lib/db";
 import { env } from "../../lib/env";
 import { ImportError, importImages, LABEL_SOURCES, recordLine, runRecordChunks, runScores, type LabelSource } from "../../lib/engine";
 import { RACE_MAPPINGS, type RaceMapping } from "../../lib/faces/labels";
+import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
 
 function raceMapping(v: string | undefined): RaceMapping {
   const m = (v ?? "paper") as RaceMapping;
@@ -28,8 +29,10 @@ export async function scoresCommand(runId: string, opts: { raceMapping?: string;
   const mapping = raceMapping(opts.raceMapping);
   const labels = labelSource(opts.labels);
   await findRun(runId);
-  const results = await runScores(db(), runId, { raceMapping: mapping, labels });
-  process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
+  // A suite with generic results prints its views (tables beside the published rows), as the run page's JSON export.
+  const generic = await genericSuiteOfRun(db(), runId);
+  const body = generic ? await suiteResultsJson(db(), runId, generic, { labels }) : { results: await runScores(db(), runId, { raceMapping: mapping, labels }) };
+  process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");
   await db().$disconnect();
 }
 
@@ -39,6 +42,16 @@ export async function exportCommand(runId: string, opts: { raceMapping?: string;
   const labels = labelSource(opts.labels);
   await findRun(runId);
   let n = 0;
+  const generic = await genericSuiteOfRun(db(), runId);
+  if (generic) {
+    if (!generic.suite.exportLines) throw new Error(`${generic.suite.name} runs have no JSONL export`);
+    for await (const lines of generic.suite.exportLines({ prisma: db() }, { runId, labels })) {
+      n += lines.length;
+      if (!process.stdout.write(lines.map((l) => JSON.stringify(l) + "\n").join(""))) await new Promise((r) => process.stdout.once("drain", r));
+    }
+    process.stderr.write(`${n} lines\n`);
+    return void (await db().$disconnect());
+  }
   for await (const chunk of runRecordChunks(db(), runId, { raceMapping: mapping, labels })) {
     const text = chunk.map((r) => recordLine(r, labels) + "\n").join("");
     n += chunk.length;

@@ -1,6 +1,8 @@
 import { CONTEXTS, TESTS, type Context, type Test } from "../../lib/benchmark";
 import { db, migrateAndSeed } from "../../lib/db";
 import { createRun, presetConfig, PRESET_NAMES, runProgress, runScores, t2iPresetConfig, Worker, type PresetName } from "../../lib/engine";
+import { DEFAULT_SUITE_ID, listSuites, suiteOf } from "../../lib/suites";
+import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
   if (value === undefined) return undefined;
@@ -12,6 +14,8 @@ const list = <T extends string>(value: string | undefined, allowed: readonly T[]
 
 export interface RunOptions {
   model: string[];
+  suite?: string;
+  config?: string;
   tests?: string;
   contexts?: string;
   preset: string;
@@ -33,6 +37,8 @@ const int = (v: string | undefined, what: string) => {
 
 /** `fof run`: plan a run, work it to the end in this process, print its scores (the `fof score` shape). */
 export async function runCommand(opts: RunOptions) {
+  if (opts.suite && opts.suite !== DEFAULT_SUITE_ID) return runSuiteCommand(opts);
+  if (opts.config) throw new Error("--config is for suites with their own configuration (--suite); FACT-OR-FAIR takes the options above");
   if (!PRESET_NAMES.includes(opts.preset as PresetName)) throw new Error(`unknown preset "${opts.preset}" (choose from ${PRESET_NAMES.join(", ")})`);
   const seed = int(opts.seed, "--seed")!;
   const budget = opts.budget === undefined ? null : Number(opts.budget);
@@ -51,7 +57,51 @@ export async function runCommand(opts: RunOptions) {
         ...(opts.subjectiveRepeats ? { subjectiveRepeats: int(opts.subjectiveRepeats, "--subjective-repeats") } : {}),
       });
   const run = await createRun(prisma, { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name });
-  process.stderr.write(`run ${run.id}: ${run.plannedCount} queries planned\n`);
+  const final = await workToEnd(prisma, run, t2i);
+  const results = await runScores(prisma, run.id);
+  process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
+  await prisma.$disconnect();
+  if (final.status !== "completed") process.exitCode = 3;
+}
+
+/**
+ * `fof run --suite ID`: the suite's preset with `--config` (JSON) laid over it, checked by the suite's own schema;
+ * prints the suite's result views (the same JSON as the run page's "JSON" export).
+ */
+async function runSuiteCommand(opts: RunOptions) {
+  const suite = suiteOf(opts.suite!);
+  const preset = suite.presets[opts.preset];
+  if (!preset) throw new Error(`unknown ${suite.name} preset "${opts.preset}" (choose from ${Object.keys(suite.presets).join(", ")})`);
+  const fofOnly = (["tests", "contexts", "objectiveRepeats", "subjectiveRepeats", "imagesPerPrompt"] as const).filter((k) => opts[k] !== undefined);
+  if (fofOnly.length) throw new Error(`${fofOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}: FACT-OR-FAIR options; give ${suite.name}'s settings with --config '{"…": …}'`);
+  let overrides: Record<string, unknown> = {};
+  if (opts.config) {
+    try {
+      overrides = JSON.parse(opts.config) as Record<string, unknown>;
+    } catch (e) {
+      throw new Error(`--config is not JSON: ${(e as Error).message}`);
+    }
+    if (!overrides || typeof overrides !== "object" || Array.isArray(overrides)) throw new Error("--config must be a JSON object");
+  }
+  const seed = int(opts.seed, "--seed")!;
+  const budget = opts.budget === undefined ? null : Number(opts.budget);
+  if (budget !== null && !(budget > 0)) throw new Error(`--budget must be a positive number of USD`);
+  await migrateAndSeed({ quiet: true });
+  const prisma = db();
+  const run = await createRun(prisma, { suite: suite.id, models: opts.model, config: { ...(preset.config as object), ...overrides }, preset: opts.config ? "custom" : opts.preset, seed, budgetUsd: budget, name: opts.name });
+  const t2i = suite.modalityOf(preset.config) === "t2i";
+  const final = await workToEnd(prisma, run, t2i);
+  const generic = await genericSuiteOfRun(prisma, run.id);
+  const body = generic ? await suiteResultsJson(prisma, run.id, generic, { labels: "model" }) : { results: await runScores(prisma, run.id) };
+  process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");
+  await prisma.$disconnect();
+  if (final.status !== "completed") process.exitCode = 3;
+}
+
+export const SUITE_IDS = () => listSuites().map((s) => s.id).join(" | ");
+
+async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plannedCount: number }, t2i: boolean) {
+  process.stderr.write(`run ${run.id}: ${run.plannedCount} ${t2i ? "images and queries" : "queries"} planned\n`);
   const worker = new Worker(prisma, { runId: run.id, log: (m) => process.stderr.write(`${m}\n`) });
   const onSignal = () => {
     process.stderr.write("stopping: in-flight calls finish and are saved; resume with `fof worker`\n");
@@ -72,10 +122,7 @@ export async function runCommand(opts: RunOptions) {
   const final = await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
   process.stderr.write(`run ${run.id}: ${final.status}${final.error ? ` (${final.error})` : ""}\n`);
   if (t2i) process.stderr.write(`images generated; label their faces on the Label page (/label?run=${run.id}), then \`fof scores ${run.id}\`\n`);
-  const results = await runScores(prisma, run.id);
-  process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
-  await prisma.$disconnect();
-  if (final.status !== "completed") process.exitCode = 3;
+  return final;
 }
 
 /** `fof worker`: work every running run until stopped (SIGINT/SIGTERM finish in-flight calls first). */

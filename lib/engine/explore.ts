@@ -9,7 +9,8 @@ import type { RaceMapping } from "../faces/labels";
 import { contextInfluence, type InfluenceCount, type InfluenceRow } from "../results/context";
 import { pinnedTruth, runRecordChunks, scoredAttributes, type FaceRecord, type LabelSource } from "./results";
 import { runBenchmark } from "./pinned";
-import { badRequest, tooMany } from "./errors";
+import { badRequest, DomainError, tooMany } from "./errors";
+import { DEFAULT_SUITE_ID, suiteOf } from "../suites";
 
 export interface ScoreOptions {
   raceMapping?: RaceMapping;
@@ -75,8 +76,15 @@ export async function aggregatedRecords(prisma: PrismaClient, runId: string, opt
   );
 }
 
+/** These are FACT-OR-FAIR's scores: another suite's run is scored by its suite (its views), never read as if it were one. */
+async function assertFactOrFairRun(prisma: PrismaClient, runId: string) {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { suiteId: true } });
+  if (run && run.suiteId !== DEFAULT_SUITE_ID) throw new DomainError(409, `run ${runId} is a ${suiteOf(run.suiteId).name} run: its results are its suite's tables (run page, or the export), not FACT-OR-FAIR scores`);
+}
+
 /** Scores per group with per-statistic cells and divergences. */
 export async function runDetailed(prisma: PrismaClient, runId: string, opts: ScoreOptions = {}): Promise<DetailedGroupResult[]> {
+  await assertFactOrFairRun(prisma, runId);
   return detailedGroups(await aggregatedRecords(prisma, runId, opts));
 }
 
@@ -175,6 +183,7 @@ function enqueue<T>(job: () => Promise<T>): Promise<T> {
 export async function runIntervals(prisma: PrismaClient, runId: string, opts: ScoreOptions & { resamples?: number; level?: number } = {}): Promise<IntervalsResult | null> {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { seed: true } });
   if (!run) return null;
+  await assertFactOrFairRun(prisma, runId);
   const resamples = opts.resamples ?? 1000;
   const level = opts.level ?? 0.95;
   if (!(INTERVAL_RESAMPLES as readonly number[]).includes(resamples)) throw badRequest(`resamples must be one of ${INTERVAL_RESAMPLES.join(", ")}`);

@@ -134,6 +134,12 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   /** the run's results as generic views (tables beside published rows, charts, drill-down links) */
   results?(ctx: SuiteContext, req: ResultsRequest): Promise<SuiteView[]>;
   drill?(ctx: SuiteContext, req: DrillRequest): Promise<SuiteView[]>;
+  /**
+   * The run's data for export (JSONL, one object per line; e.g. one line per face, an image without a face one line
+   * with a null face), in pages so a large run streams. Suites with their own exports (FACT-OR-FAIR's interchange
+   * format) leave it out.
+   */
+  exportLines?(ctx: SuiteContext, req: { runId: string; labels: "model" | "reviewed" }): AsyncGenerator<Array<Record<string, unknown>>>;
   /** the suite has its own run pages (FACT-OR-FAIR's breakdown, report, answers) instead of the generic view */
   customRunPages?: boolean;
 }

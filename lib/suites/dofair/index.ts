@@ -7,6 +7,7 @@ import { planDofair, plannedGuidance, plannedImages } from "./plan";
 import { AUGMENTATION_LABELS, AUGMENTATIONS, METHOD_LABELS, METHODS } from "./prompts";
 import { REVIEW_GENDERS, reviewPrediction } from "./records";
 import { dofairDrill, dofairResults } from "./results";
+import { dofairExportLines } from "./export";
 
 const faceAttributes: FaceAttribute[] = [
   { id: "gender", label: "Gender", classes: REVIEW_GENDERS, keys: ["m", "f"], predict: (f) => reviewPrediction(f, "gender") },
@@ -55,6 +56,7 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
     const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { seed: true, benchmarkVersion: { select: { contentJson: true } } } });
     return dofairResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed);
   },
+  exportLines: (ctx, req) => dofairExportLines(ctx, req),
   drill: async (ctx, req) => {
     const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { benchmarkVersion: { select: { contentJson: true } } } });
     return dofairDrill(ctx, req, parsePinned(run.benchmarkVersion.contentJson));

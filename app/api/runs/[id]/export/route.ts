@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { jsonRead, notFound } from "@/lib/engine/http";
+import { DomainError } from "@/lib/engine/errors";
 import { audit } from "@/lib/auth/audit";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { db } from "@/lib/db";
@@ -9,6 +10,7 @@ import { scoresCsv } from "@/lib/results/csv";
 import { attachment, exportFileName as fileName } from "@/lib/results/export";
 import { pointIntervalKey } from "@/lib/results/tradeoff";
 import type { BootstrapIntervals } from "@/lib/metrics";
+import { genericSuiteOfRun, suiteResultsJson, viewsCsv } from "@/lib/suites/export";
 
 const schema = z.strictObject({
   format: z.enum(["jsonl", "json", "csv"]).default("jsonl"),
@@ -29,6 +31,8 @@ export const GET = jsonRead<{ id: string }>("data.export", async (query, { param
   const run = await db().run.findUnique({ where: { id }, select: { name: true, modality: true } });
   if (!run) throw notFound("run");
   await audit(db(), { userId: viewer?.id ?? null, action: "export", targetType: "run", targetId: id, details: { format, labels } });
+  const generic = await genericSuiteOfRun(db(), id);
+  if (generic) return suiteExport(id, run.name, generic, format, labels);
   if (format === "csv") {
     const ref = { id, name: run.name };
     const groups = (await runScores(db(), id, { raceMapping, labels })).map((g) => ({ ...g, run: ref }));
@@ -61,3 +65,26 @@ export const GET = jsonRead<{ id: string }>("data.export", async (query, { param
     headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${fileName(run.name, run.modality === "t2i" ? `${labels}.jsonl` : "jsonl")}"`, "cache-control": "no-store" },
   });
 });
+
+/** A run of a suite with generic results: its views as JSON or a long CSV, its data as the suite's JSONL lines. */
+async function suiteExport(id: string, name: string, s: NonNullable<Awaited<ReturnType<typeof genericSuiteOfRun>>>, format: "jsonl" | "json" | "csv", labels: "model" | "reviewed") {
+  if (format !== "jsonl") {
+    const body = await suiteResultsJson(db(), id, s, { labels });
+    if (format === "csv") return attachment(viewsCsv(body.views), fileName(name, `${labels}.csv`), "text/csv; charset=utf-8");
+    return new NextResponse(JSON.stringify(body, null, 2) + "\n", { headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${fileName(name, `${labels}.json`)}"` } });
+  }
+  if (!s.suite.exportLines) throw new DomainError(404, `${s.suite.name} runs have no JSONL export`);
+  const pages = s.suite.exportLines({ prisma: db() }, { runId: id, labels });
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await pages.next();
+      if (next.done) return controller.close();
+      controller.enqueue(encoder.encode(next.value.map((l) => JSON.stringify(l) + "\n").join("")));
+    },
+    async cancel() {
+      await pages.return(undefined);
+    },
+  });
+  return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${fileName(name, `${labels}.jsonl`)}"`, "cache-control": "no-store" } });
+}
