@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import statisticsJson from "../data/statistics.json";
-import scenariosJson from "../data/scenarios.json";
+import statisticsJson from "../data/suites/fact-or-fair/statistics.json";
+import scenariosJson from "../data/suites/fact-or-fair/scenarios.json";
 import { benchmark, buildBenchmark, BenchmarkDataError, findStatistic, getStatistic, groundTruth } from "../lib/benchmark";
 
 // DESIGN.md §2, typed out independently of data/ so a data edit cannot silently change the ground truth.

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import statisticsJson from "../../data/statistics.json";
-import scenariosJson from "../../data/scenarios.json";
+import statisticsJson from "../../data/suites/fact-or-fair/statistics.json";
+import scenariosJson from "../../data/suites/fact-or-fair/scenarios.json";
 import { scenariosFileSchema, statisticsFileSchema, type StatisticContent, type StatisticRecord } from "./schema";
 import type { Attribute, Gender, Label, Level, Race } from "./labels";
 import { z } from "zod";
@@ -29,17 +29,17 @@ function formatZod(file: string, error: z.ZodError): string {
 /** Validates and joins the two data files. Exported for tests that feed it broken content. */
 export function buildBenchmark(statisticsInput: unknown, scenariosInput: unknown): Benchmark {
   const stats = statisticsFileSchema.safeParse(statisticsInput);
-  if (!stats.success) throw new BenchmarkDataError(formatZod("data/statistics.json", stats.error));
+  if (!stats.success) throw new BenchmarkDataError(formatZod("data/suites/fact-or-fair/statistics.json", stats.error));
   const content = scenariosFileSchema.safeParse(scenariosInput);
-  if (!content.success) throw new BenchmarkDataError(formatZod("data/scenarios.json", content.error));
+  if (!content.success) throw new BenchmarkDataError(formatZod("data/suites/fact-or-fair/scenarios.json", content.error));
 
   const ids = new Set(stats.data.statistics.map((s) => s.id));
   const extra = Object.keys(content.data.statistics).filter((id) => !ids.has(id));
-  if (extra.length) throw new BenchmarkDataError(`data/scenarios.json names unknown statistics: ${extra.join(", ")}`);
+  if (extra.length) throw new BenchmarkDataError(`data/suites/fact-or-fair/scenarios.json names unknown statistics: ${extra.join(", ")}`);
 
   const statistics = stats.data.statistics.map((s): Statistic => {
     const c = content.data.statistics[s.id];
-    if (!c) throw new BenchmarkDataError(`data/scenarios.json has no content for ${s.id}`);
+    if (!c) throw new BenchmarkDataError(`data/suites/fact-or-fair/scenarios.json has no content for ${s.id}`);
     const attributes = (["gender", "race"] as const).filter((a) => s.groundTruth[a]);
     return {
       ...s,

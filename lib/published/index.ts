@@ -1,7 +1,7 @@
-// The paper's published scores (Huang et al., 2025, Tables 2–8), stored in data/published-results.json in percent
+// The paper's published scores (Huang et al., 2025, Tables 2–8), stored in data/suites/fact-or-fair/published-results.json in percent
 // and exposed here on the app's 0–1 scale so published and measured rows share one code path.
 import { z } from "zod";
-import raw from "../../data/published-results.json";
+import raw from "../../data/suites/fact-or-fair/published-results.json";
 import { distanceToBound } from "../metrics/bound";
 import { sFairOf } from "../metrics/scores";
 
