@@ -8,5 +8,7 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     pool: "forks",
+    // On PostgreSQL runs (scripts/test-all.mjs), a fresh database per test file.
+    setupFiles: ["tests/helpers/pg-database.ts"],
   },
 });

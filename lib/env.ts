@@ -9,7 +9,10 @@ const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === 
 
 const schema = z.object({
   FOF_DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./storage")),
-  DATABASE_URL: z.preprocess(emptyToUndefined, z.string().startsWith("file:", "must be a SQLite file: URL").optional()),
+  /** file:… → SQLite (the embedded default, in FOF_DATA_DIR when unset); postgres://… or postgresql://… → PostgreSQL */
+  DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^(file:|postgres(ql)?:\/\/)/, "must be a SQLite file: URL or a postgres:// URL").optional()),
+  /** PostgreSQL: connections per process (web server or worker) */
+  FOF_DB_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(10)),
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
   HOST: z.preprocess(emptyToUndefined, z.string().default("127.0.0.1")),
   OPENAI_BASE_URL: z.preprocess(emptyToUndefined, optionalUrl),
@@ -35,7 +38,12 @@ const schema = z.object({
   FOF_MAX_QUERIES_PER_RUN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000_000).default(500_000)),
 });
 
-export type Env = z.infer<typeof schema> & { dataDir: string; databaseUrl: string };
+export type DatabaseProvider = "sqlite" | "postgresql";
+export type Env = z.infer<typeof schema> & { dataDir: string; databaseUrl: string; databaseProvider: DatabaseProvider };
+
+export function databaseProviderOf(url: string): DatabaseProvider {
+  return url.startsWith("file:") ? "sqlite" : "postgresql";
+}
 
 export class EnvError extends Error {}
 
@@ -47,7 +55,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   const dataDir = path.resolve(parsed.data.FOF_DATA_DIR);
   const databaseUrl = parsed.data.DATABASE_URL ?? `file:${path.join(dataDir, "fof.db")}`;
-  return { ...parsed.data, dataDir, databaseUrl };
+  return { ...parsed.data, dataDir, databaseUrl, databaseProvider: databaseProviderOf(databaseUrl) };
 }
 
 let cached: Env | undefined;

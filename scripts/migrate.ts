@@ -1,4 +1,4 @@
-// `npm run db:deploy`: migrate + seed the database in FOF_DATA_DIR.
+// `npm run db:deploy`: migrate + seed the database DATABASE_URL names (default: SQLite in FOF_DATA_DIR).
 import { migrateAndSeed } from "../lib/db/migrate";
 
 migrateAndSeed().catch((e) => {

@@ -25,7 +25,7 @@ function readJson(file) {
 }
 
 mkdirSync("test-results", { recursive: true });
-for (const f of ["test-results/unit-results.json", "test-results/e2e-results.json"]) rmSync(f, { force: true });
+for (const f of ["test-results/unit-results.json", "test-results/pg-results.json", "test-results/e2e-results.json"]) rmSync(f, { force: true });
 
 step("typecheck", bin("tsc"), ["--noEmit"]);
 
@@ -36,6 +36,20 @@ if (unit) {
   totals.failed += unit.numFailedTests;
   totals.skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
 } else if (!failedStep) failedStep = "vitest wrote no results";
+
+// The integration tests again on PostgreSQL, when its binaries are here: a throwaway cluster on loopback, one
+// migrated template database, a fresh copy per test file (tests/helpers/pg-database.ts).
+const pgPhase = spawnSync(bin("tsx"), ["scripts/test-postgres.ts"], { stdio: "inherit", env: process.env });
+if (pgPhase.status === 3) process.stdout.write("PostgreSQL part skipped: no PostgreSQL binaries here (Debian: apt install postgresql).\n");
+else {
+  const pgResults = readJson("test-results/pg-results.json");
+  if (pgResults) {
+    totals.passed += pgResults.numPassedTests;
+    totals.failed += pgResults.numFailedTests;
+    totals.skipped += pgResults.numPendingTests + (pgResults.numTodoTests ?? 0);
+  }
+  if (pgPhase.status !== 0 && !failedStep) failedStep = `integration tests on PostgreSQL (exit ${pgPhase.status})`;
+}
 
 const built = step("production build", bin("next"), ["build"]);
 if (built) {

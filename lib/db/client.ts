@@ -1,21 +1,30 @@
-// The one Prisma client. SQLite through the better-sqlite3 driver adapter (Prisma 6.19, JS engine: no binaries).
+// The one Prisma client, on the database DATABASE_URL names: SQLite through the better-sqlite3 driver adapter (the
+// embedded default) or PostgreSQL through the pg adapter (a team's shared database). Prisma 6.19, JS engine: no
+// binaries. Both clients are generated from one schema (scripts/db-schemas.ts), so they have the same models and
+// the rest of the code uses one type.
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../../generated/prisma/client";
-import { env } from "../env";
+import { PrismaClient as PrismaClientPg } from "../../generated/prisma-pg/client";
+import { databaseProviderOf, env } from "../env";
 
 const g = globalThis as unknown as { __fofPrisma?: PrismaClient };
 
 /**
- * Every connection waits up to FOF_DB_BUSY_TIMEOUT_MS for another writer (SQLite's busy timeout) instead of failing
- * at once with "database is locked"; what still fails is retried by its caller (the worker backs off).
+ * SQLite: every connection waits up to FOF_DB_BUSY_TIMEOUT_MS for another writer (SQLite's busy timeout) instead of
+ * failing at once with "database is locked"; what still fails is retried by its caller (the worker backs off).
+ * PostgreSQL: a pool of FOF_DB_POOL_SIZE connections; lock waits are bounded by the same timeout.
  */
 export function createPrismaClient(databaseUrl = env().databaseUrl): PrismaClient {
   const timeout = env().FOF_DB_BUSY_TIMEOUT_MS;
-  return new PrismaClient({
-    adapter: new PrismaBetterSQLite3({ url: databaseUrl, timeout }),
-    // Interactive transactions queue behind the adapter's single connection: give them the same patience.
-    transactionOptions: { maxWait: timeout, timeout: Math.max(timeout * 3, 30_000) },
-  });
+  // Interactive transactions queue behind SQLite's single connection (or the pool): give them the same patience.
+  const transactionOptions = { maxWait: timeout, timeout: Math.max(timeout * 3, 30_000) };
+  if (databaseProviderOf(databaseUrl) === "postgresql") {
+    const adapter = new PrismaPg({ connectionString: databaseUrl, max: env().FOF_DB_POOL_SIZE, connectionTimeoutMillis: timeout, options: `-c lock_timeout=${timeout}` });
+    // Same models, same delegates (generated from one schema): the PostgreSQL client is used through the one type.
+    return new PrismaClientPg({ adapter, transactionOptions }) as unknown as PrismaClient;
+  }
+  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl, timeout }), transactionOptions });
 }
 
 /** Lazily created so that importing lib/db never opens a file (the CLI's score command has no database). */

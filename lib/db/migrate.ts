@@ -1,64 +1,95 @@
-// Applies the committed migrations to the database in FOF_DATA_DIR and seeds the benchmark content.
-// Run on every start (idempotent); `prisma migrate deploy` never creates new migrations.
+// Applies the committed migrations to the configured database and seeds the benchmark content. Run on every start
+// (idempotent); `prisma migrate deploy` never creates new migrations. SQLite: prisma/migrations, the file in
+// FOF_DATA_DIR (or DATABASE_URL=file:…). PostgreSQL: prisma/postgresql/migrations (generated from the same schema by
+// scripts/db-schemas.ts), DATABASE_URL=postgres://….
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { env } from "../env";
+import pg from "pg";
+import { databaseProviderOf, env } from "../env";
 import { createPrismaClient } from "./client";
 import { seed } from "./seed";
 
+const MIGRATIONS = { sqlite: "prisma/migrations", postgresql: "prisma/postgresql/migrations" } as const;
+const CONFIG = { sqlite: "prisma.config.ts", postgresql: "prisma.pg.config.ts" } as const;
+
 export async function migrateAndSeed({ quiet = false } = {}) {
   const { dataDir, databaseUrl } = env();
+  const provider = databaseProviderOf(databaseUrl);
   mkdirSync(dataDir, { recursive: true });
   mkdirSync(path.join(dataDir, "images"), { recursive: true });
-  const file = databaseUrl.replace(/^file:/, "");
-  if (pendingMigrations(file).length === 0) {
-    // Nothing to apply: skip `migrate deploy`, whose lock would fail while a server or worker holds the database.
-    await seedOnly(databaseUrl, file, quiet);
-    return;
+  // Nothing to apply: skip `migrate deploy`, whose lock would fail while a server or worker holds the database.
+  if ((await pendingMigrations(databaseUrl)).length > 0) {
+    const prismaBin = path.join(process.cwd(), "node_modules", ".bin", "prisma");
+    const res = spawnSync(prismaBin, ["migrate", "deploy", "--config", CONFIG[provider]], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: "1" },
+      encoding: "utf8",
+    });
+    if (res.status !== 0) {
+      process.stderr.write(res.stdout + res.stderr);
+      throw new Error(`prisma migrate deploy failed (exit ${res.status})`);
+    }
+    if (provider === "sqlite") {
+      // WAL lets the web server read while a worker writes; the setting is stored in the file.
+      const sqlite = new Database(sqliteFile(databaseUrl));
+      sqlite.pragma("journal_mode = WAL");
+      sqlite.close();
+    }
   }
-  const prismaBin = path.join(process.cwd(), "node_modules", ".bin", "prisma");
-  const res = spawnSync(prismaBin, ["migrate", "deploy"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: "1" },
-    encoding: "utf8",
-  });
-  if (res.status !== 0) {
-    process.stderr.write(res.stdout + res.stderr);
-    throw new Error(`prisma migrate deploy failed (exit ${res.status})`);
-  }
-  // WAL lets the web server read while a worker writes; the setting is stored in the file.
-  const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.close();
-  await seedOnly(databaseUrl, file, quiet);
+  await seedOnly(databaseUrl, quiet);
 }
 
-/** Names of committed migrations not yet applied to the database file. */
-export function pendingMigrations(file: string): string[] {
-  const dir = path.join(process.cwd(), "prisma", "migrations");
-  const all = readdirSync(dir, { withFileTypes: true })
+const sqliteFile = (url: string) => url.replace(/^file:/, "");
+
+/** Names of the committed migrations (of the URL's provider), in order. */
+export function committedMigrations(provider: "sqlite" | "postgresql"): string[] {
+  const dir = path.join(process.cwd(), MIGRATIONS[provider]);
+  return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, "migration.sql")))
-    .map((d) => d.name);
-  if (!existsSync(file)) return all;
+    .map((d) => d.name)
+    .sort();
+}
+
+/** Names of committed migrations not yet applied to the database. */
+export async function pendingMigrations(databaseUrl: string): Promise<string[]> {
+  const provider = databaseProviderOf(databaseUrl);
+  const all = committedMigrations(provider);
+  const applied = provider === "sqlite" ? appliedSqlite(sqliteFile(databaseUrl)) : await appliedPostgres(databaseUrl);
+  return all.filter((m) => !applied.has(m));
+}
+
+function appliedSqlite(file: string): Set<string> {
+  if (!existsSync(file)) return new Set();
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const table = sqlite.prepare("SELECT name FROM sqlite_master WHERE type='table' AND name='_prisma_migrations'").get();
-    if (!table) return all;
-    const applied = new Set(
-      (sqlite.prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL").all() as Array<{ migration_name: string }>).map((r) => r.migration_name),
-    );
-    return all.filter((m) => !applied.has(m));
+    if (!table) return new Set();
+    return new Set((sqlite.prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL").all() as Array<{ migration_name: string }>).map((r) => r.migration_name));
   } finally {
     sqlite.close();
   }
 }
 
-async function seedOnly(databaseUrl: string, file: string, quiet: boolean) {
+async function appliedPostgres(url: string): Promise<Set<string>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const table = await client.query("SELECT to_regclass('public._prisma_migrations') IS NOT NULL AS present");
+    if (!table.rows[0].present) return new Set();
+    const rows = await client.query<{ migration_name: string }>("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL");
+    return new Set(rows.rows.map((r) => r.migration_name));
+  } finally {
+    await client.end();
+  }
+}
+
+async function seedOnly(databaseUrl: string, quiet: boolean) {
   const prisma = createPrismaClient(databaseUrl);
   try {
     const seeded = await seed(prisma);
-    if (!quiet) process.stderr.write(`database ready: ${file} (benchmark ${seeded.benchmarkVersion})\n`);
+    const where = databaseProviderOf(databaseUrl) === "sqlite" ? sqliteFile(databaseUrl) : databaseUrl.replace(/\/\/[^@/]*@/, "//"); // never print a password
+    if (!quiet) process.stderr.write(`database ready: ${where} (benchmark ${seeded.benchmarkVersion})\n`);
   } finally {
     await prisma.$disconnect();
   }

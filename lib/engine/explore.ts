@@ -11,6 +11,7 @@ import { pinnedTruth, runRecordChunks, scoredAttributes, type FaceRecord, type L
 import { runBenchmark } from "./pinned";
 import { badRequest, DomainError, tooMany } from "./errors";
 import { DEFAULT_SUITE_ID, suiteOf } from "../suites";
+import { dialectOf, jsonTextSql } from "../db/dialect";
 
 export interface ScoreOptions {
   raceMapping?: RaceMapping;
@@ -52,12 +53,12 @@ export async function aggregatedRecords(prisma: PrismaClient, runId: string, opt
   }
   const slug = opts.modelSlug ?? null;
   const rows = await prisma.$queryRaw<CountRow[]>`
-    SELECT m."slug" AS model, q."test" AS test, q."context" AS context, q."statisticId" AS statisticId, q."level" AS level,
+    SELECT m."slug" AS model, q."test" AS test, q."context" AS context, q."statisticId" AS "statisticId", q."level" AS level,
            q."attribute" AS attribute, o."gender" AS gender, o."race" AS race, COUNT(*) AS n
     FROM "Query" q
     JOIN "ModelConfig" m ON m."id" = q."modelConfigId"
     LEFT JOIN "Outcome" o ON o."queryId" = q."id"
-    WHERE q."runId" = ${runId} AND q."status" IN ('answered', 'refused') AND (${slug} IS NULL OR m."slug" = ${slug})
+    WHERE q."runId" = ${runId} AND q."status" IN ('answered', 'refused') AND (CAST(${slug} AS TEXT) IS NULL OR m."slug" = ${slug})
     GROUP BY m."slug", q."test", q."context", q."statisticId", q."level", q."attribute", o."gender", o."race"`;
   return rows.flatMap((r) =>
     // As runRecordChunks: an objective query scores its own attribute, a subjective answer both of the person's.
@@ -105,9 +106,10 @@ type InfluenceSqlRow = { model: string; context: string; statisticId: string; le
 
 /** Answered context queries of an LLM run counted by the context's identity and the chosen person (Table 3). */
 export async function runInfluenceCounts(prisma: PrismaClient, runId: string): Promise<InfluenceCount[]> {
+  const dialect = dialectOf(prisma);
   const rows = await prisma.$queryRaw<InfluenceSqlRow[]>`
-    SELECT m."slug" AS model, q."context" AS context, q."statisticId" AS statisticId, q."level" AS level,
-           json_extract(q."identityJson", '$.gender') AS ig, json_extract(q."identityJson", '$.race') AS ir,
+    SELECT m."slug" AS model, q."context" AS context, q."statisticId" AS "statisticId", q."level" AS level,
+           ${jsonTextSql(dialect, 'q."identityJson"', "gender")} AS ig, ${jsonTextSql(dialect, 'q."identityJson"', "race")} AS ir,
            o."gender" AS gender, o."race" AS race, COUNT(*) AS n
     FROM "Query" q
     JOIN "ModelConfig" m ON m."id" = q."modelConfigId"
