@@ -9,7 +9,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 // text (OID 25) and their arrays as text[] (1009). Only catalog queries return these; the app's tables never do.
 const CATALOG_TEXT = new Set([18, 19, 22, 24, 30, 194, 2205, 3361, 3402, 5017]);
 const CATALOG_TEXT_ARRAYS = new Set([1002, 1003, 1006, 1008, 1013, 2210]);
-function catalogNamesAsText(factory: PrismaPg) {
+function migrateSafe(factory: PrismaPg) {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const patch = (q: any) => {
     const io = q.performIO.bind(q);
@@ -19,6 +19,18 @@ function catalogNamesAsText(factory: PrismaPg) {
       for (const f of res?.fields ?? []) f.dataTypeID = CATALOG_TEXT.has(f.dataTypeID) ? 25 : CATALOG_TEXT_ARRAYS.has(f.dataTypeID) ? 1009 : f.dataTypeID;
       return res;
     };
+    // Migrate replays whole migration scripts through executeRaw, which pg runs as one prepared statement (one
+    // statement only): argument-less multi-statement scripts go through executeScript (the simple protocol).
+    if (q.executeScript) {
+      const raw = q.executeRaw.bind(q);
+      q.executeRaw = async (query: { sql: string; args: unknown[] }) => {
+        if (query.args.length === 0 && query.sql.trim().replace(/;\s*$/, "").includes(";")) {
+          await q.executeScript(query.sql);
+          return 0;
+        }
+        return raw(query);
+      };
+    }
     const start = q.startTransaction?.bind(q);
     if (start) q.startTransaction = async (...a: unknown[]) => patch(await start(...a));
     return q;
@@ -27,7 +39,23 @@ function catalogNamesAsText(factory: PrismaPg) {
     provider: factory.provider,
     adapterName: factory.adapterName,
     connect: async () => patch(await factory.connect()),
-    connectToShadowDb: async () => patch(await factory.connectToShadowDb()),
+    // adapter-pg's own shadow database keeps the connection string's database name (it connects to the main
+    // database): make one beside it, connect to it by URL, drop it when Migrate is done.
+    connectToShadowDb: async () => {
+      const main = await factory.connect();
+      const name = `prisma_shadow_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+      await main.executeScript(`CREATE DATABASE "${name}"`);
+      const url = new URL(process.env.DATABASE_URL ?? "");
+      url.pathname = `/${name}`;
+      const shadow = patch(await new PrismaPg({ connectionString: url.toString() }).connect());
+      const dispose = shadow.dispose.bind(shadow);
+      shadow.dispose = async () => {
+        await dispose();
+        await main.executeScript(`DROP DATABASE IF EXISTS "${name}"`);
+        await main.dispose();
+      };
+      return shadow;
+    },
   } as unknown as PrismaPg;
 }
 
@@ -37,7 +65,6 @@ export default defineConfig({
   schema: "prisma/postgresql/schema.prisma",
   migrations: { path: "prisma/postgresql/migrations" },
   async adapter() {
-    // Its shadow database (migrate dev) is created and dropped by the adapter on the same server.
-    return catalogNamesAsText(new PrismaPg({ connectionString: process.env.DATABASE_URL }));
+    return migrateSafe(new PrismaPg({ connectionString: process.env.DATABASE_URL }));
   },
 });

@@ -8,7 +8,7 @@
 //       SQLite: `prisma migrate dev --create-only` (in-memory shadow database);
 //       PostgreSQL: the same against a throwaway cluster started here on loopback (Debian's postgresql package).
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startTempPostgres } from "./pg-temp";
 
@@ -52,19 +52,25 @@ function main() {
   const name = args[i + 1];
   if (!name || !/^[a-z0-9_]+$/.test(name)) throw new Error("--migration needs a name of lower-case letters, digits and _");
   const prisma = path.join(root, "node_modules/.bin/prisma");
+  // A fresh database brought to the committed migrations, then `migrate dev --create-only` writes the difference.
+  // Prisma 6.19's wasm engine may exit non-zero after writing the file ("null pointer passed to rust"): the new
+  // folder is what counts (the migrations test then checks what it holds).
+  const created = (dir: string) => readdirSync(path.join(root, dir)).some((d) => d.endsWith(`_${name}`));
   const create = (config: string, env: Record<string, string>) => {
-    const r = spawnSync(prisma, ["migrate", "dev", "--config", config, "--create-only", "--skip-generate", "--name", name], { cwd: root, env: { ...process.env, ...env, CHECKPOINT_DISABLE: "1" }, encoding: "utf8" });
-    process.stderr.write(r.stdout + r.stderr);
-    return r.status;
+    const opts = { cwd: root, env: { ...process.env, ...env, CHECKPOINT_DISABLE: "1" }, encoding: "utf8" as const };
+    const deploy = spawnSync(prisma, ["migrate", "deploy", "--config", config], opts);
+    if (deploy.status !== 0) process.stderr.write(deploy.stdout + deploy.stderr);
+    const r = spawnSync(prisma, ["migrate", "dev", "--config", config, "--create-only", "--skip-generate", "--name", name], opts);
+    if (r.status !== 0) process.stderr.write(r.stdout + r.stderr);
   };
   const tmp = execFileSync("mktemp", ["-d"], { encoding: "utf8" }).trim();
-  if (create("prisma.config.ts", { DATABASE_URL: `file:${tmp}/gen.db` }) !== 0) throw new Error("SQLite migration failed");
+  create("prisma.config.ts", { DATABASE_URL: `file:${tmp}/gen.db` });
+  if (!created("prisma/migrations")) throw new Error("no SQLite migration was written (nothing changed?)");
   const pg = startTempPostgres();
   try {
     pg.createDatabase("fof_gen");
-    // Prisma 6.19's wasm engine may exit non-zero after writing the file ("null pointer passed to rust"): the file is
-    // what counts, and the migrations test checks both providers end in the same models.
     create("prisma.pg.config.ts", { DATABASE_URL: pg.url("fof_gen") });
+    if (!created("prisma/postgresql/migrations")) throw new Error("no PostgreSQL migration was written");
   } finally {
     pg.stop();
   }

@@ -32,6 +32,8 @@ export async function saveModel(_prev: ModelFormState, form: FormData): Promise<
     priceInputPer1k: num(form.get("priceInputPer1k"), 0),
     priceOutputPer1k: num(form.get("priceOutputPer1k"), 0),
     concurrency: num(form.get("concurrency"), 8),
+    requestsPerMinute: blankToNull(form.get("requestsPerMinute")) === null ? null : num(form.get("requestsPerMinute"), 0),
+    tokensPerMinute: blankToNull(form.get("tokensPerMinute")) === null ? null : num(form.get("tokensPerMinute"), 0),
     width: num(form.get("width"), 1024),
     height: num(form.get("height"), 1024),
     quality: blankToNull(form.get("quality")),

@@ -67,8 +67,8 @@ export default async function ModelsPage() {
                         {m.provider === "baseline" || m.provider === "import"
                           ? "–"
                           : m.modality === "t2i"
-                            ? `${params.width ?? 1024}×${params.height ?? 1024}${params.quality ? ` · ${params.quality}` : ""} · $${m.pricePerImage}/image · ×${m.concurrency}`
-                            : `T=${params.temperature ?? 0} · max ${params.maxTokens ?? 64} tok · $${m.priceInputPer1k}/$${m.priceOutputPer1k} per 1k · ×${m.concurrency}`}
+                            ? `${params.width ?? 1024}×${params.height ?? 1024}${params.quality ? ` · ${params.quality}` : ""} · $${m.pricePerImage}/image · ×${m.concurrency}${m.requestsPerMinute ? ` · ${m.requestsPerMinute} req/min` : ""}`
+                            : `T=${params.temperature ?? 0} · max ${params.maxTokens ?? 64} tok · $${m.priceInputPer1k}/$${m.priceOutputPer1k} per 1k · ×${m.concurrency}${m.requestsPerMinute ? ` · ${m.requestsPerMinute} req/min` : ""}${m.tokensPerMinute ? ` · ${m.tokensPerMinute} tok/min` : ""}`}
                       </Td>
                       <Td>
                         {key.problem ? (

@@ -20,7 +20,9 @@ const FIELDS: Field[] = [
   { name: "height", label: "Image height (px)", type: "number", placeholder: "1024", only: "t2i", api: true },
   { name: "quality", label: "Quality", placeholder: "standard", hint: "OpenAI Images only: standard/hd (dall-e-3), low…high (gpt-image-1)", only: "t2i", api: true },
   { name: "pricePerImage", label: "USD / image", type: "number", step: "0.001", placeholder: "0.04", only: "t2i", api: true },
-  { name: "concurrency", label: "Concurrency", type: "number", placeholder: "8", api: true },
+  { name: "concurrency", label: "Concurrency", type: "number", placeholder: "8", hint: "calls at once, over all workers", api: true },
+  { name: "requestsPerMinute", label: "Requests / minute", type: "number", placeholder: "no limit", hint: "the provider's limit, over all workers", api: true },
+  { name: "tokensPerMinute", label: "Tokens / minute", type: "number", placeholder: "no limit", hint: "input + output, over all workers", only: "llm", api: true },
 ];
 
 export function ModelForm({ credentials }: { credentials: string[] }) {

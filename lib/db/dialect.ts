@@ -54,3 +54,11 @@ export function jsonTextSql(dialect: Dialect, columnSql: string, key: string): P
   if (!/^[A-Za-z]+$/.test(key) || !/^[a-z]+\."[A-Za-z]+"$/.test(columnSql)) throw new Error(`bad JSON path ${columnSql} ${key}`);
   return Prisma.raw(DIALECTS[dialect].jsonText(columnSql, key));
 }
+
+/**
+ * Serialises writers of one row's dependents inside a transaction: PostgreSQL locks the row (SELECT … FOR UPDATE);
+ * SQLite needs nothing (one writer at a time already).
+ */
+export async function lockRow(tx: { $executeRawUnsafe(q: string, ...v: unknown[]): Promise<number> }, table: "ModelConfig", id: string): Promise<void> {
+  if (dialectOf(tx) === "postgresql") await tx.$executeRawUnsafe(`SELECT 1 FROM "${table}" WHERE "id" = $1 FOR UPDATE`, id);
+}

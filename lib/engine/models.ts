@@ -32,7 +32,11 @@ export const modelInputSchema = z
     maxTokens: z.number().int().min(1).max(32_000).default(64),
     priceInputPer1k: z.number().min(0).max(1000).default(0),
     priceOutputPer1k: z.number().min(0).max(1000).default(0),
+    /** calls at once, across every worker on every host */
     concurrency: z.number().int().min(1).max(256).default(8),
+    /** the provider's rate limits, across every worker (null = none) */
+    requestsPerMinute: z.number().int().min(1).max(1_000_000).nullable().default(null),
+    tokensPerMinute: z.number().int().min(1).max(100_000_000).nullable().default(null),
     /** T2I: output size, quality (OpenAI Images) and price per generated image */
     width: z.number().int().min(64).max(4096).default(1024),
     height: z.number().int().min(64).max(4096).default(1024),
@@ -70,6 +74,8 @@ export async function upsertModel(prisma: PrismaClient, input: ModelInput, byUse
     priceInputPer1k: m.priceInputPer1k,
     priceOutputPer1k: m.priceOutputPer1k,
     concurrency: m.concurrency,
+    requestsPerMinute: m.requestsPerMinute,
+    tokensPerMinute: m.modality === "llm" ? m.tokensPerMinute : null,
     archived: false,
   };
   return prisma.modelConfig.upsert({ where: { slug: m.slug }, update: { ...data, updatedById: byUserId }, create: { slug: m.slug, ...data, createdById: byUserId, updatedById: byUserId } });

@@ -55,6 +55,7 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
   }
   if (!m.imageProvider || !m.imageSize) return done("failed", `provider not available: ${m.providerError}`);
 
+  await m.slot.rate.take(); // the model's requests/min share (lib/engine/limits)
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), config.timeoutMs);
   const t0 = performance.now();

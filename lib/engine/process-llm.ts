@@ -32,6 +32,8 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
       attempts.push({ text, latencyMs: 0, cached: true });
     } else {
       allCached = false;
+      // Every request counts against the model's requests/min share, tokens after the answer (lib/engine/limits).
+      await m.slot.rate.take();
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), config.timeoutMs);
       const t0 = performance.now();
@@ -54,6 +56,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
         const ms = Math.round(performance.now() - t0);
         latency += ms;
         text = capOutput(res.text);
+        m.slot.rate.charge((res.inputTokens ?? 0) + (res.outputTokens ?? 0));
         inTok = (inTok ?? 0) + (res.inputTokens ?? 0);
         outTok = (outTok ?? 0) + (res.outputTokens ?? 0);
         const c = cost(res.inputTokens, res.outputTokens, m.priceIn, m.priceOut);

@@ -1,7 +1,6 @@
 // What the engine's worker and its processors share: a claimed query, a model as a run calls it, the results
 // they buffer for one write, and the retry arithmetic.
 import { createHash } from "node:crypto";
-import type { LimitFunction } from "p-limit";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { ChatProvider, ImageProvider } from "../providers";
 import { ProviderError } from "../providers";
@@ -15,6 +14,8 @@ export function capOutput(text: string): string {
   return text.length > MAX_STORED_OUTPUT ? text.slice(0, MAX_STORED_OUTPUT) + TRUNCATION_MARK : text;
 }
 
+
+import type { DynamicLimit, RateGate } from "./limits";
 
 export interface Claimed {
   id: number;
@@ -39,10 +40,22 @@ export interface Claimed {
   cachedImageSha256?: string | null;
 }
 
+/** A model as this worker calls it: its share of the model's global limits (lib/engine/model-share.ts). */
 export interface ModelSlot {
-  limit: LimitFunction;
+  modelConfigId: string;
+  /** calls running at once: the granted share */
+  limit: DynamicLimit;
+  /** requests/min and tokens/min at the share's fraction of the model's rates */
+  rate: RateGate;
+  /** claimed and not finished (queued behind the limit or running) */
   inFlight: number;
+  /** the model's global concurrency */
   concurrency: number;
+  /** this worker's share of it now (0 until the first renewal grants some) */
+  granted: number;
+  /** the last claim found less than it asked for: the worker wants only what it runs */
+  idle: boolean;
+  renewedAt: number;
 }
 
 /** A model as one run calls it: built from the run's snapshot of the model's settings at launch. */

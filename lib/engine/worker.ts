@@ -3,7 +3,6 @@
 // most its in-flight calls, whose leases expire and are claimed again (one duplicate call each, at most).
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import pLimit from "p-limit";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { createImageProvider, createProvider, imageParams, modelParams, type ChatProvider, type ImageProvider } from "../providers";
 import { suiteOf, type AnySuite, type CallSettings } from "../suites";
@@ -12,6 +11,9 @@ import { sweepInterruptedPlanning, type ModelSnapshot } from "./runs";
 import { processLlm } from "./process-llm";
 import { processImage } from "./process-image";
 import { writeBatch } from "./outcome-writes";
+import { claimQueries } from "./claim";
+import { DynamicLimit, RateGate } from "./limits";
+import { releaseShares, renewShare, sweepExpiredShares } from "./model-share";
 import { backoffMs, type Claimed, type ModelSlot, type ModelState, type ProcessorContext, type Write } from "./work-types";
 import { sweepStorage } from "./imports";
 import { isContention } from "../db/retry";
@@ -32,6 +34,9 @@ export interface WorkerOptions {
   dataDir?: string;
   /** how often the worker records its heartbeat (WorkerStatus) */
   heartbeatMs?: number;
+  /** how often it renews its share of each model's global limits, and how long an unrenewed share lasts */
+  shareRenewMs?: number;
+  shareLeaseMs?: number;
 }
 
 export { capOutput, MAX_STORED_OUTPUT, TRUNCATION_MARK, attemptKey, backoffMs } from "./work-types";
@@ -42,6 +47,8 @@ export class Worker {
   private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir">> & Pick<WorkerOptions, "runId" | "log">;
   /** errors the loop met, by kind (tests and the heartbeat read them) */
   readonly errors = { contention: 0, other: 0 };
+  /** queries this worker brought to an outcome (benchmarks and tests see how work was split) */
+  outcomes = 0;
   private readonly dataDir: string;
   /** per run × model (each run calls with its launch snapshot) */
   private models = new Map<string, ModelState>();
@@ -75,6 +82,8 @@ export class Worker {
       backoffBaseMs: 500,
       backoffMaxMs: 30_000,
       heartbeatMs: 2_000,
+      shareRenewMs: 1_000,
+      shareLeaseMs: 10_000,
       ...options,
     };
     this.dataDir = options.dataDir ?? env().dataDir;
@@ -96,19 +105,23 @@ export class Worker {
    * instead of waiting for the leases to expire. Leases of other hosts expire on their own.
    */
   async releaseDeadLeases(): Promise<number> {
-    const owners = await this.prisma.query.findMany({ where: { status: "leased" }, distinct: ["leaseOwner"], select: { leaseOwner: true } });
-    const dead = owners
-      .map((o) => o.leaseOwner)
-      .filter((o): o is string => {
-        if (!o) return false;
-        const [host, pid] = o.split(":");
-        return host === hostname() && Number(pid) !== process.pid && !isAlive(Number(pid));
-      });
+    const [queryOwners, shareOwners] = await Promise.all([
+      this.prisma.query.findMany({ where: { status: "leased" }, distinct: ["leaseOwner"], select: { leaseOwner: true } }),
+      this.prisma.modelSlotLease.findMany({ distinct: ["owner"], select: { owner: true } }),
+    ]);
+    const deadHere = (o: string | null): o is string => {
+      if (!o) return false;
+      const [host, pid] = o.split(":");
+      return host === hostname() && Number(pid) !== process.pid && !isAlive(Number(pid));
+    };
     let released = 0;
-    for (const owner of dead) {
+    for (const owner of queryOwners.map((o) => o.leaseOwner).filter(deadHere)) {
+      // Claim tokens are the owner id plus a sequence number.
       const r = await this.prisma.query.updateMany({ where: { status: "leased", leaseOwner: owner }, data: { status: "pending", leaseOwner: null, leaseUntil: null } });
       released += r.count;
     }
+    const deadShares = shareOwners.map((o) => o.owner).filter(deadHere);
+    if (deadShares.length) await this.prisma.modelSlotLease.deleteMany({ where: { owner: { in: deadShares } } });
     if (released) this.opts.log?.(`released ${released} queries leased by stopped workers`);
     return released;
   }
@@ -122,6 +135,7 @@ export class Worker {
   async run({ untilDone = false }: { untilDone?: boolean } = {}): Promise<void> {
     await this.guard("startup", async () => {
       await this.releaseDeadLeases();
+      await sweepExpiredShares(this.prisma);
       const swept = await sweepInterruptedPlanning(this.prisma);
       if (swept) this.opts.log?.(`removed ${swept} run(s) whose planning was interrupted`);
       const storage = await sweepStorage(this.prisma, this.dataDir);
@@ -132,6 +146,7 @@ export class Worker {
       const ok = await this.guard("loop", async () => {
         const runs = await this.activeRuns();
         this.activeRunIds = runs.map((r) => r.id);
+        await this.renewShares();
         let claimedAny = false;
         for (const run of runs) claimedAny = (await this.fill(run.id, runs.length)) || claimedAny;
         if (this.buffer.length >= 500 || (this.buffer.length && Date.now() - lastFlush >= this.opts.flushMs)) {
@@ -156,6 +171,7 @@ export class Worker {
       await sleep(backoffMs(i, this.opts.backoffBaseMs, 5_000) + 50);
     }
     await this.guard("release", () => this.releaseOwnLeases());
+    await this.guard("release shares", () => releaseShares(this.prisma, this.owner));
     await this.guard("stop", () => this.prisma.workerStatus.updateMany({ where: { owner: this.owner }, data: { stoppedAt: new Date(), inFlight: 0, heartbeatAt: new Date() } }));
   }
 
@@ -254,7 +270,11 @@ export class Worker {
         providerError = e instanceof Error ? e.message : String(e);
       }
       let slot = this.slots.get(modelConfigId);
-      if (!slot) this.slots.set(modelConfigId, (slot = { limit: pLimit(Math.max(1, cfg.concurrency)), inFlight: 0, concurrency: Math.max(1, cfg.concurrency) }));
+      if (!slot) {
+        const concurrency = Math.max(1, cfg.concurrency);
+        this.slots.set(modelConfigId, (slot = { modelConfigId, limit: new DynamicLimit(0), rate: new RateGate(), inFlight: 0, concurrency, granted: 0, idle: false, renewedAt: 0 }));
+        await this.renew(slot);
+      }
       m = {
         id: cfg.id,
         slug: cfg.slug,
@@ -272,6 +292,25 @@ export class Worker {
       this.models.set(key, m);
     }
     return m;
+  }
+
+  /** Renews this worker's share of every model it calls (each at most every shareRenewMs). */
+  private async renewShares() {
+    const now = Date.now();
+    for (const slot of this.slots.values()) if (now - slot.renewedAt >= this.opts.shareRenewMs) await this.renew(slot);
+  }
+
+  /** Takes this worker's share of a model's limits: it wants the whole model while it has work, else what it runs. */
+  private async renew(slot: ModelSlot) {
+    const want = slot.idle ? slot.inFlight : slot.concurrency;
+    const share = await renewShare(this.prisma, this.owner, { modelConfigId: slot.modelConfigId, want, inFlight: slot.limit.running }, this.opts.shareLeaseMs);
+    slot.renewedAt = Date.now();
+    slot.concurrency = share.concurrency;
+    slot.granted = share.grant;
+    slot.limit.setCapacity(share.grant);
+    // The rates follow the share: all workers together never exceed the model's rate.
+    const fraction = share.grant / share.concurrency;
+    slot.rate.setRates(share.requestsPerMinute === null ? null : share.requestsPerMinute * fraction, share.tokensPerMinute === null ? null : share.tokensPerMinute * fraction);
   }
 
   /** Claims and starts as many queries of a run as its models have free slots. */
@@ -297,18 +336,24 @@ export class Worker {
       const mine = this.runModelInFlight.get(rmKey) ?? 0;
       // Keep up to two batches' worth queued behind the concurrency limit so the provider is never idle; runs on
       // the same model share it: each run may hold its fair part, so a second run starts at once.
+      // The worker's share of the model's global concurrency bounds what it claims.
       const sharing = Math.max(1, this.runsOnModel(modelConfigId, activeRuns));
-      const fair = Math.ceil((m.slot.concurrency * 2) / sharing);
-      const room = Math.min(this.opts.batchSize, m.slot.concurrency * 2 - m.slot.inFlight, fair - mine);
-      if (room <= 0) continue;
+      const fair = Math.ceil((m.slot.granted * 2) / sharing);
+      const room = Math.min(this.opts.batchSize, m.slot.granted * 2 - m.slot.inFlight, fair - mine);
+      if (room <= 0) {
+        // Held back by the share, not by a lack of work: ask for more at the next renewal.
+        if (m.slot.granted * 2 - m.slot.inFlight <= 0) m.slot.idle = false;
+        continue;
+      }
       const claimed = await this.claim(runId, modelConfigId, room);
+      m.slot.idle = claimed.length < room;
       for (const q of claimed) {
         claimedAny = true;
         m.slot.inFlight++;
         this.runModelInFlight.set(rmKey, (this.runModelInFlight.get(rmKey) ?? 0) + 1);
-        const p = m.slot
-          .limit(() => (q.modality === "t2i" ? processImage(this.context, q, m, settings) : processLlm(this.context, q, m, settings, suite.readAnswer)))
-          .catch((e) => this.opts.log?.(`query ${q.id}: ${e instanceof Error ? e.message : String(e)}`))
+        const p = m.slot.limit
+          .run(() => (q.modality === "t2i" ? processImage(this.context, q, m, settings) : processLlm(this.context, q, m, settings, suite.readAnswer)))
+          .catch((e: unknown) => this.opts.log?.(`query ${q.id}: ${e instanceof Error ? e.message : String(e)}`))
           .finally(() => {
             m.slot.inFlight--;
             this.runModelInFlight.set(rmKey, (this.runModelInFlight.get(rmKey) ?? 1) - 1);
@@ -327,40 +372,12 @@ export class Worker {
     return Math.min(Math.max(n, 1), Math.max(activeRuns, 1));
   }
 
-  private async claim(runId: string, modelConfigId: string, n: number): Promise<Claimed[]> {
-    const now = new Date();
-    const token = `${this.owner}:${++this.claimSeq}`;
-    // Due, and not waiting on another query's answer (a dependency with no outcome yet).
-    const due = { AND: [{ OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] }, { OR: [{ dependsOnId: null }, { dependsOn: { outcome: { isNot: null } } }] }] };
-    return this.prisma.$transaction(async (tx) => {
-      // Two narrow lookups (pending in id order; expired leases) keep the claim on the (runId, modelConfigId,
-      // status) index instead of scanning the run's finished rows.
-      const pending = await tx.query.findMany({ where: { runId, modelConfigId, status: "pending", ...due }, select: { id: true }, orderBy: { id: "asc" }, take: n });
-      const expired =
-        pending.length < n
-          ? await tx.query.findMany({ where: { runId, modelConfigId, status: "leased", leaseUntil: { lt: now } }, select: { id: true }, take: n - pending.length })
-          : [];
-      const ids = [...pending, ...expired].map((r) => r.id);
-      if (!ids.length) return [];
-      await tx.query.updateMany({
-        where: { id: { in: ids }, OR: [{ status: "pending" }, { status: "leased", leaseUntil: { lt: now } }] },
-        data: { status: "leased", leaseOwner: token, leaseUntil: new Date(now.getTime() + this.opts.leaseMs) },
-      });
-      const rows: Claimed[] = await tx.query.findMany({
-        where: { id: { in: ids }, leaseOwner: token, status: "leased" },
-        select: { id: true, runId: true, modelConfigId: true, modality: true, test: true, context: true, statisticId: true, level: true, attribute: true, repeatIndex: true, prompt: true, optionsJson: true, identityJson: true, attempts: true, cacheKey: true, dependsOnId: true },
-      });
-      const hits = await tx.responseCache.findMany({ where: { key: { in: rows.map((r) => r.cacheKey) } }, select: { key: true, rawText: true, imageSha256: true } });
-      const byKey = new Map(hits.map((h) => [h.key, h]));
-      for (const r of rows) {
-        r.cachedText = byKey.get(r.cacheKey)?.rawText ?? null;
-        r.cachedImageSha256 = byKey.get(r.cacheKey)?.imageSha256 ?? null;
-      }
-      return rows;
-    });
+  private claim(runId: string, modelConfigId: string, n: number): Promise<Claimed[]> {
+    return claimQueries(this.prisma, { runId, modelConfigId, n, token: `${this.owner}:${++this.claimSeq}`, leaseMs: this.opts.leaseMs });
   }
 
   private push(w: Write) {
+    if (w.kind === "outcome") this.outcomes++;
     this.buffer.push(w);
   }
 

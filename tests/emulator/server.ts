@@ -45,6 +45,8 @@ function makePng(width: number, height: number, prompt: string): Buffer {
 export interface EmulatorStats {
   calls: number;
   byModel: Record<string, number>;
+  /** the most calls of each model in progress at once (what a global concurrency limit must bound) */
+  peakConcurrent: Record<string, number>;
   status: Record<string, number>;
 }
 
@@ -103,6 +105,8 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
   let calls = 0;
   let predictionSeq = 0;
   const hanging = new Set<ServerResponse>();
+  const active = new Map<string, number>();
+  const peak = new Map<string, number>();
   const files = new Map<string, Buffer>();
   let lastImageRequest: Record<string, unknown> | null = null;
 
@@ -121,7 +125,14 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
     calls++;
     const n = (perModelCalls.get(model) ?? 0) + 1;
     perModelCalls.set(model, n);
-    if (script.latencyMs) await new Promise((r) => setTimeout(r, script.latencyMs));
+    const now = (active.get(model) ?? 0) + 1;
+    active.set(model, now);
+    peak.set(model, Math.max(peak.get(model) ?? 0, now));
+    try {
+      if (script.latencyMs) await new Promise((r) => setTimeout(r, script.latencyMs));
+    } finally {
+      active.set(model, (active.get(model) ?? 1) - 1);
+    }
     if (script.rateLimitBurst && n <= script.rateLimitBurst.count) return { status: 429, headers: { "retry-after": String(script.rateLimitBurst.retryAfterS) } };
     if (script.hangEvery && n % script.hangEvery === 0) return { status: 0, hang: true };
     if (script.error500Every && n % script.error500Every === 0) return { status: 500 };
@@ -132,7 +143,7 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
   const server: Server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://emulator");
-      if (req.method === "GET" && url.pathname === "/__stats") return send(res, 200, { calls, byModel: Object.fromEntries(perModelCalls), status: statusCounts });
+      if (req.method === "GET" && url.pathname === "/__stats") return send(res, 200, { calls, byModel: Object.fromEntries(perModelCalls), peakConcurrent: Object.fromEntries(peak), status: statusCounts });
 
       if (req.method === "POST" && url.pathname === "/v1/chat/completions") {
         const b = (await body(req)) as { model: string; messages: Array<{ content: string }> };
@@ -213,10 +224,11 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
     url,
     openaiBaseUrl: `${url}/v1`,
     replicateBaseUrl: `${url}/v1`,
-    stats: () => ({ calls, byModel: Object.fromEntries(perModelCalls), status: { ...statusCounts } }),
+    stats: () => ({ calls, byModel: Object.fromEntries(perModelCalls), peakConcurrent: Object.fromEntries(peak), status: { ...statusCounts } }),
     reset: () => {
       calls = 0;
       perModelCalls.clear();
+      peak.clear();
       for (const k of Object.keys(statusCounts)) delete statusCounts[k];
     },
     setScript: (model, script) => void scripts.set(model, script),
