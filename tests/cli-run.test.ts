@@ -65,3 +65,30 @@ describe.skipIf(!hasPhotos)("fof run --suite (a suite's own preset and settings)
     expect(await fail(["--suite", "nope", "--model", "baseline:uniform"])).toMatch(/unknown suite "nope"/);
   }, 120_000);
 });
+
+describe("fof worker logs", () => {
+  it("writes structured JSON lines with the worker's id on stderr", async () => {
+    const { spawn } = await import("node:child_process");
+    const env = { ...process.env, FOF_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fof-worker-log-")), FOF_LOG_LEVEL: "info" };
+    delete env.VITEST;
+    const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    const line = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no log line: ${err}`)), 60_000);
+      child.stderr.on("data", (d: Buffer) => {
+        err += d.toString();
+        const first = err.split("\n").find((l) => l.includes("worker started"));
+        if (first) {
+          clearTimeout(timer);
+          resolve(first);
+        }
+      });
+    });
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    const entry = JSON.parse(line);
+    expect(entry).toMatchObject({ level: 30, component: "worker", msg: "worker started" });
+    expect(entry.worker).toMatch(/^[^:]+:\d+:[0-9a-f]{8}$/);
+    expect(new Date(entry.time).getTime()).toBeGreaterThan(0);
+  }, 90_000);
+});

@@ -78,3 +78,28 @@ describe("run routes", () => {
     expect((await call(queries.GET, runId, "", await sessionCookie("reviewer"))).status).toBe(200);
   });
 });
+
+describe("health and request ids", () => {
+  it("/api/health needs no session, says what it checked, and carries a request id", async () => {
+    const health = await import("../app/api/health/route");
+    // A worker that finished above left no live heartbeat: the database is fine, runs would wait.
+    const res = await health.GET(new Request("http://127.0.0.1/api/health"));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ status: "degraded", database: { reachable: true }, migrations: { current: true, pending: 0 }, workers: { alive: 0 } });
+    expect(["sqlite", "postgresql"]).toContain(body.database.provider);
+    expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    // A live worker's heartbeat makes it ok; a proxy's request id is kept.
+    await db().workerStatus.create({ data: { owner: "h:1:x", host: "h", pid: 1 } });
+    const ok = await health.GET(new Request("http://127.0.0.1/api/health", { headers: { "x-request-id": "proxy-req-12345" } }));
+    expect((await ok.json()).status).toBe("ok");
+    expect(ok.headers.get("x-request-id")).toBe("proxy-req-12345");
+    await db().workerStatus.delete({ where: { owner: "h:1:x" } });
+  });
+
+  it("every API answer carries a request id, errors included", async () => {
+    const res = await call(summary.GET, "nope");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+});

@@ -2,6 +2,7 @@ import { CONTEXTS, TESTS, type Context, type Test } from "../../lib/benchmark";
 import { db, migrateAndSeed } from "../../lib/db";
 import { createRun, presetConfig, PRESET_NAMES, runProgress, runScores, t2iPresetConfig, Worker, type PresetName } from "../../lib/engine";
 import { DEFAULT_SUITE_ID, listSuites, suiteOf } from "../../lib/suites";
+import { logger } from "../../lib/log";
 import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
@@ -129,10 +130,13 @@ async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plann
 export async function workerCommand() {
   await migrateAndSeed({ quiet: true });
   const prisma = db();
-  const worker = new Worker(prisma, { log: (m) => process.stderr.write(`${m}\n`) });
+  // A service: structured JSON logs (lib/log.ts) with the worker's id on every line.
+  let log = logger.child({ component: "worker" });
+  const worker = new Worker(prisma, { log: (m) => log.info(m) });
+  log = log.child({ worker: worker.owner });
   process.once("SIGINT", () => worker.stop());
   process.once("SIGTERM", () => worker.stop());
-  process.stderr.write(`worker ${worker.owner} started\n`);
+  log.info("worker started");
   await worker.run();
   await prisma.$disconnect();
 }

@@ -12,6 +12,7 @@ export const NAV_ITEMS: ReadonlyArray<{ href: string; label: string; needs: Perm
   { href: "/label", label: "Label", needs: "faces.label", hard: true },
   { href: "/review", label: "Review", needs: "faces.review" },
   { href: "/models", label: "Models", needs: "models.manage" },
+  { href: "/workers", label: "Workers", needs: "runs.manage" },
   { href: "/users", label: "Users", needs: "users.manage" },
 ];
 

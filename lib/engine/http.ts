@@ -11,6 +11,7 @@ import { requirePermission, viewerFrom, type Viewer } from "../auth/guard";
 import type { Permission } from "../auth/roles";
 
 import { DomainError } from "./errors";
+import { logger, requestIdOf } from "../log";
 
 /** An error that already knows its HTTP status (the domain's coded error). */
 export { DomainError as HttpError, notFound } from "./errors";
@@ -82,6 +83,30 @@ export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Pro
   }
 }
 
+/**
+ * Runs a route with a request id: the response carries it (x-request-id), one log line records the request
+ * (method, path, status, time), and an unexpected error is logged with its stack and answered 500 naming only the id.
+ */
+async function logged(req: Request, run: () => Promise<Response>): Promise<Response> {
+  const reqId = requestIdOf(req);
+  const t0 = performance.now();
+  const path = new URL(req.url).pathname;
+  let res: Response;
+  try {
+    res = await run();
+  } catch (err) {
+    logger.error({ reqId, method: req.method, path, err }, "unhandled error");
+    res = Response.json({ error: `internal error (request ${reqId})` }, { status: 500 });
+  }
+  try {
+    res.headers.set("x-request-id", reqId);
+  } catch {
+    // immutable headers (a redirect): the log line still has the id
+  }
+  logger.info({ reqId, method: req.method, path, status: res.status, ms: Math.round(performance.now() - t0) }, "request");
+  return res;
+}
+
 /** What a route needs: a permission of the caller's role, any signed-in user, or explicitly nobody (`public`). */
 export type Access = Permission | "signed-in" | "public";
 
@@ -101,7 +126,8 @@ export function jsonWrite<P = Record<string, string>>(
   handler: (body: unknown, ctx: { req: Request; params: P; viewer: Viewer | null }) => Promise<Response | object>,
   opts: { maxBytes?: number; status?: number } = {},
 ) {
-  return async (req: Request, ctx?: { params: Promise<P> }): Promise<Response> => {
+  return (req: Request, ctx?: { params: Promise<P> }): Promise<Response> =>
+    logged(req, async () => {
     try {
       assertSameOrigin(req);
       const viewer = await check(req, access);
@@ -112,12 +138,13 @@ export function jsonWrite<P = Record<string, string>>(
     } catch (e) {
       return errorResponse(e);
     }
-  };
+    });
 }
 
 /** A read route: the caller's permission, errors mapped, search parameters as a plain object (empty values dropped). */
 export function jsonRead<P = Record<string, string>>(access: Access, handler: (query: Record<string, string>, ctx: { req: Request; params: P; viewer: Viewer | null }) => Promise<Response | object>) {
-  return async (req: Request, ctx?: { params: Promise<P> }): Promise<Response> => {
+  return (req: Request, ctx?: { params: Promise<P> }): Promise<Response> =>
+    logged(req, async () => {
     try {
       const viewer = await check(req, access);
       const query = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
@@ -127,12 +154,13 @@ export function jsonRead<P = Record<string, string>>(access: Access, handler: (q
     } catch (e) {
       return errorResponse(e);
     }
-  };
+    });
 }
 
 /** A write route whose body is not JSON (a streamed upload): same origin, permission, errors mapped. */
 export function streamWrite<P = Record<string, string>>(access: Access, handler: (req: Request, ctx: { params: P; viewer: Viewer | null }) => Promise<Response | object>) {
-  return async (req: Request, ctx?: { params: Promise<P> }): Promise<Response> => {
+  return (req: Request, ctx?: { params: Promise<P> }): Promise<Response> =>
+    logged(req, async () => {
     try {
       assertSameOrigin(req);
       const viewer = await check(req, access);
@@ -142,5 +170,5 @@ export function streamWrite<P = Record<string, string>>(access: Access, handler:
     } catch (e) {
       return errorResponse(e);
     }
-  };
+    });
 }

@@ -3,14 +3,17 @@
 // never sits on "running" runs with no worker.
 import { db } from "../db";
 import { Worker } from "./worker";
+import { logger } from "../log";
 
 const g = globalThis as unknown as { __fofWorker?: Worker; __fofWorkerStopping?: boolean };
 
 export function startServerWorker() {
   if (g.__fofWorker) return g.__fofWorker;
-  const log = (m: string) => console.error(`[worker] ${m}`);
+  let log = (m: string) => logger.info({ component: "worker" }, m);
   const start = (): Worker => {
-    const worker = new Worker(db(), { log });
+    const worker = new Worker(db(), { log: (m) => log(m) });
+    const child = logger.child({ component: "worker", worker: worker.owner });
+    log = (m) => child.info(m);
     g.__fofWorker = worker;
     worker
       .run()

@@ -1,0 +1,34 @@
+// Every worker process (the web server's and `fof worker` on any host) as the Workers page shows it: its host and
+// pid, the runs it serves, calls in flight, last heartbeat and error, and its share of each model's limits.
+import type { PrismaClient } from "../../generated/prisma/client";
+import { WORKER_STALE_MS } from "./summary";
+
+export const WORKERS_PAGE_SIZE = 200;
+
+export async function listWorkers(prisma: PrismaClient, { includeStopped = false } = {}) {
+  const since = new Date(Date.now() - 24 * 3600_000);
+  const [rows, shares, runs] = await Promise.all([
+    prisma.workerStatus.findMany({ where: { heartbeatAt: { gte: since }, ...(includeStopped ? {} : { stoppedAt: null }) }, orderBy: [{ host: "asc" }, { startedAt: "asc" }], take: WORKERS_PAGE_SIZE }),
+    prisma.modelSlotLease.findMany({ where: { expiresAt: { gt: new Date() } }, select: { owner: true, granted: true, wanted: true, modelConfigId: true } }),
+    prisma.run.findMany({ where: { status: "running" }, select: { id: true, name: true } }),
+  ]);
+  const models = new Map((await prisma.modelConfig.findMany({ where: { id: { in: [...new Set(shares.map((s) => s.modelConfigId))] } }, select: { id: true, slug: true, concurrency: true } })).map((m) => [m.id, m]));
+  const runNames = new Map(runs.map((r) => [r.id, r.name]));
+  const now = Date.now();
+  return rows.map((w) => ({
+    owner: w.owner,
+    host: w.host,
+    pid: w.pid,
+    startedAt: w.startedAt.toISOString(),
+    heartbeatAt: w.heartbeatAt.toISOString(),
+    state: w.stoppedAt ? ("stopped" as const) : now - w.heartbeatAt.getTime() > WORKER_STALE_MS ? ("stale" as const) : ("alive" as const),
+    inFlight: w.inFlight,
+    runs: (JSON.parse(w.runsJson) as string[]).map((id) => ({ id, name: runNames.get(id) ?? id })),
+    lastError: w.lastError,
+    lastErrorAt: w.lastErrorAt?.toISOString() ?? null,
+    shares: shares
+      .filter((s) => s.owner === w.owner)
+      .map((s) => ({ model: models.get(s.modelConfigId)?.slug ?? s.modelConfigId, granted: s.granted, wanted: s.wanted, of: models.get(s.modelConfigId)?.concurrency ?? null })),
+  }));
+}
+export type WorkerRow = Awaited<ReturnType<typeof listWorkers>>[number];
