@@ -69,8 +69,7 @@ describe.skipIf(!hasPhotos)("fof run --suite (a suite's own preset and settings)
 describe("fof worker logs", () => {
   it("writes structured JSON lines with the worker's id on stderr", async () => {
     const { spawn } = await import("node:child_process");
-    const env = { ...process.env, FOF_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fof-worker-log-")), FOF_LOG_LEVEL: "info" };
-    delete env.VITEST;
+    const env: Record<string, string | undefined> = { ...process.env, FOF_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fof-worker-log-")), FOF_LOG_LEVEL: "info", VITEST: undefined };
     const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker"], { env, stdio: ["ignore", "pipe", "pipe"] });
     let err = "";
     const line = await new Promise<string>((resolve, reject) => {
