@@ -69,7 +69,9 @@ describe.skipIf(!hasPhotos)("fof run --suite (a suite's own preset and settings)
 describe("fof worker logs", () => {
   it("writes structured JSON lines with the worker's id on stderr", async () => {
     const { spawn } = await import("node:child_process");
-    const env: Record<string, string | undefined> = { ...process.env, FOF_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fof-worker-log-")), FOF_LOG_LEVEL: "info", VITEST: undefined };
+    // Without VITEST in its environment the child logs at FOF_LOG_LEVEL (tests are silent otherwise).
+    const { VITEST: _vitest, ...parent } = process.env;
+    const env = { ...parent, FOF_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fof-worker-log-")), FOF_LOG_LEVEL: "info" };
     const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker"], { env, stdio: ["ignore", "pipe", "pipe"] });
     let err = "";
     const line = await new Promise<string>((resolve, reject) => {
