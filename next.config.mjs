@@ -1,7 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native SQLite driver stays outside the bundle.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
+  // Native / driver packages stay outside the bundle (SQLite driver; PostgreSQL driver; the logger).
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "pino"],
   poweredByHeader: false,
   experimental: {
     // Server actions carry form fields only: image uploads stream to disk through /api/imports, file by file.

@@ -13,6 +13,8 @@ const schema = z.object({
   DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^(file:|postgres(ql)?:\/\/)/, "must be a SQLite file: URL or a postgres:// URL").optional()),
   /** PostgreSQL: connections per process (web server or worker) */
   FOF_DB_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(10)),
+  /** structured logs on stderr (lib/log.ts); tests run silent unless set */
+  FOF_LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional()),
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
   HOST: z.preprocess(emptyToUndefined, z.string().default("127.0.0.1")),
   OPENAI_BASE_URL: z.preprocess(emptyToUndefined, optionalUrl),

@@ -4,9 +4,9 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import pino from "pino";
+import { env } from "./env";
 
-const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-const level = (LEVELS as readonly string[]).includes(process.env.FOF_LOG_LEVEL ?? "") ? process.env.FOF_LOG_LEVEL! : process.env.VITEST ? "silent" : "info";
+const level = env().FOF_LOG_LEVEL ?? (process.env.VITEST ? "silent" : "info");
 
 export const logger = pino(
   {
