@@ -50,9 +50,10 @@ describe.skipIf(!hasTools)("backup and restore", () => {
     appendFileSync(path.join(backup, "data.tar.gz"), "x");
     expect(spawnSync("deploy/restore.sh", [backup], { env: restoreEnv }).status).not.toBe(0);
     expect(readdirSync(target)).toEqual([]);
-    execFileSync("deploy/backup.sh", [out], { env: { ...process.env, DATABASE_URL: sourceUrl, FOF_DATA_DIR: dataDir } }); // a fresh one
-    const fresh = readdirSync(out).sort().at(-1)!;
-    execFileSync("deploy/restore.sh", [path.join(out, fresh)], { env: restoreEnv });
+    // A fresh one (the script prints its folder; never the tampered one's, even within the same second).
+    const fresh = execFileSync("deploy/backup.sh", [out], { env: { ...process.env, DATABASE_URL: sourceUrl, FOF_DATA_DIR: dataDir }, encoding: "utf8" }).trim();
+    expect(fresh).not.toBe(backup);
+    execFileSync("deploy/restore.sh", [fresh], { env: restoreEnv });
     expect(existsSync(path.join(target, "images", "ab", "abcdef.png"))).toBe(true);
 
     const restored = createPrismaClient(targetUrl);
@@ -66,6 +67,6 @@ describe.skipIf(!hasTools)("backup and restore", () => {
       await restored.$disconnect();
     }
     // Restoring over existing data is refused.
-    expect(spawnSync("deploy/restore.sh", [path.join(out, fresh)], { env: restoreEnv }).status).toBe(3);
+    expect(spawnSync("deploy/restore.sh", [fresh], { env: restoreEnv }).status).toBe(3);
   }, 120_000);
 });

@@ -11,6 +11,36 @@ import { databaseProviderOf, env } from "../env";
 const g = globalThis as unknown as { __fofPrisma?: PrismaClient };
 
 /**
+ * SQL statements this process sent (FOF_SQL_STATS=1: counted through the driver adapter and printed as one JSON line
+ * on stderr at exit, for the benchmarks). Transactions count their BEGIN and COMMIT.
+ */
+export const sqlStats = { statements: 0, transactions: 0 };
+type AdapterFactory = { connect(): Promise<unknown>; provider: string; adapterName: string };
+function counted<T extends AdapterFactory>(factory: T): T {
+  if (process.env.FOF_SQL_STATS !== "1") return factory;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const wrap = (q: any) => {
+    for (const m of ["queryRaw", "executeRaw"]) {
+      const f = q[m].bind(q);
+      q[m] = (...a: unknown[]) => (sqlStats.statements++, f(...a));
+    }
+    if (q.startTransaction) {
+      const start = q.startTransaction.bind(q);
+      q.startTransaction = async (...a: unknown[]) => {
+        sqlStats.transactions++;
+        sqlStats.statements += 2; // BEGIN … COMMIT
+        return wrap(await start(...a));
+      };
+    }
+    return q;
+  };
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => wrap(await connect());
+  return factory;
+}
+if (process.env.FOF_SQL_STATS === "1") process.once("exit", () => process.stderr.write(`${JSON.stringify({ sqlStats, maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`));
+
+/**
  * SQLite: every connection waits up to FOF_DB_BUSY_TIMEOUT_MS for another writer (SQLite's busy timeout) instead of
  * failing at once with "database is locked"; what still fails is retried by its caller (the worker backs off).
  * PostgreSQL: a pool of FOF_DB_POOL_SIZE connections; lock waits are bounded by the same timeout.
@@ -20,11 +50,11 @@ export function createPrismaClient(databaseUrl = env().databaseUrl): PrismaClien
   // Interactive transactions queue behind SQLite's single connection (or the pool): give them the same patience.
   const transactionOptions = { maxWait: timeout, timeout: Math.max(timeout * 3, 30_000) };
   if (databaseProviderOf(databaseUrl) === "postgresql") {
-    const adapter = new PrismaPg({ connectionString: databaseUrl, max: env().FOF_DB_POOL_SIZE, connectionTimeoutMillis: timeout, options: `-c lock_timeout=${timeout}` });
+    const adapter = counted(new PrismaPg({ connectionString: databaseUrl, max: env().FOF_DB_POOL_SIZE, connectionTimeoutMillis: timeout, options: `-c lock_timeout=${timeout}` }));
     // Same models, same delegates (generated from one schema): the PostgreSQL client is used through the one type.
     return new PrismaClientPg({ adapter, transactionOptions }) as unknown as PrismaClient;
   }
-  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl, timeout }), transactionOptions });
+  return new PrismaClient({ adapter: counted(new PrismaBetterSQLite3({ url: databaseUrl, timeout })), transactionOptions });
 }
 
 /** Lazily created so that importing lib/db never opens a file (the CLI's score command has no database). */

@@ -1,10 +1,11 @@
 // Claiming work: a worker leases up to n due queries of one run × model under its claim token, for leaseMs. A lease
-// carries the worker's unique id and expires by time only; an expired lease is claimable again.
-//   SQLite: one write transaction (SQLite serialises writers, so two workers never claim the same row).
-//   PostgreSQL: one UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) — workers on many hosts claim in
-//   parallel without waiting on each other's rows, and each row goes to exactly one of them.
+// carries the worker's unique id and expires by time only; an expired lease is claimable again. One statement
+// claims and returns the rows (UPDATE … RETURNING), one more reads their cached answers: a claim costs two.
+//   SQLite: the single UPDATE is atomic (SQLite has one writer at a time), so two workers never take the same row.
+//   PostgreSQL: the rows are picked FOR UPDATE SKIP LOCKED — workers on many hosts claim in parallel without waiting
+//   on each other's rows, and each row goes to exactly one of them.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { dialectOf } from "../db/dialect";
+import { DIALECTS, dialectOf } from "../db/dialect";
 import type { Claimed } from "./work-types";
 
 export interface ClaimRequest {
@@ -16,56 +17,68 @@ export interface ClaimRequest {
   leaseMs: number;
 }
 
-const CLAIMED_SELECT = { id: true, runId: true, modelConfigId: true, modality: true, test: true, context: true, statisticId: true, level: true, attribute: true, repeatIndex: true, prompt: true, optionsJson: true, identityJson: true, attempts: true, cacheKey: true, dependsOnId: true } as const;
+const COLUMNS = ["id", "runId", "modelConfigId", "modality", "test", "context", "statisticId", "level", "attribute", "repeatIndex", "prompt", "optionsJson", "identityJson", "attempts", "cacheKey", "dependsOnId"] as const;
+const RETURNING = COLUMNS.map((c) => `"${c}"`).join(", ");
+
+// Due: pending with no backoff pending and no helper answer awaited; or leased under an expired lease.
+const DUE = `q."status" = 'pending' AND (q."nextAttemptAt" IS NULL OR q."nextAttemptAt" <= $NOW)
+  AND (q."dependsOnId" IS NULL OR EXISTS (SELECT 1 FROM "Outcome" o WHERE o."queryId" = q."dependsOnId"))`;
+const EXPIRED = `q."status" = 'leased' AND q."leaseUntil" < $NOW`;
+
+const SQL = {
+  // Each half stays on the (runId, modelConfigId, status) index; the union is cut to n in id order.
+  // better-sqlite3 binds plain ? in order: the arguments are repeated where a value is used twice (SQLITE_ARGS).
+  sqlite: `UPDATE "Query" SET "status" = 'leased', "leaseOwner" = ?, "leaseUntil" = ?
+    WHERE "id" IN (SELECT "id" FROM (
+      SELECT "id" FROM (SELECT q."id" FROM "Query" q WHERE q."runId" = ? AND q."modelConfigId" = ? AND ${DUE.replaceAll("$NOW", "?")} ORDER BY q."id" LIMIT ?)
+      UNION ALL
+      SELECT "id" FROM (SELECT q."id" FROM "Query" q WHERE q."runId" = ? AND q."modelConfigId" = ? AND ${EXPIRED.replaceAll("$NOW", "?")} LIMIT ?)
+    ) ORDER BY "id" LIMIT ?)
+    RETURNING ${RETURNING}`,
+  postgresql: `UPDATE "Query" SET "status" = 'leased', "leaseOwner" = $1, "leaseUntil" = $2
+    WHERE "id" IN (
+      SELECT q."id" FROM "Query" q
+      WHERE q."runId" = $3 AND q."modelConfigId" = $4 AND ((${DUE.replaceAll("$NOW", "$5")}) OR (${EXPIRED.replaceAll("$NOW", "$5")}))
+      ORDER BY q."id" LIMIT $6
+      FOR UPDATE SKIP LOCKED)
+    RETURNING ${RETURNING}`,
+};
 
 export async function claimQueries(prisma: PrismaClient, req: ClaimRequest): Promise<Claimed[]> {
+  const dialect = dialectOf(prisma);
+  const d = DIALECTS[dialect];
   const now = new Date();
   const until = new Date(now.getTime() + req.leaseMs);
-  if (dialectOf(prisma) === "postgresql") {
-    // Due (no backoff pending) and not waiting on a helper's answer; or leased by someone whose lease expired.
-    const taken = await prisma.$queryRawUnsafe<Array<{ id: number }>>(
-      `UPDATE "Query" SET "status" = 'leased', "leaseOwner" = $1, "leaseUntil" = $2
-       WHERE "id" IN (
-         SELECT q."id" FROM "Query" q
-         WHERE q."runId" = $3 AND q."modelConfigId" = $4 AND (
-           (q."status" = 'pending' AND (q."nextAttemptAt" IS NULL OR q."nextAttemptAt" <= $5)
-             AND (q."dependsOnId" IS NULL OR EXISTS (SELECT 1 FROM "Outcome" o WHERE o."queryId" = q."dependsOnId")))
-           OR (q."status" = 'leased' AND q."leaseUntil" < $5))
-         ORDER BY q."id" LIMIT $6
-         FOR UPDATE SKIP LOCKED)
-       RETURNING "id"`,
-      req.token,
-      until,
-      req.runId,
-      req.modelConfigId,
-      now,
-      req.n,
-    );
-    if (!taken.length) return [];
-    return withCache(prisma, await prisma.query.findMany({ where: { id: { in: taken.map((t) => t.id) }, leaseOwner: req.token, status: "leased" }, select: CLAIMED_SELECT, orderBy: { id: "asc" } }));
-  }
-  const due = { AND: [{ OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] }, { OR: [{ dependsOnId: null }, { dependsOn: { outcome: { isNot: null } } }] }] };
-  return prisma.$transaction(async (tx) => {
-    // Two narrow lookups (pending in id order; expired leases) keep the claim on the (runId, modelConfigId, status)
-    // index instead of scanning the run's finished rows.
-    const pending = await tx.query.findMany({ where: { runId: req.runId, modelConfigId: req.modelConfigId, status: "pending", ...due }, select: { id: true }, orderBy: { id: "asc" }, take: req.n });
-    const expired =
-      pending.length < req.n
-        ? await tx.query.findMany({ where: { runId: req.runId, modelConfigId: req.modelConfigId, status: "leased", leaseUntil: { lt: now } }, select: { id: true }, take: req.n - pending.length })
-        : [];
-    const ids = [...pending, ...expired].map((r) => r.id);
-    if (!ids.length) return [];
-    await tx.query.updateMany({
-      where: { id: { in: ids }, OR: [{ status: "pending" }, { status: "leased", leaseUntil: { lt: now } }] },
-      data: { status: "leased", leaseOwner: req.token, leaseUntil: until },
-    });
-    return withCache(tx as unknown as PrismaClient, await tx.query.findMany({ where: { id: { in: ids }, leaseOwner: req.token, status: "leased" }, select: CLAIMED_SELECT }));
-  });
+  const [token, leaseUntil, run, model, at, n] = [req.token, d.bind(until), req.runId, req.modelConfigId, d.bind(now), req.n];
+  const args = dialect === "sqlite" ? [token, leaseUntil, run, model, at, n, run, model, at, n, n] : [token, leaseUntil, run, model, at, n];
+  const rows = await prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(SQL[dialect], ...args);
+  if (!rows.length) return [];
+  // Raw rows: integers may come back as bigint; text as text.
+  const claimed = rows
+    .map((r): Claimed => ({
+      id: Number(r.id),
+      runId: String(r.runId),
+      modelConfigId: String(r.modelConfigId),
+      modality: String(r.modality),
+      test: String(r.test),
+      context: r.context === null ? null : String(r.context),
+      statisticId: String(r.statisticId),
+      level: String(r.level),
+      attribute: r.attribute === null ? null : String(r.attribute),
+      repeatIndex: Number(r.repeatIndex),
+      prompt: String(r.prompt),
+      optionsJson: String(r.optionsJson),
+      identityJson: r.identityJson === null ? null : String(r.identityJson),
+      attempts: Number(r.attempts),
+      cacheKey: String(r.cacheKey),
+      dependsOnId: r.dependsOnId === null ? null : Number(r.dependsOnId),
+    }))
+    .sort((a, b) => a.id - b.id);
+  return withCache(prisma, claimed);
 }
 
 /** The cached first answer of each claimed row, looked up for the whole batch. */
 async function withCache(prisma: PrismaClient, rows: Claimed[]): Promise<Claimed[]> {
-  if (!rows.length) return rows;
   const hits = await prisma.responseCache.findMany({ where: { key: { in: rows.map((r) => r.cacheKey) } }, select: { key: true, rawText: true, imageSha256: true } });
   const byKey = new Map(hits.map((h) => [h.key, h]));
   for (const r of rows) {

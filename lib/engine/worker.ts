@@ -25,7 +25,10 @@ export interface WorkerOptions {
   /** how long a claimed query stays ours; must exceed the call timeout */
   leaseMs?: number;
   pollMs?: number;
+  /** results are written at most this often (and whenever 500 are waiting) */
   flushMs?: number;
+  /** how often run states (status, budget, new runs) are re-read; in between they are kept in memory */
+  runCheckMs?: number;
   log?: (message: string) => void;
   /** backoff base for retryable errors */
   backoffBaseMs?: number;
@@ -67,6 +70,10 @@ export class Worker {
   private errorStreak = 0;
   private lastHeartbeat = 0;
   private activeRunIds: string[] = [];
+  /** the running runs as last read (every runCheckMs), and the spend written since */
+  private runState: { at: number; runs: Array<{ id: string; budgetUsd: number | null; spentUsd: number }> } = { at: 0, runs: [] };
+  private spentSinceCheck = new Map<string, number>();
+  private lastFinishCheck = 0;
   /** what the processors see of this worker */
   private readonly context: ProcessorContext;
 
@@ -78,11 +85,12 @@ export class Worker {
       batchSize: 256,
       leaseMs: 5 * 60_000,
       pollMs: 200,
-      flushMs: 50,
+      flushMs: 250,
+      runCheckMs: 500,
       backoffBaseMs: 500,
       backoffMaxMs: 30_000,
       heartbeatMs: 2_000,
-      shareRenewMs: 1_000,
+      shareRenewMs: 2_000,
       shareLeaseMs: 10_000,
       ...options,
     };
@@ -144,18 +152,20 @@ export class Worker {
     let lastFlush = Date.now();
     while (!this.stopped) {
       const ok = await this.guard("loop", async () => {
-        const runs = await this.activeRuns();
+        const idle = this.inFlight.size === 0 && this.buffer.length === 0;
+        const runs = await this.activeRuns(idle && untilDone);
         this.activeRunIds = runs.map((r) => r.id);
+        if (untilDone && idle && runs.length === 0) return "done";
         await this.renewShares();
         let claimedAny = false;
-        for (const run of runs) claimedAny = (await this.fill(run.id, runs.length)) || claimedAny;
+        for (const run of runs) claimedAny = (await this.fill(run, runs.length)) || claimedAny;
         if (this.buffer.length >= 500 || (this.buffer.length && Date.now() - lastFlush >= this.opts.flushMs)) {
           await this.flush();
           lastFlush = Date.now();
         }
         await this.heartbeat();
         if (!claimedAny) await this.finishRuns(runs.map((r) => r.id));
-        if (untilDone && this.inFlight.size === 0 && this.buffer.length === 0 && (await this.activeRuns()).length === 0) return "done";
+        // Nothing to start: wait for a call to finish (or for new work), without spinning on the database.
         if (!claimedAny) await sleep(this.inFlight.size ? Math.min(this.opts.pollMs, 20) : this.opts.pollMs);
         else await sleep(0);
         return "ok";
@@ -217,11 +227,17 @@ export class Worker {
     return r.count;
   }
 
-  private async activeRuns() {
-    return this.prisma.run.findMany({
-      where: { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
-      select: { id: true, budgetUsd: true, spentUsd: true },
-    });
+  /** The running runs, re-read at most every runCheckMs (or now, when `fresh`): kept in memory in between. */
+  private async activeRuns(fresh = false) {
+    if (fresh || Date.now() - this.runState.at >= this.opts.runCheckMs) {
+      const runs = await this.prisma.run.findMany({
+        where: { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
+        select: { id: true, budgetUsd: true, spentUsd: true },
+      });
+      this.runState = { at: Date.now(), runs };
+      this.spentSinceCheck.clear();
+    }
+    return this.runState.runs;
   }
 
   private async runConfig(runId: string) {
@@ -314,13 +330,14 @@ export class Worker {
   }
 
   /** Claims and starts as many queries of a run as its models have free slots. */
-  private async fill(runId: string, activeRuns = 1): Promise<boolean> {
-    const run = await this.prisma.run.findUnique({ where: { id: runId }, select: { status: true, budgetUsd: true, spentUsd: true } });
-    if (!run || run.status !== "running") return false;
+  private async fill(run: { id: string; budgetUsd: number | null; spentUsd: number }, activeRuns = 1): Promise<boolean> {
+    const runId = run.id;
+    // Spend as last read, plus what this worker wrote since and what it holds unwritten.
     const pendingSpend = this.buffer.reduce((a, w) => a + (w.kind === "outcome" && w.query.runId === runId ? w.costUsd : 0), 0);
-    if (run.budgetUsd !== null && run.spentUsd + pendingSpend >= run.budgetUsd) {
-      await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "budget_exhausted", error: `budget of $${run.budgetUsd.toFixed(2)} reached` } });
-      this.opts.log?.(`run ${runId}: budget reached, stopping`);
+    if (run.budgetUsd !== null && run.spentUsd + (this.spentSinceCheck.get(runId) ?? 0) + pendingSpend >= run.budgetUsd) {
+      const stopped = await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "budget_exhausted", error: `budget of $${run.budgetUsd.toFixed(2)} reached` } });
+      if (stopped.count) this.opts.log?.(`run ${runId}: budget reached, stopping`);
+      this.runState.at = 0; // re-read the runs next time
       return false;
     }
     const { suite, settings } = await this.runConfig(runId);
@@ -345,6 +362,9 @@ export class Worker {
         if (m.slot.granted * 2 - m.slot.inFlight <= 0) m.slot.idle = false;
         continue;
       }
+      // Claim a sizeable batch (half the share) while calls are still queued: one claim feeds many calls, so the
+      // database sees a statement per dozens of queries, and the provider is never idle (a share's worth waits).
+      if (m.slot.inFlight >= m.slot.granted && room < Math.min(Math.ceil(m.slot.granted / 2), fair)) continue;
       const claimed = await this.claim(runId, modelConfigId, room);
       m.slot.idle = claimed.length < room;
       for (const q of claimed) {
@@ -390,7 +410,10 @@ export class Worker {
     const batch = this.buffer;
     this.buffer = [];
     try {
-      if (batch.length) await writeBatch(this.prisma, batch);
+      if (batch.length) {
+        await writeBatch(this.prisma, batch);
+        for (const w of batch) if (w.kind === "outcome" && w.costUsd) this.spentSinceCheck.set(w.query.runId, (this.spentSinceCheck.get(w.query.runId) ?? 0) + w.costUsd);
+      }
     } catch (e) {
       // The transaction rolled back whole, and outcomes are idempotent per query: write it all again next time.
       this.buffer = batch.concat(this.buffer);
@@ -402,7 +425,11 @@ export class Worker {
 
   /** Marks runs complete when every query has an outcome. */
   private async finishRuns(runIds: string[]) {
+    if (Date.now() - this.lastFinishCheck < this.opts.runCheckMs) return;
+    this.lastFinishCheck = Date.now();
     for (const runId of runIds) {
+      // A run this worker still has calls or unwritten results for is not finished.
+      if (this.buffer.some((w) => w.kind !== "cache" && w.query.runId === runId)) continue;
       const open = await this.prisma.query.count({ where: { runId, status: { in: ["pending", "leased"] } } });
       if (open === 0) await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "completed", finishedAt: new Date() } });
     }
