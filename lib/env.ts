@@ -13,6 +13,10 @@ const schema = z.object({
   DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^(file:|postgres(ql)?:\/\/)/, "must be a SQLite file: URL or a postgres:// URL").optional()),
   /** PostgreSQL: connections per process (web server or worker) */
   FOF_DB_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(10)),
+  /** how long a worker's claim on a query lasts before others may take it (must exceed the call timeout) */
+  FOF_WORKER_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).max(3_600_000).default(300_000)),
+  /** the most calls one worker process runs at once per model (a small host's own limit); the model's limit holds anyway */
+  FOF_WORKER_MAX_CALLS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
   /** structured logs on stderr (lib/log.ts); tests run silent unless set */
   FOF_LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional()),
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),

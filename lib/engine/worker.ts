@@ -37,6 +37,8 @@ export interface WorkerOptions {
   dataDir?: string;
   /** how often the worker records its heartbeat (WorkerStatus) */
   heartbeatMs?: number;
+  /** the most calls this worker runs at once per model (FOF_WORKER_MAX_CALLS); the model's own limit holds anyway */
+  maxCalls?: number;
   /** how often it renews its share of each model's global limits, and how long an unrenewed share lasts */
   shareRenewMs?: number;
   shareLeaseMs?: number;
@@ -47,7 +49,7 @@ export { isContention } from "../db/retry";
 
 export class Worker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir">> & Pick<WorkerOptions, "runId" | "log">;
+  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir" | "maxCalls">> & Pick<WorkerOptions, "runId" | "log" | "maxCalls">;
   /** errors the loop met, by kind (tests and the heartbeat read them) */
   readonly errors = { contention: 0, other: 0 };
   /** queries this worker brought to an outcome (benchmarks and tests see how work was split) */
@@ -83,7 +85,8 @@ export class Worker {
   ) {
     this.opts = {
       batchSize: 256,
-      leaseMs: 5 * 60_000,
+      leaseMs: env().FOF_WORKER_LEASE_MS,
+      maxCalls: env().FOF_WORKER_MAX_CALLS,
       pollMs: 200,
       flushMs: 250,
       runCheckMs: 500,
@@ -318,7 +321,7 @@ export class Worker {
 
   /** Takes this worker's share of a model's limits: it wants the whole model while it has work, else what it runs. */
   private async renew(slot: ModelSlot) {
-    const want = slot.idle ? slot.inFlight : slot.concurrency;
+    const want = Math.min(slot.idle ? slot.inFlight : slot.concurrency, this.opts.maxCalls ?? Infinity);
     const share = await renewShare(this.prisma, this.owner, { modelConfigId: slot.modelConfigId, want, inFlight: slot.limit.running }, this.opts.shareLeaseMs);
     slot.renewedAt = Date.now();
     slot.concurrency = share.concurrency;

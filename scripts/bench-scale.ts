@@ -1,0 +1,142 @@
+// `npm run bench:scale`: workers on one PostgreSQL (Debian's package, a throwaway cluster this script starts in a temp
+// directory on loopback) against the provider emulator (its own process, BENCH_LATENCY_MS = 200 ms).
+//   Scaling: 1, 2 and 4 `fof worker` processes, each limited to BENCH_WORKER_CALLS calls at once per model (a small
+//   host's own limit), on one model whose global concurrency is BENCH_CONCURRENCY: throughput grows with the workers
+//   until the model's global cap, which holds across them (the emulator's peak concurrent calls never exceed it).
+//   Crash: 3 workers, one killed with SIGKILL mid-run; its leases expire (FOF_WORKER_LEASE_MS) and the others take
+//   them; every query ends with exactly one outcome, and calls repeated ≤ the queries it held at the kill.
+// Writes the results to docs/BENCHMARKS.md.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os, { tmpdir } from "node:os";
+import path from "node:path";
+import { postgresBin, startTempPostgres } from "./pg-temp";
+
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const WORKER_CALLS = Number(process.env.BENCH_WORKER_CALLS ?? 16);
+const PORT = Number(process.env.BENCH_EMULATOR_PORT ?? 3398);
+const LEASE_MS = 15_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  if (!postgresBin()) throw new Error("PostgreSQL is not installed (Debian: apt install postgresql)");
+  const dataDir = mkdtempSync(path.join(tmpdir(), "fof-bench-scale-"));
+  const pg = startTempPostgres();
+  const children: ChildProcess[] = [];
+  try {
+    pg.createDatabase("fof");
+    const env = { ...process.env, DATABASE_URL: pg.url("fof"), FOF_DATA_DIR: dataDir, FOF_WORKER_LEASE_MS: String(LEASE_MS), FOF_WORKER_MAX_CALLS: String(WORKER_CALLS), FOF_LOG_LEVEL: "warn" };
+    Object.assign(process.env, env);
+    const scripts = path.join(dataDir, "scripts.json");
+    writeFileSync(scripts, JSON.stringify({ "scale-model": { latencyMs: LATENCY_MS } }));
+    const emulator = spawn(process.execPath, ["--import", "tsx", "tests/emulator/cli.ts", String(PORT), scripts], { stdio: ["ignore", "pipe", "inherit"] });
+    children.push(emulator);
+    await new Promise<void>((resolve) => emulator.stdout!.once("data", () => resolve()));
+    const stats = async () => (await (await fetch(`http://127.0.0.1:${PORT}/__stats`)).json()) as { calls: number; peakConcurrent: Record<string, number> };
+
+    const { db, migrateAndSeed } = await import("../lib/db");
+    const { createRun, presetConfig, upsertModel } = await import("../lib/engine");
+    await migrateAndSeed({ quiet: true });
+    const prisma = db();
+    await upsertModel(prisma, { slug: "scale-model", label: "scale", provider: "openai-compatible", modelId: "scale-model", baseUrl: `http://127.0.0.1:${PORT}/v1`, concurrency: CONCURRENCY });
+    const startWorkers = (n: number) =>
+      Array.from({ length: n }, () => {
+        const c = spawn(process.execPath, ["--max-old-space-size=192", "--import", "tsx", "bin/fof.ts", "worker"], { env, stdio: ["ignore", "ignore", "inherit"] });
+        children.push(c);
+        return c;
+      });
+    const stopAll = async (ws: ChildProcess[]) => {
+      for (const w of ws) if (w.exitCode === null) w.kill("SIGTERM");
+      await Promise.all(ws.map((w) => (w.exitCode !== null ? null : new Promise((r) => w.once("exit", r)))));
+    };
+    const waitDone = async (runId: string) => {
+      for (;;) {
+        const r = await prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
+        if (r.status === "completed") return;
+        await sleep(100);
+      }
+    };
+    // The quick preset at one repeat: enough calls to measure a steady rate at every size.
+    const config = presetConfig("quick", { timeoutMs: 5_000 });
+    const scaling: string[] = [];
+    let seed = 1;
+    for (const n of [1, 2, 4]) {
+      const run = await createRun(prisma, { models: ["scale-model"], config, seed: seed++ });
+      const before = await stats();
+      const workers = startWorkers(n);
+      const t0 = performance.now();
+      await waitDone(run.id);
+      const seconds = (performance.now() - t0) / 1000;
+      await stopAll(workers);
+      const after = await stats();
+      const calls = after.calls - before.calls;
+      const perWorker = await prisma.outcome.count({ where: { query: { runId: run.id } } });
+      const bound = Math.min(CONCURRENCY, n * WORKER_CALLS) / (LATENCY_MS / 1000);
+      const global = CONCURRENCY / (LATENCY_MS / 1000);
+      const q = run.plannedCount / seconds;
+      scaling.push(`| ${n} | ${run.plannedCount.toLocaleString("en-US")} | ${seconds.toFixed(1)} s | ${q.toFixed(0)} q/s | ${bound.toFixed(0)} q/s → ${(q / bound).toFixed(2)} | ${(q / global).toFixed(2)} × C/L | ${after.peakConcurrent["scale-model"] ?? 0} ≤ ${CONCURRENCY} | ${calls - run.plannedCount} | ${perWorker === run.plannedCount ? "yes" : `no (${perWorker})`} |`);
+      process.stderr.write(`${scaling.at(-1)}\n`);
+    }
+
+    // Crash: three workers, one SIGKILLed once a third of the run is done.
+    const run = await createRun(prisma, { models: ["scale-model"], config, seed: seed++ });
+    const before = await stats();
+    const workers = startWorkers(3);
+    const victim = workers[0];
+    for (;;) {
+      const done = await prisma.outcome.count({ where: { query: { runId: run.id } } });
+      if (done >= run.plannedCount / 3) break;
+      await sleep(50);
+    }
+    victim.kill("SIGKILL");
+    await new Promise((r) => victim.once("exit", r));
+    const held = await prisma.query.count({ where: { runId: run.id, status: "leased", leaseOwner: { contains: `:${victim.pid}:` } } });
+    const tKill = performance.now();
+    await waitDone(run.id);
+    const recovery = (performance.now() - tKill) / 1000;
+    await stopAll(workers);
+    const after = await stats();
+    const [queries, outcomes, dupes] = await Promise.all([
+      prisma.query.count({ where: { runId: run.id } }),
+      prisma.outcome.count({ where: { query: { runId: run.id } } }),
+      prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT COUNT(*) AS n FROM (SELECT "queryId" FROM "Outcome" o JOIN "Query" q ON q."id" = o."queryId" WHERE q."runId" = $1 GROUP BY "queryId" HAVING COUNT(*) > 1) d`, run.id),
+    ]);
+    const repeated = after.calls - before.calls - run.plannedCount;
+    const crash = `| 3, one killed at ⅓ | ${run.plannedCount.toLocaleString("en-US")} | ${held} | ${recovery.toFixed(1)} s (lease ${LEASE_MS / 1000} s) | ${outcomes === queries && Number(dupes[0].n) === 0 ? "yes" : "NO"} | ${repeated} ≤ ${held}: ${repeated <= held ? "yes" : "NO"} | ${after.peakConcurrent["scale-model"]} ≤ ${CONCURRENCY} |`;
+    process.stderr.write(`${crash}\n`);
+    await prisma.$disconnect();
+
+    const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+    const section = [
+      `## Scale-out on PostgreSQL (\`npm run bench:scale\`) — ${new Date().toISOString().slice(0, 10)}`,
+      "",
+      `Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; PostgreSQL from ${postgresBin()} (throwaway cluster on loopback, fsync off).`,
+      `Command: \`npm run bench:scale\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_WORKER_CALLS=${WORKER_CALLS}). One model (global concurrency ${CONCURRENCY}), quick preset; \`fof worker\` processes with FOF_WORKER_MAX_CALLS=${WORKER_CALLS} (each worker's own limit), all on one machine, so the workers share its ${os.cpus().length} cores with the emulator and PostgreSQL.`,
+      "",
+      "| workers | queries | time | throughput | vs min(C, n × per-worker) / L | vs global C/L | peak concurrent calls | repeated calls | one outcome each |",
+      "|---|---|---|---|---|---|---|---|---|",
+      ...scaling,
+      "",
+      "| crash | queries | queries held by the killed worker | rest of the run after the kill | one outcome each | repeated calls ≤ held | peak concurrent calls |",
+      "|---|---|---|---|---|---|---|",
+      crash,
+      "",
+      "Targets (issue #14): ≥ 0.9 × the bound, near-linear until the model's global cap; after a kill -9, every query exactly one outcome and repeated calls ≤ those in flight at the kill.",
+      "",
+    ].join("\n");
+    const file = "docs/BENCHMARKS.md";
+    const existing = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n\n";
+    const withoutOld = existing.replace(/## Scale-out on PostgreSQL \(`npm run bench:scale`\)[\s\S]*?(?=\n## |$)/, "").trimEnd();
+    writeFileSync(file, `${withoutOld}\n\n${section}`);
+    process.stderr.write(`written to ${file}\n`);
+  } finally {
+    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+    pg.stop();
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
