@@ -5,7 +5,7 @@
 //   3. BENCH_MODELS (10) models × paper preset (458,280 queries), 0 ms: memory stays bounded (skip with BENCH_MODELS=0).
 // Each reports SQL statements per query (counted in the driver adapter, FOF_SQL_STATS) and the process's peak RSS.
 // Writes the results to docs/BENCHMARKS.md.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
@@ -37,7 +37,7 @@ function fofRun(models: string[], seed: number, label: string, latency: number):
     let stats: { sqlStats: { statements: number }; maxRssMiB: number } | null = null;
     let status = "?";
     let err = "";
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", "tsx", "bin/fof.ts", "run", "--model", ...models, "--preset", "paper", "--seed", String(seed)], {
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "dist/fof.mjs", "run", "--model", ...models, "--preset", "paper", "--seed", String(seed)], {
       env: { ...process.env, FOF_DATA_DIR: dataDir, FOF_SQL_STATS: "1" },
       stdio: ["ignore", "ignore", "pipe"],
     });
@@ -65,6 +65,8 @@ function fofRun(models: string[], seed: number, label: string, latency: number):
 }
 
 async function main() {
+  // The CLI as deployed (`npm run build` bundles it; the worker unit runs it): built fresh from this checkout.
+  execFileSync("npm", ["run", "--silent", "build:cli"], { stdio: "inherit" });
   const many = Array.from({ length: MANY }, (_, i) => `bench-m${i + 1}`);
   const scripts = path.join(dataDir, "scripts.json");
   writeFileSync(scripts, JSON.stringify({ "bench-0ms": {}, "bench-latency": { latencyMs: LATENCY_MS }, ...Object.fromEntries(many.map((m) => [m, {}])) }));
@@ -105,7 +107,7 @@ async function main() {
     `## Engine (\`npm run bench:engine\`) — ${new Date().toISOString().slice(0, 10)}`,
     "",
     `Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}.`,
-    `Command: \`npm run bench:engine\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_MODELS=${MANY}). Each row is one whole \`fof run --preset paper\` process (node --max-old-space-size=${HEAP_MB}, as \`npm run fof\` starts it): planning, working, scoring and printing; the emulator runs in its own process, the real \`openai\` SDK over loopback HTTP, SQLite (WAL) in a temp dir. SQL statements are counted in the driver adapter (every statement, BEGIN and COMMIT included; planning and scoring included).`,
+    `Command: \`npm run bench:engine\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_MODELS=${MANY}). Each row is one whole \`fof run --preset paper\` process, run as deployed: \`node --max-old-space-size=${HEAP_MB} dist/fof.mjs\` (the CLI bundled by \`npm run build:cli\`, as deploy/systemd/fof-worker@.service runs it): planning, working, scoring and printing; the emulator runs in its own process, the real \`openai\` SDK over loopback HTTP, SQLite (WAL) in a temp dir. SQL statements are counted in the driver adapter (every statement, BEGIN and COMMIT included; planning and scoring included).`,
     "",
     "| case | queries | status | planning | whole process | end-to-end | after planning | vs C/L bound | SQL statements / query | peak RSS |",
     "|---|---|---|---|---|---|---|---|---|---|",

@@ -6,7 +6,7 @@
 //   Crash: 3 workers, one killed with SIGKILL mid-run; its leases expire (FOF_WORKER_LEASE_MS) and the others take
 //   them; every query ends with exactly one outcome, and calls repeated ≤ the queries it held at the kill.
 // Writes the results to docs/BENCHMARKS.md.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,6 +20,8 @@ const LEASE_MS = 15_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
+  // Workers as deployed (deploy/systemd/fof-worker@.service): the bundled CLI, built fresh from this checkout.
+  execFileSync("npm", ["run", "--silent", "build:cli"], { stdio: "inherit" });
   if (!postgresBin()) throw new Error("PostgreSQL is not installed (Debian: apt install postgresql)");
   const dataDir = mkdtempSync(path.join(tmpdir(), "fof-bench-scale-"));
   const pg = startTempPostgres();
@@ -42,7 +44,7 @@ async function main() {
     await upsertModel(prisma, { slug: "scale-model", label: "scale", provider: "openai-compatible", modelId: "scale-model", baseUrl: `http://127.0.0.1:${PORT}/v1`, concurrency: CONCURRENCY });
     const startWorkers = (n: number) =>
       Array.from({ length: n }, () => {
-        const c = spawn(process.execPath, ["--max-old-space-size=192", "--import", "tsx", "bin/fof.ts", "worker"], { env, stdio: ["ignore", "ignore", "inherit"] });
+        const c = spawn(process.execPath, ["--max-old-space-size=192", "dist/fof.mjs", "worker"], { env, stdio: ["ignore", "ignore", "inherit"] });
         children.push(c);
         return c;
       });

@@ -37,6 +37,8 @@ export interface WorkerOptions {
   dataDir?: string;
   /** how often the worker records its heartbeat (WorkerStatus) */
   heartbeatMs?: number;
+  /** a worker silent this long is dead: what it holds is released (checked every heartbeat) */
+  staleWorkerMs?: number;
   /** the most calls this worker runs at once per model (FOF_WORKER_MAX_CALLS); the model's own limit holds anyway */
   maxCalls?: number;
   /** how often it renews its share of each model's global limits, and how long an unrenewed share lasts */
@@ -93,6 +95,7 @@ export class Worker {
       backoffBaseMs: 500,
       backoffMaxMs: 30_000,
       heartbeatMs: 2_000,
+      staleWorkerMs: 10_000,
       shareRenewMs: 2_000,
       shareLeaseMs: 10_000,
       ...options,
@@ -112,28 +115,23 @@ export class Worker {
   }
 
   /**
-   * Frees leases held by workers of this host that no longer exist (killed with -9), so a restart resumes at once
-   * instead of waiting for the leases to expire. Leases of other hosts expire on their own.
+   * Frees what workers that stopped heartbeating hold — their claimed queries and their shares of models — so the
+   * others take over without waiting for each lease to expire. Decided by time only (no heartbeat for
+   * staleWorkerMs, on any host), never by host name or process id; a worker that was only slow finds its claims
+   * gone and its results are still written once (an outcome is never written twice).
    */
-  async releaseDeadLeases(): Promise<number> {
-    const [queryOwners, shareOwners] = await Promise.all([
-      this.prisma.query.findMany({ where: { status: "leased" }, distinct: ["leaseOwner"], select: { leaseOwner: true } }),
-      this.prisma.modelSlotLease.findMany({ distinct: ["owner"], select: { owner: true } }),
-    ]);
-    const deadHere = (o: string | null): o is string => {
-      if (!o) return false;
-      const [host, pid] = o.split(":");
-      return host === hostname() && Number(pid) !== process.pid && !isAlive(Number(pid));
-    };
+  async releaseStaleWorkers(): Promise<number> {
+    const cutoff = new Date(Date.now() - this.opts.staleWorkerMs);
+    const stale = await this.prisma.workerStatus.findMany({ where: { stoppedAt: null, heartbeatAt: { lt: cutoff }, owner: { not: this.owner } }, select: { owner: true } });
     let released = 0;
-    for (const owner of queryOwners.map((o) => o.leaseOwner).filter(deadHere)) {
+    for (const { owner } of stale) {
       // Claim tokens are the owner id plus a sequence number.
-      const r = await this.prisma.query.updateMany({ where: { status: "leased", leaseOwner: owner }, data: { status: "pending", leaseOwner: null, leaseUntil: null } });
+      const r = await this.prisma.query.updateMany({ where: { status: "leased", leaseOwner: { startsWith: `${owner}:` } }, data: { status: "pending", leaseOwner: null, leaseUntil: null } });
       released += r.count;
+      await this.prisma.modelSlotLease.deleteMany({ where: { owner } });
+      await this.prisma.workerStatus.updateMany({ where: { owner, heartbeatAt: { lt: cutoff } }, data: { stoppedAt: new Date(), inFlight: 0, lastError: "stopped heartbeating: its work was released" } });
     }
-    const deadShares = shareOwners.map((o) => o.owner).filter(deadHere);
-    if (deadShares.length) await this.prisma.modelSlotLease.deleteMany({ where: { owner: { in: deadShares } } });
-    if (released) this.opts.log?.(`released ${released} queries leased by stopped workers`);
+    if (released) this.opts.log?.(`released ${released} queries held by ${stale.length} worker(s) that stopped heartbeating`);
     return released;
   }
 
@@ -145,7 +143,7 @@ export class Worker {
    */
   async run({ untilDone = false }: { untilDone?: boolean } = {}): Promise<void> {
     await this.guard("startup", async () => {
-      await this.releaseDeadLeases();
+      await this.releaseStaleWorkers();
       await sweepExpiredShares(this.prisma);
       const swept = await sweepInterruptedPlanning(this.prisma);
       if (swept) this.opts.log?.(`removed ${swept} run(s) whose planning was interrupted`);
@@ -221,6 +219,7 @@ export class Worker {
       stoppedAt: null,
     };
     await this.prisma.workerStatus.upsert({ where: { owner: this.owner }, create: { owner: this.owner, host, pid: Number(pid), ...data }, update: data });
+    await this.releaseStaleWorkers();
   }
 
   /** Gives back every query this worker still holds (its claims carry its owner id as prefix). */
@@ -436,16 +435,6 @@ export class Worker {
       const open = await this.prisma.query.count({ where: { runId, status: { in: ["pending", "leased"] } } });
       if (open === 0) await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "completed", finishedAt: new Date() } });
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
