@@ -42,9 +42,21 @@ async function main() {
     await migrateAndSeed({ quiet: true });
     const prisma = db();
     await upsertModel(prisma, { slug: "scale-model", label: "scale", provider: "openai-compatible", modelId: "scale-model", baseUrl: `http://127.0.0.1:${PORT}/v1`, concurrency: CONCURRENCY });
+    // Each worker says on stopping how many queries it brought to an outcome (a JSON log line).
+    const done = new Map<ChildProcess, number>();
     const startWorkers = (n: number) =>
       Array.from({ length: n }, () => {
-        const c = spawn(process.execPath, ["--max-old-space-size=192", "dist/fof.mjs", "worker"], { env, stdio: ["ignore", "ignore", "inherit"] });
+        const c = spawn(process.execPath, ["--max-old-space-size=192", "dist/fof.mjs", "worker"], { env: { ...env, FOF_LOG_LEVEL: "info" }, stdio: ["ignore", "ignore", "pipe"] });
+        let buf = "";
+        c.stderr!.setEncoding("utf8").on("data", (d: string) => {
+          buf += d;
+          const lines = buf.split("\n");
+          buf = lines.pop()!;
+          for (const l of lines) {
+            if (l.includes('"worker stopped"')) done.set(c, JSON.parse(l).outcomes);
+            else if (/"level":(40|50|60)/.test(l)) process.stderr.write(`${l}\n`);
+          }
+        });
         children.push(c);
         return c;
       });
@@ -107,6 +119,17 @@ async function main() {
     const repeated = after.calls - before.calls - run.plannedCount;
     const crash = `| 3, one killed at ⅓ | ${run.plannedCount.toLocaleString("en-US")} | ${held} | ${recovery.toFixed(1)} s (lease ${LEASE_MS / 1000} s) | ${outcomes === queries && Number(dupes[0].n) === 0 ? "yes" : "NO"} | ${repeated} ≤ ${held}: ${repeated <= held ? "yes" : "NO"} | ${after.peakConcurrent["scale-model"]} ≤ ${CONCURRENCY} |`;
     process.stderr.write(`${crash}\n`);
+    // A paper-size run of a built-in baseline (no provider, no key) on two workers: both take part.
+    const paper = await createRun(prisma, { models: ["baseline:calibrated:0.8"], config: presetConfig("paper"), preset: "paper", seed: seed++ });
+    const pair = startWorkers(2);
+    const tPaper = performance.now();
+    await waitDone(paper.id);
+    const paperSeconds = (performance.now() - tPaper) / 1000;
+    await stopAll(pair);
+    const split = pair.map((w) => done.get(w) ?? 0);
+    const paperOutcomes = await prisma.outcome.count({ where: { query: { runId: paper.id } } });
+    const baseline = `| paper preset, baseline:calibrated:0.8, 2 workers | ${paper.plannedCount.toLocaleString("en-US")} | ${paperSeconds.toFixed(1)} s | ${split.map((n) => n.toLocaleString("en-US")).join(" + ")} | ${paperOutcomes === paper.plannedCount && split.reduce((a, b) => a + b, 0) === paper.plannedCount ? "yes" : "NO"} |`;
+    process.stderr.write(`${baseline}\n`);
     await prisma.$disconnect();
 
     const cpu = os.cpus()[0]?.model ?? "unknown CPU";
@@ -123,6 +146,10 @@ async function main() {
       "| crash | queries | queries held by the killed worker | rest of the run after the kill | one outcome each | repeated calls ≤ held | peak concurrent calls |",
       "|---|---|---|---|---|---|---|",
       crash,
+      "",
+      "| split | queries | time | outcomes per worker | one outcome each |",
+      "|---|---|---|---|---|",
+      baseline,
       "",
       "Targets (issue #14): ≥ 0.9 × the bound, near-linear until the model's global cap; after a kill -9, every query exactly one outcome and repeated calls ≤ those in flight at the kill.",
       "",

@@ -138,5 +138,7 @@ export async function workerCommand() {
   process.once("SIGTERM", () => worker.stop());
   log.info("worker started");
   await worker.run();
+  // How much this worker did: deployments and bench:scale see how work was split between workers.
+  log.info({ outcomes: worker.outcomes }, "worker stopped");
   await prisma.$disconnect();
 }
