@@ -61,8 +61,10 @@ async function main() {
         return c;
       });
     const stopAll = async (ws: ChildProcess[]) => {
-      for (const w of ws) if (w.exitCode === null) w.kill("SIGTERM");
-      await Promise.all(ws.map((w) => (w.exitCode !== null ? null : new Promise((r) => w.once("exit", r)))));
+      const running = (w: ChildProcess) => w.exitCode === null && w.signalCode === null;
+      const live = ws.filter(running);
+      for (const w of live) w.kill("SIGTERM");
+      await Promise.all(live.map((w) => (running(w) ? new Promise((r) => w.once("exit", r)) : null)));
     };
     const waitDone = async (runId: string) => {
       for (;;) {
@@ -75,21 +77,32 @@ async function main() {
     const config = presetConfig("quick", { timeoutMs: 5_000 });
     const scaling: string[] = [];
     let seed = 1;
+    // Workers are services: started first, the clock runs from the launch (planning included) to the last outcome.
+    const waitAlive = async (n: number) => {
+      for (;;) {
+        const alive = await prisma.workerStatus.count({ where: { stoppedAt: null, heartbeatAt: { gt: new Date(Date.now() - 3_000) } } });
+        if (alive >= n) return;
+        await sleep(100);
+      }
+    };
     for (const n of [1, 2, 4]) {
-      const run = await createRun(prisma, { models: ["scale-model"], config, seed: seed++ });
-      const before = await stats();
       const workers = startWorkers(n);
+      await waitAlive(n);
+      const before = await stats();
       const t0 = performance.now();
+      const run = await createRun(prisma, { models: ["scale-model"], config, seed: seed++ });
       await waitDone(run.id);
       const seconds = (performance.now() - t0) / 1000;
       await stopAll(workers);
       const after = await stats();
       const calls = after.calls - before.calls;
       const perWorker = await prisma.outcome.count({ where: { query: { runId: run.id } } });
+      // Answers from the response cache (an earlier row's same prompt) make no call; every other outcome made one.
+      const called = await prisma.outcome.count({ where: { query: { runId: run.id }, cached: false } });
       const bound = Math.min(CONCURRENCY, n * WORKER_CALLS) / (LATENCY_MS / 1000);
       const global = CONCURRENCY / (LATENCY_MS / 1000);
       const q = run.plannedCount / seconds;
-      scaling.push(`| ${n} | ${run.plannedCount.toLocaleString("en-US")} | ${seconds.toFixed(1)} s | ${q.toFixed(0)} q/s | ${bound.toFixed(0)} q/s → ${(q / bound).toFixed(2)} | ${(q / global).toFixed(2)} × C/L | ${after.peakConcurrent["scale-model"] ?? 0} ≤ ${CONCURRENCY} | ${calls - run.plannedCount} | ${perWorker === run.plannedCount ? "yes" : `no (${perWorker})`} |`);
+      scaling.push(`| ${n} | ${run.plannedCount.toLocaleString("en-US")} | ${seconds.toFixed(1)} s | ${q.toFixed(0)} q/s | ${bound.toFixed(0)} q/s → ${(q / bound).toFixed(2)} | ${(q / global).toFixed(2)} × C/L | ${after.peakConcurrent["scale-model"] ?? 0} ≤ ${CONCURRENCY} | ${calls - called} | ${perWorker === run.plannedCount ? "yes" : `no (${perWorker})`} |`);
       process.stderr.write(`${scaling.at(-1)}\n`);
     }
 
@@ -116,7 +129,7 @@ async function main() {
       prisma.outcome.count({ where: { query: { runId: run.id } } }),
       prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT COUNT(*) AS n FROM (SELECT "queryId" FROM "Outcome" o JOIN "Query" q ON q."id" = o."queryId" WHERE q."runId" = $1 GROUP BY "queryId" HAVING COUNT(*) > 1) d`, run.id),
     ]);
-    const repeated = after.calls - before.calls - run.plannedCount;
+    const repeated = after.calls - before.calls - (await prisma.outcome.count({ where: { query: { runId: run.id }, cached: false } }));
     const crash = `| 3, one killed at ⅓ | ${run.plannedCount.toLocaleString("en-US")} | ${held} | ${recovery.toFixed(1)} s (lease ${LEASE_MS / 1000} s) | ${outcomes === queries && Number(dupes[0].n) === 0 ? "yes" : "NO"} | ${repeated} ≤ ${held}: ${repeated <= held ? "yes" : "NO"} | ${after.peakConcurrent["scale-model"]} ≤ ${CONCURRENCY} |`;
     process.stderr.write(`${crash}\n`);
     // A paper-size run of a built-in baseline (no provider, no key) on two workers: both take part.
@@ -137,7 +150,7 @@ async function main() {
       `## Scale-out on PostgreSQL (\`npm run bench:scale\`) — ${new Date().toISOString().slice(0, 10)}`,
       "",
       `Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; PostgreSQL from ${postgresBin()} (throwaway cluster on loopback, fsync off).`,
-      `Command: \`npm run bench:scale\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_WORKER_CALLS=${WORKER_CALLS}). One model (global concurrency ${CONCURRENCY}), quick preset; \`fof worker\` processes with FOF_WORKER_MAX_CALLS=${WORKER_CALLS} (each worker's own limit), all on one machine, so the workers share its ${os.cpus().length} cores with the emulator and PostgreSQL.`,
+      `Command: \`npm run bench:scale\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_WORKER_CALLS=${WORKER_CALLS}). One model (global concurrency ${CONCURRENCY}), quick preset, timed from the launch (planning included) to the last outcome with the workers already running; \`fof worker\` processes with FOF_WORKER_MAX_CALLS=${WORKER_CALLS} (each worker's own limit), all on one machine, so the workers share its ${os.cpus().length} cores with the emulator and PostgreSQL.`,
       "",
       "| workers | queries | time | throughput | vs min(C, n × per-worker) / L | vs global C/L | peak concurrent calls | repeated calls | one outcome each |",
       "|---|---|---|---|---|---|---|---|---|",
@@ -160,7 +173,7 @@ async function main() {
     writeFileSync(file, `${withoutOld}\n\n${section}`);
     process.stderr.write(`written to ${file}\n`);
   } finally {
-    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
     pg.stop();
   }
 }
