@@ -130,7 +130,7 @@ async function main() {
       prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT COUNT(*) AS n FROM (SELECT "queryId" FROM "Outcome" o JOIN "Query" q ON q."id" = o."queryId" WHERE q."runId" = $1 GROUP BY "queryId" HAVING COUNT(*) > 1) d`, run.id),
     ]);
     const repeated = after.calls - before.calls - (await prisma.outcome.count({ where: { query: { runId: run.id }, cached: false } }));
-    const crash = `| 3, one killed at ⅓ | ${run.plannedCount.toLocaleString("en-US")} | ${held} | ${recovery.toFixed(1)} s (lease ${LEASE_MS / 1000} s) | ${outcomes === queries && Number(dupes[0].n) === 0 ? "yes" : "NO"} | ${repeated} ≤ ${held}: ${repeated <= held ? "yes" : "NO"} | ${after.peakConcurrent["scale-model"]} ≤ ${CONCURRENCY} |`;
+    const crash = `| 3, one killed at ⅓ | ${run.plannedCount.toLocaleString("en-US")} | ${held} | ${recovery.toFixed(1)} s (its work released after 10 s without a heartbeat; lease ${LEASE_MS / 1000} s) | ${outcomes === queries && Number(dupes[0].n) === 0 ? "yes" : "NO"} | ${repeated} ≤ ${held}: ${repeated <= held ? "yes" : "NO"} | ${after.peakConcurrent["scale-model"]} ≤ ${CONCURRENCY} |`;
     process.stderr.write(`${crash}\n`);
     // A paper-size run of a built-in baseline (no provider, no key) on two workers: both take part.
     const paper = await createRun(prisma, { models: ["baseline:calibrated:0.8"], config: presetConfig("paper"), preset: "paper", seed: seed++ });
