@@ -54,11 +54,16 @@ test("every section of the shell renders and unknown addresses get the not-found
     ["Runs", "Runs"],
     ["Review", "Review"],
     ["Models", "Models & settings"],
+    ["Workers", "Workers"],
   ] as const) {
     await page.goto("/");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
     await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
   }
+  // The web server's own worker is listed, alive, with its host and pid.
+  await page.goto("/workers");
+  await expect(page.getByTestId("worker-row").filter({ hasText: "alive" }).first()).toBeVisible();
+  await page.goto("/models");
   // The server-configuration card names every known secret once (models registered by other journeys may repeat it).
   await expect(page.getByRole("term").filter({ hasText: /^OPENAI_API_KEY$/ })).toBeVisible();
   await expect(page.getByText("configured").first()).toBeVisible();
