@@ -87,3 +87,14 @@ describe("a worker's share of a model's concurrency", () => {
     expect(grantFor({ concurrency: 8, want: 8 }, [{ granted: 2, wanted: 8 }, { granted: 2, wanted: 8 }])).toBe(2);
   });
 });
+
+describe("a model's rate limits at the boundary", () => {
+  it("accepts positive whole numbers or none, and refuses zero, negatives and fractions", async () => {
+    const { modelInputSchema } = await import("../lib/engine/models");
+    const base = { slug: "m", label: "M", provider: "openai", modelId: "gpt-4o" };
+    expect(modelInputSchema.parse(base)).toMatchObject({ requestsPerMinute: null, tokensPerMinute: null });
+    expect(modelInputSchema.parse({ ...base, requestsPerMinute: 600, tokensPerMinute: 90_000 })).toMatchObject({ requestsPerMinute: 600, tokensPerMinute: 90_000 });
+    for (const bad of [0, -5, 1.5]) expect(modelInputSchema.safeParse({ ...base, requestsPerMinute: bad }).success).toBe(false);
+    expect(modelInputSchema.safeParse({ ...base, tokensPerMinute: 0 }).success).toBe(false);
+  });
+});

@@ -11,6 +11,11 @@ import { DONE_QUERY } from "./status";
 /** A worker is stale when its heartbeat is older than this: it stopped without saying so (killed, host down). */
 export const WORKER_STALE_MS = 30_000;
 
+/** A worker's state from its heartbeat row: one rule for the run page, the Workers page and the health check. */
+export function workerState(w: { stoppedAt: Date | null; heartbeatAt: Date }, now = Date.now()): "stopped" | "stale" | "alive" {
+  return w.stoppedAt ? "stopped" : now - w.heartbeatAt.getTime() > WORKER_STALE_MS ? "stale" : "alive";
+}
+
 /**
  * The workers that serve a run (or, while none has claimed it yet, every live worker): host, last heartbeat, in
  * flight and last error — so a run that makes no progress says why (no worker, a stalled one, database errors).
@@ -24,7 +29,7 @@ export async function workerHealth(prisma: PrismaClient, runId: string) {
     host: w.host,
     pid: w.pid,
     heartbeatAt: w.heartbeatAt.toISOString(),
-    state: w.stoppedAt ? ("stopped" as const) : now - w.heartbeatAt.getTime() > WORKER_STALE_MS ? ("stale" as const) : ("alive" as const),
+    state: workerState(w, now),
     inFlight: w.inFlight,
     servesRun: (JSON.parse(w.runsJson) as string[]).includes(runId),
     lastError: w.lastError,

@@ -1,7 +1,7 @@
 // Every worker process (the web server's and `fof worker` on any host) as the Workers page shows it: its host and
 // pid, the runs it serves, calls in flight, last heartbeat and error, and its share of each model's limits.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { WORKER_STALE_MS } from "./summary";
+import { workerState } from "./summary";
 
 export const WORKERS_PAGE_SIZE = 200;
 
@@ -21,7 +21,7 @@ export async function listWorkers(prisma: PrismaClient, { includeStopped = false
     pid: w.pid,
     startedAt: w.startedAt.toISOString(),
     heartbeatAt: w.heartbeatAt.toISOString(),
-    state: w.stoppedAt ? ("stopped" as const) : now - w.heartbeatAt.getTime() > WORKER_STALE_MS ? ("stale" as const) : ("alive" as const),
+    state: workerState(w, now),
     inFlight: w.inFlight,
     runs: (JSON.parse(w.runsJson) as string[]).map((id) => ({ id, name: runNames.get(id) ?? id })),
     lastError: w.lastError,
