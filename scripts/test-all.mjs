@@ -8,6 +8,29 @@ process.env.CHECKPOINT_DISABLE = "1";
 const bin = (name) => `node_modules/.bin/${name}`;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedStep = null;
+// Names of failing tests, repeated at the very end: a CI log is often read from its tail only.
+const failures = [];
+
+function vitestFailures(results, label) {
+  for (const file of results?.testResults ?? []) {
+    for (const t of file.assertionResults ?? []) {
+      if (t.status !== "failed") continue;
+      const why = (t.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
+      failures.push(`${label} ${file.name.replace(process.cwd() + "/", "")} › ${t.fullName}: ${why}`);
+    }
+  }
+}
+
+function playwrightFailures(suite, label) {
+  for (const spec of suite?.specs ?? []) {
+    for (const t of spec.tests ?? []) {
+      if (t.status !== "unexpected") continue;
+      const err = t.results?.at(-1)?.error?.message ?? "";
+      failures.push(`${label} ${spec.file}:${spec.line} › ${spec.title}: ${err.split("\n")[0].slice(0, 300)}`);
+    }
+  }
+  for (const child of suite?.suites ?? []) playwrightFailures(child, label);
+}
 
 function step(title, cmd, args) {
   process.stdout.write(`\n=== ${title} ===\n`);
@@ -35,6 +58,7 @@ if (unit) {
   totals.passed += unit.numPassedTests;
   totals.failed += unit.numFailedTests;
   totals.skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
+  vitestFailures(unit, "[vitest, SQLite]");
 } else if (!failedStep) failedStep = "vitest wrote no results";
 
 // The integration tests again on PostgreSQL, when its binaries are here: a throwaway cluster on loopback, one
@@ -47,6 +71,7 @@ else {
     totals.passed += pgResults.numPassedTests;
     totals.failed += pgResults.numFailedTests;
     totals.skipped += pgResults.numPendingTests + (pgResults.numTodoTests ?? 0);
+    vitestFailures(pgResults, "[vitest, PostgreSQL]");
   }
   if (pgPhase.status !== 0 && !failedStep) failedStep = `integration tests on PostgreSQL (exit ${pgPhase.status})`;
 }
@@ -63,11 +88,13 @@ if (built) {
       totals.passed += e2e.stats.expected + (e2e.stats.flaky ?? 0);
       totals.failed += e2e.stats.unexpected;
       totals.skipped += e2e.stats.skipped;
+      for (const suite of e2e.suites ?? []) playwrightFailures(suite, "[e2e]");
     } else if (!failedStep) failedStep = "playwright wrote no results";
   }
 }
 
 process.stdout.write("\n");
+if (failures.length > 0) process.stdout.write(`Failed tests:\n${failures.map((f) => `  ${f}`).join("\n")}\n`);
 if (failedStep) process.stdout.write(`FAILED: ${failedStep}\n`);
 process.stdout.write(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
 process.exit(failedStep || totals.failed > 0 ? 1 : 0);

@@ -36,7 +36,7 @@ function decode(file: string): RgbaImage {
   const img = jpeg.decode(buf, { useTArray: true, formatAsRGBA: true });
   return { width: img.width, height: img.height, data: img.data };
 }
-const session = (file: string) => ort.InferenceSession.create(readFileSync(file.includes("/") ? file : path.join(SHARED, file)), { executionProviders: ["wasm"] });
+const session = (file: string) => ort.InferenceSession.create(readFileSync(file.includes("/") ? file : path.join(SHARED, file)), { executionProviders: ["wasm"], logSeverityLevel: 3 });
 
 describe("race / gender mapping", () => {
   it("paper mapping: argmax over five classes, Indian and Middle Eastern ignored", () => {
