@@ -62,6 +62,7 @@ program
   .description("import images made elsewhere for a text-to-image model (folders, zips or files; manifest.json or the naming scheme); all or nothing")
   .argument("<path...>", "folders, .zip archives or image files")
   .requiredOption("-m, --model <slug>", "a registered text-to-image model")
+  .option("--suite <id>", "the suite the images belong to (default fact-or-fair; other image suites name files their own way: see the Import page or the README)")
   .option("--run <id>", "add to an earlier import of the same model")
   .option("--name <name>", "name of the new run")
   .action(importCommand);

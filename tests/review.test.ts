@@ -2,7 +2,7 @@ import { allLabelKeys, invalidLabel, keyAction, keyHint } from "../lib/review/la
 import { describe, expect, it } from "vitest";
 import { agreement, cohenKappa, consensus, currentLabels, dealAssignment, detectorReport, fleissKappa, majorityVote, reviewedLabel, type AnnotatorLabel, type ReportFace } from "@/lib/review";
 
-const label = (annotator: string, gender: AnnotatorLabel["gender"], race: AnnotatorLabel["race"], notAFace = false): AnnotatorLabel => ({ annotator, gender, race, notAFace, at: "2026-01-01T00:00:00.000Z" });
+const label = (annotator: string, gender: AnnotatorLabel["gender"], race: AnnotatorLabel["race"], notAFace = false, age: string | null = null): AnnotatorLabel => ({ annotator, gender, race, age, notAFace, at: "2026-01-01T00:00:00.000Z" });
 
 describe("majority vote", () => {
   it("needs a strict majority", () => {

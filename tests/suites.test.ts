@@ -26,10 +26,11 @@ function* files(dir: string): Generator<string> {
 }
 
 describe("suite registry", () => {
-  it("lists FACT-OR-FAIR first and DoFaiR, each with a unique id", () => {
+  it("lists FACT-OR-FAIR first, then DoFaiR and FAIntbench, each with a unique id", () => {
     const ids = listSuites().map((s) => s.id);
     expect(ids[0]).toBe("fact-or-fair");
     expect(ids).toContain("dofair");
+    expect(ids).toContain("faintbench");
     expect(new Set(ids).size).toBe(ids.length);
     expect(() => suiteOf("nope")).toThrow(/unknown suite "nope"/);
   });

@@ -71,11 +71,11 @@ function walk(dir: string, base = path.dirname(path.resolve(dir))): Array<{ name
 }
 
 /** `fof import --model SLUG PATH…`: folders, zips or files, mapped and checked like the Import page; all or nothing. */
-export async function importCommand(paths: string[], opts: { model: string; run?: string; name?: string }) {
+export async function importCommand(paths: string[], opts: { model: string; suite?: string; run?: string; name?: string }) {
   const files = paths.flatMap((p) => (statSync(p).isDirectory() ? walk(p) : [{ name: path.basename(p), file: p }])).map((f) => ({ name: f.name, bytes: new Uint8Array(readFileSync(f.file)) }));
   await migrateAndSeed({ quiet: true });
   try {
-    const r = await importImages(db(), env().dataDir, { modelSlug: opts.model, runId: opts.run ?? null, runName: opts.name ?? null, files });
+    const r = await importImages(db(), env().dataDir, { modelSlug: opts.model, suite: opts.suite ?? null, runId: opts.run ?? null, runName: opts.name ?? null, files });
     for (const s of r.skipped) process.stderr.write(`left out ${s.name}: ${s.message}\n`);
     process.stderr.write(`imported ${r.imported} images (mapped by ${r.mappedBy}) into run ${r.runId}\n`);
     process.stdout.write(JSON.stringify({ runId: r.runId, imported: r.imported }) + "\n");

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { unzipSync } from "fflate";
 import { useMemo, useRef, useState, useTransition } from "react";
-import { mapImportNames, MANIFEST_NAME, type ImportProblem, type ImportTarget, type NameMapping } from "@/lib/images/import-names";
+import { ImportNameError, mapImportNames, mapSuiteNames, MANIFEST_NAME, type ImportProblem, type ImportTarget, type NameMapping } from "@/lib/images/import-names";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
@@ -65,11 +65,14 @@ export function ImportForm({
   runs,
   defaultRunId,
   statistics,
+  suites,
 }: {
   models: Array<{ slug: string; label: string; provider: string }>;
-  runs: Array<{ id: string; name: string; model: string }>;
+  runs: Array<{ id: string; name: string; model: string; suite: string }>;
   defaultRunId: string | null;
   statistics: Array<{ id: string; name: string }>;
+  /** suites whose images can be imported, the default (FACT-OR-FAIR, with its own naming scheme) first */
+  suites: Array<{ id: string; name: string; naming: string }>;
 }) {
   const hydrated = useHydrated();
   const [state, setState] = useState<ImportState>({});
@@ -81,6 +84,8 @@ export function ImportForm({
   const defaultRun = runs.find((r) => r.id === defaultRunId);
   const [model, setModel] = useState(defaultRun?.model ?? models.find((m) => m.provider === "import")?.slug ?? models[0].slug);
   const [runId, setRunId] = useState(defaultRun?.id ?? "");
+  const [suite, setSuite] = useState(defaultRun?.suite ?? suites[0].id);
+  const suiteNaming = suite === suites[0].id ? null : (suites.find((s) => s.id === suite)?.naming ?? null);
   const [runName, setRunName] = useState("");
   const [picked, setPicked] = useState<Picked[]>([]);
   const [preview, setPreview] = useState<NameMapping | null>(null);
@@ -114,7 +119,18 @@ export function ImportForm({
             if (p.path === MANIFEST_NAME || p.path.endsWith(`/${MANIFEST_NAME}`)) manifests.set(p.path, await p.file.text());
           }
         }
-        const mapping = mapImportNames(names, (n) => manifests.get(n) ?? "", resolver);
+        // Another suite's rule needs its content, which stays on the server: the preview groups files by their
+        // prompt folder, and the server checks every name when the batch is stored (all or nothing).
+        const mapping = suiteNaming
+          ? mapSuiteNames(names, {
+              naming: suiteNaming,
+              target: (n) => {
+                const parts = n.split("/");
+                if (parts.length < 2) throw new ImportNameError(`not in a prompt folder (${suiteNaming})`);
+                return { test: "", statisticId: parts[parts.length - 2], level: "" };
+              },
+            })
+          : mapImportNames(names, (n) => manifests.get(n) ?? "", resolver);
         mapping.problems.push(...(await duplicateContent(files)));
         setPreview(mapping);
       } catch (e) {
@@ -133,7 +149,7 @@ export function ImportForm({
   }, [preview]);
   const totalBytes = picked.reduce((a, p) => a + p.file.size, 0);
   const ready = preview && preview.targets.size > 0 && preview.problems.length === 0 && !imported;
-  const modelRuns = runs.filter((r) => r.model === model);
+  const modelRuns = runs.filter((r) => r.model === model && r.suite === suite);
 
   /** Opens an upload, streams each file to the server's disk with progress, then commits the batch once. */
   async function submit() {
@@ -143,7 +159,7 @@ export function ImportForm({
     setState({});
     try {
       const json = { "content-type": "application/json" };
-      const { uploadId } = await call<{ uploadId: string }>("/api/imports", { method: "POST", headers: json, body: JSON.stringify({ model, runId: runId || null, runName: runName || null }) });
+      const { uploadId } = await call<{ uploadId: string }>("/api/imports", { method: "POST", headers: json, body: JSON.stringify({ model, suite, runId: runId || null, runName: runName || null }) });
       setProgress({ sent: 0, total: totalBytes });
       let sent = 0;
       for (const p of picked) {
@@ -201,7 +217,30 @@ export function ImportForm({
       )}
 
       <Card title="1. Where the images go">
-        <div className="grid gap-3 text-sm sm:grid-cols-3">
+        <div className="grid gap-3 text-sm sm:grid-cols-4">
+          <div>
+            <label htmlFor="import-suite" className="font-medium">
+              Suite
+            </label>
+            <select
+              id="import-suite"
+              value={suite}
+              onChange={(e) => {
+                setSuite(e.target.value);
+                setRunId("");
+                setPicked([]);
+                setPreview(null);
+                setState({});
+              }}
+              className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5"
+            >
+              {suites.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </div>
           <div>
             <label htmlFor="import-model" className="font-medium">
               Model
@@ -255,12 +294,18 @@ export function ImportForm({
       <Card
         title="2. Images"
         description={
+          suiteNaming ? (
+            <>
+              Name files {suiteNaming}. PNG, JPEG or WebP, checked by content; up to 25 MiB and 8192 px a side each, 5,000 files and 1 GiB per import.
+            </>
+          ) : (
           <>
             Name files <code>&lt;test&gt;/&lt;statistic-id&gt;/&lt;level&gt;/&lt;any&gt;.png</code> (folders) or{" "}
             <code>&lt;test&gt;__&lt;statistic-id&gt;__&lt;level&gt;__&lt;n&gt;.png</code>, or include a <code>manifest.json</code> (
             <code>[{"{"}&quot;file&quot;, &quot;test&quot;, &quot;statistic&quot;, &quot;level&quot;{"}"}]</code>). PNG, JPEG or WebP, checked by content; up to 25 MiB and
             8192 px a side each, 5,000 files and 1 GiB per import.
           </>
+          )
         }
       >
         <div className="flex flex-wrap gap-4 text-sm">

@@ -21,6 +21,8 @@ export interface ReviewImage {
 export interface MyLabel {
   gender: string | null;
   race: string | null;
+  /** suites that score age (null elsewhere) */
+  age: string | null;
   notAFace: boolean;
 }
 

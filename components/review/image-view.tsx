@@ -9,6 +9,7 @@ import { decode, loadFairFace, loadOrt, type LoadedClassifier, type Ort } from "
 import { keyAction, keyHint, type LabelSets } from "@/lib/review/label-set";
 import { fetchImage, patchFace, postFace, storeServerFaces, type ReviewFace } from "./api";
 import type { ReviewActions } from "./review-queue";
+import { labelText, labelsAge } from "./label-text";
 
 type Box = { x1: number; y1: number; x2: number; y2: number };
 
@@ -84,9 +85,9 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
       else if (!selected) handled = false;
       else if (k === "Delete") actions.setDeleted(selected, !selected.deleted);
       else if (k === "a" || k === "Enter") actions.accept([selected]);
-      else if (keyAction(labelSets[selected.suite] ?? [], k)?.attribute === "gender" || keyAction(labelSets[selected.suite] ?? [], k)?.attribute === "race") {
+      else if (keyAction(labelSets[selected.suite] ?? [], k)) {
         const act = keyAction(labelSets[selected.suite] ?? [], k)!;
-        actions.setLabel(selected, act.attribute as "gender" | "race", act.value);
+        actions.setLabel(selected, act.attribute, act.value);
       } else if (k === "x") actions.toggleNotAFace(selected);
       else handled = false;
       if (handled) {
@@ -191,8 +192,8 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
                     #{i + 1} {f.source === "manual" ? "drawn" : "detected"}
                     {f.deleted ? " · deleted" : ""}
                   </span>
-                  <span className="block">model: {f.prediction ? `${f.prediction.gender}, ${f.prediction.race}` : "–"}</span>
-                  <span className="block">me: {f.mine ? (f.mine.notAFace ? "not a face" : `${f.mine.gender ?? "?"}, ${f.mine.race ?? "?"}`) : "–"}</span>
+                  <span className="block">model: {labelText(f.prediction, labelsAge(labelSets, f.suite))}</span>
+                  <span className="block">me: {labelText(f.mine, labelsAge(labelSets, f.suite))}</span>
                 </button>
                 <button type="button" className="mt-1 text-indigo-700 underline" onClick={() => actions.setDeleted(f, !f.deleted)}>
                   {f.deleted ? "Restore detection" : "Delete detection"}

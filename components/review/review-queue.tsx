@@ -5,14 +5,15 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { allLabelKeys, keyAction, keyHint, type LabelSets } from "@/lib/review/label-set";
+import { allLabelKeys, keyAction, keyHint, type LabelAttributeId, type LabelSets } from "@/lib/review/label-set";
 import { fetchFaceless, fetchQueue, patchFace, postLabels, snapshot, storeServerFaces, updateCachedFaces, type MyLabel, type ReviewFace } from "./api";
 import { FaceCrop } from "./face-crop";
 import { FILTER_KEYS, type Filters } from "./filters";
 import { ImageView } from "./image-view";
+import { labelText, labelsAge } from "./label-text";
 import { KeysCard } from "./keys-card";
 
-const EMPTY: MyLabel = { gender: null, race: null, notAFace: false };
+const EMPTY: MyLabel = { gender: null, race: null, age: null, notAFace: false };
 /** Keys that accept or mark a face (the label sets add theirs): without an annotator they do nothing but say why. */
 const MARK_KEYS = ["a", "A", "Enter", "x", "Delete"];
 
@@ -29,7 +30,7 @@ export interface ReviewActions {
   label: (changes: Array<{ face: ReviewFace; next: MyLabel }>) => void;
   accept: (faces: ReviewFace[]) => void;
   /** sets one attribute, keeping the others as the annotator (or else the model) had them */
-  setLabel: (face: ReviewFace, attribute: "gender" | "race", value: string) => void;
+  setLabel: (face: ReviewFace, attribute: LabelAttributeId, value: string) => void;
   toggleNotAFace: (face: ReviewFace) => void;
   setDeleted: (face: ReviewFace, deleted: boolean, record?: boolean) => void;
   recordAdd: (faceId: number) => void;
@@ -37,13 +38,13 @@ export interface ReviewActions {
   fail: (message: string) => void;
 }
 
-const mineOf = (f: ReviewFace): MyLabel | null => (f.mine ? { gender: f.mine.gender, race: f.mine.race, notAFace: f.mine.notAFace } : null);
+const mineOf = (f: ReviewFace): MyLabel | null => (f.mine ? { gender: f.mine.gender, race: f.mine.race, age: f.mine.age, notAFace: f.mine.notAFace } : null);
 
 /** The labels an annotator keeps while changing one attribute: their own, else the model's (they have seen it). */
 function base(f: ReviewFace): MyLabel {
   const mine = mineOf(f);
   if (mine && !mine.notAFace) return mine;
-  return { gender: f.prediction?.gender ?? null, race: f.prediction?.race ?? null, notAFace: false };
+  return { gender: f.prediction?.gender ?? null, race: f.prediction?.race ?? null, age: f.prediction?.age ?? null, notAFace: false };
 }
 
 function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: string | null) => void): ReviewActions & { undoDepth: number; saving: boolean } {
@@ -70,8 +71,8 @@ function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: 
       updateCachedFaces(qc, (f) => {
         const c = byId.get(f.id);
         if (!c) return f;
-        const empty = !c.notAFace && c.gender === null && c.race === null;
-        return { ...f, mine: empty ? null : { gender: c.gender, race: c.race, notAFace: c.notAFace, at: new Date().toISOString() } };
+        const empty = !c.notAFace && c.gender === null && c.race === null && c.age === null;
+        return { ...f, mine: empty ? null : { gender: c.gender, race: c.race, age: c.age, notAFace: c.notAFace, at: new Date().toISOString() } };
       });
       return { rollback };
     },
@@ -126,10 +127,10 @@ function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: 
     accept: (faces) => {
       const ok = faces.filter((f) => f.prediction);
       if (!ok.length) return onError(`No model prediction to accept here: label by hand (${faces[0] ? keyHint(labelSets[faces[0].suite] ?? []) : "see the keys"}).`);
-      label(ok.map((f) => ({ face: f, next: { gender: f.prediction!.gender, race: f.prediction!.race, notAFace: false } })));
+      label(ok.map((f) => ({ face: f, next: { gender: f.prediction!.gender, race: f.prediction!.race, age: f.prediction!.age, notAFace: false } })));
     },
     setLabel: (face, attribute, value) => label([{ face, next: { ...baseOf(face), [attribute]: value } }]),
-    toggleNotAFace: (face) => label([{ face, next: face.mine?.notAFace ? EMPTY : { gender: null, race: null, notAFace: true } }]),
+    toggleNotAFace: (face) => label([{ face, next: face.mine?.notAFace ? EMPTY : { ...EMPTY, notAFace: true } }]),
     setDeleted: (face, deleted, record = true) => {
       if (!annotator) return onError("Enter your name first: every change is stored with who made it.");
       if (record) push({ kind: "delete", faceId: face.id });
@@ -148,11 +149,6 @@ function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: 
   };
 }
 
-function labelText(l: { gender: string | null; race: string | null; notAFace: boolean } | null) {
-  if (!l) return "–";
-  if (l.notAFace) return "not a face";
-  return [l.gender ?? "?", l.race ?? "?"].join(", ");
-}
 
 const pct = (p: number) => `${Math.round(p * 100)} %`;
 
@@ -281,8 +277,7 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
         advance();
       } else if (keyAction(labelSets[current.suite] ?? [], k)) {
         const act = keyAction(labelSets[current.suite] ?? [], k)!;
-        if (act.attribute === "age") handled = false;
-        else actions.setLabel(current, act.attribute, act.value);
+        actions.setLabel(current, act.attribute, act.value);
       } else if (k === "x") {
         actions.toggleNotAFace(current);
         advance();
@@ -398,7 +393,7 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
                 data-index={i}
                 data-face-id={f.id}
                 data-focused={i === focus ? "true" : undefined}
-                data-mine={labelText(f.mine && { ...f.mine })}
+                data-mine={labelText(f.mine && { ...f.mine }, labelsAge(labelSets, f.suite))}
                 data-deleted={f.deleted ? "true" : undefined}
                 onClick={() => setFocus(i)}
                 onDoubleClick={() => setOpenImage({ imageId: f.imageId, faceId: f.id })}
@@ -419,13 +414,19 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
                     {f.prediction ? (
                       <>
                         <span className="font-medium">{f.prediction.gender}</span> {pct(f.prediction.genderConfidence)} · <span className="font-medium">{f.prediction.race}</span> {pct(f.prediction.raceConfidence)}
+                        {labelsAge(labelSets, f.suite) && f.prediction.age && (
+                          <>
+                            {" "}
+                            · <span className="font-medium">{f.prediction.age}</span> {pct(f.prediction.ageConfidence)}
+                          </>
+                        )}
                       </>
                     ) : (
                       <span className="text-amber-700">no model label{f.source === "manual" ? " (drawn by hand)" : ""}</span>
                     )}
                   </div>
                   <div>
-                    me: <span data-testid="mine">{labelText(f.mine && { ...f.mine })}</span>
+                    me: <span data-testid="mine">{labelText(f.mine && { ...f.mine }, labelsAge(labelSets, f.suite))}</span>
                   </div>
                   <div className="text-slate-500">
                     {f.consensus.annotators ? `${f.consensus.annotators} annotator${f.consensus.annotators > 1 ? "s" : ""}` : "no annotator yet"}
@@ -465,12 +466,12 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
                 )}
                 <div>
                   <dt className="inline text-slate-500">Majority: </dt>
-                  <dd className="inline">{current.consensus.annotators ? (current.consensus.notAFace ? "not a face" : `${current.consensus.gender ?? "–"}, ${current.consensus.race ?? "–"}`) : "–"}</dd>
+                  <dd className="inline">{current.consensus.annotators ? (current.consensus.notAFace ? "not a face" : [current.consensus.gender, current.consensus.race, ...(labelsAge(labelSets, current.suite) ? [current.consensus.age] : [])].map((v) => v ?? "–").join(", ")) : "–"}</dd>
                 </div>
                 {current.labels.map((l) => (
                   <div key={l.annotator}>
                     <dt className="inline text-slate-500">{l.name}: </dt>
-                    <dd className="inline">{labelText(l)}</dd>
+                    <dd className="inline">{labelText(l, labelsAge(labelSets, current.suite))}</dd>
                   </div>
                 ))}
               </dl>

@@ -10,6 +10,7 @@ import { ensureBenchmarkVersion } from "../db/seed";
 import { insertMany } from "../db/bulk";
 import { benchmarkStatistics, planImport, storeImage, sweepUploads, type ImportPlan, type ImportProblem, type UploadedFile } from "../images";
 import { t2iRunConfigSchema } from "./config";
+import { DEFAULT_SUITE_ID, suiteOf } from "../suites";
 
 export class ImportError extends Error {
   constructor(
@@ -25,6 +26,8 @@ export interface ImportRequest {
   /** append to this run (an earlier import of the same model), or create a new run */
   runId?: string | null;
   runName?: string | null;
+  /** the suite the images belong to (FACT-OR-FAIR when absent) */
+  suite?: string | null;
   files: UploadedFile[];
 }
 
@@ -39,15 +42,19 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
   const model = await prisma.modelConfig.findUnique({ where: { slug: req.modelSlug } });
   if (!model || model.archived) throw new ImportError(`unknown model "${req.modelSlug}": register it on the Models page first`);
   if (model.modality !== "t2i") throw new ImportError(`"${req.modelSlug}" is not a text-to-image model`);
+  const suite = suiteOf(req.suite ?? DEFAULT_SUITE_ID);
+  if (suite.id !== DEFAULT_SUITE_ID && !suite.importer) throw new ImportError(`${suite.name} runs cannot be imported`);
   let existing: { id: string; sha256: string }[] = [];
   if (req.runId) {
     const run = await prisma.run.findUnique({ where: { id: req.runId }, include: { models: true } });
-    if (!run || run.preset !== "import" || !run.models.some((m) => m.modelConfigId === model.id))
-      throw new ImportError("images can only be added to an earlier import of the same model");
+    if (!run || run.preset !== "import" || !run.models.some((m) => m.modelConfigId === model.id) || (run.suiteId ?? DEFAULT_SUITE_ID) !== suite.id)
+      throw new ImportError("images can only be added to an earlier import of the same model and suite");
     existing = await prisma.image.findMany({ where: { runId: run.id }, select: { id: true, sha256: true } });
   }
 
-  const plan = await planImport(req.files, benchmarkStatistics());
+  // A suite's own naming rule reads today's content; the run pins that content below.
+  const content = suite.id === DEFAULT_SUITE_ID ? null : suite.content();
+  const plan = await planImport(req.files, content ? { naming: suite.importer!.naming, target: (name: string) => suite.importer!.target(name, content) } : benchmarkStatistics());
   const known = new Set(existing.map((e) => e.sha256));
   for (const item of plan.items) if (known.has(item.sha256)) plan.problems.push({ name: item.name, message: "already in this run" });
   if (plan.problems.length) throw new ImportError(`${plan.problems.length} file${plan.problems.length === 1 ? "" : "s"} cannot be imported; nothing was stored`, plan.problems);
@@ -59,13 +66,13 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
     const k = `${i.target.test}|${i.target.statisticId}|${i.target.level}`;
     perPrompt.set(k, (perPrompt.get(k) ?? 0) + 1);
   }
-  const version = await ensureBenchmarkVersion(prisma);
+  const version = content ? await ensureBenchmarkVersion(prisma, content, suite.id) : await ensureBenchmarkVersion(prisma);
   const now = new Date();
 
   const runId = await prisma.$transaction(async (tx) => {
     let id = req.runId ?? null;
     if (!id) {
-      const config = t2iRunConfigSchema.parse({ modality: "t2i", tests, imagesPerPrompt: Math.max(...perPrompt.values()) });
+      const config = content ? suite.importer!.config(plan.items.map((i) => i.target), content) : t2iRunConfigSchema.parse({ modality: "t2i", tests, imagesPerPrompt: Math.max(...perPrompt.values()) });
       const run = await tx.run.create({
         data: {
           name: req.runName?.trim() || `${model.label} · import · ${now.toISOString().slice(0, 10)}`,
@@ -76,6 +83,8 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
           configJson: JSON.stringify(config),
           plannedCount: 0,
           benchmarkVersionId: version.id,
+          suiteId: suite.id,
+          suiteVersion: version.version,
           startedAt: now,
           finishedAt: now,
           models: { create: [{ modelConfigId: model.id }] },

@@ -32,7 +32,7 @@ const QUERY_RECORD_SELECT = {
 } as const;
 
 /** The columns of an annotation row that lib/review reads (see AnnotationRow). */
-export const ANNOTATION_ROW_SELECT = { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } as const;
+export const ANNOTATION_ROW_SELECT = { id: true, faceId: true, annotator: true, gender: true, race: true, age: true, notAFace: true, createdAt: true } as const;
 
 /** The columns of a face that scoring and the review report read (its labels included). */
 export const FACE_RECORD_SELECT = {

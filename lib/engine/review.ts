@@ -85,6 +85,7 @@ type FaceRow = {
   deletedBy: string | null;
   raceProbsJson: string | null;
   genderProbsJson: string | null;
+  ageProbsJson: string | null;
   classifierModel: string | null;
   annotations: AnnotationRow[];
   image: {
@@ -106,7 +107,7 @@ type FaceRow = {
  * The model's prediction for a face in its suite's classes (FACT-OR-FAIR: the paper's 7 → 4 race mapping; a suite
  * scoring FairFace's own classes: those) with the probability of each chosen class, and FairFace's own top race.
  */
-export function prediction(suite: AnySuite, face: { raceProbsJson: string | null; genderProbsJson: string | null }) {
+export function prediction(suite: AnySuite, face: { raceProbsJson: string | null; genderProbsJson: string | null; ageProbsJson?: string | null }) {
   const p = suitePrediction(suite, face);
   if (!p || !face.raceProbsJson) return null;
   const race7 = JSON.parse(face.raceProbsJson) as number[];
@@ -116,9 +117,9 @@ export function prediction(suite: AnySuite, face: { raceProbsJson: string | null
 }
 
 function consensusView(c: Consensus | null) {
-  if (!c) return { annotators: 0, notAFace: false, gender: null, race: null, disagreement: false };
-  const v = <T>(x: Consensus["gender"] | Consensus["race"]) => (x.status === "decided" ? (x.value as T) : x.status === "undecided" ? ("undecided" as const) : null);
-  return { annotators: c.annotators, notAFace: c.notAFace, gender: v<string>(c.gender), race: v<string>(c.race), disagreement: c.disagreement };
+  if (!c) return { annotators: 0, notAFace: false, gender: null, race: null, age: null, disagreement: false };
+  const v = <T>(x: Consensus["gender"] | Consensus["race"] | Consensus["age"]) => (x.status === "decided" ? (x.value as T) : x.status === "undecided" ? ("undecided" as const) : null);
+  return { annotators: c.annotators, notAFace: c.notAFace, gender: v<string>(c.gender), race: v<string>(c.race), age: v<string>(c.age), disagreement: c.disagreement };
 }
 
 function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, annotator?: string) {
@@ -148,9 +149,9 @@ function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, a
     test: f.image.test,
     prediction: prediction(suite, f),
     // Stored values in the face's suite's classes (not only FACT-OR-FAIR's).
-    mine: mine && { gender: mine.gender as string | null, race: mine.race as string | null, notAFace: mine.notAFace, at: mine.at },
+    mine: mine && { gender: mine.gender as string | null, race: mine.race as string | null, age: mine.age, notAFace: mine.notAFace, at: mine.at },
     consensus: consensusView(c),
-    labels: list.map((l) => ({ annotator: l.annotator, name: l.annotator, gender: l.gender as string | null, race: l.race as string | null, notAFace: l.notAFace, at: l.at })),
+    labels: list.map((l) => ({ annotator: l.annotator, name: l.annotator, gender: l.gender as string | null, race: l.race as string | null, age: l.age, notAFace: l.notAFace, at: l.at })),
   };
 }
 export type ReviewFace = ReturnType<typeof faceView>;
@@ -254,9 +255,10 @@ const labelInputSchema = z
     // Checked against the face's suite's classes once the faces are read (saveAnnotations).
     gender: z.string().max(40).nullable(),
     race: z.string().max(40).nullable(),
+    age: z.string().max(40).nullable().default(null),
     notAFace: z.boolean().default(false),
   })
-  .refine((l) => !l.notAFace || (l.gender === null && l.race === null), "a face marked “not a face” carries no gender or race");
+  .refine((l) => !l.notAFace || (l.gender === null && l.race === null && l.age === null), "a face marked “not a face” carries no gender, race or age");
 
 export const saveAnnotationsSchema = z.object({
   annotator: annotatorSchema,
@@ -286,10 +288,10 @@ export async function saveAnnotations(prisma: PrismaClient, input: z.input<typeo
     const suiteOf = new Map(found.map((f) => [f.id, suiteOfFace(f.image.run?.suiteId)]));
     for (const l of labels) {
       const suite = suiteOf.get(l.faceId)!;
-      const why = invalidLabel(suite.faceAttributes, "gender", l.gender) ?? invalidLabel(suite.faceAttributes, "race", l.race);
+      const why = invalidLabel(suite.faceAttributes, "gender", l.gender) ?? invalidLabel(suite.faceAttributes, "race", l.race) ?? invalidLabel(suite.faceAttributes, "age", l.age);
       if (why) throw new ReviewError(`face ${l.faceId} (${suite.name}): ${why}`);
     }
-    await tx.annotation.createMany({ data: labels.map((l) => ({ faceId: l.faceId, annotator, gender: l.gender, race: l.race, notAFace: l.notAFace })) });
+    await tx.annotation.createMany({ data: labels.map((l) => ({ faceId: l.faceId, annotator, gender: l.gender, race: l.race, age: l.age, notAFace: l.notAFace })) });
   });
   return { faces: await facesByIds(prisma, ids, annotator) };
 }

@@ -96,6 +96,41 @@ export function clutterReason(name: string): string | null {
   return null;
 }
 
+/** Where an imported file goes in a suite other than FACT-OR-FAIR: the suite's coordinates of a planned row. */
+export interface SuiteImportTarget {
+  test: string;
+  statisticId: string;
+  level: string;
+}
+
+/** A suite's naming rule: a file's path → its target (throws ImportNameError with the reason). */
+export interface SuiteNameMapper {
+  naming: string;
+  target(name: string): SuiteImportTarget;
+}
+
+/** Maps every uploaded name by a suite's rule: clutter is skipped, names the rule refuses are problems. */
+export function mapSuiteNames(names: readonly string[], mapper: SuiteNameMapper): NameMapping {
+  const problems: ImportProblem[] = [];
+  const skipped: ImportProblem[] = [];
+  const targets = new Map<string, ImportTarget>();
+  for (const n of names) {
+    const why = clutterReason(n);
+    if (why) {
+      skipped.push({ name: n, message: why });
+      continue;
+    }
+    try {
+      // A suite's targets share the columns of FACT-OR-FAIR's, with the suite's own values in them.
+      targets.set(n, mapper.target(safeEntryName(n)) as unknown as ImportTarget);
+    } catch (e) {
+      if (!(e instanceof ImportNameError)) throw e;
+      problems.push({ name: n, message: e.message });
+    }
+  }
+  return { targets, problems, skipped, mappedBy: "file names" };
+}
+
 export interface NameMapping {
   /** image name → target, in upload order */
   targets: Map<string, ImportTarget>;

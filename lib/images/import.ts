@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { Unzip, UnzipInflate, unzipSync } from "fflate";
 import { benchmark, findStatistic } from "../benchmark";
 import { IMAGE_LIMITS, ImageValidationError, validateImageAsync, type ValidImage } from "./validate";
-import { clutterReason, mapImportNames, safeEntryName, type ImportProblem, type ImportTarget, type NameMapping, type StatisticResolver } from "./import-names";
+import { clutterReason, mapImportNames, mapSuiteNames, safeEntryName, type ImportProblem, type ImportTarget, type NameMapping, type StatisticResolver, type SuiteNameMapper } from "./import-names";
 
 export const IMPORT_LIMITS = {
   maxFiles: 5000,
@@ -149,10 +149,10 @@ export function listZipNames(bytes: Uint8Array): string[] {
  * The whole import, checked: every file mapped (manifest.json when present, else the naming scheme), every image
  * valid by content, no content twice. Problems are collected for every file, not just the first.
  */
-export async function planImport(uploaded: UploadedFile[], statistics: StatisticResolver): Promise<ImportPlan> {
+export async function planImport(uploaded: UploadedFile[], statistics: StatisticResolver | SuiteNameMapper): Promise<ImportPlan> {
   const expanded = expandArchives(uploaded);
   const byName = new Map(expanded.files.map((f) => [f.name, f]));
-  const mapping = mapImportNames([...byName.keys()], (name) => new TextDecoder().decode(byName.get(name)!.bytes), statistics);
+  const mapping = "target" in statistics ? mapSuiteNames([...byName.keys()], statistics) : mapImportNames([...byName.keys()], (name) => new TextDecoder().decode(byName.get(name)!.bytes), statistics);
   const problems = [...expanded.problems, ...mapping.problems];
   if (mapping.targets.size > IMPORT_LIMITS.maxFiles) problems.push({ name: "(batch)", message: `${mapping.targets.size} images; at most ${IMPORT_LIMITS.maxFiles} per import` });
   const items: ImportItem[] = [];

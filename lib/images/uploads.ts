@@ -26,6 +26,8 @@ const ID = /^up_[A-Za-z0-9_-]{32}$/;
 
 export interface UploadMeta {
   model: string;
+  /** the suite the images belong to (absent in uploads opened before suites could be imported: FACT-OR-FAIR) */
+  suite?: string;
   runId: string | null;
   runName: string | null;
   createdAt: string;
@@ -53,7 +55,7 @@ function writeMeta(dir: string, meta: UploadMeta) {
 }
 
 /** Opens an upload session for one import. */
-export function createUpload(dataDir: string, meta: Pick<UploadMeta, "model" | "runId" | "runName">): string {
+export function createUpload(dataDir: string, meta: Pick<UploadMeta, "model" | "suite" | "runId" | "runName">): string {
   const id = `up_${randomBytes(24).toString("base64url")}`;
   const dir = dirOf(dataDir, id);
   mkdirSync(path.join(dir, "files"), { recursive: true });

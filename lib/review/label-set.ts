@@ -3,8 +3,8 @@
 
 export const LABEL_ATTRIBUTE_IDS = ["gender", "race", "age"] as const;
 export type LabelAttributeId = (typeof LABEL_ATTRIBUTE_IDS)[number];
-/** The attributes the annotation rows store today (age joins when a suite scores it). */
-export type StoredAttributeId = "gender" | "race";
+/** The attributes an annotation row stores. */
+export type StoredAttributeId = LabelAttributeId;
 
 export interface LabelAttribute {
   id: LabelAttributeId;

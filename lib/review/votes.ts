@@ -8,6 +8,8 @@ export interface AnnotationRow {
   annotator: string;
   gender: string | null;
   race: string | null;
+  /** age group (suites that score age; absent in rows read without it) */
+  age?: string | null;
   notAFace: boolean;
   createdAt: Date | string;
   id?: number;
@@ -18,6 +20,7 @@ export interface AnnotatorLabel {
   annotator: string;
   gender: Gender | null;
   race: Race | null;
+  age: string | null;
   notAFace: boolean;
   at: string;
 }
@@ -26,11 +29,13 @@ export interface AnnotatorLabel {
 export interface LabelClasses {
   gender: readonly string[];
   race: readonly string[];
+  /** suites that score age; without it age values are not votes */
+  age?: readonly string[];
 }
 export const FOF_LABEL_CLASSES: LabelClasses = { gender: GENDERS, race: RACES };
 
-export function isEmptyLabel(l: { gender: string | null; race: string | null; notAFace: boolean }): boolean {
-  return !l.notAFace && l.gender === null && l.race === null;
+export function isEmptyLabel(l: { gender: string | null; race: string | null; age?: string | null; notAFace: boolean }): boolean {
+  return !l.notAFace && l.gender === null && l.race === null && (l.age ?? null) === null;
 }
 
 /**
@@ -43,6 +48,7 @@ export function currentLabels(rows: readonly AnnotationRow[], classes: LabelClas
   // suite when it was written).
   const asGender = (g: string | null): Gender | null => (g && (!classes || classes.gender.includes(g)) ? (g as Gender) : null);
   const asRace = (r: string | null): Race | null => (r && (!classes || classes.race.includes(r)) ? (r as Race) : null);
+  const asAge = (a: string | null | undefined): string | null => (a && (!classes || classes.age?.includes(a)) ? a : null);
   const sorted = [...rows].sort((a, b) => {
     const t = new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime();
     return t !== 0 ? t : (a.id ?? 0) - (b.id ?? 0);
@@ -51,7 +57,7 @@ export function currentLabels(rows: readonly AnnotationRow[], classes: LabelClas
   for (const r of sorted) {
     let byAnnotator = out.get(r.faceId);
     if (!byAnnotator) out.set(r.faceId, (byAnnotator = new Map()));
-    byAnnotator.set(r.annotator, { annotator: r.annotator, gender: asGender(r.gender), race: asRace(r.race), notAFace: r.notAFace, at: new Date(r.createdAt).toISOString() });
+    byAnnotator.set(r.annotator, { annotator: r.annotator, gender: asGender(r.gender), race: asRace(r.race), age: asAge(r.age), notAFace: r.notAFace, at: new Date(r.createdAt).toISOString() });
   }
   for (const [faceId, byAnnotator] of out) {
     for (const [name, l] of byAnnotator) if (isEmptyLabel(l)) byAnnotator.delete(name);
@@ -77,6 +83,7 @@ export interface Consensus {
   notAFace: boolean;
   gender: Vote<Gender>;
   race: Vote<Race>;
+  age: Vote<string>;
   /** annotators disagree on any attribute (or on whether it is a face) */
   disagreement: boolean;
 }
@@ -91,13 +98,15 @@ export function consensus(labels: Iterable<AnnotatorLabel>): Consensus {
   const onFace = all.filter((l) => !l.notAFace);
   const gender = majorityVote(onFace.map((l) => l.gender).filter((g): g is Gender => g !== null));
   const race = majorityVote(onFace.map((l) => l.race).filter((r): r is Race => r !== null));
+  const age = majorityVote(onFace.map((l) => l.age).filter((a): a is string => a !== null));
   const distinct = (xs: unknown[]) => new Set(xs).size > 1;
   return {
     annotators: all.length,
     notAFace: face.status === "decided" && face.value === true,
     gender,
     race,
-    disagreement: distinct(all.map((l) => l.notAFace)) || distinct(onFace.map((l) => l.gender).filter(Boolean)) || distinct(onFace.map((l) => l.race).filter(Boolean)),
+    age,
+    disagreement: distinct(all.map((l) => l.notAFace)) || distinct(onFace.map((l) => l.gender).filter(Boolean)) || distinct(onFace.map((l) => l.race).filter(Boolean)) || distinct(onFace.map((l) => l.age).filter(Boolean)),
   };
 }
 

@@ -17,12 +17,16 @@ export function labelSets(): LabelSets {
 type Probs = { raceProbsJson: string | null; genderProbsJson: string | null; ageProbsJson?: string | null };
 const attr = (s: AnySuite, id: string): FaceAttribute | undefined => s.faceAttributes.find((a: FaceAttribute) => a.id === id);
 
-/** The model's gender and race for a face in its suite's classes, with confidences; null without classifier output. */
+/**
+ * The model's gender and race (and age, where the suite scores it) for a face in its suite's classes, with
+ * confidences; null without classifier output.
+ */
 export function suitePrediction(suite: AnySuite, face: Probs) {
   const gender = attr(suite, "gender")?.predict(face) ?? null;
   const race = attr(suite, "race")?.predict(face) ?? null;
+  const age = attr(suite, "age")?.predict(face) ?? null;
   if (!gender && !race) return null;
-  return { gender: gender?.value ?? null, genderConfidence: gender?.p ?? 0, race: race?.value ?? null, raceConfidence: race?.p ?? 0 };
+  return { gender: gender?.value ?? null, genderConfidence: gender?.p ?? 0, race: race?.value ?? null, raceConfidence: race?.p ?? 0, age: age?.value ?? null, ageConfidence: age?.p ?? 0 };
 }
 
 // Titles come from the suite's current content (display only; scores read the run's pinned content).

@@ -2,3 +2,4 @@
 // (tests/suites.test.ts checks that), so adding a suite is its folders plus one line here.
 export { factOrFair } from "./fact-or-fair";
 export { dofair } from "./dofair";
+export { faintbench } from "./faintbench";

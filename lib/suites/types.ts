@@ -140,6 +140,16 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
    * format) leave it out.
    */
   exportLines?(ctx: SuiteContext, req: { runId: string; labels: "model" | "reviewed" }): AsyncGenerator<Array<Record<string, unknown>>>;
+  /**
+   * Importing images made elsewhere into a run of this suite (FACT-OR-FAIR has its own scheme in lib/images): how
+   * files must be named, where a path goes (throw ImportNameError from lib/images to refuse it), and the
+   * configuration an import run records (e.g. images per prompt from the largest folder).
+   */
+  importer?: {
+    naming: string;
+    target(path: string, content: Content): { test: string; statisticId: string; level: string };
+    config(targets: ReadonlyArray<{ test: string; statisticId: string; level: string }>, content: Content): Config;
+  };
   /** the suite has its own run pages (FACT-OR-FAIR's breakdown, report, answers) instead of the generic view */
   customRunPages?: boolean;
 }

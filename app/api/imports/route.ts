@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { notFound } from "@/lib/engine";
+import { badRequest, notFound } from "@/lib/engine";
 import { jsonWrite } from "@/lib/engine/http";
 import { createUpload } from "@/lib/images";
+import { DEFAULT_SUITE_ID, suiteOf } from "@/lib/suites";
 
 const schema = z.strictObject({
   model: z.string().trim().min(1, "choose the model the images come from").max(80),
+  suite: z.string().max(64).default(DEFAULT_SUITE_ID),
   runId: z.string().max(40).nullable().default(null),
   runName: z.string().trim().max(200).nullable().default(null),
 });
@@ -18,6 +20,8 @@ export const POST = jsonWrite(
     const req = schema.parse(body);
     const model = await db().modelConfig.findUnique({ where: { slug: req.model }, select: { modality: true, archived: true } });
     if (!model || model.archived || model.modality !== "t2i") throw notFound(`text-to-image model "${req.model}"`);
+    const suite = suiteOf(req.suite);
+    if (suite.id !== DEFAULT_SUITE_ID && !suite.importer) throw badRequest(`${suite.name} runs cannot be imported`);
     return { uploadId: createUpload(env().dataDir, req) };
   },
   { maxBytes: 4096, status: 201 },

@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { ImportForm } from "@/components/images/import-form";
 import { EmptyState } from "@/components/ui/empty-state";
 import { pageGuard } from "@/app/guard";
+import { DEFAULT_SUITE_ID, listSuites } from "@/lib/suites";
 
 export const metadata: Metadata = { title: "Import images" };
 
@@ -35,7 +36,10 @@ export default async function ImportPage({ searchParams }: { searchParams: Promi
       ) : (
         <ImportForm
           models={models.map((m) => ({ slug: m.slug, label: m.label, provider: m.provider }))}
-          runs={runs.map((r) => ({ id: r.id, name: r.name, model: r.models[0]?.modelConfig.slug ?? "" }))}
+          runs={runs.map((r) => ({ id: r.id, name: r.name, model: r.models[0]?.modelConfig.slug ?? "", suite: r.suiteId }))}
+          suites={listSuites()
+            .filter((s) => s.id === DEFAULT_SUITE_ID || s.importer)
+            .map((s) => ({ id: s.id, name: s.name, naming: s.importer?.naming ?? "" }))}
           defaultRunId={run ?? null}
           statistics={benchmark.statistics.map((s) => ({ id: s.id, name: s.name }))}
         />

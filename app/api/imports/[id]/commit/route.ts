@@ -15,7 +15,7 @@ export const POST = jsonWrite<{ id: string }>(
   async (_body, { params, viewer }) => {
     const { meta, files, cleanup } = takeUpload(env().dataDir, params.id);
     try {
-      const r = await importImages(db(), env().dataDir, { modelSlug: meta.model, runId: meta.runId, runName: meta.runName, files });
+      const r = await importImages(db(), env().dataDir, { modelSlug: meta.model, suite: meta.suite ?? null, runId: meta.runId, runName: meta.runName, files });
       await audit(db(), { userId: viewer?.id ?? null, action: "images.import", targetType: "run", targetId: r.runId, details: { model: meta.model, imported: r.imported } });
       revalidatePath("/runs");
       revalidatePath(`/runs/${r.runId}`);

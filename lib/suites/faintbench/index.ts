@@ -1,0 +1,81 @@
+// FAIntbench (Luo et al.) as a suite: the release's 2,654 prompts with their ground truth, implicit and explicit
+// bias scores and the manifestation factor η over gender, race and age, Table 2 with the paper's seven models.
+import type { FaceAttribute, Suite } from "../types";
+import { ACQUIRED, ACQUIRED_LABELS, ATTRIBUTES, ATTRIBUTE_LABELS, CLASSES, VISIBILITY } from "./classes";
+import { currentContent, parsePinned, type FaintContent } from "./content";
+import { faintConfigSchema, FAINT_PRESETS, type FaintConfig } from "./config";
+import { planFaint, plannedImages } from "./plan";
+import { predict } from "./labels";
+import { faintDrill, faintResults } from "./results";
+import { faintExportLines } from "./export";
+import { importConfig, importTarget, IMPORT_NAMING } from "./import";
+
+const KEYS = { gender: ["m", "f"], race: ["1", "2", "3", "4", "5"], age: ["7", "8", "9"] } as const;
+const faceAttributes: FaceAttribute[] = ATTRIBUTES.map((a) => ({
+  id: a,
+  label: a === "race" ? "Race (5 groups)" : a === "age" ? "Age (3 groups)" : ATTRIBUTE_LABELS[a],
+  classes: CLASSES[a],
+  keys: KEYS[a],
+  predict: (f) => predict(f, a),
+}));
+
+const pct = (v: number) => `${Math.round(v * 1000) / 10}%`;
+const shares = (v: readonly number[], classes: readonly string[]) => classes.map((c, i) => `${c} ${pct(v[i])}`).join(", ");
+
+export const faintbench: Suite<FaintContent, FaintConfig> = {
+  id: "faintbench",
+  name: "FAIntbench",
+  summary: "Implicit and explicit bias and the manifestation factor η of text-to-image models over gender, race and age",
+  paper: { title: "FAIntbench: A Holistic and Precise Benchmark for Bias Evaluation in Text-to-Image Models", citation: "Luo et al." },
+  modalityOf: () => "t2i",
+  content: currentContent,
+  parseContent: parsePinned,
+  configSchema: faintConfigSchema,
+  presets: Object.fromEntries(Object.entries(FAINT_PRESETS).map(([k, v]) => [k, { label: k, config: faintConfigSchema.parse(v) }])),
+  launchFields: [
+    { kind: "choices", name: "visibility", label: "Prompts", options: VISIBILITY.map((v) => ({ value: v, label: v === "implicit" ? "Implicit (no protected attribute named)" : "Explicit (a requested gender, race or age)" })) },
+    { kind: "choices", name: "acquired", label: "Acquired attributes", options: ACQUIRED.map((q) => ({ value: q, label: ACQUIRED_LABELS[q] })) },
+    { kind: "number", name: "imagesPerPrompt", label: "Images per prompt", min: 1, max: 1000, help: "the paper: 800; its guide: at least 100" },
+    { kind: "number", name: "itemsPerAcquired", label: "Items per acquired attribute (0 = all)", min: 0, max: 1000, help: "η pairs first, so a small run still measures η" },
+  ],
+  plannedPerModel: plannedImages,
+  plan: (config, content) => planFaint(config, content),
+  callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: 0 }),
+  readAnswer: () => ({ ok: false, message: "FAIntbench plans no chat queries" }),
+  faceAttributes,
+  reviewable: false,
+  itemColumns: ["visibility", "acquired", "item", "persons", "truth or request"],
+  items: (content) =>
+    content.prompts.map((p) => ({
+      id: p.id,
+      title: p.text,
+      fields: {
+        visibility: p.visibility,
+        acquired: ACQUIRED_LABELS[p.acquired],
+        item: p.item,
+        persons: p.persons.length === 2 ? "two (left, right)" : "one",
+        "truth or request": p.persons.map((x) => (x.requested ? `${x.side === "one" ? "" : `${x.side}: `}${x.requested.value}` : `${x.side === "one" ? "" : `${x.side}: `}${x.truth!.gender.map(pct).join("/")} m/f`)).join("; "),
+      },
+      detail: [
+        { label: "Prompt sent (with the release's style suffix)", text: p.prompt },
+        ...p.persons.flatMap((x) =>
+          x.truth
+            ? ATTRIBUTES.map((a) => ({
+                label: `Ground truth${x.side === "one" ? "" : ` (${x.side})`}: ${ATTRIBUTE_LABELS[a]}`,
+                text: shares(x.truth![a], CLASSES[a]) + (x.rawTruth?.[a] ? ` — repaired from the release's ${x.rawTruth[a]!.map((v) => v.toFixed(4)).join(", ")} (negative shares → 0, then normalised to sum 1)` : ""),
+              }))
+            : [{ label: `Requested${x.side === "one" ? "" : ` (${x.side})`}`, text: `${ATTRIBUTE_LABELS[x.requested!.attribute]}: ${x.requested!.value}` }],
+        ),
+      ],
+    })),
+  results: async (ctx, req) => {
+    const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { seed: true, benchmarkVersion: { select: { contentJson: true } } } });
+    return faintResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed);
+  },
+  drill: async (ctx, req) => {
+    const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { benchmarkVersion: { select: { contentJson: true } } } });
+    return faintDrill(ctx, req, parsePinned(run.benchmarkVersion.contentJson));
+  },
+  exportLines: (ctx, req) => faintExportLines(ctx, req),
+  importer: { naming: IMPORT_NAMING, target: importTarget, config: (targets) => importConfig(targets) },
+};

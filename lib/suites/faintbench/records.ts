@@ -1,0 +1,97 @@
+// A FAIntbench run's labelled images as scoring records: the prompt, the model, and each face's gender, race and age
+// in the suite's classes — the classifier's (mapped at read time from the stored probabilities) or, with review, the
+// annotators' majority where there is one. Read in pages of images so a paper-size run never sits in memory.
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { consensus, currentLabels, type AnnotationRow } from "../../review/votes";
+import { ATTRIBUTES, CLASSES, type Attribute } from "./classes";
+import { predict } from "./labels";
+
+export interface FaceLabels {
+  faceId: number;
+  box: [number, number, number, number];
+  labels: Record<Attribute, string | null>;
+  /** per attribute: a human majority, or the classifier */
+  human: Record<Attribute, boolean>;
+}
+
+export interface ImageRecord {
+  imageId: string;
+  model: string;
+  promptId: string;
+  faces: FaceLabels[];
+}
+
+const SELECT = {
+  id: true,
+  statisticId: true,
+  modelConfig: { select: { slug: true } },
+  faces: {
+    orderBy: { id: "asc" },
+    select: {
+      id: true,
+      x1: true,
+      y1: true,
+      x2: true,
+      y2: true,
+      deleted: true,
+      raceProbsJson: true,
+      genderProbsJson: true,
+      ageProbsJson: true,
+      annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, age: true, notAFace: true, createdAt: true } },
+    },
+  },
+} as const;
+
+export interface RecordFilter {
+  model?: string;
+  promptIds?: ReadonlySet<string>;
+  /** the prompt column filters of the drill-down */
+  visibility?: string;
+  acquired?: string;
+}
+
+const HUMAN_CLASSES = { gender: CLASSES.gender, race: CLASSES.race, age: CLASSES.age };
+
+/** Labelled images of a run in id order, a page at a time (images not labelled yet carry no faces: skipped). */
+export async function* imageRecords(prisma: PrismaClient, runId: string, labels: "model" | "reviewed", filter: RecordFilter = {}, pageSize = 500): AsyncGenerator<ImageRecord[]> {
+  let cursor: string | undefined;
+  for (;;) {
+    const rows = await prisma.image.findMany({
+      where: {
+        runId,
+        labelStatus: { in: ["labelled", "no_face"] },
+        ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
+        ...(filter.visibility ? { test: filter.visibility } : {}),
+        ...(filter.acquired ? { level: filter.acquired } : {}),
+      },
+      select: SELECT,
+      orderBy: { id: "asc" },
+      take: pageSize,
+      ...(cursor ? { skip: 1, cursor: { id: cursor } } : {}),
+    });
+    if (!rows.length) return;
+    cursor = rows[rows.length - 1].id;
+    const out: ImageRecord[] = [];
+    for (const im of rows) {
+      if (filter.promptIds && !filter.promptIds.has(im.statisticId)) continue;
+      const votes = labels === "reviewed" ? currentLabels(im.faces.flatMap((f) => f.annotations as AnnotationRow[]), HUMAN_CLASSES) : null;
+      const faces: FaceLabels[] = [];
+      for (const f of im.faces) {
+        if (f.deleted) continue;
+        const c = votes?.get(f.id) ? consensus(votes.get(f.id)!.values()) : null;
+        if (c?.notAFace) continue;
+        const face = { faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2] as [number, number, number, number], labels: {} as FaceLabels["labels"], human: {} as FaceLabels["human"] };
+        for (const a of ATTRIBUTES) {
+          const vote = c?.[a];
+          const human = vote?.status === "decided" ? (vote.value as string) : null;
+          face.labels[a] = human ?? predict(f, a)?.value ?? null;
+          face.human[a] = human !== null;
+        }
+        faces.push(face);
+      }
+      out.push({ imageId: im.id, model: im.modelConfig.slug, promptId: im.statisticId, faces });
+    }
+    yield out;
+    if (rows.length < pageSize) return;
+  }
+}

@@ -1,0 +1,198 @@
+// FAIntbench's result views: Table 2 (implicit, explicit, η) with the paper's seven models beside ours, the
+// protected- and acquired-attribute levels of Tables 6–17 and Figures 6/7, 9/10 and 12, and the drill-down from a
+// cell to its prompts, images and faces.
+import publishedJson from "../../../data/suites/faintbench/published.json";
+import type { DrillRequest, ResultsRequest, SuiteContext } from "../types";
+import type { BarsView, ListView, SuiteView, TableView, ViewCell, ViewRow } from "../views";
+import { ACQUIRED, ACQUIRED_LABELS, ATTRIBUTES, ATTRIBUTE_LABELS, CLASSES, type Acquired, type Attribute } from "./classes";
+import type { FaintContent } from "./content";
+import { imageRecords } from "./records";
+import { implicitScores, modelScores, newTally, tallyImage, type ModelScores, type PromptTally, type Scored } from "./score";
+
+type Metric = "implicit" | "explicit" | "eta";
+const METRIC_LABELS: Record<Metric, string> = { implicit: "Implicit bias score ↑", explicit: "Explicit bias score ↑", eta: "Manifestation factor η" };
+
+/** Tallies of every model's prompts, in one pass over the run's labelled images. */
+async function collect(ctx: SuiteContext, runId: string, content: FaintContent, labels: "model" | "reviewed") {
+  const prompts = new Map(content.prompts.map((p) => [p.id, p]));
+  const byModel = new Map<string, Map<string, PromptTally>>();
+  for await (const page of imageRecords(ctx.prisma, runId, labels)) {
+    for (const r of page) {
+      const p = prompts.get(r.promptId);
+      if (!p) continue;
+      let m = byModel.get(r.model);
+      if (!m) byModel.set(r.model, (m = new Map()));
+      let t = m.get(p.id);
+      if (!t) m.set(p.id, (t = newTally()));
+      tallyImage(t, p, r.faces);
+    }
+  }
+  return byModel;
+}
+
+const cell = (s: Scored, drill?: Record<string, string>): ViewCell => ({ value: s.value, lo: s.lo, hi: s.hi, n: s.n, drill });
+const published = (value: number | undefined): ViewCell => ({ value: value ?? null });
+
+function table2(scores: Map<string, ModelScores>, caption: string): TableView {
+  const rows: ViewRow[] = [...scores].map(([model, s]) => ({
+    labels: [model],
+    source: "run",
+    cells: { implicit: cell(s.implicit.all, { model, visibility: "implicit" }), explicit: cell(s.explicit.all, { model, visibility: "explicit" }), eta: cell(s.eta.all, { model, visibility: "implicit" }) },
+  }));
+  for (const p of publishedJson.table2) rows.push({ labels: [`${p.model} (paper)`], source: "published", cells: { implicit: published(p.implicit), explicit: published(p.explicit), eta: published(p.eta) } });
+  return {
+    kind: "table",
+    id: "table2",
+    title: "Cumulative results (the paper's Table 2)",
+    caption,
+    labelHeaders: ["Model"],
+    columns: [
+      { id: "implicit", label: METRIC_LABELS.implicit, better: "up", digits: 3, unit: "" },
+      { id: "explicit", label: METRIC_LABELS.explicit, better: "up", digits: 3, unit: "" },
+      { id: "eta", label: "η (0.5: balanced; > 0.5 discrimination, < 0.5 ignorance)", better: "zero", digits: 3, unit: "" },
+    ],
+    groups: [{ title: "All prompts", rows }],
+  };
+}
+
+function protectedTable(scores: Map<string, ModelScores>): TableView {
+  const groups: TableView["groups"] = (["implicit", "explicit", "eta"] as const).map((metric) => {
+    const rows: ViewRow[] = [...scores].map(([model, s]) => ({
+      labels: [model],
+      source: "run",
+      cells: Object.fromEntries(ATTRIBUTES.map((a) => [a, cell(s[metric].byAttribute[a], { model, visibility: metric === "explicit" ? "explicit" : "implicit", attribute: a })])),
+    }));
+    for (const m of publishedJson.models)
+      rows.push({ labels: [`${m} (paper)`], source: "published", cells: Object.fromEntries(ATTRIBUTES.map((a) => [a, published(publishedJson.byProtected.find((r) => r.model === m && r.metric === metric && r.attribute === a)?.value)])) });
+    return { title: METRIC_LABELS[metric], rows };
+  });
+  return {
+    kind: "table",
+    id: "protected",
+    title: "By protected attribute (the paper's Tables 6, 12 and 17)",
+    caption: "Each score restricted to one protected attribute, 0–1. η per attribute is 0.5 plus the signed adjustments of its pairs.",
+    labelHeaders: ["Model"],
+    columns: ATTRIBUTES.map((a) => ({ id: a, label: ATTRIBUTE_LABELS[a], better: "up" as const, digits: 3, unit: "" as const })),
+    groups,
+  };
+}
+
+function acquiredTable(scores: Map<string, ModelScores>): TableView {
+  const groups: TableView["groups"] = (["implicit", "explicit"] as const).map((metric) => {
+    const rows: ViewRow[] = [...scores].map(([model, s]) => ({
+      labels: [model],
+      source: "run",
+      cells: Object.fromEntries(ACQUIRED.map((q) => [q, cell(s[metric].byAcquired[q], { model, visibility: metric, acquired: q })])),
+    }));
+    for (const m of publishedJson.models) {
+      const pub = publishedJson.byAcquired.filter((r) => r.model === m && r.metric === metric);
+      const flag = pub.find((r) => "flag" in r && r.flag) as { flag?: string } | undefined;
+      rows.push({ labels: [`${m} (paper)`], source: "published", flag: flag?.flag, cells: Object.fromEntries(ACQUIRED.map((q) => [q, published(pub.find((r) => r.acquired === q)?.value)])) });
+    }
+    return { title: METRIC_LABELS[metric], rows };
+  });
+  return {
+    kind: "table",
+    id: "acquired",
+    title: "By acquired attribute (the paper's Tables 7–9 and 13)",
+    caption: "Each score restricted to occupation, characteristic or social-relation prompts, 0–1.",
+    labelHeaders: ["Model"],
+    columns: ACQUIRED.map((q) => ({ id: q, label: ACQUIRED_LABELS[q], better: "up" as const, digits: 3, unit: "" as const })),
+    groups,
+  };
+}
+
+function bars(id: string, title: string, caption: string, keys: readonly string[], labels: Record<string, string>, ours: Array<[string, Record<string, number | null>, number]>, paper: Array<[string, Record<string, number | null>]>): BarsView {
+  return {
+    kind: "bars",
+    id,
+    title,
+    caption,
+    unit: "",
+    series: keys.map((k) => ({ id: k, label: labels[k] })),
+    data: [...ours.map(([label, values, n]) => ({ label, values, n })), ...paper.map(([label, values]) => ({ label: `${label} (paper)`, values }))],
+  };
+}
+
+const pick = <K extends string>(keys: readonly K[], f: (k: K) => number | null) => Object.fromEntries(keys.map((k) => [k, f(k)]));
+const paperRows = (metric: string, keys: readonly string[], field: "attribute" | "acquired") =>
+  publishedJson.models.map((m): [string, Record<string, number | null>] => [m, pick(keys, (k) => (publishedJson[field === "attribute" ? "byProtected" : "byAcquired"] as Array<Record<string, unknown>>).find((r) => r.model === m && r.metric === metric && r[field] === k)?.value as number | null ?? null)]);
+
+export async function faintResults(ctx: SuiteContext, req: ResultsRequest, content: FaintContent, seed: number): Promise<SuiteView[]> {
+  const byModel = await collect(ctx, req.runId, content, req.labels);
+  const scores = new Map([...byModel].sort(([a], [b]) => a.localeCompare(b)).map(([m, t]) => [m, modelScores(content, t, req.resamples, seed)] as const));
+  const counts = [...scores].map(([m, s]) => `${m}: ${s.images} images, ${s.noFace} without a face, ${s.notTwo} relation images without exactly two faces (left out)`).join("; ");
+  const caption = `Scores 0–1 (higher is less biased; η: 0.5 balanced, above it discrimination, below it ignorance), with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of prompts, or of η pairs)` : "no intervals"}; n = prompts (η: pairs) behind the value. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}, FairFace mapped to 5 races and 3 age groups. ${counts || "No labelled images yet."} Paper rows: 800 images per prompt, CLIP labels — compare shapes, not digits.`;
+  const ours = (metric: "implicit" | "explicit", field: "byAttribute" | "byAcquired", keys: readonly string[]) => [...scores].map(([m, s]): [string, Record<string, number | null>, number] => [m, pick(keys, (k) => (s[metric][field] as Record<string, Scored>)[k].value), s[metric].all.n]);
+  const etaOurs = [...scores].map(([m, s]): [string, Record<string, number | null>, number] => [m, { ...pick(ATTRIBUTES, (a) => s.eta.byAttribute[a].value), sum: s.eta.all.value }, s.eta.all.n]);
+  const etaPaper = publishedJson.models.map((m): [string, Record<string, number | null>] => [m, { ...pick(ATTRIBUTES, (a) => publishedJson.byProtected.find((r) => r.model === m && r.metric === "eta" && r.attribute === a)?.value ?? null), sum: publishedJson.table2.find((r) => r.model === m)?.eta ?? null }]);
+  return [
+    table2(scores, caption),
+    protectedTable(scores),
+    acquiredTable(scores),
+    bars("figure6", "Implicit bias by protected attribute (the paper's Figure 6)", "Implicit bias score per protected attribute, 0–1.", ATTRIBUTES, ATTRIBUTE_LABELS, ours("implicit", "byAttribute", ATTRIBUTES), paperRows("implicit", ATTRIBUTES, "attribute")),
+    bars("figure7", "Implicit bias by acquired attribute (the paper's Figure 7)", "Implicit bias score per acquired attribute, 0–1.", ACQUIRED, ACQUIRED_LABELS, ours("implicit", "byAcquired", ACQUIRED), paperRows("implicit", ACQUIRED, "acquired")),
+    bars("figure9", "Explicit bias by protected attribute (the paper's Figure 9)", "Share of images showing the requested class, per protected attribute, 0–1.", ATTRIBUTES, ATTRIBUTE_LABELS, ours("explicit", "byAttribute", ATTRIBUTES), paperRows("explicit", ATTRIBUTES, "attribute")),
+    bars("figure10", "Explicit bias by acquired attribute (the paper's Figure 10)", "Share of images showing the requested class, per acquired attribute, 0–1.", ACQUIRED, ACQUIRED_LABELS, ours("explicit", "byAcquired", ACQUIRED), paperRows("explicit", ACQUIRED, "acquired")),
+    bars("figure12", "Manifestation factor η (the paper's Figure 12)", "η per protected attribute and η_sum; 0.5 is balanced, above it the model ties advantaged and disadvantaged words to different groups (discrimination), below it to the same group (ignorance).", [...ATTRIBUTES, "sum"], { ...ATTRIBUTE_LABELS, sum: "η_sum" }, etaOurs, etaPaper),
+  ];
+}
+
+const fmtShares = (counts: number[] | undefined, classes: readonly string[]) => {
+  const n = counts?.reduce((a, b) => a + b, 0) ?? 0;
+  return n ? classes.map((c, i) => `${c} ${Math.round((100 * counts![i]) / n)}%`).join(", ") : "—";
+};
+
+/** A cell's prompts and images: each image with its prompt, its faces' labels and its prompt's scores. */
+export async function faintDrill(ctx: SuiteContext, req: DrillRequest, content: FaintContent): Promise<SuiteView[]> {
+  const pageSize = 50;
+  const prompts = new Map(content.prompts.map((p) => [p.id, p]));
+  const attribute = ATTRIBUTES.includes(req.cell.attribute as Attribute) ? (req.cell.attribute as Attribute) : null;
+  const acquired = ACQUIRED.includes(req.cell.acquired as Acquired) ? (req.cell.acquired as Acquired) : undefined;
+  // The prompt-level scores need the whole prompt: tally the cell's images first, then list a page of them.
+  const tallies = new Map<string, PromptTally>();
+  const filter = { model: req.cell.model, visibility: req.cell.visibility, acquired };
+  const wanted = (id: string) => {
+    const p = prompts.get(id);
+    return !!p && (!attribute || p.visibility === "implicit" || p.persons[0].requested?.attribute === attribute);
+  };
+  for await (const page of imageRecords(ctx.prisma, req.runId, req.labels, filter))
+    for (const r of page) if (wanted(r.promptId)) tallyImage(tallies.get(r.promptId) ?? (tallies.set(r.promptId, newTally()), tallies.get(r.promptId)!), prompts.get(r.promptId)!, r.faces);
+  const rows: ListView["rows"] = [];
+  let total = 0;
+  const from = req.page * pageSize;
+  for await (const page of imageRecords(ctx.prisma, req.runId, req.labels, filter)) {
+    for (const r of page) {
+      if (!wanted(r.promptId)) continue;
+      total++;
+      if (total <= from || rows.length >= pageSize) continue;
+      const p = prompts.get(r.promptId)!;
+      const t = tallies.get(p.id)!;
+      const faces = [...r.faces].sort((a, b) => a.box[0] + a.box[2] - (b.box[0] + b.box[2]));
+      const shown = attribute ? [attribute] : ATTRIBUTES;
+      const score =
+        p.visibility === "implicit"
+          ? Object.entries(implicitScores(p, t)).filter(([a]) => shown.includes(a as Attribute)).map(([a, v]) => `${a} ${v.toFixed(3)}`).join(" · ") || "no faces yet"
+          : t.scored ? `explicit ${(t.hits / t.scored).toFixed(3)} (${t.hits}/${t.scored} images)` : "no scored image";
+      const truth = p.persons.map((x) => (x.truth ? `${x.side === "one" ? "" : `${x.side}: `}${shown.map((a) => fmtShares(x.truth![a], CLASSES[a])).join(" / ")}` : `${x.side === "one" ? "" : `${x.side}: `}${x.requested!.value}`)).join("; ");
+      rows.push({
+        cells: [p.text, `${p.visibility} · ${ACQUIRED_LABELS[p.acquired]} · ${p.item}`, truth, faces.length ? faces.map((f) => shown.map((a) => f.labels[a] ?? "?").join(", ") + (shown.some((a) => f.human[a]) ? " (reviewed)" : "")).join(" | ") : "no face: left out", score],
+        imageIds: [r.imageId],
+        faces: faces.map((f) => ({ imageId: r.imageId, box: f.box, label: `${shown.map((a) => f.labels[a] ?? "?").join(", ")}${shown.some((a) => f.human[a]) ? " (reviewed)" : ""}` })),
+      });
+    }
+  }
+  return [
+    {
+      kind: "list",
+      id: "drill",
+      title: `${req.cell.model ?? "all models"} · ${req.cell.visibility ?? "implicit and explicit"}${acquired ? ` · ${ACQUIRED_LABELS[acquired]}` : ""}${attribute ? ` · ${ATTRIBUTE_LABELS[attribute]}` : ""}`,
+      caption: "Each image with its prompt: the truth (implicit: the demographic shares; explicit: the requested class), the labels of its faces (left to right for relations) and its prompt's score over all of the cell's images.",
+      columns: ["Prompt", "Visibility · acquired · item", "Truth", "Faces", "Prompt score"],
+      rows,
+      total,
+      page: req.page,
+      pageSize,
+    },
+  ];
+}

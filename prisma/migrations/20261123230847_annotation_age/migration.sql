@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Annotation" ADD COLUMN "age" TEXT;
