@@ -15,7 +15,8 @@ import { syntheticMix } from "../lib/providers/synthetic";
 import eventsJson from "../data/suites/dofair/events.json";
 
 const ROOT = path.resolve(__dirname, "..");
-const SKIP = new Set(["node_modules", ".next", "generated", ".git", "storage", "test-results", "playwright-report"]);
+// Build output (dist/: the bundled CLI) and generated or runtime folders are not source.
+const SKIP = new Set(["node_modules", ".next", "generated", ".git", "storage", "test-results", "playwright-report", "dist"]);
 function* files(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
     if (SKIP.has(name)) continue;
