@@ -14,8 +14,11 @@ import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Benchmark suite" };
 
+/** Items per page: FAIntbench alone has 2,654 prompts, each with its details. */
+const PAGE_SIZE = 100;
+
 /** A suite's content, browsable like the FACT-OR-FAIR statistics, with each item's review state. Public, like /benchmark. */
-export default async function SuiteContentPage({ params, searchParams }: { params: Promise<{ suiteId: string }>; searchParams: Promise<{ state?: string; q?: string }> }) {
+export default async function SuiteContentPage({ params, searchParams }: { params: Promise<{ suiteId: string }>; searchParams: Promise<{ state?: string; q?: string; page?: string }> }) {
   await connection();
   const suite = findSuite((await params).suiteId);
   if (!suite) notFound();
@@ -27,6 +30,10 @@ export default async function SuiteContentPage({ params, searchParams }: { param
   const state = (CONTENT_REVIEW_STATES as readonly string[]).includes(sp.state ?? "") ? sp.state : null;
   const q = (sp.q ?? "").trim().toLowerCase().slice(0, 100);
   const items = suite.items(content).filter((i) => (!state || reviewOf(reviews, i.id).state === state) && (!q || `${i.title} ${Object.values(i.fields).join(" ")}`.toLowerCase().includes(q)));
+  const pages = Math.max(1, Math.ceil(items.length / PAGE_SIZE));
+  const page = Math.min(pages - 1, Math.max(0, Number.parseInt(sp.page ?? "0", 10) || 0));
+  const shown = items.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
+  const pageHref = (n: number) => `?${new URLSearchParams({ ...(sp.q ? { q: sp.q } : {}), ...(state ? { state } : {}), page: String(n) })}`;
   const counts = Object.fromEntries(CONTENT_REVIEW_STATES.map((s) => [s, suite.items(content).filter((i) => reviewOf(reviews, i.id).state === s).length]));
   return (
     <>
@@ -70,10 +77,29 @@ export default async function SuiteContentPage({ params, searchParams }: { param
         <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50">
           Filter
         </button>
-        <span className="text-xs text-slate-500">{items.length} shown</span>
+        <span className="text-xs text-slate-500">
+          {items.length > PAGE_SIZE ? `${page * PAGE_SIZE + 1}–${page * PAGE_SIZE + shown.length} of ${items.length}` : `${items.length} shown`}
+        </span>
+        {pages > 1 && (
+          <nav aria-label="Pages" className="flex gap-2 text-xs">
+            {page > 0 && (
+              <Link href={pageHref(page - 1)} className="text-indigo-700 underline" rel="prev">
+                ← previous
+              </Link>
+            )}
+            <span className="text-slate-500">
+              page {page + 1} of {pages}
+            </span>
+            {page + 1 < pages && (
+              <Link href={pageHref(page + 1)} className="text-indigo-700 underline" rel="next">
+                next →
+              </Link>
+            )}
+          </nav>
+        )}
       </form>
       <ul className="space-y-2" data-testid="suite-items">
-        {items.map((i) => {
+        {shown.map((i) => {
           const r = reviewOf(reviews, i.id);
           return (
             <li key={i.id} className="rounded-lg border border-slate-200 bg-white p-3" data-testid="suite-item" data-item-id={i.id}>
