@@ -1,12 +1,12 @@
 // The FAIntbench journey: browse the prompts, launch the suite on the built-in synthetic image model (no key), label
 // the faces in the browser (UltraFace + the FairFace stand-in, WASM), correct an age on the Review page with the
 // suite's keys, and read implicit / explicit / η beside the paper's seven models — with the reviewed labels too.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { labelInBrowser, launchOnSyntheticModel, SHARED_MODELS } from "./pages/suite-run";
 
-const SHARED = path.resolve(__dirname, "../../shared/models");
-const hasShared = existsSync(path.join(SHARED, "fairface-standin-single18.onnx"));
+const hasShared = existsSync(path.join(SHARED_MODELS, "fairface-standin-single18.onnx"));
 
 test.describe("FAIntbench", () => {
   test.skip(!hasShared, "../shared/models is not present");
@@ -24,28 +24,12 @@ test.describe("FAIntbench", () => {
     await expect(page.getByText("101–200 of 2654")).toBeVisible();
 
     // Launch: characteristic prompts only, two items (the rich / poor η pair), implicit and explicit, one image each.
-    await page.goto("/runs/new?suite=faintbench");
-    const form = page.locator('form[data-hydrated][aria-label="Launch a FAIntbench run"]');
-    await form.waitFor();
-    for (const box of await form.locator('input[name="models"]').all()) await box.uncheck();
-    await form.locator('input[name="models"][value="baseline:synthetic-faces"]').check();
-    await form.locator('input[name="acquired"][value="occupation"]').uncheck();
-    await form.locator('input[name="acquired"][value="relation"]').uncheck();
-    await expect(form.getByLabel("Items per acquired attribute (0 = all)")).toHaveValue("2");
-    await form.getByRole("button", { name: "Launch FAIntbench run" }).click();
-    await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/, { timeout: 30_000 });
-    const runId = page.url().split("/").pop()!;
-    await expect(page.getByText(/FAIntbench · content faintbench-/)).toBeVisible();
-    await expect(page.getByText("completed", { exact: true })).toBeVisible({ timeout: 90_000 });
-
-    await page.route("**/api/face-models/fairface", (route) =>
-      route.fulfill({ status: 200, contentType: "application/octet-stream", body: readFileSync(path.join(SHARED, "fairface-standin-single18.onnx")) }),
-    );
-    await page.goto(`/label?run=${runId}&backend=wasm`);
-    await expect(page.getByTestId("classifier")).toContainText("one output [N,18]", { timeout: 60_000 });
-    await page.getByRole("button", { name: "Start labelling" }).click();
-    await expect(page.getByTestId("label-phase")).toHaveText("all images labelled", { timeout: 150_000 });
-    await expect(page.getByTestId("todo")).toHaveText("0 of 22 images");
+    const runId = await launchOnSyntheticModel(page, { id: "faintbench", name: "FAIntbench" }, async (form) => {
+      await form.locator('input[name="acquired"][value="occupation"]').uncheck();
+      await form.locator('input[name="acquired"][value="relation"]').uncheck();
+      await expect(form.getByLabel("Items per acquired attribute (0 = all)")).toHaveValue("2");
+    });
+    await labelInBrowser(page, runId, 22);
 
     // Table 2: our row with the three scores, the paper's seven models beside it.
     await page.goto(`/runs/${runId}`);

@@ -1,12 +1,12 @@
 // The DoFaiR journey: a reviewer picks the suite at launch, runs it on the built-in synthetic image model (no key),
 // labels the faces in the browser (UltraFace + the FairFace stand-in, WASM), corrects one race in FairFace's 7
 // classes on the Review page, and reads DDC / IDC / IDF / FDD per intervention beside the paper's Table 2 rows.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { labelInBrowser, launchOnSyntheticModel, SHARED_MODELS } from "./pages/suite-run";
 
-const SHARED = path.resolve(__dirname, "../../shared/models");
-const hasShared = existsSync(path.join(SHARED, "fairface-standin-single18.onnx"));
+const hasShared = existsSync(path.join(SHARED_MODELS, "fairface-standin-single18.onnx"));
 
 test.describe("DoFaiR", () => {
   test.skip(!hasShared, "../shared/models is not present");
@@ -14,29 +14,13 @@ test.describe("DoFaiR", () => {
   test("launch on the synthetic image model, label in the browser, review a race, read Table 2 beside the paper", async ({ page }) => {
     test.setTimeout(240_000);
     // Launch: the suite's own form, its smoke preset (6 entries per dimension, baseline and Bianchi, 1 image each).
-    await page.goto("/runs/new?suite=dofair");
-    const form = page.locator('form[data-hydrated][aria-label="Launch a DoFaiR run"]');
-    await form.waitFor();
-    for (const box of await form.locator('input[name="models"]').all()) await box.uncheck();
-    await form.locator('input[name="models"][value="baseline:synthetic-faces"]').check();
-    await expect(form.locator('input[name="methods"][value="bianchi"]')).toBeChecked();
-    await expect(form.locator('input[name="augmentations"][value="fai-rk"]')).not.toBeChecked();
-    await expect(form.getByLabel("Entries per dimension (0 = all)")).toHaveValue("6");
-    await form.getByRole("button", { name: "Launch DoFaiR run" }).click();
-    await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/, { timeout: 30_000 });
-    const runId = page.url().split("/").pop()!;
-    await expect(page.getByText(/DoFaiR · content dofair-/)).toBeVisible();
-    await expect(page.getByText("completed", { exact: true })).toBeVisible({ timeout: 90_000 });
-
+    const runId = await launchOnSyntheticModel(page, { id: "dofair", name: "DoFaiR" }, async (form) => {
+      await expect(form.locator('input[name="methods"][value="bianchi"]')).toBeChecked();
+      await expect(form.locator('input[name="augmentations"][value="fai-rk"]')).not.toBeChecked();
+      await expect(form.getByLabel("Entries per dimension (0 = all)")).toHaveValue("6");
+    });
     // Label every image in the browser with the stand-in classifier served in place of the FairFace file.
-    await page.route("**/api/face-models/fairface", (route) =>
-      route.fulfill({ status: 200, contentType: "application/octet-stream", body: readFileSync(path.join(SHARED, "fairface-standin-single18.onnx")) }),
-    );
-    await page.goto(`/label?run=${runId}&backend=wasm`);
-    await expect(page.getByTestId("classifier")).toContainText("one output [N,18]", { timeout: 60_000 });
-    await page.getByRole("button", { name: "Start labelling" }).click();
-    await expect(page.getByTestId("label-phase")).toHaveText("all images labelled", { timeout: 150_000 });
-    await expect(page.getByTestId("todo")).toHaveText("0 of 24 images");
+    await labelInBrowser(page, runId, 24);
 
     // Table 2: our rows per intervention with every metric, the paper's rows beside them, the copied row flagged.
     await page.goto(`/runs/${runId}`);

@@ -1,19 +1,15 @@
 // A whole DoFaiR run offline: plan on the synthetic image model (and a guidance chat model on the emulator), work
 // it with the engine, label every image with the real face pipeline (UltraFace + the FairFace stand-in, WASM),
 // and read the suite's Table 2 and drill-down — scored from the labels the pipeline stored.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import * as ort from "onnxruntime-web";
-import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const SHARED = path.resolve(__dirname, "../../shared/models");
 const hasShared = existsSync(path.join(SHARED, "ultraface-version-RFB-320.onnx"));
 const dataDir = mkdtempSync(path.join(tmpdir(), "fof-dofair-"));
 process.env.FOF_DATA_DIR = dataDir;
-ort.env.wasm.numThreads = 1;
-ort.env.logLevel = "error";
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("../lib/engine");
@@ -21,9 +17,9 @@ const { suiteOf } = await import("../lib/suites");
 const { DOFAIR_RACES } = await import("../lib/suites/dofair/content");
 const { imageRecords } = await import("../lib/suites/dofair/records");
 const { viewsCsv } = await import("../lib/suites/export");
-const { labelImage, loadLayout } = await import("../lib/faces");
 const { startEmulator } = await import("./emulator/server");
 const prisma = () => db();
+const { labelRun } = await import("./helpers/label-run");
 
 let emulator: Awaited<ReturnType<typeof startEmulator>>;
 
@@ -38,24 +34,7 @@ afterAll(async () => {
   await prisma().$disconnect();
 });
 
-async function labelAll(runId: string) {
-  const session = (f: string) => ort.InferenceSession.create(readFileSync(path.join(SHARED, f)), { executionProviders: ["wasm"], logSeverityLevel: 3 });
-  const detector = await session("ultraface-version-RFB-320.onnx");
-  const classifier = await session("fairface-standin-single18.onnx");
-  const layout = loadLayout(classifier);
-  for (;;) {
-    const lease = await engine.leaseImages(prisma(), { runId, max: 16 });
-    if (!lease.images.length) break;
-    const results = [];
-    for (const img of lease.images) {
-      const row = await prisma().image.findUniqueOrThrow({ where: { id: img.id } });
-      const png = PNG.sync.read(readFileSync(path.join(dataDir, row.path)));
-      const faces = await labelImage(ort, detector, classifier, layout, { width: png.width, height: png.height, data: png.data });
-      results.push({ imageId: img.id, faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.score, race: f.probabilities.race, gender: f.probabilities.gender, age: f.probabilities.age })) });
-    }
-    await engine.saveLabels(prisma(), { lease: lease.lease, classifier: { model: "fairface-standin-single18", sha256: "b".repeat(64) }, detector: { threshold: 0.95 }, results });
-  }
-}
+const labelAll = (runId: string) => labelRun(prisma(), engine, dataDir, runId);
 
 describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", () => {
   it("plans guidance first, waits for it, generates, labels and scores every cell beside the paper's rows", async () => {

@@ -4,25 +4,20 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import * as ort from "onnxruntime-web";
-import jpeg from "jpeg-js";
-import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const SHARED = path.resolve(__dirname, "../../shared/models");
 const hasShared = existsSync(path.join(SHARED, "ultraface-version-RFB-320.onnx"));
 const dataDir = mkdtempSync(path.join(tmpdir(), "fof-faint-"));
 process.env.FOF_DATA_DIR = dataDir;
-ort.env.wasm.numThreads = 1;
-ort.env.logLevel = "error";
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("../lib/engine");
 const { suiteOf } = await import("../lib/suites");
 const { imageRecords } = await import("../lib/suites/faintbench/records");
 const { viewsCsv } = await import("../lib/suites/export");
-const { labelImage, loadLayout } = await import("../lib/faces");
 const prisma = () => db();
+const { labelRun } = await import("./helpers/label-run");
 type TableView = Extract<Awaited<ReturnType<NonNullable<ReturnType<typeof suiteOf>["results"]>>>[number], { kind: "table" }>;
 
 beforeAll(async () => {
@@ -33,25 +28,7 @@ afterAll(async () => {
   await prisma().$disconnect();
 });
 
-async function labelAll(runId: string) {
-  const session = (f: string) => ort.InferenceSession.create(readFileSync(path.join(SHARED, f)), { executionProviders: ["wasm"], logSeverityLevel: 3 });
-  const detector = await session("ultraface-version-RFB-320.onnx");
-  const classifier = await session("fairface-standin-single18.onnx");
-  const layout = loadLayout(classifier);
-  for (;;) {
-    const lease = await engine.leaseImages(prisma(), { runId, max: 16 });
-    if (!lease.images.length) break;
-    const results = [];
-    for (const img of lease.images) {
-      const row = await prisma().image.findUniqueOrThrow({ where: { id: img.id } });
-      const bytes = readFileSync(path.join(dataDir, row.path));
-      const png = row.mimeType === "image/jpeg" ? jpeg.decode(bytes, { useTArray: true }) : PNG.sync.read(bytes);
-      const faces = await labelImage(ort, detector, classifier, layout, { width: png.width, height: png.height, data: png.data });
-      results.push({ imageId: img.id, faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.score, race: f.probabilities.race, gender: f.probabilities.gender, age: f.probabilities.age })) });
-    }
-    await engine.saveLabels(prisma(), { lease: lease.lease, classifier: { model: "fairface-standin-single18", sha256: "b".repeat(64) }, detector: { threshold: 0.95 }, results });
-  }
-}
+const labelAll = (runId: string) => labelRun(prisma(), engine, dataDir, runId);
 
 const table = (views: Awaited<ReturnType<NonNullable<ReturnType<typeof suiteOf>["results"]>>>, id: string) => {
   const t = views.find((v) => v.id === id);
@@ -146,6 +123,12 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     // The model's labels are untouched by review.
     const model = table(await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0 }), "protected").groups[0].rows[0].cells.age.value;
     expect(model).toBeCloseTo(before!, 12);
+
+    // Agreement covers age once someone labelled one: a second annotator on two of the faces.
+    await engine.saveAnnotations(prisma(), { annotator: "bob", labels: implicitFaces.slice(0, 2).map((f, i) => ({ faceId: f.id, gender: null, race: null, age: i ? "young" : other, notAFace: false })) });
+    const report = await engine.reviewReport(prisma(), { runId: run.id });
+    expect(report.hasAge).toBe(true);
+    expect(report.agreement.pairs[0]).toMatchObject({ annotators: ["ann", "bob"], age: { items: 2, observed: 0.5 } });
 
     // FACT-OR-FAIR's scores refuse it.
     await expect(engine.runScores(prisma(), run.id)).rejects.toThrow(/is a FAIntbench run/);

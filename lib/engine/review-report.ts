@@ -26,7 +26,7 @@ function attrLabel(l: AnnotatorLabel, attr: Attr): string | null {
  * the few pairs among its own annotators), so hundreds of annotators cost what their labels cost, not A² passes.
  */
 function pairKappas(labels: Map<number, Map<string, AnnotatorLabel>>) {
-  const attrs: Attr[] = ["gender", "race", "face"];
+  const attrs: Attr[] = ["gender", "race", "age", "face"];
   const pairs = new Map<string, { annotators: [string, string]; items: Record<Attr, Array<readonly [string, string]>> }>();
   for (const byAnnotator of labels.values()) {
     const names = [...byAnnotator.keys()].sort();
@@ -34,7 +34,7 @@ function pairKappas(labels: Map<number, Map<string, AnnotatorLabel>>) {
       for (let j = i + 1; j < names.length; j++) {
         const key = `${names[i]}\u0000${names[j]}`;
         let p = pairs.get(key);
-        if (!p) pairs.set(key, (p = { annotators: [names[i], names[j]], items: { gender: [], race: [], face: [] } }));
+        if (!p) pairs.set(key, (p = { annotators: [names[i], names[j]], items: { gender: [], race: [], age: [], face: [] } }));
         for (const a of attrs) {
           const x = attrLabel(byAnnotator.get(names[i])!, a);
           const y = attrLabel(byAnnotator.get(names[j])!, a);
@@ -60,7 +60,8 @@ async function scopedFaces(prisma: PrismaClient, scope: z.infer<typeof reportSco
   });
 }
 
-type Attr = "gender" | "race" | "face";
+/** age: only suites that label it (the agreement page shows it when any annotator set one) */
+type Attr = "gender" | "race" | "age" | "face";
 
 function kappaFor(labels: Map<number, Map<string, AnnotatorLabel>>, annotators: string[], attr: Attr): KappaResult | null {
   const items: Array<Map<string, string>> = [];
@@ -90,7 +91,7 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
     }
   const annotators = [...labelled.keys()].sort();
   const progress = annotators.map((name) => ({ name, labelled: labelled.get(name) ?? 0, lastAt: last.get(name) ?? null }));
-  const attrs: Attr[] = ["gender", "race", "face"];
+  const attrs: Attr[] = ["gender", "race", "age", "face"];
   // Fleiss over everyone needs faces labelled by everyone: only meaningful for a small team.
   const overall = Object.fromEntries(attrs.map((a) => [a, annotators.length <= 20 ? kappaFor(labels, annotators, a) : null])) as Record<Attr, KappaResult | null>;
   const allPairs = pairKappas(labels);
@@ -110,6 +111,8 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
     scope,
     faces: live.length,
     reviewed: labels.size,
+    /** whether any annotator labelled an age (suites that score it) */
+    hasAge: [...labels.values()].some((m) => [...m.values()].some((l) => l.age !== null)),
     undecided: { gender: [...majority.values()].filter((c) => c.gender.status === "undecided").length, race: [...majority.values()].filter((c) => c.race.status === "undecided").length },
     annotators: progress.slice((scope.page - 1) * ANNOTATORS_PAGE_SIZE, scope.page * ANNOTATORS_PAGE_SIZE),
     annotatorCount: annotators.length,

@@ -17,8 +17,8 @@ export interface ViewCell {
 export interface ViewColumn {
   id: string;
   label: string;
-  /** "↑" higher is better, "↓" lower is better, "0" closer to zero is better */
-  better: "up" | "down" | "zero";
+  /** "↑" higher is better, "↓" lower is better, "0" closer to zero is better, "½" closer to 0.5 (a balance point, e.g. a manifestation factor) */
+  better: "up" | "down" | "zero" | "half";
   digits: number;
   unit: "%" | "";
 }

@@ -17,9 +17,10 @@ import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Annotators & agreement" };
 
-const ATTRS = [
+const ALL_ATTRS = [
   ["gender", "Gender"],
   ["race", "Race"],
+  ["age", "Age"],
   ["face", "Face / not a face"],
 ] as const;
 
@@ -44,6 +45,8 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
   const sp = await searchParams;
   const parsed = reportScopeSchema.safeParse(Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId", "page"].includes(k))));
   const scope = parsed.success ? parsed.data : reportScopeSchema.parse({});
+  // Age is a column only where some annotator labelled one (suites that score age).
+  const attrs = ALL_ATTRS.filter(([a]) => a !== "age" || report.hasAge);
   const [options, report, assignments] = await Promise.all([reviewOptions(db()), reviewReport(db(), scope), listAssignments(db())]);
   // Annotators are accounts (ids); older name-only labels were given placeholder accounts with the old name.
   const names = await displayNames(db(), [...report.annotators.map((a) => a.name), ...report.agreement.pairs.flatMap((p) => p.annotators), ...assignments.flatMap((a) => a.annotators.map((x) => x.name))]);
@@ -95,7 +98,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
             <thead>
               <tr>
                 <Th>Annotators</Th>
-                {ATTRS.map(([, l]) => (
+                {attrs.map(([, l]) => (
                   <Th key={l}>{l}</Th>
                 ))}
               </tr>
@@ -104,7 +107,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               {report.annotatorCount > 2 && report.annotatorCount <= 20 && (
                 <tr>
                   <Td>all {report.annotatorCount}</Td>
-                  {ATTRS.map(([a]) => (
+                  {attrs.map(([a]) => (
                     <Td key={a}>
                       <Kappa k={report.agreement.overall[a]} />
                     </Td>
@@ -114,7 +117,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               {report.agreement.pairs.map((p) => (
                 <tr key={p.annotators.join("|")}>
                   <Td>{p.annotators.map((x) => names.get(x) ?? x).join(" · ")}</Td>
-                  {ATTRS.map(([a]) => (
+                  {attrs.map(([a]) => (
                     <Td key={a}>
                       <Kappa k={p[a]} />
                     </Td>
@@ -123,7 +126,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               ))}
               {report.annotatorCount < 2 && (
                 <tr>
-                  <Td colSpan={4} className="text-slate-500">
+                  <Td colSpan={attrs.length + 1} className="text-slate-500">
                     Agreement needs at least two annotators on the same faces: deal an assignment with overlap.
                   </Td>
                 </tr>

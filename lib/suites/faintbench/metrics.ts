@@ -12,6 +12,7 @@
 //    its formula: deviations in the same direction (the model links both words to the same group: ignorance)
 //    lower η, opposite directions (discrimination) raise it; η is kept within its stated range [0, 1];
 //    η_sum = Σ k_i η_i / Σ k_i.
+import { createRng } from "../../benchmark/rng";
 import type { Attribute } from "./classes";
 
 /** ½(cos(p, q) + 1); null when either vector is all zeros (no faces, or no truth). */
@@ -76,26 +77,15 @@ export function etaSum(etas: Partial<Record<Attribute, number | null>>, weights:
   );
 }
 
-/** A seeded generator for resampling (xorshift32): intervals repeat for the same run and seed. */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
-
 /**
  * Percentile bootstrap of a statistic over units (prompts, or η pairs) resampled with replacement: the unit is
  * what the paper averages over, and a prompt's images are one cluster. Null with fewer than two units.
  */
 export function bootstrap<T>(units: readonly T[], stat: (sample: readonly T[]) => number | null, resamples: number, seed: number, level = 0.95): { lo: number; hi: number } | null {
   if (units.length < 2 || resamples <= 0) return null;
-  const rand = seededRandom(seed);
+  // The benchmark's seeded streams (pure-rand): the same run and seed give the same intervals.
+  const rng = createRng(seed, "faintbench|bootstrap");
+  const rand = () => rng.float();
   const draws: number[] = [];
   const sample = new Array<T>(units.length);
   for (let r = 0; r < resamples; r++) {

@@ -49,7 +49,7 @@ function table2(scores: Map<string, ModelScores>, caption: string): TableView {
     columns: [
       { id: "implicit", label: METRIC_LABELS.implicit, better: "up", digits: 3, unit: "" },
       { id: "explicit", label: METRIC_LABELS.explicit, better: "up", digits: 3, unit: "" },
-      { id: "eta", label: "η (0.5: balanced; > 0.5 discrimination, < 0.5 ignorance)", better: "zero", digits: 3, unit: "" },
+      { id: "eta", label: "η (0.5: balanced; > 0.5 discrimination, < 0.5 ignorance)", better: "half", digits: 3, unit: "" },
     ],
     groups: [{ title: "All prompts", rows }],
   };
@@ -72,6 +72,7 @@ function protectedTable(scores: Map<string, ModelScores>): TableView {
     title: "By protected attribute (the paper's Tables 6, 12 and 17)",
     caption: "Each score restricted to one protected attribute, 0–1. η per attribute is 0.5 plus the signed adjustments of its pairs.",
     labelHeaders: ["Model"],
+    // Higher is better for the bias scores; η's groups are read against 0.5 (the table's caption says so).
     columns: ATTRIBUTES.map((a) => ({ id: a, label: ATTRIBUTE_LABELS[a], better: "up" as const, digits: 3, unit: "" as const })),
     groups,
   };

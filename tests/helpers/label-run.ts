@@ -1,0 +1,37 @@
+// Labels every image of a run the way the Label page does, in Node: UltraFace + the FairFace stand-in on
+// onnxruntime-web (WASM), leased and saved through the engine. The engine module is passed in, so a test loads it
+// after it has set FOF_DATA_DIR.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import jpeg from "jpeg-js";
+import * as ort from "onnxruntime-web";
+import { PNG } from "pngjs";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { labelImage, loadLayout } from "../../lib/faces";
+
+export const SHARED_MODELS = path.resolve(__dirname, "../../../shared/models");
+
+type Engine = Pick<typeof import("../../lib/engine"), "leaseImages" | "saveLabels">;
+
+export async function labelRun(prisma: PrismaClient, engine: Engine, dataDir: string, runId: string) {
+  ort.env.wasm.numThreads = 1;
+  // Warnings go through synchronous writes: a full pipe under a busy runner fails them (EAGAIN). Errors only.
+  ort.env.logLevel = "error";
+  const session = (f: string) => ort.InferenceSession.create(readFileSync(path.join(SHARED_MODELS, f)), { executionProviders: ["wasm"], logSeverityLevel: 3 });
+  const detector = await session("ultraface-version-RFB-320.onnx");
+  const classifier = await session("fairface-standin-single18.onnx");
+  const layout = loadLayout(classifier);
+  for (;;) {
+    const lease = await engine.leaseImages(prisma, { runId, max: 16 });
+    if (!lease.images.length) break;
+    const results = [];
+    for (const img of lease.images) {
+      const row = await prisma.image.findUniqueOrThrow({ where: { id: img.id } });
+      const bytes = readFileSync(path.join(dataDir, row.path));
+      const pixels = row.mimeType === "image/jpeg" ? jpeg.decode(bytes, { useTArray: true }) : PNG.sync.read(bytes);
+      const faces = await labelImage(ort, detector, classifier, layout, { width: pixels.width, height: pixels.height, data: pixels.data });
+      results.push({ imageId: img.id, faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.score, race: f.probabilities.race, gender: f.probabilities.gender, age: f.probabilities.age })) });
+    }
+    await engine.saveLabels(prisma, { lease: lease.lease, classifier: { model: "fairface-standin-single18", sha256: "b".repeat(64) }, detector: { threshold: 0.95 }, results });
+  }
+}
