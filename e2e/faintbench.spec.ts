@@ -56,6 +56,10 @@ test.describe("FAIntbench", () => {
     await page.reload();
     await expect(page.getByTestId("review-face").first().getByTestId("mine")).toContainText("elderly");
 
+    // Agreement counts age for these faces (a column only once someone labelled an age).
+    await page.goto(`/review/agreement?runId=${runId}`);
+    await expect(page.getByTestId("agreement").getByRole("columnheader", { name: "Age" })).toBeVisible();
+
     // The reviewed scores use it: the drill-down shows the face as reviewed.
     await page.goto(`/runs/${runId}?labels=reviewed`);
     await expect(page.getByTestId("suite-table-table2")).toContainText(/human-corrected/);

@@ -45,9 +45,9 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
   const sp = await searchParams;
   const parsed = reportScopeSchema.safeParse(Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId", "page"].includes(k))));
   const scope = parsed.success ? parsed.data : reportScopeSchema.parse({});
+  const [options, report, assignments] = await Promise.all([reviewOptions(db()), reviewReport(db(), scope), listAssignments(db())]);
   // Age is a column only where some annotator labelled one (suites that score age).
   const attrs = ALL_ATTRS.filter(([a]) => a !== "age" || report.hasAge);
-  const [options, report, assignments] = await Promise.all([reviewOptions(db()), reviewReport(db(), scope), listAssignments(db())]);
   // Annotators are accounts (ids); older name-only labels were given placeholder accounts with the old name.
   const names = await displayNames(db(), [...report.annotators.map((a) => a.name), ...report.agreement.pairs.flatMap((p) => p.annotators), ...assignments.flatMap((a) => a.annotators.map((x) => x.name))]);
   const people = (await listUsers(db()))
