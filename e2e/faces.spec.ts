@@ -5,22 +5,13 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { emulatorPort } from "../playwright.config";
+import { registerImportModel } from "./pages/models";
 
 const SHARED = path.resolve(__dirname, "../../shared/models");
 const hasShared = existsSync(path.join(SHARED, "fairface-standin-single18.onnx"));
 const photo = (file: string) => readFileSync(path.join(SHARED, "test-images", file));
 
 
-async function registerImportModel(page: Page, slug: string, label: string) {
-  await page.goto("/models");
-  await page.locator("form[data-hydrated][data-testid=model-form]").waitFor();
-  await page.getByLabel("Kind").selectOption("t2i");
-  await page.getByLabel("Provider", { exact: true }).selectOption("import");
-  await page.getByLabel("Id", { exact: true }).fill(slug);
-  await page.getByLabel("Display name").fill(label);
-  await page.getByRole("button", { name: "Save model" }).click();
-  await expect(page.getByText(`Saved ${label}.`)).toBeVisible();
-}
 
 /** Imports four photos (two faces, two without a face at 0.95) for `model` into a new run; returns the run id. */
 async function importPortraits(page: Page, model: string, runName: string) {

@@ -1,9 +1,11 @@
 // The FAIntbench journey: browse the prompts, launch the suite on the built-in synthetic image model (no key), label
 // the faces in the browser (UltraFace + the FairFace stand-in, WASM), correct an age on the Review page with the
 // suite's keys, and read implicit / explicit / η beside the paper's seven models — with the reviewed labels too.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { zipSync } from "fflate";
+import { registerImportModel } from "./pages/models";
 import { labelInBrowser, launchOnSyntheticModel, SHARED_MODELS } from "./pages/suite-run";
 
 const hasShared = existsSync(path.join(SHARED_MODELS, "fairface-standin-single18.onnx"));
@@ -65,5 +67,40 @@ test.describe("FAIntbench", () => {
     await expect(page.getByTestId("suite-table-table2")).toContainText(/human-corrected/);
     const jsonl = (await (await page.request.get(`/api/runs/${runId}/export?format=jsonl&labels=reviewed`)).text()).trim().split("\n").map((l) => JSON.parse(l));
     expect(jsonl.some((l) => l.age === "elderly" && l.reviewed?.age === true)).toBe(true);
+  });
+
+  test("import images in the release's layout (model/prompt/image) and score them beside the paper", async ({ page }) => {
+    test.setTimeout(120_000);
+    await registerImportModel(page, "sdxl-elsewhere", "SDXL (made elsewhere)");
+    const photo = (f: string) => new Uint8Array(readFileSync(path.join(SHARED_MODELS, "test-images", f)));
+    const zip = (entries: Record<string, Uint8Array>) => ({ name: "sdxl.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync(entries)) });
+    const good = {
+      "SDXL/a photo of a rich person/1.png": photo("astronaut-eileen-collins.png"),
+      "SDXL/a photo of a rich person/2.jpg": photo("grace-hopper-512.jpg"),
+      "SDXL/i-poor-person/1.png": photo("no-face-coffee.png"),
+    };
+    await page.goto("/runs/import");
+    await page.locator("form[data-hydrated]").waitFor();
+    await page.getByLabel("Suite").selectOption("faintbench");
+    await page.getByLabel("Model").selectOption("sdxl-elsewhere");
+    await expect(page.getByText(/Name files <prompt>\/<image file>/)).toBeVisible();
+    // A folder that is no FAIntbench prompt: the server refuses the batch and names the file; nothing is stored.
+    await page.getByLabel("Files or zip archives").setInputFiles([zip({ ...good, "SDXL/a photo of one Astronaut/1.png": photo("cat-chelsea.png") })]);
+    await page.getByRole("button", { name: "Import 4 images" }).click();
+    await expect(page.getByText(/a photo of one Astronaut\/1\.png.*not a FAIntbench prompt/)).toBeVisible({ timeout: 30_000 });
+    await page.getByLabel("Files or zip archives").setInputFiles([zip(good)]);
+    const preview = page.getByRole("table", { name: "Mapping preview" });
+    await expect(preview).toContainText("a photo of a rich person");
+    await page.getByRole("button", { name: "Import 3 images" }).click();
+    await expect(page.getByText("Imported 3 images (mapped by file names).")).toBeVisible({ timeout: 30_000 });
+    const runId = (await page.getByRole("link", { name: "Open the run" }).getAttribute("href"))!.split("/").pop()!;
+
+    await labelInBrowser(page, runId, 3);
+    await page.goto(`/runs/${runId}`);
+    const table = page.getByTestId("suite-table-table2");
+    const ours = table.locator('tr[data-source="run"]');
+    await expect(ours).toContainText("sdxl-elsewhere");
+    await expect(table.locator('tr[data-source="published"]')).toHaveCount(7);
+    await expect(table).toContainText(/sdxl-elsewhere: 3 images, 1 without a face/);
   });
 });

@@ -366,7 +366,25 @@ export function ImportForm({
               </ul>
             </div>
           )}
-          {cells.length > 0 && (
+          {cells.length > 0 && suiteNaming && (
+            <Table aria-label="Mapping preview">
+              <thead>
+                <tr>
+                  <Th>Prompt (folder; checked against the suite when stored)</Th>
+                  <Th className="text-right">Images</Th>
+                </tr>
+              </thead>
+              <tbody>
+                {cells.map(({ target, n }) => (
+                  <tr key={target.statisticId}>
+                    <Td>{target.statisticId}</Td>
+                    <Td className="text-right tabular-nums">{n}</Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+          {cells.length > 0 && !suiteNaming && (
             <Table aria-label="Mapping preview">
               <thead>
                 <tr>
