@@ -124,9 +124,20 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     const model = table(await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0 }), "protected").groups[0].rows[0].cells.age.value;
     expect(model).toBeCloseTo(before!, 12);
 
+    // Views are computed once per state of the data: a repeat is a cache read; a new label is a new state.
+    const { cachedSuiteResults } = await import("../lib/suites/results-cache");
+    const req = { runId: run.id, labels: "reviewed" as const, verifiedOnly: false, resamples: 0 };
+    const cachedViews = await cachedSuiteResults(prisma(), suite, req);
+    expect(await prisma().scoreCache.count({ where: { runId: run.id, kind: "suite-views" } })).toBe(1);
+    expect(await cachedSuiteResults(prisma(), suite, req)).toEqual(cachedViews);
+    expect(await prisma().scoreCache.count({ where: { runId: run.id, kind: "suite-views" } })).toBe(1);
+
     // Agreement covers age once someone labelled one: a second annotator on two of the faces.
     await engine.saveAnnotations(prisma(), { annotator: "bob", labels: implicitFaces.slice(0, 2).map((f, i) => ({ faceId: f.id, gender: null, race: null, age: i ? "young" : other, notAFace: false })) });
     const report = await engine.reviewReport(prisma(), { runId: run.id });
+    // bob's labels are a new state of the data: computed again (the views may come out the same)
+    await cachedSuiteResults(prisma(), suite, req);
+    expect(await prisma().scoreCache.count({ where: { runId: run.id, kind: "suite-views" } })).toBe(2);
     expect(report.hasAge).toBe(true);
     expect(report.agreement.pairs[0]).toMatchObject({ annotators: ["ann", "bob"], age: { items: 2, observed: 0.5 } });
 

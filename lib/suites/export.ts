@@ -6,6 +6,7 @@ import { escapeFormula } from "../results/csv";
 import { DEFAULT_SUITE_ID, suiteOf } from ".";
 import type { AnySuite } from "./types";
 import type { SuiteView } from "./views";
+import { cachedSuiteResults } from "./results-cache";
 
 /** The run's suite when it has generic results (views) rather than its own exports; null otherwise. */
 export async function genericSuiteOfRun(prisma: PrismaClient, runId: string): Promise<{ suite: AnySuite; version: string | null } | null> {
@@ -17,7 +18,7 @@ export async function genericSuiteOfRun(prisma: PrismaClient, runId: string): Pr
 
 /** Scores as JSON: the run's summary views (tables and charts; drill-down lists are pages, not results). */
 export async function suiteResultsJson(prisma: PrismaClient, runId: string, s: { suite: AnySuite; version: string | null }, opts: { labels: "model" | "reviewed"; verifiedOnly?: boolean; resamples?: number }) {
-  const views = await s.suite.results!({ prisma }, { runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, resamples: opts.resamples ?? 1000 });
+  const views = await cachedSuiteResults(prisma, s.suite, { runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, resamples: opts.resamples ?? 1000 });
   return { suite: { id: s.suite.id, name: s.suite.name, version: s.version }, run: runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, views: views.filter((v) => v.kind !== "list") };
 }
 

@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import { runSummary } from "@/lib/engine";
 import { suiteOf } from "@/lib/suites";
 import { resultParams } from "@/lib/suites/params";
+import { cachedSuiteResults } from "@/lib/suites/results-cache";
 import { PageHeader } from "@/components/ui/page-header";
 import { RunView } from "@/components/runs/run-view";
 import { SuiteViews } from "@/components/suites/suite-views";
@@ -27,7 +28,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     const p = resultParams(await searchParams);
     // Intervals only once the data stops changing: a live run re-renders often.
     const live = summary.status === "running" || summary.status === "queued";
-    const list = await suite.results({ prisma: db() }, { runId: id, labels: p.labels, verifiedOnly: p.items === "verified", resamples: live ? 0 : 1000 });
+    const list = await cachedSuiteResults(db(), suite, { runId: id, labels: p.labels, verifiedOnly: p.items === "verified", resamples: live ? 0 : 1000 });
     views = (
       <div className="space-y-3">
         <ResultsControls action={`/runs/${id}`} labels={p.labels} items={p.items} reviewable={suite.reviewable} />

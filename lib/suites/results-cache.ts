@@ -1,0 +1,60 @@
+// A suite run's result views, computed once per state of its data. An image suite's views read every labelled image
+// of the run (a paper-size FAIntbench run has 2 million), so a page view must not recompute them when nothing
+// changed. The key hashes what the views depend on — the options, the run's labelled images, its faces (new,
+// deleted), its annotations and, for "verified only", the content reviews — read by a few aggregate statements;
+// any new label or image is a new key, so a stale entry is never served. Concurrent requests for one key share one
+// computation.
+import { createHash } from "node:crypto";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { AnySuite, ResultsRequest } from "./types";
+import type { SuiteView } from "./views";
+
+const KIND = "suite-views";
+const inFlight = new Map<string, Promise<SuiteView[]>>();
+
+export async function cachedSuiteResults(prisma: PrismaClient, suite: AnySuite, req: ResultsRequest): Promise<SuiteView[]> {
+  const key = await stateKey(prisma, suite, req);
+  const hit = await prisma.scoreCache.findUnique({ where: { key } });
+  if (hit) return JSON.parse(hit.json) as SuiteView[];
+  let job = inFlight.get(key);
+  if (!job) {
+    job = (async () => {
+      const views = await suite.results!({ prisma }, req);
+      await prisma.scoreCache.upsert({ where: { key }, create: { key, runId: req.runId, kind: KIND, json: JSON.stringify(views) }, update: {} });
+      // Entries of other states of this run are stale: keep the table from growing without bound.
+      await prisma.scoreCache.deleteMany({ where: { runId: req.runId, kind: KIND, key: { not: key }, createdAt: { lt: new Date(Date.now() - 3600 * 1000) } } });
+      return views;
+    })().finally(() => inFlight.delete(key));
+    inFlight.set(key, job);
+  }
+  return job;
+}
+
+async function stateKey(prisma: PrismaClient, suite: AnySuite, req: ResultsRequest): Promise<string> {
+  const run = await prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { suiteVersion: true, seed: true } });
+  const where = { image: { runId: req.runId } };
+  const [images, faces, deleted, classified, annotations, reviews] = await Promise.all([
+    prisma.image.aggregate({ where: { runId: req.runId, labelStatus: { in: ["labelled", "no_face"] } }, _count: { _all: true } }),
+    prisma.face.aggregate({ where, _count: { _all: true }, _max: { id: true } }),
+    prisma.face.count({ where: { ...where, deleted: true } }),
+    // a hand-drawn face gets its classifier output later (same id): count the faces that have one
+    prisma.face.count({ where: { ...where, raceProbsJson: { not: null } } }),
+    prisma.annotation.aggregate({ where: { face: where }, _count: { _all: true }, _max: { id: true } }),
+    req.verifiedOnly ? prisma.contentReview.aggregate({ where: { suiteId: suite.id }, _count: { _all: true }, _max: { id: true } }) : null,
+  ]);
+  const state = {
+    v: 1,
+    run: req.runId,
+    suite: suite.id,
+    version: run.suiteVersion,
+    seed: run.seed,
+    labels: req.labels,
+    verifiedOnly: req.verifiedOnly,
+    resamples: req.resamples,
+    images: images._count._all,
+    faces: [faces._count._all, faces._max.id, deleted, classified],
+    annotations: [annotations._count._all, annotations._max.id],
+    reviews: reviews ? [reviews._count._all, reviews._max.id] : null,
+  };
+  return createHash("sha256").update(JSON.stringify(state)).digest("hex");
+}
