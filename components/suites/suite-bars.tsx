@@ -9,6 +9,8 @@ const COLOURS = ["#4f46e5", "#db2777", "#059669", "#d97706", "#0891b2"];
 
 export function SuiteBars({ view }: { view: BarsView }) {
   const data = view.data.map((d) => ({ label: d.label, n: d.n, ...d.values }));
+  // Percent views read 0–100 with one decimal; 0–1 scores (bias scores, η) three decimals on a 0–1 axis.
+  const fmt = (v: number) => (view.unit === "%" ? `${v.toFixed(1)}%` : v.toFixed(3));
   return (
     <section aria-labelledby={`${view.id}-title`} className="rounded-lg border border-slate-200 bg-white p-4" data-testid={`suite-bars-${view.id}`}>
       <h2 id={`${view.id}-title`} className="text-base font-semibold">
@@ -23,8 +25,8 @@ export function SuiteBars({ view }: { view: BarsView }) {
             <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="label" tick={{ fontSize: 11 }} />
-              <YAxis unit={view.unit} domain={[0, 100]} tick={{ fontSize: 11 }} />
-              <Tooltip wrapperStyle={{ zIndex: 10 }} formatter={(v) => (typeof v === "number" ? `${v.toFixed(1)}${view.unit}` : "—")} />
+              <YAxis unit={view.unit} domain={view.unit === "%" ? [0, 100] : [0, 1]} tick={{ fontSize: 11 }} />
+              <Tooltip wrapperStyle={{ zIndex: 10 }} formatter={(v) => (typeof v === "number" ? fmt(v) : "—")} />
               <Legend />
               {view.series.map((s, i) => (
                 <Bar key={s.id} dataKey={s.id} name={s.label} fill={COLOURS[i % COLOURS.length]} isAnimationActive={false} />
@@ -36,7 +38,7 @@ export function SuiteBars({ view }: { view: BarsView }) {
       <ul className="sr-only">
         {view.data.map((d) => (
           <li key={d.label}>
-            {d.label}: {view.series.map((s) => `${s.label} ${d.values[s.id] != null ? d.values[s.id]!.toFixed(1) : "—"}${view.unit}`).join(", ")}
+            {d.label}: {view.series.map((s) => `${s.label} ${d.values[s.id] != null ? fmt(d.values[s.id]!) : "—"}`).join(", ")}
           </li>
         ))}
       </ul>
