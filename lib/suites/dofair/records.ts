@@ -4,6 +4,7 @@
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { consensus, currentLabels, type AnnotationRow } from "../../review/votes";
 import { DOFAIR_GENDERS, DOFAIR_RACES, type Dimension } from "./content";
+import { labelledImagePages } from "../image-pages";
 
 export interface FaceLabel {
   faceId: number;
@@ -74,24 +75,13 @@ export interface RecordFilter {
 
 /** Labelled images of a run in id order, a page at a time (unlabelled images carry no faces yet: skipped). */
 export async function* imageRecords(prisma: PrismaClient, runId: string, labels: "model" | "reviewed", filter: RecordFilter = {}, pageSize = 500): AsyncGenerator<ImageRecord[]> {
-  let cursor: string | undefined;
-  for (;;) {
-    const rows = await prisma.image.findMany({
-      where: {
-        runId,
-        labelStatus: { in: ["labelled", "no_face"] },
-        ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
-        ...(filter.dimension ? { level: filter.dimension } : {}),
-        ...(filter.method ? { test: filter.method } : {}),
-        ...(filter.augmentation !== undefined ? { query: { context: filter.augmentation } } : {}),
-      },
-      select: SELECT,
-      orderBy: { id: "asc" },
-      take: pageSize,
-      ...(cursor ? { skip: 1, cursor: { id: cursor } } : {}),
-    });
-    if (!rows.length) return;
-    cursor = rows[rows.length - 1].id;
+  const where = {
+    ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
+    ...(filter.dimension ? { level: filter.dimension } : {}),
+    ...(filter.method ? { test: filter.method } : {}),
+    ...(filter.augmentation !== undefined ? { query: { context: filter.augmentation } } : {}),
+  };
+  for await (const rows of labelledImagePages(prisma, runId, SELECT, where, pageSize)) {
     const out: ImageRecord[] = [];
     for (const im of rows) {
       if (filter.entryIds && !filter.entryIds.has(im.statisticId)) continue;
@@ -109,6 +99,5 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
       out.push({ imageId: im.id, model: im.modelConfig.slug, entryId: im.statisticId, dimension, method: im.test, augmentation: im.query?.context ?? null, faces });
     }
     yield out;
-    if (rows.length < pageSize) return;
   }
 }

@@ -5,6 +5,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { consensus, currentLabels, type AnnotationRow } from "../../review/votes";
 import { ATTRIBUTES, CLASSES, type Attribute } from "./classes";
 import { predict } from "./labels";
+import { labelledImagePages } from "../image-pages";
 
 export interface FaceLabels {
   faceId: number;
@@ -54,23 +55,12 @@ const HUMAN_CLASSES = { gender: CLASSES.gender, race: CLASSES.race, age: CLASSES
 
 /** Labelled images of a run in id order, a page at a time (images not labelled yet carry no faces: skipped). */
 export async function* imageRecords(prisma: PrismaClient, runId: string, labels: "model" | "reviewed", filter: RecordFilter = {}, pageSize = 500): AsyncGenerator<ImageRecord[]> {
-  let cursor: string | undefined;
-  for (;;) {
-    const rows = await prisma.image.findMany({
-      where: {
-        runId,
-        labelStatus: { in: ["labelled", "no_face"] },
-        ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
-        ...(filter.visibility ? { test: filter.visibility } : {}),
-        ...(filter.acquired ? { level: filter.acquired } : {}),
-      },
-      select: SELECT,
-      orderBy: { id: "asc" },
-      take: pageSize,
-      ...(cursor ? { skip: 1, cursor: { id: cursor } } : {}),
-    });
-    if (!rows.length) return;
-    cursor = rows[rows.length - 1].id;
+  const where = {
+    ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
+    ...(filter.visibility ? { test: filter.visibility } : {}),
+    ...(filter.acquired ? { level: filter.acquired } : {}),
+  };
+  for await (const rows of labelledImagePages(prisma, runId, SELECT, where, pageSize)) {
     const out: ImageRecord[] = [];
     for (const im of rows) {
       if (filter.promptIds && !filter.promptIds.has(im.statisticId)) continue;
@@ -92,6 +82,5 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
       out.push({ imageId: im.id, model: im.modelConfig.slug, promptId: im.statisticId, faces });
     }
     yield out;
-    if (rows.length < pageSize) return;
   }
 }
