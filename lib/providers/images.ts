@@ -2,6 +2,7 @@
 // images endpoint) and Replicate image models (sdxl-turbo, flux-1.1-pro …). They return the image bytes; the
 // caller validates them by content (lib/images) before anything is stored.
 import OpenAI from "openai";
+import { nodeHttpFetch } from "./http-fetch";
 import Replicate from "replicate";
 import { classifyOpenAIError } from "./openai";
 import { classifyStatus, redact, retryAfterMs } from "./errors";
@@ -39,7 +40,7 @@ async function download(url: string, signal: AbortSignal, secrets: string[]): Pr
 }
 
 export function openaiImageProvider(opts: { apiKey: string; baseURL?: string | null; model: string; quality?: string; timeoutMs: number }): ImageProvider {
-  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL ?? undefined, maxRetries: 0, timeout: opts.timeoutMs });
+  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL ?? undefined, maxRetries: 0, timeout: opts.timeoutMs, fetch: nodeHttpFetch });
   // gpt-image-* always answers base64 and rejects response_format; DALL·E answers URLs unless asked for base64.
   const wantsFormat = !opts.model.startsWith("gpt-image");
   return {

@@ -1,11 +1,12 @@
 import OpenAI from "openai";
+import { nodeHttpFetch } from "./http-fetch";
 import { classifyStatus, redact, retryAfterMs } from "./errors";
 import { ProviderError, type ChatProvider, type ChatRequest, type ChatResponse, type ModelParams } from "./types";
 
 /** OpenAI chat completions, or any OpenAI-compatible server through baseURL (vLLM, Ollama, DeepInfra, …). */
 export function openaiProvider(opts: { apiKey: string; baseURL?: string | null; model: string; params: ModelParams; timeoutMs: number }): ChatProvider {
   // Retries are the engine's job (durable, visible); the SDK must not retry on its own.
-  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL ?? undefined, maxRetries: 0, timeout: opts.timeoutMs });
+  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL ?? undefined, maxRetries: 0, timeout: opts.timeoutMs, fetch: nodeHttpFetch });
   return {
     name: "openai",
     async chat(req: ChatRequest): Promise<ChatResponse> {
