@@ -19,33 +19,37 @@ export function sqliteDate(d: Date): string {
 }
 
 interface DialectSql {
-  /** the n-th (1-based) bound parameter */
-  param(n: number): string;
   /** a value as the driver must receive it for a column of Prisma's type */
   bind(v: SqlValue): string | number | boolean | Date | null;
-  /** INSERT … that silently skips rows whose unique key exists */
-  insert(table: string, columns: string, values: string, ignoreDuplicates: boolean): string;
+  /**
+   * INSERT of many rows from one bound JSON parameter (`rowsJson` builds it), in the rows' order, silently skipping
+   * rows whose unique key exists when asked. One parameter
+   * instead of rows × columns: Prisma's query compiler handles each bound value, so this is the cheap way in.
+   */
+  insertJson(table: string, columns: readonly string[], ignoreDuplicates: boolean): string;
+  rowsJson(columns: readonly string[], rows: ReadonlyArray<Record<string, SqlValue>>): string;
   /** the text of a top-level JSON field of a TEXT column holding JSON (null when absent) */
   jsonText(columnSql: string, key: string): string;
-  /** bound parameters one statement may carry */
-  maxParams: number;
 }
 
 export const DIALECTS: Record<Dialect, DialectSql> = {
   sqlite: {
-    param: () => "?",
     // Prisma stores SQLite booleans as 0/1 and DateTime as ISO text.
     bind: (v) => (v === undefined || v === null ? null : typeof v === "boolean" ? (v ? 1 : 0) : v instanceof Date ? sqliteDate(v) : v),
-    insert: (t, c, v, ignore) => `INSERT ${ignore ? "OR IGNORE " : ""}INTO "${t}" (${c}) VALUES ${v}`,
+    // Rows as arrays; json_each walks them in order (key = index), each cell read back with its JSON type.
+    insertJson: (t, cols, ignore) => `INSERT ${ignore ? "OR IGNORE " : ""}INTO "${t}" (${cols.map((c) => `"${c}"`).join(",")}) SELECT ${cols.map((_, i) => `json_extract("value", '$[${i}]')`).join(",")} FROM json_each(?) ORDER BY "key"`,
+    rowsJson: (cols, rows) => JSON.stringify(rows.map((r) => cols.map((c) => DIALECTS.sqlite.bind(r[c])))),
     jsonText: (col, key) => `json_extract(${col}, '$.${key}')`,
-    maxParams: 30_000,
   },
   postgresql: {
-    param: (n) => `$${n}`,
     bind: (v) => (v === undefined ? null : v),
-    insert: (t, c, v, ignore) => `INSERT INTO "${t}" (${c}) VALUES ${v}${ignore ? " ON CONFLICT DO NOTHING" : ""}`,
+    // Rows as objects typed by the table's own row type (timestamps from ISO text), in array order.
+    insertJson: (t, cols, ignore) => {
+      const c = cols.map((x) => `"${x}"`).join(",");
+      return `INSERT INTO "${t}" (${c}) SELECT ${cols.map((x) => `r."${x}"`).join(",")} FROM json_populate_recordset(NULL::"${t}", $1::json) WITH ORDINALITY AS r ORDER BY r."ordinality"${ignore ? " ON CONFLICT DO NOTHING" : ""}`;
+    },
+    rowsJson: (cols, rows) => JSON.stringify(rows.map((r) => Object.fromEntries(cols.map((c) => [c, DIALECTS.postgresql.bind(r[c])])))),
     jsonText: (col, key) => `(${col}::jsonb ->> '${key}')`,
-    maxParams: 30_000, // PostgreSQL's limit is 65,535 per statement
   },
 };
 
