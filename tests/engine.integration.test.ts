@@ -48,6 +48,28 @@ describe("run engine", () => {
     expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
   });
 
+  it("lets the launching process work a run while it is still planned, and never completes it before planning ends", async () => {
+    await register("emu-overlap");
+    const run = await createRun(prisma(), { models: ["emu-overlap"], config: objectiveOnly(), seed: 4 });
+    // As if planning were still going on: the rows written so far are pending, the status "planning".
+    await prisma().run.update({ where: { id: run.id }, data: { status: "planning" } });
+    // Other workers leave a planning run alone.
+    await new Worker(prisma(), { ...fast }).run({ untilDone: true });
+    expect(await outcomes(run.id)).toHaveLength(0);
+    // The launching process's worker calls its rows, but the run stays "planning" (more rows may come).
+    const own = new Worker(prisma(), { runId: run.id, whilePlanning: true, ...fast, runCheckMs: 10 });
+    const working = own.run({ untilDone: true });
+    for (let i = 0; i < 500 && (await outcomes(run.id)).length < 76; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await outcomes(run.id)).toHaveLength(76);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("planning");
+    // Planning ends: the same worker completes the run and stops.
+    await prisma().run.update({ where: { id: run.id }, data: { status: "running" } });
+    await working;
+    expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
+    expect(emu.stats().byModel["emu-overlap"]).toBe(76);
+  });
+
   it("retries 500s with backoff and records every attempt", async () => {
     await register("emu-500", { concurrency: 4 });
     emu.setScript("emu-500", { error500Every: 3 });

@@ -57,8 +57,7 @@ export async function runCommand(opts: RunOptions) {
         ...(opts.objectiveRepeats ? { objectiveRepeats: int(opts.objectiveRepeats, "--objective-repeats") } : {}),
         ...(opts.subjectiveRepeats ? { subjectiveRepeats: int(opts.subjectiveRepeats, "--subjective-repeats") } : {}),
       });
-  const run = await createRun(prisma, { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name });
-  const final = await workToEnd(prisma, run, t2i);
+  const { run, final } = await planAndWork(prisma, { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name }, t2i);
   const results = await runScores(prisma, run.id);
   process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
   await prisma.$disconnect();
@@ -89,9 +88,8 @@ async function runSuiteCommand(opts: RunOptions) {
   if (budget !== null && !(budget > 0)) throw new Error(`--budget must be a positive number of USD`);
   await migrateAndSeed({ quiet: true });
   const prisma = db();
-  const run = await createRun(prisma, { suite: suite.id, models: opts.model, config: { ...(preset.config as object), ...overrides }, preset: opts.config ? "custom" : opts.preset, seed, budgetUsd: budget, name: opts.name });
   const t2i = suite.modalityOf(preset.config) === "t2i";
-  const final = await workToEnd(prisma, run, t2i);
+  const { run, final } = await planAndWork(prisma, { suite: suite.id, models: opts.model, config: { ...(preset.config as object), ...overrides }, preset: opts.config ? "custom" : opts.preset, seed, budgetUsd: budget, name: opts.name }, t2i);
   const generic = await genericSuiteOfRun(prisma, run.id);
   const body = generic ? await suiteResultsJson(prisma, run.id, generic, { labels: "model" }) : { results: await runScores(prisma, run.id) };
   process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");
@@ -101,9 +99,31 @@ async function runSuiteCommand(opts: RunOptions) {
 
 export const SUITE_IDS = () => listSuites().map((s) => s.id).join(" | ");
 
-async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plannedCount: number }, t2i: boolean) {
+/**
+ * Plans the run and works it in this process. The worker starts as soon as the run exists and calls the rows while
+ * the rest are written (whilePlanning), so a long plan costs no time at the provider.
+ */
+async function planAndWork(prisma: ReturnType<typeof db>, input: Parameters<typeof createRun>[1], t2i: boolean) {
+  let started: { worker: Worker; working: Promise<void> } | null = null;
+  const log = (m: string) => process.stderr.write(`${m}\n`);
+  let run: Awaited<ReturnType<typeof createRun>>;
+  try {
+    run = await createRun(prisma, input, {
+      onCreated: (r) => {
+        const worker = new Worker(prisma, { runId: r.id, whilePlanning: true, log });
+        started = { worker, working: worker.run({ untilDone: true }) };
+      },
+    });
+  } catch (e) {
+    (started as { worker: Worker } | null)?.worker.stop();
+    throw e;
+  }
+  const { worker, working } = started!;
+  return { run, final: await workToEnd(prisma, run, t2i, worker, working) };
+}
+
+async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plannedCount: number }, t2i: boolean, worker: Worker, working: Promise<void>) {
   process.stderr.write(`run ${run.id}: ${run.plannedCount} ${t2i ? "images and queries" : "queries"} planned\n`);
-  const worker = new Worker(prisma, { runId: run.id, log: (m) => process.stderr.write(`${m}\n`) });
   const onSignal = () => {
     process.stderr.write("stopping: in-flight calls finish and are saved; resume with `fof worker`\n");
     worker.stop();
@@ -116,7 +136,7 @@ async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plann
     process.stderr.write(`  ${done}/${run.plannedCount}\n`);
   }, 2000);
   try {
-    await worker.run({ untilDone: true });
+    await working;
   } finally {
     clearInterval(ticker);
   }

@@ -95,6 +95,9 @@ export interface CreateRunOptions {
   maxQueries?: number;
   /** rows planned and inserted per transaction; the event loop is yielded between chunks */
   chunk?: number;
+  /** called once the run's row exists (status "planning"), before its queries are written: `fof run` starts its
+   * own worker here, which works the rows as they are planned */
+  onCreated?: (run: { id: string }) => void;
 }
 
 /** Queries (or images) a FACT-OR-FAIR config plans per model, without planning it. */
@@ -118,8 +121,10 @@ async function launchModel(prisma: PrismaClient, slug: string, modality: string,
  * Plans and records a run of any suite. The size is checked before anything is planned; rows are then planned
  * lazily and inserted in chunks, one transaction each, yielding between chunks so a 500k-query launch never stalls
  * other requests. A helper model's rows (a chat model writing guidance) are inserted first; rows that need a
- * helper's answer name it (dependsOnId) and wait for it. While planning the run is "planning" (no worker touches
- * it); a failure removes it whole, and a crash leaves a "planning" run that the next start sweeps.
+ * helper's answer name it (dependsOnId) and wait for it. While planning the run is "planning": no worker touches it
+ * but the launching process's own, if it asks (`onCreated` + Worker whilePlanning, as `fof run` does), and it is
+ * never completed before its last row is in; a failure removes it whole, and a crash leaves a "planning" run that
+ * the next start sweeps (answers already paid for stay in the response cache, so a new launch re-uses them).
  */
 export async function createRun(prisma: PrismaClient, input: CreateRunInput, opts: CreateRunOptions = {}) {
   const parsed = createRunSchema.parse(input);
@@ -167,6 +172,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       models: { create: runModels.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
     },
   }));
+  opts.onCreated?.(run);
   // ~500 rows per transaction keeps each synchronous step (render + insert) near 50 ms: see bench:limits.
   const chunk = opts.chunk ?? 500;
   let rows: Array<Record<string, string | number | null>> = [];
@@ -227,7 +233,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
 /** How long a run may stay "planning" before a start takes it for a crashed launch. */
 export const PLANNING_STALE_MS = 30 * 60_000;
 
-/** Removes runs whose planning was interrupted (the launching process died): nothing half-planned is ever worked. */
+/** Removes runs whose planning was interrupted (the launching process died): no half-planned run is kept. */
 export async function sweepInterruptedPlanning(prisma: PrismaClient, staleMs = PLANNING_STALE_MS): Promise<number> {
   const r = await prisma.run.deleteMany({ where: { status: "planning", startedAt: { lt: new Date(Date.now() - staleMs) } } });
   return r.count;

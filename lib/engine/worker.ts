@@ -21,6 +21,13 @@ import { isContention } from "../db/retry";
 export interface WorkerOptions {
   /** only work on this run (the CLI's `fof run`); all running runs otherwise */
   runId?: string;
+  /**
+   * Work `runId` while it is still being planned, by the same process (the CLI's `fof run`: its planned rows are
+   * called while the rest is written). A run being planned is never completed: its status is "planning" until the
+   * last row is in. Nobody else works a planning run, so a launch that dies mid-plan is still swept whole (its
+   * paid answers stay in the response cache, and a new launch re-uses them).
+   */
+  whilePlanning?: boolean;
   batchSize?: number;
   /** how long a claimed query stays ours; must exceed the call timeout */
   leaseMs?: number;
@@ -51,7 +58,7 @@ export { isContention } from "../db/retry";
 
 export class Worker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir" | "maxCalls">> & Pick<WorkerOptions, "runId" | "log" | "maxCalls">;
+  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir" | "maxCalls" | "whilePlanning">> & Pick<WorkerOptions, "runId" | "log" | "maxCalls" | "whilePlanning">;
   /** errors the loop met, by kind (tests and the heartbeat read them) */
   readonly errors = { contention: 0, other: 0 };
   /** queries this worker brought to an outcome (benchmarks and tests see how work was split) */
@@ -233,7 +240,7 @@ export class Worker {
   private async activeRuns(fresh = false) {
     if (fresh || Date.now() - this.runState.at >= this.opts.runCheckMs) {
       const runs = await this.prisma.run.findMany({
-        where: { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
+        where: this.opts.runId && this.opts.whilePlanning ? { id: this.opts.runId, status: { in: ["running", "planning"] } } : { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
         select: { id: true, budgetUsd: true, spentUsd: true },
       });
       this.runState = { at: Date.now(), runs };
