@@ -109,7 +109,7 @@ async function main() {
     `Command: \`npm run bench:engine\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_MODELS=${MANY}). Each row is one whole \`fof run --preset paper\` process, run as deployed: \`node --max-old-space-size=${HEAP_MB} dist/fof.mjs\` (the CLI bundled by \`npm run build:cli\`, as deploy/systemd/fof-worker@.service runs it): planning, working, scoring and printing; the emulator runs in its own process, the real \`openai\` SDK over loopback HTTP, SQLite (WAL) in a temp dir. SQL statements are counted in the driver adapter (every statement, BEGIN and COMMIT included; planning and scoring included).`,
     "",
     "| case | queries | status | planning (calls start at once) | whole process | end-to-end | vs C/L bound | SQL statements / query | peak RSS |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    "|---|---|---|---|---|---|---|---|---|",
     ...results.map(row),
     "",
     "Targets (issue #14): ≥ 0.95 × C/L at 200 ms / C = 64; ≥ 1,000 q/s at 0 ms; ≤ 0.3 SQL statements per query; peak RSS < 300 MB for one paper-size run and for 10 models × the paper preset.",
