@@ -59,6 +59,14 @@ describe.skipIf(process.env.DATABASE_URL?.startsWith("postgres"))("contention", 
       }
     })();
 
+    // All three workers are up (heartbeat recorded) before there is work: a fast engine could finish everything
+    // before a slow-starting process got to it, and then it would have met no lock.
+    for (let t = 0; t < 1200; t++) {
+      const up = await prisma().workerStatus.count({ where: { stoppedAt: null } }).catch(() => 0);
+      if (up >= 3) break;
+      await sleep(50);
+    }
+
     const small = await createRun(prisma(), { models: ["baseline:uniform"], config: presetConfig("smoke"), seed: 1 });
     // The paper-size launch is planned while workers run and the locker holds the lock: planning retries its
     // contended writes itself, so the launch succeeds.
