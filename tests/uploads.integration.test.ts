@@ -13,6 +13,7 @@ const { db, migrateAndSeed } = await import("../lib/db");
 const { importImages, upsertModel, sweepStorage } = await import("../lib/engine");
 const { createUpload, receiveFile, takeUpload, UploadError } = await import("../lib/images");
 const filesRoute = await import("../app/api/imports/[id]/files/route");
+const openRoute = await import("../app/api/imports/route");
 const { sessionCookie } = await import("./helpers/session");
 let cookie = "";
 
@@ -36,6 +37,29 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db().$disconnect();
+});
+
+describe("opening an import", () => {
+  const open = (body: unknown, site = "same-origin") =>
+    openRoute.POST(new Request("http://127.0.0.1/api/imports", { method: "POST", headers: { cookie, "content-type": "application/json", "sec-fetch-site": site }, body: JSON.stringify(body) }), { params: Promise.resolve({}) });
+  it("takes a suite that imports images, and refuses an unknown suite, one without images to import, stray fields and cross-site calls", async () => {
+    for (const body of [{ model: "mj", suite: "faintbench" }, { model: "mj" } /* FACT-OR-FAIR by default */]) {
+      const res = await open(body);
+      expect(res.status).toBe(201);
+      const { meta, cleanup } = takeUpload(dataDir, (await res.json()).uploadId);
+      expect(meta.suite ?? "fact-or-fair").toBe(body.suite ?? "fact-or-fair");
+      cleanup();
+    }
+    const unknown = await open({ model: "mj", suite: "nope" });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toMatch(/unknown suite "nope"/);
+    const noImporter = await open({ model: "mj", suite: "dofair" });
+    expect(noImporter.status).toBe(400);
+    expect((await noImporter.json()).error).toMatch(/DoFaiR runs cannot be imported/);
+    expect((await open({ model: "mj", suite: "faintbench", extra: 1 })).status).toBe(400);
+    expect((await open({ model: "mj", suite: "x".repeat(65) })).status).toBe(400);
+    expect((await open({ model: "mj", suite: "faintbench" }, "cross-site")).status).toBe(403);
+  });
 });
 
 describe("streamed uploads", () => {
