@@ -56,7 +56,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                   <Td className="font-medium">{w.host}</Td>
                   <Td className="text-right tabular-nums">{w.pid}</Td>
                   <Td>
-                    <Badge>{w.state}</Badge>
+                    <Badge tone={w.state === "alive" ? "success" : w.state === "stuck" || w.state === "stale" ? "danger" : "neutral"}>{w.state}</Badge>
                   </Td>
                   <Td className="text-xs">
                     {w.runs.length

@@ -548,7 +548,7 @@ function WorkerHealth({ health }: { health: NonNullable<RunSummary["health"]> })
       <ul className="mt-1 space-y-0.5">
         {health.workers.map((w) => (
           <li key={w.owner}>
-            <Badge tone={w.state === "alive" ? "success" : w.state === "stale" ? "danger" : "neutral"}>{w.state}</Badge> {w.host} · pid {w.pid} · heartbeat {ago(w.heartbeatAt)} · {w.inFlight} in flight
+            <Badge tone={w.state === "alive" ? "success" : w.state === "stale" || w.state === "stuck" ? "danger" : "neutral"}>{w.state}</Badge> {w.host} · pid {w.pid} · heartbeat {ago(w.heartbeatAt)} · {w.inFlight} in flight
             {w.lastError && (
               <span className="block text-amber-800" title={w.lastErrorAt ?? undefined}>
                 last error{w.lastErrorAt ? ` (${ago(w.lastErrorAt)})` : ""}: {w.lastError}

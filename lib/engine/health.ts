@@ -3,7 +3,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { databaseProviderOf } from "../env";
 import { pendingMigrations } from "../db/migrate";
-import { WORKER_STALE_MS } from "./summary";
+import { WORKER_STALE_MS } from "./status";
 
 export interface Health {
   status: "ok" | "degraded" | "down";

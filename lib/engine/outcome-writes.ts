@@ -1,8 +1,10 @@
 // Writing a worker's buffered results: outcomes (with their images), cache entries, retries and spend, all in one
-// transaction, so a batch is written whole or not at all, and a query never gets a second outcome.
+// transaction, so a batch is written whole or not at all, and a query never gets a second outcome. Every list of
+// ids is cut into bounded slices (lib/db/chunks.ts): a batch of any size stays within each database's parameter limit.
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { insertMany } from "../db/bulk";
+import { chunked } from "../db/chunks";
 import type { Write } from "./work-types";
 
 /** Writes a batch in one transaction (idempotent per query: an outcome already there is not written again). */
@@ -15,7 +17,8 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
 
   await prisma.$transaction(async (tx) => {
     if (cacheRows.length) {
-      const existing = new Set((await tx.responseCache.findMany({ where: { key: { in: cacheRows.map((r) => r.key) } }, select: { key: true } })).map((r) => r.key));
+      const existing = new Set<string>();
+      for (const keys of chunked(cacheRows.map((r) => r.key))) for (const r of await tx.responseCache.findMany({ where: { key: { in: keys } }, select: { key: true } })) existing.add(r.key);
       const fresh = new Map(cacheRows.filter((r) => !existing.has(r.key)).map((r) => [r.key, r]));
       const now = new Date();
       await insertMany(
@@ -27,7 +30,8 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
     }
     if (outcomes.length) {
       // A query can only get one outcome: an expired lease re-claimed by another worker may have finished it.
-      const done = new Set((await tx.outcome.findMany({ where: { queryId: { in: outcomes.map((o) => o.query.id) } }, select: { queryId: true } })).map((o) => o.queryId));
+      const done = new Set<number>();
+      for (const ids of chunked(outcomes.map((o) => o.query.id))) for (const o of await tx.outcome.findMany({ where: { queryId: { in: ids } }, select: { queryId: true } })) done.add(o.queryId);
       const fresh = outcomes.filter((o) => !done.has(o.query.id));
       const now = new Date();
       await insertMany(
@@ -78,7 +82,7 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
         );
       for (const status of ["answered", "refused", "failed"] as const) {
         const ids = fresh.filter((o) => o.status === status).map((o) => o.query.id);
-        if (ids.length) await tx.query.updateMany({ where: { id: { in: ids } }, data: { status, leaseOwner: null, leaseUntil: null } });
+        for (const slice of chunked(ids)) await tx.query.updateMany({ where: { id: { in: slice } }, data: { status, leaseOwner: null, leaseUntil: null } });
       }
     }
     for (const r of retries)

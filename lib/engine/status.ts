@@ -11,3 +11,20 @@ export const FINAL_RUN: readonly RunStatus[] = ["cancelled", "completed"];
 export const QUERY_STATUSES = ["pending", "leased", "answered", "refused", "failed"] as const;
 export type QueryStatus = (typeof QUERY_STATUSES)[number];
 export const DONE_QUERY: readonly QueryStatus[] = ["answered", "refused", "failed"];
+
+/** A worker silent this long is "stale" (run page, Workers page, health). */
+export const WORKER_STALE_MS = 30_000;
+
+/** How a worker's heartbeat says it cannot write its results (lib/engine/worker.ts): it is alive but makes no progress. */
+export const STUCK_PREFIX = "stuck:";
+
+/**
+ * A worker's state from its heartbeat row: one rule for the run page, the Workers page and the health check.
+ * "stuck": it heartbeats, but its last heartbeat reports results it cannot write (it claims nothing new meanwhile).
+ */
+export function workerState(w: { stoppedAt: Date | null; heartbeatAt: Date; lastError?: string | null; lastErrorAt?: Date | null }, now = Date.now()): "stopped" | "stale" | "stuck" | "alive" {
+  if (w.stoppedAt) return "stopped";
+  if (now - w.heartbeatAt.getTime() > WORKER_STALE_MS) return "stale";
+  if (w.lastError?.startsWith(STUCK_PREFIX) && w.lastErrorAt && w.lastErrorAt.getTime() >= w.heartbeatAt.getTime() - 1_000) return "stuck";
+  return "alive";
+}

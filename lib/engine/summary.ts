@@ -6,15 +6,7 @@ import { labelProgress, runProgress, type LabelSource } from "./results";
 import { runScores } from "./explore";
 import { faceLabels, type RaceMapping } from "../faces/labels";
 import { currentLabels } from "../review/votes";
-import { DONE_QUERY } from "./status";
-
-/** A worker is stale when its heartbeat is older than this: it stopped without saying so (killed, host down). */
-export const WORKER_STALE_MS = 30_000;
-
-/** A worker's state from its heartbeat row: one rule for the run page, the Workers page and the health check. */
-export function workerState(w: { stoppedAt: Date | null; heartbeatAt: Date }, now = Date.now()): "stopped" | "stale" | "alive" {
-  return w.stoppedAt ? "stopped" : now - w.heartbeatAt.getTime() > WORKER_STALE_MS ? "stale" : "alive";
-}
+import { DONE_QUERY, workerState } from "./status";
 
 /**
  * The workers that serve a run (or, while none has claimed it yet, every live worker): host, last heartbeat, in

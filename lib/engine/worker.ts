@@ -16,6 +16,7 @@ import { DynamicLimit, RateGate } from "./limits";
 import { releaseShares, renewShare, sweepExpiredShares } from "./model-share";
 import { backoffMs, type Claimed, type ModelSlot, type ModelState, type ProcessorContext, type Write } from "./work-types";
 import { sweepStorage } from "./imports";
+import { STUCK_PREFIX } from "./status";
 import { isContention } from "../db/retry";
 
 export interface WorkerOptions {
@@ -51,7 +52,19 @@ export interface WorkerOptions {
   /** how often it renews its share of each model's global limits, and how long an unrenewed share lasts */
   shareRenewMs?: number;
   shareLeaseMs?: number;
+  /** unwritten results beyond which nothing new is claimed (MAX_BUFFERED) */
+  maxBuffered?: number;
+  /** how long results may wait unwritten before the heartbeat says "stuck" (STUCK_AFTER_MS) */
+  stuckAfterMs?: number;
 }
+
+/** Writes per transaction: bounds one transaction's statements and size, whatever accumulated. */
+export const MAX_WRITES_PER_TRANSACTION = 500;
+/** Unwritten results beyond those in flight: while this many wait, the worker claims nothing new (backpressure). */
+export const MAX_BUFFERED = 2_000;
+/** A worker whose results have waited this long unwritten reports itself stuck (Workers page, run page). */
+export const STUCK_AFTER_MS = 20_000;
+const UNSTORABLE = "the result could not be stored";
 
 export { capOutput, MAX_STORED_OUTPUT, TRUNCATION_MARK, attemptKey, backoffMs } from "./work-types";
 export { isContention } from "../db/retry";
@@ -60,9 +73,11 @@ export class Worker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir" | "maxCalls" | "whilePlanning">> & Pick<WorkerOptions, "runId" | "log" | "maxCalls" | "whilePlanning">;
   /** errors the loop met, by kind (tests and the heartbeat read them) */
-  readonly errors = { contention: 0, other: 0 };
+  readonly errors = { contention: 0, other: 0, unwritable: 0 };
   /** queries this worker brought to an outcome (benchmarks and tests see how work was split) */
   outcomes = 0;
+  /** the most results this worker has held unwritten at once (tests check the buffer stays bounded) */
+  peakBuffered = 0;
   private readonly dataDir: string;
   /** per run × model (each run calls with its launch snapshot) */
   private models = new Map<string, ModelState>();
@@ -80,6 +95,10 @@ export class Worker {
   private lastError: { message: string; at: Date } | null = null;
   private errorStreak = 0;
   private lastHeartbeat = 0;
+  private heartbeating: Promise<void> | null = null;
+  private lastFlushOk = Date.now();
+  /** set while writes fail: since when results have waited unwritten */
+  private stuck: { since: number } | null = null;
   private activeRunIds: string[] = [];
   /** the running runs as last read (every runCheckMs), and the spend written since */
   private runState: { at: number; runs: Array<{ id: string; budgetUsd: number | null; spentUsd: number }> } = { at: 0, runs: [] };
@@ -105,6 +124,8 @@ export class Worker {
       staleWorkerMs: 10_000,
       shareRenewMs: 2_000,
       shareLeaseMs: 10_000,
+      maxBuffered: MAX_BUFFERED,
+      stuckAfterMs: STUCK_AFTER_MS,
       ...options,
     };
     this.dataDir = options.dataDir ?? env().dataDir;
@@ -157,6 +178,10 @@ export class Worker {
       const storage = await sweepStorage(this.prisma, this.dataDir);
       if (storage.uploads || storage.files) this.opts.log?.(`removed ${storage.uploads} abandoned upload(s) and ${storage.files} unreferenced file(s)`);
     });
+    // Heartbeats on their own timer: a worker whose loop is busy or failing still says it is alive, and what ails it.
+    await this.beat();
+    const beats = setInterval(() => void this.beat(), Math.max(50, Math.floor(this.opts.heartbeatMs / 2)));
+    beats.unref?.();
     let lastFlush = Date.now();
     while (!this.stopped) {
       const ok = await this.guard("loop", async () => {
@@ -171,7 +196,6 @@ export class Worker {
           await this.flush();
           lastFlush = Date.now();
         }
-        await this.heartbeat();
         if (!claimedAny) await this.finishRuns(runs.map((r) => r.id));
         // Nothing to start: wait for a call to finish (or for new work), without spinning on the database.
         if (!claimedAny) await sleep(this.inFlight.size ? Math.min(this.opts.pollMs, 20) : this.opts.pollMs);
@@ -188,6 +212,8 @@ export class Worker {
       if (done !== undefined && !this.buffer.length) break;
       await sleep(backoffMs(i, this.opts.backoffBaseMs, 5_000) + 50);
     }
+    clearInterval(beats);
+    await this.heartbeating;
     await this.guard("release", () => this.releaseOwnLeases());
     await this.guard("release shares", () => releaseShares(this.prisma, this.owner));
     await this.guard("stop", () => this.prisma.workerStatus.updateMany({ where: { owner: this.owner }, data: { stoppedAt: new Date(), inFlight: 0, heartbeatAt: new Date() } }));
@@ -211,18 +237,43 @@ export class Worker {
     }
   }
 
+  /** One heartbeat, never two at once; its failure is recorded like the loop's, without touching its backoff. */
+  private beat(): Promise<void> {
+    if (this.heartbeating) return this.heartbeating;
+    const p = this.heartbeat()
+      .catch((e: unknown) => {
+        const message = `heartbeat: ${isContention(e) ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(0, 500);
+        this.lastError = { message, at: new Date() };
+      })
+      .finally(() => {
+        this.heartbeating = null;
+      });
+    this.heartbeating = p;
+    return p;
+  }
+
+  /** What the heartbeat says is wrong: "stuck: …" while results have waited unwritten too long, else the last error. */
+  private reportedError(now: number): { message: string; at: Date } | null {
+    if (this.stuck && now - this.stuck.since >= this.opts.stuckAfterMs && this.buffer.length) {
+      const why = this.lastError?.message ?? "writes fail";
+      return { message: `${STUCK_PREFIX} ${this.buffer.length} result(s) unwritten for ${Math.round((now - this.stuck.since) / 1000)} s, claiming nothing new — ${why}`.slice(0, 500), at: new Date(now) };
+    }
+    return this.lastError;
+  }
+
   /** Records this worker's heartbeat (at most every heartbeatMs): the run page shows stalled or erroring workers. */
   private async heartbeat(force = false) {
     const now = Date.now();
     if (!force && now - this.lastHeartbeat < this.opts.heartbeatMs) return;
     this.lastHeartbeat = now;
     const [host, pid] = this.owner.split(":");
+    const error = this.reportedError(now);
     const data = {
       heartbeatAt: new Date(now),
       inFlight: this.inFlight.size,
       runsJson: JSON.stringify(this.activeRunIds.slice(0, 50)),
-      lastError: this.lastError?.message ?? null,
-      lastErrorAt: this.lastError?.at ?? null,
+      lastError: error?.message ?? null,
+      lastErrorAt: error?.at ?? null,
       stoppedAt: null,
     };
     await this.prisma.workerStatus.upsert({ where: { owner: this.owner }, create: { owner: this.owner, host, pid: Number(pid), ...data }, update: data });
@@ -341,6 +392,9 @@ export class Worker {
   /** Claims and starts as many queries of a run as its models have free slots. */
   private async fill(run: { id: string; budgetUsd: number | null; spentUsd: number }, activeRuns = 1): Promise<boolean> {
     const runId = run.id;
+    // Results that cannot be written yet hold back new claims: the buffer stays bounded, and nothing more is paid
+    // for while its results could be lost.
+    if (this.buffer.length >= this.opts.maxBuffered) return false;
     // Spend as last read, plus what this worker wrote since and what it holds unwritten.
     const pendingSpend = this.buffer.reduce((a, w) => a + (w.kind === "outcome" && w.query.runId === runId ? w.costUsd : 0), 0);
     if (run.budgetUsd !== null && run.spentUsd + (this.spentSinceCheck.get(runId) ?? 0) + pendingSpend >= run.budgetUsd) {
@@ -408,27 +462,74 @@ export class Worker {
   private push(w: Write) {
     if (w.kind === "outcome") this.outcomes++;
     this.buffer.push(w);
+    if (this.buffer.length > this.peakBuffered) this.peakBuffered = this.buffer.length;
   }
 
-  /** Writes buffered results in one transaction; on failure the batch goes back in front and nothing is lost. */
+  /**
+   * Writes buffered results, at most MAX_WRITES_PER_TRANSACTION per transaction. A slice that fails on database
+   * contention goes back in front of the buffer whole (it rolled back; outcomes are idempotent per query) and the
+   * flush stops there, to be retried with backoff. A slice that fails for any other reason is split in halves and
+   * each half tried alone, down to one write: one result the database refuses never holds back the rest. A single
+   * outcome that cannot be stored is recorded as a failed outcome with the reason instead (the call happened; its
+   * query must still end with exactly one outcome); should even that fail, it is dropped from the buffer and its
+   * lease expires, so the query is tried again later. The buffer never grows past what is in flight plus
+   * MAX_BUFFERED: `fill` stops claiming while it is full.
+   */
   async flush(): Promise<void> {
     const prev = this.flushing;
     let release!: () => void;
     this.flushing = new Promise((r) => (release = r));
     await prev;
-    const batch = this.buffer;
-    this.buffer = [];
     try {
-      if (batch.length) {
-        await writeBatch(this.prisma, batch);
-        for (const w of batch) if (w.kind === "outcome" && w.costUsd) this.spentSinceCheck.set(w.query.runId, (this.spentSinceCheck.get(w.query.runId) ?? 0) + w.costUsd);
+      // What is here now, not what arrives meanwhile (a flush always ends).
+      let left = this.buffer.length;
+      while (left > 0) {
+        const slice = this.buffer.splice(0, Math.min(left, MAX_WRITES_PER_TRANSACTION));
+        left -= slice.length;
+        try {
+          await this.writeSplitting(slice);
+        } catch (e) {
+          this.buffer = slice.concat(this.buffer);
+          throw e;
+        }
       }
+      this.lastFlushOk = Date.now();
+      this.stuck = null;
     } catch (e) {
-      // The transaction rolled back whole, and outcomes are idempotent per query: write it all again next time.
-      this.buffer = batch.concat(this.buffer);
+      this.stuck ??= { since: Date.now() };
       throw e;
     } finally {
       release();
+    }
+  }
+
+  /** Writes a slice; on a non-contention failure, its halves separately (contention is thrown: the caller retries). */
+  private async writeSplitting(slice: Write[]): Promise<void> {
+    try {
+      await writeBatch(this.prisma, slice);
+      for (const w of slice) if (w.kind === "outcome" && w.costUsd) this.spentSinceCheck.set(w.query.runId, (this.spentSinceCheck.get(w.query.runId) ?? 0) + w.costUsd);
+      return;
+    } catch (e) {
+      if (isContention(e)) throw e;
+      if (slice.length > 1) {
+        const mid = Math.ceil(slice.length / 2);
+        await this.writeSplitting(slice.slice(0, mid));
+        await this.writeSplitting(slice.slice(mid));
+        return;
+      }
+      const [w] = slice;
+      const why = e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] ?? e.message : String(e);
+      this.errors.unwritable++;
+      this.lastError = { message: `write refused by the database: ${why}`.slice(0, 500), at: new Date() };
+      this.opts.log?.(`a result could not be written (${w.kind}${w.kind === "cache" ? "" : ` of query ${w.query.id}`}): ${why}`);
+      if (w.kind !== "outcome" || w.image === undefined && w.status === "failed" && w.reason?.startsWith(UNSTORABLE)) return;
+      // The call was made (and may have been paid): its query ends as failed, with the reason, and the spend counts.
+      const failed: Write = { ...w, status: "failed", reason: `${UNSTORABLE}: ${why}`.slice(0, 1000), rawText: null, letter: null, gender: null, race: null, image: undefined, cacheRows: [] };
+      try {
+        await this.writeSplitting([failed]);
+      } catch (again) {
+        if (isContention(again)) throw again;
+      }
     }
   }
 

@@ -1,7 +1,7 @@
 // Every worker process (the web server's and `fof worker` on any host) as the Workers page shows it: its host and
 // pid, the runs it serves, calls in flight, last heartbeat and error, and its share of each model's limits.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { workerState } from "./summary";
+import { workerState } from "./status";
 
 export const WORKERS_PAGE_SIZE = 200;
 
