@@ -134,6 +134,40 @@ describe("accounts", () => {
     expect((await db().auditLog.findFirstOrThrow({ where: { action: "user.limit", targetId: runner.id } })).detailsJson).toContain('"to":5');
   });
 
+  it("lets only a run's owner or an admin steer it, and charges a budget raise to whoever raises it", async () => {
+    const { steerRun, committedUsd, splitCommitment } = await import("../lib/auth/spending");
+    const { createRun, presetConfig } = await import("../lib/engine");
+    const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
+    const steerer = await users.createUser(db(), { email: "steerer@example.org", name: "Steer", password: "steerer-password", role: "runner" }, { userId: admin.id });
+    await users.setSpendingLimit(db(), admin.id, steerer.id, 10);
+    const limited = { id: steerer.id, role: "runner" as const, spendingLimitUsd: 10 };
+    const config = presetConfig("smoke", { tests: ["objective"] });
+    const adminRun = await createRun(db(), { models: ["baseline:uniform"], config, seed: 21, budgetUsd: 1, createdById: admin.id });
+    await db().run.update({ where: { id: adminRun.id }, data: { status: "paused" } });
+    // Another account's run: refused, nothing changed, nothing charged.
+    await expect(steerRun(db(), limited, adminRun.id, "resume", 10)).rejects.toMatchObject({ status: 403 });
+    await expect(steerRun(db(), limited, adminRun.id, "cancel")).rejects.toMatchObject({ status: 403 });
+    expect(await db().run.findUniqueOrThrow({ where: { id: adminRun.id } })).toMatchObject({ status: "paused", budgetUsd: 1 });
+    expect(await db().budgetGrant.count()).toBe(0);
+    // Their own run: allowed, within their own limit.
+    const own = await createRun(db(), { models: ["baseline:uniform"], config, seed: 22, budgetUsd: 4, createdById: steerer.id });
+    await db().run.update({ where: { id: own.id }, data: { status: "paused" } });
+    await expect(steerRun(db(), limited, own.id, "resume", 11)).rejects.toThrow(/over what your spending limit leaves/);
+    await steerRun(db(), limited, own.id, "resume", 6);
+    expect(await committedUsd(db(), steerer.id)).toBe(6);
+    // An admin raising the runner's run pays for the raise: the runner's commitment stays 6, the admin's grows by 3.
+    await db().run.update({ where: { id: own.id }, data: { status: "paused" } });
+    const adminBefore = await committedUsd(db(), admin.id);
+    await steerRun(db(), { id: admin.id, role: "admin", spendingLimitUsd: null }, own.id, "resume", 9);
+    expect(await committedUsd(db(), steerer.id)).toBe(6);
+    expect(await committedUsd(db(), admin.id)).toBeCloseTo(adminBefore + 3, 9);
+    const row = await db().auditLog.findFirstOrThrow({ where: { action: "run.resume", targetId: own.id, userId: admin.id } });
+    expect(JSON.parse(row.detailsJson)).toMatchObject({ budgetUsd: 9, previousBudgetUsd: 6, owner: steerer.id, chargedTo: admin.id, chargedUsd: 3 });
+    // A finished run: the owner pays up to their own part first, the granter the rest.
+    expect(splitCommitment({ status: "completed", budgetUsd: 9, spentUsd: 7, createdById: "o", grants: [{ userId: "a", usd: 3 }] })).toEqual(new Map([["o", 6], ["a", 1]]));
+    expect(splitCommitment({ status: "completed", budgetUsd: 9, spentUsd: 4, createdById: "o", grants: [{ userId: "a", usd: 3 }] })).toEqual(new Map([["o", 4], ["a", 0]]));
+  });
+
   it("records who registered a model and who last changed it", async () => {
     const { upsertModel } = await import("../lib/engine");
     const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;

@@ -18,6 +18,7 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   "results.read": "read results",
   "data.export": "read or export raw data",
   "runs.manage": "launch or steer runs",
+  "runs.manage.any": "steer other people's runs",
   "images.import": "import images",
   "faces.label": "label faces",
   "faces.review": "review faces",

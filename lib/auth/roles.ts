@@ -21,8 +21,10 @@ export const PERMISSIONS = [
   "results.read",
   /** read raw model output, prompts and answers, and export raw data (JSONL, CSV of answers) */
   "data.export",
-  /** launch runs (spending money) and pause / resume / cancel them */
+  /** launch runs (spending money) and pause / resume / cancel / re-budget one's own */
   "runs.manage",
+  /** pause / resume / cancel / re-budget anyone's runs (a raise is charged to whoever raises it) */
+  "runs.manage.any",
   /** import images for import-only models */
   "images.import",
   /** lease images and store face labels from the Label page */

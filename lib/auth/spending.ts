@@ -1,14 +1,43 @@
 // Runners spend within a limit an admin sets. A launch commits its budget against the limit: what the runner's
 // earlier runs committed (the budget of each unfinished run, what each finished one spent) plus the new budget must
 // stay within it, so the engine's budget stop keeps every run — and so the runner — inside the limit.
+// Steering a run is its owner's, or an admin's (runs.manage.any). Budget someone else adds to a run is a
+// BudgetGrant charged to them: the owner pays for the budget they set, each granter for what they added.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { DomainError } from "../engine/errors";
 import { FINAL_RUN } from "../engine/status";
+import { setRunState } from "../engine/runs";
+import { audit } from "./audit";
+import { can, type Role } from "./roles";
 
-/** USD a user's runs have committed: spent for finished runs, max(budget, spent) for the others. */
+type RunMoney = { status: string; budgetUsd: number | null; spentUsd: number; createdById: string | null; grants: Array<{ userId: string; usd: number }> };
+
+/** What a run has committed in all: spent when finished, max(budget, spent) otherwise. */
+const committedOf = (r: Pick<RunMoney, "status" | "budgetUsd" | "spentUsd">) => ((FINAL_RUN as readonly string[]).includes(r.status) ? r.spentUsd : Math.max(r.budgetUsd ?? r.spentUsd, r.spentUsd));
+
+/**
+ * How a run's commitment splits between its owner and those who added budget to it: the owner first, up to the part
+ * of the budget they set themselves (budget − grants); granters share the rest in proportion to their grants.
+ */
+export function splitCommitment(r: RunMoney): Map<string | null, number> {
+  const total = committedOf(r);
+  const others = r.grants.filter((g) => g.userId !== r.createdById && g.usd > 0);
+  const granted = others.reduce((a, g) => a + g.usd, 0);
+  const out = new Map<string | null, number>();
+  if (granted <= 0) return out.set(r.createdById, total);
+  const ownerPart = r.budgetUsd === null ? total : Math.min(total, Math.max(0, r.budgetUsd - granted));
+  out.set(r.createdById, ownerPart);
+  const rest = total - ownerPart;
+  for (const g of others) out.set(g.userId, (out.get(g.userId) ?? 0) + (rest * g.usd) / granted);
+  return out;
+}
+
+/** USD charged to a user: their share of their own runs and of the runs they added budget to. */
 export async function committedUsd(prisma: PrismaClient, userId: string, exceptRunId?: string): Promise<number> {
-  const runs = await prisma.run.findMany({ where: { createdById: userId, ...(exceptRunId ? { id: { not: exceptRunId } } : {}) }, select: { status: true, budgetUsd: true, spentUsd: true } });
-  return runs.reduce((a, r) => a + ((FINAL_RUN as readonly string[]).includes(r.status) ? r.spentUsd : Math.max(r.budgetUsd ?? r.spentUsd, r.spentUsd)), 0);
+  const select = { id: true, status: true, budgetUsd: true, spentUsd: true, createdById: true, budgetGrants: { select: { userId: true, usd: true } } } as const;
+  const except = exceptRunId ? { id: { not: exceptRunId } } : {};
+  const runs = await prisma.run.findMany({ where: { ...except, OR: [{ createdById: userId }, { budgetGrants: { some: { userId } } }] }, select });
+  return runs.reduce((a, r) => a + (splitCommitment({ ...r, grants: r.budgetGrants }).get(userId) ?? 0), 0);
 }
 
 /**
@@ -17,9 +46,69 @@ export async function committedUsd(prisma: PrismaClient, userId: string, exceptR
  */
 export async function budgetWithinLimit(prisma: PrismaClient, user: { id: string; spendingLimitUsd: number | null }, budgetUsd: number | null, exceptRunId?: string): Promise<number | null> {
   if (user.spendingLimitUsd === null) return budgetUsd;
-  const left = Math.max(0, user.spendingLimitUsd - (await committedUsd(prisma, user.id, exceptRunId)));
+  const left = await leftUsd(prisma, user as { id: string; spendingLimitUsd: number }, exceptRunId);
   if (left <= 0) throw new DomainError(403, `your spending limit of $${user.spendingLimitUsd.toFixed(2)} is used up by your other runs: ask an admin to raise it`);
   const budget = budgetUsd ?? left;
   if (budget > left + 1e-9) throw new DomainError(403, `a budget of $${budget.toFixed(2)} is over what your spending limit leaves ($${left.toFixed(2)} of $${user.spendingLimitUsd.toFixed(2)})`);
   return budget;
+}
+
+async function leftUsd(prisma: PrismaClient, user: { id: string; spendingLimitUsd: number }, exceptRunId?: string) {
+  return Math.max(0, user.spendingLimitUsd - (await committedUsd(prisma, user.id, exceptRunId)));
+}
+
+export interface Steerer {
+  id: string;
+  role: Role;
+  spendingLimitUsd: number | null;
+}
+
+/** Whether an account may pause, resume, cancel or re-budget a run: its owner, or a role that steers any run. */
+export function maySteer(viewer: { id: string; role: string }, run: { createdById: string | null }): boolean {
+  return can(viewer.role, "runs.manage.any") || (can(viewer.role, "runs.manage") && run.createdById !== null && run.createdById === viewer.id);
+}
+
+/**
+ * Pause, resume or cancel a run, optionally with a new budget — for its owner or an admin only. A budget the owner
+ * sets is checked against the owner's limit; a raise by anyone else is charged to them (a BudgetGrant, checked
+ * against their own limit). The audit row names who is charged and how much.
+ */
+export async function steerRun(prisma: PrismaClient, viewer: Steerer, runId: string, action: "pause" | "resume" | "cancel", budgetUsd?: number | null) {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { id: true, createdById: true, budgetUsd: true } });
+  if (!run) throw new DomainError(404, "run not found");
+  if (!maySteer(viewer, run)) throw new DomainError(403, "only the run's owner or an admin may pause, resume, cancel or re-budget it");
+  const own = run.createdById === viewer.id;
+  let budget: number | null | undefined = budgetUsd;
+  let charged: { userId: string; usd: number } | null = null;
+  if (budgetUsd !== undefined) {
+    if (own) {
+      // The owner's own budget: what others granted is theirs, so the owner's part is the rest.
+      const granted = (await prisma.budgetGrant.aggregate({ where: { runId, userId: { not: viewer.id } }, _sum: { usd: true } }))._sum.usd ?? 0;
+      const mine = budgetUsd === null ? null : Math.max(0, budgetUsd - granted);
+      const allowed = await budgetWithinLimit(prisma, viewer, mine, runId);
+      budget = allowed === null ? null : allowed + granted;
+      charged = { userId: viewer.id, usd: Math.max(0, (budget ?? 0) - (run.budgetUsd ?? 0)) };
+    } else {
+      if (budgetUsd === null && viewer.spendingLimitUsd !== null) throw new DomainError(403, "with a spending limit you cannot remove another account's run budget: set an amount");
+      const delta = budgetUsd === null ? 0 : budgetUsd - (run.budgetUsd ?? 0);
+      if (delta > 0 && viewer.spendingLimitUsd !== null) {
+        const left = await leftUsd(prisma, { id: viewer.id, spendingLimitUsd: viewer.spendingLimitUsd });
+        if (delta > left + 1e-9) throw new DomainError(403, `raising this run's budget by $${delta.toFixed(2)} is charged to you, and your spending limit leaves $${left.toFixed(2)} of $${viewer.spendingLimitUsd.toFixed(2)}`);
+      }
+      charged = { userId: viewer.id, usd: Math.max(0, delta) };
+    }
+  }
+  const updated = await prisma.$transaction(async (tx) => {
+    const r = await setRunState(tx as unknown as PrismaClient, runId, action, budget === undefined ? {} : { budgetUsd: budget });
+    if (charged && !own && charged.usd > 0) await tx.budgetGrant.create({ data: { runId, userId: charged.userId, usd: charged.usd } });
+    return r;
+  });
+  await audit(prisma, {
+    userId: viewer.id,
+    action: `run.${action}`,
+    targetType: "run",
+    targetId: runId,
+    details: { budgetUsd: updated.budgetUsd, previousBudgetUsd: run.budgetUsd, owner: run.createdById, ...(charged ? { chargedTo: charged.userId, chargedUsd: Number(charged.usd.toFixed(6)) } : {}) },
+  });
+  return updated;
 }

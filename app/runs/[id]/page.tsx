@@ -12,7 +12,7 @@ import { RunView } from "@/components/runs/run-view";
 import { SuiteViews } from "@/components/suites/suite-views";
 import { ResultsControls } from "@/components/suites/results-controls";
 import { pageGuard } from "@/app/guard";
-import { can } from "@/lib/auth/roles";
+import { maySteer } from "@/lib/auth/spending";
 
 export const metadata: Metadata = { title: "Run" };
 
@@ -23,6 +23,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const summary = await runSummary(db(), id);
   if (!summary) notFound();
   const suite = suiteOf(summary.suite.id);
+  const owner = await db().run.findUnique({ where: { id }, select: { createdById: true } });
   let views = null;
   if (!summary.suite.customRunPages && suite.results) {
     const p = resultParams(await searchParams);
@@ -44,7 +45,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </Link>
       </nav>
       <PageHeader title={summary.name} description={`${summary.suite.name} · content ${summary.suite.version}`} />
-      <RunView initial={summary} canManage={can(viewer.role, "runs.manage")}>
+      <RunView initial={summary} canManage={!!owner && maySteer(viewer, owner)}>
         {views}
       </RunView>
     </>
