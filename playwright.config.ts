@@ -88,7 +88,9 @@ export default defineConfig({
       timeout: 120_000,
       stdout: "pipe",
       stderr: "pipe",
-      env: { PORT: String(firstRunPort), HOST: "127.0.0.1", FOF_DATA_DIR: firstRunDir, FOF_WORKER: "off", NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" },
+      // Listens on every interface: the journey also reaches it from this machine's network address, as a remote
+      // client would, to check that forged forwarding headers do not make a request "local".
+      env: { PORT: String(firstRunPort), HOST: "0.0.0.0", FOF_DATA_DIR: firstRunDir, FOF_WORKER: "off", NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" },
     },
   ],
 });

@@ -34,6 +34,11 @@ const schema = z.object({
   FOF_PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional()),
   /** more origins allowed to post to the app (comma-separated) */
   FOF_TRUSTED_ORIGINS: z.preprocess(emptyToUndefined, z.string().transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)).optional()),
+  /**
+   * proxies whose X-Forwarded-For is believed (comma-separated addresses or CIDR ranges, e.g. Caddy on this host:
+   * "127.0.0.1,::1"); anyone else's forwarding headers are ignored (lib/auth/client-address.ts)
+   */
+  FOF_TRUSTED_PROXIES: z.preprocess(emptyToUndefined, z.string().max(4000).optional()),
   /** create this admin on start when no user exists (CI, scripts) */
   FOF_ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email("must be an email address").optional()),
   /** how long a database call waits for another writer's lock before it fails (and is retried) */

@@ -168,6 +168,39 @@ describe("accounts", () => {
     expect(splitCommitment({ status: "completed", budgetUsd: 9, spentUsd: 4, createdById: "o", grants: [{ userId: "a", usd: 3 }] })).toEqual(new Map([["o", 4], ["a", 0]]));
   });
 
+  it("limits sign-in per account too: rotating client addresses buys no more guesses; failures and sign-outs are audited", async () => {
+    const { ACCOUNT_MAX_FAILURES } = await import("../lib/auth/sign-in-limit");
+    const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
+    const target = await users.createUser(db(), { email: "guessed@example.org", name: "Guessed", password: "guessed-password", role: "viewer" }, { userId: admin.id });
+    // Each attempt from a fresh address: the per-client limit never triggers, the per-account one does.
+    for (let i = 0; i < ACCOUNT_MAX_FAILURES; i++) expect((await post("/sign-in/email", { email: "guessed@example.org", password: `wrong-${i}-password` })).status).toBe(401);
+    const locked = await post("/sign-in/email", { email: "guessed@example.org", password: "guessed-password" });
+    expect(locked.status).toBe(429);
+    const failed = await db().auditLog.findMany({ where: { action: "user.sign-in-failed", userId: target.id } });
+    expect(failed).toHaveLength(ACCOUNT_MAX_FAILURES);
+    expect(failed[0].ip).toMatch(/^10\.0\.0\./);
+    expect(JSON.parse(failed[0].detailsJson)).toEqual({ email: "guessed@example.org" });
+    // Another account is not affected; its sign-out is audited.
+    const ok = await post("/sign-in/email", { email: "admin@example.org", password: "correct horse battery" });
+    expect(ok.status).toBe(200);
+    const cookie = (ok.headers.get("set-cookie") ?? "").split(";")[0];
+    const out = await auth().handler(new Request(`${base}/sign-out`, { method: "POST", headers: { "content-type": "application/json", origin: "http://127.0.0.1:3555", cookie, "x-forwarded-for": "10.9.9.9" }, body: "{}" }));
+    expect(out.status).toBe(200);
+    expect(await db().auditLog.findFirst({ where: { action: "user.sign-out", userId: admin.id, ip: "10.9.9.9" } })).not.toBeNull();
+  });
+
+  it("serves only the better-auth endpoints the app uses: update-user and friends answer 404", async () => {
+    const route = await import("../app/api/auth/[...all]/route");
+    const ok = await post("/sign-in/email", { email: "admin@example.org", password: "correct horse battery" });
+    const cookie = (ok.headers.get("set-cookie") ?? "").split(";")[0];
+    const call = (p: string, body: unknown) => route.POST(new Request(`${base}${p}`, { method: "POST", headers: { "content-type": "application/json", origin: "http://127.0.0.1:3555", cookie }, body: JSON.stringify(body) }));
+    const before = await db().user.findUniqueOrThrow({ where: { email: "admin@example.org" } });
+    for (const p of ["/update-user", "/change-email", "/change-password", "/delete-user", "/sign-up/email", "/revoke-sessions"]) expect((await call(p, { name: "Administrator", image: "javascript:alert(1)" })).status).toBe(404);
+    expect((await call("/update-user", { name: "x".repeat(200_030) })).status).toBe(404);
+    expect(await db().user.findUniqueOrThrow({ where: { email: "admin@example.org" } })).toMatchObject({ name: before.name, image: before.image });
+    expect((await route.GET(new Request(`${base}/get-session`, { headers: { cookie } }))).status).toBe(200);
+  });
+
   it("records who registered a model and who last changed it", async () => {
     const { upsertModel } = await import("../lib/engine");
     const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { auth } from "@/lib/auth/server";
-import { forgetSetupToken, isLoopbackRequest, setupTokenMatches } from "@/lib/auth/setup";
+import { forgetSetupToken, isFromThisMachine, setupTokenMatches } from "@/lib/auth/setup";
 import { createUser, emailSchema, nameSchema, passwordSchema, userCount } from "@/lib/auth/users";
 import { DomainError } from "@/lib/engine/errors";
 
@@ -25,7 +25,7 @@ export async function setupAdmin(_prev: SetupState, form: FormData): Promise<Set
   if (!parsed.success) return { message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
   const h = await headers();
   const { dataDir } = env();
-  if (!isLoopbackRequest(h) && !setupTokenMatches(dataDir, parsed.data.token)) return { message: "Open this page on the server itself, or use the link with the setup token from the server log." };
+  if (!isFromThisMachine(h) && !setupTokenMatches(dataDir, parsed.data.token)) return { message: "Open this page on the server itself, or use the link with the setup token from the server log." };
   if ((await userCount(db())) > 0) return { message: "The first admin exists already: sign in." };
   try {
     await createUser(db(), { email: parsed.data.email, name: parsed.data.name, password: parsed.data.password, role: "admin" }, { userId: null, action: "user.setup" });

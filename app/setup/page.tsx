@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { isLoopbackRequest, setupTokenMatches } from "@/lib/auth/setup";
+import { isFromThisMachine, setupTokenMatches } from "@/lib/auth/setup";
 import { userCount } from "@/lib/auth/users";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card } from "@/components/ui/card";
@@ -16,7 +16,7 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
   await connection();
   if ((await userCount(db())) > 0) redirect("/sign-in");
   const { token } = await searchParams;
-  const allowed = isLoopbackRequest(await headers()) || setupTokenMatches(env().dataDir, token);
+  const allowed = isFromThisMachine(await headers()) || setupTokenMatches(env().dataDir, token);
   return (
     <div className="mx-auto max-w-md">
       <PageHeader title="Create the first admin" description="No account exists yet. The first one is an admin, who then invites the team (runners, reviewers, annotators, viewers)." />

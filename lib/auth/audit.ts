@@ -5,6 +5,8 @@ import type { PrismaClient } from "../../generated/prisma/client";
 export const AUDIT_ACTIONS = [
   "user.setup",
   "user.sign-in",
+  "user.sign-in-failed",
+  "user.sign-out",
   "user.create",
   "user.invite",
   "user.join",

@@ -7,9 +7,11 @@ import path from "node:path";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { db } from "../db";
 import { env } from "../env";
 import { audit } from "./audit";
+import { accountLockedFor, clearFailures, recordFailure } from "./sign-in-limit";
 
 /** Sessions last a week and are refreshed daily while used; a disabled user's sessions are refused at once. */
 export const SESSION_DAYS = 7;
@@ -58,8 +60,33 @@ function createAuth() {
       // Secure cookies whenever the public address is https (behind the TLS proxy); httpOnly and SameSite=Lax always.
       useSecureCookies: url.startsWith("https://"),
       cookiePrefix: "fof",
-      // next start sets X-Forwarded-For to the client's address; a TLS proxy in front must set it too (README).
+      // The serving process (scripts/serve.ts) replaces X-Forwarded-For with the one address it resolved from the
+      // socket and FOF_TRUSTED_PROXIES: a client cannot choose its own rate-limit bucket or audit address.
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/sign-in/email") {
+          const email = typeof ctx.body?.email === "string" ? ctx.body.email.slice(0, 320) : "";
+          const wait = email ? await accountLockedFor(db(), email) : 0;
+          if (wait > 0) throw new APIError("TOO_MANY_REQUESTS", { message: `Too many failed sign-ins for this account: try again in ${Math.ceil(wait / 60_000)} minute(s).` });
+        }
+        if (ctx.path === "/sign-out") {
+          const session = await getSessionFromCtx(ctx).catch(() => null);
+          if (session) await audit(db(), { userId: session.user.id, action: "user.sign-out", ip: clientIp(ctx.headers) });
+        }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-in/email") return;
+        const email = typeof ctx.body?.email === "string" ? ctx.body.email.slice(0, 320) : "";
+        if (!email) return;
+        if (isAPIError(ctx.context.returned)) {
+          if ((ctx.context.returned as APIError).statusCode === 429) return;
+          await recordFailure(db(), email);
+          const user = await db().user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } });
+          await audit(db(), { userId: user?.id ?? null, action: "user.sign-in-failed", details: { email }, ip: clientIp(ctx.headers) });
+        } else await clearFailures(db(), email);
+      }),
     },
     databaseHooks: {
       session: {
@@ -78,6 +105,11 @@ function createAuth() {
     },
     plugins: [nextCookies()],
   });
+}
+
+/** The client address the serving process resolved (scripts/serve.ts sets exactly one). */
+function clientIp(headers: Headers | undefined): string | null {
+  return headers?.get("x-forwarded-for")?.split(",")[0]?.trim().slice(0, 64) || null;
 }
 
 const g = globalThis as unknown as { __fofAuth?: ReturnType<typeof createAuth> };

@@ -3,6 +3,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { clientFromHeaders } from "./client-address";
 
 const file = (dataDir: string) => path.join(dataDir, "setup-token");
 
@@ -26,11 +27,11 @@ export function forgetSetupToken(dataDir: string) {
   rmSync(file(dataDir), { force: true });
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|localhost)$/;
-
-/** Whether a request comes from this machine: the client address and the host it asked for are both loopback. */
-export function isLoopbackRequest(headers: Headers): boolean {
-  const client = (headers.get("x-forwarded-for") ?? "").split(",")[0].trim();
-  const host = (headers.get("host") ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
-  return LOOPBACK.test(client) && LOOPBACK.test(host);
+/**
+ * Whether a request comes from this machine, as the serving process decided it from the socket (scripts/serve.ts,
+ * lib/auth/client-address.ts): never from headers a client could write. Under `next dev` nothing is local: the
+ * setup token is needed.
+ */
+export function isFromThisMachine(headers: Headers): boolean {
+  return clientFromHeaders(headers)?.local === true;
 }

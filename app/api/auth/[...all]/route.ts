@@ -1,8 +1,22 @@
 import { auth } from "@/lib/auth/server";
 
 /**
- * better-auth's own endpoints (sign-in, sign-out, session). Public by design: the library checks the request's
- * origin against the trusted origins and rate-limits sign-in itself; sign-up is closed.
+ * better-auth's own endpoints — only those the app uses: sign-in, sign-out and the session. Public by design: the
+ * library checks the request's origin against the trusted origins and rate-limits sign-in (per client and, through
+ * our hook, per account); sign-up is closed. Every other endpoint better-auth ships (update-user, change-email,
+ * delete-user, …) answers 404: names, roles and passwords change through the app's own validated, audited actions.
  */
-export const GET = (req: Request) => auth().handler(req);
-export const POST = (req: Request) => auth().handler(req);
+const ALLOWED: Record<string, ReadonlySet<string>> = {
+  GET: new Set(["/get-session"]),
+  POST: new Set(["/sign-in/email", "/sign-out"]),
+};
+
+function allowed(req: Request): boolean {
+  const path = new URL(req.url).pathname.replace(/^\/api\/auth/, "").replace(/\/+$/, "");
+  return ALLOWED[req.method]?.has(path) ?? false;
+}
+
+const notFound = () => Response.json({ error: "not found" }, { status: 404 });
+
+export const GET = (req: Request) => (allowed(req) ? auth().handler(req) : notFound());
+export const POST = (req: Request) => (allowed(req) ? auth().handler(req) : notFound());
