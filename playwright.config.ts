@@ -76,6 +76,8 @@ export default defineConfig({
       FOF_ADMIN_EMAIL: E2E_ADMIN.email,
       FOF_ADMIN_PASSWORD: E2E_ADMIN.password,
       REPLICATE_API_TOKEN: E2E_SECRET_CANARY,
+      // The provider emulator is on loopback: allowed as an operator allows a local endpoint.
+      FOF_ALLOWED_ENDPOINTS: "127.0.0.1,::1,localhost",
       NEXT_TELEMETRY_DISABLED: "1",
       CHECKPOINT_DISABLE: "1",
     },

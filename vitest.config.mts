@@ -9,6 +9,6 @@ export default defineConfig({
     testTimeout: 30_000,
     pool: "forks",
     // On PostgreSQL runs (scripts/test-all.mjs), a fresh database per test file.
-    setupFiles: ["tests/helpers/pg-database.ts"],
+    setupFiles: ["tests/helpers/pg-database.ts", "tests/helpers/outbound.ts"],
   },
 });

@@ -55,6 +55,8 @@ test.describe("deployment behind Caddy (TLS, internal CA)", () => {
         FOF_DATA_DIR: path.join(dir, "data"),
         DATABASE_URL: "",
         FOF_PUBLIC_URL: `https://fof.test:${httpsPort}`,
+        // As deploy/fof.env.example sets it: Caddy on this host reports the client's address.
+        FOF_TRUSTED_PROXIES: "127.0.0.1,::1",
         FOF_ADMIN_EMAIL: ADMIN.email,
         FOF_ADMIN_PASSWORD: ADMIN.password,
         FOF_WORKER: "off",

@@ -10,6 +10,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 
+// The provider emulator listens on loopback: allowed the way an operator allows a local endpoint (lib/providers/outbound.ts).
+process.env.FOF_ALLOWED_ENDPOINTS ??= "127.0.0.1,::1,localhost";
+
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const MANY = Number(process.env.BENCH_MODELS ?? 10);

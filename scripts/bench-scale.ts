@@ -12,6 +12,9 @@ import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { postgresBin, startTempPostgres } from "./pg-temp";
 
+// The provider emulator listens on loopback: allowed the way an operator allows a local endpoint (lib/providers/outbound.ts).
+process.env.FOF_ALLOWED_ENDPOINTS ??= "127.0.0.1,::1,localhost";
+
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const WORKER_CALLS = Number(process.env.BENCH_WORKER_CALLS ?? 16);

@@ -5,11 +5,15 @@
 //  - responses are read whole, up to MAX_RESPONSE_BYTES (a hostile endpoint cannot exhaust memory), gzip /
 //    deflate / br decoded;
 //  - redirects are not followed: the response goes back as it is, so a key is never re-sent to another address;
-//  - the caller's AbortSignal aborts the request (the engine's timeouts).
+//  - the caller's AbortSignal aborts the request (the engine's timeouts);
+//  - every connection obeys the outbound endpoint policy (lib/providers/outbound.ts): private, loopback and
+//    link-local addresses are refused after DNS resolution unless the operator allows them.
 import http from "node:http";
 import https from "node:https";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Readable } from "node:stream";
+import dns from "node:dns/promises";
+import { checkUrl, currentPolicy, guardedLookup, OutboundRefusedError } from "./outbound";
 
 /** The largest response body read (an image as base64 JSON is a few MiB). */
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -34,18 +38,27 @@ export function createHttpFetch({ maxBytes = MAX_RESPONSE_BYTES }: { maxBytes?: 
 
 export const nodeHttpFetch = createHttpFetch();
 
-function httpFetch(input: string | URL | Request, init: RequestInit, maxBytes: number): Promise<Response> {
+async function httpFetch(input: string | URL | Request, init: RequestInit, maxBytes: number): Promise<Response> {
   const body = init.body;
-  if (input instanceof Request || (body != null && typeof body !== "string" && !(body instanceof Uint8Array))) return fetch(input, init);
+  const policy = currentPolicy();
+  if (input instanceof Request || (body != null && typeof body !== "string" && !(body instanceof Uint8Array))) {
+    // Forms and streams (rare: no provider here sends them) go through the built-in fetch, checked by name first.
+    const url = new URL(input instanceof Request ? input.url : input instanceof URL ? input.href : input);
+    checkUrl(url, policy);
+    for (const a of await dns.lookup(url.hostname.replace(/^\[|\]$/g, ""), { all: true })) if (!policy.allows(url.hostname, a.address)) throw new OutboundRefusedError(`refused to connect to ${url.hostname} (${a.address}): a private, loopback or link-local address — an operator may allow it with FOF_ALLOWED_ENDPOINTS`);
+    return fetch(input, init);
+  }
   const url = new URL(input instanceof URL ? input.href : input);
   const agent = agents[url.protocol as "http:" | "https:"];
-  if (!agent) return Promise.reject(new TypeError(`unsupported protocol ${url.protocol}`));
+  if (!agent) throw new TypeError(`unsupported protocol ${url.protocol}`);
+  checkUrl(url, policy);
+  const lookup = guardedLookup(policy);
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((v, k) => (headers[k] = v));
   // Bodies come back decoded by us; ask for what we decode.
   headers["accept-encoding"] = "gzip, deflate, br";
   return new Promise<Response>((resolve, reject) => {
-    const req = (url.protocol === "https:" ? https : http).request(url, { method: init.method ?? "GET", headers, agent, signal: init.signal ?? undefined });
+    const req = (url.protocol === "https:" ? https : http).request(url, { method: init.method ?? "GET", headers, agent, lookup, signal: init.signal ?? undefined });
     req.on("error", reject);
     req.on("response", (res) => {
       const chunks: Buffer[] = [];

@@ -2,7 +2,9 @@
 // images endpoint) and Replicate image models (sdxl-turbo, flux-1.1-pro …). They return the image bytes; the
 // caller validates them by content (lib/images) before anything is stored.
 import OpenAI from "openai";
-import { nodeHttpFetch } from "./http-fetch";
+import { createHttpFetch, nodeHttpFetch } from "./http-fetch";
+import { IMAGE_LIMITS } from "../images/validate";
+import { OutboundRefusedError } from "./outbound";
 import Replicate from "replicate";
 import { classifyOpenAIError } from "./openai";
 import { classifyStatus, redact, retryAfterMs } from "./errors";
@@ -28,15 +30,40 @@ export interface ImageProvider {
   generate(req: ImageRequest): Promise<ImageResponse>;
 }
 
+/** Image downloads: read up to the image size cap (never more in memory), under the outbound endpoint policy. */
+const imageFetch = createHttpFetch({ maxBytes: IMAGE_LIMITS.maxBytes });
+const MAX_REDIRECTS = 3;
+
+/**
+ * Fetches an image a provider pointed to. The URL is the provider's (hostile) answer: it must be http(s), reach a
+ * public address (or one the operator allows), answer within the image cap, and may redirect a few times (each hop
+ * checked again). No credential is ever sent with it.
+ */
 async function download(url: string, signal: AbortSignal, secrets: string[]): Promise<Uint8Array> {
-  let res: Response;
+  let target: URL;
   try {
-    res = await fetch(url, { signal });
-  } catch (e) {
-    throw new ProviderError(`image download failed: ${redact((e as Error).message, secrets)}`, "retryable");
+    target = new URL(url);
+  } catch {
+    throw new ProviderError("the provider returned an image URL that is not a URL", "fatal");
   }
-  if (!res.ok) throw classifyStatus(res.status, `image download failed: HTTP ${res.status}`, retryAfterMs(res.headers.get("retry-after")));
-  return new Uint8Array(await res.arrayBuffer());
+  for (let hop = 0; ; hop++) {
+    let res: Response;
+    try {
+      res = await imageFetch(target, { signal });
+    } catch (e) {
+      if (e instanceof OutboundRefusedError) throw new ProviderError(`image download ${e.message}`, "fatal");
+      const msg = (e as Error).message ?? String(e);
+      if (/larger than/.test(msg)) throw new ProviderError(`image download refused: larger than ${IMAGE_LIMITS.maxBytes / 1024 / 1024} MiB`, "fatal");
+      throw new ProviderError(`image download failed: ${redact(msg, secrets)}`, "retryable");
+    }
+    const location = res.headers.get("location");
+    if ([301, 302, 303, 307, 308].includes(res.status) && location && hop < MAX_REDIRECTS) {
+      target = new URL(location, target);
+      continue;
+    }
+    if (!res.ok) throw classifyStatus(res.status, `image download failed: HTTP ${res.status}`, retryAfterMs(res.headers.get("retry-after")));
+    return new Uint8Array(await res.arrayBuffer());
+  }
 }
 
 export function openaiImageProvider(opts: { apiKey: string; baseURL?: string | null; model: string; quality?: string; timeoutMs: number }): ImageProvider {
@@ -71,7 +98,7 @@ export function openaiImageProvider(opts: { apiKey: string; baseURL?: string | n
 }
 
 export function replicateImageProvider(opts: { auth: string; baseUrl?: string | null; model: string; extraInput?: Record<string, unknown> }): ImageProvider {
-  const client = new Replicate({ auth: opts.auth, baseUrl: opts.baseUrl ?? undefined, useFileOutput: false });
+  const client = new Replicate({ auth: opts.auth, baseUrl: opts.baseUrl ?? undefined, useFileOutput: false, fetch: nodeHttpFetch });
   return {
     name: "replicate-images",
     async generate(req) {
@@ -83,6 +110,7 @@ export function replicateImageProvider(opts: { auth: string; baseUrl?: string | 
           wait: { mode: "poll", interval: 500 },
         });
       } catch (err) {
+        if (err instanceof OutboundRefusedError) throw new ProviderError(err.message, "fatal");
         const e = err as { response?: Response; message?: string };
         if (e?.response instanceof Response)
           throw classifyStatus(e.response.status, `HTTP ${e.response.status}: ${redact(e.message ?? "", [opts.auth])}`, retryAfterMs(e.response.headers.get("retry-after")));

@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { OutboundRefusedError } from "./outbound";
 import { nodeHttpFetch } from "./http-fetch";
 import { classifyStatus, redact, retryAfterMs } from "./errors";
 import { ProviderError, type ChatProvider, type ChatRequest, type ChatResponse, type ModelParams } from "./types";
@@ -36,6 +37,8 @@ export function classifyOpenAIError(err: unknown, apiKey?: string): ProviderErro
   if (err instanceof ProviderError) return err;
   if (err instanceof OpenAI.APIConnectionTimeoutError) return new ProviderError("request timed out", "retryable");
   if (err instanceof OpenAI.APIUserAbortError) return new ProviderError("request aborted (timeout)", "retryable");
+  // The outbound policy refused the endpoint: the same answer every time, so not worth a retry.
+  if (err instanceof OpenAI.APIConnectionError && err.cause instanceof OutboundRefusedError) return new ProviderError(err.cause.message, "fatal");
   if (err instanceof OpenAI.APIConnectionError) return new ProviderError(`connection error: ${redact(err.message, [apiKey])}`, "retryable");
   if (err instanceof OpenAI.APIError) {
     const retryAfter = retryAfterMs(err.headers?.get?.("retry-after"));

@@ -1,10 +1,11 @@
 import Replicate from "replicate";
+import { nodeHttpFetch } from "./http-fetch";
 import { classifyStatus, redact, retryAfterMs } from "./errors";
 import { ProviderError, type ChatProvider, type ChatRequest, type ChatResponse, type ModelParams } from "./types";
 
 /** Replicate language models (e.g. meta/meta-llama-3-70b-instruct, qwen) through predictions. */
 export function replicateProvider(opts: { auth: string; baseUrl?: string | null; model: string; params: ModelParams }): ChatProvider {
-  const client = new Replicate({ auth: opts.auth, baseUrl: opts.baseUrl ?? undefined, useFileOutput: false });
+  const client = new Replicate({ auth: opts.auth, baseUrl: opts.baseUrl ?? undefined, useFileOutput: false, fetch: nodeHttpFetch });
   return {
     name: "replicate",
     async chat(req: ChatRequest): Promise<ChatResponse> {
