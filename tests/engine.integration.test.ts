@@ -135,12 +135,16 @@ describe("run engine", () => {
   it("stops cleanly at the budget and resumes when it is raised", async () => {
     await register("emu-priced", { priceInputPer1k: 1, priceOutputPer1k: 1, concurrency: 2 });
     emu.setScript("emu-priced", { usage: { prompt: 100, completion: 0 } }); // $0.10 a call
-    const run = await createRun(prisma(), { models: ["emu-priced"], config: objectiveOnly(), seed: 1, budgetUsd: 1 });
+    // $0.10 a call actually; a call's worst case (longest prompt + max_tokens, every re-ask) is about $2.
+    const run = await createRun(prisma(), { models: ["emu-priced"], config: objectiveOnly(), seed: 1, budgetUsd: 3 });
     await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
     const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
     expect(r.status).toBe("budget_exhausted");
-    expect(r.spentUsd).toBeGreaterThanOrEqual(1);
-    expect(r.spentUsd).toBeLessThan(1 + 0.1 * 4 + 1e-9); // overshoot bounded by the in-flight calls
+    // Each call's worst case was reserved before it was made: the budget is never passed, and the run stops only
+    // when what is left cannot cover one more call's worst case.
+    expect(r.spentUsd).toBeLessThanOrEqual(3 + 1e-9);
+    expect(r.spentUsd).toBeGreaterThan(0);
+    expect(r.error).toMatch(/less than the next call may cost/);
     const done = await prisma().outcome.count({ where: { query: { runId: run.id } } });
     expect(done).toBeLessThan(76);
     expect(await prisma().query.count({ where: { runId: run.id, status: "pending" } })).toBe(76 - done);
@@ -148,6 +152,31 @@ describe("run engine", () => {
     await setRunState(prisma(), run.id, "resume", { budgetUsd: 100 });
     await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
     expect(await prisma().outcome.count({ where: { query: { runId: run.id } } })).toBe(76);
+  });
+
+  it("never passes a budget with many calls in flight across two workers: worst cases are reserved before calling", async () => {
+    await register("emu-budget-wide", { priceInputPer1k: 0.2, priceOutputPer1k: 0.2, concurrency: 32 });
+    // $0.02 a call, 80 ms each: without reservations 32 calls start before the first bill arrives.
+    emu.setScript("emu-budget-wide", { usage: { prompt: 100, completion: 0 }, latencyMs: 80 });
+    const run = await createRun(prisma(), { models: ["emu-budget-wide"], config: presetConfig("smoke", { tests: ["subjective"], contexts: ["baseline"], maxRetries: 2, timeoutMs: 5_000 }), seed: 9, budgetUsd: 0.5 });
+    const workers = [new Worker(prisma(), { runId: run.id, ...fast }), new Worker(prisma(), { runId: run.id, ...fast })];
+    let peak = 0;
+    const watch = setInterval(async () => {
+      const r = await prisma().run.findUnique({ where: { id: run.id }, select: { spentUsd: true } });
+      peak = Math.max(peak, r?.spentUsd ?? 0);
+    }, 20);
+    await Promise.all(workers.map((w) => w.run({ untilDone: true })));
+    clearInterval(watch);
+    const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+    const calls = emu.stats().byModel["emu-budget-wide"] ?? 0;
+    expect(r.status).toBe("budget_exhausted");
+    expect(r.spentUsd).toBeLessThanOrEqual(0.5 + 1e-9);
+    expect(peak).toBeLessThanOrEqual(0.5 + 1e-9);
+    // What the provider was paid for is what the run recorded: nothing called and left uncounted.
+    expect(r.spentUsd).toBeCloseTo(calls * 0.02, 9);
+    expect(calls).toBeGreaterThan(0);
+    // No reservation outlives the run's leases.
+    expect(await prisma().query.count({ where: { runId: run.id, status: "leased" } })).toBe(0);
   });
 
   it("cancels a run: in-flight calls finish, the rest stay unrun and visible", async () => {

@@ -15,6 +15,11 @@ export interface ClaimRequest {
   /** the worker's id plus a sequence number: which rows this claim took */
   token: string;
   leaseMs: number;
+  /**
+   * For a run with a budget and a model that costs money: each claimed query reserves its worst-case cost, and no
+   * more are claimed than the budget covers after what is spent and what live leases (any worker's) reserve.
+   */
+  reserve?: { perQueryUsd: number } | null;
 }
 
 const COLUMNS = ["id", "runId", "modelConfigId", "modality", "test", "context", "statisticId", "level", "attribute", "repeatIndex", "prompt", "optionsJson", "identityJson", "attempts", "cacheKey", "dependsOnId"] as const;
@@ -24,6 +29,13 @@ const RETURNING = COLUMNS.map((c) => `"${c}"`).join(", ");
 const DUE = `q."status" = 'pending' AND (q."nextAttemptAt" IS NULL OR q."nextAttemptAt" <= $NOW)
   AND (q."dependsOnId" IS NULL OR EXISTS (SELECT 1 FROM "Outcome" o WHERE o."queryId" = q."dependsOnId"))`;
 const EXPIRED = `q."status" = 'leased' AND q."leaseUntil" < $NOW`;
+
+// How many queries the run's budget still covers at a worst-case cost each: budget − spent − live reservations.
+// NULL budget = no bound (the outer LIMIT is then n alone). Rows leased under an expired lease reserve nothing.
+const AFFORDABLE = {
+  sqlite: `(SELECT CASE WHEN r."budgetUsd" IS NULL THEN ? ELSE CAST(MAX(0, (r."budgetUsd" - r."spentUsd" - COALESCE((SELECT SUM(q2."reservedUsd") FROM "Query" q2 WHERE q2."runId" = r."id" AND q2."status" = 'leased' AND q2."leaseUntil" >= ?), 0)) / ? + 1e-9) AS INTEGER) END FROM "Run" r WHERE r."id" = ?)`,
+  postgresql: `(SELECT CASE WHEN r."budgetUsd" IS NULL THEN $6 ELSE FLOOR(GREATEST(0, (r."budgetUsd" - r."spentUsd" - COALESCE((SELECT SUM(q2."reservedUsd") FROM "Query" q2 WHERE q2."runId" = r."id" AND q2."status" = 'leased' AND q2."leaseUntil" >= $5), 0)) / $7 + 1e-9))::int END FROM "Run" r WHERE r."id" = $3)`,
+};
 
 const SQL = {
   // Each half stays on the (runId, modelConfigId, status) index; the union is cut to n in id order.
@@ -44,14 +56,34 @@ const SQL = {
     RETURNING ${RETURNING}`,
 };
 
+/** The claim with a reservation: sets each row's reservedUsd and bounds the count by what the budget covers. */
+const RESERVING = {
+  sqlite: SQL.sqlite.replace(`"leaseUntil" = ?`, `"leaseUntil" = ?, "reservedUsd" = ?`).replace(/ORDER BY "id" LIMIT \?\)\s*RETURNING/, `ORDER BY "id" LIMIT MIN(?, ${AFFORDABLE.sqlite}))\n    RETURNING`),
+  postgresql: SQL.postgresql.replace(`"leaseUntil" = $2`, `"leaseUntil" = $2, "reservedUsd" = $7`).replace(`ORDER BY q."id" LIMIT $6`, `ORDER BY q."id" LIMIT LEAST($6, ${AFFORDABLE.postgresql})`),
+};
+if (!RESERVING.sqlite.includes("MIN(?") || !RESERVING.postgresql.includes("LEAST($6")) throw new Error("claim SQL changed shape");
+
 export async function claimQueries(prisma: PrismaClient, req: ClaimRequest): Promise<Claimed[]> {
   const dialect = dialectOf(prisma);
   const d = DIALECTS[dialect];
   const now = new Date();
   const until = new Date(now.getTime() + req.leaseMs);
   const [token, leaseUntil, run, model, at, n] = [req.token, d.bind(until), req.runId, req.modelConfigId, d.bind(now), req.n];
-  const args = dialect === "sqlite" ? [token, leaseUntil, run, model, at, n, run, model, at, n, n] : [token, leaseUntil, run, model, at, n];
-  const rows = await prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(SQL[dialect], ...args);
+  const w = req.reserve && req.reserve.perQueryUsd > 0 ? req.reserve.perQueryUsd : null;
+  let rows: Array<Record<string, unknown>>;
+  if (w === null) {
+    const args = dialect === "sqlite" ? [token, leaseUntil, run, model, at, n, run, model, at, n, n] : [token, leaseUntil, run, model, at, n];
+    rows = await prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(SQL[dialect], ...args);
+  } else if (dialect === "sqlite") {
+    // One statement: SQLite runs it alone, so the budget read and the reservation cannot interleave with another's.
+    rows = await prisma.$queryRawUnsafe(RESERVING.sqlite, token, leaseUntil, w, run, model, at, n, run, model, at, n, n, n, at, w, run);
+  } else {
+    // PostgreSQL: claims of one budgeted run are serialised on its row, so two workers never spend the same dollar.
+    rows = await prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`SELECT 1 FROM "Run" WHERE "id" = $1 FOR UPDATE`, run);
+      return tx.$queryRawUnsafe<Array<Record<string, unknown>>>(RESERVING.postgresql, token, leaseUntil, run, model, at, n, w);
+    });
+  }
   if (!rows.length) return [];
   // Raw rows: integers may come back as bigint; text as text.
   const claimed = rows

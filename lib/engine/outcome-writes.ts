@@ -14,6 +14,8 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
   const cacheRows = batch.flatMap((w) => (w.kind === "cache" ? w.rows : w.kind === "outcome" ? w.cacheRows : []));
   const spendByRun = new Map<string, number>();
   for (const o of outcomes) spendByRun.set(o.query.runId, (spendByRun.get(o.query.runId) ?? 0) + o.costUsd);
+  // A retry's paid asks count too (only once: a retry is written only by the worker that holds the lease).
+  for (const r of retries) if (r.costUsd) spendByRun.set(r.query.runId, (spendByRun.get(r.query.runId) ?? 0) + r.costUsd);
 
   await prisma.$transaction(async (tx) => {
     if (cacheRows.length) {

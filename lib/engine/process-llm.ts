@@ -73,7 +73,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
           const delay = retryDelay(ctx, q.attempts, e);
           // Responses already paid for in this attempt are cached, so the retry re-uses them.
           if (cacheRows.length) ctx.push({ kind: "cache", rows: cacheRows });
-          return ctx.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + delay), reason: `${e.kind}: ${message}` });
+          return ctx.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + delay), reason: `${e.kind}: ${message}`, costUsd: spent });
         }
         return fail("failed", `gave up after ${q.attempts + 1} attempts: ${message}`, null);
       } finally {

@@ -252,7 +252,9 @@ export async function setRunState(prisma: PrismaClient, runId: string, action: k
   const t = TRANSITIONS[action];
   if (!t.from.includes(run.status as RunStatus)) throw new RunError(`cannot ${action} a ${run.status.replace("_", " ")} run`);
   const budgetUsd = opts.budgetUsd !== undefined ? opts.budgetUsd : run.budgetUsd;
-  if (action === "resume" && budgetUsd !== null && run.spentUsd >= budgetUsd)
+  // A run stopped at its budget stopped because what is left cannot cover its next call's worst case: it resumes
+  // only with more budget (or none).
+  if (action === "resume" && budgetUsd !== null && (run.spentUsd >= budgetUsd || (run.status === "budget_exhausted" && run.budgetUsd !== null && budgetUsd <= run.budgetUsd)))
     throw new RunError(`the budget ($${budgetUsd.toFixed(2)}) is spent; raise it to resume`);
   return prisma.run.update({
     where: { id: runId },

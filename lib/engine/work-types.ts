@@ -73,6 +73,8 @@ export interface ModelState {
   priceIn: number;
   priceOut: number;
   pricePerImage: number;
+  /** chat: the max_tokens it is called with (bounds a call's worst-case cost) */
+  maxTokens: number;
 }
 
 export type Attempt = { text?: string; error?: string; latencyMs: number; cached?: boolean };
@@ -109,7 +111,8 @@ export type Write =
       cacheRows: CacheRow[];
       image?: GeneratedImage;
     }
-  | { kind: "retry"; query: Claimed; nextAttemptAt: Date; reason: string };
+  /** costUsd: what the claim paid before it failed (re-asks answered, then an error): it counts as spent */
+  | { kind: "retry"; query: Claimed; nextAttemptAt: Date; reason: string; costUsd?: number };
 
 export function attemptKey(base: string, attempt: number): string {
   return attempt === 0 ? base : createHash("sha256").update(`${base}|${attempt}`).digest("hex");

@@ -9,6 +9,7 @@ import { suiteOf, type AnySuite, type CallSettings } from "../suites";
 import { env } from "../env";
 import { sweepInterruptedPlanning, type ModelSnapshot } from "./runs";
 import { processLlm } from "./process-llm";
+import { maxPromptChars, worstCaseUsd } from "./budget";
 import { processImage } from "./process-image";
 import { writeBatch } from "./outcome-writes";
 import { claimQueries } from "./claim";
@@ -84,6 +85,8 @@ export class Worker {
   /** per model: its concurrency limit, shared by its runs */
   private slots = new Map<string, ModelSlot>();
   private configs = new Map<string, { suite: AnySuite; settings: CallSettings; seed: number }>();
+  /** per run × model: the worst-case cost of one claimed query (budgeted runs reserve it) */
+  private worstCase = new Map<string, number>();
   private runModels = new Map<string, string[]>();
   private buffer: Write[] = [];
   private stopped = false;
@@ -364,6 +367,7 @@ export class Worker {
         priceIn: settings.priceIn,
         priceOut: settings.priceOut,
         pricePerImage: settings.pricePerImage,
+        maxTokens: settings.modality === "t2i" ? 0 : safeMaxTokens(settings),
       };
       this.models.set(key, m);
     }
@@ -396,7 +400,7 @@ export class Worker {
     // for while its results could be lost.
     if (this.buffer.length >= this.opts.maxBuffered) return false;
     // Spend as last read, plus what this worker wrote since and what it holds unwritten.
-    const pendingSpend = this.buffer.reduce((a, w) => a + (w.kind === "outcome" && w.query.runId === runId ? w.costUsd : 0), 0);
+    const pendingSpend = this.buffer.reduce((a, w) => a + ((w.kind === "outcome" || w.kind === "retry") && w.query.runId === runId ? (w.costUsd ?? 0) : 0), 0);
     if (run.budgetUsd !== null && run.spentUsd + (this.spentSinceCheck.get(runId) ?? 0) + pendingSpend >= run.budgetUsd) {
       const stopped = await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "budget_exhausted", error: `budget of $${run.budgetUsd.toFixed(2)} reached` } });
       if (stopped.count) this.opts.log?.(`run ${runId}: budget reached, stopping`);
@@ -404,6 +408,8 @@ export class Worker {
       return false;
     }
     const { suite, settings } = await this.runConfig(runId);
+    const knownSpend = run.spentUsd + (this.spentSinceCheck.get(runId) ?? 0) + pendingSpend;
+    let unaffordable = 0;
     let modelIds = this.runModels.get(runId);
     if (!modelIds) {
       modelIds = (await this.prisma.runModel.findMany({ where: { runId }, select: { modelConfigId: true } })).map((r) => r.modelConfigId);
@@ -428,7 +434,14 @@ export class Worker {
       // Claim a sizeable batch (half the share) while calls are still queued: one claim feeds many calls, so the
       // database sees a statement per dozens of queries, and the provider is never idle (a share's worth waits).
       if (m.slot.inFlight >= m.slot.granted && room < Math.min(Math.ceil(m.slot.granted / 2), fair)) continue;
-      const claimed = await this.claim(runId, modelConfigId, room);
+      // A budgeted run reserves each call's worst case as it is claimed; a model whose next call the budget cannot
+      // cover, even with nothing else reserved, is done.
+      const w = run.budgetUsd === null ? 0 : await this.worstCaseOf(runId, m, settings.maxReasks);
+      if (w > 0 && run.budgetUsd !== null && knownSpend + w > run.budgetUsd + 1e-9) {
+        unaffordable++;
+        continue;
+      }
+      const claimed = await this.claim(runId, modelConfigId, room, w > 0 ? { perQueryUsd: w } : null);
       m.slot.idle = claimed.length < room;
       for (const q of claimed) {
         claimedAny = true;
@@ -445,7 +458,24 @@ export class Worker {
         this.inFlight.add(p);
       }
     }
+    if (unaffordable > 0 && unaffordable === modelIds.length && run.budgetUsd !== null) {
+      const left = Math.max(0, run.budgetUsd - knownSpend);
+      const stopped = await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "budget_exhausted", error: `budget of $${run.budgetUsd.toFixed(2)} reached: $${left.toFixed(4)} is left, less than the next call may cost` } });
+      if (stopped.count) this.opts.log?.(`run ${runId}: budget reached, stopping`);
+      this.runState.at = 0;
+    }
     return claimedAny;
+  }
+
+  private async worstCaseOf(runId: string, m: ModelState, maxReasks: number): Promise<number> {
+    const key = `${runId}|${m.id}`;
+    let w = this.worstCase.get(key);
+    if (w === undefined) {
+      const chars = m.modality === "t2i" ? 0 : await maxPromptChars(this.prisma, runId, m.id);
+      w = worstCaseUsd(m, chars, maxReasks);
+      this.worstCase.set(key, w);
+    }
+    return w;
   }
 
   /** How many of the active runs use a model (known from the runs this worker has filled). */
@@ -455,8 +485,8 @@ export class Worker {
     return Math.min(Math.max(n, 1), Math.max(activeRuns, 1));
   }
 
-  private claim(runId: string, modelConfigId: string, n: number): Promise<Claimed[]> {
-    return claimQueries(this.prisma, { runId, modelConfigId, n, token: `${this.owner}:${++this.claimSeq}`, leaseMs: this.opts.leaseMs });
+  private claim(runId: string, modelConfigId: string, n: number, reserve: { perQueryUsd: number } | null): Promise<Claimed[]> {
+    return claimQueries(this.prisma, { runId, modelConfigId, n, token: `${this.owner}:${++this.claimSeq}`, leaseMs: this.opts.leaseMs, reserve });
   }
 
   private push(w: Write) {
@@ -507,7 +537,7 @@ export class Worker {
   private async writeSplitting(slice: Write[]): Promise<void> {
     try {
       await writeBatch(this.prisma, slice);
-      for (const w of slice) if (w.kind === "outcome" && w.costUsd) this.spentSinceCheck.set(w.query.runId, (this.spentSinceCheck.get(w.query.runId) ?? 0) + w.costUsd);
+      for (const w of slice) if ((w.kind === "outcome" || w.kind === "retry") && w.costUsd) this.spentSinceCheck.set(w.query.runId, (this.spentSinceCheck.get(w.query.runId) ?? 0) + w.costUsd);
       return;
     } catch (e) {
       if (isContention(e)) throw e;
@@ -543,6 +573,15 @@ export class Worker {
       const open = await this.prisma.query.count({ where: { runId, status: { in: ["pending", "leased"] } } });
       if (open === 0) await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "completed", finishedAt: new Date() } });
     }
+  }
+}
+
+/** A chat model's max_tokens (its default when its parameters do not parse: the call fails anyway then). */
+function safeMaxTokens(settings: { paramsJson: string }): number {
+  try {
+    return modelParams(settings as Parameters<typeof modelParams>[0]).maxTokens;
+  } catch {
+    return 0;
   }
 }
 

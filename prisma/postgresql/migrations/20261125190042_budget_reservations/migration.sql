@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Query" ADD COLUMN     "reservedUsd" DOUBLE PRECISION NOT NULL DEFAULT 0;
