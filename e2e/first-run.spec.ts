@@ -8,6 +8,8 @@ const external = Object.values(networkInterfaces()).flat().find((a) => a && !a.i
 const forged = { "x-forwarded-for": "127.0.0.1", "x-real-ip": "127.0.0.1", forwarded: "for=127.0.0.1", host: "127.0.0.1" };
 
 test("a remote client cannot pass for this machine with forged headers", async ({ page, request, baseURL }) => {
+  // An unreadable path is a 400 from the server, not a 500 from a page.
+  expect((await request.get("/runs/%ff")).status()).toBe(400);
   // From loopback, but claiming to be forwarded: a proxy nobody configured, or a forgery — not local either.
   const viaHeaders = await request.get("/setup", { headers: forged });
   expect(await viaHeaders.text()).toContain("Open this page on the server itself");

@@ -5,6 +5,7 @@
 // this process's secret (FOF_CLIENT_HEADER_SECRET, made by start.ts) for the setup page and the sign-in limits.
 import http from "node:http";
 import next from "next";
+import { malformedTarget } from "../lib/net/request-target";
 import { CLIENT_HEADER, CLIENT_SECRET_ENV, clientHeaderValue, parseTrustedProxies, resolveClientAddress } from "../lib/auth/client-address";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -21,6 +22,12 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
   const server = http.createServer((req, res) => {
+    const bad = malformedTarget(req.url);
+    if (bad) {
+      res.writeHead(400, { "content-type": "application/json", "cache-control": "no-store" });
+      res.end(JSON.stringify({ error: bad }));
+      return;
+    }
     const h = req.headers;
     const xff = Array.isArray(h["x-forwarded-for"]) ? h["x-forwarded-for"].join(",") : h["x-forwarded-for"];
     const client = resolveClientAddress(req.socket.remoteAddress ?? "", xff, trusted, h["forwarded"] !== undefined || h["x-real-ip"] !== undefined);

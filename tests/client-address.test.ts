@@ -46,3 +46,14 @@ describe("client address", () => {
     expect(clientFromHeaders(new Headers({ "x-fof-client": "x 127.0.0.1 1", "x-forwarded-for": "127.0.0.1", host: "127.0.0.1:3000" }), undefined)).toBeNull();
   });
 });
+
+describe("request target", async () => {
+  const { malformedTarget } = await import("../lib/net/request-target");
+  it("refuses a path whose percent-encoding does not decode, and nothing else", () => {
+    expect(malformedTarget("/runs/%ff")).toMatch(/percent-encoding/);
+    expect(malformedTarget("/runs/%E0%A4%A")).toMatch(/percent-encoding/);
+    expect(malformedTarget("/runs/abc?x=%ff")).toBeNull();
+    expect(malformedTarget("/runs/caf%C3%A9")).toBeNull();
+    expect(malformedTarget("/" + "a".repeat(9000))).toMatch(/longer/);
+  });
+});

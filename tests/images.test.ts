@@ -38,6 +38,19 @@ function png(width: number, height: number): Buffer {
 }
 
 describe("image validation (by content)", () => {
+  it("reads a 30-byte extended WebP header (VP8X) without reading past its end", () => {
+    const webp = Buffer.alloc(30);
+    webp.write("RIFF", 0);
+    webp.writeUInt32LE(22, 4);
+    webp.write("WEBPVP8X", 8);
+    webp.writeUInt32LE(10, 16);
+    // canvas 640 × 480, stored as width − 1 and height − 1 in 24 bits each
+    webp.writeUIntLE(639, 24, 3);
+    webp.writeUIntLE(479, 27, 3);
+    expect(checkImageHeader(webp)).toMatchObject({ ext: "webp", width: 640, height: 480, bytes: 30 });
+    expect(() => checkImageHeader(webp.subarray(0, 29))).toThrow(ImageValidationError);
+  });
+
   it("recognises PNG, JPEG and WebP by their magic bytes, not their names", () => {
     expect(sniffImageType(png(20, 20))?.mime).toBe("image/png");
     expect(sniffImageType(Uint8Array.from([0xff, 0xd8, 0xff, 0xe0]))?.ext).toBe("jpg");

@@ -124,6 +124,16 @@ describe("labelling leases", () => {
     await releaseLeases(prisma(), { leases: [second.lease] });
   });
 
+  it("binds a lease to the account that took it: its token is worth nothing to another account", async () => {
+    const mine = await leaseImages(prisma(), { runId, max: 1 }, undefined, "account-a");
+    expect(mine.lease).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const post = (account: string | null) => saveLabels(prisma(), { lease: mine.lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: mine.images[0].id, faces: [] }] }, account);
+    expect((await post("account-b")).refused).toEqual([mine.images[0].id]);
+    expect((await post(null)).refused).toEqual([mine.images[0].id]);
+    expect(await releaseLeases(prisma(), { leases: [mine.lease] }, "account-b")).toBe(0);
+    expect(await releaseLeases(prisma(), { leases: [mine.lease] }, "account-a")).toBe(1);
+  });
+
   it("scores the labelled faces (images without a face counted as refused)", async () => {
     const scores = await runScores(prisma(), runId);
     const gender = scores.find((s) => s.attribute === "gender")!;

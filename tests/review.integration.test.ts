@@ -148,6 +148,10 @@ describe("scores follow the review", () => {
     const probabilities = { race: WHITE, gender: [0.1, 0.9], age: uniform(9) };
     expect((await updateFace(prisma(), drawn.id, { annotator: "ann", classifier, probabilities })).prediction).toMatchObject({ gender: "female", race: "White" });
     await expect(updateFace(prisma(), faceIds[0], { annotator: "ann", classifier, probabilities })).rejects.toThrow(/hand-drawn/);
+    // Another reviewer cannot replace the classification of a face someone else drew.
+    const other = { race: [1, 0, 0, 0, 0, 0, 0], gender: [1, 0], age: probabilities.age };
+    await expect(updateFace(prisma(), drawn.id, { annotator: "bo", classifier, probabilities: other })).rejects.toMatchObject({ status: 403 });
+    expect((await updateFace(prisma(), drawn.id, { annotator: "ann", classifier, probabilities })).prediction).toMatchObject({ gender: "female", race: "White" });
     await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 60, y1: 60, x2: 65, y2: 65 } })).rejects.toThrow(/8 × 8/);
     await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 60, y1: 60, x2: 200, y2: 200 } })).rejects.toThrow(/inside the/);
   });

@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   "face.label",
   "faces.classified",
   "export",
+  "data.read",
   "content.review",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -46,6 +47,15 @@ export interface AuditEntry {
 }
 
 type Tx = Pick<PrismaClient, "auditLog">;
+
+/**
+ * Appends a row unless the same account already has one for the same action and target within `withinMs`: reads
+ * a page makes repeatedly (raw output while paging, polling) are recorded once per stretch of use, not per request.
+ */
+export async function auditOnce(tx: Tx, e: AuditEntry, withinMs = 10 * 60_000): Promise<void> {
+  const recent = await tx.auditLog.findFirst({ where: { userId: e.userId, action: e.action, targetType: e.targetType ?? null, targetId: e.targetId ?? null, at: { gte: new Date(Date.now() - withinMs) } }, select: { id: true } });
+  if (!recent) await audit(tx, e);
+}
 
 /** Appends one audit row (inside the caller's transaction when given one, so the change and its record go together). */
 export async function audit(tx: Tx, e: AuditEntry): Promise<void> {

@@ -88,9 +88,10 @@ export interface LeasedImage {
  * Leases up to `max` unlabelled images (or ones whose lease expired) under a fresh unguessable token, returned with
  * them: only its holder can store their labels or release them.
  */
-export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leaseRequestSchema>, leaseMs = LABEL_LEASE_MS): Promise<{ lease: string; leaseMs: number; images: LeasedImage[]; remaining: number }> {
+export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leaseRequestSchema>, leaseMs = LABEL_LEASE_MS, account: string | null = null): Promise<{ lease: string; leaseMs: number; images: LeasedImage[]; remaining: number }> {
   const { runId, max } = leaseRequestSchema.parse(req);
-  const owner = newLeaseToken();
+  const token = newLeaseToken();
+  const owner = boundLease(token, account);
   const now = new Date();
   const scope = runId ? { runId } : {};
   const images = await prisma.$transaction(async (tx) => {
@@ -112,7 +113,15 @@ export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leas
     });
   });
   const remaining = await prisma.image.count({ where: { ...scope, labelStatus: { in: ["unlabelled", "leased"] } } });
-  return { lease: owner, leaseMs, images: images.map((i) => ({ ...i, url: `/api/images/${i.id}` })), remaining };
+  return { lease: token, leaseMs, images: images.map((i) => ({ ...i, url: `/api/images/${i.id}` })), remaining };
+}
+
+/**
+ * What is stored as a lease's owner: the token bound to the account that took it, so a token that leaks (logs, a
+ * shared screen) is worth nothing to another account. Workers without an account (the CLI) use the bare token.
+ */
+export function boundLease(token: string, account: string | null): string {
+  return account ? `${account}|${token}` : token;
 }
 
 /**
@@ -120,12 +129,13 @@ export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leas
  * no_face). Results for images this tab does not hold (lease expired and taken by another tab, or already
  * labelled) are refused and reported, never stored twice.
  */
-export async function saveLabels(prisma: PrismaClient, input: unknown): Promise<{ saved: number; faces: number; refused: string[] }> {
+export async function saveLabels(prisma: PrismaClient, input: unknown, account: string | null = null): Promise<{ saved: number; faces: number; refused: string[] }> {
   const r = labelResultsSchema.parse(input);
+  const owner = boundLease(r.lease, account);
   const ids = r.results.map((x) => x.imageId);
   if (new Set(ids).size !== ids.length) throw new z.ZodError([{ code: "custom", path: ["results"], message: "an image appears twice", input: ids }]);
   return prisma.$transaction(async (tx) => {
-    const held = await tx.image.findMany({ where: { id: { in: ids }, labelStatus: "leased", leaseOwner: r.lease }, select: { id: true, width: true, height: true } });
+    const held = await tx.image.findMany({ where: { id: { in: ids }, labelStatus: "leased", leaseOwner: owner }, select: { id: true, width: true, height: true } });
     const ok = new Map(held.map((h) => [h.id, h]));
     // Every box of every held image is checked before anything is written: one bad box refuses the whole post.
     const boxes = new Map<string, Array<{ x1: number; y1: number; x2: number; y2: number }>>();
@@ -166,9 +176,9 @@ export async function saveLabels(prisma: PrismaClient, input: unknown): Promise<
 export const releaseRequestSchema = z.object({ leases: z.array(leaseTokenSchema).min(1).max(64) });
 
 /** Gives a tab's leases back (the tab stopped or closed), so other tabs can take the images at once. */
-export async function releaseLeases(prisma: PrismaClient, input: unknown): Promise<number> {
+export async function releaseLeases(prisma: PrismaClient, input: unknown, account: string | null = null): Promise<number> {
   const { leases } = releaseRequestSchema.parse(input);
-  const r = await prisma.image.updateMany({ where: { labelStatus: "leased", leaseOwner: { in: leases } }, data: { labelStatus: "unlabelled", leaseOwner: null, leaseUntil: null } });
+  const r = await prisma.image.updateMany({ where: { labelStatus: "leased", leaseOwner: { in: leases.map((l) => boundLease(l, account)) } }, data: { labelStatus: "unlabelled", leaseOwner: null, leaseUntil: null } });
   return r.count;
 }
 

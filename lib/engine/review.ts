@@ -325,13 +325,15 @@ export const updateFaceSchema = z.union([
 /** Deletes (or restores) a detection, or stores the browser classifier's output for a hand-drawn face. */
 export async function updateFace(prisma: PrismaClient, faceId: number, input: z.input<typeof updateFaceSchema>) {
   const u = updateFaceSchema.parse(input);
-  const face = await prisma.face.findUnique({ where: { id: faceId }, select: { source: true, raceProbsJson: true } });
+  const face = await prisma.face.findUnique({ where: { id: faceId }, select: { source: true, raceProbsJson: true, createdBy: true } });
   if (!face) throw new ReviewError("face not found", 404);
   if ("deleted" in u) {
     await prisma.face.update({ where: { id: faceId }, data: u.deleted ? { deleted: true, deletedBy: u.annotator, deletedAt: new Date() } : { deleted: false, deletedBy: null, deletedAt: null } });
   } else {
     // Detector faces keep the pipeline's output; only hand-drawn faces take a classification from the review page.
     if (face.source !== "manual") throw new ReviewError("only hand-drawn faces are classified from the review page", 409);
+    // The classification is part of what its reviewer drew: nobody else replaces it (they label the face instead).
+    if (face.createdBy !== u.annotator) throw new ReviewError("only the reviewer who drew this face may store its classification", 403);
     await prisma.face.update({
       where: { id: faceId },
       data: {

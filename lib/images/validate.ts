@@ -22,7 +22,8 @@ export function sniffImageType(buf: Uint8Array): ImageType | null {
 function webpSize(buf: Uint8Array): { width: number; height: number } | null {
   const chunk = String.fromCharCode(...buf.subarray(12, 16));
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (chunk === "VP8X" && buf.length >= 30) return { width: 1 + (dv.getUint32(24, true) & 0xffffff), height: 1 + (dv.getUint32(27, true) & 0xffffff) };
+  // VP8X: canvas width − 1 and height − 1 as 24-bit little-endian at bytes 24–26 and 27–29 (a 30-byte file has both).
+  if (chunk === "VP8X" && buf.length >= 30) return { width: 1 + (buf[24] | (buf[25] << 8) | (buf[26] << 16)), height: 1 + (buf[27] | (buf[28] << 8) | (buf[29] << 16)) };
   if (chunk === "VP8L" && buf.length >= 25 && buf[20] === 0x2f) {
     const b = dv.getUint32(21, true);
     return { width: 1 + (b & 0x3fff), height: 1 + ((b >> 14) & 0x3fff) };

@@ -3,4 +3,5 @@ import { leaseImages } from "@/lib/engine";
 import { jsonWrite } from "@/lib/engine/http";
 
 /** Leases a batch of images to label under a fresh token (same origin, JSON only). */
-export const POST = jsonWrite("faces.label", (body) => leaseImages(db(), body as Parameters<typeof leaseImages>[1]), { maxBytes: 4096 });
+// The lease is bound to the signed-in account: only it can store or release the batch.
+export const POST = jsonWrite("faces.label", (body, { viewer }) => leaseImages(db(), body as Parameters<typeof leaseImages>[1], undefined, viewer!.id), { maxBytes: 4096 });

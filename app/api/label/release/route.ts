@@ -3,4 +3,4 @@ import { releaseLeases } from "@/lib/engine";
 import { jsonWrite } from "@/lib/engine/http";
 
 /** Gives leases back when a Label tab stops or closes (sent with fetch keepalive); only the tokens' holder can. */
-export const POST = jsonWrite("faces.label", async (body) => ({ released: await releaseLeases(db(), body) }), { maxBytes: 8192 });
+export const POST = jsonWrite("faces.label", async (body, { viewer }) => ({ released: await releaseLeases(db(), body, viewer!.id) }), { maxBytes: 8192 });

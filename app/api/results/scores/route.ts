@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { jsonRead, notFound } from "@/lib/engine/http";
+import { audit } from "@/lib/auth/audit";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { db } from "@/lib/db";
 import { LABEL_SOURCES, runIntervals, runsScores } from "@/lib/engine";
@@ -19,13 +20,14 @@ const schema = z.strictObject({
 });
 
 /** Scores of several runs, one row per run × model × test/context × attribute, as CSV or JSON. */
-export const GET = jsonRead("results.read", async (query) => {
+export const GET = jsonRead("results.read", async (query, { viewer }) => {
   const parsed = { data: schema.parse(query) };
   const { runs: ids, format, labels, raceMapping } = parsed.data;
   const runs = await db().run.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
   const missing = ids.filter((id) => !runs.some((r) => r.id === id));
   if (missing.length) throw notFound(`run(s) ${missing.join(", ")}`);
   const ordered = ids.map((id) => runs.find((r) => r.id === id)!);
+  await audit(db(), { userId: viewer?.id ?? null, action: "export", targetType: "scores", targetId: ids.slice(0, 20).join(",").slice(0, 500), details: { runs: ids.length, format, labels, raceMapping } });
   const groups = await runsScores(db(), ordered, { labels, raceMapping });
   const intervals = new Map<string, BootstrapIntervals>();
   if (parsed.data.intervals === "1") {

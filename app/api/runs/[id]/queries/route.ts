@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { CONTEXTS, TESTS } from "@/lib/benchmark";
 import { QUERY_STATUSES, runQueries } from "@/lib/engine";
 import { jsonRead, notFound } from "@/lib/engine/http";
+import { auditOnce } from "@/lib/auth/audit";
 
 const schema = z.strictObject({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
@@ -15,8 +16,10 @@ const schema = z.strictObject({
 });
 
 /** A page of a run's queries with their prompts, raw output and attempts. */
-export const GET = jsonRead<{ id: string }>("data.export", async (query, { params }) => {
+export const GET = jsonRead<{ id: string }>("data.export", async (query, { params, viewer }) => {
   const filter = schema.parse(query);
   if (!(await db().run.findUnique({ where: { id: params.id }, select: { id: true } }))) throw notFound("run");
+  // Raw model output read: recorded once per account, run and ten minutes of paging.
+  await auditOnce(db(), { userId: viewer?.id ?? null, action: "data.read", targetType: "run", targetId: params.id, details: { what: "queries" } });
   return runQueries(db(), params.id, filter);
 });
