@@ -7,6 +7,9 @@ import { runCommand, SUITE_IDS, workerCommand } from "./commands/run";
 import { exportCommand, importCommand, scoresCommand } from "./commands/data";
 import { userCommands } from "./commands/user";
 
+// Everything this process creates (database, images, uploads, secrets) is readable by its owner only.
+process.umask(0o077);
+
 const program = new Command()
   .name("fof")
   .description("FACT-OR-FAIR workbench command line")

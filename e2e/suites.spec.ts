@@ -66,3 +66,26 @@ test.describe("DoFaiR", () => {
     await expect(page.getByTestId("suite-table-table2")).toContainText(/human-corrected|review/i);
   });
 });
+
+test("a disputed entry shows its reviewer and note to signed-in accounts only", async ({ page, browser, baseURL }) => {
+  await page.goto("/benchmark/suites/dofair?q=Haiti");
+  const form = page.locator("form[aria-label^='Review ']").first();
+  await expect(form).toBeVisible();
+  // The form opens its note field once hydrated: retry the click until it does.
+  await expect(async () => {
+    await form.getByRole("button", { name: /Dispute/ }).first().click();
+    await expect(form.getByPlaceholder("what is wrong, with a source")).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  const note = `e2e note ${Date.now()}`;
+  await form.getByPlaceholder("what is wrong, with a source").fill(note);
+  await form.getByRole("button", { name: /Dispute/ }).first().click();
+  await expect(page.getByText(note)).toBeVisible();
+  // Anonymous: the state is public, who disputed it and why are not.
+  const anonymous = await browser.newContext({ baseURL });
+  const anon = await anonymous.newPage();
+  await anon.goto("/benchmark/suites/dofair?q=Haiti");
+  await expect(anon.getByText(/Disputed/).first()).toBeVisible();
+  await expect(anon.getByText(note)).toHaveCount(0);
+  await expect(anon.getByText("admin@e2e.example.org")).toHaveCount(0);
+  await anonymous.close();
+});

@@ -8,6 +8,9 @@ import next from "next";
 import { malformedTarget } from "../lib/net/request-target";
 import { CLIENT_HEADER, CLIENT_SECRET_ENV, clientHeaderValue, parseTrustedProxies, resolveClientAddress } from "../lib/auth/client-address";
 
+// Everything this process creates (database, images, uploads, secrets) is readable by its owner only.
+process.umask(0o077);
+
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "127.0.0.1";
 const secret = process.env[CLIENT_SECRET_ENV];

@@ -189,9 +189,48 @@ describe("bounded launches", () => {
     expect(ticks).toBeGreaterThan(3);
   });
 
-  it("sweeps a run whose planning was interrupted", async () => {
+  it("sweeps a run whose planning heartbeat went silent (minutes, not half an hour), while workers run", async () => {
     const version = await prisma().benchmarkVersion.findFirstOrThrow();
-    await prisma().run.create({ data: { name: "half", modality: "llm", status: "planning", seed: 1, configJson: "{}", benchmarkVersionId: version.id, startedAt: new Date(Date.now() - 3_600_000) } });
+    await prisma().run.create({ data: { name: "half", modality: "llm", status: "planning", seed: 1, configJson: "{}", benchmarkVersionId: version.id, startedAt: new Date(Date.now() - engine.PLANNING_STALE_MS - 1_000) } });
+    const fresh = await prisma().run.create({ data: { name: "planning now", modality: "llm", status: "planning", seed: 1, configJson: "{}", benchmarkVersionId: version.id, startedAt: new Date() } });
+    expect(engine.PLANNING_STALE_MS).toBeLessThanOrEqual(5 * 60_000);
     expect(await engine.sweepInterruptedPlanning(prisma())).toBe(1);
+    // One whose launch died can be cancelled at once instead of waiting for the sweep.
+    expect((await engine.setRunState(prisma(), fresh.id, "cancel")).status).toBe("cancelled");
+  });
+
+  it("a run cancelled while it is planned stops planning and stays cancelled with the rows written so far", async () => {
+    let runId = "";
+    const launching = createRun(prisma(), { models: ["baseline:uniform"], config: presetConfig("quick"), seed: 3 }, { chunk: 200, onCreated: (r) => (runId = r.id) });
+    while (!runId) await new Promise((r) => setTimeout(r, 1));
+    // Let a few chunks land, then cancel.
+    while ((await prisma().query.count({ where: { runId } })) < 400) await new Promise((r) => setTimeout(r, 5));
+    await engine.setRunState(prisma(), runId, "cancel");
+    const run = await launching;
+    expect(run.status).toBe("cancelled");
+    const rows = await prisma().query.count({ where: { runId } });
+    expect(rows).toBeLessThan(6_080);
+    expect(run.plannedCount).toBe(rows);
+  });
+});
+
+describe("files on disk", () => {
+  it("keeps the data directory, the database and stored images owner-only", async () => {
+    const { statSync, chmodSync } = await import("node:fs");
+    const { storeImage, validateImage } = await import("../lib/images");
+    const dir = process.env.FOF_DATA_DIR!;
+    // An install from before: world-readable, fixed at the next start.
+    chmodSync(dir, 0o755);
+    await migrateAndSeed({ quiet: true });
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(path.join(dir, "images"))).toBe(0o700);
+    if (!process.env.DATABASE_URL) expect(mode(path.join(dir, "fof.db"))).toBe(0o600);
+    const { PNG } = await import("pngjs");
+    const img = new PNG({ width: 16, height: 16 });
+    img.data.fill(200);
+    const png = PNG.sync.write(img);
+    const stored = storeImage(dir, png, validateImage(png));
+    expect(mode(path.join(dir, stored.path))).toBe(0o600);
   });
 });

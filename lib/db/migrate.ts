@@ -3,7 +3,7 @@
 // FOF_DATA_DIR (or DATABASE_URL=file:…). PostgreSQL: prisma/postgresql/migrations (generated from the same schema by
 // scripts/db-schemas.ts), DATABASE_URL=postgres://….
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
@@ -17,8 +17,12 @@ const CONFIG = { sqlite: "prisma.config.ts", postgresql: "prisma.pg.config.ts" }
 export async function migrateAndSeed({ quiet = false } = {}) {
   const { dataDir, databaseUrl } = env();
   const provider = databaseProviderOf(databaseUrl);
-  mkdirSync(dataDir, { recursive: true });
-  mkdirSync(path.join(dataDir, "images"), { recursive: true });
+  // Owner-only: the database, images, uploads and secrets are nobody else's on a shared host (existing installs too).
+  process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  mkdirSync(path.join(dataDir, "images"), { recursive: true, mode: 0o700 });
+  ownerOnly(dataDir, 0o700);
+  ownerOnly(path.join(dataDir, "images"), 0o700);
   // Nothing to apply: skip `migrate deploy`, whose lock would fail while a server or worker holds the database.
   if ((await pendingMigrations(databaseUrl)).length > 0) {
     const prismaBin = path.join(process.cwd(), "node_modules", ".bin", "prisma");
@@ -38,6 +42,16 @@ export async function migrateAndSeed({ quiet = false } = {}) {
     }
   }
   await seedOnly(databaseUrl, quiet);
+  if (provider === "sqlite") for (const suffix of ["", "-wal", "-shm"]) ownerOnly(sqliteFile(databaseUrl) + suffix, 0o600);
+}
+
+/** chmod when the file exists and is ours (a path we cannot change is left for the operator). */
+function ownerOnly(file: string, mode: number) {
+  try {
+    if (existsSync(file)) chmodSync(file, mode);
+  } catch {
+    // not our file (a mounted volume, another owner): the umask still covers what we create
+  }
 }
 
 const sqliteFile = (url: string) => url.replace(/^file:/, "");

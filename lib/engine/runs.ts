@@ -176,10 +176,22 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
   // ~500 rows per transaction keeps each synchronous step (render + insert) near 50 ms: see bench:limits.
   const chunk = opts.chunk ?? 500;
   let rows: Array<Record<string, string | number | null>> = [];
+  let written = 0;
+  // Each chunk also beats the planning heartbeat (Run.startedAt while "planning"): a launch that died is swept by
+  // any worker once it is silent for PLANNING_STALE_MS. A run cancelled (or swept) meanwhile stops the planning.
   const write = async () => {
     const batch = rows;
     rows = [];
-    await withContentionRetry(() => prisma.$transaction(async (tx) => void (await insertMany(tx, "Query", batch))));
+    const alive = await withContentionRetry(() =>
+      prisma.$transaction(async (tx) => {
+        const beat = await tx.run.updateMany({ where: { id: run.id, status: "planning" }, data: { startedAt: new Date() } });
+        if (beat.count === 0) return false;
+        await insertMany(tx, "Query", batch);
+        return true;
+      }),
+    );
+    if (!alive) throw new PlanningStopped();
+    written += batch.length;
     await yieldToEventLoop();
   };
   const row = (m: (typeof runModels)[number], q: SuitePlannedQuery, dependsOnId: number | null) => {
@@ -223,15 +235,30 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       }
       if (rows.length) await write();
     }
-    return await withContentionRetry(() => prisma.run.update({ where: { id: run.id }, data: { status: "running", plannedCount: total } }));
+    const done = await withContentionRetry(() => prisma.run.updateMany({ where: { id: run.id, status: "planning" }, data: { status: "running", plannedCount: total } }));
+    if (done.count === 0) throw new PlanningStopped();
+    return await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
   } catch (e) {
+    if (e instanceof PlanningStopped) {
+      // Cancelled while planning: the run stays, cancelled, with the rows written so far (nothing was called for
+      // the rest). Swept meanwhile (its heartbeat was silent too long): it is gone, and so is this launch.
+      const cancelled = await withContentionRetry(() => prisma.run.updateMany({ where: { id: run.id, status: "cancelled" }, data: { plannedCount: written } }));
+      if (cancelled.count) return await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
+      throw new RunError("the run was removed while it was being planned (its planning looked interrupted)");
+    }
     await withContentionRetry(() => prisma.run.delete({ where: { id: run.id } })).catch(() => undefined);
     throw e;
   }
 }
 
-/** How long a run may stay "planning" before a start takes it for a crashed launch. */
-export const PLANNING_STALE_MS = 30 * 60_000;
+/** Planning stopped by a cancel (or a sweep) between two chunks. */
+class PlanningStopped extends Error {}
+
+/**
+ * How long a planning run's heartbeat (refreshed with every 500-row chunk) may be silent before a worker takes it
+ * for a crashed launch and removes it. Longer than a chunk's contention retries (60 s).
+ */
+export const PLANNING_STALE_MS = 2 * 60_000;
 
 /** Removes runs whose planning was interrupted (the launching process died): no half-planned run is kept. */
 export async function sweepInterruptedPlanning(prisma: PrismaClient, staleMs = PLANNING_STALE_MS): Promise<number> {
@@ -242,7 +269,8 @@ export async function sweepInterruptedPlanning(prisma: PrismaClient, staleMs = P
 const TRANSITIONS: Record<"pause" | "resume" | "cancel", { from: readonly RunStatus[]; to: RunStatus }> = {
   pause: { from: ["running", "queued"], to: "paused" },
   resume: { from: RESUMABLE, to: "running" },
-  cancel: { from: ["running", "queued", "paused", "budget_exhausted", "failed"], to: "cancelled" },
+  // A planning run may be cancelled too: its planner stops at the next chunk (or it was interrupted and is stuck).
+  cancel: { from: ["planning", "running", "queued", "paused", "budget_exhausted", "failed"], to: "cancelled" },
 };
 
 /** Pause, resume or cancel. In-flight calls finish and are recorded; nothing is thrown away. */

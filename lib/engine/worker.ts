@@ -66,6 +66,8 @@ export const MAX_BUFFERED = 2_000;
 /** A worker whose results have waited this long unwritten reports itself stuck (Workers page, run page). */
 export const STUCK_AFTER_MS = 20_000;
 const UNSTORABLE = "the result could not be stored";
+/** How often a running worker looks for launches that died while planning. */
+const PLANNING_SWEEP_MS = 30_000;
 
 export { capOutput, MAX_STORED_OUTPUT, TRUNCATION_MARK, attemptKey, backoffMs } from "./work-types";
 export { isContention } from "../db/retry";
@@ -99,6 +101,7 @@ export class Worker {
   private errorStreak = 0;
   private lastHeartbeat = 0;
   private heartbeating: Promise<void> | null = null;
+  private lastPlanningSweep = Date.now();
   private lastFlushOk = Date.now();
   /** set while writes fail: since when results have waited unwritten */
   private stuck: { since: number } | null = null;
@@ -281,6 +284,12 @@ export class Worker {
     };
     await this.prisma.workerStatus.upsert({ where: { owner: this.owner }, create: { owner: this.owner, host, pid: Number(pid), ...data }, update: data });
     await this.releaseStaleWorkers();
+    // Launches that died while planning are removed while workers run, not only at the next start.
+    if (now - this.lastPlanningSweep >= PLANNING_SWEEP_MS) {
+      this.lastPlanningSweep = now;
+      const swept = await sweepInterruptedPlanning(this.prisma);
+      if (swept) this.opts.log?.(`removed ${swept} run(s) whose planning was interrupted`);
+    }
   }
 
   /** Gives back every query this worker still holds (its claims carry its owner id as prefix). */

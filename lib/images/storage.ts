@@ -16,9 +16,10 @@ export function storeImage(dataDir: string, buf: Uint8Array, image: ValidImage):
   const rel = imageRelPath(sha256, image.ext);
   const abs = path.join(dataDir, rel);
   if (!existsSync(abs)) {
-    mkdirSync(path.dirname(abs), { recursive: true });
+    // Owner-only whatever the process's umask: generated and imported images are the team's data.
+    mkdirSync(path.dirname(abs), { recursive: true, mode: 0o700 });
     const tmp = `${abs}.${randomUUID()}.part`;
-    writeFileSync(tmp, buf);
+    writeFileSync(tmp, buf, { mode: 0o600 });
     renameSync(tmp, abs);
   }
   return { sha256, path: rel };

@@ -124,8 +124,10 @@ export default async function SuiteContentPage({ params, searchParams }: { param
                     <div>
                       <dt className="text-xs font-semibold text-slate-600">Review</dt>
                       <dd>
-                        {CONTENT_REVIEW_LABELS[r.state]} by {r.reviewer} on {r.at?.slice(0, 10)}
-                        {r.note ? `: ${r.note}` : ""}
+                        {/* Who reviewed it and their note are for signed-in accounts; the public page shows the state. */}
+                        {CONTENT_REVIEW_LABELS[r.state]}
+                        {viewer ? ` by ${r.reviewer}` : ""} on {r.at?.slice(0, 10)}
+                        {viewer && r.note ? `: ${r.note}` : ""}
                       </dd>
                     </div>
                   )}
