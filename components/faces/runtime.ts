@@ -62,11 +62,22 @@ export async function fetchBytes(url: string): Promise<ArrayBuffer> {
   return res.arrayBuffer();
 }
 
-export async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(json.error ?? `${url}: HTTP ${res.status}`);
-  return json as T;
+/**
+ * POSTs JSON; a 503 (the server's database is busy: nothing was written) is tried again after its Retry-After, a
+ * few times, so a busy moment does not stop a labelling tab.
+ */
+export async function postJson<T>(url: string, body: unknown, { busyRetries = 5 }: { busyRetries?: number } = {}): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const json = await res.json().catch(() => ({}));
+    if (res.status === 503 && attempt < busyRetries) {
+      const wait = Math.min(10, Number(res.headers.get("retry-after")) || 1) * 1000 * (1 + attempt);
+      await new Promise((r) => setTimeout(r, wait));
+      continue;
+    }
+    if (!res.ok) throw new Error(json.error ?? `${url}: HTTP ${res.status}`);
+    return json as T;
+  }
 }
 
 export async function decode(url: string): Promise<RgbaImage> {

@@ -7,6 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../../generated/prisma/client";
 import { PrismaClient as PrismaClientPg } from "../../generated/prisma-pg/client";
 import { databaseProviderOf, env } from "../env";
+import { isContention } from "./retry";
 
 const g = globalThis as unknown as { __fofPrisma?: PrismaClient };
 
@@ -54,8 +55,45 @@ export function createPrismaClient(databaseUrl = env().databaseUrl): PrismaClien
     // Same models, same delegates (generated from one schema): the PostgreSQL client is used through the one type.
     return new PrismaClientPg({ adapter, transactionOptions }) as unknown as PrismaClient;
   }
-  return new PrismaClient({ adapter: counted(new PrismaBetterSQLite3({ url: databaseUrl, timeout })), transactionOptions });
+  // better-sqlite3 waits for a busy lock synchronously, on the calling thread: a long wait freezes the whole process
+  // (every page, the health check). So SQLite's own wait stays short; the patience (FOF_DB_BUSY_TIMEOUT_MS) is spent
+  // in asynchronous retries (withContentionRetry, the worker's backoff) or a 503 + Retry-After to an HTTP caller.
+  const adapter = patientStatements(counted(new PrismaBetterSQLite3({ url: databaseUrl, timeout: Math.min(timeout, SQLITE_SYNC_BUSY_MS) })), timeout);
+  return new PrismaClient({ adapter, transactionOptions });
 }
+
+/**
+ * Single statements outside a transaction (most reads and writes) that meet a busy lock are tried again after an
+ * asynchronous pause, for up to `patienceMs` in all: the event loop keeps serving while another writer finishes. A
+ * statement that failed on a busy lock changed nothing, so trying it again is safe. Statements inside a transaction
+ * are not retried one by one (the transaction fails whole, and its caller retries it or answers 503).
+ */
+function patientStatements<T extends AdapterFactory>(factory: T, patienceMs: number): T {
+  const connect = factory.connect.bind(factory);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  factory.connect = async () => {
+    const conn = (await connect()) as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    for (const m of ["queryRaw", "executeRaw"]) {
+      const f = conn[m].bind(conn);
+      conn[m] = async (...a: unknown[]) => {
+        const start = Date.now();
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await f(...a);
+          } catch (e) {
+            if (!isContention(e) || Date.now() - start >= patienceMs) throw e;
+            await new Promise((r) => setTimeout(r, Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random())));
+          }
+        }
+      };
+    }
+    return conn;
+  };
+  return factory;
+}
+
+/** The longest SQLite may block this process's event loop waiting for another writer's lock, per statement. */
+export const SQLITE_SYNC_BUSY_MS = 25;
 
 /** Lazily created so that importing lib/db never opens a file (the CLI's score command has no database). */
 export function db(): PrismaClient {

@@ -11,6 +11,7 @@ import { requirePermission, viewerFrom, type Viewer } from "../auth/guard";
 import type { Permission } from "../auth/roles";
 
 import { DomainError } from "./errors";
+import { isContention } from "../db/retry";
 import { logger, requestIdOf } from "../log";
 
 /** An error that already knows its HTTP status (the domain's coded error). */
@@ -25,6 +26,9 @@ export function errorResponse(e: unknown): Response {
   if (e instanceof UploadError) return Response.json({ error: e.message }, { status: e.status });
   if (e instanceof ImportError) return Response.json({ error: e.message, problems: e.problems }, { status: 422 });
   if (e instanceof RunError) return Response.json({ error: e.message }, { status: /not found/.test(e.message) ? 404 : 400 });
+  // Another writer holds the database (SQLite's single write lock, a PostgreSQL lock timeout): nothing was written
+  // (the statement or transaction failed whole); the caller may simply try again.
+  if (isContention(e)) return Response.json({ error: "the database is busy: try again in a moment" }, { status: 503, headers: { "retry-after": "1" } });
   throw e;
 }
 

@@ -127,7 +127,9 @@ export class Worker {
       backoffBaseMs: 500,
       backoffMaxMs: 30_000,
       heartbeatMs: 2_000,
-      staleWorkerMs: 10_000,
+      // A live worker's heartbeat can wait on a busy database for up to the busy timeout (twice, with the stale
+      // check itself): only a silence longer than that means it is gone.
+      staleWorkerMs: Math.max(10_000, 2 * env().FOF_DB_BUSY_TIMEOUT_MS + 2_000),
       shareRenewMs: 2_000,
       shareLeaseMs: 10_000,
       maxBuffered: MAX_BUFFERED,

@@ -1,0 +1,78 @@
+// Another process holding SQLite's write lock must not stall this one: reads go on (WAL), a write waits
+// asynchronously (the event loop keeps serving), and a request whose write outlasts the patience answers 503 with
+// Retry-After instead of a 500. PostgreSQL has no single write lock: SQLite only.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-busy-"));
+process.env.FOF_DB_BUSY_TIMEOUT_MS = "1500";
+process.env.PORT = "3556";
+const sqlite = !process.env.DATABASE_URL;
+
+const { db, migrateAndSeed } = await import("../lib/db");
+const Database = (await import("better-sqlite3")).default;
+const { sessionCookie } = await import("./helpers/session");
+const { publicUrl } = await import("../lib/auth/server");
+
+type Holder = InstanceType<typeof Database>;
+let holder: Holder;
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+  // Images to lease (a lease is a write).
+  const { importImages, upsertModel } = await import("../lib/engine");
+  const { PNG } = await import("pngjs");
+  const png = (v: number) => {
+    const img = new PNG({ width: 32, height: 32 });
+    img.data.fill(v);
+    return PNG.sync.write(img);
+  };
+  await upsertModel(db(), { slug: "busy-import", label: "Busy", modality: "t2i", provider: "import" });
+  await importImages(db(), process.env.FOF_DATA_DIR!, { modelSlug: "busy-import", files: [0, 1, 2].map((i) => ({ name: `objective/crime-rate/highest/${i}.png`, bytes: png(40 + i * 30) })) });
+  if (sqlite) holder = new Database(path.join(process.env.FOF_DATA_DIR!, "fof.db"));
+});
+afterAll(async () => {
+  if (holder?.inTransaction) holder.exec("ROLLBACK");
+  holder?.close();
+  await db().$disconnect();
+});
+
+/** Counts 10 ms timer ticks while `fn` runs: a blocked event loop misses them. */
+async function ticksDuring<T>(fn: () => Promise<T>): Promise<{ value: T | Error; ticks: number; ms: number }> {
+  let ticks = 0;
+  const t = setInterval(() => ticks++, 10);
+  const t0 = Date.now();
+  const value = await fn().catch((e: Error) => e);
+  clearInterval(t);
+  return { value, ticks, ms: Date.now() - t0 };
+}
+
+describe.skipIf(!sqlite)("a held SQLite write lock", () => {
+  it("lets reads through at once and a write wait without blocking the event loop", async () => {
+    holder.exec("BEGIN IMMEDIATE");
+    const read = await ticksDuring(() => db().run.count());
+    expect(read.ms).toBeLessThan(500);
+    setTimeout(() => holder.exec("COMMIT"), 600);
+    const write = await ticksDuring(() => db().auditLog.create({ data: { action: "test.busy" } }));
+    expect(write.value).not.toBeInstanceOf(Error);
+    expect(write.ms).toBeGreaterThanOrEqual(550);
+    // The loop kept turning: most of the 10 ms ticks of the wait happened (a synchronous wait would allow ~none).
+    expect(write.ticks).toBeGreaterThan((write.ms / 10) * 0.5);
+  });
+
+  it("answers 503 with Retry-After, not 500, when a request's write outlasts the patience", async () => {
+    const cookie = await sessionCookie("annotator");
+    const route = await import("../app/api/label/lease/route");
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      const res = await route.POST(new Request(`${publicUrl()}/api/label/lease`, { method: "POST", headers: { "content-type": "application/json", "sec-fetch-site": "same-origin", cookie }, body: JSON.stringify({ max: 4 }) }));
+      expect({ status: res.status, body: res.status === 503 ? null : await res.clone().text() }).toEqual({ status: 503, body: null });
+      expect(res.headers.get("retry-after")).toBe("1");
+      expect((await res.json()).error).toMatch(/busy/);
+    } finally {
+      holder.exec("ROLLBACK");
+    }
+  });
+});
