@@ -215,6 +215,34 @@ describe("bounded work on hostile images and archives", () => {
     await expect(validateImageAsync(forged)).rejects.toThrow();
   });
 
+  it("refuses a PNG decompression bomb (4096 × 4096 from a few KiB; the issue's 8000 × 8000 alike) before decoding it", async () => {
+    const side = 4096;
+    const p = new PNG({ width: side, height: side });
+    p.data.fill(255);
+    const bomb = new Uint8Array(PNG.sync.write(p, { deflateLevel: 9 }));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const t0 = performance.now();
+    await expect(validateImageAsync(bomb)).rejects.toThrow(/decompression bomb/);
+    expect(performance.now() - t0).toBeLessThan(50);
+    // The same picture small is fine: the ratio rule applies only to large images.
+    expect(checkImageHeader(png(64, 64))).toMatchObject({ width: 64, height: 64 });
+  });
+
+  it("bounds an import's total pixels from the headers before decoding any image", async () => {
+    const { IMPORT_LIMITS } = await import("../lib/images/import");
+    // 91 files whose headers claim 8192 × 8192 (67 MP each) at a plausible file size pass the per-image header
+    // checks, but 6.1 G pixels in all are over the budget: refused without decoding one.
+    const header = lyingPng(8192, 8192);
+    const plausible = new Uint8Array(1_100_000);
+    plausible.set(header);
+    const files = Array.from({ length: 91 }, (_, i) => ({ name: `objective/crime-rate/highest/${i}.png`, bytes: plausible }));
+    const t0 = performance.now();
+    const plan = await planImport(files, STATS);
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    expect(plan.items).toHaveLength(0);
+    expect(plan.problems).toContainEqual({ name: "(batch)", message: expect.stringMatching(new RegExp(`at most ${IMPORT_LIMITS.maxTotalPixels / 1e9} G pixels per import`)) });
+  });
+
   it("decodes off the event loop: timers keep firing while a large PNG is checked", async () => {
     const side = 2048;
     const png = new PNG({ width: side, height: side });

@@ -4,13 +4,15 @@
 import { createHash } from "node:crypto";
 import { Unzip, UnzipInflate, unzipSync } from "fflate";
 import { benchmark, findStatistic } from "../benchmark";
-import { IMAGE_LIMITS, ImageValidationError, validateImageAsync, type ValidImage } from "./validate";
+import { checkImageHeader, IMAGE_LIMITS, ImageValidationError, validateImageAsync, type ValidImage } from "./validate";
 import { clutterReason, mapImportNames, mapSuiteNames, safeEntryName, type ImportProblem, type ImportTarget, type NameMapping, type StatisticResolver, type SuiteNameMapper } from "./import-names";
 
 export const IMPORT_LIMITS = {
   maxFiles: 5000,
   /** total of all images once archives are expanded */
   maxTotalBytes: 1024 * 1024 * 1024,
+  /** decoded pixels of all images of one import, summed from their headers before any is decoded (≈ 5,000 × 1.2 MP) */
+  maxTotalPixels: 6_000_000_000,
 } as const;
 
 export interface UploadedFile {
@@ -155,6 +157,20 @@ export async function planImport(uploaded: UploadedFile[], statistics: Statistic
   const mapping = "target" in statistics ? mapSuiteNames([...byName.keys()], statistics) : mapImportNames([...byName.keys()], (name) => new TextDecoder().decode(byName.get(name)!.bytes), statistics);
   const problems = [...expanded.problems, ...mapping.problems];
   if (mapping.targets.size > IMPORT_LIMITS.maxFiles) problems.push({ name: "(batch)", message: `${mapping.targets.size} images; at most ${IMPORT_LIMITS.maxFiles} per import` });
+  // The decoding work of the whole import is bounded from the headers first: nothing is decoded past the budget.
+  let pixels = 0;
+  for (const name of mapping.targets.keys()) {
+    try {
+      const h = checkImageHeader(byName.get(name)!.bytes);
+      pixels += h.width * h.height;
+    } catch {
+      // reported with the file below
+    }
+  }
+  if (pixels > IMPORT_LIMITS.maxTotalPixels) {
+    problems.push({ name: "(batch)", message: `${(pixels / 1e9).toFixed(2)} G pixels in all; at most ${IMPORT_LIMITS.maxTotalPixels / 1e9} G pixels per import: split it` });
+    return { items: [], problems, skipped: [...expanded.skipped, ...mapping.skipped], mappedBy: mapping.mappedBy };
+  }
   const items: ImportItem[] = [];
   const seen = new Map<string, string>();
   for (const [name, target] of mapping.targets) {
