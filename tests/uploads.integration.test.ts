@@ -79,6 +79,56 @@ describe("streamed uploads", () => {
     expect(readdirSync(path.join(dataDir, "tmp", "uploads"))).toEqual([]);
   });
 
+  it("commits through the route on a worker thread: the event loop keeps turning, memory stays flat, the batch lands once", async () => {
+    const commitRoute = await import("../app/api/imports/[id]/commit/route");
+    const { zipSync } = await import("fflate");
+    const commit = (id: string) => commitRoute.POST(new Request(`http://127.0.0.1/api/imports/${id}/commit`, { method: "POST", headers: { cookie, "content-type": "application/json", "sec-fetch-site": "same-origin" }, body: "{}" }), { params: Promise.resolve({ id }) });
+    // 40 entries of 20 MiB of zeros (a ~0.8 MB zip, 800 MiB inflated) beside three real images: refused whole.
+    const zeros = new Uint8Array(20 * 1024 * 1024);
+    const entries: Record<string, Uint8Array> = {};
+    for (let i = 0; i < 40; i++) entries[`objective/crime-rate/highest/big-${i}.png`] = zeros;
+    for (let i = 0; i < 3; i++) entries[`objective/crime-rate/lowest/${i}.png`] = png(60 + i * 50);
+    const zip = zipSync(entries, { level: 9 });
+    expect(zip.length).toBeLessThan(2 * 1024 * 1024);
+    const id = createUpload(dataDir, { model: "mj", runId: null, runName: "bomb-ish" });
+    await receiveFile(dataDir, id, "batch.zip", streamOf(zip, 64 * 1024), null);
+    global.gc?.();
+    const rss = process.memoryUsage().rss;
+    let last = performance.now();
+    let worstGap = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worstGap = Math.max(worstGap, now - last);
+      last = now;
+    }, 5);
+    const res = await commit(id);
+    clearInterval(timer);
+    expect(res.status).toBe(422);
+    expect((await res.json()).problems.length).toBeGreaterThanOrEqual(40);
+    // The inflating and checking ran off this thread: it never stopped for long, and held no archive in memory.
+    expect(worstGap).toBeLessThan(250);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(300 * 1024 * 1024);
+    expect(await db().image.count({ where: { originalName: { startsWith: "objective/crime-rate/lowest/" } } })).toBe(0);
+    expect(existsSync(path.join(dataDir, "tmp", "uploads", id))).toBe(false);
+    expect(readdirSync(path.join(dataDir, "tmp", "uploads"))).toEqual([]);
+
+    // The three real images alone: stored (moved from the upload into the store), the upload gone.
+    const ok = createUpload(dataDir, { model: "mj", runId: null, runName: "zip-ok" });
+    await receiveFile(dataDir, ok, "ok.zip", streamOf(zipSync(Object.fromEntries(Object.entries(entries).filter(([k]) => k.includes("lowest"))))), null);
+    // (As the route does, minus its page revalidation, which needs a Next request.)
+    const taken = takeUpload(dataDir, ok);
+    try {
+      const r = await importImages(db(), dataDir, { modelSlug: taken.meta.model, runName: taken.meta.runName, files: taken.files, workDir: taken.workDir });
+      expect(r.imported).toBe(3);
+      // Spilled entries were moved into the store, not copied: nothing of them is left in the scratch folder.
+      expect(readdirSync(taken.workDir)).toEqual([]);
+    } finally {
+      taken.cleanup();
+    }
+    expect(await db().image.count({ where: { runId: (await db().run.findFirstOrThrow({ where: { name: "zip-ok" } })).id } })).toBe(3);
+    expect(readdirSync(path.join(dataDir, "tmp", "uploads"))).toEqual([]);
+  }, 120_000);
+
   it("refuses a file whose declared length is too large before reading, and one that grows too large while streaming", async () => {
     const id = createUpload(dataDir, { model: "mj", runId: null, runName: null });
     await expect(receiveFile(dataDir, id, "a.zip", streamOf(png(1)), 5 * 1024 ** 3)).rejects.toMatchObject({ status: 413 });

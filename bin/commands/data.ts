@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { db, migrateAndSeed } from "../../lib/db";
 import { env } from "../../lib/env";
@@ -72,10 +72,15 @@ function walk(dir: string, base = path.dirname(path.resolve(dir))): Array<{ name
 
 /** `fof import --model SLUG PATH…`: folders, zips or files, mapped and checked like the Import page; all or nothing. */
 export async function importCommand(paths: string[], opts: { model: string; suite?: string; run?: string; name?: string }) {
-  const files = paths.flatMap((p) => (statSync(p).isDirectory() ? walk(p) : [{ name: path.basename(p), file: p }])).map((f) => ({ name: f.name, bytes: new Uint8Array(readFileSync(f.file)) }));
+  // Read from disk one at a time while checked (archives in slices, entries spilled to a scratch folder).
+  const files = paths.flatMap((p) => (statSync(p).isDirectory() ? walk(p) : [{ name: path.basename(p), file: p }])).map((f) => ({ name: f.name, path: f.file, size: statSync(f.file).size }));
   await migrateAndSeed({ quiet: true });
+  // A scratch folder for archive entries; the user's own files are copied into the store, never moved.
+  const scratch = mkdtempSync(path.join(env().dataDir, "import-"));
+  const workDir = path.join(scratch, "expanded");
+  mkdirSync(workDir, { mode: 0o700 });
   try {
-    const r = await importImages(db(), env().dataDir, { modelSlug: opts.model, suite: opts.suite ?? null, runId: opts.run ?? null, runName: opts.name ?? null, files });
+    const r = await importImages(db(), env().dataDir, { modelSlug: opts.model, suite: opts.suite ?? null, runId: opts.run ?? null, runName: opts.name ?? null, files, workDir });
     for (const s of r.skipped) process.stderr.write(`left out ${s.name}: ${s.message}\n`);
     process.stderr.write(`imported ${r.imported} images (mapped by ${r.mappedBy}) into run ${r.runId}\n`);
     process.stdout.write(JSON.stringify({ runId: r.runId, imported: r.imported }) + "\n");
@@ -83,6 +88,7 @@ export async function importCommand(paths: string[], opts: { model: string; suit
     if (e instanceof ImportError) for (const p of e.problems) process.stderr.write(`${p.name}: ${p.message}\n`);
     throw e;
   } finally {
+    rmSync(scratch, { recursive: true, force: true });
     await db().$disconnect();
   }
 }

@@ -8,7 +8,8 @@ import path from "node:path";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ensureBenchmarkVersion } from "../db/seed";
 import { insertMany } from "../db/bulk";
-import { benchmarkStatistics, planImport, storeImage, sweepUploads, type ImportPlan, type ImportProblem, type UploadedFile } from "../images";
+import { benchmarkStatistics, planImport, storeImage, storeImageFile, sweepUploads, type ImportPlan, type ImportProblem, type UploadedFile } from "../images";
+import { canCheckOffThread, planImportOffThread } from "../images/import-thread";
 import { t2iRunConfigSchema } from "./config";
 import { DEFAULT_SUITE_ID, suiteOf } from "../suites";
 
@@ -29,6 +30,11 @@ export interface ImportRequest {
   /** the suite the images belong to (FACT-OR-FAIR when absent) */
   suite?: string | null;
   files: UploadedFile[];
+  /**
+   * A scratch folder inside the data directory (an upload's): with it, files on disk are checked on a worker thread
+   * and archive entries spilled there, so the commit neither blocks the server nor holds the batch in memory.
+   */
+  workDir?: string;
 }
 
 export interface ImportResult {
@@ -54,12 +60,20 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
 
   // A suite's own naming rule reads today's content; the run pins that content below.
   const content = suite.id === DEFAULT_SUITE_ID ? null : suite.content();
-  const plan = await planImport(req.files, content ? { naming: suite.importer!.naming, target: (name: string) => suite.importer!.target(name, content) } : benchmarkStatistics());
+  const offThread = req.workDir !== undefined && req.files.every((f) => "path" in f) && canCheckOffThread();
+  const plan = offThread
+    ? await planImportOffThread(req.files, suite.id, req.workDir!)
+    : await planImport(req.files, content ? { naming: suite.importer!.naming, target: (name: string) => suite.importer!.target(name, content) } : benchmarkStatistics(), { spillDir: req.workDir });
   const known = new Set(existing.map((e) => e.sha256));
   for (const item of plan.items) if (known.has(item.sha256)) plan.problems.push({ name: item.name, message: "already in this run" });
   if (plan.problems.length) throw new ImportError(`${plan.problems.length} file${plan.problems.length === 1 ? "" : "s"} cannot be imported; nothing was stored`, plan.problems);
 
-  const stored = plan.items.map((item) => ({ item, ...storeImage(dataDir, item.bytes, item.image) }));
+  // Files of this import's own scratch (the upload's folder holding workDir) are moved; anything else is copied.
+  const scratch = req.workDir ? path.resolve(path.dirname(req.workDir)) + path.sep : null;
+  const stored = plan.items.map((item) => ({
+    item,
+    ...("bytes" in item.source ? storeImage(dataDir, item.source.bytes, item.image) : storeImageFile(dataDir, item.source.path, item.sha256, item.image, { move: !!scratch && path.resolve(item.source.path).startsWith(scratch) })),
+  }));
   const tests = [...new Set(plan.items.map((i) => i.target.test))];
   const perPrompt = new Map<string, number>();
   for (const i of plan.items) {
@@ -108,7 +122,7 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
         mimeType: item.image.mime,
         width: item.image.width,
         height: item.image.height,
-        bytes: item.bytes.length,
+        bytes: item.image.bytes,
         source: "imported",
         originalName: item.name,
         labelStatus: "unlabelled",

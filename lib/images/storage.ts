@@ -1,7 +1,7 @@
 // Content-addressed image storage under FOF_DATA_DIR/images: the file name is the sha256 of the bytes, so a file
 // is stored once however often it is imported, and a stored path can always be re-verified.
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ValidImage } from "./validate";
 
@@ -20,6 +20,31 @@ export function storeImage(dataDir: string, buf: Uint8Array, image: ValidImage):
     mkdirSync(path.dirname(abs), { recursive: true, mode: 0o700 });
     const tmp = `${abs}.${randomUUID()}.part`;
     writeFileSync(tmp, buf, { mode: 0o600 });
+    renameSync(tmp, abs);
+  }
+  return { sha256, path: rel };
+}
+
+/**
+ * Stores an image that is already a file (checked and hashed): moved into the content-addressed store when the
+ * caller owns it (an upload, a spilled archive entry) and it is on the same disk, copied otherwise.
+ */
+export function storeImageFile(dataDir: string, file: string, sha256: string, image: ValidImage, { move = false }: { move?: boolean } = {}): { sha256: string; path: string } {
+  const rel = imageRelPath(sha256, image.ext);
+  const abs = path.join(dataDir, rel);
+  if (!existsSync(abs)) {
+    mkdirSync(path.dirname(abs), { recursive: true, mode: 0o700 });
+    const tmp = `${abs}.${randomUUID()}.part`;
+    let moved = false;
+    if (move)
+      try {
+        renameSync(file, tmp);
+        moved = true;
+      } catch {
+        // another disk: copy instead
+      }
+    if (!moved) copyFileSync(file, tmp);
+    chmodSync(tmp, 0o600);
     renameSync(tmp, abs);
   }
   return { sha256, path: rel };

@@ -109,7 +109,7 @@ export async function receiveFile(dataDir: string, id: string, name: string, bod
  * Takes an upload for its commit: the session is renamed first, so a second commit (a double click, a replayed
  * request) finds nothing and is refused. Returns its files and a cleanup to run after the commit.
  */
-export function takeUpload(dataDir: string, id: string): { meta: UploadMeta; files: UploadedFile[]; cleanup: () => void } {
+export function takeUpload(dataDir: string, id: string): { meta: UploadMeta; files: UploadedFile[]; workDir: string; cleanup: () => void } {
   const dir = dirOf(dataDir, id);
   const taken = `${dir}.committing`;
   try {
@@ -118,8 +118,12 @@ export function takeUpload(dataDir: string, id: string): { meta: UploadMeta; fil
     throw new UploadError(409, "this upload was already imported (or has expired); choose the files again");
   }
   const meta = readMeta(taken);
-  const files = meta.files.map((f) => ({ name: f.name, bytes: new Uint8Array(readFileSync(path.join(taken, "files", f.stored))) }));
-  return { meta, files, cleanup: () => rmSync(taken, { recursive: true, force: true }) };
+  // The files stay on disk: the commit reads them one at a time (archives in slices), never all at once.
+  const files = meta.files.map((f) => ({ name: f.name, path: path.join(taken, "files", f.stored), size: statSync(path.join(taken, "files", f.stored)).size }));
+  // Where archive entries are spilled while they are checked: inside the data directory, so storing them is a rename.
+  const workDir = path.join(taken, "expanded");
+  mkdirSync(workDir, { recursive: true, mode: 0o700 });
+  return { meta, files, workDir, cleanup: () => rmSync(taken, { recursive: true, force: true }) };
 }
 
 /** Removes upload sessions older than `maxAgeMs` (abandoned, or left by a crash mid-commit). */

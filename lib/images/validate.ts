@@ -86,9 +86,9 @@ function jpegSize(buf: Uint8Array): { width: number; height: number } | null {
  * The checks that need no decoding: size in bytes, type by magic bytes, dimensions from the header against the
  * limits. A file claiming 60000 × 60000 pixels is refused here, in microseconds, before a decoder allocates a byte.
  */
-export function checkImageHeader(buf: Uint8Array): ValidImage {
-  if (buf.length === 0) throw new ImageValidationError("empty file");
-  if (buf.length > IMAGE_LIMITS.maxBytes) throw new ImageValidationError(`larger than ${IMAGE_LIMITS.maxBytes / 2 ** 20} MiB`);
+export function checkImageHeader(buf: Uint8Array, fileBytes = buf.length): ValidImage {
+  if (fileBytes === 0) throw new ImageValidationError("empty file");
+  if (fileBytes > IMAGE_LIMITS.maxBytes) throw new ImageValidationError(`larger than ${IMAGE_LIMITS.maxBytes / 2 ** 20} MiB`);
   const type = sniffImageType(buf);
   if (!type) throw new ImageValidationError("not a PNG, JPEG or WebP image (checked by content, not by name)");
   const size = type.ext === "png" ? pngSize(buf) : type.ext === "jpg" ? jpegSize(buf) : webpSize(buf);
@@ -96,10 +96,10 @@ export function checkImageHeader(buf: Uint8Array): ValidImage {
   const { width, height } = size;
   if (width < IMAGE_LIMITS.minSide || height < IMAGE_LIMITS.minSide) throw new ImageValidationError(`too small (${width}×${height})`);
   if (width > IMAGE_LIMITS.maxSide || height > IMAGE_LIMITS.maxSide) throw new ImageValidationError(`too large (${width}×${height}, max ${IMAGE_LIMITS.maxSide} a side)`);
-  const ratio = (width * height * 4) / buf.length;
+  const ratio = (width * height * 4) / fileBytes;
   if (width * height > IMAGE_LIMITS.bombPixels && ratio > IMAGE_LIMITS.maxCompression)
-    throw new ImageValidationError(`refused before decoding: ${width}×${height} pixels from ${Math.round(buf.length / 1024)} KiB would inflate ${Math.round(ratio)} : 1 (a decompression bomb; at most ${IMAGE_LIMITS.maxCompression} : 1 above ${IMAGE_LIMITS.bombPixels / 1e6} MP)`);
-  return { ...type, width, height, bytes: buf.length };
+    throw new ImageValidationError(`refused before decoding: ${width}×${height} pixels from ${Math.round(fileBytes / 1024)} KiB would inflate ${Math.round(ratio)} : 1 (a decompression bomb; at most ${IMAGE_LIMITS.maxCompression} : 1 above ${IMAGE_LIMITS.bombPixels / 1e6} MP)`);
+  return { ...type, width, height, bytes: fileBytes };
 }
 
 /** The full decode (PNG, JPEG; WebP has no pure-JS decoder and is decoded by the browser before labelling). */

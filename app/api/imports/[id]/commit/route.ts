@@ -3,7 +3,8 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { importImages } from "@/lib/engine";
 import { jsonWrite } from "@/lib/engine/http";
-import { takeUpload } from "@/lib/images";
+import { takeUpload, UploadError } from "@/lib/images";
+import { commitSlotAvailable } from "@/lib/images/import-thread";
 import { audit } from "@/lib/auth/audit";
 
 /**
@@ -13,9 +14,12 @@ import { audit } from "@/lib/auth/audit";
 export const POST = jsonWrite<{ id: string }>(
   "images.import",
   async (_body, { params, viewer }) => {
-    const { meta, files, cleanup } = takeUpload(env().dataDir, params.id);
+    // Refused before the upload is consumed: the same commit can simply be sent again.
+    if (!commitSlotAvailable()) throw new UploadError(503, "too many imports are being checked right now: try again in a minute");
+    const { meta, files, workDir, cleanup } = takeUpload(env().dataDir, params.id);
     try {
-      const r = await importImages(db(), env().dataDir, { modelSlug: meta.model, suite: meta.suite ?? null, runId: meta.runId, runName: meta.runName, files });
+      // Checked on a worker thread, files read from disk one at a time (lib/images/import-thread.ts).
+      const r = await importImages(db(), env().dataDir, { modelSlug: meta.model, suite: meta.suite ?? null, runId: meta.runId, runName: meta.runName, files, workDir });
       await audit(db(), { userId: viewer?.id ?? null, action: "images.import", targetType: "run", targetId: r.runId, details: { model: meta.model, imported: r.imported } });
       revalidatePath("/runs");
       revalidatePath(`/runs/${r.runId}`);
