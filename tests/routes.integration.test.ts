@@ -103,3 +103,18 @@ describe("health and request ids", () => {
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
 });
+
+describe("audit of reads", () => {
+  it("records raw-output reads once per stretch of paging, and every scores export", async () => {
+    // A reviewer who has not read this run yet: three pages, one row naming them.
+    const reviewer = await sessionCookie("reviewer");
+    const before = await db().auditLog.count({ where: { action: "data.read", targetId: runId } });
+    for (const page of [1, 2, 3]) expect((await call(queries.GET as Handler, runId, `/queries?page=${page}`, reviewer)).status).toBe(200);
+    expect((await db().auditLog.count({ where: { action: "data.read", targetId: runId } })) - before).toBe(1);
+    const res = await scores.GET(new Request(`http://127.0.0.1/api/results/scores?runs=${runId}&format=csv`, { headers: { cookie } }), { params: Promise.resolve({}) } as never);
+    expect(res.status).toBe(200);
+    const row = await db().auditLog.findFirst({ where: { action: "export", targetType: "scores" }, orderBy: { id: "desc" } });
+    expect(row?.targetId).toBe(runId);
+    expect(JSON.parse(row!.detailsJson)).toMatchObject({ runs: 1, format: "csv" });
+  });
+});
