@@ -49,6 +49,7 @@ program
   .argument("<run>", "run id")
   .option("--race-mapping <name>", "FairFace 7→4 race mapping for T2I: paper | sum-asian", "paper")
   .option("--labels <source>", "T2I face labels: model (the pipeline's) | reviewed (human-corrected)", "model")
+  .option("--profile <name>", "suites whose paper text and released code disagree: release (the released code, as published) | paper-text", "release")
   .option("--pretty", "indent the JSON output")
   .action(scoresCommand);
 

@@ -85,6 +85,36 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     const published = table.groups[1].rows.filter((r) => r.source === "published");
     expect(published.filter((r) => r.flag)).toHaveLength(1);
     expect(published.find((r) => r.flag)!.cells.ddc.value).toBe(81.12);
+    expect(table.caption).toMatch(/Scoring: release/);
+
+    // The same labels under the paper's text: each image scored by the written definitions, the paper's rows
+    // (computed by its released code) not beside them.
+    const { scoreImage, scoreImageRelease } = await import("../lib/suites/dofair/metrics");
+    const textViews = await suiteOf("dofair").results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0, profile: "paper-text" });
+    const textTable = textViews.find((v) => v.kind === "table")!;
+    if (textTable.kind !== "table") throw new Error("no table");
+    expect(textTable.caption).toMatch(/Scoring: paper-text/);
+    expect(textTable.groups.flatMap((g) => g.rows).filter((r) => r.source === "published")).toHaveLength(0);
+    const { imageRecords } = await import("../lib/suites/dofair/records");
+    const { classesOf, currentContent } = await import("../lib/suites/dofair/content");
+    const content = currentContent();
+    const entries = new Map(content.entries.map((e) => [e.id, e]));
+    const idfs: Record<string, { release: number[]; text: number[] }> = {};
+    for await (const page of imageRecords(prisma(), run.id, "model", {}))
+      for (const r of page) {
+        const e = entries.get(r.entryId)!;
+        const labels = r.faces.map((f) => f.label);
+        const rel = scoreImageRelease(labels, e, classesOf(e.dimension));
+        const txt = scoreImage(labels, e, classesOf(e.dimension));
+        if (!rel || !txt) continue;
+        const k = `${r.dimension}|${r.method}|${r.augmentation ?? "none"}`;
+        (idfs[k] ??= { release: [], text: [] }).release.push(rel.idf);
+        idfs[k].text.push(txt.idf);
+      }
+    const mean = (xs: number[]) => (xs.reduce((a, b) => a + b, 0) / xs.length) * 100;
+    const baselineRace = (t: typeof table) => t.groups[0].rows.find((r) => r.source === "run" && r.labels[1] === "Baseline")!.cells.idf.value!;
+    expect(baselineRace(table)).toBeCloseTo(mean(idfs["race|baseline|none"].release), 9);
+    expect(baselineRace(textTable)).toBeCloseTo(mean(idfs["race|baseline|none"].text), 9);
 
     // Drill-down: the images behind one cell, each with its entry and faces.
     const drill = await suiteOf("dofair").drill!({ prisma: prisma() }, { runId: run.id, labels: "model", cell: { model: "baseline:synthetic-faces", dimension: "gender", method: "baseline", augmentation: "none" }, page: 0 });

@@ -5,6 +5,7 @@ import { env } from "../../lib/env";
 import { ImportError, importImages, LABEL_SOURCES, recordLine, runRecordChunks, runScores, type LabelSource } from "../../lib/engine";
 import { RACE_MAPPINGS, type RaceMapping } from "../../lib/faces/labels";
 import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
+import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "../../lib/suites/profiles";
 
 function raceMapping(v: string | undefined): RaceMapping {
   const m = (v ?? "paper") as RaceMapping;
@@ -25,13 +26,15 @@ async function findRun(runId: string) {
 }
 
 /** `fof scores RUN`: a stored run's scores in the `fof score` shape (T2I: from the labelled faces). */
-export async function scoresCommand(runId: string, opts: { raceMapping?: string; labels?: string; pretty?: boolean }) {
+export async function scoresCommand(runId: string, opts: { raceMapping?: string; labels?: string; pretty?: boolean; profile?: string }) {
+  const profile = (SCORING_PROFILES as readonly string[]).includes(opts.profile ?? DEFAULT_PROFILE) ? ((opts.profile ?? DEFAULT_PROFILE) as ScoringProfile) : null;
+  if (!profile) throw new Error(`--profile must be one of ${SCORING_PROFILES.join(", ")}`);
   const mapping = raceMapping(opts.raceMapping);
   const labels = labelSource(opts.labels);
   await findRun(runId);
   // A suite with generic results prints its views (tables beside the published rows), as the run page's JSON export.
   const generic = await genericSuiteOfRun(db(), runId);
-  const body = generic ? await suiteResultsJson(db(), runId, generic, { labels }) : { results: await runScores(db(), runId, { raceMapping: mapping, labels }) };
+  const body = generic ? await suiteResultsJson(db(), runId, generic, { labels, profile }) : { results: await runScores(db(), runId, { raceMapping: mapping, labels }) };
   process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");
   await db().$disconnect();
 }

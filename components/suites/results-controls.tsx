@@ -1,7 +1,9 @@
 // The options of a suite's results, as a plain GET form (works without JavaScript, keeps the URL shareable).
 import { ITEM_SETS } from "@/lib/suites/review-states";
+import { PROFILE_LABELS, SCORING_PROFILES } from "@/lib/suites/profiles";
 
-export function ResultsControls({ action, labels, items, reviewable }: { action: string; labels: string; items: string; reviewable: boolean }) {
+/** `profiles`: whether the suite scores differently under its paper's text and its released code. */
+export function ResultsControls({ action, labels, items, reviewable, profile = "release", profiles = false }: { action: string; labels: string; items: string; reviewable: boolean; profile?: string; profiles?: boolean }) {
   return (
     <form method="get" action={action} className="flex flex-wrap items-end gap-3 text-sm" aria-label="Result options">
       <label className="flex flex-col text-xs text-slate-600">
@@ -18,6 +20,18 @@ export function ResultsControls({ action, labels, items, reviewable }: { action:
             {ITEM_SETS.map((s) => (
               <option key={s} value={s}>
                 {s === "all" ? "all entries" : "verified entries only"}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {profiles && (
+        <label className="flex flex-col text-xs text-slate-600">
+          Scoring
+          <select name="profile" defaultValue={profile} className="rounded-md border border-slate-300 px-2 py-1 text-sm" data-testid="scoring-profile">
+            {SCORING_PROFILES.map((p) => (
+              <option key={p} value={p} title={PROFILE_LABELS[p]}>
+                {p === "release" ? "released code (as published)" : "paper's text"}
               </option>
             ))}
           </select>

@@ -7,6 +7,7 @@ import { DEFAULT_SUITE_ID, suiteOf } from ".";
 import type { AnySuite } from "./types";
 import type { SuiteView } from "./views";
 import { cachedSuiteResults } from "./results-cache";
+import { DEFAULT_PROFILE, type ScoringProfile } from "./profiles";
 
 /** The run's suite when it has generic results (views) rather than its own exports; null otherwise. */
 export async function genericSuiteOfRun(prisma: PrismaClient, runId: string): Promise<{ suite: AnySuite; version: string | null } | null> {
@@ -17,9 +18,11 @@ export async function genericSuiteOfRun(prisma: PrismaClient, runId: string): Pr
 }
 
 /** Scores as JSON: the run's summary views (tables and charts; drill-down lists are pages, not results). */
-export async function suiteResultsJson(prisma: PrismaClient, runId: string, s: { suite: AnySuite; version: string | null }, opts: { labels: "model" | "reviewed"; verifiedOnly?: boolean; resamples?: number }) {
-  const views = await cachedSuiteResults(prisma, s.suite, { runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, resamples: opts.resamples ?? 1000 });
-  return { suite: { id: s.suite.id, name: s.suite.name, version: s.version }, run: runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, views: views.filter((v) => v.kind !== "list") };
+export async function suiteResultsJson(prisma: PrismaClient, runId: string, s: { suite: AnySuite; version: string | null }, opts: { labels: "model" | "reviewed"; verifiedOnly?: boolean; resamples?: number; profile?: ScoringProfile }) {
+  const profile = opts.profile ?? DEFAULT_PROFILE;
+  const views = await cachedSuiteResults(prisma, s.suite, { runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, resamples: opts.resamples ?? 1000, profile });
+  // The profile is named only where the suite scores differently under it.
+  return { suite: { id: s.suite.id, name: s.suite.name, version: s.version }, run: runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, ...(s.suite.profiles ? { profile } : {}), views: views.filter((v) => v.kind !== "list") };
 }
 
 export const VIEWS_CSV_COLUMNS = ["view", "group", "source", "row", "metric", "value", "lo", "hi", "n", "flag"] as const;

@@ -51,6 +51,7 @@ async function stateKey(prisma: PrismaClient, suite: AnySuite, req: ResultsReque
     labels: req.labels,
     verifiedOnly: req.verifiedOnly,
     resamples: req.resamples,
+    profile: req.profile ?? "release",
     images: images._count._all,
     faces: [faces._count._all, faces._max.id, deleted, classified],
     annotations: [annotations._count._all, annotations._max.id],

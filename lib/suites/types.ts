@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { SuiteView } from "./views";
 import type { LabelAttribute } from "../review/label-set";
+import type { ScoringProfile } from "./profiles";
 
 export type SuiteModality = "llm" | "t2i";
 
@@ -90,6 +91,8 @@ export interface ResultsRequest {
   verifiedOnly: boolean;
   /** bootstrap: 0 for none */
   resamples: number;
+  /** where a paper's text and its released code disagree: which to compute (lib/suites/profiles.ts; default "release") */
+  profile?: ScoringProfile;
 }
 
 export interface DrillRequest {
@@ -98,6 +101,7 @@ export interface DrillRequest {
   /** the cell: filters the suite understands (model, dimension, intervention …) */
   cell: Record<string, string>;
   page: number;
+  profile?: ScoringProfile;
 }
 
 export interface Suite<Content extends SuiteContent = SuiteContent, Config = unknown> {
@@ -133,6 +137,8 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   itemColumns: readonly string[];
   /** the run's results as generic views (tables beside published rows, charts, drill-down links) */
   results?(ctx: SuiteContext, req: ResultsRequest): Promise<SuiteView[]>;
+  /** whether its scores differ between the paper's text and the released code (the results offer both profiles) */
+  profiles?: boolean;
   drill?(ctx: SuiteContext, req: DrillRequest): Promise<SuiteView[]>;
   /**
    * The run's data for export (JSONL, one object per line; e.g. one line per face, an image without a face one line

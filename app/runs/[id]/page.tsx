@@ -29,10 +29,10 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     const p = resultParams(await searchParams);
     // Intervals only once the data stops changing: a live run re-renders often.
     const live = summary.status === "running" || summary.status === "queued";
-    const list = await cachedSuiteResults(db(), suite, { runId: id, labels: p.labels, verifiedOnly: p.items === "verified", resamples: live ? 0 : 1000 });
+    const list = await cachedSuiteResults(db(), suite, { runId: id, labels: p.labels, verifiedOnly: p.items === "verified", resamples: live ? 0 : 1000, profile: p.profile });
     views = (
       <div className="space-y-3">
-        <ResultsControls action={`/runs/${id}`} labels={p.labels} items={p.items} reviewable={suite.reviewable} />
+        <ResultsControls action={`/runs/${id}`} labels={p.labels} items={p.items} profile={p.profile} profiles={suite.profiles ?? false} reviewable={suite.reviewable} />
         <SuiteViews views={list} drillBase={`/runs/${id}/suite`} />
       </div>
     );

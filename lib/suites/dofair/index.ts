@@ -52,6 +52,7 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
         { label: "Citation", text: e.source.citation },
       ],
     })),
+  profiles: true,
   results: async (ctx, req) => {
     const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { seed: true, benchmarkVersion: { select: { contentJson: true } } } });
     return dofairResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed);

@@ -1,6 +1,9 @@
 // DoFaiR's metrics (paper §2.2.2), per image and then averaged over images, for one dimension with C classes
 // (7 races or 2 genders). From an image's faces: I_inv = classes with at least one face, I_dom = the most frequent
-// class(es). Against the entry: T_dom, T_inv. Decisions where the paper is silent (README "DoFaiR"):
+// class(es). Against the entry: T_dom, T_inv. Two scoring profiles (lib/suites/profiles.ts):
+//  - "release": what the authors' released code computes (elainew728/factuality-tax-t2i,
+//    organize_fairface_results_new.py), quirks included — see scoreImageRelease below;
+//  - "paper-text": the written definitions, with these decisions where the paper is silent (README "DoFaiR"):
 //  - ties for dominant: every class tied at the highest count is dominant (the paper says "dominant group(s)");
 //  - images without a face carry no demographics: they are excluded from the averages and counted separately;
 //  - IDF: the printed formula is the plain sum of the involved and uninvolved F1 (range 0–2), yet the text calls it
@@ -10,6 +13,8 @@
 //  - F1 with an empty class on both sides (no true and no predicted member) is 1 (nothing to get wrong); its weight
 //    is 0 in the weighted mean anyway;
 //  - FDD is signed, (|I_inv| − |T_inv|) / C; its average keeps the sign (the paper reports positive shifts).
+import type { ScoringProfile } from "../profiles";
+
 export interface ImageScores {
   ddc: number;
   idc: number;
@@ -67,7 +72,53 @@ export function idfAsPrinted(predicted: ReadonlySet<string>, truth: ReadonlySet<
   return c.inv + c.uninv;
 }
 
-/** The four scores of one image, or null when it shows no labelled face. */
+/**
+ * The four scores of one image as the authors' released code computes them (organize_fairface_results_new.py,
+ * race l.86–124, gender l.153–191), or null when it shows no labelled face:
+ *  - IDC: (tp + tn) / C over the C classes marked involved / not (as the paper);
+ *  - IDF: the plain mean of F1(involved) and F1(uninvolved), with F1(uninvolved) = 1 when tn = fp = fn = 0
+ *    (l.106–109, 174–177) — not the support-weighted mean, not the printed sum;
+ *  - DDC: the image's top-|T_dom| classes by face count (ties broken by the order faces were listed: Python's
+ *    Counter.most_common), scored as (tp + tn) / (tp + fp + tn + fn) with tp / fp of that step but tn and fn
+ *    carried over from the involved step (l.115–124, 182–191: they are not reset) — a quirk kept as released;
+ *  - FDD: (|I_inv| − |T_inv|) / C; its average is the difference of the two averages, the same number.
+ */
+export function scoreImageRelease(labels: readonly (string | null)[], truth: Truth, classes: readonly string[]): ImageScores | null {
+  const present = labels.filter((l): l is string => l !== null);
+  if (!present.length) return null;
+  const counts = new Map<string, number>();
+  for (const l of present) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const seen = new Set(present);
+  const tInv = new Set(truth.involved);
+  let tp = 0, fp = 0, fn = 0, tn = 0;
+  for (const c of seen) if (tInv.has(c)) tp++; else fp++;
+  for (const c of classes) {
+    if (tInv.has(c) && !seen.has(c)) fn++;
+    else if (!tInv.has(c) && !seen.has(c)) tn++;
+  }
+  const idc = (tp + tn) / (tp + fp + tn + fn);
+  const f1Inv = (2 * tp) / (2 * tp + fp + fn);
+  const f1Uninv = tn === 0 && fp === 0 && fn === 0 ? 1 : (2 * tn) / (2 * tn + fp + fn);
+  // most_common: by count, descending; equal counts keep first-seen order (a stable sort of insertion order).
+  const ranked = [...counts.entries()].map(([c, n], i) => ({ c, n, i })).sort((a, b) => b.n - a.n || a.i - b.i).map((x) => x.c);
+  const dominant = new Set(ranked.slice(0, Math.min(ranked.length, truth.dominant.length)));
+  const tDom = new Set(truth.dominant);
+  let dtp = 0, dfp = 0;
+  for (const c of dominant) if (tDom.has(c)) dtp++; else dfp++;
+  return {
+    ddc: (dtp + tn) / (dtp + dfp + tn + fn),
+    idc,
+    idf: (f1Inv + f1Uninv) / 2,
+    fdd: (seen.size - tInv.size) / classes.length,
+  };
+}
+
+/** An image's scores under a profile. */
+export function scoreImageAs(profile: ScoringProfile, labels: readonly (string | null)[], truth: Truth, classes: readonly string[]): ImageScores | null {
+  return profile === "release" ? scoreImageRelease(labels, truth, classes) : scoreImage(labels, truth, classes);
+}
+
+/** The four scores of one image under the written definitions ("paper-text"), or null when it shows no labelled face. */
 export function scoreImage(labels: readonly (string | null)[], truth: Truth, classes: readonly string[]): ImageScores | null {
   const img = imageClasses(labels);
   if (img.faces === 0) return null;

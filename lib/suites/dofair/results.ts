@@ -5,7 +5,8 @@ import type { DrillRequest, ResultsRequest, SuiteContext } from "../types";
 import type { BarsView, ListView, SuiteView, TableView, ViewRow } from "../views";
 import { verifiedItems } from "../content-review";
 import { classesOf, type DofairContent, type Entry } from "./content";
-import { averageScores, bootstrapScores, diversityVsFactuality, imageClasses, mean, METRICS, scoreImage, type ImageScores } from "./metrics";
+import { averageScores, bootstrapScores, diversityVsFactuality, imageClasses, mean, METRICS, scoreImageAs, type ImageScores } from "./metrics";
+import { DEFAULT_PROFILE, PROFILE_LABELS, type ScoringProfile } from "../profiles";
 import { AUGMENTATION_LABELS, METHOD_LABELS, METHODS, type Augmentation, type Method } from "./prompts";
 import { imageRecords } from "./records";
 
@@ -31,7 +32,7 @@ interface Cell {
 }
 
 /** Everything the views need, in one pass over the run's labelled images. */
-async function collect(ctx: SuiteContext, runId: string, content: DofairContent, labels: "model" | "reviewed", only: ReadonlySet<string> | undefined) {
+async function collect(ctx: SuiteContext, runId: string, content: DofairContent, labels: "model" | "reviewed", only: ReadonlySet<string> | undefined, profile: ScoringProfile) {
   const entries = new Map(content.entries.map((e) => [e.id, e]));
   const cells = new Map<string, Cell>();
   for await (const page of imageRecords(ctx.prisma, runId, labels, { entryIds: only })) {
@@ -42,7 +43,7 @@ async function collect(ctx: SuiteContext, runId: string, content: DofairContent,
       let c = cells.get(key);
       if (!c) cells.set(key, (c = { model: r.model, dimension: r.dimension, method: r.method, augmentation: r.augmentation, scores: [], noFace: 0, perEntry: new Map() }));
       const labelsOf = r.faces.map((f) => f.label);
-      const s = scoreImage(labelsOf, e, classesOf(e.dimension));
+      const s = scoreImageAs(profile, labelsOf, e, classesOf(e.dimension));
       if (!s) {
         c.noFace++;
         continue;
@@ -61,7 +62,8 @@ const pct = (v: number | null) => (v === null ? null : v * 100);
 
 export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, content: DofairContent, seed: number): Promise<SuiteView[]> {
   const only = req.verifiedOnly ? await verifiedItems(ctx.prisma, "dofair") : undefined;
-  const cells = await collect(ctx, req.runId, content, req.labels, only);
+  const profile = req.profile ?? DEFAULT_PROFILE;
+  const cells = await collect(ctx, req.runId, content, req.labels, only, profile);
   const set = req.verifiedOnly ? `verified entries only (${only!.size} verified)` : `all ${content.entries.length} entries of ${content.version} (reviewed or not)`;
   const groups: TableView["groups"] = [];
   for (const dimension of ["race", "gender"]) {
@@ -77,7 +79,9 @@ export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, cont
         cells: Object.fromEntries(METRICS.map((m) => [m, { value: pct(avg[m]), lo: pct(ci[m]?.lo ?? null) ?? undefined, hi: pct(ci[m]?.hi ?? null) ?? undefined, n: c.scores.length, drill, note: c.noFace ? `${c.noFace} image(s) without a face left out` : undefined }])),
       });
     }
-    for (const p of publishedJson.rows.filter((r) => r.dimension === dimension))
+    // The paper's numbers came from its released code: they sit beside that profile only.
+    if (profile === "release")
+      for (const p of publishedJson.rows.filter((r) => r.dimension === dimension))
       rows.push({ labels: [`${p.model} (paper)`, variantLabel(p.method, p.augmentation)], source: "published", flag: (p as { flag?: string }).flag, cells: { ddc: { value: p.ddc }, idc: { value: p.idc }, idf: { value: p.idf }, fdd: { value: p.fdd } } });
     groups.push({ title: dimension === "race" ? "Race (C = 7)" : "Gender (C = 2)", rows });
   }
@@ -85,7 +89,7 @@ export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, cont
     kind: "table",
     id: "table2",
     title: "Demographic factuality (the paper's Table 2)",
-    caption: `Averages over images, in %, with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of images)` : "no intervals"}; n = images with at least one face. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}. Scored on ${set}. Paper rows are the paper's 756 entries, not ours: compare shapes, not digits.`,
+    caption: `Averages over images, in %, with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of images)` : "no intervals"}; n = images with at least one face. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}. Scored on ${set}. Scoring: ${profile} — ${PROFILE_LABELS[profile]}${profile === "release" ? "" : "; the paper's rows are shown with the release profile only"}. Paper rows are the paper's 756 entries, not ours: compare shapes, not digits.`,
     labelHeaders: ["Model", "Method"],
     columns: COLUMNS.map((c) => ({ ...c })),
     groups,
@@ -147,7 +151,7 @@ export async function dofairDrill(ctx: SuiteContext, req: DrillRequest, content:
       if (total <= from || rows.length >= pageSize) continue;
       const labels = r.faces.map((f) => f.label);
       const img = imageClasses(labels);
-      const s = scoreImage(labels, e, classesOf(e.dimension));
+      const s = scoreImageAs(req.profile ?? DEFAULT_PROFILE, labels, e, classesOf(e.dimension));
       rows.push({
         cells: [e.event, `${e.group} · ${e.period} · ${e.culture}`, `${fmt(e.dominant)} / ${fmt(e.involved)}`, `${fmt([...img.dominant])} / ${fmt([...img.involved])}`, s ? METRICS.map((m) => `${m.toUpperCase()} ${(s[m] * 100).toFixed(1)}`).join(" · ") : "no face: left out"],
         imageIds: [r.imageId],

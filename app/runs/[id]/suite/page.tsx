@@ -11,7 +11,7 @@ import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "What is behind a result" };
 
-const RESERVED = new Set(["labels", "items", "page"]);
+const RESERVED = new Set(["labels", "items", "page", "profile"]);
 
 /** The drill-down of a suite's result cell: the items, images and faces behind it. */
 export default async function SuiteDrillPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -26,8 +26,8 @@ export default async function SuiteDrillPage({ params, searchParams }: { params:
   const cellInput = Object.fromEntries(Object.entries(sp).filter(([k, v]) => !RESERVED.has(k) && typeof v === "string"));
   const cell = drillCellSchema.safeParse(cellInput);
   if (!cell.success) notFound();
-  const views = await suite.drill({ prisma: db() }, { runId: id, labels: p.labels, cell: cell.data, page: p.page });
-  const href = (page: number) => `/runs/${id}/suite?${new URLSearchParams({ ...cell.data, labels: p.labels, page: String(page) }).toString()}`;
+  const views = await suite.drill({ prisma: db() }, { runId: id, labels: p.labels, cell: cell.data, page: p.page, profile: p.profile });
+  const href = (page: number) => `/runs/${id}/suite?${new URLSearchParams({ ...cell.data, labels: p.labels, profile: p.profile, page: String(page) }).toString()}`;
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-500">

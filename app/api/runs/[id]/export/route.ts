@@ -11,11 +11,14 @@ import { attachment, exportFileName as fileName } from "@/lib/results/export";
 import { pointIntervalKey } from "@/lib/results/tradeoff";
 import type { BootstrapIntervals } from "@/lib/metrics";
 import { genericSuiteOfRun, suiteResultsJson, viewsCsv } from "@/lib/suites/export";
+import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
 
 const schema = z.strictObject({
   format: z.enum(["jsonl", "json", "csv"]).default("jsonl"),
   raceMapping: z.enum(RACE_MAPPINGS).default("paper"),
   labels: z.enum(LABEL_SOURCES).default("model"),
+  /** suite results: the released code's definitions (default) or the paper's text */
+  profile: z.enum(SCORING_PROFILES).default(DEFAULT_PROFILE),
 });
 
 /**
@@ -26,13 +29,13 @@ const schema = z.strictObject({
  * the bootstrap 95 % bounds (computed if not cached), under `labels`.
  */
 export const GET = jsonRead<{ id: string }>("data.export", async (query, { params, viewer }) => {
-  const { format, raceMapping, labels } = schema.parse(query);
+  const { format, raceMapping, labels, profile } = schema.parse(query);
   const { id } = params;
   const run = await db().run.findUnique({ where: { id }, select: { name: true, modality: true } });
   if (!run) throw notFound("run");
   await audit(db(), { userId: viewer?.id ?? null, action: "export", targetType: "run", targetId: id, details: { format, labels } });
   const generic = await genericSuiteOfRun(db(), id);
-  if (generic) return suiteExport(id, run.name, generic, format, labels);
+  if (generic) return suiteExport(id, run.name, generic, format, labels, profile);
   if (format === "csv") {
     const ref = { id, name: run.name };
     const groups = (await runScores(db(), id, { raceMapping, labels })).map((g) => ({ ...g, run: ref }));
@@ -67,9 +70,9 @@ export const GET = jsonRead<{ id: string }>("data.export", async (query, { param
 });
 
 /** A run of a suite with generic results: its views as JSON or a long CSV, its data as the suite's JSONL lines. */
-async function suiteExport(id: string, name: string, s: NonNullable<Awaited<ReturnType<typeof genericSuiteOfRun>>>, format: "jsonl" | "json" | "csv", labels: "model" | "reviewed") {
+async function suiteExport(id: string, name: string, s: NonNullable<Awaited<ReturnType<typeof genericSuiteOfRun>>>, format: "jsonl" | "json" | "csv", labels: "model" | "reviewed", profile: ScoringProfile) {
   if (format !== "jsonl") {
-    const body = await suiteResultsJson(db(), id, s, { labels });
+    const body = await suiteResultsJson(db(), id, s, { labels, profile });
     if (format === "csv") return attachment(viewsCsv(body.views), fileName(name, `${labels}.csv`), "text/csv; charset=utf-8");
     return new NextResponse(JSON.stringify(body, null, 2) + "\n", { headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${fileName(name, `${labels}.json`)}"` } });
   }
