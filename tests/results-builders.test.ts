@@ -236,7 +236,32 @@ describe("published errata", () => {
     const row = rows.find((r) => r.model === "Flux-1.1-Pro" && r.attribute === "race")!;
     expect(row.values.S).toBeCloseTo(0.3036, 6);
     expect(row.notes?.S).toMatch(/Recomputed: 70\.30/);
-    expect(all.filter((p) => p.errata).length).toBe(8);
+    expect(row.corrected?.S).toBeCloseTo(0.703, 3);
+    expect(row.notes?.S).toMatch(/Table 5 prints/);
+    // Midjourney and SDXL-Turbo race d (objective and subjective): 7–13 points from the global minimum.
+    for (const model of ["Midjourney", "SDXL-Turbo"])
+      for (const column of ["O", "S"] as const) {
+        const p = all.find((x) => x.model === model && x.attribute === "race" && x.column === column)!;
+        const off = (p.distance! - p.errata!.distance!.recomputed) * 100;
+        expect(off).toBeGreaterThan(7);
+        expect(off).toBeLessThan(13);
+      }
+    // Every other distance follows from its row's S_fact and S_E.
+    const { recomputed } = await import("../lib/published");
+    for (const p of all.filter((x) => !x.errata?.distance && x.distance !== null)) expect(Math.abs(recomputed(p, "distance")! - p.distance!), `${p.model} ${p.attribute} ${p.column}`).toBeLessThan(0.0006);
+    expect(all.filter((p) => p.errata).length).toBe(12);
+  });
+
+  it("flags Table 2's cells that rest on an erratum, with the recomputed values, from the same errata list", async () => {
+    const { published, summaryErrata } = await import("../lib/published");
+    const flux = published.summary.rows.find((r) => r.model === "FLUX-1.1")!;
+    const e = summaryErrata(flux);
+    expect(Object.keys(e).sort()).toEqual(["avg", "avgRace", "subjRace"]);
+    expect(e.subjRace!.recomputed).toBeCloseTo(0.703, 3);
+    expect(e.avgRace!.recomputed).toBeCloseTo((0.235 + e.subjRace!.recomputed) / 2, 9);
+    expect(e.avg!.recomputed).toBeCloseTo((0.7037 + e.avgRace!.recomputed) / 2, 3);
+    // Rows without a flagged S_fair carry none (Gemini's errata are distances, not in Table 2).
+    for (const r of published.summary.rows.filter((x) => x.model !== "FLUX-1.1")) expect(summaryErrata(r)).toEqual({});
   });
 });
 

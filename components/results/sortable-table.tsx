@@ -18,6 +18,8 @@ export interface SortableRow {
   values: Record<string, number | null | undefined>;
   /** per column: why a printed value is flagged (a published erratum, with the recomputed value) */
   notes?: Record<string, string | undefined>;
+  /** per column: the value recomputed from the definitions where the printed one is an erratum (0–1) */
+  corrected?: Record<string, number | undefined>;
   /** a run that did not finish (its status): shown and marked, but never ranked best or second */
   partial?: string;
 }
@@ -94,7 +96,7 @@ export function SortableTable({ caption, groupLabel, columns, rows, testId }: { 
                 <Score value={r.values[c.key]} emphasis={r.partial ? undefined : rankers.get(`${r.group}|${c.key}`)?.(r.values[c.key])} />
                 {r.notes?.[c.key] && (
                   <span className="block text-xs text-amber-700" title={r.notes[c.key]} data-testid="erratum">
-                    ⚠ erratum
+                    ⚠ erratum{r.corrected?.[c.key] !== undefined ? ` · ${(r.corrected[c.key]! * 100).toFixed(2)} recomputed` : ""}
                     <span className="sr-only">: {r.notes[c.key]}</span>
                   </span>
                 )}

@@ -4,6 +4,7 @@
 // entry is a small .mjs (import-worker-boot.mjs) that imports the .ts through tsx's ESM loader in that thread.
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import pLimit from "p-limit";
 import type { ImportPlan, UploadedFile } from "./import";
@@ -15,6 +16,9 @@ export const MAX_WAITING_COMMITS = 8;
 const limit = pLimit(MAX_CONCURRENT_COMMITS);
 
 const WORKER = () => path.join(process.cwd(), "lib", "images", "import-worker-boot.mjs");
+// The thread starts from a one-line eval'd script that imports the entry by URL at run time: bundlers (Next's
+// Turbopack) follow a `new Worker(file)` and would try to bundle tsx and esbuild's binary into the server.
+const BOOT = `import(require("node:worker_threads").workerData.entry).catch((e) => { setImmediate(() => { throw e; }); });`;
 
 /** Whether this installation can check imports off-thread (the source tree is here, as in every deployment). */
 export function canCheckOffThread(): boolean {
@@ -31,8 +35,9 @@ export function planImportOffThread(files: UploadedFile[], suiteId: string, spil
   return limit(
     () =>
       new Promise<ImportPlan>((resolve, reject) => {
-        const w = new Worker(WORKER(), {
-          workerData: { files, suiteId, spillDir },
+        const w = new Worker(BOOT, {
+          eval: true,
+          workerData: { files, suiteId, spillDir, entry: pathToFileURL(WORKER()).href },
           // One image at a time is in memory (≤ 25 MiB, decoded ≤ 8192² × 4); the heap stays well under this.
           resourceLimits: { maxOldGenerationSizeMb: 768 },
           stdout: false,

@@ -120,3 +120,34 @@ export function publishedScores(): PublishedScore[] {
   }
   return out;
 }
+
+export const SUMMARY_KEYS = ["objGender", "objRace", "subjGender", "subjRace", "avgGender", "avgRace", "avg"] as const;
+export type SummaryKey = (typeof SUMMARY_KEYS)[number];
+type SummaryRow = PublishedFile["summary"]["rows"][number];
+
+/**
+ * Table 2's printed cells that rest on an erratum of Tables 4–8 (its S_fair is the mean of a model's subjective
+ * S_fair columns, its averages means of those): each with the erratum's note and the value recomputed from the
+ * corrected parts, 0–1 scale. The same errata list drives every table, so a flagged number is flagged everywhere.
+ * Table 2 names models briefly ("FLUX-1.1" for "Flux-1.1-Pro"): a summary row matches the table rows it starts.
+ */
+export function summaryErrata(row: SummaryRow): Partial<Record<SummaryKey, Erratum>> {
+  const scores = publishedScores().filter((p) => p.model.toLowerCase().startsWith(row.model.toLowerCase()));
+  const out: Partial<Record<SummaryKey, Erratum>> = {};
+  const subj: Record<"gender" | "race", number> = { gender: row.subjSFair.gender / 100, race: row.subjSFair.race / 100 };
+  for (const attribute of ["gender", "race"] as const) {
+    const cols = scores.filter((p) => p.attribute === attribute && p.column !== "O");
+    const flagged = cols.filter((p) => p.errata?.sFair);
+    if (!flagged.length || cols.some((p) => p.sFair === null)) continue;
+    subj[attribute] = cols.reduce((a, p) => a + (p.errata?.sFair?.recomputed ?? p.sFair!), 0) / cols.length;
+    const note = flagged.map((p) => p.errata!.sFair!.note).join(" ");
+    out[attribute === "gender" ? "subjGender" : "subjRace"] = { note, recomputed: subj[attribute] };
+    out[attribute === "gender" ? "avgGender" : "avgRace"] = { note: `Averages the flagged S_fair. ${note}`, recomputed: ((attribute === "gender" ? row.objSFact.gender : row.objSFact.race) / 100 + subj[attribute]) / 2 };
+  }
+  if (out.avgGender || out.avgRace) {
+    const g = out.avgGender?.recomputed ?? row.avg.gender / 100;
+    const r = out.avgRace?.recomputed ?? row.avg.race / 100;
+    out.avg = { note: `Averages a flagged S_fair. ${(out.subjRace ?? out.subjGender)!.note}`, recomputed: (g + r) / 2 };
+  }
+  return out;
+}

@@ -26,6 +26,8 @@ export interface LeaderboardRow {
   values: Partial<Record<PublishedColumn, number | null>>;
   /** per column: a printed value known to be wrong (published rows), with the recomputed value */
   notes?: Partial<Record<PublishedColumn, string>>;
+  /** the value an erratum's definition gives, beside the printed one (0–1) */
+  corrected?: Partial<Record<PublishedColumn, number>>;
 }
 
 const runKey = (g: { run?: RunRef }) => g.run?.id ?? "";
@@ -48,7 +50,10 @@ export function leaderboardRows(metric: Metric, modality: Modality, ours: readon
     const r = row("published", p.model, p.attribute);
     r.values[p.column] = p[metric];
     const e = p.errata?.[metric];
-    if (e) r.notes = { ...r.notes, [p.column]: `Erratum: ${e.note} Recomputed: ${(e.recomputed * 100).toFixed(2)}.` };
+    if (e) {
+      r.notes = { ...r.notes, [p.column]: `Erratum: ${e.note} Recomputed: ${(e.recomputed * 100).toFixed(2)}.` };
+      r.corrected = { ...r.corrected, [p.column]: e.recomputed };
+    }
   }
   return [...rows.values()];
 }

@@ -6,7 +6,7 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { ResultsShell } from "@/components/results/results-shell";
 import { SortableTable, type SortableRow } from "@/components/results/sortable-table";
-import { METRICS, published, publishedScores, type Metric } from "@/lib/published";
+import { METRICS, published, publishedScores, summaryErrata, type Metric } from "@/lib/published";
 import { LLM_COLUMNS, T2I_COLUMNS, leaderboardRows, summaryRows } from "@/lib/results/leaderboard";
 import { METRIC_INFO } from "@/lib/results/metric-info";
 import { loadSelection, type SearchParams } from "../data";
@@ -57,18 +57,23 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
       partial: r.run ? partial(r.run.id) : undefined,
       values: { objGender: r.objSFact.gender, objRace: r.objSFact.race, subjGender: r.subjSFair.gender, subjRace: r.subjSFair.race, avgGender: r.avg.gender, avgRace: r.avg.race, avg: r.avg.avg },
     })),
-    ...published.summary.rows.map((r) => ({
+    ...published.summary.rows.map((r) => {
+      const errata = summaryErrata(r);
+      return {
       key: `published|${r.model}`,
       group: isT2i(r.model) ? "T2I" : "LLM",
       label: r.model,
       source: "published" as const,
+      notes: Object.fromEntries(Object.entries(errata).map(([k, e]) => [k, `Erratum: ${e!.note}`])),
+      corrected: Object.fromEntries(Object.entries(errata).map(([k, e]) => [k, e!.recomputed])),
       values: { objGender: r.objSFact.gender / 100, objRace: r.objSFact.race / 100, subjGender: r.subjSFair.gender / 100, subjRace: r.subjSFair.race / 100, avgGender: r.avg.gender / 100, avgRace: r.avg.race / 100, avg: r.avg.avg / 100 },
-    })),
+      };
+    }),
   ].sort((a, b) => (a.group === b.group ? 0 : a.group === "LLM" ? -1 : 1));
 
   const perMetric = (modality: "llm" | "t2i"): SortableRow[] =>
     leaderboardRows(metric, modality, selection.groups, pub)
-      .map((r) => ({ key: r.key, group: r.attribute, label: r.model, sublabel: r.run?.name, href: r.run ? `/runs/${r.run.id}` : undefined, source: r.source, values: r.values, notes: r.notes, partial: r.run ? partial(r.run.id) : undefined }))
+      .map((r) => ({ key: r.key, group: r.attribute, label: r.model, sublabel: r.run?.name, href: r.run ? `/runs/${r.run.id}` : undefined, source: r.source, values: r.values, notes: r.notes, corrected: r.corrected, partial: r.run ? partial(r.run.id) : undefined }))
       .sort((a, b) => (a.group === b.group ? 0 : a.group === "gender" ? -1 : 1));
 
   return (
