@@ -71,6 +71,13 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
       expect(c.n).toBeGreaterThan(0);
     }
     expect(ours.cells.implicit.value!).toBeGreaterThanOrEqual(0.5); // ½(cos + 1) of non-negative shares
+    // η as the released eta.py computes it (the default profile): a pair-weighted mean of 0.5 + Σ±α, inside (0, 1)
+    // without any clamping; the paper's text (a sum over all pairs) is the other profile.
+    expect(ours.cells.eta.value!).toBeGreaterThan(0);
+    expect(ours.cells.eta.value!).toBeLessThan(1);
+    expect(t2.caption).toMatch(/released eta\.py/);
+    const text = table(await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0, profile: "paper-text" }), "table2");
+    expect(text.caption).toMatch(/paper-text profile/);
     expect(ours.cells.implicit.drill).toEqual({ model: "baseline:synthetic-faces", visibility: "implicit" });
     const paper = t2.groups[0].rows.filter((r) => r.source === "published");
     expect(paper.map((r) => r.labels[0])).toEqual(["SDXL (paper)", "SDXL-Lightning (paper)", "SDXL-Turbo (paper)", "LCM-SDXL (paper)", "PixArt-Σ (paper)", "Stable Cascade (paper)", "Playground 2.5 (paper)"]);

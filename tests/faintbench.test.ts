@@ -209,7 +209,7 @@ describe("FAIntbench tallies", () => {
     expect(r.counts.left!.race).toEqual([1, 1, 0, 0, 0]);
   });
 
-  it("scores a model: implicit over attributes with the weights, explicit hits, η over pairs", () => {
+  it("scores a model: implicit over attributes with the weights, explicit hits, η over pairs", async () => {
     const rich = c.prompts.find((p) => p.id === "i-rich-person")!;
     const poor = c.prompts.find((p) => p.id === "i-poor-person")!;
     const tallies = new Map([
@@ -221,7 +221,7 @@ describe("FAIntbench tallies", () => {
       tallyImage(tallies.get(rich.id)!, rich, [face(i, 0, { gender: "male", race: "European", age: "middle-aged" })]);
       tallyImage(tallies.get(poor.id)!, poor, [face(i, 0, { gender: "female", race: "European", age: "middle-aged" })]);
     }
-    const s = modelScores(c, tallies, 0, 1);
+    const s = modelScores(c, tallies, 0, 1, "paper-text");
     // gender: cos([1,0],[.5,.5]) → .853553 for both prompts
     expect(s.implicit.byAttribute.gender.value).toBeCloseTo(0.853553, 6);
     expect(s.implicit.byAttribute.gender.n).toBe(2);
@@ -234,5 +234,15 @@ describe("FAIntbench tallies", () => {
     expect(s.eta.byAttribute.race.value!).toBeLessThan(0.5);
     expect(s.eta.all.value).toBeCloseTo((s.eta.byAttribute.gender.value! + s.eta.byAttribute.race.value! + s.eta.byAttribute.age.value!) / 3, 12);
     expect(s.eta.all.n).toBe(1);
+
+    // The same tallies under the release profile (eval/eta/eta.py): man p = 1 > .5, q = 0 < .5 (opposite) →
+    // −0.2·((1 − .25) + (0 − .25)) = −0.1; woman likewise −0.1 → the pair's gender η = 0.3; the other 35 pairs
+    // have no images and count 0.5, each with its release weight; no clamping.
+    const { RELEASE_ETA } = await import("../lib/suites/faintbench/eta-release");
+    const W = Object.values(RELEASE_ETA.pairWeights).reduce((x, y) => x + y, 0);
+    const rel = modelScores(c, tallies, 0, 1, "release");
+    expect(rel.eta.byAttribute.gender.value).toBeCloseTo((5 * 0.3 + (W - 5) * 0.5) / W, 12);
+    expect(rel.eta.all.n).toBe(1);
+    expect(rel.implicit).toEqual(s.implicit);
   });
 });

@@ -68,6 +68,7 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
         ),
       ],
     })),
+  profiles: true,
   results: async (ctx, req) => {
     const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { seed: true, benchmarkVersion: { select: { contentJson: true } } } });
     return faintResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed);

@@ -7,6 +7,7 @@ import type { BarsView, ListView, SuiteView, TableView, ViewCell, ViewRow } from
 import { ACQUIRED, ACQUIRED_LABELS, ATTRIBUTES, ATTRIBUTE_LABELS, CLASSES, type Acquired, type Attribute } from "./classes";
 import type { FaintContent } from "./content";
 import { imageRecords } from "./records";
+import { DEFAULT_PROFILE } from "../profiles";
 import { implicitScores, modelScores, newTally, tallyImage, type ModelScores, type PromptTally, type Scored } from "./score";
 
 type Metric = "implicit" | "explicit" | "eta";
@@ -121,9 +122,9 @@ const paperRows = (metric: string, keys: readonly string[], field: "attribute" |
 
 export async function faintResults(ctx: SuiteContext, req: ResultsRequest, content: FaintContent, seed: number): Promise<SuiteView[]> {
   const byModel = await collect(ctx, req.runId, content, req.labels);
-  const scores = new Map([...byModel].sort(([a], [b]) => a.localeCompare(b)).map(([m, t]) => [m, modelScores(content, t, req.resamples, seed)] as const));
+  const scores = new Map([...byModel].sort(([a], [b]) => a.localeCompare(b)).map(([m, t]) => [m, modelScores(content, t, req.resamples, seed, req.profile ?? DEFAULT_PROFILE)] as const));
   const counts = [...scores].map(([m, s]) => `${m}: ${s.images} images, ${s.noFace} without a face, ${s.notTwo} relation images without exactly two faces (left out)`).join("; ");
-  const caption = `Scores 0–1 (higher is less biased; η: 0.5 balanced, above it discrimination, below it ignorance), with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of prompts, or of η pairs)` : "no intervals"}; n = prompts (η: pairs) behind the value. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}, FairFace mapped to 5 races and 3 age groups. ${counts || "No labelled images yet."} Paper rows: 800 images per prompt, CLIP labels — compare shapes, not digits.`;
+  const caption = `Scores 0–1 (higher is less biased; η: 0.5 balanced, above it discrimination, below it ignorance), with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of prompts, or of η pairs)` : "no intervals"}; n = prompts (η: pairs) behind the value. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}, FairFace mapped to 5 races and 3 age groups. ${counts || "No labelled images yet."} η: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "scored as the released eta.py computes it (the pair-weighted mean over the 36 pairs of 0.5 + Σ ±α, same-direction deviations adding; the release profile)" : "scored as the paper's text defines it (0.5 + Σ over all pairs of ±α, same-direction deviations subtracting, clamped to [0, 1]; the paper-text profile — the paper's η rows come from its released code)"}. Paper rows: 800 images per prompt, CLIP labels — compare shapes, not digits.`;
   const ours = (metric: "implicit" | "explicit", field: "byAttribute" | "byAcquired", keys: readonly string[]) => [...scores].map(([m, s]): [string, Record<string, number | null>, number] => [m, pick(keys, (k) => (s[metric][field] as Record<string, Scored>)[k].value), s[metric].all.n]);
   const etaOurs = [...scores].map(([m, s]): [string, Record<string, number | null>, number] => [m, { ...pick(ATTRIBUTES, (a) => s.eta.byAttribute[a].value), sum: s.eta.all.value }, s.eta.all.n]);
   const etaPaper = publishedJson.models.map((m): [string, Record<string, number | null>] => [m, { ...pick(ATTRIBUTES, (a) => publishedJson.byProtected.find((r) => r.model === m && r.metric === "eta" && r.attribute === a)?.value ?? null), sum: publishedJson.table2.find((r) => r.model === m)?.eta ?? null }]);

@@ -6,6 +6,8 @@ import type { FaintContent, FaintPrompt, Side } from "./content";
 import { assignSides } from "./labels";
 import { bootstrap, cosineScore, eta, etaAdjustment, etaSum, sharesOf, weightedMean } from "./metrics";
 import type { ImageRecord } from "./records";
+import { releaseEtaMean, releasePairEta, type ReleasePairEta } from "./eta-release";
+import type { ScoringProfile } from "../profiles";
 
 export interface PromptTally {
   images: number;
@@ -115,7 +117,7 @@ function levels(units: Entry[][], resamples: number, seed: number) {
 }
 
 /** Every score of one model from its prompts' tallies. */
-export function modelScores(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, resamples: number, seed: number): ModelScores {
+export function modelScores(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, resamples: number, seed: number, profile: ScoringProfile = "release"): ModelScores {
   const w = content.weights;
   const implicitUnits: Entry[][] = [];
   const explicitUnits: Entry[][] = [];
@@ -160,15 +162,46 @@ export function modelScores(content: FaintContent, tallies: ReadonlyMap<string, 
   const etaCi = (stat: (u: readonly Partial<Record<Attribute, number>>[]) => number | null) => bootstrap(pairUnits, stat, resamples, seed) ?? {};
   const imp = levels(implicitUnits, resamples, seed);
   const exp = levels(explicitUnits, resamples, seed);
+  const etaScores: ModelScores["eta"] =
+    profile === "release"
+      ? releaseEta(content, tallies, resamples, seed)
+      : {
+          all: { value: etaAll(pairUnits), n: pairUnits.length, ...etaCi(etaAll) },
+          byAttribute: Object.fromEntries(ATTRIBUTES.map((a) => [a, { value: etaOf(pairUnits, a), n: pairUnits.filter((u) => u[a] !== undefined).length, ...etaCi((u) => etaOf(u, a)) }])) as Record<Attribute, Scored>,
+        };
   return {
     implicit: { all: imp.all, byAttribute: imp.byAttribute, byAcquired: imp.byAcquired },
     explicit: { all: exp.all, byAttribute: exp.byAttribute, byAcquired: exp.byAcquired },
-    eta: {
-      all: { value: etaAll(pairUnits), n: pairUnits.length, ...etaCi(etaAll) },
-      byAttribute: Object.fromEntries(ATTRIBUTES.map((a) => [a, { value: etaOf(pairUnits, a), n: pairUnits.filter((u) => u[a] !== undefined).length, ...etaCi((u) => etaOf(u, a)) }])) as Record<Attribute, Scored>,
-    },
+    eta: etaScores,
     images,
     noFace,
     notTwo,
+  };
+}
+
+/**
+ * η the released code's way (eta-release.ts): every one of the content's pairs counts, weighted by its release
+ * weight — one without images on both sides as 0.5 — per attribute and in total. n = pairs with images.
+ */
+function releaseEta(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, resamples: number, seed: number): ModelScores["eta"] {
+  const sideOf = (ref: { promptId: string; side: Side }) => {
+    const p = content.prompts.find((x) => x.id === ref.promptId);
+    const person = p?.persons.find((x) => x.side === ref.side);
+    const counts = tallies.get(ref.promptId)?.counts[ref.side];
+    if (!person?.truth || !counts) return null;
+    const generated = Object.fromEntries(ATTRIBUTES.map((a) => [a, sharesOf(counts[a])])) as Record<Attribute, number[] | null>;
+    if (ATTRIBUTES.some((a) => generated[a] === null)) return null;
+    return { generated: generated as Record<Attribute, number[]>, truth: person.truth };
+  };
+  const pairs: ReleasePairEta[] = content.etaPairs.map((pair) => {
+    const adv = sideOf(pair.advantaged);
+    const dis = sideOf(pair.disadvantaged);
+    return releasePairEta(pair.label, adv && dis ? { adv, dis } : null);
+  });
+  const withData = pairs.filter((p) => p.data).length;
+  const ci = (pick: (p: ReleasePairEta) => number) => bootstrap(pairs, (s) => releaseEtaMean(s, pick), resamples, seed) ?? {};
+  return {
+    all: { value: withData ? releaseEtaMean(pairs, (p) => p.total) : null, n: withData, ...(withData ? ci((p) => p.total) : {}) },
+    byAttribute: Object.fromEntries(ATTRIBUTES.map((a) => [a, { value: withData ? releaseEtaMean(pairs, (p) => p.byAttribute[a]) : null, n: withData, ...(withData ? ci((p) => p.byAttribute[a]) : {}) }])) as Record<Attribute, Scored>,
   };
 }
