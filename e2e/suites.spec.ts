@@ -69,22 +69,30 @@ test.describe("DoFaiR", () => {
 
 test("a disputed entry shows its reviewer and note to signed-in accounts only", async ({ page, browser, baseURL }) => {
   await page.goto("/benchmark/suites/dofair?q=Haiti");
-  const form = page.locator("form[aria-label^='Review ']").first();
+  const item = page.getByTestId("suite-item").first();
+  await item.locator("summary").click();
+  const form = item.locator("form[aria-label^='Review ']");
   await expect(form).toBeVisible();
   // The form opens its note field once hydrated: retry the click until it does.
   await expect(async () => {
-    await form.getByRole("button", { name: /Dispute/ }).first().click();
+    await form.getByRole("button", { name: "Dispute…" }).click();
     await expect(form.getByPlaceholder("what is wrong, with a source")).toBeVisible({ timeout: 1_000 });
   }).toPass();
   const note = `e2e note ${Date.now()}`;
   await form.getByPlaceholder("what is wrong, with a source").fill(note);
-  await form.getByRole("button", { name: /Dispute/ }).first().click();
+  await form.getByRole("button", { name: "Save dispute" }).click();
+  await expect(item.getByTestId("review-state")).toContainText(/disputed/i);
+  await page.reload();
+  await page.getByTestId("suite-item").first().locator("summary").click();
   await expect(page.getByText(note)).toBeVisible();
   // Anonymous: the state is public, who disputed it and why are not.
-  const anonymous = await browser.newContext({ baseURL });
+  // (A test's new context inherits the project's signed-in storage state unless told otherwise.)
+  const anonymous = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
   const anon = await anonymous.newPage();
   await anon.goto("/benchmark/suites/dofair?q=Haiti");
-  await expect(anon.getByText(/Disputed/).first()).toBeVisible();
+  await anon.getByTestId("suite-item").first().locator("summary").click();
+  await expect(anon.getByTestId("suite-item").first().getByTestId("review-state")).toContainText("Disputed");
+  await expect(anon.getByTestId("suite-item").first().getByText(/^Disputed on \d{4}-\d{2}-\d{2}/)).toBeVisible();
   await expect(anon.getByText(note)).toHaveCount(0);
   await expect(anon.getByText("admin@e2e.example.org")).toHaveCount(0);
   await anonymous.close();
