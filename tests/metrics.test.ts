@@ -190,3 +190,17 @@ describe("grouping", () => {
     expect(Object.keys(out[0])).toEqual(["model", "modality", "test", "context", "attribute", "n", "refused", "sFact", "sE", "sKLD", "sFair", "distance"]);
   });
 });
+
+describe("d as the released scripts compute it (bounded Brent)", () => {
+  it("finds the minimum of a smooth function to xatol, and a local one on the k = 4 bound where the global is elsewhere", async () => {
+    const { brentBounded, distanceToBoundRelease } = await import("../lib/metrics/bounded-distance");
+    const { distanceToBound } = await import("../lib/metrics/bound");
+    expect(brentBounded((x) => (x - 0.3) ** 2, 0, 1)).toBeCloseTo(0.3, 5);
+    expect(brentBounded((x) => Math.cos(x), 0, 4)).toBeCloseTo(Math.PI, 4);
+    // Midjourney race, objective (Table 5: S_fact 25.36, S_E 55.53, printed d 41.97): the global minimum is 34.72.
+    expect((distanceToBoundRelease(0.2536, 0.5553, 4) * 100).toFixed(2)).toBe("41.97");
+    expect((distanceToBound(0.2536, 0.5553, 4) * 100).toFixed(2)).toBe("34.72");
+    // Gender (k = 2, convex): both agree.
+    expect(distanceToBoundRelease(0.5, 0.6, 2)).toBeCloseTo(distanceToBound(0.5, 0.6, 2), 6);
+  });
+});

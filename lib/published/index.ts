@@ -3,6 +3,7 @@
 import { z } from "zod";
 import raw from "../../data/suites/fact-or-fair/published-results.json";
 import { distanceToBound } from "../metrics/bound";
+import { distanceToBoundRelease } from "../metrics/bounded-distance";
 import { sFairOf } from "../metrics/scores";
 
 export const PUBLISHED_COLUMNS = ["O", "S-B", "S-R", "S-A", "S-G", "S"] as const;
@@ -92,6 +93,8 @@ export interface Erratum {
   note: string;
   /** 0–1 scale, from the definitions (S_fair from S_E and S_KLD; d from S_fact and S_E) */
   recomputed: number;
+  /** d only: what the authors' released script computes from the same S_fact and S_E (its bounded optimiser) */
+  release?: number;
 }
 
 /** The value an erratum's metric should have had, from the row's printed S_fact, S_E and S_KLD. */
@@ -112,7 +115,8 @@ export function publishedScores(): PublishedScore[] {
         for (const e of published.errata) {
           if (e.model !== row.model || e.modality !== modality || e.attribute !== row.attribute || !e.columns.includes(column)) continue;
           const value = recomputed(score, e.metric);
-          if (value !== null) score.errata = { ...score.errata, [e.metric]: { note: e.note, recomputed: value } };
+          const release = e.metric === "distance" && score.sFact !== null && score.sE !== null ? distanceToBoundRelease(score.sFact, score.sE, score.attribute === "gender" ? 2 : 4) : undefined;
+          if (value !== null) score.errata = { ...score.errata, [e.metric]: { note: e.note, recomputed: value, ...(release !== undefined ? { release } : {}) } };
         }
         out.push(score);
       }

@@ -51,7 +51,7 @@ export function leaderboardRows(metric: Metric, modality: Modality, ours: readon
     r.values[p.column] = p[metric];
     const e = p.errata?.[metric];
     if (e) {
-      r.notes = { ...r.notes, [p.column]: `Erratum: ${e.note} Recomputed: ${(e.recomputed * 100).toFixed(2)}.` };
+      r.notes = { ...r.notes, [p.column]: `Erratum: ${e.note} Recomputed: ${(e.recomputed * 100).toFixed(2)}.${e.release !== undefined ? ` The released script gives ${(e.release * 100).toFixed(2)}.` : ""}` };
       r.corrected = { ...r.corrected, [p.column]: e.recomputed };
     }
   }
