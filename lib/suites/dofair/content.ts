@@ -1,4 +1,5 @@
-// DoFaiR content: historical events written for the workbench (the paper's 756 entries are unpublished), each
+// DoFaiR content: historical events written for the workbench (a sample set: the paper's 756 entries are in its
+// authors' repository without a licence, so they are not shipped), each
 // yielding a race and a gender entry with the dominant and involved FairFace classes and a checkable passage.
 import { createHash } from "node:crypto";
 import { z } from "zod";
