@@ -44,7 +44,13 @@ async function main() {
   // Longer than a proxy's idle keep-alive, as next start does, so a reused connection is never cut mid-request.
   server.keepAliveTimeout = 65_000;
   server.listen(port, hostname, () => process.stderr.write(`ready on http://${hostname}:${port}\n`));
-  const stop = () => server.close(() => process.exit(0));
+  // Stop taking requests, let the in-process worker (instrumentation.ts) write its last results and give back its
+  // leases (it stops on the same signal), then exit — within 20 s whatever happens.
+  const stop = () => {
+    const done = (globalThis as { __fofWorkerDone?: Promise<void> }).__fofWorkerDone ?? Promise.resolve();
+    const deadline = new Promise((r) => setTimeout(r, 20_000).unref());
+    server.close(() => void Promise.race([done, deadline]).finally(() => process.exit(0)));
+  };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 }

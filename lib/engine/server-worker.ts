@@ -5,7 +5,7 @@ import { db } from "../db";
 import { Worker } from "./worker";
 import { logger } from "../log";
 
-const g = globalThis as unknown as { __fofWorker?: Worker; __fofWorkerStopping?: boolean };
+const g = globalThis as unknown as { __fofWorker?: Worker; __fofWorkerStopping?: boolean; __fofWorkerDone?: Promise<void> };
 
 export function startServerWorker() {
   if (g.__fofWorker) return g.__fofWorker;
@@ -15,7 +15,9 @@ export function startServerWorker() {
     const child = logger.child({ component: "worker", worker: worker.owner });
     log = (m) => child.info(m);
     g.__fofWorker = worker;
-    worker
+    // The HTTP server (scripts/serve.ts) waits for this on SIGTERM before it exits: the last results are written
+    // and the leases given back, so other workers take over at once.
+    g.__fofWorkerDone = worker
       .run()
       .catch((e) => log(`loop ended: ${e instanceof Error ? e.message : String(e)}`))
       .finally(() => {
