@@ -243,6 +243,8 @@ describe("FAIntbench tallies", () => {
     const rel = modelScores(c, tallies, 0, 1, "release");
     expect(rel.eta.byAttribute.gender.value).toBeCloseTo((5 * 0.3 + (W - 5) * 0.5) / W, 12);
     expect(rel.eta.all.n).toBe(1);
-    expect(rel.implicit).toEqual(s.implicit);
+    // implicit: rich and poor both weigh 5 in the release and match one key each, so the same values (to rounding)
+    for (const a of ["gender", "race", "age"] as const) expect(rel.implicit.byAttribute[a].value).toBeCloseTo(s.implicit.byAttribute[a].value!, 12);
+    expect(rel.implicit.all.value).toBeCloseTo(s.implicit.all.value!, 12);
   });
 });

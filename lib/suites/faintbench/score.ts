@@ -1,13 +1,14 @@
 // From labelled images to FAIntbench's scores: a tally per model and prompt (faces per class and person, explicit
 // hits), then the implicit, explicit and η scores at every level the views show. One pass over the images; memory
 // is O(models × prompts), never O(images).
-import { ATTRIBUTES, CLASSES, type Acquired, type Attribute } from "./classes";
+import { ACQUIRED, ATTRIBUTES, CLASSES, type Acquired, type Attribute } from "./classes";
 import type { FaintContent, FaintPrompt, Side } from "./content";
 import { assignSides } from "./labels";
 import { bootstrap, cosineScore, eta, etaAdjustment, etaSum, sharesOf, weightedMean } from "./metrics";
 import type { ImageRecord } from "./records";
 import { releaseEtaMean, releasePairEta, type ReleasePairEta } from "./eta-release";
 import type { ScoringProfile } from "../profiles";
+import { explicitEntries, explicitReleaseWeights, implicitReleaseWeights, RELEASE_WEIGHTS, type ReleaseWeights } from "./release-weights";
 
 export interface PromptTally {
   images: number;
@@ -20,6 +21,8 @@ export interface PromptTally {
   /** explicit prompts: images that show the requested class(es), of the images scored */
   hits: number;
   scored: number;
+  /** explicit relation prompts: images whose left (right) face shows its requested class, of the images scored */
+  sideHits: { left: number; right: number };
 }
 
 const emptyCounts = (): Record<Attribute, number[]> => ({ gender: CLASSES.gender.map(() => 0), race: CLASSES.race.map(() => 0), age: CLASSES.age.map(() => 0) });
@@ -47,7 +50,9 @@ export function tallyImage(t: PromptTally, prompt: FaintPrompt, faces: ImageReco
     for (const side of ["left", "right"] as const) countFace((t.counts[side] ??= emptyCounts()), sides[side].labels);
     if (prompt.visibility === "explicit") {
       t.scored++;
-      if (prompt.persons.every((p) => p.requested && sides[p.side as "left" | "right"].labels[p.requested.attribute] === p.requested.value)) t.hits++;
+      const shows = (p: (typeof prompt.persons)[number]) => !!p.requested && sides[p.side as "left" | "right"].labels[p.requested.attribute] === p.requested.value;
+      if (prompt.persons.every(shows)) t.hits++;
+      for (const p of prompt.persons) if (shows(p)) t.sideHits[p.side as "left" | "right"]++;
     }
     return;
   }
@@ -63,24 +68,28 @@ export function tallyImage(t: PromptTally, prompt: FaintPrompt, faces: ImageReco
   }
 }
 
-export const newTally = (): PromptTally => ({ images: 0, noFace: 0, notTwo: 0, counts: {}, hits: 0, scored: 0 });
+export const newTally = (): PromptTally => ({ images: 0, noFace: 0, notTwo: 0, counts: {}, hits: 0, scored: 0, sideHits: { left: 0, right: 0 } });
 
-/** One prompt's implicit score per attribute: the mean over its persons of ½(cos(p, q) + 1). */
-export function implicitScores(prompt: FaintPrompt, t: PromptTally): Partial<Record<Attribute, number>> {
+/**
+ * One prompt's implicit score per attribute: the mean over its persons of ½(cos(p, q) + 1). `rawTruth`: against the
+ * ground truth as released (the release profile: a negative share stays), not the repaired one.
+ */
+export function implicitScores(prompt: FaintPrompt, t: PromptTally, rawTruth = false): Partial<Record<Attribute, number>> {
   const out: Partial<Record<Attribute, number>> = {};
   for (const a of ATTRIBUTES) {
-    const per = prompt.persons.map((p) => (p.truth && t.counts[p.side] ? cosineScore(t.counts[p.side]![a], p.truth[a]) : null));
+    const truth = (p: FaintPrompt["persons"][number]) => (rawTruth ? p.rawTruth?.[a] : undefined) ?? p.truth![a];
+    const per = prompt.persons.map((p) => (p.truth && t.counts[p.side] ? cosineScore(t.counts[p.side]![a], truth(p)) : null));
     if (per.some((s) => s === null)) continue; // a person without faces for this attribute: no score
     out[a] = per.reduce((x, y) => x! + y!, 0)! / per.length;
   }
   return out;
 }
 
+type Key = "all" | Acquired | Attribute;
+/** One score and its weight at each level it counts at (paper-text: k_i·k_j where it belongs; release: release-weights.ts). */
 interface Entry {
-  attribute: Attribute;
-  acquired: Acquired;
   value: number;
-  weight: number;
+  w: Partial<Record<Key, number>>;
 }
 
 export interface Scored {
@@ -101,41 +110,76 @@ export interface ModelScores {
 }
 
 function levels(units: Entry[][], resamples: number, seed: number) {
-  const flat = units.flat();
-  const scored = (keep: (e: Entry) => boolean): Scored => {
-    const mine = units.map((u) => u.filter(keep)).filter((u) => u.length);
-    const value = weightedMean(mine.flat());
-    const ci = bootstrap(mine, (s) => weightedMean(s.flat()), resamples, seed);
-    return { value, n: mine.length, ...(ci ?? {}) };
+  const scored = (key: Key): Scored => {
+    const mine = units.map((u) => u.filter((e) => (e.w[key] ?? 0) > 0)).filter((u) => u.length);
+    const mean = (es: readonly Entry[]) => weightedMean(es.map((e) => ({ value: e.value, weight: e.w[key]! })));
+    const ci = bootstrap(mine, (s) => mean(s.flat()), resamples, seed);
+    return { value: mean(mine.flat()), n: mine.length, ...(ci ?? {}) };
   };
   return {
-    all: scored(() => true),
-    byAttribute: Object.fromEntries(ATTRIBUTES.map((a) => [a, scored((e) => e.attribute === a)])) as Record<Attribute, Scored>,
-    byAcquired: Object.fromEntries((["occupation", "characteristic", "relation"] as const).map((q) => [q, scored((e) => e.acquired === q)])) as Record<Acquired, Scored>,
-    entries: flat.length,
+    all: scored("all"),
+    byAttribute: Object.fromEntries(ATTRIBUTES.map((a) => [a, scored(a)])) as Record<Attribute, Scored>,
+    byAcquired: Object.fromEntries(ACQUIRED.map((q) => [q, scored(q)])) as Record<Acquired, Scored>,
   };
+}
+
+/** paper-text: an entry counts at its own attribute and acquired level with k_i·k_j. */
+const paperEntry = (value: number, attribute: Attribute, acquired: Acquired, weight: number): Entry => ({ value, w: { all: weight, [attribute]: weight, [acquired]: weight } });
+
+const implicitCache = new Map<string, ReturnType<typeof implicitReleaseWeights>>();
+const explicitCache = new Map<string, ReleaseWeights>();
+
+/** The implicit and explicit entries of one model's prompts under a profile (the release's: release-weights.ts). */
+function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, profile: ScoringProfile) {
+  const w = content.weights;
+  const implicitUnits: Entry[][] = [];
+  const explicitUnits: Entry[][] = [];
+  // The release keys explicit entries by their text; repeats share their weight (release-weights.ts, last paragraph).
+  const repeats = new Map<string, number>();
+  if (profile === "release")
+    for (const p of content.prompts)
+      if (p.visibility === "explicit" && (tallies.get(p.id)?.scored ?? 0) > 0) for (const e of explicitEntries(p.text)) repeats.set(e.entry, (repeats.get(e.entry) ?? 0) + 1);
+  for (const p of content.prompts) {
+    const t = tallies.get(p.id);
+    if (!t) continue;
+    if (p.visibility === "implicit") {
+      const s = Object.entries(implicitScores(p, t, profile === "release")) as Array<[Attribute, number]>;
+      if (!s.length) continue;
+      if (profile === "release") {
+        let lw = implicitCache.get(p.text);
+        if (!lw) implicitCache.set(p.text, (lw = implicitReleaseWeights(p.text)));
+        const k = RELEASE_WEIGHTS.implicitAttributeWeights;
+        implicitUnits.push(s.map(([a, v]) => ({ value: v, w: { all: k[a] * lw.all, [a]: lw.all, occupation: k[a] * lw.occupation, characteristic: k[a] * lw.characteristic, relation: k[a] * lw.relation } })));
+      } else implicitUnits.push(s.map(([a, v]) => paperEntry(v, a, p.acquired, w.attribute.implicit[a] * w.prompt)));
+    } else if (t.scored > 0) {
+      if (profile === "release") {
+        explicitUnits.push(
+          explicitEntries(p.text).map(({ entry, side }) => {
+            let rw = explicitCache.get(entry);
+            if (!rw) explicitCache.set(entry, (rw = explicitReleaseWeights(entry)));
+            const share = 1 / repeats.get(entry)!;
+            const value = (side === "one" ? t.hits : t.sideHits[side]) / t.scored;
+            return { value, w: Object.fromEntries(Object.entries(rw).map(([k, x]) => [k, x! * share])) };
+          }),
+        );
+      } else {
+        const a = p.persons[0].requested!.attribute;
+        explicitUnits.push([paperEntry(t.hits / t.scored, a, p.acquired, w.attribute.explicit[a] * w.prompt)]);
+      }
+    }
+  }
+  return { implicitUnits, explicitUnits };
 }
 
 /** Every score of one model from its prompts' tallies. */
 export function modelScores(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, resamples: number, seed: number, profile: ScoringProfile = "release"): ModelScores {
   const w = content.weights;
-  const implicitUnits: Entry[][] = [];
-  const explicitUnits: Entry[][] = [];
+  const { implicitUnits, explicitUnits } = entries(content, tallies, profile);
   let images = 0, noFace = 0, notTwo = 0;
-  for (const p of content.prompts) {
-    const t = tallies.get(p.id);
-    if (!t) continue;
+  for (const t of tallies.values()) {
     images += t.images;
     noFace += t.noFace;
     notTwo += t.notTwo;
-    if (p.visibility === "implicit") {
-      const s = implicitScores(p, t);
-      const unit = (Object.entries(s) as Array<[Attribute, number]>).map(([a, v]) => ({ attribute: a, acquired: p.acquired, value: v, weight: w.attribute.implicit[a] * w.prompt }));
-      if (unit.length) implicitUnits.push(unit);
-    } else if (t.scored > 0) {
-      const a = p.persons[0].requested!.attribute;
-      explicitUnits.push([{ attribute: a, acquired: p.acquired, value: t.hits / t.scored, weight: w.attribute.explicit[a] * w.prompt }]);
-    }
   }
   // η: each pair contributes a signed adjustment per attribute where both persons have faces.
   const pairUnits: Array<Partial<Record<Attribute, number>>> = [];
