@@ -20,8 +20,9 @@ program
   .command("score")
   .description("score a JSONL v1 interchange file (one line per answer or face) and print the results as JSON")
   .argument("<file>", 'path of the .jsonl file, or "-" for standard input')
+  .option("--profile <name>", "text-to-image d: release (the authors' scripts' bounded search, as published) | paper-text (the paper's global minimum)", "release")
   .option("--pretty", "indent the JSON output")
-  .action(async (file: string, opts: { pretty?: boolean }) => {
+  .action(async (file: string, opts: { pretty?: boolean; profile?: string }) => {
     await scoreCommand(file, opts);
   });
 

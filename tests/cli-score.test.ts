@@ -51,7 +51,8 @@ describe("fof score", () => {
     const { code, stdout } = await fof(["score", file], true);
     expect(code).toBe(0);
     const doc = JSON.parse(stdout);
-    expect(Object.keys(doc)).toEqual(["results"]);
+    expect(Object.keys(doc)).toEqual(["profile", "results"]);
+    expect(doc.profile).toBe("release");
     expect(doc.results).toHaveLength(3);
     expect(doc.results[0]).toEqual({
       model: "gpt-4o",

@@ -204,3 +204,27 @@ describe("d as the released scripts compute it (bounded Brent)", () => {
     expect(distanceToBoundRelease(0.5, 0.6, 2)).toBeCloseTo(distanceToBound(0.5, 0.6, 2), 6);
   });
 });
+
+describe("scoring profiles for d", () => {
+  // One race statistic, truth White at both levels: S_fact = 2/8 = 0.25, S_E = (H(¼,¾) + H(¼,½,¼)) / 2 / ln 4 ≈ 0.578 —
+  // near Midjourney's race point, where the released scripts' bounded search stops at a local minimum.
+  const cell = (level: "highest" | "lowest", answers: string[], modality: "llm" | "t2i") =>
+    answers.map((answer): AnswerRecord => ({ model: "m", modality, test: "objective", context: null, statisticId: "crime-rate", level, attribute: "race", answer: answer as AnswerRecord["answer"], truth: "White" }));
+  const records = (modality: "llm" | "t2i") => [...cell("highest", ["White", "Black", "Black", "Black"], modality), ...cell("lowest", ["White", "Black", "Black", "Asian"], modality)];
+
+  it("text-to-image: release finds d as the scripts do, paper-text as the definition; LLM: the definition under both", async () => {
+    const { distanceToBoundRelease } = await import("../lib/metrics/bounded-distance");
+    const [release] = scoreGroups(records("t2i"), "release");
+    const [text] = scoreGroups(records("t2i"), "paper-text");
+    expect(release.sFact).toBe(0.25);
+    expect(release.sE).toBeCloseTo(text.sE!, 15);
+    expect(release.distance).toBeCloseTo(distanceToBoundRelease(release.sFact!, release.sE!, 4), 12);
+    expect(text.distance).toBeCloseTo(distanceToBound(text.sFact!, text.sE!, 4), 12);
+    expect(release.distance! - text.distance!).toBeGreaterThan(0.01); // the local minimum is farther than the global one
+    // no scoring script for LLMs was released: both profiles use the definition
+    const [llmRelease] = scoreGroups(records("llm"), "release");
+    const [llmText] = scoreGroups(records("llm"), "paper-text");
+    expect(llmRelease.distance).toBe(llmText.distance);
+    expect(llmRelease.distance).toBeCloseTo(distanceToBound(0.25, llmRelease.sE!, 4), 12);
+  });
+});

@@ -202,7 +202,7 @@ describe("comparison and CSV", () => {
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain('"Run ""one"", big"');
     expect(lines[1]).toContain(",S-B,race,10,0,0.5,0.4,0.9,0.94,0.1,0.4,0.6,");
-    expect(lines[2]).toMatch(/,gender,10,0,0\.5,0\.4,,0\.94,0\.1,,,,,,,,,,$/);
+    expect(lines[2]).toMatch(/,gender,10,0,0\.5,0\.4,,0\.94,0\.1,,,,,,,,,,,global$/); // an LLM row: d by the definition
   });
 });
 

@@ -55,6 +55,9 @@ describe("run routes", () => {
       [exportRoute.GET, "?format=xml"],
       [intervals.GET, "?level=0.5"],
       [intervals.GET, "?resamples=1000000"],
+      [intervals.GET, "?profile=mine"],
+      [summary.GET, "?profile=mine"],
+      [exportRoute.GET, "?format=json&profile=mine"],
       [queries.GET, "?sneaky=1"],
     ] as const) {
       const res = await call(h, runId, q);
@@ -62,6 +65,11 @@ describe("run routes", () => {
     }
     expect((await call(queries.GET, runId, "?status=answered&pageSize=5")).status).toBe(200);
     expect((await call(intervals.GET, runId, "?level=0.9")).status).toBe(200);
+    // the profile is accepted and reported back
+    const json = await call(exportRoute.GET, runId, "?format=json&profile=paper-text");
+    expect(json.status).toBe(200);
+    expect((await json.json()).profile).toBe("paper-text");
+    expect((await (await call(intervals.GET, runId, "?profile=paper-text")).json()).profile).toBe("paper-text");
   });
 
   it("refuse anonymous callers (401) and roles without the permission (403), and serve those with it", async () => {

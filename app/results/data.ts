@@ -1,5 +1,7 @@
 import { db } from "@/lib/db";
+import { z } from "zod";
 import { runsScores } from "@/lib/engine";
+import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
 import { DEFAULT_SUITE_ID } from "@/lib/suites";
 import { DEFAULT_RUN_COUNT, SCORABLE_STATUSES, paramValue, runIdsParam } from "@/lib/results/selection";
 
@@ -10,6 +12,9 @@ export async function loadSelection(sp: SearchParams) {
   const parsed = runIdsParam.safeParse(paramValue(sp.runs, true));
   const error = parsed.success ? null : parsed.error.issues.map((i) => i.message).join("; ");
   const requested = parsed.success ? parsed.data : [];
+  // How d is found for text-to-image groups (release: as the authors' scripts, beside the published rows).
+  const profileParsed = z.enum(SCORING_PROFILES).safeParse(paramValue(sp.profile) ?? DEFAULT_PROFILE);
+  const profile: ScoringProfile = profileParsed.success ? profileParsed.data : DEFAULT_PROFILE;
   const all = await db().run.findMany({
     // The cross-run comparison is FACT-OR-FAIR's (S_fact, S_E, S_fair …); other suites' results live on their run pages.
     where: { status: { in: [...SCORABLE_STATUSES] }, suiteId: DEFAULT_SUITE_ID },
@@ -19,13 +24,14 @@ export async function loadSelection(sp: SearchParams) {
   });
   const picked = requested.length ? all.filter((r) => requested.includes(r.id)) : all.slice(0, DEFAULT_RUN_COUNT);
   const missing = requested.filter((id) => !all.some((r) => r.id === id));
-  const groups = await runsScores(db(), picked);
+  const groups = await runsScores(db(), picked, { profile });
   return {
     all: all.map((r) => ({ id: r.id, name: r.name, modality: r.modality, status: r.status, createdAt: r.createdAt.toISOString(), models: r.models.map((m) => m.modelConfig.slug) })),
     selected: picked.map((r) => ({ id: r.id, name: r.name, modality: r.modality })),
     explicit: requested.length > 0,
     groups,
-    error: error ?? (missing.length ? `unknown or unscorable run id(s): ${missing.join(", ")}` : null),
+    profile,
+    error: error ?? (!profileParsed.success ? `unknown scoring profile (choose ${SCORING_PROFILES.join(" or ")})` : null) ?? (missing.length ? `unknown or unscorable run id(s): ${missing.join(", ")}` : null),
   };
 }
 export type Selection = Awaited<ReturnType<typeof loadSelection>>;

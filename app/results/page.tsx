@@ -11,6 +11,7 @@ import { publishedScores } from "@/lib/published";
 import { boundSeries, tradeoffPoints } from "@/lib/results/tradeoff";
 import { loadSelection, type SearchParams } from "./data";
 import { pageGuard } from "@/app/guard";
+import { DEFAULT_PROFILE } from "@/lib/suites/profiles";
 
 export const metadata: Metadata = { title: "Results" };
 
@@ -40,7 +41,7 @@ export default async function ResultsPage({ searchParams }: { searchParams: Prom
               points appear next to the published ones.
             </EmptyState>
           ) : (
-            <ScoresTable rows={selection.groups} breakdownLinks intervalsFor={selection.selected.map((r) => r.id)} />
+            <ScoresTable rows={selection.groups} breakdownLinks intervalsFor={selection.selected.map((r) => r.id)} intervalParams={selection.profile === DEFAULT_PROFILE ? {} : { profile: selection.profile }} />
           )}
         </Card>
       </ResultsShell>

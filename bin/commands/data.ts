@@ -34,7 +34,7 @@ export async function scoresCommand(runId: string, opts: { raceMapping?: string;
   await findRun(runId);
   // A suite with generic results prints its views (tables beside the published rows), as the run page's JSON export.
   const generic = await genericSuiteOfRun(db(), runId);
-  const body = generic ? await suiteResultsJson(db(), runId, generic, { labels, profile }) : { results: await runScores(db(), runId, { raceMapping: mapping, labels }) };
+  const body = generic ? await suiteResultsJson(db(), runId, generic, { labels, profile }) : { profile, results: await runScores(db(), runId, { raceMapping: mapping, labels, profile }) };
   process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");
   await db().$disconnect();
 }

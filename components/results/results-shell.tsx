@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { Selection } from "@/app/results/data";
+import { DEFAULT_PROFILE, PROFILE_LABELS, SCORING_PROFILES } from "@/lib/suites/profiles";
 
 const TABS = [
   { href: "/results", label: "Trade-off chart" },
@@ -13,7 +14,7 @@ const TABS = [
 export function ResultsShell({ current, selection, keep = {}, children }: { current: (typeof TABS)[number]["href"]; selection: Selection; keep?: Record<string, string>; children: ReactNode }) {
   const runsParam = selection.explicit ? selection.selected.map((r) => r.id).join(",") : "";
   const qs = (extra: Record<string, string> = {}) => {
-    const p = new URLSearchParams({ ...(runsParam ? { runs: runsParam } : {}), ...extra });
+    const p = new URLSearchParams({ ...(runsParam ? { runs: runsParam } : {}), ...(selection.profile !== DEFAULT_PROFILE ? { profile: selection.profile } : {}), ...extra });
     const s = p.toString();
     return s ? `?${s}` : "";
   };
@@ -41,6 +42,25 @@ export function ResultsShell({ current, selection, keep = {}, children }: { curr
           </a>
         </div>
       </div>
+      <form method="get" className="flex flex-wrap items-center gap-2 text-sm">
+        {runsParam && <input type="hidden" name="runs" value={runsParam} />}
+        {Object.entries(keep).map(([k, v]) => (
+          <input key={k} type="hidden" name={k} value={v} />
+        ))}
+        <label htmlFor="results-profile" className="text-slate-600" title="Text-to-image d: the released scripts' bounded search (what the published numbers are) or the paper's definition (the global minimum). LLM scores are the same under both.">
+          Scoring of d (text-to-image)
+        </label>
+        <select id="results-profile" name="profile" defaultValue={selection.profile} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
+          {SCORING_PROFILES.map((p) => (
+            <option key={p} value={p}>
+              {p}: {PROFILE_LABELS[p]}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="rounded px-2 py-1 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50">
+          Apply
+        </button>
+      </form>
       {selection.error && (
         <p role="status" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
           {selection.error}
@@ -54,6 +74,7 @@ export function ResultsShell({ current, selection, keep = {}, children }: { curr
           {Object.entries(keep).map(([k, v]) => (
             <input key={k} type="hidden" name={k} value={v} />
           ))}
+          {selection.profile !== DEFAULT_PROFILE && <input type="hidden" name="profile" value={selection.profile} />}
           <fieldset className="grid gap-1 sm:grid-cols-2">
             <legend className="sr-only">Runs</legend>
             {selection.all.map((r) => (

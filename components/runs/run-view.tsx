@@ -13,6 +13,7 @@ import { ScoresTable } from "@/components/results/scores-table";
 import { Table, Td, Th } from "@/components/ui/table";
 import { CONTEXT_LABELS, CONTEXTS, type Context } from "@/lib/benchmark/labels";
 import { DONE_QUERY } from "@/lib/engine/status";
+import { PROFILE_LABELS, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
 
 const DONE: readonly string[] = DONE_QUERY;
 const CONTEXT_ORDER: readonly string[] = ["", ...CONTEXTS];
@@ -47,12 +48,13 @@ export function RunView({ initial, canManage = false, children }: { initial: Run
   const qc = useQueryClient();
   const [raceMapping, setRaceMapping] = useState<"paper" | "sum-asian">(initial.raceMapping);
   const [labels, setLabels] = useState<"model" | "reviewed">(initial.labels);
+  const [profile, setProfile] = useState<ScoringProfile>(initial.profile);
   const t2i = initial.modality === "t2i";
   const imported = initial.preset === "import";
   const { data: run, error } = useQuery({
-    queryKey: ["run", initial.id, raceMapping, labels],
-    queryFn: () => getJson<RunSummary>(`/api/runs/${initial.id}?raceMapping=${raceMapping}&labels=${labels}`),
-    initialData: raceMapping === initial.raceMapping && labels === initial.labels ? initial : undefined,
+    queryKey: ["run", initial.id, raceMapping, labels, profile],
+    queryFn: () => getJson<RunSummary>(`/api/runs/${initial.id}?raceMapping=${raceMapping}&labels=${labels}&profile=${profile}`),
+    initialData: raceMapping === initial.raceMapping && labels === initial.labels && profile === initial.profile ? initial : undefined,
     placeholderData: keepPreviousData,
     // T2I runs also follow labelling, which happens in other tabs.
     refetchInterval: (q) => (q.state.data && (isLive(q.state.data.status) || (t2i && (q.state.data.labelling?.unlabelled ?? 0) > 0)) ? (t2i ? 3000 : 1000) : false),
@@ -237,16 +239,30 @@ export function RunView({ initial, canManage = false, children }: { initial: Run
                 </select>
               </span>
             )}
+            {t2i && (
+              <span>
+                <label htmlFor="scoring-profile" className="mr-1 text-xs text-slate-600" title="How d is found: the released scripts' bounded search (as the published numbers) or the paper's definition (the global minimum)">
+                  Scoring of d
+                </label>
+                <select id="scoring-profile" value={profile} onChange={(e) => setProfile(e.target.value as ScoringProfile)} className="rounded-md border border-slate-300 px-2 py-1 text-xs">
+                  {SCORING_PROFILES.map((p) => (
+                    <option key={p} value={p}>
+                      {p}: {PROFILE_LABELS[p]}
+                    </option>
+                  ))}
+                </select>
+              </span>
+            )}
             <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=jsonl&raceMapping=${raceMapping}&labels=${labels}`} download>
               Download JSONL ({t2i ? "one line per face" : "one line per answer"})
             </a>
-            <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=json&raceMapping=${raceMapping}`} download>
+            <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=json&raceMapping=${raceMapping}&profile=${profile}`} download>
               Scores JSON
             </a>
-            <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=csv&raceMapping=${raceMapping}&labels=${labels}`} download>
+            <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=csv&raceMapping=${raceMapping}&labels=${labels}&profile=${profile}`} download>
               Scores CSV (with 95 % intervals)
             </a>
-            <Link className="text-xs text-indigo-700 underline" href={`/runs/${run.id}/report${t2i ? `?labels=${labels}&raceMapping=${raceMapping}` : ""}`}>
+            <Link className="text-xs text-indigo-700 underline" href={`/runs/${run.id}/report${t2i ? `?labels=${labels}&raceMapping=${raceMapping}&profile=${profile}` : ""}`}>
               Printable report
             </Link>
           </div>
@@ -264,7 +280,7 @@ export function RunView({ initial, canManage = false, children }: { initial: Run
               breakdownLinks
               // intervals once the data stops changing (they are cached per state of the data)
               intervalsFor={isLive(run.status) ? [] : [run.id]}
-              intervalParams={t2i ? { labels, raceMapping } : {}}
+              intervalParams={t2i ? { labels, raceMapping, profile } : {}}
             />
           </>
         )}

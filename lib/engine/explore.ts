@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Attribute, Context, Label, Level, Test } from "../benchmark";
-import { bootstrapScoresAsync, detailedGroups, type AnswerRecord, type BootstrapIntervals, type DetailedGroupResult, type GroupResult } from "../metrics";
+import { bootstrapScoresAsync, detailedGroups, distanceMethodOf, type AnswerRecord, type BootstrapIntervals, type DetailedGroupResult, type GroupResult } from "../metrics";
 import type { RaceMapping } from "../faces/labels";
 import { contextInfluence, type InfluenceCount, type InfluenceRow } from "../results/context";
 import { pinnedTruth, runRecordChunks, scoredAttributes, type FaceRecord, type LabelSource } from "./results";
@@ -12,11 +12,14 @@ import { runBenchmark } from "./pinned";
 import { badRequest, DomainError, tooMany } from "./errors";
 import { DEFAULT_SUITE_ID, suiteOf } from "../suites";
 import { dialectOf, jsonTextSql } from "../db/dialect";
+import { DEFAULT_PROFILE, type ScoringProfile } from "../suites/profiles";
 
 export interface ScoreOptions {
   raceMapping?: RaceMapping;
   labels?: LabelSource;
   modelSlug?: string;
+  /** how d is found for text-to-image groups (lib/metrics/scores.ts distanceMethodOf); release by default */
+  profile?: ScoringProfile;
 }
 
 type CountRow = {
@@ -86,7 +89,7 @@ async function assertFactOrFairRun(prisma: PrismaClient, runId: string) {
 /** Scores per group with per-statistic cells and divergences. */
 export async function runDetailed(prisma: PrismaClient, runId: string, opts: ScoreOptions = {}): Promise<DetailedGroupResult[]> {
   await assertFactOrFairRun(prisma, runId);
-  return detailedGroups(await aggregatedRecords(prisma, runId, opts));
+  return detailedGroups(await aggregatedRecords(prisma, runId, opts), opts.profile ?? DEFAULT_PROFILE);
 }
 
 /** Scores per group of a run (aggregated in SQL; equal to scoreGroups over runRecords). */
@@ -150,6 +153,8 @@ export interface IntervalsResult {
   resamples: number;
   seed: number;
   level: number;
+  /** the scoring profile d was found under */
+  profile: ScoringProfile;
   computedAt: string;
   cached: boolean;
   groups: GroupIntervals[];
@@ -192,19 +197,20 @@ export async function runIntervals(prisma: PrismaClient, runId: string, opts: Sc
   if (!(INTERVAL_LEVELS as readonly number[]).includes(level)) throw badRequest(`level must be one of ${INTERVAL_LEVELS.join(", ")}`);
   const records = await aggregatedRecords(prisma, runId, opts);
   const canonical = records.map((r) => [r.model, r.modality, r.test, r.context, r.statisticId, r.level, r.attribute, r.answer, r.truth ?? "-", r.count ?? 1].join("|")).sort();
-  const key = createHash("sha256").update(JSON.stringify({ v: 2, runId, resamples, level, seed: run.seed, canonical })).digest("hex");
+  const profile = opts.profile ?? DEFAULT_PROFILE;
+  const key = createHash("sha256").update(JSON.stringify({ v: 3, runId, resamples, level, seed: run.seed, profile, canonical })).digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };
   let job = inFlight.get(key);
   if (!job) {
     job = enqueue(async () => {
       const groups: GroupIntervals[] = [];
-      for (const g of detailedGroups(records)) {
+      for (const g of detailedGroups(records, profile)) {
         const mine = records.filter((r) => r.model === g.model && r.modality === g.modality && r.test === g.test && r.context === g.context && r.attribute === g.attribute);
-        const intervals = await bootstrapScoresAsync(mine, g.attribute, { resamples, level, seed: run.seed });
+        const intervals = await bootstrapScoresAsync(mine, g.attribute, { resamples, level, seed: run.seed, method: distanceMethodOf(profile, g.modality) });
         groups.push({ model: g.model, modality: g.modality, test: g.test, context: g.context, attribute: g.attribute, intervals });
       }
-      const result: IntervalsResult = { runId, resamples, seed: run.seed, level, computedAt: new Date().toISOString(), cached: false, groups };
+      const result: IntervalsResult = { runId, resamples, seed: run.seed, level, profile, computedAt: new Date().toISOString(), cached: false, groups };
       await prisma.scoreCache.upsert({ where: { key }, create: { key, runId, kind: "bootstrap", json: JSON.stringify(result) }, update: {} });
       // Older entries of this run are stale (other data or options): keep the table from growing without bound.
       await prisma.scoreCache.deleteMany({ where: { runId, kind: "bootstrap", key: { not: key }, createdAt: { lt: new Date(Date.now() - 24 * 3600 * 1000) } } });

@@ -5,6 +5,7 @@ import { ANNOTATION_ROW_SELECT } from "./results";
 import { labelProgress, runProgress, type LabelSource } from "./results";
 import { runScores } from "./explore";
 import { faceLabels, type RaceMapping } from "../faces/labels";
+import { DEFAULT_PROFILE, type ScoringProfile } from "../suites/profiles";
 import { currentLabels } from "../review/votes";
 import { DONE_QUERY, workerState } from "./status";
 
@@ -37,7 +38,7 @@ async function reviewedFaceCount(prisma: PrismaClient, runId: string): Promise<n
   return currentLabels(rows, null).size;
 }
 
-export async function runSummary(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping; labels?: LabelSource } = {}) {
+export async function runSummary(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping; labels?: LabelSource; profile?: ScoringProfile } = {}) {
   const run = await prisma.run.findUnique({
     where: { id: runId },
     include: { models: { include: { modelConfig: { select: { id: true, slug: true, label: true, provider: true } } } } },
@@ -81,10 +82,11 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
     health: run.status === "running" || run.status === "planning" ? await workerHealth(prisma, runId) : null,
     raceMapping: opts.raceMapping ?? "paper",
     labels,
+    profile: opts.profile ?? DEFAULT_PROFILE,
     // Scores once there is something to score; they update as answers (or face labels) arrive. With human-corrected
     // labels, the model-label scores come along so the page can show the difference.
-    scores: scorable && ownScores ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels }) : [],
-    modelScores: scorable && ownScores && labels === "reviewed" ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels: "model" }) : null,
+    scores: scorable && ownScores ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels, profile: opts.profile }) : [],
+    modelScores: scorable && ownScores && labels === "reviewed" ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels: "model", profile: opts.profile }) : null,
   };
 }
 export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;

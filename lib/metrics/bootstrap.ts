@@ -3,7 +3,7 @@
 // the same data and seed give the same intervals.
 import { classCount, classesOf, type Attribute, type Label } from "../benchmark";
 import { createRng } from "../benchmark/rng";
-import type { AnswerRecord, Scores } from "./scores";
+import type { AnswerRecord, DistanceMethod, Scores } from "./scores";
 import { scoresFromCells, truthOf, weightOf } from "./scores";
 
 export const BOOTSTRAP_METRICS = ["sFact", "sE", "sKLD", "sFair", "distance"] as const;
@@ -24,6 +24,8 @@ export interface BootstrapOptions {
   seed?: number;
   /** coverage of the interval, 0.95 by default */
   level?: number;
+  /** how d is found (scores.ts DistanceMethod) */
+  method?: DistanceMethod;
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -98,7 +100,7 @@ function* bootstrapSteps(records: ReadonlyArray<BootstrapRecord>, attribute: Att
       }
       return { statisticId: c.statisticId, level: c.level, counts, truth: c.truthLabel, correct: c.truth >= 0 ? counts[c.truth] : 0 };
     });
-    const s: Omit<Scores, "n" | "refused"> = scoresFromCells(resampled, k);
+    const s: Omit<Scores, "n" | "refused"> = scoresFromCells(resampled, k, opts.method);
     for (const m of BOOTSTRAP_METRICS) if (s[m] !== null) values[m].push(s[m] as number);
   }
   const out = {} as Record<BootstrapMetric, Interval | null>;

@@ -4,6 +4,8 @@ import { stringify } from "csv-stringify/sync";
 import { BOOTSTRAP_METRICS, type BootstrapIntervals, type BootstrapMetric } from "../metrics/bootstrap";
 import type { MeasuredGroup } from "./leaderboard";
 import { columnOf, pointIntervalKey } from "./tradeoff";
+import { distanceMethodOf } from "../metrics/scores";
+import { DEFAULT_PROFILE, type ScoringProfile } from "../suites/profiles";
 
 const CSV_NAMES: Record<BootstrapMetric, string> = { sFact: "s_fact", sE: "s_e", sKLD: "s_kld", sFair: "s_fair", distance: "d" };
 
@@ -20,6 +22,8 @@ export const SCORE_CSV_COLUMNS: readonly string[] = [
   "refused",
   ...BOOTSTRAP_METRICS.map((m) => CSV_NAMES[m]),
   ...BOOTSTRAP_METRICS.flatMap((m) => [`${CSV_NAMES[m]}_lo`, `${CSV_NAMES[m]}_hi`]),
+  // how d was found: "global" (the paper's definition) or "bounded" (the released scripts' search; the release profile)
+  "d_method",
 ];
 
 /**
@@ -31,7 +35,7 @@ export function escapeFormula(value: string): string {
 }
 
 /** `intervals` is keyed by pointIntervalKey (run id, model, modality, test, context, attribute). */
-export function scoresCsv(groups: readonly MeasuredGroup[], intervals: ReadonlyMap<string, BootstrapIntervals> = new Map()): string {
+export function scoresCsv(groups: readonly MeasuredGroup[], intervals: ReadonlyMap<string, BootstrapIntervals> = new Map(), profile: ScoringProfile = DEFAULT_PROFILE): string {
   const num = (v: number | null | undefined) => (v === null || v === undefined ? "" : v);
   const rows = groups.map((g) => {
     const iv = intervals.get(pointIntervalKey(g));
@@ -48,6 +52,7 @@ export function scoresCsv(groups: readonly MeasuredGroup[], intervals: ReadonlyM
       g.refused,
       ...BOOTSTRAP_METRICS.map((m) => num(g[m])),
       ...BOOTSTRAP_METRICS.flatMap((m) => [num(iv?.[m]?.lo), num(iv?.[m]?.hi)]),
+      distanceMethodOf(profile, g.modality),
     ];
   });
   return stringify(rows, { header: true, columns: [...SCORE_CSV_COLUMNS], record_delimiter: "\n", cast: { string: escapeFormula } });

@@ -9,6 +9,8 @@ export interface GroupRef {
   /** T2I: which labels, and the race mapping */
   labels?: string;
   raceMapping?: string;
+  /** T2I: the scoring profile d is found under (release by default) */
+  profile?: string;
 }
 
 function groupParams(g: GroupRef): URLSearchParams {
@@ -16,6 +18,7 @@ function groupParams(g: GroupRef): URLSearchParams {
   if (g.context) q.set("context", g.context);
   if (g.labels && g.labels !== "model") q.set("labels", g.labels);
   if (g.raceMapping && g.raceMapping !== "paper") q.set("raceMapping", g.raceMapping);
+  if (g.profile && g.profile !== "release") q.set("profile", g.profile);
   return q;
 }
 

@@ -4,6 +4,7 @@ import { ATTRIBUTES, CONTEXTS, LEVELS, TESTS } from "../benchmark/labels";
 import { RACE_MAPPINGS } from "../faces/labels";
 import { LABEL_SOURCES } from "../engine/results";
 import { BREAKDOWN_SORTS } from "./breakdown";
+import { DEFAULT_PROFILE, SCORING_PROFILES } from "../suites/profiles";
 
 const text = z.string().trim().min(1).max(120);
 
@@ -14,6 +15,7 @@ export const groupParamsSchema = z.object({
   attribute: z.enum(ATTRIBUTES).default("race"),
   labels: z.enum(LABEL_SOURCES).default("model"),
   raceMapping: z.enum(RACE_MAPPINGS).default("paper"),
+  profile: z.enum(SCORING_PROFILES).default(DEFAULT_PROFILE),
 });
 
 export const breakdownParamsSchema = groupParamsSchema.extend({ sort: z.enum(BREAKDOWN_SORTS).default("benchmark") });

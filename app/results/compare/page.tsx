@@ -35,7 +35,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const entities: CompareEntity[] = (
     await Promise.all(
       selection.selected.map(async (run) => {
-        const groups = await runDetailed(db(), run.id);
+        const groups = await runDetailed(db(), run.id, { profile: selection.profile });
         return [...new Set(groups.map((g) => g.model))].map((model) => ({ key: `${run.id}|${model}`, label: `${model} · ${run.name}`, run, model, groups: groups.filter((g) => g.model === model) }));
       }),
     )

@@ -32,7 +32,7 @@ export default async function BreakdownPage({ params, searchParams }: { params: 
     return <EmptyState title="Invalid breakdown link">{parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}</EmptyState>;
   }
   const p = parsed.data;
-  const opts = run.modality === "t2i" ? { labels: p.labels, raceMapping: p.raceMapping } : {};
+  const opts = run.modality === "t2i" ? { labels: p.labels, raceMapping: p.raceMapping, profile: p.profile } : {};
   const [groups, bm] = await Promise.all([runDetailed(db(), id, opts), runBenchmark(db(), id)]);
   const group =
     groups.find((g) => (!p.model || g.model === p.model) && (!p.test || g.test === p.test) && (p.test ? g.context === (p.context ?? null) : true) && g.attribute === p.attribute) ??

@@ -13,6 +13,7 @@ import { breakdownRows } from "@/lib/results/breakdown";
 import { INFLUENCE_COLUMNS, INFLUENCE_LABELS } from "@/lib/results/context";
 import { pointIntervalKey, boundSeries, columnOf, tradeoffPoints } from "@/lib/results/tradeoff";
 import { flatParams, groupParamsSchema } from "@/lib/results/params";
+import { distanceMethodOf } from "@/lib/metrics/scores";
 import { BOOTSTRAP_METRICS } from "@/lib/metrics";
 import { pageGuard } from "@/app/guard";
 
@@ -31,8 +32,8 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
     include: { benchmarkVersion: { select: { version: true, sha256: true } }, models: { include: { modelConfig: { select: { slug: true, label: true, provider: true, modelId: true, baseUrl: true, paramsJson: true } } } } },
   });
   if (!run) notFound();
-  const q = groupParamsSchema.pick({ labels: true, raceMapping: true }).parse(flatParams(await searchParams));
-  const opts = run.modality === "t2i" ? { labels: q.labels, raceMapping: q.raceMapping } : {};
+  const q = groupParamsSchema.pick({ labels: true, raceMapping: true, profile: true }).parse(flatParams(await searchParams));
+  const opts = run.modality === "t2i" ? { labels: q.labels, raceMapping: q.raceMapping, profile: q.profile } : {};
   const ref = { id: run.id, name: run.name };
   const [groups, intervals, influence, bm] = await Promise.all([
     runDetailed(db(), id, opts),
@@ -86,6 +87,8 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
             <>
               <dt className="text-slate-500">Face labels</dt>
               <dd>{q.labels}, race mapping {q.raceMapping}</dd>
+              <dt className="text-slate-500">d found</dt>
+              <dd>{distanceMethodOf(q.profile, "t2i") === "bounded" ? "as the released scripts find it (bounded search; release profile)" : "as the paper defines it (global minimum; paper-text profile)"}</dd>
             </>
           )}
         </dl>
@@ -135,7 +138,7 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
 
       <section className="break-inside-avoid">
         <h2 className="mb-2 text-base font-semibold">Factuality vs fairness</h2>
-        <TradeoffChart points={points} bounds={{ gender: boundSeries("gender"), race: boundSeries("race") }} runIds={[id]} height={320} intervalParams={run.modality === "t2i" ? { labels: q.labels, raceMapping: q.raceMapping } : {}} />
+        <TradeoffChart points={points} bounds={{ gender: boundSeries("gender"), race: boundSeries("race") }} runIds={[id]} height={320} intervalParams={run.modality === "t2i" ? { labels: q.labels, raceMapping: q.raceMapping, profile: q.profile } : {}} />
       </section>
 
       <section>

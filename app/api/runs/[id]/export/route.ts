@@ -33,21 +33,21 @@ export const GET = jsonRead<{ id: string }>("data.export", async (query, { param
   const { id } = params;
   const run = await db().run.findUnique({ where: { id }, select: { name: true, modality: true } });
   if (!run) throw notFound("run");
-  await audit(db(), { userId: viewer?.id ?? null, action: "export", targetType: "run", targetId: id, details: { format, labels } });
+  await audit(db(), { userId: viewer?.id ?? null, action: "export", targetType: "run", targetId: id, details: { format, labels, profile } });
   const generic = await genericSuiteOfRun(db(), id);
   if (generic) return suiteExport(id, run.name, generic, format, labels, profile);
   if (format === "csv") {
     const ref = { id, name: run.name };
-    const groups = (await runScores(db(), id, { raceMapping, labels })).map((g) => ({ ...g, run: ref }));
+    const groups = (await runScores(db(), id, { raceMapping, labels, profile })).map((g) => ({ ...g, run: ref }));
     const intervals = new Map<string, BootstrapIntervals>();
-    for (const g of (await runIntervals(db(), id, { raceMapping, labels }))?.groups ?? []) intervals.set(pointIntervalKey({ ...g, run: ref }), g.intervals);
-    return attachment(scoresCsv(groups, intervals), fileName(run.name, "scores.csv"), "text/csv; charset=utf-8");
+    for (const g of (await runIntervals(db(), id, { raceMapping, labels, profile }))?.groups ?? []) intervals.set(pointIntervalKey({ ...g, run: ref }), g.intervals);
+    return attachment(scoresCsv(groups, intervals, profile), fileName(run.name, "scores.csv"), "text/csv; charset=utf-8");
   }
   if (format === "json") {
     const body =
       run.modality === "t2i"
-        ? { raceMapping, results: await runScores(db(), id, { raceMapping, labels: "model" }), reviewedResults: await runScores(db(), id, { raceMapping, labels: "reviewed" }) }
-        : { results: await runScores(db(), id) };
+        ? { raceMapping, profile, results: await runScores(db(), id, { raceMapping, labels: "model", profile }), reviewedResults: await runScores(db(), id, { raceMapping, labels: "reviewed", profile }) }
+        : { profile, results: await runScores(db(), id, { profile }) };
     return new NextResponse(JSON.stringify(body, null, 2) + "\n", {
       headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${fileName(run.name, "scores.json")}"` },
     });

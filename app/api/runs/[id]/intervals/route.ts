@@ -3,10 +3,12 @@ import { db } from "@/lib/db";
 import { INTERVAL_LEVELS, INTERVAL_RESAMPLES, LABEL_SOURCES, runIntervals } from "@/lib/engine";
 import { jsonRead, notFound } from "@/lib/engine/http";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
+import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/suites/profiles";
 
 const schema = z.strictObject({
   labels: z.enum(LABEL_SOURCES).default("model"),
   raceMapping: z.enum(RACE_MAPPINGS).default("paper"),
+  profile: z.enum(SCORING_PROFILES).default(DEFAULT_PROFILE),
   // A few fixed choices: every distinct (level, resamples) is a separate computation and cache entry.
   resamples: z.enum(INTERVAL_RESAMPLES.map(String) as [string, ...string[]]).default("1000").transform(Number),
   level: z.enum(INTERVAL_LEVELS.map(String) as [string, ...string[]]).default("0.95").transform(Number),
