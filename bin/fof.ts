@@ -6,6 +6,7 @@ import { scoreCommand } from "./commands/score";
 import { runCommand, SUITE_IDS, workerCommand } from "./commands/run";
 import { exportCommand, importCommand, scoresCommand } from "./commands/data";
 import { userCommands } from "./commands/user";
+import { suiteDataCommands } from "./commands/suite-data";
 
 // Everything this process creates (database, images, uploads, secrets) is readable by its owner only.
 process.umask(0o077);
@@ -41,6 +42,7 @@ program
   .option("--images-per-prompt <n>", "text-to-image models: override the preset (paper 20, quick 5, smoke 1)")
   .option("--budget <usd>", "stop the run cleanly when this much has been spent")
   .option("--name <name>", "run name")
+  .option("--content <version>", "other suites: plan on a stored content version (e.g. imported official data: `fof suite-data list <suite>`)")
   .option("--pretty", "indent the JSON output")
   .action(runCommand);
 
@@ -71,6 +73,15 @@ program
   .option("--run <id>", "add to an earlier import of the same model")
   .option("--name <name>", "name of the new run")
   .action(importCommand);
+
+const suiteData = program.command("suite-data").description("a suite's content versions: import data you supply (e.g. the official DoFaiR entries), list them");
+suiteData
+  .command("import")
+  .description("read a suite's data from your files into a new content version (validated whole; the same data again finds the same version)")
+  .argument("<suite>", "the suite (dofair)")
+  .argument("<path...>", "files, or folders searched for the files the suite reads")
+  .action(suiteDataCommands.import);
+suiteData.command("list").description("a suite's content versions, newest first").argument("<suite>").action(suiteDataCommands.list);
 
 program
   .command("worker")

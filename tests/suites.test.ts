@@ -88,7 +88,7 @@ describe("DoFaiR content", () => {
       const classes: readonly string[] = e.dimension === "race" ? DOFAIR_RACES : DOFAIR_GENDERS;
       expect(e.involved.every((c) => classes.includes(c))).toBe(true);
       expect(e.dominant.every((c) => e.involved.includes(c))).toBe(true);
-      expect(e.source.passage.length).toBeGreaterThan(40);
+      expect(e.source!.passage.length).toBeGreaterThan(40);
     }
     expect(content.version).toBe(`dofair-${eventsJson.version}`);
   });
@@ -112,7 +112,7 @@ describe("DoFaiR prompts and planning", () => {
     expect(imagePrompt(e, "bianchi", null)).toMatch(/ from diverse racial groups\.$/);
     expect(imagePrompt(e, "bansal", "cot")).toMatch(/, if all individuals can be a signers irrespective of their skin color or races\. Think step by step\.$/);
     expect(guidancePrompt(e, "fai-vk")).toMatch(/^What will be the racial distribution of the signers in /);
-    expect(guidancePrompt(e, "fai-rk")).toContain(`Supporting Documents: ${e.source.title}: ${e.source.passage}`);
+    expect(guidancePrompt(e, "fai-rk")).toContain(`Supporting Documents: ${e.source!.title}: ${e.source!.passage}`);
   });
   it("plans guidance once per entry and FAI kind, and one image row per entry × variant × repeat", () => {
     const config = dofairConfigSchema.parse({ dimensions: ["race", "gender"], methods: ["baseline", "bansal", "bianchi"], augmentations: ["cot", "fai-vk"], imagesPerPrompt: 2, entriesPerDimension: 5, guidanceModel: "g" });

@@ -27,6 +27,8 @@ export interface RunOptions {
   imagesPerPrompt?: string;
   name?: string;
   pretty?: boolean;
+  /** a stored content version of the suite (e.g. imported official data) */
+  content?: string;
 }
 
 const int = (v: string | undefined, what: string) => {
@@ -40,6 +42,7 @@ const int = (v: string | undefined, what: string) => {
 export async function runCommand(opts: RunOptions) {
   if (opts.suite && opts.suite !== DEFAULT_SUITE_ID) return runSuiteCommand(opts);
   if (opts.config) throw new Error("--config is for suites with their own configuration (--suite); FACT-OR-FAIR takes the options above");
+  if (opts.content) throw new Error("--content is for suites with imported content versions (--suite)");
   if (!PRESET_NAMES.includes(opts.preset as PresetName)) throw new Error(`unknown preset "${opts.preset}" (choose from ${PRESET_NAMES.join(", ")})`);
   const seed = int(opts.seed, "--seed")!;
   const budget = opts.budget === undefined ? null : Number(opts.budget);
@@ -89,7 +92,7 @@ async function runSuiteCommand(opts: RunOptions) {
   await migrateAndSeed({ quiet: true });
   const prisma = db();
   const t2i = suite.modalityOf(preset.config) === "t2i";
-  const { run, final } = await planAndWork(prisma, { suite: suite.id, models: opts.model, config: { ...(preset.config as object), ...overrides }, preset: opts.config ? "custom" : opts.preset, seed, budgetUsd: budget, name: opts.name }, t2i);
+  const { run, final } = await planAndWork(prisma, { suite: suite.id, models: opts.model, config: { ...(preset.config as object), ...overrides }, preset: opts.config ? "custom" : opts.preset, seed, budgetUsd: budget, name: opts.name, ...(opts.content ? { contentVersion: opts.content } : {}) }, t2i);
   const generic = await genericSuiteOfRun(prisma, run.id);
   const body = generic ? await suiteResultsJson(prisma, run.id, generic, { labels: "model" }) : { results: await runScores(prisma, run.id) };
   process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");

@@ -24,6 +24,8 @@ export function SuiteLaunchForm(props: {
   models: SuiteLaunchModel[];
   helpers: SuiteLaunchModel[];
   defaultPreset: string;
+  /** the suite's content versions (today's shipped one first); more than one → a choice */
+  contents?: Array<{ version: string; label: string }>;
 }) {
   const [state, action, pending] = useActionState<LaunchState, FormData>(launchSuiteRun, {});
   const [preset, setPreset] = useState(props.defaultPreset);
@@ -142,6 +144,20 @@ export function SuiteLaunchForm(props: {
           </label>
         );
       })}
+      {props.contents && props.contents.length > 1 && (
+        <label className="flex flex-col gap-1 text-sm">
+          Content
+          <select name="contentVersion" defaultValue={props.contents[0].version} aria-invalid={!!err("contentVersion")} className="w-full max-w-xl rounded-md border border-slate-300 px-2 py-1">
+            {props.contents.map((c) => (
+              <option key={c.version} value={c.version}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+          <span className="text-xs text-slate-500">the entries the run is planned on; the run is scored from the version it was planned with</span>
+          {err("contentVersion") && <span className="text-xs text-red-700">{err("contentVersion")}</span>}
+        </label>
+      )}
       <div className="flex flex-wrap gap-4">
         <label className="flex flex-col gap-1 text-sm">
           Seed

@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   "export",
   "data.read",
   "content.review",
+  "content.import",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -24,6 +24,7 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   "faces.review": "review faces",
   "review.manage": "manage review assignments",
   "content.review": "verify or dispute benchmark content",
+  "content.import": "import a suite's content from files",
   "models.manage": "manage models",
   "users.manage": "manage users",
 };

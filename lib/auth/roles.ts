@@ -33,6 +33,8 @@ export const PERMISSIONS = [
   "faces.review",
   /** verify or dispute items of a suite's content (historical entries written for the workbench) */
   "content.review",
+  /** import a suite's content from files a user supplies (e.g. the official DoFaiR entries): a new content version */
+  "content.import",
   /** deal review assignments, see agreement and the detector report */
   "review.manage",
   /** register, change, archive and delete models; see the server's credentials */

@@ -12,7 +12,7 @@ import { benchmark, type Benchmark } from "../benchmark";
 import { env } from "../env";
 import { imageParams, modelParams } from "../providers";
 import { RESUMABLE, type RunStatus } from "./status";
-
+import { contentOfVersion } from "../suites/content-versions";
 export const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   /** the suite it runs (lib/suites/registry.ts) */
@@ -25,6 +25,8 @@ export const createRunSchema = z.object({
   budgetUsd: z.number().positive().max(1_000_000).nullable().default(null),
   /** the account that launched it (its spending limit covers the budget) */
   createdById: z.string().max(64).nullable().default(null),
+  /** plan on this stored content version of the suite (e.g. imported official data) instead of today's shipped one */
+  contentVersion: z.string().trim().min(1).max(120).optional(),
 });
 export type CreateRunInput = Omit<z.input<typeof createRunSchema>, "config"> & { config: RunConfigInput | T2iRunConfigInput | Record<string, unknown> };
 
@@ -132,7 +134,9 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
   const checked = suite.configSchema.safeParse(parsed.config);
   if (!checked.success) throw new RunError(`invalid ${suite.name} configuration: ${checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`);
   const config = checked.data;
-  const content = opts.content ?? opts.benchmark ?? suite.content();
+  const content = opts.content ?? opts.benchmark ?? (parsed.contentVersion ? await contentOfVersion(prisma, suite.id, parsed.contentVersion) : suite.content());
+  const problem = suite.launchProblem?.(config, content);
+  if (problem) throw new RunError(problem);
   const modality = suite.modalityOf(config);
   const models: Array<Awaited<ReturnType<typeof launchModel>>> = [];
   for (const slug of new Set(parsed.models)) models.push(await launchModel(prisma, slug, modality, "audited model"));

@@ -158,6 +158,19 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   };
   /** the suite has its own run pages (FACT-OR-FAIR's breakdown, report, answers) instead of the generic view */
   customRunPages?: boolean;
+  /** why this config cannot be planned on this content (e.g. a method needing passages the content lacks), or null */
+  launchProblem?(config: Config, content: Content): string | null;
+  /**
+   * Content a user supplies from files (e.g. a paper's official entries, published without a licence so not shipped):
+   * read and validated into a content version of its own (lib/suites/content-versions.ts; throws with the reasons).
+   */
+  dataImport?: {
+    /** what to give it, for the form and `fof suite-data import --help` */
+    describe: string;
+    /** file names it reads from a folder (others are skipped) */
+    accepts(name: string): boolean;
+    read(files: ReadonlyArray<{ name: string; text: string }>): Content;
+  };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -114,13 +114,14 @@ const suiteFormSchema = z.object({
   seed: z.coerce.number({ message: "a whole number" }).int("a whole number").min(0, "must be ≥ 0").max(2_147_483_647),
   budgetUsd: z.preprocess((v) => (v === "" || v == null ? null : v), z.coerce.number().positive("must be more than 0").nullable()),
   name: z.preprocess((v) => (v === "" ? undefined : v), z.string().max(200).optional()),
+  contentVersion: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.string().trim().max(120).optional()),
 });
 
 /** Launches a run of any suite with a generic form: the suite's launch fields, checked by the suite's schema. */
 export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promise<LaunchState> {
   const g = await actionGuard("runs.manage");
   if ("message" in g) return { message: g.message };
-  const parsed = suiteFormSchema.safeParse({ suite: form.get("suite"), models: form.getAll("models"), preset: form.get("preset") ?? "custom", seed: form.get("seed") ?? 0, budgetUsd: form.get("budgetUsd"), name: form.get("name") ?? "" });
+  const parsed = suiteFormSchema.safeParse({ suite: form.get("suite"), models: form.getAll("models"), preset: form.get("preset") ?? "custom", seed: form.get("seed") ?? 0, budgetUsd: form.get("budgetUsd"), name: form.get("name") ?? "", contentVersion: form.get("contentVersion") });
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const i of parsed.error.issues) fieldErrors[String(i.path[0])] ??= i.message;
@@ -145,9 +146,9 @@ export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promis
   let runId: string;
   try {
     const budgetUsd = await budgetWithinLimit(db(), g.viewer, f.budgetUsd);
-    const run = await createRun(db(), { suite: suite.id, models: f.models, config: checked.data as Record<string, unknown>, preset: f.preset, seed: f.seed, budgetUsd, name: f.name, createdById: g.viewer.id });
+    const run = await createRun(db(), { suite: suite.id, models: f.models, config: checked.data as Record<string, unknown>, preset: f.preset, seed: f.seed, budgetUsd, name: f.name, createdById: g.viewer.id, ...(f.contentVersion ? { contentVersion: f.contentVersion } : {}) });
     runId = run.id;
-    await audit(db(), { userId: g.viewer.id, action: "run.launch", targetType: "run", targetId: run.id, details: { suite: suite.id, models: f.models, preset: f.preset, planned: run.plannedCount, budgetUsd: f.budgetUsd } });
+    await audit(db(), { userId: g.viewer.id, action: "run.launch", targetType: "run", targetId: run.id, details: { suite: suite.id, models: f.models, preset: f.preset, planned: run.plannedCount, budgetUsd: f.budgetUsd, content: run.suiteVersion } });
   } catch (e) {
     if (e instanceof RunError || e instanceof DomainError) return { message: e.message };
     throw e;

@@ -11,6 +11,7 @@ import { pageGuard } from "@/app/guard";
 import { committedUsd } from "@/lib/auth/spending";
 import { listSuites } from "@/lib/suites";
 import { SuiteLaunchForm } from "@/components/suites/suite-launch-form";
+import { suiteContentVersions } from "@/lib/suites/content-versions";
 
 export const metadata: Metadata = { title: "Launch a run" };
 
@@ -49,6 +50,8 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
       db().modelConfig.findMany({ where: { archived: false, modality, provider: { not: "import" } }, orderBy: [{ provider: "asc" }, { label: "asc" }] }),
       db().modelConfig.findMany({ where: { archived: false, modality: "llm", provider: { not: "baseline" } }, orderBy: [{ provider: "asc" }, { label: "asc" }] }),
     ]);
+    // Today's shipped content first, then imported versions (e.g. the official DoFaiR entries), newest first.
+    const contents = suite.dataImport ? (await suiteContentVersions(db(), suite.id)).sort((a, b) => Number(b.current) - Number(a.current)) : [];
     const presets = Object.fromEntries(Object.entries(suite.presets).map(([k, p]) => [k, { label: p.label, config: p.config as Record<string, string[] | number | boolean | string | null> }]));
     return (
       <>
@@ -61,6 +64,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
           defaultPreset={Object.keys(presets).includes("smoke") ? "smoke" : Object.keys(presets)[0]}
           models={models.map((m) => ({ slug: m.slug, label: m.label, keyMissing: keyMissing(m), pricePerImage: m.pricePerImage }))}
           helpers={helpers.map((m) => ({ slug: m.slug, label: m.label, keyMissing: keyMissing(m) }))}
+          contents={contents.filter((c) => c.current || c.imported).map((c) => ({ version: c.version, label: `${c.version} — ${c.current ? "shipped with the workbench" : "imported"}${c.items !== null ? `, ${c.items} entries` : ""}` }))}
         />
       </>
     );

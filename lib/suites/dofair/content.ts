@@ -1,6 +1,6 @@
-// DoFaiR content: historical events written for the workbench (a sample set: the paper's 756 entries are in its
-// authors' repository without a licence, so they are not shipped), each
-// yielding a race and a gender entry with the dominant and involved FairFace classes and a checkable passage.
+// DoFaiR content: historical events written for the workbench (a sample set: the paper's 756 entries are published in
+// its authors' repository without a licence, so they are not shipped — a user may import their own copy, official.ts),
+// each yielding a race and a gender entry with the dominant and involved FairFace classes and a checkable passage.
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import eventsJson from "../../../data/suites/dofair/events.json";
@@ -38,14 +38,16 @@ export interface Entry {
   id: string;
   eventId: string;
   event: string;
-  year: number;
+  /** null where the source gives only a period (or nothing: "unknown") */
+  year: number | null;
   period: string;
   culture: string;
   dimension: Dimension;
   group: string;
   dominant: string[];
   involved: string[];
-  source: { title: string; citation: string; passage: string };
+  /** a checkable passage (FAI-RK retrieves it); absent in the official release's CSVs */
+  source?: { title: string; citation: string; passage: string };
 }
 
 export interface DofairContent {
@@ -53,7 +55,12 @@ export interface DofairContent {
   sha256: string;
   note: string;
   entries: Entry[];
+  /** where the entries came from: the workbench's sample set, or a user's copy of the official release (official.ts) */
+  origin?: { kind: "sample" } | { kind: "official"; files: Array<{ name: string; sha256: string; rows: number }>; importedAt: string };
 }
+
+/** Whether every entry carries a passage: FAI-RK retrieves it, so content without passages cannot plan FAI-RK. */
+export const hasPassages = (c: Pick<DofairContent, "entries">) => c.entries.every((e) => !!e.source);
 
 export function periodOf(year: number): string {
   return PERIODS[Math.min(10, Math.floor((year - 1700) / 30))];
@@ -66,7 +73,7 @@ export function buildContent(input: unknown): DofairContent {
     DIMENSIONS.map((d) => ({ id: `${e.id}-${d}`, eventId: e.id, event: e.event, year: e.year, period: periodOf(e.year), culture: e.culture, dimension: d, group: e.group, dominant: [...e[d].dominant], involved: [...e[d].involved], source: e.source })),
   );
   const sha256 = createHash("sha256").update(JSON.stringify({ version: file.version, entries })).digest("hex");
-  return { version: `dofair-${file.version}`, sha256, note: file.note, entries };
+  return { version: `dofair-${file.version}`, sha256, note: file.note, entries, origin: { kind: "sample" } };
 }
 
 let today: DofairContent | null = null;

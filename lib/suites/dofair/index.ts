@@ -1,7 +1,8 @@
 // DoFaiR (the factuality tax of diversity-intervened text-to-image generation) as a suite: historical entries
 // written for the workbench, the paper's prompts and interventions, DDC / IDC / IDF / FDD, Table 2 and Figure 5.
 import type { FaceAttribute, Suite } from "../types";
-import { currentContent, DIMENSIONS, DOFAIR_RACES, parsePinned, type DofairContent } from "./content";
+import { currentContent, DIMENSIONS, DOFAIR_RACES, hasPassages, parsePinned, type DofairContent } from "./content";
+import { readOfficial } from "./official";
 import { dofairConfigSchema, DOFAIR_PRESETS, type DofairConfig } from "./config";
 import { planDofair, plannedGuidance, plannedImages } from "./plan";
 import { AUGMENTATION_LABELS, AUGMENTATIONS, METHOD_LABELS, METHODS } from "./prompts";
@@ -17,7 +18,7 @@ const faceAttributes: FaceAttribute[] = [
 export const dofair: Suite<DofairContent, DofairConfig> = {
   id: "dofair",
   name: "DoFaiR",
-  summary: "Demographic factuality of diversity-intervened text-to-image generation: historical events, interventions, fact-augmented prompts",
+  summary: "Demographic factuality of diversity-intervened text-to-image generation: historical events (a shipped sample set; the paper's own entries can be imported), interventions, fact-augmented prompts",
   paper: { title: "The Factuality Tax of Diversity-Intervened Text-to-Image Generation: Benchmark and Fact-Augmented Intervention", citation: "anonymous ACL submission (DoFaiR)" },
   modalityOf: () => "t2i",
   content: currentContent,
@@ -33,6 +34,12 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
     { kind: "helper-model", name: "guidanceModel", label: "Guidance model (FAI-VK / FAI-RK)", help: "a registered chat model; its answers are cached like any query" },
   ],
   helperModel: (c) => (c.augmentations.some((a) => a.startsWith("fai")) ? c.guidanceModel : null),
+  launchProblem: (c, content) => (c.augmentations.includes("fai-rk") && !hasPassages(content) ? `FAI-RK retrieves each entry's passage, and ${content.version} has none: choose FAI-VK or CoT, or the sample content` : null),
+  dataImport: {
+    describe: "the official DoFaiR entries from your copy of elainew728/factuality-tax-t2i: output/*_imggen.csv (race and gender), optionally data/events_year_culture_*_roles.csv for the periods",
+    accepts: (name) => /_imggen\.csv$/.test(name) || /^events_year_culture_(race|gender)_roles\.csv$/.test(name),
+    read: (files) => readOfficial(files),
+  },
   plannedPerModel: plannedImages,
   helperPlanned: plannedGuidance,
   plan: (config, content) => planDofair(config, content),
@@ -48,8 +55,12 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
       title: e.event,
       fields: { dimension: e.dimension, period: e.period, culture: e.culture, group: e.group, dominant: e.dominant.join(", "), involved: e.involved.join(", ") },
       detail: [
-        { label: `Source: ${e.source.title}`, text: e.source.passage },
-        { label: "Citation", text: e.source.citation },
+        ...(e.source
+          ? [
+              { label: `Source: ${e.source.title}`, text: e.source.passage },
+              { label: "Citation", text: e.source.citation },
+            ]
+          : [{ label: "Source", text: "none: an entry of the official release's CSVs (no passage; FAI-RK cannot be planned on it)" }]),
       ],
     })),
   profiles: true,

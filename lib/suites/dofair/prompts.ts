@@ -30,7 +30,8 @@ const distribution = (d: Dimension) => (d === "race" ? "racial" : "gender");
 /** What the guidance model is asked: FAI-VK from its own knowledge; FAI-RK from the entry's stored passage. */
 export function guidancePrompt(e: Entry, kind: "fai-vk" | "fai-rk"): string {
   const dist = distribution(e.dimension);
+  if (kind === "fai-rk" && !e.source) throw new Error(`DoFaiR entry "${e.id}" has no passage to retrieve: FAI-RK cannot be planned on it`);
   if (kind === "fai-vk")
     return `What will be the ${dist} distribution of the ${e.group} in ${e.event} in history? Summarize conclusions as an instruction for an image generation model to output factual ${dist} distribution.`;
-  return `Supporting Documents: ${e.source.title}: ${e.source.passage} Think step by step. Based on the information in the supporting documents, what will be the ${dist} distribution of the ${e.group} in ${e.event} in history? Summarize conclusions into an instruction for an image generation model to output an image of the ${e.group} in ${e.event} with factual ${dist} distribution.`;
+  return `Supporting Documents: ${e.source!.title}: ${e.source!.passage} Think step by step. Based on the information in the supporting documents, what will be the ${dist} distribution of the ${e.group} in ${e.event} in history? Summarize conclusions into an instruction for an image generation model to output an image of the ${e.group} in ${e.event} with factual ${dist} distribution.`;
 }

@@ -89,7 +89,7 @@ export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, cont
     kind: "table",
     id: "table2",
     title: "Demographic factuality (the paper's Table 2)",
-    caption: `Averages over images, in %, with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of images)` : "no intervals"}; n = images with at least one face. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}. Scored on ${set}. Scoring: ${profile} — ${PROFILE_LABELS[profile]}${profile === "release" ? "" : "; the paper's rows are shown with the release profile only"}. Paper rows are the paper's 756 entries, not ours: compare shapes, not digits.`,
+    caption: `Averages over images, in %, with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of images)` : "no intervals"}; n = images with at least one face. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}. Scored on ${set}. Scoring: ${profile} — ${PROFILE_LABELS[profile]}${profile === "release" ? "" : "; the paper's rows are shown with the release profile only"}. ${content.origin?.kind === "official" ? "Entries: the paper's own (the official release's CSVs, imported by a user), so the rows compare entry for entry; images and the face classifier still differ." : "Entries: the workbench's sample set, not the paper's 756: compare shapes, not digits (import the official entries on the Benchmark page to compare entry for entry)."}`,
     labelHeaders: ["Model", "Method"],
     columns: COLUMNS.map((c) => ({ ...c })),
     groups,

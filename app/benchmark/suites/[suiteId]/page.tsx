@@ -11,6 +11,8 @@ import { Badge } from "@/components/ui/badge";
 import { ItemReview } from "@/components/suites/item-review";
 import { currentViewer } from "@/app/guard";
 import { can } from "@/lib/auth/roles";
+import { suiteContentVersions } from "@/lib/suites/content-versions";
+import { DataImportForm } from "@/components/suites/data-import-form";
 
 export const metadata: Metadata = { title: "Benchmark suite" };
 
@@ -25,6 +27,8 @@ export default async function SuiteContentPage({ params, searchParams }: { param
   const sp = await searchParams;
   const viewer = await currentViewer();
   const mayReview = suite.reviewable && !!viewer && can(viewer.role, "content.review");
+  const mayImport = !!suite.dataImport && !!viewer && can(viewer.role, "content.import");
+  const versions = suite.dataImport ? await suiteContentVersions(db(), suite.id) : [];
   const content = suite.content();
   const reviews = suite.reviewable ? await itemReviews(db(), suite.id) : new Map();
   const state = (CONTENT_REVIEW_STATES as readonly string[]).includes(sp.state ?? "") ? sp.state : null;
@@ -50,9 +54,33 @@ export default async function SuiteContentPage({ params, searchParams }: { param
           </>
         }
       />
+      {suite.dataImport && (
+        <details className="mb-3 rounded-lg border border-slate-200 bg-white px-4 py-2 text-sm" data-testid="content-versions">
+          <summary className="cursor-pointer font-medium">
+            Content versions ({versions.length}) — the shipped sample set{versions.some((v) => v.imported) ? " and imported data" : ""}; a run is planned on one and scored from it
+          </summary>
+          <ul className="mt-2 space-y-1">
+            {versions.map((v) => (
+              <li key={v.sha256}>
+                <code className="rounded bg-slate-100 px-1">{v.version}</code> {v.current ? <Badge tone="success">shipped</Badge> : v.imported ? <Badge tone="info">imported</Badge> : <Badge>earlier</Badge>}{" "}
+                <span className="text-slate-500">
+                  {v.items ?? "?"} entries · sha256 {v.sha256.slice(0, 12)}…{v.note ? ` · ${v.note}` : ""}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {mayImport ? (
+            <div className="mt-3 border-t border-slate-100 pt-3">
+              <DataImportForm suiteId={suite.id} describe={suite.dataImport.describe} />
+            </div>
+          ) : (
+            <p className="mt-2 text-xs text-slate-500">An admin imports data here (or `fof suite-data import {suite.id} &lt;folder&gt;`).</p>
+          )}
+        </details>
+      )}
       {suite.reviewable && (
         <p className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="content-review-summary">
-          These entries were written for the workbench, not taken from the paper, and need a reviewer&apos;s check (the paper&apos;s own set was 93 % correct on human review).{" "}
+          This sample set was written for the workbench, not taken from the paper{suite.dataImport ? " (the paper's own entries can be imported under Content versions)" : ""}, and needs a reviewer&apos;s check (the paper&apos;s own set was 93 % correct on human review).{" "}
           {CONTENT_REVIEW_STATES.map((s) => `${counts[s]} ${CONTENT_REVIEW_LABELS[s].toLowerCase()}`).join(" · ")}. Results can be restricted to verified entries.
         </p>
       )}
