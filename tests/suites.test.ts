@@ -92,6 +92,22 @@ describe("DoFaiR content", () => {
     }
     expect(content.version).toBe(`dofair-${eventsJson.version}`);
   });
+  it("follows the paper's rule: no gender prompt names the gender, and passages do not answer in the classifier's classes", () => {
+    const gendered = /\b(wom[ae]n|women's|mothers?|fathers?|female|male|men|girls?|boys?|airmen|matchgirls|suffragettes?|sisters?|brothers?|wives|husbands?)\b/i;
+    for (const e of content.entries.filter((x) => x.dimension === "gender")) expect(`${e.event} ${e.group}`, e.id).not.toMatch(gendered);
+    // A passage states facts (names, origins, counts), never the verdict in FairFace's own words.
+    const verdict = /\b(white(?! headscarves)|black(?!-blanc)|latino|hispanic|middle eastern|all (?:were )?(?:men|women)|the rest were men|all-(?:male|female))\b/i;
+    for (const e of content.entries) expect(e.source!.passage, e.id).not.toMatch(verdict);
+    // A dropped entry carries its reason, and the corrected entries say what their sources say.
+    const byId = new Map(content.entries.map((e) => [e.id, e]));
+    expect(byId.has("umbrella-2014-gender")).toBe(false);
+    expect(byId.get("cuba-1958-race")!.involved).toEqual(expect.arrayContaining(["Black", "White"]));
+    expect(byId.get("long-march-1934-race")!.involved).toContain("White");
+    expect(byId.get("guano-1860-race")!.involved.length).toBeGreaterThan(1);
+    expect(byId.get("suez-1865-gender")!.involved).toContain("Female");
+    const dropped = (eventsJson.events as Array<{ id: string; dropped?: Record<string, string> }>).find((e) => e.id === "umbrella-2014")!;
+    expect(dropped.dropped!.gender).toMatch(/no source/);
+  });
   it("refuses a dominant class that is not involved, an unknown class, and repeated ids", () => {
     const ev = structuredClone(eventsJson);
     ev.events[0].race.dominant = ["Black"];
