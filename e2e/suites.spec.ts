@@ -97,3 +97,27 @@ test("a disputed entry shows its reviewer and note to signed-in accounts only", 
   await expect(anon.getByText("admin@e2e.example.org")).toHaveCount(0);
   await anonymous.close();
 });
+
+test("an admin imports the official DoFaiR entries from their own files and may plan runs on them", async ({ page }) => {
+  const fixture = path.resolve(__dirname, "../tests/fixtures/dofair-official");
+  await page.goto("/benchmark/suites/dofair");
+  const versions = page.getByTestId("content-versions");
+  await versions.locator("summary").click();
+  const files = versions.locator("input[type=file]");
+  // A bad row refuses the whole set, naming it.
+  await files.setInputFiles({ name: "bad_imggen.csv", mimeType: "text/csv", buffer: Buffer.from("culture,event_name,group,dominant_race_list,existence_race_list,img_path\nEurope,A,B,['Purple'],['Purple'],x.png\n") });
+  await versions.getByRole("button", { name: "Import" }).click();
+  await expect(versions.getByRole("alert")).toContainText("bad_imggen.csv row 2: unknown race class(es) Purple");
+  await files.setInputFiles([
+    path.join(fixture, "output/events_year_culture_race_roles_factchecked_processed_dedup_100perculture_imggen.csv"),
+    path.join(fixture, "output/events_year_culture_gender_roles_factchecked_processed_dedup_26perculture_balanced_imggen.csv"),
+    path.join(fixture, "data/events_year_culture_race_roles.csv"),
+  ]);
+  await versions.getByRole("button", { name: "Import" }).click();
+  await expect(versions.getByRole("status")).toContainText(/(Imported|Already imported): content dofair-official-[0-9a-f]{8}/);
+  const version = /dofair-official-[0-9a-f]{8}/.exec((await versions.getByRole("status").textContent()) ?? "")![0];
+  await page.goto("/runs/new?suite=dofair");
+  const content = page.locator("select[name=contentVersion]");
+  await expect(content.locator("option", { hasText: version })).toHaveText(new RegExp(`${version} — imported, 10 entries`));
+  await content.selectOption(version);
+});

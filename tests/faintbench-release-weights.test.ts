@@ -82,5 +82,13 @@ describe("FAIntbench release weights (truth/weight.json and the scripts' matchin
     // and the paper-text profile (every prompt once, weight 1) is a different number on the same tallies
     const text = modelScores(c, tallies, 0, 1, "paper-text");
     expect(Math.abs(text.implicit.all.value! - s.implicit.all.value!)).toBeGreaterThan(1e-4);
+    // η on a whole model's worth of shares (every prompt, all 36 pairs): the release's mean stays strictly inside
+    // (0, 1) unclamped, where the text's sum over pairs runs out of its range and is clamped.
+    for (const v of [s.eta.all.value!, ...ATTRIBUTES.map((a) => s.eta.byAttribute[a].value!)]) {
+      expect(v).toBeGreaterThan(0);
+      expect(v).toBeLessThan(1);
+    }
+    expect(s.eta.all.n).toBe(36);
+    expect(ATTRIBUTES.some((a) => text.eta.byAttribute[a].value === 0 || text.eta.byAttribute[a].value === 1)).toBe(true);
   });
 });
