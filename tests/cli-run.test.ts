@@ -92,4 +92,16 @@ describe("fof worker logs", () => {
     expect(entry.worker).toMatch(/^[^:]+:\d+:[0-9a-f]{8}$/);
     expect(new Date(entry.time).getTime()).toBeGreaterThan(0);
   }, 90_000);
+
+  it("refuses the synthetic image model without its photos, with the reason, and exits non-zero", async () => {
+    const env = { ...process.env, FOF_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fof-run-")), FOF_SYNTHETIC_FACES: "/nowhere/face.png" };
+    const failed = await run("npm", ["run", "--silent", "fof", "--", "run", "--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke"], { env }).then(
+      () => null,
+      (e: { code: number; stderr: string; stdout: string }) => e,
+    );
+    expect(failed).not.toBeNull();
+    expect(failed!.code).toBe(1);
+    expect(failed!.stderr).toMatch(/"baseline:synthetic-faces" cannot run: the synthetic image model needs face photos: \/nowhere\/face\.png not found/);
+    expect(failed!.stdout).toBe("");
+  }, 120_000);
 });

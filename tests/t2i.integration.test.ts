@@ -103,6 +103,54 @@ describe("T2I runs", () => {
     expect(outs.every((o) => o.status === "failed" && /invalid image/.test(o.reason ?? ""))).toBe(true);
     expect(await prisma().image.count({ where: { runId: run.id } })).toBe(0);
     expect(emu.stats().byModel["emu-corrupt"]).toBe(76);
+    // Not one image: the run says it failed, and why — never "completed".
+    const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(r.status).toBe("failed");
+    expect(r.error).toMatch(/^every call failed \(38\): .*invalid image/);
+    const { runSummary, failureReasons } = await import("../lib/engine");
+    const summary = (await runSummary(prisma(), run.id))!;
+    expect(summary).toMatchObject({ status: "failed", failed: 38, outcome: "failed" });
+    expect(summary.failures).toHaveLength(1);
+    expect(summary.failures[0].count).toBe(38);
+    expect((await failureReasons(prisma(), run.id))[0].reason).toMatch(/invalid image/);
+  });
+
+  it("a run with some failed images is 'completed with N failed', its failures grouped by reason with their items", async () => {
+    await registerImageModel("emu-some-corrupt");
+    emu.setScript("emu-some-corrupt", { corruptImageEvery: 4 });
+    const run = await createRun(prisma(), { models: ["emu-some-corrupt"], config: smoke({ maxRetries: 0 }), seed: 1 });
+    await new Worker(prisma(), { runId: run.id, dataDir, ...fast }).run({ untilDone: true });
+    const { runSummary, runQueries, outcomeCounts, outcomeLabel } = await import("../lib/engine");
+    const counts = (await outcomeCounts(prisma(), [run.id])).get(run.id)!;
+    expect(counts.failed).toBeGreaterThan(0);
+    expect(counts.answered).toBeGreaterThan(0);
+    const summary = (await runSummary(prisma(), run.id))!;
+    expect(summary.status).toBe("completed");
+    expect(summary.outcome).toBe(`completed with ${counts.failed} failed`);
+    expect(outcomeLabel("completed", 1234)).toBe("completed with 1,234 failed");
+    const [reason] = summary.failures;
+    expect(reason.count).toBe(counts.failed);
+    // The items behind a reason, as the Failures panel lists them.
+    const items = await runQueries(prisma(), run.id, { page: 1, pageSize: 200, status: "failed", reason: reason.reason });
+    expect(items.total).toBe(counts.failed);
+    expect(items.rows.every((q) => q.status === "failed")).toBe(true);
+    expect((await runQueries(prisma(), run.id, { page: 1, pageSize: 5, status: "failed", reason: "no such reason" })).total).toBe(0);
+  });
+
+  it("finds the synthetic model's default photos from any working directory, and says when they are missing", async () => {
+    const { syntheticFacePaths } = await import("../lib/providers/synthetic");
+    const { projectRoot } = await import("../lib/paths");
+    const cwd = process.cwd();
+    try {
+      process.chdir(tmpdir());
+      expect(syntheticFacePaths(undefined)[0]).toBe(path.resolve(projectRoot(), "../shared/models/test-images/astronaut-eileen-collins.png"));
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(projectRoot()).toBe(path.resolve(__dirname, ".."));
+    const { syntheticProblem } = await import("../lib/providers/synthetic");
+    expect(syntheticProblem(["/nowhere/face.png"])).toMatch(/needs face photos: \/nowhere\/face\.png not found \(set FOF_SYNTHETIC_FACES/);
+    expect(syntheticProblem(syntheticFacePaths(undefined))).toBeNull();
   });
 
   it("stops at the budget, counting the price per image", async () => {

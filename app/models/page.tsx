@@ -12,6 +12,7 @@ import { ModelActions } from "@/components/models/model-actions";
 import { credentialStatus } from "@/lib/providers";
 import { pageGuard } from "@/app/guard";
 
+import { modelProblem } from "@/lib/providers/problems";
 export const metadata: Metadata = { title: "Models" };
 
 export default async function ModelsPage() {
@@ -61,6 +62,11 @@ export default async function ModelsPage() {
                       </Td>
                       <Td className="text-xs">
                         {m.provider === "baseline" ? params.description : m.modelId}
+                        {modelProblem(m) && (
+                          <span role="status" className="mt-1 block max-w-md rounded bg-rose-50 px-1.5 py-0.5 text-rose-800" data-testid="model-problem">
+                            Cannot run: {modelProblem(m)}
+                          </span>
+                        )}
                         {m.baseUrl && <span className="block text-slate-500">{m.baseUrl}</span>}
                       </Td>
                       <Td className="whitespace-nowrap text-xs">

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { z } from "zod";
-import { runsScores } from "@/lib/engine";
+import { outcomeCounts, outcomeLabel, runsScores } from "@/lib/engine";
 import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
 import { DEFAULT_SUITE_ID } from "@/lib/suites";
 import { DEFAULT_RUN_COUNT, SCORABLE_STATUSES, paramValue, runIdsParam } from "@/lib/results/selection";
@@ -22,11 +22,15 @@ export async function loadSelection(sp: SearchParams) {
     take: 100,
     select: { id: true, name: true, modality: true, status: true, createdAt: true, models: { select: { modelConfig: { select: { slug: true } } } } },
   });
-  const picked = requested.length ? all.filter((r) => requested.includes(r.id)) : all.slice(0, DEFAULT_RUN_COUNT);
+  // Failed items per run: a run with failures is never ranked silently — its name carries the count wherever it shows.
+  const outcomes = await outcomeCounts(db(), all.map((r) => r.id));
+  const failedOf = (id: string) => outcomes.get(id)?.failed ?? 0;
+  const shown = (r: { id: string; name: string }) => (failedOf(r.id) ? `${r.name} (${failedOf(r.id).toLocaleString("en-US")} failed)` : r.name);
+  const picked = (requested.length ? all.filter((r) => requested.includes(r.id)) : all.slice(0, DEFAULT_RUN_COUNT)).map((r) => ({ ...r, name: shown(r) }));
   const missing = requested.filter((id) => !all.some((r) => r.id === id));
   const groups = await runsScores(db(), picked, { profile });
   return {
-    all: all.map((r) => ({ id: r.id, name: r.name, modality: r.modality, status: r.status, createdAt: r.createdAt.toISOString(), models: r.models.map((m) => m.modelConfig.slug) })),
+    all: all.map((r) => ({ id: r.id, name: r.name, modality: r.modality, status: outcomeLabel(r.status, failedOf(r.id)), createdAt: r.createdAt.toISOString(), models: r.models.map((m) => m.modelConfig.slug) })),
     selected: picked.map((r) => ({ id: r.id, name: r.name, modality: r.modality })),
     explicit: requested.length > 0,
     groups,

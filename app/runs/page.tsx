@@ -11,7 +11,8 @@ import Link from "next/link";
 import { pageGuard } from "@/app/guard";
 import { can } from "@/lib/auth/roles";
 import { DEFAULT_SUITE_ID, findSuite } from "@/lib/suites";
-
+import { outcomeCounts } from "@/lib/engine/outcomes";
+import { outcomeLabel, outcomeTone } from "@/lib/engine/status";
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
@@ -22,6 +23,8 @@ export default async function RunsPage() {
     take: 100,
     include: { models: { include: { modelConfig: { select: { label: true } } } }, _count: { select: { images: true } } },
   });
+  // Failed items per run: a run that "completed" with failures says so here too.
+  const outcomes = await outcomeCounts(db(), runs.map((r) => r.id));
   return (
     <>
       <PageHeader
@@ -73,7 +76,7 @@ export default async function RunsPage() {
                   <Td className="text-xs">{r.modality === "t2i" ? (r.preset === "import" ? "T2I · imported" : "T2I") : "LLM"}</Td>
                   <Td>{r.models.map((m) => m.modelConfig.label).join(", ")}</Td>
                   <Td>
-                    <Badge>{r.status}</Badge>
+                    <Badge tone={outcomeTone(r.status, outcomes.get(r.id)?.failed ?? 0)}>{outcomeLabel(r.status, outcomes.get(r.id)?.failed ?? 0)}</Badge>
                   </Td>
                   <Td className="text-right tabular-nums">{(r.modality === "t2i" ? r._count.images : r.plannedCount).toLocaleString("en-US")}</Td>
                   <Td>

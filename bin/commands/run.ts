@@ -1,6 +1,6 @@
 import { CONTEXTS, TESTS, type Context, type Test } from "../../lib/benchmark";
 import { db, migrateAndSeed } from "../../lib/db";
-import { createRun, presetConfig, PRESET_NAMES, runProgress, runScores, t2iPresetConfig, Worker, type PresetName } from "../../lib/engine";
+import { createRun, failureReasons, outcomeCounts, outcomeLabel, presetConfig, PRESET_NAMES, runProgress, runScores, t2iPresetConfig, Worker, type PresetName } from "../../lib/engine";
 import { DEFAULT_SUITE_ID, listSuites, suiteOf } from "../../lib/suites";
 import { logger } from "../../lib/log";
 import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
@@ -64,7 +64,17 @@ export async function runCommand(opts: RunOptions) {
   const results = await runScores(prisma, run.id);
   process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
   await prisma.$disconnect();
-  if (final.status !== "completed") process.exitCode = 3;
+  process.exitCode = exitCodeOf(final);
+}
+
+/**
+ * `fof run`'s exit status (README "Command line"): 0 every item answered or refused; 3 the run did not complete
+ * (failed — e.g. every call failed —, cancelled, out of budget or paused); 4 it completed but some items failed.
+ */
+export const EXIT = { ok: 0, incomplete: 3, itemsFailed: 4 } as const;
+function exitCodeOf(final: { status: string; failed: number }): number {
+  if (final.status !== "completed") return EXIT.incomplete;
+  return final.failed > 0 ? EXIT.itemsFailed : EXIT.ok;
 }
 
 /**
@@ -97,7 +107,7 @@ async function runSuiteCommand(opts: RunOptions) {
   const body = generic ? await suiteResultsJson(prisma, run.id, generic, { labels: "model" }) : { results: await runScores(prisma, run.id) };
   process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");
   await prisma.$disconnect();
-  if (final.status !== "completed") process.exitCode = 3;
+  process.exitCode = exitCodeOf(final);
 }
 
 export const SUITE_IDS = () => listSuites().map((s) => s.id).join(" | ");
@@ -143,9 +153,13 @@ async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plann
   } finally {
     clearInterval(ticker);
   }
-  const final = await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
-  process.stderr.write(`run ${run.id}: ${final.status}${final.error ? ` (${final.error})` : ""}\n`);
-  if (t2i) process.stderr.write(`images generated; label their faces on the Label page (/label?run=${run.id}), then \`fof scores ${run.id}\`\n`);
+  const row = await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
+  const failed = (await outcomeCounts(prisma, [run.id])).get(run.id)!.failed;
+  const final = { ...row, failed };
+  process.stderr.write(`run ${run.id}: ${outcomeLabel(row.status, failed)}${row.error ? ` (${row.error})` : ""}\n`);
+  // Every distinct reason a call failed, with how many items it took: a failure is never only a number.
+  if (failed > 0) for (const r of await failureReasons(prisma, run.id, 20)) process.stderr.write(`  ${r.count.toLocaleString("en-US")} failed: ${r.reason}\n`);
+  if (t2i && failed < run.plannedCount) process.stderr.write(`images generated; label their faces on the Label page (/label?run=${run.id}), then \`fof scores ${run.id}\`\n`);
   return final;
 }
 

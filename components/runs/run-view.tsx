@@ -12,28 +12,14 @@ import { Card } from "@/components/ui/card";
 import { ScoresTable } from "@/components/results/scores-table";
 import { Table, Td, Th } from "@/components/ui/table";
 import { CONTEXT_LABELS, CONTEXTS, type Context } from "@/lib/benchmark/labels";
-import { DONE_QUERY } from "@/lib/engine/status";
+import { DONE_QUERY, outcomeTone } from "@/lib/engine/status";
+import { getJson } from "@/lib/client/fetch";
+import { FailuresPanel } from "./failures-panel";
 import { PROFILE_LABELS, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
 
 const DONE: readonly string[] = DONE_QUERY;
 const CONTEXT_ORDER: readonly string[] = ["", ...CONTEXTS];
-const STATUS_TONE: Record<string, "success" | "warning" | "danger" | "info" | "neutral"> = {
-  planning: "info",
-  completed: "success",
-  running: "info",
-  paused: "warning",
-  budget_exhausted: "warning",
-  cancelled: "neutral",
-  failed: "danger",
-  queued: "neutral",
-};
 
-async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url, { cache: "no-store" });
-  const body = await res.json();
-  if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
-  return body as T;
-}
 
 function formatEta(s: number | null) {
   if (s === null) return "–";
@@ -44,7 +30,7 @@ function formatEta(s: number | null) {
 
 /** `canManage`: whether the viewer's role may pause / resume / cancel (the server refuses otherwise anyway). */
 /** `children`: a suite's own result views (server-rendered), shown instead of FACT-OR-FAIR's scores and image grid. */
-export function RunView({ initial, canManage = false, children }: { initial: RunSummary; canManage?: boolean; children?: React.ReactNode }) {
+export function RunView({ initial, canManage = false, canExport = false, children }: { initial: RunSummary; canManage?: boolean; canExport?: boolean; children?: React.ReactNode }) {
   const qc = useQueryClient();
   const [raceMapping, setRaceMapping] = useState<"paper" | "sum-asian">(initial.raceMapping);
   const [labels, setLabels] = useState<"model" | "reviewed">(initial.labels);
@@ -90,7 +76,7 @@ export function RunView({ initial, canManage = false, children }: { initial: Run
       <Card
         title={
           <span className="flex items-center gap-2">
-            {t2i ? "Generation" : "Progress"} <Badge tone={STATUS_TONE[run.status] ?? "neutral"}>{run.status.replace("_", " ")}</Badge>
+            {t2i ? "Generation" : "Progress"} <Badge tone={outcomeTone(run.status, run.failed)}>{run.outcome}</Badge>
           </span>
         }
         description={`seed ${run.seed} · preset ${run.preset} · ${run.models.map((m) => m.slug).join(", ")}`}
@@ -201,6 +187,8 @@ export function RunView({ initial, canManage = false, children }: { initial: Run
         </Table>
       </Card>
       )}
+
+      <FailuresPanel runId={run.id} failed={run.failed} failures={run.failures} canSeeItems={canExport} />
 
       {t2i && run.labelling && <LabellingCard runId={run.id} labelling={run.labelling} imported={imported} />}
 

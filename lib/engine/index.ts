@@ -16,3 +16,4 @@ export * from "./explore";
 export * from "./pinned";
 export * from "./errors";
 export * from "./review-report";
+export * from "./outcomes";

@@ -12,6 +12,7 @@ import { benchmark, type Benchmark } from "../benchmark";
 import { env } from "../env";
 import { imageParams, modelParams } from "../providers";
 import { RESUMABLE, type RunStatus } from "./status";
+import { modelProblem } from "../providers/problems";
 import { contentOfVersion } from "../suites/content-versions";
 export const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
@@ -116,6 +117,9 @@ async function launchModel(prisma: PrismaClient, slug: string, modality: string,
   if (!m || m.archived) throw new RunError(`unknown model "${slug}": register it on the Models page first`);
   if (m.modality !== modality) throw new RunError(`model "${slug}" is ${modalityName(m.modality)} model; the ${role} of this run must be ${modalityName(modality)} model`);
   if (m.provider === "import") throw new RunError(`model "${slug}" has no API: import its images on the Import page instead`);
+  // The synthetic image model draws from photos on disk: a launch without them would fail every image.
+  const problem = modelProblem(m);
+  if (problem) throw new RunError(`model "${slug}" cannot run: ${problem}`);
   return m;
 }
 

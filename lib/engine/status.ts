@@ -28,3 +28,22 @@ export function workerState(w: { stoppedAt: Date | null; heartbeatAt: Date; last
   if (w.lastError?.startsWith(STUCK_PREFIX) && w.lastErrorAt && w.lastErrorAt.getTime() >= w.heartbeatAt.getTime() - 1_000) return "stuck";
   return "alive";
 }
+
+/**
+ * What a run's status says once its failed items are counted — never more than happened: a run whose every call
+ * failed is "failed" (the worker sets it), one with some failures is "completed with N failed".
+ */
+export function outcomeLabel(status: string, failed: number): string {
+  if (failed > 0 && status === "completed") return `completed with ${failed.toLocaleString("en-US")} failed`;
+  if (failed > 0 && status !== "failed" && !isLive(status)) return `${status.replace("_", " ")}, ${failed.toLocaleString("en-US")} failed`;
+  return status.replace("_", " ");
+}
+
+/** The badge tone of a run status (client-safe, one rule for every page). */
+export function outcomeTone(status: string, failed: number): "success" | "warning" | "danger" | "info" | "neutral" {
+  if (status === "failed") return "danger";
+  if (failed > 0) return "warning";
+  if (status === "completed") return "success";
+  if (isLive(status)) return "info";
+  return "neutral";
+}

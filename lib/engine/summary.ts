@@ -7,7 +7,8 @@ import { runScores } from "./explore";
 import { faceLabels, type RaceMapping } from "../faces/labels";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../suites/profiles";
 import { currentLabels } from "../review/votes";
-import { DONE_QUERY, workerState } from "./status";
+import { DONE_QUERY, outcomeLabel, workerState } from "./status";
+import { failureReasons } from "./outcomes";
 
 /**
  * The workers that serve a run (or, while none has claimed it yet, every live worker): host, last heartbeat, in
@@ -54,6 +55,7 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
   const throughput = recent / windowS;
   const remaining = run.plannedCount - done;
   const answered = progress.filter((p) => p.status === "answered").reduce((a, p) => a + p.count, 0);
+  const failed = progress.filter((p) => p.status === "failed").reduce((a, p) => a + p.count, 0);
   const labelling = run.modality === "t2i" ? { ...(await labelProgress(prisma, runId)), reviewedFaces: await reviewedFaceCount(prisma, runId) } : null;
   const scorable = labelling ? labelling.labelled + labelling.noFace > 0 || labelling.faces > 0 : answered > 0;
   const labels: LabelSource = labelling ? (opts.labels ?? "model") : "model";
@@ -71,6 +73,11 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
     spentUsd: run.spentUsd,
     plannedCount: run.plannedCount,
     done,
+    failed,
+    /** the status with its failures ("completed with 3 failed"): what every page shows */
+    outcome: outcomeLabel(run.status, failed),
+    /** failed items grouped by reason, most frequent first */
+    failures: failed > 0 ? await failureReasons(prisma, runId, 10) : [],
     throughput,
     etaSeconds: run.status === "running" && throughput > 0 ? Math.round(remaining / throughput) : null,
     createdAt: run.createdAt.toISOString(),
@@ -94,7 +101,7 @@ export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;
 export async function runQueries(
   prisma: PrismaClient,
   runId: string,
-  filter: { page: number; pageSize: number; status?: string; test?: string; context?: string; statisticId?: string; model?: string },
+  filter: { page: number; pageSize: number; status?: string; test?: string; context?: string; statisticId?: string; model?: string; reason?: string },
 ) {
   const where = {
     runId,
@@ -103,6 +110,7 @@ export async function runQueries(
     ...(filter.context ? { context: filter.context } : {}),
     ...(filter.statisticId ? { statisticId: filter.statisticId } : {}),
     ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
+    ...(filter.reason === undefined ? {} : filter.reason === "no reason recorded" ? { OR: [{ outcome: { is: null } }, { outcome: { reason: null } }] } : { outcome: { reason: filter.reason } }),
   };
   const [total, rows] = await Promise.all([
     prisma.query.count({ where }),

@@ -19,6 +19,7 @@ import { backoffMs, type Claimed, type ModelSlot, type ModelState, type Processo
 import { sweepStorage } from "./imports";
 import { STUCK_PREFIX } from "./status";
 import { isContention } from "../db/retry";
+import { failureReasons, outcomeCounts } from "./outcomes";
 
 export interface WorkerOptions {
   /** only work on this run (the CLI's `fof run`); all running runs otherwise */
@@ -574,7 +575,10 @@ export class Worker {
     }
   }
 
-  /** Marks runs complete when every query has an outcome. */
+  /**
+   * Marks runs done when every query has an outcome: "failed" when not one call succeeded (with the commonest reason
+   * in Run.error), else "completed" — its failed items are counted wherever its status is shown (outcomeLabel).
+   */
   private async finishRuns(runIds: string[]) {
     if (Date.now() - this.lastFinishCheck < this.opts.runCheckMs) return;
     this.lastFinishCheck = Date.now();
@@ -582,7 +586,11 @@ export class Worker {
       // A run this worker still has calls or unwritten results for is not finished.
       if (this.buffer.some((w) => w.kind !== "cache" && w.query.runId === runId)) continue;
       const open = await this.prisma.query.count({ where: { runId, status: { in: ["pending", "leased"] } } });
-      if (open === 0) await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "completed", finishedAt: new Date() } });
+      if (open !== 0) continue;
+      const counts = (await outcomeCounts(this.prisma, [runId])).get(runId)!;
+      const allFailed = counts.failed > 0 && counts.answered + counts.refused === 0;
+      const error = allFailed ? `every call failed (${counts.failed.toLocaleString("en-US")}): ${(await failureReasons(this.prisma, runId, 1))[0]?.reason ?? "no reason recorded"}`.slice(0, 1000) : undefined;
+      await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: allFailed ? "failed" : "completed", finishedAt: new Date(), ...(error ? { error } : {}) } });
     }
   }
 }

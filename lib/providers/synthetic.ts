@@ -7,6 +7,7 @@
 // inputs. A prompt that asks for diversity ("diverse", "irrespective") draws every face at random; any other prompt
 // repeats one dominant variant (chosen by the prompt alone) with probability 0.8. Labels still come from the face
 // classifier, never from this rule.
+import { projectRoot } from "../paths";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -33,11 +34,21 @@ interface Photo {
   rgba: Uint8Array;
 }
 
-/** The photos it composes: FOF_SYNTHETIC_FACES (comma-separated paths) or the shared test photos beside the repo. */
-export function syntheticFacePaths(setting: string | undefined, cwd = process.cwd()): string[] {
-  if (setting) return setting.split(",").map((p) => path.resolve(cwd, p.trim())).filter(Boolean);
-  const shared = path.resolve(cwd, "../shared/models/test-images");
+/**
+ * The photos it composes: FOF_SYNTHETIC_FACES (comma-separated paths; relative ones from the project root) or the
+ * shared test photos beside the project — from its root, so a server or CLI started in any folder finds them.
+ */
+export function syntheticFacePaths(setting: string | undefined, root = projectRoot()): string[] {
+  if (setting) return setting.split(",").map((p) => p.trim()).filter(Boolean).map((p) => path.resolve(root, p));
+  const shared = path.resolve(root, "../shared/models/test-images");
   return ["astronaut-eileen-collins.png", "grace-hopper-512.jpg"].map((f) => path.join(shared, f));
+}
+
+/** Why the synthetic image model cannot draw (photos missing), or null: checked before a launch and on the Models page. */
+export function syntheticProblem(faces: readonly string[]): string | null {
+  const missing = faces.filter((f) => !existsSync(f));
+  if (faces.length && !missing.length) return null;
+  return `the synthetic image model needs face photos: ${missing.join(", ") || "none configured"} not found (set FOF_SYNTHETIC_FACES to comma-separated photo paths)`;
 }
 
 function decode(file: string): Photo {
@@ -105,9 +116,8 @@ export function syntheticImageProvider(opts: { faces: string[] }): ImageProvider
   let photos: Photo[] | null = null;
   const load = () => {
     if (photos) return photos;
-    const missing = opts.faces.filter((f) => !existsSync(f));
-    if (!opts.faces.length || missing.length)
-      throw new ProviderError(`the synthetic image model needs face photos: ${missing.join(", ") || "none configured"} not found (set FOF_SYNTHETIC_FACES to comma-separated photo paths)`, "fatal");
+    const problem = syntheticProblem(opts.faces);
+    if (problem) throw new ProviderError(problem, "fatal");
     photos = opts.faces.map(decode);
     return photos;
   };

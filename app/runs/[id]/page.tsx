@@ -13,6 +13,7 @@ import { SuiteViews } from "@/components/suites/suite-views";
 import { ResultsControls } from "@/components/suites/results-controls";
 import { pageGuard } from "@/app/guard";
 import { maySteer } from "@/lib/auth/spending";
+import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Run" };
 
@@ -45,7 +46,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </Link>
       </nav>
       <PageHeader title={summary.name} description={`${summary.suite.name} · content ${summary.suite.version}`} />
-      <RunView initial={summary} canManage={!!owner && maySteer(viewer, owner)}>
+      <RunView initial={summary} canManage={!!owner && maySteer(viewer, owner)} canExport={can(viewer.role, "data.export")}>
         {views}
       </RunView>
     </>

@@ -13,6 +13,8 @@ const schema = z.strictObject({
   context: z.enum(CONTEXTS).optional(),
   statisticId: z.string().max(80).optional(),
   model: z.string().max(120).optional(),
+  /** failed items with this recorded reason ("no reason recorded": those without one) */
+  reason: z.string().max(1000).optional(),
 });
 
 /** A page of a run's queries with their prompts, raw output and attempts. */
