@@ -18,6 +18,12 @@ test.describe("DoFaiR", () => {
       await expect(form.locator('input[name="methods"][value="bianchi"]')).toBeChecked();
       await expect(form.locator('input[name="augmentations"][value="fai-rk"]')).not.toBeChecked();
       await expect(form.getByLabel("Entries per dimension (0 = all)")).toHaveValue("6");
+      // Before launch: what it plans and costs (the synthetic model is free), following the form as it changes.
+      await expect(form.getByTestId("estimate")).toContainText("24 images planned (24 per model × 1 model) · estimated cost $0.00");
+      await form.getByLabel("Images per prompt").fill("2");
+      await expect(form.getByTestId("estimate")).toContainText("48 images planned");
+      await form.getByLabel("Images per prompt").fill("1");
+      await expect(form.getByTestId("estimate")).toContainText("24 images planned");
     });
     // Label every image in the browser with the stand-in classifier served in place of the FairFace file.
     await labelInBrowser(page, runId, 24);

@@ -1,5 +1,6 @@
 "use server";
 
+import { fieldErrorsOf } from "@/lib/validation/friendly";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { db } from "@/lib/db";
@@ -41,9 +42,7 @@ export async function saveModel(_prev: ModelFormState, form: FormData): Promise<
   };
   const parsed = modelInputSchema.safeParse(input);
   if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {};
-    for (const i of parsed.error.issues as z.core.$ZodIssue[]) fieldErrors[String(i.path[0])] ??= i.message;
-    return { message: "Please fix the highlighted fields.", fieldErrors };
+    return { message: "Please fix the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues as z.core.$ZodIssue[]) };
   }
   const m = await upsertModel(db(), parsed.data, g.viewer.id);
   await audit(db(), { userId: g.viewer.id, action: "model.save", targetType: "model", targetId: m.slug, details: { provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, credential: m.apiKeyEnv } });

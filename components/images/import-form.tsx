@@ -349,7 +349,7 @@ export function ImportForm({
           actions={
             <span className="flex gap-2">
               <Badge tone="success">{preview.targets.size} images</Badge>
-              {preview.problems.length > 0 && <Badge tone="danger">{preview.problems.length} problems</Badge>}
+              {preview.problems.length > 0 && <Badge tone="danger">{preview.problems.length.toLocaleString("en-US")} problem{preview.problems.length === 1 ? "" : "s"}</Badge>}
               {preview.skipped.length > 0 && <Badge tone="neutral">{preview.skipped.length} left out</Badge>}
             </span>
           }

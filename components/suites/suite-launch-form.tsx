@@ -2,7 +2,10 @@
 
 // The launch form of a suite that declares its fields (lib/suites/types.ts LaunchField): presets fill the fields,
 // the server validates with the suite's schema and names the field at fault.
-import { useActionState, useState } from "react";
+import { useActionState, useDeferredValue, useEffect, useRef, useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { configFromForm } from "@/lib/suites/launch-config";
+import type { SuiteEstimate } from "@/lib/suites/estimate";
 import { launchSuiteRun, type LaunchState } from "@/app/runs/new/actions";
 import { Button } from "@/components/ui/button";
 import { ActionForm } from "@/components/ui/action-form";
@@ -26,17 +29,46 @@ export function SuiteLaunchForm(props: {
   defaultPreset: string;
   /** the suite's content versions (today's shipped one first); more than one → a choice */
   contents?: Array<{ version: string; label: string }>;
+  /** what is left of the viewer's spending limit (null: no limit) */
+  spendingLeft?: number | null;
 }) {
   const [state, action, pending] = useActionState<LaunchState, FormData>(launchSuiteRun, {});
   const [preset, setPreset] = useState(props.defaultPreset);
   const [values, setValues] = useState<Values>(() => ({ ...props.presets[props.defaultPreset]?.config }));
   const err = (name: string) => state.fieldErrors?.[name];
+  // The estimate follows the form: read it whole (as the server action will) whenever it changes.
+  const formRef = useRef<HTMLFormElement>(null);
+  const [draft, setDraft] = useState<string | null>(null);
+  const [budget, setBudget] = useState<number | null>(null);
+  const readForm = () => {
+    const f = formRef.current;
+    if (!f) return;
+    const data = new FormData(f);
+    setDraft(JSON.stringify({ models: data.getAll("models").map(String), config: configFromForm(props.fields, data), ...(data.get("contentVersion") ? { contentVersion: String(data.get("contentVersion")) } : {}) }));
+    const b = Number(data.get("budgetUsd"));
+    setBudget(data.get("budgetUsd") && Number.isFinite(b) && b > 0 ? b : null);
+  };
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(readForm, [values, preset]);
+  const deferred = useDeferredValue(draft);
+  const estimate = useQuery({
+    queryKey: ["suite-estimate", props.suite.id, deferred],
+    enabled: !!deferred,
+    placeholderData: keepPreviousData,
+    retry: 0,
+    queryFn: async (): Promise<SuiteEstimate> => {
+      const res = await fetch(`/api/suites/${props.suite.id}/estimate`, { method: "POST", headers: { "content-type": "application/json" }, body: deferred! });
+      const body = await res.json().catch(() => ({}));
+      if (!res.ok) throw new Error((body as { error?: string }).error ?? `HTTP ${res.status}`);
+      return body as SuiteEstimate;
+    },
+  });
   const set = (name: string, v: Values[string]) => {
     setPreset("custom");
     setValues((old) => ({ ...old, [name]: v }));
   };
   return (
-    <ActionForm action={action} className="space-y-5" aria-label={`Launch a ${props.suite.name} run`}>
+    <ActionForm action={action} ref={formRef} onChange={readForm} className="space-y-5" aria-label={`Launch a ${props.suite.name} run`}>
       <input type="hidden" name="suite" value={props.suite.id} />
       <input type="hidden" name="preset" value={preset} />
       <fieldset>
@@ -172,6 +204,7 @@ export function SuiteLaunchForm(props: {
           <input type="text" name="name" maxLength={200} className="w-72 rounded-md border border-slate-300 px-2 py-1" />
         </label>
       </div>
+      <EstimateLine estimate={estimate.data ?? null} error={estimate.error ? (estimate.error as Error).message : null} spendingLeft={props.spendingLeft ?? null} budget={budget} />
       {state.message && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
           {state.message}
@@ -181,5 +214,33 @@ export function SuiteLaunchForm(props: {
         {pending ? "Planning…" : `Launch ${props.suite.name} run`}
       </Button>
     </ActionForm>
+  );
+}
+
+/** Planned items per model and in total, the estimated cost, and whether it fits the cap and the spending limit. */
+function EstimateLine({ estimate, error, spendingLeft, budget }: { estimate: SuiteEstimate | null; error: string | null; spendingLeft: number | null; budget: number | null }) {
+  if (error) return <p data-testid="estimate" className="text-sm text-slate-500">No estimate yet: {error}</p>;
+  if (!estimate) return <p data-testid="estimate" className="text-sm text-slate-500">Estimating…</p>;
+  const n = (x: number) => x.toLocaleString("en-US");
+  const unpriced = estimate.models.filter((m) => m.usd === null).map((m) => m.slug);
+  const spend = budget ?? estimate.usd;
+  return (
+    <div data-testid="estimate" className="space-y-1 text-sm">
+      <p>
+        <b className="tabular-nums">{n(estimate.total)}</b> {estimate.unit} planned ({n(estimate.perModel)} per model × {estimate.models.length} model{estimate.models.length === 1 ? "" : "s"}
+        {estimate.helper ? ` + ${n(estimate.helper)} guidance queries` : ""}) · estimated cost <b className="tabular-nums">${estimate.usd.toFixed(2)}</b>
+        {unpriced.length ? ` (no price for ${unpriced.join(", ")})` : ""}
+      </p>
+      {estimate.overCap && (
+        <p role="alert" className="text-rose-700">
+          More than one run may plan ({n(estimate.cap)}, FOF_MAX_QUERIES_PER_RUN): use fewer items, images or models, or split it into several runs.
+        </p>
+      )}
+      {spendingLeft !== null && spend > spendingLeft && (
+        <p role="alert" className="text-rose-700">
+          {budget !== null ? `The budget ($${budget.toFixed(2)})` : `The estimate ($${estimate.usd.toFixed(2)})`} is more than what is left of your spending limit (${spendingLeft.toFixed(2)}){budget !== null ? ": the launch will be refused." : ": set a budget within it, or the run stops when the limit is reached."}
+        </p>
+      )}
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 "use server";
 
+import { configFromForm } from "@/lib/suites/launch-config";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { db } from "@/lib/db";
@@ -130,13 +131,7 @@ export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promis
   const f = parsed.data;
   const suite = findSuite(f.suite);
   if (!suite) return { message: `unknown suite "${f.suite}"` };
-  const config: Record<string, unknown> = {};
-  for (const field of suite.launchFields) {
-    if (field.kind === "choices") config[field.name] = form.getAll(field.name).map(String);
-    else if (field.kind === "number") config[field.name] = form.get(field.name) === "" ? NaN : Number(form.get(field.name));
-    else if (field.kind === "toggle") config[field.name] = form.get(field.name) === "on";
-    else config[field.name] = (form.get(field.name) as string | null) || null;
-  }
+  const config = configFromForm(suite.launchFields, form);
   const checked = suite.configSchema.safeParse(config);
   if (!checked.success) {
     const fieldErrors: Record<string, string> = {};

@@ -64,6 +64,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
           defaultPreset={Object.keys(presets).includes("smoke") ? "smoke" : Object.keys(presets)[0]}
           models={models.map((m) => ({ slug: m.slug, label: m.label, keyMissing: keyMissing(m), pricePerImage: m.pricePerImage }))}
           helpers={helpers.map((m) => ({ slug: m.slug, label: m.label, keyMissing: keyMissing(m) }))}
+          spendingLeft={left}
           contents={contents.filter((c) => c.current || c.imported).map((c) => ({ version: c.version, label: `${c.version} — ${c.current ? "shipped with the workbench" : "imported"}${c.items !== null ? `, ${c.items} entries` : ""}` }))}
         />
       </>

@@ -1,0 +1,50 @@
+// What a suite launch will plan and roughly cost, before anything is planned: images (or queries) per audited model
+// from the suite's own count, helper queries (guidance) on the helper model, priced from the registered models'
+// prices (chat: typical tokens per query), against the per-run cap.
+import type { PrismaClient } from "../../generated/prisma/client";
+import { cost, TYPICAL_TOKENS } from "../engine/cost";
+import { badRequest } from "../engine/errors";
+import { env } from "../env";
+import { contentOfVersion } from "./content-versions";
+import { suiteOf } from "./index";
+
+/** A guidance request's typical size: the entry's question (and FAI-RK's passage) in, a paragraph out. */
+export const GUIDANCE_TOKENS = { in: 250, out: 256 } as const;
+
+export interface SuiteEstimate {
+  perModel: number;
+  helper: number;
+  total: number;
+  usd: number;
+  /** priced per model (unknown models: not registered, left out of the cost) */
+  models: Array<{ slug: string; planned: number; usd: number | null }>;
+  cap: number;
+  overCap: boolean;
+  unit: "images" | "queries";
+}
+
+export async function estimateSuiteRun(prisma: PrismaClient, input: { suite: string; models: string[]; config: unknown; contentVersion?: string }): Promise<SuiteEstimate> {
+  const suite = suiteOf(input.suite);
+  const checked = suite.configSchema.safeParse(input.config);
+  if (!checked.success) throw badRequest(checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; "));
+  const config = checked.data;
+  const content = input.contentVersion ? await contentOfVersion(prisma, suite.id, input.contentVersion) : suite.content();
+  const perModel = suite.plannedPerModel(config, content);
+  const helperSlug = suite.helperModel?.(config) ?? null;
+  const helper = helperSlug ? (suite.helperPlanned?.(config, content) ?? 0) : 0;
+  const slugs = [...new Set(input.models)].slice(0, 20);
+  const rows = await prisma.modelConfig.findMany({ where: { slug: { in: [...slugs, ...(helperSlug ? [helperSlug] : [])] } }, select: { slug: true, pricePerImage: true, priceInputPer1k: true, priceOutputPer1k: true } });
+  const price = new Map(rows.map((r) => [r.slug, r]));
+  const t2i = suite.modalityOf(config) === "t2i";
+  const chatUsd = (n: number, m: { priceInputPer1k: number; priceOutputPer1k: number }) => cost(n * TYPICAL_TOKENS.subjectiveIn, n * TYPICAL_TOKENS.out, m.priceInputPer1k, m.priceOutputPer1k);
+  const models = slugs.map((slug) => {
+    const m = price.get(slug);
+    return { slug, planned: perModel, usd: m ? (t2i ? perModel * m.pricePerImage : chatUsd(perModel, m)) : null };
+  });
+  const helperModel = helperSlug ? price.get(helperSlug) : undefined;
+  // Guidance is a paragraph, not a letter: priced at GUIDANCE_TOKENS per request.
+  const helperUsd = helperModel ? cost(helper * GUIDANCE_TOKENS.in, helper * GUIDANCE_TOKENS.out, helperModel.priceInputPer1k, helperModel.priceOutputPer1k) : 0;
+  const total = perModel * slugs.length + helper;
+  const cap = env().FOF_MAX_QUERIES_PER_RUN;
+  return { perModel, helper, total, usd: models.reduce((a, m) => a + (m.usd ?? 0), 0) + helperUsd, models, cap, overCap: total > cap, unit: t2i ? "images" : "queries" };
+}

@@ -1,0 +1,14 @@
+// A suite launch form's values → the suite's config object, one rule for the server action (which validates it with
+// the suite's schema) and the browser (which asks for an estimate as the form changes). Client-safe.
+import type { LaunchField } from "./types";
+
+export function configFromForm(fields: readonly LaunchField[], form: FormData): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field.kind === "choices") config[field.name] = form.getAll(field.name).map(String);
+    else if (field.kind === "number") config[field.name] = form.get(field.name) === "" || form.get(field.name) === null ? NaN : Number(form.get(field.name));
+    else if (field.kind === "toggle") config[field.name] = form.get(field.name) === "on";
+    else config[field.name] = (form.get(field.name) as string | null) || null;
+  }
+  return config;
+}

@@ -1,0 +1,33 @@
+// Form messages people read: zod's built-in texts ("Too small: expected number to be >=0") turned into the form's own
+// voice; messages a schema wrote itself (custom refinements) pass through. Client-safe.
+import type { z } from "zod";
+
+const num = (v: unknown) => (typeof v === "bigint" ? v.toString() : typeof v === "number" ? v.toLocaleString("en-US") : String(v));
+
+export function friendlyIssue(i: z.core.$ZodIssue): string {
+  switch (i.code) {
+    case "too_small":
+      if (i.origin === "string") return Number(i.minimum) <= 1 ? "required" : `at least ${num(i.minimum)} characters`;
+      if (i.origin === "array" || i.origin === "set") return Number(i.minimum) <= 1 ? "choose at least one" : `choose at least ${num(i.minimum)}`;
+      return `must be ${i.inclusive ? "at least" : "more than"} ${num(i.minimum)}`;
+    case "too_big":
+      if (i.origin === "string") return `at most ${num(i.maximum)} characters`;
+      if (i.origin === "array" || i.origin === "set") return `choose at most ${num(i.maximum)}`;
+      return `must be ${i.inclusive ? "at most" : "less than"} ${num(i.maximum)}`;
+    case "invalid_type":
+      return i.expected === "number" || i.expected === "int" ? "a number" : "required";
+    case "not_multiple_of":
+      return `must be a multiple of ${num(i.divisor)}`;
+    case "invalid_format":
+      return i.message.startsWith("Invalid") ? `not a valid ${i.format === "url" ? "URL" : i.format}` : i.message;
+    default:
+      return i.message;
+  }
+}
+
+/** The first friendly message per field (the first path segment), as forms show them. */
+export function fieldErrorsOf(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const i of issues) out[String(i.path[0] ?? "form")] ??= friendlyIssue(i);
+  return out;
+}
