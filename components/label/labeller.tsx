@@ -331,8 +331,8 @@ export function Labeller({
               Pause
             </Button>
           ) : (
-            <Button onClick={start} disabled={phase !== "ready" && phase !== "done"}>
-              {stats.images ? "Resume labelling" : "Start labelling"}
+            <Button onClick={start} disabled={(phase !== "ready" && phase !== "done") || stats.todo === 0}>
+              {stats.todo === 0 ? "Nothing left to label" : stats.images ? "Resume labelling" : "Start labelling"}
             </Button>
           )
         }
@@ -344,7 +344,7 @@ export function Labeller({
           <div>
             <dt className="text-xs text-slate-500">Still to label</dt>
             <dd className="tabular-nums" data-testid="todo">
-              {stats.todo} of {initialTotal} images
+              {stats.todo.toLocaleString("en-US")} of {initialTotal.toLocaleString("en-US")} images
             </dd>
           </div>
           <div>

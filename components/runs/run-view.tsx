@@ -155,7 +155,7 @@ export function RunView({ initial, canManage = false, canExport = false, childre
               <Th className="w-1/3">Progress</Th>
               {["answered", "refused", "failed", "pending", "leased"].map((s) => (
                 <Th key={s} className="text-right">
-                  {s === "leased" ? "in flight" : s}
+                  {s === "leased" ? "in flight" : s === "pending" && run.status === "cancelled" ? "not run (cancelled)" : s}
                 </Th>
               ))}
             </tr>
@@ -177,7 +177,7 @@ export function RunView({ initial, canManage = false, canExport = false, childre
                   </Td>
                   {["answered", "refused", "failed", "pending", "leased"].map((s) => (
                     <Td key={s} className="text-right tabular-nums">
-                      {g.counts[s] ?? 0}
+                      {(g.counts[s] ?? 0).toLocaleString("en-US")}
                     </Td>
                   ))}
                 </tr>
