@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { DEFAULT_DETECTION_THRESHOLD } from "@/lib/faces/detector";
 import { assertDetector, labelImage, loadLayout } from "@/lib/faces/pipeline";
 import type { FairFaceLayout } from "@/lib/faces/classifier";
-import { mapGender, mapRace } from "@/lib/faces/labels";
+import { suiteFaceLabels, suiteLabelMapping } from "@/lib/suites/label-display";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -15,6 +15,7 @@ type Backend = { ep: "webgpu" | "wasm"; detail: string };
 type ClassifierSource = { kind: "server" } | { kind: "browser"; name: string; savedAt: string };
 interface Leased {
   id: string;
+  suiteId: string;
   url: string;
   width: number;
   height: number;
@@ -26,7 +27,9 @@ interface LastImage {
   url: string;
   width: number;
   height: number;
-  faces: Array<{ x1: number; y1: number; x2: number; y2: number; gender: string; race: string; score: number }>;
+  faces: Array<{ x1: number; y1: number; x2: number; y2: number; labels: string[]; score: number }>;
+  /** how the labels were read: the image's suite's classes */
+  mapping: string;
 }
 
 const BATCH = 4;
@@ -228,7 +231,8 @@ export function Labeller({
               url: im.url,
               width: img.width,
               height: img.height,
-              faces: faces.map((f) => ({ ...f, gender: mapGender(f.probabilities.gender), race: mapRace(f.probabilities.race) })),
+              faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.score, labels: suiteFaceLabels(im.suiteId, { race: f.probabilities.race, gender: f.probabilities.gender, age: f.probabilities.age }) })),
+              mapping: suiteLabelMapping(im.suiteId),
             });
           } catch (e) {
             // Left leased: it returns to the queue when the lease expires (or this tab stops), and is reported here.
@@ -390,12 +394,12 @@ export function Labeller({
                   style={{ left: `${(f.x1 / last.width) * 100}%`, top: `${(f.y1 / last.height) * 100}%`, width: `${((f.x2 - f.x1) / last.width) * 100}%`, height: `${((f.y2 - f.y1) / last.height) * 100}%` }}
                 >
                   <span className="absolute -top-5 left-0 whitespace-nowrap rounded bg-emerald-600 px-1 text-[10px] text-white">
-                    {f.gender}, {f.race}
+                    {f.labels.join(", ")}
                   </span>
                 </div>
               ))}
             </div>
-            <figcaption className="text-xs text-slate-500">Last image: {last.faces.length} face(s) (race shown with the paper mapping)</figcaption>
+            <figcaption className="text-xs text-slate-500">Last image: {last.faces.length} face(s) (shown in {last.mapping})</figcaption>
           </figure>
         )}
       </Card>

@@ -108,12 +108,13 @@ export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leas
     });
     return tx.image.findMany({
       where: { id: { in: free.map((f) => f.id) }, leaseOwner: owner, labelStatus: "leased" },
-      select: { id: true, runId: true, width: true, height: true, test: true, statisticId: true, level: true },
+      select: { id: true, runId: true, width: true, height: true, test: true, statisticId: true, level: true, run: { select: { suiteId: true } } },
       orderBy: { id: "asc" },
     });
   });
   const remaining = await prisma.image.count({ where: { ...scope, labelStatus: { in: ["unlabelled", "leased"] } } });
-  return { lease: token, leaseMs, images: images.map((i) => ({ ...i, url: `/api/images/${i.id}` })), remaining };
+  // Each image says its suite, so the page shows its faces in that suite's classes.
+  return { lease: token, leaseMs, images: images.map(({ run, ...i }) => ({ ...i, suiteId: run?.suiteId ?? "fact-or-fair", url: `/api/images/${i.id}` })), remaining };
 }
 
 /**
