@@ -96,6 +96,14 @@ test.describe("FAIntbench", () => {
     const runId = (await page.getByRole("link", { name: "Open the run" }).getAttribute("href"))!.split("/").pop()!;
 
     await labelInBrowser(page, runId, 3);
+    // The Label page showed the faces in FAIntbench's own classes, and Review filters by its own coordinates.
+    await expect(page.getByText(/shown in FAIntbench's 5 races and 3 age groups/)).toBeVisible();
+    await page.goto(`/review?runId=${runId}`);
+    await expect(page.getByLabel("Visibility")).toBeVisible();
+    await expect(page.getByLabel("Acquired attribute")).toBeVisible();
+    await expect(page.getByLabel("Statistic", { exact: true })).toHaveCount(0);
+    await page.getByLabel("Visibility").selectOption("implicit");
+    await expect(page).toHaveURL(/test=implicit/);
     await page.goto(`/runs/${runId}`);
     const table = page.getByTestId("suite-table-table2");
     const ours = table.locator('tr[data-source="run"]');

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
@@ -12,15 +12,17 @@ import { FILTER_KEYS, type Filters } from "./filters";
 import { ImageView } from "./image-view";
 import { labelText, labelsAge } from "./label-text";
 import { KeysCard } from "./keys-card";
+import type { ReviewFilter } from "@/lib/suites/types";
 
 const EMPTY: MyLabel = { gender: null, race: null, age: null, notAFace: false };
 /** Keys that accept or mark a face (the label sets add theirs): without an annotator they do nothing but say why. */
 const MARK_KEYS = ["a", "A", "Enter", "x", "Delete"];
 
 export interface ReviewOptions {
-  runs: Array<{ id: string; name: string }>;
+  runs: Array<{ id: string; name: string; suiteId: string }>;
   models: Array<{ slug: string; label: string }>;
-  statistics: Array<{ id: string; name: string }>;
+  /** suites with images, each with its own filters (Suite.reviewFilters) */
+  suites: Array<{ id: string; name: string; filters: ReviewFilter[] }>;
   assignments: Array<{ id: string; name: string }>;
 }
 
@@ -154,7 +156,7 @@ const pct = (p: number) => `${Math.round(p * 100)} %`;
 
 /** Images with no face in the current scope: open one to draw the faces the detector missed. */
 function FacelessImages({ params, onOpen }: { params: URLSearchParams; onOpen: (imageId: string) => void }) {
-  const scope = new URLSearchParams([...params].filter(([k]) => ["runId", "model", "statisticId", "level", "test", "assignmentId", "annotator"].includes(k)));
+  const scope = new URLSearchParams([...params].filter(([k]) => ["runId", "suite", "model", "statisticId", "level", "test", "assignmentId", "annotator"].includes(k)));
   const q = useQuery({ queryKey: ["review-faceless", scope.toString()], queryFn: () => fetchFaceless(scope) });
   if (!q.data?.total) return null;
   return (
@@ -297,6 +299,9 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
     return () => window.removeEventListener("keydown", onKey);
   });
 
+  // Whose coordinates to filter by: the chosen suite, else the chosen run's, else the only suite with images.
+  const suiteId = filters.suite || options.runs.find((r) => r.id === filters.runId)?.suiteId || (options.suites.length === 1 ? options.suites[0].id : "");
+  const suiteFilters = options.suites.find((s) => s.id === suiteId)?.filters ?? [];
   const select = (k: keyof Filters, label: string, choices: Array<[string, string]>) => (
     <div>
       <label htmlFor={`f-${k}`} className="block text-xs text-slate-500">
@@ -321,9 +326,11 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
         <div className="mt-4 grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-8">
           {select("runId", "Run", [["", "All runs"], ...options.runs.map((r): [string, string] => [r.id, r.name])])}
           {select("model", "Model", [["", "All models"], ...options.models.map((m): [string, string] => [m.slug, m.label])])}
-          {select("statisticId", "Statistic", [["", "All statistics"], ...options.statistics.map((s): [string, string] => [s.id, s.name])])}
-          {select("level", "Level", [["", "Both"], ["highest", "highest"], ["lowest", "lowest"]])}
-          {select("test", "Test", [["", "Both"], ["objective", "objective"], ["subjective", "subjective"]])}
+          {options.suites.length > 1 && select("suite", "Suite", [["", "All suites"], ...options.suites.map((s): [string, string] => [s.id, s.name])])}
+          {/* The item, level and test filters are the suite's own (its coordinates): those of the chosen suite or run. */}
+          {suiteFilters.map((f) => (
+            <Fragment key={f.key}>{select(f.key, f.label, [["", "All"], ...f.options.map((o): [string, string] => [o.value, o.label])])}</Fragment>
+          ))}
           {select("state", "Show", [
             ["all", "All faces"],
             ["unreviewed", "Not reviewed by me"],

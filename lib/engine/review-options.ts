@@ -1,12 +1,19 @@
-// Choices for the review pages' filters: T2I runs with faces, their models, the statistics, the assignments.
+// Choices for the review pages' filters: T2I runs with faces (and their suites), their models, each suite's own
+// coordinates (Suite.reviewFilters: FACT-OR-FAIR's statistics, levels and tests; DoFaiR's entries, dimensions and
+// methods; FAIntbench's visibility and acquired attribute), the assignments.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { benchmark } from "../benchmark/data";
+import { listSuites } from "../suites";
+import type { ReviewFilter } from "../suites/types";
 
 export async function reviewOptions(prisma: PrismaClient) {
   const [runs, models, assignments] = await Promise.all([
-    prisma.run.findMany({ where: { modality: "t2i", images: { some: {} } }, select: { id: true, name: true }, orderBy: { createdAt: "desc" } }),
+    prisma.run.findMany({ where: { modality: "t2i", images: { some: {} } }, select: { id: true, name: true, suiteId: true }, orderBy: { createdAt: "desc" } }),
     prisma.modelConfig.findMany({ where: { modality: "t2i", images: { some: {} } }, select: { slug: true, label: true }, orderBy: { label: "asc" } }),
     prisma.assignment.findMany({ select: { id: true, name: true }, orderBy: { createdAt: "desc" } }),
   ]);
-  return { runs, models, statistics: benchmark.statistics.map((s) => ({ id: s.id, name: s.name })), assignments };
+  const withImages = new Set(runs.map((r) => r.suiteId));
+  const suites = listSuites()
+    .filter((s) => withImages.has(s.id))
+    .map((s) => ({ id: s.id, name: s.name, filters: (s.reviewFilters?.(s.content()) ?? []) as ReviewFilter[] }));
+  return { runs, models, suites, assignments };
 }

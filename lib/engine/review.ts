@@ -3,7 +3,6 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT } from "./results";
-import { LEVELS, TESTS } from "../benchmark/labels";
 import { FAIRFACE_RACES } from "../faces/labels";
 import { invalidLabel } from "../review/label-set";
 import { itemTitle, suiteOfFace, suitePrediction } from "../suites/faces";
@@ -35,9 +34,11 @@ export const reviewStates = ["all", "unreviewed", "unreviewed-any", "reviewed", 
 export const reviewFilterSchema = z.object({
   runId: z.string().max(40).optional(),
   model: z.string().max(80).optional(),
+  /** a suite's own coordinates (Suite.reviewFilters): plain values compared with the image's columns */
+  suite: z.string().max(64).optional(),
   statisticId: z.string().max(80).optional(),
-  level: z.enum(LEVELS).optional(),
-  test: z.enum(TESTS).optional(),
+  level: z.string().max(40).optional(),
+  test: z.string().max(40).optional(),
   assignmentId: z.string().max(40).optional(),
   /** all | unreviewed (by me) | unreviewed-any (by nobody) | reviewed (by me) | disagreement (between annotators) */
   state: z.enum(reviewStates).default("all"),
@@ -170,6 +171,7 @@ async function named(prisma: PrismaClient, faces: ReviewFace[]): Promise<ReviewF
 function scopeWhere(f: z.infer<typeof reviewFilterSchema>) {
   const image = {
     ...(f.runId ? { runId: f.runId } : {}),
+    ...(f.suite ? { run: { suiteId: f.suite } } : {}),
     ...(f.model ? { modelConfig: { slug: f.model } } : {}),
     ...(f.statisticId ? { statisticId: f.statisticId } : {}),
     ...(f.level ? { level: f.level } : {}),
@@ -358,9 +360,11 @@ export async function reviewImage(prisma: PrismaClient, imageId: string, annotat
 export const facelessFilterSchema = z.object({
   runId: z.string().max(40).optional(),
   model: z.string().max(80).optional(),
+  /** a suite's own coordinates (Suite.reviewFilters): plain values compared with the image's columns */
+  suite: z.string().max(64).optional(),
   statisticId: z.string().max(80).optional(),
-  level: z.enum(LEVELS).optional(),
-  test: z.enum(TESTS).optional(),
+  level: z.string().max(40).optional(),
+  test: z.string().max(40).optional(),
   assignmentId: z.string().max(40).optional(),
   annotator: annotatorSchema.optional(),
   take: z.coerce.number().int().min(1).max(200).default(24),

@@ -158,6 +158,11 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   };
   /** the suite has its own run pages (FACT-OR-FAIR's breakdown, report, answers) instead of the generic view */
   customRunPages?: boolean;
+  /**
+   * The coordinates its images are filtered by on the Review page, over the image's own columns (item id in
+   * statisticId, and the suite's uses of level and test), each with its choices.
+   */
+  reviewFilters?(content: Content): ReviewFilter[];
   /** why this config cannot be planned on this content (e.g. a method needing passages the content lacks), or null */
   launchProblem?(config: Config, content: Content): string | null;
   /**
@@ -171,6 +176,13 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
     accepts(name: string): boolean;
     read(files: ReadonlyArray<{ name: string; text: string }>): Content;
   };
+}
+
+/** One Review-page filter a suite declares (see Suite.reviewFilters). */
+export interface ReviewFilter {
+  key: "statisticId" | "level" | "test";
+  label: string;
+  options: Array<{ value: string; label: string }>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

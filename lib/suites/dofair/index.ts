@@ -48,6 +48,12 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
   readAnswer: (_q, text) => (text.trim() ? { ok: true, letter: null, gender: null, race: null } : { ok: false, message: "empty guidance" }),
   faceAttributes,
   reviewable: true,
+  // Its images carry the entry in statisticId, the dimension in level and the method in test (plan.ts).
+  reviewFilters: (content) => [
+    { key: "statisticId", label: "Entry", options: content.entries.map((e) => ({ value: e.id, label: `${e.event} (${e.dimension})` })) },
+    { key: "level", label: "Dimension", options: DIMENSIONS.map((d) => ({ value: d, label: d })) },
+    { key: "test", label: "Method", options: METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] })) },
+  ],
   itemColumns: ["dimension", "period", "culture", "group", "dominant", "involved"],
   items: (content) =>
     content.entries.map((e) => ({

@@ -63,6 +63,11 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
     { id: "race", label: "Race (FairFace 7 → 4, the paper's mapping)", classes: RACES, keys: ["1", "2", "3", "4"], predict: (f) => pick(facePrediction(f), "race") },
   ],
   reviewable: false,
+  reviewFilters: (bm) => [
+    { key: "statisticId", label: "Statistic", options: bm.statistics.map((s) => ({ value: s.id, label: s.name })) },
+    { key: "level", label: "Level", options: ["highest", "lowest"].map((v) => ({ value: v, label: v })) },
+    { key: "test", label: "Test", options: ["objective", "subjective"].map((v) => ({ value: v, label: v })) },
+  ],
   itemColumns: ["category", "polarity", "gender", "race"],
   items: (content) =>
     content.statistics.map((s) => ({

@@ -44,6 +44,12 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
   readAnswer: () => ({ ok: false, message: "FAIntbench plans no chat queries" }),
   faceAttributes,
   reviewable: false,
+  // Its images carry visibility in test and the acquired attribute in level (plan.ts); 2,654 prompts are too many
+  // for a list, so items are not a filter here.
+  reviewFilters: () => [
+    { key: "test", label: "Visibility", options: VISIBILITY.map((v) => ({ value: v, label: v })) },
+    { key: "level", label: "Acquired attribute", options: ACQUIRED.map((q) => ({ value: q, label: ACQUIRED_LABELS[q] })) },
+  ],
   itemColumns: ["visibility", "acquired", "item", "persons", "truth or request"],
   items: (content) =>
     content.prompts.map((p) => ({
