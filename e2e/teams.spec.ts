@@ -166,3 +166,28 @@ test("two annotators in two browsers label the same faces: agreement shows them 
   await expect(page.getByTestId("activity")).toContainText("bo@e2e.example.org");
   for (const p of people) await p.page.context().close();
 });
+
+test("a viewer reads runs, results and exports without meeting a single 403", async ({ page, browser, baseURL }) => {
+  const link = await invite(page, "viewer");
+  const viewer = await join(browser, baseURL, link, { name: "Vi Ewer", email: `viewer-${Date.now()}@e2e.example.org`, password: "viewer-password", role: "viewer" });
+  const refused: string[] = [];
+  viewer.on("response", (r) => {
+    if (r.status() === 403) refused.push(r.url());
+  });
+  await viewer.goto("/runs");
+  const first = viewer.locator("table a[href^='/runs/']").first();
+  if (await first.count()) {
+    await first.click();
+    await expect(viewer).toHaveURL(/\/runs\/[a-z0-9]+$/);
+    // No raw-data panel or link for a viewer; the scores downloads are theirs to use.
+    await expect(viewer.getByText(/Download JSONL/)).toHaveCount(0);
+    await expect(viewer.getByRole("heading", { name: "Queries" })).toHaveCount(0);
+    const csv = viewer.getByRole("link", { name: /Scores CSV/ });
+    if (await csv.count()) expect((await viewer.request.get((await csv.getAttribute("href"))!)).status()).toBe(200);
+  }
+  await viewer.goto("/results");
+  await expect(viewer.getByRole("heading", { name: "Results", level: 1 })).toBeVisible();
+  await viewer.waitForLoadState("networkidle");
+  expect(refused).toEqual([]);
+  await viewer.context().close();
+});

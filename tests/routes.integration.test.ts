@@ -83,6 +83,10 @@ describe("run routes", () => {
     expect((await call(queries.GET, runId, "", viewer)).status).toBe(403);
     expect((await call(exportRoute.GET, runId, "", annotator)).status).toBe(403);
     expect((await (await call(exportRoute.GET, runId, "", viewer)).json()).error).toMatch(/your role \(viewer\) may not read or export raw data/);
+    // One rule for downloads: scores (CSV, JSON) are results a viewer may read, as on the Results page; raw lines are not.
+    expect((await call(exportRoute.GET, runId, "?format=csv", viewer)).status).toBe(200);
+    expect((await call(exportRoute.GET, runId, "?format=json", viewer)).status).toBe(200);
+    expect((await call(exportRoute.GET, runId, "?format=jsonl", viewer)).status).toBe(403);
     expect((await call(queries.GET, runId, "", await sessionCookie("reviewer"))).status).toBe(200);
   });
 });

@@ -241,9 +241,11 @@ export function RunView({ initial, canManage = false, canExport = false, childre
                 </select>
               </span>
             )}
-            <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=jsonl&raceMapping=${raceMapping}&labels=${labels}`} download>
-              Download JSONL ({t2i ? "one line per face" : "one line per answer"})
-            </a>
+            {canExport && (
+              <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=jsonl&raceMapping=${raceMapping}&labels=${labels}`} download>
+                Download JSONL ({t2i ? "one line per face" : "one line per answer"})
+              </a>
+            )}
             <a className="text-xs text-indigo-700 underline" href={`/api/runs/${run.id}/export?format=json&raceMapping=${raceMapping}&profile=${profile}`} download>
               Scores JSON
             </a>
@@ -274,7 +276,7 @@ export function RunView({ initial, canManage = false, canExport = false, childre
         )}
       </Card>
 
-      {t2i ? <ImageGrid runId={run.id} raceMapping={raceMapping} live={isLive(run.status) || (run.labelling?.unlabelled ?? 0) > 0} /> : <QueryList runId={run.id} live={isLive(run.status)} />}
+      {t2i ? <ImageGrid runId={run.id} raceMapping={raceMapping} live={isLive(run.status) || (run.labelling?.unlabelled ?? 0) > 0} /> : canExport ? <QueryList runId={run.id} live={isLive(run.status)} /> : null}
         </>
       )}
     </div>

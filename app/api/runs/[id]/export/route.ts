@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { authorize } from "@/lib/auth/guard";
 import { z } from "zod";
 import { jsonRead, notFound } from "@/lib/engine/http";
 import { DomainError } from "@/lib/engine/errors";
@@ -28,8 +29,11 @@ const schema = z.strictObject({
  * `fof score` shape (T2I: under both the model's and the human-corrected labels). `csv` = its scores as CSV with
  * the bootstrap 95 % bounds (computed if not cached), under `labels`.
  */
-export const GET = jsonRead<{ id: string }>("data.export", async (query, { params, viewer }) => {
+// One rule for downloads (the same as /api/results/scores): scores — aggregates, CSV or JSON — are results, readable by
+// anyone who may read results; the raw lines (JSONL: every answer or face, prompts included) need data.export.
+export const GET = jsonRead<{ id: string }>("results.read", async (query, { params, viewer }) => {
   const { format, raceMapping, labels, profile } = schema.parse(query);
+  if (format === "jsonl") authorize(viewer, "data.export");
   const { id } = params;
   const run = await db().run.findUnique({ where: { id }, select: { name: true, modality: true } });
   if (!run) throw notFound("run");
