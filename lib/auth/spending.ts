@@ -3,6 +3,7 @@
 // stay within it, so the engine's budget stop keeps every run — and so the runner — inside the limit.
 // Steering a run is its owner's, or an admin's (runs.manage.any). Budget someone else adds to a run is a
 // BudgetGrant charged to them: the owner pays for the budget they set, each granter for what they added.
+import { forgetShared } from "../engine/shared";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { DomainError } from "../engine/errors";
 import { FINAL_RUN } from "../engine/status";
@@ -103,6 +104,7 @@ export async function steerRun(prisma: PrismaClient, viewer: Steerer, runId: str
     if (charged && !own && charged.usd > 0) await tx.budgetGrant.create({ data: { runId, userId: charged.userId, usd: charged.usd } });
     return r;
   });
+  forgetShared(runId); // after the commit too: a poller between the two must not keep the old status
   await audit(prisma, {
     userId: viewer.id,
     action: `run.${action}`,

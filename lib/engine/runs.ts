@@ -13,6 +13,7 @@ import { env } from "../env";
 import { imageParams, modelParams } from "../providers";
 import { RESUMABLE, type RunStatus } from "./status";
 import { modelProblem } from "../providers/problems";
+import { forgetShared } from "./shared";
 import { contentOfVersion } from "../suites/content-versions";
 export const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
@@ -292,8 +293,11 @@ export async function setRunState(prisma: PrismaClient, runId: string, action: k
   // only with more budget (or none).
   if (action === "resume" && budgetUsd !== null && (run.spentUsd >= budgetUsd || (run.status === "budget_exhausted" && run.budgetUsd !== null && budgetUsd <= run.budgetUsd)))
     throw new RunError(`the budget ($${budgetUsd.toFixed(2)}) is spent; raise it to resume`);
-  return prisma.run.update({
+  const updated = await prisma.run.update({
     where: { id: runId },
     data: { status: t.to, budgetUsd, finishedAt: action === "cancel" ? new Date() : null, error: null },
   });
+  // Pollers see the new status at once, not up to SUMMARY_SHARE_MS later.
+  forgetShared(runId);
+  return updated;
 }

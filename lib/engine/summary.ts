@@ -9,6 +9,7 @@ import { DEFAULT_PROFILE, type ScoringProfile } from "../suites/profiles";
 import { currentLabels } from "../review/votes";
 import { DONE_QUERY, outcomeLabel, workerState } from "./status";
 import { failureReasons } from "./outcomes";
+import { shared } from "./shared";
 
 /**
  * The workers that serve a run (or, while none has claimed it yet, every live worker): host, last heartbeat, in
@@ -92,11 +93,27 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
     profile: opts.profile ?? DEFAULT_PROFILE,
     // Scores once there is something to score; they update as answers (or face labels) arrive. With human-corrected
     // labels, the model-label scores come along so the page can show the difference.
-    scores: scorable && ownScores ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels, profile: opts.profile }) : [],
-    modelScores: scorable && ownScores && labels === "reviewed" ? await runScores(prisma, runId, { raceMapping: opts.raceMapping, labels: "model", profile: opts.profile }) : null,
+    // While calls land, scores are recomputed at most every LIVE_SCORES_MS for everyone watching (shared.ts).
+    scores: scorable && ownScores ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels, profile: opts.profile }) : [],
+    modelScores: scorable && ownScores && labels === "reviewed" ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels: "model", profile: opts.profile }) : null,
   };
 }
 export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;
+
+/** How stale a live run's scores may be on its page (they move by a hair per second). */
+export const LIVE_SCORES_MS = 5_000;
+/** How stale a run's summary may be for pollers: they poll every second (run page), so one computation serves them all. */
+export const SUMMARY_SHARE_MS = 1_000;
+
+function liveScores(prisma: PrismaClient, runId: string, status: string, opts: Parameters<typeof runScores>[2] & object) {
+  const live = status === "running" || status === "queued";
+  return live ? shared(`scores|${runId}|${JSON.stringify(opts)}`, LIVE_SCORES_MS, () => runScores(prisma, runId, opts)) : runScores(prisma, runId, opts);
+}
+
+/** runSummary for pollers: readers of the same run and options within SUMMARY_SHARE_MS share one computation. */
+export function sharedRunSummary(prisma: PrismaClient, runId: string, opts: Parameters<typeof runSummary>[2] = {}) {
+  return shared(`summary|${runId}|${JSON.stringify(opts)}`, SUMMARY_SHARE_MS, () => runSummary(prisma, runId, opts));
+}
 
 export async function runQueries(
   prisma: PrismaClient,

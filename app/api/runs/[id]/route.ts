@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { LABEL_SOURCES, runSummary } from "@/lib/engine";
+import { LABEL_SOURCES, sharedRunSummary } from "@/lib/engine";
 import { jsonRead, notFound } from "@/lib/engine/http";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/suites/profiles";
@@ -9,7 +9,8 @@ const schema = z.strictObject({ raceMapping: z.enum(RACE_MAPPINGS).default("pape
 
 /** A run's live summary: progress, throughput, spend, scores, worker health. */
 export const GET = jsonRead<{ id: string }>("results.read", async (query, { params }) => {
-  const summary = await runSummary(db(), params.id, schema.parse(query));
+  // Everyone watching a live run polls this every second: one computation serves them all (lib/engine/shared.ts).
+  const summary = await sharedRunSummary(db(), params.id, schema.parse(query));
   if (!summary) throw notFound("run");
   return summary;
 });
