@@ -5,6 +5,9 @@ import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/su
 import { DEFAULT_SUITE_ID } from "@/lib/suites";
 import { DEFAULT_RUN_COUNT, SCORABLE_STATUSES, paramValue, runIdsParam } from "@/lib/results/selection";
 
+/** A run with fewer answered items is left out of the default selection (too small to compare). */
+export const MIN_DEFAULT_ITEMS = 20;
+
 export type SearchParams = Record<string, string | string[] | undefined>;
 
 /** The runs a results page shows (from `?runs=`, else the latest scorable ones), every run for the picker, and scores. */
@@ -25,12 +28,20 @@ export async function loadSelection(sp: SearchParams) {
   // Failed items per run: a run with failures is never ranked silently — its name carries the count wherever it shows.
   const outcomes = await outcomeCounts(db(), all.map((r) => r.id));
   const failedOf = (id: string) => outcomes.get(id)?.failed ?? 0;
-  const shown = (r: { id: string; name: string }) => (failedOf(r.id) ? `${r.name} (${failedOf(r.id).toLocaleString("en-US")} failed)` : r.name);
-  const picked = (requested.length ? all.filter((r) => requested.includes(r.id)) : all.slice(0, DEFAULT_RUN_COUNT)).map((r) => ({ ...r, name: shown(r) }));
+  // Same-named runs are told apart by when they were made.
+  const nameCount = new Map<string, number>();
+  for (const r of all) nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
+  const shown = (r: { id: string; name: string; createdAt: Date }) =>
+    `${r.name}${(nameCount.get(r.name) ?? 0) > 1 ? ` · ${r.createdAt.toISOString().slice(0, 16).replace("T", " ")}` : ""}${failedOf(r.id) ? ` (${failedOf(r.id).toLocaleString("en-US")} failed)` : ""}`;
+  // The default selection: the latest runs with something to compare — not cancelled ones, nor runs too small to
+  // score (fewer than MIN_DEFAULT_ITEMS answered); any run can still be picked by hand.
+  const scored = (id: string) => (outcomes.get(id)?.answered ?? 0) + (outcomes.get(id)?.refused ?? 0);
+  const byDefault = all.filter((r) => r.status !== "cancelled" && scored(r.id) >= MIN_DEFAULT_ITEMS).slice(0, DEFAULT_RUN_COUNT);
+  const picked = (requested.length ? all.filter((r) => requested.includes(r.id)) : byDefault).map((r) => ({ ...r, name: shown(r) }));
   const missing = requested.filter((id) => !all.some((r) => r.id === id));
   const groups = await runsScores(db(), picked, { profile });
   return {
-    all: all.map((r) => ({ id: r.id, name: r.name, modality: r.modality, status: outcomeLabel(r.status, failedOf(r.id)), createdAt: r.createdAt.toISOString(), models: r.models.map((m) => m.modelConfig.slug) })),
+    all: all.map((r) => ({ id: r.id, name: shown(r), modality: r.modality, status: outcomeLabel(r.status, failedOf(r.id)), createdAt: r.createdAt.toISOString(), models: r.models.map((m) => m.modelConfig.slug) })),
     selected: picked.map((r) => ({ id: r.id, name: r.name, modality: r.modality })),
     explicit: requested.length > 0,
     groups,

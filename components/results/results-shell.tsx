@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { Selection } from "@/app/results/data";
+import { MIN_DEFAULT_ITEMS, type Selection } from "@/app/results/data";
 import { DEFAULT_PROFILE, PROFILE_LABELS, SCORING_PROFILES } from "@/lib/suites/profiles";
 
 const TABS = [
@@ -68,7 +68,7 @@ export function ResultsShell({ current, selection, keep = {}, children }: { curr
       )}
       <details className="rounded-lg border border-slate-200 bg-white px-4 py-2 text-sm" open={selection.selected.length === 0 && selection.all.length > 0}>
         <summary className="cursor-pointer font-medium">
-          Runs shown: {selection.selected.length ? selection.selected.map((r) => r.name).join(", ") : "none"} {selection.explicit ? "" : `(the latest ${selection.selected.length})`}
+          Runs shown: {selection.selected.length ? selection.selected.map((r) => r.name).join(", ") : "none"} {selection.explicit ? "" : `(the latest ${selection.selected.length} with at least ${MIN_DEFAULT_ITEMS} answers, not cancelled)`}
         </summary>
         <form method="get" className="mt-2 space-y-2">
           {Object.entries(keep).map(([k, v]) => (
