@@ -99,7 +99,9 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               <tr>
                 <Th>Annotators</Th>
                 {attrs.map(([, l]) => (
-                  <Th key={l}>{l}</Th>
+                  <Th key={l} className="min-w-28 whitespace-nowrap">
+                    {l}
+                  </Th>
                 ))}
               </tr>
             </thead>
@@ -116,7 +118,8 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               )}
               {report.agreement.pairs.map((p) => (
                 <tr key={p.annotators.join("|")}>
-                  <Td>{p.annotators.map((x) => names.get(x) ?? x).join(" · ")}</Td>
+                  {/* Long names wrap inside a bounded column instead of squeezing the kappa cells. */}
+                  <Td className="max-w-64 break-words">{p.annotators.map((x) => names.get(x) ?? x).join(" · ")}</Td>
                   {attrs.map(([a]) => (
                     <Td key={a}>
                       <Kappa k={p[a]} />
