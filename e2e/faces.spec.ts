@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { zipSync } from "fflate";
 import { emulatorPort } from "../playwright.config";
 import { registerImportModel } from "./pages/models";
 
@@ -31,6 +32,12 @@ async function importPortraits(page: Page, model: string, runName: string) {
   await expect(page.getByText("2 problems")).toBeVisible();
   await expect(page.getByText(/crime-rate-highest\.png/).first()).toBeVisible();
   await expect(page.getByText(/same content as subjective__crime-rate__highest__1\.png/)).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Import/ })).toBeDisabled();
+  // Inside a zip too: two entries with the same bytes are found before upload.
+  const twin = new Uint8Array(photo("astronaut-eileen-collins.png"));
+  const twins = Buffer.from(zipSync({ "objective__crime-rate__highest__1.png": twin, "objective__crime-rate__highest__2.png": twin }));
+  await page.getByLabel("Files or zip archives").setInputFiles([{ name: "twins.zip", mimeType: "application/zip", buffer: twins }]);
+  await expect(page.getByText(/same content as twins\.zip\/objective__crime-rate__highest__1\.png/)).toBeVisible();
   await expect(page.getByRole("button", { name: /^Import/ })).toBeDisabled();
 
   await page.getByLabel("Files or zip archives").setInputFiles(files);

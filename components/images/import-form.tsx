@@ -38,17 +38,49 @@ interface ImportState {
   imported?: number;
 }
 
-/** Same content under two names: found in the browser (SHA-256 of each file) before anything is uploaded. */
+/**
+ * Same content under two names — loose files and entries inside zips alike — found in the browser (SHA-256) before
+ * anything is uploaded. Only files whose size another file shares are read and hashed (zip entries: their sizes from
+ * the central directory, then only those entries inflated).
+ */
 async function duplicateContent(files: Picked[]): Promise<ImportProblem[]> {
+  const isImage = (name: string) => !name.endsWith("/") && !name.endsWith(MANIFEST_NAME);
+  const sizes = new Map<number, number>();
+  const count = (n: number) => sizes.set(n, (sizes.get(n) ?? 0) + 1);
+  const zips: Array<{ p: Picked; bytes: Uint8Array; entries: Array<{ name: string; size: number }> }> = [];
+  for (const p of files) {
+    if (p.path.endsWith(MANIFEST_NAME)) continue;
+    if (!isZip(p)) {
+      count(p.file.size);
+      continue;
+    }
+    const bytes = new Uint8Array(await p.file.arrayBuffer());
+    const entries: Array<{ name: string; size: number }> = [];
+    unzipSync(bytes, {
+      filter: (e) => {
+        if (isImage(e.name)) entries.push({ name: e.name, size: e.originalSize });
+        return false; // sizes only: nothing inflated
+      },
+    });
+    for (const e of entries) count(e.size);
+    zips.push({ p, bytes, entries });
+  }
+  const shared = (n: number) => (sizes.get(n) ?? 0) > 1;
   const seen = new Map<string, string>();
   const problems: ImportProblem[] = [];
-  for (const p of files) {
-    if (isZip(p) || p.path.endsWith(MANIFEST_NAME)) continue;
-    const digest = await crypto.subtle.digest("SHA-256", await p.file.arrayBuffer());
+  const check = async (name: string, data: BufferSource) => {
+    const digest = await crypto.subtle.digest("SHA-256", data);
     const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
     const twin = seen.get(hex);
-    if (twin) problems.push({ name: p.path, message: `same content as ${twin}` });
-    else seen.set(hex, p.path);
+    if (twin) problems.push({ name, message: `same content as ${twin}` });
+    else seen.set(hex, name);
+  };
+  for (const p of files) if (!isZip(p) && !p.path.endsWith(MANIFEST_NAME) && shared(p.file.size)) await check(p.path, await p.file.arrayBuffer());
+  for (const z of zips) {
+    const wanted = new Set(z.entries.filter((e) => shared(e.size)).map((e) => e.name));
+    if (!wanted.size) continue;
+    const inflated = unzipSync(z.bytes, { filter: (e) => wanted.has(e.name) });
+    for (const [name, data] of Object.entries(inflated)) await check(`${z.p.path}/${name}`, data as Uint8Array<ArrayBuffer>);
   }
   return problems;
 }
