@@ -7,6 +7,8 @@ const nextConfig = {
   experimental: {
     // Server actions carry form fields only: image uploads stream to disk through /api/imports, file by file.
     serverActions: { bodySizeLimit: "1mb" },
+    // forbidden() in pageGuard: a page a role may not see answers 403 (app/forbidden.tsx), not 200.
+    authInterrupts: true,
   },
   async headers() {
     return [

@@ -1,7 +1,7 @@
 // The boundary for server actions and pages (route handlers use lib/engine/http.ts): the signed-in viewer from the
 // request's cookies, refused with the same messages as the API.
 import { headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { forbidden, redirect } from "next/navigation";
 import { authorize, viewerFrom, type Viewer } from "@/lib/auth/guard";
 import type { Permission } from "@/lib/auth/roles";
 import { DomainError } from "@/lib/engine/errors";
@@ -21,7 +21,7 @@ export async function actionGuard(permission: Permission): Promise<{ viewer: Vie
   }
 }
 
-/** For pages: signed out → the sign-in page (back here afterwards); not allowed → the 403 page. */
+/** For pages: signed out → the sign-in page (back here afterwards); not allowed → HTTP 403 with app/forbidden.tsx. */
 export async function pageGuard(permission: Permission | "signed-in", here: string): Promise<Viewer> {
   const viewer = await currentViewer();
   if (!viewer) redirect(`/sign-in?next=${encodeURIComponent(here)}`);
@@ -29,7 +29,7 @@ export async function pageGuard(permission: Permission | "signed-in", here: stri
     try {
       authorize(viewer, permission);
     } catch {
-      redirect(`/forbidden?need=${encodeURIComponent(permission)}`);
+      forbidden();
     }
   }
   return viewer;

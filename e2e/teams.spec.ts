@@ -41,7 +41,8 @@ test("an admin invites an annotator, who can label and review but not launch, an
   await expect(nav.getByRole("link", { name: "Models" })).toHaveCount(0);
 
   // No launch control, and the server refuses what the role may not do.
-  await ann.goto("/runs/new");
+  const refusedPage = await ann.goto("/runs/new");
+  expect(refusedPage!.status()).toBe(403); // a refused page says so in its status, not only in its text
   await expect(ann.getByText("This page is not for your role")).toBeVisible();
   const importAttempt = await ann.request.post("/api/imports", { data: { model: "anything" } });
   expect(importAttempt.status()).toBe(403);
