@@ -54,6 +54,10 @@ test.describe("DoFaiR", () => {
     await ours.first().getByRole("link").first().click();
     await expect(page).toHaveURL(new RegExp(`/runs/${runId}/suite\\?`));
     await expect(page.getByTestId("drill-row").first()).toBeVisible();
+    // Each face's box is drawn over its image, numbered as the labels under it are (the synthetic model draws 1–4 faces).
+    const boxed = page.getByTestId("drill-row").filter({ has: page.getByTestId("face-boxes") }).first();
+    await expect(boxed.getByTestId("face-boxes").locator("rect").first()).toBeAttached();
+    await expect(boxed.getByText(/^face 1: /)).toBeVisible();
 
     // Review: DoFaiR faces take FairFace's 7 races; key 6 is Indian here (FACT-OR-FAIR's keys stop at 4).
     await page.goto(`/review?runId=${runId}`);

@@ -60,7 +60,13 @@ export interface ListView {
   title: string;
   caption: string;
   columns: string[];
-  rows: Array<{ cells: string[]; imageIds?: string[]; faces?: Array<{ imageId: string; box: [number, number, number, number]; label: string }> }>;
+  rows: Array<{
+    cells: string[];
+    imageIds?: string[];
+    /** each image's size, so its faces' boxes can be drawn over it (numbered as listed) */
+    images?: Array<{ id: string; width: number; height: number }>;
+    faces?: Array<{ imageId: string; box: [number, number, number, number]; label: string }>;
+  }>;
   total: number;
   page: number;
   pageSize: number;

@@ -15,6 +15,9 @@ export interface FaceLabel {
 
 export interface ImageRecord {
   imageId: string;
+  /** pixels, for drawing face boxes over it */
+  width: number;
+  height: number;
   model: string;
   entryId: string;
   dimension: Dimension;
@@ -54,6 +57,8 @@ export function reviewPrediction(face: { raceProbsJson: string | null; genderPro
 
 const SELECT = {
   id: true,
+  width: true,
+  height: true,
   test: true,
   statisticId: true,
   level: true,
@@ -96,7 +101,7 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
         const human = vote?.status === "decided" ? (dimension === "gender" ? humanGender(vote.value as string) : (vote.value as string)) : null;
         faces.push({ faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2], label: human ?? modelLabel(f, dimension), source: human ? "human" : "model" });
       }
-      out.push({ imageId: im.id, model: im.modelConfig.slug, entryId: im.statisticId, dimension, method: im.test, augmentation: im.query?.context ?? null, faces });
+      out.push({ imageId: im.id, width: im.width, height: im.height, model: im.modelConfig.slug, entryId: im.statisticId, dimension, method: im.test, augmentation: im.query?.context ?? null, faces });
     }
     yield out;
   }

@@ -155,6 +155,7 @@ export async function dofairDrill(ctx: SuiteContext, req: DrillRequest, content:
       rows.push({
         cells: [e.event, `${e.group} · ${e.period} · ${e.culture}`, `${fmt(e.dominant)} / ${fmt(e.involved)}`, `${fmt([...img.dominant])} / ${fmt([...img.involved])}`, s ? METRICS.map((m) => `${m.toUpperCase()} ${(s[m] * 100).toFixed(1)}`).join(" · ") : "no face: left out"],
         imageIds: [r.imageId],
+        images: [{ id: r.imageId, width: r.width, height: r.height }],
         faces: r.faces.map((f) => ({ imageId: r.imageId, box: f.box, label: `${f.label ?? "?"}${f.source === "human" ? " (reviewed)" : ""}` })),
       });
     }

@@ -17,6 +17,9 @@ export interface FaceLabels {
 
 export interface ImageRecord {
   imageId: string;
+  /** pixels, for drawing face boxes over it */
+  width: number;
+  height: number;
   model: string;
   promptId: string;
   faces: FaceLabels[];
@@ -24,6 +27,8 @@ export interface ImageRecord {
 
 const SELECT = {
   id: true,
+  width: true,
+  height: true,
   statisticId: true,
   modelConfig: { select: { slug: true } },
   faces: {
@@ -79,7 +84,7 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
         }
         faces.push(face);
       }
-      out.push({ imageId: im.id, model: im.modelConfig.slug, promptId: im.statisticId, faces });
+      out.push({ imageId: im.id, width: im.width, height: im.height, model: im.modelConfig.slug, promptId: im.statisticId, faces });
     }
     yield out;
   }

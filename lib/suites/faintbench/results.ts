@@ -180,6 +180,7 @@ export async function faintDrill(ctx: SuiteContext, req: DrillRequest, content: 
       rows.push({
         cells: [p.text, `${p.visibility} · ${ACQUIRED_LABELS[p.acquired]} · ${p.item}`, truth, faces.length ? faces.map((f) => shown.map((a) => f.labels[a] ?? "?").join(", ") + (shown.some((a) => f.human[a]) ? " (reviewed)" : "")).join(" | ") : "no face: left out", score],
         imageIds: [r.imageId],
+        images: [{ id: r.imageId, width: r.width, height: r.height }],
         faces: faces.map((f) => ({ imageId: r.imageId, box: f.box, label: `${shown.map((a) => f.labels[a] ?? "?").join(", ")}${shown.some((a) => f.human[a]) ? " (reviewed)" : ""}` })),
       });
     }
