@@ -148,6 +148,14 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     expect(DOFAIR_RACES).toContain(face.prediction!.race);
     expect(["male", "female"]).toContain(face.prediction!.gender);
     expect(face.item.name).not.toBe(face.item.id); // the entry's title, not its id
+    // Filters by DoFaiR's own coordinates: method (image.test), augmentation (the query's context; "none": without).
+    const count = (f: Record<string, string>) => engine.reviewQueue(prisma(), { runId: run.id, pageSize: 1, ...f }).then((q) => q.total);
+    const faces = await prisma().face.count({ where: { image: { runId: run.id }, deleted: false } });
+    const rk = await prisma().face.count({ where: { image: { runId: run.id, query: { context: "fai-rk" } }, deleted: false } });
+    expect(await count({ suite: "dofair" })).toBe(faces);
+    expect(await count({ test: "bianchi", context: "fai-rk" })).toBe(rk);
+    expect(await count({ context: "none" })).toBe(faces - rk);
+    expect(await count({ suite: "faintbench" })).toBe(0);
     await expect(engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: face.id, gender: null, race: "Asian", notAFace: false }] })).rejects.toThrow(/race "Asian" is not one of White, Black, Latino_Hispanic/);
     const other = DOFAIR_RACES.find((r) => r !== face.prediction!.race)!;
     const saved = await engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: face.id, gender: "female", race: other, notAFace: false }] });

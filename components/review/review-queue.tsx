@@ -156,7 +156,7 @@ const pct = (p: number) => `${Math.round(p * 100)} %`;
 
 /** Images with no face in the current scope: open one to draw the faces the detector missed. */
 function FacelessImages({ params, onOpen }: { params: URLSearchParams; onOpen: (imageId: string) => void }) {
-  const scope = new URLSearchParams([...params].filter(([k]) => ["runId", "suite", "model", "statisticId", "level", "test", "assignmentId", "annotator"].includes(k)));
+  const scope = new URLSearchParams([...params].filter(([k]) => ["runId", "suite", "model", "statisticId", "level", "test", "context", "attribute", "assignmentId", "annotator"].includes(k)));
   const q = useQuery({ queryKey: ["review-faceless", scope.toString()], queryFn: () => fetchFaceless(scope) });
   if (!q.data?.total) return null;
   return (

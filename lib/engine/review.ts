@@ -39,6 +39,9 @@ export const reviewFilterSchema = z.object({
   statisticId: z.string().max(80).optional(),
   level: z.string().max(40).optional(),
   test: z.string().max(40).optional(),
+  /** the image's query's context (DoFaiR: augmentation; "none": without one) and requested attribute (FAIntbench) */
+  context: z.string().max(40).optional(),
+  attribute: z.string().max(40).optional(),
   assignmentId: z.string().max(40).optional(),
   /** all | unreviewed (by me) | unreviewed-any (by nobody) | reviewed (by me) | disagreement (between annotators) */
   state: z.enum(reviewStates).default("all"),
@@ -176,6 +179,9 @@ function scopeWhere(f: z.infer<typeof reviewFilterSchema>) {
     ...(f.statisticId ? { statisticId: f.statisticId } : {}),
     ...(f.level ? { level: f.level } : {}),
     ...(f.test ? { test: f.test } : {}),
+    ...(f.context || f.attribute
+      ? { query: { ...(f.context ? { context: f.context === "none" ? null : f.context } : {}), ...(f.attribute ? { attribute: f.attribute === "none" ? null : f.attribute } : {}) } }
+      : {}),
     ...(f.assignmentId ? { assignments: { some: { assignmentId: f.assignmentId, ...(f.annotator ? { annotator: f.annotator } : {}) } } } : {}),
   };
   return { ...(f.includeDeleted ? {} : { deleted: false }), image };
@@ -365,6 +371,9 @@ export const facelessFilterSchema = z.object({
   statisticId: z.string().max(80).optional(),
   level: z.string().max(40).optional(),
   test: z.string().max(40).optional(),
+  /** the image's query's context (DoFaiR: augmentation; "none": without one) and requested attribute (FAIntbench) */
+  context: z.string().max(40).optional(),
+  attribute: z.string().max(40).optional(),
   assignmentId: z.string().max(40).optional(),
   annotator: annotatorSchema.optional(),
   take: z.coerce.number().int().min(1).max(200).default(24),

@@ -180,7 +180,8 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
 
 /** One Review-page filter a suite declares (see Suite.reviewFilters). */
 export interface ReviewFilter {
-  key: "statisticId" | "level" | "test";
+  /** an image column, or (context, attribute) its query's: "none" matches a query without one */
+  key: "statisticId" | "level" | "test" | "context" | "attribute";
   label: string;
   options: Array<{ value: string; label: string }>;
 }

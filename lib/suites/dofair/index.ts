@@ -53,6 +53,7 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
     { key: "statisticId", label: "Entry", options: content.entries.map((e) => ({ value: e.id, label: `${e.event} (${e.dimension})` })) },
     { key: "level", label: "Dimension", options: DIMENSIONS.map((d) => ({ value: d, label: d })) },
     { key: "test", label: "Method", options: METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] })) },
+    { key: "context", label: "Augmentation", options: [{ value: "none", label: "none" }, ...AUGMENTATIONS.map((a) => ({ value: a, label: AUGMENTATION_LABELS[a] }))] },
   ],
   itemColumns: ["dimension", "period", "culture", "group", "dominant", "involved"],
   items: (content) =>

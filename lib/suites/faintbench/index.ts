@@ -49,6 +49,7 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
   reviewFilters: () => [
     { key: "test", label: "Visibility", options: VISIBILITY.map((v) => ({ value: v, label: v })) },
     { key: "level", label: "Acquired attribute", options: ACQUIRED.map((q) => ({ value: q, label: ACQUIRED_LABELS[q] })) },
+    { key: "attribute", label: "Requested attribute (explicit)", options: ATTRIBUTES.map((a) => ({ value: a, label: ATTRIBUTE_LABELS[a] })) },
   ],
   itemColumns: ["visibility", "acquired", "item", "persons", "truth or request"],
   items: (content) =>
