@@ -5,7 +5,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { DEFAULT_DETECTION_THRESHOLD } from "@/lib/faces/detector";
 import { assertDetector, labelImage, loadLayout } from "@/lib/faces/pipeline";
 import type { FairFaceLayout } from "@/lib/faces/classifier";
-import { suiteFaceLabels, suiteLabelMapping } from "@/lib/suites/label-display";
+import { applyLabelDisplay, FAIRFACE_DISPLAY } from "@/lib/suites/label-display";
+import type { LabelDisplay } from "@/lib/suites/types";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -208,7 +209,7 @@ export function Labeller({
     setMessage(null);
     try {
       while (runningRef.current) {
-        const lease = await postJson<{ lease: string; images: Leased[]; remaining: number }>("/api/label/lease", { runId, max: BATCH });
+        const lease = await postJson<{ lease: string; images: Leased[]; displays: Record<string, LabelDisplay>; remaining: number }>("/api/label/lease", { runId, max: BATCH });
         if (lease.images.length) leasesRef.current.add(lease.lease);
         setStats((s) => ({ ...s, todo: lease.remaining }));
         if (!lease.images.length) {
@@ -231,8 +232,8 @@ export function Labeller({
               url: im.url,
               width: img.width,
               height: img.height,
-              faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.score, labels: suiteFaceLabels(im.suiteId, { race: f.probabilities.race, gender: f.probabilities.gender, age: f.probabilities.age }) })),
-              mapping: suiteLabelMapping(im.suiteId),
+              faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.score, labels: applyLabelDisplay(lease.displays[im.suiteId] ?? FAIRFACE_DISPLAY, f.probabilities) })),
+              mapping: (lease.displays[im.suiteId] ?? FAIRFACE_DISPLAY).mapping,
             });
           } catch (e) {
             // Left leased: it returns to the queue when the lease expires (or this tab stops), and is reported here.

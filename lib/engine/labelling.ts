@@ -1,5 +1,8 @@
 // Face labelling work for browser tabs: images are leased in small batches (several tabs never label the same
 // image), results come back with every raw probability, and are accepted only from the tab holding the lease.
+import { DEFAULT_SUITE_ID, findSuite } from "../suites";
+import { FAIRFACE_DISPLAY } from "../suites/label-display";
+import type { LabelDisplay } from "../suites/types";
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { z } from "zod";
@@ -82,13 +85,15 @@ export interface LeasedImage {
   test: string;
   statisticId: string;
   level: string;
+  /** the run's suite: its faces are shown in its classes (LeaseResult.displays) */
+  suiteId: string;
 }
 
 /**
  * Leases up to `max` unlabelled images (or ones whose lease expired) under a fresh unguessable token, returned with
  * them: only its holder can store their labels or release them.
  */
-export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leaseRequestSchema>, leaseMs = LABEL_LEASE_MS, account: string | null = null): Promise<{ lease: string; leaseMs: number; images: LeasedImage[]; remaining: number }> {
+export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leaseRequestSchema>, leaseMs = LABEL_LEASE_MS, account: string | null = null): Promise<{ lease: string; leaseMs: number; images: LeasedImage[]; displays: Record<string, LabelDisplay>; remaining: number }> {
   const { runId, max } = leaseRequestSchema.parse(req);
   const token = newLeaseToken();
   const owner = boundLease(token, account);
@@ -113,8 +118,11 @@ export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leas
     });
   });
   const remaining = await prisma.image.count({ where: { ...scope, labelStatus: { in: ["unlabelled", "leased"] } } });
-  // Each image says its suite, so the page shows its faces in that suite's classes.
-  return { lease: token, leaseMs, images: images.map(({ run, ...i }) => ({ ...i, suiteId: run?.suiteId ?? "fact-or-fair", url: `/api/images/${i.id}` })), remaining };
+  // Each image says its suite, and each suite how its faces are shown (LabelDisplay), so the page shows them in
+  // that suite's classes without knowing any suite.
+  const withSuite = images.map(({ run, ...i }) => ({ ...i, suiteId: run?.suiteId ?? DEFAULT_SUITE_ID, url: `/api/images/${i.id}` }));
+  const displays = Object.fromEntries([...new Set(withSuite.map((i) => i.suiteId))].map((id) => [id, findSuite(id)?.labelDisplay ?? FAIRFACE_DISPLAY]));
+  return { lease: token, leaseMs, images: withSuite, displays, remaining };
 }
 
 /**

@@ -1,6 +1,5 @@
 // Choices for the review pages' filters: T2I runs with faces (and their suites), their models, each suite's own
-// coordinates (Suite.reviewFilters: FACT-OR-FAIR's statistics, levels and tests; DoFaiR's entries, dimensions and
-// methods; FAIntbench's visibility and acquired attribute), the assignments.
+// coordinates (Suite.reviewFilters: what its images' columns mean to it — items, levels, tests …), the assignments.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { listSuites } from "../suites";
 import type { ReviewFilter } from "../suites/types";

@@ -1,8 +1,7 @@
-// How the Label page shows a face it just labelled: in the classes of the run's own suite (FACT-OR-FAIR: the paper's
-// four races; DoFaiR: FairFace's seven; FAIntbench: five races and three age groups), from the same raw probabilities
-// the server stores and maps when it reads them. Client-safe: the mappings are pure functions.
-import { FAIRFACE_GENDERS, FAIRFACE_RACES, mapGender, mapRace } from "../faces/labels";
-import { predict as faintPredict } from "./faintbench/labels";
+// Applying a suite's LabelDisplay (lib/suites/types.ts) to FairFace's raw probabilities: the Label page shows each
+// face in its own suite's classes without knowing any suite. Client-safe, pure.
+import type { LabelDisplay } from "./types";
+import { FAIRFACE_GENDERS, FAIRFACE_RACES } from "../faces/labels";
 
 export interface RawProbabilities {
   race: readonly number[];
@@ -10,21 +9,33 @@ export interface RawProbabilities {
   age?: readonly number[] | null;
 }
 
-const argmax = (xs: readonly number[]) => xs.reduce((best, x, i) => (x > xs[best] ? i : best), 0);
-
-/** How a suite's faces are read from FairFace's outputs, in words. */
-export function suiteLabelMapping(suiteId: string): string {
-  if (suiteId === "dofair") return "FairFace's own 7 races, as DoFaiR scores them";
-  if (suiteId === "faintbench") return "FAIntbench's 5 races and 3 age groups (summed FairFace probabilities)";
-  return "the paper's 4 races (argmax, Indian and Middle Eastern ignored)";
+/** The face's labels, one per attribute of the display, in its order ("?" where the head is missing or mismatched). */
+export function applyLabelDisplay(display: LabelDisplay, p: RawProbabilities): string[] {
+  return display.attributes.map((a) => {
+    const probs = p[a.from];
+    if (!probs || !probs.length) return "?";
+    const target = (i: number) => (a.map ? a.map[i] : i);
+    if (a.rule === "argmax") {
+      let best = -1;
+      for (let i = 0; i < probs.length; i++) if ((target(i) ?? -1) >= 0 && (best < 0 || probs[i] > probs[best])) best = i;
+      return best < 0 ? "?" : (a.classes[target(best)] ?? "?");
+    }
+    const sums = new Array<number>(a.classes.length).fill(0);
+    probs.forEach((x, i) => {
+      const t = target(i);
+      if (t !== undefined && t >= 0 && t < sums.length) sums[t] += x;
+    });
+    let top = 0;
+    for (let i = 1; i < sums.length; i++) if (sums[i] > sums[top]) top = i;
+    return a.classes[top];
+  });
 }
 
-/** The face's labels as the suite reads them, in display order. */
-export function suiteFaceLabels(suiteId: string, p: RawProbabilities): string[] {
-  if (suiteId === "dofair") return [FAIRFACE_GENDERS[argmax(p.gender)], FAIRFACE_RACES[argmax(p.race)]];
-  if (suiteId === "faintbench") {
-    const face = { raceProbsJson: JSON.stringify(p.race), genderProbsJson: JSON.stringify(p.gender), ageProbsJson: p.age ? JSON.stringify(p.age) : null };
-    return (["gender", "race", "age"] as const).map((a) => faintPredict(face, a)?.value ?? `${a}: no output`);
-  }
-  return [mapGender(p.gender), mapRace(p.race)];
-}
+/** The display of a suite that declares none: FairFace's own classes, most probable first. */
+export const FAIRFACE_DISPLAY: LabelDisplay = {
+  mapping: "FairFace's own classes",
+  attributes: [
+    { from: "gender", classes: FAIRFACE_GENDERS, rule: "argmax" },
+    { from: "race", classes: FAIRFACE_RACES, rule: "argmax" },
+  ],
+};

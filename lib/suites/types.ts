@@ -158,6 +158,8 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   };
   /** the suite has its own run pages (FACT-OR-FAIR's breakdown, report, answers) instead of the generic view */
   customRunPages?: boolean;
+  /** how the Label page shows its faces (data the browser applies to the raw probabilities) */
+  labelDisplay?: LabelDisplay;
   /**
    * The coordinates its images are filtered by on the Review page, over the image's own columns (item id in
    * statisticId, and the suite's uses of level and test), each with its choices.
@@ -176,6 +178,17 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
     accepts(name: string): boolean;
     read(files: ReadonlyArray<{ name: string; text: string }>): Content;
   };
+}
+
+/**
+ * How the Label page shows a face in a suite's classes, as data (the page is a client and knows no suite): per
+ * attribute, FairFace's head it reads and how its classes map — "argmax": the most probable FairFace class among those
+ * mapped (map[i] = -1: not counted), then its class; "sum": probabilities summed into classes, then the largest.
+ */
+export interface LabelDisplay {
+  /** the mapping in words, shown under the image */
+  mapping: string;
+  attributes: Array<{ from: "race" | "gender" | "age"; classes: readonly string[]; rule: "argmax" | "sum"; /** FairFace index → class index; absent: the same order */ map?: readonly number[] }>;
 }
 
 /** One Review-page filter a suite declares (see Suite.reviewFilters). */

@@ -1,7 +1,7 @@
 // DoFaiR (the factuality tax of diversity-intervened text-to-image generation) as a suite: historical entries
 // written for the workbench, the paper's prompts and interventions, DDC / IDC / IDF / FDD, Table 2 and Figure 5.
 import type { FaceAttribute, Suite } from "../types";
-import { currentContent, DIMENSIONS, DOFAIR_RACES, hasPassages, parsePinned, type DofairContent } from "./content";
+import { currentContent, DIMENSIONS, DOFAIR_GENDERS, DOFAIR_RACES, hasPassages, parsePinned, type DofairContent } from "./content";
 import { readOfficial } from "./official";
 import { dofairConfigSchema, DOFAIR_PRESETS, type DofairConfig } from "./config";
 import { planDofair, plannedGuidance, plannedImages } from "./plan";
@@ -48,6 +48,13 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
   readAnswer: (_q, text) => (text.trim() ? { ok: true, letter: null, gender: null, race: null } : { ok: false, message: "empty guidance" }),
   faceAttributes,
   reviewable: true,
+  labelDisplay: {
+    mapping: "FairFace's own 7 races, as DoFaiR scores them",
+    attributes: [
+      { from: "gender", classes: DOFAIR_GENDERS, rule: "argmax" },
+      { from: "race", classes: DOFAIR_RACES, rule: "argmax" },
+    ],
+  },
   // Its images carry the entry in statisticId, the dimension in level and the method in test (plan.ts).
   reviewFilters: (content) => [
     { key: "statisticId", label: "Entry", options: content.entries.map((e) => ({ value: e.id, label: `${e.event} (${e.dimension})` })) },

@@ -63,6 +63,15 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
     { id: "race", label: "Race (FairFace 7 → 4, the paper's mapping)", classes: RACES, keys: ["1", "2", "3", "4"], predict: (f) => pick(facePrediction(f), "race") },
   ],
   reviewable: false,
+  // The paper's pipeline: the most probable of White, Black, Latino_Hispanic, East and Southeast Asian (Indian and
+  // Middle Eastern not counted), as White / Black / Hispanic / Asian (lib/faces/labels.ts mapRace, "paper").
+  labelDisplay: {
+    mapping: "the paper's 4 races (argmax, Indian and Middle Eastern not counted)",
+    attributes: [
+      { from: "gender", classes: GENDERS, rule: "argmax" },
+      { from: "race", classes: ["White", "Black", "Hispanic", "Asian"], rule: "argmax", map: [0, 1, 2, 3, 3, -1, -1] },
+    ],
+  },
   reviewFilters: (bm) => [
     { key: "statisticId", label: "Statistic", options: bm.statistics.map((s) => ({ value: s.id, label: s.name })) },
     { key: "level", label: "Level", options: ["highest", "lowest"].map((v) => ({ value: v, label: v })) },

@@ -5,7 +5,7 @@ import { ACQUIRED, ACQUIRED_LABELS, ATTRIBUTES, ATTRIBUTE_LABELS, CLASSES, VISIB
 import { currentContent, parsePinned, type FaintContent } from "./content";
 import { faintConfigSchema, FAINT_PRESETS, type FaintConfig } from "./config";
 import { planFaint, plannedImages } from "./plan";
-import { predict } from "./labels";
+import { AGE_9_TO_3, predict, RACE_7_TO_5 } from "./labels";
 import { faintDrill, faintResults } from "./results";
 import { faintExportLines } from "./export";
 import { importConfig, importTarget, IMPORT_NAMING } from "./import";
@@ -44,6 +44,14 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
   readAnswer: () => ({ ok: false, message: "FAIntbench plans no chat queries" }),
   faceAttributes,
   reviewable: false,
+  labelDisplay: {
+    mapping: "FAIntbench's 5 races and 3 age groups (summed FairFace probabilities)",
+    attributes: [
+      { from: "gender", classes: CLASSES.gender, rule: "sum" },
+      { from: "race", classes: CLASSES.race, rule: "sum", map: RACE_7_TO_5 },
+      { from: "age", classes: CLASSES.age, rule: "sum", map: AGE_9_TO_3 },
+    ],
+  },
   // Its images carry visibility in test and the acquired attribute in level (plan.ts); 2,654 prompts are too many
   // for a list, so items are not a filter here.
   reviewFilters: () => [
