@@ -119,3 +119,29 @@ describe.skipIf(!hasShared)("a DoFaiR run on the imported official entries", () 
     }
   });
 });
+
+describe("the suite launch estimate route", () => {
+  it("plans nothing, counts and prices a launch, and refuses the wrong caller, origin or body", async () => {
+    const { sessionCookie } = await import("./helpers/session");
+    const { publicUrl } = await import("../lib/auth/server");
+    const route = await import("../app/api/suites/[suiteId]/estimate/route");
+    const post = (body: unknown, cookie: string, site = "same-origin") =>
+      route.POST(new Request(`${publicUrl()}/api/suites/dofair/estimate`, { method: "POST", headers: { "content-type": "application/json", "sec-fetch-site": site, cookie }, body: typeof body === "string" ? body : JSON.stringify(body) }), { params: Promise.resolve({ suiteId: "dofair" }) });
+    const runner = await sessionCookie("runner");
+    const config = { dimensions: ["race", "gender"], methods: ["baseline", "bianchi"], augmentations: [], imagesPerPrompt: 1, entriesPerDimension: 6 };
+    const before = await prisma().query.count();
+    const ok = await post({ models: ["baseline:synthetic-faces"], config }, runner);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ perModel: 24, total: 24, helper: 0, usd: 0, overCap: false, unit: "images" });
+    expect(await prisma().query.count()).toBe(before); // nothing planned
+    // A config the suite refuses: 400 with the suite's reason; not JSON: 400; a viewer: 403; nobody: 401; another site: 403.
+    const bad = await post({ models: [], config: { ...config, imagesPerPrompt: 0 } }, runner);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatch(/imagesPerPrompt/);
+    expect((await post("{not json", runner)).status).toBe(400);
+    expect((await post({ models: [], config, extra: 1 }, runner)).status).toBe(400);
+    expect((await post({ models: [], config }, await sessionCookie("viewer"))).status).toBe(403);
+    expect((await post({ models: [], config }, "")).status).toBe(401);
+    expect((await post({ models: [], config }, runner, "cross-site")).status).toBe(403);
+  });
+});
