@@ -113,6 +113,19 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     const queue = await engine.reviewQueue(prisma(), { runId: run.id, pageSize: 10 });
     expect(queue.faces[0].suite).toBe("faintbench");
     expect(["young", "middle-aged", "elderly"]).toContain(queue.faces[0].prediction!.age);
+    // The requested-class filter (a set of prompts, resolved on the server): only images of prompts asking for it.
+    const classes = suite.reviewFilters!(suite.content()).find((f) => f.key === "group")!;
+    const female = classes.options.find((o) => o.value === "gender:female")!;
+    expect(female.label).toBe("Gender: female");
+    const femaleFaces = await engine.reviewQueue(prisma(), { runId: run.id, suite: "faintbench", group: "gender:female", pageSize: 200 });
+    const femaleImages = await prisma().image.findMany({ where: { runId: run.id, statisticId: { in: female.items! } }, select: { id: true } });
+    const femaleFaceCount = await prisma().face.count({ where: { deleted: false, imageId: { in: femaleImages.map((i) => i.id) } } });
+    expect(femaleFaceCount).toBeGreaterThan(0);
+    expect(femaleFaces.faces).toHaveLength(femaleFaceCount);
+    expect(new Set(femaleFaces.faces.map((f) => f.imageId)).size).toBeLessThanOrEqual(femaleImages.length);
+    // A forged choice, or one without its suite, selects nothing rather than everything.
+    expect((await engine.reviewQueue(prisma(), { runId: run.id, suite: "faintbench", group: "gender:nope" })).faces).toHaveLength(0);
+    expect((await engine.reviewQueue(prisma(), { runId: run.id, group: "gender:female" })).faces).toHaveLength(0);
     const faceId = implicitFaces[0].id;
     await expect(engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId, gender: null, race: null, age: "70+", notAFace: false }] })).rejects.toThrow(/age "70\+" is not one of young, middle-aged, elderly/);
     const before = table(await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "reviewed", verifiedOnly: false, resamples: 0 }), "protected").groups[0].rows[0].cells.age.value;

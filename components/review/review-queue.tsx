@@ -156,7 +156,7 @@ const pct = (p: number) => `${Math.round(p * 100)} %`;
 
 /** Images with no face in the current scope: open one to draw the faces the detector missed. */
 function FacelessImages({ params, onOpen }: { params: URLSearchParams; onOpen: (imageId: string) => void }) {
-  const scope = new URLSearchParams([...params].filter(([k]) => ["runId", "suite", "model", "statisticId", "level", "test", "context", "attribute", "assignmentId", "annotator"].includes(k)));
+  const scope = new URLSearchParams([...params].filter(([k]) => ["runId", "suite", "model", "statisticId", "level", "test", "context", "attribute", "group", "assignmentId", "annotator"].includes(k)));
   const q = useQuery({ queryKey: ["review-faceless", scope.toString()], queryFn: () => fetchFaceless(scope) });
   if (!q.data?.total) return null;
   return (
@@ -196,11 +196,13 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
 
   const params = useMemo(() => {
     const q = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
+    // A group choice (a set of items) is resolved against its suite: name it when only the run implies it.
+    if (filters.group && !filters.suite) q.set("suite", options.runs.find((r) => r.id === filters.runId)?.suiteId || (options.suites.length === 1 ? options.suites[0].id : ""));
     if (cursor.after !== undefined) q.set("after", String(cursor.after));
     if (cursor.before !== undefined) q.set("before", String(cursor.before));
     q.set("pageSize", "48");
     return q;
-  }, [filters, cursor]);
+  }, [filters, cursor, options]);
   const needsName = false;
   const query = useQuery({ queryKey: ["review-queue", params.toString()], queryFn: () => fetchQueue(params), enabled: !needsName, placeholderData: keepPreviousData, staleTime: Infinity });
   const faces = useMemo(() => query.data?.faces ?? [], [query.data]);

@@ -2,7 +2,7 @@
 // coordinates (Suite.reviewFilters: what its images' columns mean to it — items, levels, tests …), the assignments.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { listSuites } from "../suites";
-import type { ReviewFilter } from "../suites/types";
+import { clientFilters, suiteFilters } from "../suites/filters";
 
 export async function reviewOptions(prisma: PrismaClient) {
   const [runs, models, assignments] = await Promise.all([
@@ -13,6 +13,6 @@ export async function reviewOptions(prisma: PrismaClient) {
   const withImages = new Set(runs.map((r) => r.suiteId));
   const suites = listSuites()
     .filter((s) => withImages.has(s.id))
-    .map((s) => ({ id: s.id, name: s.name, filters: (s.reviewFilters?.(s.content()) ?? []) as ReviewFilter[] }));
+    .map((s) => ({ id: s.id, name: s.name, filters: clientFilters(suiteFilters(s.id)) }));
   return { runs, models, suites, assignments };
 }

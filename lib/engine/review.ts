@@ -6,6 +6,7 @@ import { ANNOTATION_ROW_SELECT } from "./results";
 import { FAIRFACE_RACES } from "../faces/labels";
 import { invalidLabel } from "../review/label-set";
 import { itemTitle, suiteOfFace, suitePrediction } from "../suites/faces";
+import { groupItems } from "../suites/filters";
 import type { AnySuite } from "../suites";
 import { squareCrop } from "../faces/image";
 import { consensus, currentLabels, dealAssignment, type AnnotationRow, type AnnotatorLabel, type Consensus } from "../review";
@@ -42,6 +43,8 @@ export const reviewFilterSchema = z.object({
   /** the image's query's context (DoFaiR: augmentation; "none": without one) and requested attribute (FAIntbench) */
   context: z.string().max(40).optional(),
   attribute: z.string().max(40).optional(),
+  /** a suite's item set (a "group" filter: e.g. FAIntbench's prompts requesting one class); needs `suite` */
+  group: z.string().max(80).optional(),
   assignmentId: z.string().max(40).optional(),
   /** all | unreviewed (by me) | unreviewed-any (by nobody) | reviewed (by me) | disagreement (between annotators) */
   state: z.enum(reviewStates).default("all"),
@@ -176,7 +179,7 @@ function scopeWhere(f: z.infer<typeof reviewFilterSchema>) {
     ...(f.runId ? { runId: f.runId } : {}),
     ...(f.suite ? { run: { suiteId: f.suite } } : {}),
     ...(f.model ? { modelConfig: { slug: f.model } } : {}),
-    ...(f.statisticId ? { statisticId: f.statisticId } : {}),
+    ...(f.statisticId ? { statisticId: f.statisticId } : f.group ? { statisticId: { in: groupItems(f.suite, f.group) } } : {}),
     ...(f.level ? { level: f.level } : {}),
     ...(f.test ? { test: f.test } : {}),
     ...(f.context || f.attribute
@@ -374,6 +377,8 @@ export const facelessFilterSchema = z.object({
   /** the image's query's context (DoFaiR: augmentation; "none": without one) and requested attribute (FAIntbench) */
   context: z.string().max(40).optional(),
   attribute: z.string().max(40).optional(),
+  /** a suite's item set (a "group" filter: e.g. FAIntbench's prompts requesting one class); needs `suite` */
+  group: z.string().max(80).optional(),
   assignmentId: z.string().max(40).optional(),
   annotator: annotatorSchema.optional(),
   take: z.coerce.number().int().min(1).max(200).default(24),

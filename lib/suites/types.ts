@@ -191,12 +191,16 @@ export interface LabelDisplay {
   attributes: Array<{ from: "race" | "gender" | "age"; classes: readonly string[]; rule: "argmax" | "sum"; /** FairFace index → class index; absent: the same order */ map?: readonly number[] }>;
 }
 
-/** One Review-page filter a suite declares (see Suite.reviewFilters). */
+/** One filter a suite declares (see Suite.reviewFilters), used by the Review page and every run's item list. */
 export interface ReviewFilter {
-  /** an image column, or (context, attribute) its query's: "none" matches a query without one */
-  key: "statisticId" | "level" | "test" | "context" | "attribute";
+  /**
+   * an image/query column, or (context, attribute) the query's — "none" matches a query without one; or "group": a
+   * set of items (statisticId values) each option names in `items` (e.g. the prompts requesting one class)
+   */
+  key: "statisticId" | "level" | "test" | "context" | "attribute" | "group";
   label: string;
-  options: Array<{ value: string; label: string }>;
+  /** `items`: only for "group", resolved on the server (lib/suites/filters.ts); clients get the options without them */
+  options: Array<{ value: string; label: string; items?: string[] }>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -54,10 +54,22 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
   },
   // Its images carry visibility in test and the acquired attribute in level (plan.ts); 2,654 prompts are too many
   // for a list, so items are not a filter here.
-  reviewFilters: () => [
+  reviewFilters: (content) => [
     { key: "test", label: "Visibility", options: VISIBILITY.map((v) => ({ value: v, label: v })) },
     { key: "level", label: "Acquired attribute", options: ACQUIRED.map((q) => ({ value: q, label: ACQUIRED_LABELS[q] })) },
     { key: "attribute", label: "Requested attribute (explicit)", options: ATTRIBUTES.map((a) => ({ value: a, label: ATTRIBUTE_LABELS[a] })) },
+    // The requested class lives in the pinned prompt, not a column: each choice is the set of prompts asking for it.
+    {
+      key: "group",
+      label: "Requested class (explicit)",
+      options: ATTRIBUTES.flatMap((a) =>
+        CLASSES[a].map((c) => ({
+          value: `${a}:${c}`,
+          label: `${ATTRIBUTE_LABELS[a]}: ${c}`,
+          items: content.prompts.filter((p) => p.persons.some((x) => x.requested?.attribute === a && x.requested.value === c)).map((p) => p.id),
+        })),
+      ).filter((o) => o.items.length > 0),
+    },
   ],
   itemColumns: ["visibility", "acquired", "item", "persons", "truth or request"],
   items: (content) =>
