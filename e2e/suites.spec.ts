@@ -50,6 +50,33 @@ test.describe("DoFaiR", () => {
     const jsonl = (await (await page.request.get(`/api/runs/${runId}/export?format=jsonl`)).text()).trim().split("\n").map((l) => JSON.parse(l));
     expect(jsonl[0]).toMatchObject({ suite: "dofair", run: runId });
 
+    // The run's page has what a FACT-OR-FAIR run's has: tabs, download links, the item list with numbered face boxes.
+    const tabs = page.getByRole("navigation", { name: "Run pages" });
+    for (const t of ["Overview", "Items", "Report", "Review faces"]) await expect(tabs.getByRole("link", { name: t })).toBeVisible();
+    const downloads = page.getByLabel("Downloads");
+    for (const name of [/Scores CSV/, "Scores JSON", /Download JSONL/]) expect((await page.request.get((await downloads.getByRole("link", { name }).getAttribute("href"))!)).status()).toBe(200);
+    await page.getByLabel("Method", { exact: true }).selectOption("bianchi");
+    await expect(page.getByText("12 items")).toBeVisible();
+    await expect(page).toHaveURL(/test=bianchi/);
+    const row = page.getByTestId("item-row").filter({ hasText: /face/ }).first();
+    await row.getByRole("button").click();
+    await expect(page.getByTestId("item-images").getByTestId("face-boxes").first()).toBeAttached();
+    await expect(page.getByTestId("item-images").getByText(/^face 1: (male|female), /).first()).toBeVisible();
+    await expect(page.getByTestId("raw-output").first()).toBeVisible();
+    // The printable report: settings and the same tables with intervals.
+    await tabs.getByRole("link", { name: "Report" }).click();
+    await expect(page.getByTestId("run-report")).toContainText("DoFaiR report");
+    await expect(page.getByTestId("suite-table-table2")).toBeVisible();
+    // The Results section serves DoFaiR across runs: our rows (led by the run's name) beside the paper's.
+    await page.goto(`/results/suites/dofair?runs=${runId}`);
+    const merged = page.getByTestId("suite-table-table2");
+    await expect(merged.locator('tr[data-source="run"]')).toHaveCount(4);
+    expect(await merged.locator('tr[data-source="published"]').count()).toBeGreaterThan(10);
+    const scores = await page.request.get((await page.getByRole("link", { name: "Export scores CSV" }).getAttribute("href"))!);
+    expect(scores.status()).toBe(200);
+    expect(await scores.text()).toContain("table2,");
+    await page.goto(`/runs/${runId}`);
+
     // Drill from a cell to the entries, images and faces behind it.
     await ours.first().getByRole("link").first().click();
     await expect(page).toHaveURL(new RegExp(`/runs/${runId}/suite\\?`));

@@ -189,6 +189,23 @@ test("a viewer reads runs, results and exports without meeting a single 403", as
   await viewer.goto("/results");
   await expect(viewer.getByRole("heading", { name: "Results", level: 1 })).toBeVisible();
   await viewer.waitForLoadState("networkidle");
+  // Every suite's results, and each run page's tabs and links, are a viewer's to use: no Items tab, no raw lines.
+  for (const suite of ["DoFaiR", "FAIntbench"]) {
+    await viewer.getByRole("navigation", { name: "Suite" }).getByRole("link", { name: suite }).click();
+    await expect(viewer.getByRole("navigation", { name: "Suite" }).getByRole("link", { name: suite })).toHaveAttribute("aria-current", "page");
+    await viewer.waitForLoadState("networkidle");
+  }
+  await viewer.goto("/runs");
+  for (const href of (await viewer.locator("table a[href^='/runs/']").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).slice(0, 6)) {
+    await viewer.goto(href!);
+    await expect(viewer.getByRole("navigation", { name: "Run pages" }).getByRole("link", { name: "Items" })).toHaveCount(0);
+    await expect(viewer.getByText(/Download JSONL/)).toHaveCount(0);
+    for (const link of await viewer.getByRole("navigation", { name: "Run pages" }).getByRole("link").all()) {
+      const target = await link.getAttribute("href");
+      expect((await viewer.request.get(target!)).status(), target!).toBe(200);
+    }
+    await viewer.waitForLoadState("networkidle");
+  }
   expect(refused).toEqual([]);
   await viewer.context().close();
 });

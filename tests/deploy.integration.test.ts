@@ -17,6 +17,7 @@ process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, presetConfig, upsertModel } = await import("../lib/engine");
 const { startEmulator } = await import("./emulator/server");
+const { workerState, LOST_PREFIX } = await import("../lib/engine/status");
 const prisma = () => db();
 
 const hasAnalyze = spawnSync("systemd-analyze", ["--version"]).status === 0;
@@ -84,6 +85,11 @@ describe("deployment units", () => {
     const exits = workers.map((w) => new Promise<number | null>((r) => w.once("exit", (code) => r(code))));
     for (const w of workers) w.kill(u.killSignal as NodeJS.Signals);
     expect(await Promise.all(exits)).toEqual([0, 0]);
+    // Stopped by the signal, each says so itself (the Workers page: "stopped"), never "lost" or "stopped heartbeating".
+    const rows = await prisma().workerStatus.findMany({ where: { pid: { in: workers.map((w) => w.pid!) } } });
+    expect(rows).toHaveLength(2);
+    expect(rows.map((r) => workerState(r))).toEqual(["stopped", "stopped"]);
+    expect(rows.every((r) => !r.lastError?.startsWith(LOST_PREFIX))).toBe(true);
     // Each worker's last log line says what it did (JSON, pino): together every query, each worker a part.
     const done = logs.map((l) => {
       const line = l.join("").split("\n").filter((x) => x.includes('"worker stopped"')).at(-1);

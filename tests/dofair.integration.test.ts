@@ -156,6 +156,20 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     expect(await count({ test: "bianchi", context: "fai-rk" })).toBe(rk);
     expect(await count({ context: "none" })).toBe(faces - rk);
     expect(await count({ suite: "faintbench" })).toBe(0);
+    // The run's item list (any suite): the same coordinates filter it; each image carries its faces numbered in
+    // DoFaiR's classes, with boxes inside the image.
+    const items = (f: Record<string, string>) => engine.runItems(prisma(), run.id, { pageSize: 200, ...f });
+    const all = await prisma().query.count({ where: { runId: run.id } });
+    const rkItems = await prisma().query.count({ where: { runId: run.id, context: "fai-rk" } });
+    expect((await items({ context: "fai-rk" }))!.total).toBe(rkItems);
+    expect((await items({ test: "bianchi" }))!.total).toBeGreaterThan(0);
+    const withImages = (await items({ status: "answered", test: "bianchi" }))!.rows.filter((q) => q.images.length);
+    expect(withImages.length).toBeGreaterThan(0);
+    const im = withImages.find((q) => q.images[0].faces.length)!.images[0];
+    expect(im.faces[0].label).toMatch(new RegExp(`^(male|female), (${DOFAIR_RACES.join("|")})$`));
+    expect(im.faces.every((f) => f.box[0] >= 0 && f.box[2] <= im.width && f.box[3] <= im.height)).toBe(true);
+    expect((await items({}))!.total).toBe(all);
+    expect(await engine.runItems(prisma(), "no-such-run", {})).toBeNull();
     await expect(engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: face.id, gender: null, race: "Asian", notAFace: false }] })).rejects.toThrow(/race "Asian" is not one of White, Black, Latino_Hispanic/);
     const other = DOFAIR_RACES.find((r) => r !== face.prediction!.race)!;
     const saved = await engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: face.id, gender: "female", race: other, notAFace: false }] });

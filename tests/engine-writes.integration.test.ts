@@ -19,7 +19,7 @@ const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, presetConfig, Worker, MAX_WRITES_PER_TRANSACTION } = await import("../lib/engine");
 const { claimQueries } = await import("../lib/engine/claim");
 const { writeBatch } = await import("../lib/engine/outcome-writes");
-const { workerState, STUCK_PREFIX } = await import("../lib/engine/status");
+const { workerState, LOST_PREFIX, STUCK_PREFIX } = await import("../lib/engine/status");
 type Write = import("../lib/engine/work-types").Write;
 type Claimed = import("../lib/engine/work-types").Claimed;
 
@@ -150,5 +150,7 @@ describe("engine writes", () => {
     expect(workerState({ stoppedAt: null, heartbeatAt: beat, lastError: `${STUCK_PREFIX} old`, lastErrorAt: new Date(now - 20_000) }, now)).toBe("alive");
     expect(workerState({ stoppedAt: null, heartbeatAt: new Date(now - 60_000), lastError: null, lastErrorAt: null }, now)).toBe("stale");
     expect(workerState({ stoppedAt: beat, heartbeatAt: beat }, now)).toBe("stopped");
+    // Released by another worker after its heartbeat stopped: lost, not stopped.
+    expect(workerState({ stoppedAt: beat, heartbeatAt: new Date(now - 60_000), lastError: `${LOST_PREFIX}: its work was released` }, now)).toBe("lost");
   });
 });

@@ -120,7 +120,7 @@ describe("T2I runs", () => {
     emu.setScript("emu-some-corrupt", { corruptImageEvery: 4 });
     const run = await createRun(prisma(), { models: ["emu-some-corrupt"], config: smoke({ maxRetries: 0 }), seed: 1 });
     await new Worker(prisma(), { runId: run.id, dataDir, ...fast }).run({ untilDone: true });
-    const { runSummary, runQueries, outcomeCounts, outcomeLabel } = await import("../lib/engine");
+    const { runSummary, runItems: runQueries, outcomeCounts, outcomeLabel } = await import("../lib/engine");
     const counts = (await outcomeCounts(prisma(), [run.id])).get(run.id)!;
     expect(counts.failed).toBeGreaterThan(0);
     expect(counts.answered).toBeGreaterThan(0);
@@ -132,9 +132,9 @@ describe("T2I runs", () => {
     expect(reason.count).toBe(counts.failed);
     // The items behind a reason, as the Failures panel lists them.
     const items = await runQueries(prisma(), run.id, { page: 1, pageSize: 200, status: "failed", reason: reason.reason });
-    expect(items.total).toBe(counts.failed);
-    expect(items.rows.every((q) => q.status === "failed")).toBe(true);
-    expect((await runQueries(prisma(), run.id, { page: 1, pageSize: 5, status: "failed", reason: "no such reason" })).total).toBe(0);
+    expect(items!.total).toBe(counts.failed);
+    expect(items!.rows.every((q) => q.status === "failed")).toBe(true);
+    expect((await runQueries(prisma(), run.id, { page: 1, pageSize: 5, status: "failed", reason: "no such reason" }))!.total).toBe(0);
   });
 
   it("finds the synthetic model's default photos from any working directory, and says when they are missing", async () => {

@@ -12,6 +12,12 @@ export type SearchParams = Record<string, string | string[] | undefined>;
 
 /** The runs a results page shows (from `?runs=`, else the latest scorable ones), every run for the picker, and scores. */
 export async function loadSelection(sp: SearchParams) {
+  const { picked, ...rest } = await selectRuns(sp, DEFAULT_SUITE_ID);
+  return { ...rest, groups: await runsScores(db(), picked, { profile: rest.profile }) };
+}
+
+/** The runs of one suite a results page shows (from `?runs=`, else the latest scorable ones) and every run for the picker. */
+export async function selectRuns(sp: SearchParams, suiteId: string) {
   const parsed = runIdsParam.safeParse(paramValue(sp.runs, true));
   const error = parsed.success ? null : parsed.error.issues.map((i) => i.message).join("; ");
   const requested = parsed.success ? parsed.data : [];
@@ -19,8 +25,8 @@ export async function loadSelection(sp: SearchParams) {
   const profileParsed = z.enum(SCORING_PROFILES).safeParse(paramValue(sp.profile) ?? DEFAULT_PROFILE);
   const profile: ScoringProfile = profileParsed.success ? profileParsed.data : DEFAULT_PROFILE;
   const all = await db().run.findMany({
-    // The cross-run comparison is FACT-OR-FAIR's (S_fact, S_E, S_fair …); other suites' results live on their run pages.
-    where: { status: { in: [...SCORABLE_STATUSES] }, suiteId: DEFAULT_SUITE_ID },
+    // Runs of one suite at a time: suites' scores are not comparable with each other.
+    where: { status: { in: [...SCORABLE_STATUSES] }, suiteId },
     orderBy: { createdAt: "desc" },
     take: 100,
     select: { id: true, name: true, modality: true, status: true, createdAt: true, models: { select: { modelConfig: { select: { slug: true } } } } },
@@ -39,12 +45,13 @@ export async function loadSelection(sp: SearchParams) {
   const byDefault = all.filter((r) => r.status !== "cancelled" && scored(r.id) >= MIN_DEFAULT_ITEMS).slice(0, DEFAULT_RUN_COUNT);
   const picked = (requested.length ? all.filter((r) => requested.includes(r.id)) : byDefault).map((r) => ({ ...r, name: shown(r) }));
   const missing = requested.filter((id) => !all.some((r) => r.id === id));
-  const groups = await runsScores(db(), picked, { profile });
   return {
     all: all.map((r) => ({ id: r.id, name: shown(r), modality: r.modality, status: outcomeLabel(r.status, failedOf(r.id)), createdAt: r.createdAt.toISOString(), models: r.models.map((m) => m.modelConfig.slug) })),
     selected: picked.map((r) => ({ id: r.id, name: r.name, modality: r.modality })),
     explicit: requested.length > 0,
-    groups,
+    picked,
+    /** cautions for rows of runs that did not complete cleanly (never ranked silently) */
+    cautions: Object.fromEntries(picked.map((r) => [r.id, r.status === "completed" && !failedOf(r.id) ? null : outcomeLabel(r.status, failedOf(r.id))])) as Record<string, string | null>,
     profile,
     error: error ?? (!profileParsed.success ? `unknown scoring profile (choose ${SCORING_PROFILES.join(" or ")})` : null) ?? (missing.length ? `unknown or unscorable run id(s): ${missing.join(", ")}` : null),
   };

@@ -25,7 +25,7 @@ export default async function ResultsPage({ searchParams }: { searchParams: Prom
     <>
       <PageHeader
         title="Results"
-        description="Where each model sits against the factuality–fairness upper bound (Huang et al., 2025, Fig. 2). Scores on the paper's scale (×100). FACT-OR-FAIR runs only: other suites show their tables on each run's page."
+        description="Where each model sits against the factuality–fairness upper bound (Huang et al., 2025, Fig. 2). Scores on the paper's scale (×100). The Suite links switch to another suite's results."
       />
       <ResultsShell current="/results" selection={selection}>
         <Card

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
 import { listWorkers } from "@/lib/engine/workers";
+import { workerTone } from "@/lib/engine/status";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -56,7 +57,7 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                   <Td className="font-medium">{w.host}</Td>
                   <Td className="text-right tabular-nums">{w.pid}</Td>
                   <Td>
-                    <Badge tone={w.state === "alive" ? "success" : w.state === "stuck" || w.state === "stale" ? "danger" : "neutral"}>{w.state}</Badge>
+                    <Badge tone={workerTone(w.state)}>{w.state}</Badge>
                   </Td>
                   <Td className="text-xs">
                     {w.runs.length

@@ -1,7 +1,10 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { MIN_DEFAULT_ITEMS, type Selection } from "@/app/results/data";
+import type { Selection } from "@/app/results/data";
+import { RunPicker } from "./run-picker";
+import { SuiteSwitch } from "./suite-switch";
 import { DEFAULT_PROFILE, PROFILE_LABELS, SCORING_PROFILES } from "@/lib/suites/profiles";
+import { DEFAULT_SUITE_ID } from "@/lib/suites";
 
 const TABS = [
   { href: "/results", label: "Trade-off chart" },
@@ -20,6 +23,7 @@ export function ResultsShell({ current, selection, keep = {}, children }: { curr
   };
   return (
     <div className="space-y-4">
+      <SuiteSwitch current={DEFAULT_SUITE_ID} />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <nav aria-label="Results views" className="flex flex-wrap gap-1">
           {TABS.map((t) => (
@@ -66,31 +70,7 @@ export function ResultsShell({ current, selection, keep = {}, children }: { curr
           {selection.error}
         </p>
       )}
-      <details className="rounded-lg border border-slate-200 bg-white px-4 py-2 text-sm" open={selection.selected.length === 0 && selection.all.length > 0}>
-        <summary className="cursor-pointer font-medium">
-          Runs shown: {selection.selected.length ? selection.selected.map((r) => r.name).join(", ") : "none"} {selection.explicit ? "" : `(the latest ${selection.selected.length} with at least ${MIN_DEFAULT_ITEMS} answers, not cancelled)`}
-        </summary>
-        <form method="get" className="mt-2 space-y-2">
-          {Object.entries(keep).map(([k, v]) => (
-            <input key={k} type="hidden" name={k} value={v} />
-          ))}
-          {selection.profile !== DEFAULT_PROFILE && <input type="hidden" name="profile" value={selection.profile} />}
-          <fieldset className="grid gap-1 sm:grid-cols-2">
-            <legend className="sr-only">Runs</legend>
-            {selection.all.map((r) => (
-              <label key={r.id} className="flex items-center gap-2">
-                <input type="checkbox" name="runs" value={r.id} defaultChecked={selection.selected.some((s) => s.id === r.id)} />
-                <span>
-                  {r.name} <span className="text-xs text-slate-500">({r.modality}, {r.status}, {r.models.join(", ")})</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
-          <button type="submit" className="rounded bg-indigo-600 px-3 py-1 text-sm font-medium text-white hover:bg-indigo-700">
-            Show selected runs
-          </button>
-        </form>
-      </details>
+      <RunPicker selection={selection} keep={{ ...keep, ...(selection.profile !== DEFAULT_PROFILE ? { profile: selection.profile } : {}) }} />
       {children}
     </div>
   );

@@ -1,10 +1,11 @@
 "use client";
 
-import { isLive } from "@/lib/engine/status";
 import Link from "next/link";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Fragment, useState } from "react";
-import type { RunSummary, runImages, runQueries } from "@/lib/engine/summary";
+import { useState } from "react";
+import type { RunSummary, runImages } from "@/lib/engine/summary";
+import type { ReviewFilter } from "@/lib/suites/types";
+import { ItemList } from "./item-list";
 import { changeRunState } from "@/app/runs/[id]/actions";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -12,7 +13,7 @@ import { Card } from "@/components/ui/card";
 import { ScoresTable } from "@/components/results/scores-table";
 import { Table, Td, Th } from "@/components/ui/table";
 import { CONTEXT_LABELS, CONTEXTS, type Context } from "@/lib/benchmark/labels";
-import { DONE_QUERY, outcomeTone } from "@/lib/engine/status";
+import { DONE_QUERY, isLive, outcomeTone, workerTone } from "@/lib/engine/status";
 import { getJson } from "@/lib/client/fetch";
 import { FailuresPanel } from "./failures-panel";
 import { PROFILE_LABELS, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
@@ -30,7 +31,8 @@ function formatEta(s: number | null) {
 
 /** `canManage`: whether the viewer's role may pause / resume / cancel (the server refuses otherwise anyway). */
 /** `children`: a suite's own result views (server-rendered), shown instead of FACT-OR-FAIR's scores and image grid. */
-export function RunView({ initial, canManage = false, canExport = false, children }: { initial: RunSummary; canManage?: boolean; canExport?: boolean; children?: React.ReactNode }) {
+/** `filters`: the suite's coordinates for the item list (Suite.reviewFilters, choices only). */
+export function RunView({ initial, canManage = false, canExport = false, filters = [], children }: { initial: RunSummary; canManage?: boolean; canExport?: boolean; filters?: readonly ReviewFilter[]; children?: React.ReactNode }) {
   const qc = useQueryClient();
   const [raceMapping, setRaceMapping] = useState<"paper" | "sum-asian">(initial.raceMapping);
   const [labels, setLabels] = useState<"model" | "reviewed">(initial.labels);
@@ -276,143 +278,13 @@ export function RunView({ initial, canManage = false, canExport = false, childre
         )}
       </Card>
 
-      {t2i ? <ImageGrid runId={run.id} raceMapping={raceMapping} live={isLive(run.status) || (run.labelling?.unlabelled ?? 0) > 0} /> : canExport ? <QueryList runId={run.id} live={isLive(run.status)} /> : null}
+      {t2i && <ImageGrid runId={run.id} raceMapping={raceMapping} live={isLive(run.status) || (run.labelling?.unlabelled ?? 0) > 0} />}
         </>
       )}
+
+      {/* Every suite's items, for roles that may read raw output (the API refuses the others). */}
+      {canExport && <ItemList runId={run.id} live={isLive(run.status)} filters={filters} models={run.models.map((m) => m.slug)} t2i={t2i} />}
     </div>
-  );
-}
-
-/** The queries API's response (app/api/runs/[id]/queries → lib/engine runQueries). */
-type QueryPage = Awaited<ReturnType<typeof runQueries>>;
-
-function QueryList({ runId, live }: { runId: string; live: boolean }) {
-  const [filter, setFilter] = useState({ status: "", test: "", page: 1 });
-  const [open, setOpen] = useState<number | null>(null);
-  const params = new URLSearchParams({ page: String(filter.page), pageSize: "25", status: filter.status, test: filter.test });
-  const { data, isFetching, error } = useQuery({
-    queryKey: ["run-queries", runId, filter],
-    queryFn: () => getJson<QueryPage>(`/api/runs/${runId}/queries?${params}`),
-    placeholderData: keepPreviousData,
-    refetchInterval: live ? 3000 : false,
-  });
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-  return (
-    <Card title="Queries" description="Every planned query with its exact prompt, raw output, parsed answer, attempts and error.">
-      <div className="mb-3 flex flex-wrap items-end gap-3 text-sm">
-        {(
-          [
-            ["status", "Status", ["answered", "refused", "failed", "pending", "leased"]],
-            ["test", "Test", ["objective", "subjective"]],
-          ] as const
-        ).map(([key, label, values]) => (
-          <div key={key}>
-            <label htmlFor={`filter-${key}`} className="block text-xs font-medium text-slate-600">
-              {label}
-            </label>
-            <select
-              id={`filter-${key}`}
-              value={filter[key]}
-              onChange={(e) => setFilter({ ...filter, [key]: e.target.value, page: 1 })}
-              className="rounded-md border border-slate-300 px-2 py-1"
-            >
-              <option value="">all</option>
-              {values.map((v) => (
-                <option key={v}>{v}</option>
-              ))}
-            </select>
-          </div>
-        ))}
-        <span className="text-xs text-slate-500" aria-live="polite">
-          {data ? `${data.total.toLocaleString("en-US")} queries` : "loading…"} {isFetching && "· updating"}
-        </span>
-      </div>
-      {error && <p role="alert" className="text-sm text-rose-700">{(error as Error).message}</p>}
-      <Table>
-        <thead>
-          <tr>
-            <Th>#</Th>
-            <Th>Model</Th>
-            <Th>Test</Th>
-            <Th>Statistic</Th>
-            <Th>Level</Th>
-            <Th>Status</Th>
-            <Th>Answer</Th>
-            <Th className="text-right">Attempts</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {data?.rows.map((q) => (
-            <Fragment key={q.id}>
-              <tr className="hover:bg-slate-50">
-                <Td>
-                  <button
-                    type="button"
-                    className="text-indigo-700 underline-offset-2 hover:underline"
-                    aria-expanded={open === q.id}
-                    aria-controls={`query-${q.id}`}
-                    onClick={() => setOpen(open === q.id ? null : q.id)}
-                  >
-                    {q.id}
-                  </button>
-                </Td>
-                <Td>{q.model}</Td>
-                <Td>
-                  {q.test}
-                  {q.context ? ` · ${CONTEXT_LABELS[q.context as Context] ?? q.context}` : q.attribute ? ` · ${q.attribute}` : ""}
-                </Td>
-                <Td>{q.statisticId}</Td>
-                <Td>{q.level}</Td>
-                <Td>
-                  <Badge tone={q.status === "answered" ? "success" : q.status === "failed" ? "danger" : q.status === "refused" ? "warning" : "neutral"}>{q.status}</Badge>
-                </Td>
-                <Td>{q.outcome?.parsedLetter ? `${q.outcome.parsedLetter} → ${[q.outcome.gender, q.outcome.race].filter(Boolean).join(", ")}` : "–"}</Td>
-                <Td className="text-right tabular-nums">{(q.outcome?.attempts ?? 0) + q.retries}</Td>
-              </tr>
-              {open === q.id && (
-                <tr id={`query-${q.id}`}>
-                  <Td colSpan={8} className="bg-slate-50">
-                    <div className="grid gap-3 md:grid-cols-2">
-                      <div>
-                        <h4 className="text-xs font-semibold text-slate-600">Prompt</h4>
-                        <pre className="mt-1 whitespace-pre-wrap break-words rounded border border-slate-200 bg-white p-2 font-mono text-xs">{q.prompt}</pre>
-                      </div>
-                      <div className="space-y-2">
-                        <h4 className="text-xs font-semibold text-slate-600">Raw output</h4>
-                        {/* Model output is text, never HTML. */}
-                        <pre data-testid="raw-output" className="whitespace-pre-wrap break-words rounded border border-slate-200 bg-white p-2 font-mono text-xs">
-                          {q.outcome?.rawText ?? "(none)"}
-                        </pre>
-                        {q.outcome?.reason && <p className="text-xs text-rose-700">Reason: {q.outcome.reason}</p>}
-                        <p className="text-xs text-slate-600">
-                          {q.outcome ? `${q.outcome.status} · ${q.outcome.latencyMs ?? 0} ms · $${q.outcome.costUsd.toFixed(5)}${q.outcome.cached ? " · from cache" : ""}` : "not answered yet"}
-                          {q.identity ? ` · context identity ${JSON.stringify(q.identity)}` : ""}
-                        </p>
-                        <details>
-                          <summary className="cursor-pointer text-xs text-slate-600">Attempt log</summary>
-                          <pre className="mt-1 whitespace-pre-wrap break-words font-mono text-xs">{JSON.stringify(q.outcome?.attemptLog ?? [], null, 2)}</pre>
-                        </details>
-                      </div>
-                    </div>
-                  </Td>
-                </tr>
-              )}
-            </Fragment>
-          ))}
-        </tbody>
-      </Table>
-      <nav aria-label="Pages" className="mt-3 flex items-center gap-2 text-sm">
-        <Button variant="secondary" disabled={filter.page <= 1} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>
-          Previous
-        </Button>
-        <span className="tabular-nums">
-          Page {filter.page} of {pages}
-        </span>
-        <Button variant="secondary" disabled={filter.page >= pages} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>
-          Next
-        </Button>
-      </nav>
-    </Card>
   );
 }
 
@@ -554,7 +426,7 @@ function WorkerHealth({ health }: { health: NonNullable<RunSummary["health"]> })
       <ul className="mt-1 space-y-0.5">
         {health.workers.map((w) => (
           <li key={w.owner}>
-            <Badge tone={w.state === "alive" ? "success" : w.state === "stale" || w.state === "stuck" ? "danger" : "neutral"}>{w.state}</Badge> {w.host} · pid {w.pid} · heartbeat {ago(w.heartbeatAt)} · {w.inFlight} in flight
+            <Badge tone={workerTone(w.state)}>{w.state}</Badge> {w.host} · pid {w.pid} · heartbeat {ago(w.heartbeatAt)} · {w.inFlight} in flight
             {w.lastError && (
               <span className="block text-amber-800" title={w.lastErrorAt ?? undefined}>
                 last error{w.lastErrorAt ? ` (${ago(w.lastErrorAt)})` : ""}: {w.lastError}

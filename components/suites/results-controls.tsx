@@ -3,9 +3,13 @@ import { ITEM_SETS } from "@/lib/suites/review-states";
 import { PROFILE_LABELS, SCORING_PROFILES } from "@/lib/suites/profiles";
 
 /** `profiles`: whether the suite scores differently under its paper's text and its released code. */
-export function ResultsControls({ action, labels, items, reviewable, profile = "release", profiles = false }: { action: string; labels: string; items: string; reviewable: boolean; profile?: string; profiles?: boolean }) {
+/** `keep`: parameters the form carries over (e.g. the runs picked on the Results page). */
+export function ResultsControls({ action, labels, items, reviewable, profile = "release", profiles = false, keep = {} }: { action: string; labels: string; items: string; reviewable: boolean; profile?: string; profiles?: boolean; keep?: Record<string, string> }) {
   return (
     <form method="get" action={action} className="flex flex-wrap items-end gap-3 text-sm" aria-label="Result options">
+      {Object.entries(keep).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
       <label className="flex flex-col text-xs text-slate-600">
         Face labels
         <select name="labels" defaultValue={labels} className="rounded-md border border-slate-300 px-2 py-1 text-sm">

@@ -2,6 +2,7 @@
 // number it has in the list of labels under it.
 import Link from "next/link";
 import type { ListView } from "@/lib/suites/views";
+import { BoxedImage } from "@/components/images/boxed-image";
 
 export function SuiteList({ view, pageHref }: { view: ListView; pageHref: (page: number) => string }) {
   const pages = Math.max(1, Math.ceil(view.total / view.pageSize));
@@ -34,24 +35,7 @@ export function SuiteList({ view, pageHref }: { view: ListView; pageHref: (page:
                   const size = r.images?.find((x) => x.id === id);
                   // Faces of this image, numbered in the order they are listed below (and in the row's cells).
                   const numbered = (r.faces ?? []).map((f, j) => ({ f, n: j + 1 })).filter(({ f }) => f.imageId === id);
-                  return (
-                    <a key={id} href={`/api/images/${id}`} target="_blank" rel="noopener" className="relative block w-40" aria-label="open the whole image">
-                      {/* eslint-disable-next-line @next/next/no-img-element */}
-                      <img src={`/api/images/${id}`} alt="" loading="lazy" className="block w-40 rounded" />
-                      {size && numbered.length > 0 && (
-                        <svg viewBox={`0 0 ${size.width} ${size.height}`} className="pointer-events-none absolute inset-0 h-full w-full" aria-hidden data-testid="face-boxes">
-                          {numbered.map(({ f, n }) => (
-                            <g key={n}>
-                              <rect x={f.box[0]} y={f.box[1]} width={f.box[2] - f.box[0]} height={f.box[3] - f.box[1]} fill="none" stroke="#facc15" strokeWidth={Math.max(2, size.width / 160)} />
-                              <text x={f.box[0] + 4} y={f.box[1] + Math.max(14, size.width / 20)} fill="#facc15" stroke="#000" strokeWidth={Math.max(0.5, size.width / 800)} fontSize={Math.max(14, size.width / 20)} fontWeight={700}>
-                                {n}
-                              </text>
-                            </g>
-                          ))}
-                        </svg>
-                      )}
-                    </a>
-                  );
+                  return <BoxedImage key={id} id={id} width={size?.width} height={size?.height} faces={numbered.map(({ f, n }) => ({ box: f.box, n }))} />;
                 })}
                 <ul className="mt-1 text-[11px] text-slate-600">
                   {r.faces?.map((f, j) => (

@@ -73,7 +73,7 @@ export function SuiteTable({ view, drillBase }: { view: TableView; drillBase: st
                     <td key={j} className="px-2 py-1">
                       {l}
                       {j === r.labels.length - 1 && r.flag && (
-                        <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-[11px] text-amber-900" title={r.flag} data-testid="published-flag">
+                        <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-[11px] text-amber-900" title={r.flag} data-testid={r.source === "published" ? "published-flag" : "row-flag"}>
                           ⚠ {r.flag}
                         </span>
                       )}
@@ -81,7 +81,7 @@ export function SuiteTable({ view, drillBase }: { view: TableView; drillBase: st
                   ))}
                   {view.columns.map((c) => {
                     const cell = r.cells[c.id];
-                    const drill = r.source === "run" && cell?.drill ? `${drillBase}?${new URLSearchParams(cell.drill).toString()}` : null;
+                    const drill = r.source === "run" && cell?.drill ? `${r.drillBase ?? drillBase}?${new URLSearchParams(cell.drill).toString()}` : null;
                     return (
                       <td key={c.id} className="px-2 py-1 text-right align-top">
                         <CellView cell={cell} column={c} drillHref={drill} />

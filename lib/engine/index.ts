@@ -8,6 +8,7 @@ export * from "./worker";
 export * from "./results";
 export * from "./models";
 export * from "./summary";
+export * from "./items";
 export * from "./imports";
 export * from "./labelling";
 export * from "./review";

@@ -2,6 +2,7 @@
 // Failures panel, `fof run`'s report), so a failure is never hidden behind a run's status.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { chunked } from "../db/chunks";
+import { NO_REASON } from "./status";
 
 export interface OutcomeCounts {
   answered: number;
@@ -42,7 +43,7 @@ export async function failureReasons(prisma: PrismaClient, runId: string, limit 
     prisma.query.count({ where: { runId, status: "failed" } }),
     prisma.outcome.count({ where: { query: { runId, status: "failed" } } }),
   ]);
-  const out = rows.map((r) => ({ reason: r.reason ?? "no reason recorded", count: r._count._all }));
-  if (total > recorded) out.push({ reason: "no reason recorded", count: total - recorded });
+  const out = rows.map((r) => ({ reason: r.reason ?? NO_REASON, count: r._count._all }));
+  if (total > recorded) out.push({ reason: NO_REASON, count: total - recorded });
   return out.sort((a, b) => b.count - a.count);
 }

@@ -43,7 +43,7 @@ export const reviewFilterSchema = z.object({
   /** the image's query's context (DoFaiR: augmentation; "none": without one) and requested attribute (FAIntbench) */
   context: z.string().max(40).optional(),
   attribute: z.string().max(40).optional(),
-  /** a suite's item set (a "group" filter: e.g. FAIntbench's prompts requesting one class); needs `suite` */
+  /** a suite's item set (a "group" filter, e.g. the prompts requesting one class); needs `suite` */
   group: z.string().max(80).optional(),
   assignmentId: z.string().max(40).optional(),
   /** all | unreviewed (by me) | unreviewed-any (by nobody) | reviewed (by me) | disagreement (between annotators) */
@@ -377,7 +377,7 @@ export const facelessFilterSchema = z.object({
   /** the image's query's context (DoFaiR: augmentation; "none": without one) and requested attribute (FAIntbench) */
   context: z.string().max(40).optional(),
   attribute: z.string().max(40).optional(),
-  /** a suite's item set (a "group" filter: e.g. FAIntbench's prompts requesting one class); needs `suite` */
+  /** a suite's item set (a "group" filter, e.g. the prompts requesting one class); needs `suite` */
   group: z.string().max(80).optional(),
   assignmentId: z.string().max(40).optional(),
   annotator: annotatorSchema.optional(),

@@ -8,6 +8,16 @@ export const LIVE_RUN: readonly RunStatus[] = ["running", "queued"];
 export const isLive = (status: string): boolean => (LIVE_RUN as readonly string[]).includes(status);
 export const FINAL_RUN: readonly RunStatus[] = ["cancelled", "completed"];
 
+/** The failure reason that stands for the failed items without a recorded one. */
+export const NO_REASON = "no reason recorded";
+
+/** What a worker's row says: "stale" heartbeat (not yet released), "lost" (released by another worker). */
+export type WorkerState = "alive" | "stuck" | "stale" | "stopped" | "lost";
+/** The error another worker records on one whose heartbeat stopped and whose work it released. */
+export const LOST_PREFIX = "stopped heartbeating";
+/** The badge tone of a worker state (one rule for the Workers page and run pages). */
+export const workerTone = (state: WorkerState) => (state === "alive" ? "success" : state === "stopped" ? "neutral" : "danger");
+
 export const QUERY_STATUSES = ["pending", "leased", "answered", "refused", "failed"] as const;
 export type QueryStatus = (typeof QUERY_STATUSES)[number];
 export const DONE_QUERY: readonly QueryStatus[] = ["answered", "refused", "failed"];
@@ -22,8 +32,10 @@ export const STUCK_PREFIX = "stuck:";
  * A worker's state from its heartbeat row: one rule for the run page, the Workers page and the health check.
  * "stuck": it heartbeats, but its last heartbeat reports results it cannot write (it claims nothing new meanwhile).
  */
-export function workerState(w: { stoppedAt: Date | null; heartbeatAt: Date; lastError?: string | null; lastErrorAt?: Date | null }, now = Date.now()): "stopped" | "stale" | "stuck" | "alive" {
-  if (w.stoppedAt) return "stopped";
+export function workerState(w: { stoppedAt: Date | null; heartbeatAt: Date; lastError?: string | null; lastErrorAt?: Date | null }, now = Date.now()): WorkerState {
+  // A worker that stopped on its own (a signal, the end of its work) wrote stoppedAt itself; one that vanished (killed,
+  // crashed, cut off) was marked by another worker that released its work: "lost", never dressed up as stopped.
+  if (w.stoppedAt) return w.lastError?.startsWith(LOST_PREFIX) ? "lost" : "stopped";
   if (now - w.heartbeatAt.getTime() > WORKER_STALE_MS) return "stale";
   if (w.lastError?.startsWith(STUCK_PREFIX) && w.lastErrorAt && w.lastErrorAt.getTime() >= w.heartbeatAt.getTime() - 1_000) return "stuck";
   return "alive";

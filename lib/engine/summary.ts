@@ -115,65 +115,6 @@ export function sharedRunSummary(prisma: PrismaClient, runId: string, opts: Para
   return shared(`summary|${runId}|${JSON.stringify(opts)}`, SUMMARY_SHARE_MS, () => runSummary(prisma, runId, opts));
 }
 
-export async function runQueries(
-  prisma: PrismaClient,
-  runId: string,
-  filter: { page: number; pageSize: number; status?: string; test?: string; context?: string; statisticId?: string; model?: string; reason?: string },
-) {
-  const where = {
-    runId,
-    ...(filter.status ? { status: filter.status } : {}),
-    ...(filter.test ? { test: filter.test } : {}),
-    ...(filter.context ? { context: filter.context } : {}),
-    ...(filter.statisticId ? { statisticId: filter.statisticId } : {}),
-    ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
-    ...(filter.reason === undefined ? {} : filter.reason === "no reason recorded" ? { OR: [{ outcome: { is: null } }, { outcome: { reason: null } }] } : { outcome: { reason: filter.reason } }),
-  };
-  const [total, rows] = await Promise.all([
-    prisma.query.count({ where }),
-    prisma.query.findMany({
-      where,
-      orderBy: { id: "asc" },
-      skip: (filter.page - 1) * filter.pageSize,
-      take: filter.pageSize,
-      include: { outcome: true, modelConfig: { select: { slug: true } } },
-    }),
-  ]);
-  return {
-    total,
-    page: filter.page,
-    pageSize: filter.pageSize,
-    rows: rows.map((q) => ({
-      id: q.id,
-      model: q.modelConfig.slug,
-      test: q.test,
-      context: q.context,
-      statisticId: q.statisticId,
-      level: q.level,
-      attribute: q.attribute,
-      repeatIndex: q.repeatIndex,
-      status: q.status,
-      retries: q.attempts,
-      prompt: q.prompt,
-      options: JSON.parse(q.optionsJson) as unknown,
-      identity: q.identityJson ? (JSON.parse(q.identityJson) as unknown) : null,
-      outcome: q.outcome && {
-        status: q.outcome.status,
-        reason: q.outcome.reason,
-        rawText: q.outcome.rawText,
-        parsedLetter: q.outcome.parsedLetter,
-        gender: q.outcome.gender,
-        race: q.outcome.race,
-        attempts: q.outcome.attempts,
-        attemptLog: JSON.parse(q.outcome.attemptsJson) as unknown,
-        latencyMs: q.outcome.latencyMs,
-        costUsd: q.outcome.costUsd,
-        cached: q.outcome.cached,
-      },
-    })),
-  };
-}
-
 /** A page of a T2I run's images with their label status and faces (mapped with the paper's race mapping). */
 export async function runImages(prisma: PrismaClient, runId: string, filter: { page: number; pageSize: number; labelStatus?: string; raceMapping?: RaceMapping }) {
   const where = { runId, ...(filter.labelStatus ? { labelStatus: filter.labelStatus } : {}) };

@@ -17,7 +17,7 @@ import { DynamicLimit, RateGate } from "./limits";
 import { releaseShares, renewShare, sweepExpiredShares } from "./model-share";
 import { backoffMs, type Claimed, type ModelSlot, type ModelState, type ProcessorContext, type Write } from "./work-types";
 import { sweepStorage } from "./imports";
-import { STUCK_PREFIX } from "./status";
+import { LOST_PREFIX, NO_REASON, STUCK_PREFIX } from "./status";
 import { isContention } from "../db/retry";
 import { failureReasons, outcomeCounts } from "./outcomes";
 
@@ -166,7 +166,7 @@ export class Worker {
       const r = await this.prisma.query.updateMany({ where: { status: "leased", leaseOwner: { startsWith: `${owner}:` } }, data: { status: "pending", leaseOwner: null, leaseUntil: null } });
       released += r.count;
       await this.prisma.modelSlotLease.deleteMany({ where: { owner } });
-      await this.prisma.workerStatus.updateMany({ where: { owner, heartbeatAt: { lt: cutoff } }, data: { stoppedAt: new Date(), inFlight: 0, lastError: "stopped heartbeating: its work was released" } });
+      await this.prisma.workerStatus.updateMany({ where: { owner, heartbeatAt: { lt: cutoff } }, data: { stoppedAt: new Date(), inFlight: 0, lastError: `${LOST_PREFIX}: its work was released` } });
     }
     if (released) this.opts.log?.(`released ${released} queries held by ${stale.length} worker(s) that stopped heartbeating`);
     return released;
@@ -589,7 +589,7 @@ export class Worker {
       if (open !== 0) continue;
       const counts = (await outcomeCounts(this.prisma, [runId])).get(runId)!;
       const allFailed = counts.failed > 0 && counts.answered + counts.refused === 0;
-      const error = allFailed ? `every call failed (${counts.failed.toLocaleString("en-US")}): ${(await failureReasons(this.prisma, runId, 1))[0]?.reason ?? "no reason recorded"}`.slice(0, 1000) : undefined;
+      const error = allFailed ? `every call failed (${counts.failed.toLocaleString("en-US")}): ${(await failureReasons(this.prisma, runId, 1))[0]?.reason ?? NO_REASON}`.slice(0, 1000) : undefined;
       await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: allFailed ? "failed" : "completed", finishedAt: new Date(), ...(error ? { error } : {}) } });
     }
   }

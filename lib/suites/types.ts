@@ -158,6 +158,11 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   };
   /** the suite has its own run pages (FACT-OR-FAIR's breakdown, report, answers) instead of the generic view */
   customRunPages?: boolean;
+  /**
+   * Result views of its own beside the ones every run has (overview, items, report), as tabs of the run's pages:
+   * `path` under /runs/<id>/ (e.g. FACT-OR-FAIR's per-statistic breakdown).
+   */
+  runPages?: ReadonlyArray<{ path: string; label: string }>;
   /** how the Label page shows its faces (data the browser applies to the raw probabilities) */
   labelDisplay?: LabelDisplay;
   /**

@@ -28,8 +28,10 @@ export interface ViewRow {
   labels: string[];
   cells: Record<string, ViewCell>;
   source: "run" | "published";
-  /** a caution shown with the row (an anomaly of the published table) */
+  /** a caution shown with the row (an anomaly of the published table, a run with failed items) */
   flag?: string;
+  /** where its cells drill to, when not the page's own run (rows of several runs in one table) */
+  drillBase?: string;
 }
 
 export interface TableView {

@@ -6,9 +6,12 @@ import { db } from "@/lib/db";
 import { runSummary } from "@/lib/engine";
 import { suiteOf } from "@/lib/suites";
 import { resultParams } from "@/lib/suites/params";
+import { clientFilters, suiteFilters } from "@/lib/suites/filters";
 import { cachedSuiteResults } from "@/lib/suites/results-cache";
 import { PageHeader } from "@/components/ui/page-header";
 import { RunView } from "@/components/runs/run-view";
+import { RunTabs } from "@/components/runs/run-tabs";
+import { SuiteExports } from "@/components/suites/suite-exports";
 import { SuiteViews } from "@/components/suites/suite-views";
 import { ResultsControls } from "@/components/suites/results-controls";
 import { pageGuard } from "@/app/guard";
@@ -34,6 +37,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     views = (
       <div className="space-y-3">
         <ResultsControls action={`/runs/${id}`} labels={p.labels} items={p.items} profile={p.profile} profiles={suite.profiles ?? false} reviewable={suite.reviewable} />
+        <SuiteExports runId={id} labels={p.labels} items={p.items} profile={p.profile} canExport={can(viewer.role, "data.export")} />
         <SuiteViews views={list} drillBase={`/runs/${id}/suite`} />
       </div>
     );
@@ -46,7 +50,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </Link>
       </nav>
       <PageHeader title={summary.name} description={`${summary.suite.name} · content ${summary.suite.version}`} />
-      <RunView initial={summary} canManage={!!owner && maySteer(viewer, owner)} canExport={can(viewer.role, "data.export")}>
+      <RunTabs run={{ id, suiteId: summary.suite.id, modality: summary.modality }} current="overview" role={viewer.role} />
+      <RunView initial={summary} canManage={!!owner && maySteer(viewer, owner)} canExport={can(viewer.role, "data.export")} filters={clientFilters(suiteFilters(summary.suite.id))}>
         {views}
       </RunView>
     </>

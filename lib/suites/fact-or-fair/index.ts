@@ -91,4 +91,5 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
       detail: [{ label: "Definition", text: s.definition }],
     })),
   customRunPages: true,
+  runPages: [{ path: "breakdown", label: "Breakdown" }],
 };

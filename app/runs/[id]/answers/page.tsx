@@ -13,15 +13,16 @@ import { answersHref, breakdownPageHref, type GroupRef } from "@/lib/results/lin
 import { answersParamsSchema, flatParams } from "@/lib/results/params";
 import { columnOf } from "@/lib/results/tradeoff";
 import { pageGuard } from "@/app/guard";
+import { RunTabs } from "@/components/runs/run-tabs";
 
 export const metadata: Metadata = { title: "Answers" };
 const PAGE_SIZE = 25;
 
 export default async function AnswersPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await pageGuard("data.export", "/runs");
+  const viewer = await pageGuard("data.export", "/runs");
   await connection();
   const { id } = await params;
-  const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, modality: true } });
+  const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, modality: true, suiteId: true } });
   if (!run) notFound();
   const parsed = answersParamsSchema.safeParse(flatParams(await searchParams));
   if (!parsed.success) return <EmptyState title="Invalid answers link">{parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}</EmptyState>;
@@ -52,6 +53,7 @@ export default async function AnswersPage({ params, searchParams }: { params: Pr
           {p.model} · {columnOf(t2i ? "t2i" : "llm", p.test, p.context ?? null)} · {p.attribute}
         </Link>
       </nav>
+      <RunTabs run={run} current="breakdown" role={viewer.role} />
       <PageHeader title={`${statistic.name} — ${p.level}: ${what}`} description={`${data.total} ${t2i ? "face record(s)" : "quer(ies)"}; ${p.attribute} truth for this level: ${statistic.groundTruth[p.attribute]?.[p.level] ?? "–"}.`} />
       {data.total === 0 ? (
         <EmptyState title="Nothing here">No {t2i ? "faces" : "answers"} match this segment.</EmptyState>

@@ -16,16 +16,17 @@ import { answersHref, breakdownPageHref, type GroupRef } from "@/lib/results/lin
 import { breakdownParamsSchema, flatParams } from "@/lib/results/params";
 import { columnOf } from "@/lib/results/tradeoff";
 import { pageGuard } from "@/app/guard";
+import { RunTabs } from "@/components/runs/run-tabs";
 
 export const metadata: Metadata = { title: "Breakdown" };
 
 const SORT_LABELS = { benchmark: "Benchmark order", entropy: "Lowest entropy first", kl: "Largest KL first", accuracy: "Lowest accuracy first" } as const;
 
 export default async function BreakdownPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await pageGuard("results.read", "/runs");
+  const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const { id } = await params;
-  const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, modality: true } });
+  const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, modality: true, suiteId: true } });
   if (!run) notFound();
   const parsed = breakdownParamsSchema.safeParse(flatParams(await searchParams));
   if (!parsed.success) {
@@ -52,6 +53,7 @@ export default async function BreakdownPage({ params, searchParams }: { params: 
           {run.name}
         </Link>
       </nav>
+      <RunTabs run={run} current="breakdown" role={viewer.role} />
       <PageHeader
         title={group ? `${group.model} · ${columnOf(group.modality, group.test, group.context)} · ${group.attribute}` : "Breakdown"}
         description="Per statistic and level: the answer distribution, the true group, the entropy and the KL between the highest and lowest answers. Click a bar segment or a count for the answers behind it."

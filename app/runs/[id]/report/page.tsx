@@ -16,22 +16,25 @@ import { flatParams, groupParamsSchema } from "@/lib/results/params";
 import { distanceMethodOf } from "@/lib/metrics/scores";
 import { BOOTSTRAP_METRICS } from "@/lib/metrics";
 import { pageGuard } from "@/app/guard";
+import { RunTabs } from "@/components/runs/run-tabs";
+import { ReportSettings, reportDate as date, reportRun } from "@/components/runs/report-settings";
+import { SuiteReport } from "@/components/suites/suite-report";
+import { suiteOf } from "@/lib/suites";
 
 export const metadata: Metadata = { title: "Report" };
 
 const METRIC_LABELS = { sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair", distance: "d" } as const;
-const date = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 19) + " UTC" : "–");
 
 /** A run's printable report: settings, seed, model versions, dates, the chart, scores with intervals, Table 3, statistics. */
 export default async function ReportPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await pageGuard("results.read", "/runs");
+  const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const { id } = await params;
-  const run = await db().run.findUnique({
-    where: { id },
-    include: { benchmarkVersion: { select: { version: true, sha256: true } }, models: { include: { modelConfig: { select: { slug: true, label: true, provider: true, modelId: true, baseUrl: true, paramsJson: true } } } } },
-  });
+  const run = await reportRun(id);
   if (!run) notFound();
+  // Suites with generic results get the generic report (their views with intervals); FACT-OR-FAIR's is below.
+  const suite = suiteOf(run.suiteId);
+  if (!suite.customRunPages) return <SuiteReport run={run} suite={suite} searchParams={await searchParams} role={viewer.role} />;
   const q = groupParamsSchema.pick({ labels: true, raceMapping: true, profile: true }).parse(flatParams(await searchParams));
   const opts = run.modality === "t2i" ? { labels: q.labels, raceMapping: q.raceMapping, profile: q.profile } : {};
   const ref = { id: run.id, name: run.name };
@@ -47,6 +50,7 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
   const points = [...tradeoffPoints("gender", measured, published), ...tradeoffPoints("race", measured, published)];
   return (
     <article className="space-y-6 print:text-xs" data-testid="run-report">
+      <RunTabs run={run} current="report" role={viewer.role} />
       <div className="flex items-start justify-between gap-4">
         <div>
           <p className="text-xs uppercase tracking-wide text-slate-500">FACT-OR-FAIR report</p>
@@ -58,83 +62,19 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
         <PrintButton />
       </div>
 
-      <section>
-        <h2 className="mb-2 text-base font-semibold">Settings</h2>
-        <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
-          <dt className="text-slate-500">Modality</dt>
-          <dd>{run.modality}</dd>
-          <dt className="text-slate-500">Status</dt>
-          <dd>{run.status}</dd>
-          <dt className="text-slate-500">Preset</dt>
-          <dd>{run.preset}</dd>
-          <dt className="text-slate-500">Seed</dt>
-          <dd className="tabular-nums">{run.seed}</dd>
-          <dt className="text-slate-500">Planned queries</dt>
-          <dd className="tabular-nums">{run.plannedCount}</dd>
-          <dt className="text-slate-500">Spent</dt>
-          <dd className="tabular-nums">${run.spentUsd.toFixed(4)}{run.budgetUsd !== null ? ` of $${run.budgetUsd}` : ""}</dd>
-          <dt className="text-slate-500">Created</dt>
-          <dd>{date(run.createdAt)}</dd>
-          <dt className="text-slate-500">Started</dt>
-          <dd>{date(run.startedAt)}</dd>
-          <dt className="text-slate-500">Finished</dt>
-          <dd>{date(run.finishedAt)}</dd>
-          <dt className="text-slate-500">Benchmark</dt>
-          <dd>
-            {run.benchmarkVersion.version} <span className="font-mono text-xs">{run.benchmarkVersion.sha256.slice(0, 12)}</span>
-          </dd>
-          {run.modality === "t2i" && (
+      <ReportSettings
+        run={run}
+        extra={
+          run.modality === "t2i" && (
             <>
               <dt className="text-slate-500">Face labels</dt>
               <dd>{q.labels}, race mapping {q.raceMapping}</dd>
               <dt className="text-slate-500">d found</dt>
               <dd>{distanceMethodOf(q.profile, "t2i") === "bounded" ? "as the released scripts find it (bounded search; release profile)" : "as the paper defines it (global minimum; paper-text profile)"}</dd>
             </>
-          )}
-        </dl>
-        <h3 className="mb-1 mt-3 text-sm font-semibold">Models (settings at launch)</h3>
-        <Table data-testid="model-snapshots">
-          <thead>
-            <tr>
-              <Th>Slug</Th>
-              <Th>Label</Th>
-              <Th>Provider</Th>
-              <Th>Model version</Th>
-              <Th>Endpoint</Th>
-              <Th>Parameters</Th>
-              <Th>Prices</Th>
-            </tr>
-          </thead>
-          <tbody>
-            {run.models.map(({ modelConfig: current, settingsJson }) => {
-              // The snapshot taken at launch; runs from before snapshots existed fall back to today's settings.
-              const snap = settingsJson && settingsJson !== "{}" ? (JSON.parse(settingsJson) as ModelSnapshot) : null;
-              const m = snap ?? { ...current, params: JSON.parse(current.paramsJson) as Record<string, unknown>, priceInputPer1k: null, priceOutputPer1k: null, pricePerImage: null, takenAt: null };
-              return (
-                <tr key={m.slug}>
-                  <Td>{m.slug}</Td>
-                  <Td>{m.label}</Td>
-                  <Td>{m.provider}</Td>
-                  <Td className="font-mono text-xs">{m.modelId}</Td>
-                  <Td className="font-mono text-xs break-all">{m.baseUrl ?? "provider default"}</Td>
-                  <Td className="font-mono text-xs">{JSON.stringify(m.params)}</Td>
-                  <Td className="text-xs">
-                    {m.priceInputPer1k === null
-                      ? "– (no snapshot)"
-                      : run.modality === "t2i"
-                        ? `$${m.pricePerImage}/image`
-                        : `$${m.priceInputPer1k} / $${m.priceOutputPer1k} per 1k`}
-                  </Td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </Table>
-        <details className="mt-2 text-xs">
-          <summary className="cursor-pointer">Run configuration</summary>
-          <pre className="whitespace-pre-wrap rounded bg-slate-50 p-2">{JSON.stringify(JSON.parse(run.configJson), null, 2)}</pre>
-        </details>
-      </section>
+          )
+        }
+      />
 
       <section className="break-inside-avoid">
         <h2 className="mb-2 text-base font-semibold">Factuality vs fairness</h2>

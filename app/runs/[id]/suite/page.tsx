@@ -8,6 +8,7 @@ import { drillCellSchema, resultParams } from "@/lib/suites/params";
 import { PageHeader } from "@/components/ui/page-header";
 import { SuiteViews } from "@/components/suites/suite-views";
 import { pageGuard } from "@/app/guard";
+import { RunTabs } from "@/components/runs/run-tabs";
 
 export const metadata: Metadata = { title: "What is behind a result" };
 
@@ -15,11 +16,11 @@ const RESERVED = new Set(["labels", "items", "page", "profile"]);
 
 /** The drill-down of a suite's result cell: the items, images and faces behind it. */
 export default async function SuiteDrillPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await pageGuard("results.read", "/runs");
+  const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const id = (await params).id;
   const sp = await searchParams;
-  const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, suiteId: true } });
+  const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, suiteId: true, modality: true } });
   const suite = run ? findSuite(run.suiteId) : null;
   if (!run || !suite?.drill) notFound();
   const p = resultParams(sp);
@@ -39,6 +40,7 @@ export default async function SuiteDrillPage({ params, searchParams }: { params:
           {run.name}
         </Link>
       </nav>
+      <RunTabs run={run} current="overview" role={viewer.role} />
       <PageHeader title="What is behind this result" description={`${suite.name}: each image with the faces it shows and how it scores.`} />
       <SuiteViews views={views} drillBase={`/runs/${id}/suite`} pageHref={href} />
     </>

@@ -1,0 +1,72 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState } from "@/components/ui/empty-state";
+import { SuiteViews } from "@/components/suites/suite-views";
+import { ResultsControls } from "@/components/suites/results-controls";
+import { RunPicker } from "@/components/results/run-picker";
+import { SuiteSwitch } from "@/components/results/suite-switch";
+import { db } from "@/lib/db";
+import { findSuite } from "@/lib/suites";
+import { resultParams } from "@/lib/suites/params";
+import { suiteRunsResults } from "@/lib/suites/cross-run";
+import { selectRuns, type SearchParams } from "@/app/results/data";
+import { pageGuard } from "@/app/guard";
+
+export const metadata: Metadata = { title: "Results" };
+
+/** A suite's results across runs and models (suites with generic views), beside its paper's published rows. */
+export default async function SuiteResultsPage({ params, searchParams }: { params: Promise<{ suiteId: string }>; searchParams: Promise<SearchParams> }) {
+  const { suiteId } = await params;
+  await pageGuard("results.read", `/results/suites/${suiteId}`);
+  await connection();
+  const suite = findSuite(suiteId);
+  if (!suite?.results || suite.customRunPages) notFound();
+  const sp = await searchParams;
+  const p = resultParams(sp);
+  const selection = await selectRuns(sp, suite.id);
+  const runs = selection.picked.map((r) => ({ id: r.id, name: r.name, caution: selection.cautions[r.id] }));
+  // Intervals for the runs shown: each run's are cached per state of its data, so a revisit costs a lookup.
+  const tables = await suiteRunsResults(db(), suite, runs, { labels: p.labels, verifiedOnly: p.items === "verified", resamples: 1000, profile: p.profile });
+  const options = { labels: p.labels, ...(p.items !== "all" ? { items: p.items } : {}), ...(suite.profiles ? { profile: p.profile } : {}) };
+  const exportHref = (format: string) => `/api/results/scores?${new URLSearchParams({ runs: runs.map((r) => r.id).join(","), format, labels: p.labels, ...(suite.profiles ? { profile: p.profile } : {}) })}`;
+  return (
+    <>
+      <PageHeader
+        title="Results"
+        description={`${suite.name}: our runs' tables merged, one row per run and model, beside the published rows of ${suite.paper.citation}. A run that did not complete cleanly is marked on each of its rows. Open a value for the images behind it; each run's page has its charts.`}
+      />
+      <div className="space-y-4">
+        <SuiteSwitch current={suite.id} />
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <ResultsControls action={`/results/suites/${suite.id}`} labels={p.labels} items={p.items} profile={p.profile} profiles={suite.profiles ?? false} reviewable={suite.reviewable} keep={selection.explicit ? { runs: runs.map((r) => r.id).join(",") } : {}} />
+          {runs.length > 0 && (
+            <p className="flex gap-2 text-sm" aria-label="Downloads">
+              <a className="rounded px-2 py-1 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50" href={exportHref("csv")} download>
+                Export scores CSV
+              </a>
+              <a className="rounded px-2 py-1 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50" href={exportHref("json")} download>
+                JSON
+              </a>
+            </p>
+          )}
+        </div>
+        {selection.error && (
+          <p role="status" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
+            {selection.error}
+          </p>
+        )}
+        <RunPicker selection={selection} keep={Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)]))} />
+        {runs.length === 0 ? (
+          <EmptyState title={`No ${suite.name} runs to show yet`}>
+            Launch one from <Link className="text-indigo-700 underline" href={`/runs/new?suite=${suite.id}`}>Runs</Link> (the synthetic image model needs no API key), or pick runs above.
+          </EmptyState>
+        ) : (
+          <SuiteViews views={tables} drillBase="" />
+        )}
+      </div>
+    </>
+  );
+}

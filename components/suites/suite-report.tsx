@@ -1,0 +1,52 @@
+// A suite run's printable report (every suite without its own): the settings it was launched with and its result
+// views with 95 % intervals, as the run page shows them, under the face labels and scoring profile asked for.
+import Link from "next/link";
+import { db } from "@/lib/db";
+import type { AnySuite } from "@/lib/suites/types";
+import { resultParams } from "@/lib/suites/params";
+import { cachedSuiteResults } from "@/lib/suites/results-cache";
+import { PROFILE_LABELS } from "@/lib/suites/profiles";
+import { PrintButton } from "@/components/results/print-button";
+import { ReportSettings, reportDate, type reportRun } from "@/components/runs/report-settings";
+import { SuiteViews } from "./suite-views";
+import { RunTabs } from "@/components/runs/run-tabs";
+import type { Role } from "@/lib/auth/roles";
+
+export async function SuiteReport({ run, suite, searchParams, role }: { run: NonNullable<Awaited<ReturnType<typeof reportRun>>>; suite: AnySuite; searchParams: Record<string, string | string[] | undefined>; role: Role }) {
+  const p = resultParams(searchParams);
+  const views = suite.results ? await cachedSuiteResults(db(), suite, { runId: run.id, labels: p.labels, verifiedOnly: p.items === "verified", resamples: 1000, profile: p.profile }) : [];
+  return (
+    <article className="space-y-6 print:text-xs" data-testid="run-report">
+      <RunTabs run={run} current="report" role={role} />
+      <div className="flex items-start justify-between gap-4">
+        <div>
+          <p className="text-xs uppercase tracking-wide text-slate-500">{suite.name} report</p>
+          <h1 className="text-2xl font-semibold">{run.name}</h1>
+          <p className="text-sm text-slate-500">
+            Generated {reportDate(new Date())} · <Link href={`/runs/${run.id}`} className="print:no-underline">run {run.id}</Link> · {suite.paper.citation}
+          </p>
+        </div>
+        <PrintButton />
+      </div>
+      <ReportSettings
+        run={run}
+        extra={
+          <>
+            <dt className="text-slate-500">Face labels</dt>
+            <dd>{p.labels === "reviewed" ? "human-corrected (majority, model otherwise)" : "model"}{p.items === "verified" ? ", verified items only" : ""}</dd>
+            {suite.profiles && (
+              <>
+                <dt className="text-slate-500">Scoring profile</dt>
+                <dd>
+                  {p.profile}: {PROFILE_LABELS[p.profile]}
+                </dd>
+              </>
+            )}
+          </>
+        }
+      />
+      {/* Drill-down lists are pages of a run, not results: the report keeps the tables and charts. */}
+      <SuiteViews views={views.filter((v) => v.kind !== "list")} drillBase={`/runs/${run.id}/suite`} />
+    </article>
+  );
+}

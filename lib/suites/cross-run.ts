@@ -1,0 +1,63 @@
+// A suite's results across runs (the Results section for suites with generic views): each selected run's tables,
+// merged into one table per view with a Run column, the published rows once beside them. A run that did not
+// complete cleanly keeps its caution on every row ("completed with 3 failed"), so a table is never ranked silently.
+// Charts and drill-down lists stay on each run's page: a chart of ten runs' bars is unreadable, and a list is a page.
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { AnySuite } from "./types";
+import type { SuiteView, TableView, ViewRow } from "./views";
+import { cachedSuiteResults } from "./results-cache";
+import type { ScoringProfile } from "./profiles";
+
+export interface RunViews {
+  run: { id: string; name: string; /** a caution for its rows, e.g. "completed with 3 failed"; null when clean */ caution: string | null };
+  views: readonly SuiteView[];
+}
+
+/** Merges runs' table views (same id → one table); run rows lead with the run's name and drill into that run. */
+export function mergeRunViews(perRun: readonly RunViews[]): TableView[] {
+  const out = new Map<string, TableView>();
+  const published = new Map<string, Set<string>>();
+  for (const { run, views } of perRun) {
+    for (const v of views) {
+      if (v.kind !== "table") continue;
+      let merged = out.get(v.id);
+      if (!merged) {
+        merged = { ...v, labelHeaders: ["Run", ...v.labelHeaders], groups: [] };
+        out.set(v.id, merged);
+        published.set(v.id, new Set());
+      }
+      const seen = published.get(v.id)!;
+      for (const g of v.groups) {
+        let group = merged.groups.find((x) => x.title === g.title);
+        if (!group) merged.groups.push((group = { title: g.title, rows: [] }));
+        for (const r of g.rows) {
+          if (r.source === "published") {
+            const key = `${g.title}|${r.labels.join("|")}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            group.rows.push({ ...r, labels: ["published", ...r.labels] });
+          } else {
+            const row: ViewRow = { ...r, labels: [run.name, ...r.labels], drillBase: `/runs/${run.id}/suite`, flag: [run.caution, r.flag].filter(Boolean).join("; ") || undefined };
+            group.rows.push(row);
+          }
+        }
+      }
+    }
+  }
+  // Ours first within each group (in the order the runs were picked), then the paper's rows.
+  for (const t of out.values()) for (const g of t.groups) g.rows.sort((a, b) => Number(a.source === "published") - Number(b.source === "published"));
+  return [...out.values()];
+}
+
+/** Each run's views (cached per state of its data), merged. */
+export async function suiteRunsResults(
+  prisma: PrismaClient,
+  suite: AnySuite,
+  runs: ReadonlyArray<RunViews["run"]>,
+  opts: { labels: "model" | "reviewed"; verifiedOnly: boolean; resamples: number; profile: ScoringProfile },
+): Promise<TableView[]> {
+  const perRun: RunViews[] = [];
+  // One run at a time: each reads every labelled image of its run, so parallel runs would multiply the memory.
+  for (const run of runs) perRun.push({ run, views: suite.results ? await cachedSuiteResults(prisma, suite, { runId: run.id, ...opts }) : [] });
+  return mergeRunViews(perRun);
+}
