@@ -54,7 +54,7 @@ describe.skipIf(!existsSync(SHARED))("fof import / scores / export", () => {
 
     // A reviewer corrects the gender: the model's labels stay as they were, the reviewed ones follow.
     const face = await db().face.findFirstOrThrow({ where: { imageId: images[0].id } });
-    await db().annotation.create({ data: { faceId: face.id, annotator: "ann", gender: "male", race: "White" } });
+    await db().annotation.create({ data: { faceId: face.id, annotator: "ann", values: { create: [{ attribute: "gender", value: "male" }, { attribute: "race", value: "White" }] } } });
     await db().$disconnect();
     const reviewed = (await fof(["export", runId, "--labels", "reviewed"])).stdout.trim().split("\n").map((l) => JSON.parse(l));
     expect(reviewed).toContainEqual(expect.objectContaining({ attribute: "gender", answer: "male", labels: "reviewed", modelAnswer: "female", humanAnswer: "male" }));

@@ -75,6 +75,18 @@ describe("annotations", () => {
     expect(await prisma().annotation.count({ where: { faceId: id } })).toBe(2); // nothing is overwritten
   });
 
+  it("stores a class per attribute as a row (values by attribute id, or by name), read back as the same label", async () => {
+    const id = faceIds[4];
+    await saveAnnotations(prisma(), { annotator: "dee", labels: [{ faceId: id, values: { gender: "female", race: "Hispanic" } }] });
+    const rows = await prisma().annotation.findMany({ where: { faceId: id, annotator: "dee" }, select: { values: { select: { attribute: true, value: true }, orderBy: { attribute: "asc" } } } });
+    expect(rows).toEqual([{ values: [{ attribute: "gender", value: "female" }, { attribute: "race", value: "Hispanic" }] }]);
+    const face = (await reviewQueue(prisma(), { runId, annotator: "dee", pageSize: 200 })).faces.find((f) => f.id === id)!;
+    expect(face.mine).toMatchObject({ gender: "female", race: "Hispanic" });
+    // Withdrawn again (an empty label: a row without values), so the faces the later tests count are as they were.
+    await saveAnnotations(prisma(), { annotator: "dee", labels: [{ faceId: id, values: {} }] });
+    expect((await reviewQueue(prisma(), { runId, annotator: "dee", pageSize: 200 })).faces.find((f) => f.id === id)!.mine).toBeNull();
+  });
+
   it("validates at the boundary and writes nothing from a bad batch", async () => {
     const before = await prisma().annotation.count();
     // A FACT-OR-FAIR face takes its 4 races only: FairFace's native class (another suite's) is refused, whole batch.
@@ -83,6 +95,10 @@ describe("annotations", () => {
     await expect(saveAnnotations(prisma(), { annotator: "", labels: [{ faceId: faceIds[2], gender: "male", race: null }] })).rejects.toThrow(/annotator name required/);
     await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], gender: "male", race: null, notAFace: true }] })).rejects.toThrow(/not a face/);
     await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], gender: "other" as "male", race: null }] })).rejects.toThrow();
+    // Attributes are data: one the face's suite does not declare is refused by name; one given twice must agree.
+    await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], values: { skin_tone: "III" } }] })).rejects.toThrow(/carry no skin_tone label/);
+    await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], gender: "male", values: { gender: "female" } }] })).rejects.toThrow(/gender given twice/);
+    await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], values: { "Bad Key": "x" } }] })).rejects.toThrow(/attribute id/);
     expect(await prisma().annotation.count()).toBe(before);
   });
 });
@@ -191,7 +207,7 @@ describe("assignments, agreement and the detector report", () => {
     const faces = await prisma().face.findMany({ where: { image: { runId }, deleted: false }, select: { id: true }, take: 4 });
     // 120 annotators, each labelling the same faces as male / White: 7,140 pairs, every kappa undefined (constant).
     const names = Array.from({ length: 120 }, (_, i) => `crowd-${String(i).padStart(3, "0")}`);
-    await prisma().annotation.createMany({ data: names.flatMap((annotator) => faces.map((f) => ({ faceId: f.id, annotator, gender: "male", race: "White" }))) });
+    for (const annotator of names) for (const f of faces) await prisma().annotation.create({ data: { faceId: f.id, annotator, values: { create: [{ attribute: "gender", value: "male" }, { attribute: "race", value: "White" }] } } });
     const r = await reviewReport(prisma(), { runId });
     expect(r.annotatorCount).toBeGreaterThanOrEqual(120);
     expect(r.agreement.pairCount).toBeGreaterThanOrEqual((120 * 119) / 2);

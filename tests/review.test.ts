@@ -1,8 +1,10 @@
 import { allLabelKeys, invalidLabel, keyAction, keyHint } from "../lib/review/label-set";
 import { describe, expect, it } from "vitest";
-import { agreement, cohenKappa, consensus, currentLabels, dealAssignment, detectorReport, fleissKappa, majorityVote, reviewedLabel, type AnnotatorLabel, type ReportFace } from "@/lib/review";
+import { agreement, annotatorLabel, cohenKappa, consensus, currentLabels, dealAssignment, detectorReport, fleissKappa, majorityVote, reviewedLabel, type AnnotatorLabel, type ReportFace } from "@/lib/review";
 
-const label = (annotator: string, gender: AnnotatorLabel["gender"], race: AnnotatorLabel["race"], notAFace = false, age: string | null = null): AnnotatorLabel => ({ annotator, gender, race, age, notAFace, at: "2026-01-01T00:00:00.000Z" });
+const label = (annotator: string, gender: AnnotatorLabel["gender"], race: AnnotatorLabel["race"], notAFace = false, age: string | null = null, extra: Record<string, string> = {}): AnnotatorLabel =>
+  annotatorLabel(annotator, { ...(gender ? { gender } : {}), ...(race ? { race } : {}), ...(age ? { age } : {}), ...extra }, notAFace, "2026-01-01T00:00:00.000Z");
+const vals = (v: Record<string, string | null>) => Object.entries(v).flatMap(([attribute, value]) => (value === null ? [] : [{ attribute, value }]));
 
 describe("majority vote", () => {
   it("needs a strict majority", () => {
@@ -25,15 +27,36 @@ describe("majority vote", () => {
     expect(consensus([label("ann", "male", "Black"), label("bo", "male", "Black")]).disagreement).toBe(false);
   });
 
+  it("votes on any attribute a suite declares: a fourth (a skin-tone scale) is data, not a column", () => {
+    const t = "2026-01-01T00:00:00.000Z";
+    const classes = { gender: ["male", "female"], race: ["White", "Black"], skin_tone: ["I", "II", "III", "IV", "V", "VI"] };
+    const cur = currentLabels(
+      [
+        { id: 1, faceId: 1, annotator: "ann", values: vals({ gender: "male", skin_tone: "III" }), notAFace: false, createdAt: t },
+        { id: 2, faceId: 1, annotator: "bo", values: vals({ skin_tone: "III" }), notAFace: false, createdAt: t },
+        { id: 3, faceId: 1, annotator: "cy", values: vals({ skin_tone: "IV", race: "Purple" }), notAFace: false, createdAt: t },
+      ],
+      classes,
+    );
+    const c = consensus(cur.get(1)!.values());
+    expect(c.votes.skin_tone).toMatchObject({ status: "decided", value: "III", votes: 3 });
+    expect(c.gender).toMatchObject({ status: "decided", value: "male", votes: 1 });
+    expect(c.race).toEqual({ status: "none", votes: 0 }); // a class outside the suite's is not a vote
+    expect(c.disagreement).toBe(true);
+    // An attribute the classes do not list takes no votes.
+    expect(consensus(currentLabels([{ id: 1, faceId: 1, annotator: "ann", values: vals({ skin_tone: "III" }), notAFace: false, createdAt: t }]).get(1)?.values() ?? []).votes).toEqual({});
+    expect(label("ann", null, null, false, null, { skin_tone: "II" }).values).toEqual({ skin_tone: "II" });
+  });
+
   it("keeps the newest row per annotator, drops withdrawn labels, and breaks time ties by id", () => {
     const t = "2026-01-01T00:00:00.000Z";
     const cur = currentLabels([
-      { id: 2, faceId: 1, annotator: "ann", gender: "female", race: "Asian", notAFace: false, createdAt: t },
-      { id: 1, faceId: 1, annotator: "ann", gender: "male", race: "Asian", notAFace: false, createdAt: t },
-      { id: 3, faceId: 1, annotator: "bo", gender: "male", race: null, notAFace: false, createdAt: "2026-01-01T00:00:01.000Z" },
-      { id: 4, faceId: 2, annotator: "ann", gender: "male", race: "White", notAFace: false, createdAt: t },
-      { id: 5, faceId: 2, annotator: "ann", gender: null, race: null, notAFace: false, createdAt: "2026-01-01T00:00:02.000Z" },
-      { id: 6, faceId: 3, annotator: "ann", gender: "nonsense", race: "White", notAFace: false, createdAt: t },
+      { id: 2, faceId: 1, annotator: "ann", values: vals({ gender: "female", race: "Asian" }), notAFace: false, createdAt: t },
+      { id: 1, faceId: 1, annotator: "ann", values: vals({ gender: "male", race: "Asian" }), notAFace: false, createdAt: t },
+      { id: 3, faceId: 1, annotator: "bo", values: vals({ gender: "male", race: null }), notAFace: false, createdAt: "2026-01-01T00:00:01.000Z" },
+      { id: 4, faceId: 2, annotator: "ann", values: vals({ gender: "male", race: "White" }), notAFace: false, createdAt: t },
+      { id: 5, faceId: 2, annotator: "ann", values: vals({ gender: null, race: null }), notAFace: false, createdAt: "2026-01-01T00:00:02.000Z" },
+      { id: 6, faceId: 3, annotator: "ann", values: vals({ gender: "nonsense", race: "White" }), notAFace: false, createdAt: t },
     ]);
     expect(cur.get(1)?.get("ann")).toMatchObject({ gender: "female", race: "Asian" });
     expect(cur.get(1)?.get("bo")).toMatchObject({ gender: "male", race: null });

@@ -4,7 +4,7 @@ import { ATTRIBUTES, groundTruth, statisticIn, type Attribute, type Benchmark, t
 import type { AnswerRecord } from "../metrics";
 import { toInterchangeLine } from "../interchange";
 import { faceLabels, type RaceMapping } from "../faces/labels";
-import { consensus, currentLabels, reviewedLabel, type AnnotationRow } from "../review/votes";
+import { ANNOTATION_ROW_SELECT, consensus, currentLabels, reviewedLabel, type AnnotationRow } from "../review/votes";
 import { runBenchmark } from "./pinned";
 
 export interface ProgressRow {
@@ -32,7 +32,7 @@ const QUERY_RECORD_SELECT = {
 } as const;
 
 /** The columns of an annotation row that lib/review reads (see AnnotationRow). */
-export const ANNOTATION_ROW_SELECT = { id: true, faceId: true, annotator: true, gender: true, race: true, age: true, notAFace: true, createdAt: true } as const;
+export { ANNOTATION_ROW_SELECT };
 
 /** The columns of a face that scoring and the review report read (its labels included). */
 export const FACE_RECORD_SELECT = {

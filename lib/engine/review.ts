@@ -260,16 +260,30 @@ export async function reviewQueue(prisma: PrismaClient, input: ReviewFilter) {
   };
 }
 
+/** An attribute id as a suite declares it (gender, race, age, skin_tone …). */
+const attributeIdSchema = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, "an attribute id is lower-case letters, digits and _");
+
 const labelInputSchema = z
   .object({
     faceId: z.number().int().positive(),
-    // Checked against the face's suite's classes once the faces are read (saveAnnotations).
-    gender: z.string().max(40).nullable(),
-    race: z.string().max(40).nullable(),
+    // Checked against the face's suite's attributes and classes once the faces are read (saveAnnotations).
+    /** a class per attribute (null or absent: not set) — any attribute the face's suite declares */
+    values: z.record(attributeIdSchema, z.string().max(80).nullable()).default({}),
+    // The three attributes every suite so far scores, also accepted by name (what the review page sends).
+    gender: z.string().max(40).nullable().default(null),
+    race: z.string().max(40).nullable().default(null),
     age: z.string().max(40).nullable().default(null),
     notAFace: z.boolean().default(false),
   })
-  .refine((l) => !l.notAFace || (l.gender === null && l.race === null && l.age === null), "a face marked “not a face” carries no gender, race or age");
+  .transform((l, ctx) => {
+    const values: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ gender: l.gender, race: l.race, age: l.age, ...l.values })) if (v !== null) values[k] = v;
+    for (const k of ["gender", "race", "age"] as const)
+      if (l[k] !== null && k in l.values && l.values[k] !== l[k]) ctx.addIssue({ code: "custom", message: `${k} given twice with different values` });
+    if (Object.keys(values).length > 16) ctx.addIssue({ code: "custom", message: "at most 16 attributes per label" });
+    return { faceId: l.faceId, notAFace: l.notAFace, values };
+  })
+  .refine((l) => !l.notAFace || Object.keys(l.values).length === 0, "a face marked “not a face” carries no gender, race, age or other class");
 
 export const saveAnnotationsSchema = z.object({
   annotator: annotatorSchema,
@@ -299,10 +313,13 @@ export async function saveAnnotations(prisma: PrismaClient, input: z.input<typeo
     const suiteOf = new Map(found.map((f) => [f.id, suiteOfFace(f.image.run?.suiteId)]));
     for (const l of labels) {
       const suite = suiteOf.get(l.faceId)!;
-      const why = invalidLabel(suite.faceAttributes, "gender", l.gender) ?? invalidLabel(suite.faceAttributes, "race", l.race) ?? invalidLabel(suite.faceAttributes, "age", l.age);
-      if (why) throw new ReviewError(`face ${l.faceId} (${suite.name}): ${why}`);
+      for (const [attribute, value] of Object.entries(l.values)) {
+        const why = invalidLabel(suite.faceAttributes, attribute, value);
+        if (why) throw new ReviewError(`face ${l.faceId} (${suite.name}): ${why}`);
+      }
     }
-    await tx.annotation.createMany({ data: labels.map((l) => ({ faceId: l.faceId, annotator, gender: l.gender, race: l.race, age: l.age, notAFace: l.notAFace })) });
+    // One row per label, a value row per attribute it sets (an all-empty label is a row without values: a withdrawal).
+    for (const l of labels) await tx.annotation.create({ data: { faceId: l.faceId, annotator, notAFace: l.notAFace, values: { create: Object.entries(l.values).map(([attribute, value]) => ({ attribute, value })) } }, select: { id: true } });
   });
   return { faces: await facesByIds(prisma, ids, annotator) };
 }

@@ -34,7 +34,7 @@ export function allLabelKeys(sets: LabelSets): Set<string> {
 }
 
 /** Why a stored value is not a label of this set (null when it is, or when it is empty). */
-export function invalidLabel(attrs: readonly LabelAttribute[], attribute: StoredAttributeId, value: string | null): string | null {
+export function invalidLabel(attrs: readonly LabelAttribute[], attribute: string, value: string | null): string | null {
   if (value === null) return null;
   const a = attrs.find((x) => x.id === attribute);
   if (!a) return `this suite's faces carry no ${attribute} label`;

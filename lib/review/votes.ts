@@ -2,22 +2,27 @@
 // once human review is taken into account. Pure: the database layer passes rows in.
 import { GENDERS, RACES, type Gender, type Race } from "../benchmark/labels";
 
+/** What to select of an annotation row (Prisma) so it reads as an AnnotationRow. */
+export const ANNOTATION_ROW_SELECT = { id: true, faceId: true, annotator: true, notAFace: true, createdAt: true, values: { select: { attribute: true, value: true } } } as const;
+
 /** One stored annotation row (rows are appended; the newest per face and annotator is that annotator's label). */
 export interface AnnotationRow {
   faceId: number;
   annotator: string;
-  gender: string | null;
-  race: string | null;
-  /** age group (suites that score age; absent in rows read without it) */
-  age?: string | null;
+  /** a class per attribute the label sets (AnnotationValue rows: the attributes are a suite's data) */
+  values: ReadonlyArray<{ attribute: string; value: string }>;
   notAFace: boolean;
   createdAt: Date | string;
   id?: number;
 }
 
-/** An annotator's current label for a face. A row with nothing set is a withdrawn label (an undo to "no label"). */
+/**
+ * An annotator's current label for a face: `values` per attribute (any a suite declares); gender, race and age are
+ * read from it for the code that scores them. A row with nothing set is a withdrawn label (an undo to "no label").
+ */
 export interface AnnotatorLabel {
   annotator: string;
+  values: Record<string, string>;
   gender: Gender | null;
   race: Race | null;
   age: string | null;
@@ -25,17 +30,20 @@ export interface AnnotatorLabel {
   at: string;
 }
 
-/** The classes a label may take: FACT-OR-FAIR's by default; a suite with other classes (FairFace's 7 races) passes its own. */
-export interface LabelClasses {
-  gender: readonly string[];
-  race: readonly string[];
-  /** suites that score age; without it age values are not votes */
-  age?: readonly string[];
+/** A label from its values (the one place gender, race and age are read out of them). */
+export function annotatorLabel(annotator: string, values: Record<string, string>, notAFace: boolean, at: string): AnnotatorLabel {
+  return { annotator, values, gender: (values.gender ?? null) as Gender | null, race: (values.race ?? null) as Race | null, age: values.age ?? null, notAFace, at };
 }
+
+/**
+ * The classes a label may take, per attribute: FACT-OR-FAIR's by default; a suite with other classes (FairFace's 7
+ * races, age groups, a skin-tone scale) passes its own. An attribute not listed takes no votes.
+ */
+export type LabelClasses = Readonly<Record<string, readonly string[]>>;
 export const FOF_LABEL_CLASSES: LabelClasses = { gender: GENDERS, race: RACES };
 
-export function isEmptyLabel(l: { gender: string | null; race: string | null; age?: string | null; notAFace: boolean }): boolean {
-  return !l.notAFace && l.gender === null && l.race === null && (l.age ?? null) === null;
+export function isEmptyLabel(l: { values: Record<string, string>; notAFace: boolean }): boolean {
+  return !l.notAFace && Object.keys(l.values).length === 0;
 }
 
 /**
@@ -46,9 +54,6 @@ export function currentLabels(rows: readonly AnnotationRow[], classes: LabelClas
   // Values outside the classes (another suite's label, a stale spelling) are not votes. `null`: every stored value
   // counts — for the review pages, which show faces of several suites (each label was checked against its face's
   // suite when it was written).
-  const asGender = (g: string | null): Gender | null => (g && (!classes || classes.gender.includes(g)) ? (g as Gender) : null);
-  const asRace = (r: string | null): Race | null => (r && (!classes || classes.race.includes(r)) ? (r as Race) : null);
-  const asAge = (a: string | null | undefined): string | null => (a && (!classes || classes.age?.includes(a)) ? a : null);
   const sorted = [...rows].sort((a, b) => {
     const t = new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime();
     return t !== 0 ? t : (a.id ?? 0) - (b.id ?? 0);
@@ -57,7 +62,9 @@ export function currentLabels(rows: readonly AnnotationRow[], classes: LabelClas
   for (const r of sorted) {
     let byAnnotator = out.get(r.faceId);
     if (!byAnnotator) out.set(r.faceId, (byAnnotator = new Map()));
-    byAnnotator.set(r.annotator, { annotator: r.annotator, gender: asGender(r.gender), race: asRace(r.race), age: asAge(r.age), notAFace: r.notAFace, at: new Date(r.createdAt).toISOString() });
+    const values: Record<string, string> = {};
+    for (const v of r.values) if (!classes || classes[v.attribute]?.includes(v.value)) values[v.attribute] = v.value;
+    byAnnotator.set(r.annotator, annotatorLabel(r.annotator, values, r.notAFace, new Date(r.createdAt).toISOString()));
   }
   for (const [faceId, byAnnotator] of out) {
     for (const [name, l] of byAnnotator) if (isEmptyLabel(l)) byAnnotator.delete(name);
@@ -81,6 +88,8 @@ export interface Consensus {
   annotators: number;
   /** true when a strict majority of the annotators marked it "not a face / not a person" */
   notAFace: boolean;
+  /** the majority per attribute any annotator set (a suite's attributes, whatever they are) */
+  votes: Record<string, Vote<string>>;
   gender: Vote<Gender>;
   race: Vote<Race>;
   age: Vote<string>;
@@ -89,24 +98,26 @@ export interface Consensus {
 }
 
 /**
- * Per-face majority: first whether it is a face (every annotator votes), then gender and race among the annotators
+ * Per-face majority: first whether it is a face (every annotator votes), then per attribute among the annotators
  * who gave that attribute and did not mark it "not a face".
  */
 export function consensus(labels: Iterable<AnnotatorLabel>): Consensus {
   const all = [...labels];
   const face = majorityVote(all.map((l) => l.notAFace));
   const onFace = all.filter((l) => !l.notAFace);
-  const gender = majorityVote(onFace.map((l) => l.gender).filter((g): g is Gender => g !== null));
-  const race = majorityVote(onFace.map((l) => l.race).filter((r): r is Race => r !== null));
-  const age = majorityVote(onFace.map((l) => l.age).filter((a): a is string => a !== null));
+  const attributes = [...new Set(onFace.flatMap((l) => Object.keys(l.values)))].sort();
+  const votes: Record<string, Vote<string>> = {};
+  for (const a of attributes) votes[a] = majorityVote(onFace.map((l) => l.values[a]).filter((v): v is string => v !== undefined));
   const distinct = (xs: unknown[]) => new Set(xs).size > 1;
+  const none = { status: "none", votes: 0 } as const;
   return {
     annotators: all.length,
     notAFace: face.status === "decided" && face.value === true,
-    gender,
-    race,
-    age,
-    disagreement: distinct(all.map((l) => l.notAFace)) || distinct(onFace.map((l) => l.gender).filter(Boolean)) || distinct(onFace.map((l) => l.race).filter(Boolean)) || distinct(onFace.map((l) => l.age).filter(Boolean)),
+    votes,
+    gender: (votes.gender ?? none) as Vote<Gender>,
+    race: (votes.race ?? none) as Vote<Race>,
+    age: votes.age ?? none,
+    disagreement: distinct(all.map((l) => l.notAFace)) || attributes.some((a) => distinct(onFace.map((l) => l.values[a]).filter(Boolean))),
   };
 }
 

@@ -2,7 +2,7 @@
 // face on the entry's dimension — the classifier's (FairFace-native classes, from the stored probabilities) or,
 // with review, the annotators' majority where there is one. Read in pages of images so memory stays bounded.
 import type { PrismaClient } from "../../../generated/prisma/client";
-import { consensus, currentLabels, type AnnotationRow } from "../../review/votes";
+import { ANNOTATION_ROW_SELECT, consensus, currentLabels } from "../../review/votes";
 import { DOFAIR_GENDERS, DOFAIR_RACES, type Dimension } from "./content";
 import { labelledImagePages } from "../image-pages";
 
@@ -66,7 +66,7 @@ const SELECT = {
   query: { select: { context: true } },
   faces: {
     orderBy: { id: "asc" },
-    select: { id: true, x1: true, y1: true, x2: true, y2: true, deleted: true, raceProbsJson: true, genderProbsJson: true, annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, notAFace: true, createdAt: true } } },
+    select: { id: true, x1: true, y1: true, x2: true, y2: true, deleted: true, raceProbsJson: true, genderProbsJson: true, annotations: { select: ANNOTATION_ROW_SELECT } },
   },
 } as const;
 
@@ -91,7 +91,7 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
     for (const im of rows) {
       if (filter.entryIds && !filter.entryIds.has(im.statisticId)) continue;
       const dimension = im.level as Dimension;
-      const votes = labels === "reviewed" ? currentLabels(im.faces.flatMap((f) => f.annotations as AnnotationRow[]), HUMAN_CLASSES) : null;
+      const votes = labels === "reviewed" ? currentLabels(im.faces.flatMap((f) => f.annotations), HUMAN_CLASSES) : null;
       const faces: FaceLabel[] = [];
       for (const f of im.faces) {
         if (f.deleted) continue;

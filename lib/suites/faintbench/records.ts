@@ -2,7 +2,7 @@
 // in the suite's classes — the classifier's (mapped at read time from the stored probabilities) or, with review, the
 // annotators' majority where there is one. Read in pages of images so a paper-size run never sits in memory.
 import type { PrismaClient } from "../../../generated/prisma/client";
-import { consensus, currentLabels, type AnnotationRow } from "../../review/votes";
+import { ANNOTATION_ROW_SELECT, consensus, currentLabels } from "../../review/votes";
 import { ATTRIBUTES, CLASSES, type Attribute } from "./classes";
 import { predict } from "./labels";
 import { labelledImagePages } from "../image-pages";
@@ -43,7 +43,7 @@ const SELECT = {
       raceProbsJson: true,
       genderProbsJson: true,
       ageProbsJson: true,
-      annotations: { select: { id: true, faceId: true, annotator: true, gender: true, race: true, age: true, notAFace: true, createdAt: true } },
+      annotations: { select: ANNOTATION_ROW_SELECT },
     },
   },
 } as const;
@@ -69,7 +69,7 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
     const out: ImageRecord[] = [];
     for (const im of rows) {
       if (filter.promptIds && !filter.promptIds.has(im.statisticId)) continue;
-      const votes = labels === "reviewed" ? currentLabels(im.faces.flatMap((f) => f.annotations as AnnotationRow[]), HUMAN_CLASSES) : null;
+      const votes = labels === "reviewed" ? currentLabels(im.faces.flatMap((f) => f.annotations), HUMAN_CLASSES) : null;
       const faces: FaceLabels[] = [];
       for (const f of im.faces) {
         if (f.deleted) continue;
