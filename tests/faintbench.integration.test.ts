@@ -113,6 +113,10 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     const queue = await engine.reviewQueue(prisma(), { runId: run.id, pageSize: 10 });
     expect(queue.faces[0].suite).toBe("faintbench");
     expect(["young", "middle-aged", "elderly"]).toContain(queue.faces[0].prediction!.age);
+    // The review page reads every attribute by id, in the suite's classes, with its confidence.
+    expect(Object.keys(queue.faces[0].prediction!.values).sort()).toEqual(["age", "gender", "race"]);
+    expect(queue.faces[0].prediction!.values.age).toBe(queue.faces[0].prediction!.age);
+    expect(queue.faces[0].prediction!.confidence.age).toBeGreaterThan(0);
     // The requested-class filter (a set of prompts, resolved on the server): only images of prompts asking for it.
     const classes = suite.reviewFilters!(suite.content()).find((f) => f.key === "group")!;
     const female = classes.options.find((o) => o.value === "gender:female")!;
@@ -158,8 +162,8 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     // bob's labels are a new state of the data: computed again (the views may come out the same)
     await cachedSuiteResults(prisma(), suite, req);
     expect(await prisma().scoreCache.count({ where: { runId: run.id, kind: "suite-views" } })).toBe(2);
-    expect(report.hasAge).toBe(true);
-    expect(report.agreement.pairs[0]).toMatchObject({ annotators: ["ann", "bob"], age: { items: 2, observed: 0.5 } });
+    expect(report.attributes).toEqual(["gender", "race", "age", "face"]);
+    expect(report.agreement.pairs[0]).toMatchObject({ annotators: ["ann", "bob"], kappa: { age: { items: 2, observed: 0.5 } } });
 
     // FACT-OR-FAIR's scores refuse it.
     await expect(engine.runScores(prisma(), run.id)).rejects.toThrow(/is a FAIntbench run/);

@@ -192,8 +192,8 @@ describe("assignments, agreement and the detector report", () => {
     // ann, bo and cy all labelled face 0 only: gender m/m/f, race B/W/B
     expect(r.agreement.overall.gender).toMatchObject({ method: "fleiss", items: 1, raters: 3 });
     const annBo = r.agreement.pairs.find((p) => p.annotators.join() === "ann,bo")!;
-    expect(annBo.race).toMatchObject({ method: "cohen", items: 2, observed: 0.5 }); // faces 0 and 2 (3 is not a face)
-    expect(annBo.face).toMatchObject({ items: 3, observed: 1 });
+    expect(annBo.kappa.race).toMatchObject({ method: "cohen", items: 2, observed: 0.5 }); // faces 0 and 2 (3 is not a face)
+    expect(annBo.kappa.face).toMatchObject({ items: 3, observed: 1 });
     // faces with a human majority: 0 (male, Black; model male, Black), 2 (male, Black; model male, White) and the
     // drawn one (female, Black; classified female, White)
     expect(r.detector.gender).toMatchObject({ n: 3, errors: 0, errorRate: 0 });
@@ -213,7 +213,7 @@ describe("assignments, agreement and the detector report", () => {
     expect(r.agreement.pairCount).toBeGreaterThanOrEqual((120 * 119) / 2);
     expect(r.agreement.pairs).toHaveLength(50);
     const crowd = r.agreement.pairs.find((p) => p.annotators.every((a) => a.startsWith("crowd-")));
-    if (crowd) expect(crowd.gender?.kappa).toBeNull();
+    if (crowd) expect(crowd.kappa.gender?.kappa).toBeNull();
     const page2 = await reviewReport(prisma(), { runId, page: 2 });
     expect(page2.agreement.pairs[0].annotators).not.toEqual(r.agreement.pairs[0].annotators);
     expect(r.annotators.length).toBeLessThanOrEqual(100);
@@ -236,7 +236,7 @@ describe("annotators are accounts", () => {
     expect(users.every((u) => u.disabled && u.role === "annotator")).toBe(true);
     // Same labels, same agreement, now by account.
     expect(after.annotators.map((a) => a.labelled).sort()).toEqual(before.annotators.map((a) => a.labelled).sort());
-    expect(after.agreement.pairs.map((p) => p.gender?.kappa ?? null)).toEqual(before.agreement.pairs.map((p) => p.gender?.kappa ?? null));
+    expect(after.agreement.pairs.map((p) => p.kappa.gender?.kappa ?? null)).toEqual(before.agreement.pairs.map((p) => p.kappa.gender?.kappa ?? null));
     expect(after.annotators.every((a) => users.some((u) => u.id === a.name))).toBe(true);
     // Idempotent.
     expect(await adoptNameOnlyAnnotators(prisma())).toBe(0);

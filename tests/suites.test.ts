@@ -36,6 +36,19 @@ describe("suite registry", () => {
     expect(() => suiteOf("nope")).toThrow(/unknown suite "nope"/);
   });
 
+  it("declares label attributes as data the store accepts: ids, classes and one key per class, no key used twice", () => {
+    for (const s of listSuites()) {
+      expect(s.faceAttributes.length).toBeGreaterThan(0);
+      for (const a of s.faceAttributes) {
+        expect(a.id).toMatch(/^[a-z][a-z0-9_]{0,39}$/); // lib/engine/review.ts attributeIdSchema
+        expect(a.keys).toHaveLength(a.classes.length);
+        expect(a.classes.every((c) => c.length > 0 && c.length <= 80)).toBe(true);
+      }
+      const keys = s.faceAttributes.flatMap((a) => [...a.keys]);
+      expect(new Set(keys).size).toBe(keys.length);
+    }
+  });
+
   it("no file outside a suite's folders names it, except one line of the registry (adding a suite touches nothing else)", () => {
     const offenders: string[] = [];
     for (const s of listSuites().filter((x) => x.id !== "fact-or-fair")) {

@@ -17,12 +17,9 @@ export interface ReviewImage {
   height: number;
   faces: ReviewFace[];
 }
-/** One annotator's label of a face, in the classes of the face's suite (checked by the server). */
+/** One annotator's label of a face: a class per attribute of the face's suite (checked by the server), by id. */
 export interface MyLabel {
-  gender: string | null;
-  race: string | null;
-  /** suites that score age (null elsewhere) */
-  age: string | null;
+  values: Record<string, string>;
   notAFace: boolean;
 }
 

@@ -9,7 +9,7 @@ import { decode, loadFairFace, loadOrt, type LoadedClassifier, type Ort } from "
 import { keyAction, keyHint, type LabelSets } from "@/lib/review/label-set";
 import { fetchImage, patchFace, postFace, storeServerFaces, type ReviewFace } from "./api";
 import type { ReviewActions } from "./review-queue";
-import { labelText, labelsAge } from "./label-text";
+import { attributesOf, labelText } from "./label-text";
 
 type Box = { x1: number; y1: number; x2: number; y2: number };
 
@@ -192,8 +192,8 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
                     #{i + 1} {f.source === "manual" ? "drawn" : "detected"}
                     {f.deleted ? " · deleted" : ""}
                   </span>
-                  <span className="block">model: {labelText(f.prediction, labelsAge(labelSets, f.suite))}</span>
-                  <span className="block">me: {labelText(f.mine, labelsAge(labelSets, f.suite))}</span>
+                  <span className="block">model: {labelText(f.prediction, attributesOf(labelSets, f.suite))}</span>
+                  <span className="block">me: {labelText(f.mine, attributesOf(labelSets, f.suite))}</span>
                 </button>
                 <button type="button" className="mt-1 text-indigo-700 underline" onClick={() => actions.setDeleted(f, !f.deleted)}>
                   {f.deleted ? "Restore detection" : "Delete detection"}

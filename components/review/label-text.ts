@@ -1,12 +1,12 @@
 // A face's label as one line of text, shared by the queue and the image view.
-import type { LabelSets } from "@/lib/review/label-set";
+import type { LabelAttribute, LabelSets } from "@/lib/review/label-set";
 
-/** "female, Asian" — and the age group where the face's suite scores age. */
-export function labelText(l: { gender: string | null; race: string | null; age?: string | null; notAFace?: boolean } | null, withAge = false) {
+/** "female, Asian" (and any further attribute the face's suite labels, in its order; "?" where unset). */
+export function labelText(l: { values: Record<string, string>; notAFace?: boolean } | null, attrs: readonly LabelAttribute[]) {
   if (!l) return "–";
   if (l.notAFace) return "not a face";
-  return [l.gender ?? "?", l.race ?? "?", ...(withAge ? [l.age ?? "?"] : [])].join(", ");
+  return attrs.map((a) => l.values[a.id] ?? "?").join(", ");
 }
 
-/** Whether a face's suite labels age (its cards then show the age group too). */
-export const labelsAge = (sets: LabelSets, suite: string) => (sets[suite] ?? []).some((a) => a.id === "age");
+/** The attributes a face's suite labels (its cards show them, in this order). */
+export const attributesOf = (sets: LabelSets, suite: string): readonly LabelAttribute[] => sets[suite] ?? [];

@@ -5,16 +5,16 @@ import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from "rea
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { allLabelKeys, keyAction, keyHint, type LabelAttributeId, type LabelSets } from "@/lib/review/label-set";
+import { allLabelKeys, keyAction, keyHint, type LabelSets } from "@/lib/review/label-set";
 import { fetchFaceless, fetchQueue, patchFace, postLabels, snapshot, storeServerFaces, updateCachedFaces, type MyLabel, type ReviewFace } from "./api";
 import { FaceCrop } from "./face-crop";
 import { FILTER_KEYS, type Filters } from "./filters";
 import { ImageView } from "./image-view";
-import { labelText, labelsAge } from "./label-text";
+import { attributesOf, labelText } from "./label-text";
 import { KeysCard } from "./keys-card";
 import type { ReviewFilter } from "@/lib/suites/types";
 
-const EMPTY: MyLabel = { gender: null, race: null, age: null, notAFace: false };
+const EMPTY: MyLabel = { values: {}, notAFace: false };
 /** Keys that accept or mark a face (the label sets add theirs): without an annotator they do nothing but say why. */
 const MARK_KEYS = ["a", "A", "Enter", "x", "Delete"];
 
@@ -32,7 +32,7 @@ export interface ReviewActions {
   label: (changes: Array<{ face: ReviewFace; next: MyLabel }>) => void;
   accept: (faces: ReviewFace[]) => void;
   /** sets one attribute, keeping the others as the annotator (or else the model) had them */
-  setLabel: (face: ReviewFace, attribute: LabelAttributeId, value: string) => void;
+  setLabel: (face: ReviewFace, attribute: string, value: string) => void;
   toggleNotAFace: (face: ReviewFace) => void;
   setDeleted: (face: ReviewFace, deleted: boolean, record?: boolean) => void;
   recordAdd: (faceId: number) => void;
@@ -40,13 +40,13 @@ export interface ReviewActions {
   fail: (message: string) => void;
 }
 
-const mineOf = (f: ReviewFace): MyLabel | null => (f.mine ? { gender: f.mine.gender, race: f.mine.race, age: f.mine.age, notAFace: f.mine.notAFace } : null);
+const mineOf = (f: ReviewFace): MyLabel | null => (f.mine ? { values: { ...f.mine.values }, notAFace: f.mine.notAFace } : null);
 
 /** The labels an annotator keeps while changing one attribute: their own, else the model's (they have seen it). */
 function base(f: ReviewFace): MyLabel {
   const mine = mineOf(f);
   if (mine && !mine.notAFace) return mine;
-  return { gender: f.prediction?.gender ?? null, race: f.prediction?.race ?? null, age: f.prediction?.age ?? null, notAFace: false };
+  return { values: { ...(f.prediction?.values ?? {}) }, notAFace: false };
 }
 
 function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: string | null) => void): ReviewActions & { undoDepth: number; saving: boolean } {
@@ -73,8 +73,9 @@ function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: 
       updateCachedFaces(qc, (f) => {
         const c = byId.get(f.id);
         if (!c) return f;
-        const empty = !c.notAFace && c.gender === null && c.race === null && c.age === null;
-        return { ...f, mine: empty ? null : { gender: c.gender, race: c.race, age: c.age, notAFace: c.notAFace, at: new Date().toISOString() } };
+        const empty = !c.notAFace && Object.keys(c.values).length === 0;
+        const v = c.values;
+        return { ...f, mine: empty ? null : { values: v, gender: v.gender ?? null, race: v.race ?? null, age: v.age ?? null, notAFace: c.notAFace, at: new Date().toISOString() } };
       });
       return { rollback };
     },
@@ -129,9 +130,12 @@ function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: 
     accept: (faces) => {
       const ok = faces.filter((f) => f.prediction);
       if (!ok.length) return onError(`No model prediction to accept here: label by hand (${faces[0] ? keyHint(labelSets[faces[0].suite] ?? []) : "see the keys"}).`);
-      label(ok.map((f) => ({ face: f, next: { gender: f.prediction!.gender, race: f.prediction!.race, age: f.prediction!.age, notAFace: false } })));
+      label(ok.map((f) => ({ face: f, next: { values: { ...f.prediction!.values }, notAFace: false } })));
     },
-    setLabel: (face, attribute, value) => label([{ face, next: { ...baseOf(face), [attribute]: value } }]),
+    setLabel: (face, attribute, value) => {
+      const b = baseOf(face);
+      label([{ face, next: { ...b, values: { ...b.values, [attribute]: value } } }]);
+    },
     toggleNotAFace: (face) => label([{ face, next: face.mine?.notAFace ? EMPTY : { ...EMPTY, notAFace: true } }]),
     setDeleted: (face, deleted, record = true) => {
       if (!annotator) return onError("Enter your name first: every change is stored with who made it.");
@@ -402,7 +406,7 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
                 data-index={i}
                 data-face-id={f.id}
                 data-focused={i === focus ? "true" : undefined}
-                data-mine={labelText(f.mine && { ...f.mine }, labelsAge(labelSets, f.suite))}
+                data-mine={labelText(f.mine, attributesOf(labelSets, f.suite))}
                 data-deleted={f.deleted ? "true" : undefined}
                 onClick={() => setFocus(i)}
                 onDoubleClick={() => setOpenImage({ imageId: f.imageId, faceId: f.id })}
@@ -422,12 +426,13 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
                   <div title="the model's prediction in this suite's classes and its confidence">
                     {f.prediction ? (
                       <>
-                        <span className="font-medium">{f.prediction.gender}</span> {pct(f.prediction.genderConfidence)} · <span className="font-medium">{f.prediction.race}</span> {pct(f.prediction.raceConfidence)}
-                        {labelsAge(labelSets, f.suite) && f.prediction.age && (
-                          <>
-                            {" "}
-                            · <span className="font-medium">{f.prediction.age}</span> {pct(f.prediction.ageConfidence)}
-                          </>
+                        {attributesOf(labelSets, f.suite).map((a, j) =>
+                          f.prediction!.values[a.id] ? (
+                            <Fragment key={a.id}>
+                              {j > 0 && " · "}
+                              <span className="font-medium">{f.prediction!.values[a.id]}</span> {pct(f.prediction!.confidence[a.id] ?? 0)}
+                            </Fragment>
+                          ) : null,
                         )}
                       </>
                     ) : (
@@ -435,7 +440,7 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
                     )}
                   </div>
                   <div>
-                    me: <span data-testid="mine">{labelText(f.mine && { ...f.mine }, labelsAge(labelSets, f.suite))}</span>
+                    me: <span data-testid="mine">{labelText(f.mine, attributesOf(labelSets, f.suite))}</span>
                   </div>
                   <div className="text-slate-500">
                     {f.consensus.annotators ? `${f.consensus.annotators} annotator${f.consensus.annotators > 1 ? "s" : ""}` : "no annotator yet"}
@@ -475,12 +480,12 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
                 )}
                 <div>
                   <dt className="inline text-slate-500">Majority: </dt>
-                  <dd className="inline">{current.consensus.annotators ? (current.consensus.notAFace ? "not a face" : [current.consensus.gender, current.consensus.race, ...(labelsAge(labelSets, current.suite) ? [current.consensus.age] : [])].map((v) => v ?? "–").join(", ")) : "–"}</dd>
+                  <dd className="inline">{current.consensus.annotators ? (current.consensus.notAFace ? "not a face" : attributesOf(labelSets, current.suite).map((a) => current.consensus.values[a.id] ?? "–").join(", ")) : "–"}</dd>
                 </div>
                 {current.labels.map((l) => (
                   <div key={l.annotator}>
                     <dt className="inline text-slate-500">{l.name}: </dt>
-                    <dd className="inline">{labelText(l, labelsAge(labelSets, current.suite))}</dd>
+                    <dd className="inline">{labelText(l, attributesOf(labelSets, current.suite))}</dd>
                   </div>
                 ))}
               </dl>

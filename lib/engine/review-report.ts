@@ -17,16 +17,27 @@ export const ANNOTATORS_PAGE_SIZE = 100;
 
 /** A face's label of one attribute for agreement: "not a face" counts for the face attribute only. */
 function attrLabel(l: AnnotatorLabel, attr: Attr): string | null {
-  if (attr === "face") return l.notAFace ? "not a face" : "face";
-  return !l.notAFace && l[attr] ? l[attr]! : null;
+  if (attr === FACE) return l.notAFace ? "not a face" : "face";
+  return !l.notAFace ? (l.values[attr] ?? null) : null;
+}
+
+/**
+ * The columns: gender and race (every suite labels them), any other attribute someone labelled (a suite's own, age
+ * first), then face / not a face.
+ */
+function attributesOf(labels: Map<number, Map<string, AnnotatorLabel>>): Attr[] {
+  const seen = new Set<string>(["gender", "race"]);
+  for (const m of labels.values()) for (const l of m.values()) for (const a of Object.keys(l.values)) seen.add(a);
+  const order = ["gender", "race", "age"];
+  const rank = (a: string) => (order.includes(a) ? order.indexOf(a) : order.length);
+  return [...[...seen].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)), FACE];
 }
 
 /**
  * Cohen's kappa for every pair of annotators who share faces, in one pass over the faces (each face contributes to
  * the few pairs among its own annotators), so hundreds of annotators cost what their labels cost, not A² passes.
  */
-function pairKappas(labels: Map<number, Map<string, AnnotatorLabel>>) {
-  const attrs: Attr[] = ["gender", "race", "age", "face"];
+function pairKappas(labels: Map<number, Map<string, AnnotatorLabel>>, attrs: Attr[]) {
   const pairs = new Map<string, { annotators: [string, string]; items: Record<Attr, Array<readonly [string, string]>> }>();
   for (const byAnnotator of labels.values()) {
     const names = [...byAnnotator.keys()].sort();
@@ -34,7 +45,7 @@ function pairKappas(labels: Map<number, Map<string, AnnotatorLabel>>) {
       for (let j = i + 1; j < names.length; j++) {
         const key = `${names[i]}\u0000${names[j]}`;
         let p = pairs.get(key);
-        if (!p) pairs.set(key, (p = { annotators: [names[i], names[j]], items: { gender: [], race: [], age: [], face: [] } }));
+        if (!p) pairs.set(key, (p = { annotators: [names[i], names[j]], items: Object.fromEntries(attrs.map((a) => [a, []])) }));
         for (const a of attrs) {
           const x = attrLabel(byAnnotator.get(names[i])!, a);
           const y = attrLabel(byAnnotator.get(names[j])!, a);
@@ -43,7 +54,7 @@ function pairKappas(labels: Map<number, Map<string, AnnotatorLabel>>) {
       }
   }
   return [...pairs.values()]
-    .map((p) => ({ annotators: p.annotators, shared: Math.max(p.items.gender.length, p.items.race.length, p.items.face.length), ...(Object.fromEntries(attrs.map((a) => [a, cohenKappa(p.items[a])])) as Record<Attr, KappaResult | null>) }))
+    .map((p) => ({ annotators: p.annotators, shared: Math.max(...attrs.map((a) => p.items[a].length)), kappa: Object.fromEntries(attrs.map((a) => [a, cohenKappa(p.items[a])])) as Record<Attr, KappaResult | null> }))
     .sort((a, b) => b.shared - a.shared || a.annotators.join().localeCompare(b.annotators.join()));
 }
 
@@ -60,16 +71,17 @@ async function scopedFaces(prisma: PrismaClient, scope: z.infer<typeof reportSco
   });
 }
 
-/** age: only suites that label it (the agreement page shows it when any annotator set one) */
-type Attr = "gender" | "race" | "age" | "face";
+/** an attribute id a suite declares, or FACE (whether it is a face at all) */
+type Attr = string;
+const FACE = "face";
 
 function kappaFor(labels: Map<number, Map<string, AnnotatorLabel>>, annotators: string[], attr: Attr): KappaResult | null {
   const items: Array<Map<string, string>> = [];
   for (const byAnnotator of labels.values()) {
     const m = new Map<string, string>();
     for (const [name, l] of byAnnotator) {
-      if (attr === "face") m.set(name, l.notAFace ? "not a face" : "face");
-      else if (!l.notAFace && l[attr]) m.set(name, l[attr]!);
+      const v = attrLabel(l, attr);
+      if (v !== null) m.set(name, v);
     }
     items.push(m);
   }
@@ -91,10 +103,10 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
     }
   const annotators = [...labelled.keys()].sort();
   const progress = annotators.map((name) => ({ name, labelled: labelled.get(name) ?? 0, lastAt: last.get(name) ?? null }));
-  const attrs: Attr[] = ["gender", "race", "age", "face"];
+  const attrs = attributesOf(labels);
   // Fleiss over everyone needs faces labelled by everyone: only meaningful for a small team.
   const overall = Object.fromEntries(attrs.map((a) => [a, annotators.length <= 20 ? kappaFor(labels, annotators, a) : null])) as Record<Attr, KappaResult | null>;
-  const allPairs = pairKappas(labels);
+  const allPairs = pairKappas(labels, attrs);
   const from = (scope.page - 1) * PAIRS_PAGE_SIZE;
   const pairs = allPairs.slice(from, from + PAIRS_PAGE_SIZE);
   const majority = new Map([...labels].map(([id, m]) => [id, consensus(m.values())]));
@@ -111,8 +123,8 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
     scope,
     faces: live.length,
     reviewed: labels.size,
-    /** whether any annotator labelled an age (suites that score it) */
-    hasAge: [...labels.values()].some((m) => [...m.values()].some((l) => l.age !== null)),
+    /** the attributes anyone labelled, in column order (a suite's own, then "face") */
+    attributes: attrs,
     undecided: { gender: [...majority.values()].filter((c) => c.gender.status === "undecided").length, race: [...majority.values()].filter((c) => c.race.status === "undecided").length },
     annotators: progress.slice((scope.page - 1) * ANNOTATORS_PAGE_SIZE, scope.page * ANNOTATORS_PAGE_SIZE),
     annotatorCount: annotators.length,

@@ -8,6 +8,7 @@ import { invalidLabel } from "../review/label-set";
 import { itemTitle, suiteOfFace, suitePrediction } from "../suites/faces";
 import { groupItems } from "../suites/filters";
 import type { AnySuite } from "../suites";
+import type { FaceAttribute } from "../suites/types";
 import { squareCrop } from "../faces/image";
 import { consensus, currentLabels, dealAssignment, type AnnotationRow, type AnnotatorLabel, type Consensus } from "../review";
 import { boxWithin, probabilitiesSchema } from "./labelling";
@@ -120,13 +121,22 @@ export function prediction(suite: AnySuite, face: { raceProbsJson: string | null
   const race7 = JSON.parse(face.raceProbsJson) as number[];
   let top = 0;
   race7.forEach((x, i) => (x > race7[top] ? (top = i) : undefined));
-  return { ...p, fairface: { race: FAIRFACE_RACES[top], p: race7[top] } };
+  // Every attribute the suite labels, by id (what the review page reads: it knows no attribute by name).
+  const values: Record<string, string> = {};
+  const confidence: Record<string, number> = {};
+  for (const a of suite.faceAttributes as readonly FaceAttribute[]) {
+    const x = a.predict(face);
+    if (x) (values[a.id] = x.value), (confidence[a.id] = x.p);
+  }
+  return { ...p, values, confidence, fairface: { race: FAIRFACE_RACES[top], p: race7[top] } };
 }
 
 function consensusView(c: Consensus | null) {
-  if (!c) return { annotators: 0, notAFace: false, gender: null, race: null, age: null, disagreement: false };
+  if (!c) return { annotators: 0, notAFace: false, gender: null, race: null, age: null, values: {} as Record<string, string>, disagreement: false };
   const v = <T>(x: Consensus["gender"] | Consensus["race"] | Consensus["age"]) => (x.status === "decided" ? (x.value as T) : x.status === "undecided" ? ("undecided" as const) : null);
-  return { annotators: c.annotators, notAFace: c.notAFace, gender: v<string>(c.gender), race: v<string>(c.race), age: v<string>(c.age), disagreement: c.disagreement };
+  const values: Record<string, string> = {};
+  for (const [a, vote] of Object.entries(c.votes)) if (vote.status !== "none") values[a] = vote.status === "decided" ? vote.value : "undecided";
+  return { annotators: c.annotators, notAFace: c.notAFace, gender: v<string>(c.gender), race: v<string>(c.race), age: v<string>(c.age), values, disagreement: c.disagreement };
 }
 
 function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, annotator?: string) {
@@ -156,9 +166,9 @@ function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, a
     test: f.image.test,
     prediction: prediction(suite, f),
     // Stored values in the face's suite's classes (not only FACT-OR-FAIR's).
-    mine: mine && { gender: mine.gender as string | null, race: mine.race as string | null, age: mine.age, notAFace: mine.notAFace, at: mine.at },
+    mine: mine && { values: mine.values, gender: mine.gender as string | null, race: mine.race as string | null, age: mine.age, notAFace: mine.notAFace, at: mine.at },
     consensus: consensusView(c),
-    labels: list.map((l) => ({ annotator: l.annotator, name: l.annotator, gender: l.gender as string | null, race: l.race as string | null, age: l.age, notAFace: l.notAFace, at: l.at })),
+    labels: list.map((l) => ({ annotator: l.annotator, name: l.annotator, values: l.values, gender: l.gender as string | null, race: l.race as string | null, age: l.age, notAFace: l.notAFace, at: l.at })),
   };
 }
 export type ReviewFace = ReturnType<typeof faceView>;

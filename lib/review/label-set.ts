@@ -1,10 +1,11 @@
 // The label attributes a reviewer sets on a face, per suite: which classes, which key for each. Client-safe: the
 // review pages receive these as data from the server (a suite declares them in its folder), so no page names a suite.
 
-export const LABEL_ATTRIBUTE_IDS = ["gender", "race", "age"] as const;
-export type LabelAttributeId = (typeof LABEL_ATTRIBUTE_IDS)[number];
-/** The attributes an annotation row stores. */
-export type StoredAttributeId = LabelAttributeId;
+/**
+ * An attribute's id (gender, race, age, skin_tone …): data a suite declares, stored with each value
+ * (AnnotationValue), so a new attribute needs no column. Lower-case letters, digits and _.
+ */
+export type LabelAttributeId = string;
 
 export interface LabelAttribute {
   id: LabelAttributeId;

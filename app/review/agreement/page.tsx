@@ -17,12 +17,9 @@ import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Annotators & agreement" };
 
-const ALL_ATTRS = [
-  ["gender", "Gender"],
-  ["race", "Race"],
-  ["age", "Age"],
-  ["face", "Face / not a face"],
-] as const;
+/** Column titles of the attributes labelled (a suite's own attribute id, capitalised, where not named here). */
+const TITLES: Record<string, string> = { gender: "Gender", race: "Race", age: "Age", face: "Face / not a face" };
+const titleOf = (a: string) => TITLES[a] ?? a.charAt(0).toUpperCase() + a.slice(1).replace(/_/g, " ");
 
 function Kappa({ k }: { k: KappaResult | null | undefined }) {
   if (!k) return <span className="text-slate-400" title="no faces labelled by all of these annotators">–</span>;
@@ -46,8 +43,8 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
   const parsed = reportScopeSchema.safeParse(Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId", "page"].includes(k))));
   const scope = parsed.success ? parsed.data : reportScopeSchema.parse({});
   const [options, report, assignments] = await Promise.all([reviewOptions(db()), reviewReport(db(), scope), listAssignments(db())]);
-  // Age is a column only where some annotator labelled one (suites that score age).
-  const attrs = ALL_ATTRS.filter(([a]) => a !== "age" || report.hasAge);
+  // A column per attribute some annotator labelled (age only for suites that score it), then face / not a face.
+  const attrs = report.attributes.map((a) => [a, titleOf(a)] as const);
   // Annotators are accounts (ids); older name-only labels were given placeholder accounts with the old name.
   const names = await displayNames(db(), [...report.annotators.map((a) => a.name), ...report.agreement.pairs.flatMap((p) => p.annotators), ...assignments.flatMap((a) => a.annotators.map((x) => x.name))]);
   const people = (await listUsers(db()))
@@ -122,7 +119,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
                   <Td className="max-w-64 break-words">{p.annotators.map((x) => names.get(x) ?? x).join(" · ")}</Td>
                   {attrs.map(([a]) => (
                     <Td key={a}>
-                      <Kappa k={p[a]} />
+                      <Kappa k={p.kappa[a]} />
                     </Td>
                   ))}
                 </tr>
