@@ -151,8 +151,9 @@ test("a T2I run against the emulated OpenAI Images endpoint generates and stores
   await page.goto("/runs/new?kind=t2i");
   await page.locator("form[data-hydrated]").waitFor();
   await page.locator('input[name="models"][value="emu-image"]').check();
-  await page.locator('input[name="tests"][value="subjective"]').uncheck();
+  // A preset fills every field; then one is changed (the preset becomes "custom").
   await page.getByLabel("Preset").selectOption("smoke");
+  await page.locator('input[name="tests"][value="subjective"]').uncheck();
   await expect(page.getByTestId("estimate")).toContainText("38 images");
   await expect(page.getByTestId("estimate")).toContainText("$1.52");
   await page.getByRole("button", { name: "Launch T2I run" }).click();

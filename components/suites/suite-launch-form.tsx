@@ -22,6 +22,8 @@ type Values = Record<string, string[] | number | boolean | string | null>;
 
 export function SuiteLaunchForm(props: {
   suite: { id: string; name: string };
+  /** which of the suite's forms (LaunchVariant): its id, the button's text after "Launch ", the values it fixes */
+  variant: { id: string; button: string; fixed?: Record<string, unknown> };
   fields: readonly LaunchField[];
   presets: Record<string, { label: string; config: Values }>;
   models: SuiteLaunchModel[];
@@ -44,7 +46,7 @@ export function SuiteLaunchForm(props: {
     const f = formRef.current;
     if (!f) return;
     const data = new FormData(f);
-    setDraft(JSON.stringify({ models: data.getAll("models").map(String), config: configFromForm(props.fields, data), ...(data.get("contentVersion") ? { contentVersion: String(data.get("contentVersion")) } : {}) }));
+    setDraft(JSON.stringify({ models: data.getAll("models").map(String), config: configFromForm(props.fields, data, props.variant.fixed), ...(data.get("contentVersion") ? { contentVersion: String(data.get("contentVersion")) } : {}) }));
     const b = Number(data.get("budgetUsd"));
     setBudget(data.get("budgetUsd") && Number.isFinite(b) && b > 0 ? b : null);
   };
@@ -70,10 +72,11 @@ export function SuiteLaunchForm(props: {
   return (
     <ActionForm action={action} ref={formRef} onChange={readForm} className="space-y-5" aria-label={`Launch a ${props.suite.name} run`}>
       <input type="hidden" name="suite" value={props.suite.id} />
+      <input type="hidden" name="variant" value={props.variant.id} />
       <input type="hidden" name="preset" value={preset} />
       <fieldset>
         <legend className="text-sm font-semibold">Models under audit</legend>
-        {props.models.length === 0 && <p className="text-sm text-slate-500">No text-to-image model is registered.</p>}
+        {props.models.length === 0 && <p className="text-sm text-slate-500">No model of this kind is registered: add one on the Models page.</p>}
         <ul className="mt-1 space-y-1">
           {props.models.map((m) => (
             <li key={m.slug}>
@@ -211,7 +214,7 @@ export function SuiteLaunchForm(props: {
         </p>
       )}
       <Button type="submit" disabled={pending}>
-        {pending ? "Planning…" : `Launch ${props.suite.name} run`}
+        {pending ? "Planning…" : `Launch ${props.variant.button}`}
       </Button>
     </ActionForm>
   );

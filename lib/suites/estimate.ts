@@ -36,7 +36,9 @@ export async function estimateSuiteRun(prisma: PrismaClient, input: { suite: str
   const rows = await prisma.modelConfig.findMany({ where: { slug: { in: [...slugs, ...(helperSlug ? [helperSlug] : [])] } }, select: { slug: true, pricePerImage: true, priceInputPer1k: true, priceOutputPer1k: true } });
   const price = new Map(rows.map((r) => [r.slug, r]));
   const t2i = suite.modalityOf(config) === "t2i";
-  const chatUsd = (n: number, m: { priceInputPer1k: number; priceOutputPer1k: number }) => cost(n * TYPICAL_TOKENS.subjectiveIn, n * TYPICAL_TOKENS.out, m.priceInputPer1k, m.priceOutputPer1k);
+  // Chat: the suite's own typical tokens where it knows them (FACT-OR-FAIR: shorter objective prompts), else per query.
+  const tokens = suite.chatTokens?.(config, content) ?? { input: perModel * TYPICAL_TOKENS.subjectiveIn, output: perModel * TYPICAL_TOKENS.out };
+  const chatUsd = (_n: number, m: { priceInputPer1k: number; priceOutputPer1k: number }) => cost(tokens.input, tokens.output, m.priceInputPer1k, m.priceOutputPer1k);
   const models = slugs.map((slug) => {
     const m = price.get(slug);
     return { slug, planned: perModel, usd: m ? (t2i ? perModel * m.pricePerImage : chatUsd(perModel, m)) : null };

@@ -60,6 +60,22 @@ export type LaunchField =
   | { kind: "toggle"; name: string; label: string; help?: string }
   | { kind: "helper-model"; name: string; label: string; help?: string };
 
+/**
+ * One launch form of a suite (a suite launched in several shapes — FACT-OR-FAIR's LLM and text-to-image runs — has
+ * one per shape): its fields, its presets, and the config values it fixes (e.g. the modality).
+ */
+export interface LaunchVariant {
+  id: string;
+  /** the tab's label on the launch page, and the launch button's text after "Launch " */
+  label: string;
+  button: string;
+  fields: readonly LaunchField[];
+  presets: Record<string, { label: string; config: unknown }>;
+  defaultPreset: string;
+  /** config values the form does not ask for (merged into what the fields give) */
+  fixed?: Record<string, unknown>;
+}
+
 /** A browsable item of a suite's content (a statistic, an entry) for the Benchmark page. */
 export interface SuiteItem {
   id: string;
@@ -119,11 +135,15 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   configSchema: z.ZodType<Config>;
   presets: Record<string, { label: string; config: Config }>;
   launchFields: readonly LaunchField[];
+  /** launch forms of several shapes (see LaunchVariant); without it, one form of launchFields and presets */
+  launchVariants?: readonly LaunchVariant[];
   /** the helper model a config needs (a chat model writing guidance), by the field that names it */
   helperModel?(config: Config): string | null;
   /** rows per audited model, without planning (the launch cap is checked first) */
   plannedPerModel(config: Config, content: Content): number;
   helperPlanned?(config: Config, content: Content): number;
+  /** chat suites: typical input and output tokens per audited model, for the launch estimate (default: per query) */
+  chatTokens?(config: Config, content: Content): { input: number; output: number };
   /** every row, lazily: helpers first, then subject rows (once; the engine repeats them per audited model) */
   plan(config: Config, content: Content, seed: number): Iterable<SuitePlannedQuery>;
   callSettings(config: Config): CallSettings;

@@ -5,6 +5,8 @@ import type { z } from "zod";
 const num = (v: unknown) => (typeof v === "bigint" ? v.toString() : typeof v === "number" ? v.toLocaleString("en-US") : String(v));
 
 export function friendlyIssue(i: z.core.$ZodIssue): string {
+  // A message the schema wrote itself is already the form's voice.
+  if (!/^(Too small|Too big|Invalid)/.test(i.message)) return i.message;
   switch (i.code) {
     case "too_small":
       if (i.origin === "string") return Number(i.minimum) <= 1 ? "required" : `at least ${num(i.minimum)} characters`;
@@ -25,9 +27,13 @@ export function friendlyIssue(i: z.core.$ZodIssue): string {
   }
 }
 
-/** The first friendly message per field (the first path segment), as forms show them. */
+/**
+ * The first friendly message per field (the first path segment), as forms show them. A value no branch of a union
+ * accepts is reported as the branch it came closest to (the fewest issues): a form fills one shape of a union.
+ */
 export function fieldErrorsOf(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const i of issues) out[String(i.path[0] ?? "form")] ??= friendlyIssue(i);
+  const flat = issues.flatMap((i) => (i.code === "invalid_union" && i.errors.length ? [...i.errors].sort((a, b) => a.length - b.length)[0] : [i]));
+  for (const i of flat) out[String(i.path[0] ?? "form")] ??= friendlyIssue(i);
   return out;
 }

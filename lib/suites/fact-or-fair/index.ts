@@ -5,10 +5,10 @@
 import { z } from "zod";
 import { benchmark, parseAnswer, type Benchmark, type ObjectiveOption, type Person } from "../../benchmark";
 import { facePrediction } from "../../faces/labels";
-import { GENDERS, RACES } from "../../benchmark/labels";
+import { CONTEXT_LABELS, CONTEXTS, GENDERS, RACES, TESTS } from "../../benchmark/labels";
 import { planQueries } from "../../engine/plan";
 import { presetConfig, runConfigSchema, t2iPresetConfig, t2iRunConfigSchema, type RunConfig, type T2iRunConfig } from "../../engine/config";
-import { plannedPerModelFof } from "./size";
+import { chatTokensFof, plannedPerModelFof } from "./size";
 import type { Suite } from "../types";
 
 type FofConfig = RunConfig | T2iRunConfig;
@@ -39,9 +39,37 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
     "t2i-quick": { label: "quick (T2I)", config: t2iPresetConfig("quick") },
     "t2i-smoke": { label: "smoke (T2I)", config: t2iPresetConfig("smoke") },
   },
-  // FACT-OR-FAIR keeps its own launch forms (components/runs/launch-form.tsx, t2i-launch-form.tsx).
   launchFields: [],
+  // Two shapes, one generic form each: chat models answer queries; image models draw portraits.
+  launchVariants: [
+    {
+      id: "llm",
+      label: "LLM run",
+      button: "run",
+      fields: [
+        { kind: "choices", name: "tests", label: "Tests", options: TESTS.map((t) => ({ value: t, label: t })) },
+        { kind: "choices", name: "contexts", label: "Subjective contexts", options: CONTEXTS.map((c) => ({ value: c, label: CONTEXT_LABELS[c] })), help: "the subjective test needs at least one" },
+        { kind: "number", name: "objectiveRepeats", label: "Objective repeats", min: 1, max: 1000 },
+        { kind: "number", name: "subjectiveRepeats", label: "Subjective repeats", min: 1, max: 1000 },
+      ],
+      presets: { paper: { label: "paper", config: presetConfig("paper") }, quick: { label: "quick", config: presetConfig("quick") }, smoke: { label: "smoke", config: presetConfig("smoke") } },
+      defaultPreset: "quick",
+    },
+    {
+      id: "t2i",
+      label: "Text-to-image run",
+      button: "T2I run",
+      fields: [
+        { kind: "choices", name: "tests", label: "Tests", options: TESTS.map((t) => ({ value: t, label: t })) },
+        { kind: "number", name: "imagesPerPrompt", label: "Images per prompt", min: 1, max: 200 },
+      ],
+      presets: { paper: { label: "paper", config: t2iPresetConfig("paper") }, quick: { label: "quick", config: t2iPresetConfig("quick") }, smoke: { label: "smoke", config: t2iPresetConfig("smoke") } },
+      defaultPreset: "quick",
+      fixed: { modality: "t2i" },
+    },
+  ],
   plannedPerModel: (config, content) => plannedPerModelFof(config, content),
+  chatTokens: (config, content) => chatTokensFof(config, content),
   *plan(config, content, seed) {
     const modality = isT2i(config) ? "t2i" : "llm";
     for (const q of planQueries(config, seed, content)) yield { role: "subject", modality, ...q };
