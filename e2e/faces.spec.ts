@@ -92,6 +92,9 @@ test.describe("face labelling on WebGPU (SwiftShader)", () => {
 
     await page.goto(`/runs/${runId}`);
     await expect(page.getByTestId("run-image")).toHaveCount(4);
+    // FairFace's absence is an answer, not an error: the Label page loads without a console error.
+    const consoleErrors: string[] = [];
+    page.on("console", (m) => (m.type() === "error" ? consoleErrors.push(m.text()) : undefined));
     await page.getByRole("link", { name: "Label faces" }).click();
     await expect(page).toHaveURL(new RegExp(`/label\\?run=${runId}`));
     // Auto prefers WASM over a software WebGPU adapter (SwiftShader here) and says so; WebGPU is forced below.
@@ -102,6 +105,7 @@ test.describe("face labelling on WebGPU (SwiftShader)", () => {
     await expect(page.getByText("FairFace model not installed").first()).toBeVisible();
     await expect(page.getByRole("button", { name: "Start labelling" })).toBeDisabled();
     expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+    expect(consoleErrors).toEqual([]);
 
     // The stand-in classifier, served from a test-only path in place of the server's FairFace file.
     await page.route("**/api/face-models/fairface", (route) =>

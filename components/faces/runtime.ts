@@ -100,10 +100,11 @@ export async function loadFairFace(ort: Ort, ep: "webgpu" | "wasm"): Promise<Loa
   const res = await fetch("/api/face-models/fairface");
   let bytes: ArrayBuffer;
   let source: LoadedClassifier["source"];
-  if (res.ok) {
+  // 204: the server has no FairFace file (an answer, not an error); 404 from an older server means the same.
+  if (res.ok && res.status !== 204) {
     bytes = await res.arrayBuffer();
     source = "server";
-  } else if (res.status === 404) {
+  } else if (res.status === 204 || res.status === 404) {
     const stored = await idbGet<StoredModel>(BROWSER_MODEL_KEY);
     if (!stored) return null;
     bytes = stored.bytes;

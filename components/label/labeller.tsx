@@ -137,15 +137,15 @@ export function Labeller({
         detectorRef.current = det;
         if (cancelled) return;
         setBackend(b);
-        // The server's FairFace file when it has one (404 otherwise), else the copy kept in this browser.
+        // The server's FairFace file when it has one (204 when it has none), else the copy kept in this browser.
         const res = await fetch("/api/face-models/fairface");
-        if (res.ok) {
+        if (res.ok && res.status !== 204) {
           await loadClassifier(await res.arrayBuffer(), b.ep);
           setSource({ kind: "server" });
           setPhase("ready");
           return;
         }
-        if (res.status !== 404) throw new Error(`FairFace model: HTTP ${res.status}`);
+        if (res.status !== 204 && res.status !== 404) throw new Error(`FairFace model: HTTP ${res.status}`);
         const stored = await idbGet<StoredModel>(BROWSER_MODEL_KEY);
         if (stored) {
           try {

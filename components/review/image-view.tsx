@@ -140,7 +140,7 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
                   if (!a) return;
                   const b = box(a, toImage(e));
                   if (b.x2 - b.x1 < 8 || b.y2 - b.y1 < 8) return;
-                  if (!annotator) return actions.fail("Enter your name first: every change is stored with who made it.");
+                  if (!annotator) return actions.fail("Sign in first: every change is stored under your account.");
                   add.mutate(b);
                 }}
               >

@@ -113,7 +113,7 @@ function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: 
 
   const label = useCallback(
     (changes: Array<{ face: ReviewFace; next: MyLabel }>, record = true) => {
-      if (!annotator) return onError("Enter your name first: every label is stored with who made it.");
+      if (!annotator) return onError("Sign in first: every label is stored under your account.");
       const live = changes.filter((c) => !c.face.deleted);
       if (!live.length) return onError("A deleted detection cannot be labelled: restore it first (open the image with O).");
       if (record) push({ kind: "label", changes: live.map((c) => ({ face: c.face, prev: intended.current.get(c.face.id) ?? mineOf(c.face) })) });
@@ -138,7 +138,7 @@ function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: 
     },
     toggleNotAFace: (face) => label([{ face, next: face.mine?.notAFace ? EMPTY : { ...EMPTY, notAFace: true } }]),
     setDeleted: (face, deleted, record = true) => {
-      if (!annotator) return onError("Enter your name first: every change is stored with who made it.");
+      if (!annotator) return onError("Sign in first: every change is stored under your account.");
       if (record) push({ kind: "delete", faceId: face.id });
       deletion.mutate({ face, deleted });
     },
@@ -207,8 +207,7 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
     q.set("pageSize", "48");
     return q;
   }, [filters, cursor, options]);
-  const needsName = false;
-  const query = useQuery({ queryKey: ["review-queue", params.toString()], queryFn: () => fetchQueue(params), enabled: !needsName, placeholderData: keepPreviousData, staleTime: Infinity });
+  const query = useQuery({ queryKey: ["review-queue", params.toString()], queryFn: () => fetchQueue(params), placeholderData: keepPreviousData, staleTime: Infinity });
   const faces = useMemo(() => query.data?.faces ?? [], [query.data]);
   const current = faces[Math.min(focus, faces.length - 1)] as ReviewFace | undefined;
   const actions = useReviewActions(annotator, labelSets, setError);
@@ -273,8 +272,8 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
       else if (k === "Escape") setSelected(new Set());
       else if (!current || query.isPlaceholderData) handled = false; // labels wait for this annotator's page
       else if (!annotator && labelKeys.has(k)) {
-        // Nothing is labelled, skipped or moved without a name: the key only says why.
-        setError("Enter your name first (top of the page): every label is stored with who made it.");
+        // Nothing is labelled, skipped or moved without an account: the key only says why.
+        setError("Sign in first: every label is stored under your account.");
       }
       else if (k === "A" && e.shiftKey) {
         const list = faces.filter((f) => selected.has(f.id));
@@ -380,7 +379,6 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
             </div>
           }
         >
-          {needsName && <p className="text-sm text-slate-600">Enter your name to see the faces you have not reviewed.</p>}
           {query.isError && (
             <p role="alert" className="text-sm text-rose-700">
               Could not load faces: {(query.error as Error).message}

@@ -5,17 +5,16 @@ import { env } from "@/lib/env";
 import { locateFaceModel } from "@/lib/faces/model-files";
 import { jsonRead } from "@/lib/engine/http";
 
-/** The face models for the Label and Review pages, read from disk at request time (never from a CDN). */
+/** The face models for the Label and Review pages, read from disk at request time (never from a CDN); FairFace absent: 204. */
 export const GET = jsonRead<{ kind: string }>("signed-in", async (_query, { params }) => {
   const { kind } = params;
   if (kind !== "detector" && kind !== "fairface") return NextResponse.json({ error: "unknown model" }, { status: 404 });
   const e = env();
   const found = locateFaceModel(kind, { cwd: process.cwd(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH });
-  if (!found)
-    return NextResponse.json(
-      { error: kind === "fairface" ? "FairFace model not installed" : "face detector not installed: run `npm run setup:models`" },
-      { status: 404 },
-    );
+  // FairFace is optional (its weights cannot be shipped): its absence is an answer, not an error — 204, so the pages
+  // that ask on every load (Label, Review) fall back to the browser's copy without a console error each time.
+  if (!found && kind === "fairface") return new Response(null, { status: 204, headers: { "cache-control": "no-cache", "x-fof-model": "not installed" } });
+  if (!found) return NextResponse.json({ error: "face detector not installed: run `npm run setup:models`" }, { status: 404 });
   return new Response(Readable.toWeb(createReadStream(found.file)) as ReadableStream, {
     headers: { "content-type": "application/octet-stream", "content-length": String(found.bytes), "cache-control": "no-cache", "x-content-type-options": "nosniff" },
   });
