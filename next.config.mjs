@@ -2,7 +2,7 @@
 const nextConfig = {
   // Native SQLite driver stays outside the bundle.
   // Native / driver packages stay outside the bundle (SQLite driver; PostgreSQL driver; the logger).
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "pino"],
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "pino", "onnxruntime-node"],
   poweredByHeader: false,
   experimental: {
     // Server actions carry form fields only: image uploads stream to disk through /api/imports, file by file.

@@ -7,6 +7,7 @@ import { runCommand, SUITE_IDS, workerCommand } from "./commands/run";
 import { exportCommand, importCommand, scoresCommand } from "./commands/data";
 import { userCommands } from "./commands/user";
 import { suiteDataCommands } from "./commands/suite-data";
+import { labelCommand } from "./commands/label";
 
 // Everything this process creates (database, images, uploads, secrets) is readable by its owner only.
 process.umask(0o077);
@@ -82,6 +83,17 @@ suiteData
   .argument("<path...>", "files, or folders searched for the files the suite reads")
   .action(suiteDataCommands.import);
 suiteData.command("list").description("a suite's content versions, newest first").argument("<suite>").action(suiteDataCommands.list);
+
+program
+  .command("label")
+  .description("label a text-to-image run's faces on this machine (onnxruntime-node) and exit; runs beside Label tabs and other labellers")
+  .argument("<run>", "the run's id")
+  .option("--device <device>", "cpu | cuda (default FOF_LABEL_DEVICE, cpu)")
+  .option("--threads <n>", "threads per model session (default FOF_LABEL_THREADS, 2)")
+  .option("--batch <n>", "images leased at a time (1–64)", "8")
+  .option("--detector <file>", "the UltraFace detector (default: where the server finds it)")
+  .option("--classifier <file>", "the FairFace model (default: FAIRFACE_MODEL_PATH, public/models/fairface.onnx …)")
+  .action(labelCommand);
 
 program
   .command("worker")

@@ -28,6 +28,9 @@ const schema = z.object({
   /** a FairFace .onnx file on the server's disk, served to the Label page (instead of public/models/fairface.onnx) */
   FAIRFACE_MODEL_PATH: z.preprocess(emptyToUndefined, z.string().optional()),
   FOF_WORKER: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
+  /** server-side face labelling (fof label): onnxruntime-node's device and threads per session */
+  FOF_LABEL_DEVICE: z.preprocess(emptyToUndefined, z.enum(["cpu", "cuda"]).default("cpu")),
+  FOF_LABEL_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(2)),
   /** signs session cookies; made and kept in FOF_DATA_DIR when unset */
   BETTER_AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
   /** the address people use (behind a TLS proxy: https://…); cookies are Secure when it is https */

@@ -9,6 +9,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import { build } from "esbuild";
 import { buildResNet34 } from "./bench-faces/resnet34";
+import { nodeBench, nodeBenchPhotos } from "./bench-faces/node";
 
 const root = process.cwd();
 const shared = path.resolve(root, "../shared/models");
@@ -17,7 +18,7 @@ const FACES = Number(process.env.BENCH_FACES ?? 20);
 const WEBGPU_FACES = Number(process.env.BENCH_WEBGPU_FACES ?? 4);
 /** Per-backend limit: SwiftShader compiles and runs every WGSL kernel on the CPU, which can take very long. */
 const LIMIT_S = Number(process.env.BENCH_LIMIT_S ?? 900);
-const ONLY = process.env.BENCH_ONLY; // wasm | webgpu: one backend (diagnosis)
+const ONLY = process.env.BENCH_ONLY; // wasm | webgpu | node: one backend (diagnosis)
 /** ResNet-34 at 224 × 224: 3.6 G multiply-adds per face (the usual "3.6 GFLOPs"). */
 const MACS_PER_FACE = 3.6e9;
 const log = (m: string) => process.stderr.write(`[bench:faces] ${m}\n`);
@@ -68,6 +69,13 @@ async function main() {
     { label: "WebGPU (SwiftShader)", ep: "webgpu" as const, threads: 1, faces: WEBGPU_FACES },
   ].filter((c) => !ONLY || c.ep === ONLY);
   const rows: string[] = [];
+  // The server's runtime (fof label): onnxruntime-node in this process, same models and photos.
+  if (!ONLY || ONLY === "node")
+    for (const threads of [1, cpus().length]) {
+      const r = await nodeBench({ detector, classifier, photos: nodeBenchPhotos(shared, images), faces: FACES, threads });
+      log(`${r.label}: ${r.facesPerSecond.toFixed(2)} faces/s`);
+      rows.push(`| ${r.label} | ${r.faces} | ${r.seconds.toFixed(1)} s | **${r.facesPerSecond.toFixed(2)}** | ${r.detectMsPerImage.toFixed(0)} ms | ${r.classifyMsPerFace.toFixed(0)} ms | ${((r.facesPerSecond * MACS_PER_FACE) / 1e9).toFixed(1)} | ${r.firstFaceSeconds.toFixed(1)} s | n/a |`);
+    }
   try {
     for (const c of configs) {
       const browser = await launch();
@@ -115,14 +123,14 @@ async function main() {
   const section = [
     `## Face labelling (\`npm run bench:faces\`) — ${new Date().toISOString().slice(0, 10)}`,
     "",
-    `Machine: ${cpus().length} × ${cpus()[0].model.trim()} @ ${mhz.toFixed(0)} MHz, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, no GPU; Chromium ${version} headless, onnxruntime-web ${JSON.parse(readFileSync(path.join(root, "node_modules/onnxruntime-web/package.json"), "utf8")).version}.`,
+    `Machine: ${cpus().length} × ${cpus()[0].model.trim()} @ ${mhz.toFixed(0)} MHz, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, no GPU; Chromium ${version} headless, onnxruntime-web ${JSON.parse(readFileSync(path.join(root, "node_modules/onnxruntime-web/package.json"), "utf8")).version}, onnxruntime-node ${JSON.parse(readFileSync(path.join(root, "node_modules/onnxruntime-node/package.json"), "utf8")).version} (CPU execution provider; \`fof label\`'s runtime).`,
     `Command: \`npm run bench:faces\` (BENCH_FACES=${FACES}, BENCH_WEBGPU_FACES=${WEBGPU_FACES}). Pipeline of the Label page (lib/faces): decode → UltraFace RFB-320 (320 × 240) → square crop → ResNet-34 at 224 × 224 with FairFace's shapes and random weights (${(statSync(classifier).size / 1e6).toFixed(0)} MB; speed only). Photos: astronaut + Grace Hopper (one face each), alternating; 2 warm-up images not counted.`,
     "",
     "| backend | faces | time | faces/s | detect / image | classify / face | achieved G MAC/s | first face (load, compile, run) | cross-origin isolated |",
     "|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
-    `CPU bound: ResNet-34 is ≈ 3.6 G multiply-adds per face (the usual "3.6 GFLOPs"); 128-bit WASM SIMD does at most 4 float32 multiply-adds per cycle per core → ${(peakMacs / 1e9).toFixed(1)} G MAC/s on ${cpus().length} cores → **≤ ${(peakMacs / MACS_PER_FACE).toFixed(1)} faces/s** for classification alone (${((peakMacs / MACS_PER_FACE) / cpus().length).toFixed(1)} per core). SwiftShader's WebGPU adapter runs shaders on the same CPU cores, so it cannot beat that bound; a real GPU adapter is what makes WebGPU worth having.`,
+    `CPU bound: ResNet-34 is ≈ 3.6 G multiply-adds per face (the usual "3.6 GFLOPs"); 128-bit WASM SIMD does at most 4 float32 multiply-adds per cycle per core → ${(peakMacs / 1e9).toFixed(1)} G MAC/s on ${cpus().length} cores → **≤ ${(peakMacs / MACS_PER_FACE).toFixed(1)} faces/s** for classification alone (${((peakMacs / MACS_PER_FACE) / cpus().length).toFixed(1)} per core). SwiftShader's WebGPU adapter runs shaders on the same CPU cores, so it cannot beat that bound; a real GPU adapter is what makes WebGPU worth having. Native code (onnxruntime-node's CPU provider: AVX2/FMA, 256-bit, 8 multiply-adds per cycle per core and better kernels) is not bound by 128-bit WASM SIMD. CUDA (\`fof label --device cuda\`, FOF_LABEL_DEVICE) is untested here (no GPU): at 3.6 G MAC per face, a GPU sustaining even 5 T MAC/s in fp32 would classify over 1,000 faces/s, so detection, decoding and database writes become the limit.`,
     "",
   ].join("\n");
   process.stdout.write(section + "\n");

@@ -1,0 +1,70 @@
+// `fof label <run>`: labels a run's faces on this machine and exits — the Label page's pipeline on onnxruntime-node,
+// leasing from the same queue (so it runs beside Label tabs and other `fof label` processes on any host).
+import { db, migrateAndSeed } from "../../lib/db";
+import { env } from "../../lib/env";
+import { labelProgress, leaseImages, releaseLeases, saveLabels } from "../../lib/engine";
+import { locateFaceModel } from "../../lib/faces/model-files";
+import { createNodeLabeller, labelQueue, LABEL_DEVICES, modelFile, type LabelDevice } from "../../lib/faces/node-labeller";
+import { projectRoot } from "../../lib/paths";
+
+export interface LabelOptions {
+  device?: string;
+  threads?: string;
+  batch?: string;
+  detector?: string;
+  classifier?: string;
+}
+
+/** The detector and FairFace files: given, else where the server finds them (FAIRFACE_MODEL_PATH, public/models …). */
+function modelPaths(opts: LabelOptions) {
+  const e = env();
+  const where = { cwd: projectRoot(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH };
+  const detector = opts.detector ?? locateFaceModel("detector", where)?.file;
+  const classifier = opts.classifier ?? locateFaceModel("fairface", where)?.file;
+  if (!detector) throw new Error("no face detector: run `npm run setup:models`, or pass --detector <file.onnx>");
+  if (!classifier) throw new Error("no FairFace model: set FAIRFACE_MODEL_PATH (or copy it to public/models/fairface.onnx), or pass --classifier <file.onnx>");
+  return { detector, classifier };
+}
+
+export async function labelCommand(runId: string, opts: LabelOptions) {
+  const e = env();
+  const device = (opts.device ?? e.FOF_LABEL_DEVICE) as LabelDevice;
+  if (!LABEL_DEVICES.includes(device)) throw new Error(`--device: choose ${LABEL_DEVICES.join(" or ")}`);
+  const threads = opts.threads ? Number(opts.threads) : e.FOF_LABEL_THREADS;
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new Error("--threads: a whole number from 1 to 64");
+  const batch = opts.batch ? Number(opts.batch) : 8;
+  if (!Number.isInteger(batch) || batch < 1 || batch > 64) throw new Error("--batch: a whole number from 1 to 64");
+  await migrateAndSeed({ quiet: true });
+  const prisma = db();
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { id: true, modality: true } });
+  if (!run) throw new Error(`no run ${runId}`);
+  if (run.modality !== "t2i") throw new Error(`run ${runId} is not a text-to-image run: it has no faces to label`);
+  const paths = modelPaths(opts);
+  const labeller = await createNodeLabeller({ detector: modelFile(paths.detector), classifier: modelFile(paths.classifier), device, threads });
+  process.stderr.write(`labelling with ${labeller.classifierFile.name} (sha256 ${labeller.classifierFile.sha256.slice(0, 12)}…) on ${labeller.runtime}\n`);
+  // Ctrl-C / SIGTERM: finish the batch in hand (its labels are written), then stop; nothing is left leased.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const started = Date.now();
+  try {
+    const done = await labelQueue(prisma, { leaseImages, saveLabels, releaseLeases }, labeller, {
+      dataDir: e.dataDir,
+      runId,
+      batch,
+      signal: stop.signal,
+      onBatch: (p) => process.stderr.write(`\r${p.images.toLocaleString("en-US")} images, ${p.faces.toLocaleString("en-US")} faces`),
+    });
+    const seconds = (Date.now() - started) / 1000;
+    const left = await labelProgress(prisma, runId);
+    process.stderr.write("\n");
+    process.stdout.write(
+      JSON.stringify({ run: runId, labelled: done.images, faces: done.faces, refused: done.refused, seconds: Math.round(seconds * 10) / 10, imagesPerSecond: seconds > 0 ? Math.round((done.images / seconds) * 100) / 100 : null, classifier: { name: labeller.classifierFile.name, sha256: labeller.classifierFile.sha256 }, runtime: labeller.runtime, progress: left }) + "\n",
+    );
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await prisma.$disconnect();
+  }
+}

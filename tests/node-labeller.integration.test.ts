@@ -1,0 +1,76 @@
+// Labelling without a browser: two onnxruntime-node labellers split a run through the same lease queue as the Label
+// page (every image labelled once, by one of them), and `fof label <run>` labels a run in one command, its faces
+// recording the classifier's sha256.
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const SHARED = path.resolve(__dirname, "../../shared/models");
+const hasShared = existsSync(path.join(SHARED, "fairface-standin-single18.onnx"));
+const dataDir = mkdtempSync(path.join(tmpdir(), "fof-node-label-"));
+process.env.FOF_DATA_DIR = dataDir;
+
+const { db, migrateAndSeed } = await import("../lib/db");
+const engine = await import("../lib/engine");
+const { createNodeLabeller, labelQueue, modelFile } = await import("../lib/faces/node-labeller");
+const { suiteOf } = await import("../lib/suites");
+const prisma = () => db();
+const DETECTOR = path.join(SHARED, "ultraface-version-RFB-320.onnx");
+const STANDIN = path.join(SHARED, "fairface-standin-single18.onnx");
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+});
+afterAll(async () => {
+  await prisma().$disconnect();
+});
+
+/** A DoFaiR run on the synthetic image model, generated (not labelled). */
+async function generatedRun(seed: number) {
+  const config = { dimensions: ["race", "gender"], methods: ["baseline", "bianchi"], augmentations: [], imagesPerPrompt: 1, entriesPerDimension: 4 };
+  const run = await engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config, preset: "custom", seed });
+  await new engine.Worker(prisma(), { runId: run.id, pollMs: 20, flushMs: 10 }).run({ untilDone: true });
+  expect(await prisma().image.count({ where: { runId: run.id, labelStatus: "unlabelled" } })).toBe(16);
+  return run;
+}
+
+describe.skipIf(!hasShared)("server-side labelling", () => {
+  it("two labellers split a run: every image labelled exactly once, with the classifier's sha256", async () => {
+    const run = await generatedRun(11);
+    const make = async () => createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), threads: 1 });
+    const [a, b] = [await make(), await make()];
+    const deps = { leaseImages: engine.leaseImages, saveLabels: engine.saveLabels, releaseLeases: engine.releaseLeases };
+    const [pa, pb] = await Promise.all([labelQueue(prisma(), deps, a, { dataDir, runId: run.id, batch: 2 }), labelQueue(prisma(), deps, b, { dataDir, runId: run.id, batch: 2 })]);
+    expect(pa.images + pb.images).toBe(16);
+    expect(pa.images).toBeGreaterThan(0);
+    expect(pb.images).toBeGreaterThan(0);
+    expect(await prisma().image.count({ where: { runId: run.id, labelStatus: { in: ["unlabelled", "leased"] } } })).toBe(0);
+    const faces = await prisma().face.findMany({ where: { image: { runId: run.id } }, select: { imageId: true, classifierModel: true, classifierVersion: true } });
+    expect(faces).toHaveLength(pa.faces + pb.faces);
+    expect(new Set(faces.map((f) => f.classifierVersion))).toEqual(new Set([a.classifierFile.sha256]));
+    expect(faces.every((f) => f.classifierModel === "fairface-standin-single18")).toBe(true);
+    // Nothing is labelled twice: a second pass finds nothing to lease.
+    expect((await labelQueue(prisma(), deps, a, { dataDir, runId: run.id })).images).toBe(0);
+  }, 120_000);
+
+  it("`fof label <run>` labels a run and exits, reporting what it did; the run is then scored", async () => {
+    const run = await generatedRun(12);
+    const env = { ...process.env, FOF_DATA_DIR: dataDir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1" };
+    const { stdout } = await promisify(execFile)("npm", ["run", "--silent", "fof", "--", "label", run.id, "--detector", DETECTOR, "--batch", "4"], { env, maxBuffer: 1024 * 1024 });
+    const out = JSON.parse(stdout) as { labelled: number; faces: number; classifier: { name: string; sha256: string }; runtime: string };
+    expect(out.labelled).toBe(16);
+    expect(out.classifier).toEqual({ name: "fairface-standin-single18", sha256: modelFile(STANDIN).sha256 });
+    expect(out.runtime).toBe("node-cpu (1 thread)");
+    expect(await prisma().face.count({ where: { image: { runId: run.id } } })).toBe(out.faces);
+    expect(await prisma().image.count({ where: { runId: run.id, labelStatus: { in: ["unlabelled", "leased"] } } })).toBe(0);
+    const views = await suiteOf("dofair").results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0 });
+    const table = views.find((v) => v.kind === "table" && v.id === "table2");
+    if (table?.kind !== "table") throw new Error("no Table 2");
+    expect(table.groups.flatMap((g) => g.rows).filter((r) => r.source === "run" && Object.values(r.cells).some((c) => c.value !== null)).length).toBeGreaterThan(0);
+    // Refused plainly: a run that is not text-to-image, an unknown run.
+    await expect(promisify(execFile)("npm", ["run", "--silent", "fof", "--", "label", "no-such-run", "--detector", DETECTOR], { env })).rejects.toThrow(/no run no-such-run/);
+  }, 180_000);
+});
