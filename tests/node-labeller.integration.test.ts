@@ -1,8 +1,8 @@
 // Labelling without a browser: two onnxruntime-node labellers split a run through the same lease queue as the Label
-// page (every image labelled once, by one of them), and `fof label <run>` labels a run in one command, its faces
-// recording the classifier's sha256.
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+// page (every image labelled once, by one of them); a labeller killed with SIGKILL loses no image; `fof label <run>`
+// labels a run in one command, its faces recording the classifier's sha256. Runs on SQLite and PostgreSQL.
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -15,7 +15,7 @@ process.env.FOF_DATA_DIR = dataDir;
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("../lib/engine");
-const { createNodeLabeller, labelQueue, modelFile } = await import("../lib/faces/node-labeller");
+const { createNodeLabeller, decodeImage, labelPixels, labelQueue, modelFile } = await import("../lib/faces/node-labeller");
 const { suiteOf } = await import("../lib/suites");
 const prisma = () => db();
 const DETECTOR = path.join(SHARED, "ultraface-version-RFB-320.onnx");
@@ -55,6 +55,30 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     // Nothing is labelled twice: a second pass finds nothing to lease.
     expect((await labelQueue(prisma(), deps, a, { dataDir, runId: run.id })).images).toBe(0);
   }, 120_000);
+
+  it("a labeller killed with SIGKILL loses no image: its leases expire and another labels them, each image once", async () => {
+    const run = await generatedRun(13);
+    const env = { ...process.env, FOF_DATA_DIR: dataDir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1", FOF_LABEL_LEASE_MS: "2000" };
+    // One process (no npm or tsx wrapper), so the kill reaches the labeller itself.
+    const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "label", run.id, "--detector", DETECTOR, "--batch", "2"], { env, stdio: "ignore" });
+    const labelled = () => prisma().image.count({ where: { runId: run.id, labelStatus: { in: ["labelled", "no_face"] } } });
+    for (let i = 0; i < 600 && (await labelled()) < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGKILL");
+    await exited;
+    const before = await labelled();
+    expect(before).toBeGreaterThanOrEqual(2);
+    expect(before).toBeLessThan(16);
+    // Another labeller finishes the run, waiting for the dead one's leases to expire.
+    const l = await createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), threads: 1 });
+    const deps = { leaseImages: engine.leaseImages, saveLabels: engine.saveLabels, releaseLeases: engine.releaseLeases };
+    const done = await labelQueue(prisma(), deps, l, { dataDir, runId: run.id, batch: 4, leaseMs: 2000, waitForOthers: true });
+    expect(before + done.images).toBe(16);
+    expect(await labelled()).toBe(16);
+    // Each image labelled once: its stored faces are exactly what one pass of the pipeline finds in it.
+    const images = await prisma().image.findMany({ where: { runId: run.id }, select: { id: true, path: true, mimeType: true, _count: { select: { faces: true } } } });
+    for (const im of images) expect(im._count.faces, im.id).toBe((await labelPixels(l, decodeImage(readFileSync(path.join(dataDir, im.path)), im.mimeType))).length);
+  }, 180_000);
 
   it("`fof label <run>` labels a run and exits, reporting what it did; the run is then scored", async () => {
     const run = await generatedRun(12);

@@ -53,6 +53,10 @@ export async function labelCommand(runId: string, opts: LabelOptions) {
       dataDir: e.dataDir,
       runId,
       batch,
+      leaseMs: e.FOF_LABEL_LEASE_MS,
+      // The run is done when every image is labelled: images another labeller holds are waited for (its lease
+      // expires if it died, and they are labelled here).
+      waitForOthers: true,
       signal: stop.signal,
       onBatch: (p) => process.stderr.write(`\r${p.images.toLocaleString("en-US")} images, ${p.faces.toLocaleString("en-US")} faces`),
     });

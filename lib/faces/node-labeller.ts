@@ -96,13 +96,32 @@ export async function labelQueue(
   prisma: PrismaClient,
   engine: Engine,
   l: NodeLabeller,
-  opts: { dataDir: string; runId?: string; batch?: number; threshold?: number; signal?: AbortSignal; onBatch?: (p: LabelProgress) => void },
+  opts: {
+    dataDir: string;
+    runId?: string;
+    batch?: number;
+    threshold?: number;
+    /** how long an image stays ours before another labeller may take it (a killed labeller's images come back) */
+    leaseMs?: number;
+    /** images others hold: wait for them (they may die and their leases expire) rather than exit with them unlabelled */
+    waitForOthers?: boolean;
+    signal?: AbortSignal;
+    onBatch?: (p: LabelProgress) => void;
+  },
 ): Promise<LabelProgress> {
   const progress: LabelProgress = { images: 0, faces: 0, refused: 0 };
   const threshold = opts.threshold ?? DEFAULT_DETECTION_THRESHOLD;
+  const scope = opts.runId ? { runId: opts.runId } : {};
   while (!opts.signal?.aborted) {
-    const lease = await engine.leaseImages(prisma, { ...(opts.runId ? { runId: opts.runId } : {}), max: Math.max(1, Math.min(64, opts.batch ?? 8)) });
-    if (!lease.images.length) break;
+    const lease = await engine.leaseImages(prisma, { ...scope, max: Math.max(1, Math.min(64, opts.batch ?? 8)) }, opts.leaseMs);
+    if (!lease.images.length) {
+      // An empty lease may only mean another labeller took the same free images first: try again while any is free.
+      if (await prisma.image.count({ where: { ...scope, labelStatus: "unlabelled" } })) continue;
+      // Nothing free. Images another labeller holds are labelled by it — or come back when its lease expires.
+      if (!opts.waitForOthers || !(await prisma.image.count({ where: { ...scope, labelStatus: "leased" } }))) break;
+      await new Promise((r) => setTimeout(r, Math.min(1_000, Math.max(100, (opts.leaseMs ?? 60_000) / 4))));
+      continue;
+    }
     try {
       const rows = await prisma.image.findMany({ where: { id: { in: lease.images.map((i) => i.id) } }, select: { id: true, path: true, mimeType: true } });
       const results = [];
