@@ -44,6 +44,7 @@ program
   .option("--budget <usd>", "stop the run cleanly when this much has been spent")
   .option("--name <name>", "run name")
   .option("--content <version>", "other suites: plan on a stored content version (e.g. imported official data: `fof suite-data list <suite>`)")
+  .option("--label", "text-to-image: label the faces here (onnxruntime-node, as `fof label`) before printing the scores")
   .option("--pretty", "indent the JSON output")
   .action(runCommand);
 

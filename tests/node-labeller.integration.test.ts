@@ -80,6 +80,20 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     for (const im of images) expect(im._count.faces, im.id).toBe((await labelPixels(l, decodeImage(readFileSync(path.join(dataDir, im.path)), im.mimeType))).length);
   }, 180_000);
 
+  it("`fof run --suite faintbench … --label` generates, labels and scores with no browser; every face line names the classifier's sha256", async () => {
+    const env = { ...process.env, FOF_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fof-run-label-")), FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "2" };
+    delete (env as Record<string, string | undefined>).DATABASE_URL; // the command's own embedded database
+    const fof = (args: string[]) => promisify(execFile)("npm", ["run", "--silent", "fof", "--", ...args], { env, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await fof(["run", "--suite", "faintbench", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--label"]);
+    const body = JSON.parse(stdout) as { run: string; views: Array<{ id: string; kind: string; groups?: Array<{ rows: Array<{ source: string; cells: Record<string, { value: number | null }> }> }> }> };
+    const ours = body.views.find((v) => v.id === "table2")!.groups![0].rows.find((r) => r.source === "run")!;
+    for (const m of ["implicit", "explicit", "eta"]) expect(ours.cells[m].value, m).not.toBeNull();
+    const lines = (await fof(["export", body.run])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { face: { classifier: { name: string; sha256: string } } | null });
+    const faces = lines.filter((l) => l.face);
+    expect(faces.length).toBeGreaterThan(0);
+    expect(new Set(faces.map((l) => l.face!.classifier.sha256))).toEqual(new Set([modelFile(STANDIN).sha256]));
+  }, 300_000);
+
   it("`fof label <run>` labels a run and exits, reporting what it did; the run is then scored", async () => {
     const run = await generatedRun(12);
     const env = { ...process.env, FOF_DATA_DIR: dataDir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1" };

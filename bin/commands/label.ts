@@ -16,7 +16,7 @@ export interface LabelOptions {
 }
 
 /** The detector and FairFace files: given, else where the server finds them (FAIRFACE_MODEL_PATH, public/models …). */
-function modelPaths(opts: LabelOptions) {
+export function modelPaths(opts: LabelOptions) {
   const e = env();
   const where = { cwd: projectRoot(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH };
   const detector = opts.detector ?? locateFaceModel("detector", where)?.file;
@@ -26,7 +26,11 @@ function modelPaths(opts: LabelOptions) {
   return { detector, classifier };
 }
 
-export async function labelCommand(runId: string, opts: LabelOptions) {
+/**
+ * Labels a run's images in this process until every one is labelled (waiting for images other labellers hold), or
+ * until stopped by a signal (the batch in hand is written first). Returns what it did, for the caller to print.
+ */
+export async function labelHere(prisma: ReturnType<typeof db>, runId: string, opts: LabelOptions = {}) {
   const e = env();
   const device = (opts.device ?? e.FOF_LABEL_DEVICE) as LabelDevice;
   if (!LABEL_DEVICES.includes(device)) throw new Error(`--device: choose ${LABEL_DEVICES.join(" or ")}`);
@@ -34,8 +38,6 @@ export async function labelCommand(runId: string, opts: LabelOptions) {
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new Error("--threads: a whole number from 1 to 64");
   const batch = opts.batch ? Number(opts.batch) : 8;
   if (!Number.isInteger(batch) || batch < 1 || batch > 64) throw new Error("--batch: a whole number from 1 to 64");
-  await migrateAndSeed({ quiet: true });
-  const prisma = db();
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { id: true, modality: true } });
   if (!run) throw new Error(`no run ${runId}`);
   if (run.modality !== "t2i") throw new Error(`run ${runId} is not a text-to-image run: it has no faces to label`);
@@ -60,15 +62,31 @@ export async function labelCommand(runId: string, opts: LabelOptions) {
       signal: stop.signal,
       onBatch: (p) => process.stderr.write(`\r${p.images.toLocaleString("en-US")} images, ${p.faces.toLocaleString("en-US")} faces`),
     });
-    const seconds = (Date.now() - started) / 1000;
-    const left = await labelProgress(prisma, runId);
     process.stderr.write("\n");
-    process.stdout.write(
-      JSON.stringify({ run: runId, labelled: done.images, faces: done.faces, refused: done.refused, seconds: Math.round(seconds * 10) / 10, imagesPerSecond: seconds > 0 ? Math.round((done.images / seconds) * 100) / 100 : null, classifier: { name: labeller.classifierFile.name, sha256: labeller.classifierFile.sha256 }, runtime: labeller.runtime, progress: left }) + "\n",
-    );
+    const seconds = (Date.now() - started) / 1000;
+    return {
+      run: runId,
+      labelled: done.images,
+      faces: done.faces,
+      refused: done.refused,
+      seconds: Math.round(seconds * 10) / 10,
+      imagesPerSecond: seconds > 0 ? Math.round((done.images / seconds) * 100) / 100 : null,
+      classifier: { name: labeller.classifierFile.name, sha256: labeller.classifierFile.sha256 },
+      runtime: labeller.runtime,
+    };
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+  }
+}
+
+export async function labelCommand(runId: string, opts: LabelOptions) {
+  await migrateAndSeed({ quiet: true });
+  const prisma = db();
+  try {
+    const done = await labelHere(prisma, runId, opts);
+    process.stdout.write(JSON.stringify({ ...done, progress: await labelProgress(prisma, runId) }) + "\n");
+  } finally {
     await prisma.$disconnect();
   }
 }

@@ -4,6 +4,7 @@ import { createRun, failureReasons, outcomeCounts, outcomeLabel, presetConfig, P
 import { DEFAULT_SUITE_ID, listSuites, suiteOf } from "../../lib/suites";
 import { logger } from "../../lib/log";
 import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
+import { labelHere, modelPaths } from "./label";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
   if (value === undefined) return undefined;
@@ -29,6 +30,8 @@ export interface RunOptions {
   pretty?: boolean;
   /** a stored content version of the suite (e.g. imported official data) */
   content?: string;
+  /** text-to-image: label the faces in this process (onnxruntime-node) before printing the scores */
+  label?: boolean;
 }
 
 const int = (v: string | undefined, what: string) => {
@@ -60,7 +63,10 @@ export async function runCommand(opts: RunOptions) {
         ...(opts.objectiveRepeats ? { objectiveRepeats: int(opts.objectiveRepeats, "--objective-repeats") } : {}),
         ...(opts.subjectiveRepeats ? { subjectiveRepeats: int(opts.subjectiveRepeats, "--subjective-repeats") } : {}),
       });
-  const { run, final } = await planAndWork(prisma, { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name }, t2i);
+  if (opts.label && !t2i) throw new Error("--label is for text-to-image models (their faces are labelled)");
+  if (opts.label) modelPaths({}); // no face models: refused before anything is generated
+  const { run, final } = await planAndWork(prisma, { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name }, t2i, !!opts.label);
+  if (opts.label) await labelHere(prisma, run.id);
   const results = await runScores(prisma, run.id);
   process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
   await prisma.$disconnect();
@@ -102,7 +108,10 @@ async function runSuiteCommand(opts: RunOptions) {
   await migrateAndSeed({ quiet: true });
   const prisma = db();
   const t2i = suite.modalityOf(preset.config) === "t2i";
-  const { run, final } = await planAndWork(prisma, { suite: suite.id, models: opts.model, config: { ...(preset.config as object), ...overrides }, preset: opts.config ? "custom" : opts.preset, seed, budgetUsd: budget, name: opts.name, ...(opts.content ? { contentVersion: opts.content } : {}) }, t2i);
+  if (opts.label && !t2i) throw new Error("--label is for text-to-image suites (their faces are labelled)");
+  if (opts.label) modelPaths({}); // no face models: refused before anything is generated
+  const { run, final } = await planAndWork(prisma, { suite: suite.id, models: opts.model, config: { ...(preset.config as object), ...overrides }, preset: opts.config ? "custom" : opts.preset, seed, budgetUsd: budget, name: opts.name, ...(opts.content ? { contentVersion: opts.content } : {}) }, t2i, !!opts.label);
+  if (opts.label) await labelHere(prisma, run.id);
   const generic = await genericSuiteOfRun(prisma, run.id);
   const body = generic ? await suiteResultsJson(prisma, run.id, generic, { labels: "model" }) : { results: await runScores(prisma, run.id) };
   process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");
@@ -116,7 +125,7 @@ export const SUITE_IDS = () => listSuites().map((s) => s.id).join(" | ");
  * Plans the run and works it in this process. The worker starts as soon as the run exists and calls the rows while
  * the rest are written (whilePlanning), so a long plan costs no time at the provider.
  */
-async function planAndWork(prisma: ReturnType<typeof db>, input: Parameters<typeof createRun>[1], t2i: boolean) {
+async function planAndWork(prisma: ReturnType<typeof db>, input: Parameters<typeof createRun>[1], t2i: boolean, labelling = false) {
   let started: { worker: Worker; working: Promise<void> } | null = null;
   const log = (m: string) => process.stderr.write(`${m}\n`);
   let run: Awaited<ReturnType<typeof createRun>>;
@@ -132,10 +141,10 @@ async function planAndWork(prisma: ReturnType<typeof db>, input: Parameters<type
     throw e;
   }
   const { worker, working } = started!;
-  return { run, final: await workToEnd(prisma, run, t2i, worker, working) };
+  return { run, final: await workToEnd(prisma, run, t2i, worker, working, labelling) };
 }
 
-async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plannedCount: number }, t2i: boolean, worker: Worker, working: Promise<void>) {
+async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plannedCount: number }, t2i: boolean, worker: Worker, working: Promise<void>, labelling: boolean) {
   process.stderr.write(`run ${run.id}: ${run.plannedCount} ${t2i ? "images and queries" : "queries"} planned\n`);
   const onSignal = () => {
     process.stderr.write("stopping: in-flight calls finish and are saved; resume with `fof worker`\n");
@@ -159,7 +168,7 @@ async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plann
   process.stderr.write(`run ${run.id}: ${outcomeLabel(row.status, failed)}${row.error ? ` (${row.error})` : ""}\n`);
   // Every distinct reason a call failed, with how many items it took: a failure is never only a number.
   if (failed > 0) for (const r of await failureReasons(prisma, run.id, 20)) process.stderr.write(`  ${r.count.toLocaleString("en-US")} failed: ${r.reason}\n`);
-  if (t2i && failed < run.plannedCount) process.stderr.write(`images generated; label their faces on the Label page (/label?run=${run.id}), then \`fof scores ${run.id}\`\n`);
+  if (t2i && failed < run.plannedCount && !labelling) process.stderr.write(`images generated; label their faces on the Label page (/label?run=${run.id}) or with \`fof label ${run.id}\`, then \`fof scores ${run.id}\`\n`);
   return final;
 }
 

@@ -11,6 +11,8 @@ export interface FaceLabel {
   box: [number, number, number, number];
   label: string | null;
   source: "model" | "human";
+  /** what classified the face (name and sha256 of its weights); null for a face drawn by hand and not classified */
+  classifier?: { name: string; sha256: string | null } | null;
 }
 
 export interface ImageRecord {
@@ -66,7 +68,7 @@ const SELECT = {
   query: { select: { context: true } },
   faces: {
     orderBy: { id: "asc" },
-    select: { id: true, x1: true, y1: true, x2: true, y2: true, deleted: true, raceProbsJson: true, genderProbsJson: true, annotations: { select: ANNOTATION_ROW_SELECT } },
+    select: { id: true, x1: true, y1: true, x2: true, y2: true, deleted: true, raceProbsJson: true, genderProbsJson: true, classifierModel: true, classifierVersion: true, annotations: { select: ANNOTATION_ROW_SELECT } },
   },
 } as const;
 
@@ -99,7 +101,7 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
         if (c?.notAFace) continue;
         const vote = dimension === "race" ? c?.race : c?.gender;
         const human = vote?.status === "decided" ? (dimension === "gender" ? humanGender(vote.value as string) : (vote.value as string)) : null;
-        faces.push({ faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2], label: human ?? modelLabel(f, dimension), source: human ? "human" : "model" });
+        faces.push({ faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2], label: human ?? modelLabel(f, dimension), source: human ? "human" : "model", classifier: f.classifierModel ? { name: f.classifierModel, sha256: f.classifierVersion } : null });
       }
       out.push({ imageId: im.id, width: im.width, height: im.height, model: im.modelConfig.slug, entryId: im.statisticId, dimension, method: im.test, augmentation: im.query?.context ?? null, faces });
     }

@@ -13,6 +13,8 @@ export interface FaceLabels {
   labels: Record<Attribute, string | null>;
   /** per attribute: a human majority, or the classifier */
   human: Record<Attribute, boolean>;
+  /** what classified the face (name and sha256 of its weights); null for a face drawn by hand and not classified */
+  classifier?: { name: string; sha256: string | null } | null;
 }
 
 export interface ImageRecord {
@@ -43,6 +45,8 @@ const SELECT = {
       raceProbsJson: true,
       genderProbsJson: true,
       ageProbsJson: true,
+      classifierModel: true,
+      classifierVersion: true,
       annotations: { select: ANNOTATION_ROW_SELECT },
     },
   },
@@ -75,7 +79,7 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
         if (f.deleted) continue;
         const c = votes?.get(f.id) ? consensus(votes.get(f.id)!.values()) : null;
         if (c?.notAFace) continue;
-        const face = { faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2] as [number, number, number, number], labels: {} as FaceLabels["labels"], human: {} as FaceLabels["human"] };
+        const face = { faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2] as [number, number, number, number], labels: {} as FaceLabels["labels"], human: {} as FaceLabels["human"], classifier: f.classifierModel ? { name: f.classifierModel, sha256: f.classifierVersion } : null };
         for (const a of ATTRIBUTES) {
           const vote = c?.[a];
           const human = vote?.status === "decided" ? (vote.value as string) : null;
