@@ -90,7 +90,7 @@ program
   .description("label a text-to-image run's faces on this machine (onnxruntime-node) and exit; runs beside Label tabs and other labellers")
   .argument("<run>", "the run's id")
   .option("--device <device>", "cpu | cuda (default FOF_LABEL_DEVICE, cpu)")
-  .option("--threads <n>", "threads per model session (default FOF_LABEL_THREADS, 2)")
+  .option("--threads <n>", "threads per model session (default FOF_LABEL_THREADS, 1)")
   .option("--batch <n>", "images leased at a time (1–64)", "8")
   .option("--detector <file>", "the UltraFace detector (default: where the server finds it)")
   .option("--classifier <file>", "the FairFace model (default: FAIRFACE_MODEL_PATH, public/models/fairface.onnx …)")

@@ -30,7 +30,7 @@ const schema = z.object({
   FOF_WORKER: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
   /** server-side face labelling (fof label): onnxruntime-node's device and threads per session */
   FOF_LABEL_DEVICE: z.preprocess(emptyToUndefined, z.enum(["cpu", "cuda"]).default("cpu")),
-  FOF_LABEL_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(2)),
+  FOF_LABEL_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(1)),
   /** how long a labeller holds its images before another may take them (a killed one's come back after this) */
   FOF_LABEL_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).max(3_600_000).default(180_000)),
   /** signs session cookies; made and kept in FOF_DATA_DIR when unset */

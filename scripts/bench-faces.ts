@@ -70,9 +70,11 @@ async function main() {
   ].filter((c) => !ONLY || c.ep === ONLY);
   const rows: string[] = [];
   // The server's runtime (fof label): onnxruntime-node in this process, same models and photos.
+  const nodeFps: number[] = [];
   if (!ONLY || ONLY === "node")
     for (const threads of [1, cpus().length]) {
       const r = await nodeBench({ detector, classifier, photos: nodeBenchPhotos(shared, images), faces: FACES, threads });
+      nodeFps.push(r.facesPerSecond);
       log(`${r.label}: ${r.facesPerSecond.toFixed(2)} faces/s`);
       rows.push(`| ${r.label} | ${r.faces} | ${r.seconds.toFixed(1)} s | **${r.facesPerSecond.toFixed(2)}** | ${r.detectMsPerImage.toFixed(0)} ms | ${r.classifyMsPerFace.toFixed(0)} ms | ${((r.facesPerSecond * MACS_PER_FACE) / 1e9).toFixed(1)} | ${r.firstFaceSeconds.toFixed(1)} s | n/a |`);
     }
@@ -130,7 +132,7 @@ async function main() {
     "|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
-    `CPU bound: ResNet-34 is ≈ 3.6 G multiply-adds per face (the usual "3.6 GFLOPs"); 128-bit WASM SIMD does at most 4 float32 multiply-adds per cycle per core → ${(peakMacs / 1e9).toFixed(1)} G MAC/s on ${cpus().length} cores → **≤ ${(peakMacs / MACS_PER_FACE).toFixed(1)} faces/s** for classification alone (${((peakMacs / MACS_PER_FACE) / cpus().length).toFixed(1)} per core). SwiftShader's WebGPU adapter runs shaders on the same CPU cores, so it cannot beat that bound; a real GPU adapter is what makes WebGPU worth having. Native code (onnxruntime-node's CPU provider: AVX2/FMA, 256-bit, 8 multiply-adds per cycle per core and better kernels) is not bound by 128-bit WASM SIMD. CUDA (\`fof label --device cuda\`, FOF_LABEL_DEVICE) is untested here (no GPU): at 3.6 G MAC per face, a GPU sustaining even 5 T MAC/s in fp32 would classify over 1,000 faces/s, so detection, decoding and database writes become the limit.`,
+    `CPU bound: ResNet-34 is ≈ 3.6 G multiply-adds per face (the usual "3.6 GFLOPs"); 128-bit WASM SIMD does at most 4 float32 multiply-adds per cycle per core → ${(peakMacs / 1e9).toFixed(1)} G MAC/s on ${cpus().length} cores → **≤ ${(peakMacs / MACS_PER_FACE).toFixed(1)} faces/s** for classification alone (${((peakMacs / MACS_PER_FACE) / cpus().length).toFixed(1)} per core). SwiftShader's WebGPU adapter runs shaders on the same CPU cores, so it cannot beat that bound; a real GPU adapter is what makes WebGPU worth having. Native code (onnxruntime-node's CPU provider: AVX2/FMA, 256-bit, 8 multiply-adds per cycle per core and better kernels) is not bound by 128-bit WASM SIMD. CUDA (\`fof label --device cuda\`, FOF_LABEL_DEVICE) is untested here (no GPU): at 3.6 G MAC per face, a GPU sustaining even 5 T MAC/s in fp32 would classify over 1,000 faces/s, so detection, decoding and database writes become the limit.${nodeFps.length === 2 && nodeFps[0] >= nodeFps[1] ? ` Here one native thread is as fast as ${cpus().length} or faster: run one \`fof label\` per core (FOF_LABEL_THREADS=1, the default) rather than one with more threads.` : ""}`,
     "",
   ].join("\n");
   process.stdout.write(section + "\n");
@@ -139,7 +141,7 @@ async function main() {
   const current = existsSync(docs) ? readFileSync(docs, "utf8") : "# Benchmarks\n\n";
   const start = current.indexOf("## Face labelling (`npm run bench:faces`)");
   const next = start < 0 ? -1 : current.indexOf("\n## ", start + 5);
-  const updated = start < 0 ? `${current.trimEnd()}\n\n${section}` : `${current.slice(0, start)}${section}${next < 0 ? "" : current.slice(next + 1)}`;
+  const updated = start < 0 ? `${current.trimEnd()}\n\n${section}` : `${current.slice(0, start)}${section}${next < 0 ? "" : `\n${current.slice(next + 1)}`}`;
   writeFileSync(docs, updated);
 }
 
