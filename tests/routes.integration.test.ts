@@ -45,12 +45,22 @@ describe("run routes", () => {
     expect(r.status).toBe(404);
   });
 
+  it("refuses a scores export mixing suites (their scores are not comparable)", async () => {
+    const other = await createRun(db(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: { dimensions: ["race"], methods: ["baseline"], augmentations: [], imagesPerPrompt: 1, entriesPerDimension: 1 }, preset: "custom", seed: 1 });
+    const r = await scores.GET(new Request(`http://127.0.0.1/api/results/scores?runs=${runId},${other.id}`, { headers: { cookie } }), { params: Promise.resolve({}) });
+    expect(r.status).toBe(400);
+    expect((await r.json()).error).toMatch(/runs of one suite at a time/);
+  });
+
   it("answer 400 for bad enum values and unknown parameters instead of defaulting", async () => {
     for (const [h, q] of [
       [summary.GET, "?labels=everything"],
       [summary.GET, "?raceMapping=mine"],
       [queries.GET, "?status=weird"],
       [queries.GET, "?pageSize=100000"],
+      [queries.GET, `?group=${"x".repeat(200)}`],
+      [queries.GET, `?reason=${"r".repeat(2000)}`],
+      [queries.GET, "?itemsPage=2"],
       [images.GET, "?labelStatus=x"],
       [exportRoute.GET, "?format=xml"],
       [intervals.GET, "?level=0.5"],
