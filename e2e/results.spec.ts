@@ -120,7 +120,8 @@ test("leaderboard, context influence, comparison of two models and the printable
   await page.goto(`/runs/${runId}`);
   await page.getByRole("link", { name: "Printable report" }).click();
   const report = page.getByTestId("run-report");
-  await expect(report).toContainText("Seed");
+  // The report computes every interval (1,000 resamples per group) before it renders: seconds on a busy runner.
+  await expect(report).toContainText("Seed", { timeout: 60_000 });
   await expect(report).toContainText("Model version");
   await expect(report).toContainText("Finished");
   await expect(report.getByTestId("report-scores")).toContainText("[");
