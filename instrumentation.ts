@@ -1,11 +1,13 @@
-// Starts the run engine inside the Next server (Node runtime only). FOF_WORKER=off leaves runs to `fof worker`.
+// Starts the run engine inside the Next server (Node runtime only). FOF_WORKER=off leaves runs to `fof worker`;
+// FOF_WORKER_LABEL=on|only also (or only) labels the faces of runs launched with "label automatically".
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { env } = await import("./lib/env");
   await firstRun(env());
   if (env().FOF_WORKER === "off") return;
-  const { startServerWorker } = await import("./lib/engine/server-worker");
-  startServerWorker();
+  const { startServerWorker, startServerLabelWorker } = await import("./lib/engine/server-worker");
+  if (env().FOF_WORKER_LABEL !== "only") startServerWorker();
+  if (env().FOF_WORKER_LABEL !== "off") void startServerLabelWorker();
 }
 
 /**

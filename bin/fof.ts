@@ -99,6 +99,8 @@ program
 program
   .command("worker")
   .description("work every running run (the same engine as the web server) until stopped")
+  .option("--label", "also label the faces of runs launched with \"label automatically\" (onnxruntime-node; default FOF_WORKER_LABEL)")
+  .option("--label-only", "only label faces, take no calls")
   .action(workerCommand);
 
 const users = program.command("user").description("accounts: add, list, role, disable, enable, limit, invite, reset");

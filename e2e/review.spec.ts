@@ -57,7 +57,7 @@ async function setUp(page: Page) {
     data: {
       lease,
       classifier: { model: "fairface", sha256: "e".repeat(64) },
-      detector: { threshold: 0.95 },
+      detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 }, runtime: "browser-wasm",
       results: [
         { imageId: byName("1"), faces: [A] },
         { imageId: byName("2"), faces: [B] },

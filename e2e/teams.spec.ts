@@ -115,7 +115,7 @@ test("two annotators in two browsers label the same faces: agreement shows them 
   const { lease, images } = await (await page.request.post("/api/label/lease", { data: { runId, max: 8 } })).json();
   const probs = { race: [0.9, 0.02, 0.02, 0.02, 0.02, 0.01, 0.01], gender: [0.9, 0.1], age: Array(9).fill(1 / 9) };
   const saved = await page.request.post("/api/label/results", {
-    data: { lease, classifier: { model: "fairface", sha256: "f".repeat(64) }, detector: { threshold: 0.95 }, results: images.map((i: { id: string }) => ({ imageId: i.id, faces: [{ x1: 10, y1: 10, x2: 200, y2: 200, score: 0.99, ...probs }] })) },
+    data: { lease, classifier: { model: "fairface", sha256: "f".repeat(64) }, detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 }, runtime: "browser-wasm", results: images.map((i: { id: string }) => ({ imageId: i.id, faces: [{ x1: 10, y1: 10, x2: 200, y2: 200, score: 0.99, ...probs }] })) },
   });
   expect((await saved.json()).saved).toBe(2);
 

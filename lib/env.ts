@@ -33,6 +33,20 @@ const schema = z.object({
   FOF_LABEL_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(1)),
   /** how long a labeller holds its images before another may take them (a killed one's come back after this) */
   FOF_LABEL_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).max(3_600_000).default(180_000)),
+  /**
+   * whether workers (the server's own and `fof worker`) label the faces of runs launched with "label automatically":
+   * off, on (beside calls) or only (a label-only worker)
+   */
+  FOF_WORKER_LABEL: z.preprocess(emptyToUndefined, z.enum(["off", "on", "only"]).default("off")),
+  /** more FairFace weights vouched for by checksum (comma-separated sha256), besides FAIRFACE_MODEL_SHA256 */
+  FOF_FAIRFACE_SHA256: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((s) => s.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^[0-9a-f]{64}$/, "each entry must be 64 hex digits")).max(100))
+      .optional(),
+  ),
   /** signs session cookies; made and kept in FOF_DATA_DIR when unset */
   BETTER_AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
   /** the address people use (behind a TLS proxy: https://…); cookies are Secure when it is https */
@@ -140,4 +154,9 @@ export function readSecret(name: string): string | undefined {
   if (!SECRET_NAME.test(name)) throw new EnvError(`"${name}" is not a valid environment variable name`);
   const v = process.env[name];
   return v && v.trim() !== "" ? v : undefined;
+}
+
+/** Checksums of FairFace weights an admin vouched for: labels from them are comparable with the papers'. */
+export function verifiedFairFace(e: Pick<Env, "FAIRFACE_MODEL_SHA256" | "FOF_FAIRFACE_SHA256"> = env()): string[] {
+  return [...(e.FAIRFACE_MODEL_SHA256 ? [e.FAIRFACE_MODEL_SHA256.toLowerCase()] : []), ...(e.FOF_FAIRFACE_SHA256 ?? [])];
 }

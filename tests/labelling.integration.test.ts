@@ -10,6 +10,7 @@ process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed } = await import("../lib/db");
 const { importImages, ImportError, leaseImages, saveLabels, releaseLeases, runScores, labelProgress } = await import("../lib/engine");
 const { upsertModel } = await import("../lib/engine");
+const { labelProvenance } = await import("../lib/faces/run-provenance");
 
 const prisma = () => db();
 const png = (shade: number) => {
@@ -20,6 +21,7 @@ const png = (shade: number) => {
 const uniform = (n: number) => Array(n).fill(1 / n);
 const face = (race: number[], gender: number[]) => ({ x1: 1, y1: 2, x2: 30, y2: 35, score: 0.99, race, gender, age: uniform(9) });
 const classifier = { model: "fairface", sha256: "a".repeat(64) };
+const PIPELINE = { detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 }, runtime: "browser-wasm" as const };
 let runId: string;
 
 beforeAll(async () => {
@@ -67,7 +69,7 @@ describe("labelling leases", () => {
     expect(a.images[0].url).toBe(`/api/images/${a.images[0].id}`);
 
     // Tab B tries to post a result for one of A's images: refused, nothing stored for it.
-    const stolen = await saveLabels(prisma(), { lease: b.lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: a.images[0].id, faces: [face(uniform(7), [0.5, 0.5])] }] });
+    const stolen = await saveLabels(prisma(), { lease: b.lease, classifier, ...PIPELINE, results: [{ imageId: a.images[0].id, faces: [face(uniform(7), [0.5, 0.5])] }] });
     expect(stolen).toEqual({ saved: 0, faces: 0, refused: [a.images[0].id] });
     expect(await prisma().face.count({ where: { imageId: a.images[0].id } })).toBe(0);
 
@@ -75,17 +77,33 @@ describe("labelling leases", () => {
     const r = await saveLabels(prisma(), {
       lease: a.lease,
       classifier,
-      detector: { threshold: 0.95 },
+      ...PIPELINE,
       results: a.images.map((img, i) => ({ imageId: img.id, faces: i === 0 ? [] : [face(white, [0.8, 0.2]), face(white, [0.3, 0.7])] })),
     });
     expect(r).toEqual({ saved: 4, faces: 6, refused: [] });
     // The same results again (a retried POST) store nothing twice.
-    const again = await saveLabels(prisma(), { lease: a.lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: a.images[1].id, faces: [face(white, [0.8, 0.2])] }] });
+    const again = await saveLabels(prisma(), { lease: a.lease, classifier, ...PIPELINE, results: [{ imageId: a.images[1].id, faces: [face(white, [0.8, 0.2])] }] });
     expect(again.refused).toEqual([a.images[1].id]);
     expect(await prisma().face.count({ where: { image: { runId } } })).toBe(6);
     const stored = await prisma().face.findFirstOrThrow({ where: { imageId: a.images[1].id } });
     expect(JSON.parse(stored.raceProbsJson!)).toEqual(white);
     expect(stored.classifierVersion).toBe(classifier.sha256);
+    // every face says what produced it: detector, classifier, runtime
+    expect(stored).toMatchObject({ detectorModel: "ultraface-rfb-320", detectorVersion: PIPELINE.detector.sha256, labelRuntime: "browser-wasm" });
+    const p = await labelProvenance(prisma(), [runId]);
+    expect(p).toMatchObject({ faces: 6, mixed: false, comparable: false, runtimes: [{ runtime: "browser-wasm", faces: 6 }] });
+    expect(p.classifiers).toEqual([{ name: "fairface", sha256: classifier.sha256, faces: 6, status: "unverified" }]);
+    expect(p.detectors).toEqual([{ name: "ultraface-rfb-320", sha256: PIPELINE.detector.sha256, faces: 6 }]);
+    // vouched for by an admin (FAIRFACE_MODEL_SHA256): comparable with the papers
+    expect(await labelProvenance(prisma(), [runId], [classifier.sha256])).toMatchObject({ comparable: true, classifiers: [{ status: "fairface" }] });
+
+    // Another classifier on the same run is refused whole (409), with both named; the images stay leased to B.
+    const b2 = await leaseImages(prisma(), { runId, max: 1 });
+    const other = { model: "fairface-standin-single18", sha256: "8156c9d989417b3f2db78025b03b725138a91d30814f483cb437b5a57ac65eb4" };
+    const mixed = await saveLabels(prisma(), { lease: b2.lease, classifier: other, ...PIPELINE, results: [{ imageId: b2.images[0].id, faces: [face(white, [0.8, 0.2])] }] }).catch((e) => e);
+    expect(mixed).toMatchObject({ status: 409, message: expect.stringMatching(/labelled with fairface \(sha256 aaaaaaaaaaaa…\).*FairFace stand-in \(single output\)/) });
+    expect(await prisma().face.count({ where: { image: { runId } } })).toBe(6);
+    await releaseLeases(prisma(), { leases: [b2.lease] });
     expect((await prisma().image.findUniqueOrThrow({ where: { id: a.images[0].id } })).labelStatus).toBe("no_face");
 
     // B closes its tab: its images go back to the queue at once.
@@ -95,7 +113,7 @@ describe("labelling leases", () => {
 
   it("rejects malformed results with a clear error", async () => {
     const { images, lease } = await leaseImages(prisma(), { runId, max: 1 });
-    const bad = (faces: unknown[]) => saveLabels(prisma(), { lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: images[0].id, faces }] });
+    const bad = (faces: unknown[]) => saveLabels(prisma(), { lease, classifier, ...PIPELINE, results: [{ imageId: images[0].id, faces }] });
     await expect(bad([face(uniform(6), [0.5, 0.5])])).rejects.toThrow(/race: 7 probabilities/);
     await expect(bad([face(uniform(7), [0.9, 0.9])])).rejects.toThrow(/sum to 1/);
     await expect(bad([{ ...face(uniform(7), [0.5, 0.5]), x2: 0 }])).rejects.toThrow(/x2 > x1/);
@@ -105,12 +123,12 @@ describe("labelling leases", () => {
     await expect(bad([{ ...face(uniform(7), [0.5, 0.5]), x1: -50, y1: 0, x2: 10, y2: 10 }])).rejects.toThrow(/inside the/);
     await expect(bad([{ ...face(uniform(7), [0.5, 0.5]), x1: 0, y1: 0, x2: width + 1, y2: height + 1 }])).resolves.toMatchObject({ saved: 1 });
     const next = await leaseImages(prisma(), { runId, max: 1 });
-    const bad2 = (faces: unknown[]) => saveLabels(prisma(), { lease: next.lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: next.images[0].id, faces }] });
+    const bad2 = (faces: unknown[]) => saveLabels(prisma(), { lease: next.lease, classifier, ...PIPELINE, results: [{ imageId: next.images[0].id, faces }] });
     await expect(bad2([face([NaN, 0, 0, 0, 0, 0, 1], [0.5, 0.5])])).rejects.toThrow();
     await expect(bad2([face([1.5, -0.5, 0, 0, 0, 0, 0], [0.5, 0.5])])).rejects.toThrow();
     await expect(bad2([face(uniform(7), [Infinity, 0])])).rejects.toThrow();
     // A client-chosen id is not a lease: posting with a guessed token stores nothing.
-    await expect(saveLabels(prisma(), { lease: "tab-cccccccc", classifier, detector: { threshold: 0.95 }, results: [{ imageId: next.images[0].id, faces: [] }] })).rejects.toThrow(/lease token/);
+    await expect(saveLabels(prisma(), { lease: "tab-cccccccc", classifier, ...PIPELINE, results: [{ imageId: next.images[0].id, faces: [] }] })).rejects.toThrow(/lease token/);
     expect(await prisma().face.count({ where: { imageId: next.images[0].id } })).toBe(0);
     await releaseLeases(prisma(), { leases: [next.lease] });
   });
@@ -119,7 +137,7 @@ describe("labelling leases", () => {
     const first = await leaseImages(prisma(), { runId, max: 2 }, -1);
     const second = await leaseImages(prisma(), { runId, max: 2 });
     expect(second.images.map((i) => i.id)).toEqual(first.images.map((i) => i.id));
-    const late = await saveLabels(prisma(), { lease: first.lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: first.images[0].id, faces: [] }] });
+    const late = await saveLabels(prisma(), { lease: first.lease, classifier, ...PIPELINE, results: [{ imageId: first.images[0].id, faces: [] }] });
     expect(late.refused).toEqual([first.images[0].id]);
     await releaseLeases(prisma(), { leases: [second.lease] });
   });
@@ -127,7 +145,7 @@ describe("labelling leases", () => {
   it("binds a lease to the account that took it: its token is worth nothing to another account", async () => {
     const mine = await leaseImages(prisma(), { runId, max: 1 }, undefined, "account-a");
     expect(mine.lease).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    const post = (account: string | null) => saveLabels(prisma(), { lease: mine.lease, classifier, detector: { threshold: 0.95 }, results: [{ imageId: mine.images[0].id, faces: [] }] }, account);
+    const post = (account: string | null) => saveLabels(prisma(), { lease: mine.lease, classifier, ...PIPELINE, results: [{ imageId: mine.images[0].id, faces: [] }] }, account);
     expect((await post("account-b")).refused).toEqual([mine.images[0].id]);
     expect((await post(null)).refused).toEqual([mine.images[0].id]);
     expect(await releaseLeases(prisma(), { leases: [mine.lease] }, "account-b")).toBe(0);

@@ -17,6 +17,7 @@ const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("../lib/engine");
 const { createNodeLabeller, decodeImage, labelPixels, labelQueue, modelFile } = await import("../lib/faces/node-labeller");
 const { suiteOf } = await import("../lib/suites");
+const { labelProvenance } = await import("../lib/faces/run-provenance");
 const prisma = () => db();
 const DETECTOR = path.join(SHARED, "ultraface-version-RFB-320.onnx");
 const STANDIN = path.join(SHARED, "fairface-standin-single18.onnx");
@@ -28,10 +29,11 @@ afterAll(async () => {
   await prisma().$disconnect();
 });
 
+const DOFAIR_CONFIG = { dimensions: ["race", "gender"], methods: ["baseline", "bianchi"], augmentations: [], imagesPerPrompt: 1, entriesPerDimension: 4 };
+
 /** A DoFaiR run on the synthetic image model, generated (not labelled). */
 async function generatedRun(seed: number) {
-  const config = { dimensions: ["race", "gender"], methods: ["baseline", "bianchi"], augmentations: [], imagesPerPrompt: 1, entriesPerDimension: 4 };
-  const run = await engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config, preset: "custom", seed });
+  const run = await engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: DOFAIR_CONFIG, preset: "custom", seed });
   await new engine.Worker(prisma(), { runId: run.id, pollMs: 20, flushMs: 10 }).run({ untilDone: true });
   expect(await prisma().image.count({ where: { runId: run.id, labelStatus: "unlabelled" } })).toBe(16);
   return run;
@@ -100,7 +102,7 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     const { stdout } = await promisify(execFile)("npm", ["run", "--silent", "fof", "--", "label", run.id, "--detector", DETECTOR, "--batch", "4"], { env, maxBuffer: 1024 * 1024 });
     const out = JSON.parse(stdout) as { labelled: number; faces: number; classifier: { name: string; sha256: string }; runtime: string };
     expect(out.labelled).toBe(16);
-    expect(out.classifier).toEqual({ name: "fairface-standin-single18", sha256: modelFile(STANDIN).sha256 });
+    expect(out.classifier).toEqual({ name: "fairface-standin-single18", sha256: modelFile(STANDIN).sha256, status: "stand-in" });
     expect(out.runtime).toBe("node-cpu (1 thread)");
     expect(await prisma().face.count({ where: { image: { runId: run.id } } })).toBe(out.faces);
     expect(await prisma().image.count({ where: { runId: run.id, labelStatus: { in: ["unlabelled", "leased"] } } })).toBe(0);
@@ -110,5 +112,61 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     expect(table.groups.flatMap((g) => g.rows).filter((r) => r.source === "run" && Object.values(r.cells).some((c) => c.value !== null)).length).toBeGreaterThan(0);
     // Refused plainly: a run that is not text-to-image, an unknown run.
     await expect(promisify(execFile)("npm", ["run", "--silent", "fof", "--", "label", "no-such-run", "--detector", DETECTOR], { env })).rejects.toThrow(/no run no-such-run/);
+  }, 180_000);
+
+  it("`fof worker --label-only` labels a run launched with \"label automatically\" as its images arrive, and only such runs; every face says what produced it", async () => {
+    const manual = await generatedRun(14);
+    const env = { ...process.env, FOF_DATA_DIR: dataDir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1", FOF_LOG_LEVEL: "silent" };
+    const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker", "--label-only"], { env, stdio: "ignore" });
+    try {
+      // The worker says it is alive and what it labels with before any run asks for it.
+      for (let i = 0; i < 600 && !(await engine.liveLabelWorkers(prisma())); i++) await new Promise((r) => setTimeout(r, 100));
+      const row = await prisma().workerStatus.findFirstOrThrow({ where: { labeller: { not: null }, stoppedAt: null } });
+      expect(row.labeller).toMatch(/^fairface-standin-single18 \(sha256 8156c9d98941…\) on node-cpu \(1 thread\)$/);
+      const auto = await engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: DOFAIR_CONFIG, preset: "custom", seed: 15, autoLabel: true });
+      expect((await prisma().run.findUniqueOrThrow({ where: { id: auto.id } })).autoLabel).toBe(true);
+      await new engine.Worker(prisma(), { runId: auto.id, pollMs: 20, flushMs: 10 }).run({ untilDone: true });
+      const pending = () => prisma().image.count({ where: { runId: auto.id, labelStatus: { in: ["unlabelled", "leased"] } } });
+      for (let i = 0; i < 1200 && (await pending()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await pending()).toBe(0);
+      // A run without "label automatically" is left to the Label page.
+      expect(await prisma().image.count({ where: { runId: manual.id, labelStatus: "unlabelled" } })).toBe(16);
+      const faces = await prisma().face.findMany({ where: { image: { runId: auto.id } }, select: { classifierVersion: true, detectorVersion: true, detectorModel: true, labelRuntime: true } });
+      expect(faces.length).toBeGreaterThan(0);
+      // the detector where the server finds it (public/models: the npm copy of UltraFace, numerically the same file)
+      const ultraface = expect.stringMatching(/^(6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854|34cd7e60aeff28744c657de7a3dc64e872d506741de66987f3426f2b79f88017)$/);
+      for (const f of faces) expect(f).toEqual({ classifierVersion: modelFile(STANDIN).sha256, detectorVersion: ultraface, detectorModel: expect.stringMatching(/^ultraface/), labelRuntime: "node-cpu" });
+    } finally {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    // Stopped cleanly: its row says so, and no label worker is counted any more.
+    expect(await engine.liveLabelWorkers(prisma())).toBe(0);
+  }, 240_000);
+
+  it("a stand-in's scores are marked wherever they appear; faces from two classifiers are not scored", async () => {
+    const run = await generatedRun(16);
+    const deps = { leaseImages: engine.leaseImages, saveLabels: engine.saveLabels, releaseLeases: engine.releaseLeases };
+    const l = await createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), threads: 1 });
+    await labelQueue(prisma(), deps, l, { dataDir, runId: run.id, batch: 8 });
+    const p = await labelProvenance(prisma(), [run.id]);
+    expect(p).toMatchObject({ mixed: false, comparable: false, classifiers: [{ name: "fairface-standin-single18", sha256: modelFile(STANDIN).sha256, status: "stand-in" }], runtimes: [{ runtime: "node-cpu" }] });
+    const { genericSuiteOfRun, suiteResultsJson } = await import("../lib/suites/export");
+    const body = await suiteResultsJson(prisma(), run.id, (await genericSuiteOfRun(prisma(), run.id))!, { labels: "model", resamples: 0 });
+    expect(body.caution).toMatch(/stand-in classifier, not FairFace: not comparable with the papers/);
+    const rows = body.views.flatMap((v) => (v.kind === "table" ? v.groups.flatMap((g) => g.rows) : []));
+    expect(rows.filter((r) => r.source === "run").every((r) => r.flag?.includes("stand-in"))).toBe(true);
+    expect(rows.filter((r) => r.source === "published").some((r) => r.flag?.includes("stand-in"))).toBe(false);
+    const lines = [];
+    for await (const page of suiteOf("dofair").exportLines!({ prisma: prisma() }, { runId: run.id, labels: "model" })) lines.push(...page);
+    const face = (lines as Array<{ face?: { classifier: unknown; detector: unknown; runtime: unknown } | null }>).find((x) => x.face)!.face!;
+    expect(face).toMatchObject({ classifier: { sha256: modelFile(STANDIN).sha256 }, detector: { sha256: modelFile(DETECTOR).sha256 }, runtime: "node-cpu" });
+
+    // Legacy data with two classifiers on one run (the write path refuses it now): scoring refuses it with both named.
+    const one = await prisma().face.findFirstOrThrow({ where: { image: { runId: run.id } } });
+    await prisma().face.update({ where: { id: one.id }, data: { classifierVersion: "e".repeat(64), classifierModel: "fairface" } });
+    await expect(suiteResultsJson(prisma(), run.id, (await genericSuiteOfRun(prisma(), run.id))!, { labels: "model", resamples: 0 })).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/2 different classifiers/) });
+    expect((await engine.runSummary(prisma(), run.id))!.scoresRefused).toMatch(/not scored/);
   }, 180_000);
 });

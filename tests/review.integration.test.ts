@@ -37,7 +37,7 @@ beforeAll(async () => {
   await saveLabels(prisma(), {
     lease: lease.lease,
     classifier: { model: "fairface", sha256: "b".repeat(64) },
-    detector: { threshold: 0.95 },
+    detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 }, runtime: "browser-wasm",
     results: lease.images.map((im, i) => ({
       imageId: im.id,
       faces: i === 7 ? [] : [{ x1: 10, y1: 10, x2: 40, y2: 40, score: 0.99, race: i < 2 ? BLACK_UNSURE : WHITE, gender: MALE, age: uniform(9) }],
@@ -160,14 +160,16 @@ describe("scores follow the review", () => {
     await updateFace(prisma(), faceIds[4], { annotator: "ann", deleted: true });
 
     // a hand-drawn face takes the browser classifier's output; detector faces keep the pipeline's
-    const classifier = { model: "fairface", sha256: "c".repeat(64) };
+    const classifier = { model: "fairface", sha256: "b".repeat(64) };
+    // a different classifier than the one the run is labelled with is refused: one run, one instrument
     const probabilities = { race: WHITE, gender: [0.1, 0.9], age: uniform(9) };
-    expect((await updateFace(prisma(), drawn.id, { annotator: "ann", classifier, probabilities })).prediction).toMatchObject({ gender: "female", race: "White" });
-    await expect(updateFace(prisma(), faceIds[0], { annotator: "ann", classifier, probabilities })).rejects.toThrow(/hand-drawn/);
+    await expect(updateFace(prisma(), drawn.id, { annotator: "ann", classifier: { model: "fairface", sha256: "c".repeat(64) }, runtime: "browser-wasm", probabilities })).rejects.toMatchObject({ status: 409 });
+    expect((await updateFace(prisma(), drawn.id, { annotator: "ann", classifier, runtime: "browser-wasm", probabilities })).prediction).toMatchObject({ gender: "female", race: "White" });
+    await expect(updateFace(prisma(), faceIds[0], { annotator: "ann", classifier, runtime: "browser-wasm", probabilities })).rejects.toThrow(/hand-drawn/);
     // Another reviewer cannot replace the classification of a face someone else drew.
     const other = { race: [1, 0, 0, 0, 0, 0, 0], gender: [1, 0], age: probabilities.age };
-    await expect(updateFace(prisma(), drawn.id, { annotator: "bo", classifier, probabilities: other })).rejects.toMatchObject({ status: 403 });
-    expect((await updateFace(prisma(), drawn.id, { annotator: "ann", classifier, probabilities })).prediction).toMatchObject({ gender: "female", race: "White" });
+    await expect(updateFace(prisma(), drawn.id, { annotator: "bo", classifier, runtime: "browser-wasm", probabilities: other })).rejects.toMatchObject({ status: 403 });
+    expect((await updateFace(prisma(), drawn.id, { annotator: "ann", classifier, runtime: "browser-wasm", probabilities })).prediction).toMatchObject({ gender: "female", race: "White" });
     await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 60, y1: 60, x2: 65, y2: 65 } })).rejects.toThrow(/8 × 8/);
     await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 60, y1: 60, x2: 200, y2: 200 } })).rejects.toThrow(/inside the/);
   });

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { outcomeCounts, outcomeLabel, runsScores } from "@/lib/engine";
 import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
 import { DEFAULT_SUITE_ID } from "@/lib/suites";
+import { labelProvenance } from "@/lib/faces/run-provenance";
+import { mixedClassifiersMessage, provenanceCaution, provenanceTag, type LabelProvenance } from "@/lib/faces/provenance";
 import { DEFAULT_RUN_COUNT, SCORABLE_STATUSES, paramValue, runIdsParam } from "@/lib/results/selection";
 
 /** A run with fewer answered items is left out of the default selection (too small to compare). */
@@ -43,17 +45,31 @@ export async function selectRuns(sp: SearchParams, suiteId: string) {
   // score (fewer than MIN_DEFAULT_ITEMS answered); any run can still be picked by hand.
   const scored = (id: string) => (outcomes.get(id)?.answered ?? 0) + (outcomes.get(id)?.refused ?? 0);
   const byDefault = all.filter((r) => r.status !== "cancelled" && scored(r.id) >= MIN_DEFAULT_ITEMS).slice(0, DEFAULT_RUN_COUNT);
-  const picked = (requested.length ? all.filter((r) => requested.includes(r.id)) : byDefault).map((r) => ({ ...r, name: shown(r) }));
+  const chosen = requested.length ? all.filter((r) => requested.includes(r.id)) : byDefault;
+  // What labelled each text-to-image run's faces: a stand-in's or an unverified classifier's rows say so in the run's
+  // name, and a run whose faces come from two classifiers is not scored at all (the page says why).
+  const provenance = new Map<string, LabelProvenance>();
+  for (const r of chosen) if (r.modality === "t2i") provenance.set(r.id, await labelProvenance(db(), [r.id]));
+  const tag = (id: string) => {
+    const p = provenance.get(id);
+    const t = p ? provenanceTag(p) : null;
+    return t ? ` [${t}]` : "";
+  };
+  const mixed = chosen.filter((r) => provenance.get(r.id)?.mixed);
+  const picked = chosen.filter((r) => !provenance.get(r.id)?.mixed).map((r) => ({ ...r, name: shown(r) + tag(r.id) }));
   const missing = requested.filter((id) => !all.some((r) => r.id === id));
+  const refused = mixed.map((r) => `${shown(r)}: ${mixedClassifiersMessage(provenance.get(r.id)!)}`);
   return {
     all: all.map((r) => ({ id: r.id, name: shown(r), modality: r.modality, status: outcomeLabel(r.status, failedOf(r.id)), createdAt: r.createdAt.toISOString(), models: r.models.map((m) => m.modelConfig.slug) })),
     selected: picked.map((r) => ({ id: r.id, name: r.name, modality: r.modality })),
     explicit: requested.length > 0,
     picked,
     /** cautions for rows of runs that did not complete cleanly (never ranked silently) */
-    cautions: Object.fromEntries(picked.map((r) => [r.id, r.status === "completed" && !failedOf(r.id) ? null : outcomeLabel(r.status, failedOf(r.id))])) as Record<string, string | null>,
+    cautions: Object.fromEntries(picked.map((r) => [r.id, [r.status === "completed" && !failedOf(r.id) ? null : outcomeLabel(r.status, failedOf(r.id)), provenance.has(r.id) ? provenanceCaution(provenance.get(r.id)!) : null].filter(Boolean).join("; ") || null])) as Record<string, string | null>,
+    /** what labelled each text-to-image run's faces */
+    provenance: Object.fromEntries(provenance) as Record<string, LabelProvenance>,
     profile,
-    error: error ?? (!profileParsed.success ? `unknown scoring profile (choose ${SCORING_PROFILES.join(" or ")})` : null) ?? (missing.length ? `unknown or unscorable run id(s): ${missing.join(", ")}` : null),
+    error: error ?? (!profileParsed.success ? `unknown scoring profile (choose ${SCORING_PROFILES.join(" or ")})` : null) ?? (missing.length ? `unknown or unscorable run id(s): ${missing.join(", ")}` : null) ?? (refused.length ? refused.join(" ") : null),
   };
 }
 export type Selection = Awaited<ReturnType<typeof loadSelection>>;

@@ -4,6 +4,7 @@ import { connection } from "next/server";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
+import { ProvenanceDetails } from "@/components/faces/provenance";
 import { ScoresTable } from "@/components/results/scores-table";
 import { ResultsShell } from "@/components/results/results-shell";
 import { TradeoffChart } from "@/components/results/tradeoff-chart";
@@ -44,6 +45,13 @@ export default async function ResultsPage({ searchParams }: { searchParams: Prom
             <ScoresTable rows={selection.groups} breakdownLinks intervalsFor={selection.selected.map((r) => r.id)} intervalParams={selection.profile === DEFAULT_PROFILE ? {} : { profile: selection.profile }} />
           )}
         </Card>
+        {Object.keys(selection.provenance).length > 0 && (
+          <Card title="How the faces were labelled" description="Text-to-image points are only as good as the face classifier behind them: only verified FairFace weights compare with the paper's rows.">
+            <div className="space-y-3">
+              {selection.selected.map((r) => selection.provenance[r.id] && <ProvenanceDetails key={r.id} p={selection.provenance[r.id]} runName={r.name} />)}
+            </div>
+          </Card>
+        )}
       </ResultsShell>
     </>
   );

@@ -1,7 +1,8 @@
 // `fof label <run>`: labels a run's faces on this machine and exits — the Label page's pipeline on onnxruntime-node,
 // leasing from the same queue (so it runs beside Label tabs and other `fof label` processes on any host).
 import { db, migrateAndSeed } from "../../lib/db";
-import { env } from "../../lib/env";
+import { env, verifiedFairFace } from "../../lib/env";
+import { classifierStatus } from "../../lib/faces/provenance";
 import { labelProgress, leaseImages, releaseLeases, saveLabels } from "../../lib/engine";
 import { locateFaceModel } from "../../lib/faces/model-files";
 import { createNodeLabeller, labelQueue, LABEL_DEVICES, modelFile, type LabelDevice } from "../../lib/faces/node-labeller";
@@ -71,7 +72,7 @@ export async function labelHere(prisma: ReturnType<typeof db>, runId: string, op
       refused: done.refused,
       seconds: Math.round(seconds * 10) / 10,
       imagesPerSecond: seconds > 0 ? Math.round((done.images / seconds) * 100) / 100 : null,
-      classifier: { name: labeller.classifierFile.name, sha256: labeller.classifierFile.sha256 },
+      classifier: { name: labeller.classifierFile.name, sha256: labeller.classifierFile.sha256, status: classifierStatus(labeller.classifierFile.sha256, verifiedFairFace()) },
       runtime: labeller.runtime,
     };
   } finally {

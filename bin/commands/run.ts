@@ -5,6 +5,8 @@ import { DEFAULT_SUITE_ID, listSuites, suiteOf } from "../../lib/suites";
 import { logger } from "../../lib/log";
 import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
 import { labelHere, modelPaths } from "./label";
+import { env } from "../../lib/env";
+import { labelWorkerFromEnv } from "../../lib/faces/label-worker";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
   if (value === undefined) return undefined;
@@ -173,18 +175,31 @@ async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plann
 }
 
 /** `fof worker`: work every running run until stopped (SIGINT/SIGTERM finish in-flight calls first). */
-export async function workerCommand() {
+export interface WorkerCommandOptions {
+  /** label the faces of auto-labelled runs too ("on"), or only ("only"); FOF_WORKER_LABEL by default */
+  label?: boolean;
+  labelOnly?: boolean;
+}
+
+export async function workerCommand(opts: WorkerCommandOptions = {}) {
   await migrateAndSeed({ quiet: true });
   const prisma = db();
+  const mode = opts.labelOnly ? "only" : opts.label ? "on" : env().FOF_WORKER_LABEL;
   // A service: structured JSON logs (lib/log.ts) with the worker's id on every line.
   let log = logger.child({ component: "worker" });
-  const worker = new Worker(prisma, { log: (m) => log.info(m) });
-  log = log.child({ worker: worker.owner });
-  process.once("SIGINT", () => worker.stop());
-  process.once("SIGTERM", () => worker.stop());
-  log.info("worker started");
-  await worker.run();
+  // Labelling first: a missing or wrong model stops the command before it takes any work.
+  const labeller = mode === "off" ? null : await labelWorkerFromEnv(prisma, (m) => log.info({ labeller: true }, m));
+  const worker = mode === "only" ? null : new Worker(prisma, { log: (m) => log.info(m) });
+  if (worker) log = log.child({ worker: worker.owner });
+  const stop = () => {
+    worker?.stop();
+    labeller?.stop();
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  log.info({ calls: !!worker, labels: !!labeller }, "worker started");
+  await Promise.all([worker?.run(), labeller?.run()]);
   // How much this worker did: deployments and bench:scale see how work was split between workers.
-  log.info({ outcomes: worker.outcomes }, "worker stopped");
+  log.info({ outcomes: worker?.outcomes ?? null, labelled: labeller?.done ?? null }, "worker stopped");
   await prisma.$disconnect();
 }

@@ -59,7 +59,7 @@ export function Labeller({
   // The lease tokens this tab holds (issued by the server with each batch): results and releases carry them.
   const leasesRef = useRef<Set<string>>(new Set());
   const ortRef = useRef<Ort | null>(null);
-  const detectorRef = useRef<Session | null>(null);
+  const detectorRef = useRef<{ session: Session; sha256: string } | null>(null);
   const classifierRef = useRef<{ session: Session; layout: FairFaceLayout; sha256: string } | null>(null);
   const runningRef = useRef(false);
   const [backend, setBackend] = useState<Backend | null>(null);
@@ -134,7 +134,7 @@ export function Labeller({
           det = await createSession(detBytes, b.ep);
         }
         assertDetector(det);
-        detectorRef.current = det;
+        detectorRef.current = { session: det, sha256: await sha256Hex(detBytes) };
         if (cancelled) return;
         setBackend(b);
         // The server's FairFace file when it has one (204 when it has none), else the copy kept in this browser.
@@ -203,7 +203,9 @@ export function Labeller({
     const ort = ortRef.current;
     const det = detectorRef.current;
     const cls = classifierRef.current;
-    if (!ort || !det || !cls) return;
+    if (!ort || !det || !cls || !backend) return;
+    // What every label records: the classifier as this page names it, the detector's checksum, the runtime.
+    const classifierName = source?.kind === "browser" ? source.name.replace(/\.onnx$/i, "").slice(0, 80) || "fairface" : "fairface";
     runningRef.current = true;
     setPhase("running");
     setMessage(null);
@@ -221,7 +223,7 @@ export function Labeller({
           const t0 = performance.now();
           try {
             const img = await decode(im.url);
-            const faces = await labelImage(ort, det, cls.session, cls.layout, img, DEFAULT_DETECTION_THRESHOLD);
+            const faces = await labelImage(ort, det.session, cls.session, cls.layout, img, DEFAULT_DETECTION_THRESHOLD);
             results.push({
               imageId: im.id,
               faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: Math.min(1, f.score), race: f.probabilities.race, gender: f.probabilities.gender, age: f.probabilities.age })),
@@ -243,8 +245,9 @@ export function Labeller({
         if (results.length) {
           const saved = await postJson<{ saved: number; refused: string[] }>("/api/label/results", {
             lease: lease.lease,
-            classifier: { model: "fairface", sha256: cls.sha256 },
-            detector: { threshold: DEFAULT_DETECTION_THRESHOLD },
+            classifier: { model: classifierName, sha256: cls.sha256 },
+            detector: { model: "ultraface-rfb-320", sha256: det.sha256, threshold: DEFAULT_DETECTION_THRESHOLD },
+            runtime: `browser-${backend.ep}`,
             results,
           });
           if (results.length === lease.images.length) leasesRef.current.delete(lease.lease);

@@ -53,7 +53,7 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
       setNote("Classifying the new face in this browser…");
       const rgba = await decode(f.imageUrl);
       const [p] = await classifyFaces(loaded.ort, loaded.c.session, loaded.c.layout, rgba, [f.box]);
-      storeServerFaces(qc, [await patchFace(f.id, { annotator, classifier: { model: "fairface", sha256: loaded.c.sha256 }, probabilities: { race: p.race, gender: p.gender, age: p.age } })]);
+      storeServerFaces(qc, [await patchFace(f.id, { annotator, classifier: { model: "fairface", sha256: loaded.c.sha256 }, runtime: "browser-wasm", probabilities: { race: p.race, gender: p.gender, age: p.age } })]);
       setNote("Added and classified: check its labels like any other face.");
     } catch (e) {
       setNote(`The new face was added but not classified (${(e as Error).message}): label it by hand.`);

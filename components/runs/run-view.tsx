@@ -16,6 +16,7 @@ import { CONTEXT_LABELS, CONTEXTS, type Context } from "@/lib/benchmark/labels";
 import { DONE_QUERY, isLive, outcomeTone, workerTone } from "@/lib/engine/status";
 import { getJson } from "@/lib/client/fetch";
 import { FailuresPanel } from "./failures-panel";
+import { LabellingCard } from "./labelling-card";
 import { PROFILE_LABELS, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
 
 const DONE: readonly string[] = DONE_QUERY;
@@ -192,7 +193,12 @@ export function RunView({ initial, canManage = false, canExport = false, filters
 
       <FailuresPanel runId={run.id} failed={run.failed} failures={run.failures} canSeeItems={canExport} />
 
-      {t2i && run.labelling && <LabellingCard runId={run.id} labelling={run.labelling} imported={imported} />}
+      {t2i && run.labelling && <LabellingCard runId={run.id} labelling={run.labelling} imported={imported} canManage={canManage} />}
+      {run.scoresRefused && (
+        <p role="alert" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800" data-testid="scores-refused">
+          {run.scoresRefused}
+        </p>
+      )}
 
       {!run.suite.customRunPages ? (
         children
@@ -285,53 +291,6 @@ export function RunView({ initial, canManage = false, canExport = false, filters
       {/* Every suite's items, for roles that may read raw output (the API refuses the others). */}
       {canExport && <ItemList runId={run.id} live={isLive(run.status)} filters={filters} models={run.models.map((m) => m.slug)} t2i={t2i} />}
     </div>
-  );
-}
-
-function LabellingCard({ runId, labelling, imported }: { runId: string; labelling: NonNullable<RunSummary["labelling"]>; imported: boolean }) {
-  const done = labelling.labelled + labelling.noFace;
-  return (
-    <Card
-      title="Faces"
-      description="Faces are detected and classified with FairFace in the browser, on the Label page."
-      actions={
-        <div className="flex gap-2">
-          {imported && (
-            <a href={`/runs/import?run=${runId}`} className="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
-              Import more
-            </a>
-          )}
-          <a href={`/review?runId=${runId}`} className="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
-            Review faces
-          </a>
-          {/* A full page load: the Label page needs its own cross-origin isolation headers. */}
-          <a href={`/label?run=${runId}`} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
-            Label faces
-          </a>
-        </div>
-      }
-    >
-      <div role="progressbar" aria-label="Images labelled" aria-valuemin={0} aria-valuemax={labelling.images} aria-valuenow={done} className="h-3 w-full overflow-hidden rounded bg-slate-100">
-        <div className="h-full bg-emerald-600 transition-all" style={{ width: `${labelling.images ? (done / labelling.images) * 100 : 0}%` }} />
-      </div>
-      <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-6" data-testid="labelling">
-        {(
-          [
-            ["Images", labelling.images],
-            ["Labelled (with faces)", labelling.labelled],
-            ["No face (excluded)", labelling.noFace],
-            ["Not labelled yet", labelling.unlabelled],
-            ["Faces", labelling.faces],
-            ["Reviewed by people", labelling.reviewedFaces],
-          ] as const
-        ).map(([label, n]) => (
-          <div key={label}>
-            <dt className="text-xs text-slate-500">{label}</dt>
-            <dd className="tabular-nums">{n.toLocaleString("en-US")}</dd>
-          </div>
-        ))}
-      </dl>
-    </Card>
   );
 }
 

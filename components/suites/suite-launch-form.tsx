@@ -33,6 +33,8 @@ export function SuiteLaunchForm(props: {
   contents?: Array<{ version: string; label: string }>;
   /** what is left of the viewer's spending limit (null: no limit) */
   spendingLeft?: number | null;
+  /** text-to-image forms: "label automatically", with how many label workers are alive now */
+  autoLabel?: { workers: number } | null;
 }) {
   const [state, action, pending] = useActionState<LaunchState, FormData>(launchSuiteRun, {});
   const [preset, setPreset] = useState(props.defaultPreset);
@@ -207,6 +209,19 @@ export function SuiteLaunchForm(props: {
           <input type="text" name="name" maxLength={200} className="w-72 rounded-md border border-slate-300 px-2 py-1" />
         </label>
       </div>
+      {props.autoLabel && (
+        <label className="flex items-start gap-2 text-sm">
+          <input type="checkbox" name="autoLabel" defaultChecked={props.autoLabel.workers > 0} className="mt-1" />
+          <span>
+            Label automatically
+            <span className="block text-xs text-slate-500">
+              {props.autoLabel.workers > 0
+                ? `${props.autoLabel.workers} label worker${props.autoLabel.workers === 1 ? " is" : "s are"} running: faces are labelled as images arrive, and the run is scored without anyone opening the Label page. Reviewers still correct labels.`
+                : "No label worker is running now: the images wait until one starts (FOF_WORKER_LABEL=on, or `fof worker --label`), or until someone labels them on the Label page."}
+            </span>
+          </span>
+        </label>
+      )}
       <EstimateLine estimate={estimate.data ?? null} error={estimate.error ? (estimate.error as Error).message : null} spendingLeft={props.spendingLeft ?? null} budget={budget} />
       {state.message && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">

@@ -9,12 +9,16 @@ import { PROFILE_LABELS } from "@/lib/suites/profiles";
 import { PrintButton } from "@/components/results/print-button";
 import { ReportSettings, reportDate, type reportRun } from "@/components/runs/report-settings";
 import { SuiteViews } from "./suite-views";
+import { ProvenanceDetails } from "@/components/faces/provenance";
+import { labelProvenance } from "@/lib/faces/run-provenance";
 import { RunTabs } from "@/components/runs/run-tabs";
 import type { Role } from "@/lib/auth/roles";
 
 export async function SuiteReport({ run, suite, searchParams, role }: { run: NonNullable<Awaited<ReturnType<typeof reportRun>>>; suite: AnySuite; searchParams: Record<string, string | string[] | undefined>; role: Role }) {
   const p = resultParams(searchParams);
-  const views = suite.results ? await cachedSuiteResults(db(), suite, { runId: run.id, labels: p.labels, verifiedOnly: p.items === "verified", resamples: 1000, profile: p.profile }) : [];
+  // What labelled the faces heads the numbers; faces from two classifiers are not scored at all.
+  const provenance = await labelProvenance(db(), [run.id]);
+  const views = suite.results && !provenance.mixed ? await cachedSuiteResults(db(), suite, { runId: run.id, labels: p.labels, verifiedOnly: p.items === "verified", resamples: 1000, profile: p.profile }) : [];
   return (
     <article className="space-y-6 print:text-xs" data-testid="run-report">
       <RunTabs run={run} current="report" role={role} />
@@ -45,6 +49,10 @@ export async function SuiteReport({ run, suite, searchParams, role }: { run: Non
           </>
         }
       />
+      <section aria-label="Face labels" className="rounded border border-slate-200 p-3">
+        <h2 className="mb-1 text-sm font-semibold">How the faces were labelled</h2>
+        <ProvenanceDetails p={provenance} />
+      </section>
       {/* Drill-down lists are pages of a run, not results: the report keeps the tables and charts. */}
       <SuiteViews views={views.filter((v) => v.kind !== "list")} drillBase={`/runs/${run.id}/suite`} />
     </article>

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "model.restore",
   "model.delete",
   "run.launch",
+  "run.autoLabel",
   "run.pause",
   "run.resume",
   "run.cancel",

@@ -1,6 +1,7 @@
 // Reading results for exploration: scores aggregated in SQL (so 50k+ answers stay fast), per-statistic detail,
 // context influence counts, bootstrap intervals (computed off the request path and cached by content), and the
 // answers or faces behind one bar segment, paginated.
+import { assertOneClassifier } from "../faces/run-provenance";
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Attribute, Context, Label, Level, Test } from "../benchmark";
@@ -89,6 +90,7 @@ async function assertFactOrFairRun(prisma: PrismaClient, runId: string) {
 /** Scores per group with per-statistic cells and divergences. */
 export async function runDetailed(prisma: PrismaClient, runId: string, opts: ScoreOptions = {}): Promise<DetailedGroupResult[]> {
   await assertFactOrFairRun(prisma, runId);
+  await assertOneClassifier(prisma, [runId]);
   return detailedGroups(await aggregatedRecords(prisma, runId, opts), opts.profile ?? DEFAULT_PROFILE);
 }
 

@@ -18,3 +18,4 @@ export * from "./pinned";
 export * from "./errors";
 export * from "./review-report";
 export * from "./outcomes";
+export { liveLabelWorkers } from "./workers";

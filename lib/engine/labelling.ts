@@ -7,6 +7,9 @@ import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { z } from "zod";
 import { FAIRFACE_AGES, FAIRFACE_GENDERS, FAIRFACE_RACES } from "../faces/labels";
+import { labelRuntimeSchema, modelDisplayName, modelRefSchema } from "../faces/provenance";
+import { runClassifier } from "../faces/run-provenance";
+import { DomainError } from "./errors";
 
 export const LABEL_LEASE_MS = 3 * 60_000;
 
@@ -19,6 +22,8 @@ export function newLeaseToken(): string {
 
 export const leaseRequestSchema = z.object({
   runId: z.string().max(40).nullable().default(null),
+  /** only runs launched with "label automatically" (what label workers take) */
+  autoLabel: z.boolean().default(false),
   max: z.number().int().min(1).max(64).default(8),
 });
 
@@ -63,12 +68,10 @@ export const faceResultSchema = z
 
 export const labelResultsSchema = z.object({
   lease: leaseTokenSchema,
-  classifier: z.object({
-    model: z.string().min(1).max(80),
-    /** sha256 of the classifier file, so labels can be traced to the exact weights */
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  }),
-  detector: z.object({ threshold: z.number().min(0.5).max(1) }),
+  /** the classifier and the detector by name and sha256 of their files, so labels trace to the exact weights */
+  classifier: modelRefSchema,
+  detector: modelRefSchema.extend({ threshold: z.number().min(0.5).max(1) }),
+  runtime: labelRuntimeSchema,
   results: z
     .array(z.object({ imageId: z.string().min(1).max(40), faces: z.array(faceResultSchema).max(100) }))
     .min(1)
@@ -94,11 +97,11 @@ export interface LeasedImage {
  * them: only its holder can store their labels or release them.
  */
 export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leaseRequestSchema>, leaseMs = LABEL_LEASE_MS, account: string | null = null): Promise<{ lease: string; leaseMs: number; images: LeasedImage[]; displays: Record<string, LabelDisplay>; remaining: number }> {
-  const { runId, max } = leaseRequestSchema.parse(req);
+  const { runId, autoLabel, max } = leaseRequestSchema.parse(req);
   const token = newLeaseToken();
   const owner = boundLease(token, account);
   const now = new Date();
-  const scope = runId ? { runId } : {};
+  const scope = { ...(runId ? { runId } : {}), ...(autoLabel ? { run: { autoLabel: true } } : {}) };
   const images = await prisma.$transaction(async (tx) => {
     const free = await tx.image.findMany({
       where: { ...scope, OR: [{ labelStatus: "unlabelled" }, { labelStatus: "leased", leaseUntil: { lt: now } }] },
@@ -144,8 +147,10 @@ export async function saveLabels(prisma: PrismaClient, input: unknown, account: 
   const ids = r.results.map((x) => x.imageId);
   if (new Set(ids).size !== ids.length) throw new z.ZodError([{ code: "custom", path: ["results"], message: "an image appears twice", input: ids }]);
   return prisma.$transaction(async (tx) => {
-    const held = await tx.image.findMany({ where: { id: { in: ids }, labelStatus: "leased", leaseOwner: owner }, select: { id: true, width: true, height: true } });
+    const held = await tx.image.findMany({ where: { id: { in: ids }, labelStatus: "leased", leaseOwner: owner }, select: { id: true, width: true, height: true, runId: true } });
     const ok = new Map(held.map((h) => [h.id, h]));
+    // One run, one instrument: a classifier other than the one a run is already labelled with is refused.
+    for (const runId of new Set(held.map((h) => h.runId).filter((x): x is string => !!x))) await assertRunClassifier(tx, runId, r.classifier);
     // Every box of every held image is checked before anything is written: one bad box refuses the whole post.
     const boxes = new Map<string, Array<{ x1: number; y1: number; x2: number; y2: number }>>();
     for (const res of r.results) {
@@ -167,6 +172,9 @@ export async function saveLabels(prisma: PrismaClient, input: unknown, account: 
           source: "detector",
           classifierModel: r.classifier.model,
           classifierVersion: r.classifier.sha256,
+          detectorModel: r.detector.model,
+          detectorVersion: r.detector.sha256,
+          labelRuntime: r.runtime,
           raceProbsJson: JSON.stringify(f.race),
           genderProbsJson: JSON.stringify(f.gender),
           ageProbsJson: JSON.stringify(f.age),
@@ -180,6 +188,16 @@ export async function saveLabels(prisma: PrismaClient, input: unknown, account: 
     if (without.length) await tx.image.updateMany({ where: { id: { in: without } }, data: { labelStatus: "no_face", leaseOwner: null, leaseUntil: null } });
     return { saved: ok.size, faces, refused: ids.filter((id) => !ok.has(id)) };
   });
+}
+
+/** Refuses labels of a run from a classifier other than the one its faces already come from (409). */
+export async function assertRunClassifier(tx: Parameters<typeof runClassifier>[0], runId: string, classifier: { model: string; sha256: string }) {
+  const current = await runClassifier(tx, runId);
+  if (current && current.sha256 !== classifier.sha256)
+    throw new DomainError(
+      409,
+      `run ${runId} is labelled with ${modelDisplayName(current.name, current.sha256)} (sha256 ${current.sha256.slice(0, 12)}…); these labels come from ${modelDisplayName(classifier.model, classifier.sha256)} (sha256 ${classifier.sha256.slice(0, 12)}…). One run is labelled by one classifier, so its scores never mix two instruments: use the same model file.`,
+    );
 }
 
 export const releaseRequestSchema = z.object({ leases: z.array(leaseTokenSchema).min(1).max(64) });

@@ -4,6 +4,7 @@ import { ATTRIBUTES, groundTruth, statisticIn, type Attribute, type Benchmark, t
 import type { AnswerRecord } from "../metrics";
 import { toInterchangeLine } from "../interchange";
 import { faceLabels, type RaceMapping } from "../faces/labels";
+import { faceProvenance, type FaceProvenance } from "../faces/provenance";
 import { ANNOTATION_ROW_SELECT, consensus, currentLabels, reviewedLabel, type AnnotationRow } from "../review/votes";
 import { runBenchmark } from "./pinned";
 
@@ -41,6 +42,11 @@ export const FACE_RECORD_SELECT = {
   deleted: true,
   raceProbsJson: true,
   genderProbsJson: true,
+  classifierModel: true,
+  classifierVersion: true,
+  detectorModel: true,
+  detectorVersion: true,
+  labelRuntime: true,
   annotations: { select: ANNOTATION_ROW_SELECT },
 } as const;
 
@@ -64,7 +70,10 @@ export interface FaceRecord extends AnswerRecord {
   faceId: number | null;
   modelAnswer: Label | null;
   humanAnswer: Label | null;
+  /** what produced the face's model label (null: no face, or a hand-drawn face not classified) */
+  labelledBy: FaceProvenance | null;
 }
+
 
 /**
  * The attributes an LLM answer is scored on (DESIGN §4): an objective query its own attribute, and only where the
@@ -107,7 +116,7 @@ type ImageRow = {
   level: string;
   labelStatus: string;
   modelConfig: { slug: string };
-  faces: Array<{ id: number; source: string; deleted: boolean; raceProbsJson: string | null; genderProbsJson: string | null; annotations: AnnotationRow[] }>;
+  faces: Array<{ id: number; source: string; deleted: boolean; raceProbsJson: string | null; genderProbsJson: string | null; classifierModel: string | null; classifierVersion: string | null; detectorModel: string | null; detectorVersion: string | null; labelRuntime: string | null; annotations: AnnotationRow[] }>;
 };
 
 /**
@@ -131,7 +140,7 @@ function imageRecords(bm: Benchmark, img: ImageRow, raceMapping: RaceMapping | u
       const c = byAnnotator ? consensus(byAnnotator.values()) : null;
       const human = { gender: c?.gender.status === "decided" ? c.gender.value : null, race: c?.race.status === "decided" ? c.race.value : null };
       const reviewed = reviewedLabel(model, c);
-      return { id: f.id, model, human, reviewed };
+      return { id: f.id, model, human, reviewed, labelledBy: faceProvenance(f) };
     })
     .filter((f) => labels === "model" || !f.reviewed.excluded);
   if (labels === "reviewed" && !processed && !faces.length) return [];
@@ -154,6 +163,7 @@ function imageRecords(bm: Benchmark, img: ImageRow, raceMapping: RaceMapping | u
         faceId: f?.id ?? null,
         modelAnswer,
         humanAnswer: f ? f.human[attribute] : null,
+        labelledBy: f?.labelledBy ?? null,
       };
     }),
   );
@@ -238,5 +248,5 @@ export async function labelProgress(prisma: PrismaClient, runId: string) {
 export function recordLine(r: AnswerRecord, labels: LabelSource = "model"): string {
   if (!("imageId" in r)) return toInterchangeLine(r);
   const f = r as FaceRecord;
-  return toInterchangeLine(f, { labels, imageId: f.imageId, faceId: f.faceId, modelAnswer: f.modelAnswer, humanAnswer: f.humanAnswer });
+  return toInterchangeLine(f, { labels, imageId: f.imageId, faceId: f.faceId, modelAnswer: f.modelAnswer, humanAnswer: f.humanAnswer, ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }) });
 }

@@ -11,7 +11,8 @@ import type { AnySuite } from "../suites";
 import type { FaceAttribute } from "../suites/types";
 import { squareCrop } from "../faces/image";
 import { consensus, currentLabels, dealAssignment, type AnnotationRow, type AnnotatorLabel, type Consensus } from "../review";
-import { boxWithin, probabilitiesSchema } from "./labelling";
+import { assertRunClassifier, boxWithin, probabilitiesSchema } from "./labelling";
+import { labelRuntimeSchema, modelRefSchema } from "../faces/provenance";
 import { displayNames } from "../auth/names";
 
 export class ReviewError extends Error {
@@ -355,7 +356,8 @@ export const updateFaceSchema = z.union([
   z.object({ annotator: annotatorSchema, deleted: z.boolean() }),
   z.object({
     annotator: annotatorSchema,
-    classifier: z.object({ model: z.string().min(1).max(80), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+    classifier: modelRefSchema,
+    runtime: labelRuntimeSchema,
     probabilities: probabilitiesSchema,
   }),
 ]);
@@ -363,7 +365,7 @@ export const updateFaceSchema = z.union([
 /** Deletes (or restores) a detection, or stores the browser classifier's output for a hand-drawn face. */
 export async function updateFace(prisma: PrismaClient, faceId: number, input: z.input<typeof updateFaceSchema>) {
   const u = updateFaceSchema.parse(input);
-  const face = await prisma.face.findUnique({ where: { id: faceId }, select: { source: true, raceProbsJson: true, createdBy: true } });
+  const face = await prisma.face.findUnique({ where: { id: faceId }, select: { source: true, raceProbsJson: true, createdBy: true, image: { select: { runId: true } } } });
   if (!face) throw new ReviewError("face not found", 404);
   if ("deleted" in u) {
     await prisma.face.update({ where: { id: faceId }, data: u.deleted ? { deleted: true, deletedBy: u.annotator, deletedAt: new Date() } : { deleted: false, deletedBy: null, deletedAt: null } });
@@ -372,11 +374,13 @@ export async function updateFace(prisma: PrismaClient, faceId: number, input: z.
     if (face.source !== "manual") throw new ReviewError("only hand-drawn faces are classified from the review page", 409);
     // The classification is part of what its reviewer drew: nobody else replaces it (they label the face instead).
     if (face.createdBy !== u.annotator) throw new ReviewError("only the reviewer who drew this face may store its classification", 403);
+    if (face.image.runId) await assertRunClassifier(prisma, face.image.runId, u.classifier);
     await prisma.face.update({
       where: { id: faceId },
       data: {
         classifierModel: u.classifier.model,
         classifierVersion: u.classifier.sha256,
+        labelRuntime: u.runtime,
         raceProbsJson: JSON.stringify(u.probabilities.race),
         genderProbsJson: JSON.stringify(u.probabilities.gender),
         ageProbsJson: JSON.stringify(u.probabilities.age),

@@ -25,6 +25,8 @@ export const createRunSchema = z.object({
   preset: z.string().max(40).default("custom"),
   seed: z.number().int().min(0).max(2_147_483_647),
   budgetUsd: z.number().positive().max(1_000_000).nullable().default(null),
+  /** text-to-image: label workers label its faces as images arrive (no Label page needed) */
+  autoLabel: z.boolean().default(false),
   /** the account that launched it (its spending limit covers the budget) */
   createdById: z.string().max(64).nullable().default(null),
   /** plan on this stored content version of the suite (e.g. imported official data) instead of today's shipped one */
@@ -174,6 +176,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       seed: parsed.seed,
       configJson: JSON.stringify(config),
       budgetUsd: parsed.budgetUsd,
+      autoLabel: parsed.autoLabel && modality === "t2i",
       createdById: parsed.createdById,
       plannedCount: 0,
       benchmarkVersionId: version.id,
@@ -300,4 +303,13 @@ export async function setRunState(prisma: PrismaClient, runId: string, action: k
   // Pollers see the new status at once, not up to SUMMARY_SHARE_MS later.
   forgetShared(runId);
   return updated;
+}
+
+/** Turns "label automatically" on or off for a text-to-image run (the run page; launch sets it). */
+export async function setAutoLabel(prisma: PrismaClient, runId: string, on: boolean) {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true } });
+  if (!run) return { ok: false as const, error: "run not found" };
+  if (run.modality !== "t2i") return { ok: false as const, error: "only text-to-image runs have faces to label" };
+  await prisma.run.update({ where: { id: runId }, data: { autoLabel: on } });
+  return { ok: true as const };
 }

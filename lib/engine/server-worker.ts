@@ -36,3 +36,20 @@ export function startServerWorker() {
   process.once("SIGINT", stop);
   return worker;
 }
+
+/**
+ * The server's label worker (FOF_WORKER_LABEL=on|only): labels auto-labelled runs on onnxruntime-node in this
+ * process. Without the models it logs why and does not start (the Label page still works); it stops with the server.
+ */
+export async function startServerLabelWorker() {
+  const g2 = globalThis as unknown as { __fofLabelWorker?: Promise<unknown> };
+  if (g2.__fofLabelWorker) return;
+  const log = logger.child({ component: "label-worker" });
+  g2.__fofLabelWorker = (async () => {
+    const { labelWorkerFromEnv } = await import("../faces/label-worker");
+    const w = await labelWorkerFromEnv(db(), (m) => log.info(m));
+    process.once("SIGTERM", () => w.stop());
+    process.once("SIGINT", () => w.stop());
+    await w.run();
+  })().catch((e) => log.error(`not labelling: ${e instanceof Error ? e.message : String(e)}`));
+}

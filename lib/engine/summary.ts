@@ -7,7 +7,10 @@ import { runScores } from "./explore";
 import { faceLabels, type RaceMapping } from "../faces/labels";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../suites/profiles";
 import { currentLabels } from "../review/votes";
-import { DONE_QUERY, outcomeLabel, workerState } from "./status";
+import { DONE_QUERY, isLive, outcomeLabel, workerState } from "./status";
+import { liveLabelWorkers } from "./workers";
+import { labelProvenance } from "../faces/run-provenance";
+import { mixedClassifiersMessage } from "../faces/provenance";
 import { failureReasons } from "./outcomes";
 import { shared } from "./shared";
 
@@ -57,7 +60,19 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
   const remaining = run.plannedCount - done;
   const answered = progress.filter((p) => p.status === "answered").reduce((a, p) => a + p.count, 0);
   const failed = progress.filter((p) => p.status === "failed").reduce((a, p) => a + p.count, 0);
-  const labelling = run.modality === "t2i" ? { ...(await labelProgress(prisma, runId)), reviewedFaces: await reviewedFaceCount(prisma, runId) } : null;
+  const labelling =
+    run.modality === "t2i"
+      ? {
+          ...(await labelProgress(prisma, runId)),
+          reviewedFaces: await reviewedFaceCount(prisma, runId),
+          autoLabel: run.autoLabel,
+          labelWorkers: await liveLabelWorkers(prisma),
+          // Aggregated over every face: shared between pollers, and refreshed less often while the run is live.
+          provenance: await shared(`provenance|${runId}`, isLive(run.status) ? 15_000 : 2_000, () => labelProvenance(prisma, [runId])),
+        }
+      : null;
+  // One run, one instrument: faces from two classifiers are not scored together (the page says why).
+  const scoresRefused = labelling?.provenance.mixed ? mixedClassifiersMessage(labelling.provenance) : null;
   const scorable = labelling ? labelling.labelled + labelling.noFace > 0 || labelling.faces > 0 : answered > 0;
   const labels: LabelSource = labelling ? (opts.labels ?? "model") : "model";
   return {
@@ -94,8 +109,9 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
     // Scores once there is something to score; they update as answers (or face labels) arrive. With human-corrected
     // labels, the model-label scores come along so the page can show the difference.
     // While calls land, scores are recomputed at most every LIVE_SCORES_MS for everyone watching (shared.ts).
-    scores: scorable && ownScores ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels, profile: opts.profile }) : [],
-    modelScores: scorable && ownScores && labels === "reviewed" ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels: "model", profile: opts.profile }) : null,
+    scoresRefused,
+    scores: scorable && ownScores && !scoresRefused ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels, profile: opts.profile }) : [],
+    modelScores: scorable && ownScores && !scoresRefused && labels === "reviewed" ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels: "model", profile: opts.profile }) : null,
   };
 }
 export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;

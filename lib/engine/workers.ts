@@ -1,7 +1,7 @@
 // Every worker process (the web server's and `fof worker` on any host) as the Workers page shows it: its host and
 // pid, the runs it serves, calls in flight, last heartbeat and error, and its share of each model's limits.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { workerState } from "./status";
+import { WORKER_STALE_MS, workerState } from "./status";
 
 export const WORKERS_PAGE_SIZE = 200;
 
@@ -32,3 +32,8 @@ export async function listWorkers(prisma: PrismaClient, { includeStopped = false
   }));
 }
 export type WorkerRow = Awaited<ReturnType<typeof listWorkers>>[number];
+
+/** Label workers alive now (FOF_WORKER_LABEL, `fof worker --label`): whether an auto-labelled run will be labelled. */
+export function liveLabelWorkers(prisma: PrismaClient): Promise<number> {
+  return prisma.workerStatus.count({ where: { labeller: { not: null }, stoppedAt: null, heartbeatAt: { gte: new Date(Date.now() - WORKER_STALE_MS) } } });
+}

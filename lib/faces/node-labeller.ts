@@ -14,6 +14,7 @@ import { labelImage, loadLayout, assertDetector } from "./pipeline";
 import type { FairFaceLayout } from "./classifier";
 import type { RgbaImage } from "./image";
 import { DEFAULT_DETECTION_THRESHOLD } from "./detector";
+import type { LabelRuntime } from "./provenance";
 
 type Ort = typeof OrtWeb;
 type Session = OrtWeb.InferenceSession;
@@ -39,7 +40,10 @@ export interface NodeLabeller {
   classifier: Session;
   layout: FairFaceLayout;
   classifierFile: ModelFile;
-  /** e.g. "node-cpu (2 threads)" */
+  detectorFile: ModelFile;
+  /** what each label records as its runtime */
+  labelRuntime: LabelRuntime;
+  /** e.g. "node-cpu (2 threads)", for people */
   runtime: string;
 }
 
@@ -57,7 +61,7 @@ export async function createNodeLabeller(opts: { detector: ModelFile; classifier
   assertDetector(detector);
   const classifier = await ort.InferenceSession.create(opts.classifier.bytes, options);
   const layout = loadLayout(classifier);
-  return { ort, detector, classifier, layout, classifierFile: opts.classifier, runtime: `node-${device} (${threads} thread${threads === 1 ? "" : "s"})` };
+  return { ort, detector, classifier, layout, classifierFile: opts.classifier, detectorFile: opts.detector, labelRuntime: `node-${device}`, runtime: `node-${device} (${threads} thread${threads === 1 ? "" : "s"})` };
 }
 
 /** A stored image file as RGBA pixels (the workbench stores PNG and JPEG only). */
@@ -99,6 +103,8 @@ export async function labelQueue(
   opts: {
     dataDir: string;
     runId?: string;
+    /** only runs launched with "label automatically" (label workers) */
+    autoLabel?: boolean;
     batch?: number;
     threshold?: number;
     /** how long an image stays ours before another labeller may take it (a killed labeller's images come back) */
@@ -106,14 +112,14 @@ export async function labelQueue(
     /** images others hold: wait for them (they may die and their leases expire) rather than exit with them unlabelled */
     waitForOthers?: boolean;
     signal?: AbortSignal;
-    onBatch?: (p: LabelProgress) => void;
+    onBatch?: (p: LabelProgress, batch: LabelProgress & { runIds: string[] }) => void;
   },
 ): Promise<LabelProgress> {
   const progress: LabelProgress = { images: 0, faces: 0, refused: 0 };
   const threshold = opts.threshold ?? DEFAULT_DETECTION_THRESHOLD;
-  const scope = opts.runId ? { runId: opts.runId } : {};
+  const scope = { ...(opts.runId ? { runId: opts.runId } : {}), ...(opts.autoLabel ? { run: { autoLabel: true } } : {}) };
   while (!opts.signal?.aborted) {
-    const lease = await engine.leaseImages(prisma, { ...scope, max: Math.max(1, Math.min(64, opts.batch ?? 8)) }, opts.leaseMs);
+    const lease = await engine.leaseImages(prisma, { runId: opts.runId ?? null, autoLabel: opts.autoLabel ?? false, max: Math.max(1, Math.min(64, opts.batch ?? 8)) }, opts.leaseMs);
     if (!lease.images.length) {
       // An empty lease may only mean another labeller took the same free images first: try again while any is free.
       if (await prisma.image.count({ where: { ...scope, labelStatus: "unlabelled" } })) continue;
@@ -129,11 +135,17 @@ export async function labelQueue(
         const img = decodeImage(readFileSync(path.join(opts.dataDir, row.path)), row.mimeType);
         results.push({ imageId: row.id, faces: await labelPixels(l, img, threshold) });
       }
-      const saved = await engine.saveLabels(prisma, { lease: lease.lease, classifier: { model: l.classifierFile.name, sha256: l.classifierFile.sha256 }, detector: { threshold }, results });
+      const saved = await engine.saveLabels(prisma, {
+        lease: lease.lease,
+        classifier: { model: l.classifierFile.name, sha256: l.classifierFile.sha256 },
+        detector: { model: l.detectorFile.name, sha256: l.detectorFile.sha256, threshold },
+        runtime: l.labelRuntime,
+        results,
+      });
       progress.images += saved.saved;
       progress.faces += saved.faces;
       progress.refused += saved.refused.length;
-      opts.onBatch?.({ ...progress });
+      opts.onBatch?.({ ...progress }, { images: saved.saved, faces: saved.faces, refused: saved.refused.length, runIds: [...new Set(lease.images.map((i) => i.runId).filter((x): x is string => !!x))] });
     } catch (e) {
       await engine.releaseLeases(prisma, { leases: [lease.lease] }).catch(() => undefined);
       throw e;

@@ -7,6 +7,8 @@ import type { AnySuite } from "./types";
 import type { SuiteView, TableView, ViewRow } from "./views";
 import { cachedSuiteResults } from "./results-cache";
 import type { ScoringProfile } from "./profiles";
+import { labelProvenance } from "../faces/run-provenance";
+import { mixedClassifiersMessage, provenanceCaution, type LabelProvenance } from "../faces/provenance";
 
 export interface RunViews {
   run: { id: string; name: string; /** a caution for its rows, e.g. "completed with 3 failed"; null when clean */ caution: string | null };
@@ -49,15 +51,30 @@ export function mergeRunViews(perRun: readonly RunViews[]): TableView[] {
   return [...out.values()];
 }
 
-/** Each run's views (cached per state of its data), merged. */
+/**
+ * Each run's views (cached per state of its data), merged. What labelled each run's faces comes along: a stand-in's
+ * or an unverified classifier's rows carry that caution, and a run whose faces come from two classifiers is left
+ * out with the reason (never scored as one).
+ */
 export async function suiteRunsResults(
   prisma: PrismaClient,
   suite: AnySuite,
   runs: ReadonlyArray<RunViews["run"]>,
   opts: { labels: "model" | "reviewed"; verifiedOnly: boolean; resamples: number; profile: ScoringProfile },
-): Promise<TableView[]> {
+): Promise<{ tables: TableView[]; provenance: Record<string, LabelProvenance>; refused: Array<{ run: string; message: string }> }> {
   const perRun: RunViews[] = [];
+  const provenance: Record<string, LabelProvenance> = {};
+  const refused: Array<{ run: string; message: string }> = [];
   // One run at a time: each reads every labelled image of its run, so parallel runs would multiply the memory.
-  for (const run of runs) perRun.push({ run, views: suite.results ? await cachedSuiteResults(prisma, suite, { runId: run.id, ...opts }) : [] });
-  return mergeRunViews(perRun);
+  for (const run of runs) {
+    const p = (provenance[run.id] = await labelProvenance(prisma, [run.id]));
+    if (p.mixed) {
+      refused.push({ run: run.name, message: mixedClassifiersMessage(p) });
+      continue;
+    }
+    const pc = provenanceCaution(p);
+    const caution = [run.caution, pc && !run.caution?.includes(pc) ? pc : null].filter(Boolean).join("; ") || null;
+    perRun.push({ run: { ...run, caution }, views: suite.results ? await cachedSuiteResults(prisma, suite, { runId: run.id, ...opts }) : [] });
+  }
+  return { tables: mergeRunViews(perRun), provenance, refused };
 }

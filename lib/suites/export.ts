@@ -8,6 +8,8 @@ import type { AnySuite } from "./types";
 import type { SuiteView } from "./views";
 import { cachedSuiteResults } from "./results-cache";
 import { DEFAULT_PROFILE, type ScoringProfile } from "./profiles";
+import { labelProvenance as runLabelProvenance } from "../faces/run-provenance";
+import { provenanceCaution } from "../faces/provenance";
 
 /** The run's suite when it has generic results (views) rather than its own exports; null otherwise. */
 export async function genericSuiteOfRun(prisma: PrismaClient, runId: string): Promise<{ suite: AnySuite; version: string | null } | null> {
@@ -21,8 +23,12 @@ export async function genericSuiteOfRun(prisma: PrismaClient, runId: string): Pr
 export async function suiteResultsJson(prisma: PrismaClient, runId: string, s: { suite: AnySuite; version: string | null }, opts: { labels: "model" | "reviewed"; verifiedOnly?: boolean; resamples?: number; profile?: ScoringProfile }) {
   const profile = opts.profile ?? DEFAULT_PROFILE;
   const views = await cachedSuiteResults(prisma, s.suite, { runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, resamples: opts.resamples ?? 1000, profile });
+  // What labelled the faces travels with the numbers: a stand-in's or an unverified classifier's are flagged.
+  const labelProvenance = await runLabelProvenance(prisma, [runId]);
+  const caution = provenanceCaution(labelProvenance);
+  const flagged = views.filter((v) => v.kind !== "list").map((v) => (caution && v.kind === "table" ? { ...v, groups: v.groups.map((g) => ({ ...g, rows: g.rows.map((r) => (r.source === "published" ? r : { ...r, flag: [caution, r.flag].filter(Boolean).join("; ") })) })) } : v));
   // The profile is named only where the suite scores differently under it.
-  return { suite: { id: s.suite.id, name: s.suite.name, version: s.version }, run: runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, ...(s.suite.profiles ? { profile } : {}), views: views.filter((v) => v.kind !== "list") };
+  return { suite: { id: s.suite.id, name: s.suite.name, version: s.version }, run: runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, ...(s.suite.profiles ? { profile } : {}), labelProvenance, caution, views: flagged };
 }
 
 export const VIEWS_CSV_COLUMNS = ["view", "group", "source", "row", "metric", "value", "lo", "hi", "n", "flag"] as const;

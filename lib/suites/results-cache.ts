@@ -8,11 +8,14 @@ import { createHash } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { AnySuite, ResultsRequest } from "./types";
 import type { SuiteView } from "./views";
+import { assertOneClassifier } from "../faces/run-provenance";
 
 const KIND = "suite-views";
 const inFlight = new Map<string, Promise<SuiteView[]>>();
 
 export async function cachedSuiteResults(prisma: PrismaClient, suite: AnySuite, req: ResultsRequest): Promise<SuiteView[]> {
+  // One run, one instrument: faces from two classifiers are never scored together (409 with what labelled what).
+  await assertOneClassifier(prisma, [req.runId]);
   const key = await stateKey(prisma, suite, req);
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return JSON.parse(hit.json) as SuiteView[];

@@ -1,6 +1,7 @@
 // Labels every image of a run the way the Label page does, in Node: UltraFace + the FairFace stand-in on
 // onnxruntime-web (WASM), leased and saved through the engine. The engine module is passed in, so a test loads it
 // after it has set FOF_DATA_DIR.
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import jpeg from "jpeg-js";
@@ -20,6 +21,7 @@ export async function labelRun(prisma: PrismaClient, engine: Engine, dataDir: st
   const session = (f: string) => ort.InferenceSession.create(readFileSync(path.join(SHARED_MODELS, f)), { executionProviders: ["wasm"], logSeverityLevel: 3 });
   const detector = await session("ultraface-version-RFB-320.onnx");
   const classifier = await session("fairface-standin-single18.onnx");
+  const classifierSha = createHash("sha256").update(readFileSync(path.join(SHARED_MODELS, "fairface-standin-single18.onnx"))).digest("hex");
   const layout = loadLayout(classifier);
   for (;;) {
     const lease = await engine.leaseImages(prisma, { runId, max: 16 });
@@ -32,6 +34,6 @@ export async function labelRun(prisma: PrismaClient, engine: Engine, dataDir: st
       const faces = await labelImage(ort, detector, classifier, layout, { width: pixels.width, height: pixels.height, data: pixels.data });
       results.push({ imageId: img.id, faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.score, race: f.probabilities.race, gender: f.probabilities.gender, age: f.probabilities.age })) });
     }
-    await engine.saveLabels(prisma, { lease: lease.lease, classifier: { model: "fairface-standin-single18", sha256: "b".repeat(64) }, detector: { threshold: 0.95 }, results });
+    await engine.saveLabels(prisma, { lease: lease.lease, classifier: { model: "fairface-standin-single18", sha256: classifierSha }, detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 }, runtime: "browser-wasm", results });
   }
 }

@@ -5,7 +5,9 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { RunError } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
-import { steerRun } from "@/lib/auth/spending";
+import { maySteer, steerRun } from "@/lib/auth/spending";
+import { audit } from "@/lib/auth/audit";
+import { setAutoLabel } from "@/lib/engine/runs";
 import { DomainError } from "@/lib/engine/errors";
 
 const schema = z.object({ runId: z.string().min(1).max(64), action: z.enum(["pause", "resume", "cancel"]), budgetUsd: z.number().positive().max(1_000_000).nullable().optional() }).strict();
@@ -22,6 +24,24 @@ export async function changeRunState(input: z.input<typeof schema>): Promise<{ o
     if (e instanceof RunError || e instanceof DomainError) return { ok: false, error: e.message };
     throw e;
   }
+  revalidatePath(`/runs/${parsed.data.runId}`);
+  return { ok: true };
+}
+
+const autoLabelSchema = z.object({ runId: z.string().min(1).max(64), on: z.boolean() }).strict();
+
+/** "Label automatically" on or off for a text-to-image run: its owner or an admin. */
+export async function changeAutoLabel(input: z.input<typeof autoLabelSchema>): Promise<{ ok: true } | { ok: false; error: string }> {
+  const g = await actionGuard("runs.manage");
+  if ("message" in g) return { ok: false, error: g.message };
+  const parsed = autoLabelSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: "invalid request" };
+  const run = await db().run.findUnique({ where: { id: parsed.data.runId }, select: { createdById: true } });
+  if (!run) return { ok: false, error: "run not found" };
+  if (!maySteer(g.viewer, run)) return { ok: false, error: "only the run's owner or an admin may change how it is labelled" };
+  const r = await setAutoLabel(db(), parsed.data.runId, parsed.data.on);
+  if (!r.ok) return r;
+  await audit(db(), { userId: g.viewer.id, action: "run.autoLabel", targetType: "run", targetId: parsed.data.runId, details: { on: parsed.data.on } });
   revalidatePath(`/runs/${parsed.data.runId}`);
   return { ok: true };
 }

@@ -29,7 +29,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const suite = suiteOf(summary.suite.id);
   const owner = await db().run.findUnique({ where: { id }, select: { createdById: true } });
   let views = null;
-  if (!summary.suite.customRunPages && suite.results) {
+  // A run whose faces come from two classifiers is not scored: RunView says why (summary.scoresRefused).
+  if (!summary.suite.customRunPages && suite.results && !summary.scoresRefused) {
     const p = resultParams(await searchParams);
     // Intervals only once the data stops changing: a live run re-renders often.
     const live = summary.status === "running" || summary.status === "queued";

@@ -11,6 +11,7 @@ import { committedUsd } from "@/lib/auth/spending";
 import { DEFAULT_SUITE_ID, listSuites } from "@/lib/suites";
 import { launchVariant, launchVariantsOf } from "@/lib/suites/launch-variants";
 import { SuiteLaunchForm } from "@/components/suites/suite-launch-form";
+import { liveLabelWorkers } from "@/lib/engine/workers";
 import { suiteContentVersions } from "@/lib/suites/content-versions";
 
 export const metadata: Metadata = { title: "Launch a run" };
@@ -74,6 +75,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
         models={models.map((m) => ({ slug: m.slug, label: m.label, keyMissing: keyMissing(m), pricePerImage: m.pricePerImage }))}
         helpers={helpers.map((m) => ({ slug: m.slug, label: m.label, keyMissing: keyMissing(m) }))}
         spendingLeft={left}
+        autoLabel={modality === "t2i" ? { workers: await liveLabelWorkers(db()) } : null}
         contents={contents.filter((c) => c.current || c.imported).map((c) => ({ version: c.version, label: `${c.version} — ${c.current ? "shipped with the workbench" : "imported"}${c.items !== null ? `, ${c.items} entries` : ""}` }))}
       />
     </>

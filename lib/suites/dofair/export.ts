@@ -27,7 +27,7 @@ export async function* dofairExportLines(ctx: SuiteContext, req: { runId: string
         labels: req.labels,
       };
       if (!im.faces.length) lines.push({ ...base, face: null, label: null, labelSource: null });
-      for (const f of im.faces) lines.push({ ...base, face: { id: f.faceId, box: f.box, classifier: f.classifier ?? null }, label: f.label, labelSource: f.source });
+      for (const f of im.faces) lines.push({ ...base, face: { id: f.faceId, box: f.box, ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }) }, label: f.label, labelSource: f.source });
     }
     yield lines;
   }

@@ -1,6 +1,7 @@
 // A DoFaiR run's images as scoring records: each image's entry, method, augmentation, model and the label of each
 // face on the entry's dimension — the classifier's (FairFace-native classes, from the stored probabilities) or,
 // with review, the annotators' majority where there is one. Read in pages of images so memory stays bounded.
+import { faceProvenance, type FaceProvenance } from "../../faces/provenance";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT, consensus, currentLabels } from "../../review/votes";
 import { DOFAIR_GENDERS, DOFAIR_RACES, type Dimension } from "./content";
@@ -12,7 +13,8 @@ export interface FaceLabel {
   label: string | null;
   source: "model" | "human";
   /** what classified the face (name and sha256 of its weights); null for a face drawn by hand and not classified */
-  classifier?: { name: string; sha256: string | null } | null;
+  /** what produced the face's classifier label */
+  labelledBy?: FaceProvenance;
 }
 
 export interface ImageRecord {
@@ -68,7 +70,7 @@ const SELECT = {
   query: { select: { context: true } },
   faces: {
     orderBy: { id: "asc" },
-    select: { id: true, x1: true, y1: true, x2: true, y2: true, deleted: true, raceProbsJson: true, genderProbsJson: true, classifierModel: true, classifierVersion: true, annotations: { select: ANNOTATION_ROW_SELECT } },
+    select: { id: true, x1: true, y1: true, x2: true, y2: true, deleted: true, raceProbsJson: true, genderProbsJson: true, source: true, classifierModel: true, classifierVersion: true, detectorModel: true, detectorVersion: true, labelRuntime: true, annotations: { select: ANNOTATION_ROW_SELECT } },
   },
 } as const;
 
@@ -101,7 +103,7 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
         if (c?.notAFace) continue;
         const vote = dimension === "race" ? c?.race : c?.gender;
         const human = vote?.status === "decided" ? (dimension === "gender" ? humanGender(vote.value as string) : (vote.value as string)) : null;
-        faces.push({ faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2], label: human ?? modelLabel(f, dimension), source: human ? "human" : "model", classifier: f.classifierModel ? { name: f.classifierModel, sha256: f.classifierVersion } : null });
+        faces.push({ faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2], label: human ?? modelLabel(f, dimension), source: human ? "human" : "model", labelledBy: faceProvenance(f) });
       }
       out.push({ imageId: im.id, width: im.width, height: im.height, model: im.modelConfig.slug, entryId: im.statisticId, dimension, method: im.test, augmentation: im.query?.context ?? null, faces });
     }

@@ -31,7 +31,7 @@ export async function* faintExportLines(ctx: SuiteContext, req: { runId: string;
       const sides = p?.persons.length === 2 ? assignSides(im.faces) : null;
       for (const f of im.faces) {
         const side = p?.persons.length === 2 ? (sides ? (sides.left === f ? "left" : "right") : null) : "one";
-        lines.push({ ...base, face: { id: f.faceId, box: f.box, classifier: f.classifier ?? null }, side, ...f.labels, reviewed: f.human });
+        lines.push({ ...base, face: { id: f.faceId, box: f.box, ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }) }, side, ...f.labels, reviewed: f.human });
       }
     }
     yield lines;

@@ -1,6 +1,7 @@
 // A FAIntbench run's labelled images as scoring records: the prompt, the model, and each face's gender, race and age
 // in the suite's classes — the classifier's (mapped at read time from the stored probabilities) or, with review, the
 // annotators' majority where there is one. Read in pages of images so a paper-size run never sits in memory.
+import { faceProvenance, type FaceProvenance } from "../../faces/provenance";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT, consensus, currentLabels } from "../../review/votes";
 import { ATTRIBUTES, CLASSES, type Attribute } from "./classes";
@@ -14,7 +15,8 @@ export interface FaceLabels {
   /** per attribute: a human majority, or the classifier */
   human: Record<Attribute, boolean>;
   /** what classified the face (name and sha256 of its weights); null for a face drawn by hand and not classified */
-  classifier?: { name: string; sha256: string | null } | null;
+  /** what produced the face's classifier label */
+  labelledBy?: FaceProvenance;
 }
 
 export interface ImageRecord {
@@ -45,8 +47,12 @@ const SELECT = {
       raceProbsJson: true,
       genderProbsJson: true,
       ageProbsJson: true,
+      source: true,
       classifierModel: true,
       classifierVersion: true,
+      detectorModel: true,
+      detectorVersion: true,
+      labelRuntime: true,
       annotations: { select: ANNOTATION_ROW_SELECT },
     },
   },
@@ -79,7 +85,7 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
         if (f.deleted) continue;
         const c = votes?.get(f.id) ? consensus(votes.get(f.id)!.values()) : null;
         if (c?.notAFace) continue;
-        const face = { faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2] as [number, number, number, number], labels: {} as FaceLabels["labels"], human: {} as FaceLabels["human"], classifier: f.classifierModel ? { name: f.classifierModel, sha256: f.classifierVersion } : null };
+        const face = { faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2] as [number, number, number, number], labels: {} as FaceLabels["labels"], human: {} as FaceLabels["human"], labelledBy: faceProvenance(f) };
         for (const a of ATTRIBUTES) {
           const vote = c?.[a];
           const human = vote?.status === "decided" ? (vote.value as string) : null;

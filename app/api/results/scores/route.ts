@@ -67,10 +67,10 @@ async function suiteScores(suite: AnySuite, runs: Array<{ id: string; name: stri
     const status = statuses.get(id) ?? "unknown";
     return status === "completed" && !failed ? null : outcomeLabel(status, failed);
   };
-  const tables = await suiteRunsResults(db(), suite, runs.map((r) => ({ ...r, caution: caution(r.id) })), { labels: q.labels, verifiedOnly: q.items === "verified", resamples: 1000, profile: q.profile });
+  const { tables, provenance, refused } = await suiteRunsResults(db(), suite, runs.map((r) => ({ ...r, caution: caution(r.id) })), { labels: q.labels, verifiedOnly: q.items === "verified", resamples: 1000, profile: q.profile });
   const stamp = new Date().toISOString().slice(0, 10);
   const base = `${suite.id}-scores-${q.labels}${suite.profiles ? `-${q.profile}` : ""}-${stamp}`;
   if (q.format === "csv") return attachment(viewsCsv(tables), `${base}.csv`, "text/csv; charset=utf-8");
-  const body = { suite: { id: suite.id, name: suite.name }, runs, labels: q.labels, items: q.items, ...(suite.profiles ? { profile: q.profile } : {}), views: tables };
+  const body = { suite: { id: suite.id, name: suite.name }, runs: runs.map((r) => ({ ...r, labelProvenance: provenance[r.id] ?? null })), refused, labels: q.labels, items: q.items, ...(suite.profiles ? { profile: q.profile } : {}), views: tables };
   return attachment(JSON.stringify(body, null, 2) + "\n", `${base}.json`, "application/json");
 }

@@ -5,6 +5,7 @@ import { connection } from "next/server";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SuiteViews } from "@/components/suites/suite-views";
+import { ProvenanceDetails } from "@/components/faces/provenance";
 import { ResultsControls } from "@/components/suites/results-controls";
 import { RunPicker } from "@/components/results/run-picker";
 import { SuiteSwitch } from "@/components/results/suite-switch";
@@ -29,7 +30,7 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
   const selection = await selectRuns(sp, suite.id);
   const runs = selection.picked.map((r) => ({ id: r.id, name: r.name, caution: selection.cautions[r.id] }));
   // Intervals for the runs shown: each run's are cached per state of its data, so a revisit costs a lookup.
-  const tables = await suiteRunsResults(db(), suite, runs, { labels: p.labels, verifiedOnly: p.items === "verified", resamples: 1000, profile: p.profile });
+  const { tables, provenance, refused } = await suiteRunsResults(db(), suite, runs, { labels: p.labels, verifiedOnly: p.items === "verified", resamples: 1000, profile: p.profile });
   const options = { labels: p.labels, ...(p.items !== "all" ? { items: p.items } : {}), ...(suite.profiles ? { profile: p.profile } : {}) };
   const exportHref = (format: string) => `/api/results/scores?${new URLSearchParams({ runs: runs.map((r) => r.id).join(","), format, labels: p.labels, ...(suite.profiles ? { profile: p.profile } : {}) })}`;
   return (
@@ -64,7 +65,18 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
             Launch one from <Link className="text-indigo-700 underline" href={`/runs/new?suite=${suite.id}`}>Runs</Link> (the synthetic image model needs no API key), or pick runs above.
           </EmptyState>
         ) : (
-          <SuiteViews views={tables} drillBase="" />
+          <>
+            {refused.map((r) => (
+              <p key={r.run} role="alert" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
+                {r.run}: {r.message}
+              </p>
+            ))}
+            <SuiteViews views={tables} drillBase="" />
+            <section aria-label="How the faces were labelled" className="space-y-2 rounded border border-slate-200 p-3">
+              <h2 className="text-sm font-semibold">How the faces were labelled</h2>
+              {runs.map((r) => provenance[r.id] && <ProvenanceDetails key={r.id} p={provenance[r.id]} runName={r.name} />)}
+            </section>
+          </>
         )}
       </div>
     </>

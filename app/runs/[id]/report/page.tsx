@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { ProvenanceDetails } from "@/components/faces/provenance";
+import { labelProvenance } from "@/lib/faces/run-provenance";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
@@ -38,6 +40,16 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
   const q = groupParamsSchema.pick({ labels: true, raceMapping: true, profile: true }).parse(flatParams(await searchParams));
   const opts = run.modality === "t2i" ? { labels: q.labels, raceMapping: q.raceMapping, profile: q.profile } : {};
   const ref = { id: run.id, name: run.name };
+  // What labelled a text-to-image run's faces heads its numbers; faces from two classifiers are not scored.
+  const provenance = run.modality === "t2i" ? await labelProvenance(db(), [id]) : null;
+  if (provenance?.mixed)
+    return (
+      <article className="space-y-6" data-testid="run-report">
+        <RunTabs run={run} current="report" role={viewer.role} />
+        <h1 className="text-2xl font-semibold">{run.name}</h1>
+        <ProvenanceDetails p={provenance} />
+      </article>
+    );
   const [groups, intervals, influence, bm] = await Promise.all([
     runDetailed(db(), id, opts),
     runIntervals(db(), id, opts),
@@ -75,6 +87,13 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
           )
         }
       />
+
+      {provenance && (
+        <section aria-label="Face labels" className="rounded border border-slate-200 p-3">
+          <h2 className="mb-1 text-sm font-semibold">How the faces were labelled</h2>
+          <ProvenanceDetails p={provenance} />
+        </section>
+      )}
 
       <section className="break-inside-avoid">
         <h2 className="mb-2 text-base font-semibold">Factuality vs fairness</h2>

@@ -11,6 +11,8 @@ import { scoresCsv } from "@/lib/results/csv";
 import { attachment, exportFileName as fileName } from "@/lib/results/export";
 import { pointIntervalKey } from "@/lib/results/tradeoff";
 import type { BootstrapIntervals } from "@/lib/metrics";
+import { labelProvenance as runLabelProvenance } from "@/lib/faces/run-provenance";
+import { provenanceCaution } from "@/lib/faces/provenance";
 import { genericSuiteOfRun, suiteResultsJson, viewsCsv } from "@/lib/suites/export";
 import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
 
@@ -40,8 +42,11 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
   await audit(db(), { userId: viewer?.id ?? null, action: "export", targetType: "run", targetId: id, details: { format, labels, profile } });
   const generic = await genericSuiteOfRun(db(), id);
   if (generic) return suiteExport(id, run.name, generic, format, labels, profile);
+  // What labelled a text-to-image run's faces travels with its scores (a stand-in's are flagged in the run's name).
+  const labelProvenance = run.modality === "t2i" ? await runLabelProvenance(db(), [id]) : null;
+  const caution = labelProvenance ? provenanceCaution(labelProvenance) : null;
   if (format === "csv") {
-    const ref = { id, name: run.name };
+    const ref = { id, name: caution ? `${run.name} [${caution}]` : run.name };
     const groups = (await runScores(db(), id, { raceMapping, labels, profile })).map((g) => ({ ...g, run: ref }));
     const intervals = new Map<string, BootstrapIntervals>();
     for (const g of (await runIntervals(db(), id, { raceMapping, labels, profile }))?.groups ?? []) intervals.set(pointIntervalKey({ ...g, run: ref }), g.intervals);
@@ -50,7 +55,7 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
   if (format === "json") {
     const body =
       run.modality === "t2i"
-        ? { raceMapping, profile, results: await runScores(db(), id, { raceMapping, labels: "model", profile }), reviewedResults: await runScores(db(), id, { raceMapping, labels: "reviewed", profile }) }
+        ? { raceMapping, profile, labelProvenance, caution, results: await runScores(db(), id, { raceMapping, labels: "model", profile }), reviewedResults: await runScores(db(), id, { raceMapping, labels: "reviewed", profile }) }
         : { profile, results: await runScores(db(), id, { profile }) };
     return new NextResponse(JSON.stringify(body, null, 2) + "\n", {
       headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${fileName(run.name, "scores.json")}"` },

@@ -1,0 +1,120 @@
+// What produced a face's label: the detector and classifier (name, sha256 of the weights) and the runtime the
+// pipeline ran on. Client-safe: the run page, results and exports all describe labels with these values.
+import { z } from "zod";
+
+/** Where the face pipeline ran: the same code (lib/faces/pipeline.ts) on two runtimes and their backends. */
+export const LABEL_RUNTIMES = ["node-cpu", "node-cuda", "browser-wasm", "browser-webgpu"] as const;
+export type LabelRuntime = (typeof LABEL_RUNTIMES)[number];
+export const labelRuntimeSchema = z.enum(LABEL_RUNTIMES);
+
+export const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, "a sha256: 64 lowercase hex digits");
+export const modelRefSchema = z.object({ model: z.string().min(1).max(80), sha256: sha256Schema });
+export type ModelRef = z.infer<typeof modelRefSchema>;
+
+/**
+ * Weights known by their checksum. The stand-ins are the test models of ../shared/models: they have FairFace's
+ * shapes but fixed toy weights, so their labels say nothing about the people in an image.
+ */
+const KNOWN: Record<string, { name: string; kind: "detector" | "stand-in" }> = {
+  "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854": { name: "UltraFace RFB-320", kind: "detector" },
+  "34cd7e60aeff28744c657de7a3dc64e872d506741de66987f3426f2b79f88017": { name: "UltraFace RFB-320", kind: "detector" },
+  "8156c9d989417b3f2db78025b03b725138a91d30814f483cb437b5a57ac65eb4": { name: "FairFace stand-in (single output)", kind: "stand-in" },
+  f40d8a32ee17fabb1ed479770fdfd0ec97739e508e3413c2a1ac70fa1a3ad9da: { name: "FairFace stand-in (three heads)", kind: "stand-in" },
+};
+
+/**
+ * How far a classifier's numbers may be read beside the papers': "fairface" only for weights an admin vouched for
+ * (FAIRFACE_MODEL_SHA256 / FOF_FAIRFACE_SHA256), "stand-in" for the known test models, "unverified" for anything
+ * else — a file called fairface.onnx is not evidence. Only "fairface" is comparable with published rows.
+ */
+export type ClassifierStatus = "fairface" | "stand-in" | "unverified";
+
+export function classifierStatus(sha256: string | null | undefined, verified: readonly string[]): ClassifierStatus {
+  if (sha256 && verified.includes(sha256)) return "fairface";
+  if (sha256 && KNOWN[sha256]?.kind === "stand-in") return "stand-in";
+  return "unverified";
+}
+
+export const CLASSIFIER_STATUS_TEXT: Record<ClassifierStatus, string> = {
+  fairface: "FairFace (weights verified by checksum)",
+  "stand-in": "a test stand-in, not FairFace: its labels are not about the people in the images, and the numbers are not comparable with the papers'",
+  unverified: "not verified as FairFace (its checksum is not among FAIRFACE_MODEL_SHA256 / FOF_FAIRFACE_SHA256): not comparable with the papers until an admin vouches for it",
+};
+
+/** A known file's display name, else the name it was labelled under. */
+export function modelDisplayName(name: string | null | undefined, sha256: string | null | undefined): string {
+  return (sha256 && KNOWN[sha256]?.name) || name || "unknown";
+}
+
+/** One classifier (or detector, or runtime) seen in a run's faces, and how many faces it labelled. */
+export interface ProvenanceEntry {
+  name: string;
+  sha256: string | null;
+  faces: number;
+}
+
+export interface ClassifierEntry extends ProvenanceEntry {
+  status: ClassifierStatus;
+}
+
+/** Everything a run's (not deleted) faces say about what labelled them. */
+export interface LabelProvenance {
+  classifiers: ClassifierEntry[];
+  detectors: ProvenanceEntry[];
+  runtimes: Array<{ runtime: string; faces: number }>;
+  /** faces with classifier output at all */
+  faces: number;
+  /** more than one classifier's weights: such a run is not scored (MixedClassifiersError) */
+  mixed: boolean;
+  /** every classifier is verified FairFace: only then are numbers read beside the papers' */
+  comparable: boolean;
+}
+
+/** One line for captions, exports and the CLI: what labelled the faces, and what that means for the numbers. */
+export function provenanceText(p: LabelProvenance): string {
+  if (!p.classifiers.length) return "No face has classifier output yet.";
+  const cls = p.classifiers.map((c) => `${modelDisplayName(c.name, c.sha256)} (sha256 ${c.sha256?.slice(0, 12) ?? "unknown"}…, ${c.faces.toLocaleString("en-US")} faces): ${CLASSIFIER_STATUS_TEXT[c.status]}`).join("; ");
+  const det = p.detectors.map((d) => `${modelDisplayName(d.name, d.sha256)}${d.sha256 ? ` (sha256 ${d.sha256.slice(0, 12)}…)` : ""}`).join(", ");
+  const rt = p.runtimes.map((r) => `${r.runtime} ${r.faces.toLocaleString("en-US")}`).join(", ");
+  return `Labels by ${cls}. Detector: ${det || "unrecorded"}. Runtime: ${rt || "unrecorded"}.${p.mixed ? " MIXED: faces come from more than one classifier, so the run is not scored." : ""}`;
+}
+
+export function mixedClassifiersMessage(p: Pick<LabelProvenance, "classifiers">): string {
+  const list = p.classifiers.map((c) => `${modelDisplayName(c.name, c.sha256)} (sha256 ${c.sha256?.slice(0, 12) ?? "unknown"}…) ${c.faces.toLocaleString("en-US")} faces`).join(", ");
+  return `This run's faces were labelled by ${p.classifiers.length} different classifiers (${list}); scoring them together would mix two instruments, so the run is not scored. Launch it again with the same settings and label that run with one classifier (the server refuses a second classifier on a run it has labels for).`;
+}
+
+/**
+ * A short caution for every place a run's numbers appear (run names in tables, row flags, CSV): null only when every
+ * face comes from verified FairFace weights (or there are no faces yet).
+ */
+export function provenanceCaution(p: Pick<LabelProvenance, "classifiers" | "mixed">): string | null {
+  if (!p.classifiers.length) return null;
+  if (p.mixed) return `faces from ${p.classifiers.length} classifiers: not scored`;
+  const s = p.classifiers[0].status;
+  if (s === "stand-in") return "labels by a stand-in classifier, not FairFace: not comparable with the papers";
+  if (s === "unverified") return "labels by a classifier not verified as FairFace: not comparable with the papers";
+  return null;
+}
+
+export interface FaceProvenance {
+  classifier: { name: string | null; sha256: string } | null;
+  detector: { name: string | null; sha256: string | null } | null;
+  runtime: string | null;
+}
+
+/** A stored face's provenance as exports state it. */
+export function faceProvenance(f: { source: string; classifierModel: string | null; classifierVersion: string | null; detectorModel: string | null; detectorVersion: string | null; labelRuntime: string | null }): FaceProvenance {
+  return {
+    classifier: f.classifierVersion ? { name: f.classifierModel, sha256: f.classifierVersion } : null,
+    detector: f.source === "detector" ? { name: f.detectorModel, sha256: f.detectorVersion } : null,
+    runtime: f.labelRuntime,
+  };
+}
+
+/** A few words for a run's name where its rows are listed: null when its labels come from verified FairFace. */
+export function provenanceTag(p: Pick<LabelProvenance, "classifiers" | "mixed">): string | null {
+  if (!p.classifiers.length) return null;
+  if (p.mixed) return "mixed classifiers";
+  return p.classifiers[0].status === "stand-in" ? "stand-in labels" : p.classifiers[0].status === "unverified" ? "unverified classifier" : null;
+}
