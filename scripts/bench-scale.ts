@@ -5,7 +5,8 @@
 //   until the model's global cap, which holds across them (the emulator's peak concurrent calls never exceed it).
 //   Crash: 3 workers, one killed with SIGKILL mid-run; its leases expire (FOF_WORKER_LEASE_MS) and the others take
 //   them; every query ends with exactly one outcome, and calls repeated ≤ the queries it held at the kill.
-// Writes the results to docs/BENCHMARKS.md.
+//   Labelling (scripts/bench-scale-labelling.ts): 1 and 2 label workers, and FAIntbench quick end to end.
+// BENCH_PARTS=calls,labelling (default both) picks the parts. Writes the results to docs/BENCHMARKS.md.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
@@ -88,6 +89,24 @@ async function main() {
         await sleep(100);
       }
     };
+    const parts = (process.env.BENCH_PARTS ?? "calls,labelling").split(",");
+    if (parts.includes("labelling")) {
+      const { labellingBench } = await import("./bench-scale-labelling");
+      const lines = await labellingBench(prisma, env, children);
+      const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+      writeSection("Label workers on PostgreSQL", [
+        `## Label workers on PostgreSQL (\`npm run bench:scale\`) — ${new Date().toISOString().slice(0, 10)}`,
+        "",
+        `Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; PostgreSQL from ${postgresBin()} (throwaway cluster on loopback, fsync off). Command: \`BENCH_PARTS=labelling npm run bench:scale\`.`,
+        "Label workers are `fof worker --label-only` processes (the bundled CLI; onnxruntime-node 1.30 on CPU, FOF_LABEL_THREADS=1 each) on one machine, so two workers share its cores with PostgreSQL and the bench. Images from the built-in synthetic image model (512 × 512 photos with one face each); classifier: bench:faces' ResNet-34 with FairFace's input and output shapes and random weights (FairFace's cost, ≈ 3.6 G multiply-adds per face; its labels mean nothing, so these runs are marked \"not verified as FairFace\"). On CPU the classifier dominates (bench:faces: about 100 ms per face on one thread). On a GPU (\`FOF_LABEL_DEVICE=cuda\`) a ResNet-34 classifies a face in well under a millisecond at batch 8, so a worker would be bound by PNG decoding, UltraFace and database writes on its CPU — roughly the detect + decode share here (≈ 50 ms per image per core, so ≈ 20 images/s per worker): expected, untested here (no GPU on this machine).",
+        "",
+        ...lines,
+        "",
+        "Targets (issue #23): near-linear in label workers; each image labelled exactly once; FAIntbench quick generated, labelled and scored with no browser.",
+        "",
+      ]);
+    }
+    if (!parts.includes("calls")) return;
     for (const n of [1, 2, 4]) {
       const workers = startWorkers(n);
       await waitAlive(n);
@@ -170,15 +189,21 @@ async function main() {
       "Targets (issue #14): ≥ 0.9 × the bound, near-linear until the model's global cap; after a kill -9, every query exactly one outcome and repeated calls ≤ those in flight at the kill.",
       "",
     ].join("\n");
-    const file = "docs/BENCHMARKS.md";
-    const existing = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n\n";
-    const withoutOld = existing.replace(/## Scale-out on PostgreSQL \(`npm run bench:scale`\)[\s\S]*?(?=\n## |$)/, "").trimEnd();
-    writeFileSync(file, `${withoutOld}\n\n${section}`);
-    process.stderr.write(`written to ${file}\n`);
+    writeSection("Scale-out on PostgreSQL", section.split("\n"));
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
     pg.stop();
   }
+}
+
+/** Replaces (or appends) one "## <title> (`npm run bench:scale`)" section of docs/BENCHMARKS.md. */
+function writeSection(title: string, lines: string[]) {
+  const file = "docs/BENCHMARKS.md";
+  const existing = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n\n";
+  const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const withoutOld = existing.replace(new RegExp(`## ${escaped} \\(\`npm run bench:scale\`\\)[\\s\\S]*?(?=\\n## |$)`), "").trimEnd();
+  writeFileSync(file, `${withoutOld}\n\n${lines.join("\n")}`);
+  process.stderr.write(`written to ${file}\n`);
 }
 
 main().catch((e) => {

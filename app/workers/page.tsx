@@ -58,6 +58,11 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                   <Td className="text-right tabular-nums">{w.pid}</Td>
                   <Td>
                     <Badge tone={workerTone(w.state)}>{w.state}</Badge>
+                    {w.labeller && (
+                      <span className="mt-1 block text-xs text-slate-600" data-testid="labeller">
+                        labels faces: {w.labeller}
+                      </span>
+                    )}
                   </Td>
                   <Td className="text-xs">
                     {w.runs.length

@@ -14,6 +14,9 @@ export async function listWorkers(prisma: PrismaClient, { includeStopped = false
   ]);
   const models = new Map((await prisma.modelConfig.findMany({ where: { id: { in: [...new Set(shares.map((s) => s.modelConfigId))] } }, select: { id: true, slug: true, concurrency: true } })).map((m) => [m.id, m]));
   const runNames = new Map(runs.map((r) => [r.id, r.name]));
+  // A label worker's runs may have finished generating: their names too.
+  const other = [...new Set(rows.flatMap((w) => JSON.parse(w.runsJson) as string[]))].filter((id) => !runNames.has(id)).slice(0, 500);
+  if (other.length) for (const r of await prisma.run.findMany({ where: { id: { in: other } }, select: { id: true, name: true } })) runNames.set(r.id, r.name);
   const now = Date.now();
   return rows.map((w) => ({
     owner: w.owner,
@@ -23,6 +26,8 @@ export async function listWorkers(prisma: PrismaClient, { includeStopped = false
     heartbeatAt: w.heartbeatAt.toISOString(),
     state: workerState(w, now),
     inFlight: w.inFlight,
+    /** a label worker's classifier and runtime (null: it takes calls) */
+    labeller: w.labeller,
     runs: (JSON.parse(w.runsJson) as string[]).map((id) => ({ id, name: runNames.get(id) ?? id })),
     lastError: w.lastError,
     lastErrorAt: w.lastErrorAt?.toISOString() ?? null,
