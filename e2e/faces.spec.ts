@@ -50,7 +50,7 @@ async function importPortraits(page: Page, model: string, runName: string) {
   return href!.split("/").pop()!;
 }
 
-async function labelAndCheck(page: Page, runId: string, backend: RegExp) {
+async function labelAndCheck(page: Page, runId: string, backend: RegExp, labelledBy: { runtime: string; standIn: string }) {
   await expect(page.getByTestId("backend")).toHaveText(backend, { timeout: 60_000 });
   await page.getByRole("button", { name: "Start labelling" }).click();
   await expect(page.getByTestId("label-phase")).toHaveText("all images labelled", { timeout: 60_000 });
@@ -63,6 +63,12 @@ async function labelAndCheck(page: Page, runId: string, backend: RegExp) {
   await expect(labelling).toContainText("Labelled (with faces)2");
   await expect(labelling).toContainText("No face (excluded)2");
   await expect(labelling).toContainText("Faces2");
+  // What labelled the faces: the stand-in, marked as not FairFace, with its checksum, the detector and the runtime.
+  const provenance = page.getByTestId("label-provenance");
+  await expect(provenance).toContainText(`Classifier ${labelledBy.standIn}`);
+  await expect(provenance).toContainText("stand-in — not FairFace");
+  await expect(provenance).toContainText(`${labelledBy.runtime} (2 faces)`);
+  await expect(provenance).toContainText("Detector: UltraFace RFB-320");
   // T2I scores: crime rate has both attributes; 2 faces scored, the 2 no-face images counted as refused.
   const rows = page.getByTestId("score-row");
   await expect(rows).toHaveCount(4);
@@ -80,6 +86,8 @@ async function labelAndCheck(page: Page, runId: string, backend: RegExp) {
   expect(lines).toHaveLength(8);
   expect(lines.filter((l) => l.answer === null)).toHaveLength(4);
   expect(lines[0]).toMatchObject({ modality: "t2i", context: null, statistic: "Crime Rate" });
+  // Each face line names its classifier's sha256, the detector and the runtime.
+  for (const l of lines.filter((x) => x.faceId !== null)) expect(l).toMatchObject({ classifier: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }, detector: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }, runtime: labelledBy.runtime });
 }
 
 test.describe("face labelling on WebGPU (SwiftShader)", () => {
@@ -113,7 +121,7 @@ test.describe("face labelling on WebGPU (SwiftShader)", () => {
     );
     await page.goto(`/label?run=${runId}&backend=webgpu`);
     await expect(page.getByTestId("classifier")).toContainText("FairFace (server file) · one output [N,18]", { timeout: 60_000 });
-    await labelAndCheck(page, runId, /^WebGPU — .*forced/);
+    await labelAndCheck(page, runId, /^WebGPU — .*forced/, { runtime: "browser-webgpu", standIn: "FairFace stand-in (single output)" });
   });
 });
 
@@ -133,7 +141,7 @@ test.describe("face labelling on WASM", () => {
     // Kept in browser storage: a reload finds it without asking again.
     await page.reload();
     await expect(page.getByTestId("classifier")).toContainText("kept in this browser", { timeout: 60_000 });
-    await labelAndCheck(page, runId, /^WASM — SIMD, \d+ threads?, forced$/);
+    await labelAndCheck(page, runId, /^WASM — SIMD, \d+ threads?, forced$/, { runtime: "browser-wasm", standIn: "FairFace stand-in (three heads)" });
   });
 });
 

@@ -24,6 +24,9 @@ test.describe("DoFaiR", () => {
       await expect(form.getByTestId("estimate")).toContainText("48 images planned");
       await form.getByLabel("Images per prompt").fill("1");
       await expect(form.getByTestId("estimate")).toContainText("24 images planned");
+      // No label worker runs beside this server: "label automatically" is offered, unticked, and says why.
+      await expect(form.getByRole("checkbox", { name: /Label automatically/ })).not.toBeChecked();
+      await expect(form.getByText(/No label worker is running now/)).toBeVisible();
     });
     // Label every image in the browser with the stand-in classifier served in place of the FairFace file.
     await labelInBrowser(page, runId, 24);
@@ -47,6 +50,8 @@ test.describe("DoFaiR", () => {
     const csv = await (await page.request.get(`/api/runs/${runId}/export?format=csv`)).text();
     expect(csv.split("\n")[0]).toBe("view,group,source,row,metric,value,lo,hi,n,flag");
     expect(csv).toContain("table2,");
+    // The stand-in's numbers say so on every row of ours.
+    expect(csv).toContain("labels by a stand-in classifier, not FairFace: not comparable with the papers");
     const jsonl = (await (await page.request.get(`/api/runs/${runId}/export?format=jsonl`)).text()).trim().split("\n").map((l) => JSON.parse(l));
     expect(jsonl[0]).toMatchObject({ suite: "dofair", run: runId });
 
