@@ -4,7 +4,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { assertSameOrigin, errorResponse, HttpError, jsonWrite, readJsonBody } from "../lib/engine/http";
+import { assertSameOrigin, DomainError, errorResponse, jsonWrite, readJsonBody } from "../lib/engine/http";
+import { ERROR_STATUS } from "../lib/engine/errors";
 
 const req = (headers: Record<string, string>, body = "{}") => new Request("http://127.0.0.1:3000/api/x", { method: "POST", headers: { host: "127.0.0.1:3000", ...headers }, body });
 
@@ -52,7 +53,12 @@ describe("route boundary", () => {
     expect((await route(req({ "content-type": "text/plain" }))).status).toBe(415);
     expect((await route(req({ "content-type": "application/json", "sec-fetch-site": "same-origin" }))).status).toBe(200);
     expect(called).toBe(1);
-    expect(errorResponse(new HttpError(404, "run not found")).status).toBe(404);
+    expect(errorResponse(new DomainError("not_found", "run not found")).status).toBe(404);
+    // The code decides the status, whatever the message says; it travels with the message (and any problems).
+    const refusedImport = errorResponse(new DomainError("unprocessable", "nothing was stored: a run not found in it", [{ name: "a.png", message: "not a PNG" }]));
+    expect(refusedImport.status).toBe(422);
+    expect(await refusedImport.json()).toEqual({ error: "nothing was stored: a run not found in it", code: "unprocessable", problems: [{ name: "a.png", message: "not a PNG" }] });
+    for (const [code, status] of Object.entries(ERROR_STATUS)) expect(errorResponse(new DomainError(code as keyof typeof ERROR_STATUS, "x")).status).toBe(status);
     expect(errorResponse(new z.ZodError([])).status).toBe(400);
     expect(() => errorResponse(new Error("boom"))).toThrow("boom");
   });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const dataDir = mkdtempSync(path.join(tmpdir(), "fof-label-"));
 process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed } = await import("../lib/db");
-const { importImages, ImportError, leaseImages, saveLabels, releaseLeases, runScores, labelProgress } = await import("../lib/engine");
+const { importImages, DomainError, leaseImages, saveLabels, releaseLeases, runScores, labelProgress } = await import("../lib/engine");
 const { upsertModel } = await import("../lib/engine");
 const { labelProvenance } = await import("../lib/faces/run-provenance");
 
@@ -44,7 +44,7 @@ describe("image import", () => {
         { name: "objective__hiv-rate__highest__2.png", bytes: new TextEncoder().encode("GIF89a") },
       ],
     }).catch((e) => e);
-    expect(err).toBeInstanceOf(ImportError);
+    expect(err).toBeInstanceOf(DomainError);
     expect(err.problems).toEqual([{ name: "objective__hiv-rate__highest__2.png", message: expect.stringMatching(/not a PNG, JPEG or WebP/) }]);
     expect(await prisma().image.count()).toBe(before);
     expect(await prisma().run.count({ where: { preset: "import" } })).toBe(1);

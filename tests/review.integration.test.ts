@@ -11,7 +11,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "fof-review-"));
 process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("../lib/engine");
-const { importImages, leaseImages, saveLabels, upsertModel, saveAnnotations, reviewQueue, addFace, updateFace, createAssignment, listAssignments, reviewReport, runScores, ReviewError } = engine;
+const { importImages, leaseImages, saveLabels, upsertModel, saveAnnotations, reviewQueue, addFace, updateFace, createAssignment, listAssignments, reviewReport, runScores, DomainError } = engine;
 
 const prisma = () => db();
 const png = (shade: number) => {
@@ -110,7 +110,7 @@ describe("the review queue", () => {
     expect(low.faces[0].prediction).toMatchObject({ gender: "male", race: "Black", raceConfidence: 0.4, fairface: { race: "Black" } });
     const dis = await reviewQueue(prisma(), { runId, state: "disagreement" });
     expect(dis.faces.map((f) => f.id)).toEqual([faceIds[0]]);
-    await expect(reviewQueue(prisma(), { runId, state: "unreviewed" })).rejects.toBeInstanceOf(ReviewError);
+    await expect(reviewQueue(prisma(), { runId, state: "unreviewed" })).rejects.toBeInstanceOf(DomainError);
 
     const p1 = await reviewQueue(prisma(), { runId, annotator: "dee", state: "unreviewed", pageSize: 3 });
     expect(p1.faces.map((f) => f.id)).toEqual(faceIds.slice(0, 3));

@@ -11,7 +11,8 @@ process.env.FOF_DATA_DIR = dataDir;
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const { importImages, upsertModel, sweepStorage } = await import("../lib/engine");
-const { createUpload, receiveFile, takeUpload, UploadError } = await import("../lib/images");
+const { createUpload, receiveFile, takeUpload } = await import("../lib/images");
+const { DomainError } = await import("../lib/engine/errors");
 const filesRoute = await import("../app/api/imports/[id]/files/route");
 const openRoute = await import("../app/api/imports/route");
 const { sessionCookie } = await import("./helpers/session");
@@ -72,7 +73,7 @@ describe("streamed uploads", () => {
     const { meta, files, cleanup } = takeUpload(dataDir, id);
     expect(files).toHaveLength(3);
     // A second commit (double click, replay) finds nothing.
-    expect(() => takeUpload(dataDir, id)).toThrow(UploadError);
+    expect(() => takeUpload(dataDir, id)).toThrow(DomainError);
     const r = await importImages(db(), dataDir, { modelSlug: meta.model, runName: meta.runName, files });
     cleanup();
     expect(r.imported).toBe(3);

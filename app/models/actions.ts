@@ -4,7 +4,7 @@ import { fieldErrorsOf } from "@/lib/validation/friendly";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { archiveModel, deleteModel, ModelError, modelInputSchema, upsertModel } from "@/lib/engine";
+import { archiveModel, DomainError, deleteModel, modelInputSchema, upsertModel } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
 import { audit } from "@/lib/auth/audit";
 
@@ -67,7 +67,7 @@ export async function manageModel(_prev: ModelFormState, form: FormData): Promis
     else await archiveModel(db(), slug, op === "archive", g.viewer.id);
     await audit(db(), { userId: g.viewer.id, action: op === "delete" ? "model.delete" : op === "archive" ? "model.archive" : "model.restore", targetType: "model", targetId: slug });
   } catch (e) {
-    if (e instanceof ModelError) return { message: e.message };
+    if (e instanceof DomainError) return { message: e.message };
     throw e;
   }
   revalidatePath("/models");

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { createAssignment, ReviewError } from "@/lib/engine";
+import { createAssignment, DomainError } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
 import { audit } from "@/lib/auth/audit";
 import { can } from "@/lib/auth/roles";
@@ -41,7 +41,7 @@ export async function createAssignmentAction(_prev: AssignmentFormState, form: F
     };
   } catch (e) {
     if (e instanceof z.ZodError) return { message: e.issues.map((i) => `${i.path.join(".") || "form"}: ${i.message}`).join("; ") };
-    if (e instanceof ReviewError) return { message: e.message };
+    if (e instanceof DomainError) return { message: e.message };
     throw e;
   }
 }

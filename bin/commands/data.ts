@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import path from "node:path";
 import { db, migrateAndSeed } from "../../lib/db";
 import { env } from "../../lib/env";
-import { ImportError, importImages, LABEL_SOURCES, recordLine, runRecordChunks, runScores, type LabelSource } from "../../lib/engine";
+import { DomainError, importImages, LABEL_SOURCES, recordLine, runRecordChunks, runScores, type LabelSource } from "../../lib/engine";
 import { RACE_MAPPINGS, type RaceMapping } from "../../lib/faces/labels";
 import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
 import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "../../lib/suites/profiles";
@@ -88,7 +88,7 @@ export async function importCommand(paths: string[], opts: { model: string; suit
     process.stderr.write(`imported ${r.imported} images (mapped by ${r.mappedBy}) into run ${r.runId}\n`);
     process.stdout.write(JSON.stringify({ runId: r.runId, imported: r.imported }) + "\n");
   } catch (e) {
-    if (e instanceof ImportError) for (const p of e.problems) process.stderr.write(`${p.name}: ${p.message}\n`);
+    if (e instanceof DomainError) for (const p of e.problems ?? []) process.stderr.write(`${p.name}: ${p.message}\n`);
     throw e;
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -40,8 +40,8 @@ export async function viewerFrom(headers: Headers): Promise<Viewer | null> {
 
 /** Refuses unless signed in (401) with a role that may do this (403, saying what the role cannot do). */
 export function authorize(viewer: Viewer | null, permission: Permission): Viewer {
-  if (!viewer) throw new DomainError(401, "sign in first");
-  if (!can(viewer.role, permission)) throw new DomainError(403, `your role (${viewer.role}) may not ${PERMISSION_TEXT[permission]}`);
+  if (!viewer) throw new DomainError("unauthenticated", "sign in first");
+  if (!can(viewer.role, permission)) throw new DomainError("forbidden", `your role (${viewer.role}) may not ${PERMISSION_TEXT[permission]}`);
   return viewer;
 }
 

@@ -42,7 +42,7 @@ async function claim(prisma: PrismaClient, token: string, kind: "invite" | "rese
   const now = new Date();
   const inv = await prisma.invitation.findUnique({ where: { tokenHash: sha(token) } });
   const used = await prisma.invitation.updateMany({ where: { tokenHash: sha(token), kind, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
-  if (!inv || used.count !== 1) throw new DomainError(410, "this link is not valid (used, expired or unknown): ask an admin for a new one");
+  if (!inv || used.count !== 1) throw new DomainError("gone", "this link is not valid (used, expired or unknown): ask an admin for a new one");
   return inv;
 }
 
@@ -52,7 +52,7 @@ export const joinSchema = z.object({ token: z.string(), email: emailSchema, name
 export async function acceptInvitation(prisma: PrismaClient, input: z.input<typeof joinSchema>) {
   const j = joinSchema.parse(input);
   const pre = await inspectLink(prisma, j.token);
-  if (pre?.email && pre.email !== j.email) throw new DomainError(400, "this invitation is for another email address");
+  if (pre?.email && pre.email !== j.email) throw new DomainError("invalid", "this invitation is for another email address");
   const inv = await claim(prisma, j.token, "invite");
   return createUser(prisma, { email: j.email, name: j.name, password: j.password, role: inv.role as Role }, { userId: null, action: "user.join", details: { invitation: inv.id, invitedBy: inv.createdById } });
 }
@@ -60,7 +60,7 @@ export async function acceptInvitation(prisma: PrismaClient, input: z.input<type
 /** A password-reset link for a user (made by an admin; no mail server). */
 export async function createResetLink(prisma: PrismaClient, byUserId: string | null, userId: string) {
   const user = await prisma.user.findUnique({ where: { id: userId } });
-  if (!user) throw new DomainError(404, "user not found");
+  if (!user) throw new DomainError("not_found", "user not found");
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(Date.now() + RESET_HOURS * 3600_000);
   await prisma.$transaction(async (tx) => {

@@ -48,9 +48,9 @@ export async function committedUsd(prisma: PrismaClient, userId: string, exceptR
 export async function budgetWithinLimit(prisma: PrismaClient, user: { id: string; spendingLimitUsd: number | null }, budgetUsd: number | null, exceptRunId?: string): Promise<number | null> {
   if (user.spendingLimitUsd === null) return budgetUsd;
   const left = await leftUsd(prisma, user as { id: string; spendingLimitUsd: number }, exceptRunId);
-  if (left <= 0) throw new DomainError(403, `your spending limit of $${user.spendingLimitUsd.toFixed(2)} is used up by your other runs: ask an admin to raise it`);
+  if (left <= 0) throw new DomainError("forbidden", `your spending limit of $${user.spendingLimitUsd.toFixed(2)} is used up by your other runs: ask an admin to raise it`);
   const budget = budgetUsd ?? left;
-  if (budget > left + 1e-9) throw new DomainError(403, `a budget of $${budget.toFixed(2)} is over what your spending limit leaves ($${left.toFixed(2)} of $${user.spendingLimitUsd.toFixed(2)})`);
+  if (budget > left + 1e-9) throw new DomainError("forbidden", `a budget of $${budget.toFixed(2)} is over what your spending limit leaves ($${left.toFixed(2)} of $${user.spendingLimitUsd.toFixed(2)})`);
   return budget;
 }
 
@@ -76,8 +76,8 @@ export function maySteer(viewer: { id: string; role: string }, run: { createdByI
  */
 export async function steerRun(prisma: PrismaClient, viewer: Steerer, runId: string, action: "pause" | "resume" | "cancel", budgetUsd?: number | null) {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { id: true, createdById: true, budgetUsd: true } });
-  if (!run) throw new DomainError(404, "run not found");
-  if (!maySteer(viewer, run)) throw new DomainError(403, "only the run's owner or an admin may pause, resume, cancel or re-budget it");
+  if (!run) throw new DomainError("not_found", "run not found");
+  if (!maySteer(viewer, run)) throw new DomainError("forbidden", "only the run's owner or an admin may pause, resume, cancel or re-budget it");
   const own = run.createdById === viewer.id;
   let budget: number | null | undefined = budgetUsd;
   let charged: { userId: string; usd: number } | null = null;
@@ -90,11 +90,11 @@ export async function steerRun(prisma: PrismaClient, viewer: Steerer, runId: str
       budget = allowed === null ? null : allowed + granted;
       charged = { userId: viewer.id, usd: Math.max(0, (budget ?? 0) - (run.budgetUsd ?? 0)) };
     } else {
-      if (budgetUsd === null && viewer.spendingLimitUsd !== null) throw new DomainError(403, "with a spending limit you cannot remove another account's run budget: set an amount");
+      if (budgetUsd === null && viewer.spendingLimitUsd !== null) throw new DomainError("forbidden", "with a spending limit you cannot remove another account's run budget: set an amount");
       const delta = budgetUsd === null ? 0 : budgetUsd - (run.budgetUsd ?? 0);
       if (delta > 0 && viewer.spendingLimitUsd !== null) {
         const left = await leftUsd(prisma, { id: viewer.id, spendingLimitUsd: viewer.spendingLimitUsd });
-        if (delta > left + 1e-9) throw new DomainError(403, `raising this run's budget by $${delta.toFixed(2)} is charged to you, and your spending limit leaves $${left.toFixed(2)} of $${viewer.spendingLimitUsd.toFixed(2)}`);
+        if (delta > left + 1e-9) throw new DomainError("forbidden", `raising this run's budget by $${delta.toFixed(2)} is charged to you, and your spending limit leaves $${left.toFixed(2)} of $${viewer.spendingLimitUsd.toFixed(2)}`);
       }
       charged = { userId: viewer.id, usd: Math.max(0, delta) };
     }

@@ -22,7 +22,7 @@ export async function createUser(prisma: PrismaClient, input: NewUser, by: { use
   const u = newUserSchema.parse(input);
   const hash = await hashPassword(u.password);
   return prisma.$transaction(async (tx) => {
-    if (await tx.user.findUnique({ where: { email: u.email }, select: { id: true } })) throw new DomainError(409, `an account for ${u.email} exists already`);
+    if (await tx.user.findUnique({ where: { email: u.email }, select: { id: true } })) throw new DomainError("conflict", `an account for ${u.email} exists already`);
     const id = randomUUID();
     const user = await tx.user.create({ data: { id, email: u.email, name: u.name, role: u.role, emailVerified: true } });
     await tx.account.create({ data: { id: randomUUID(), userId: id, providerId: "credential", accountId: id, password: hash } });
@@ -49,9 +49,9 @@ export async function ensureAdminFromEnv(prisma: PrismaClient, email: string | u
 export async function setRole(prisma: PrismaClient, byUserId: string | null, userId: string, role: Role) {
   return prisma.$transaction(async (tx) => {
     const u = await tx.user.findUnique({ where: { id: userId } });
-    if (!u) throw new DomainError(404, "user not found");
+    if (!u) throw new DomainError("not_found", "user not found");
     if (u.role === "admin" && role !== "admin" && (await tx.user.count({ where: { role: "admin", disabled: false } })) <= 1)
-      throw new DomainError(409, "the last admin cannot lose the admin role");
+      throw new DomainError("conflict", "the last admin cannot lose the admin role");
     await tx.user.update({ where: { id: userId }, data: { role } });
     await audit(tx, { userId: byUserId, action: "user.role", targetType: "user", targetId: userId, details: { from: u.role, to: role } });
   });
@@ -60,8 +60,8 @@ export async function setRole(prisma: PrismaClient, byUserId: string | null, use
 export async function setDisabled(prisma: PrismaClient, byUserId: string | null, userId: string, disabled: boolean) {
   return prisma.$transaction(async (tx) => {
     const u = await tx.user.findUnique({ where: { id: userId } });
-    if (!u) throw new DomainError(404, "user not found");
-    if (disabled && u.role === "admin" && (await tx.user.count({ where: { role: "admin", disabled: false } })) <= 1) throw new DomainError(409, "the last admin cannot be disabled");
+    if (!u) throw new DomainError("not_found", "user not found");
+    if (disabled && u.role === "admin" && (await tx.user.count({ where: { role: "admin", disabled: false } })) <= 1) throw new DomainError("conflict", "the last admin cannot be disabled");
     await tx.user.update({ where: { id: userId }, data: { disabled } });
     // Signed out everywhere at once.
     if (disabled) await tx.session.deleteMany({ where: { userId } });
@@ -70,10 +70,10 @@ export async function setDisabled(prisma: PrismaClient, byUserId: string | null,
 }
 
 export async function setSpendingLimit(prisma: PrismaClient, byUserId: string | null, userId: string, limitUsd: number | null) {
-  if (limitUsd !== null && !(Number.isFinite(limitUsd) && limitUsd >= 0 && limitUsd <= 10_000_000)) throw new DomainError(400, "the spending limit is a number of USD ≥ 0, or none");
+  if (limitUsd !== null && !(Number.isFinite(limitUsd) && limitUsd >= 0 && limitUsd <= 10_000_000)) throw new DomainError("invalid", "the spending limit is a number of USD ≥ 0, or none");
   return prisma.$transaction(async (tx) => {
     const u = await tx.user.findUnique({ where: { id: userId } });
-    if (!u) throw new DomainError(404, "user not found");
+    if (!u) throw new DomainError("not_found", "user not found");
     await tx.user.update({ where: { id: userId }, data: { spendingLimitUsd: limitUsd } });
     await audit(tx, { userId: byUserId, action: "user.limit", targetType: "user", targetId: userId, details: { from: u.spendingLimitUsd, to: limitUsd } });
   });

@@ -84,7 +84,7 @@ export async function aggregatedRecords(prisma: PrismaClient, runId: string, opt
 /** These are FACT-OR-FAIR's scores: another suite's run is scored by its suite (its views), never read as if it were one. */
 async function assertFactOrFairRun(prisma: PrismaClient, runId: string) {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { suiteId: true } });
-  if (run && run.suiteId !== DEFAULT_SUITE_ID) throw new DomainError(409, `run ${runId} is a ${suiteOf(run.suiteId).name} run: its results are its suite's tables (run page, or the export), not FACT-OR-FAIR scores`);
+  if (run && run.suiteId !== DEFAULT_SUITE_ID) throw new DomainError("conflict", `run ${runId} is a ${suiteOf(run.suiteId).name} run: its results are its suite's tables (run page, or the export), not FACT-OR-FAIR scores`);
 }
 
 /** Scores per group with per-statistic cells and divergences. */

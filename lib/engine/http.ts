@@ -3,10 +3,6 @@
 // large 413, wrong type 415, cross-origin 403 — with a message a person can act on. Anything unexpected is rethrown
 // (Next logs it and answers 500 without details).
 import { z } from "zod";
-import { ReviewError } from "./review";
-import { RunError } from "./runs";
-import { ImportError } from "./imports";
-import { UploadError } from "../images/uploads";
 import { requirePermission, viewerFrom, type Viewer } from "../auth/guard";
 import type { Permission } from "../auth/roles";
 
@@ -14,18 +10,12 @@ import { DomainError } from "./errors";
 import { isContention } from "../db/retry";
 import { logger, requestIdOf } from "../log";
 
-/** An error that already knows its HTTP status (the domain's coded error). */
-export { DomainError as HttpError, notFound } from "./errors";
-const HttpError = DomainError;
+export { DomainError, notFound } from "./errors";
 
 export function errorResponse(e: unknown): Response {
-  if (e instanceof HttpError) return Response.json({ error: e.message }, { status: e.status });
+  if (e instanceof DomainError) return Response.json({ error: e.message, code: e.code, ...(e.problems ? { problems: e.problems } : {}) }, { status: e.status });
   if (e instanceof z.ZodError) return Response.json({ error: z.prettifyError(e) }, { status: 400 });
   if (e instanceof SyntaxError) return Response.json({ error: "invalid JSON" }, { status: 400 });
-  if (e instanceof ReviewError) return Response.json({ error: e.message }, { status: e.status });
-  if (e instanceof UploadError) return Response.json({ error: e.message }, { status: e.status });
-  if (e instanceof ImportError) return Response.json({ error: e.message, problems: e.problems }, { status: 422 });
-  if (e instanceof RunError) return Response.json({ error: e.message }, { status: /not found/.test(e.message) ? 404 : 400 });
   // Another writer holds the database (SQLite's single write lock, a PostgreSQL lock timeout): nothing was written
   // (the statement or transaction failed whole); the caller may simply try again.
   if (isContention(e)) return Response.json({ error: "the database is busy: try again in a moment" }, { status: 503, headers: { "retry-after": "1" } });
@@ -39,7 +29,7 @@ export function errorResponse(e: unknown): Response {
  */
 export function assertSameOrigin(req: Request): void {
   const site = req.headers.get("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") throw new HttpError(403, "cross-origin requests are refused");
+  if (site && site !== "same-origin" && site !== "none") throw new DomainError("forbidden", "cross-origin requests are refused");
   const origin = req.headers.get("origin");
   if (!site && origin) {
     const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
@@ -49,7 +39,7 @@ export function assertSameOrigin(req: Request): void {
     } catch {
       originHost = null;
     }
-    if (!host || originHost !== host) throw new HttpError(403, "cross-origin requests are refused");
+    if (!host || originHost !== host) throw new DomainError("forbidden", "cross-origin requests are refused");
   }
 }
 
@@ -62,10 +52,10 @@ export const MAX_JSON_BYTES = 2 * 1024 * 1024;
  */
 export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Promise<unknown> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/json") throw new HttpError(415, "send the body as application/json");
+  if (type !== "application/json") throw new DomainError("unsupported_media_type", "send the body as application/json");
   const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > maxBytes) throw new HttpError(413, `the body is larger than ${Math.round(maxBytes / 1024)} KiB`);
-  if (!req.body) throw new HttpError(400, "a JSON body is required");
+  if (Number.isFinite(declared) && declared > maxBytes) throw new DomainError("too_large", `the body is larger than ${Math.round(maxBytes / 1024)} KiB`);
+  if (!req.body) throw new DomainError("invalid", "a JSON body is required");
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -75,7 +65,7 @@ export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Pro
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw new HttpError(413, `the body is larger than ${Math.round(maxBytes / 1024)} KiB`);
+      throw new DomainError("too_large", `the body is larger than ${Math.round(maxBytes / 1024)} KiB`);
     }
     chunks.push(value);
   }
@@ -83,7 +73,7 @@ export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Pro
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new HttpError(400, "invalid JSON");
+    throw new DomainError("invalid", "invalid JSON");
   }
 }
 
@@ -118,7 +108,7 @@ async function check(req: Request, access: Access): Promise<Viewer | null> {
   if (access === "public") return null;
   if (access === "signed-in") {
     const viewer = await viewerFrom(req.headers);
-    if (!viewer) throw new HttpError(401, "sign in first");
+    if (!viewer) throw new DomainError("unauthenticated", "sign in first");
     return viewer;
   }
   return requirePermission(req.headers, access);

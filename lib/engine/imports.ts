@@ -12,15 +12,8 @@ import { benchmarkStatistics, planImport, storeImage, storeImageFile, sweepUploa
 import { canCheckOffThread, planImportOffThread } from "../images/import-thread";
 import { t2iRunConfigSchema } from "./config";
 import { DEFAULT_SUITE_ID, suiteOf } from "../suites";
+import { DomainError } from "./errors";
 
-export class ImportError extends Error {
-  constructor(
-    message: string,
-    readonly problems: ImportProblem[] = [],
-  ) {
-    super(message);
-  }
-}
 
 export interface ImportRequest {
   modelSlug: string;
@@ -46,15 +39,15 @@ export interface ImportResult {
 
 export async function importImages(prisma: PrismaClient, dataDir: string, req: ImportRequest): Promise<ImportResult> {
   const model = await prisma.modelConfig.findUnique({ where: { slug: req.modelSlug } });
-  if (!model || model.archived) throw new ImportError(`unknown model "${req.modelSlug}": register it on the Models page first`);
-  if (model.modality !== "t2i") throw new ImportError(`"${req.modelSlug}" is not a text-to-image model`);
+  if (!model || model.archived) throw new DomainError("unprocessable", `unknown model "${req.modelSlug}": register it on the Models page first`);
+  if (model.modality !== "t2i") throw new DomainError("unprocessable", `"${req.modelSlug}" is not a text-to-image model`);
   const suite = suiteOf(req.suite ?? DEFAULT_SUITE_ID);
-  if (suite.id !== DEFAULT_SUITE_ID && !suite.importer) throw new ImportError(`${suite.name} runs cannot be imported`);
+  if (suite.id !== DEFAULT_SUITE_ID && !suite.importer) throw new DomainError("unprocessable", `${suite.name} runs cannot be imported`);
   let existing: { id: string; sha256: string }[] = [];
   if (req.runId) {
     const run = await prisma.run.findUnique({ where: { id: req.runId }, include: { models: true } });
     if (!run || run.preset !== "import" || !run.models.some((m) => m.modelConfigId === model.id) || (run.suiteId ?? DEFAULT_SUITE_ID) !== suite.id)
-      throw new ImportError("images can only be added to an earlier import of the same model and suite");
+      throw new DomainError("unprocessable", "images can only be added to an earlier import of the same model and suite");
     existing = await prisma.image.findMany({ where: { runId: run.id }, select: { id: true, sha256: true } });
   }
 
@@ -66,7 +59,7 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
     : await planImport(req.files, content ? { naming: suite.importer!.naming, target: (name: string) => suite.importer!.target(name, content) } : benchmarkStatistics(), { spillDir: req.workDir });
   const known = new Set(existing.map((e) => e.sha256));
   for (const item of plan.items) if (known.has(item.sha256)) plan.problems.push({ name: item.name, message: "already in this run" });
-  if (plan.problems.length) throw new ImportError(`${plan.problems.length} file${plan.problems.length === 1 ? "" : "s"} cannot be imported; nothing was stored`, plan.problems);
+  if (plan.problems.length) throw new DomainError("unprocessable", `${plan.problems.length} file${plan.problems.length === 1 ? "" : "s"} cannot be imported; nothing was stored`, plan.problems);
 
   // Files of this import's own scratch (the upload's folder holding workDir) are moved; anything else is copied.
   const scratch = req.workDir ? path.resolve(path.dirname(req.workDir)) + path.sep : null;

@@ -194,8 +194,7 @@ export async function saveLabels(prisma: PrismaClient, input: unknown, account: 
 export async function assertRunClassifier(tx: Parameters<typeof runClassifier>[0], runId: string, classifier: { model: string; sha256: string }) {
   const current = await runClassifier(tx, runId);
   if (current && current.sha256 !== classifier.sha256)
-    throw new DomainError(
-      409,
+    throw new DomainError("conflict",
       `run ${runId} is labelled with ${modelDisplayName(current.name, current.sha256)} (sha256 ${current.sha256.slice(0, 12)}…); these labels come from ${modelDisplayName(classifier.model, classifier.sha256)} (sha256 ${classifier.sha256.slice(0, 12)}…). One run is labelled by one classifier, so its scores never mix two instruments: use the same model file.`,
     );
 }

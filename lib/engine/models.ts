@@ -5,6 +5,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { SECRET_NAME } from "../env";
 import { canonicalEndpoint, checkCredential, CredentialError } from "../providers/credentials";
 import { MODALITIES } from "../benchmark/labels";
+import { DomainError } from "./errors";
 
 export const modelInputSchema = z
   .object({
@@ -81,19 +82,18 @@ export async function upsertModel(prisma: PrismaClient, input: ModelInput, byUse
   return prisma.modelConfig.upsert({ where: { slug: m.slug }, update: { ...data, updatedById: byUserId }, create: { slug: m.slug, ...data, createdById: byUserId, updatedById: byUserId } });
 }
 
-export class ModelError extends Error {}
 
 /** Archives a model: hidden from launches and the Models list; its runs and results stay. */
 export async function archiveModel(prisma: PrismaClient, slug: string, archived = true, byUserId: string | null = null) {
   const m = await prisma.modelConfig.findUnique({ where: { slug } });
-  if (!m) throw new ModelError(`unknown model "${slug}"`);
+  if (!m) throw new DomainError("not_found", `unknown model "${slug}"`);
   return prisma.modelConfig.update({ where: { slug }, data: { archived, updatedById: byUserId } });
 }
 
 /** Deletes a model that no run or image refers to (otherwise archive it: results must keep their model). */
 export async function deleteModel(prisma: PrismaClient, slug: string) {
   const m = await prisma.modelConfig.findUnique({ where: { slug }, select: { id: true, _count: { select: { runModels: true, images: true, queries: true } } } });
-  if (!m) throw new ModelError(`unknown model "${slug}"`);
-  if (m._count.runModels || m._count.images || m._count.queries) throw new ModelError(`"${slug}" has runs or images: archive it instead, so its results keep their model`);
+  if (!m) throw new DomainError("not_found", `unknown model "${slug}"`);
+  if (m._count.runModels || m._count.images || m._count.queries) throw new DomainError("conflict", `"${slug}" has runs or images: archive it instead, so its results keep their model`);
   await prisma.modelConfig.delete({ where: { id: m.id } });
 }

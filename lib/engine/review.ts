@@ -14,15 +14,8 @@ import { consensus, currentLabels, dealAssignment, type AnnotationRow, type Anno
 import { assertRunClassifier, boxWithin, probabilitiesSchema } from "./labelling";
 import { labelRuntimeSchema, modelRefSchema } from "../faces/provenance";
 import { displayNames } from "../auth/names";
+import { DomainError } from "./errors";
 
-export class ReviewError extends Error {
-  constructor(
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
 
 /** A simple name-based identity (roles come later): letters, digits, spaces and . _ ' - */
 export const annotatorSchema = z
@@ -230,7 +223,7 @@ function matches(face: ReviewFace, f: z.infer<typeof reviewFilterSchema>): boole
  */
 export async function reviewQueue(prisma: PrismaClient, input: ReviewFilter) {
   const f = reviewFilterSchema.parse(input);
-  if ((f.state === "unreviewed" || f.state === "reviewed") && !f.annotator) throw new ReviewError(`the "${f.state}" filter needs an annotator name`);
+  if ((f.state === "unreviewed" || f.state === "reviewed") && !f.annotator) throw new DomainError("invalid", `the "${f.state}" filter needs an annotator name`);
   const where = scopeWhere(f);
   const backwards = f.before !== undefined && f.after === undefined;
   const chunk = Math.max(200, f.pageSize * 4);
@@ -317,16 +310,16 @@ export async function saveAnnotations(prisma: PrismaClient, input: z.input<typeo
   await prisma.$transaction(async (tx) => {
     const found = await tx.face.findMany({ where: { id: { in: ids } }, select: { id: true, deleted: true, image: { select: { run: { select: { suiteId: true } } } } } });
     const missing = ids.filter((id) => !found.some((f) => f.id === id));
-    if (missing.length) throw new ReviewError(`face${missing.length > 1 ? "s" : ""} ${missing.join(", ")} not found`, 404);
+    if (missing.length) throw new DomainError("not_found", `face${missing.length > 1 ? "s" : ""} ${missing.join(", ")} not found`);
     const deleted = found.filter((f) => f.deleted).map((f) => f.id);
-    if (deleted.length) throw new ReviewError(`face${deleted.length > 1 ? "s" : ""} ${deleted.join(", ")} deleted (restore the detection to label it)`, 409);
+    if (deleted.length) throw new DomainError("conflict", `face${deleted.length > 1 ? "s" : ""} ${deleted.join(", ")} deleted (restore the detection to label it)`);
     // Each face takes the classes of its own suite (FACT-OR-FAIR's 4 races, FairFace's 7 …).
     const suiteOf = new Map(found.map((f) => [f.id, suiteOfFace(f.image.run?.suiteId)]));
     for (const l of labels) {
       const suite = suiteOf.get(l.faceId)!;
       for (const [attribute, value] of Object.entries(l.values)) {
         const why = invalidLabel(suite.faceAttributes, attribute, value);
-        if (why) throw new ReviewError(`face ${l.faceId} (${suite.name}): ${why}`);
+        if (why) throw new DomainError("invalid", `face ${l.faceId} (${suite.name}): ${why}`);
       }
     }
     // One row per label, a value row per attribute it sets (an all-empty label is a row without values: a withdrawal).
@@ -345,9 +338,9 @@ export const addFaceSchema = z.object({ annotator: annotatorSchema, imageId: z.s
 export async function addFace(prisma: PrismaClient, input: z.input<typeof addFaceSchema>) {
   const { annotator, imageId, box } = addFaceSchema.parse(input);
   const image = await prisma.image.findUnique({ where: { id: imageId }, select: { width: true, height: true } });
-  if (!image) throw new ReviewError("image not found", 404);
+  if (!image) throw new DomainError("not_found", "image not found");
   const b = boxWithin(box, image.width, image.height);
-  if (b.x2 - b.x1 < 8 || b.y2 - b.y1 < 8) throw new ReviewError("the box must be at least 8 × 8 pixels inside the image");
+  if (b.x2 - b.x1 < 8 || b.y2 - b.y1 < 8) throw new DomainError("invalid", "the box must be at least 8 × 8 pixels inside the image");
   const face = await prisma.face.create({ data: { imageId, ...b, source: "manual", createdBy: annotator } });
   return (await facesByIds(prisma, [face.id], annotator))[0];
 }
@@ -366,14 +359,14 @@ export const updateFaceSchema = z.union([
 export async function updateFace(prisma: PrismaClient, faceId: number, input: z.input<typeof updateFaceSchema>) {
   const u = updateFaceSchema.parse(input);
   const face = await prisma.face.findUnique({ where: { id: faceId }, select: { source: true, raceProbsJson: true, createdBy: true, image: { select: { runId: true } } } });
-  if (!face) throw new ReviewError("face not found", 404);
+  if (!face) throw new DomainError("not_found", "face not found");
   if ("deleted" in u) {
     await prisma.face.update({ where: { id: faceId }, data: u.deleted ? { deleted: true, deletedBy: u.annotator, deletedAt: new Date() } : { deleted: false, deletedBy: null, deletedAt: null } });
   } else {
     // Detector faces keep the pipeline's output; only hand-drawn faces take a classification from the review page.
-    if (face.source !== "manual") throw new ReviewError("only hand-drawn faces are classified from the review page", 409);
+    if (face.source !== "manual") throw new DomainError("conflict", "only hand-drawn faces are classified from the review page");
     // The classification is part of what its reviewer drew: nobody else replaces it (they label the face instead).
-    if (face.createdBy !== u.annotator) throw new ReviewError("only the reviewer who drew this face may store its classification", 403);
+    if (face.createdBy !== u.annotator) throw new DomainError("forbidden", "only the reviewer who drew this face may store its classification");
     if (face.image.runId) await assertRunClassifier(prisma, face.image.runId, u.classifier);
     await prisma.face.update({
       where: { id: faceId },
@@ -393,7 +386,7 @@ export async function updateFace(prisma: PrismaClient, faceId: number, input: z.
 /** An image with every face (deleted ones too, so a deletion can be undone) for the whole-image view. */
 export async function reviewImage(prisma: PrismaClient, imageId: string, annotator?: string) {
   const image = await prisma.image.findUnique({ where: { id: imageId }, select: { id: true, width: true, height: true, faces: { select: { id: true }, orderBy: { id: "asc" } } } });
-  if (!image) throw new ReviewError("image not found", 404);
+  if (!image) throw new DomainError("not_found", "image not found");
   return { id: image.id, url: `/api/images/${image.id}`, width: image.width, height: image.height, faces: await facesByIds(prisma, image.faces.map((f) => f.id), annotator) };
 }
 
@@ -452,12 +445,12 @@ export const assignmentSchema = z.object({
 export async function createAssignment(prisma: PrismaClient, input: z.input<typeof assignmentSchema>) {
   const a = assignmentSchema.parse(input);
   const annotators = [...new Set(a.annotators)];
-  if (a.overlap > annotators.length) throw new ReviewError(`annotators per image (${a.overlap}) cannot exceed the number of annotators (${annotators.length})`);
+  if (a.overlap > annotators.length) throw new DomainError("invalid", `annotators per image (${a.overlap}) cannot exceed the number of annotators (${annotators.length})`);
   const images = await prisma.image.findMany({
     where: { runId: { in: a.runIds }, labelStatus: { in: ["labelled", "no_face"] } },
     select: { id: true, modelConfig: { select: { slug: true } } },
   });
-  if (!images.length) throw new ReviewError("the chosen runs have no labelled images yet: label them on the Label page first");
+  if (!images.length) throw new DomainError("invalid", "the chosen runs have no labelled images yet: label them on the Label page first");
   const byModel = new Map<string, string[]>();
   for (const i of images) byModel.set(i.modelConfig.slug, [...(byModel.get(i.modelConfig.slug) ?? []), i.id]);
   const deal = dealAssignment({ imagesByModel: byModel, annotators, perModel: a.perModel, overlap: a.overlap, seed: a.seed });

@@ -15,6 +15,7 @@ import { RESUMABLE, type RunStatus } from "./status";
 import { modelProblem } from "../providers/problems";
 import { forgetShared } from "./shared";
 import { contentOfVersion } from "../suites/content-versions";
+import { DomainError } from "./errors";
 export const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   /** the suite it runs (lib/suites/registry.ts) */
@@ -34,7 +35,6 @@ export const createRunSchema = z.object({
 });
 export type CreateRunInput = Omit<z.input<typeof createRunSchema>, "config"> & { config: RunConfigInput | T2iRunConfigInput | Record<string, unknown> };
 
-export class RunError extends Error {}
 
 /** Baseline model configs are made on first use, so any accuracy (baseline:calibrated:0.73) can be run. */
 export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
@@ -117,12 +117,12 @@ const modalityName = (m: string) => (m === "t2i" ? "a text-to-image" : "an LLM")
 /** A launch's model: registered (or a built-in baseline made on first use), active, of the modality asked. */
 async function launchModel(prisma: PrismaClient, slug: string, modality: string, role: string) {
   const m = await withContentionRetry(async () => (await ensureBaselineModel(prisma, slug)) ?? (await prisma.modelConfig.findUnique({ where: { slug } })));
-  if (!m || m.archived) throw new RunError(`unknown model "${slug}": register it on the Models page first`);
-  if (m.modality !== modality) throw new RunError(`model "${slug}" is ${modalityName(m.modality)} model; the ${role} of this run must be ${modalityName(modality)} model`);
-  if (m.provider === "import") throw new RunError(`model "${slug}" has no API: import its images on the Import page instead`);
+  if (!m || m.archived) throw new DomainError("invalid", `unknown model "${slug}": register it on the Models page first`);
+  if (m.modality !== modality) throw new DomainError("invalid", `model "${slug}" is ${modalityName(m.modality)} model; the ${role} of this run must be ${modalityName(modality)} model`);
+  if (m.provider === "import") throw new DomainError("invalid", `model "${slug}" has no API: import its images on the Import page instead`);
   // The synthetic image model draws from photos on disk: a launch without them would fail every image.
   const problem = modelProblem(m);
-  if (problem) throw new RunError(`model "${slug}" cannot run: ${problem}`);
+  if (problem) throw new DomainError("invalid", `model "${slug}" cannot run: ${problem}`);
   return m;
 }
 
@@ -139,28 +139,26 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
   const parsed = createRunSchema.parse(input);
   const suite = suiteOf(parsed.suite);
   const checked = suite.configSchema.safeParse(parsed.config);
-  if (!checked.success) throw new RunError(`invalid ${suite.name} configuration: ${checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`);
+  if (!checked.success) throw new DomainError("invalid", `invalid ${suite.name} configuration: ${checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`);
   const config = checked.data;
   const content = opts.content ?? opts.benchmark ?? (parsed.contentVersion ? await contentOfVersion(prisma, suite.id, parsed.contentVersion) : suite.content());
   const problem = suite.launchProblem?.(config, content);
-  if (problem) throw new RunError(problem);
+  if (problem) throw new DomainError("invalid", problem);
   const modality = suite.modalityOf(config);
   const models: Array<Awaited<ReturnType<typeof launchModel>>> = [];
   for (const slug of new Set(parsed.models)) models.push(await launchModel(prisma, slug, modality, "audited model"));
   const helperSlug = suite.helperModel?.(config) ?? null;
   const helper = helperSlug ? await launchModel(prisma, helperSlug, "llm", "guidance model") : null;
   // Baselines answer multiple-choice letters; a helper writes free text (guidance), so it must be a real chat model.
-  if (helper?.provider === "baseline") throw new RunError(`"${helper.slug}" is a built-in baseline that answers letters, not text: choose a chat model as the guidance model`);
-  if (helper && models.some((m) => m.id === helper.id)) throw new RunError(`"${helper.slug}" cannot be both an audited model and the guidance model`);
+  if (helper?.provider === "baseline") throw new DomainError("invalid", `"${helper.slug}" is a built-in baseline that answers letters, not text: choose a chat model as the guidance model`);
+  if (helper && models.some((m) => m.id === helper.id)) throw new DomainError("invalid", `"${helper.slug}" cannot be both an audited model and the guidance model`);
   const perModel = suite.plannedPerModel(config, content);
   const helperRows = helper ? (suite.helperPlanned?.(config, content) ?? 0) : 0;
   const total = perModel * models.length + helperRows;
   const cap = opts.maxQueries ?? env().FOF_MAX_QUERIES_PER_RUN;
   if (total > cap)
-    throw new RunError(
-      `this launch plans ${total.toLocaleString("en-US")} ${modality === "t2i" ? "images and queries" : "queries"}; one run may plan at most ${cap.toLocaleString("en-US")} (FOF_MAX_QUERIES_PER_RUN). Use fewer repeats or models, or split it into several runs.`,
-    );
-  if (perModel === 0) throw new RunError("this configuration plans nothing: choose at least one item, test or method");
+    throw new DomainError("invalid", `this launch plans ${total.toLocaleString("en-US")} ${modality === "t2i" ? "images and queries" : "queries"}; one run may plan at most ${cap.toLocaleString("en-US")} (FOF_MAX_QUERIES_PER_RUN). Use fewer repeats or models, or split it into several runs.`);
+  if (perModel === 0) throw new DomainError("invalid", "this configuration plans nothing: choose at least one item, test or method");
   const version = await withContentionRetry(() => ensureBenchmarkVersion(prisma, content, suite.id));
   const name = parsed.name ?? `${suite.name} · ${models.map((m) => m.label).join(", ")} · ${parsed.preset} · seed ${parsed.seed}`;
   const runModels = helper ? [...models, helper] : models;
@@ -240,7 +238,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
         let dependsOnId: number | null = null;
         if (q.dependsOn) {
           dependsOnId = helperIds.get(q.dependsOn) ?? null;
-          if (dependsOnId === null) throw new RunError(`planner error: "${q.dependsOn}" names no helper query`);
+          if (dependsOnId === null) throw new DomainError("invalid", `planner error: "${q.dependsOn}" names no helper query`);
         }
         rows.push(row(m, q, dependsOnId));
         if (rows.length >= chunk) await write();
@@ -256,7 +254,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       // the rest). Swept meanwhile (its heartbeat was silent too long): it is gone, and so is this launch.
       const cancelled = await withContentionRetry(() => prisma.run.updateMany({ where: { id: run.id, status: "cancelled" }, data: { plannedCount: written } }));
       if (cancelled.count) return await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
-      throw new RunError("the run was removed while it was being planned (its planning looked interrupted)");
+      throw new DomainError("invalid", "the run was removed while it was being planned (its planning looked interrupted)");
     }
     await withContentionRetry(() => prisma.run.delete({ where: { id: run.id } })).catch(() => undefined);
     throw e;
@@ -288,14 +286,14 @@ const TRANSITIONS: Record<"pause" | "resume" | "cancel", { from: readonly RunSta
 /** Pause, resume or cancel. In-flight calls finish and are recorded; nothing is thrown away. */
 export async function setRunState(prisma: PrismaClient, runId: string, action: keyof typeof TRANSITIONS, opts: { budgetUsd?: number | null } = {}) {
   const run = await prisma.run.findUnique({ where: { id: runId } });
-  if (!run) throw new RunError("run not found");
+  if (!run) throw new DomainError("not_found", "run not found");
   const t = TRANSITIONS[action];
-  if (!t.from.includes(run.status as RunStatus)) throw new RunError(`cannot ${action} a ${run.status.replace("_", " ")} run`);
+  if (!t.from.includes(run.status as RunStatus)) throw new DomainError("invalid", `cannot ${action} a ${run.status.replace("_", " ")} run`);
   const budgetUsd = opts.budgetUsd !== undefined ? opts.budgetUsd : run.budgetUsd;
   // A run stopped at its budget stopped because what is left cannot cover its next call's worst case: it resumes
   // only with more budget (or none).
   if (action === "resume" && budgetUsd !== null && (run.spentUsd >= budgetUsd || (run.status === "budget_exhausted" && run.budgetUsd !== null && budgetUsd <= run.budgetUsd)))
-    throw new RunError(`the budget ($${budgetUsd.toFixed(2)}) is spent; raise it to resume`);
+    throw new DomainError("invalid", `the budget ($${budgetUsd.toFixed(2)}) is spent; raise it to resume`);
   const updated = await prisma.run.update({
     where: { id: runId },
     data: { status: t.to, budgetUsd, finishedAt: action === "cancel" ? new Date() : null, error: null },

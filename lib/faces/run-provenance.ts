@@ -37,7 +37,7 @@ export async function labelProvenance(prisma: Db, runIds: string[], verified: re
 /** Scoring's guard: a run whose faces come from two classifiers is refused with what labelled what (409). */
 export async function assertOneClassifier(prisma: Db, runIds: string[]): Promise<LabelProvenance> {
   const p = await labelProvenance(prisma, runIds);
-  if (p.mixed) throw new DomainError(409, mixedClassifiersMessage(p));
+  if (p.mixed) throw new DomainError("conflict", mixedClassifiersMessage(p));
   return p;
 }
 

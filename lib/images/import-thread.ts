@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import pLimit from "p-limit";
 import type { ImportPlan, UploadedFile } from "./import";
-import { UploadError } from "./uploads";
+import { DomainError } from "../engine/errors";
 
 /** Commits checked at once per process; more wait their turn, and past MAX_WAITING they are refused (503). */
 export const MAX_CONCURRENT_COMMITS = 2;
@@ -31,7 +31,7 @@ export function commitSlotAvailable(): boolean {
 }
 
 export function planImportOffThread(files: UploadedFile[], suiteId: string, spillDir: string): Promise<ImportPlan> {
-  if (limit.pendingCount >= MAX_WAITING_COMMITS) throw new UploadError(503, "too many imports are being checked right now: try again in a minute");
+  if (limit.pendingCount >= MAX_WAITING_COMMITS) throw new DomainError("unavailable", "too many imports are being checked right now: try again in a minute");
   return limit(
     () =>
       new Promise<ImportPlan>((resolve, reject) => {

@@ -9,16 +9,8 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { safeEntryName } from "./import-names";
 import { IMPORT_LIMITS, type UploadedFile } from "./import";
+import { DomainError } from "../engine/errors";
 
-export class UploadError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = "UploadError";
-  }
-}
 
 /** The largest single upload: a zip of a whole import (images are checked against their own limit on commit). */
 export const MAX_UPLOAD_FILE_BYTES = IMPORT_LIMITS.maxTotalBytes;
@@ -36,7 +28,7 @@ export interface UploadMeta {
 
 const root = (dataDir: string) => path.join(dataDir, "tmp", "uploads");
 function dirOf(dataDir: string, id: string): string {
-  if (!ID.test(id)) throw new UploadError(404, "upload not found");
+  if (!ID.test(id)) throw new DomainError("not_found", "upload not found");
   return path.join(root(dataDir), id);
 }
 
@@ -44,7 +36,7 @@ function readMeta(dir: string): UploadMeta {
   try {
     return JSON.parse(readFileSync(path.join(dir, "meta.json"), "utf8")) as UploadMeta;
   } catch {
-    throw new UploadError(404, "upload not found (it may have been imported already or expired)");
+    throw new DomainError("not_found", "upload not found (it may have been imported already or expired)");
   }
 }
 
@@ -74,21 +66,21 @@ export async function receiveFile(dataDir: string, id: string, name: string, bod
   try {
     safe = safeEntryName(name);
   } catch (e) {
-    throw new UploadError(400, `${name}: ${(e as Error).message}`);
+    throw new DomainError("invalid", `${name}: ${(e as Error).message}`);
   }
-  if (meta.files.some((f) => f.name === safe)) throw new UploadError(409, `${safe} was already uploaded in this import`);
-  if (meta.files.length >= IMPORT_LIMITS.maxFiles) throw new UploadError(413, `at most ${IMPORT_LIMITS.maxFiles} files per import`);
+  if (meta.files.some((f) => f.name === safe)) throw new DomainError("conflict", `${safe} was already uploaded in this import`);
+  if (meta.files.length >= IMPORT_LIMITS.maxFiles) throw new DomainError("too_large", `at most ${IMPORT_LIMITS.maxFiles} files per import`);
   const used = meta.files.reduce((a, f) => a + f.bytes, 0);
   const room = Math.min(MAX_UPLOAD_FILE_BYTES, IMPORT_LIMITS.maxTotalBytes - used);
-  if (declaredLength !== null && declaredLength > room) throw new UploadError(413, `${safe}: too large (the import may hold ${IMPORT_LIMITS.maxTotalBytes / 1024 ** 3} GiB in all)`);
-  if (!body) throw new UploadError(400, `${safe}: empty body`);
+  if (declaredLength !== null && declaredLength > room) throw new DomainError("too_large", `${safe}: too large (the import may hold ${IMPORT_LIMITS.maxTotalBytes / 1024 ** 3} GiB in all)`);
+  if (!body) throw new DomainError("invalid", `${safe}: empty body`);
   const stored = `${meta.files.length}-${randomBytes(6).toString("hex")}.part`;
   const target = path.join(dir, "files", stored);
   let size = 0;
   const limiter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       size += chunk.length;
-      if (size > room) cb(new UploadError(413, `${safe}: too large (the import may hold ${IMPORT_LIMITS.maxTotalBytes / 1024 ** 3} GiB in all)`));
+      if (size > room) cb(new DomainError("too_large", `${safe}: too large (the import may hold ${IMPORT_LIMITS.maxTotalBytes / 1024 ** 3} GiB in all)`));
       else cb(null, chunk);
     },
   });
@@ -96,7 +88,7 @@ export async function receiveFile(dataDir: string, id: string, name: string, bod
     await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), limiter, createWriteStream(target));
   } catch (e) {
     rmSync(target, { force: true });
-    throw e instanceof UploadError ? e : new UploadError(400, `${safe}: upload interrupted (${(e as Error).message})`);
+    throw e instanceof DomainError ? e : new DomainError("invalid", `${safe}: upload interrupted (${(e as Error).message})`);
   }
   // Re-read: another request of the same session may have added a file meanwhile.
   const now = readMeta(dir);
@@ -115,7 +107,7 @@ export function takeUpload(dataDir: string, id: string): { meta: UploadMeta; fil
   try {
     renameSync(dir, taken);
   } catch {
-    throw new UploadError(409, "this upload was already imported (or has expired); choose the files again");
+    throw new DomainError("conflict", "this upload was already imported (or has expired); choose the files again");
   }
   const meta = readMeta(taken);
   // The files stay on disk: the commit reads them one at a time (archives in slices), never all at once.

@@ -23,6 +23,6 @@ export function findSuite(id: string): AnySuite | null {
 /** A suite by id, or a 404-mapped error naming the known ones. */
 export function suiteOf(id: string): AnySuite {
   const s = findSuite(id);
-  if (!s) throw new DomainError(404, `unknown suite "${id}" (known: ${SUITES.map((x) => x.id).join(", ")})`);
+  if (!s) throw new DomainError("not_found", `unknown suite "${id}" (known: ${SUITES.map((x) => x.id).join(", ")})`);
   return s;
 }

@@ -3,7 +3,6 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { RunError } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
 import { maySteer, steerRun } from "@/lib/auth/spending";
 import { audit } from "@/lib/auth/audit";
@@ -21,7 +20,7 @@ export async function changeRunState(input: z.input<typeof schema>): Promise<{ o
   try {
     await steerRun(db(), g.viewer, parsed.data.runId, parsed.data.action, parsed.data.budgetUsd);
   } catch (e) {
-    if (e instanceof RunError || e instanceof DomainError) return { ok: false, error: e.message };
+    if (e instanceof DomainError) return { ok: false, error: e.message };
     throw e;
   }
   revalidatePath(`/runs/${parsed.data.runId}`);

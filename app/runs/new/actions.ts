@@ -4,7 +4,7 @@ import { configFromForm } from "@/lib/suites/launch-config";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { createRun, RunError } from "@/lib/engine";
+import { createRun } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
 import { audit } from "@/lib/auth/audit";
 import { budgetWithinLimit } from "@/lib/auth/spending";
@@ -52,7 +52,7 @@ export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promis
     runId = run.id;
     await audit(db(), { userId: g.viewer.id, action: "run.launch", targetType: "run", targetId: run.id, details: { suite: suite.id, models: f.models, preset: f.preset, planned: run.plannedCount, budgetUsd: f.budgetUsd, autoLabel: f.autoLabel, content: run.suiteVersion } });
   } catch (e) {
-    if (e instanceof RunError || e instanceof DomainError) return { message: e.message };
+    if (e instanceof DomainError) return { message: e.message };
     throw e;
   }
   redirect(`/runs/${runId}`);

@@ -16,7 +16,7 @@ import { DomainError } from "../../engine/errors";
 /** What is wrong with the files (400: the user's data, shown as is). */
 export class OfficialDataError extends DomainError {
   constructor(message: string) {
-    super(400, message);
+    super("invalid", message);
   }
 }
 

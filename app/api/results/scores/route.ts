@@ -39,7 +39,7 @@ export const GET = jsonRead("results.read", async (query, { viewer }) => {
   const missing = ids.filter((id) => !found.some((r) => r.id === id));
   if (missing.length) throw notFound(`run(s) ${missing.join(", ")}`);
   const suiteIds = [...new Set(found.map((r) => r.suiteId))];
-  if (suiteIds.length > 1) throw new DomainError(400, `runs of one suite at a time (these are of ${suiteIds.join(", ")}): suites' scores are not comparable`);
+  if (suiteIds.length > 1) throw new DomainError("invalid", `runs of one suite at a time (these are of ${suiteIds.join(", ")}): suites' scores are not comparable`);
   const ordered = ids.map((id) => found.find((r) => r.id === id)!).map(({ id, name }) => ({ id, name }));
   await audit(db(), { userId: viewer?.id ?? null, action: "export", targetType: "scores", targetId: ids.slice(0, 20).join(",").slice(0, 500), details: { runs: ids.length, format, labels, raceMapping, profile } });
   const suite = suiteOfFace(suiteIds[0]);

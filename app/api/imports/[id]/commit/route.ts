@@ -3,7 +3,8 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { importImages } from "@/lib/engine";
 import { jsonWrite } from "@/lib/engine/http";
-import { takeUpload, UploadError } from "@/lib/images";
+import { takeUpload } from "@/lib/images";
+import { DomainError } from "@/lib/engine/errors";
 import { commitSlotAvailable } from "@/lib/images/import-thread";
 import { audit } from "@/lib/auth/audit";
 
@@ -15,7 +16,7 @@ export const POST = jsonWrite<{ id: string }>(
   "images.import",
   async (_body, { params, viewer }) => {
     // Refused before the upload is consumed: the same commit can simply be sent again.
-    if (!commitSlotAvailable()) throw new UploadError(503, "too many imports are being checked right now: try again in a minute");
+    if (!commitSlotAvailable()) throw new DomainError("unavailable", "too many imports are being checked right now: try again in a minute");
     const { meta, files, workDir, cleanup } = takeUpload(env().dataDir, params.id);
     try {
       // Checked on a worker thread, files read from disk one at a time (lib/images/import-thread.ts).

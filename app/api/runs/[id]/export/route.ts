@@ -85,7 +85,7 @@ async function suiteExport(id: string, name: string, s: NonNullable<Awaited<Retu
     if (format === "csv") return attachment(viewsCsv(body.views), fileName(name, `${labels}.csv`), "text/csv; charset=utf-8");
     return new NextResponse(JSON.stringify(body, null, 2) + "\n", { headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${fileName(name, `${labels}.json`)}"` } });
   }
-  if (!s.suite.exportLines) throw new DomainError(404, `${s.suite.name} runs have no JSONL export`);
+  if (!s.suite.exportLines) throw new DomainError("not_found", `${s.suite.name} runs have no JSONL export`);
   const pages = s.suite.exportLines({ prisma: db() }, { runId: id, labels });
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
