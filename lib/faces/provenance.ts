@@ -107,7 +107,8 @@ export interface FaceProvenance {
 export function faceProvenance(f: { source: string; classifierModel: string | null; classifierVersion: string | null; detectorModel: string | null; detectorVersion: string | null; labelRuntime: string | null }): FaceProvenance {
   return {
     classifier: f.classifierVersion ? { name: f.classifierModel, sha256: f.classifierVersion } : null,
-    detector: f.source === "detector" ? { name: f.detectorModel, sha256: f.detectorVersion } : null,
+    // a hand-drawn box has no detector; faces labelled before detectors were recorded have none either
+    detector: f.source === "detector" && (f.detectorModel || f.detectorVersion) ? { name: f.detectorModel, sha256: f.detectorVersion } : null,
     runtime: f.labelRuntime,
   };
 }
