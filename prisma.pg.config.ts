@@ -13,7 +13,6 @@ function migrateSafe(factory: PrismaPg) {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const patch = (q: any) => {
     const io = q.performIO.bind(q);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     q.performIO = async (query: unknown) => {
       const res = await io(query);
       for (const f of res?.fields ?? []) f.dataTypeID = CATALOG_TEXT.has(f.dataTypeID) ? 25 : CATALOG_TEXT_ARRAYS.has(f.dataTypeID) ? 1009 : f.dataTypeID;

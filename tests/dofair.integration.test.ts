@@ -15,7 +15,6 @@ const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("../lib/engine");
 const { suiteOf } = await import("../lib/suites");
 const { DOFAIR_RACES } = await import("../lib/suites/dofair/content");
-const { imageRecords } = await import("../lib/suites/dofair/records");
 const { viewsCsv } = await import("../lib/suites/export");
 const { startEmulator } = await import("./emulator/server");
 const prisma = () => db();

@@ -390,7 +390,7 @@ export function Labeller({
           <figure className="mt-4">
             <div className="relative inline-block max-w-xs">
               {/* eslint-disable-next-line @next/next/no-img-element */}
-              <img src={last.url} alt="Last labelled image" className="block h-auto w-full rounded" />
+              <img src={last.url} alt="The last one labelled, with its face boxes" className="block h-auto w-full rounded" />
               {last.faces.map((f, i) => (
                 <div
                   key={i}

@@ -55,7 +55,8 @@ export function MainNav({ user }: { user: NavUser | null }) {
             className="rounded-md px-2 py-1 font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-100"
             onClick={async () => {
               await fetch("/api/auth/sign-out", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).catch(() => undefined);
-              window.location.assign("/sign-in");
+              // A full page load, not a client navigation: nothing of the signed-in session stays in memory.
+              window.location.replace("/sign-in");
             }}
           >
             Sign out

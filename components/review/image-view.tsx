@@ -106,7 +106,9 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
   const box = (a: { x: number; y: number }, b: { x: number; y: number }): Box => ({ x1: Math.min(a.x, b.x), y1: Math.min(a.y, b.y), x2: Math.max(a.x, b.x), y2: Math.max(a.y, b.y) });
 
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-4" onClick={onClose}>
+    // A click on the backdrop closes, as a mouse shortcut; the keyboard closes with Escape (handled on the dialog).
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-4" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={panelRef}
         role="dialog"
@@ -114,13 +116,12 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
         aria-label="Whole image"
         tabIndex={-1}
         className="flex max-h-full w-full max-w-5xl flex-col gap-3 overflow-auto rounded-lg bg-white p-4 shadow-xl outline-none lg:flex-row"
-        onClick={(e) => e.stopPropagation()}
       >
         <div className="relative min-w-0 flex-1">
           {data ? (
             <div className="relative mx-auto" style={{ aspectRatio: `${data.width} / ${data.height}`, maxHeight: "75vh", maxWidth: `calc(75vh * ${data.width / data.height})` }}>
               {/* eslint-disable-next-line @next/next/no-img-element */}
-              <img src={data.url} alt="The generated image" className="absolute inset-0 h-full w-full select-none" draggable={false} />
+              <img src={data.url} alt="Generated output, with every face box" className="absolute inset-0 h-full w-full select-none" draggable={false} />
               <svg
                 ref={svgRef}
                 data-testid="image-canvas"

@@ -40,7 +40,7 @@ export function RunView({ initial, canManage = false, canExport = false, filters
   const [profile, setProfile] = useState<ScoringProfile>(initial.profile);
   const t2i = initial.modality === "t2i";
   const imported = initial.preset === "import";
-  const { data: run, error } = useQuery({
+  const { data: run, error, dataUpdatedAt } = useQuery({
     queryKey: ["run", initial.id, raceMapping, labels, profile],
     queryFn: () => getJson<RunSummary>(`/api/runs/${initial.id}?raceMapping=${raceMapping}&labels=${labels}&profile=${profile}`),
     initialData: raceMapping === initial.raceMapping && labels === initial.labels && profile === initial.profile ? initial : undefined,
@@ -148,7 +148,7 @@ export function RunView({ initial, canManage = false, canExport = false, filters
             <dd>{run.startedAt ? new Date(run.startedAt).toLocaleString() : "–"}</dd>
           </div>
         </dl>
-        {run.health && <WorkerHealth health={run.health} />}
+        {run.health && <WorkerHealth health={run.health} now={dataUpdatedAt} />}
         <Table className="mt-4">
           <thead>
             <tr>
@@ -371,8 +371,9 @@ function ImageGrid({ runId, raceMapping, live }: { runId: string; raceMapping: s
 }
 
 /** Who is working on this run, and whether they are well: no worker, a stalled one, or database errors show here. */
-function WorkerHealth({ health }: { health: NonNullable<RunSummary["health"]> }) {
-  const ago = (iso: string) => `${Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000))} s ago`;
+/** `now`: when the summary was read (heartbeats are shown relative to it, so rendering stays pure). */
+function WorkerHealth({ health, now }: { health: NonNullable<RunSummary["health"]>; now: number }) {
+  const ago = (iso: string) => `${Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000))} s ago`;
   if (!health.workers.length)
     return (
       <p role="status" className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="worker-health">

@@ -1,10 +1,15 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
+
+const subscribe = () => () => undefined;
 
 /** True once React has hydrated: forms expose it as data-hydrated so tests and users never race hydration. */
 export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
+  // false in the server render and during hydration, true on the client after it (no effect, no second render pass)
+  return useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
 }

@@ -70,7 +70,6 @@ export function createPrismaClient(databaseUrl = env().databaseUrl): PrismaClien
  */
 function patientStatements<T extends AdapterFactory>(factory: T, patienceMs: number): T {
   const connect = factory.connect.bind(factory);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   factory.connect = async () => {
     const conn = (await connect()) as Record<string, (...a: unknown[]) => Promise<unknown>>;
     for (const m of ["queryRaw", "executeRaw"]) {

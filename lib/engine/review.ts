@@ -120,7 +120,10 @@ export function prediction(suite: AnySuite, face: { raceProbsJson: string | null
   const confidence: Record<string, number> = {};
   for (const a of suite.faceAttributes as readonly FaceAttribute[]) {
     const x = a.predict(face);
-    if (x) (values[a.id] = x.value), (confidence[a.id] = x.p);
+    if (x) {
+      values[a.id] = x.value;
+      confidence[a.id] = x.p;
+    }
   }
   return { ...p, values, confidence, fairface: { race: FAIRFACE_RACES[top], p: race7[top] } };
 }

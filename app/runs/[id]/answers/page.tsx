@@ -92,7 +92,7 @@ export default async function AnswersPage({ params, searchParams }: { params: Pr
                   {f.image && (
                     <div className="relative h-32 w-32 shrink-0 overflow-hidden rounded bg-slate-100">
                       {/* eslint-disable-next-line @next/next/no-img-element */}
-                      <img src={`/api/images/${f.imageId}`} alt={`image ${f.image.originalName ?? f.imageId}`} className="h-full w-full object-contain" loading="lazy" />
+                      <img src={`/api/images/${f.imageId}`} alt={`Generated: ${f.image.originalName ?? f.imageId}`} className="h-full w-full object-contain" loading="lazy" />
                       {f.face && (
                         <span
                           aria-hidden="true"

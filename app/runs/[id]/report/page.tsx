@@ -9,7 +9,7 @@ import { Score } from "@/components/ui/score";
 import { PrintButton } from "@/components/results/print-button";
 import { TradeoffChart } from "@/components/results/tradeoff-chart";
 import { db } from "@/lib/db";
-import { runBenchmark, runDetailed, runInfluence, runIntervals, type ModelSnapshot } from "@/lib/engine";
+import { runBenchmark, runDetailed, runInfluence, runIntervals } from "@/lib/engine";
 import { publishedScores } from "@/lib/published";
 import { breakdownRows } from "@/lib/results/breakdown";
 import { INFLUENCE_COLUMNS, INFLUENCE_LABELS } from "@/lib/results/context";
