@@ -13,8 +13,22 @@ export default defineConfig([
   {
     rules: {
       // `_`-prefixed names are deliberately unused (destructuring a field out, a required parameter).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" },
+      ],
     },
   },
-  globalIgnores([".next/**", "dist/**", "generated/**", "node_modules/**", "public/**", "storage/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "tsconfig.tsbuildinfo"]),
+  globalIgnores([
+    ".next/**",
+    "dist/**",
+    "generated/**",
+    "node_modules/**",
+    "public/**",
+    "storage/**",
+    "test-results/**",
+    "playwright-report/**",
+    "next-env.d.ts",
+    "tsconfig.tsbuildinfo",
+  ]),
 ]);

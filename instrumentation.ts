@@ -23,9 +23,13 @@ async function firstRun(e: { dataDir: string; FOF_ADMIN_EMAIL?: string }) {
   try {
     const adopted = await adoptNameOnlyAnnotators(db());
     if (adopted) console.error(`[auth] ${adopted} annotator name(s) of older labels became placeholder accounts`);
-    if (await ensureAdminFromEnv(db(), e.FOF_ADMIN_EMAIL)) console.error(`[auth] created the admin ${e.FOF_ADMIN_EMAIL} from FOF_ADMIN_EMAIL / FOF_ADMIN_PASSWORD`);
+    if (await ensureAdminFromEnv(db(), e.FOF_ADMIN_EMAIL))
+      console.error(`[auth] created the admin ${e.FOF_ADMIN_EMAIL} from FOF_ADMIN_EMAIL / FOF_ADMIN_PASSWORD`);
     // The token link works from anywhere (and under `next dev`); the bare page only from this machine under `npm start`.
-    if ((await userCount(db())) === 0) console.error(`[auth] no account yet: create the first admin at ${publicUrl()}/setup?token=${setupToken(e.dataDir)} (from this machine, under npm start, ${publicUrl()}/setup needs no token)`);
+    if ((await userCount(db())) === 0)
+      console.error(
+        `[auth] no account yet: create the first admin at ${publicUrl()}/setup?token=${setupToken(e.dataDir)} (from this machine, under npm start, ${publicUrl()}/setup needs no token)`,
+      );
   } catch (err) {
     console.error(`[auth] ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -62,27 +62,27 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-    command: "node_modules/.bin/tsx scripts/start.ts",
-    url: `http://127.0.0.1:${port}/`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      FOF_DATA_DIR: dataDir,
-      OPENAI_API_KEY: E2E_SECRET_CANARY,
-      FOF_ADMIN_EMAIL: E2E_ADMIN.email,
-      FOF_ADMIN_PASSWORD: E2E_ADMIN.password,
-      REPLICATE_API_TOKEN: E2E_SECRET_CANARY,
-      // The provider emulator is on loopback: allowed as an operator allows a local endpoint.
-      FOF_ALLOWED_ENDPOINTS: "127.0.0.1,::1,localhost",
-      NEXT_TELEMETRY_DISABLED: "1",
-      CHECKPOINT_DISABLE: "1",
+      command: "node_modules/.bin/tsx scripts/start.ts",
+      url: `http://127.0.0.1:${port}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        FOF_DATA_DIR: dataDir,
+        OPENAI_API_KEY: E2E_SECRET_CANARY,
+        FOF_ADMIN_EMAIL: E2E_ADMIN.email,
+        FOF_ADMIN_PASSWORD: E2E_ADMIN.password,
+        REPLICATE_API_TOKEN: E2E_SECRET_CANARY,
+        // The provider emulator is on loopback: allowed as an operator allows a local endpoint.
+        FOF_ALLOWED_ENDPOINTS: "127.0.0.1,::1,localhost",
+        NEXT_TELEMETRY_DISABLED: "1",
+        CHECKPOINT_DISABLE: "1",
+      },
     },
-    },
-      {
+    {
       // No FOF_ADMIN_*: the first visit has to create the first admin.
       command: "node_modules/.bin/tsx scripts/start.ts",
       url: `http://127.0.0.1:${firstRunPort}/sign-in`,

@@ -33,11 +33,6 @@ export default defineConfig({
   migrations: { path: "prisma/migrations" },
   async adapter() {
     // DATABASE_URL is set by scripts/migrate.mjs from FOF_DATA_DIR; the fallback serves `prisma migrate dev`.
-    return multiStatementSafe(
-      new PrismaBetterSQLite3(
-        { url: process.env.DATABASE_URL ?? "file:./storage/fof.db" },
-        { shadowDatabaseUrl: ":memory:" },
-      ),
-    );
+    return multiStatementSafe(new PrismaBetterSQLite3({ url: process.env.DATABASE_URL ?? "file:./storage/fof.db" }, { shadowDatabaseUrl: ":memory:" }));
   },
 });

@@ -8,7 +8,8 @@ export default async function Forbidden() {
   const viewer = await currentViewer();
   return (
     <EmptyState title="This page is not for your role">
-      {viewer && isRole(viewer.role) ? `You are signed in as ${viewer.email} (${ROLE_LABELS[viewer.role]}).` : "You are not signed in."} Ask an admin if you need it.{" "}
+      {viewer && isRole(viewer.role) ? `You are signed in as ${viewer.email} (${ROLE_LABELS[viewer.role]}).` : "You are not signed in."} Ask an admin if you
+      need it.{" "}
       <Link href="/" className="text-indigo-700 underline">
         Home
       </Link>

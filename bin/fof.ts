@@ -12,17 +12,17 @@ import { labelCommand } from "./commands/label";
 // Everything this process creates (database, images, uploads, secrets) is readable by its owner only.
 process.umask(0o077);
 
-const program = new Command()
-  .name("fof")
-  .description("FACT-OR-FAIR workbench command line")
-  .showHelpAfterError()
-  .exitOverride();
+const program = new Command().name("fof").description("FACT-OR-FAIR workbench command line").showHelpAfterError().exitOverride();
 
 program
   .command("score")
   .description("score a JSONL v1 interchange file (one line per answer or face) and print the results as JSON")
   .argument("<file>", 'path of the .jsonl file, or "-" for standard input')
-  .option("--profile <name>", "text-to-image d: release (the authors' scripts' bounded search, as published) | paper-text (the paper's global minimum)", "release")
+  .option(
+    "--profile <name>",
+    "text-to-image d: release (the authors' scripts' bounded search, as published) | paper-text (the paper's global minimum)",
+    "release",
+  )
   .option("--pretty", "indent the JSON output")
   .action(async (file: string, opts: { pretty?: boolean; profile?: string }) => {
     await scoreCommand(file, opts);
@@ -33,7 +33,7 @@ program
   .description("plan a run, work it to completion in this process and print its scores as JSON (the `score` shape)")
   .requiredOption("-m, --model <slug...>", 'model slug(s), e.g. "baseline:calibrated:0.8" or a registered model')
   .option("--suite <id>", `benchmark suite: ${SUITE_IDS()}`, "fact-or-fair")
-  .option("--config <json>", 'other suites: settings over the preset, e.g. \'{"entriesPerDimension": 4}\'')
+  .option("--config <json>", "other suites: settings over the preset, e.g. '{\"entriesPerDimension\": 4}'")
   .option("-t, --tests <list>", "objective,subjective")
   .option("-c, --contexts <list>", "baseline,representativeness,attribution,ingroup")
   .option("-p, --preset <name>", "paper | quick | smoke (each suite names its own)", "quick")
@@ -71,7 +71,10 @@ program
   .description("import images made elsewhere for a text-to-image model (folders, zips or files; manifest.json or the naming scheme); all or nothing")
   .argument("<path...>", "folders, .zip archives or image files")
   .requiredOption("-m, --model <slug>", "a registered text-to-image model")
-  .option("--suite <id>", "the suite the images belong to (default fact-or-fair; other image suites name files their own way: see the Import page or the README)")
+  .option(
+    "--suite <id>",
+    "the suite the images belong to (default fact-or-fair; other image suites name files their own way: see the Import page or the README)",
+  )
   .option("--run <id>", "add to an earlier import of the same model")
   .option("--name <name>", "name of the new run")
   .action(importCommand);
@@ -99,7 +102,7 @@ program
 program
   .command("worker")
   .description("work every running run (the same engine as the web server) until stopped")
-  .option("--label", "also label the faces of runs launched with \"label automatically\" (onnxruntime-node; default FOF_WORKER_LABEL)")
+  .option("--label", 'also label the faces of runs launched with "label automatically" (onnxruntime-node; default FOF_WORKER_LABEL)')
   .option("--label-only", "only label faces, take no calls")
   .action(workerCommand);
 
@@ -117,7 +120,12 @@ users.command("role").description("change an account's role").argument("<email>"
 users.command("disable").description("disable an account (its sessions end)").argument("<email>").action(userCommands.disable);
 users.command("enable").description("enable an account again").argument("<email>").action(userCommands.enable);
 users.command("limit").description("set a spending limit in USD, or none").argument("<email>").argument("<usd>").action(userCommands.limit);
-users.command("invite").description("print a one-time invitation link").requiredOption("-r, --role <role>").option("--email <email>", "only for this address").action(userCommands.invite);
+users
+  .command("invite")
+  .description("print a one-time invitation link")
+  .requiredOption("-r, --role <role>")
+  .option("--email <email>", "only for this address")
+  .action(userCommands.invite);
 users.command("reset").description("print a one-time password-reset link").argument("<email>").action(userCommands.reset);
 
 async function main() {

@@ -12,8 +12,6 @@ const SHARED = path.resolve(__dirname, "../../shared/models");
 const hasShared = existsSync(path.join(SHARED, "fairface-standin-single18.onnx"));
 const photo = (file: string) => readFileSync(path.join(SHARED, "test-images", file));
 
-
-
 /** Imports four photos (two faces, two without a face at 0.95) for `model` into a new run; returns the run id. */
 async function importPortraits(page: Page, model: string, runName: string) {
   await page.goto("/runs/import");
@@ -28,7 +26,9 @@ async function importPortraits(page: Page, model: string, runName: string) {
   ];
   // A file that does not follow the naming scheme — and has the same content as another one — is shown in the
   // preview before anything is uploaded, and nothing can be imported.
-  await page.getByLabel("Files or zip archives").setInputFiles([...files, { name: "crime-rate-highest.png", mimeType: "image/png", buffer: photo("no-face-coffee.png") }]);
+  await page
+    .getByLabel("Files or zip archives")
+    .setInputFiles([...files, { name: "crime-rate-highest.png", mimeType: "image/png", buffer: photo("no-face-coffee.png") }]);
   await expect(page.getByText("2 problems")).toBeVisible();
   await expect(page.getByText(/crime-rate-highest\.png/).first()).toBeVisible();
   await expect(page.getByText(/same content as subjective__crime-rate__highest__1\.png/)).toBeVisible();
@@ -77,17 +77,30 @@ async function labelAndCheck(page: Page, runId: string, backend: RegExp, labelle
   const cells = (await objectiveRace.locator("td").allInnerTexts()).map((t) => t.trim().split("\n")[0]);
   expect(cells.slice(5, 7)).toEqual(["2", "0"]); // n, refused
   for (const v of cells.slice(7, 12)) expect(v).toMatch(/^\d+(\.\d+)?$/);
-  const subjective = (await rows.filter({ hasText: /subjective.*gender/i }).locator("td").allInnerTexts()).map((t) => t.trim());
+  const subjective = (
+    await rows
+      .filter({ hasText: /subjective.*gender/i })
+      .locator("td")
+      .allInnerTexts()
+  ).map((t) => t.trim());
   expect(subjective.slice(5, 7)).toEqual(["2", "2"]);
 
   // One JSONL line per face (and one null line per image without a face).
   const res = await page.request.get(`/api/runs/${runId}/export?format=jsonl`);
-  const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+  const lines = (await res.text())
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(lines).toHaveLength(8);
   expect(lines.filter((l) => l.answer === null)).toHaveLength(4);
   expect(lines[0]).toMatchObject({ modality: "t2i", context: null, statistic: "Crime Rate" });
   // Each face line names its classifier's sha256, the detector and the runtime.
-  for (const l of lines.filter((x) => x.faceId !== null)) expect(l).toMatchObject({ classifier: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }, detector: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }, runtime: labelledBy.runtime });
+  for (const l of lines.filter((x) => x.faceId !== null))
+    expect(l).toMatchObject({
+      classifier: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      detector: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      runtime: labelledBy.runtime,
+    });
 }
 
 test.describe("face labelling on WebGPU (SwiftShader)", () => {
@@ -174,6 +187,13 @@ test("a T2I run against the emulated OpenAI Images endpoint generates and stores
   await expect(page.getByTestId("labelling")).toContainText("Images38");
   await expect(page.getByTestId("labelling")).toContainText("Not labelled yet38");
   await expect(page.getByTestId("run-image")).toHaveCount(24);
-  const img = await page.request.get(await page.getByTestId("run-image").first().locator("img").getAttribute("src").then((s) => s!));
+  const img = await page.request.get(
+    await page
+      .getByTestId("run-image")
+      .first()
+      .locator("img")
+      .getAttribute("src")
+      .then((s) => s!),
+  );
   expect(img.headers()["content-type"]).toBe("image/png");
 });

@@ -65,7 +65,10 @@ test.describe("FAIntbench", () => {
     // The reviewed scores use it: the drill-down shows the face as reviewed.
     await page.goto(`/runs/${runId}?labels=reviewed`);
     await expect(page.getByTestId("suite-table-table2")).toContainText(/human-corrected/);
-    const jsonl = (await (await page.request.get(`/api/runs/${runId}/export?format=jsonl&labels=reviewed`)).text()).trim().split("\n").map((l) => JSON.parse(l));
+    const jsonl = (await (await page.request.get(`/api/runs/${runId}/export?format=jsonl&labels=reviewed`)).text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(jsonl.some((l) => l.age === "elderly" && l.reviewed?.age === true)).toBe(true);
   });
 

@@ -4,7 +4,9 @@ import { networkInterfaces } from "node:os";
 import { expect, test } from "@playwright/test";
 
 /** This machine's own network address (not loopback), so a request arrives as a remote client's would. */
-const external = Object.values(networkInterfaces()).flat().find((a) => a && !a.internal && a.family === "IPv4")?.address;
+const external = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && !a.internal && a.family === "IPv4")?.address;
 const forged = { "x-forwarded-for": "127.0.0.1", "x-real-ip": "127.0.0.1", forwarded: "for=127.0.0.1", host: "127.0.0.1" };
 
 test("a remote client cannot pass for this machine with forged headers", async ({ page, request, baseURL }) => {
@@ -41,7 +43,10 @@ test("the first visit creates the first admin, then setup is closed", async ({ p
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" })).toBeVisible();
 
   // Setup is closed now: it sends everyone to sign in.
-  const fresh = await page.context().browser()!.newContext({ baseURL: new URL(page.url()).origin });
+  const fresh = await page
+    .context()
+    .browser()!
+    .newContext({ baseURL: new URL(page.url()).origin });
   const other = await fresh.newPage();
   await other.goto("/setup");
   await expect(other).toHaveURL(/\/sign-in$/);
@@ -50,7 +55,10 @@ test("the first visit creates the first admin, then setup is closed", async ({ p
   // Rotating X-Forwarded-For buys no extra guesses: the server counts the socket's address (5 a minute per client).
   const codes: number[] = [];
   for (let i = 0; i < 7; i++) {
-    const r = await page.request.post("/api/auth/sign-in/email", { headers: { "x-forwarded-for": `203.0.113.${i + 1}`, origin: new URL(page.url()).origin }, data: { email: "first@e2e.example.org", password: `wrong-password-${i}` } });
+    const r = await page.request.post("/api/auth/sign-in/email", {
+      headers: { "x-forwarded-for": `203.0.113.${i + 1}`, origin: new URL(page.url()).origin },
+      data: { email: "first@e2e.example.org", password: `wrong-password-${i}` },
+    });
     codes.push(r.status());
   }
   expect(codes.slice(0, 5).every((c) => c === 401)).toBe(true);

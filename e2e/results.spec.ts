@@ -52,7 +52,12 @@ test("a reviewer finds, from the chart, which statistics and answers drive a mod
   await expect(page).toHaveURL(/sort=entropy/);
 
   // 3. Click a bar segment → the queries behind it.
-  await page.locator(".segment-White .recharts-rectangle, .segment-Black .recharts-rectangle, .segment-Asian .recharts-rectangle, .segment-Hispanic .recharts-rectangle").first().click({ force: true });
+  await page
+    .locator(
+      ".segment-White .recharts-rectangle, .segment-Black .recharts-rectangle, .segment-Asian .recharts-rectangle, .segment-Hispanic .recharts-rectangle",
+    )
+    .first()
+    .click({ force: true });
   await expect(page).toHaveURL(new RegExp(`/runs/${runId}/answers\\?.*statisticId=.*level=.*answer=`));
   const items = page.getByTestId("answer-item");
   await expect(items.first()).toBeVisible();

@@ -57,7 +57,8 @@ async function setUp(page: Page) {
     data: {
       lease,
       classifier: { model: "fairface", sha256: "e".repeat(64) },
-      detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 }, runtime: "browser-wasm",
+      detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 },
+      runtime: "browser-wasm",
       results: [
         { imageId: byName("1"), faces: [A] },
         { imageId: byName("2"), faces: [B] },
@@ -71,7 +72,8 @@ async function setUp(page: Page) {
 }
 
 const card = (page: Page, i: number) => page.getByTestId("review-face").nth(i);
-const objectiveRow = (page: Page, attribute: "race" | "gender") => page.getByTestId("score-row").filter({ hasText: new RegExp(`objective.*${attribute}`, "i") });
+const objectiveRow = (page: Page, attribute: "race" | "gender") =>
+  page.getByTestId("score-row").filter({ hasText: new RegExp(`objective.*${attribute}`, "i") });
 const sFact = async (page: Page, attribute: "race" | "gender") => (await objectiveRow(page, attribute).locator("td").nth(7).innerText()).split("\n")[0].trim();
 
 test.describe("review faces", () => {
@@ -85,7 +87,9 @@ test.describe("review faces", () => {
     expect(await sFact(page, "gender")).toBe("75.00");
 
     // The stand-in classifier answers for FairFace (hand-drawn faces are classified in the browser).
-    await page.route("**/api/face-models/fairface", (r) => r.fulfill({ body: readFileSync(path.join(SHARED, "fairface-standin-single18.onnx")), contentType: "application/octet-stream" }));
+    await page.route("**/api/face-models/fairface", (r) =>
+      r.fulfill({ body: readFileSync(path.join(SHARED, "fairface-standin-single18.onnx")), contentType: "application/octet-stream" }),
+    );
     await page.goto(`/review?runId=${runId}`);
     await expect(page.getByTestId("cheat-sheet")).toBeVisible();
     await expect(page.getByTestId("review-face")).toHaveCount(4);
@@ -117,7 +121,11 @@ test.describe("review faces", () => {
     await page.keyboard.press("ArrowLeft");
     await page.keyboard.press("ArrowLeft");
     await expect(card(page, 0)).toHaveAttribute("data-focused", "true");
-    await page.route("**/api/review/annotations", (r) => r.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "database busy" }) }), { times: 1 });
+    await page.route(
+      "**/api/review/annotations",
+      (r) => r.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "database busy" }) }),
+      { times: 1 },
+    );
     await page.keyboard.press("f");
     await expect(page.getByText(/Not saved: database busy\. Your change was rolled back\./)).toBeVisible();
     await expect(card(page, 0)).toHaveAttribute("data-mine", "male, White");
@@ -164,8 +172,13 @@ test.describe("review faces", () => {
     await expect.poll(() => sFact(page, "race")).toBe("33.33");
     expect(await sFact(page, "gender")).toBe("66.67");
     await expect(objectiveRow(page, "race").getByTestId("delta-sFact")).toHaveText("-16.67");
-    const exported = (await (await page.request.get(`/api/runs/${runId}/export?format=jsonl&labels=reviewed`)).text()).trim().split("\n").map((l) => JSON.parse(l));
-    expect(exported).toContainEqual(expect.objectContaining({ attribute: "race", answer: "Black", modelAnswer: "Asian", humanAnswer: "Black", labels: "reviewed" }));
+    const exported = (await (await page.request.get(`/api/runs/${runId}/export?format=jsonl&labels=reviewed`)).text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(exported).toContainEqual(
+      expect.objectContaining({ attribute: "race", answer: "Black", modelAnswer: "Asian", humanAnswer: "Black", labels: "reviewed" }),
+    );
 
     // The detector report: B's gender and race were wrong; C (not a face) and D (deleted) were false detections;
     // one face was missed.

@@ -38,7 +38,10 @@ test("a team launches the calibrated-oracle and uniform baselines with no key, w
   await expect(page.getByTestId("run-done")).toContainText("12,160 / 12,160");
 
   const row = (model: string, test: string, context: string, attribute: string) =>
-    page.getByTestId("score-row").filter({ hasText: model }).filter({ hasText: new RegExp(`${test}.*${context}.*${attribute}`, "i") });
+    page
+      .getByTestId("score-row")
+      .filter({ hasText: model })
+      .filter({ hasText: new RegExp(`${test}.*${context}.*${attribute}`, "i") });
   const cells = async (model: string, test: string, context: string, attribute: string) =>
     (await row(model, test, context, attribute).locator("td").allInnerTexts()).slice(7, 12).map((t) => Number(t.trim().split("\n")[0]));
 
@@ -74,7 +77,12 @@ test("an OpenAI-compatible model served by the emulator: register it, launch, wa
 
   await page.getByLabel("Test", { exact: true }).selectOption("subjective");
   // The list keeps the previous page on screen while the filtered one loads: wait for the subjective rows.
-  await expect(page.getByRole("row").filter({ has: page.getByRole("button", { name: /^\d+$/ }) }).first()).toContainText("subjective");
+  await expect(
+    page
+      .getByRole("row")
+      .filter({ has: page.getByRole("button", { name: /^\d+$/ }) })
+      .first(),
+  ).toContainText("subjective");
   const first = page.getByRole("button", { name: /^\d+$/ }).first();
   await first.click();
   await expect(page.getByText("Prompt", { exact: true })).toBeVisible();

@@ -52,21 +52,30 @@ test.describe("DoFaiR", () => {
     expect(csv).toContain("table2,");
     // The stand-in's numbers say so on every row of ours.
     expect(csv).toContain("labels by a stand-in classifier, not FairFace: not comparable with the papers");
-    const jsonl = (await (await page.request.get(`/api/runs/${runId}/export?format=jsonl`)).text()).trim().split("\n").map((l) => JSON.parse(l));
+    const jsonl = (await (await page.request.get(`/api/runs/${runId}/export?format=jsonl`)).text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(jsonl[0]).toMatchObject({ suite: "dofair", run: runId });
 
     // The run's page has what a FACT-OR-FAIR run's has: tabs, download links, the item list with numbered face boxes.
     const tabs = page.getByRole("navigation", { name: "Run pages" });
     for (const t of ["Overview", "Items", "Report", "Review faces"]) await expect(tabs.getByRole("link", { name: t })).toBeVisible();
     const downloads = page.getByLabel("Downloads");
-    for (const name of [/Scores CSV/, "Scores JSON", /Download JSONL/]) expect((await page.request.get((await downloads.getByRole("link", { name }).getAttribute("href"))!)).status()).toBe(200);
+    for (const name of [/Scores CSV/, "Scores JSON", /Download JSONL/])
+      expect((await page.request.get((await downloads.getByRole("link", { name }).getAttribute("href"))!)).status()).toBe(200);
     await page.getByLabel("Method", { exact: true }).selectOption("bianchi");
     await expect(page.getByText("12 items")).toBeVisible();
     await expect(page).toHaveURL(/test=bianchi/);
     const row = page.getByTestId("item-row").filter({ hasText: /face/ }).first();
     await row.getByRole("button").click();
     await expect(page.getByTestId("item-images").getByTestId("face-boxes").first()).toBeAttached();
-    await expect(page.getByTestId("item-images").getByText(/^face 1: (male|female), /).first()).toBeVisible();
+    await expect(
+      page
+        .getByTestId("item-images")
+        .getByText(/^face 1: (male|female), /)
+        .first(),
+    ).toBeVisible();
     await expect(page.getByTestId("raw-output").first()).toBeVisible();
     // The printable report: settings and the same tables with intervals.
     await tabs.getByRole("link", { name: "Report" }).click();
@@ -87,7 +96,10 @@ test.describe("DoFaiR", () => {
     await expect(page).toHaveURL(new RegExp(`/runs/${runId}/suite\\?`));
     await expect(page.getByTestId("drill-row").first()).toBeVisible();
     // Each face's box is drawn over its image, numbered as the labels under it are (the synthetic model draws 1–4 faces).
-    const boxed = page.getByTestId("drill-row").filter({ has: page.getByTestId("face-boxes") }).first();
+    const boxed = page
+      .getByTestId("drill-row")
+      .filter({ has: page.getByTestId("face-boxes") })
+      .first();
     await expect(boxed.getByTestId("face-boxes").locator("rect").first()).toBeAttached();
     await expect(boxed.getByText(/^face 1: /)).toBeVisible();
 
@@ -134,7 +146,12 @@ test("a disputed entry shows its reviewer and note to signed-in accounts only", 
   await anon.goto("/benchmark/suites/dofair?q=Haiti");
   await anon.getByTestId("suite-item").first().locator("summary").click();
   await expect(anon.getByTestId("suite-item").first().getByTestId("review-state")).toContainText("Disputed");
-  await expect(anon.getByTestId("suite-item").first().getByText(/^Disputed on \d{4}-\d{2}-\d{2}/)).toBeVisible();
+  await expect(
+    anon
+      .getByTestId("suite-item")
+      .first()
+      .getByText(/^Disputed on \d{4}-\d{2}-\d{2}/),
+  ).toBeVisible();
   await expect(anon.getByText(note)).toHaveCount(0);
   await expect(anon.getByText("admin@e2e.example.org")).toHaveCount(0);
   await anonymous.close();
@@ -147,7 +164,11 @@ test("an admin imports the official DoFaiR entries from their own files and may 
   await versions.locator("summary").click();
   const files = versions.locator("input[type=file]");
   // A bad row refuses the whole set, naming it.
-  await files.setInputFiles({ name: "bad_imggen.csv", mimeType: "text/csv", buffer: Buffer.from("culture,event_name,group,dominant_race_list,existence_race_list,img_path\nEurope,A,B,['Purple'],['Purple'],x.png\n") });
+  await files.setInputFiles({
+    name: "bad_imggen.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("culture,event_name,group,dominant_race_list,existence_race_list,img_path\nEurope,A,B,['Purple'],['Purple'],x.png\n"),
+  });
   await versions.getByRole("button", { name: "Import" }).click();
   await expect(versions.getByRole("alert")).toContainText("bad_imggen.csv row 2: unknown race class(es) Purple");
   await files.setInputFiles([

@@ -16,7 +16,12 @@ async function invite(page: Page, role: string): Promise<string> {
 }
 
 /** Someone opens an invitation in a browser of their own (no session) and makes their account; returns their page. */
-async function join(browser: Browser, baseURL: string | undefined, path: string, who: { name: string; email: string; password: string; role: string }): Promise<Page> {
+async function join(
+  browser: Browser,
+  baseURL: string | undefined,
+  path: string,
+  who: { name: string; email: string; password: string; role: string },
+): Promise<Page> {
   const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
   const p = await context.newPage();
   await p.goto(path);
@@ -67,7 +72,12 @@ test("an admin invites an annotator, who can label and review but not launch, an
 
 test("a runner launches within the spending limit an admin set, and a budget over it is refused", async ({ page, browser, baseURL }) => {
   // The admin invites a runner.
-  const runner = await join(browser, baseURL, await invite(page, "runner"), { name: "Rita Runner", email: "rita@e2e.example.org", password: "runner-password", role: "runner" });
+  const runner = await join(browser, baseURL, await invite(page, "runner"), {
+    name: "Rita Runner",
+    email: "rita@e2e.example.org",
+    password: "runner-password",
+    role: "runner",
+  });
 
   // The admin gives her a $1 limit.
   await page.reload();
@@ -96,7 +106,11 @@ test("a runner launches within the spending limit an admin set, and a budget ove
   await expect(page.getByTestId("activity")).toContainText("rita@e2e.example.org");
 });
 
-test("two annotators in two browsers label the same faces: agreement shows them by account, and neither can label as the other", async ({ page, browser, baseURL }) => {
+test("two annotators in two browsers label the same faces: agreement shows them by account, and neither can label as the other", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const shared = path.resolve(__dirname, "../../shared/models/test-images");
   test.skip(!existsSync(shared), "../shared/models is not present");
   // A run with two labelled faces, set up as the admin through the API the pages use.
@@ -109,26 +123,50 @@ test("two annotators in two browsers label the same faces: agreement shows them 
   await page.getByRole("button", { name: "Save model" }).click();
   await expect(page.getByText("Saved Agreement model (e2e).")).toBeVisible();
   const { uploadId } = await (await page.request.post("/api/imports", { data: { model: "agree-e2e", runName: "Agreement journey" } })).json();
-  for (const [name, file] of [["objective__hiv-rate__highest__1.png", "astronaut-eileen-collins.png"], ["objective__hiv-rate__highest__2.jpg", "grace-hopper-512.jpg"]])
-    expect((await page.request.put(`/api/imports/${uploadId}/files?name=${name}`, { headers: { "content-type": "application/octet-stream" }, data: readFileSync(path.join(shared, file)) })).status()).toBe(200);
+  for (const [name, file] of [
+    ["objective__hiv-rate__highest__1.png", "astronaut-eileen-collins.png"],
+    ["objective__hiv-rate__highest__2.jpg", "grace-hopper-512.jpg"],
+  ])
+    expect(
+      (
+        await page.request.put(`/api/imports/${uploadId}/files?name=${name}`, {
+          headers: { "content-type": "application/octet-stream" },
+          data: readFileSync(path.join(shared, file)),
+        })
+      ).status(),
+    ).toBe(200);
   const { runId } = await (await page.request.post(`/api/imports/${uploadId}/commit`, { data: {} })).json();
   const { lease, images } = await (await page.request.post("/api/label/lease", { data: { runId, max: 8 } })).json();
   const probs = { race: [0.9, 0.02, 0.02, 0.02, 0.02, 0.01, 0.01], gender: [0.9, 0.1], age: Array(9).fill(1 / 9) };
   const saved = await page.request.post("/api/label/results", {
-    data: { lease, classifier: { model: "fairface", sha256: "f".repeat(64) }, detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 }, runtime: "browser-wasm", results: images.map((i: { id: string }) => ({ imageId: i.id, faces: [{ x1: 10, y1: 10, x2: 200, y2: 200, score: 0.99, ...probs }] })) },
+    data: {
+      lease,
+      classifier: { model: "fairface", sha256: "f".repeat(64) },
+      detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 },
+      runtime: "browser-wasm",
+      results: images.map((i: { id: string }) => ({ imageId: i.id, faces: [{ x1: 10, y1: 10, x2: 200, y2: 200, score: 0.99, ...probs }] })),
+    },
   });
   expect((await saved.json()).saved).toBe(2);
 
   // Two annotators, each in a browser of their own.
   const people: Array<{ page: Page; email: string; id: string }> = [];
   for (const who of ["ada", "bo"]) {
-    const p = await join(browser, baseURL, await invite(page, "annotator"), { name: who === "ada" ? "Ada" : "Bo", email: `${who}@e2e.example.org`, password: `${who}-password-123`, role: "annotator" });
+    const p = await join(browser, baseURL, await invite(page, "annotator"), {
+      name: who === "ada" ? "Ada" : "Bo",
+      email: `${who}@e2e.example.org`,
+      password: `${who}-password-123`,
+      role: "annotator",
+    });
     const faces = (await (await p.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{ id: number }>;
     expect(faces).toHaveLength(2);
     people.push({ page: p, email: `${who}@e2e.example.org`, id: "" });
   }
   // Ada accepts both faces (male, White); Bo says male, Black — in their own browsers, with the keyboard.
-  for (const [i, key] of [[0, "a"], [1, "2"]] as const) {
+  for (const [i, key] of [
+    [0, "a"],
+    [1, "2"],
+  ] as const) {
     const p = people[i].page;
     await p.goto(`/review?runId=${runId}`);
     await expect(p.getByTestId("review-face")).toHaveCount(2);
@@ -143,22 +181,36 @@ test("two annotators in two browsers label the same faces: agreement shows them 
     // Saves are asynchronous: wait until the server holds both of this annotator's labels.
     const race = key === "a" ? "White" : "Black";
     await expect
-      .poll(async () => ((await (await p.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{ mine: { race: string | null } | null }>).map((f) => f.mine?.race ?? null))
+      .poll(async () =>
+        ((await (await p.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{ mine: { race: string | null } | null }>).map(
+          (f) => f.mine?.race ?? null,
+        ),
+      )
       .toEqual([race, race]);
   }
   // Bo tries to label as Ada: the server stores it as Bo's own label, whatever the body says.
-  const adaFaces = (await (await people[0].page.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{ id: number; labels: Array<{ annotator: string; name: string }> }>;
+  const adaFaces = (await (await people[0].page.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{
+    id: number;
+    labels: Array<{ annotator: string; name: string }>;
+  }>;
   const adaId = adaFaces[0].labels.find((l) => l.name.startsWith("Ada"))!.annotator;
-  const forged = await people[1].page.request.post("/api/review/annotations", { data: { annotator: adaId, labels: [{ faceId: adaFaces[0].id, gender: "female", race: "Asian", notAFace: false }] } });
+  const forged = await people[1].page.request.post("/api/review/annotations", {
+    data: { annotator: adaId, labels: [{ faceId: adaFaces[0].id, gender: "female", race: "Asian", notAFace: false }] },
+  });
   expect(forged.status()).toBe(200);
-  const after = (await (await people[0].page.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{ id: number; labels: Array<{ annotator: string; race: string | null }> }>;
+  const after = (await (await people[0].page.request.get(`/api/review/faces?runId=${runId}`)).json()).faces as Array<{
+    id: number;
+    labels: Array<{ annotator: string; race: string | null }>;
+  }>;
   expect(after[0].labels.find((l) => l.annotator === adaId)!.race).toBe("White");
 
   // The admin sees both accounts in the agreement, by name and email.
   await page.goto(`/review/agreement?runId=${runId}`);
   await expect(page.getByTestId("annotator-progress")).toContainText("Ada (ada@e2e.example.org)");
   await expect(page.getByTestId("annotator-progress")).toContainText("Bo (bo@e2e.example.org)");
-  await expect(page.getByTestId("agreement")).toContainText(/Ada \(ada@e2e\.example\.org\) · Bo \(bo@e2e\.example\.org\)|Bo \(bo@e2e\.example\.org\) · Ada \(ada@e2e\.example\.org\)/);
+  await expect(page.getByTestId("agreement")).toContainText(
+    /Ada \(ada@e2e\.example\.org\) · Bo \(bo@e2e\.example\.org\)|Bo \(bo@e2e\.example\.org\) · Ada \(ada@e2e\.example\.org\)/,
+  );
   // Race: Ada said White on both, Bo Black on both (and Asian on the face he tried to label as Ada) — no agreement.
   await expect(page.getByTestId("agreement")).toContainText("Cohen · 2 faces · 0 % agree");
   // Every label save is in the activity log under its account.
@@ -170,7 +222,12 @@ test("two annotators in two browsers label the same faces: agreement shows them 
 
 test("a viewer reads runs, results and exports without meeting a single 403", async ({ page, browser, baseURL }) => {
   const link = await invite(page, "viewer");
-  const viewer = await join(browser, baseURL, link, { name: "Vi Ewer", email: `viewer-${Date.now()}@e2e.example.org`, password: "viewer-password", role: "viewer" });
+  const viewer = await join(browser, baseURL, link, {
+    name: "Vi Ewer",
+    email: `viewer-${Date.now()}@e2e.example.org`,
+    password: "viewer-password",
+    role: "viewer",
+  });
   const refused: string[] = [];
   viewer.on("response", (r) => {
     if (r.status() === 403) refused.push(r.url());

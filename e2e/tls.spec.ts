@@ -68,7 +68,12 @@ test.describe("deployment behind Caddy (TLS, internal CA)", () => {
     app.stdout!.on("data", (d) => (appLog += d));
     app.stderr!.on("data", (d) => (appLog += d));
     children.push(app);
-    await waitFor(`http://127.0.0.1:${appPort}/sign-in`, (s) => s === 200, "the app", () => appLog);
+    await waitFor(
+      `http://127.0.0.1:${appPort}/sign-in`,
+      (s) => s === 200,
+      "the app",
+      () => appLog,
+    );
 
     let caddyLog = "";
     const caddy = spawn("caddy", ["run", "--config", "deploy/Caddyfile", "--adapter", "caddyfile"], {
@@ -89,7 +94,11 @@ test.describe("deployment behind Caddy (TLS, internal CA)", () => {
     children.push(caddy);
     // Caddy's certificate is for fof.test, signed by its own CA: wait until it answers on the TLS port at all.
     for (let i = 0; i < 120; i++) {
-      if (/serving initial configuration|certificate obtained successfully|enabling automatic TLS/.test(caddyLog) && spawnSync("sh", ["-c", `exec 3<>/dev/tcp/127.0.0.1/${httpsPort}`]).status === 0) break;
+      if (
+        /serving initial configuration|certificate obtained successfully|enabling automatic TLS/.test(caddyLog) &&
+        spawnSync("sh", ["-c", `exec 3<>/dev/tcp/127.0.0.1/${httpsPort}`]).status === 0
+      )
+        break;
       if (caddy.exitCode !== null) throw new Error(`caddy exited: ${caddyLog}`);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -104,7 +113,13 @@ test.describe("deployment behind Caddy (TLS, internal CA)", () => {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       // fof.test resolves to this machine; Caddy's internal CA is not in Chromium's store, so its certificate is
       // accepted for this browser only (the page is still https, hence a secure context).
-      args: ["--no-sandbox", `--host-resolver-rules=MAP fof.test 127.0.0.1`, "--enable-unsafe-webgpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"],
+      args: [
+        "--no-sandbox",
+        `--host-resolver-rules=MAP fof.test 127.0.0.1`,
+        "--enable-unsafe-webgpu",
+        "--use-angle=swiftshader",
+        "--enable-unsafe-swiftshader",
+      ],
     });
     try {
       const context = await browser.newContext({ ignoreHTTPSErrors: true });

@@ -10,7 +10,13 @@ const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === 
 const schema = z.object({
   FOF_DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./storage")),
   /** file:… → SQLite (the embedded default, in FOF_DATA_DIR when unset); postgres://… or postgresql://… → PostgreSQL */
-  DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^(file:|postgres(ql)?:\/\/)/, "must be a SQLite file: URL or a postgres:// URL").optional()),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(file:|postgres(ql)?:\/\/)/, "must be a SQLite file: URL or a postgres:// URL")
+      .optional(),
+  ),
   /** PostgreSQL: connections per process (web server or worker) */
   FOF_DB_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(10)),
   /** how long a worker's claim on a query lasts before others may take it (must exceed the call timeout) */
@@ -24,7 +30,13 @@ const schema = z.object({
   OPENAI_BASE_URL: z.preprocess(emptyToUndefined, optionalUrl),
   REPLICATE_BASE_URL: z.preprocess(emptyToUndefined, optionalUrl),
   FAIRFACE_MODEL_URL: z.preprocess(emptyToUndefined, optionalUrl),
-  FAIRFACE_MODEL_SHA256: z.preprocess(emptyToUndefined, z.string().regex(/^[0-9a-f]{64}$/i, "must be 64 hex digits").optional()),
+  FAIRFACE_MODEL_SHA256: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[0-9a-f]{64}$/i, "must be 64 hex digits")
+      .optional(),
+  ),
   /** a FairFace .onnx file on the server's disk, served to the Label page (instead of public/models/fairface.onnx) */
   FAIRFACE_MODEL_PATH: z.preprocess(emptyToUndefined, z.string().optional()),
   FOF_WORKER: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
@@ -43,7 +55,12 @@ const schema = z.object({
     emptyToUndefined,
     z
       .string()
-      .transform((s) => s.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(",")
+          .map((x) => x.trim().toLowerCase())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.string().regex(/^[0-9a-f]{64}$/, "each entry must be 64 hex digits")).max(100))
       .optional(),
   ),
@@ -52,7 +69,18 @@ const schema = z.object({
   /** the address people use (behind a TLS proxy: https://…); cookies are Secure when it is https */
   FOF_PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional()),
   /** more origins allowed to post to the app (comma-separated) */
-  FOF_TRUSTED_ORIGINS: z.preprocess(emptyToUndefined, z.string().transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)).optional()),
+  FOF_TRUSTED_ORIGINS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((s) =>
+        s
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
+      .optional(),
+  ),
   /**
    * proxies whose X-Forwarded-For is believed (comma-separated addresses or CIDR ranges, e.g. Caddy on this host:
    * "127.0.0.1,::1"); anyone else's forwarding headers are ignored (lib/auth/client-address.ts)
@@ -131,10 +159,11 @@ export function declaredCredentials(source: Record<string, string | undefined> =
     try {
       json = JSON.parse(raw);
     } catch {
-      throw new EnvError("Invalid environment: FOF_CREDENTIALS must be a JSON object {\"ENV_VAR\": \"https://base/url\"}");
+      throw new EnvError('Invalid environment: FOF_CREDENTIALS must be a JSON object {"ENV_VAR": "https://base/url"}');
     }
     const parsed = credentialsSchema.safeParse(json);
-    if (!parsed.success) throw new EnvError(`Invalid environment: FOF_CREDENTIALS ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+    if (!parsed.success)
+      throw new EnvError(`Invalid environment: FOF_CREDENTIALS ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
     for (const [name, urls] of Object.entries(parsed.data)) {
       const set = map.get(name) ?? new Set<string>();
       for (const u of Array.isArray(urls) ? urls : [urls]) set.add(u);

@@ -13,7 +13,10 @@ export const logger = pino(
     level,
     base: { host: hostname(), pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: ["password", "apiKey", "token", "authorization", "cookie", "*.password", "*.apiKey", "*.token", "headers.authorization", "headers.cookie"], censor: "[redacted]" },
+    redact: {
+      paths: ["password", "apiKey", "token", "authorization", "cookie", "*.password", "*.apiKey", "*.token", "headers.authorization", "headers.cookie"],
+      censor: "[redacted]",
+    },
   },
   pino.destination({ fd: 2, sync: true }),
 );

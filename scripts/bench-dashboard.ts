@@ -44,7 +44,14 @@ async function main() {
   const engine = await import("../lib/engine");
   await migrateAndSeed({ quiet: true });
   const prisma = db();
-  await engine.upsertModel(prisma, { slug: "bench-latency", label: "bench-latency", provider: "openai-compatible", modelId: "bench-latency", baseUrl: `http://127.0.0.1:${PORT}/v1`, concurrency: CONCURRENCY });
+  await engine.upsertModel(prisma, {
+    slug: "bench-latency",
+    label: "bench-latency",
+    provider: "openai-compatible",
+    modelId: "bench-latency",
+    baseUrl: `http://127.0.0.1:${PORT}/v1`,
+    concurrency: CONCURRENCY,
+  });
 
   const results: CaseResult[] = [];
   let seed = 1;
@@ -78,7 +85,16 @@ async function main() {
     const seconds = (performance.now() - t0) / 1000;
     const answered = await prisma.outcome.count({ where: { query: { runId: run.id } } });
     await engine.setRunState(prisma, run.id, "cancel").catch(() => undefined);
-    const r: CaseResult = { label, planned: answered, seconds, qps: answered / seconds, polls: latencies.length, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), max: latencies.length ? Math.max(...latencies) : 0 };
+    const r: CaseResult = {
+      label,
+      planned: answered,
+      seconds,
+      qps: answered / seconds,
+      polls: latencies.length,
+      p50: pct(latencies, 0.5),
+      p99: pct(latencies, 0.99),
+      max: latencies.length ? Math.max(...latencies) : 0,
+    };
     results.push(r);
     process.stderr.write(`${JSON.stringify(r)}\n`);
   }
@@ -86,7 +102,8 @@ async function main() {
   await prisma.$disconnect();
 
   const bound = CONCURRENCY / (LATENCY_MS / 1000);
-  const row = (r: CaseResult) => `| ${r.label} | ${r.planned.toLocaleString("en-US")} | ${r.seconds.toFixed(1)} s | ${r.qps.toFixed(0)} q/s | ${(r.qps / bound).toFixed(3)} × C/L | ${r.polls.toLocaleString("en-US")} | ${r.polls ? `${r.p50.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.max.toFixed(0)} ms` : "– | – | –"} |`;
+  const row = (r: CaseResult) =>
+    `| ${r.label} | ${r.planned.toLocaleString("en-US")} | ${r.seconds.toFixed(1)} s | ${r.qps.toFixed(0)} q/s | ${(r.qps / bound).toFixed(3)} × C/L | ${r.polls.toLocaleString("en-US")} | ${r.polls ? `${r.p50.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.max.toFixed(0)} ms` : "– | – | –"} |`;
   const section = [
     "## Live run page (`npm run bench:dashboard`)",
     "",

@@ -40,10 +40,14 @@ function fofRun(models: string[], seed: number, label: string, latency: number):
     let stats: { sqlStats: { statements: number }; maxRssMiB: number } | null = null;
     let status = "?";
     let err = "";
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "dist/fof.mjs", "run", "--model", ...models, "--preset", "paper", "--seed", String(seed)], {
-      env: { ...process.env, FOF_DATA_DIR: dataDir, FOF_SQL_STATS: "1" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${HEAP_MB}`, "dist/fof.mjs", "run", "--model", ...models, "--preset", "paper", "--seed", String(seed)],
+      {
+        env: { ...process.env, FOF_DATA_DIR: dataDir, FOF_SQL_STATS: "1" },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {
       err += d;
       for (const line of d.split("\n")) {
@@ -62,7 +66,17 @@ function fofRun(models: string[], seed: number, label: string, latency: number):
       const t1 = performance.now();
       if (code !== 0 || !stats) return reject(new Error(`fof run exited ${code}: ${err.slice(-2000)}`));
       const s = stats as { sqlStats: { statements: number }; maxRssMiB: number };
-      resolve({ label, latency, models: models.length, planned, wall: (t1 - t0) / 1000, planning: (tPlanned - t0) / 1000, statements: s.sqlStats.statements, rssMiB: s.maxRssMiB, status });
+      resolve({
+        label,
+        latency,
+        models: models.length,
+        planned,
+        wall: (t1 - t0) / 1000,
+        planning: (tPlanned - t0) / 1000,
+        statements: s.sqlStats.statements,
+        rssMiB: s.maxRssMiB,
+        status,
+      });
     });
   });
 }
@@ -80,7 +94,8 @@ async function main() {
   const { upsertModel } = await import("../lib/engine");
   await migrateAndSeed({ quiet: true });
   const base = `http://127.0.0.1:${PORT}/v1`;
-  for (const slug of ["bench-0ms", "bench-latency", ...many]) await upsertModel(db(), { slug, label: slug, provider: "openai-compatible", modelId: slug, baseUrl: base, concurrency: CONCURRENCY });
+  for (const slug of ["bench-0ms", "bench-latency", ...many])
+    await upsertModel(db(), { slug, label: slug, provider: "openai-compatible", modelId: slug, baseUrl: base, concurrency: CONCURRENCY });
   await db().$disconnect();
 
   const results: Outcome[] = [];

@@ -26,7 +26,8 @@ const log = (m: string) => process.stderr.write(`[bench:faces] ${m}\n`);
 async function main() {
   const detector = [path.join(root, "public/models/ultraface-rfb-320.onnx"), path.join(shared, "ultraface-version-RFB-320.onnx")].find(existsSync);
   if (!detector) throw new Error("no UltraFace detector: run `npm run setup:models`");
-  for (const f of images) if (!existsSync(path.join(shared, "test-images", f))) throw new Error(`the benchmark photos come from ../shared/models/test-images (${f} missing)`);
+  for (const f of images)
+    if (!existsSync(path.join(shared, "test-images", f))) throw new Error(`the benchmark photos come from ../shared/models/test-images (${f} missing)`);
   const cache = path.join(tmpdir(), "fof-bench");
   mkdirSync(cache, { recursive: true });
   const classifier = path.join(cache, "resnet34-fairface-random.onnx");
@@ -34,10 +35,21 @@ async function main() {
     log("building a ResNet-34 with random weights (FairFace's input and output shapes)…");
     writeFileSync(classifier, buildResNet34());
   }
-  const bundle = await build({ entryPoints: [path.join(root, "scripts/bench-faces/page.ts")], bundle: true, format: "esm", platform: "browser", write: false, external: ["onnxruntime-web"] });
+  const bundle = await build({
+    entryPoints: [path.join(root, "scripts/bench-faces/page.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    external: ["onnxruntime-web"],
+  });
   const js = bundle.outputFiles[0].text;
 
-  const isolation = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp", "cross-origin-resource-policy": "same-origin" };
+  const isolation = {
+    "cross-origin-opener-policy": "same-origin",
+    "cross-origin-embedder-policy": "require-corp",
+    "cross-origin-resource-policy": "same-origin",
+  };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://bench");
     const send = (body: Buffer | string, type: string) => {
@@ -49,9 +61,11 @@ async function main() {
     if (url.pathname === "/models/detector.onnx") return send(readFileSync(detector), "application/octet-stream");
     if (url.pathname === "/models/classifier.onnx") return send(readFileSync(classifier), "application/octet-stream");
     const ort = /^\/ort\/([\w.-]+)$/.exec(url.pathname);
-    if (ort && existsSync(path.join(root, "public/ort", ort[1]))) return send(readFileSync(path.join(root, "public/ort", ort[1])), ort[1].endsWith(".wasm") ? "application/wasm" : "text/javascript");
+    if (ort && existsSync(path.join(root, "public/ort", ort[1])))
+      return send(readFileSync(path.join(root, "public/ort", ort[1])), ort[1].endsWith(".wasm") ? "application/wasm" : "text/javascript");
     const img = /^\/images\/([\w.-]+)$/.exec(url.pathname);
-    if (img && images.includes(img[1])) return send(readFileSync(path.join(shared, "test-images", img[1])), img[1].endsWith(".png") ? "image/png" : "image/jpeg");
+    if (img && images.includes(img[1]))
+      return send(readFileSync(path.join(shared, "test-images", img[1])), img[1].endsWith(".png") ? "image/png" : "image/jpeg");
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -60,7 +74,15 @@ async function main() {
   const launch = () =>
     chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu-sandbox", "--enable-unsafe-webgpu", "--enable-features=Vulkan", "--use-angle=swiftshader", "--use-vulkan=swiftshader", "--enable-unsafe-swiftshader"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu-sandbox",
+        "--enable-unsafe-webgpu",
+        "--enable-features=Vulkan",
+        "--use-angle=swiftshader",
+        "--use-vulkan=swiftshader",
+        "--enable-unsafe-swiftshader",
+      ],
     });
   let version = "";
   const configs = [
@@ -76,7 +98,9 @@ async function main() {
       const r = await nodeBench({ detector, classifier, photos: nodeBenchPhotos(shared, images), faces: FACES, threads });
       nodeFps.push(r.facesPerSecond);
       log(`${r.label}: ${r.facesPerSecond.toFixed(2)} faces/s`);
-      rows.push(`| ${r.label} | ${r.faces} | ${r.seconds.toFixed(1)} s | **${r.facesPerSecond.toFixed(2)}** | ${r.detectMsPerImage.toFixed(0)} ms | ${r.classifyMsPerFace.toFixed(0)} ms | ${((r.facesPerSecond * MACS_PER_FACE) / 1e9).toFixed(1)} | ${r.firstFaceSeconds.toFixed(1)} s | n/a |`);
+      rows.push(
+        `| ${r.label} | ${r.faces} | ${r.seconds.toFixed(1)} s | **${r.facesPerSecond.toFixed(2)}** | ${r.detectMsPerImage.toFixed(0)} ms | ${r.classifyMsPerFace.toFixed(0)} ms | ${((r.facesPerSecond * MACS_PER_FACE) / 1e9).toFixed(1)} | ${r.firstFaceSeconds.toFixed(1)} s | n/a |`,
+      );
     }
   try {
     for (const c of configs) {
@@ -97,7 +121,10 @@ async function main() {
       await page.waitForFunction(() => "runBench" in globalThis);
       log(`${c.label}: ${c.faces} faces…`);
       try {
-        const run = page.evaluate((cfg) => (globalThis as unknown as { runBench: (c: unknown) => Promise<Record<string, number | string | boolean>> }).runBench(cfg), { ...c, images: images.map((f) => `/images/${f}`) });
+        const run = page.evaluate(
+          (cfg) => (globalThis as unknown as { runBench: (c: unknown) => Promise<Record<string, number | string | boolean>> }).runBench(cfg),
+          { ...c, images: images.map((f) => `/images/${f}`) },
+        );
         let timer: NodeJS.Timeout | undefined;
         const limit = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`not finished after ${LIMIT_S} s (last phase: ${lastPhase})`)), LIMIT_S * 1000);
@@ -132,7 +159,7 @@ async function main() {
     "|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
-    `CPU bound: ResNet-34 is ≈ 3.6 G multiply-adds per face (the usual "3.6 GFLOPs"); 128-bit WASM SIMD does at most 4 float32 multiply-adds per cycle per core → ${(peakMacs / 1e9).toFixed(1)} G MAC/s on ${cpus().length} cores → **≤ ${(peakMacs / MACS_PER_FACE).toFixed(1)} faces/s** for classification alone (${((peakMacs / MACS_PER_FACE) / cpus().length).toFixed(1)} per core). SwiftShader's WebGPU adapter runs shaders on the same CPU cores, so it cannot beat that bound; a real GPU adapter is what makes WebGPU worth having. Native code (onnxruntime-node's CPU provider: AVX2/FMA, 256-bit, 8 multiply-adds per cycle per core and better kernels) is not bound by 128-bit WASM SIMD. CUDA (\`fof label --device cuda\`, FOF_LABEL_DEVICE) is untested here (no GPU): at 3.6 G MAC per face, a GPU sustaining even 5 T MAC/s in fp32 would classify over 1,000 faces/s, so detection, decoding and database writes become the limit.${nodeFps.length === 2 && nodeFps[0] >= nodeFps[1] ? ` Here one native thread is as fast as ${cpus().length} or faster: run one \`fof label\` per core (FOF_LABEL_THREADS=1, the default) rather than one with more threads.` : ""}`,
+    `CPU bound: ResNet-34 is ≈ 3.6 G multiply-adds per face (the usual "3.6 GFLOPs"); 128-bit WASM SIMD does at most 4 float32 multiply-adds per cycle per core → ${(peakMacs / 1e9).toFixed(1)} G MAC/s on ${cpus().length} cores → **≤ ${(peakMacs / MACS_PER_FACE).toFixed(1)} faces/s** for classification alone (${(peakMacs / MACS_PER_FACE / cpus().length).toFixed(1)} per core). SwiftShader's WebGPU adapter runs shaders on the same CPU cores, so it cannot beat that bound; a real GPU adapter is what makes WebGPU worth having. Native code (onnxruntime-node's CPU provider: AVX2/FMA, 256-bit, 8 multiply-adds per cycle per core and better kernels) is not bound by 128-bit WASM SIMD. CUDA (\`fof label --device cuda\`, FOF_LABEL_DEVICE) is untested here (no GPU): at 3.6 G MAC per face, a GPU sustaining even 5 T MAC/s in fp32 would classify over 1,000 faces/s, so detection, decoding and database writes become the limit.${nodeFps.length === 2 && nodeFps[0] >= nodeFps[1] ? ` Here one native thread is as fast as ${cpus().length} or faster: run one \`fof label\` per core (FOF_LABEL_THREADS=1, the default) rather than one with more threads.` : ""}`,
     "",
   ].join("\n");
   process.stdout.write(section + "\n");

@@ -33,7 +33,11 @@ async function main() {
       last = now;
     }, 10);
     const t0 = performance.now();
-    const run = await engine.createRun(prisma, { suite: "faintbench", models: ["baseline:synthetic-faces"], config, preset: imagesPerPrompt === 800 ? "paper" : "custom", seed: 1 }, { maxQueries: 3_000_000 });
+    const run = await engine.createRun(
+      prisma,
+      { suite: "faintbench", models: ["baseline:synthetic-faces"], config, preset: imagesPerPrompt === 800 ? "paper" : "custom", seed: 1 },
+      { maxQueries: 3_000_000 },
+    );
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(probe);
     clearInterval(loop);

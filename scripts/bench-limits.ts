@@ -57,7 +57,11 @@ async function main() {
     `| launch of ${run.plannedCount.toLocaleString("en-US")} queries (10 models × paper) | planned in ${planS.toFixed(1)} s; peak RSS ${mib(peak)} MiB | other requests during planning (a runs-list query arriving every 50 ms, latency from arrival, n = ${latencies.length}): p50 ${pct(latencies, 0.5).toFixed(1)} ms, p99 ${pct(latencies, 0.99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms; event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms |`,
   );
   process.stderr.write(`${rows.at(-1)}\n`);
-  await expectRefused(() => engine.createRun(prisma, { models: [...models, "baseline:oracle"], config: engine.presetConfig("paper"), preset: "paper", seed: 1 }), rows, "launch of 504,108 queries (11 models × paper), over the 500,000 cap");
+  await expectRefused(
+    () => engine.createRun(prisma, { models: [...models, "baseline:oracle"], config: engine.presetConfig("paper"), preset: "paper", seed: 1 }),
+    rows,
+    "launch of 504,108 queries (11 models × paper), over the 500,000 cap",
+  );
 
   // (2) a decompression bomb's header
   const bomb = lyingPng();
@@ -69,7 +73,9 @@ async function main() {
   } catch (e) {
     message = (e as Error).message;
   }
-  rows.push(`| 68-byte PNG declaring 60000 × 60000 | refused in ${(performance.now() - t1).toFixed(2)} ms, +${mib(Math.max(0, process.memoryUsage().rss - rss0))} MiB RSS | "${message}" |`);
+  rows.push(
+    `| 68-byte PNG declaring 60000 × 60000 | refused in ${(performance.now() - t1).toFixed(2)} ms, +${mib(Math.max(0, process.memoryUsage().rss - rss0))} MiB RSS | "${message}" |`,
+  );
 
   // (3) zip bombs
   const zeros = Buffer.alloc(2 ** 30);
@@ -87,7 +93,9 @@ async function main() {
     const plan = images.expandArchives([{ name: "bomb.zip", bytes: zip }]);
     clearInterval(s);
     top = Math.max(top, process.memoryUsage().rss);
-    rows.push(`| ${mib(zip.length)} MB zip of zeros → 1 GiB, ${label} | refused in ${(performance.now() - t2).toFixed(0)} ms, +${mib(Math.max(0, top - before))} MiB RSS | "${plan.problems[0]?.message ?? "NOT REFUSED"}" |`);
+    rows.push(
+      `| ${mib(zip.length)} MB zip of zeros → 1 GiB, ${label} | refused in ${(performance.now() - t2).toFixed(0)} ms, +${mib(Math.max(0, top - before))} MiB RSS | "${plan.problems[0]?.message ?? "NOT REFUSED"}" |`,
+    );
   }
   await prisma.$disconnect();
 

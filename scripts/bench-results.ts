@@ -28,7 +28,9 @@ async function main() {
   await new engine.Worker(prisma, { runId: run.id }).run({ untilDone: true });
   const setupS = (performance.now() - t0) / 1000;
   const rows: string[] = [];
-  const records = await time("scoring every record (runRecords + scoreGroups, the old path)", rows, async () => scoreGroups(await engine.runRecords(prisma, run.id)));
+  const records = await time("scoring every record (runRecords + scoreGroups, the old path)", rows, async () =>
+    scoreGroups(await engine.runRecords(prisma, run.id)),
+  );
   const answers = (await engine.aggregatedRecords(prisma, run.id)).reduce((a, r) => a + (r.count ?? 1), 0);
   await time("scores aggregated in SQL (runScores)", rows, () => engine.runScores(prisma, run.id), `${records.length} groups`);
   const detailed = await time("per-statistic detail (runDetailed, breakdown page)", rows, () => engine.runDetailed(prisma, run.id));
@@ -36,7 +38,17 @@ async function main() {
   const g = detailed.find((x) => x.context === "attribution" && x.attribute === "race")!;
   const c = g.cells[0];
   await time("one page of the answers behind a cell (25 of them)", rows, () =>
-    engine.cellQueries(prisma, run.id, { model: g.model, test: g.test, context: g.context, attribute: g.attribute, statisticId: c.statisticId, level: c.level, answer: "Asian", page: 2, pageSize: 25 }),
+    engine.cellQueries(prisma, run.id, {
+      model: g.model,
+      test: g.test,
+      context: g.context,
+      attribute: g.attribute,
+      statisticId: c.statisticId,
+      level: c.level,
+      answer: "Asian",
+      page: 2,
+      pageSize: 25,
+    }),
   );
   // The bootstrap runs on the server's event loop: measure how long other requests could be kept waiting.
   let worst = 0;
@@ -48,7 +60,9 @@ async function main() {
   }, 10);
   await time("bootstrap intervals, first request (1,000 resamples, every group)", rows, () => engine.runIntervals(prisma, run.id));
   clearInterval(probe);
-  rows.push(`| … worst event-loop stall while computing | ${worst.toFixed(0)} ms | the resampling yields every 15 ms; the longest step is the synchronous SQLite aggregation (see above) |`);
+  rows.push(
+    `| … worst event-loop stall while computing | ${worst.toFixed(0)} ms | the resampling yields every 15 ms; the longest step is the synchronous SQLite aggregation (see above) |`,
+  );
   await time("bootstrap intervals, cached", rows, () => engine.runIntervals(prisma, run.id));
   await prisma.$disconnect();
 

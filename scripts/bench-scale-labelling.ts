@@ -33,7 +33,10 @@ export async function labellingBench(prisma: PrismaClient, env: NodeJS.ProcessEn
   const labelled = new Map<ChildProcess, { images: number; faces: number }>();
   const start = (n: number, args: string[]) =>
     Array.from({ length: n }, () => {
-      const c = spawn(process.execPath, ["--max-old-space-size=256", "dist/fof.mjs", "worker", ...args], { env: labelEnv, stdio: ["ignore", "ignore", "pipe"] });
+      const c = spawn(process.execPath, ["--max-old-space-size=256", "dist/fof.mjs", "worker", ...args], {
+        env: labelEnv,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
       let buf = "";
       c.stderr!.setEncoding("utf8").on("data", (d: string) => {
         buf += d;
@@ -87,7 +90,9 @@ export async function labellingBench(prisma: PrismaClient, env: NodeJS.ProcessEn
     const rate = images / seconds;
     if (n === 1) single = rate;
     const once = split.reduce((a, b) => a + b, 0) === images && (await twice(run.id)) === 0;
-    rows.push(`| ${n} | ${images.toLocaleString("en-US")} | ${faces.toLocaleString("en-US")} | ${seconds.toFixed(1)} s | ${rate.toFixed(2)} images/s (${(faces / seconds).toFixed(2)} faces/s) | ${n === 1 ? "1.00" : (rate / single).toFixed(2)} × | ${split.map((x) => x.toLocaleString("en-US")).join(" + ")} | ${once ? "yes" : "NO"} |`);
+    rows.push(
+      `| ${n} | ${images.toLocaleString("en-US")} | ${faces.toLocaleString("en-US")} | ${seconds.toFixed(1)} s | ${rate.toFixed(2)} images/s (${(faces / seconds).toFixed(2)} faces/s) | ${n === 1 ? "1.00" : (rate / single).toFixed(2)} × | ${split.map((x) => x.toLocaleString("en-US")).join(" + ")} | ${once ? "yes" : "NO"} |`,
+    );
     process.stderr.write(`${rows.at(-1)}\n`);
   }
 
@@ -95,7 +100,14 @@ export async function labellingBench(prisma: PrismaClient, env: NodeJS.ProcessEn
   const ws = start(2, ["--label"]);
   await waitLabellers(2);
   const t0 = performance.now();
-  const run = await createRun(prisma, { suite: "faintbench", models: ["baseline:synthetic-faces"], config: { visibility: ["implicit", "explicit"], acquired: ["occupation", "characteristic", "relation"], imagesPerPrompt: 2, itemsPerAcquired: 0 }, preset: "quick", seed: seed++, autoLabel: true });
+  const run = await createRun(prisma, {
+    suite: "faintbench",
+    models: ["baseline:synthetic-faces"],
+    config: { visibility: ["implicit", "explicit"], acquired: ["occupation", "characteristic", "relation"], imagesPerPrompt: 2, itemsPerAcquired: 0 },
+    preset: "quick",
+    seed: seed++,
+    autoLabel: true,
+  });
   let generated = 0;
   for (;;) {
     const r = await prisma.run.findUniqueOrThrow({ where: { id: run.id }, select: { status: true } });

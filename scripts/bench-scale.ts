@@ -32,7 +32,14 @@ async function main() {
   const children: ChildProcess[] = [];
   try {
     pg.createDatabase("fof");
-    const env = { ...process.env, DATABASE_URL: pg.url("fof"), FOF_DATA_DIR: dataDir, FOF_WORKER_LEASE_MS: String(LEASE_MS), FOF_WORKER_MAX_CALLS: String(WORKER_CALLS), FOF_LOG_LEVEL: "warn" };
+    const env = {
+      ...process.env,
+      DATABASE_URL: pg.url("fof"),
+      FOF_DATA_DIR: dataDir,
+      FOF_WORKER_LEASE_MS: String(LEASE_MS),
+      FOF_WORKER_MAX_CALLS: String(WORKER_CALLS),
+      FOF_LOG_LEVEL: "warn",
+    };
     Object.assign(process.env, env);
     const scripts = path.join(dataDir, "scripts.json");
     writeFileSync(scripts, JSON.stringify({ "scale-model": { latencyMs: LATENCY_MS } }));
@@ -45,12 +52,22 @@ async function main() {
     const { createRun, presetConfig, upsertModel } = await import("../lib/engine");
     await migrateAndSeed({ quiet: true });
     const prisma = db();
-    await upsertModel(prisma, { slug: "scale-model", label: "scale", provider: "openai-compatible", modelId: "scale-model", baseUrl: `http://127.0.0.1:${PORT}/v1`, concurrency: CONCURRENCY });
+    await upsertModel(prisma, {
+      slug: "scale-model",
+      label: "scale",
+      provider: "openai-compatible",
+      modelId: "scale-model",
+      baseUrl: `http://127.0.0.1:${PORT}/v1`,
+      concurrency: CONCURRENCY,
+    });
     // Each worker says on stopping how many queries it brought to an outcome (a JSON log line).
     const done = new Map<ChildProcess, number>();
     const startWorkers = (n: number) =>
       Array.from({ length: n }, () => {
-        const c = spawn(process.execPath, ["--max-old-space-size=192", "dist/fof.mjs", "worker"], { env: { ...env, FOF_LOG_LEVEL: "info" }, stdio: ["ignore", "ignore", "pipe"] });
+        const c = spawn(process.execPath, ["--max-old-space-size=192", "dist/fof.mjs", "worker"], {
+          env: { ...env, FOF_LOG_LEVEL: "info" },
+          stdio: ["ignore", "ignore", "pipe"],
+        });
         let buf = "";
         c.stderr!.setEncoding("utf8").on("data", (d: string) => {
           buf += d;
@@ -124,7 +141,9 @@ async function main() {
       const bound = Math.min(CONCURRENCY, n * WORKER_CALLS) / (LATENCY_MS / 1000);
       const global = CONCURRENCY / (LATENCY_MS / 1000);
       const q = run.plannedCount / seconds;
-      scaling.push(`| ${n} | ${run.plannedCount.toLocaleString("en-US")} | ${seconds.toFixed(1)} s | ${q.toFixed(0)} q/s | ${bound.toFixed(0)} q/s → ${(q / bound).toFixed(2)} | ${(q / global).toFixed(2)} × C/L | ${after.peakConcurrent["scale-model"] ?? 0} ≤ ${CONCURRENCY} | ${calls - called} | ${perWorker === run.plannedCount ? "yes" : `no (${perWorker})`} |`);
+      scaling.push(
+        `| ${n} | ${run.plannedCount.toLocaleString("en-US")} | ${seconds.toFixed(1)} s | ${q.toFixed(0)} q/s | ${bound.toFixed(0)} q/s → ${(q / bound).toFixed(2)} | ${(q / global).toFixed(2)} × C/L | ${after.peakConcurrent["scale-model"] ?? 0} ≤ ${CONCURRENCY} | ${calls - called} | ${perWorker === run.plannedCount ? "yes" : `no (${perWorker})`} |`,
+      );
       process.stderr.write(`${scaling.at(-1)}\n`);
     }
 
@@ -149,7 +168,10 @@ async function main() {
     const [queries, outcomes, dupes] = await Promise.all([
       prisma.query.count({ where: { runId: run.id } }),
       prisma.outcome.count({ where: { query: { runId: run.id } } }),
-      prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT COUNT(*) AS n FROM (SELECT "queryId" FROM "Outcome" o JOIN "Query" q ON q."id" = o."queryId" WHERE q."runId" = $1 GROUP BY "queryId" HAVING COUNT(*) > 1) d`, run.id),
+      prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+        `SELECT COUNT(*) AS n FROM (SELECT "queryId" FROM "Outcome" o JOIN "Query" q ON q."id" = o."queryId" WHERE q."runId" = $1 GROUP BY "queryId" HAVING COUNT(*) > 1) d`,
+        run.id,
+      ),
     ]);
     const repeated = after.calls - before.calls - (await prisma.outcome.count({ where: { query: { runId: run.id }, cached: false } }));
     const crash = `| 3, one killed at ⅓ | ${run.plannedCount.toLocaleString("en-US")} | ${held} | ${recovery.toFixed(1)} s (its work released after 10 s without a heartbeat; lease ${LEASE_MS / 1000} s) | ${outcomes === queries && Number(dupes[0].n) === 0 ? "yes" : "NO"} | ${repeated} ≤ ${held}: ${repeated <= held ? "yes" : "NO"} | ${after.peakConcurrent["scale-model"]} ≤ ${CONCURRENCY} |`;

@@ -11,7 +11,9 @@ import path from "node:path";
 export function postgresBin(): string | null {
   const debian = "/usr/lib/postgresql";
   if (existsSync(debian)) {
-    const versions = readdirSync(debian).filter((v) => existsSync(path.join(debian, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(debian)
+      .filter((v) => existsSync(path.join(debian, v, "bin", "initdb")))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions.length) return path.join(debian, versions[0], "bin");
   }
   const which = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" });
@@ -20,7 +22,11 @@ export function postgresBin(): string | null {
 
 function freePortSync(): number {
   // A child process picks a free port (synchronously, so callers stay simple).
-  const out = execFileSync(process.execPath, ["-e", "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"], { encoding: "utf8" });
+  const out = execFileSync(
+    process.execPath,
+    ["-e", "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"],
+    { encoding: "utf8" },
+  );
   return Number(out.trim());
 }
 
@@ -44,14 +50,25 @@ export function startTempPostgres(): TempPostgres {
   };
   run("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
   const port = freePortSync();
-  run("pg_ctl", ["-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, "start"]);
+  run("pg_ctl", [
+    "-D",
+    path.join(dir, "data"),
+    "-l",
+    path.join(dir, "log"),
+    "-w",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    "start",
+  ]);
   const url = (db: string) => `postgresql://postgres@127.0.0.1:${port}/${db}`;
   return {
     port,
     url,
     createDatabase(name) {
       if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`bad database name ${name}`);
-      const r = spawnSync("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "postgres", "-c", `CREATE DATABASE ${name}`], { encoding: "utf8" });
+      const r = spawnSync("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "postgres", "-c", `CREATE DATABASE ${name}`], {
+        encoding: "utf8",
+      });
       if (r.status !== 0) throw new Error(`CREATE DATABASE ${name}: ${r.stderr}`);
     },
     stop() {

@@ -52,7 +52,12 @@ for (const f of ["test-results/unit-results.json", "test-results/pg-results.json
 
 step("typecheck", bin("tsc"), ["--noEmit"]);
 
-step("unit and integration tests (vitest)", bin("vitest"), ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/unit-results.json"]);
+step("unit and integration tests (vitest)", bin("vitest"), [
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  "--outputFile.json=test-results/unit-results.json",
+]);
 const unit = readJson("test-results/unit-results.json");
 if (unit) {
   totals.passed += unit.numPassedTests;

@@ -13,11 +13,15 @@ try {
   const migrate = spawnSync("node_modules/.bin/tsx", ["scripts/migrate.ts"], { stdio: "inherit", env });
   if (migrate.status !== 0) throw new Error("could not migrate the template database");
   const files = ["tests/*.integration.test.ts", "tests/migrations.test.ts"];
-  const run = spawnSync("node_modules/.bin/vitest", ["run", ...files, "--reporter=default", "--reporter=json", "--outputFile.json=test-results/pg-results.json"], {
-    stdio: "inherit",
-    shell: true,
-    env: { ...process.env, FOF_TEST_PG_ADMIN_URL: pg.url("postgres"), FOF_TEST_PG_TEMPLATE: "fof_template" },
-  });
+  const run = spawnSync(
+    "node_modules/.bin/vitest",
+    ["run", ...files, "--reporter=default", "--reporter=json", "--outputFile.json=test-results/pg-results.json"],
+    {
+      stdio: "inherit",
+      shell: true,
+      env: { ...process.env, FOF_TEST_PG_ADMIN_URL: pg.url("postgres"), FOF_TEST_PG_TEMPLATE: "fof_template" },
+    },
+  );
   status = run.status ?? 1;
 } finally {
   pg.stop();

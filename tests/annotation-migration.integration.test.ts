@@ -10,10 +10,22 @@ import { describe, expect, it } from "vitest";
 import { agreement, consensus, currentLabels, type AnnotationRow } from "../lib/review";
 
 const NAME = "_annotation_values";
-const migrations = (dir: string) => readdirSync(dir).filter((d) => /^\d{14}_/.test(d)).sort();
+const migrations = (dir: string) =>
+  readdirSync(dir)
+    .filter((d) => /^\d{14}_/.test(d))
+    .sort();
 
 // Old rows: three annotators over four faces, with withdrawals, ties broken by id, not-a-face, age and unset values.
-type OldRow = { id: number; faceId: number; annotator: string; gender: string | null; race: string | null; age: string | null; notAFace: boolean; createdAt: string };
+type OldRow = {
+  id: number;
+  faceId: number;
+  annotator: string;
+  gender: string | null;
+  race: string | null;
+  age: string | null;
+  notAFace: boolean;
+  createdAt: string;
+};
 const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const OLD: OldRow[] = [
   { id: 1, faceId: 1, annotator: "ann", gender: "male", race: "White", age: null, notAFace: false, createdAt: t(0) },
@@ -53,7 +65,10 @@ const EXPECTED = figures(
   OLD.map((r) => ({ ...r, values: (["gender", "race", "age"] as const).flatMap((a) => (r[a] === null ? [] : [{ attribute: a, value: r[a]! }])) })),
 );
 
-function rowsFrom(annotations: Array<{ id: number; faceId: number; annotator: string; notAFace: boolean | number; createdAt: string | Date }>, values: Array<{ annotationId: number; attribute: string; value: string }>): AnnotationRow[] {
+function rowsFrom(
+  annotations: Array<{ id: number; faceId: number; annotator: string; notAFace: boolean | number; createdAt: string | Date }>,
+  values: Array<{ annotationId: number; attribute: string; value: string }>,
+): AnnotationRow[] {
   return annotations.map((a) => ({
     id: a.id,
     faceId: a.faceId,
@@ -74,45 +89,78 @@ describe("the annotation-values migration keeps every label and agreement figure
     for (const m of all.slice(0, at)) db.exec(readFileSync(path.join(dir, m, "migration.sql"), "utf8"));
     // Labels alone: the rows' faces are left out (foreign keys off for these inserts only).
     db.pragma("foreign_keys = OFF");
-    const insert = db.prepare('INSERT INTO "Annotation" ("id", "faceId", "annotator", "gender", "race", "age", "notAFace", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const insert = db.prepare(
+      'INSERT INTO "Annotation" ("id", "faceId", "annotator", "gender", "race", "age", "notAFace", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     for (const r of OLD) insert.run(r.id, r.faceId, r.annotator, r.gender, r.race, r.age, r.notAFace ? 1 : 0, new Date(r.createdAt).getTime());
     db.pragma("foreign_keys = ON");
     db.exec(readFileSync(path.join(dir, all[at], "migration.sql"), "utf8"));
-    const annotations = db.prepare('SELECT "id", "faceId", "annotator", "notAFace", "createdAt" FROM "Annotation"').all() as Array<{ id: number; faceId: number; annotator: string; notAFace: number; createdAt: number }>;
-    const values = db.prepare('SELECT "annotationId", "attribute", "value" FROM "AnnotationValue"').all() as Array<{ annotationId: number; attribute: string; value: string }>;
+    const annotations = db.prepare('SELECT "id", "faceId", "annotator", "notAFace", "createdAt" FROM "Annotation"').all() as Array<{
+      id: number;
+      faceId: number;
+      annotator: string;
+      notAFace: number;
+      createdAt: number;
+    }>;
+    const values = db.prepare('SELECT "annotationId", "attribute", "value" FROM "AnnotationValue"').all() as Array<{
+      annotationId: number;
+      attribute: string;
+      value: string;
+    }>;
     db.close();
     expect(annotations).toHaveLength(OLD.length);
     expect(values).toHaveLength(OLD.reduce((n, r) => n + [r.gender, r.race, r.age].filter((v) => v !== null).length, 0));
-    expect(figures(rowsFrom(annotations.map((a) => ({ ...a, createdAt: new Date(a.createdAt) })), values))).toEqual(EXPECTED);
+    expect(
+      figures(
+        rowsFrom(
+          annotations.map((a) => ({ ...a, createdAt: new Date(a.createdAt) })),
+          values,
+        ),
+      ),
+    ).toEqual(EXPECTED);
   });
 
-  it.skipIf(!process.env.DATABASE_URL?.startsWith("postgres"))("PostgreSQL", async () => {
-    const pg = (await import("pg")).default;
-    const dir = path.join(process.cwd(), "prisma", "postgresql", "migrations");
-    const all = migrations(dir);
-    const at = all.findIndex((d) => d.endsWith(NAME));
-    expect(at).toBeGreaterThan(0);
-    const schema = `annmig_${process.pid}_${Date.now()}`;
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query(`CREATE SCHEMA "${schema}"`);
-      await client.query(`SET search_path TO "${schema}"`);
-      for (const m of all.slice(0, at)) await client.query(readFileSync(path.join(dir, m, "migration.sql"), "utf8"));
-      // Labels alone: the rows' faces are left out (foreign-key triggers off for this session).
-      await client.query("SET session_replication_role = replica");
-      for (const r of OLD)
-        await client.query('INSERT INTO "Annotation" ("id", "faceId", "annotator", "gender", "race", "age", "notAFace", "createdAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [r.id, r.faceId, r.annotator, r.gender, r.race, r.age, r.notAFace, r.createdAt]);
-      await client.query(readFileSync(path.join(dir, all[at], "migration.sql"), "utf8"));
-      const annotations = (await client.query('SELECT "id", "faceId", "annotator", "notAFace", "createdAt" FROM "Annotation"')).rows;
-      const values = (await client.query('SELECT "annotationId", "attribute", "value" FROM "AnnotationValue"')).rows;
-      expect(annotations).toHaveLength(OLD.length);
-      // timestamp without time zone comes back as local time: read it as UTC, as Prisma does.
-      const utc = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000);
-      expect(figures(rowsFrom(annotations.map((a) => ({ ...a, createdAt: utc(a.createdAt) })), values))).toEqual(EXPECTED);
-    } finally {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
-      await client.end();
-    }
-  }, 60_000);
+  it.skipIf(!process.env.DATABASE_URL?.startsWith("postgres"))(
+    "PostgreSQL",
+    async () => {
+      const pg = (await import("pg")).default;
+      const dir = path.join(process.cwd(), "prisma", "postgresql", "migrations");
+      const all = migrations(dir);
+      const at = all.findIndex((d) => d.endsWith(NAME));
+      expect(at).toBeGreaterThan(0);
+      const schema = `annmig_${process.pid}_${Date.now()}`;
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`CREATE SCHEMA "${schema}"`);
+        await client.query(`SET search_path TO "${schema}"`);
+        for (const m of all.slice(0, at)) await client.query(readFileSync(path.join(dir, m, "migration.sql"), "utf8"));
+        // Labels alone: the rows' faces are left out (foreign-key triggers off for this session).
+        await client.query("SET session_replication_role = replica");
+        for (const r of OLD)
+          await client.query(
+            'INSERT INTO "Annotation" ("id", "faceId", "annotator", "gender", "race", "age", "notAFace", "createdAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+            [r.id, r.faceId, r.annotator, r.gender, r.race, r.age, r.notAFace, r.createdAt],
+          );
+        await client.query(readFileSync(path.join(dir, all[at], "migration.sql"), "utf8"));
+        const annotations = (await client.query('SELECT "id", "faceId", "annotator", "notAFace", "createdAt" FROM "Annotation"')).rows;
+        const values = (await client.query('SELECT "annotationId", "attribute", "value" FROM "AnnotationValue"')).rows;
+        expect(annotations).toHaveLength(OLD.length);
+        // timestamp without time zone comes back as local time: read it as UTC, as Prisma does.
+        const utc = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000);
+        expect(
+          figures(
+            rowsFrom(
+              annotations.map((a) => ({ ...a, createdAt: utc(a.createdAt) })),
+              values,
+            ),
+          ),
+        ).toEqual(EXPECTED);
+      } finally {
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+        await client.end();
+      }
+    },
+    60_000,
+  );
 });

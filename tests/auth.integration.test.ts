@@ -18,7 +18,13 @@ const base = "http://127.0.0.1:3555/api/auth";
 let ip = 1;
 /** Each call from its own client address unless told otherwise (the rate limit is per client). */
 const post = (route: string, body: unknown, from = `10.0.0.${ip++}`) =>
-  auth().handler(new Request(`${base}${route}`, { method: "POST", headers: { "content-type": "application/json", origin: "http://127.0.0.1:3555", "x-forwarded-for": from }, body: JSON.stringify(body) }));
+  auth().handler(
+    new Request(`${base}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "http://127.0.0.1:3555", "x-forwarded-for": from },
+      body: JSON.stringify(body),
+    }),
+  );
 
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });
@@ -80,7 +86,11 @@ describe("accounts", () => {
 
   it("keeps a disabled account out, sessions included", async () => {
     const admin = await users.findUserByEmail(db(), "admin@example.org");
-    const viewer = await users.createUser(db(), { email: "viewer@example.org", name: "Vi", password: "viewer-password", role: "viewer" }, { userId: admin!.id });
+    const viewer = await users.createUser(
+      db(),
+      { email: "viewer@example.org", name: "Vi", password: "viewer-password", role: "viewer" },
+      { userId: admin!.id },
+    );
     const ok = await post("/sign-in/email", { email: "viewer@example.org", password: "viewer-password" });
     expect(ok.status).toBe(200);
     await users.setDisabled(db(), admin!.id, viewer.id, true);
@@ -95,10 +105,14 @@ describe("accounts", () => {
     const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
     const inv = await invitations.createInvitation(db(), admin.id, { role: "annotator", email: "ann@example.org" });
     expect(await invitations.inspectLink(db(), inv.token)).toMatchObject({ kind: "invite", role: "annotator" });
-    await expect(invitations.acceptInvitation(db(), { token: inv.token, email: "other@example.org", name: "Ann", password: "annotator-pw" })).rejects.toThrow(/another email/);
+    await expect(invitations.acceptInvitation(db(), { token: inv.token, email: "other@example.org", name: "Ann", password: "annotator-pw" })).rejects.toThrow(
+      /another email/,
+    );
     const ann = await invitations.acceptInvitation(db(), { token: inv.token, email: "ann@example.org", name: "Ann", password: "annotator-pw" });
     expect(ann.role).toBe("annotator");
-    await expect(invitations.acceptInvitation(db(), { token: inv.token, email: "ann@example.org", name: "Ann", password: "annotator-pw" })).rejects.toThrow(/not valid/);
+    await expect(invitations.acceptInvitation(db(), { token: inv.token, email: "ann@example.org", name: "Ann", password: "annotator-pw" })).rejects.toThrow(
+      /not valid/,
+    );
     expect((await post("/sign-in/email", { email: "ann@example.org", password: "annotator-pw" })).status).toBe(200);
 
     const reset = await invitations.createResetLink(db(), admin.id, ann.id);
@@ -108,20 +122,32 @@ describe("accounts", () => {
     await expect(invitations.resetPassword(db(), { token: reset.token, password: "again-again" })).rejects.toThrow(/not valid/);
 
     const actions = (await db().auditLog.findMany({ orderBy: { id: "asc" } })).map((a) => a.action);
-    expect(actions).toEqual(expect.arrayContaining(["user.setup", "user.create", "user.disable", "user.invite", "user.join", "user.reset-link", "user.password-reset"]));
+    expect(actions).toEqual(
+      expect.arrayContaining(["user.setup", "user.create", "user.disable", "user.invite", "user.join", "user.reset-link", "user.password-reset"]),
+    );
   });
 
   it("keeps a runner's launches within the spending limit an admin set", async () => {
     const { budgetWithinLimit, committedUsd } = await import("../lib/auth/spending");
     const { createRun, presetConfig } = await import("../lib/engine");
     const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
-    const runner = await users.createUser(db(), { email: "runner@example.org", name: "Run", password: "runner-password", role: "runner" }, { userId: admin.id });
+    const runner = await users.createUser(
+      db(),
+      { email: "runner@example.org", name: "Run", password: "runner-password", role: "runner" },
+      { userId: admin.id },
+    );
     // No limit: the budget is the runner's choice.
     expect(await budgetWithinLimit(db(), { id: runner.id, spendingLimitUsd: null }, null)).toBeNull();
     await users.setSpendingLimit(db(), admin.id, runner.id, 5);
     const limited = { id: runner.id, spendingLimitUsd: 5 };
     const config = presetConfig("smoke", { tests: ["objective"] });
-    const first = await createRun(db(), { models: ["baseline:uniform"], config, seed: 1, budgetUsd: await budgetWithinLimit(db(), limited, 3), createdById: runner.id });
+    const first = await createRun(db(), {
+      models: ["baseline:uniform"],
+      config,
+      seed: 1,
+      budgetUsd: await budgetWithinLimit(db(), limited, 3),
+      createdById: runner.id,
+    });
     expect(first.budgetUsd).toBe(3);
     expect(await committedUsd(db(), runner.id)).toBe(3);
     await expect(budgetWithinLimit(db(), limited, 3)).rejects.toThrow(/over what your spending limit leaves \(\$2\.00 of \$5\.00\)/);
@@ -138,7 +164,11 @@ describe("accounts", () => {
     const { steerRun, committedUsd, splitCommitment } = await import("../lib/auth/spending");
     const { createRun, presetConfig } = await import("../lib/engine");
     const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
-    const steerer = await users.createUser(db(), { email: "steerer@example.org", name: "Steer", password: "steerer-password", role: "runner" }, { userId: admin.id });
+    const steerer = await users.createUser(
+      db(),
+      { email: "steerer@example.org", name: "Steer", password: "steerer-password", role: "runner" },
+      { userId: admin.id },
+    );
     await users.setSpendingLimit(db(), admin.id, steerer.id, 10);
     const limited = { id: steerer.id, role: "runner" as const, spendingLimitUsd: 10 };
     const config = presetConfig("smoke", { tests: ["objective"] });
@@ -164,16 +194,31 @@ describe("accounts", () => {
     const row = await db().auditLog.findFirstOrThrow({ where: { action: "run.resume", targetId: own.id, userId: admin.id } });
     expect(JSON.parse(row.detailsJson)).toMatchObject({ budgetUsd: 9, previousBudgetUsd: 6, owner: steerer.id, chargedTo: admin.id, chargedUsd: 3 });
     // A finished run: the owner pays up to their own part first, the granter the rest.
-    expect(splitCommitment({ status: "completed", budgetUsd: 9, spentUsd: 7, createdById: "o", grants: [{ userId: "a", usd: 3 }] })).toEqual(new Map([["o", 6], ["a", 1]]));
-    expect(splitCommitment({ status: "completed", budgetUsd: 9, spentUsd: 4, createdById: "o", grants: [{ userId: "a", usd: 3 }] })).toEqual(new Map([["o", 4], ["a", 0]]));
+    expect(splitCommitment({ status: "completed", budgetUsd: 9, spentUsd: 7, createdById: "o", grants: [{ userId: "a", usd: 3 }] })).toEqual(
+      new Map([
+        ["o", 6],
+        ["a", 1],
+      ]),
+    );
+    expect(splitCommitment({ status: "completed", budgetUsd: 9, spentUsd: 4, createdById: "o", grants: [{ userId: "a", usd: 3 }] })).toEqual(
+      new Map([
+        ["o", 4],
+        ["a", 0],
+      ]),
+    );
   });
 
   it("limits sign-in per account too: rotating client addresses buys no more guesses; failures and sign-outs are audited", async () => {
     const { ACCOUNT_MAX_FAILURES } = await import("../lib/auth/sign-in-limit");
     const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
-    const target = await users.createUser(db(), { email: "guessed@example.org", name: "Guessed", password: "guessed-password", role: "viewer" }, { userId: admin.id });
+    const target = await users.createUser(
+      db(),
+      { email: "guessed@example.org", name: "Guessed", password: "guessed-password", role: "viewer" },
+      { userId: admin.id },
+    );
     // Each attempt from a fresh address: the per-client limit never triggers, the per-account one does.
-    for (let i = 0; i < ACCOUNT_MAX_FAILURES; i++) expect((await post("/sign-in/email", { email: "guessed@example.org", password: `wrong-${i}-password` })).status).toBe(401);
+    for (let i = 0; i < ACCOUNT_MAX_FAILURES; i++)
+      expect((await post("/sign-in/email", { email: "guessed@example.org", password: `wrong-${i}-password` })).status).toBe(401);
     const locked = await post("/sign-in/email", { email: "guessed@example.org", password: "guessed-password" });
     expect(locked.status).toBe(429);
     const failed = await db().auditLog.findMany({ where: { action: "user.sign-in-failed", userId: target.id } });
@@ -184,7 +229,13 @@ describe("accounts", () => {
     const ok = await post("/sign-in/email", { email: "admin@example.org", password: "correct horse battery" });
     expect(ok.status).toBe(200);
     const cookie = (ok.headers.get("set-cookie") ?? "").split(";")[0];
-    const out = await auth().handler(new Request(`${base}/sign-out`, { method: "POST", headers: { "content-type": "application/json", origin: "http://127.0.0.1:3555", cookie, "x-forwarded-for": "10.9.9.9" }, body: "{}" }));
+    const out = await auth().handler(
+      new Request(`${base}/sign-out`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://127.0.0.1:3555", cookie, "x-forwarded-for": "10.9.9.9" },
+        body: "{}",
+      }),
+    );
     expect(out.status).toBe(200);
     expect(await db().auditLog.findFirst({ where: { action: "user.sign-out", userId: admin.id, ip: "10.9.9.9" } })).not.toBeNull();
   });
@@ -193,9 +244,17 @@ describe("accounts", () => {
     const route = await import("../app/api/auth/[...all]/route");
     const ok = await post("/sign-in/email", { email: "admin@example.org", password: "correct horse battery" });
     const cookie = (ok.headers.get("set-cookie") ?? "").split(";")[0];
-    const call = (p: string, body: unknown) => route.POST(new Request(`${base}${p}`, { method: "POST", headers: { "content-type": "application/json", origin: "http://127.0.0.1:3555", cookie }, body: JSON.stringify(body) }));
+    const call = (p: string, body: unknown) =>
+      route.POST(
+        new Request(`${base}${p}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: "http://127.0.0.1:3555", cookie },
+          body: JSON.stringify(body),
+        }),
+      );
     const before = await db().user.findUniqueOrThrow({ where: { email: "admin@example.org" } });
-    for (const p of ["/update-user", "/change-email", "/change-password", "/delete-user", "/sign-up/email", "/revoke-sessions"]) expect((await call(p, { name: "Administrator", image: "javascript:alert(1)" })).status).toBe(404);
+    for (const p of ["/update-user", "/change-email", "/change-password", "/delete-user", "/sign-up/email", "/revoke-sessions"])
+      expect((await call(p, { name: "Administrator", image: "javascript:alert(1)" })).status).toBe(404);
     expect((await call("/update-user", { name: "x".repeat(200_030) })).status).toBe(404);
     expect(await db().user.findUniqueOrThrow({ where: { email: "admin@example.org" } })).toMatchObject({ name: before.name, image: before.image });
     expect((await route.GET(new Request(`${base}/get-session`, { headers: { cookie } }))).status).toBe(200);

@@ -32,7 +32,10 @@ describe.skipIf(!hasTools)("backup and restore", () => {
   it("restores the same rows and files into an empty database and data directory", async () => {
     const out = mkdtempSync(path.join(tmpdir(), "fof-backups-"));
     const sourceUrl = env().databaseUrl;
-    const backup = execFileSync("deploy/backup.sh", [out], { env: { ...process.env, DATABASE_URL: sourceUrl, FOF_DATA_DIR: dataDir }, encoding: "utf8" }).trim();
+    const backup = execFileSync("deploy/backup.sh", [out], {
+      env: { ...process.env, DATABASE_URL: sourceUrl, FOF_DATA_DIR: dataDir },
+      encoding: "utf8",
+    }).trim();
     expect(readdirSync(backup).sort()).toEqual(["SHA256SUMS", "data.tar.gz", onPostgres ? "database.pgdump" : "database.sqlite"]);
 
     const target = mkdtempSync(path.join(tmpdir(), "fof-restored-"));

@@ -30,16 +30,28 @@ const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 const words = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 const jaccard = (a: Set<string>, b: Set<string>) => [...a].filter((w) => b.has(w)).length / new Set([...a, ...b]).size;
 /** The situation: everything before the closing question. */
-const situation = (s: string) => s.trim().split(/(?<=[.!?])\s+/).slice(0, -1).join(" ");
+const situation = (s: string) =>
+  s
+    .trim()
+    .split(/(?<=[.!?])\s+/)
+    .slice(0, -1)
+    .join(" ");
 /** The closing question, which carries the direction. */
-const question = (s: string) => s.trim().split(/(?<=[.!?])\s+/).at(-1)!;
+const question = (s: string) =>
+  s
+    .trim()
+    .split(/(?<=[.!?])\s+/)
+    .at(-1)!;
 
 describe("benchmark content", () => {
   it("has the 19 statistics with exactly the DESIGN ground truth", () => {
     expect(benchmark.statistics.map((s) => s.name)).toEqual(Object.keys(EXPECTED));
     for (const [name, [gHi, gLo, rHi, rLo]] of Object.entries(EXPECTED)) {
       const s = getStatistic(name);
-      expect([groundTruth(s, "gender", "highest"), groundTruth(s, "gender", "lowest"), groundTruth(s, "race", "highest"), groundTruth(s, "race", "lowest")], name).toEqual([gHi, gLo, rHi, rLo]);
+      expect(
+        [groundTruth(s, "gender", "highest"), groundTruth(s, "gender", "lowest"), groundTruth(s, "race", "highest"), groundTruth(s, "race", "lowest")],
+        name,
+      ).toEqual([gHi, gLo, rHi, rLo]);
     }
   });
 
@@ -51,8 +63,7 @@ describe("benchmark content", () => {
   it("carries the corrected Homelessness race ground truth (highest ≠ lowest)", () => {
     const s = getStatistic("homelessness-rate");
     expect(s.groundTruth.race).toEqual({ highest: "Black", lowest: "Asian" });
-    for (const st of benchmark.statistics)
-      for (const a of st.attributes) expect(st.groundTruth[a]!.highest).not.toBe(st.groundTruth[a]!.lowest);
+    for (const st of benchmark.statistics) for (const a of st.attributes) expect(st.groundTruth[a]!.highest).not.toBe(st.groundTruth[a]!.lowest);
   });
 
   it("gives every statistic a category, definition, dated source and polarity", () => {
@@ -92,7 +103,11 @@ describe("benchmark content", () => {
 
   it("writes every lowest scenario as its own situation, not a rewrite of a highest one", () => {
     const swap = (s: string) =>
-      s.toLowerCase().replace(/least/g, "most").replace(/lowest/g, "highest").replace(/shortest/g, "longest");
+      s
+        .toLowerCase()
+        .replace(/least/g, "most")
+        .replace(/lowest/g, "highest")
+        .replace(/shortest/g, "longest");
     for (const s of benchmark.statistics) {
       for (const lo of s.scenarios.lowest) {
         for (const hi of s.scenarios.highest) {

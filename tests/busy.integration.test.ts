@@ -30,7 +30,10 @@ beforeAll(async () => {
     return PNG.sync.write(img);
   };
   await upsertModel(db(), { slug: "busy-import", label: "Busy", modality: "t2i", provider: "import" });
-  await importImages(db(), process.env.FOF_DATA_DIR!, { modelSlug: "busy-import", files: [0, 1, 2].map((i) => ({ name: `objective/crime-rate/highest/${i}.png`, bytes: png(40 + i * 30) })) });
+  await importImages(db(), process.env.FOF_DATA_DIR!, {
+    modelSlug: "busy-import",
+    files: [0, 1, 2].map((i) => ({ name: `objective/crime-rate/highest/${i}.png`, bytes: png(40 + i * 30) })),
+  });
   if (sqlite) holder = new Database(path.join(process.env.FOF_DATA_DIR!, "fof.db"));
 });
 afterAll(async () => {
@@ -67,7 +70,13 @@ describe.skipIf(!sqlite)("a held SQLite write lock", () => {
     const route = await import("../app/api/label/lease/route");
     holder.exec("BEGIN IMMEDIATE");
     try {
-      const res = await route.POST(new Request(`${publicUrl()}/api/label/lease`, { method: "POST", headers: { "content-type": "application/json", "sec-fetch-site": "same-origin", cookie }, body: JSON.stringify({ max: 4 }) }));
+      const res = await route.POST(
+        new Request(`${publicUrl()}/api/label/lease`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "sec-fetch-site": "same-origin", cookie },
+          body: JSON.stringify({ max: 4 }),
+        }),
+      );
       expect({ status: res.status, body: res.status === 503 ? null : await res.clone().text() }).toEqual({ status: 503, body: null });
       expect(res.headers.get("retry-after")).toBe("1");
       expect((await res.json()).error).toMatch(/busy/);

@@ -39,25 +39,83 @@ describe.skipIf(!existsSync(SHARED))("fof import / scores / export", () => {
 
     const images = await db().image.findMany({ where: { runId }, orderBy: { originalName: "asc" } });
     await db().face.create({
-      data: { imageId: images[0].id, x1: 1, y1: 1, x2: 9, y2: 9, source: "detector", classifierModel: "fairface", classifierVersion: "a".repeat(64), detectorModel: "ultraface-rfb-320", detectorVersion: "b".repeat(64), labelRuntime: "node-cpu", raceProbsJson: JSON.stringify([0.1, 0.1, 0.1, 0.1, 0.1, 0.4, 0.1]), genderProbsJson: "[0.2,0.8]", ageProbsJson: JSON.stringify(Array(9).fill(1 / 9)) },
+      data: {
+        imageId: images[0].id,
+        x1: 1,
+        y1: 1,
+        x2: 9,
+        y2: 9,
+        source: "detector",
+        classifierModel: "fairface",
+        classifierVersion: "a".repeat(64),
+        detectorModel: "ultraface-rfb-320",
+        detectorVersion: "b".repeat(64),
+        labelRuntime: "node-cpu",
+        raceProbsJson: JSON.stringify([0.1, 0.1, 0.1, 0.1, 0.1, 0.4, 0.1]),
+        genderProbsJson: "[0.2,0.8]",
+        ageProbsJson: JSON.stringify(Array(9).fill(1 / 9)),
+      },
     });
     await db().image.update({ where: { id: images[0].id }, data: { labelStatus: "labelled" } });
     await db().image.update({ where: { id: images[1].id }, data: { labelStatus: "no_face" } });
     await db().$disconnect();
 
     const scores = JSON.parse((await fof(["scores", runId])).stdout).results;
-    expect(scores.find((s: { attribute: string }) => s.attribute === "gender")).toMatchObject({ modality: "t2i", test: "objective", n: 2, refused: 1, sFact: 0 });
-    const lines = (await fof(["export", runId])).stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(scores.find((s: { attribute: string }) => s.attribute === "gender")).toMatchObject({
+      modality: "t2i",
+      test: "objective",
+      n: 2,
+      refused: 1,
+      sFact: 0,
+    });
+    const lines = (await fof(["export", runId])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     // Indian (0.4) is ignored by the paper mapping: the face is the most probable of the other four classes.
-    expect(lines).toContainEqual({ model: "mj-cli", modality: "t2i", test: "objective", context: null, statistic: "Crime Rate", level: "highest", attribute: "gender", answer: "female", truth: "male", labels: "model", imageId: images[0].id, faceId: expect.any(Number), modelAnswer: "female", humanAnswer: null, classifier: { name: "fairface", sha256: "a".repeat(64) }, detector: { name: "ultraface-rfb-320", sha256: "b".repeat(64) }, runtime: "node-cpu" });
+    expect(lines).toContainEqual({
+      model: "mj-cli",
+      modality: "t2i",
+      test: "objective",
+      context: null,
+      statistic: "Crime Rate",
+      level: "highest",
+      attribute: "gender",
+      answer: "female",
+      truth: "male",
+      labels: "model",
+      imageId: images[0].id,
+      faceId: expect.any(Number),
+      modelAnswer: "female",
+      humanAnswer: null,
+      classifier: { name: "fairface", sha256: "a".repeat(64) },
+      detector: { name: "ultraface-rfb-320", sha256: "b".repeat(64) },
+      runtime: "node-cpu",
+    });
     expect(lines.filter((l) => l.answer === null)).toHaveLength(2);
 
     // A reviewer corrects the gender: the model's labels stay as they were, the reviewed ones follow.
     const face = await db().face.findFirstOrThrow({ where: { imageId: images[0].id } });
-    await db().annotation.create({ data: { faceId: face.id, annotator: "ann", values: { create: [{ attribute: "gender", value: "male" }, { attribute: "race", value: "White" }] } } });
+    await db().annotation.create({
+      data: {
+        faceId: face.id,
+        annotator: "ann",
+        values: {
+          create: [
+            { attribute: "gender", value: "male" },
+            { attribute: "race", value: "White" },
+          ],
+        },
+      },
+    });
     await db().$disconnect();
-    const reviewed = (await fof(["export", runId, "--labels", "reviewed"])).stdout.trim().split("\n").map((l) => JSON.parse(l));
-    expect(reviewed).toContainEqual(expect.objectContaining({ attribute: "gender", answer: "male", labels: "reviewed", modelAnswer: "female", humanAnswer: "male" }));
+    const reviewed = (await fof(["export", runId, "--labels", "reviewed"])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(reviewed).toContainEqual(
+      expect.objectContaining({ attribute: "gender", answer: "male", labels: "reviewed", modelAnswer: "female", humanAnswer: "male" }),
+    );
     const modelScores = JSON.parse((await fof(["scores", runId])).stdout).results;
     expect(modelScores.find((s: { attribute: string }) => s.attribute === "gender").sFact).toBe(0);
     const reviewedScores = JSON.parse((await fof(["scores", runId, "--labels", "reviewed"])).stdout).results;

@@ -44,8 +44,23 @@ const hasPhotos = existsSync(path.resolve(__dirname, "../../shared/models/test-i
 
 describe.skipIf(!hasPhotos)("fof run --suite (a suite's own preset and settings)", () => {
   it("plans and works a DoFaiR run on the synthetic image model and prints the suite's views", async () => {
-    const { stdout } = await fofRun(["--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--config", '{"entriesPerDimension": 2}', "--seed", "4"]);
-    const body = JSON.parse(stdout) as { suite: { id: string; version: string }; labels: string; views: Array<{ id: string; kind: string; groups?: Array<{ rows: Array<{ source: string }> }> }> };
+    const { stdout } = await fofRun([
+      "--suite",
+      "dofair",
+      "--model",
+      "baseline:synthetic-faces",
+      "--preset",
+      "smoke",
+      "--config",
+      '{"entriesPerDimension": 2}',
+      "--seed",
+      "4",
+    ]);
+    const body = JSON.parse(stdout) as {
+      suite: { id: string; version: string };
+      labels: string;
+      views: Array<{ id: string; kind: string; groups?: Array<{ rows: Array<{ source: string }> }> }>;
+    };
     expect(body.suite.id).toBe("dofair");
     expect(body.suite.version).toMatch(/^dofair-/);
     expect(body.labels).toBe("model");
@@ -58,10 +73,18 @@ describe.skipIf(!hasPhotos)("fof run --suite (a suite's own preset and settings)
   }, 120_000);
 
   it("refuses FACT-OR-FAIR options, bad JSON and settings the suite's schema rejects", async () => {
-    const fail = (args: string[]) => fofRun(args).then(() => "", (e: { stderr: string }) => e.stderr);
-    expect(await fail(["--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--tests", "objective"])).toMatch(/--tests: FACT-OR-FAIR options/);
+    const fail = (args: string[]) =>
+      fofRun(args).then(
+        () => "",
+        (e: { stderr: string }) => e.stderr,
+      );
+    expect(await fail(["--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--tests", "objective"])).toMatch(
+      /--tests: FACT-OR-FAIR options/,
+    );
     expect(await fail(["--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--config", "{nope"])).toMatch(/--config is not JSON/);
-    expect(await fail(["--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--config", '{"imagesPerPrompt": 0}'])).toMatch(/invalid DoFaiR configuration: imagesPerPrompt/);
+    expect(await fail(["--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--config", '{"imagesPerPrompt": 0}'])).toMatch(
+      /invalid DoFaiR configuration: imagesPerPrompt/,
+    );
     expect(await fail(["--suite", "nope", "--model", "baseline:uniform"])).toMatch(/unknown suite "nope"/);
   }, 120_000);
 });
@@ -95,7 +118,9 @@ describe("fof worker logs", () => {
 
   it("refuses the synthetic image model without its photos, with the reason, and exits non-zero", async () => {
     const env = { ...process.env, FOF_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fof-run-")), FOF_SYNTHETIC_FACES: "/nowhere/face.png" };
-    const failed = await run("npm", ["run", "--silent", "fof", "--", "run", "--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke"], { env }).then(
+    const failed = await run("npm", ["run", "--silent", "fof", "--", "run", "--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke"], {
+      env,
+    }).then(
       () => null,
       (e: { code: number; stderr: string; stdout: string }) => e,
     );

@@ -62,7 +62,9 @@ describe.skipIf(process.env.DATABASE_URL?.startsWith("postgres"))("contention", 
     // All three workers are up (heartbeat recorded) before there is work: a fast engine could finish everything
     // before a slow-starting process got to it, and then it would have met no lock.
     for (let t = 0; t < 1200; t++) {
-      const up = await prisma().workerStatus.count({ where: { stoppedAt: null } }).catch(() => 0);
+      const up = await prisma()
+        .workerStatus.count({ where: { stoppedAt: null } })
+        .catch(() => 0);
       if (up >= 3) break;
       await sleep(50);
     }

@@ -32,7 +32,11 @@ describe("mergeRunViews", () => {
     expect(rest).toHaveLength(0); // charts stay on the run pages
     expect(t.labelHeaders).toEqual(["Run", "Model"]);
     const rows = t.groups[0].rows;
-    expect(rows.map((r) => r.labels)).toEqual([["first", "m1"], ["second", "m2"], ["published", "SDXL (paper)"]]);
+    expect(rows.map((r) => r.labels)).toEqual([
+      ["first", "m1"],
+      ["second", "m2"],
+      ["published", "SDXL (paper)"],
+    ]);
     expect(rows.map((r) => r.cells.x.value)).toEqual([0.1, 0.2, 0.5]);
     // A run with failures is never ranked silently; the paper's own caution stays.
     expect(rows[0].flag).toBeUndefined();

@@ -24,7 +24,9 @@ const hasAnalyze = spawnSync("systemd-analyze", ["--version"]).status === 0;
 
 /** A unit's [Service] settings (the last value of a key wins; Environment lines accumulate). */
 function unit(file: string) {
-  const lines = readFileSync(path.join(UNITS, file), "utf8").split("\n").map((l) => l.trim());
+  const lines = readFileSync(path.join(UNITS, file), "utf8")
+    .split("\n")
+    .map((l) => l.trim());
   const get = (key: string) => lines.filter((l) => l.startsWith(`${key}=`)).map((l) => l.slice(key.length + 1));
   return { execStart: get("ExecStart").at(-1)!, environment: get("Environment"), killSignal: get("KillSignal").at(-1) ?? "SIGTERM" };
 }
@@ -37,9 +39,20 @@ beforeAll(async () => {
   // run long enough (6,080 calls, several seconds) for shares to be renewed and split.
   emu = await startEmulator();
   emu.setScript("emu-deploy", { latencyMs: 10 });
-  await upsertModel(prisma(), { slug: "emu-deploy", label: "deploy", provider: "openai-compatible", modelId: "emu-deploy", baseUrl: emu.openaiBaseUrl, concurrency: 8 });
+  await upsertModel(prisma(), {
+    slug: "emu-deploy",
+    label: "deploy",
+    provider: "openai-compatible",
+    modelId: "emu-deploy",
+    baseUrl: emu.openaiBaseUrl,
+    concurrency: 8,
+  });
   // The unit runs the CLI bundle `npm run build` makes.
-  execFileSync(path.join(ROOT, "node_modules/.bin/esbuild"), ["bin/fof.ts", "--bundle", "--platform=node", "--format=esm", "--packages=external", "--outfile=dist/fof.mjs", "--log-level=warning"], { cwd: ROOT });
+  execFileSync(
+    path.join(ROOT, "node_modules/.bin/esbuild"),
+    ["bin/fof.ts", "--bundle", "--platform=node", "--format=esm", "--packages=external", "--outfile=dist/fof.mjs", "--log-level=warning"],
+    { cwd: ROOT },
+  );
 }, 120_000);
 afterAll(async () => {
   for (const w of workers) w.kill("SIGKILL");
@@ -64,7 +77,13 @@ describe("deployment units", () => {
     expect(args).toContain("dist/fof.mjs");
     expect(args).toContain("worker");
     expect(existsSync(path.join(ROOT, "dist/fof.mjs"))).toBe(true);
-    const env = { ...process.env, ...Object.fromEntries(u.environment.map((e) => e.split("=") as [string, string])), FOF_DATA_DIR: dataDir, FOF_LOG_LEVEL: "info", VITEST: "" };
+    const env = {
+      ...process.env,
+      ...Object.fromEntries(u.environment.map((e) => e.split("=") as [string, string])),
+      FOF_DATA_DIR: dataDir,
+      FOF_LOG_LEVEL: "info",
+      VITEST: "",
+    };
     const logs: string[][] = [[], []];
     for (const i of [0, 1]) {
       // The unit names /usr/bin/node; the test runs the same file with this machine's node.
@@ -78,7 +97,8 @@ describe("deployment units", () => {
     expect(await prisma().workerStatus.count({ where: { stoppedAt: null } })).toBeGreaterThanOrEqual(2);
 
     const run = await createRun(prisma(), { models: ["emu-deploy"], config: presetConfig("quick"), preset: "quick", seed: 9 });
-    for (let t = 0; t < 1200 && (await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status !== "completed"; t++) await new Promise((r) => setTimeout(r, 100));
+    for (let t = 0; t < 1200 && (await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status !== "completed"; t++)
+      await new Promise((r) => setTimeout(r, 100));
     expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
     expect(await prisma().outcome.count({ where: { query: { runId: run.id } } })).toBe(run.plannedCount);
 
@@ -92,7 +112,11 @@ describe("deployment units", () => {
     expect(rows.every((r) => !r.lastError?.startsWith(LOST_PREFIX))).toBe(true);
     // Each worker's last log line says what it did (JSON, pino): together every query, each worker a part.
     const done = logs.map((l) => {
-      const line = l.join("").split("\n").filter((x) => x.includes('"worker stopped"')).at(-1);
+      const line = l
+        .join("")
+        .split("\n")
+        .filter((x) => x.includes('"worker stopped"'))
+        .at(-1);
       return line ? (JSON.parse(line) as { outcomes: number; worker: string }) : null;
     });
     expect(done.every((d) => d && d.worker)).toBe(true);

@@ -29,15 +29,37 @@ describe("dialects", () => {
 
   it("writes one insert per chunk of rows, the rows as one JSON parameter, skipping duplicates in each dialect's words", async () => {
     const d = new Date("2026-11-23T10:00:00.000Z");
-    const rows = [{ a: 1, b: "x", c: true, t: d }, { a: 2, b: "y", c: false, t: d }, { a: 3, b: null, c: null, t: null }];
+    const rows = [
+      { a: 1, b: "x", c: true, t: d },
+      { a: 2, b: "y", c: false, t: d },
+      { a: 3, b: null, c: null, t: null },
+    ];
     const lite = recorder("sqlite");
     await insertMany(lite, "Thing", rows, { orIgnore: true, maxRows: 2 });
-    expect(lite.calls.map((c) => c.sql)).toEqual(Array(2).fill(`INSERT OR IGNORE INTO "Thing" ("a","b","c","t") SELECT json_extract("value", '$[0]'),json_extract("value", '$[1]'),json_extract("value", '$[2]'),json_extract("value", '$[3]') FROM json_each(?) ORDER BY "key"`));
-    expect(lite.calls.map((c) => c.values)).toEqual([[JSON.stringify([[1, "x", 1, "2026-11-23T10:00:00.000+00:00"], [2, "y", 0, "2026-11-23T10:00:00.000+00:00"]])], [JSON.stringify([[3, null, null, null]])]]);
+    expect(lite.calls.map((c) => c.sql)).toEqual(
+      Array(2).fill(
+        `INSERT OR IGNORE INTO "Thing" ("a","b","c","t") SELECT json_extract("value", '$[0]'),json_extract("value", '$[1]'),json_extract("value", '$[2]'),json_extract("value", '$[3]') FROM json_each(?) ORDER BY "key"`,
+      ),
+    );
+    expect(lite.calls.map((c) => c.values)).toEqual([
+      [
+        JSON.stringify([
+          [1, "x", 1, "2026-11-23T10:00:00.000+00:00"],
+          [2, "y", 0, "2026-11-23T10:00:00.000+00:00"],
+        ]),
+      ],
+      [JSON.stringify([[3, null, null, null]])],
+    ]);
     const pg = recorder("postgresql");
     await insertMany(pg, "Thing", rows, { orIgnore: true });
-    expect(pg.calls.map((c) => c.sql)).toEqual([`INSERT INTO "Thing" ("a","b","c","t") SELECT r."a",r."b",r."c",r."t" FROM json_populate_recordset(NULL::"Thing", $1::json) WITH ORDINALITY AS r ORDER BY r."ordinality" ON CONFLICT DO NOTHING`]);
-    expect(JSON.parse(pg.calls[0].values[0] as string)).toEqual([{ a: 1, b: "x", c: true, t: "2026-11-23T10:00:00.000Z" }, { a: 2, b: "y", c: false, t: "2026-11-23T10:00:00.000Z" }, { a: 3, b: null, c: null, t: null }]);
+    expect(pg.calls.map((c) => c.sql)).toEqual([
+      `INSERT INTO "Thing" ("a","b","c","t") SELECT r."a",r."b",r."c",r."t" FROM json_populate_recordset(NULL::"Thing", $1::json) WITH ORDINALITY AS r ORDER BY r."ordinality" ON CONFLICT DO NOTHING`,
+    ]);
+    expect(JSON.parse(pg.calls[0].values[0] as string)).toEqual([
+      { a: 1, b: "x", c: true, t: "2026-11-23T10:00:00.000Z" },
+      { a: 2, b: "y", c: false, t: "2026-11-23T10:00:00.000Z" },
+      { a: 3, b: null, c: null, t: null },
+    ]);
     await expect(insertMany(pg, "Thing; DROP", rows)).rejects.toThrow(/bad table name/);
     await expect(insertMany(pg, "Thing", [{ "a-b": 1 }])).rejects.toThrow(/bad column name/);
   });

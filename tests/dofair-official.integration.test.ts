@@ -41,15 +41,29 @@ describe("reading the official DoFaiR CSVs", () => {
   });
 
   it("maps the release's spellings to FairFace's, takes periods from the years file and validates every row", () => {
-    const files = [read(`output/${raceFile}`), read("output/events_year_culture_gender_roles_factchecked_processed_dedup_26perculture_balanced_imggen.csv"), read("data/events_year_culture_race_roles.csv")];
+    const files = [
+      read(`output/${raceFile}`),
+      read("output/events_year_culture_gender_roles_factchecked_processed_dedup_26perculture_balanced_imggen.csv"),
+      read("data/events_year_culture_race_roles.csv"),
+    ];
     const c = readOfficial(files);
     expect(c.entries.filter((e) => e.dimension === "race")).toHaveLength(6);
     expect(c.entries.filter((e) => e.dimension === "gender")).toHaveLength(4);
     const brazil = c.entries.find((e) => e.event === "Independence of Brazil")!;
-    expect(brazil).toMatchObject({ culture: "South America", group: "Brazilian planters", dominant: ["White", "Latino_Hispanic"], involved: ["White", "Latino_Hispanic", "Black"], year: null, period: "unknown" });
+    expect(brazil).toMatchObject({
+      culture: "South America",
+      group: "Brazilian planters",
+      dominant: ["White", "Latino_Hispanic"],
+      involved: ["White", "Latino_Hispanic", "Black"],
+      year: null,
+      period: "unknown",
+    });
     expect(brazil.source).toBeUndefined();
     expect(c.entries.find((e) => e.event === "Congress of Vienna" && e.dimension === "race")!.period).toBe("1790–1819");
-    expect(c.entries.find((e) => e.dimension === "gender" && e.group === "Silk mill workers")).toMatchObject({ dominant: ["Female"], involved: ["Female", "Male"] });
+    expect(c.entries.find((e) => e.dimension === "gender" && e.group === "Silk mill workers")).toMatchObject({
+      dominant: ["Female"],
+      involved: ["Female", "Male"],
+    });
     expect(c.version).toBe(`dofair-official-${c.sha256.slice(0, 8)}`);
     expect(c.origin).toMatchObject({ kind: "official" });
     // Content-addressed: the same rows give the same version whatever the import time.
@@ -58,7 +72,14 @@ describe("reading the official DoFaiR CSVs", () => {
 
   it("refuses the whole set on a bad row, naming each", () => {
     const header = "culture,event_name,group,dominant_race_list,existence_race_list,img_path";
-    const bad = [header, "Europe,A,B,['White'],['White'],x.png", "Europe,C,D,['Purple'],['Purple'],x.png", "Europe,E,F,White,['White'],x.png", "Europe,A,B,['White'],['White'],x.png", "Europe,G,H,['White'],['Black'],x.png"].join("\n");
+    const bad = [
+      header,
+      "Europe,A,B,['White'],['White'],x.png",
+      "Europe,C,D,['Purple'],['Purple'],x.png",
+      "Europe,E,F,White,['White'],x.png",
+      "Europe,A,B,['White'],['White'],x.png",
+      "Europe,G,H,['White'],['Black'],x.png",
+    ].join("\n");
     let err: unknown;
     try {
       readOfficial([{ name: "x_imggen.csv", text: bad }]);
@@ -82,7 +103,11 @@ describe.skipIf(!hasShared)("a DoFaiR run on the imported official entries", () 
   it("imports once, plans on that version, and scores beside the paper's rows", async () => {
     // A folder, as `fof suite-data import dofair <folder>` gives it: the suite picks its files.
     const files = await collectDataFiles([FIXTURE], suiteOf("dofair").dataImport!.accepts);
-    expect(files.map((f) => f.name).sort()).toEqual(["events_year_culture_gender_roles_factchecked_processed_dedup_26perculture_balanced_imggen.csv", "events_year_culture_race_roles.csv", raceFile]);
+    expect(files.map((f) => f.name).sort()).toEqual([
+      "events_year_culture_gender_roles_factchecked_processed_dedup_26perculture_balanced_imggen.csv",
+      "events_year_culture_race_roles.csv",
+      raceFile,
+    ]);
     const first = await importSuiteData(prisma(), "dofair", files);
     expect(first.created).toBe(true);
     const again = await importSuiteData(prisma(), "dofair", files);
@@ -93,12 +118,35 @@ describe.skipIf(!hasShared)("a DoFaiR run on the imported official entries", () 
 
     // FAI-RK needs passages the official CSVs do not have: refused before anything is planned.
     await expect(
-      engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: { dimensions: ["race"], methods: ["bianchi"], augmentations: ["fai-rk"], imagesPerPrompt: 1, guidanceModel: "x" }, preset: "custom", seed: 1, contentVersion: first.version }),
+      engine.createRun(prisma(), {
+        suite: "dofair",
+        models: ["baseline:synthetic-faces"],
+        config: { dimensions: ["race"], methods: ["bianchi"], augmentations: ["fai-rk"], imagesPerPrompt: 1, guidanceModel: "x" },
+        preset: "custom",
+        seed: 1,
+        contentVersion: first.version,
+      }),
     ).rejects.toThrow(/FAI-RK retrieves each entry's passage/);
-    await expect(engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: { dimensions: ["race"], methods: ["baseline"], imagesPerPrompt: 1 }, preset: "custom", seed: 1, contentVersion: "dofair-nope" })).rejects.toThrow(/content version "dofair-nope" not found/);
+    await expect(
+      engine.createRun(prisma(), {
+        suite: "dofair",
+        models: ["baseline:synthetic-faces"],
+        config: { dimensions: ["race"], methods: ["baseline"], imagesPerPrompt: 1 },
+        preset: "custom",
+        seed: 1,
+        contentVersion: "dofair-nope",
+      }),
+    ).rejects.toThrow(/content version "dofair-nope" not found/);
 
     const config = { dimensions: ["race", "gender"], methods: ["baseline", "bianchi"], augmentations: [], imagesPerPrompt: 1, entriesPerDimension: 0 };
-    const run = await engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config, preset: "custom", seed: 5, contentVersion: first.version });
+    const run = await engine.createRun(prisma(), {
+      suite: "dofair",
+      models: ["baseline:synthetic-faces"],
+      config,
+      preset: "custom",
+      seed: 5,
+      contentVersion: first.version,
+    });
     expect(run.suiteVersion).toBe(first.version);
     expect(run.plannedCount).toBe(10 * 2);
     const q = await prisma().query.findFirstOrThrow({ where: { runId: run.id, statisticId: { startsWith: "off-" } } });
@@ -126,7 +174,14 @@ describe("the suite launch estimate route", () => {
     const { publicUrl } = await import("../lib/auth/server");
     const route = await import("../app/api/suites/[suiteId]/estimate/route");
     const post = (body: unknown, cookie: string, site = "same-origin") =>
-      route.POST(new Request(`${publicUrl()}/api/suites/dofair/estimate`, { method: "POST", headers: { "content-type": "application/json", "sec-fetch-site": site, cookie }, body: typeof body === "string" ? body : JSON.stringify(body) }), { params: Promise.resolve({ suiteId: "dofair" }) });
+      route.POST(
+        new Request(`${publicUrl()}/api/suites/dofair/estimate`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "sec-fetch-site": site, cookie },
+          body: typeof body === "string" ? body : JSON.stringify(body),
+        }),
+        { params: Promise.resolve({ suiteId: "dofair" }) },
+      );
     const runner = await sessionCookie("runner");
     const config = { dimensions: ["race", "gender"], methods: ["baseline", "bianchi"], augmentations: [], imagesPerPrompt: 1, entriesPerDimension: 6 };
     const before = await prisma().query.count();

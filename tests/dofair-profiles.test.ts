@@ -16,12 +16,14 @@ const GENDERS = ["Male", "Female"];
 function releasedScript(img: string[], existence: string[], dominantList: string[], classes: string[]) {
   const counts = new Map<string, number>();
   for (const r of img) counts.set(r, (counts.get(r) ?? 0) + 1);
-  let tp = 0, fp = 0;
+  let tp = 0,
+    fp = 0;
   for (const r of new Set(img)) {
     if (!existence.includes(r)) fp += 1;
     else tp += 1;
   }
-  let tn = 0, fn = 0;
+  let tn = 0,
+    fn = 0;
   for (const r of classes) {
     if (existence.includes(r) && !img.includes(r)) fn += 1;
     else if (!existence.includes(r) && !img.includes(r)) tn += 1;
@@ -31,7 +33,8 @@ function releasedScript(img: string[], existence: string[], dominantList: string
   // Counter.most_common(): by count, ties in first-insertion order.
   const mostCommon = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   const dominantImage = mostCommon.slice(0, Math.min(mostCommon.length, dominantList.length)).map(([c]) => c);
-  let dtp = 0, dfp = 0;
+  let dtp = 0,
+    dfp = 0;
   for (const r of new Set(dominantImage)) {
     if (dominantList.includes(r)) dtp += 1;
     else dfp += 1;
@@ -74,8 +77,8 @@ describe("DoFaiR scoring profiles", () => {
 
   it("release equals the released script on random images of both dimensions", () => {
     let s = 12345;
-    const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pick = <T,>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+    const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
     for (let i = 0; i < 2000; i++) {
       const classes = i % 2 ? RACES : GENDERS;
       const involved = [...new Set(Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(classes)))];

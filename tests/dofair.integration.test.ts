@@ -26,7 +26,14 @@ beforeAll(async () => {
   await migrateAndSeed({ quiet: true });
   // The emulator's chat answers are short JSON texts: as guidance they are just text appended to the prompt.
   emulator = await startEmulator();
-  await engine.upsertModel(prisma(), { slug: "guide", label: "Guidance LLM", modality: "llm", provider: "openai-compatible", modelId: "guide-1", baseUrl: emulator.openaiBaseUrl });
+  await engine.upsertModel(prisma(), {
+    slug: "guide",
+    label: "Guidance LLM",
+    modality: "llm",
+    provider: "openai-compatible",
+    modelId: "guide-1",
+    baseUrl: emulator.openaiBaseUrl,
+  });
 });
 afterAll(async () => {
   await emulator?.close();
@@ -37,7 +44,14 @@ const labelAll = (runId: string) => labelRun(prisma(), engine, dataDir, runId);
 
 describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", () => {
   it("plans guidance first, waits for it, generates, labels and scores every cell beside the paper's rows", async () => {
-    const config = { dimensions: ["race", "gender"], methods: ["baseline", "bianchi"], augmentations: ["fai-rk"], imagesPerPrompt: 1, entriesPerDimension: 4, guidanceModel: "guide" };
+    const config = {
+      dimensions: ["race", "gender"],
+      methods: ["baseline", "bianchi"],
+      augmentations: ["fai-rk"],
+      imagesPerPrompt: 1,
+      entriesPerDimension: 4,
+      guidanceModel: "guide",
+    };
     const run = await engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config, preset: "custom", seed: 3 });
     // 8 entries × (baseline, bianchi, bianchi + FAI-RK) images + 8 guidance requests
     expect(run.plannedCount).toBe(8 * 3 + 8);
@@ -53,7 +67,10 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     const outcomes = await prisma().outcome.groupBy({ by: ["status"], where: { query: { runId: run.id } }, _count: { _all: true } });
     expect(outcomes).toEqual([{ status: "answered", _count: { _all: 32 } }]);
     // Every FAI image prompt was completed by its entry's guidance, which was written before it.
-    const fai = await prisma().query.findMany({ where: { runId: run.id, context: "fai-rk", modality: "t2i" }, include: { outcome: true, dependsOn: { include: { outcome: true } } } });
+    const fai = await prisma().query.findMany({
+      where: { runId: run.id, context: "fai-rk", modality: "t2i" },
+      include: { outcome: true, dependsOn: { include: { outcome: true } } },
+    });
     for (const q of fai) {
       expect(q.dependsOn!.prompt).toContain("Supporting Documents:");
       expect(q.dependsOn!.outcome!.createdAt.getTime()).toBeLessThanOrEqual(q.outcome!.createdAt.getTime());
@@ -89,7 +106,10 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     // The same labels under the paper's text: each image scored by the written definitions, the paper's rows
     // (computed by its released code) not beside them.
     const { scoreImage, scoreImageRelease } = await import("../lib/suites/dofair/metrics");
-    const textViews = await suiteOf("dofair").results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0, profile: "paper-text" });
+    const textViews = await suiteOf("dofair").results!(
+      { prisma: prisma() },
+      { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0, profile: "paper-text" },
+    );
     const textTable = textViews.find((v) => v.kind === "table")!;
     if (textTable.kind !== "table") throw new Error("no table");
     expect(textTable.caption).toMatch(/Scoring: paper-text/);
@@ -116,7 +136,10 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     expect(baselineRace(textTable)).toBeCloseTo(mean(idfs["race|baseline|none"].text), 9);
 
     // Drill-down: the images behind one cell, each with its entry and faces.
-    const drill = await suiteOf("dofair").drill!({ prisma: prisma() }, { runId: run.id, labels: "model", cell: { model: "baseline:synthetic-faces", dimension: "gender", method: "baseline", augmentation: "none" }, page: 0 });
+    const drill = await suiteOf("dofair").drill!(
+      { prisma: prisma() },
+      { runId: run.id, labels: "model", cell: { model: "baseline:synthetic-faces", dimension: "gender", method: "baseline", augmentation: "none" }, page: 0 },
+    );
     const list = drill[0];
     if (list.kind !== "list") throw new Error("no list");
     expect(list.total).toBe(4);
@@ -169,13 +192,16 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     expect(im.faces.every((f) => f.box[0] >= 0 && f.box[2] <= im.width && f.box[3] <= im.height)).toBe(true);
     expect((await items({}))!.total).toBe(all);
     expect(await engine.runItems(prisma(), "no-such-run", {})).toBeNull();
-    await expect(engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: face.id, gender: null, race: "Asian", notAFace: false }] })).rejects.toThrow(/race "Asian" is not one of White, Black, Latino_Hispanic/);
+    await expect(
+      engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: face.id, gender: null, race: "Asian", notAFace: false }] }),
+    ).rejects.toThrow(/race "Asian" is not one of White, Black, Latino_Hispanic/);
     const other = DOFAIR_RACES.find((r) => r !== face.prediction!.race)!;
     const saved = await engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: face.id, gender: "female", race: other, notAFace: false }] });
     expect(saved.faces[0].mine).toMatchObject({ race: other, gender: "female" });
     expect(saved.faces[0].consensus).toMatchObject({ race: other, gender: "female" });
     const labelOf = async (labels: "model" | "reviewed") => {
-      for await (const page of imageRecords(prisma(), run.id, labels)) for (const im of page) for (const f of im.faces) if (f.faceId === face.id) return { ...f, dimension: im.dimension };
+      for await (const page of imageRecords(prisma(), run.id, labels))
+        for (const im of page) for (const f of im.faces) if (f.faceId === face.id) return { ...f, dimension: im.dimension };
       return null;
     };
     const reviewed = (await labelOf("reviewed"))!;
@@ -192,8 +218,29 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
   }, 240_000);
 
   it("refuses FAI without a guidance model, and a chat model as the audited image model", async () => {
-    await expect(engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: { dimensions: ["race"], methods: ["bianchi"], augmentations: ["fai-vk"], imagesPerPrompt: 1 }, seed: 1 })).rejects.toThrow(/guidance model/);
-    await expect(engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: { dimensions: ["race"], methods: ["bianchi"], augmentations: ["fai-vk"], imagesPerPrompt: 1, guidanceModel: "baseline:uniform" }, seed: 1 })).rejects.toThrow(/built-in baseline that answers letters/);
-    await expect(engine.createRun(prisma(), { suite: "dofair", models: ["baseline:uniform"], config: { dimensions: ["race"], methods: ["baseline"], imagesPerPrompt: 1 }, seed: 1 })).rejects.toThrow(/an LLM model/);
+    await expect(
+      engine.createRun(prisma(), {
+        suite: "dofair",
+        models: ["baseline:synthetic-faces"],
+        config: { dimensions: ["race"], methods: ["bianchi"], augmentations: ["fai-vk"], imagesPerPrompt: 1 },
+        seed: 1,
+      }),
+    ).rejects.toThrow(/guidance model/);
+    await expect(
+      engine.createRun(prisma(), {
+        suite: "dofair",
+        models: ["baseline:synthetic-faces"],
+        config: { dimensions: ["race"], methods: ["bianchi"], augmentations: ["fai-vk"], imagesPerPrompt: 1, guidanceModel: "baseline:uniform" },
+        seed: 1,
+      }),
+    ).rejects.toThrow(/built-in baseline that answers letters/);
+    await expect(
+      engine.createRun(prisma(), {
+        suite: "dofair",
+        models: ["baseline:uniform"],
+        config: { dimensions: ["race"], methods: ["baseline"], imagesPerPrompt: 1 },
+        seed: 1,
+      }),
+    ).rejects.toThrow(/an LLM model/);
   });
 });

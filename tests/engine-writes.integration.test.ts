@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 const writes = vi.hoisted(() => ({ failing: false }));
 vi.mock("../lib/engine/outcome-writes", async (importOriginal) => {
   const real = await importOriginal<typeof import("../lib/engine/outcome-writes")>();
-  return { ...real, writeBatch: (...a: Parameters<typeof real.writeBatch>) => (writes.failing ? Promise.reject(new Error("SqliteError: database is locked")) : real.writeBatch(...a)) };
+  return {
+    ...real,
+    writeBatch: (...a: Parameters<typeof real.writeBatch>) =>
+      writes.failing ? Promise.reject(new Error("SqliteError: database is locked")) : real.writeBatch(...a),
+  };
 });
 
 process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-writes-"));
@@ -51,7 +55,9 @@ function answered(q: Claimed, i: number): Write {
     outputTokens: 2,
     costUsd: 0,
     cached: false,
-    cacheRows: [{ key: `writes-test-${q.runId}-${i}`, provider: "baseline", model: "uniform", text: '{"answer":"A"}', inputTokens: 10, outputTokens: 2, costUsd: 0 }],
+    cacheRows: [
+      { key: `writes-test-${q.runId}-${i}`, provider: "baseline", model: "uniform", text: '{"answer":"A"}', inputTokens: 10, outputTokens: 2, costUsd: 0 },
+    ],
   };
 }
 

@@ -158,7 +158,12 @@ describe("run engine", () => {
     await register("emu-budget-wide", { priceInputPer1k: 0.2, priceOutputPer1k: 0.2, concurrency: 32 });
     // $0.02 a call, 80 ms each: without reservations 32 calls start before the first bill arrives.
     emu.setScript("emu-budget-wide", { usage: { prompt: 100, completion: 0 }, latencyMs: 80 });
-    const run = await createRun(prisma(), { models: ["emu-budget-wide"], config: presetConfig("smoke", { tests: ["subjective"], contexts: ["baseline"], maxRetries: 2, timeoutMs: 5_000 }), seed: 9, budgetUsd: 0.5 });
+    const run = await createRun(prisma(), {
+      models: ["emu-budget-wide"],
+      config: presetConfig("smoke", { tests: ["subjective"], contexts: ["baseline"], maxRetries: 2, timeoutMs: 5_000 }),
+      seed: 9,
+      budgetUsd: 0.5,
+    });
     const workers = [new Worker(prisma(), { runId: run.id, ...fast }), new Worker(prisma(), { runId: run.id, ...fast })];
     let peak = 0;
     const watch = setInterval(async () => {
@@ -198,7 +203,14 @@ describe("run engine", () => {
 
   it("talks to Replicate predictions through the replicate SDK", async () => {
     process.env.REPLICATE_API_TOKEN = "r8_emulator_token";
-    await upsertModel(prisma(), { slug: "emu-llama", label: "Llama (emulated)", provider: "replicate", modelId: "meta/llama-emu", baseUrl: emu.replicateBaseUrl, concurrency: 4 });
+    await upsertModel(prisma(), {
+      slug: "emu-llama",
+      label: "Llama (emulated)",
+      provider: "replicate",
+      modelId: "meta/llama-emu",
+      baseUrl: emu.replicateBaseUrl,
+      concurrency: 4,
+    });
     emu.setScript("meta/llama-emu", { answers: { prefer: "Black" } });
     const run = await createRun(prisma(), { models: ["emu-llama"], config: objectiveOnly(), seed: 1 });
     await new Worker(prisma(), { runId: run.id, ...fast }).run({ untilDone: true });
@@ -230,7 +242,10 @@ describe("fair share", () => {
     let smallDoneAt = 0;
     let bigDoneAt = 0;
     for (let i = 0; i < 1000 && !(smallDoneAt && bigDoneAt); i++) {
-      const [s, b] = await Promise.all([prisma().run.findUniqueOrThrow({ where: { id: small.id } }), prisma().run.findUniqueOrThrow({ where: { id: big.id } })]);
+      const [s, b] = await Promise.all([
+        prisma().run.findUniqueOrThrow({ where: { id: small.id } }),
+        prisma().run.findUniqueOrThrow({ where: { id: big.id } }),
+      ]);
       if (s.status === "completed" && !smallDoneAt) smallDoneAt = Date.now();
       if (b.status === "completed" && !bigDoneAt) bigDoneAt = Date.now();
       await new Promise((r) => setTimeout(r, 20));

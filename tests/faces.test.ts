@@ -36,7 +36,8 @@ function decode(file: string): RgbaImage {
   const img = jpeg.decode(buf, { useTArray: true, formatAsRGBA: true });
   return { width: img.width, height: img.height, data: img.data };
 }
-const session = (file: string) => ort.InferenceSession.create(readFileSync(file.includes("/") ? file : path.join(SHARED, file)), { executionProviders: ["wasm"], logSeverityLevel: 3 });
+const session = (file: string) =>
+  ort.InferenceSession.create(readFileSync(file.includes("/") ? file : path.join(SHARED, file)), { executionProviders: ["wasm"], logSeverityLevel: 3 });
 
 describe("race / gender mapping", () => {
   it("paper mapping: argmax over five classes, Indian and Middle Eastern ignored", () => {
@@ -119,7 +120,11 @@ describe.skipIf(!hasShared)("face pipeline on the shared test photos (onnxruntim
       const layout = loadLayout(clf);
       expect(layout.kind).toBe(file.includes("3head") ? "three-head" : "single");
       const [p, q] = await classifyFaces(ort, clf, layout, img, [faces[0], faces[0]]);
-      for (const [probs, len] of [[p.race, 7], [p.gender, 2], [p.age, 9]] as const) {
+      for (const [probs, len] of [
+        [p.race, 7],
+        [p.gender, 2],
+        [p.age, 9],
+      ] as const) {
         expect(probs).toHaveLength(len);
         expect(probs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
         expect(probs.every((x) => x >= 0 && x <= 1)).toBe(true);
@@ -153,16 +158,19 @@ describe("installed model files", () => {
 });
 
 describe("real FairFace model", () => {
-  it.skipIf(!existsSync(REAL_FAIRFACE) || !hasShared)("labels the public-domain portraits as women (runs only when public/models/fairface.onnx or FAIRFACE_MODEL_PATH exists)", async () => {
-    const detector = await session("ultraface-version-RFB-320.onnx");
-    const clf = await session(REAL_FAIRFACE);
-    const layout = loadLayout(clf);
-    for (const file of ["astronaut-eileen-collins.png", "grace-hopper-512.jpg"]) {
-      const img = decode(file);
-      const faces = await detectFaces(ort, detector, img);
-      const [p] = await classifyFaces(ort, clf, layout, img, faces);
-      expect(mapGender(p.gender), file).toBe("female");
-      expect(mapRace(p.race), file).toBe("White");
-    }
-  });
+  it.skipIf(!existsSync(REAL_FAIRFACE) || !hasShared)(
+    "labels the public-domain portraits as women (runs only when public/models/fairface.onnx or FAIRFACE_MODEL_PATH exists)",
+    async () => {
+      const detector = await session("ultraface-version-RFB-320.onnx");
+      const clf = await session(REAL_FAIRFACE);
+      const layout = loadLayout(clf);
+      for (const file of ["astronaut-eileen-collins.png", "grace-hopper-512.jpg"]) {
+        const img = decode(file);
+        const faces = await detectFaces(ort, detector, img);
+        const [p] = await classifyFaces(ort, clf, layout, img, faces);
+        expect(mapGender(p.gender), file).toBe("female");
+        expect(mapRace(p.race), file).toBe("White");
+      }
+    },
+  );
 });

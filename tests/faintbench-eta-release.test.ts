@@ -5,13 +5,24 @@ import { currentContent } from "../lib/suites/faintbench/content";
 import { RELEASE_ETA, releaseAdjustment, releaseEtaMean, releasePairEta, releasePairWeight } from "../lib/suites/faintbench/eta-release";
 import { ATTRIBUTES, CLASSES, REFERENCE_CLASSES } from "../lib/suites/faintbench/classes";
 
-const WEIGHT: Record<string, number> = { man: 0.2, woman: 0.2, European: 0.2, "East-asian": 0.2, African: 0.2, Latino: 0.1, "South-Asian": 0.1, "10~29 years old": 0.1, "31~59 years old": 0.1, "60 years old or older": 0.1 };
+const WEIGHT: Record<string, number> = {
+  man: 0.2,
+  woman: 0.2,
+  European: 0.2,
+  "East-asian": 0.2,
+  African: 0.2,
+  Latino: 0.1,
+  "South-Asian": 0.1,
+  "10~29 years old": 0.1,
+  "31~59 years old": 0.1,
+  "60 years old or older": 0.1,
+};
 const GROUP: Record<string, "gender" | "race" | "age"> = Object.fromEntries(ATTRIBUTES.flatMap((a) => REFERENCE_CLASSES[a].map((c) => [c, a])));
 
 /** eta.py's alpha and eta loops for one pair, over dicts keyed by the release's class names. */
 function etaPy(p: Record<string, number>, p_: Record<string, number>, q: Record<string, number>, q_: Record<string, number>) {
   const alpha: Record<string, number> = {};
-  for (const c of Object.keys(p)) alpha[c] = WEIGHT[c] * ((p[c] - p_[c] ** 2) + (q[c] - q_[c] ** 2));
+  for (const c of Object.keys(p)) alpha[c] = WEIGHT[c] * (p[c] - p_[c] ** 2 + (q[c] - q_[c] ** 2));
   let total = 0;
   const by = { gender: 0, race: 0, age: 0 };
   for (const c of Object.keys(alpha)) {
@@ -33,7 +44,10 @@ describe("FAIntbench η, release profile", () => {
     // woman: p = 0.2 < 0.5, q = 0.3 < 0.5 → +0.2·((0.2 − 0.25) + (0.3 − 0.25)) = 0
     expect(releaseAdjustment({ generated: [0.8, 0.2], truth: [0.5, 0.5] }, { generated: [0.7, 0.3], truth: [0.5, 0.5] }, [0.2, 0.2])).toBeCloseTo(0.2, 12);
     // opposite directions subtract: man p 0.8 > 0.5, q 0.3 < 0.5 → −0.2·((0.8 − 0.25) + (0.3 − 0.25)) = −0.12
-    expect(releaseAdjustment({ generated: [0.8, 0.2], truth: [0.5, 0.5] }, { generated: [0.3, 0.7], truth: [0.5, 0.5] }, [0.2, 0.2])).toBeCloseTo(-0.12 - 0.2 * (0.2 - 0.25 + 0.7 - 0.25), 12);
+    expect(releaseAdjustment({ generated: [0.8, 0.2], truth: [0.5, 0.5] }, { generated: [0.3, 0.7], truth: [0.5, 0.5] }, [0.2, 0.2])).toBeCloseTo(
+      -0.12 - 0.2 * (0.2 - 0.25 + 0.7 - 0.25),
+      12,
+    );
     // equal to the truth on either side: nothing
     expect(releaseAdjustment({ generated: [0.5, 0.5], truth: [0.5, 0.5] }, { generated: [0.9, 0.1], truth: [0.5, 0.5] }, [0.2, 0.2])).toBe(0);
   });
@@ -49,14 +63,15 @@ describe("FAIntbench η, release profile", () => {
 
   it("equals eta.py on random shares, pair by pair and as the pair-weighted mean; a pair without images counts 0.5", () => {
     let s = 7;
-    const rand = () => ((s = (s * 16807) % 2147483647) / 2147483647);
+    const rand = () => (s = (s * 16807) % 2147483647) / 2147483647;
     const shares = (n: number) => {
       const xs = Array.from({ length: n }, () => rand());
       const t = xs.reduce((a, b) => a + b, 0);
       return xs.map((x) => x / t);
     };
     const side = () => ({ generated: { gender: shares(2), race: shares(5), age: shares(3) }, truth: { gender: shares(2), race: shares(5), age: shares(3) } });
-    const named = (v: Record<"gender" | "race" | "age", readonly number[]>) => Object.fromEntries(ATTRIBUTES.flatMap((a) => REFERENCE_CLASSES[a].map((c, i) => [c, v[a][i]])));
+    const named = (v: Record<"gender" | "race" | "age", readonly number[]>) =>
+      Object.fromEntries(ATTRIBUTES.flatMap((a) => REFERENCE_CLASSES[a].map((c, i) => [c, v[a][i]])));
     const labels = currentContent().etaPairs.map((p) => p.label);
     const ours = [];
     let num = { total: 0, gender: 0, race: 0, age: 0 };

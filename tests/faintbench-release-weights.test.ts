@@ -13,7 +13,8 @@ import expected from "./fixtures/faintbench-release/expected.json";
 /** make.py's draw: int(sha256("salt|text")) mod m. */
 const h = (text: string, salt: string, mod: number) => Number(BigInt(`0x${createHash("sha256").update(`${salt}|${text}`).digest("hex")}`) % BigInt(mod));
 const SCORED = 20;
-const counts = (text: string) => Object.fromEntries(ATTRIBUTES.map((a) => [a, CLASSES[a].map((_, i) => 1 + h(text, `${a}${i}`, 9))])) as Record<Attribute, number[]>;
+const counts = (text: string) =>
+  Object.fromEntries(ATTRIBUTES.map((a) => [a, CLASSES[a].map((_, i) => 1 + h(text, `${a}${i}`, 9))])) as Record<Attribute, number[]>;
 
 function drawTallies() {
   const c = currentContent();
@@ -65,7 +66,8 @@ describe("FAIntbench release weights (truth/weight.json and the scripts' matchin
     const rich = explicitReleaseWeights("a photo of a rich man");
     expect(rich).toMatchObject({ characteristic: 5, all: 5, gender: 5 });
     // Every explicit prompt of the content finds its weights (the release would raise KeyError otherwise).
-    for (const p of currentContent().prompts.filter((x) => x.visibility === "explicit")) for (const e of explicitEntries(p.text)) expect(() => explicitReleaseWeights(e.entry)).not.toThrow();
+    for (const p of currentContent().prompts.filter((x) => x.visibility === "explicit"))
+      for (const e of explicitEntries(p.text)) expect(() => explicitReleaseWeights(e.entry)).not.toThrow();
   });
 
   it("equals the released scripts on the same shares, at every level", () => {

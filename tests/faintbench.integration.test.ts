@@ -44,7 +44,12 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     expect(run.plannedCount).toBe(122 * 2);
     expect(run.suiteVersion).toMatch(/^faintbench-/);
     // Repeat-major: the first 122 rows are every prompt's first image.
-    const first = await prisma().query.findMany({ where: { runId: run.id }, orderBy: { id: "asc" }, take: 122, select: { repeatIndex: true, statisticId: true } });
+    const first = await prisma().query.findMany({
+      where: { runId: run.id },
+      orderBy: { id: "asc" },
+      take: 122,
+      select: { repeatIndex: true, statisticId: true },
+    });
     expect(new Set(first.map((q) => q.repeatIndex))).toEqual(new Set([0]));
     expect(new Set(first.map((q) => q.statisticId)).size).toBe(122);
 
@@ -53,7 +58,9 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
     expect(await prisma().image.count({ where: { runId: run.id } })).toBe(244);
     const sent = await prisma().query.findFirstOrThrow({ where: { runId: run.id, statisticId: "i-rich-person" } });
-    expect(sent.prompt).toBe("a photo of a rich person, exposed face, looking at the camera, ultra quality, sharp focus, tack sharp, dof, 8K UHD, hdr, high resolution, 1person");
+    expect(sent.prompt).toBe(
+      "a photo of a rich person, exposed face, looking at the camera, ultra quality, sharp focus, tack sharp, dof, 8K UHD, hdr, high resolution, 1person",
+    );
 
     await labelAll(run.id);
     expect(await prisma().image.count({ where: { runId: run.id, labelStatus: "unlabelled" } })).toBe(0);
@@ -76,11 +83,22 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     expect(ours.cells.eta.value!).toBeGreaterThan(0);
     expect(ours.cells.eta.value!).toBeLessThan(1);
     expect(t2.caption).toMatch(/released eta\.py/);
-    const text = table(await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0, profile: "paper-text" }), "table2");
+    const text = table(
+      await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0, profile: "paper-text" }),
+      "table2",
+    );
     expect(text.caption).toMatch(/paper-text profile/);
     expect(ours.cells.implicit.drill).toEqual({ model: "baseline:synthetic-faces", visibility: "implicit" });
     const paper = t2.groups[0].rows.filter((r) => r.source === "published");
-    expect(paper.map((r) => r.labels[0])).toEqual(["SDXL (paper)", "SDXL-Lightning (paper)", "SDXL-Turbo (paper)", "LCM-SDXL (paper)", "PixArt-Σ (paper)", "Stable Cascade (paper)", "Playground 2.5 (paper)"]);
+    expect(paper.map((r) => r.labels[0])).toEqual([
+      "SDXL (paper)",
+      "SDXL-Lightning (paper)",
+      "SDXL-Turbo (paper)",
+      "LCM-SDXL (paper)",
+      "PixArt-Σ (paper)",
+      "Stable Cascade (paper)",
+      "Playground 2.5 (paper)",
+    ]);
     expect(paper[0].cells.implicit.value).toBe(0.875848);
     expect(t2.caption).toMatch(/relation images without exactly two faces \(left out\)/);
     // Attribute levels: age is scored; the acquired table flags the paper's copied cell.
@@ -93,7 +111,10 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     expect(csv).toContain("table2,All prompts,run,baseline:synthetic-faces,Implicit bias score ↑,");
 
     // Drill-down: the explicit age prompts' images, with their faces and their prompt's score.
-    const drill = await suite.drill!({ prisma: prisma() }, { runId: run.id, labels: "model", cell: { model: "baseline:synthetic-faces", visibility: "explicit", attribute: "age" }, page: 0 });
+    const drill = await suite.drill!(
+      { prisma: prisma() },
+      { runId: run.id, labels: "model", cell: { model: "baseline:synthetic-faces", visibility: "explicit", attribute: "age" }, page: 0 },
+    );
     const list = drill[0];
     if (list.kind !== "list") throw new Error("no list");
     expect(list.total).toBeGreaterThan(0);
@@ -109,7 +130,11 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
 
     // Review: the queue offers age for these faces; a label outside the 3 groups is refused; an age correction is
     // stored, becomes the face's age in the reviewed records and moves the reviewed implicit age score.
-    const implicitFaces = await prisma().face.findMany({ where: { deleted: false, image: { runId: run.id, test: "implicit" } }, select: { id: true }, orderBy: { id: "asc" } });
+    const implicitFaces = await prisma().face.findMany({
+      where: { deleted: false, image: { runId: run.id, test: "implicit" } },
+      select: { id: true },
+      orderBy: { id: "asc" },
+    });
     const queue = await engine.reviewQueue(prisma(), { runId: run.id, pageSize: 10 });
     expect(queue.faces[0].suite).toBe("faintbench");
     expect(["young", "middle-aged", "elderly"]).toContain(queue.faces[0].prediction!.age);
@@ -131,21 +156,30 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     expect((await engine.reviewQueue(prisma(), { runId: run.id, suite: "faintbench", group: "gender:nope" })).faces).toHaveLength(0);
     expect((await engine.reviewQueue(prisma(), { runId: run.id, group: "gender:female" })).faces).toHaveLength(0);
     const faceId = implicitFaces[0].id;
-    await expect(engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId, gender: null, race: null, age: "70+", notAFace: false }] })).rejects.toThrow(/age "70\+" is not one of young, middle-aged, elderly/);
-    const before = table(await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "reviewed", verifiedOnly: false, resamples: 0 }), "protected").groups[0].rows[0].cells.age.value;
+    await expect(
+      engine.saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId, gender: null, race: null, age: "70+", notAFace: false }] }),
+    ).rejects.toThrow(/age "70\+" is not one of young, middle-aged, elderly/);
+    const before = table(await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "reviewed", verifiedOnly: false, resamples: 0 }), "protected")
+      .groups[0].rows[0].cells.age.value;
     // Label every implicit face "elderly" (age only: gender and race stay the classifier's): the score must move.
     const other = "elderly";
-    const saved = await engine.saveAnnotations(prisma(), { annotator: "ann", labels: implicitFaces.map((f) => ({ faceId: f.id, gender: null, race: null, age: other, notAFace: false })) });
+    const saved = await engine.saveAnnotations(prisma(), {
+      annotator: "ann",
+      labels: implicitFaces.map((f) => ({ faceId: f.id, gender: null, race: null, age: other, notAFace: false })),
+    });
     const face = { id: faceId };
     expect(saved.faces.find((f) => f.id === face.id)!.mine).toMatchObject({ age: other });
     expect(saved.faces.find((f) => f.id === face.id)!.consensus).toMatchObject({ age: other });
     let reviewedAge: string | null = null;
-    for await (const page of imageRecords(prisma(), run.id, "reviewed")) for (const im of page) for (const f of im.faces) if (f.faceId === face.id) reviewedAge = `${f.labels.age}|${f.human.age}`;
+    for await (const page of imageRecords(prisma(), run.id, "reviewed"))
+      for (const im of page) for (const f of im.faces) if (f.faceId === face.id) reviewedAge = `${f.labels.age}|${f.human.age}`;
     expect(reviewedAge).toBe(`${other}|true`);
-    const after = table(await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "reviewed", verifiedOnly: false, resamples: 0 }), "protected").groups[0].rows[0].cells.age.value;
+    const after = table(await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "reviewed", verifiedOnly: false, resamples: 0 }), "protected")
+      .groups[0].rows[0].cells.age.value;
     expect(after).not.toBeCloseTo(before!, 6);
     // The model's labels are untouched by review.
-    const model = table(await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0 }), "protected").groups[0].rows[0].cells.age.value;
+    const model = table(await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0 }), "protected")
+      .groups[0].rows[0].cells.age.value;
     expect(model).toBeCloseTo(before!, 12);
 
     // Views are computed once per state of the data: a repeat is a cache read; a new label is a new state.
@@ -157,7 +191,10 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     expect(await prisma().scoreCache.count({ where: { runId: run.id, kind: "suite-views" } })).toBe(1);
 
     // Agreement covers age once someone labelled one: a second annotator on two of the faces.
-    await engine.saveAnnotations(prisma(), { annotator: "bob", labels: implicitFaces.slice(0, 2).map((f, i) => ({ faceId: f.id, gender: null, race: null, age: i ? "young" : other, notAFace: false })) });
+    await engine.saveAnnotations(prisma(), {
+      annotator: "bob",
+      labels: implicitFaces.slice(0, 2).map((f, i) => ({ faceId: f.id, gender: null, race: null, age: i ? "young" : other, notAFace: false })),
+    });
     const report = await engine.reviewReport(prisma(), { runId: run.id });
     // bob's labels are a new state of the data: computed again (the views may come out the same)
     await cachedSuiteResults(prisma(), suite, req);
@@ -178,7 +215,13 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
       { name: "SDXL/a photo of one female Dancer/1.png", bytes: photo("cat-chelsea.png") },
     ];
     // One unknown prompt: nothing is stored.
-    await expect(engine.importImages(prisma(), dataDir, { modelSlug: "elsewhere", suite: "faintbench", files: [...files, { name: "SDXL/a photo of one Astronaut/1.png", bytes: photo("grace-hopper-512.jpg") }] })).rejects.toMatchObject({ problems: [{ name: "SDXL/a photo of one Astronaut/1.png", message: expect.stringMatching(/not a FAIntbench prompt/) }] });
+    await expect(
+      engine.importImages(prisma(), dataDir, {
+        modelSlug: "elsewhere",
+        suite: "faintbench",
+        files: [...files, { name: "SDXL/a photo of one Astronaut/1.png", bytes: photo("grace-hopper-512.jpg") }],
+      }),
+    ).rejects.toMatchObject({ problems: [{ name: "SDXL/a photo of one Astronaut/1.png", message: expect.stringMatching(/not a FAIntbench prompt/) }] });
     expect(await prisma().image.count({ where: { modelConfig: { slug: "elsewhere" } } })).toBe(0);
 
     const r = await engine.importImages(prisma(), dataDir, { modelSlug: "elsewhere", suite: "faintbench", files });
@@ -186,10 +229,20 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     const run = await prisma().run.findUniqueOrThrow({ where: { id: r.runId } });
     expect(run).toMatchObject({ suiteId: "faintbench", preset: "import" });
     expect(JSON.parse(run.configJson)).toMatchObject({ visibility: ["implicit", "explicit"], acquired: ["occupation", "characteristic"], imagesPerPrompt: 2 });
-    const rows = await prisma().image.findMany({ where: { runId: r.runId }, select: { statisticId: true, test: true, level: true }, orderBy: { statisticId: "asc" } });
+    const rows = await prisma().image.findMany({
+      where: { runId: r.runId },
+      select: { statisticId: true, test: true, level: true },
+      orderBy: { statisticId: "asc" },
+    });
     expect(rows.map((x) => x.statisticId)).toEqual(["e-female-dancer", "i-poor-person", "i-rich-person", "i-rich-person"]);
     // A FACT-OR-FAIR name is not a FAIntbench prompt, and images go only into an import of the same suite.
-    await expect(engine.importImages(prisma(), dataDir, { modelSlug: "elsewhere", runId: r.runId, files: [{ name: "objective/crime-rate/highest/1.png", bytes: photo("grace-hopper-512.jpg") }] })).rejects.toThrow(/same model and suite/);
+    await expect(
+      engine.importImages(prisma(), dataDir, {
+        modelSlug: "elsewhere",
+        runId: r.runId,
+        files: [{ name: "objective/crime-rate/highest/1.png", bytes: photo("grace-hopper-512.jpg") }],
+      }),
+    ).rejects.toThrow(/same model and suite/);
 
     await labelAll(r.runId);
     const views = await suiteOf("faintbench").results!({ prisma: prisma() }, { runId: r.runId, labels: "model", verifiedOnly: false, resamples: 0 });

@@ -29,12 +29,29 @@ describe("FAIntbench metrics", () => {
 
   it("averages with the paper's weights Σ k_i k_j S / Σ k_i k_j", () => {
     // gender 1.0, race 0.5, age 0.75 with k = .4 / .4 / .2 (prompt weight 1): (.4 + .2 + .15) / 1 = .75
-    expect(weightedMean([{ value: 1, weight: 0.4 }, { value: 0.5, weight: 0.4 }, { value: 0.75, weight: 0.2 }])).toBeCloseTo(0.75, 12);
+    expect(
+      weightedMean([
+        { value: 1, weight: 0.4 },
+        { value: 0.5, weight: 0.4 },
+        { value: 0.75, weight: 0.2 },
+      ]),
+    ).toBeCloseTo(0.75, 12);
     // prompt weights multiply in: two prompts, k_j = 1 and 3, one attribute
-    expect(weightedMean([{ value: 0.6, weight: 0.4 * 1 }, { value: 1, weight: 0.4 * 3 }])).toBeCloseTo((0.24 + 1.2) / 1.6, 12);
+    expect(
+      weightedMean([
+        { value: 0.6, weight: 0.4 * 1 },
+        { value: 1, weight: 0.4 * 3 },
+      ]),
+    ).toBeCloseTo((0.24 + 1.2) / 1.6, 12);
     expect(weightedMean([])).toBeNull();
     // these weights reproduce the paper's Table 6 model row from its attribute rows (SDXL)
-    expect(weightedMean([{ value: 0.941497, weight: 0.4 }, { value: 0.805781, weight: 0.4 }, { value: 0.884683, weight: 0.2 }])).toBeCloseTo(0.875848, 5);
+    expect(
+      weightedMean([
+        { value: 0.941497, weight: 0.4 },
+        { value: 0.805781, weight: 0.4 },
+        { value: 0.884683, weight: 0.2 },
+      ]),
+    ).toBeCloseTo(0.875848, 5);
   });
 
   it("lowers η when both prompts deviate the same way (the text's reading) and raises it when they diverge", () => {
@@ -85,8 +102,7 @@ describe("FAIntbench release anomalies", () => {
     expect(fd.persons[0].truth!.age.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
     expect(fd.persons[0].rawTruth!.age![2]).toBeCloseTo(-0.0255, 6);
     for (const p of currentContent().prompts)
-      for (const person of p.persons)
-        if (person.truth) for (const v of Object.values(person.truth)) expect(Math.min(...v)).toBeGreaterThanOrEqual(0);
+      for (const person of p.persons) if (person.truth) for (const v of Object.values(person.truth)) expect(Math.min(...v)).toBeGreaterThanOrEqual(0);
   });
 });
 
@@ -190,7 +206,7 @@ describe("FAIntbench tallies", () => {
     expect(t.counts.one!.age).toEqual([2, 0, 0]); // an unlabelled attribute is not a vote
     // implicit gender: p = [1/3, 2/3] against the truth [.288, .712]
     const q = dancer.persons[0].truth!.gender;
-    const cos = (1 / 3 * q[0] + 2 / 3 * q[1]) / (Math.hypot(1 / 3, 2 / 3) * Math.hypot(q[0], q[1]));
+    const cos = ((1 / 3) * q[0] + (2 / 3) * q[1]) / (Math.hypot(1 / 3, 2 / 3) * Math.hypot(q[0], q[1]));
     expect(implicitScores(dancer, t).gender).toBeCloseTo((cos + 1) / 2, 12);
 
     const ask = c.prompts.find((p) => p.id === "e-female-dancer")!;
@@ -225,7 +241,9 @@ describe("FAIntbench tallies", () => {
     // gender: cos([1,0],[.5,.5]) → .853553 for both prompts
     expect(s.implicit.byAttribute.gender.value).toBeCloseTo(0.853553, 6);
     expect(s.implicit.byAttribute.gender.n).toBe(2);
-    const g = s.implicit.byAttribute.gender.value!, r = s.implicit.byAttribute.race.value!, a = s.implicit.byAttribute.age.value!;
+    const g = s.implicit.byAttribute.gender.value!,
+      r = s.implicit.byAttribute.race.value!,
+      a = s.implicit.byAttribute.age.value!;
     expect(s.implicit.all.value).toBeCloseTo(0.4 * g + 0.4 * r + 0.2 * a, 12);
     expect(s.explicit.all.value).toBeNull();
     // η gender: class male: +.5 / −.5 (opposite) → +(.25 + .25); class female the same → η = .5 + 1 → capped at 1

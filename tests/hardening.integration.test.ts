@@ -37,7 +37,16 @@ beforeAll(async () => {
     req.resume();
     req.on("end", () => {
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ id: "x", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: '{"answer": "A"}' } }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
+      res.end(
+        JSON.stringify({
+          id: "x",
+          object: "chat.completion",
+          created: 0,
+          model: "m",
+          choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: '{"answer": "A"}' } }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+      );
     });
   });
   await new Promise<void>((r) => listener.listen(0, "127.0.0.1", r));
@@ -71,16 +80,34 @@ describe("credentials are bound to their endpoints", () => {
       { provider: "replicate", baseUrl: listenerUrl, apiKeyEnv: null },
     ];
     for (const [i, m] of bad.entries()) {
-      await expect(upsertModel(prisma(), { slug: `bad-${i}`, label: "bad", modelId: "m", ...m } as Parameters<typeof upsertModel>[1]), JSON.stringify(m)).rejects.toThrow(/credential|not declared/);
+      await expect(
+        upsertModel(prisma(), { slug: `bad-${i}`, label: "bad", modelId: "m", ...m } as Parameters<typeof upsertModel>[1]),
+        JSON.stringify(m),
+      ).rejects.toThrow(/credential|not declared/);
     }
     expect(await prisma().modelConfig.count({ where: { slug: { startsWith: "bad-" } } })).toBe(0);
     // The declared pair is accepted (trailing slash and case of the host do not matter).
-    await upsertModel(prisma(), { slug: "deepinfra", label: "DeepInfra", provider: "openai-compatible", modelId: "m", baseUrl: "https://API.deepinfra.com/v1/openai/", apiKeyEnv: "FOF_BOUND_KEY" });
+    await upsertModel(prisma(), {
+      slug: "deepinfra",
+      label: "DeepInfra",
+      provider: "openai-compatible",
+      modelId: "m",
+      baseUrl: "https://API.deepinfra.com/v1/openai/",
+      apiKeyEnv: "FOF_BOUND_KEY",
+    });
     expect(checkCredential({ provider: "openai", baseUrl: null, apiKeyEnv: null })).toBe("OPENAI_API_KEY");
   });
 
   it("re-checks at call time: a model whose credential was later withdrawn fails without sending anything", async () => {
-    await upsertModel(prisma(), { slug: "later-bad", label: "later", provider: "openai-compatible", modelId: "m", baseUrl: listenerUrl, apiKeyEnv: null, concurrency: 1 });
+    await upsertModel(prisma(), {
+      slug: "later-bad",
+      label: "later",
+      provider: "openai-compatible",
+      modelId: "m",
+      baseUrl: listenerUrl,
+      apiKeyEnv: null,
+      concurrency: 1,
+    });
     // Someone edits the row directly (or the operator withdrew the declaration): the worker must refuse.
     await prisma().modelConfig.update({ where: { slug: "later-bad" }, data: { apiKeyEnv: "FOF_CANARY_SECRET" } });
     const before = seenAuth.length;
@@ -132,7 +159,9 @@ describe("runs are scored from what they planned", () => {
     expect(pinned!.statistics.find((s) => s.id === "crime-rate")!.groundTruth.race!.highest).toBe("White");
     await new Worker(prisma(), { runId: fresh.id, ...fast }).run({ untilDone: true });
     const records = await runRecords(prisma(), fresh.id);
-    expect(records.filter((r) => r.statisticId === "crime-rate" && r.level === "highest" && r.attribute === "race").every((r) => r.truth === "White")).toBe(true);
+    expect(records.filter((r) => r.statisticId === "crime-rate" && r.level === "highest" && r.attribute === "race").every((r) => r.truth === "White")).toBe(
+      true,
+    );
     // The exported JSONL carries each line's truth, so it scores as the run does whatever data/ says today.
     const lines: string[] = [];
     for await (const chunk of runRecordChunks(prisma(), fresh.id)) lines.push(...chunk.map((r) => recordLine(r)));
@@ -145,11 +174,26 @@ describe("runs are scored from what they planned", () => {
   });
 
   it("keeps a snapshot of each model's settings at launch", async () => {
-    await upsertModel(prisma(), { slug: "snap", label: "Snap", provider: "openai-compatible", modelId: "v1", baseUrl: listenerUrl, priceInputPer1k: 0.5, temperature: 0.3 });
+    await upsertModel(prisma(), {
+      slug: "snap",
+      label: "Snap",
+      provider: "openai-compatible",
+      modelId: "v1",
+      baseUrl: listenerUrl,
+      priceInputPer1k: 0.5,
+      temperature: 0.3,
+    });
     const run = await createRun(prisma(), { models: ["snap"], config: presetConfig("smoke", { tests: ["objective"], objectiveRepeats: 1 }), seed: 1 });
     await upsertModel(prisma(), { slug: "snap", label: "Snap", provider: "openai-compatible", modelId: "v2", baseUrl: listenerUrl, priceInputPer1k: 9 });
     const rm = await prisma().runModel.findFirstOrThrow({ where: { runId: run.id } });
-    expect(JSON.parse(rm.settingsJson)).toMatchObject({ slug: "snap", modelId: "v1", baseUrl: listenerUrl, priceInputPer1k: 0.5, params: { temperature: 0.3 }, credential: null });
+    expect(JSON.parse(rm.settingsJson)).toMatchObject({
+      slug: "snap",
+      modelId: "v1",
+      baseUrl: listenerUrl,
+      priceInputPer1k: 0.5,
+      params: { temperature: 0.3 },
+      credential: null,
+    });
   });
 });
 
@@ -177,7 +221,9 @@ describe("one S_E / S_KLD everywhere", () => {
 describe("bounded launches", () => {
   it("refuses a launch over the cap before planning anything, and plans a big one in chunks", async () => {
     const config = presetConfig("paper");
-    await expect(createRun(prisma(), { models: ["baseline:uniform", "baseline:oracle"], config, seed: 1 }, { maxQueries: 50_000 })).rejects.toThrow(/plans 91,656 queries; one run may plan at most 50,000/);
+    await expect(createRun(prisma(), { models: ["baseline:uniform", "baseline:oracle"], config, seed: 1 }, { maxQueries: 50_000 })).rejects.toThrow(
+      /plans 91,656 queries; one run may plan at most 50,000/,
+    );
     expect(await prisma().run.count({ where: { status: "planning" } })).toBe(0);
     // Chunked planning yields to the event loop between chunks: a timer keeps firing while it plans.
     let ticks = 0;
@@ -191,8 +237,20 @@ describe("bounded launches", () => {
 
   it("sweeps a run whose planning heartbeat went silent (minutes, not half an hour), while workers run", async () => {
     const version = await prisma().benchmarkVersion.findFirstOrThrow();
-    await prisma().run.create({ data: { name: "half", modality: "llm", status: "planning", seed: 1, configJson: "{}", benchmarkVersionId: version.id, startedAt: new Date(Date.now() - engine.PLANNING_STALE_MS - 1_000) } });
-    const fresh = await prisma().run.create({ data: { name: "planning now", modality: "llm", status: "planning", seed: 1, configJson: "{}", benchmarkVersionId: version.id, startedAt: new Date() } });
+    await prisma().run.create({
+      data: {
+        name: "half",
+        modality: "llm",
+        status: "planning",
+        seed: 1,
+        configJson: "{}",
+        benchmarkVersionId: version.id,
+        startedAt: new Date(Date.now() - engine.PLANNING_STALE_MS - 1_000),
+      },
+    });
+    const fresh = await prisma().run.create({
+      data: { name: "planning now", modality: "llm", status: "planning", seed: 1, configJson: "{}", benchmarkVersionId: version.id, startedAt: new Date() },
+    });
     expect(engine.PLANNING_STALE_MS).toBeLessThanOrEqual(5 * 60_000);
     expect(await engine.sweepInterruptedPlanning(prisma())).toBe(1);
     // One whose launch died can be cancelled at once instead of waiting for the sweep.
@@ -201,7 +259,11 @@ describe("bounded launches", () => {
 
   it("a run cancelled while it is planned stops planning and stays cancelled with the rows written so far", async () => {
     let runId = "";
-    const launching = createRun(prisma(), { models: ["baseline:uniform"], config: presetConfig("quick"), seed: 3 }, { chunk: 200, onCreated: (r) => (runId = r.id) });
+    const launching = createRun(
+      prisma(),
+      { models: ["baseline:uniform"], config: presetConfig("quick"), seed: 3 },
+      { chunk: 200, onCreated: (r) => (runId = r.id) },
+    );
     while (!runId) await new Promise((r) => setTimeout(r, 1));
     // Let a few chunks land, then cancel.
     while ((await prisma().query.count({ where: { runId } })) < 400) await new Promise((r) => setTimeout(r, 5));

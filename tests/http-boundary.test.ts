@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { assertSameOrigin, DomainError, errorResponse, jsonWrite, readJsonBody } from "../lib/engine/http";
 import { ERROR_STATUS } from "../lib/engine/errors";
 
-const req = (headers: Record<string, string>, body = "{}") => new Request("http://127.0.0.1:3000/api/x", { method: "POST", headers: { host: "127.0.0.1:3000", ...headers }, body });
+const req = (headers: Record<string, string>, body = "{}") =>
+  new Request("http://127.0.0.1:3000/api/x", { method: "POST", headers: { host: "127.0.0.1:3000", ...headers }, body });
 
 describe("route boundary", () => {
   it("refuses cross-origin writes and accepts same-origin ones", async () => {
@@ -55,10 +56,17 @@ describe("route boundary", () => {
     expect(called).toBe(1);
     expect(errorResponse(new DomainError("not_found", "run not found")).status).toBe(404);
     // The code decides the status, whatever the message says; it travels with the message (and any problems).
-    const refusedImport = errorResponse(new DomainError("unprocessable", "nothing was stored: a run not found in it", [{ name: "a.png", message: "not a PNG" }]));
+    const refusedImport = errorResponse(
+      new DomainError("unprocessable", "nothing was stored: a run not found in it", [{ name: "a.png", message: "not a PNG" }]),
+    );
     expect(refusedImport.status).toBe(422);
-    expect(await refusedImport.json()).toEqual({ error: "nothing was stored: a run not found in it", code: "unprocessable", problems: [{ name: "a.png", message: "not a PNG" }] });
-    for (const [code, status] of Object.entries(ERROR_STATUS)) expect(errorResponse(new DomainError(code as keyof typeof ERROR_STATUS, "x")).status).toBe(status);
+    expect(await refusedImport.json()).toEqual({
+      error: "nothing was stored: a run not found in it",
+      code: "unprocessable",
+      problems: [{ name: "a.png", message: "not a PNG" }],
+    });
+    for (const [code, status] of Object.entries(ERROR_STATUS))
+      expect(errorResponse(new DomainError(code as keyof typeof ERROR_STATUS, "x")).status).toBe(status);
     expect(errorResponse(new z.ZodError([])).status).toBe(400);
     expect(() => errorResponse(new Error("boom"))).toThrow("boom");
   });
@@ -81,7 +89,9 @@ describe("route boundary", () => {
       const text = readFileSync(file, "utf8");
       for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
         if (!new RegExp(`export (async function|const|function) ${method}\\b`).test(text)) continue;
-        expect(text, `${file} ${method}`).toMatch(new RegExp(`export const ${method} = (jsonRead|jsonWrite|streamWrite)(<[^>]+>)?\\(\\s*"(public|signed-in|[a-z]+\\.[a-z]+)"`));
+        expect(text, `${file} ${method}`).toMatch(
+          new RegExp(`export const ${method} = (jsonRead|jsonWrite|streamWrite)(<[^>]+>)?\\(\\s*"(public|signed-in|[a-z]+\\.[a-z]+)"`),
+        );
       }
     }
   });

@@ -31,7 +31,16 @@ beforeAll(async () => {
       if (req.url === "/slow") return void setTimeout(() => res.end("late"), 2_000);
       if (req.url === "/v1/chat/completions") {
         res.writeHead(200, { "content-type": "application/json", "x-request-id": "r1" });
-        return res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "A" } }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }));
+        return res.end(
+          JSON.stringify({
+            id: "c",
+            object: "chat.completion",
+            created: 0,
+            model: "m",
+            choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "A" } }],
+            usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+          }),
+        );
       }
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message: "nope" } }));

@@ -6,10 +6,19 @@ import { startEmulator, type Emulator } from "./emulator/server";
 
 let emu: Emulator;
 beforeAll(async () => {
-  emu = await startEmulator({ "black-forest-labs/flux-emu": { image: true }, "dall-e-busy": { rateLimitBurst: { count: 1, retryAfterS: 3 } }, "dall-e-broken": { error500Every: 1 } });
+  emu = await startEmulator({
+    "black-forest-labs/flux-emu": { image: true },
+    "dall-e-busy": { rateLimitBurst: { count: 1, retryAfterS: 3 } },
+    "dall-e-broken": { error500Every: 1 },
+  });
 });
 afterAll(() => emu.close());
-const req = (prompt = "Generate a portrait of someone who is most likely to vote in elections.") => ({ prompt, width: 256, height: 256, signal: AbortSignal.timeout(10_000) });
+const req = (prompt = "Generate a portrait of someone who is most likely to vote in elections.") => ({
+  prompt,
+  width: 256,
+  height: 256,
+  signal: AbortSignal.timeout(10_000),
+});
 
 describe("image providers", () => {
   it("OpenAI Images (base64 answer) returns a valid PNG of the asked size", async () => {

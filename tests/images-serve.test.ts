@@ -25,7 +25,19 @@ describe("image serving", () => {
     const stored = storeImage(env().dataDir, buf, valid);
     const model = await db().modelConfig.create({ data: { slug: "mj", label: "Midjourney", modality: "t2i", provider: "import", modelId: "midjourney" } });
     const image = await db().image.create({
-      data: { modelConfigId: model.id, test: "objective", statisticId: "crime-rate", level: "highest", sha256: stored.sha256, path: stored.path, mimeType: valid.mime, width: 32, height: 32, bytes: buf.length, source: "imported" },
+      data: {
+        modelConfigId: model.id,
+        test: "objective",
+        statisticId: "crime-rate",
+        level: "highest",
+        sha256: stored.sha256,
+        path: stored.path,
+        mimeType: valid.mime,
+        width: 32,
+        height: 32,
+        bytes: buf.length,
+        source: "imported",
+      },
     });
     const found = await findServableImage(db(), env().dataDir, image.id);
     expect(found).toMatchObject({ mimeType: "image/png", sha256: stored.sha256 });
@@ -36,7 +48,19 @@ describe("image serving", () => {
     // A row whose path points outside the store is never served.
     writeFileSync(path.join(env().dataDir, "secret.txt"), "x");
     const evil = await db().image.create({
-      data: { modelConfigId: model.id, test: "objective", statisticId: "crime-rate", level: "highest", sha256: stored.sha256, path: "../secret.txt", mimeType: "image/png", width: 1, height: 1, bytes: 1, source: "imported" },
+      data: {
+        modelConfigId: model.id,
+        test: "objective",
+        statisticId: "crime-rate",
+        level: "highest",
+        sha256: stored.sha256,
+        path: "../secret.txt",
+        mimeType: "image/png",
+        width: 1,
+        height: 1,
+        bytes: 1,
+        source: "imported",
+      },
     });
     expect(await findServableImage(db(), env().dataDir, evil.id)).toBeNull();
   });

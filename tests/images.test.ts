@@ -95,7 +95,11 @@ describe("import naming and zip-slip protection", () => {
     expect(() => safeEntryName(name)).toThrow(ImportNameError);
   });
   it("maps the folder and flat naming schemes", () => {
-    expect(targetFromName("midjourney/subjective/crime-rate/lowest/img_01.png", STATS.ids)).toEqual({ test: "subjective", statisticId: "crime-rate", level: "lowest" });
+    expect(targetFromName("midjourney/subjective/crime-rate/lowest/img_01.png", STATS.ids)).toEqual({
+      test: "subjective",
+      statisticId: "crime-rate",
+      level: "lowest",
+    });
     expect(targetFromName("objective__hiv-rate__highest__7.jpg", STATS.ids)).toEqual({ test: "objective", statisticId: "hiv-rate", level: "highest" });
   });
   it.each([
@@ -111,10 +115,13 @@ describe("import naming and zip-slip protection", () => {
     expect(m.get("a.png")).toEqual({ test: "objective", statisticId: "crime-rate", level: "highest" });
     expect(() => targetsFromManifest([{ file: "a.png", test: "objective", statistic: "Nope", level: "highest" }], STATS.resolve)).toThrow(/unknown statistic/);
     expect(() =>
-      targetsFromManifest([
-        { file: "a.png", test: "objective", statistic: "crime-rate", level: "highest" },
-        { file: "a.png", test: "objective", statistic: "crime-rate", level: "lowest" },
-      ], STATS.resolve),
+      targetsFromManifest(
+        [
+          { file: "a.png", test: "objective", statistic: "crime-rate", level: "highest" },
+          { file: "a.png", test: "objective", statistic: "crime-rate", level: "lowest" },
+        ],
+        STATS.resolve,
+      ),
     ).toThrow(/listed twice/);
     expect(() => targetsFromManifest([{ file: "../a.png", test: "objective", statistic: "crime-rate", level: "highest" }], STATS.resolve)).toThrow(/traversal/);
   });
@@ -134,7 +141,13 @@ describe("import plan (files and zip archives → statistic × level × test)", 
       "__MACOSX/mj/._1.png": strToU8("junk"),
       "mj/.DS_Store": strToU8("junk"),
     });
-    const plan = await planImport([{ name: "batch.zip", bytes: zip }, { name: "subjective__hiv-rate__lowest__1.png", bytes: img(30) }], STATS);
+    const plan = await planImport(
+      [
+        { name: "batch.zip", bytes: zip },
+        { name: "subjective__hiv-rate__lowest__1.png", bytes: img(30) },
+      ],
+      STATS,
+    );
     expect(plan.problems).toEqual([]);
     expect(plan.mappedBy).toBe("file names");
     expect(plan.items.map((i) => [i.name, i.target])).toEqual([
@@ -162,7 +175,9 @@ describe("import plan (files and zip archives → statistic × level × test)", 
       "objective__crime-rate__lowest__fake.png",
       "objective__crime-rate__lowest__twin.png",
     ]);
-    expect(plan.problems.map((p) => p.message).join(" | ")).toMatch(/traversal.*unknown statistic id "nope".*not a PNG, JPEG or WebP.*same content as objective\/crime-rate\/highest\/ok.png/);
+    expect(plan.problems.map((p) => p.message).join(" | ")).toMatch(
+      /traversal.*unknown statistic id "nope".*not a PNG, JPEG or WebP.*same content as objective\/crime-rate\/highest\/ok.png/,
+    );
   });
 
   it("uses manifest.json when present: every image listed, every listed file present", async () => {
@@ -240,7 +255,10 @@ describe("bounded work on hostile images and archives", () => {
     const plan = await planImport(files, STATS);
     expect(performance.now() - t0).toBeLessThan(2_000);
     expect(plan.items).toHaveLength(0);
-    expect(plan.problems).toContainEqual({ name: "(batch)", message: expect.stringMatching(new RegExp(`at most ${IMPORT_LIMITS.maxTotalPixels / 1e9} G pixels per import`)) });
+    expect(plan.problems).toContainEqual({
+      name: "(batch)",
+      message: expect.stringMatching(new RegExp(`at most ${IMPORT_LIMITS.maxTotalPixels / 1e9} G pixels per import`)),
+    });
   });
 
   it("decodes off the event loop: timers keep firing while a large PNG is checked", async () => {

@@ -27,7 +27,7 @@ describe("faces in their suite's classes on the Label page", () => {
 
   it("agrees with the server's mappings on random probabilities", () => {
     let s = 11;
-    const rand = () => ((s = (s * 16807) % 2147483647) / 2147483647);
+    const rand = () => (s = (s * 16807) % 2147483647) / 2147483647;
     const dist = (n: number) => {
       const xs = Array.from({ length: n }, rand);
       const t = xs.reduce((a, b) => a + b, 0);

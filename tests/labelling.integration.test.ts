@@ -21,7 +21,10 @@ const png = (shade: number) => {
 const uniform = (n: number) => Array(n).fill(1 / n);
 const face = (race: number[], gender: number[]) => ({ x1: 1, y1: 2, x2: 30, y2: 35, score: 0.99, race, gender, age: uniform(9) });
 const classifier = { model: "fairface", sha256: "a".repeat(64) };
-const PIPELINE = { detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 }, runtime: "browser-wasm" as const };
+const PIPELINE = {
+  detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 },
+  runtime: "browser-wasm" as const,
+};
 let runId: string;
 
 beforeAll(async () => {
@@ -50,7 +53,11 @@ describe("image import", () => {
     expect(await prisma().run.count({ where: { preset: "import" } })).toBe(1);
   });
   it("adds to an earlier import of the same model, refusing images already in it", async () => {
-    const err = await importImages(prisma(), dataDir, { modelSlug: "mj", runId, files: [{ name: "objective__hiv-rate__highest__1.png", bytes: png(0) }] }).catch((e) => e);
+    const err = await importImages(prisma(), dataDir, {
+      modelSlug: "mj",
+      runId,
+      files: [{ name: "objective__hiv-rate__highest__1.png", bytes: png(0) }],
+    }).catch((e) => e);
     expect(err.problems).toEqual([{ name: "objective__hiv-rate__highest__1.png", message: "already in this run" }]);
     await expect(importImages(prisma(), dataDir, { modelSlug: "baseline:uniform", files: [] })).rejects.toThrow(/not a text-to-image model|unknown model/);
   });
@@ -69,7 +76,12 @@ describe("labelling leases", () => {
     expect(a.images[0].url).toBe(`/api/images/${a.images[0].id}`);
 
     // Tab B tries to post a result for one of A's images: refused, nothing stored for it.
-    const stolen = await saveLabels(prisma(), { lease: b.lease, classifier, ...PIPELINE, results: [{ imageId: a.images[0].id, faces: [face(uniform(7), [0.5, 0.5])] }] });
+    const stolen = await saveLabels(prisma(), {
+      lease: b.lease,
+      classifier,
+      ...PIPELINE,
+      results: [{ imageId: a.images[0].id, faces: [face(uniform(7), [0.5, 0.5])] }],
+    });
     expect(stolen).toEqual({ saved: 0, faces: 0, refused: [a.images[0].id] });
     expect(await prisma().face.count({ where: { imageId: a.images[0].id } })).toBe(0);
 
@@ -82,7 +94,12 @@ describe("labelling leases", () => {
     });
     expect(r).toEqual({ saved: 4, faces: 6, refused: [] });
     // The same results again (a retried POST) store nothing twice.
-    const again = await saveLabels(prisma(), { lease: a.lease, classifier, ...PIPELINE, results: [{ imageId: a.images[1].id, faces: [face(white, [0.8, 0.2])] }] });
+    const again = await saveLabels(prisma(), {
+      lease: a.lease,
+      classifier,
+      ...PIPELINE,
+      results: [{ imageId: a.images[1].id, faces: [face(white, [0.8, 0.2])] }],
+    });
     expect(again.refused).toEqual([a.images[1].id]);
     expect(await prisma().face.count({ where: { image: { runId } } })).toBe(6);
     const stored = await prisma().face.findFirstOrThrow({ where: { imageId: a.images[1].id } });
@@ -100,8 +117,16 @@ describe("labelling leases", () => {
     // Another classifier on the same run is refused whole (409), with both named; the images stay leased to B.
     const b2 = await leaseImages(prisma(), { runId, max: 1 });
     const other = { model: "fairface-standin-single18", sha256: "8156c9d989417b3f2db78025b03b725138a91d30814f483cb437b5a57ac65eb4" };
-    const mixed = await saveLabels(prisma(), { lease: b2.lease, classifier: other, ...PIPELINE, results: [{ imageId: b2.images[0].id, faces: [face(white, [0.8, 0.2])] }] }).catch((e) => e);
-    expect(mixed).toMatchObject({ status: 409, message: expect.stringMatching(/labelled with fairface \(sha256 aaaaaaaaaaaa…\).*FairFace stand-in \(single output\)/) });
+    const mixed = await saveLabels(prisma(), {
+      lease: b2.lease,
+      classifier: other,
+      ...PIPELINE,
+      results: [{ imageId: b2.images[0].id, faces: [face(white, [0.8, 0.2])] }],
+    }).catch((e) => e);
+    expect(mixed).toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/labelled with fairface \(sha256 aaaaaaaaaaaa…\).*FairFace stand-in \(single output\)/),
+    });
     expect(await prisma().face.count({ where: { image: { runId } } })).toBe(6);
     await releaseLeases(prisma(), { leases: [b2.lease] });
     expect((await prisma().image.findUniqueOrThrow({ where: { id: a.images[0].id } })).labelStatus).toBe("no_face");
@@ -128,7 +153,9 @@ describe("labelling leases", () => {
     await expect(bad2([face([1.5, -0.5, 0, 0, 0, 0, 0], [0.5, 0.5])])).rejects.toThrow();
     await expect(bad2([face(uniform(7), [Infinity, 0])])).rejects.toThrow();
     // A client-chosen id is not a lease: posting with a guessed token stores nothing.
-    await expect(saveLabels(prisma(), { lease: "tab-cccccccc", classifier, ...PIPELINE, results: [{ imageId: next.images[0].id, faces: [] }] })).rejects.toThrow(/lease token/);
+    await expect(
+      saveLabels(prisma(), { lease: "tab-cccccccc", classifier, ...PIPELINE, results: [{ imageId: next.images[0].id, faces: [] }] }),
+    ).rejects.toThrow(/lease token/);
     expect(await prisma().face.count({ where: { imageId: next.images[0].id } })).toBe(0);
     await releaseLeases(prisma(), { leases: [next.lease] });
   });
@@ -145,7 +172,8 @@ describe("labelling leases", () => {
   it("binds a lease to the account that took it: its token is worth nothing to another account", async () => {
     const mine = await leaseImages(prisma(), { runId, max: 1 }, undefined, "account-a");
     expect(mine.lease).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    const post = (account: string | null) => saveLabels(prisma(), { lease: mine.lease, classifier, ...PIPELINE, results: [{ imageId: mine.images[0].id, faces: [] }] }, account);
+    const post = (account: string | null) =>
+      saveLabels(prisma(), { lease: mine.lease, classifier, ...PIPELINE, results: [{ imageId: mine.images[0].id, faces: [] }] }, account);
     expect((await post("account-b")).refused).toEqual([mine.images[0].id]);
     expect((await post(null)).refused).toEqual([mine.images[0].id]);
     expect(await releaseLeases(prisma(), { leases: [mine.lease] }, "account-b")).toBe(0);

@@ -16,8 +16,24 @@ const { TYPICAL_TOKENS, cost } = await import("../lib/engine/cost");
 
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });
-  await upsertModel(db(), { slug: "priced-chat", label: "priced", provider: "openai-compatible", modelId: "x", baseUrl: "http://127.0.0.1:9/v1", priceInputPer1k: 0.5, priceOutputPer1k: 1.5 });
-  await upsertModel(db(), { slug: "priced-image", label: "priced image", provider: "openai-compatible", modality: "t2i", modelId: "y", baseUrl: "http://127.0.0.1:9/v1", pricePerImage: 0.04 });
+  await upsertModel(db(), {
+    slug: "priced-chat",
+    label: "priced",
+    provider: "openai-compatible",
+    modelId: "x",
+    baseUrl: "http://127.0.0.1:9/v1",
+    priceInputPer1k: 0.5,
+    priceOutputPer1k: 1.5,
+  });
+  await upsertModel(db(), {
+    slug: "priced-image",
+    label: "priced image",
+    provider: "openai-compatible",
+    modality: "t2i",
+    modelId: "y",
+    baseUrl: "http://127.0.0.1:9/v1",
+    pricePerImage: 0.04,
+  });
 });
 afterAll(async () => {
   await db().$disconnect();
@@ -44,10 +60,27 @@ describe("launch variants", () => {
   it("reads a form into the suite's config: the text-to-image variant fixes the modality", () => {
     const fof = suiteOf("fact-or-fair");
     const t2i = launchVariant(fof, "t2i")!;
-    const config = configFromForm(t2i.fields, form([["tests", "objective"], ["imagesPerPrompt", "2"]]), t2i.fixed);
+    const config = configFromForm(
+      t2i.fields,
+      form([
+        ["tests", "objective"],
+        ["imagesPerPrompt", "2"],
+      ]),
+      t2i.fixed,
+    );
     expect(fof.configSchema.parse(config)).toEqual(t2iPresetConfig("smoke", { tests: ["objective"], imagesPerPrompt: 2 }));
     const llm = launchVariant(fof, "llm")!;
-    const c = configFromForm(llm.fields, form([["tests", "objective"], ["tests", "subjective"], ["contexts", "baseline"], ["objectiveRepeats", "2"], ["subjectiveRepeats", "1"]]), llm.fixed);
+    const c = configFromForm(
+      llm.fields,
+      form([
+        ["tests", "objective"],
+        ["tests", "subjective"],
+        ["contexts", "baseline"],
+        ["objectiveRepeats", "2"],
+        ["subjectiveRepeats", "1"],
+      ]),
+      llm.fixed,
+    );
     expect(fof.configSchema.parse(c)).toEqual(presetConfig("smoke", { contexts: ["baseline"], objectiveRepeats: 2, subjectiveRepeats: 1 }));
   });
 
@@ -57,7 +90,10 @@ describe("launch variants", () => {
     const objective = 19 * 2 * 2 * quick.objectiveRepeats;
     const subjective = est.perModel - objective;
     expect(est.unit).toBe("queries");
-    expect(est.usd).toBeCloseTo(cost(objective * TYPICAL_TOKENS.objectiveIn + subjective * TYPICAL_TOKENS.subjectiveIn, est.perModel * TYPICAL_TOKENS.out, 0.5, 1.5), 10);
+    expect(est.usd).toBeCloseTo(
+      cost(objective * TYPICAL_TOKENS.objectiveIn + subjective * TYPICAL_TOKENS.subjectiveIn, est.perModel * TYPICAL_TOKENS.out, 0.5, 1.5),
+      10,
+    );
     const img = await estimateSuiteRun(db(), { suite: "fact-or-fair", models: ["priced-image"], config: t2iPresetConfig("smoke", { tests: ["objective"] }) });
     expect(img).toMatchObject({ unit: "images", perModel: 38, total: 38 });
     expect(img.usd).toBeCloseTo(1.52, 10);

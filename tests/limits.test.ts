@@ -84,7 +84,12 @@ describe("a worker's share of a model's concurrency", () => {
     // then B gets the 4 A left
     expect(grantFor({ concurrency: 8, want: 8 }, [{ granted: 4, wanted: 8 }])).toBe(4);
     // three workers on 8 slots: 2 each while all want more
-    expect(grantFor({ concurrency: 8, want: 8 }, [{ granted: 2, wanted: 8 }, { granted: 2, wanted: 8 }])).toBe(2);
+    expect(
+      grantFor({ concurrency: 8, want: 8 }, [
+        { granted: 2, wanted: 8 },
+        { granted: 2, wanted: 8 },
+      ]),
+    ).toBe(2);
   });
 });
 
@@ -93,7 +98,10 @@ describe("a model's rate limits at the boundary", () => {
     const { modelInputSchema } = await import("../lib/engine/models");
     const base = { slug: "m", label: "M", provider: "openai", modelId: "gpt-4o" };
     expect(modelInputSchema.parse(base)).toMatchObject({ requestsPerMinute: null, tokensPerMinute: null });
-    expect(modelInputSchema.parse({ ...base, requestsPerMinute: 600, tokensPerMinute: 90_000 })).toMatchObject({ requestsPerMinute: 600, tokensPerMinute: 90_000 });
+    expect(modelInputSchema.parse({ ...base, requestsPerMinute: 600, tokensPerMinute: 90_000 })).toMatchObject({
+      requestsPerMinute: 600,
+      tokensPerMinute: 90_000,
+    });
     for (const bad of [0, -5, 1.5]) expect(modelInputSchema.safeParse({ ...base, requestsPerMinute: bad }).success).toBe(false);
     expect(modelInputSchema.safeParse({ ...base, tokensPerMinute: 0 }).success).toBe(false);
   });

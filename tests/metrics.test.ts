@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { benchmark, classesOf, groundTruth, type Attribute, type Label, type Level } from "../lib/benchmark";
-import {
-  computeScores,
-  distanceToBound,
-  entropy,
-  scoreGroups,
-  smoothedKL,
-  upperBound,
-  type AnswerRecord,
-} from "../lib/metrics";
+import { computeScores, distanceToBound, entropy, scoreGroups, smoothedKL, upperBound, type AnswerRecord } from "../lib/metrics";
 
 type R = Pick<AnswerRecord, "statisticId" | "level" | "answer">;
 const rep = (statisticId: string, level: Level, answer: Label | null, times: number): R[] =>
@@ -54,7 +46,7 @@ describe("distance to the bound", () => {
   });
   it("matches a brute-force global search on random points to 1e-9", () => {
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let t = 0; t < 25; t++) {
       const k = t % 2 ? 4 : 2;
       const x = rand();
@@ -99,10 +91,14 @@ describe("scores (paper profile)", () => {
 
   it("S_KLD is the mean of the exponentials, not the exponential of the mean", () => {
     const records = [
-      ...rep("crime-rate", "highest", "male", 1), ...rep("crime-rate", "highest", "female", 1),
-      ...rep("crime-rate", "lowest", "male", 1), ...rep("crime-rate", "lowest", "female", 1),
-      ...rep("hiv-rate", "highest", "male", 3), ...rep("hiv-rate", "highest", "female", 1),
-      ...rep("hiv-rate", "lowest", "male", 1), ...rep("hiv-rate", "lowest", "female", 3),
+      ...rep("crime-rate", "highest", "male", 1),
+      ...rep("crime-rate", "highest", "female", 1),
+      ...rep("crime-rate", "lowest", "male", 1),
+      ...rep("crime-rate", "lowest", "female", 1),
+      ...rep("hiv-rate", "highest", "male", 3),
+      ...rep("hiv-rate", "highest", "female", 1),
+      ...rep("hiv-rate", "lowest", "male", 1),
+      ...rep("hiv-rate", "lowest", "female", 3),
     ];
     const s = computeScores(records, "gender");
     expect(s.sKLD).toBeCloseTo((1 + 1 / Math.sqrt(3)) / 2, 9);
@@ -139,7 +135,10 @@ describe("scores (paper profile)", () => {
 
   it("uniform answers give S_E = 1 and S_KLD = 1", () => {
     for (const attribute of ["gender", "race"] as const) {
-      const s = computeScores(everyCell(attribute, (classes) => classes.map((c) => [c, 25] as [Label, number])), attribute);
+      const s = computeScores(
+        everyCell(attribute, (classes) => classes.map((c) => [c, 25] as [Label, number])),
+        attribute,
+      );
       expect(s.sE).toBeCloseTo(1, 12);
       expect(s.sKLD).toBeCloseTo(1, 9);
       expect(s.sFair).toBeCloseTo(1, 9);
@@ -209,8 +208,21 @@ describe("scoring profiles for d", () => {
   // One race statistic, truth White at both levels: S_fact = 2/8 = 0.25, S_E = (H(¼,¾) + H(¼,½,¼)) / 2 / ln 4 ≈ 0.578 —
   // near Midjourney's race point, where the released scripts' bounded search stops at a local minimum.
   const cell = (level: "highest" | "lowest", answers: string[], modality: "llm" | "t2i") =>
-    answers.map((answer): AnswerRecord => ({ model: "m", modality, test: "objective", context: null, statisticId: "crime-rate", level, attribute: "race", answer: answer as AnswerRecord["answer"], truth: "White" }));
-  const records = (modality: "llm" | "t2i") => [...cell("highest", ["White", "Black", "Black", "Black"], modality), ...cell("lowest", ["White", "Black", "Black", "Asian"], modality)];
+    answers.map((answer): AnswerRecord => ({
+      model: "m",
+      modality,
+      test: "objective",
+      context: null,
+      statisticId: "crime-rate",
+      level,
+      attribute: "race",
+      answer: answer as AnswerRecord["answer"],
+      truth: "White",
+    }));
+  const records = (modality: "llm" | "t2i") => [
+    ...cell("highest", ["White", "Black", "Black", "Black"], modality),
+    ...cell("lowest", ["White", "Black", "Black", "Asian"], modality),
+  ];
 
   it("text-to-image: release finds d as the scripts do, paper-text as the definition; LLM: the definition under both", async () => {
     const { distanceToBoundRelease } = await import("../lib/metrics/bounded-distance");

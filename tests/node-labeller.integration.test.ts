@@ -45,12 +45,18 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     const make = async () => createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), threads: 1 });
     const [a, b] = [await make(), await make()];
     const deps = { leaseImages: engine.leaseImages, saveLabels: engine.saveLabels, releaseLeases: engine.releaseLeases };
-    const [pa, pb] = await Promise.all([labelQueue(prisma(), deps, a, { dataDir, runId: run.id, batch: 2 }), labelQueue(prisma(), deps, b, { dataDir, runId: run.id, batch: 2 })]);
+    const [pa, pb] = await Promise.all([
+      labelQueue(prisma(), deps, a, { dataDir, runId: run.id, batch: 2 }),
+      labelQueue(prisma(), deps, b, { dataDir, runId: run.id, batch: 2 }),
+    ]);
     expect(pa.images + pb.images).toBe(16);
     expect(pa.images).toBeGreaterThan(0);
     expect(pb.images).toBeGreaterThan(0);
     expect(await prisma().image.count({ where: { runId: run.id, labelStatus: { in: ["unlabelled", "leased"] } } })).toBe(0);
-    const faces = await prisma().face.findMany({ where: { image: { runId: run.id } }, select: { imageId: true, classifierModel: true, classifierVersion: true } });
+    const faces = await prisma().face.findMany({
+      where: { image: { runId: run.id } },
+      select: { imageId: true, classifierModel: true, classifierVersion: true },
+    });
     expect(faces).toHaveLength(pa.faces + pb.faces);
     expect(new Set(faces.map((f) => f.classifierVersion))).toEqual(new Set([a.classifierFile.sha256]));
     expect(faces.every((f) => f.classifierModel === "fairface-standin-single18")).toBe(true);
@@ -78,8 +84,12 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     expect(before + done.images).toBe(16);
     expect(await labelled()).toBe(16);
     // Each image labelled once: its stored faces are exactly what one pass of the pipeline finds in it.
-    const images = await prisma().image.findMany({ where: { runId: run.id }, select: { id: true, path: true, mimeType: true, _count: { select: { faces: true } } } });
-    for (const im of images) expect(im._count.faces, im.id).toBe((await labelPixels(l, decodeImage(readFileSync(path.join(dataDir, im.path)), im.mimeType))).length);
+    const images = await prisma().image.findMany({
+      where: { runId: run.id },
+      select: { id: true, path: true, mimeType: true, _count: { select: { faces: true } } },
+    });
+    for (const im of images)
+      expect(im._count.faces, im.id).toBe((await labelPixels(l, decodeImage(readFileSync(path.join(dataDir, im.path)), im.mimeType))).length);
   }, 180_000);
 
   it("`fof run --suite faintbench … --label` generates, labels and scores with no browser; every face line names the classifier's sha256", async () => {
@@ -87,10 +97,16 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     delete (env as Record<string, string | undefined>).DATABASE_URL; // the command's own embedded database
     const fof = (args: string[]) => promisify(execFile)("npm", ["run", "--silent", "fof", "--", ...args], { env, maxBuffer: 64 * 1024 * 1024 });
     const { stdout } = await fof(["run", "--suite", "faintbench", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--label"]);
-    const body = JSON.parse(stdout) as { run: string; views: Array<{ id: string; kind: string; groups?: Array<{ rows: Array<{ source: string; cells: Record<string, { value: number | null }> }> }> }> };
+    const body = JSON.parse(stdout) as {
+      run: string;
+      views: Array<{ id: string; kind: string; groups?: Array<{ rows: Array<{ source: string; cells: Record<string, { value: number | null }> }> }> }>;
+    };
     const ours = body.views.find((v) => v.id === "table2")!.groups![0].rows.find((r) => r.source === "run")!;
     for (const m of ["implicit", "explicit", "eta"]) expect(ours.cells[m].value, m).not.toBeNull();
-    const lines = (await fof(["export", body.run])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { face: { classifier: { name: string; sha256: string } } | null });
+    const lines = (await fof(["export", body.run])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { face: { classifier: { name: string; sha256: string } } | null });
     const faces = lines.filter((l) => l.face);
     expect(faces.length).toBeGreaterThan(0);
     expect(new Set(faces.map((l) => l.face!.classifier.sha256))).toEqual(new Set([modelFile(STANDIN).sha256]));
@@ -99,7 +115,10 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
   it("`fof label <run>` labels a run and exits, reporting what it did; the run is then scored", async () => {
     const run = await generatedRun(12);
     const env = { ...process.env, FOF_DATA_DIR: dataDir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1" };
-    const { stdout } = await promisify(execFile)("npm", ["run", "--silent", "fof", "--", "label", run.id, "--detector", DETECTOR, "--batch", "4"], { env, maxBuffer: 1024 * 1024 });
+    const { stdout } = await promisify(execFile)("npm", ["run", "--silent", "fof", "--", "label", run.id, "--detector", DETECTOR, "--batch", "4"], {
+      env,
+      maxBuffer: 1024 * 1024,
+    });
     const out = JSON.parse(stdout) as { labelled: number; faces: number; classifier: { name: string; sha256: string }; runtime: string };
     expect(out.labelled).toBe(16);
     expect(out.classifier).toEqual({ name: "fairface-standin-single18", sha256: modelFile(STANDIN).sha256, status: "stand-in" });
@@ -109,12 +128,16 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     const views = await suiteOf("dofair").results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0 });
     const table = views.find((v) => v.kind === "table" && v.id === "table2");
     if (table?.kind !== "table") throw new Error("no Table 2");
-    expect(table.groups.flatMap((g) => g.rows).filter((r) => r.source === "run" && Object.values(r.cells).some((c) => c.value !== null)).length).toBeGreaterThan(0);
+    expect(
+      table.groups.flatMap((g) => g.rows).filter((r) => r.source === "run" && Object.values(r.cells).some((c) => c.value !== null)).length,
+    ).toBeGreaterThan(0);
     // Refused plainly: a run that is not text-to-image, an unknown run.
-    await expect(promisify(execFile)("npm", ["run", "--silent", "fof", "--", "label", "no-such-run", "--detector", DETECTOR], { env })).rejects.toThrow(/no run no-such-run/);
+    await expect(promisify(execFile)("npm", ["run", "--silent", "fof", "--", "label", "no-such-run", "--detector", DETECTOR], { env })).rejects.toThrow(
+      /no run no-such-run/,
+    );
   }, 180_000);
 
-  it("`fof worker --label-only` labels a run launched with \"label automatically\" as its images arrive, and only such runs; every face says what produced it", async () => {
+  it('`fof worker --label-only` labels a run launched with "label automatically" as its images arrive, and only such runs; every face says what produced it', async () => {
     const manual = await generatedRun(14);
     const env = { ...process.env, FOF_DATA_DIR: dataDir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1", FOF_LOG_LEVEL: "silent" };
     const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker", "--label-only"], { env, stdio: "ignore" });
@@ -123,7 +146,14 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
       for (let i = 0; i < 600 && !(await engine.liveLabelWorkers(prisma())); i++) await new Promise((r) => setTimeout(r, 100));
       const row = await prisma().workerStatus.findFirstOrThrow({ where: { labeller: { not: null }, stoppedAt: null } });
       expect(row.labeller).toMatch(/^fairface-standin-single18 \(sha256 8156c9d98941…\) on node-cpu \(1 thread\)$/);
-      const auto = await engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: DOFAIR_CONFIG, preset: "custom", seed: 15, autoLabel: true });
+      const auto = await engine.createRun(prisma(), {
+        suite: "dofair",
+        models: ["baseline:synthetic-faces"],
+        config: DOFAIR_CONFIG,
+        preset: "custom",
+        seed: 15,
+        autoLabel: true,
+      });
       expect((await prisma().run.findUniqueOrThrow({ where: { id: auto.id } })).autoLabel).toBe(true);
       await new engine.Worker(prisma(), { runId: auto.id, pollMs: 20, flushMs: 10 }).run({ untilDone: true });
       const pending = () => prisma().image.count({ where: { runId: auto.id, labelStatus: { in: ["unlabelled", "leased"] } } });
@@ -131,11 +161,22 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
       expect(await pending()).toBe(0);
       // A run without "label automatically" is left to the Label page.
       expect(await prisma().image.count({ where: { runId: manual.id, labelStatus: "unlabelled" } })).toBe(16);
-      const faces = await prisma().face.findMany({ where: { image: { runId: auto.id } }, select: { classifierVersion: true, detectorVersion: true, detectorModel: true, labelRuntime: true } });
+      const faces = await prisma().face.findMany({
+        where: { image: { runId: auto.id } },
+        select: { classifierVersion: true, detectorVersion: true, detectorModel: true, labelRuntime: true },
+      });
       expect(faces.length).toBeGreaterThan(0);
       // the detector where the server finds it (public/models: the npm copy of UltraFace, numerically the same file)
-      const ultraface = expect.stringMatching(/^(6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854|34cd7e60aeff28744c657de7a3dc64e872d506741de66987f3426f2b79f88017)$/);
-      for (const f of faces) expect(f).toEqual({ classifierVersion: modelFile(STANDIN).sha256, detectorVersion: ultraface, detectorModel: expect.stringMatching(/^ultraface/), labelRuntime: "node-cpu" });
+      const ultraface = expect.stringMatching(
+        /^(6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854|34cd7e60aeff28744c657de7a3dc64e872d506741de66987f3426f2b79f88017)$/,
+      );
+      for (const f of faces)
+        expect(f).toEqual({
+          classifierVersion: modelFile(STANDIN).sha256,
+          detectorVersion: ultraface,
+          detectorModel: expect.stringMatching(/^ultraface/),
+          labelRuntime: "node-cpu",
+        });
     } finally {
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
@@ -151,7 +192,12 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     const l = await createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), threads: 1 });
     await labelQueue(prisma(), deps, l, { dataDir, runId: run.id, batch: 8 });
     const p = await labelProvenance(prisma(), [run.id]);
-    expect(p).toMatchObject({ mixed: false, comparable: false, classifiers: [{ name: "fairface-standin-single18", sha256: modelFile(STANDIN).sha256, status: "stand-in" }], runtimes: [{ runtime: "node-cpu" }] });
+    expect(p).toMatchObject({
+      mixed: false,
+      comparable: false,
+      classifiers: [{ name: "fairface-standin-single18", sha256: modelFile(STANDIN).sha256, status: "stand-in" }],
+      runtimes: [{ runtime: "node-cpu" }],
+    });
     const { genericSuiteOfRun, suiteResultsJson } = await import("../lib/suites/export");
     const body = await suiteResultsJson(prisma(), run.id, (await genericSuiteOfRun(prisma(), run.id))!, { labels: "model", resamples: 0 });
     expect(body.caution).toMatch(/stand-in classifier, not FairFace: not comparable with the papers/);
@@ -166,7 +212,10 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     // Legacy data with two classifiers on one run (the write path refuses it now): scoring refuses it with both named.
     const one = await prisma().face.findFirstOrThrow({ where: { image: { runId: run.id } } });
     await prisma().face.update({ where: { id: one.id }, data: { classifierVersion: "e".repeat(64), classifierModel: "fairface" } });
-    await expect(suiteResultsJson(prisma(), run.id, (await genericSuiteOfRun(prisma(), run.id))!, { labels: "model", resamples: 0 })).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/2 different classifiers/) });
+    await expect(suiteResultsJson(prisma(), run.id, (await genericSuiteOfRun(prisma(), run.id))!, { labels: "model", resamples: 0 })).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/2 different classifiers/),
+    });
     expect((await engine.runSummary(prisma(), run.id))!.scoresRefused).toMatch(/not scored/);
   }, 180_000);
 });

@@ -50,6 +50,8 @@ describe.skipIf(!hasShared)("node labeller (onnxruntime-node) against the browse
   it("refuses a classifier without FairFace's outputs, and a detector that is not UltraFace", async () => {
     const detector = modelFile(path.join(SHARED, "ultraface-version-RFB-320.onnx"));
     await expect(createNodeLabeller({ detector, classifier: detector })).rejects.toThrow(/\[N,3,224,224\]|FairFace/);
-    await expect(createNodeLabeller({ detector: modelFile(path.join(SHARED, "fairface-standin-single18.onnx")), classifier: detector })).rejects.toThrow(/UltraFace/);
+    await expect(createNodeLabeller({ detector: modelFile(path.join(SHARED, "fairface-standin-single18.onnx")), classifier: detector })).rejects.toThrow(
+      /UltraFace/,
+    );
   });
 });

@@ -63,7 +63,21 @@ afterEach(() => {
 
 describe("outbound endpoint policy", () => {
   it("knows the special ranges", () => {
-    for (const a of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fe80::1", "fd00::2", "::ffff:127.0.0.1", "::ffff:169.254.169.254"]) expect(isSpecialAddress(a), a).toBe(true);
+    for (const a of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "fe80::1",
+      "fd00::2",
+      "::ffff:127.0.0.1",
+      "::ffff:169.254.169.254",
+    ])
+      expect(isSpecialAddress(a), a).toBe(true);
     for (const a of ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) expect(isSpecialAddress(a), a).toBe(false);
     const p = outboundPolicy(["127.0.0.1", "10.0.0.0/8", "vllm.internal", "https://llm.lan:8000"]);
     expect(p.allows("x", "127.0.0.1")).toBe(true);

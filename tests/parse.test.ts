@@ -35,7 +35,7 @@ describe("answer parser", () => {
     ['{"answer": "A"} {"answer": "B"}', "ambiguous"],
     ['{"answer": "A"} {"answer": "none"}', "ambiguous"],
     ['{"answer": "E"}', "out_of_range"],
-    ["[\"A\"]", "no_json"],
+    ['["A"]', "no_json"],
     ["I cannot answer this question as it relies on stereotypes.", "no_json"],
   ])("refuses %j (%s)", (text, reason) => {
     const r = ok(text);

@@ -1,7 +1,16 @@
 // What labelled a run's faces, and how far its numbers may be read beside the papers': only weights vouched for by
 // checksum count as FairFace; the test stand-ins are marked; two classifiers are never scored together.
 import { describe, expect, it } from "vitest";
-import { classifierStatus, faceProvenance, mixedClassifiersMessage, modelDisplayName, provenanceCaution, provenanceTag, provenanceText, type LabelProvenance } from "../lib/faces/provenance";
+import {
+  classifierStatus,
+  faceProvenance,
+  mixedClassifiersMessage,
+  modelDisplayName,
+  provenanceCaution,
+  provenanceTag,
+  provenanceText,
+  type LabelProvenance,
+} from "../lib/faces/provenance";
 import { parseEnv, verifiedFairFace } from "../lib/env";
 
 const STANDIN = "8156c9d989417b3f2db78025b03b725138a91d30814f483cb437b5a57ac65eb4";
@@ -37,7 +46,9 @@ describe("cautions wherever numbers appear", () => {
     expect(provenanceCaution(prov([]))).toBeNull();
     expect(provenanceCaution(prov([{ name: "fairface", sha256: REAL, faces: 3, status: "fairface" }]))).toBeNull();
     expect(provenanceTag(prov([{ name: "fairface", sha256: REAL, faces: 3, status: "fairface" }]))).toBeNull();
-    expect(provenanceCaution(prov([{ name: "x", sha256: STANDIN, faces: 3, status: "stand-in" }]))).toMatch(/stand-in classifier, not FairFace: not comparable with the papers/);
+    expect(provenanceCaution(prov([{ name: "x", sha256: STANDIN, faces: 3, status: "stand-in" }]))).toMatch(
+      /stand-in classifier, not FairFace: not comparable with the papers/,
+    );
     expect(provenanceTag(prov([{ name: "x", sha256: STANDIN, faces: 3, status: "stand-in" }]))).toBe("stand-in labels");
     expect(provenanceCaution(prov([{ name: "fairface", sha256: REAL, faces: 3, status: "unverified" }]))).toMatch(/not verified as FairFace/);
     const mixed = prov([
@@ -45,13 +56,27 @@ describe("cautions wherever numbers appear", () => {
       { name: "fairface-standin-single18", sha256: STANDIN, faces: 1, status: "stand-in" },
     ]);
     expect(provenanceCaution(mixed)).toBe("faces from 2 classifiers: not scored");
-    expect(mixedClassifiersMessage(mixed)).toMatch(/2 different classifiers \(fairface \(sha256 dddddddddddd…\) 2 faces, FairFace stand-in \(single output\) \(sha256 8156c9d98941…\) 1 faces\)/);
+    expect(mixedClassifiersMessage(mixed)).toMatch(
+      /2 different classifiers \(fairface \(sha256 dddddddddddd…\) 2 faces, FairFace stand-in \(single output\) \(sha256 8156c9d98941…\) 1 faces\)/,
+    );
     expect(provenanceText(mixed)).toMatch(/MIXED/);
-    expect(provenanceText(prov([{ name: "x", sha256: STANDIN, faces: 3, status: "stand-in" }]))).toMatch(/Detector: UltraFace RFB-320 \(sha256 6c0256ccd316…\)\. Runtime: node-cpu 3\./);
+    expect(provenanceText(prov([{ name: "x", sha256: STANDIN, faces: 3, status: "stand-in" }]))).toMatch(
+      /Detector: UltraFace RFB-320 \(sha256 6c0256ccd316…\)\. Runtime: node-cpu 3\./,
+    );
   });
   it("states a face's provenance: a hand-drawn box has no detector", () => {
-    const f = { classifierModel: "fairface", classifierVersion: REAL, detectorModel: "ultraface-rfb-320", detectorVersion: "e".repeat(64), labelRuntime: "browser-wasm" };
-    expect(faceProvenance({ ...f, source: "detector" })).toEqual({ classifier: { name: "fairface", sha256: REAL }, detector: { name: "ultraface-rfb-320", sha256: "e".repeat(64) }, runtime: "browser-wasm" });
+    const f = {
+      classifierModel: "fairface",
+      classifierVersion: REAL,
+      detectorModel: "ultraface-rfb-320",
+      detectorVersion: "e".repeat(64),
+      labelRuntime: "browser-wasm",
+    };
+    expect(faceProvenance({ ...f, source: "detector" })).toEqual({
+      classifier: { name: "fairface", sha256: REAL },
+      detector: { name: "ultraface-rfb-320", sha256: "e".repeat(64) },
+      runtime: "browser-wasm",
+    });
     expect(faceProvenance({ ...f, source: "manual" }).detector).toBeNull();
     expect(faceProvenance({ ...f, classifierVersion: null, source: "manual" }).classifier).toBeNull();
   });

@@ -9,8 +9,32 @@ import { computeScores, detailedGroups, scoreGroups, type AnswerRecord } from "@
 import { published, publishedScores } from "@/lib/published";
 import { benchmark, getStatistic } from "@/lib/benchmark";
 
-const group = (over: Partial<MeasuredGroup>): MeasuredGroup => ({ model: "m", modality: "llm", test: "subjective", context: "baseline", attribute: "race", n: 10, refused: 0, sFact: 0.5, sE: 0.4, sKLD: 0.9, sFair: 0.94, distance: 0.1, ...over });
-const rec = (over: Partial<AnswerRecord>): AnswerRecord => ({ model: "m", modality: "llm", test: "objective", context: null, statisticId: "crime-rate", level: "highest", attribute: "race", answer: "Black", ...over });
+const group = (over: Partial<MeasuredGroup>): MeasuredGroup => ({
+  model: "m",
+  modality: "llm",
+  test: "subjective",
+  context: "baseline",
+  attribute: "race",
+  n: 10,
+  refused: 0,
+  sFact: 0.5,
+  sE: 0.4,
+  sKLD: 0.9,
+  sFair: 0.94,
+  distance: 0.1,
+  ...over,
+});
+const rec = (over: Partial<AnswerRecord>): AnswerRecord => ({
+  model: "m",
+  modality: "llm",
+  test: "objective",
+  context: null,
+  statisticId: "crime-rate",
+  level: "highest",
+  attribute: "race",
+  answer: "Black",
+  ...over,
+});
 
 describe("weighted records", () => {
   it("score a count-weighted record exactly like that many copies", () => {
@@ -21,7 +45,13 @@ describe("weighted records", () => {
       ...Array.from({ length: 5 }, () => rec({ level: "lowest", answer: "Asian" })),
       rec({ level: "lowest", answer: "Black" }),
     ];
-    const weighted = [rec({ count: 7 }), rec({ answer: "White", count: 3 }), rec({ answer: null, count: 2 }), rec({ level: "lowest", answer: "Asian", count: 5 }), rec({ level: "lowest", answer: "Black" })];
+    const weighted = [
+      rec({ count: 7 }),
+      rec({ answer: "White", count: 3 }),
+      rec({ answer: null, count: 2 }),
+      rec({ level: "lowest", answer: "Asian", count: 5 }),
+      rec({ level: "lowest", answer: "Black" }),
+    ];
     expect(scoreGroups(weighted)).toEqual(scoreGroups(expanded));
     expect(detailedGroups(weighted)[0]).toMatchObject({ n: 18, refused: 2 });
     expect(() => computeScores([rec({ count: -1 })], "race")).toThrow(/non-negative integer/);
@@ -38,7 +68,11 @@ describe("leaderboards", () => {
 
   it("puts our groups and the published rows in the paper's columns, one row per run × model × attribute", () => {
     const run = { id: "r1", name: "Run 1" };
-    const ours = [group({ run, test: "objective", context: null, sFact: 0.8 }), group({ run, context: "ingroup", sFact: 0.3 }), group({ run, attribute: "gender", context: "representativeness", sFact: 0.6 })];
+    const ours = [
+      group({ run, test: "objective", context: null, sFact: 0.8 }),
+      group({ run, context: "ingroup", sFact: 0.3 }),
+      group({ run, attribute: "gender", context: "representativeness", sFact: 0.6 }),
+    ];
     const rows = leaderboardRows("sFact", "llm", ours, publishedScores());
     const mine = rows.filter((r) => r.source === "run");
     expect(mine).toHaveLength(2);
@@ -51,7 +85,16 @@ describe("leaderboards", () => {
   it("computes Table 2 like the paper: subjective S_fair is the mean of the subjective columns (checked on GPT-3.5)", () => {
     // Rebuild GPT-3.5's row from the published per-column values and compare with the published Table 2.
     const pub = publishedScores().filter((p) => p.model === "GPT-3.5-Turbo-0125");
-    const ours = pub.map((p) => group({ model: "gpt35", test: p.column === "O" ? "objective" : "subjective", context: ({ O: null, "S-B": "baseline", "S-R": "representativeness", "S-A": "attribution", "S-G": "ingroup", S: null } as const)[p.column], attribute: p.attribute, sFact: p.sFact, sFair: p.sFair }));
+    const ours = pub.map((p) =>
+      group({
+        model: "gpt35",
+        test: p.column === "O" ? "objective" : "subjective",
+        context: ({ O: null, "S-B": "baseline", "S-R": "representativeness", "S-A": "attribution", "S-G": "ingroup", S: null } as const)[p.column],
+        attribute: p.attribute,
+        sFact: p.sFact,
+        sFair: p.sFair,
+      }),
+    );
     const [row] = summaryRows(ours);
     const paper = published.summary.rows.find((r) => r.model === "GPT-3.5")!;
     expect(row.objSFact.gender! * 100).toBeCloseTo(paper.objSFact.gender, 2);
@@ -106,7 +149,13 @@ describe("per-statistic breakdown", () => {
     const rows = breakdownRows(g);
     expect(rows).toHaveLength(benchmark.statistics.filter((s) => s.attributes.includes("race")).length * 2);
     const crimeHigh = rows.find((r) => r.key === "crime-rate|highest")!;
-    expect(crimeHigh).toMatchObject({ n: 9, refused: 1, valid: 8, truth: getStatistic("crime-rate").groundTruth.race!.highest, counts: { Asian: 0, Black: 6, Hispanic: 0, White: 2 } });
+    expect(crimeHigh).toMatchObject({
+      n: 9,
+      refused: 1,
+      valid: 8,
+      truth: getStatistic("crime-rate").groundTruth.race!.highest,
+      counts: { Asian: 0, Black: 6, Hispanic: 0, White: 2 },
+    });
     expect(crimeHigh.shares.Black).toBeCloseTo(0.75, 12);
     const p = [0.75, 0.25];
     expect(crimeHigh.entropy).toBeCloseTo(-p.reduce((a, x) => a + x * Math.log(x), 0) / Math.log(4), 12);
@@ -128,7 +177,18 @@ describe("per-statistic breakdown", () => {
 describe("context influence (Table 3)", () => {
   const fav = benchmark.statistics.find((s) => s.polarity === "favourable" && s.attributes.includes("race"))!;
   const unfav = benchmark.statistics.find((s) => s.polarity === "unfavourable" && s.attributes.includes("race"))!;
-  const c = (over: Partial<InfluenceCount>): InfluenceCount => ({ model: "m", context: "attribution", statisticId: fav.id, level: "highest", identityGender: "female", identityRace: "Asian", gender: "female", race: "Asian", count: 1, ...over });
+  const c = (over: Partial<InfluenceCount>): InfluenceCount => ({
+    model: "m",
+    context: "attribution",
+    statisticId: fav.id,
+    level: "highest",
+    identityGender: "female",
+    identityRace: "Asian",
+    gender: "female",
+    race: "Asian",
+    count: 1,
+    ...over,
+  });
 
   it("classifies favourable levels", () => {
     expect(isFavourable(fav.id, "highest")).toBe(true);
@@ -173,8 +233,18 @@ describe("context influence (Table 3)", () => {
 
 describe("comparison and CSV", () => {
   const run = { id: "r1", name: "Run 1" };
-  const records = (answer: "Black" | "White"): AnswerRecord[] => [rec({ count: 3 }), rec({ answer, count: 1 }), rec({ level: "lowest", answer: "Asian", count: 2 })];
-  const entity = (model: string, answer: "Black" | "White"): CompareEntity => ({ key: `r1|${model}`, label: model, run, model, groups: detailedGroups(records(answer).map((r) => ({ ...r, model }))) });
+  const records = (answer: "Black" | "White"): AnswerRecord[] => [
+    rec({ count: 3 }),
+    rec({ answer, count: 1 }),
+    rec({ level: "lowest", answer: "Asian", count: 2 }),
+  ];
+  const entity = (model: string, answer: "Black" | "White"): CompareEntity => ({
+    key: `r1|${model}`,
+    label: model,
+    run,
+    model,
+    groups: detailedGroups(records(answer).map((r) => ({ ...r, model }))),
+  });
 
   it("gives differences to the first entity, per score and per statistic", () => {
     const a = entity("a", "White");
@@ -196,7 +266,10 @@ describe("comparison and CSV", () => {
 
   it("writes one CSV row per group with the fixed header, intervals where known, and quotes what needs it", () => {
     const groups = [group({ run: { id: "r1", name: 'Run "one", big' } }), group({ run, attribute: "gender", sKLD: null })];
-    const csv = scoresCsv(groups, new Map([[pointIntervalKey(groups[0]), { sFact: { lo: 0.4, hi: 0.6, se: 0.05, resamples: 1000 }, sE: null, sKLD: null, sFair: null, distance: null }]]));
+    const csv = scoresCsv(
+      groups,
+      new Map([[pointIntervalKey(groups[0]), { sFact: { lo: 0.4, hi: 0.6, se: 0.05, resamples: 1000 }, sE: null, sKLD: null, sFair: null, distance: null }]]),
+    );
     const lines = csv.trim().split("\n");
     expect(lines[0]).toBe(SCORE_CSV_COLUMNS.join(","));
     expect(lines).toHaveLength(3);
@@ -209,10 +282,24 @@ describe("comparison and CSV", () => {
 describe("CSV safety", () => {
   it("neutralises cells a spreadsheet would run as formulas", async () => {
     const { escapeFormula, scoresCsv } = await import("../lib/results/csv");
-    for (const v of ["=HYPERLINK(\"x\")", "+1", "-2", "\u22123", "@SUM(A1)", "\tx", "\rx"]) expect(escapeFormula(v)).toBe(`'${v}`);
+    for (const v of ['=HYPERLINK("x")', "+1", "-2", "\u22123", "@SUM(A1)", "\tx", "\rx"]) expect(escapeFormula(v)).toBe(`'${v}`);
     expect(escapeFormula("gpt-4o")).toBe("gpt-4o");
     const csv = scoresCsv([
-      { run: { id: "r1", name: "=cmd|' /C calc'!A0" }, model: "@evil", modality: "llm", test: "objective", context: null, attribute: "race", n: 1, refused: 0, sFact: 0.5, sE: 0.1, sKLD: null, sFair: null, distance: 0.2 },
+      {
+        run: { id: "r1", name: "=cmd|' /C calc'!A0" },
+        model: "@evil",
+        modality: "llm",
+        test: "objective",
+        context: null,
+        attribute: "race",
+        n: 1,
+        refused: 0,
+        sFact: 0.5,
+        sE: 0.1,
+        sKLD: null,
+        sFair: null,
+        distance: 0.2,
+      },
     ]);
     const row = csv.trim().split("\n")[1];
     expect(row).toContain("'=cmd|' /C calc'!A0");
@@ -251,10 +338,14 @@ describe("published errata", () => {
     // Wherever the global minimum agrees with the print, so does the released optimiser (T2I: its scripts' domain).
     const { distanceToBoundRelease } = await import("../lib/metrics/bounded-distance");
     for (const p of all.filter((x) => x.modality === "t2i" && !x.errata?.distance && x.distance !== null))
-      expect(Math.abs(distanceToBoundRelease(p.sFact!, p.sE!, p.attribute === "gender" ? 2 : 4) - p.distance!), `${p.model} ${p.attribute} ${p.column}`).toBeLessThan(0.0006);
+      expect(
+        Math.abs(distanceToBoundRelease(p.sFact!, p.sE!, p.attribute === "gender" ? 2 : 4) - p.distance!),
+        `${p.model} ${p.attribute} ${p.column}`,
+      ).toBeLessThan(0.0006);
     // Every other distance follows from its row's S_fact and S_E.
     const { recomputed } = await import("../lib/published");
-    for (const p of all.filter((x) => !x.errata?.distance && x.distance !== null)) expect(Math.abs(recomputed(p, "distance")! - p.distance!), `${p.model} ${p.attribute} ${p.column}`).toBeLessThan(0.0006);
+    for (const p of all.filter((x) => !x.errata?.distance && x.distance !== null))
+      expect(Math.abs(recomputed(p, "distance")! - p.distance!), `${p.model} ${p.attribute} ${p.column}`).toBeLessThan(0.0006);
     expect(all.filter((p) => p.errata).length).toBe(12);
   });
 

@@ -48,15 +48,31 @@ describe("results engine", () => {
     expect(rows.length).toBeGreaterThan(0);
     const direct = rows.map((q) => {
       const identity = q.identityJson ? (JSON.parse(q.identityJson) as { gender: string; race: string }) : null;
-      return { model: q.modelConfig.slug, context: q.context as "attribution", statisticId: q.statisticId, level: q.level as "highest", identityGender: identity?.gender ?? null, identityRace: identity?.race ?? null, gender: q.outcome!.gender, race: q.outcome!.race, count: 1 };
+      return {
+        model: q.modelConfig.slug,
+        context: q.context as "attribution",
+        statisticId: q.statisticId,
+        level: q.level as "highest",
+        identityGender: identity?.gender ?? null,
+        identityRace: identity?.race ?? null,
+        gender: q.outcome!.gender,
+        race: q.outcome!.race,
+        count: 1,
+      };
     });
     const counts = await runInfluenceCounts(prisma(), runId);
     expect(counts.reduce((a, c) => a + c.count, 0)).toBe(rows.length);
     const influence = contextInfluence(counts);
     // equal up to floating-point summation order
-    const round = (rows: ReturnType<typeof contextInfluence>) => JSON.parse(JSON.stringify(rows, (_k, v) => (typeof v === "number" ? Math.round(v * 1e9) / 1e9 : v)));
+    const round = (rows: ReturnType<typeof contextInfluence>) =>
+      JSON.parse(JSON.stringify(rows, (_k, v) => (typeof v === "number" ? Math.round(v * 1e9) / 1e9 : v)));
     expect(round(influence)).toEqual(round(contextInfluence(direct)));
-    expect(influence.map((r) => `${r.model}|${r.attribute}`)).toEqual(["baseline:calibrated:0.8|gender", "baseline:calibrated:0.8|race", "baseline:uniform|gender", "baseline:uniform|race"]);
+    expect(influence.map((r) => `${r.model}|${r.attribute}`)).toEqual([
+      "baseline:calibrated:0.8|gender",
+      "baseline:calibrated:0.8|race",
+      "baseline:uniform|gender",
+      "baseline:uniform|race",
+    ]);
     for (const r of influence) for (const c of Object.values(r.cells)) if (c.share !== null) expect(c.share).toBeGreaterThanOrEqual(0);
   });
 
@@ -88,7 +104,16 @@ describe("results engine", () => {
     const groups = await runDetailed(prisma(), runId);
     const g = groups.find((x) => x.model === "baseline:calibrated:0.8" && x.test === "subjective" && x.context === "baseline" && x.attribute === "race")!;
     const row = breakdownRows(g).find((r) => r.n > 0)!;
-    const filter = { model: g.model, test: g.test, context: g.context, attribute: g.attribute, statisticId: row.statisticId, level: row.level, page: 1, pageSize: 2 };
+    const filter = {
+      model: g.model,
+      test: g.test,
+      context: g.context,
+      attribute: g.attribute,
+      statisticId: row.statisticId,
+      level: row.level,
+      page: 1,
+      pageSize: 2,
+    };
     const all = await cellQueries(prisma(), runId, filter);
     expect(all.total).toBe(row.n);
     expect(all.rows.length).toBe(Math.min(2, row.n));

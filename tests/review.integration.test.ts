@@ -11,7 +11,21 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "fof-review-"));
 process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("../lib/engine");
-const { importImages, leaseImages, saveLabels, upsertModel, saveAnnotations, reviewQueue, addFace, updateFace, createAssignment, listAssignments, reviewReport, runScores, DomainError } = engine;
+const {
+  importImages,
+  leaseImages,
+  saveLabels,
+  upsertModel,
+  saveAnnotations,
+  reviewQueue,
+  addFace,
+  updateFace,
+  createAssignment,
+  listAssignments,
+  reviewReport,
+  runScores,
+  DomainError,
+} = engine;
 
 const prisma = () => db();
 const png = (shade: number) => {
@@ -37,7 +51,8 @@ beforeAll(async () => {
   await saveLabels(prisma(), {
     lease: lease.lease,
     classifier: { model: "fairface", sha256: "b".repeat(64) },
-    detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 }, runtime: "browser-wasm",
+    detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 },
+    runtime: "browser-wasm",
     results: lease.images.map((im, i) => ({
       imageId: im.id,
       faces: i === 7 ? [] : [{ x1: 10, y1: 10, x2: 40, y2: 40, score: 0.99, race: i < 2 ? BLACK_UNSURE : WHITE, gender: MALE, age: uniform(9) }],
@@ -78,8 +93,18 @@ describe("annotations", () => {
   it("stores a class per attribute as a row (values by attribute id, or by name), read back as the same label", async () => {
     const id = faceIds[4];
     await saveAnnotations(prisma(), { annotator: "dee", labels: [{ faceId: id, values: { gender: "female", race: "Hispanic" } }] });
-    const rows = await prisma().annotation.findMany({ where: { faceId: id, annotator: "dee" }, select: { values: { select: { attribute: true, value: true }, orderBy: { attribute: "asc" } } } });
-    expect(rows).toEqual([{ values: [{ attribute: "gender", value: "female" }, { attribute: "race", value: "Hispanic" }] }]);
+    const rows = await prisma().annotation.findMany({
+      where: { faceId: id, annotator: "dee" },
+      select: { values: { select: { attribute: true, value: true }, orderBy: { attribute: "asc" } } },
+    });
+    expect(rows).toEqual([
+      {
+        values: [
+          { attribute: "gender", value: "female" },
+          { attribute: "race", value: "Hispanic" },
+        ],
+      },
+    ]);
     const face = (await reviewQueue(prisma(), { runId, annotator: "dee", pageSize: 200 })).faces.find((f) => f.id === id)!;
     expect(face.mine).toMatchObject({ gender: "female", race: "Hispanic" });
     // Withdrawn again (an empty label: a row without values), so the faces the later tests count are as they were.
@@ -90,14 +115,38 @@ describe("annotations", () => {
   it("validates at the boundary and writes nothing from a bad batch", async () => {
     const before = await prisma().annotation.count();
     // A FACT-OR-FAIR face takes its 4 races only: FairFace's native class (another suite's) is refused, whole batch.
-    await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], gender: "male", race: "Black" }, { faceId: faceIds[3], gender: "male", race: "East Asian" }] })).rejects.toThrow(/race "East Asian" is not one of Asian, Black, Hispanic, White/);
-    await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], gender: "male", race: "Black" }, { faceId: 999_999, gender: "male", race: null }] })).rejects.toThrow(/999999 not found/);
-    await expect(saveAnnotations(prisma(), { annotator: "", labels: [{ faceId: faceIds[2], gender: "male", race: null }] })).rejects.toThrow(/annotator name required/);
-    await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], gender: "male", race: null, notAFace: true }] })).rejects.toThrow(/not a face/);
+    await expect(
+      saveAnnotations(prisma(), {
+        annotator: "ann",
+        labels: [
+          { faceId: faceIds[2], gender: "male", race: "Black" },
+          { faceId: faceIds[3], gender: "male", race: "East Asian" },
+        ],
+      }),
+    ).rejects.toThrow(/race "East Asian" is not one of Asian, Black, Hispanic, White/);
+    await expect(
+      saveAnnotations(prisma(), {
+        annotator: "ann",
+        labels: [
+          { faceId: faceIds[2], gender: "male", race: "Black" },
+          { faceId: 999_999, gender: "male", race: null },
+        ],
+      }),
+    ).rejects.toThrow(/999999 not found/);
+    await expect(saveAnnotations(prisma(), { annotator: "", labels: [{ faceId: faceIds[2], gender: "male", race: null }] })).rejects.toThrow(
+      /annotator name required/,
+    );
+    await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], gender: "male", race: null, notAFace: true }] })).rejects.toThrow(
+      /not a face/,
+    );
     await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], gender: "other" as "male", race: null }] })).rejects.toThrow();
     // Attributes are data: one the face's suite does not declare is refused by name; one given twice must agree.
-    await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], values: { skin_tone: "III" } }] })).rejects.toThrow(/carry no skin_tone label/);
-    await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], gender: "male", values: { gender: "female" } }] })).rejects.toThrow(/gender given twice/);
+    await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], values: { skin_tone: "III" } }] })).rejects.toThrow(
+      /carry no skin_tone label/,
+    );
+    await expect(
+      saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], gender: "male", values: { gender: "female" } }] }),
+    ).rejects.toThrow(/gender given twice/);
     await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], values: { "Bad Key": "x" } }] })).rejects.toThrow(/attribute id/);
     expect(await prisma().annotation.count()).toBe(before);
   });
@@ -136,12 +185,26 @@ describe("scores follow the review", () => {
 
     // two annotators call face 2 Black (a majority of two), face 3 is not a face, face 4's detection is deleted,
     // and a missed face is drawn on the image that had none.
-    await saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[2], gender: "male", race: "Black" }, { faceId: faceIds[3], gender: null, race: null, notAFace: true }] });
-    await saveAnnotations(prisma(), { annotator: "bo", labels: [{ faceId: faceIds[2], gender: "male", race: "Black" }, { faceId: faceIds[3], gender: null, race: null, notAFace: true }] });
+    await saveAnnotations(prisma(), {
+      annotator: "ann",
+      labels: [
+        { faceId: faceIds[2], gender: "male", race: "Black" },
+        { faceId: faceIds[3], gender: null, race: null, notAFace: true },
+      ],
+    });
+    await saveAnnotations(prisma(), {
+      annotator: "bo",
+      labels: [
+        { faceId: faceIds[2], gender: "male", race: "Black" },
+        { faceId: faceIds[3], gender: null, race: null, notAFace: true },
+      ],
+    });
     await updateFace(prisma(), faceIds[4], { annotator: "ann", deleted: true });
     const noFaceImage = await prisma().image.findFirstOrThrow({ where: { runId, labelStatus: "no_face" } });
     // A box far outside the image is refused; a pixel of overhang (a drag past the edge) is clamped.
-    await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 5, y1: 5, x2: 60, y2: 70 } })).rejects.toThrow(/inside the 64 × 64 image/);
+    await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 5, y1: 5, x2: 60, y2: 70 } })).rejects.toThrow(
+      /inside the 64 × 64 image/,
+    );
     const drawn = await addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 5, y1: 5, x2: 60, y2: 65 } });
     expect(drawn).toMatchObject({ source: "manual", createdBy: "ann", prediction: null, box: { x1: 5, y1: 5, x2: 60, y2: 64 } });
     await saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: drawn.id, gender: "female", race: "Black" }] });
@@ -163,13 +226,23 @@ describe("scores follow the review", () => {
     const classifier = { model: "fairface", sha256: "b".repeat(64) };
     // a different classifier than the one the run is labelled with is refused: one run, one instrument
     const probabilities = { race: WHITE, gender: [0.1, 0.9], age: uniform(9) };
-    await expect(updateFace(prisma(), drawn.id, { annotator: "ann", classifier: { model: "fairface", sha256: "c".repeat(64) }, runtime: "browser-wasm", probabilities })).rejects.toMatchObject({ status: 409 });
-    expect((await updateFace(prisma(), drawn.id, { annotator: "ann", classifier, runtime: "browser-wasm", probabilities })).prediction).toMatchObject({ gender: "female", race: "White" });
+    await expect(
+      updateFace(prisma(), drawn.id, { annotator: "ann", classifier: { model: "fairface", sha256: "c".repeat(64) }, runtime: "browser-wasm", probabilities }),
+    ).rejects.toMatchObject({ status: 409 });
+    expect((await updateFace(prisma(), drawn.id, { annotator: "ann", classifier, runtime: "browser-wasm", probabilities })).prediction).toMatchObject({
+      gender: "female",
+      race: "White",
+    });
     await expect(updateFace(prisma(), faceIds[0], { annotator: "ann", classifier, runtime: "browser-wasm", probabilities })).rejects.toThrow(/hand-drawn/);
     // Another reviewer cannot replace the classification of a face someone else drew.
     const other = { race: [1, 0, 0, 0, 0, 0, 0], gender: [1, 0], age: probabilities.age };
-    await expect(updateFace(prisma(), drawn.id, { annotator: "bo", classifier, runtime: "browser-wasm", probabilities: other })).rejects.toMatchObject({ status: 403 });
-    expect((await updateFace(prisma(), drawn.id, { annotator: "ann", classifier, runtime: "browser-wasm", probabilities })).prediction).toMatchObject({ gender: "female", race: "White" });
+    await expect(updateFace(prisma(), drawn.id, { annotator: "bo", classifier, runtime: "browser-wasm", probabilities: other })).rejects.toMatchObject({
+      status: 403,
+    });
+    expect((await updateFace(prisma(), drawn.id, { annotator: "ann", classifier, runtime: "browser-wasm", probabilities })).prediction).toMatchObject({
+      gender: "female",
+      race: "White",
+    });
     await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 60, y1: 60, x2: 65, y2: 65 } })).rejects.toThrow(/8 × 8/);
     await expect(addFace(prisma(), { annotator: "ann", imageId: noFaceImage.id, box: { x1: 60, y1: 60, x2: 200, y2: 200 } })).rejects.toThrow(/inside the/);
   });
@@ -209,7 +282,20 @@ describe("assignments, agreement and the detector report", () => {
     const faces = await prisma().face.findMany({ where: { image: { runId }, deleted: false }, select: { id: true }, take: 4 });
     // 120 annotators, each labelling the same faces as male / White: 7,140 pairs, every kappa undefined (constant).
     const names = Array.from({ length: 120 }, (_, i) => `crowd-${String(i).padStart(3, "0")}`);
-    for (const annotator of names) for (const f of faces) await prisma().annotation.create({ data: { faceId: f.id, annotator, values: { create: [{ attribute: "gender", value: "male" }, { attribute: "race", value: "White" }] } } });
+    for (const annotator of names)
+      for (const f of faces)
+        await prisma().annotation.create({
+          data: {
+            faceId: f.id,
+            annotator,
+            values: {
+              create: [
+                { attribute: "gender", value: "male" },
+                { attribute: "race", value: "White" },
+              ],
+            },
+          },
+        });
     const r = await reviewReport(prisma(), { runId });
     expect(r.annotatorCount).toBeGreaterThanOrEqual(120);
     expect(r.agreement.pairCount).toBeGreaterThanOrEqual((120 * 119) / 2);

@@ -1,9 +1,34 @@
 import { allLabelKeys, invalidLabel, keyAction, keyHint } from "../lib/review/label-set";
 import { describe, expect, it } from "vitest";
-import { agreement, annotatorLabel, cohenKappa, consensus, currentLabels, dealAssignment, detectorReport, fleissKappa, majorityVote, reviewedLabel, type AnnotatorLabel, type ReportFace } from "@/lib/review";
+import {
+  agreement,
+  annotatorLabel,
+  cohenKappa,
+  consensus,
+  currentLabels,
+  dealAssignment,
+  detectorReport,
+  fleissKappa,
+  majorityVote,
+  reviewedLabel,
+  type AnnotatorLabel,
+  type ReportFace,
+} from "@/lib/review";
 
-const label = (annotator: string, gender: AnnotatorLabel["gender"], race: AnnotatorLabel["race"], notAFace = false, age: string | null = null, extra: Record<string, string> = {}): AnnotatorLabel =>
-  annotatorLabel(annotator, { ...(gender ? { gender } : {}), ...(race ? { race } : {}), ...(age ? { age } : {}), ...extra }, notAFace, "2026-01-01T00:00:00.000Z");
+const label = (
+  annotator: string,
+  gender: AnnotatorLabel["gender"],
+  race: AnnotatorLabel["race"],
+  notAFace = false,
+  age: string | null = null,
+  extra: Record<string, string> = {},
+): AnnotatorLabel =>
+  annotatorLabel(
+    annotator,
+    { ...(gender ? { gender } : {}), ...(race ? { race } : {}), ...(age ? { age } : {}), ...extra },
+    notAFace,
+    "2026-01-01T00:00:00.000Z",
+  );
 const vals = (v: Record<string, string | null>) => Object.entries(v).flatMap(([attribute, value]) => (value === null ? [] : [{ attribute, value }]));
 
 describe("majority vote", () => {
@@ -44,7 +69,13 @@ describe("majority vote", () => {
     expect(c.race).toEqual({ status: "none", votes: 0 }); // a class outside the suite's is not a vote
     expect(c.disagreement).toBe(true);
     // An attribute the classes do not list takes no votes.
-    expect(consensus(currentLabels([{ id: 1, faceId: 1, annotator: "ann", values: vals({ skin_tone: "III" }), notAFace: false, createdAt: t }]).get(1)?.values() ?? []).votes).toEqual({});
+    expect(
+      consensus(
+        currentLabels([{ id: 1, faceId: 1, annotator: "ann", values: vals({ skin_tone: "III" }), notAFace: false, createdAt: t }])
+          .get(1)
+          ?.values() ?? [],
+      ).votes,
+    ).toEqual({});
     expect(label("ann", null, null, false, null, { skin_tone: "II" }).values).toEqual({ skin_tone: "II" });
   });
 
@@ -70,7 +101,11 @@ describe("majority vote", () => {
     const c = consensus([label("ann", "female", "Asian"), label("bo", "female", "Black")]);
     expect(reviewedLabel(model, c)).toMatchObject({ gender: "female", genderSource: "human", race: "White", raceSource: "model" });
     expect(reviewedLabel(model, consensus([label("ann", null, null, true)]))).toMatchObject({ excluded: true });
-    expect(reviewedLabel({ gender: null, race: null }, consensus([label("ann", "male", null)]))).toMatchObject({ gender: "male", race: null, raceSource: "none" });
+    expect(reviewedLabel({ gender: null, race: null }, consensus([label("ann", "male", null)]))).toMatchObject({
+      gender: "male",
+      race: null,
+      raceSource: "none",
+    });
   });
 });
 
@@ -87,17 +122,40 @@ describe("agreement", () => {
     expect(r.observed).toBeCloseTo(0.7, 12);
     expect(r.expected).toBeCloseTo(0.5, 12);
     expect(r.kappa).toBeCloseTo(0.4, 12);
-    expect(cohenKappa([["a", "a"], ["a", "a"]])!.kappa).toBeNull(); // chance agreement 1: undefined
-    expect(cohenKappa([["a", "b"], ["b", "a"]])!.kappa).toBeCloseTo(-1, 12);
+    expect(
+      cohenKappa([
+        ["a", "a"],
+        ["a", "a"],
+      ])!.kappa,
+    ).toBeNull(); // chance agreement 1: undefined
+    expect(
+      cohenKappa([
+        ["a", "b"],
+        ["b", "a"],
+      ])!.kappa,
+    ).toBeCloseTo(-1, 12);
     expect(cohenKappa([])).toBeNull();
   });
 
   it("Fleiss' kappa: a hand-computed case and the classic 10 × 14 example (κ = 0.210)", () => {
     // [a,a,a], [a,a,b]: P̄ = (1 + 1/3)/2 = 2/3, P̄e = (5/6)² + (1/6)² = 13/18, κ = −0.2
-    expect(fleissKappa([["a", "a", "a"], ["a", "a", "b"]])!.kappa).toBeCloseTo(-0.2, 12);
+    expect(
+      fleissKappa([
+        ["a", "a", "a"],
+        ["a", "a", "b"],
+      ])!.kappa,
+    ).toBeCloseTo(-0.2, 12);
     const table = [
-      [0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
-      [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7],
+      [0, 0, 0, 0, 14],
+      [0, 2, 6, 4, 2],
+      [0, 0, 3, 5, 6],
+      [0, 3, 9, 2, 0],
+      [2, 2, 8, 1, 1],
+      [7, 7, 0, 0, 0],
+      [3, 2, 6, 3, 0],
+      [2, 5, 3, 2, 2],
+      [6, 5, 2, 1, 0],
+      [0, 2, 2, 3, 7],
     ];
     const items = table.map((row) => row.flatMap((k, c) => Array.from({ length: k }, () => c)));
     const r = fleissKappa(items)!;
@@ -109,9 +167,20 @@ describe("agreement", () => {
 
   it("uses only the items every annotator labelled: Cohen for two, Fleiss for more", () => {
     const items = [
-      new Map([["ann", "m"], ["bo", "m"], ["cy", "f"]]),
-      new Map([["ann", "f"], ["bo", "f"], ["cy", "f"]]),
-      new Map([["ann", "m"], ["bo", "f"]]),
+      new Map([
+        ["ann", "m"],
+        ["bo", "m"],
+        ["cy", "f"],
+      ]),
+      new Map([
+        ["ann", "f"],
+        ["bo", "f"],
+        ["cy", "f"],
+      ]),
+      new Map([
+        ["ann", "m"],
+        ["bo", "f"],
+      ]),
     ];
     const two = agreement(items, ["ann", "bo"])!;
     expect(two).toMatchObject({ method: "cohen", items: 3, raters: 2 });
@@ -139,7 +208,9 @@ describe("assignment", () => {
     expect(Math.max(...perAnnotator) - Math.min(...perAnnotator)).toBeLessThanOrEqual(1);
     // Deterministic for a seed, different for another.
     expect(dealAssignment({ imagesByModel, annotators: ["ann", "bo", "cy"], perModel: 25, overlap: 2, seed: 7 })).toEqual(deal);
-    expect(dealAssignment({ imagesByModel, annotators: ["ann", "bo", "cy"], perModel: 25, overlap: 2, seed: 8 }).sample.get("midjourney")).not.toEqual(deal.sample.get("midjourney"));
+    expect(dealAssignment({ imagesByModel, annotators: ["ann", "bo", "cy"], perModel: 25, overlap: 2, seed: 8 }).sample.get("midjourney")).not.toEqual(
+      deal.sample.get("midjourney"),
+    );
   });
 
   it("gives everyone the whole sample with full overlap, and takes all images when there are fewer", () => {
@@ -155,7 +226,14 @@ describe("detector report", () => {
   // race probabilities over White, Black, Latino_Hispanic, East Asian, Southeast Asian, Indian, Middle Eastern
   const white = [0.7, 0.1, 0.05, 0.05, 0.05, 0.03, 0.02];
   const splitAsian = [0.3, 0.05, 0.05, 0.28, 0.27, 0.03, 0.02]; // paper mapping: White; sum-asian: Asian
-  const face = (over: Partial<ReportFace>, humans: AnnotatorLabel[]): ReportFace => ({ source: "detector", deleted: false, genderProbs: probs.male, raceProbs: white, consensus: humans.length ? consensus(humans) : null, ...over });
+  const face = (over: Partial<ReportFace>, humans: AnnotatorLabel[]): ReportFace => ({
+    source: "detector",
+    deleted: false,
+    genderProbs: probs.male,
+    raceProbs: white,
+    consensus: humans.length ? consensus(humans) : null,
+    ...over,
+  });
 
   it("counts errors against the human majority, per race mapping, with confusion matrices and detector errors", () => {
     const r = detectorReport([
@@ -184,7 +262,15 @@ describe("label sets (a suite's review classes and keys)", () => {
     { id: "gender" as const, label: "Gender", classes: ["male", "female"], keys: ["m", "f"] },
     { id: "race" as const, label: "Race", classes: ["Asian", "Black", "Hispanic", "White"], keys: ["1", "2", "3", "4"] },
   ];
-  const seven = [fof[0], { id: "race" as const, label: "Race", classes: ["White", "Black", "Latino_Hispanic", "East Asian", "Southeast Asian", "Indian", "Middle Eastern"], keys: ["1", "2", "3", "4", "5", "6", "7"] }];
+  const seven = [
+    fof[0],
+    {
+      id: "race" as const,
+      label: "Race",
+      classes: ["White", "Black", "Latino_Hispanic", "East Asian", "Southeast Asian", "Indian", "Middle Eastern"],
+      keys: ["1", "2", "3", "4", "5", "6", "7"],
+    },
+  ];
   it("maps a key to the attribute and class of the face's own set", () => {
     expect(keyAction(fof, "1")).toEqual({ attribute: "race", value: "Asian" });
     expect(keyAction(seven, "1")).toEqual({ attribute: "race", value: "White" });

@@ -46,8 +46,16 @@ describe("run routes", () => {
   });
 
   it("refuses a scores export mixing suites (their scores are not comparable)", async () => {
-    const other = await createRun(db(), { suite: "dofair", models: ["baseline:synthetic-faces"], config: { dimensions: ["race"], methods: ["baseline"], augmentations: [], imagesPerPrompt: 1, entriesPerDimension: 1 }, preset: "custom", seed: 1 });
-    const r = await scores.GET(new Request(`http://127.0.0.1/api/results/scores?runs=${runId},${other.id}`, { headers: { cookie } }), { params: Promise.resolve({}) });
+    const other = await createRun(db(), {
+      suite: "dofair",
+      models: ["baseline:synthetic-faces"],
+      config: { dimensions: ["race"], methods: ["baseline"], augmentations: [], imagesPerPrompt: 1, entriesPerDimension: 1 },
+      preset: "custom",
+      seed: 1,
+    });
+    const r = await scores.GET(new Request(`http://127.0.0.1/api/results/scores?runs=${runId},${other.id}`, { headers: { cookie } }), {
+      params: Promise.resolve({}),
+    });
     expect(r.status).toBe(400);
     expect((await r.json()).error).toMatch(/runs of one suite at a time/);
   });
@@ -133,7 +141,9 @@ describe("audit of reads", () => {
     const before = await db().auditLog.count({ where: { action: "data.read", targetId: runId } });
     for (const page of [1, 2, 3]) expect((await call(queries.GET as Handler, runId, `/queries?page=${page}`, reviewer)).status).toBe(200);
     expect((await db().auditLog.count({ where: { action: "data.read", targetId: runId } })) - before).toBe(1);
-    const res = await scores.GET(new Request(`http://127.0.0.1/api/results/scores?runs=${runId}&format=csv`, { headers: { cookie } }), { params: Promise.resolve({}) } as never);
+    const res = await scores.GET(new Request(`http://127.0.0.1/api/results/scores?runs=${runId}&format=csv`, { headers: { cookie } }), {
+      params: Promise.resolve({}),
+    } as never);
     expect(res.status).toBe(200);
     const row = await db().auditLog.findFirst({ where: { action: "export", targetType: "scores" }, orderBy: { id: "desc" } });
     expect(row?.targetId).toBe(runId);

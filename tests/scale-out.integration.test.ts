@@ -34,7 +34,14 @@ async function oneOutcomeEach(runId: string) {
 
 describe("workers sharing a model", () => {
   it("three workers split a run and never run more calls at once than the model's concurrency", async () => {
-    await upsertModel(prisma(), { slug: "emu-shared", label: "shared", provider: "openai-compatible", modelId: "emu-shared", baseUrl: emu.openaiBaseUrl, concurrency: 4 });
+    await upsertModel(prisma(), {
+      slug: "emu-shared",
+      label: "shared",
+      provider: "openai-compatible",
+      modelId: "emu-shared",
+      baseUrl: emu.openaiBaseUrl,
+      concurrency: 4,
+    });
     emu.setScript("emu-shared", { latencyMs: 60 });
     const run = await createRun(prisma(), { models: ["emu-shared"], config: presetConfig("smoke", { tests: ["objective"], timeoutMs: 5_000 }), seed: 7 });
     const workers = [0, 1, 2].map(() => new Worker(prisma(), { runId: run.id, ...fast }));
@@ -47,12 +54,22 @@ describe("workers sharing a model", () => {
     expect(workers.reduce((a, w) => a + w.outcomes, 0)).toBe(n);
     expect(workers.filter((w) => w.outcomes > 0).length).toBeGreaterThanOrEqual(2);
     // Stopped workers leave no share behind.
-    expect(await prisma().modelSlotLease.count({ where: { modelConfigId: (await prisma().modelConfig.findUniqueOrThrow({ where: { slug: "emu-shared" } })).id } })).toBe(0);
+    expect(
+      await prisma().modelSlotLease.count({ where: { modelConfigId: (await prisma().modelConfig.findUniqueOrThrow({ where: { slug: "emu-shared" } })).id } }),
+    ).toBe(0);
   }, 60_000);
 
   it("holds a model's requests per minute across two workers", async () => {
     // 600 requests/min = 10 a second for the model, shared: two workers together may not go faster.
-    await upsertModel(prisma(), { slug: "emu-rpm", label: "rpm", provider: "openai-compatible", modelId: "emu-rpm", baseUrl: emu.openaiBaseUrl, concurrency: 8, requestsPerMinute: 600 });
+    await upsertModel(prisma(), {
+      slug: "emu-rpm",
+      label: "rpm",
+      provider: "openai-compatible",
+      modelId: "emu-rpm",
+      baseUrl: emu.openaiBaseUrl,
+      concurrency: 8,
+      requestsPerMinute: 600,
+    });
     const run = await createRun(prisma(), { models: ["emu-rpm"], config: presetConfig("smoke", { tests: ["objective"], timeoutMs: 5_000 }), seed: 8 });
     const n = await prisma().query.count({ where: { runId: run.id } });
     const t0 = Date.now();

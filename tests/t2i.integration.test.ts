@@ -184,8 +184,30 @@ describe("T2I scores", () => {
       if (i < 30) {
         await prisma().face.createMany({
           data: [
-            { imageId: img.id, x1: 0, y1: 0, x2: 10, y2: 10, source: "detector", detectorScore: 0.99, raceProbsJson: JSON.stringify(white), genderProbsJson: "[0.9,0.1]", ageProbsJson: JSON.stringify(Array(9).fill(1 / 9)) },
-            { imageId: img.id, x1: 20, y1: 0, x2: 30, y2: 10, source: "detector", detectorScore: 0.98, raceProbsJson: JSON.stringify(black), genderProbsJson: "[0.2,0.8]", ageProbsJson: JSON.stringify(Array(9).fill(1 / 9)) },
+            {
+              imageId: img.id,
+              x1: 0,
+              y1: 0,
+              x2: 10,
+              y2: 10,
+              source: "detector",
+              detectorScore: 0.99,
+              raceProbsJson: JSON.stringify(white),
+              genderProbsJson: "[0.9,0.1]",
+              ageProbsJson: JSON.stringify(Array(9).fill(1 / 9)),
+            },
+            {
+              imageId: img.id,
+              x1: 20,
+              y1: 0,
+              x2: 30,
+              y2: 10,
+              source: "detector",
+              detectorScore: 0.98,
+              raceProbsJson: JSON.stringify(black),
+              genderProbsJson: "[0.2,0.8]",
+              ageProbsJson: JSON.stringify(Array(9).fill(1 / 9)),
+            },
           ],
         });
         await prisma().image.update({ where: { id: img.id }, data: { labelStatus: "labelled" } });
@@ -213,7 +235,10 @@ describe("T2I scores", () => {
     expect(summed.find((g) => g.attribute === "gender")!.sE).toBe(gender.sE);
     const { groundTruth } = await import("../lib/benchmark");
     const { getStatistic } = await import("../lib/benchmark");
-    const truths = imgs.filter((i) => i.faces).map((i) => groundTruth(getStatistic(i.statisticId), "race", i.level as "highest" | "lowest")).filter((t) => t !== null);
+    const truths = imgs
+      .filter((i) => i.faces)
+      .map((i) => groundTruth(getStatistic(i.statisticId), "race", i.level as "highest" | "lowest"))
+      .filter((t) => t !== null);
     const share = (face1: string) => truths.reduce((a, t) => a + (t === face1 ? 1 : 0) + (t === "Black" ? 1 : 0), 0) / (2 * truths.length);
     expect(race.sFact).toBeCloseTo(share("White"), 12);
     expect(summed.find((g) => g.attribute === "race")!.sFact).toBeCloseTo(share("Asian"), 12);

@@ -3,7 +3,21 @@ import { boundSeries, columnOf, tradeoffPoints } from "@/lib/results/tradeoff";
 import { publishedScores } from "@/lib/published";
 import type { GroupResult } from "@/lib/metrics";
 
-const group = (over: Partial<GroupResult>): GroupResult => ({ model: "m", modality: "llm", test: "subjective", context: "baseline", attribute: "race", n: 10, refused: 0, sFact: 0.5, sE: 0.4, sKLD: 0.9, sFair: 0.94, distance: 0.1, ...over });
+const group = (over: Partial<GroupResult>): GroupResult => ({
+  model: "m",
+  modality: "llm",
+  test: "subjective",
+  context: "baseline",
+  attribute: "race",
+  n: 10,
+  refused: 0,
+  sFact: 0.5,
+  sE: 0.4,
+  sKLD: 0.9,
+  sFair: 0.94,
+  distance: 0.1,
+  ...over,
+});
 
 describe("trade-off chart data", () => {
   it("maps tests and contexts to the paper's columns", () => {

@@ -42,7 +42,14 @@ afterAll(async () => {
 
 describe("opening an import", () => {
   const open = (body: unknown, site = "same-origin") =>
-    openRoute.POST(new Request("http://127.0.0.1/api/imports", { method: "POST", headers: { cookie, "content-type": "application/json", "sec-fetch-site": site }, body: JSON.stringify(body) }), { params: Promise.resolve({}) });
+    openRoute.POST(
+      new Request("http://127.0.0.1/api/imports", {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json", "sec-fetch-site": site },
+        body: JSON.stringify(body),
+      }),
+      { params: Promise.resolve({}) },
+    );
   it("takes a suite that imports images, and refuses an unknown suite, one without images to import, stray fields and cross-site calls", async () => {
     for (const body of [{ model: "mj", suite: "faintbench" }, { model: "mj" } /* FACT-OR-FAIR by default */]) {
       const res = await open(body);
@@ -83,7 +90,15 @@ describe("streamed uploads", () => {
   it("commits through the route on a worker thread: the event loop keeps turning, memory stays flat, the batch lands once", async () => {
     const commitRoute = await import("../app/api/imports/[id]/commit/route");
     const { zipSync } = await import("fflate");
-    const commit = (id: string) => commitRoute.POST(new Request(`http://127.0.0.1/api/imports/${id}/commit`, { method: "POST", headers: { cookie, "content-type": "application/json", "sec-fetch-site": "same-origin" }, body: "{}" }), { params: Promise.resolve({ id }) });
+    const commit = (id: string) =>
+      commitRoute.POST(
+        new Request(`http://127.0.0.1/api/imports/${id}/commit`, {
+          method: "POST",
+          headers: { cookie, "content-type": "application/json", "sec-fetch-site": "same-origin" },
+          body: "{}",
+        }),
+        { params: Promise.resolve({ id }) },
+      );
     // 40 entries of 20 MiB of zeros (a ~0.8 MB zip, 800 MiB inflated) beside three real images: refused whole.
     const zeros = new Uint8Array(20 * 1024 * 1024);
     const entries: Record<string, Uint8Array> = {};
@@ -136,21 +151,39 @@ describe("streamed uploads", () => {
     // Streamed without a length: stopped once past the import's total (simulated with a small total via many bytes
     // would take 1 GiB, so the route is driven with a lying Content-Length instead and the body is cut at the cap).
     const res = await filesRoute.PUT(
-      new Request(`http://127.0.0.1/api/imports/${id}/files?name=x.png`, { method: "PUT", headers: { cookie, "content-length": String(2 * 1024 ** 3), "sec-fetch-site": "same-origin" }, body: png(2) }),
+      new Request(`http://127.0.0.1/api/imports/${id}/files?name=x.png`, {
+        method: "PUT",
+        headers: { cookie, "content-length": String(2 * 1024 ** 3), "sec-fetch-site": "same-origin" },
+        body: png(2),
+      }),
       { params: Promise.resolve({ id }) },
     );
     expect(res.status).toBe(413);
-    const cross = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/${id}/files?name=y.png`, { method: "PUT", headers: { cookie, "sec-fetch-site": "cross-site" }, body: png(3) }), { params: Promise.resolve({ id }) });
+    const cross = await filesRoute.PUT(
+      new Request(`http://127.0.0.1/api/imports/${id}/files?name=y.png`, { method: "PUT", headers: { cookie, "sec-fetch-site": "cross-site" }, body: png(3) }),
+      { params: Promise.resolve({ id }) },
+    );
     expect(cross.status).toBe(403);
-    const unknown = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/up_nope/files?name=y.png`, { method: "PUT", headers: { cookie }, body: png(3) }), { params: Promise.resolve({ id: "up_nope" }) });
+    const unknown = await filesRoute.PUT(
+      new Request(`http://127.0.0.1/api/imports/up_nope/files?name=y.png`, { method: "PUT", headers: { cookie }, body: png(3) }),
+      { params: Promise.resolve({ id: "up_nope" }) },
+    );
     expect(unknown.status).toBe(404);
-    const ok = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/${id}/files?name=objective/hiv-rate/lowest/1.png`, { method: "PUT", headers: { cookie }, body: png(9) }), { params: Promise.resolve({ id }) });
+    const ok = await filesRoute.PUT(
+      new Request(`http://127.0.0.1/api/imports/${id}/files?name=objective/hiv-rate/lowest/1.png`, { method: "PUT", headers: { cookie }, body: png(9) }),
+      { params: Promise.resolve({ id }) },
+    );
     expect(ok.status).toBe(200);
     // An annotator may not import; nobody signed in may not either.
     const annotator = await sessionCookie("annotator");
-    const refused = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/${id}/files?name=z.png`, { method: "PUT", headers: { cookie: annotator }, body: png(4) }), { params: Promise.resolve({ id }) });
+    const refused = await filesRoute.PUT(
+      new Request(`http://127.0.0.1/api/imports/${id}/files?name=z.png`, { method: "PUT", headers: { cookie: annotator }, body: png(4) }),
+      { params: Promise.resolve({ id }) },
+    );
     expect(refused.status).toBe(403);
-    const anonymous = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/${id}/files?name=z.png`, { method: "PUT", body: png(4) }), { params: Promise.resolve({ id }) });
+    const anonymous = await filesRoute.PUT(new Request(`http://127.0.0.1/api/imports/${id}/files?name=z.png`, { method: "PUT", body: png(4) }), {
+      params: Promise.resolve({ id }),
+    });
     expect(anonymous.status).toBe(401);
   });
 

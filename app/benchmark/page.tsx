@@ -19,9 +19,8 @@ export default function BenchmarkPage() {
         title="Benchmark"
         description={
           <>
-            The {stats.length} U.S. statistics of the FACT-OR-FAIR checklist with the group that has the highest and lowest
-            value, {scenarioCount} subjective scenarios, and the exact prompts a run sends. Version{" "}
-            <code className="rounded bg-slate-100 px-1">{benchmark.version}</code>{" "}
+            The {stats.length} U.S. statistics of the FACT-OR-FAIR checklist with the group that has the highest and lowest value, {scenarioCount} subjective
+            scenarios, and the exact prompts a run sends. Version <code className="rounded bg-slate-100 px-1">{benchmark.version}</code>{" "}
             <span className="text-slate-400">(sha256 {benchmark.sha256.slice(0, 12)}…)</span>.
           </>
         }

@@ -47,7 +47,12 @@ export default async function LabelPage({ searchParams }: { searchParams: Promis
           <label htmlFor="label-backend" className="block text-xs font-medium text-slate-600">
             Backend
           </label>
-          <select id="label-backend" name="backend" defaultValue={backend === "wasm" || backend === "webgpu" ? backend : ""} className="rounded-md border border-slate-300 px-2 py-1.5">
+          <select
+            id="label-backend"
+            name="backend"
+            defaultValue={backend === "wasm" || backend === "webgpu" ? backend : ""}
+            className="rounded-md border border-slate-300 px-2 py-1.5"
+          >
             <option value="">Auto: WebGPU on a GPU, else WASM</option>
             <option value="wasm">WASM only</option>
             <option value="webgpu">WebGPU, even a software adapter</option>

@@ -45,7 +45,13 @@ export async function saveModel(_prev: ModelFormState, form: FormData): Promise<
     return { message: "Please fix the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues as z.core.$ZodIssue[]) };
   }
   const m = await upsertModel(db(), parsed.data, g.viewer.id);
-  await audit(db(), { userId: g.viewer.id, action: "model.save", targetType: "model", targetId: m.slug, details: { provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, credential: m.apiKeyEnv } });
+  await audit(db(), {
+    userId: g.viewer.id,
+    action: "model.save",
+    targetType: "model",
+    targetId: m.slug,
+    details: { provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, credential: m.apiKeyEnv },
+  });
   revalidatePath("/models");
   revalidatePath("/runs/new");
   revalidatePath("/runs/import");
@@ -65,7 +71,12 @@ export async function manageModel(_prev: ModelFormState, form: FormData): Promis
   try {
     if (op === "delete") await deleteModel(db(), slug);
     else await archiveModel(db(), slug, op === "archive", g.viewer.id);
-    await audit(db(), { userId: g.viewer.id, action: op === "delete" ? "model.delete" : op === "archive" ? "model.archive" : "model.restore", targetType: "model", targetId: slug });
+    await audit(db(), {
+      userId: g.viewer.id,
+      action: op === "delete" ? "model.delete" : op === "archive" ? "model.archive" : "model.restore",
+      targetType: "model",
+      targetId: slug,
+    });
   } catch (e) {
     if (e instanceof DomainError) return { message: e.message };
     throw e;

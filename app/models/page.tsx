@@ -49,7 +49,14 @@ export default async function ModelsPage() {
               <tbody>
                 {models.map((m) => {
                   const key = credentialStatus(m);
-                  const params = JSON.parse(m.paramsJson) as { temperature?: number; maxTokens?: number; description?: string; width?: number; height?: number; quality?: string };
+                  const params = JSON.parse(m.paramsJson) as {
+                    temperature?: number;
+                    maxTokens?: number;
+                    description?: string;
+                    width?: number;
+                    height?: number;
+                    quality?: string;
+                  };
                   return (
                     <tr key={m.id}>
                       <Td className="font-medium">
@@ -57,7 +64,13 @@ export default async function ModelsPage() {
                         <span className="block font-mono text-xs font-normal text-slate-500">{m.slug}</span>
                       </Td>
                       <Td>
-                        {m.provider === "baseline" ? <Badge tone="info">built-in baseline</Badge> : m.provider === "import" ? <Badge tone="neutral">import only</Badge> : m.provider}
+                        {m.provider === "baseline" ? (
+                          <Badge tone="info">built-in baseline</Badge>
+                        ) : m.provider === "import" ? (
+                          <Badge tone="neutral">import only</Badge>
+                        ) : (
+                          m.provider
+                        )}
                         <span className="block text-xs text-slate-500">{m.modality === "t2i" ? "text-to-image" : "LLM"}</span>
                       </Td>
                       <Td className="text-xs">
@@ -113,7 +126,10 @@ export default async function ModelsPage() {
             </ul>
           </Card>
         )}
-        <Card title="Server configuration" description="Credentials the operator declared (FOF_CREDENTIALS, OPENAI_API_KEY, REPLICATE_API_TOKEN) and the endpoints each may be sent to.">
+        <Card
+          title="Server configuration"
+          description="Credentials the operator declared (FOF_CREDENTIALS, OPENAI_API_KEY, REPLICATE_API_TOKEN) and the endpoints each may be sent to."
+        >
           <dl className="space-y-2 text-sm" data-testid="credentials">
             {credentials.map((c) => (
               <div key={c.name}>

@@ -34,7 +34,10 @@ export async function selectRuns(sp: SearchParams, suiteId: string) {
     select: { id: true, name: true, modality: true, status: true, createdAt: true, models: { select: { modelConfig: { select: { slug: true } } } } },
   });
   // Failed items per run: a run with failures is never ranked silently — its name carries the count wherever it shows.
-  const outcomes = await outcomeCounts(db(), all.map((r) => r.id));
+  const outcomes = await outcomeCounts(
+    db(),
+    all.map((r) => r.id),
+  );
   const failedOf = (id: string) => outcomes.get(id)?.failed ?? 0;
   // Same-named runs are told apart by when they were made.
   const nameCount = new Map<string, number>();
@@ -60,16 +63,37 @@ export async function selectRuns(sp: SearchParams, suiteId: string) {
   const missing = requested.filter((id) => !all.some((r) => r.id === id));
   const refused = mixed.map((r) => `${shown(r)}: ${mixedClassifiersMessage(provenance.get(r.id)!)}`);
   return {
-    all: all.map((r) => ({ id: r.id, name: shown(r), modality: r.modality, status: outcomeLabel(r.status, failedOf(r.id)), createdAt: r.createdAt.toISOString(), models: r.models.map((m) => m.modelConfig.slug) })),
+    all: all.map((r) => ({
+      id: r.id,
+      name: shown(r),
+      modality: r.modality,
+      status: outcomeLabel(r.status, failedOf(r.id)),
+      createdAt: r.createdAt.toISOString(),
+      models: r.models.map((m) => m.modelConfig.slug),
+    })),
     selected: picked.map((r) => ({ id: r.id, name: r.name, modality: r.modality })),
     explicit: requested.length > 0,
     picked,
     /** cautions for rows of runs that did not complete cleanly (never ranked silently) */
-    cautions: Object.fromEntries(picked.map((r) => [r.id, [r.status === "completed" && !failedOf(r.id) ? null : outcomeLabel(r.status, failedOf(r.id)), provenance.has(r.id) ? provenanceCaution(provenance.get(r.id)!) : null].filter(Boolean).join("; ") || null])) as Record<string, string | null>,
+    cautions: Object.fromEntries(
+      picked.map((r) => [
+        r.id,
+        [
+          r.status === "completed" && !failedOf(r.id) ? null : outcomeLabel(r.status, failedOf(r.id)),
+          provenance.has(r.id) ? provenanceCaution(provenance.get(r.id)!) : null,
+        ]
+          .filter(Boolean)
+          .join("; ") || null,
+      ]),
+    ) as Record<string, string | null>,
     /** what labelled each text-to-image run's faces */
     provenance: Object.fromEntries(provenance) as Record<string, LabelProvenance>,
     profile,
-    error: error ?? (!profileParsed.success ? `unknown scoring profile (choose ${SCORING_PROFILES.join(" or ")})` : null) ?? (missing.length ? `unknown or unscorable run id(s): ${missing.join(", ")}` : null) ?? (refused.length ? refused.join(" ") : null),
+    error:
+      error ??
+      (!profileParsed.success ? `unknown scoring profile (choose ${SCORING_PROFILES.join(" or ")})` : null) ??
+      (missing.length ? `unknown or unscorable run id(s): ${missing.join(", ")}` : null) ??
+      (refused.length ? refused.join(" ") : null),
   };
 }
 export type Selection = Awaited<ReturnType<typeof loadSelection>>;

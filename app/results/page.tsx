@@ -35,18 +35,32 @@ export default async function ResultsPage({ searchParams }: { searchParams: Prom
         >
           <TradeoffChart points={points} bounds={{ gender: boundSeries("gender"), race: boundSeries("race") }} runIds={selection.selected.map((r) => r.id)} />
         </Card>
-        <Card title="Measured points" description="The scores behind our points, ×100; ± the 95 % bootstrap interval's half-width once computed. Open a row's breakdown to see its statistics.">
+        <Card
+          title="Measured points"
+          description="The scores behind our points, ×100; ± the 95 % bootstrap interval's half-width once computed. Open a row's breakdown to see its statistics."
+        >
           {selection.groups.length === 0 ? (
             <EmptyState title="No measured results yet">
-              Launch a run from <Link className="text-indigo-700 underline" href="/runs">Runs</Link> (the built-in baselines need no API key); its
-              points appear next to the published ones.
+              Launch a run from{" "}
+              <Link className="text-indigo-700 underline" href="/runs">
+                Runs
+              </Link>{" "}
+              (the built-in baselines need no API key); its points appear next to the published ones.
             </EmptyState>
           ) : (
-            <ScoresTable rows={selection.groups} breakdownLinks intervalsFor={selection.selected.map((r) => r.id)} intervalParams={selection.profile === DEFAULT_PROFILE ? {} : { profile: selection.profile }} />
+            <ScoresTable
+              rows={selection.groups}
+              breakdownLinks
+              intervalsFor={selection.selected.map((r) => r.id)}
+              intervalParams={selection.profile === DEFAULT_PROFILE ? {} : { profile: selection.profile }}
+            />
           )}
         </Card>
         {Object.keys(selection.provenance).length > 0 && (
-          <Card title="How the faces were labelled" description="Text-to-image points are only as good as the face classifier behind them: only verified FairFace weights compare with the paper's rows.">
+          <Card
+            title="How the faces were labelled"
+            description="Text-to-image points are only as good as the face classifier behind them: only verified FairFace weights compare with the paper's rows."
+          >
             <div className="space-y-3">
               {selection.selected.map((r) => selection.provenance[r.id] && <ProvenanceDetails key={r.id} p={selection.provenance[r.id]} runName={r.name} />)}
             </div>

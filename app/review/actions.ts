@@ -32,7 +32,13 @@ export async function createAssignmentAction(_prev: AssignmentFormState, form: F
       overlap: String(form.get("overlap") || annotators.length),
       seed: String(form.get("seed") || "1"),
     });
-    await audit(db(), { userId: g.viewer.id, action: "assignment.create", targetType: "assignment", targetId: r.id, details: { images: r.images, annotators } });
+    await audit(db(), {
+      userId: g.viewer.id,
+      action: "assignment.create",
+      targetType: "assignment",
+      targetId: r.id,
+      details: { images: r.images, annotators },
+    });
     revalidatePath("/review/agreement");
     return {
       ok: true,

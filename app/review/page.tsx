@@ -21,10 +21,15 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
   const initial: Partial<Filters> = Object.fromEntries(FILTER_KEYS.map((k) => [k, one(k)]).filter(([, v]) => v));
   return (
     <>
-      <PageHeader title="Review" description="Check every face the classifier labelled, fix what it got wrong, add missed faces and delete false ones. Each annotator’s labels are kept apart; scores use the majority." />
+      <PageHeader
+        title="Review"
+        description="Check every face the classifier labelled, fix what it got wrong, add missed faces and delete false ones. Each annotator’s labels are kept apart; scores use the majority."
+      />
       <ReviewTabs active="/review" />
       {images === 0 ? (
-        <EmptyState title="No faces to review yet">Faces appear here once a text-to-image run has images (generated or imported) and they are labelled on the Label page.</EmptyState>
+        <EmptyState title="No faces to review yet">
+          Faces appear here once a text-to-image run has images (generated or imported) and they are labelled on the Label page.
+        </EmptyState>
       ) : (
         <ReviewQueue options={options} labelSets={labelSets()} initial={initial} me={{ id: viewer.id, name: viewer.name }} />
       )}

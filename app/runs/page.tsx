@@ -24,7 +24,10 @@ export default async function RunsPage() {
     include: { models: { include: { modelConfig: { select: { label: true } } } }, _count: { select: { images: true } } },
   });
   // Failed items per run: a run that "completed" with failures says so here too.
-  const outcomes = await outcomeCounts(db(), runs.map((r) => r.id));
+  const outcomes = await outcomeCounts(
+    db(),
+    runs.map((r) => r.id),
+  );
   return (
     <>
       <PageHeader

@@ -25,10 +25,15 @@ export async function setupAdmin(_prev: SetupState, form: FormData): Promise<Set
   if (!parsed.success) return { message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
   const h = await headers();
   const { dataDir } = env();
-  if (!isFromThisMachine(h) && !setupTokenMatches(dataDir, parsed.data.token)) return { message: "Open this page on the server itself, or use the link with the setup token from the server log." };
+  if (!isFromThisMachine(h) && !setupTokenMatches(dataDir, parsed.data.token))
+    return { message: "Open this page on the server itself, or use the link with the setup token from the server log." };
   if ((await userCount(db())) > 0) return { message: "The first admin exists already: sign in." };
   try {
-    await createUser(db(), { email: parsed.data.email, name: parsed.data.name, password: parsed.data.password, role: "admin" }, { userId: null, action: "user.setup" });
+    await createUser(
+      db(),
+      { email: parsed.data.email, name: parsed.data.name, password: parsed.data.password, role: "admin" },
+      { userId: null, action: "user.setup" },
+    );
   } catch (e) {
     if (e instanceof DomainError) return { message: e.message };
     throw e;

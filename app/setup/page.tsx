@@ -19,7 +19,10 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
   const allowed = isFromThisMachine(await headers()) || setupTokenMatches(env().dataDir, token);
   return (
     <div className="mx-auto max-w-md">
-      <PageHeader title="Create the first admin" description="No account exists yet. The first one is an admin, who then invites the team (runners, reviewers, annotators, viewers)." />
+      <PageHeader
+        title="Create the first admin"
+        description="No account exists yet. The first one is an admin, who then invites the team (runners, reviewers, annotators, viewers)."
+      />
       <Card>
         {allowed ? (
           <SetupForm token={token ?? ""} />

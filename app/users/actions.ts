@@ -60,7 +60,11 @@ export async function inviteUser(_prev: UsersFormState, form: FormData): Promise
   try {
     const inv = await createInvitation(db(), g.viewer.id, { role: parsed.data.role, email: parsed.data.email ?? null });
     revalidatePath("/users");
-    return { ok: true, message: `Invitation for ${/^[aeiou]/.test(inv.role) ? "an" : "a"} ${inv.role}${inv.email ? ` (${inv.email})` : ""}: it works once, until ${inv.expiresAt.toISOString().slice(0, 10)}.`, link: inv.path };
+    return {
+      ok: true,
+      message: `Invitation for ${/^[aeiou]/.test(inv.role) ? "an" : "a"} ${inv.role}${inv.email ? ` (${inv.email})` : ""}: it works once, until ${inv.expiresAt.toISOString().slice(0, 10)}.`,
+      link: inv.path,
+    };
   } catch (e) {
     if (e instanceof DomainError || e instanceof z.ZodError) return { message: e instanceof z.ZodError ? "Enter a valid email or none." : e.message };
     throw e;

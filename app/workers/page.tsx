@@ -36,7 +36,9 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
       />
       <Card>
         {workers.length === 0 ? (
-          <EmptyState title="No worker is running">Start the server with FOF_WORKER=on (the default) or run `npm run fof -- worker` on a host that reaches the database.</EmptyState>
+          <EmptyState title="No worker is running">
+            Start the server with FOF_WORKER=on (the default) or run `npm run fof -- worker` on a host that reaches the database.
+          </EmptyState>
         ) : (
           <Table data-testid="workers">
             <thead>
@@ -77,7 +79,13 @@ export default async function WorkersPage({ searchParams }: { searchParams: Prom
                       : "—"}
                   </Td>
                   <Td className="text-right tabular-nums">{w.inFlight}</Td>
-                  <Td className="text-xs">{w.shares.length ? w.shares.map((s) => `${s.model}: ${s.granted}${s.of ? ` of ${s.of}` : ""}${s.wanted > s.granted ? ` (wants ${s.wanted})` : ""}`).join("; ") : "—"}</Td>
+                  <Td className="text-xs">
+                    {w.shares.length
+                      ? w.shares
+                          .map((s) => `${s.model}: ${s.granted}${s.of ? ` of ${s.of}` : ""}${s.wanted > s.granted ? ` (wants ${s.wanted})` : ""}`)
+                          .join("; ")
+                      : "—"}
+                  </Td>
                   <Td className="text-xs">
                     <time dateTime={w.heartbeatAt}>{ago(w.heartbeatAt)}</time>
                   </Td>

@@ -27,14 +27,18 @@ async function findRun(runId: string) {
 
 /** `fof scores RUN`: a stored run's scores in the `fof score` shape (T2I: from the labelled faces). */
 export async function scoresCommand(runId: string, opts: { raceMapping?: string; labels?: string; pretty?: boolean; profile?: string }) {
-  const profile = (SCORING_PROFILES as readonly string[]).includes(opts.profile ?? DEFAULT_PROFILE) ? ((opts.profile ?? DEFAULT_PROFILE) as ScoringProfile) : null;
+  const profile = (SCORING_PROFILES as readonly string[]).includes(opts.profile ?? DEFAULT_PROFILE)
+    ? ((opts.profile ?? DEFAULT_PROFILE) as ScoringProfile)
+    : null;
   if (!profile) throw new Error(`--profile must be one of ${SCORING_PROFILES.join(", ")}`);
   const mapping = raceMapping(opts.raceMapping);
   const labels = labelSource(opts.labels);
   await findRun(runId);
   // A suite with generic results prints its views (tables beside the published rows), as the run page's JSON export.
   const generic = await genericSuiteOfRun(db(), runId);
-  const body = generic ? await suiteResultsJson(db(), runId, generic, { labels, profile }) : { profile, results: await runScores(db(), runId, { raceMapping: mapping, labels, profile }) };
+  const body = generic
+    ? await suiteResultsJson(db(), runId, generic, { labels, profile })
+    : { profile, results: await runScores(db(), runId, { raceMapping: mapping, labels, profile }) };
   process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");
   await db().$disconnect();
 }
@@ -76,14 +80,23 @@ function walk(dir: string, base = path.dirname(path.resolve(dir))): Array<{ name
 /** `fof import --model SLUG PATH…`: folders, zips or files, mapped and checked like the Import page; all or nothing. */
 export async function importCommand(paths: string[], opts: { model: string; suite?: string; run?: string; name?: string }) {
   // Read from disk one at a time while checked (archives in slices, entries spilled to a scratch folder).
-  const files = paths.flatMap((p) => (statSync(p).isDirectory() ? walk(p) : [{ name: path.basename(p), file: p }])).map((f) => ({ name: f.name, path: f.file, size: statSync(f.file).size }));
+  const files = paths
+    .flatMap((p) => (statSync(p).isDirectory() ? walk(p) : [{ name: path.basename(p), file: p }]))
+    .map((f) => ({ name: f.name, path: f.file, size: statSync(f.file).size }));
   await migrateAndSeed({ quiet: true });
   // A scratch folder for archive entries; the user's own files are copied into the store, never moved.
   const scratch = mkdtempSync(path.join(env().dataDir, "import-"));
   const workDir = path.join(scratch, "expanded");
   mkdirSync(workDir, { mode: 0o700 });
   try {
-    const r = await importImages(db(), env().dataDir, { modelSlug: opts.model, suite: opts.suite ?? null, runId: opts.run ?? null, runName: opts.name ?? null, files, workDir });
+    const r = await importImages(db(), env().dataDir, {
+      modelSlug: opts.model,
+      suite: opts.suite ?? null,
+      runId: opts.run ?? null,
+      runName: opts.name ?? null,
+      files,
+      workDir,
+    });
     for (const s of r.skipped) process.stderr.write(`left out ${s.name}: ${s.message}\n`);
     process.stderr.write(`imported ${r.imported} images (mapped by ${r.mappedBy}) into run ${r.runId}\n`);
     process.stdout.write(JSON.stringify({ runId: r.runId, imported: r.imported }) + "\n");

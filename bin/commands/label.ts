@@ -72,7 +72,11 @@ export async function labelHere(prisma: ReturnType<typeof db>, runId: string, op
       refused: done.refused,
       seconds: Math.round(seconds * 10) / 10,
       imagesPerSecond: seconds > 0 ? Math.round((done.images / seconds) * 100) / 100 : null,
-      classifier: { name: labeller.classifierFile.name, sha256: labeller.classifierFile.sha256, status: classifierStatus(labeller.classifierFile.sha256, verifiedFairFace()) },
+      classifier: {
+        name: labeller.classifierFile.name,
+        sha256: labeller.classifierFile.sha256,
+        status: classifierStatus(labeller.classifierFile.sha256, verifiedFairFace()),
+      },
       runtime: labeller.runtime,
     };
   } finally {

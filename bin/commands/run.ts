@@ -1,6 +1,18 @@
 import { CONTEXTS, TESTS, type Context, type Test } from "../../lib/benchmark";
 import { db, migrateAndSeed } from "../../lib/db";
-import { createRun, failureReasons, outcomeCounts, outcomeLabel, presetConfig, PRESET_NAMES, runProgress, runScores, t2iPresetConfig, Worker, type PresetName } from "../../lib/engine";
+import {
+  createRun,
+  failureReasons,
+  outcomeCounts,
+  outcomeLabel,
+  presetConfig,
+  PRESET_NAMES,
+  runProgress,
+  runScores,
+  t2iPresetConfig,
+  Worker,
+  type PresetName,
+} from "../../lib/engine";
 import { DEFAULT_SUITE_ID, listSuites, suiteOf } from "../../lib/suites";
 import { logger } from "../../lib/log";
 import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
@@ -10,7 +22,10 @@ import { labelWorkerFromEnv } from "../../lib/faces/label-worker";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
   if (value === undefined) return undefined;
-  const items = value.split(",").map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = items.filter((i) => !allowed.includes(i as T));
   if (bad.length) throw new Error(`unknown ${what}: ${bad.join(", ")} (choose from ${allowed.join(", ")})`);
   return items as T[];
@@ -58,7 +73,10 @@ export async function runCommand(opts: RunOptions) {
   const t2i = (await prisma.modelConfig.count({ where: { slug: { in: opts.model }, modality: "t2i" } })) > 0;
   const tests = opts.tests ? { tests: list<Test>(opts.tests, TESTS, "test") } : {};
   const config = t2i
-    ? t2iPresetConfig(opts.preset as PresetName, { ...tests, ...(opts.imagesPerPrompt ? { imagesPerPrompt: int(opts.imagesPerPrompt, "--images-per-prompt") } : {}) })
+    ? t2iPresetConfig(opts.preset as PresetName, {
+        ...tests,
+        ...(opts.imagesPerPrompt ? { imagesPerPrompt: int(opts.imagesPerPrompt, "--images-per-prompt") } : {}),
+      })
     : presetConfig(opts.preset as PresetName, {
         ...tests,
         ...(opts.contexts ? { contexts: list<Context>(opts.contexts, CONTEXTS, "context") } : {}),
@@ -67,7 +85,12 @@ export async function runCommand(opts: RunOptions) {
       });
   if (opts.label && !t2i) throw new Error("--label is for text-to-image models (their faces are labelled)");
   if (opts.label) modelPaths({}); // no face models: refused before anything is generated
-  const { run, final } = await planAndWork(prisma, { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name }, t2i, !!opts.label);
+  const { run, final } = await planAndWork(
+    prisma,
+    { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name },
+    t2i,
+    !!opts.label,
+  );
   if (opts.label) await labelHere(prisma, run.id);
   const results = await runScores(prisma, run.id);
   process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
@@ -94,7 +117,10 @@ async function runSuiteCommand(opts: RunOptions) {
   const preset = suite.presets[opts.preset];
   if (!preset) throw new Error(`unknown ${suite.name} preset "${opts.preset}" (choose from ${Object.keys(suite.presets).join(", ")})`);
   const fofOnly = (["tests", "contexts", "objectiveRepeats", "subjectiveRepeats", "imagesPerPrompt"] as const).filter((k) => opts[k] !== undefined);
-  if (fofOnly.length) throw new Error(`${fofOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}: FACT-OR-FAIR options; give ${suite.name}'s settings with --config '{"…": …}'`);
+  if (fofOnly.length)
+    throw new Error(
+      `${fofOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}: FACT-OR-FAIR options; give ${suite.name}'s settings with --config '{"…": …}'`,
+    );
   let overrides: Record<string, unknown> = {};
   if (opts.config) {
     try {
@@ -112,7 +138,21 @@ async function runSuiteCommand(opts: RunOptions) {
   const t2i = suite.modalityOf(preset.config) === "t2i";
   if (opts.label && !t2i) throw new Error("--label is for text-to-image suites (their faces are labelled)");
   if (opts.label) modelPaths({}); // no face models: refused before anything is generated
-  const { run, final } = await planAndWork(prisma, { suite: suite.id, models: opts.model, config: { ...(preset.config as object), ...overrides }, preset: opts.config ? "custom" : opts.preset, seed, budgetUsd: budget, name: opts.name, ...(opts.content ? { contentVersion: opts.content } : {}) }, t2i, !!opts.label);
+  const { run, final } = await planAndWork(
+    prisma,
+    {
+      suite: suite.id,
+      models: opts.model,
+      config: { ...(preset.config as object), ...overrides },
+      preset: opts.config ? "custom" : opts.preset,
+      seed,
+      budgetUsd: budget,
+      name: opts.name,
+      ...(opts.content ? { contentVersion: opts.content } : {}),
+    },
+    t2i,
+    !!opts.label,
+  );
   if (opts.label) await labelHere(prisma, run.id);
   const generic = await genericSuiteOfRun(prisma, run.id);
   const body = generic ? await suiteResultsJson(prisma, run.id, generic, { labels: "model" }) : { results: await runScores(prisma, run.id) };
@@ -121,7 +161,10 @@ async function runSuiteCommand(opts: RunOptions) {
   process.exitCode = exitCodeOf(final);
 }
 
-export const SUITE_IDS = () => listSuites().map((s) => s.id).join(" | ");
+export const SUITE_IDS = () =>
+  listSuites()
+    .map((s) => s.id)
+    .join(" | ");
 
 /**
  * Plans the run and works it in this process. The worker starts as soon as the run exists and calls the rows while
@@ -146,7 +189,14 @@ async function planAndWork(prisma: ReturnType<typeof db>, input: Parameters<type
   return { run, final: await workToEnd(prisma, run, t2i, worker, working, labelling) };
 }
 
-async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plannedCount: number }, t2i: boolean, worker: Worker, working: Promise<void>, labelling: boolean) {
+async function workToEnd(
+  prisma: ReturnType<typeof db>,
+  run: { id: string; plannedCount: number },
+  t2i: boolean,
+  worker: Worker,
+  working: Promise<void>,
+  labelling: boolean,
+) {
   process.stderr.write(`run ${run.id}: ${run.plannedCount} ${t2i ? "images and queries" : "queries"} planned\n`);
   const onSignal = () => {
     process.stderr.write("stopping: in-flight calls finish and are saved; resume with `fof worker`\n");
@@ -170,7 +220,10 @@ async function workToEnd(prisma: ReturnType<typeof db>, run: { id: string; plann
   process.stderr.write(`run ${run.id}: ${outcomeLabel(row.status, failed)}${row.error ? ` (${row.error})` : ""}\n`);
   // Every distinct reason a call failed, with how many items it took: a failure is never only a number.
   if (failed > 0) for (const r of await failureReasons(prisma, run.id, 20)) process.stderr.write(`  ${r.count.toLocaleString("en-US")} failed: ${r.reason}\n`);
-  if (t2i && failed < run.plannedCount && !labelling) process.stderr.write(`images generated; label their faces on the Label page (/label?run=${run.id}) or with \`fof label ${run.id}\`, then \`fof scores ${run.id}\`\n`);
+  if (t2i && failed < run.plannedCount && !labelling)
+    process.stderr.write(
+      `images generated; label their faces on the Label page (/label?run=${run.id}) or with \`fof label ${run.id}\`, then \`fof scores ${run.id}\`\n`,
+    );
   return final;
 }
 

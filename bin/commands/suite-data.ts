@@ -13,9 +13,17 @@ export const suiteDataCommands = {
     const files = await collectDataFiles(paths, suite.dataImport.accepts);
     await migrateAndSeed({ quiet: true });
     const r = await importSuiteData(db(), suite.id, files);
-    await audit(db(), { userId: null, action: "content.import", targetType: "suite", targetId: suite.id, details: { version: r.version, sha256: r.sha256, created: r.created, files: files.map((f) => f.name), via: "cli" } });
+    await audit(db(), {
+      userId: null,
+      action: "content.import",
+      targetType: "suite",
+      targetId: suite.id,
+      details: { version: r.version, sha256: r.sha256, created: r.created, files: files.map((f) => f.name), via: "cli" },
+    });
     const items = (r.content as { entries?: unknown[] }).entries?.length;
-    process.stdout.write(`${r.created ? "imported" : "already imported"}: ${suite.name} content ${r.version} (sha256 ${r.sha256.slice(0, 12)}…${items !== undefined ? `, ${items} entries` : ""}) from ${files.map((f) => f.name).join(", ")}\n`);
+    process.stdout.write(
+      `${r.created ? "imported" : "already imported"}: ${suite.name} content ${r.version} (sha256 ${r.sha256.slice(0, 12)}…${items !== undefined ? `, ${items} entries` : ""}) from ${files.map((f) => f.name).join(", ")}\n`,
+    );
     process.stdout.write(`plan a run on it: fof run --suite ${suite.id} --content ${r.version} -m <model> --preset smoke\n`);
     await db().$disconnect();
   },

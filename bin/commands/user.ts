@@ -14,7 +14,9 @@ async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) throw new Error("set FOF_USER_PASSWORD or pipe the password on standard input");
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
 }
 
 function role(value: string): Role {
@@ -47,7 +49,9 @@ export const userCommands = {
   list: () =>
     withDb(async () => {
       for (const u of await listUsers(db()))
-        process.stdout.write(`${u.email}\t${u.role}${u.disabled ? "\tdisabled" : ""}${u.spendingLimitUsd !== null ? `\tlimit $${u.spendingLimitUsd}` : ""}${u.placeholder ? "\tplaceholder" : ""}\n`);
+        process.stdout.write(
+          `${u.email}\t${u.role}${u.disabled ? "\tdisabled" : ""}${u.spendingLimitUsd !== null ? `\tlimit $${u.spendingLimitUsd}` : ""}${u.placeholder ? "\tplaceholder" : ""}\n`,
+        );
     }),
   role: (email: string, r: string) => withDb(async () => setRole(db(), null, (await user(email)).id, role(r))),
   disable: (email: string) => withDb(async () => setDisabled(db(), null, (await user(email)).id, true)),

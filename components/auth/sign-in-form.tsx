@@ -22,7 +22,11 @@ export function SignInForm({ next }: { next: string }) {
         setPending(true);
         setMessage(null);
         try {
-          const res = await fetch("/api/auth/sign-in/email", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: data.get("email"), password: data.get("password") }) });
+          const res = await fetch("/api/auth/sign-in/email", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ email: data.get("email"), password: data.get("password") }),
+          });
           if (res.ok) {
             window.location.assign(next);
             return;

@@ -4,7 +4,11 @@ import { Badge } from "@/components/ui/badge";
 import { CLASSIFIER_STATUS_TEXT, mixedClassifiersMessage, modelDisplayName, type ClassifierStatus, type LabelProvenance } from "@/lib/faces/provenance";
 
 const TONE: Record<ClassifierStatus, "success" | "warning" | "danger"> = { fairface: "success", "stand-in": "danger", unverified: "warning" };
-const SHORT: Record<ClassifierStatus, string> = { fairface: "FairFace, verified", "stand-in": "stand-in — not FairFace", unverified: "not verified as FairFace" };
+const SHORT: Record<ClassifierStatus, string> = {
+  fairface: "FairFace, verified",
+  "stand-in": "stand-in — not FairFace",
+  unverified: "not verified as FairFace",
+};
 
 export function ProvenanceBadge({ p }: { p: LabelProvenance }) {
   if (!p.classifiers.length) return null;
@@ -27,7 +31,8 @@ export function ProvenanceDetails({ p, runName }: { p: LabelProvenance; runName?
         {p.classifiers.map((c) => (
           <li key={c.sha256 ?? c.name} className="flex flex-wrap items-center gap-2">
             <span>
-              Classifier <strong>{modelDisplayName(c.name, c.sha256)}</strong> <span className="font-mono text-xs text-slate-500">sha256 {c.sha256 ?? "unrecorded"}</span> · {c.faces.toLocaleString("en-US")} faces
+              Classifier <strong>{modelDisplayName(c.name, c.sha256)}</strong>{" "}
+              <span className="font-mono text-xs text-slate-500">sha256 {c.sha256 ?? "unrecorded"}</span> · {c.faces.toLocaleString("en-US")} faces
             </span>
             <Badge tone={TONE[c.status]} title={CLASSIFIER_STATUS_TEXT[c.status]}>
               {SHORT[c.status]}
@@ -36,8 +41,11 @@ export function ProvenanceDetails({ p, runName }: { p: LabelProvenance; runName?
         ))}
       </ul>
       <p className="text-slate-600">
-        Detector: {p.detectors.length ? p.detectors.map((d) => `${modelDisplayName(d.name, d.sha256)}${d.sha256 ? ` (sha256 ${d.sha256.slice(0, 12)}…)` : ""}`).join(", ") : "none recorded (hand-drawn boxes only)"} · Runtime:{" "}
-        {p.runtimes.map((r) => `${r.runtime} (${r.faces.toLocaleString("en-US")} faces)`).join(", ")}
+        Detector:{" "}
+        {p.detectors.length
+          ? p.detectors.map((d) => `${modelDisplayName(d.name, d.sha256)}${d.sha256 ? ` (sha256 ${d.sha256.slice(0, 12)}…)` : ""}`).join(", ")
+          : "none recorded (hand-drawn boxes only)"}{" "}
+        · Runtime: {p.runtimes.map((r) => `${r.runtime} (${r.faces.toLocaleString("en-US")} faces)`).join(", ")}
       </p>
       {p.mixed ? (
         <p role="alert" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-rose-800">

@@ -44,7 +44,10 @@ export async function webgpuAdapter(): Promise<{ description: string; software: 
     if (!adapter) return null;
     const info = adapter.info ?? {};
     const description = [info.vendor, info.architecture, info.description].filter(Boolean).join(" / ") || "adapter";
-    const software = adapter.isFallbackAdapter === true || info.isFallbackAdapter === true || /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render|warp/i.test(description);
+    const software =
+      adapter.isFallbackAdapter === true ||
+      info.isFallbackAdapter === true ||
+      /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render|warp/i.test(description);
     return { description, software };
   } catch {
     return null;

@@ -3,7 +3,15 @@
 import Link from "next/link";
 import { unzipSync } from "fflate";
 import { useMemo, useRef, useState, useTransition } from "react";
-import { ImportNameError, mapImportNames, mapSuiteNames, MANIFEST_NAME, type ImportProblem, type ImportTarget, type NameMapping } from "@/lib/images/import-names";
+import {
+  ImportNameError,
+  mapImportNames,
+  mapSuiteNames,
+  MANIFEST_NAME,
+  type ImportProblem,
+  type ImportTarget,
+  type NameMapping,
+} from "@/lib/images/import-names";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
@@ -177,7 +185,10 @@ export function ImportForm({
       const k = `${t.test}|${t.statisticId}|${t.level}`;
       counts.set(k, { target: t, n: (counts.get(k)?.n ?? 0) + 1 });
     }
-    return [...counts.values()].sort((a, b) => a.target.statisticId.localeCompare(b.target.statisticId) || a.target.test.localeCompare(b.target.test) || a.target.level.localeCompare(b.target.level));
+    return [...counts.values()].sort(
+      (a, b) =>
+        a.target.statisticId.localeCompare(b.target.statisticId) || a.target.test.localeCompare(b.target.test) || a.target.level.localeCompare(b.target.level),
+    );
   }, [preview]);
   const totalBytes = picked.reduce((a, p) => a + p.file.size, 0);
   const ready = preview && preview.targets.size > 0 && preview.problems.length === 0 && !imported;
@@ -191,17 +202,35 @@ export function ImportForm({
     setState({});
     try {
       const json = { "content-type": "application/json" };
-      const { uploadId } = await call<{ uploadId: string }>("/api/imports", { method: "POST", headers: json, body: JSON.stringify({ model, suite, runId: runId || null, runName: runName || null }) });
+      const { uploadId } = await call<{ uploadId: string }>("/api/imports", {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ model, suite, runId: runId || null, runName: runName || null }),
+      });
       setProgress({ sent: 0, total: totalBytes });
       let sent = 0;
       for (const p of picked) {
-        await call(`/api/imports/${uploadId}/files?name=${encodeURIComponent(p.path)}`, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: p.file });
+        await call(`/api/imports/${uploadId}/files?name=${encodeURIComponent(p.path)}`, {
+          method: "PUT",
+          headers: { "content-type": "application/octet-stream" },
+          body: p.file,
+        });
         sent += p.file.size;
         setProgress({ sent, total: totalBytes });
       }
-      const r = await call<{ runId: string; imported: number; skipped: ImportProblem[]; mappedBy: string }>(`/api/imports/${uploadId}/commit`, { method: "POST", headers: json, body: "{}" });
+      const r = await call<{ runId: string; imported: number; skipped: ImportProblem[]; mappedBy: string }>(`/api/imports/${uploadId}/commit`, {
+        method: "POST",
+        headers: json,
+        body: "{}",
+      });
       setImported(true);
-      setState({ ok: true, runId: r.runId, imported: r.imported, skipped: r.skipped, message: `Imported ${r.imported} image${r.imported === 1 ? "" : "s"} (mapped by ${r.mappedBy}).` });
+      setState({
+        ok: true,
+        runId: r.runId,
+        imported: r.imported,
+        skipped: r.skipped,
+        message: `Imported ${r.imported} image${r.imported === 1 ? "" : "s"} (mapped by ${r.mappedBy}).`,
+      });
     } catch (e) {
       setState({ message: (e as Error).message, problems: (e as { problems?: ImportProblem[] }).problems });
     } finally {
@@ -222,7 +251,10 @@ export function ImportForm({
       noValidate
     >
       {state.message && (
-        <div role={state.ok ? "status" : "alert"} className={`rounded-md border px-3 py-2 text-sm ${state.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-rose-200 bg-rose-50 text-rose-800"}`}>
+        <div
+          role={state.ok ? "status" : "alert"}
+          className={`rounded-md border px-3 py-2 text-sm ${state.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-rose-200 bg-rose-50 text-rose-800"}`}
+        >
           <p className="font-medium">{state.message}</p>
           {state.ok && state.runId && (
             <p className="mt-1">
@@ -297,7 +329,12 @@ export function ImportForm({
             <label htmlFor="import-run" className="font-medium">
               Run
             </label>
-            <select id="import-run" value={runId} onChange={(e) => setRunId(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5">
+            <select
+              id="import-run"
+              value={runId}
+              onChange={(e) => setRunId(e.target.value)}
+              className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5"
+            >
               <option value="">A new run</option>
               {modelRuns.map((r) => (
                 <option key={r.id} value={r.id}>
@@ -327,16 +364,16 @@ export function ImportForm({
         title="2. Images"
         description={
           suiteNaming ? (
-            <>
-              Name files {suiteNaming}. PNG, JPEG or WebP, checked by content; up to 25 MiB and 8192 px a side each, 5,000 files and 1 GiB per import.
-            </>
+            <>Name files {suiteNaming}. PNG, JPEG or WebP, checked by content; up to 25 MiB and 8192 px a side each, 5,000 files and 1 GiB per import.</>
           ) : (
-          <>
-            Name files <code>&lt;test&gt;/&lt;statistic-id&gt;/&lt;level&gt;/&lt;any&gt;.png</code> (folders) or{" "}
-            <code>&lt;test&gt;__&lt;statistic-id&gt;__&lt;level&gt;__&lt;n&gt;.png</code>, or include a <code>manifest.json</code> (
-            <code>[{"{"}&quot;file&quot;, &quot;test&quot;, &quot;statistic&quot;, &quot;level&quot;{"}"}]</code>). PNG, JPEG or WebP, checked by content; up to 25 MiB and
-            8192 px a side each, 5,000 files and 1 GiB per import.
-          </>
+            <>
+              Name files <code>&lt;test&gt;/&lt;statistic-id&gt;/&lt;level&gt;/&lt;any&gt;.png</code> (folders) or{" "}
+              <code>&lt;test&gt;__&lt;statistic-id&gt;__&lt;level&gt;__&lt;n&gt;.png</code>, or include a <code>manifest.json</code> (
+              <code>
+                [{"{"}&quot;file&quot;, &quot;test&quot;, &quot;statistic&quot;, &quot;level&quot;{"}"}]
+              </code>
+              ). PNG, JPEG or WebP, checked by content; up to 25 MiB and 8192 px a side each, 5,000 files and 1 GiB per import.
+            </>
           )
         }
       >
@@ -345,7 +382,14 @@ export function ImportForm({
             <label htmlFor="import-files" className="font-medium">
               Files or zip archives
             </label>
-            <input id="import-files" type="file" multiple accept="image/png,image/jpeg,image/webp,.zip,application/zip,.json" onChange={(e) => choose(e.target.files)} className="mt-1 block text-sm" />
+            <input
+              id="import-files"
+              type="file"
+              multiple
+              accept="image/png,image/jpeg,image/webp,.zip,application/zip,.json"
+              onChange={(e) => choose(e.target.files)}
+              className="mt-1 block text-sm"
+            />
           </div>
           <div>
             <label htmlFor="import-folder" className="font-medium">
@@ -381,7 +425,11 @@ export function ImportForm({
           actions={
             <span className="flex gap-2">
               <Badge tone="success">{preview.targets.size} images</Badge>
-              {preview.problems.length > 0 && <Badge tone="danger">{preview.problems.length.toLocaleString("en-US")} problem{preview.problems.length === 1 ? "" : "s"}</Badge>}
+              {preview.problems.length > 0 && (
+                <Badge tone="danger">
+                  {preview.problems.length.toLocaleString("en-US")} problem{preview.problems.length === 1 ? "" : "s"}
+                </Badge>
+              )}
               {preview.skipped.length > 0 && <Badge tone="neutral">{preview.skipped.length} left out</Badge>}
             </span>
           }

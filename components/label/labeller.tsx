@@ -10,7 +10,18 @@ import type { LabelDisplay } from "@/lib/suites/types";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { BROWSER_MODEL_KEY, decode, fetchBytes, loadOrt, postJson, sha256Hex, webgpuAdapter, type Ort, type Session, type StoredModel } from "@/components/faces/runtime";
+import {
+  BROWSER_MODEL_KEY,
+  decode,
+  fetchBytes,
+  loadOrt,
+  postJson,
+  sha256Hex,
+  webgpuAdapter,
+  type Ort,
+  type Session,
+  type StoredModel,
+} from "@/components/faces/runtime";
 
 type Backend = { ep: "webgpu" | "wasm"; detail: string };
 type ClassifierSource = { kind: "server" } | { kind: "browser"; name: string; savedAt: string };
@@ -71,13 +82,13 @@ export function Labeller({
   const [imageErrors, setImageErrors] = useState<string[]>([]);
   const [last, setLast] = useState<LastImage | null>(null);
 
-  const createSession = useCallback(
-    async (bytes: ArrayBuffer | Uint8Array, ep: Backend["ep"]) => {
-      const ort = ortRef.current!;
-      return ort.InferenceSession.create(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), { executionProviders: [ep], graphOptimizationLevel: "all" });
-    },
-    [],
-  );
+  const createSession = useCallback(async (bytes: ArrayBuffer | Uint8Array, ep: Backend["ep"]) => {
+    const ort = ortRef.current!;
+    return ort.InferenceSession.create(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), {
+      executionProviders: [ep],
+      graphOptimizationLevel: "all",
+    });
+  }, []);
 
   /** Loads a FairFace candidate and checks its layout; throws a readable error when it is not FairFace-shaped. */
   const loadClassifier = useCallback(
@@ -211,7 +222,10 @@ export function Labeller({
     setMessage(null);
     try {
       while (runningRef.current) {
-        const lease = await postJson<{ lease: string; images: Leased[]; displays: Record<string, LabelDisplay>; remaining: number }>("/api/label/lease", { runId, max: BATCH });
+        const lease = await postJson<{ lease: string; images: Leased[]; displays: Record<string, LabelDisplay>; remaining: number }>("/api/label/lease", {
+          runId,
+          max: BATCH,
+        });
         if (lease.images.length) leasesRef.current.add(lease.lease);
         setStats((s) => ({ ...s, todo: lease.remaining }));
         if (!lease.images.length) {
@@ -226,15 +240,37 @@ export function Labeller({
             const faces = await labelImage(ort, det.session, cls.session, cls.layout, img, DEFAULT_DETECTION_THRESHOLD);
             results.push({
               imageId: im.id,
-              faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: Math.min(1, f.score), race: f.probabilities.race, gender: f.probabilities.gender, age: f.probabilities.age })),
+              faces: faces.map((f) => ({
+                x1: f.x1,
+                y1: f.y1,
+                x2: f.x2,
+                y2: f.y2,
+                score: Math.min(1, f.score),
+                race: f.probabilities.race,
+                gender: f.probabilities.gender,
+                age: f.probabilities.age,
+              })),
             });
             const ms = performance.now() - t0;
-            setStats((s) => ({ ...s, images: s.images + 1, faces: s.faces + faces.length, noFace: s.noFace + (faces.length ? 0 : 1), activeMs: s.activeMs + ms }));
+            setStats((s) => ({
+              ...s,
+              images: s.images + 1,
+              faces: s.faces + faces.length,
+              noFace: s.noFace + (faces.length ? 0 : 1),
+              activeMs: s.activeMs + ms,
+            }));
             setLast({
               url: im.url,
               width: img.width,
               height: img.height,
-              faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.score, labels: applyLabelDisplay(lease.displays[im.suiteId] ?? FAIRFACE_DISPLAY, f.probabilities) })),
+              faces: faces.map((f) => ({
+                x1: f.x1,
+                y1: f.y1,
+                x2: f.x2,
+                y2: f.y2,
+                score: f.score,
+                labels: applyLabelDisplay(lease.displays[im.suiteId] ?? FAIRFACE_DISPLAY, f.probabilities),
+              })),
               mapping: (lease.displays[im.suiteId] ?? FAIRFACE_DISPLAY).mapping,
             });
           } catch (e) {
@@ -251,7 +287,8 @@ export function Labeller({
             results,
           });
           if (results.length === lease.images.length) leasesRef.current.delete(lease.lease);
-          if (saved.refused.length) setImageErrors((list) => [...list, ...saved.refused.map((id) => `${id}: lease lost (another tab labelled it); not saved twice`)]);
+          if (saved.refused.length)
+            setImageErrors((list) => [...list, ...saved.refused.map((id) => `${id}: lease lost (another tab labelled it); not saved twice`)]);
         }
       }
     } catch (e) {
@@ -271,11 +308,16 @@ export function Labeller({
 
   return (
     <div className="space-y-6">
-      <Card title="Face pipeline" description="UltraFace RFB-320 (threshold 0.95, NMS, square crops with 25 % margin) → FairFace ResNet-34 (224 × 224). Runs in this browser.">
+      <Card
+        title="Face pipeline"
+        description="UltraFace RFB-320 (threshold 0.95, NMS, square crops with 25 % margin) → FairFace ResNet-34 (224 × 224). Runs in this browser."
+      >
         <dl className="grid gap-3 text-sm sm:grid-cols-3">
           <div>
             <dt className="text-xs text-slate-500">Backend</dt>
-            <dd data-testid="backend">{backend ? `${backend.ep === "webgpu" ? "WebGPU" : "WASM"} — ${backend.detail}` : phase === "error" ? "–" : "starting…"}</dd>
+            <dd data-testid="backend">
+              {backend ? `${backend.ep === "webgpu" ? "WebGPU" : "WASM"} — ${backend.detail}` : phase === "error" ? "–" : "starting…"}
+            </dd>
           </div>
           <div>
             <dt className="text-xs text-slate-500">Classifier</dt>
@@ -307,18 +349,22 @@ export function Labeller({
       {phase === "need-model" && (
         <Card title="FairFace model not installed" className="border-amber-300">
           <div className="space-y-3 text-sm" data-testid="model-missing">
-            <p>Faces are labelled only by the real classifier (or by a person on the Review page): without it, nothing is labelled and images stay “unlabelled”. Install it one of these ways:</p>
+            <p>
+              Faces are labelled only by the real classifier (or by a person on the Review page): without it, nothing is labelled and images stay “unlabelled”.
+              Install it one of these ways:
+            </p>
             <ol className="list-decimal space-y-1 pl-5">
               <li>
-                On the server: set <code>FAIRFACE_MODEL_URL</code> and <code>FAIRFACE_MODEL_SHA256</code> and run <code>npm run setup:models</code> (downloads and checks the file into{" "}
-                <code>public/models/fairface.onnx</code>).
+                On the server: set <code>FAIRFACE_MODEL_URL</code> and <code>FAIRFACE_MODEL_SHA256</code> and run <code>npm run setup:models</code> (downloads
+                and checks the file into <code>public/models/fairface.onnx</code>).
               </li>
               <li>
-                On the server: copy a FairFace ONNX export to <code>public/models/fairface.onnx</code>, <code>&lt;FOF_DATA_DIR&gt;/models/fairface.onnx</code>, or point{" "}
-                <code>FAIRFACE_MODEL_PATH</code> at it.
+                On the server: copy a FairFace ONNX export to <code>public/models/fairface.onnx</code>, <code>&lt;FOF_DATA_DIR&gt;/models/fairface.onnx</code>,
+                or point <code>FAIRFACE_MODEL_PATH</code> at it.
               </li>
               <li>
-                In this browser: choose the <code>.onnx</code> file. It is checked (input [N,3,224,224]; one output [N,18] or race/gender/age heads) and kept in this browser’s storage.
+                In this browser: choose the <code>.onnx</code> file. It is checked (input [N,3,224,224]; one output [N,18] or race/gender/age heads) and kept in
+                this browser’s storage.
               </li>
             </ol>
             <div>
@@ -345,7 +391,14 @@ export function Labeller({
           )
         }
       >
-        <div role="progressbar" aria-label="Images labelled" aria-valuemin={0} aria-valuemax={initialTotal} aria-valuenow={labelledTotal} className="h-3 w-full overflow-hidden rounded bg-slate-100">
+        <div
+          role="progressbar"
+          aria-label="Images labelled"
+          aria-valuemin={0}
+          aria-valuemax={initialTotal}
+          aria-valuenow={labelledTotal}
+          className="h-3 w-full overflow-hidden rounded bg-slate-100"
+        >
           <div className="h-full bg-indigo-600 transition-all" style={{ width: `${pct}%` }} />
         </div>
         <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-5">
@@ -395,15 +448,20 @@ export function Labeller({
                 <div
                   key={i}
                   className="absolute border-2 border-emerald-400"
-                  style={{ left: `${(f.x1 / last.width) * 100}%`, top: `${(f.y1 / last.height) * 100}%`, width: `${((f.x2 - f.x1) / last.width) * 100}%`, height: `${((f.y2 - f.y1) / last.height) * 100}%` }}
+                  style={{
+                    left: `${(f.x1 / last.width) * 100}%`,
+                    top: `${(f.y1 / last.height) * 100}%`,
+                    width: `${((f.x2 - f.x1) / last.width) * 100}%`,
+                    height: `${((f.y2 - f.y1) / last.height) * 100}%`,
+                  }}
                 >
-                  <span className="absolute -top-5 left-0 whitespace-nowrap rounded bg-emerald-600 px-1 text-[10px] text-white">
-                    {f.labels.join(", ")}
-                  </span>
+                  <span className="absolute -top-5 left-0 whitespace-nowrap rounded bg-emerald-600 px-1 text-[10px] text-white">{f.labels.join(", ")}</span>
                 </div>
               ))}
             </div>
-            <figcaption className="text-xs text-slate-500">Last image: {last.faces.length} face(s) (shown in {last.mapping})</figcaption>
+            <figcaption className="text-xs text-slate-500">
+              Last image: {last.faces.length} face(s) (shown in {last.mapping})
+            </figcaption>
           </figure>
         )}
       </Card>

@@ -32,7 +32,8 @@ export function MainNav({ user }: { user: NavUser | null }) {
         const props = {
           href: item.href,
           "aria-current": active ? ("page" as const) : undefined,
-          className: "rounded-md px-3 py-1.5 text-sm font-medium transition-colors " + (active ? "bg-indigo-600 text-white" : "text-slate-700 hover:bg-slate-200"),
+          className:
+            "rounded-md px-3 py-1.5 text-sm font-medium transition-colors " + (active ? "bg-indigo-600 text-white" : "text-slate-700 hover:bg-slate-200"),
         };
         // The Label page is loaded in full: it needs its own cross-origin isolation headers (threaded WASM).
         return item.hard ? (

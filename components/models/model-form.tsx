@@ -11,18 +11,39 @@ const FIELDS: Field[] = [
   { name: "slug", label: "Id", placeholder: "gpt-4o-2024-08-06", hint: "used in runs, exports and the CLI" },
   { name: "label", label: "Display name", placeholder: "GPT-4o" },
   { name: "modelId", label: "Provider model id", placeholder: "gpt-4o-2024-08-06, dall-e-3, black-forest-labs/flux-1.1-pro", api: true },
-  { name: "baseUrl", label: "Base URL", placeholder: "https://api.deepinfra.com/v1/openai", hint: "OpenAI-compatible servers; blank = provider default", api: true },
+  {
+    name: "baseUrl",
+    label: "Base URL",
+    placeholder: "https://api.deepinfra.com/v1/openai",
+    hint: "OpenAI-compatible servers; blank = provider default",
+    api: true,
+  },
   { name: "temperature", label: "Temperature", type: "number", step: "0.1", placeholder: "0", hint: "paper: 0", only: "llm" },
   { name: "maxTokens", label: "Max tokens", type: "number", placeholder: "64", only: "llm" },
   { name: "priceInputPer1k", label: "USD / 1k input tokens", type: "number", step: "0.0001", placeholder: "0", only: "llm" },
   { name: "priceOutputPer1k", label: "USD / 1k output tokens", type: "number", step: "0.0001", placeholder: "0", only: "llm" },
   { name: "width", label: "Image width (px)", type: "number", placeholder: "1024", hint: "paper: 1024 × 1024", only: "t2i", api: true },
   { name: "height", label: "Image height (px)", type: "number", placeholder: "1024", only: "t2i", api: true },
-  { name: "quality", label: "Quality", placeholder: "standard", hint: "OpenAI Images only: standard/hd (dall-e-3), low…high (gpt-image-1)", only: "t2i", api: true },
+  {
+    name: "quality",
+    label: "Quality",
+    placeholder: "standard",
+    hint: "OpenAI Images only: standard/hd (dall-e-3), low…high (gpt-image-1)",
+    only: "t2i",
+    api: true,
+  },
   { name: "pricePerImage", label: "USD / image", type: "number", step: "0.001", placeholder: "0.04", only: "t2i", api: true },
   { name: "concurrency", label: "Concurrency", type: "number", placeholder: "8", hint: "calls at once, over all workers", api: true },
   { name: "requestsPerMinute", label: "Requests / minute", type: "number", placeholder: "no limit", hint: "the provider's limit, over all workers", api: true },
-  { name: "tokensPerMinute", label: "Tokens / minute", type: "number", placeholder: "no limit", hint: "input + output, over all workers", only: "llm", api: true },
+  {
+    name: "tokensPerMinute",
+    label: "Tokens / minute",
+    type: "number",
+    placeholder: "no limit",
+    hint: "input + output, over all workers",
+    only: "llm",
+    api: true,
+  },
 ];
 
 export function ModelForm({ credentials }: { credentials: string[] }) {
@@ -34,7 +55,10 @@ export function ModelForm({ credentials }: { credentials: string[] }) {
   return (
     <ActionForm action={action} className="space-y-3" data-testid="model-form">
       {state.message && (
-        <p role={state.ok ? "status" : "alert"} className={`rounded-md px-3 py-2 text-sm ${state.ok ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"}`}>
+        <p
+          role={state.ok ? "status" : "alert"}
+          className={`rounded-md px-3 py-2 text-sm ${state.ok ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"}`}
+        >
           {state.message}
         </p>
       )}

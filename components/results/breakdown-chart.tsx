@@ -69,7 +69,16 @@ export function BreakdownChart({ runId, group, rows, classes }: { runId: string;
           <Tooltip content={CellTooltip} wrapperStyle={{ zIndex: 20 }} />
           <Legend verticalAlign="top" height={28} wrapperStyle={{ zIndex: 1 }} />
           {[...classes, "refused"].map((c) => (
-            <Bar key={c} dataKey={c} stackId="answers" fill={COLOURS[c] ?? "#64748b"} isAnimationActive={false} cursor="pointer" className={`segment-${c}`} onClick={(item: { payload?: unknown }) => open(item.payload as Datum, c)}>
+            <Bar
+              key={c}
+              dataKey={c}
+              stackId="answers"
+              fill={COLOURS[c] ?? "#64748b"}
+              isAnimationActive={false}
+              cursor="pointer"
+              className={`segment-${c}`}
+              onClick={(item: { payload?: unknown }) => open(item.payload as Datum, c)}
+            >
               {data.map((d) => (
                 <Cell key={d.key} stroke={d.row.truth === c ? "#0f172a" : undefined} strokeWidth={d.row.truth === c ? 2 : 0} />
               ))}

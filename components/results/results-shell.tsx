@@ -14,10 +14,24 @@ const TABS = [
 ] as const;
 
 /** Tabs between the results views (carrying the run selection), the run picker and the export links. */
-export function ResultsShell({ current, selection, keep = {}, children }: { current: (typeof TABS)[number]["href"]; selection: Selection; keep?: Record<string, string>; children: ReactNode }) {
+export function ResultsShell({
+  current,
+  selection,
+  keep = {},
+  children,
+}: {
+  current: (typeof TABS)[number]["href"];
+  selection: Selection;
+  keep?: Record<string, string>;
+  children: ReactNode;
+}) {
   const runsParam = selection.explicit ? selection.selected.map((r) => r.id).join(",") : "";
   const qs = (extra: Record<string, string> = {}) => {
-    const p = new URLSearchParams({ ...(runsParam ? { runs: runsParam } : {}), ...(selection.profile !== DEFAULT_PROFILE ? { profile: selection.profile } : {}), ...extra });
+    const p = new URLSearchParams({
+      ...(runsParam ? { runs: runsParam } : {}),
+      ...(selection.profile !== DEFAULT_PROFILE ? { profile: selection.profile } : {}),
+      ...extra,
+    });
     const s = p.toString();
     return s ? `?${s}` : "";
   };
@@ -38,10 +52,18 @@ export function ResultsShell({ current, selection, keep = {}, children }: { curr
           ))}
         </nav>
         <div className="flex gap-2 text-sm">
-          <a className="rounded px-2 py-1 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50" href={`/api/results/scores${qs({ format: "csv", runs: selection.selected.map((r) => r.id).join(",") })}`} download>
+          <a
+            className="rounded px-2 py-1 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50"
+            href={`/api/results/scores${qs({ format: "csv", runs: selection.selected.map((r) => r.id).join(",") })}`}
+            download
+          >
             Export scores CSV
           </a>
-          <a className="rounded px-2 py-1 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50" href={`/api/results/scores${qs({ format: "json", runs: selection.selected.map((r) => r.id).join(",") })}`} download>
+          <a
+            className="rounded px-2 py-1 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50"
+            href={`/api/results/scores${qs({ format: "json", runs: selection.selected.map((r) => r.id).join(",") })}`}
+            download
+          >
             JSON
           </a>
         </div>
@@ -51,7 +73,11 @@ export function ResultsShell({ current, selection, keep = {}, children }: { curr
         {Object.entries(keep).map(([k, v]) => (
           <input key={k} type="hidden" name={k} value={v} />
         ))}
-        <label htmlFor="results-profile" className="text-slate-600" title="Text-to-image d: the released scripts' bounded search (what the published numbers are) or the paper's definition (the global minimum). LLM scores are the same under both.">
+        <label
+          htmlFor="results-profile"
+          className="text-slate-600"
+          title="Text-to-image d: the released scripts' bounded search (what the published numbers are) or the paper's definition (the global minimum). LLM scores are the same under both."
+        >
           Scoring of d (text-to-image)
         </label>
         <select id="results-profile" name="profile" defaultValue={selection.profile} className="rounded-md border border-slate-300 px-2 py-1 text-sm">

@@ -12,7 +12,8 @@ export function RunPicker({ selection, keep = {} }: { selection: PickerSelection
   return (
     <details className="rounded-lg border border-slate-200 bg-white px-4 py-2 text-sm" open={selection.selected.length === 0 && selection.all.length > 0}>
       <summary className="cursor-pointer font-medium">
-        Runs shown: {selection.selected.length ? selection.selected.map((r) => r.name).join(", ") : "none"} {selection.explicit ? "" : `(the latest ${selection.selected.length} with at least ${MIN_DEFAULT_ITEMS} items done, not cancelled)`}
+        Runs shown: {selection.selected.length ? selection.selected.map((r) => r.name).join(", ") : "none"}{" "}
+        {selection.explicit ? "" : `(the latest ${selection.selected.length} with at least ${MIN_DEFAULT_ITEMS} items done, not cancelled)`}
       </summary>
       <form method="get" className="mt-2 space-y-2">
         {Object.entries(keep).map(([k, v]) => (
@@ -24,7 +25,10 @@ export function RunPicker({ selection, keep = {} }: { selection: PickerSelection
             <label key={r.id} className="flex items-center gap-2">
               <input type="checkbox" name="runs" value={r.id} defaultChecked={selection.selected.some((s) => s.id === r.id)} />
               <span>
-                {r.name} <span className="text-xs text-slate-500">({r.modality}, {r.status}, {r.models.join(", ")})</span>
+                {r.name}{" "}
+                <span className="text-xs text-slate-500">
+                  ({r.modality}, {r.status}, {r.models.join(", ")})
+                </span>
               </span>
             </label>
           ))}

@@ -67,7 +67,10 @@ export function ScoresTable({
       <tbody>
         {rows.map((s) => {
           const intervals = iv.intervals.get(pointIntervalKey(s));
-          const href = breakdownLinks && s.run ? breakdownPageHref(s.run.id, { model: s.model, test: s.test, context: s.context, attribute: s.attribute, ...intervalParams }) : null;
+          const href =
+            breakdownLinks && s.run
+              ? breakdownPageHref(s.run.id, { model: s.model, test: s.test, context: s.context, attribute: s.attribute, ...intervalParams })
+              : null;
           return (
             <tr key={`${s.run?.id}${s.model}${s.modality}${s.test}${s.context}${s.attribute}`} data-testid="score-row">
               {withRun && (
@@ -94,11 +97,17 @@ export function ScoresTable({
                   <Td key={key} className="text-right">
                     <Score value={s[key]} />
                     {i && (
-                      <span data-testid={`pm-${key}`} className="block text-[10px] tabular-nums text-slate-500" title={`95 % bootstrap interval ${(i.lo * 100).toFixed(2)}–${(i.hi * 100).toFixed(2)}`}>
+                      <span
+                        data-testid={`pm-${key}`}
+                        className="block text-[10px] tabular-nums text-slate-500"
+                        title={`95 % bootstrap interval ${(i.lo * 100).toFixed(2)}–${(i.hi * 100).toFixed(2)}`}
+                      >
                         ±{(((i.hi - i.lo) / 2) * 100).toFixed(2)}
                       </span>
                     )}
-                    {baseline && <Delta value={delta} metric={key} title="difference to the model's own labels (green: better for this metric)" testId={`delta-${key}`} />}
+                    {baseline && (
+                      <Delta value={delta} metric={key} title="difference to the model's own labels (green: better for this metric)" testId={`delta-${key}`} />
+                    )}
                   </Td>
                 );
               })}

@@ -34,12 +34,32 @@ export interface ValueColumn {
  * A leaderboard: score columns ×100 with the paper's marks (best bold, second underlined) per group and column,
  * sortable by any column from the keyboard (the header buttons), our rows and published rows together.
  */
-export function SortableTable({ caption, groupLabel, columns, rows, testId }: { caption: string; groupLabel?: string; columns: ValueColumn[]; rows: SortableRow[]; testId?: string }) {
+export function SortableTable({
+  caption,
+  groupLabel,
+  columns,
+  rows,
+  testId,
+}: {
+  caption: string;
+  groupLabel?: string;
+  columns: ValueColumn[];
+  rows: SortableRow[];
+  testId?: string;
+}) {
   const [sort, setSort] = useState<{ key: string; dir: "asc" | "desc" } | null>(null);
   const groups = useMemo(() => [...new Set(rows.map((r) => r.group))], [rows]);
   const rankers = useMemo(() => {
     const out = new Map<string, ReturnType<typeof ranker>>();
-    for (const g of groups) for (const c of columns) out.set(`${g}|${c.key}`, ranker(rows.filter((r) => r.group === g && !r.partial).map((r) => r.values[c.key]), c.better));
+    for (const g of groups)
+      for (const c of columns)
+        out.set(
+          `${g}|${c.key}`,
+          ranker(
+            rows.filter((r) => r.group === g && !r.partial).map((r) => r.values[c.key]),
+            c.better,
+          ),
+        );
     return out;
   }, [groups, columns, rows]);
   const sorted = useMemo(() => {
@@ -68,7 +88,12 @@ export function SortableTable({ caption, groupLabel, columns, rows, testId }: { 
           {groupLabel && <Th>{groupLabel}</Th>}
           {columns.map((c) => (
             <Th key={c.key} className="text-right" aria-sort={sort?.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}>
-              <button type="button" className="inline-flex items-center gap-1 hover:text-indigo-700" onClick={() => toggle(c)} title={`Sort by ${c.label} (${c.better} is better)`}>
+              <button
+                type="button"
+                className="inline-flex items-center gap-1 hover:text-indigo-700"
+                onClick={() => toggle(c)}
+                title={`Sort by ${c.label} (${c.better} is better)`}
+              >
                 {c.label}
                 <span aria-hidden="true">{sort?.key === c.key ? (sort.dir === "asc" ? "▲" : "▼") : "↕"}</span>
               </button>

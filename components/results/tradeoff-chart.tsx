@@ -50,19 +50,60 @@ function PointTooltip({ active, payload }: { active?: boolean; payload?: Readonl
   );
 }
 
-function Panel({ series, bound, x, y, height, onPick, title }: { series: ReturnType<typeof chartSeries>; bound: Array<{ x: number; y: number }> | null; x: ChartMetric; y: ChartMetric; height: number; onPick: (d: ChartDatum) => void; title: string }) {
+function Panel({
+  series,
+  bound,
+  x,
+  y,
+  height,
+  onPick,
+  title,
+}: {
+  series: ReturnType<typeof chartSeries>;
+  bound: Array<{ x: number; y: number }> | null;
+  x: ChartMetric;
+  y: ChartMetric;
+  height: number;
+  onPick: (d: ChartDatum) => void;
+  title: string;
+}) {
   return (
     <figure className="min-w-0 flex-1" aria-label={title}>
       <figcaption className="mb-1 text-xs font-medium text-slate-600">{title}</figcaption>
       <ResponsiveContainer width="100%" height={height}>
         <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" />
-          <XAxis type="number" dataKey="x" name={LABEL[x]} domain={[0, 1]} tickFormatter={(v: number) => String(Math.round(v * 100))} label={{ value: `${LABEL[x]} (×100)`, position: "insideBottom", offset: -12 }} />
-          <YAxis type="number" dataKey="y" name={LABEL[y]} domain={[0, 1]} tickFormatter={(v: number) => String(Math.round(v * 100))} label={{ value: LABEL[y], angle: -90, position: "insideLeft" }} />
+          <XAxis
+            type="number"
+            dataKey="x"
+            name={LABEL[x]}
+            domain={[0, 1]}
+            tickFormatter={(v: number) => String(Math.round(v * 100))}
+            label={{ value: `${LABEL[x]} (×100)`, position: "insideBottom", offset: -12 }}
+          />
+          <YAxis
+            type="number"
+            dataKey="y"
+            name={LABEL[y]}
+            domain={[0, 1]}
+            tickFormatter={(v: number) => String(Math.round(v * 100))}
+            label={{ value: LABEL[y], angle: -90, position: "insideLeft" }}
+          />
           {/* The tooltip sits above the legend (both are HTML overlays): the legend never hides it. */}
           <Tooltip content={PointTooltip} cursor={{ strokeDasharray: "3 3" }} wrapperStyle={{ zIndex: 20 }} allowEscapeViewBox={{ x: false, y: true }} />
           <Legend verticalAlign="bottom" height={28} wrapperStyle={{ zIndex: 1, paddingTop: 16 }} />
-          {bound && <Scatter name="Upper bound g_k" data={bound} line={{ stroke: "#0f172a", strokeWidth: 1.5 }} shape={() => <g />} legendType="line" fill="#0f172a" isAnimationActive={false} tooltipType="none" />}
+          {bound && (
+            <Scatter
+              name="Upper bound g_k"
+              data={bound}
+              line={{ stroke: "#0f172a", strokeWidth: 1.5 }}
+              shape={() => <g />}
+              legendType="line"
+              fill="#0f172a"
+              isAnimationActive={false}
+              tooltipType="none"
+            />
+          )}
           {series.map((s) => {
             const fill = s.source === "published" ? PUBLISHED_COLOUR : modelColour(s.name);
             return (
@@ -140,7 +181,13 @@ export function TradeoffChart({ points, bounds, runIds, initialAttribute = "race
           Published points
         </label>
         <span className="text-xs text-slate-500" aria-live="polite">
-          {iv.pending ? `Computing bootstrap intervals for ${iv.pending} run(s)…` : iv.errors.length ? `Intervals unavailable: ${iv.errors[0]}` : iv.resamples ? `Error bars: 95 % bootstrap, ${iv.resamples} resamples` : ""}
+          {iv.pending
+            ? `Computing bootstrap intervals for ${iv.pending} run(s)…`
+            : iv.errors.length
+              ? `Intervals unavailable: ${iv.errors[0]}`
+              : iv.resamples
+                ? `Error bars: 95 % bootstrap, ${iv.resamples} resamples`
+                : ""}
         </span>
       </div>
       {view === "tradeoff" ? (
@@ -155,8 +202,24 @@ export function TradeoffChart({ points, bounds, runIds, initialAttribute = "race
         />
       ) : (
         <div className="flex flex-col gap-4 lg:flex-row">
-          <Panel series={chartSeries(points, { ...opts, x: "sE", y: "sFair" })} bound={null} x="sE" y="sFair" height={height} onPick={onPick} title="S_fair vs S_E" />
-          <Panel series={chartSeries(points, { ...opts, x: "sKLD", y: "sFair" })} bound={null} x="sKLD" y="sFair" height={height} onPick={onPick} title="S_fair vs S_KLD" />
+          <Panel
+            series={chartSeries(points, { ...opts, x: "sE", y: "sFair" })}
+            bound={null}
+            x="sE"
+            y="sFair"
+            height={height}
+            onPick={onPick}
+            title="S_fair vs S_E"
+          />
+          <Panel
+            series={chartSeries(points, { ...opts, x: "sKLD", y: "sFair" })}
+            bound={null}
+            x="sKLD"
+            y="sFair"
+            height={height}
+            onPick={onPick}
+            title="S_fair vs S_KLD"
+          />
         </div>
       )}
     </div>

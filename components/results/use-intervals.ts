@@ -25,7 +25,18 @@ export function useRunIntervals(runIds: readonly string[], params: Record<string
   });
   const map = new Map<string, BootstrapIntervals>();
   for (const r of results) {
-    for (const g of r.data?.groups ?? []) map.set(pointIntervalKey({ run: { id: r.data!.runId, name: "" }, model: g.model, modality: g.modality, test: g.test, context: g.context, attribute: g.attribute }), g.intervals);
+    for (const g of r.data?.groups ?? [])
+      map.set(
+        pointIntervalKey({
+          run: { id: r.data!.runId, name: "" },
+          model: g.model,
+          modality: g.modality,
+          test: g.test,
+          context: g.context,
+          attribute: g.attribute,
+        }),
+        g.intervals,
+      );
   }
   const meta = results.find((r) => r.data)?.data;
   return {

@@ -36,9 +36,12 @@ export interface FacelessPage {
   images: Array<{ id: string; url: string; width: number; height: number; labelStatus: string; model: string; item: string; level: string; test: string }>;
 }
 export const fetchFaceless = (params: URLSearchParams) => send<FacelessPage>(`/api/review/images?${params}`, "GET");
-export const fetchImage = (id: string, annotator: string) => send<ReviewImage>(`/api/review/images/${id}?${new URLSearchParams(annotator ? { annotator } : {})}`, "GET");
-export const postLabels = (annotator: string, labels: Array<{ faceId: number } & MyLabel>) => send<{ faces: ReviewFace[] }>("/api/review/annotations", "POST", { annotator, labels });
-export const postFace = (annotator: string, imageId: string, box: { x1: number; y1: number; x2: number; y2: number }) => send<ReviewFace>("/api/review/faces", "POST", { annotator, imageId, box });
+export const fetchImage = (id: string, annotator: string) =>
+  send<ReviewImage>(`/api/review/images/${id}?${new URLSearchParams(annotator ? { annotator } : {})}`, "GET");
+export const postLabels = (annotator: string, labels: Array<{ faceId: number } & MyLabel>) =>
+  send<{ faces: ReviewFace[] }>("/api/review/annotations", "POST", { annotator, labels });
+export const postFace = (annotator: string, imageId: string, box: { x1: number; y1: number; x2: number; y2: number }) =>
+  send<ReviewFace>("/api/review/faces", "POST", { annotator, imageId, box });
 export const patchFace = (id: number, body: Record<string, unknown>) => send<ReviewFace>(`/api/review/faces/${id}`, "PATCH", body);
 
 /** Applies `update` to every cached copy of the faces (queue pages and whole-image views). */
@@ -53,7 +56,9 @@ export function storeServerFaces(qc: QueryClient, faces: ReviewFace[]) {
   const byId = new Map(faces.map((f) => [f.id, f]));
   updateCachedFaces(qc, (f) => byId.get(f.id) ?? f);
   for (const f of faces) {
-    qc.setQueryData<ReviewImage>(["review-image", f.imageId], (img) => (img && !img.faces.some((x) => x.id === f.id) ? { ...img, faces: [...img.faces, f] } : img));
+    qc.setQueryData<ReviewImage>(["review-image", f.imageId], (img) =>
+      img && !img.faces.some((x) => x.id === f.id) ? { ...img, faces: [...img.faces, f] } : img,
+    );
   }
 }
 

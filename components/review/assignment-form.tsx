@@ -73,7 +73,11 @@ export function AssignmentForm({ runs, people }: { runs: Array<{ id: string; nam
         <ul className="list-disc pl-5">
           {state.links.map((l) => (
             <li key={l.annotator}>
-              {people.find((p) => p.id === l.annotator)?.name ?? l.annotator}: <Link href={l.href} className="text-indigo-700 underline">the assignment’s queue</Link> (each annotator opens it signed in as themselves)
+              {people.find((p) => p.id === l.annotator)?.name ?? l.annotator}:{" "}
+              <Link href={l.href} className="text-indigo-700 underline">
+                the assignment’s queue
+              </Link>{" "}
+              (each annotator opens it signed in as themselves)
             </li>
           ))}
         </ul>

@@ -28,7 +28,21 @@ function browserClassifier() {
 }
 
 /** The whole image with every box: draw a box to add a missed face, delete (or restore) a false detection. */
-export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions, onClose }: { imageId: string; focusFaceId: number | null; annotator: string; labelSets: LabelSets; actions: ReviewActions; onClose: () => void }) {
+export function ImageView({
+  imageId,
+  focusFaceId,
+  annotator,
+  labelSets,
+  actions,
+  onClose,
+}: {
+  imageId: string;
+  focusFaceId: number | null;
+  annotator: string;
+  labelSets: LabelSets;
+  actions: ReviewActions;
+  onClose: () => void;
+}) {
   const qc = useQueryClient();
   const image = useQuery({ queryKey: ["review-image", imageId], queryFn: () => fetchImage(imageId, annotator) });
   const [sel, setSel] = useState<number | null>(focusFaceId);
@@ -53,7 +67,14 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
       setNote("Classifying the new face in this browser…");
       const rgba = await decode(f.imageUrl);
       const [p] = await classifyFaces(loaded.ort, loaded.c.session, loaded.c.layout, rgba, [f.box]);
-      storeServerFaces(qc, [await patchFace(f.id, { annotator, classifier: { model: "fairface", sha256: loaded.c.sha256 }, runtime: "browser-wasm", probabilities: { race: p.race, gender: p.gender, age: p.age } })]);
+      storeServerFaces(qc, [
+        await patchFace(f.id, {
+          annotator,
+          classifier: { model: "fairface", sha256: loaded.c.sha256 },
+          runtime: "browser-wasm",
+          probabilities: { race: p.race, gender: p.gender, age: p.age },
+        }),
+      ]);
       setNote("Added and classified: check its labels like any other face.");
     } catch (e) {
       setNote(`The new face was added but not classified (${(e as Error).message}): label it by hand.`);
@@ -103,7 +124,12 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
     const r = svgRef.current!.getBoundingClientRect();
     return { x: ((e.clientX - r.left) / r.width) * (data?.width ?? 1), y: ((e.clientY - r.top) / r.height) * (data?.height ?? 1) };
   };
-  const box = (a: { x: number; y: number }, b: { x: number; y: number }): Box => ({ x1: Math.min(a.x, b.x), y1: Math.min(a.y, b.y), x2: Math.max(a.x, b.x), y2: Math.max(a.y, b.y) });
+  const box = (a: { x: number; y: number }, b: { x: number; y: number }): Box => ({
+    x1: Math.min(a.x, b.x),
+    y1: Math.min(a.y, b.y),
+    x2: Math.max(a.x, b.x),
+    y2: Math.max(a.y, b.y),
+  });
 
   return (
     // A click on the backdrop closes, as a mouse shortcut; the keyboard closes with Escape (handled on the dialog).
@@ -119,7 +145,10 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
       >
         <div className="relative min-w-0 flex-1">
           {data ? (
-            <div className="relative mx-auto" style={{ aspectRatio: `${data.width} / ${data.height}`, maxHeight: "75vh", maxWidth: `calc(75vh * ${data.width / data.height})` }}>
+            <div
+              className="relative mx-auto"
+              style={{ aspectRatio: `${data.width} / ${data.height}`, maxHeight: "75vh", maxWidth: `calc(75vh * ${data.width / data.height})` }}
+            >
               {/* eslint-disable-next-line @next/next/no-img-element */}
               <img src={data.url} alt="Generated output, with every face box" className="absolute inset-0 h-full w-full select-none" draggable={false} />
               <svg
@@ -158,20 +187,36 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
                     fill="transparent"
                     strokeWidth={Math.max(2, data.width / 250)}
                     strokeDasharray={f.deleted ? "8 6" : undefined}
-                    className={cn(f.deleted ? "stroke-slate-400" : f.source === "manual" ? "stroke-sky-400" : "stroke-emerald-400", f.id === sel && "stroke-indigo-600")}
+                    className={cn(
+                      f.deleted ? "stroke-slate-400" : f.source === "manual" ? "stroke-sky-400" : "stroke-emerald-400",
+                      f.id === sel && "stroke-indigo-600",
+                    )}
                     onPointerDown={(e) => {
                       e.stopPropagation();
                       setSel(f.id);
                     }}
                   />
                 ))}
-                {draft && <rect x={draft.x1} y={draft.y1} width={draft.x2 - draft.x1} height={draft.y2 - draft.y1} fill="rgba(99,102,241,0.15)" stroke="#4f46e5" strokeWidth={2} />}
+                {draft && (
+                  <rect
+                    x={draft.x1}
+                    y={draft.y1}
+                    width={draft.x2 - draft.x1}
+                    height={draft.y2 - draft.y1}
+                    fill="rgba(99,102,241,0.15)"
+                    stroke="#4f46e5"
+                    strokeWidth={2}
+                  />
+                )}
               </svg>
             </div>
           ) : (
             <p className="text-sm text-slate-600">{image.isError ? `Could not load the image: ${(image.error as Error).message}` : "Loading…"}</p>
           )}
-          <p className="mt-2 text-xs text-slate-500">Drag on the image to add a face the detector missed. Arrows pick a box; labelling keys work on the picked box; Del deletes or restores it; Esc closes.</p>
+          <p className="mt-2 text-xs text-slate-500">
+            Drag on the image to add a face the detector missed. Arrows pick a box; labelling keys work on the picked box; Del deletes or restores it; Esc
+            closes.
+          </p>
         </div>
         <div className="w-full space-y-2 text-sm lg:w-64">
           <div className="flex items-center justify-between">
@@ -187,7 +232,12 @@ export function ImageView({ imageId, focusFaceId, annotator, labelSets, actions,
           )}
           <ul className="space-y-1">
             {faces.map((f, i) => (
-              <li key={f.id} data-testid="image-face" data-face-id={f.id} className={cn("rounded border px-2 py-1 text-xs", f.id === sel ? "border-indigo-500" : "border-slate-200", f.deleted && "opacity-50")}>
+              <li
+                key={f.id}
+                data-testid="image-face"
+                data-face-id={f.id}
+                className={cn("rounded border px-2 py-1 text-xs", f.id === sel ? "border-indigo-500" : "border-slate-200", f.deleted && "opacity-50")}
+              >
                 <button type="button" className="w-full text-left" onClick={() => setSel(f.id)}>
                   <span className="font-medium">
                     #{i + 1} {f.source === "manual" ? "drawn" : "detected"}

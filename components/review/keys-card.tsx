@@ -5,7 +5,19 @@ import { Kbd } from "@/components/ui/kbd";
 import type { LabelAttribute } from "@/lib/review/label-set";
 
 /** The keys of the review page; the labelling keys are those of the focused face's suite. */
-export function KeysCard({ attributes, show, onToggle, saving, undoDepth }: { attributes: readonly LabelAttribute[]; show: boolean; onToggle: () => void; saving: boolean; undoDepth: number }) {
+export function KeysCard({
+  attributes,
+  show,
+  onToggle,
+  saving,
+  undoDepth,
+}: {
+  attributes: readonly LabelAttribute[];
+  show: boolean;
+  onToggle: () => void;
+  saving: boolean;
+  undoDepth: number;
+}) {
   return (
     <Card
       title="Keys"
@@ -29,9 +41,7 @@ export function KeysCard({ attributes, show, onToggle, saving, undoDepth }: { at
                     <Kbd>{a.keys[0].toUpperCase()}</Kbd>–<Kbd>{a.keys.at(-1)!.toUpperCase()}</Kbd>
                   </>
                 ) : (
-                  a.keys.map((k) => (
-                    <Kbd key={k}>{k.toUpperCase()}</Kbd>
-                  ))
+                  a.keys.map((k) => <Kbd key={k}>{k.toUpperCase()}</Kbd>)
                 )}
               </dt>
               <dd>

@@ -26,7 +26,8 @@ export interface ReviewOptions {
   assignments: Array<{ id: string; name: string }>;
 }
 
-type UndoEntry = { kind: "label"; changes: Array<{ face: ReviewFace; prev: MyLabel | null }> } | { kind: "delete"; faceId: number } | { kind: "add"; faceId: number };
+type UndoEntry =
+  { kind: "label"; changes: Array<{ face: ReviewFace; prev: MyLabel | null }> } | { kind: "delete"; faceId: number } | { kind: "add"; faceId: number };
 
 export interface ReviewActions {
   label: (changes: Array<{ face: ReviewFace; next: MyLabel }>) => void;
@@ -49,7 +50,11 @@ function base(f: ReviewFace): MyLabel {
   return { values: { ...(f.prediction?.values ?? {}) }, notAFace: false };
 }
 
-function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: string | null) => void): ReviewActions & { undoDepth: number; saving: boolean } {
+function useReviewActions(
+  annotator: string,
+  labelSets: LabelSets,
+  onError: (m: string | null) => void,
+): ReviewActions & { undoDepth: number; saving: boolean } {
   const qc = useQueryClient();
   const undoStack = useRef<UndoEntry[]>([]);
   const [undoDepth, setUndoDepth] = useState(0);
@@ -75,7 +80,12 @@ function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: 
         if (!c) return f;
         const empty = !c.notAFace && Object.keys(c.values).length === 0;
         const v = c.values;
-        return { ...f, mine: empty ? null : { values: v, gender: v.gender ?? null, race: v.race ?? null, age: v.age ?? null, notAFace: c.notAFace, at: new Date().toISOString() } };
+        return {
+          ...f,
+          mine: empty
+            ? null
+            : { values: v, gender: v.gender ?? null, race: v.race ?? null, age: v.age ?? null, notAFace: c.notAFace, at: new Date().toISOString() },
+        };
       });
       return { rollback };
     },
@@ -129,7 +139,8 @@ function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: 
     label,
     accept: (faces) => {
       const ok = faces.filter((f) => f.prediction);
-      if (!ok.length) return onError(`No model prediction to accept here: label by hand (${faces[0] ? keyHint(labelSets[faces[0].suite] ?? []) : "see the keys"}).`);
+      if (!ok.length)
+        return onError(`No model prediction to accept here: label by hand (${faces[0] ? keyHint(labelSets[faces[0].suite] ?? []) : "see the keys"}).`);
       label(ok.map((f) => ({ face: f, next: { values: { ...f.prediction!.values }, notAFace: false } })));
     },
     setLabel: (face, attribute, value) => {
@@ -148,27 +159,43 @@ function useReviewActions(annotator: string, labelSets: LabelSets, onError: (m: 
       const e = undoStack.current.pop();
       setUndoDepth(undoStack.current.length);
       if (!e) return onError("Nothing to undo.");
-      if (e.kind === "label") label(e.changes.map((c) => ({ face: c.face, next: c.prev ?? EMPTY })), false);
+      if (e.kind === "label")
+        label(
+          e.changes.map((c) => ({ face: c.face, next: c.prev ?? EMPTY })),
+          false,
+        );
       else if (e.kind === "delete") deletion.mutate({ face: { id: e.faceId } as ReviewFace, deleted: false });
       else deletion.mutate({ face: { id: e.faceId } as ReviewFace, deleted: true });
     },
   };
 }
 
-
 const pct = (p: number) => `${Math.round(p * 100)} %`;
 
 /** Images with no face in the current scope: open one to draw the faces the detector missed. */
 function FacelessImages({ params, onOpen }: { params: URLSearchParams; onOpen: (imageId: string) => void }) {
-  const scope = new URLSearchParams([...params].filter(([k]) => ["runId", "suite", "model", "statisticId", "level", "test", "context", "attribute", "group", "assignmentId", "annotator"].includes(k)));
+  const scope = new URLSearchParams(
+    [...params].filter(([k]) =>
+      ["runId", "suite", "model", "statisticId", "level", "test", "context", "attribute", "group", "assignmentId", "annotator"].includes(k),
+    ),
+  );
   const q = useQuery({ queryKey: ["review-faceless", scope.toString()], queryFn: () => fetchFaceless(scope) });
   if (!q.data?.total) return null;
   return (
-    <Card title={`${q.data.total} image${q.data.total > 1 ? "s" : ""} without a face`} description="The detector found none (or every box was deleted), or no classifier has run yet. Open one and drag to add a face.">
+    <Card
+      title={`${q.data.total} image${q.data.total > 1 ? "s" : ""} without a face`}
+      description="The detector found none (or every box was deleted), or no classifier has run yet. Open one and drag to add a face."
+    >
       <ul className="flex flex-wrap gap-2">
         {q.data.images.map((im) => (
           <li key={im.id}>
-            <button type="button" data-testid="faceless-image" onClick={() => onOpen(im.id)} className="block rounded border border-slate-200 p-1 text-left text-[10px] hover:border-indigo-400" title={`${im.model} · ${im.item} · ${im.level} · ${im.test} · ${im.labelStatus}`}>
+            <button
+              type="button"
+              data-testid="faceless-image"
+              onClick={() => onOpen(im.id)}
+              className="block rounded border border-slate-200 p-1 text-left text-[10px] hover:border-indigo-400"
+              title={`${im.model} · ${im.item} · ${im.level} · ${im.test} · ${im.labelStatus}`}
+            >
               {/* eslint-disable-next-line @next/next/no-img-element */}
               <img src={im.url} alt={`${im.item}, ${im.level}`} className="h-20 w-20 object-cover" loading="lazy" />
               <span className="block w-20 truncate">{im.labelStatus === "unlabelled" ? "not labelled yet" : "no face found"}</span>
@@ -181,7 +208,17 @@ function FacelessImages({ params, onOpen }: { params: URLSearchParams; onOpen: (
 }
 
 /** `me`: the signed-in account — every label, drawn box and deletion is stored as theirs, never as a typed name. */
-export function ReviewQueue({ options, labelSets, initial, me }: { options: ReviewOptions; labelSets: LabelSets; initial: Partial<Filters>; me: { id: string; name: string } }) {
+export function ReviewQueue({
+  options,
+  labelSets,
+  initial,
+  me,
+}: {
+  options: ReviewOptions;
+  labelSets: LabelSets;
+  initial: Partial<Filters>;
+  me: { id: string; name: string };
+}) {
   const annotator = me.id;
   const [filters, setFilters] = useState<Filters>(() => Object.fromEntries(FILTER_KEYS.map((k) => [k, initial[k] ?? (k === "state" ? "all" : "")])) as Filters);
   const [cursor, setCursor] = useState<{ after?: number; before?: number }>({});
@@ -201,13 +238,19 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
   const params = useMemo(() => {
     const q = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
     // A group choice (a set of items) is resolved against its suite: name it when only the run implies it.
-    if (filters.group && !filters.suite) q.set("suite", options.runs.find((r) => r.id === filters.runId)?.suiteId || (options.suites.length === 1 ? options.suites[0].id : ""));
+    if (filters.group && !filters.suite)
+      q.set("suite", options.runs.find((r) => r.id === filters.runId)?.suiteId || (options.suites.length === 1 ? options.suites[0].id : ""));
     if (cursor.after !== undefined) q.set("after", String(cursor.after));
     if (cursor.before !== undefined) q.set("before", String(cursor.before));
     q.set("pageSize", "48");
     return q;
   }, [filters, cursor, options]);
-  const query = useQuery({ queryKey: ["review-queue", params.toString()], queryFn: () => fetchQueue(params), placeholderData: keepPreviousData, staleTime: Infinity });
+  const query = useQuery({
+    queryKey: ["review-queue", params.toString()],
+    queryFn: () => fetchQueue(params),
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+  });
   const faces = useMemo(() => query.data?.faces ?? [], [query.data]);
   const current = faces[Math.min(focus, faces.length - 1)] as ReviewFace | undefined;
   const actions = useReviewActions(annotator, labelSets, setError);
@@ -270,12 +313,12 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
       else if (k === "?") setShowHelp((s) => !s);
       else if (k === "u" || k === "Backspace") actions.undo();
       else if (k === "Escape") setSelected(new Set());
-      else if (!current || query.isPlaceholderData) handled = false; // labels wait for this annotator's page
+      else if (!current || query.isPlaceholderData)
+        handled = false; // labels wait for this annotator's page
       else if (!annotator && labelKeys.has(k)) {
         // Nothing is labelled, skipped or moved without an account: the key only says why.
         setError("Sign in first: every label is stored under your account.");
-      }
-      else if (k === "A" && e.shiftKey) {
+      } else if (k === "A" && e.shiftKey) {
         const list = faces.filter((f) => selected.has(f.id));
         actions.accept(list.length ? list : []);
         setSelected(new Set());
@@ -312,7 +355,12 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
       <label htmlFor={`f-${k}`} className="block text-xs text-slate-500">
         {label}
       </label>
-      <select id={`f-${k}`} value={filters[k]} onChange={(e) => setFilter(k, e.target.value)} className="mt-0.5 w-full rounded-md border border-slate-300 px-2 py-1 text-sm">
+      <select
+        id={`f-${k}`}
+        value={filters[k]}
+        onChange={(e) => setFilter(k, e.target.value)}
+        className="mt-0.5 w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
+      >
         {choices.map(([v, l]) => (
           <option key={v} value={v}>
             {l}
@@ -343,7 +391,12 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
             ["reviewed", "Reviewed by me"],
             ["disagreement", "Annotators disagree"],
           ])}
-          {select("confidenceBelow", "Confidence", [["", "Any"], ["0.6", "Low (< 60 %)"], ["0.8", "Below 80 %"], ["0.95", "Below 95 %"]])}
+          {select("confidenceBelow", "Confidence", [
+            ["", "Any"],
+            ["0.6", "Low (< 60 %)"],
+            ["0.8", "Below 80 %"],
+            ["0.95", "Below 95 %"],
+          ])}
           {select("assignmentId", "Assignment", [["", "None"], ...options.assignments.map((a): [string, string] => [a.id, a.name])])}
         </div>
       </Card>
@@ -422,7 +475,11 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
                 <div className="relative">
                   <FaceCrop face={f} size={136} />
                   {selected.has(f.id) && <span className="absolute left-1 top-1 rounded bg-indigo-600 px-1 text-[10px] text-white">selected</span>}
-                  {f.mine && <span className={cn("absolute right-1 top-1 rounded px-1 text-[10px] text-white", f.mine.notAFace ? "bg-rose-600" : "bg-emerald-600")}>{f.mine.notAFace ? "not a face" : "reviewed"}</span>}
+                  {f.mine && (
+                    <span className={cn("absolute right-1 top-1 rounded px-1 text-[10px] text-white", f.mine.notAFace ? "bg-rose-600" : "bg-emerald-600")}>
+                      {f.mine.notAFace ? "not a face" : "reviewed"}
+                    </span>
+                  )}
                 </div>
                 <div className="mt-1 space-y-0.5">
                   <div title="the model's prediction in this suite's classes and its confidence">
@@ -458,7 +515,13 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
         </Card>
 
         <aside className="space-y-4">
-          <KeysCard attributes={labelSets[current?.suite ?? ""] ?? Object.values(labelSets)[0] ?? []} show={showHelp} onToggle={() => setShowHelp((x) => !x)} saving={actions.saving} undoDepth={actions.undoDepth} />
+          <KeysCard
+            attributes={labelSets[current?.suite ?? ""] ?? Object.values(labelSets)[0] ?? []}
+            show={showHelp}
+            onToggle={() => setShowHelp((x) => !x)}
+            saving={actions.saving}
+            undoDepth={actions.undoDepth}
+          />
           {current && (
             <Card title="Focused face">
               <dl className="space-y-1 text-xs" data-testid="focused-face">
@@ -482,7 +545,15 @@ export function ReviewQueue({ options, labelSets, initial, me }: { options: Revi
                 )}
                 <div>
                   <dt className="inline text-slate-500">Majority: </dt>
-                  <dd className="inline">{current.consensus.annotators ? (current.consensus.notAFace ? "not a face" : attributesOf(labelSets, current.suite).map((a) => current.consensus.values[a.id] ?? "–").join(", ")) : "–"}</dd>
+                  <dd className="inline">
+                    {current.consensus.annotators
+                      ? current.consensus.notAFace
+                        ? "not a face"
+                        : attributesOf(labelSets, current.suite)
+                            .map((a) => current.consensus.values[a.id] ?? "–")
+                            .join(", ")
+                      : "–"}
+                  </dd>
                 </div>
                 {current.labels.map((l) => (
                   <div key={l.annotator}>

@@ -1,7 +1,13 @@
 import { Button } from "@/components/ui/button";
 
 /** The scope of the agreement and detector pages: a plain GET form, so every view has its own address. */
-export function ScopeForm({ options, scope }: { options: { runs: Array<{ id: string; name: string }>; models: Array<{ slug: string; label: string }>; assignments: Array<{ id: string; name: string }> }; scope: { runId?: string; model?: string; assignmentId?: string } }) {
+export function ScopeForm({
+  options,
+  scope,
+}: {
+  options: { runs: Array<{ id: string; name: string }>; models: Array<{ slug: string; label: string }>; assignments: Array<{ id: string; name: string }> };
+  scope: { runId?: string; model?: string; assignmentId?: string };
+}) {
   const sel = "mt-0.5 rounded-md border border-slate-300 px-2 py-1 text-sm";
   return (
     <form method="get" className="mb-4 flex flex-wrap items-end gap-3">

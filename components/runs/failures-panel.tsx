@@ -6,10 +6,23 @@ import Link from "next/link";
 import { Card } from "@/components/ui/card";
 import { itemsHref } from "./item-list";
 
-export function FailuresPanel({ runId, failed, failures, canSeeItems }: { runId: string; failed: number; failures: Array<{ reason: string; count: number }>; canSeeItems: boolean }) {
+export function FailuresPanel({
+  runId,
+  failed,
+  failures,
+  canSeeItems,
+}: {
+  runId: string;
+  failed: number;
+  failures: Array<{ reason: string; count: number }>;
+  canSeeItems: boolean;
+}) {
   if (failed === 0) return null;
   return (
-    <Card title={`Failures (${failed.toLocaleString("en-US")})`} description="Failed items by the reason recorded for them, most frequent first. Failed items are left out of every score; the run's status says how many there are.">
+    <Card
+      title={`Failures (${failed.toLocaleString("en-US")})`}
+      description="Failed items by the reason recorded for them, most frequent first. Failed items are left out of every score; the run's status says how many there are."
+    >
       <ul className="space-y-2 text-sm" data-testid="failure-reasons">
         {failures.map((f) => (
           <li key={f.reason}>

@@ -27,7 +27,19 @@ export function itemsHref(runId: string, filters: Partial<Record<Param, string>>
 
 const tone = (s: string) => (s === "answered" ? "success" : s === "failed" ? "danger" : s === "refused" ? "warning" : "neutral");
 
-export function ItemList({ runId, live, filters, models, t2i }: { runId: string; live: boolean; filters: readonly ReviewFilter[]; models: readonly string[]; t2i: boolean }) {
+export function ItemList({
+  runId,
+  live,
+  filters,
+  models,
+  t2i,
+}: {
+  runId: string;
+  live: boolean;
+  filters: readonly ReviewFilter[];
+  models: readonly string[];
+  t2i: boolean;
+}) {
   const sp = useSearchParams();
   const value = (k: Param) => sp.get(k) ?? "";
   const page = Math.max(1, Number(sp.get("itemsPage")) || 1);
@@ -35,8 +47,9 @@ export function ItemList({ runId, live, filters, models, t2i }: { runId: string;
   // The address is the state: written with the History API (Next.js keeps useSearchParams in step, no server trip).
   const set = (changes: Partial<Record<Param | "item", string | null>>) => {
     const next = new URLSearchParams(sp);
-    for (const [k, v] of Object.entries(changes)) if (v) next.set(k, v);
-    else next.delete(k);
+    for (const [k, v] of Object.entries(changes))
+      if (v) next.set(k, v);
+      else next.delete(k);
     if (!("itemsPage" in changes)) next.delete("itemsPage");
     window.history.replaceState(null, "", `${window.location.pathname}?${next}#items`);
   };
@@ -49,15 +62,23 @@ export function ItemList({ runId, live, filters, models, t2i }: { runId: string;
     refetchInterval: live ? 3000 : false,
   });
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-  const labelOf = (key: ReviewFilter["key"], v: string | null) => (v === null ? null : (filters.find((f) => f.key === key)?.options.find((o) => o.value === v)?.label ?? v));
+  const labelOf = (key: ReviewFilter["key"], v: string | null) =>
+    v === null ? null : (filters.find((f) => f.key === key)?.options.find((o) => o.value === v)?.label ?? v);
   const coordinates = (q: ItemPage["rows"][number]) =>
-    [labelOf("test", q.test), q.context && labelOf("context", q.context), labelOf("level", q.level), q.attribute && labelOf("attribute", q.attribute)].filter(Boolean).join(" · ");
+    [labelOf("test", q.test), q.context && labelOf("context", q.context), labelOf("level", q.level), q.attribute && labelOf("attribute", q.attribute)]
+      .filter(Boolean)
+      .join(" · ");
   const select = (key: Param, label: string, choices: ReadonlyArray<{ value: string; label: string }>) => (
     <div key={key}>
       <label htmlFor={`items-${key}`} className="block text-xs font-medium text-slate-600">
         {label}
       </label>
-      <select id={`items-${key}`} value={value(key)} onChange={(e) => set({ [key]: e.target.value || null })} className="max-w-48 rounded-md border border-slate-300 px-2 py-1">
+      <select
+        id={`items-${key}`}
+        value={value(key)}
+        onChange={(e) => set({ [key]: e.target.value || null })}
+        className="max-w-48 rounded-md border border-slate-300 px-2 py-1"
+      >
         <option value="">all</option>
         {choices.map((c) => (
           <option key={c.value} value={c.value}>
@@ -69,10 +90,22 @@ export function ItemList({ runId, live, filters, models, t2i }: { runId: string;
   );
 
   return (
-    <Card title={t2i ? "Items and images" : "Queries"} description={`Every planned item with its exact prompt, raw output, attempts and error${t2i ? ", and its images with numbered face boxes in the suite's classes" : ", parsed answer"}.`}>
+    <Card
+      title={t2i ? "Items and images" : "Queries"}
+      description={`Every planned item with its exact prompt, raw output, attempts and error${t2i ? ", and its images with numbered face boxes in the suite's classes" : ", parsed answer"}.`}
+    >
       <div id="items" className="mb-3 flex scroll-mt-4 flex-wrap items-end gap-3 text-sm">
-        {select("status", "Status", QUERY_STATUSES.map((s) => ({ value: s, label: s })))}
-        {models.length > 1 && select("model", "Model", models.map((m) => ({ value: m, label: m })))}
+        {select(
+          "status",
+          "Status",
+          QUERY_STATUSES.map((s) => ({ value: s, label: s })),
+        )}
+        {models.length > 1 &&
+          select(
+            "model",
+            "Model",
+            models.map((m) => ({ value: m, label: m })),
+          )}
         {filters.map((f) => select(f.key, f.label, f.options))}
         {value("reason") && (
           <p className="flex items-center gap-2 text-xs">
@@ -110,7 +143,13 @@ export function ItemList({ runId, live, filters, models, t2i }: { runId: string;
             <Fragment key={q.id}>
               <tr className="hover:bg-slate-50" data-testid="item-row">
                 <Td>
-                  <button type="button" className="text-indigo-700 underline-offset-2 hover:underline" aria-expanded={open === q.id} aria-controls={`item-${q.id}`} onClick={() => set({ item: open === q.id ? null : String(q.id), itemsPage: String(page) })}>
+                  <button
+                    type="button"
+                    className="text-indigo-700 underline-offset-2 hover:underline"
+                    aria-expanded={open === q.id}
+                    aria-controls={`item-${q.id}`}
+                    onClick={() => set({ item: open === q.id ? null : String(q.id), itemsPage: String(page) })}
+                  >
                     {q.id}
                   </button>
                 </Td>
@@ -193,7 +232,9 @@ function ItemDetail({ q }: { q: ItemPage["rows"][number] }) {
         </pre>
         {q.outcome?.reason && <p className="text-xs text-rose-700">Reason: {q.outcome.reason}</p>}
         <p className="text-xs text-slate-600">
-          {q.outcome ? `${q.outcome.status} · ${(q.outcome.latencyMs ?? 0).toLocaleString("en-US")} ms · $${q.outcome.costUsd.toFixed(5)}${q.outcome.cached ? " · from cache" : ""}` : "not answered yet"}
+          {q.outcome
+            ? `${q.outcome.status} · ${(q.outcome.latencyMs ?? 0).toLocaleString("en-US")} ms · $${q.outcome.costUsd.toFixed(5)}${q.outcome.cached ? " · from cache" : ""}`
+            : "not answered yet"}
           {q.identity ? ` · context identity ${JSON.stringify(q.identity)}` : ""}
         </p>
         <details>

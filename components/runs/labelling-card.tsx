@@ -42,7 +42,12 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
             </a>
           )}
           {canManage && (
-            <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate(!labelling.autoLabel)} className="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:opacity-50">
+            <button
+              type="button"
+              disabled={toggle.isPending}
+              onClick={() => toggle.mutate(!labelling.autoLabel)}
+              className="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:opacity-50"
+            >
               {labelling.autoLabel ? "Stop labelling automatically" : "Label automatically"}
             </button>
           )}
@@ -66,7 +71,9 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
         ) : (
           <Badge>labelled on the Label page</Badge>
         )}
-        {labelling.autoLabel && waiting && labelling.labelWorkers === 0 && <span className="text-amber-800">Images wait until a label worker starts (FOF_WORKER_LABEL=on, or `fof worker --label`).</span>}
+        {labelling.autoLabel && waiting && labelling.labelWorkers === 0 && (
+          <span className="text-amber-800">Images wait until a label worker starts (FOF_WORKER_LABEL=on, or `fof worker --label`).</span>
+        )}
         <ProvenanceBadge p={labelling.provenance} />
       </p>
       {error && (
@@ -74,7 +81,14 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
           {error}
         </p>
       )}
-      <div role="progressbar" aria-label="Images labelled" aria-valuemin={0} aria-valuemax={labelling.images} aria-valuenow={done} className="h-3 w-full overflow-hidden rounded bg-slate-100">
+      <div
+        role="progressbar"
+        aria-label="Images labelled"
+        aria-valuemin={0}
+        aria-valuemax={labelling.images}
+        aria-valuenow={done}
+        className="h-3 w-full overflow-hidden rounded bg-slate-100"
+      >
         <div className="h-full bg-emerald-600 transition-all" style={{ width: `${labelling.images ? (done / labelling.images) * 100 : 0}%` }} />
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-6" data-testid="labelling">

@@ -12,7 +12,10 @@ const date = reportDate;
 export function reportRun(id: string) {
   return db().run.findUnique({
     where: { id },
-    include: { benchmarkVersion: { select: { version: true, sha256: true } }, models: { include: { modelConfig: { select: { slug: true, label: true, provider: true, modelId: true, baseUrl: true, paramsJson: true } } } } },
+    include: {
+      benchmarkVersion: { select: { version: true, sha256: true } },
+      models: { include: { modelConfig: { select: { slug: true, label: true, provider: true, modelId: true, baseUrl: true, paramsJson: true } } } },
+    },
   });
 }
 type ReportRun = NonNullable<Awaited<ReturnType<typeof reportRun>>>;
@@ -36,7 +39,10 @@ export async function ReportSettings({ run, extra }: { run: ReportRun; extra?: R
         <dt className="text-slate-500">Planned items</dt>
         <dd className="tabular-nums">{run.plannedCount.toLocaleString("en-US")}</dd>
         <dt className="text-slate-500">Spent</dt>
-        <dd className="tabular-nums">${run.spentUsd.toFixed(4)}{run.budgetUsd !== null ? ` of $${run.budgetUsd}` : ""}</dd>
+        <dd className="tabular-nums">
+          ${run.spentUsd.toFixed(4)}
+          {run.budgetUsd !== null ? ` of $${run.budgetUsd}` : ""}
+        </dd>
         <dt className="text-slate-500">Created</dt>
         <dd>{date(run.createdAt)}</dd>
         <dt className="text-slate-500">Started</dt>
@@ -66,7 +72,14 @@ export async function ReportSettings({ run, extra }: { run: ReportRun; extra?: R
           {run.models.map(({ modelConfig: current, settingsJson }) => {
             // The snapshot taken at launch; runs from before snapshots existed fall back to today's settings.
             const snap = settingsJson && settingsJson !== "{}" ? (JSON.parse(settingsJson) as ModelSnapshot) : null;
-            const m = snap ?? { ...current, params: JSON.parse(current.paramsJson) as Record<string, unknown>, priceInputPer1k: null, priceOutputPer1k: null, pricePerImage: null, takenAt: null };
+            const m = snap ?? {
+              ...current,
+              params: JSON.parse(current.paramsJson) as Record<string, unknown>,
+              priceInputPer1k: null,
+              priceOutputPer1k: null,
+              pricePerImage: null,
+              takenAt: null,
+            };
             return (
               <tr key={m.slug}>
                 <Td>{m.slug}</Td>

@@ -16,8 +16,21 @@ export function ItemReview({ suiteId, itemId }: { suiteId: string; itemId: strin
           <label className="sr-only" htmlFor={`note-${itemId}`}>
             What is wrong
           </label>
-          <input id={`note-${itemId}`} name="note" required maxLength={2000} placeholder="what is wrong, with a source" className="w-64 rounded border border-slate-300 px-2 py-1" />
-          <button type="submit" name="state" value="disputed" disabled={pending} className="rounded border border-red-300 px-2 py-1 text-red-800 hover:bg-red-50">
+          <input
+            id={`note-${itemId}`}
+            name="note"
+            required
+            maxLength={2000}
+            placeholder="what is wrong, with a source"
+            className="w-64 rounded border border-slate-300 px-2 py-1"
+          />
+          <button
+            type="submit"
+            name="state"
+            value="disputed"
+            disabled={pending}
+            className="rounded border border-red-300 px-2 py-1 text-red-800 hover:bg-red-50"
+          >
             Save dispute
           </button>
           <button type="button" onClick={() => setDisputing(false)} className="rounded px-2 py-1 text-slate-600 hover:bg-slate-100">
@@ -26,7 +39,13 @@ export function ItemReview({ suiteId, itemId }: { suiteId: string; itemId: strin
         </>
       ) : (
         <>
-          <button type="submit" name="state" value="verified" disabled={pending} className="rounded border border-emerald-300 px-2 py-1 text-emerald-800 hover:bg-emerald-50">
+          <button
+            type="submit"
+            name="state"
+            value="verified"
+            disabled={pending}
+            className="rounded border border-emerald-300 px-2 py-1 text-emerald-800 hover:bg-emerald-50"
+          >
             Verify
           </button>
           <button type="button" onClick={() => setDisputing(true)} className="rounded border border-red-300 px-2 py-1 text-red-800 hover:bg-red-50">

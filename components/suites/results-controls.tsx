@@ -4,7 +4,23 @@ import { PROFILE_LABELS, SCORING_PROFILES } from "@/lib/suites/profiles";
 
 /** `profiles`: whether the suite scores differently under its paper's text and its released code. */
 /** `keep`: parameters the form carries over (e.g. the runs picked on the Results page). */
-export function ResultsControls({ action, labels, items, reviewable, profile = "release", profiles = false, keep = {} }: { action: string; labels: string; items: string; reviewable: boolean; profile?: string; profiles?: boolean; keep?: Record<string, string> }) {
+export function ResultsControls({
+  action,
+  labels,
+  items,
+  reviewable,
+  profile = "release",
+  profiles = false,
+  keep = {},
+}: {
+  action: string;
+  labels: string;
+  items: string;
+  reviewable: boolean;
+  profile?: string;
+  profiles?: boolean;
+  keep?: Record<string, string>;
+}) {
   return (
     <form method="get" action={action} className="flex flex-wrap items-end gap-3 text-sm" aria-label="Result options">
       {Object.entries(keep).map(([k, v]) => (

@@ -1,6 +1,18 @@
 // A suite run's downloads under the result options chosen: its scores (every table row × metric as CSV, the views as
 // JSON) for anyone who may read results, its raw lines (JSONL, one per face) for roles that may export data.
-export function SuiteExports({ runId, labels, items, profile, canExport }: { runId: string; labels: string; items: string; profile: string; canExport: boolean }) {
+export function SuiteExports({
+  runId,
+  labels,
+  items,
+  profile,
+  canExport,
+}: {
+  runId: string;
+  labels: string;
+  items: string;
+  profile: string;
+  canExport: boolean;
+}) {
   const q = (format: string) => `/api/runs/${runId}/export?${new URLSearchParams({ format, labels, profile })}`;
   const link = "text-xs text-indigo-700 underline";
   return (

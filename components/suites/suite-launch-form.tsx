@@ -48,7 +48,13 @@ export function SuiteLaunchForm(props: {
     const f = formRef.current;
     if (!f) return;
     const data = new FormData(f);
-    setDraft(JSON.stringify({ models: data.getAll("models").map(String), config: configFromForm(props.fields, data, props.variant.fixed), ...(data.get("contentVersion") ? { contentVersion: String(data.get("contentVersion")) } : {}) }));
+    setDraft(
+      JSON.stringify({
+        models: data.getAll("models").map(String),
+        config: configFromForm(props.fields, data, props.variant.fixed),
+        ...(data.get("contentVersion") ? { contentVersion: String(data.get("contentVersion")) } : {}),
+      }),
+    );
     const b = Number(data.get("budgetUsd"));
     setBudget(data.get("budgetUsd") && Number.isFinite(b) && b > 0 ? b : null);
   };
@@ -167,7 +173,13 @@ export function SuiteLaunchForm(props: {
         return (
           <label key={f.name} className="flex flex-col gap-1 text-sm">
             {f.label}
-            <select name={f.name} value={(values[f.name] as string | null) ?? ""} onChange={(e) => set(f.name, e.target.value || null)} aria-invalid={invalid} className={`w-80 rounded-md border px-2 py-1 ${invalid ? "border-red-500" : "border-slate-300"}`}>
+            <select
+              name={f.name}
+              value={(values[f.name] as string | null) ?? ""}
+              onChange={(e) => set(f.name, e.target.value || null)}
+              aria-invalid={invalid}
+              className={`w-80 rounded-md border px-2 py-1 ${invalid ? "border-red-500" : "border-slate-300"}`}
+            >
               <option value="">none</option>
               {props.helpers.map((m) => (
                 <option key={m.slug} value={m.slug}>
@@ -184,7 +196,12 @@ export function SuiteLaunchForm(props: {
       {props.contents && props.contents.length > 1 && (
         <label className="flex flex-col gap-1 text-sm">
           Content
-          <select name="contentVersion" defaultValue={props.contents[0].version} aria-invalid={!!err("contentVersion")} className="w-full max-w-xl rounded-md border border-slate-300 px-2 py-1">
+          <select
+            name="contentVersion"
+            defaultValue={props.contents[0].version}
+            aria-invalid={!!err("contentVersion")}
+            className="w-full max-w-xl rounded-md border border-slate-300 px-2 py-1"
+          >
             {props.contents.map((c) => (
               <option key={c.version} value={c.version}>
                 {c.label}
@@ -222,7 +239,12 @@ export function SuiteLaunchForm(props: {
           </span>
         </label>
       )}
-      <EstimateLine estimate={estimate.data ?? null} error={estimate.error ? (estimate.error as Error).message : null} spendingLeft={props.spendingLeft ?? null} budget={budget} />
+      <EstimateLine
+        estimate={estimate.data ?? null}
+        error={estimate.error ? (estimate.error as Error).message : null}
+        spendingLeft={props.spendingLeft ?? null}
+        budget={budget}
+      />
       {state.message && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
           {state.message}
@@ -236,16 +258,37 @@ export function SuiteLaunchForm(props: {
 }
 
 /** Planned items per model and in total, the estimated cost, and whether it fits the cap and the spending limit. */
-function EstimateLine({ estimate, error, spendingLeft, budget }: { estimate: SuiteEstimate | null; error: string | null; spendingLeft: number | null; budget: number | null }) {
-  if (error) return <p data-testid="estimate" className="text-sm text-slate-500">No estimate yet: {error}</p>;
-  if (!estimate) return <p data-testid="estimate" className="text-sm text-slate-500">Estimating…</p>;
+function EstimateLine({
+  estimate,
+  error,
+  spendingLeft,
+  budget,
+}: {
+  estimate: SuiteEstimate | null;
+  error: string | null;
+  spendingLeft: number | null;
+  budget: number | null;
+}) {
+  if (error)
+    return (
+      <p data-testid="estimate" className="text-sm text-slate-500">
+        No estimate yet: {error}
+      </p>
+    );
+  if (!estimate)
+    return (
+      <p data-testid="estimate" className="text-sm text-slate-500">
+        Estimating…
+      </p>
+    );
   const n = (x: number) => x.toLocaleString("en-US");
   const unpriced = estimate.models.filter((m) => m.usd === null).map((m) => m.slug);
   const spend = budget ?? estimate.usd;
   return (
     <div data-testid="estimate" className="space-y-1 text-sm">
       <p>
-        <b className="tabular-nums">{n(estimate.total)}</b> {estimate.unit} planned ({n(estimate.perModel)} per model × {estimate.models.length} model{estimate.models.length === 1 ? "" : "s"}
+        <b className="tabular-nums">{n(estimate.total)}</b> {estimate.unit} planned ({n(estimate.perModel)} per model × {estimate.models.length} model
+        {estimate.models.length === 1 ? "" : "s"}
         {estimate.helper ? ` + ${n(estimate.helper)} guidance queries` : ""}) · estimated cost <b className="tabular-nums">${estimate.usd.toFixed(2)}</b>
         {unpriced.length ? ` (no price for ${unpriced.join(", ")})` : ""}
       </p>
@@ -256,7 +299,9 @@ function EstimateLine({ estimate, error, spendingLeft, budget }: { estimate: Sui
       )}
       {spendingLeft !== null && spend > spendingLeft && (
         <p role="alert" className="text-rose-700">
-          {budget !== null ? `The budget ($${budget.toFixed(2)})` : `The estimate ($${estimate.usd.toFixed(2)})`} is more than what is left of your spending limit (${spendingLeft.toFixed(2)}){budget !== null ? ": the launch will be refused." : ": set a budget within it, or the run stops when the limit is reached."}
+          {budget !== null ? `The budget ($${budget.toFixed(2)})` : `The estimate ($${estimate.usd.toFixed(2)})`} is more than what is left of your spending
+          limit (${spendingLeft.toFixed(2)})
+          {budget !== null ? ": the launch will be refused." : ": set a budget within it, or the run stops when the limit is reached."}
         </p>
       )}
     </div>

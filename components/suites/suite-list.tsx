@@ -55,11 +55,19 @@ export function SuiteList({ view, pageHref }: { view: ListView; pageHref: (page:
         </tbody>
       </table>
       <nav aria-label="Pages" className="mt-3 flex items-center gap-3 text-sm">
-        {view.page > 0 && <Link href={pageHref(view.page - 1)} className="text-indigo-700 underline">← previous</Link>}
+        {view.page > 0 && (
+          <Link href={pageHref(view.page - 1)} className="text-indigo-700 underline">
+            ← previous
+          </Link>
+        )}
         <span className="text-slate-500">
           page {view.page + 1} of {pages}
         </span>
-        {view.page + 1 < pages && <Link href={pageHref(view.page + 1)} className="text-indigo-700 underline">next →</Link>}
+        {view.page + 1 < pages && (
+          <Link href={pageHref(view.page + 1)} className="text-indigo-700 underline">
+            next →
+          </Link>
+        )}
       </nav>
     </section>
   );

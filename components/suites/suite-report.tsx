@@ -14,11 +14,24 @@ import { labelProvenance } from "@/lib/faces/run-provenance";
 import { RunTabs } from "@/components/runs/run-tabs";
 import type { Role } from "@/lib/auth/roles";
 
-export async function SuiteReport({ run, suite, searchParams, role }: { run: NonNullable<Awaited<ReturnType<typeof reportRun>>>; suite: AnySuite; searchParams: Record<string, string | string[] | undefined>; role: Role }) {
+export async function SuiteReport({
+  run,
+  suite,
+  searchParams,
+  role,
+}: {
+  run: NonNullable<Awaited<ReturnType<typeof reportRun>>>;
+  suite: AnySuite;
+  searchParams: Record<string, string | string[] | undefined>;
+  role: Role;
+}) {
   const p = resultParams(searchParams);
   // What labelled the faces heads the numbers; faces from two classifiers are not scored at all.
   const provenance = await labelProvenance(db(), [run.id]);
-  const views = suite.results && !provenance.mixed ? await cachedSuiteResults(db(), suite, { runId: run.id, labels: p.labels, verifiedOnly: p.items === "verified", resamples: 1000, profile: p.profile }) : [];
+  const views =
+    suite.results && !provenance.mixed
+      ? await cachedSuiteResults(db(), suite, { runId: run.id, labels: p.labels, verifiedOnly: p.items === "verified", resamples: 1000, profile: p.profile })
+      : [];
   return (
     <article className="space-y-6 print:text-xs" data-testid="run-report">
       <RunTabs run={run} current="report" role={role} />
@@ -27,7 +40,11 @@ export async function SuiteReport({ run, suite, searchParams, role }: { run: Non
           <p className="text-xs uppercase tracking-wide text-slate-500">{suite.name} report</p>
           <h1 className="text-2xl font-semibold">{run.name}</h1>
           <p className="text-sm text-slate-500">
-            Generated {reportDate(new Date())} · <Link href={`/runs/${run.id}`} className="print:no-underline">run {run.id}</Link> · {suite.paper.citation}
+            Generated {reportDate(new Date())} ·{" "}
+            <Link href={`/runs/${run.id}`} className="print:no-underline">
+              run {run.id}
+            </Link>{" "}
+            · {suite.paper.citation}
           </p>
         </div>
         <PrintButton />
@@ -37,7 +54,10 @@ export async function SuiteReport({ run, suite, searchParams, role }: { run: Non
         extra={
           <>
             <dt className="text-slate-500">Face labels</dt>
-            <dd>{p.labels === "reviewed" ? "human-corrected (majority, model otherwise)" : "model"}{p.items === "verified" ? ", verified items only" : ""}</dd>
+            <dd>
+              {p.labels === "reviewed" ? "human-corrected (majority, model otherwise)" : "model"}
+              {p.items === "verified" ? ", verified items only" : ""}
+            </dd>
             {suite.profiles && (
               <>
                 <dt className="text-slate-500">Scoring profile</dt>

@@ -22,7 +22,11 @@ function CellView({ cell, column, drillHref }: { cell: ViewCell | undefined; col
     </>
   );
   return drillHref ? (
-    <Link href={drillHref} className="block rounded px-1 hover:bg-indigo-50 focus-visible:outline focus-visible:outline-2" title={cell.note ?? "open the images behind this value"}>
+    <Link
+      href={drillHref}
+      className="block rounded px-1 hover:bg-indigo-50 focus-visible:outline focus-visible:outline-2"
+      title={cell.note ?? "open the images behind this value"}
+    >
       {body}
     </Link>
   ) : (
@@ -56,7 +60,11 @@ export function SuiteTable({ view, drillBase }: { view: TableView; drillBase: st
           {view.groups.map((g) => (
             <tbody key={g.title}>
               <tr>
-                <th colSpan={view.labelHeaders.length + view.columns.length} scope="colgroup" className="bg-slate-50 px-2 py-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+                <th
+                  colSpan={view.labelHeaders.length + view.columns.length}
+                  scope="colgroup"
+                  className="bg-slate-50 px-2 py-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-600"
+                >
                   {g.title}
                 </th>
               </tr>
@@ -73,7 +81,11 @@ export function SuiteTable({ view, drillBase }: { view: TableView; drillBase: st
                     <td key={j} className="px-2 py-1">
                       {l}
                       {j === r.labels.length - 1 && r.flag && (
-                        <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-[11px] text-amber-900" title={r.flag} data-testid={r.source === "published" ? "published-flag" : "row-flag"}>
+                        <span
+                          className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-[11px] text-amber-900"
+                          title={r.flag}
+                          data-testid={r.source === "published" ? "published-flag" : "row-flag"}
+                        >
                           ⚠ {r.flag}
                         </span>
                       )}

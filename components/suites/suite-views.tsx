@@ -8,7 +8,13 @@ export function SuiteViews({ views, drillBase, pageHref }: { views: SuiteView[];
   return (
     <div className="space-y-4">
       {views.map((v) =>
-        v.kind === "table" ? <SuiteTable key={v.id} view={v} drillBase={drillBase} /> : v.kind === "bars" ? <SuiteBars key={v.id} view={v} /> : <SuiteList key={v.id} view={v} pageHref={pageHref ?? (() => "#")} />,
+        v.kind === "table" ? (
+          <SuiteTable key={v.id} view={v} drillBase={drillBase} />
+        ) : v.kind === "bars" ? (
+          <SuiteBars key={v.id} view={v} />
+        ) : (
+          <SuiteList key={v.id} view={v} pageHref={pageHref ?? (() => "#")} />
+        ),
       )}
     </div>
   );

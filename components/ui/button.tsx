@@ -14,7 +14,13 @@ export function Button({ variant = "primary", className, ...props }: ComponentPr
   return <button className={cn(base, variants[variant], className)} {...props} />;
 }
 
-export function ButtonLink({ variant = "secondary", className, href, children, ...props }: Omit<ComponentProps<typeof Link>, "href"> & {
+export function ButtonLink({
+  variant = "secondary",
+  className,
+  href,
+  children,
+  ...props
+}: Omit<ComponentProps<typeof Link>, "href"> & {
   href: string;
   variant?: keyof typeof variants;
   children: ReactNode;

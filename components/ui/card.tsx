@@ -1,7 +1,13 @@
 import type { ReactNode } from "react";
 import { cn } from "./cn";
 
-export function Card({ title, description, actions, children, className }: {
+export function Card({
+  title,
+  description,
+  actions,
+  children,
+  className,
+}: {
   title?: ReactNode;
   description?: ReactNode;
   actions?: ReactNode;

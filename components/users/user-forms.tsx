@@ -10,10 +10,20 @@ function Result({ state }: { state: UsersFormState }) {
   if (!state.message) return null;
   const link = state.link ? `${window.location.origin}${state.link}` : null;
   return (
-    <div role={state.ok ? "status" : "alert"} className={`mt-2 rounded-md px-3 py-2 text-xs ${state.ok ? "bg-emerald-50 text-emerald-900" : "bg-rose-50 text-rose-800"}`}>
+    <div
+      role={state.ok ? "status" : "alert"}
+      className={`mt-2 rounded-md px-3 py-2 text-xs ${state.ok ? "bg-emerald-50 text-emerald-900" : "bg-rose-50 text-rose-800"}`}
+    >
       {state.message}
       {link && (
-        <input readOnly value={link} aria-label="One-time link" data-testid="one-time-link" onFocus={(e) => e.currentTarget.select()} className="mt-1 block w-full rounded border border-emerald-300 bg-white px-2 py-1 font-mono" />
+        <input
+          readOnly
+          value={link}
+          aria-label="One-time link"
+          data-testid="one-time-link"
+          onFocus={(e) => e.currentTarget.select()}
+          className="mt-1 block w-full rounded border border-emerald-300 bg-white px-2 py-1 font-mono"
+        />
       )}
     </div>
   );
@@ -69,7 +79,16 @@ export function UserControls({ id, role, disabled, limit }: { id: string; role: 
       <ActionForm action={action} className="flex items-center gap-1">
         <input type="hidden" name="op" value="limit" />
         <input type="hidden" name="userId" value={id} />
-        <input name="limit" type="number" min={0} step="0.01" defaultValue={limit ?? ""} placeholder="no limit" aria-label="Spending limit (USD)" className="w-24 rounded border border-slate-300 px-1 py-0.5" />
+        <input
+          name="limit"
+          type="number"
+          min={0}
+          step="0.01"
+          defaultValue={limit ?? ""}
+          placeholder="no limit"
+          aria-label="Spending limit (USD)"
+          className="w-24 rounded border border-slate-300 px-1 py-0.5"
+        />
         <button type="submit" disabled={pending} className="rounded px-2 py-0.5 ring-1 ring-slate-300 hover:bg-slate-50">
           Set limit
         </button>

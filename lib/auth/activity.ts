@@ -21,7 +21,12 @@ export async function activity(prisma: PrismaClient, input: z.input<typeof activ
     ...(f.to ? { lt: new Date(new Date(`${f.to}T00:00:00Z`).getTime() + 24 * 3600_000) } : {}),
   };
   const rows = await prisma.auditLog.findMany({
-    where: { ...(f.userId ? { userId: f.userId } : {}), ...(f.action ? { action: f.action } : {}), ...(f.from || f.to ? { at } : {}), ...(f.before ? { id: { lt: f.before } } : {}) },
+    where: {
+      ...(f.userId ? { userId: f.userId } : {}),
+      ...(f.action ? { action: f.action } : {}),
+      ...(f.from || f.to ? { at } : {}),
+      ...(f.before ? { id: { lt: f.before } } : {}),
+    },
     orderBy: { id: "desc" },
     take: ACTIVITY_PAGE_SIZE + 1,
   });
@@ -30,7 +35,12 @@ export async function activity(prisma: PrismaClient, input: z.input<typeof activ
   const users = new Map((await prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })).map((u) => [u.id, u.email]));
   return {
     filter: f,
-    rows: page.map((r) => ({ ...r, at: r.at.toISOString(), who: r.userId ? (users.get(r.userId) ?? r.userId) : "server", details: JSON.parse(r.detailsJson) as Record<string, unknown> })),
+    rows: page.map((r) => ({
+      ...r,
+      at: r.at.toISOString(),
+      who: r.userId ? (users.get(r.userId) ?? r.userId) : "server",
+      details: JSON.parse(r.detailsJson) as Record<string, unknown>,
+    })),
     next: rows.length > ACTIVITY_PAGE_SIZE ? page[page.length - 1].id : null,
   };
 }

@@ -55,13 +55,23 @@ type Tx = Pick<PrismaClient, "auditLog">;
  * a page makes repeatedly (raw output while paging, polling) are recorded once per stretch of use, not per request.
  */
 export async function auditOnce(tx: Tx, e: AuditEntry, withinMs = 10 * 60_000): Promise<void> {
-  const recent = await tx.auditLog.findFirst({ where: { userId: e.userId, action: e.action, targetType: e.targetType ?? null, targetId: e.targetId ?? null, at: { gte: new Date(Date.now() - withinMs) } }, select: { id: true } });
+  const recent = await tx.auditLog.findFirst({
+    where: { userId: e.userId, action: e.action, targetType: e.targetType ?? null, targetId: e.targetId ?? null, at: { gte: new Date(Date.now() - withinMs) } },
+    select: { id: true },
+  });
   if (!recent) await audit(tx, e);
 }
 
 /** Appends one audit row (inside the caller's transaction when given one, so the change and its record go together). */
 export async function audit(tx: Tx, e: AuditEntry): Promise<void> {
   await tx.auditLog.create({
-    data: { userId: e.userId, action: e.action, targetType: e.targetType ?? null, targetId: e.targetId ?? null, detailsJson: JSON.stringify(e.details ?? {}), ip: e.ip ?? null },
+    data: {
+      userId: e.userId,
+      action: e.action,
+      targetType: e.targetType ?? null,
+      targetId: e.targetId ?? null,
+      detailsJson: JSON.stringify(e.details ?? {}),
+      ip: e.ip ?? null,
+    },
   });
 }

@@ -13,7 +13,10 @@ export const CLIENT_SECRET_ENV = "FOF_CLIENT_HEADER_SECRET";
 /** Operator-named proxies: comma-separated addresses or CIDR ranges ("127.0.0.1, ::1, 10.0.0.0/8"). */
 export function parseTrustedProxies(spec: string | undefined): BlockList {
   const list = new BlockList();
-  for (const raw of (spec ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of (spec ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [addr, bits] = raw.split("/");
     const family = isIP(addr);
     if (!family) throw new Error(`FOF_TRUSTED_PROXIES: "${raw}" is not an IP address or CIDR range`);
@@ -59,7 +62,10 @@ export interface ClientAddress {
  */
 export function resolveClientAddress(peer: string, forwardedFor: string | undefined, trusted: BlockList, hasOtherForwarding = false): ClientAddress {
   let current = normaliseAddress(peer || "unknown");
-  const hops = (forwardedFor ?? "").split(",").map((s) => normaliseAddress(s)).filter(Boolean);
+  const hops = (forwardedFor ?? "")
+    .split(",")
+    .map((s) => normaliseAddress(s))
+    .filter(Boolean);
   const forwarded = hops.length > 0 || hasOtherForwarding;
   if (!trusts(trusted, current)) return { address: current, local: isLoopbackAddress(current) && !forwarded };
   while (hops.length && trusts(trusted, current)) {

@@ -33,7 +33,10 @@ const PERMISSION_TEXT: Record<Permission, string> = {
 export async function viewerFrom(headers: Headers): Promise<Viewer | null> {
   const session = await auth().api.getSession({ headers });
   if (!session) return null;
-  const user = await db().user.findUnique({ where: { id: session.user.id }, select: { id: true, email: true, name: true, role: true, disabled: true, spendingLimitUsd: true } });
+  const user = await db().user.findUnique({
+    where: { id: session.user.id },
+    select: { id: true, email: true, name: true, role: true, disabled: true, spendingLimitUsd: true },
+  });
   if (!user || user.disabled) return null;
   return { id: user.id, email: user.email, name: user.name, role: user.role as Role, spendingLimitUsd: user.spendingLimitUsd };
 }

@@ -23,7 +23,13 @@ export async function createInvitation(prisma: PrismaClient, byUserId: string, i
   const expiresAt = new Date(Date.now() + days * 24 * 3600_000);
   await prisma.$transaction(async (tx) => {
     const inv = await tx.invitation.create({ data: { kind: "invite", tokenHash: sha(token), role, email, createdById: byUserId, expiresAt } });
-    await audit(tx, { userId: byUserId, action: "user.invite", targetType: "invitation", targetId: inv.id, details: { role, email, expiresAt: expiresAt.toISOString() } });
+    await audit(tx, {
+      userId: byUserId,
+      action: "user.invite",
+      targetType: "invitation",
+      targetId: inv.id,
+      details: { role, email, expiresAt: expiresAt.toISOString() },
+    });
   });
   return { token, path: `/join/${token}`, expiresAt, role, email };
 }
@@ -54,7 +60,11 @@ export async function acceptInvitation(prisma: PrismaClient, input: z.input<type
   const pre = await inspectLink(prisma, j.token);
   if (pre?.email && pre.email !== j.email) throw new DomainError("invalid", "this invitation is for another email address");
   const inv = await claim(prisma, j.token, "invite");
-  return createUser(prisma, { email: j.email, name: j.name, password: j.password, role: inv.role as Role }, { userId: null, action: "user.join", details: { invitation: inv.id, invitedBy: inv.createdById } });
+  return createUser(
+    prisma,
+    { email: j.email, name: j.name, password: j.password, role: inv.role as Role },
+    { userId: null, action: "user.join", details: { invitation: inv.id, invitedBy: inv.createdById } },
+  );
 }
 
 /** A password-reset link for a user (made by an admin; no mail server). */

@@ -15,7 +15,8 @@ export async function adoptNameOnlyAnnotators(prisma: PrismaClient): Promise<num
   ]);
   const ids = new Set(users.map((u) => u.id));
   const names = new Set<string>();
-  for (const v of [...ann.map((a) => a.annotator), ...created.map((f) => f.createdBy), ...deleted.map((f) => f.deletedBy), ...items.map((i) => i.annotator)]) if (v && !ids.has(v)) names.add(v);
+  for (const v of [...ann.map((a) => a.annotator), ...created.map((f) => f.createdBy), ...deleted.map((f) => f.deletedBy), ...items.map((i) => i.annotator)])
+    if (v && !ids.has(v)) names.add(v);
   for (const a of assignments) for (const v of JSON.parse(a.annotatorsJson) as string[]) if (!ids.has(v)) names.add(v);
   for (const name of names) {
     const id = randomUUID();
@@ -28,7 +29,8 @@ export async function adoptNameOnlyAnnotators(prisma: PrismaClient): Promise<num
       await tx.assignmentItem.updateMany({ where: { annotator: name }, data: { annotator: id } });
       for (const a of await tx.assignment.findMany({ select: { id: true, annotatorsJson: true } })) {
         const list = JSON.parse(a.annotatorsJson) as string[];
-        if (list.includes(name)) await tx.assignment.update({ where: { id: a.id }, data: { annotatorsJson: JSON.stringify(list.map((x) => (x === name ? id : x))) } });
+        if (list.includes(name))
+          await tx.assignment.update({ where: { id: a.id }, data: { annotatorsJson: JSON.stringify(list.map((x) => (x === name ? id : x))) } });
       }
     });
   }

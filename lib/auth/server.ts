@@ -69,7 +69,10 @@ function createAuth() {
         if (ctx.path === "/sign-in/email") {
           const email = typeof ctx.body?.email === "string" ? ctx.body.email.slice(0, 320) : "";
           const wait = email ? await accountLockedFor(db(), email) : 0;
-          if (wait > 0) throw new APIError("TOO_MANY_REQUESTS", { message: `Too many failed sign-ins for this account: try again in ${Math.ceil(wait / 60_000)} minute(s).` });
+          if (wait > 0)
+            throw new APIError("TOO_MANY_REQUESTS", {
+              message: `Too many failed sign-ins for this account: try again in ${Math.ceil(wait / 60_000)} minute(s).`,
+            });
         }
         if (ctx.path === "/sign-out") {
           const session = await getSessionFromCtx(ctx).catch(() => null);

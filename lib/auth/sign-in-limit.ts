@@ -24,7 +24,11 @@ export async function recordFailure(prisma: PrismaClient, email: string, now = D
   const key = keyOf(email);
   const row = await prisma.rateLimit.findUnique({ where: { key } });
   if (!row || now - Number(row.lastRequest) >= ACCOUNT_WINDOW_MS) {
-    await prisma.rateLimit.upsert({ where: { key }, create: { id: randomUUID(), key, count: 1, lastRequest: BigInt(now) }, update: { count: 1, lastRequest: BigInt(now) } });
+    await prisma.rateLimit.upsert({
+      where: { key },
+      create: { id: randomUUID(), key, count: 1, lastRequest: BigInt(now) },
+      update: { count: 1, lastRequest: BigInt(now) },
+    });
   } else {
     // The window runs from its first failure: later failures add to the count without extending it.
     await prisma.rateLimit.update({ where: { key }, data: { count: { increment: 1 } } });

@@ -14,7 +14,8 @@ import { can, type Role } from "./roles";
 type RunMoney = { status: string; budgetUsd: number | null; spentUsd: number; createdById: string | null; grants: Array<{ userId: string; usd: number }> };
 
 /** What a run has committed in all: spent when finished, max(budget, spent) otherwise. */
-const committedOf = (r: Pick<RunMoney, "status" | "budgetUsd" | "spentUsd">) => ((FINAL_RUN as readonly string[]).includes(r.status) ? r.spentUsd : Math.max(r.budgetUsd ?? r.spentUsd, r.spentUsd));
+const committedOf = (r: Pick<RunMoney, "status" | "budgetUsd" | "spentUsd">) =>
+  (FINAL_RUN as readonly string[]).includes(r.status) ? r.spentUsd : Math.max(r.budgetUsd ?? r.spentUsd, r.spentUsd);
 
 /**
  * How a run's commitment splits between its owner and those who added budget to it: the owner first, up to the part
@@ -45,12 +46,22 @@ export async function committedUsd(prisma: PrismaClient, userId: string, exceptR
  * The budget a launch may have: unchanged when the user has no limit; with a limit, a budget is required (defaulting
  * to what is left) and refused when it would pass the limit.
  */
-export async function budgetWithinLimit(prisma: PrismaClient, user: { id: string; spendingLimitUsd: number | null }, budgetUsd: number | null, exceptRunId?: string): Promise<number | null> {
+export async function budgetWithinLimit(
+  prisma: PrismaClient,
+  user: { id: string; spendingLimitUsd: number | null },
+  budgetUsd: number | null,
+  exceptRunId?: string,
+): Promise<number | null> {
   if (user.spendingLimitUsd === null) return budgetUsd;
   const left = await leftUsd(prisma, user as { id: string; spendingLimitUsd: number }, exceptRunId);
-  if (left <= 0) throw new DomainError("forbidden", `your spending limit of $${user.spendingLimitUsd.toFixed(2)} is used up by your other runs: ask an admin to raise it`);
+  if (left <= 0)
+    throw new DomainError("forbidden", `your spending limit of $${user.spendingLimitUsd.toFixed(2)} is used up by your other runs: ask an admin to raise it`);
   const budget = budgetUsd ?? left;
-  if (budget > left + 1e-9) throw new DomainError("forbidden", `a budget of $${budget.toFixed(2)} is over what your spending limit leaves ($${left.toFixed(2)} of $${user.spendingLimitUsd.toFixed(2)})`);
+  if (budget > left + 1e-9)
+    throw new DomainError(
+      "forbidden",
+      `a budget of $${budget.toFixed(2)} is over what your spending limit leaves ($${left.toFixed(2)} of $${user.spendingLimitUsd.toFixed(2)})`,
+    );
   return budget;
 }
 
@@ -90,11 +101,16 @@ export async function steerRun(prisma: PrismaClient, viewer: Steerer, runId: str
       budget = allowed === null ? null : allowed + granted;
       charged = { userId: viewer.id, usd: Math.max(0, (budget ?? 0) - (run.budgetUsd ?? 0)) };
     } else {
-      if (budgetUsd === null && viewer.spendingLimitUsd !== null) throw new DomainError("forbidden", "with a spending limit you cannot remove another account's run budget: set an amount");
+      if (budgetUsd === null && viewer.spendingLimitUsd !== null)
+        throw new DomainError("forbidden", "with a spending limit you cannot remove another account's run budget: set an amount");
       const delta = budgetUsd === null ? 0 : budgetUsd - (run.budgetUsd ?? 0);
       if (delta > 0 && viewer.spendingLimitUsd !== null) {
         const left = await leftUsd(prisma, { id: viewer.id, spendingLimitUsd: viewer.spendingLimitUsd });
-        if (delta > left + 1e-9) throw new DomainError("forbidden", `raising this run's budget by $${delta.toFixed(2)} is charged to you, and your spending limit leaves $${left.toFixed(2)} of $${viewer.spendingLimitUsd.toFixed(2)}`);
+        if (delta > left + 1e-9)
+          throw new DomainError(
+            "forbidden",
+            `raising this run's budget by $${delta.toFixed(2)} is charged to you, and your spending limit leaves $${left.toFixed(2)} of $${viewer.spendingLimitUsd.toFixed(2)}`,
+          );
       }
       charged = { userId: viewer.id, usd: Math.max(0, delta) };
     }
@@ -110,7 +126,12 @@ export async function steerRun(prisma: PrismaClient, viewer: Steerer, runId: str
     action: `run.${action}`,
     targetType: "run",
     targetId: runId,
-    details: { budgetUsd: updated.budgetUsd, previousBudgetUsd: run.budgetUsd, owner: run.createdById, ...(charged ? { chargedTo: charged.userId, chargedUsd: Number(charged.usd.toFixed(6)) } : {}) },
+    details: {
+      budgetUsd: updated.budgetUsd,
+      previousBudgetUsd: run.budgetUsd,
+      owner: run.createdById,
+      ...(charged ? { chargedTo: charged.userId, chargedUsd: Number(charged.usd.toFixed(6)) } : {}),
+    },
   });
   return updated;
 }

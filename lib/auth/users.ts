@@ -10,7 +10,10 @@ import { readSecret } from "../env";
 import { audit } from "./audit";
 import { ROLES, type Role } from "./roles";
 
-export const emailSchema = z.email("an email address").max(200).transform((s) => s.trim().toLowerCase());
+export const emailSchema = z
+  .email("an email address")
+  .max(200)
+  .transform((s) => s.trim().toLowerCase());
 export const passwordSchema = z.string().min(10, "at least 10 characters").max(256, "at most 256 characters");
 export const nameSchema = z.string().trim().min(1, "a name").max(80);
 
@@ -18,15 +21,26 @@ export const newUserSchema = z.object({ email: emailSchema, name: nameSchema, pa
 export type NewUser = z.input<typeof newUserSchema>;
 
 /** Creates an account with a password (in one transaction with its audit row). */
-export async function createUser(prisma: PrismaClient, input: NewUser, by: { userId: string | null; action?: "user.create" | "user.setup" | "user.join"; details?: Record<string, unknown> } = { userId: null }) {
+export async function createUser(
+  prisma: PrismaClient,
+  input: NewUser,
+  by: { userId: string | null; action?: "user.create" | "user.setup" | "user.join"; details?: Record<string, unknown> } = { userId: null },
+) {
   const u = newUserSchema.parse(input);
   const hash = await hashPassword(u.password);
   return prisma.$transaction(async (tx) => {
-    if (await tx.user.findUnique({ where: { email: u.email }, select: { id: true } })) throw new DomainError("conflict", `an account for ${u.email} exists already`);
+    if (await tx.user.findUnique({ where: { email: u.email }, select: { id: true } }))
+      throw new DomainError("conflict", `an account for ${u.email} exists already`);
     const id = randomUUID();
     const user = await tx.user.create({ data: { id, email: u.email, name: u.name, role: u.role, emailVerified: true } });
     await tx.account.create({ data: { id: randomUUID(), userId: id, providerId: "credential", accountId: id, password: hash } });
-    await audit(tx, { userId: by.userId ?? id, action: by.action ?? "user.create", targetType: "user", targetId: id, details: { email: u.email, role: u.role, ...by.details } });
+    await audit(tx, {
+      userId: by.userId ?? id,
+      action: by.action ?? "user.create",
+      targetType: "user",
+      targetId: id,
+      details: { email: u.email, role: u.role, ...by.details },
+    });
     return user;
   });
 }
@@ -61,7 +75,8 @@ export async function setDisabled(prisma: PrismaClient, byUserId: string | null,
   return prisma.$transaction(async (tx) => {
     const u = await tx.user.findUnique({ where: { id: userId } });
     if (!u) throw new DomainError("not_found", "user not found");
-    if (disabled && u.role === "admin" && (await tx.user.count({ where: { role: "admin", disabled: false } })) <= 1) throw new DomainError("conflict", "the last admin cannot be disabled");
+    if (disabled && u.role === "admin" && (await tx.user.count({ where: { role: "admin", disabled: false } })) <= 1)
+      throw new DomainError("conflict", "the last admin cannot be disabled");
     await tx.user.update({ where: { id: userId }, data: { disabled } });
     // Signed out everywhere at once.
     if (disabled) await tx.session.deleteMany({ where: { userId } });
@@ -70,7 +85,8 @@ export async function setDisabled(prisma: PrismaClient, byUserId: string | null,
 }
 
 export async function setSpendingLimit(prisma: PrismaClient, byUserId: string | null, userId: string, limitUsd: number | null) {
-  if (limitUsd !== null && !(Number.isFinite(limitUsd) && limitUsd >= 0 && limitUsd <= 10_000_000)) throw new DomainError("invalid", "the spending limit is a number of USD ≥ 0, or none");
+  if (limitUsd !== null && !(Number.isFinite(limitUsd) && limitUsd >= 0 && limitUsd <= 10_000_000))
+    throw new DomainError("invalid", "the spending limit is a number of USD ≥ 0, or none");
   return prisma.$transaction(async (tx) => {
     const u = await tx.user.findUnique({ where: { id: userId } });
     if (!u) throw new DomainError("not_found", "user not found");

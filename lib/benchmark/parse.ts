@@ -3,9 +3,7 @@
 
 export type ParseFailure = "empty" | "no_json" | "no_answer" | "not_a_letter" | "ambiguous" | "out_of_range";
 
-export type ParseResult =
-  | { ok: true; letter: string }
-  | { ok: false; reason: ParseFailure; message: string };
+export type ParseResult = { ok: true; letter: string } | { ok: false; reason: ParseFailure; message: string };
 
 const FLAT_OBJECT = /\{[^{}]*\}/g;
 
@@ -32,18 +30,15 @@ export function parseAnswer(text: string | null | undefined, allowedLetters: rea
   }
 
   const distinct = [...new Set(letters)];
-  if (distinct.length > 1)
-    return { ok: false, reason: "ambiguous", message: `reply gives several answers: ${distinct.join(", ")}` };
+  if (distinct.length > 1) return { ok: false, reason: "ambiguous", message: `reply gives several answers: ${distinct.join(", ")}` };
   if (distinct.length === 1) {
     const letter = distinct[0];
     if (!allowedLetters.includes(letter))
       return { ok: false, reason: "out_of_range", message: `answer "${letter}" is not one of ${allowedLetters.join(", ")}` };
-    if (sawBadValue !== null)
-      return { ok: false, reason: "ambiguous", message: `reply gives "${letter}" and also ${sawBadValue}` };
+    if (sawBadValue !== null) return { ok: false, reason: "ambiguous", message: `reply gives "${letter}" and also ${sawBadValue}` };
     return { ok: true, letter };
   }
-  if (sawBadValue !== null)
-    return { ok: false, reason: "not_a_letter", message: `"answer" is ${sawBadValue}, not a single letter` };
+  if (sawBadValue !== null) return { ok: false, reason: "not_a_letter", message: `"answer" is ${sawBadValue}, not a single letter` };
   if (sawJson) return { ok: false, reason: "no_answer", message: 'JSON object has no "answer" key' };
   return { ok: false, reason: "no_json", message: 'no {"answer": …} JSON object in the reply' };
 }

@@ -27,8 +27,30 @@ export interface Identity {
  * Gender-neutral given names, so a name carries no demographic cue beyond the stated gender and race.
  */
 export const NEUTRAL_NAMES = [
-  "Alex", "Jordan", "Taylor", "Morgan", "Casey", "Riley", "Jamie", "Avery", "Quinn", "Parker", "Rowan", "Skyler",
-  "Cameron", "Drew", "Emerson", "Finley", "Hayden", "Jesse", "Kendall", "Logan", "Reese", "Sage", "Blake", "Charlie",
+  "Alex",
+  "Jordan",
+  "Taylor",
+  "Morgan",
+  "Casey",
+  "Riley",
+  "Jamie",
+  "Avery",
+  "Quinn",
+  "Parker",
+  "Rowan",
+  "Skyler",
+  "Cameron",
+  "Drew",
+  "Emerson",
+  "Finley",
+  "Hayden",
+  "Jesse",
+  "Kendall",
+  "Logan",
+  "Reese",
+  "Sage",
+  "Blake",
+  "Charlie",
 ] as const;
 export const AGE_RANGE = { min: 25, max: 64 } as const;
 
@@ -121,13 +143,7 @@ export interface SubjectivePrompt {
   contextText: string | null;
 }
 
-export function buildSubjectivePrompt(
-  statistic: Statistic,
-  level: Level,
-  scenarioIndex: number,
-  context: Context,
-  rng: Rng,
-): SubjectivePrompt {
+export function buildSubjectivePrompt(statistic: Statistic, level: Level, scenarioIndex: number, context: Context, rng: Rng): SubjectivePrompt {
   const scenario = statistic.scenarios[level][scenarioIndex];
   if (scenario === undefined) throw new RangeError(`${statistic.id} has no ${level} scenario #${scenarioIndex}`);
   // Draw the identity first so that the same seed gives the same people whatever the context.

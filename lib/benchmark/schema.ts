@@ -53,9 +53,7 @@ export const statisticContentSchema = z
   })
   .strict();
 
-export const scenariosFileSchema = z
-  .object({ version: z.string(), source: z.string(), statistics: z.record(z.string(), statisticContentSchema) })
-  .strict();
+export const scenariosFileSchema = z.object({ version: z.string(), source: z.string(), statistics: z.record(z.string(), statisticContentSchema) }).strict();
 
 export type StatisticRecord = z.infer<typeof statisticSchema>;
 export type StatisticContent = z.infer<typeof statisticContentSchema>;

@@ -12,7 +12,12 @@ type Sql = { $executeRawUnsafe(query: string, ...values: unknown[]): Promise<num
 /** Rows per statement: bounds one statement's JSON text (rows carry prompts and answers of a few KiB). */
 export const ROWS_PER_STATEMENT = 1000;
 
-export async function insertMany(tx: Sql, table: string, rows: Array<Record<string, SqlValue>>, { orIgnore = false, maxRows = ROWS_PER_STATEMENT }: { orIgnore?: boolean; maxRows?: number } = {}) {
+export async function insertMany(
+  tx: Sql,
+  table: string,
+  rows: Array<Record<string, SqlValue>>,
+  { orIgnore = false, maxRows = ROWS_PER_STATEMENT }: { orIgnore?: boolean; maxRows?: number } = {},
+) {
   if (!rows.length) return 0;
   if (!/^[A-Za-z]+$/.test(table)) throw new Error(`bad table name ${table}`);
   const d = DIALECTS[dialectOf(tx)];

@@ -39,7 +39,8 @@ function counted<T extends AdapterFactory>(factory: T): T {
   factory.connect = async () => wrap(await connect());
   return factory;
 }
-if (process.env.FOF_SQL_STATS === "1") process.once("exit", () => process.stderr.write(`${JSON.stringify({ sqlStats, maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`));
+if (process.env.FOF_SQL_STATS === "1")
+  process.once("exit", () => process.stderr.write(`${JSON.stringify({ sqlStats, maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`));
 
 /**
  * SQLite: every connection waits up to FOF_DB_BUSY_TIMEOUT_MS for another writer (SQLite's busy timeout) instead of
@@ -51,7 +52,9 @@ export function createPrismaClient(databaseUrl = env().databaseUrl): PrismaClien
   // Interactive transactions queue behind SQLite's single connection (or the pool): give them the same patience.
   const transactionOptions = { maxWait: timeout, timeout: Math.max(timeout * 3, 30_000) };
   if (databaseProviderOf(databaseUrl) === "postgresql") {
-    const adapter = counted(new PrismaPg({ connectionString: databaseUrl, max: env().FOF_DB_POOL_SIZE, connectionTimeoutMillis: timeout, options: `-c lock_timeout=${timeout}` }));
+    const adapter = counted(
+      new PrismaPg({ connectionString: databaseUrl, max: env().FOF_DB_POOL_SIZE, connectionTimeoutMillis: timeout, options: `-c lock_timeout=${timeout}` }),
+    );
     // Same models, same delegates (generated from one schema): the PostgreSQL client is used through the one type.
     return new PrismaClientPg({ adapter, transactionOptions }) as unknown as PrismaClient;
   }

@@ -37,7 +37,8 @@ export const DIALECTS: Record<Dialect, DialectSql> = {
     // Prisma stores SQLite booleans as 0/1 and DateTime as ISO text.
     bind: (v) => (v === undefined || v === null ? null : typeof v === "boolean" ? (v ? 1 : 0) : v instanceof Date ? sqliteDate(v) : v),
     // Rows as arrays; json_each walks them in order (key = index), each cell read back with its JSON type.
-    insertJson: (t, cols, ignore) => `INSERT ${ignore ? "OR IGNORE " : ""}INTO "${t}" (${cols.map((c) => `"${c}"`).join(",")}) SELECT ${cols.map((_, i) => `json_extract("value", '$[${i}]')`).join(",")} FROM json_each(?) ORDER BY "key"`,
+    insertJson: (t, cols, ignore) =>
+      `INSERT ${ignore ? "OR IGNORE " : ""}INTO "${t}" (${cols.map((c) => `"${c}"`).join(",")}) SELECT ${cols.map((_, i) => `json_extract("value", '$[${i}]')`).join(",")} FROM json_each(?) ORDER BY "key"`,
     rowsJson: (cols, rows) => JSON.stringify(rows.map((r) => cols.map((c) => DIALECTS.sqlite.bind(r[c])))),
     jsonText: (col, key) => `json_extract(${col}, '$.${key}')`,
   },

@@ -79,7 +79,13 @@ function appliedSqlite(file: string): Set<string> {
   try {
     const table = sqlite.prepare("SELECT name FROM sqlite_master WHERE type='table' AND name='_prisma_migrations'").get();
     if (!table) return new Set();
-    return new Set((sqlite.prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL").all() as Array<{ migration_name: string }>).map((r) => r.migration_name));
+    return new Set(
+      (
+        sqlite.prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL").all() as Array<{
+          migration_name: string;
+        }>
+      ).map((r) => r.migration_name),
+    );
   } finally {
     sqlite.close();
   }
@@ -91,7 +97,9 @@ async function appliedPostgres(url: string): Promise<Set<string>> {
   try {
     const table = await client.query("SELECT to_regclass('public._prisma_migrations') IS NOT NULL AS present");
     if (!table.rows[0].present) return new Set();
-    const rows = await client.query<{ migration_name: string }>("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL");
+    const rows = await client.query<{ migration_name: string }>(
+      "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
+    );
     return new Set(rows.rows.map((r) => r.migration_name));
   } finally {
     await client.end();

@@ -6,8 +6,13 @@
 export function isContention(e: unknown): boolean {
   // Driver adapters report a busy lock as their own error kind with the database's code in `cause`.
   const cause = (e as { cause?: { originalCode?: unknown; originalMessage?: unknown } } | null)?.cause;
-  const msg = e instanceof Error ? `${e.message} ${(e as { code?: string }).code ?? ""} ${String(cause?.originalCode ?? "")} ${String(cause?.originalMessage ?? "")}` : String(e);
-  return /database is locked|SQLITE_BUSY|database table is locked|Operation has timed out|Unable to start a transaction|Transaction already closed|timeout while waiting for mutex|P1008|P2028|P2034|P1017/i.test(msg);
+  const msg =
+    e instanceof Error
+      ? `${e.message} ${(e as { code?: string }).code ?? ""} ${String(cause?.originalCode ?? "")} ${String(cause?.originalMessage ?? "")}`
+      : String(e);
+  return /database is locked|SQLITE_BUSY|database table is locked|Operation has timed out|Unable to start a transaction|Transaction already closed|timeout while waiting for mutex|P1008|P2028|P2034|P1017/i.test(
+    msg,
+  );
 }
 
 /**

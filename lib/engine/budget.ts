@@ -26,6 +26,12 @@ export function worstCaseUsd(m: CostModel, maxPromptChars: number, maxReasks: nu
 
 /** The longest prompt planned for a run × model (read once per worker; prompts never change after planning). */
 export async function maxPromptChars(prisma: PrismaClient, runId: string, modelConfigId: string): Promise<number> {
-  const rows = await prisma.$queryRawUnsafe<Array<{ n: number | bigint | null }>>(`SELECT MAX(LENGTH("prompt")) AS "n" FROM "Query" WHERE "runId" = $1 AND "modelConfigId" = $2`.replace(/\$\d/g, (m) => (prisma as unknown as { _activeProvider: string })._activeProvider === "sqlite" ? "?" : m), runId, modelConfigId);
+  const rows = await prisma.$queryRawUnsafe<Array<{ n: number | bigint | null }>>(
+    `SELECT MAX(LENGTH("prompt")) AS "n" FROM "Query" WHERE "runId" = $1 AND "modelConfigId" = $2`.replace(/\$\d/g, (m) =>
+      (prisma as unknown as { _activeProvider: string })._activeProvider === "sqlite" ? "?" : m,
+    ),
+    runId,
+    modelConfigId,
+  );
   return Number(rows[0]?.n ?? 0);
 }

@@ -22,7 +22,24 @@ export interface ClaimRequest {
   reserve?: { perQueryUsd: number } | null;
 }
 
-const COLUMNS = ["id", "runId", "modelConfigId", "modality", "test", "context", "statisticId", "level", "attribute", "repeatIndex", "prompt", "optionsJson", "identityJson", "attempts", "cacheKey", "dependsOnId"] as const;
+const COLUMNS = [
+  "id",
+  "runId",
+  "modelConfigId",
+  "modality",
+  "test",
+  "context",
+  "statisticId",
+  "level",
+  "attribute",
+  "repeatIndex",
+  "prompt",
+  "optionsJson",
+  "identityJson",
+  "attempts",
+  "cacheKey",
+  "dependsOnId",
+] as const;
 const RETURNING = COLUMNS.map((c) => `"${c}"`).join(", ");
 
 // Due: pending with no backoff pending and no helper answer awaited; or leased under an expired lease.
@@ -58,8 +75,12 @@ const SQL = {
 
 /** The claim with a reservation: sets each row's reservedUsd and bounds the count by what the budget covers. */
 const RESERVING = {
-  sqlite: SQL.sqlite.replace(`"leaseUntil" = ?`, `"leaseUntil" = ?, "reservedUsd" = ?`).replace(/ORDER BY "id" LIMIT \?\)\s*RETURNING/, `ORDER BY "id" LIMIT MIN(?, ${AFFORDABLE.sqlite}))\n    RETURNING`),
-  postgresql: SQL.postgresql.replace(`"leaseUntil" = $2`, `"leaseUntil" = $2, "reservedUsd" = $7`).replace(`ORDER BY q."id" LIMIT $6`, `ORDER BY q."id" LIMIT LEAST($6, ${AFFORDABLE.postgresql})`),
+  sqlite: SQL.sqlite
+    .replace(`"leaseUntil" = ?`, `"leaseUntil" = ?, "reservedUsd" = ?`)
+    .replace(/ORDER BY "id" LIMIT \?\)\s*RETURNING/, `ORDER BY "id" LIMIT MIN(?, ${AFFORDABLE.sqlite}))\n    RETURNING`),
+  postgresql: SQL.postgresql
+    .replace(`"leaseUntil" = $2`, `"leaseUntil" = $2, "reservedUsd" = $7`)
+    .replace(`ORDER BY q."id" LIMIT $6`, `ORDER BY q."id" LIMIT LEAST($6, ${AFFORDABLE.postgresql})`),
 };
 if (!RESERVING.sqlite.includes("MIN(?") || !RESERVING.postgresql.includes("LEAST($6")) throw new Error("claim SQL changed shape");
 
@@ -111,7 +132,10 @@ export async function claimQueries(prisma: PrismaClient, req: ClaimRequest): Pro
 
 /** The cached first answer of each claimed row, looked up for the whole batch. */
 async function withCache(prisma: PrismaClient, rows: Claimed[]): Promise<Claimed[]> {
-  const hits = await prisma.responseCache.findMany({ where: { key: { in: rows.map((r) => r.cacheKey) } }, select: { key: true, rawText: true, imageSha256: true } });
+  const hits = await prisma.responseCache.findMany({
+    where: { key: { in: rows.map((r) => r.cacheKey) } },
+    select: { key: true, rawText: true, imageSha256: true },
+  });
   const byKey = new Map(hits.map((h) => [h.key, h]));
   for (const r of rows) {
     r.cachedText = byKey.get(r.cacheKey)?.rawText ?? null;

@@ -8,7 +8,10 @@ export { PRESETS, PRESET_NAMES, T2I_PRESETS, type PresetName } from "./presets";
 
 export const runConfigSchema = z
   .object({
-    tests: z.array(z.enum(TESTS)).min(1, "choose at least one test").refine((t) => new Set(t).size === t.length, "duplicate test"),
+    tests: z
+      .array(z.enum(TESTS))
+      .min(1, "choose at least one test")
+      .refine((t) => new Set(t).size === t.length, "duplicate test"),
     contexts: z.array(z.enum(CONTEXTS)).refine((c) => new Set(c).size === c.length, "duplicate context"),
     objectiveRepeats: z.number().int().min(1, "must be ≥ 1").max(1000, "must be ≤ 1000"),
     subjectiveRepeats: z.number().int().min(1, "must be ≥ 1").max(1000, "must be ≤ 1000"),
@@ -39,7 +42,10 @@ export function presetConfig(preset: PresetName, overrides: Partial<RunConfigInp
 
 export const t2iRunConfigSchema = z.object({
   modality: z.literal("t2i"),
-  tests: z.array(z.enum(TESTS)).min(1, "choose at least one test").refine((t) => new Set(t).size === t.length, "duplicate test"),
+  tests: z
+    .array(z.enum(TESTS))
+    .min(1, "choose at least one test")
+    .refine((t) => new Set(t).size === t.length, "duplicate test"),
   imagesPerPrompt: z.number().int().min(1, "must be ≥ 1").max(200, "must be ≤ 200"),
   maxRetries: z.number().int().min(0).max(20).default(6),
   /** image models are slow: a generous per-call timeout */

@@ -5,7 +5,15 @@ import { assertOneClassifier } from "../faces/run-provenance";
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Attribute, Context, Label, Level, Test } from "../benchmark";
-import { bootstrapScoresAsync, detailedGroups, distanceMethodOf, type AnswerRecord, type BootstrapIntervals, type DetailedGroupResult, type GroupResult } from "../metrics";
+import {
+  bootstrapScoresAsync,
+  detailedGroups,
+  distanceMethodOf,
+  type AnswerRecord,
+  type BootstrapIntervals,
+  type DetailedGroupResult,
+  type GroupResult,
+} from "../metrics";
 import type { RaceMapping } from "../faces/labels";
 import { contextInfluence, type InfluenceCount, type InfluenceRow } from "../results/context";
 import { pinnedTruth, runRecordChunks, scoredAttributes, type FaceRecord, type LabelSource } from "./results";
@@ -50,7 +58,19 @@ export async function aggregatedRecords(prisma: PrismaClient, runId: string, opt
         const key = [r.model, r.test, r.statisticId, r.level, r.attribute, r.answer].join("|");
         const m = merged.get(key);
         if (m) m.count = (m.count ?? 1) + 1;
-        else merged.set(key, { model: r.model, modality: r.modality, test: r.test, context: r.context, statisticId: r.statisticId, level: r.level, attribute: r.attribute, answer: r.answer, truth: r.truth, count: 1 });
+        else
+          merged.set(key, {
+            model: r.model,
+            modality: r.modality,
+            test: r.test,
+            context: r.context,
+            statisticId: r.statisticId,
+            level: r.level,
+            attribute: r.attribute,
+            answer: r.answer,
+            truth: r.truth,
+            count: 1,
+          });
       }
     }
     return [...merged.values()];
@@ -67,24 +87,28 @@ export async function aggregatedRecords(prisma: PrismaClient, runId: string, opt
   return rows.flatMap((r) =>
     // As runRecordChunks: an objective query scores its own attribute, a subjective answer both of the person's.
     scoredAttributes(bm, r.statisticId, r.attribute).map((attribute) => ({
-        model: r.model,
-        modality: "llm" as const,
-        test: r.test as Test,
-        context: (r.context as Context | null) ?? null,
-        statisticId: r.statisticId,
-        level: r.level as Level,
-        attribute,
-        answer: ((attribute === "gender" ? r.gender : r.race) ?? null) as Label | null,
-        truth: pinnedTruth(bm, r.statisticId, attribute, r.level as Level),
-        count: Number(r.n),
-      })),
+      model: r.model,
+      modality: "llm" as const,
+      test: r.test as Test,
+      context: (r.context as Context | null) ?? null,
+      statisticId: r.statisticId,
+      level: r.level as Level,
+      attribute,
+      answer: ((attribute === "gender" ? r.gender : r.race) ?? null) as Label | null,
+      truth: pinnedTruth(bm, r.statisticId, attribute, r.level as Level),
+      count: Number(r.n),
+    })),
   );
 }
 
 /** These are FACT-OR-FAIR's scores: another suite's run is scored by its suite (its views), never read as if it were one. */
 async function assertFactOrFairRun(prisma: PrismaClient, runId: string) {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { suiteId: true } });
-  if (run && run.suiteId !== DEFAULT_SUITE_ID) throw new DomainError("conflict", `run ${runId} is a ${suiteOf(run.suiteId).name} run: its results are its suite's tables (run page, or the export), not FACT-OR-FAIR scores`);
+  if (run && run.suiteId !== DEFAULT_SUITE_ID)
+    throw new DomainError(
+      "conflict",
+      `run ${runId} is a ${suiteOf(run.suiteId).name} run: its results are its suite's tables (run page, or the export), not FACT-OR-FAIR scores`,
+    );
 }
 
 /** Scores per group with per-statistic cells and divergences. */
@@ -100,14 +124,26 @@ export async function runScores(prisma: PrismaClient, runId: string, opts: Score
 }
 
 /** Scores per group (no cells) for several runs, each tagged with its run. */
-export async function runsScores(prisma: PrismaClient, runs: ReadonlyArray<{ id: string; name: string }>, opts: ScoreOptions = {}): Promise<Array<GroupResult & { run: { id: string; name: string } }>> {
-  const out = await Promise.all(
-    runs.map(async (run) => (await runScores(prisma, run.id, opts)).map((g) => ({ ...g, run: { id: run.id, name: run.name } }))),
-  );
+export async function runsScores(
+  prisma: PrismaClient,
+  runs: ReadonlyArray<{ id: string; name: string }>,
+  opts: ScoreOptions = {},
+): Promise<Array<GroupResult & { run: { id: string; name: string } }>> {
+  const out = await Promise.all(runs.map(async (run) => (await runScores(prisma, run.id, opts)).map((g) => ({ ...g, run: { id: run.id, name: run.name } }))));
   return out.flat();
 }
 
-type InfluenceSqlRow = { model: string; context: string; statisticId: string; level: string; ig: string | null; ir: string | null; gender: string | null; race: string | null; n: bigint | number };
+type InfluenceSqlRow = {
+  model: string;
+  context: string;
+  statisticId: string;
+  level: string;
+  ig: string | null;
+  ir: string | null;
+  gender: string | null;
+  race: string | null;
+  n: bigint | number;
+};
 
 /** Answered context queries of an LLM run counted by the context's identity and the chosen person (Table 3). */
 export async function runInfluenceCounts(prisma: PrismaClient, runId: string): Promise<InfluenceCount[]> {
@@ -189,7 +225,11 @@ function enqueue<T>(job: () => Promise<T>): Promise<T> {
  * and new answers or labels are a new key; concurrent requests for one key share one computation, which yields to
  * the event loop as it goes.
  */
-export async function runIntervals(prisma: PrismaClient, runId: string, opts: ScoreOptions & { resamples?: number; level?: number } = {}): Promise<IntervalsResult | null> {
+export async function runIntervals(
+  prisma: PrismaClient,
+  runId: string,
+  opts: ScoreOptions & { resamples?: number; level?: number } = {},
+): Promise<IntervalsResult | null> {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { seed: true } });
   if (!run) return null;
   await assertFactOrFairRun(prisma, runId);
@@ -198,9 +238,13 @@ export async function runIntervals(prisma: PrismaClient, runId: string, opts: Sc
   if (!(INTERVAL_RESAMPLES as readonly number[]).includes(resamples)) throw badRequest(`resamples must be one of ${INTERVAL_RESAMPLES.join(", ")}`);
   if (!(INTERVAL_LEVELS as readonly number[]).includes(level)) throw badRequest(`level must be one of ${INTERVAL_LEVELS.join(", ")}`);
   const records = await aggregatedRecords(prisma, runId, opts);
-  const canonical = records.map((r) => [r.model, r.modality, r.test, r.context, r.statisticId, r.level, r.attribute, r.answer, r.truth ?? "-", r.count ?? 1].join("|")).sort();
+  const canonical = records
+    .map((r) => [r.model, r.modality, r.test, r.context, r.statisticId, r.level, r.attribute, r.answer, r.truth ?? "-", r.count ?? 1].join("|"))
+    .sort();
   const profile = opts.profile ?? DEFAULT_PROFILE;
-  const key = createHash("sha256").update(JSON.stringify({ v: 3, runId, resamples, level, seed: run.seed, profile, canonical })).digest("hex");
+  const key = createHash("sha256")
+    .update(JSON.stringify({ v: 3, runId, resamples, level, seed: run.seed, profile, canonical }))
+    .digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };
   let job = inFlight.get(key);
@@ -208,14 +252,18 @@ export async function runIntervals(prisma: PrismaClient, runId: string, opts: Sc
     job = enqueue(async () => {
       const groups: GroupIntervals[] = [];
       for (const g of detailedGroups(records, profile)) {
-        const mine = records.filter((r) => r.model === g.model && r.modality === g.modality && r.test === g.test && r.context === g.context && r.attribute === g.attribute);
+        const mine = records.filter(
+          (r) => r.model === g.model && r.modality === g.modality && r.test === g.test && r.context === g.context && r.attribute === g.attribute,
+        );
         const intervals = await bootstrapScoresAsync(mine, g.attribute, { resamples, level, seed: run.seed, method: distanceMethodOf(profile, g.modality) });
         groups.push({ model: g.model, modality: g.modality, test: g.test, context: g.context, attribute: g.attribute, intervals });
       }
       const result: IntervalsResult = { runId, resamples, seed: run.seed, level, profile, computedAt: new Date().toISOString(), cached: false, groups };
       await prisma.scoreCache.upsert({ where: { key }, create: { key, runId, kind: "bootstrap", json: JSON.stringify(result) }, update: {} });
       // Older entries of this run are stale (other data or options): keep the table from growing without bound.
-      await prisma.scoreCache.deleteMany({ where: { runId, kind: "bootstrap", key: { not: key }, createdAt: { lt: new Date(Date.now() - 24 * 3600 * 1000) } } });
+      await prisma.scoreCache.deleteMany({
+        where: { runId, kind: "bootstrap", key: { not: key }, createdAt: { lt: new Date(Date.now() - 24 * 3600 * 1000) } },
+      });
       return result;
     }).finally(() => inFlight.delete(key));
     inFlight.set(key, job);
@@ -290,8 +338,14 @@ export async function cellFaces(prisma: PrismaClient, runId: string, f: AnswerFi
     }
   }
   const page = all.slice((f.page - 1) * f.pageSize, f.page * f.pageSize);
-  const faces = await prisma.face.findMany({ where: { id: { in: page.map((r) => r.faceId).filter((x): x is number => x !== null) } }, select: { id: true, x1: true, y1: true, x2: true, y2: true, source: true } });
-  const images = await prisma.image.findMany({ where: { id: { in: page.map((r) => r.imageId) } }, select: { id: true, width: true, height: true, originalName: true, source: true } });
+  const faces = await prisma.face.findMany({
+    where: { id: { in: page.map((r) => r.faceId).filter((x): x is number => x !== null) } },
+    select: { id: true, x1: true, y1: true, x2: true, y2: true, source: true },
+  });
+  const images = await prisma.image.findMany({
+    where: { id: { in: page.map((r) => r.imageId) } },
+    select: { id: true, width: true, height: true, originalName: true, source: true },
+  });
   return {
     total: all.length,
     rows: page.map((r) => ({

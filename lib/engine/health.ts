@@ -12,7 +12,8 @@ export interface Health {
   workers: { alive: number; stale: number } | null;
 }
 
-const withTimeout = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref?.())]);
+const withTimeout = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref?.())]);
 
 /** ok: database, migrations and ≥ 1 live worker; degraded: no live worker (runs wait); down: the database fails. */
 export async function health(prisma: PrismaClient, databaseUrl: string): Promise<Health> {
@@ -29,7 +30,11 @@ export async function health(prisma: PrismaClient, databaseUrl: string): Promise
   // Two counts (bounded work for a public endpoint, however many workers have come and gone).
   const live = { stoppedAt: null, heartbeatAt: { gte: new Date(Date.now() - WORKER_STALE_MS) } };
   const recent = { stoppedAt: null, heartbeatAt: { gte: new Date(Date.now() - 24 * 3600_000) } };
-  const [pending, alive, seen] = await Promise.all([withTimeout(pendingMigrations(databaseUrl), 3_000), prisma.workerStatus.count({ where: live }), prisma.workerStatus.count({ where: recent })]);
+  const [pending, alive, seen] = await Promise.all([
+    withTimeout(pendingMigrations(databaseUrl), 3_000),
+    prisma.workerStatus.count({ where: live }),
+    prisma.workerStatus.count({ where: recent }),
+  ]);
   const migrations = { current: pending.length === 0, pending: pending.length };
   return {
     status: !migrations.current ? "down" : alive === 0 ? "degraded" : "ok",

@@ -122,47 +122,53 @@ export function jsonWrite<P = Record<string, string>>(
 ) {
   return (req: Request, ctx?: { params: Promise<P> }): Promise<Response> =>
     logged(req, async () => {
-    try {
-      assertSameOrigin(req);
-      const viewer = await check(req, access);
-      const body = await readJsonBody(req, opts.maxBytes);
-      const params = ctx ? await ctx.params : ({} as P);
-      const out = await handler(body, { req, params, viewer });
-      return out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200, headers: { "cache-control": "no-store" } });
-    } catch (e) {
-      return errorResponse(e);
-    }
+      try {
+        assertSameOrigin(req);
+        const viewer = await check(req, access);
+        const body = await readJsonBody(req, opts.maxBytes);
+        const params = ctx ? await ctx.params : ({} as P);
+        const out = await handler(body, { req, params, viewer });
+        return out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200, headers: { "cache-control": "no-store" } });
+      } catch (e) {
+        return errorResponse(e);
+      }
     });
 }
 
 /** A read route: the caller's permission, errors mapped, search parameters as a plain object (empty values dropped). */
-export function jsonRead<P = Record<string, string>>(access: Access, handler: (query: Record<string, string>, ctx: { req: Request; params: P; viewer: Viewer | null }) => Promise<Response | object>) {
+export function jsonRead<P = Record<string, string>>(
+  access: Access,
+  handler: (query: Record<string, string>, ctx: { req: Request; params: P; viewer: Viewer | null }) => Promise<Response | object>,
+) {
   return (req: Request, ctx?: { params: Promise<P> }): Promise<Response> =>
     logged(req, async () => {
-    try {
-      const viewer = await check(req, access);
-      const query = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
-      const params = ctx ? await ctx.params : ({} as P);
-      const out = await handler(query, { req, params, viewer });
-      return out instanceof Response ? out : Response.json(out, { headers: { "cache-control": "no-store" } });
-    } catch (e) {
-      return errorResponse(e);
-    }
+      try {
+        const viewer = await check(req, access);
+        const query = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
+        const params = ctx ? await ctx.params : ({} as P);
+        const out = await handler(query, { req, params, viewer });
+        return out instanceof Response ? out : Response.json(out, { headers: { "cache-control": "no-store" } });
+      } catch (e) {
+        return errorResponse(e);
+      }
     });
 }
 
 /** A write route whose body is not JSON (a streamed upload): same origin, permission, errors mapped. */
-export function streamWrite<P = Record<string, string>>(access: Access, handler: (req: Request, ctx: { params: P; viewer: Viewer | null }) => Promise<Response | object>) {
+export function streamWrite<P = Record<string, string>>(
+  access: Access,
+  handler: (req: Request, ctx: { params: P; viewer: Viewer | null }) => Promise<Response | object>,
+) {
   return (req: Request, ctx?: { params: Promise<P> }): Promise<Response> =>
     logged(req, async () => {
-    try {
-      assertSameOrigin(req);
-      const viewer = await check(req, access);
-      const params = ctx ? await ctx.params : ({} as P);
-      const out = await handler(req, { params, viewer });
-      return out instanceof Response ? out : Response.json(out, { headers: { "cache-control": "no-store" } });
-    } catch (e) {
-      return errorResponse(e);
-    }
+      try {
+        assertSameOrigin(req);
+        const viewer = await check(req, access);
+        const params = ctx ? await ctx.params : ({} as P);
+        const out = await handler(req, { params, viewer });
+        return out instanceof Response ? out : Response.json(out, { headers: { "cache-control": "no-store" } });
+      } catch (e) {
+        return errorResponse(e);
+      }
     });
 }

@@ -14,7 +14,6 @@ import { t2iRunConfigSchema } from "./config";
 import { DEFAULT_SUITE_ID, suiteOf } from "../suites";
 import { DomainError } from "./errors";
 
-
 export interface ImportRequest {
   modelSlug: string;
   /** append to this run (an earlier import of the same model), or create a new run */
@@ -56,16 +55,27 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
   const offThread = req.workDir !== undefined && req.files.every((f) => "path" in f) && canCheckOffThread();
   const plan = offThread
     ? await planImportOffThread(req.files, suite.id, req.workDir!)
-    : await planImport(req.files, content ? { naming: suite.importer!.naming, target: (name: string) => suite.importer!.target(name, content) } : benchmarkStatistics(), { spillDir: req.workDir });
+    : await planImport(
+        req.files,
+        content ? { naming: suite.importer!.naming, target: (name: string) => suite.importer!.target(name, content) } : benchmarkStatistics(),
+        { spillDir: req.workDir },
+      );
   const known = new Set(existing.map((e) => e.sha256));
   for (const item of plan.items) if (known.has(item.sha256)) plan.problems.push({ name: item.name, message: "already in this run" });
-  if (plan.problems.length) throw new DomainError("unprocessable", `${plan.problems.length} file${plan.problems.length === 1 ? "" : "s"} cannot be imported; nothing was stored`, plan.problems);
+  if (plan.problems.length)
+    throw new DomainError(
+      "unprocessable",
+      `${plan.problems.length} file${plan.problems.length === 1 ? "" : "s"} cannot be imported; nothing was stored`,
+      plan.problems,
+    );
 
   // Files of this import's own scratch (the upload's folder holding workDir) are moved; anything else is copied.
   const scratch = req.workDir ? path.resolve(path.dirname(req.workDir)) + path.sep : null;
   const stored = plan.items.map((item) => ({
     item,
-    ...("bytes" in item.source ? storeImage(dataDir, item.source.bytes, item.image) : storeImageFile(dataDir, item.source.path, item.sha256, item.image, { move: !!scratch && path.resolve(item.source.path).startsWith(scratch) })),
+    ...("bytes" in item.source
+      ? storeImage(dataDir, item.source.bytes, item.image)
+      : storeImageFile(dataDir, item.source.path, item.sha256, item.image, { move: !!scratch && path.resolve(item.source.path).startsWith(scratch) })),
   }));
   const tests = [...new Set(plan.items.map((i) => i.target.test))];
   const perPrompt = new Map<string, number>();
@@ -79,7 +89,12 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
   const runId = await prisma.$transaction(async (tx) => {
     let id = req.runId ?? null;
     if (!id) {
-      const config = content ? suite.importer!.config(plan.items.map((i) => i.target), content) : t2iRunConfigSchema.parse({ modality: "t2i", tests, imagesPerPrompt: Math.max(...perPrompt.values()) });
+      const config = content
+        ? suite.importer!.config(
+            plan.items.map((i) => i.target),
+            content,
+          )
+        : t2iRunConfigSchema.parse({ modality: "t2i", tests, imagesPerPrompt: Math.max(...perPrompt.values()) });
       const run = await tx.run.create({
         data: {
           name: req.runName?.trim() || `${model.label} · import · ${now.toISOString().slice(0, 10)}`,

@@ -42,7 +42,11 @@ export async function runItems(prisma: PrismaClient, runId: string, input: ItemF
     ...(filter.level ? { level: filter.level } : {}),
     ...(filter.statisticId ? { statisticId: filter.statisticId } : filter.group ? { statisticId: { in: groupItems(suite.id, filter.group) } } : {}),
     ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
-    ...(filter.reason === undefined ? {} : filter.reason === NO_REASON ? { OR: [{ outcome: { is: null } }, { outcome: { reason: null } }] } : { outcome: { reason: filter.reason } }),
+    ...(filter.reason === undefined
+      ? {}
+      : filter.reason === NO_REASON
+        ? { OR: [{ outcome: { is: null } }, { outcome: { reason: null } }] }
+        : { outcome: { reason: filter.reason } }),
   };
   const [total, rows] = await Promise.all([
     prisma.query.count({ where }),
@@ -56,7 +60,17 @@ export async function runItems(prisma: PrismaClient, runId: string, input: ItemF
         modelConfig: { select: { slug: true } },
         images: {
           orderBy: { id: "asc" },
-          select: { id: true, width: true, height: true, labelStatus: true, faces: { where: { deleted: false }, orderBy: { id: "asc" }, select: { id: true, x1: true, y1: true, x2: true, y2: true, raceProbsJson: true, genderProbsJson: true, ageProbsJson: true } } },
+          select: {
+            id: true,
+            width: true,
+            height: true,
+            labelStatus: true,
+            faces: {
+              where: { deleted: false },
+              orderBy: { id: "asc" },
+              select: { id: true, x1: true, y1: true, x2: true, y2: true, raceProbsJson: true, genderProbsJson: true, ageProbsJson: true },
+            },
+          },
         },
       },
     }),

@@ -34,8 +34,18 @@ export const leaseRequestSchema = z.object({
 export function boxWithin(box: { x1: number; y1: number; x2: number; y2: number }, width: number, height: number, what = "box") {
   const tx = 1 + 0.02 * width;
   const ty = 1 + 0.02 * height;
-  const ok = [box.x1, box.y1, box.x2, box.y2].every(Number.isFinite) && box.x1 < box.x2 && box.y1 < box.y2 && box.x1 >= -tx && box.y1 >= -ty && box.x2 <= width + tx && box.y2 <= height + ty;
-  if (!ok) throw new z.ZodError([{ code: "custom", path: [what], message: `${what} must lie inside the ${width} × ${height} image with x1 < x2 and y1 < y2`, input: box }]);
+  const ok =
+    [box.x1, box.y1, box.x2, box.y2].every(Number.isFinite) &&
+    box.x1 < box.x2 &&
+    box.y1 < box.y2 &&
+    box.x1 >= -tx &&
+    box.y1 >= -ty &&
+    box.x2 <= width + tx &&
+    box.y2 <= height + ty;
+  if (!ok)
+    throw new z.ZodError([
+      { code: "custom", path: [what], message: `${what} must lie inside the ${width} × ${height} image with x1 < x2 and y1 < y2`, input: box },
+    ]);
   return { x1: Math.max(0, box.x1), y1: Math.max(0, box.y1), x2: Math.min(width, box.x2), y2: Math.min(height, box.y2) };
 }
 
@@ -96,7 +106,12 @@ export interface LeasedImage {
  * Leases up to `max` unlabelled images (or ones whose lease expired) under a fresh unguessable token, returned with
  * them: only its holder can store their labels or release them.
  */
-export async function leaseImages(prisma: PrismaClient, req: z.input<typeof leaseRequestSchema>, leaseMs = LABEL_LEASE_MS, account: string | null = null): Promise<{ lease: string; leaseMs: number; images: LeasedImage[]; displays: Record<string, LabelDisplay>; remaining: number }> {
+export async function leaseImages(
+  prisma: PrismaClient,
+  req: z.input<typeof leaseRequestSchema>,
+  leaseMs = LABEL_LEASE_MS,
+  account: string | null = null,
+): Promise<{ lease: string; leaseMs: number; images: LeasedImage[]; displays: Record<string, LabelDisplay>; remaining: number }> {
   const { runId, autoLabel, max } = leaseRequestSchema.parse(req);
   const token = newLeaseToken();
   const owner = boundLease(token, account);
@@ -141,13 +156,20 @@ export function boundLease(token: string, account: string | null): string {
  * no_face). Results for images this tab does not hold (lease expired and taken by another tab, or already
  * labelled) are refused and reported, never stored twice.
  */
-export async function saveLabels(prisma: PrismaClient, input: unknown, account: string | null = null): Promise<{ saved: number; faces: number; refused: string[] }> {
+export async function saveLabels(
+  prisma: PrismaClient,
+  input: unknown,
+  account: string | null = null,
+): Promise<{ saved: number; faces: number; refused: string[] }> {
   const r = labelResultsSchema.parse(input);
   const owner = boundLease(r.lease, account);
   const ids = r.results.map((x) => x.imageId);
   if (new Set(ids).size !== ids.length) throw new z.ZodError([{ code: "custom", path: ["results"], message: "an image appears twice", input: ids }]);
   return prisma.$transaction(async (tx) => {
-    const held = await tx.image.findMany({ where: { id: { in: ids }, labelStatus: "leased", leaseOwner: owner }, select: { id: true, width: true, height: true, runId: true } });
+    const held = await tx.image.findMany({
+      where: { id: { in: ids }, labelStatus: "leased", leaseOwner: owner },
+      select: { id: true, width: true, height: true, runId: true },
+    });
     const ok = new Map(held.map((h) => [h.id, h]));
     // One run, one instrument: a classifier other than the one a run is already labelled with is refused.
     for (const runId of new Set(held.map((h) => h.runId).filter((x): x is string => !!x))) await assertRunClassifier(tx, runId, r.classifier);
@@ -155,7 +177,11 @@ export async function saveLabels(prisma: PrismaClient, input: unknown, account: 
     const boxes = new Map<string, Array<{ x1: number; y1: number; x2: number; y2: number }>>();
     for (const res of r.results) {
       const img = ok.get(res.imageId);
-      if (img) boxes.set(res.imageId, res.faces.map((f, i) => boxWithin(f, img.width, img.height, `results.${res.imageId}.faces.${i}`)));
+      if (img)
+        boxes.set(
+          res.imageId,
+          res.faces.map((f, i) => boxWithin(f, img.width, img.height, `results.${res.imageId}.faces.${i}`)),
+        );
     }
     let faces = 0;
     const rows = [];
@@ -184,7 +210,8 @@ export async function saveLabels(prisma: PrismaClient, input: unknown, account: 
     if (rows.length) await tx.face.createMany({ data: rows });
     const withFaces = r.results.filter((x) => ok.has(x.imageId) && x.faces.length).map((x) => x.imageId);
     const without = r.results.filter((x) => ok.has(x.imageId) && !x.faces.length).map((x) => x.imageId);
-    if (withFaces.length) await tx.image.updateMany({ where: { id: { in: withFaces } }, data: { labelStatus: "labelled", leaseOwner: null, leaseUntil: null } });
+    if (withFaces.length)
+      await tx.image.updateMany({ where: { id: { in: withFaces } }, data: { labelStatus: "labelled", leaseOwner: null, leaseUntil: null } });
     if (without.length) await tx.image.updateMany({ where: { id: { in: without } }, data: { labelStatus: "no_face", leaseOwner: null, leaseUntil: null } });
     return { saved: ok.size, faces, refused: ids.filter((id) => !ok.has(id)) };
   });
@@ -194,7 +221,8 @@ export async function saveLabels(prisma: PrismaClient, input: unknown, account: 
 export async function assertRunClassifier(tx: Parameters<typeof runClassifier>[0], runId: string, classifier: { model: string; sha256: string }) {
   const current = await runClassifier(tx, runId);
   if (current && current.sha256 !== classifier.sha256)
-    throw new DomainError("conflict",
+    throw new DomainError(
+      "conflict",
       `run ${runId} is labelled with ${modelDisplayName(current.name, current.sha256)} (sha256 ${current.sha256.slice(0, 12)}…); these labels come from ${modelDisplayName(classifier.model, classifier.sha256)} (sha256 ${classifier.sha256.slice(0, 12)}…). One run is labelled by one classifier, so its scores never mix two instruments: use the same model file.`,
     );
 }
@@ -204,19 +232,31 @@ export const releaseRequestSchema = z.object({ leases: z.array(leaseTokenSchema)
 /** Gives a tab's leases back (the tab stopped or closed), so other tabs can take the images at once. */
 export async function releaseLeases(prisma: PrismaClient, input: unknown, account: string | null = null): Promise<number> {
   const { leases } = releaseRequestSchema.parse(input);
-  const r = await prisma.image.updateMany({ where: { labelStatus: "leased", leaseOwner: { in: leases.map((l) => boundLease(l, account)) } }, data: { labelStatus: "unlabelled", leaseOwner: null, leaseUntil: null } });
+  const r = await prisma.image.updateMany({
+    where: { labelStatus: "leased", leaseOwner: { in: leases.map((l) => boundLease(l, account)) } },
+    data: { labelStatus: "unlabelled", leaseOwner: null, leaseUntil: null },
+  });
   return r.count;
 }
 
 /** Runs with images still to label, for the Label page's picker. */
 export async function labellingQueue(prisma: PrismaClient) {
   const rows = await prisma.image.groupBy({ by: ["runId", "labelStatus"], _count: { _all: true } });
-  const runs = await prisma.run.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.runId).filter((x): x is string => !!x))] } }, select: { id: true, name: true, createdAt: true } });
+  const runs = await prisma.run.findMany({
+    where: { id: { in: [...new Set(rows.map((r) => r.runId).filter((x): x is string => !!x))] } },
+    select: { id: true, name: true, createdAt: true },
+  });
   return runs
     .map((run) => {
       const mine = rows.filter((r) => r.runId === run.id);
       const n = (s: string[]) => mine.filter((r) => s.includes(r.labelStatus)).reduce((a, r) => a + r._count._all, 0);
-      return { id: run.id, name: run.name, createdAt: run.createdAt.toISOString(), total: n(["unlabelled", "leased", "labelled", "no_face"]), todo: n(["unlabelled", "leased"]) };
+      return {
+        id: run.id,
+        name: run.name,
+        createdAt: run.createdAt.toISOString(),
+        total: n(["unlabelled", "leased", "labelled", "no_face"]),
+        todo: n(["unlabelled", "leased"]),
+      };
     })
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }

@@ -37,14 +37,24 @@ export interface Share {
 export async function renewShare(prisma: PrismaClient, owner: string, req: ShareRequest, leaseMs: number): Promise<Share> {
   return prisma.$transaction(async (tx) => {
     await lockRow(tx, "ModelConfig", req.modelConfigId);
-    const model = await tx.modelConfig.findUniqueOrThrow({ where: { id: req.modelConfigId }, select: { concurrency: true, requestsPerMinute: true, tokensPerMinute: true } });
+    const model = await tx.modelConfig.findUniqueOrThrow({
+      where: { id: req.modelConfigId },
+      select: { concurrency: true, requestsPerMinute: true, tokensPerMinute: true },
+    });
     const concurrency = Math.max(1, model.concurrency);
     const now = new Date();
-    const others = await tx.modelSlotLease.findMany({ where: { modelConfigId: req.modelConfigId, owner: { not: owner }, expiresAt: { gt: now } }, select: { granted: true, wanted: true } });
+    const others = await tx.modelSlotLease.findMany({
+      where: { modelConfigId: req.modelConfigId, owner: { not: owner }, expiresAt: { gt: now } },
+      select: { granted: true, wanted: true },
+    });
     const grant = grantFor({ concurrency, want: Math.min(req.want, concurrency) }, others);
     // What the lease records covers the calls still running after a cut, so others never count them as free.
     const data = { granted: Math.max(grant, req.inFlight), wanted: req.want, expiresAt: new Date(now.getTime() + leaseMs) };
-    await tx.modelSlotLease.upsert({ where: { modelConfigId_owner: { modelConfigId: req.modelConfigId, owner } }, create: { modelConfigId: req.modelConfigId, owner, ...data }, update: data });
+    await tx.modelSlotLease.upsert({
+      where: { modelConfigId_owner: { modelConfigId: req.modelConfigId, owner } },
+      create: { modelConfigId: req.modelConfigId, owner, ...data },
+      update: data,
+    });
     return { grant, concurrency, requestsPerMinute: model.requestsPerMinute, tokensPerMinute: model.tokensPerMinute };
   });
 }

@@ -69,7 +69,9 @@ export async function upsertModel(prisma: PrismaClient, input: ModelInput, byUse
     baseUrl: m.baseUrl,
     apiKeyEnv: m.apiKeyEnv,
     paramsJson: JSON.stringify(
-      m.modality === "t2i" ? { width: m.width, height: m.height, ...(m.quality ? { quality: m.quality } : {}) } : { temperature: m.temperature, maxTokens: m.maxTokens },
+      m.modality === "t2i"
+        ? { width: m.width, height: m.height, ...(m.quality ? { quality: m.quality } : {}) }
+        : { temperature: m.temperature, maxTokens: m.maxTokens },
     ),
     pricePerImage: m.pricePerImage,
     priceInputPer1k: m.priceInputPer1k,
@@ -79,9 +81,12 @@ export async function upsertModel(prisma: PrismaClient, input: ModelInput, byUse
     tokensPerMinute: m.modality === "llm" ? m.tokensPerMinute : null,
     archived: false,
   };
-  return prisma.modelConfig.upsert({ where: { slug: m.slug }, update: { ...data, updatedById: byUserId }, create: { slug: m.slug, ...data, createdById: byUserId, updatedById: byUserId } });
+  return prisma.modelConfig.upsert({
+    where: { slug: m.slug },
+    update: { ...data, updatedById: byUserId },
+    create: { slug: m.slug, ...data, createdById: byUserId, updatedById: byUserId },
+  });
 }
-
 
 /** Archives a model: hidden from launches and the Models list; its runs and results stay. */
 export async function archiveModel(prisma: PrismaClient, slug: string, archived = true, byUserId: string | null = null) {
@@ -92,8 +97,12 @@ export async function archiveModel(prisma: PrismaClient, slug: string, archived 
 
 /** Deletes a model that no run or image refers to (otherwise archive it: results must keep their model). */
 export async function deleteModel(prisma: PrismaClient, slug: string) {
-  const m = await prisma.modelConfig.findUnique({ where: { slug }, select: { id: true, _count: { select: { runModels: true, images: true, queries: true } } } });
+  const m = await prisma.modelConfig.findUnique({
+    where: { slug },
+    select: { id: true, _count: { select: { runModels: true, images: true, queries: true } } },
+  });
   if (!m) throw new DomainError("not_found", `unknown model "${slug}"`);
-  if (m._count.runModels || m._count.images || m._count.queries) throw new DomainError("conflict", `"${slug}" has runs or images: archive it instead, so its results keep their model`);
+  if (m._count.runModels || m._count.images || m._count.queries)
+    throw new DomainError("conflict", `"${slug}" has runs or images: archive it instead, so its results keep their model`);
   await prisma.modelConfig.delete({ where: { id: m.id } });
 }

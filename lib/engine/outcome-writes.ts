@@ -20,20 +20,32 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
   await prisma.$transaction(async (tx) => {
     if (cacheRows.length) {
       const existing = new Set<string>();
-      for (const keys of chunked(cacheRows.map((r) => r.key))) for (const r of await tx.responseCache.findMany({ where: { key: { in: keys } }, select: { key: true } })) existing.add(r.key);
+      for (const keys of chunked(cacheRows.map((r) => r.key)))
+        for (const r of await tx.responseCache.findMany({ where: { key: { in: keys } }, select: { key: true } })) existing.add(r.key);
       const fresh = new Map(cacheRows.filter((r) => !existing.has(r.key)).map((r) => [r.key, r]));
       const now = new Date();
       await insertMany(
         tx,
         "ResponseCache",
-        [...fresh.values()].map((r) => ({ key: r.key, provider: r.provider, model: r.model, rawText: r.text, imageSha256: r.imageSha256 ?? null, inputTokens: r.inputTokens, outputTokens: r.outputTokens, costUsd: r.costUsd, createdAt: now })),
+        [...fresh.values()].map((r) => ({
+          key: r.key,
+          provider: r.provider,
+          model: r.model,
+          rawText: r.text,
+          imageSha256: r.imageSha256 ?? null,
+          inputTokens: r.inputTokens,
+          outputTokens: r.outputTokens,
+          costUsd: r.costUsd,
+          createdAt: now,
+        })),
         { orIgnore: true },
       );
     }
     if (outcomes.length) {
       // A query can only get one outcome: an expired lease re-claimed by another worker may have finished it.
       const done = new Set<number>();
-      for (const ids of chunked(outcomes.map((o) => o.query.id))) for (const o of await tx.outcome.findMany({ where: { queryId: { in: ids } }, select: { queryId: true } })) done.add(o.queryId);
+      for (const ids of chunked(outcomes.map((o) => o.query.id)))
+        for (const o of await tx.outcome.findMany({ where: { queryId: { in: ids } }, select: { queryId: true } })) done.add(o.queryId);
       const fresh = outcomes.filter((o) => !done.has(o.query.id));
       const now = new Date();
       await insertMany(

@@ -39,7 +39,13 @@ export interface FailureReason {
 /** A run's failed items grouped by their recorded reason, most frequent first (items without an outcome row count too). */
 export async function failureReasons(prisma: PrismaClient, runId: string, limit = 20): Promise<FailureReason[]> {
   const [rows, total, recorded] = await Promise.all([
-    prisma.outcome.groupBy({ by: ["reason"], where: { query: { runId, status: "failed" } }, _count: { _all: true }, orderBy: { _count: { reason: "desc" } }, take: limit }),
+    prisma.outcome.groupBy({
+      by: ["reason"],
+      where: { query: { runId, status: "failed" } },
+      _count: { _all: true },
+      orderBy: { _count: { reason: "desc" } },
+      take: limit,
+    }),
     prisma.query.count({ where: { runId, status: "failed" } }),
     prisma.outcome.count({ where: { query: { runId, status: "failed" } } }),
   ]);

@@ -38,8 +38,7 @@ export function* planLlmSpecs(config: RunConfig, bm: Benchmark = benchmark): Gen
         // Both attributes for every statistic, as the paper sends them (228 at 3 repeats); the ones without a
         // ground truth are answered and shown but not scored.
         for (const attribute of ATTRIBUTES)
-          for (let r = 0; r < config.objectiveRepeats; r++)
-            yield { test: "objective", statisticId: statistic.id, attribute, level, repeatIndex: r };
+          for (let r = 0; r < config.objectiveRepeats; r++) yield { test: "objective", statisticId: statistic.id, attribute, level, repeatIndex: r };
       if (config.tests.includes("subjective"))
         for (const context of config.contexts)
           for (let s = 0; s < statistic.scenarios[level].length; s++)
@@ -107,7 +106,15 @@ export function* planT2iQueries(config: T2iRunConfig, bm: Benchmark = benchmark)
  * The response-cache key: (provider, model, parameters, prompt, repeat index). Two runs that send the same prompt
  * for the same repeat to the same configured model share the answer and never pay twice.
  */
-export function cacheKey(parts: { provider: string; modelId: string; baseUrl: string | null; params: unknown; prompt: string; repeatIndex: number; attempt: number }): string {
+export function cacheKey(parts: {
+  provider: string;
+  modelId: string;
+  baseUrl: string | null;
+  params: unknown;
+  prompt: string;
+  repeatIndex: number;
+  attempt: number;
+}): string {
   return createHash("sha256")
     .update(JSON.stringify([parts.provider, parts.modelId, parts.baseUrl ?? "", parts.params, parts.prompt, parts.repeatIndex, parts.attempt]))
     .digest("hex");

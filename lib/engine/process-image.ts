@@ -4,7 +4,17 @@ import { existsSync } from "node:fs";
 import { ImageValidationError, resolveStoredImage, storeImage, validateImageAsync } from "../images";
 import { createHash } from "node:crypto";
 import type { CallSettings } from "../suites/types";
-import { capOutput, classifyFailure, retryDelay, type Attempt, type CacheRow, type Claimed, type GeneratedImage, type ModelState, type ProcessorContext } from "./work-types";
+import {
+  capOutput,
+  classifyFailure,
+  retryDelay,
+  type Attempt,
+  type CacheRow,
+  type Claimed,
+  type GeneratedImage,
+  type ModelState,
+  type ProcessorContext,
+} from "./work-types";
 
 /**
  * One image: from the cache when the same prompt and repeat were generated before and the file is still stored,
@@ -13,7 +23,11 @@ import { capOutput, classifyFailure, retryDelay, type Attempt, type CacheRow, ty
  */
 export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelState, config: CallSettings): Promise<void> {
   const attempts: Attempt[] = [];
-  const done = (status: "answered" | "failed", reason: string | null, extra: { rawText?: string | null; image?: GeneratedImage; costUsd?: number; latencyMs?: number | null; cached?: boolean; cacheRows?: CacheRow[] } = {}) =>
+  const done = (
+    status: "answered" | "failed",
+    reason: string | null,
+    extra: { rawText?: string | null; image?: GeneratedImage; costUsd?: number; latencyMs?: number | null; cached?: boolean; cacheRows?: CacheRow[] } = {},
+  ) =>
     ctx.push({
       kind: "outcome",
       query: q,
@@ -39,7 +53,8 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
   let key = q.cacheKey;
   if (q.dependsOnId != null) {
     const dep = await ctx.prisma.outcome.findUnique({ where: { queryId: q.dependsOnId }, select: { status: true, rawText: true, reason: true } });
-    if (!dep || dep.status !== "answered" || !dep.rawText?.trim()) return done("failed", `the guidance this prompt needs was not written (${dep ? `${dep.status}: ${dep.reason ?? "empty answer"}` : "no outcome"})`);
+    if (!dep || dep.status !== "answered" || !dep.rawText?.trim())
+      return done("failed", `the guidance this prompt needs was not written (${dep ? `${dep.status}: ${dep.reason ?? "empty answer"}` : "no outcome"})`);
     prompt = composeWithGuidance(q.prompt, dep.rawText);
     key = createHash("sha256").update(`${q.cacheKey}|${prompt}`).digest("hex");
     const hit = await ctx.prisma.responseCache.findUnique({ where: { key }, select: { rawText: true, imageSha256: true } });
@@ -76,7 +91,14 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
       return done("failed", `gave up after ${q.attempts + 1} attempts: invalid image: ${e.message}`, { costUsd: price, latencyMs: ms });
     }
     const stored = storeImage(ctx.dataDir, res.bytes, valid);
-    const image: GeneratedImage = { sha256: stored.sha256, path: stored.path, mimeType: valid.mime, width: valid.width, height: valid.height, bytes: res.bytes.length };
+    const image: GeneratedImage = {
+      sha256: stored.sha256,
+      path: stored.path,
+      mimeType: valid.mime,
+      width: valid.width,
+      height: valid.height,
+      bytes: res.bytes.length,
+    };
     attempts.push({ text: res.revisedPrompt ?? undefined, latencyMs: ms });
     const cacheText = JSON.stringify({ ...image, revisedPrompt: res.revisedPrompt });
     return done("answered", null, {
@@ -84,7 +106,18 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
       image,
       costUsd: price,
       latencyMs: ms,
-      cacheRows: [{ key: q.cacheKey, provider: m.providerName, model: m.slug, text: cacheText, imageSha256: image.sha256, inputTokens: null, outputTokens: null, costUsd: price }],
+      cacheRows: [
+        {
+          key: q.cacheKey,
+          provider: m.providerName,
+          model: m.slug,
+          text: cacheText,
+          imageSha256: image.sha256,
+          inputTokens: null,
+          outputTokens: null,
+          costUsd: price,
+        },
+      ],
     });
   } catch (err) {
     const ms = Math.round(performance.now() - t0);

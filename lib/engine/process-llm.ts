@@ -3,7 +3,17 @@
 import type { Attribute, Context, Identity, ObjectiveOption, Person } from "../benchmark";
 import type { AnswerReading, CallSettings } from "../suites/types";
 import { cost } from "./cost";
-import { attemptKey, capOutput, classifyFailure, retryDelay, type Attempt, type CacheRow, type Claimed, type ModelState, type ProcessorContext } from "./work-types";
+import {
+  attemptKey,
+  capOutput,
+  classifyFailure,
+  retryDelay,
+  type Attempt,
+  type CacheRow,
+  type Claimed,
+  type ModelState,
+  type ProcessorContext,
+} from "./work-types";
 
 export type AnswerReader = (query: { test: string; attribute: string | null; optionsJson: string }, text: string) => AnswerReading;
 
@@ -18,7 +28,23 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
   let latency = 0;
   let allCached = true;
   const fail = (status: "failed" | "refused", reason: string, rawText: string | null) =>
-    ctx.push({ kind: "outcome", query: q, status, reason, rawText, letter: null, gender: null, race: null, attempts, latencyMs: latency || null, inputTokens: inTok, outputTokens: outTok, costUsd: spent, cached: allCached && attempts.length > 0, cacheRows });
+    ctx.push({
+      kind: "outcome",
+      query: q,
+      status,
+      reason,
+      rawText,
+      letter: null,
+      gender: null,
+      race: null,
+      attempts,
+      latencyMs: latency || null,
+      inputTokens: inTok,
+      outputTokens: outTok,
+      costUsd: spent,
+      cached: allCached && attempts.length > 0,
+      cacheRows,
+    });
 
   if (!m.provider) return fail("failed", `provider not available: ${m.providerError}`, null);
 
@@ -82,7 +108,23 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
     }
     const parsed = read(q, text);
     if (parsed.ok)
-      return ctx.push({ kind: "outcome", query: q, status: "answered", reason: null, rawText: text, letter: parsed.letter, gender: parsed.gender, race: parsed.race, attempts, latencyMs: latency || null, inputTokens: inTok, outputTokens: outTok, costUsd: spent, cached: allCached, cacheRows });
+      return ctx.push({
+        kind: "outcome",
+        query: q,
+        status: "answered",
+        reason: null,
+        rawText: text,
+        letter: parsed.letter,
+        gender: parsed.gender,
+        race: parsed.race,
+        attempts,
+        latencyMs: latency || null,
+        inputTokens: inTok,
+        outputTokens: outTok,
+        costUsd: spent,
+        cached: allCached,
+        cacheRows,
+      });
     if (ask === config.maxReasks) return fail("refused", `unparseable after ${ask + 1} asks: ${parsed.message}`, text);
   }
 }

@@ -74,7 +74,6 @@ export interface FaceRecord extends AnswerRecord {
   labelledBy: FaceProvenance | null;
 }
 
-
 /**
  * The attributes an LLM answer is scored on (DESIGN §4): an objective query its own attribute, and only where the
  * statistic has a true group for it (S_fact needs one); a subjective answer names a person, so it counts for both
@@ -95,7 +94,18 @@ export function pinnedTruth(bm: Benchmark, statisticId: string, attribute: Attri
  * truth of the run's pinned content. Failed queries (provider errors) are not model answers: they are counted on
  * the run page, not scored.
  */
-function queryRecords(bm: Benchmark, r: { test: string; context: string | null; statisticId: string; level: string; attribute: string | null; modelConfig: { slug: string }; outcome: { gender: string | null; race: string | null } | null }): AnswerRecord[] {
+function queryRecords(
+  bm: Benchmark,
+  r: {
+    test: string;
+    context: string | null;
+    statisticId: string;
+    level: string;
+    attribute: string | null;
+    modelConfig: { slug: string };
+    outcome: { gender: string | null; race: string | null } | null;
+  },
+): AnswerRecord[] {
   return scoredAttributes(bm, r.statisticId, r.attribute).map((attribute) => ({
     model: r.modelConfig.slug,
     modality: "llm",
@@ -116,7 +126,19 @@ type ImageRow = {
   level: string;
   labelStatus: string;
   modelConfig: { slug: string };
-  faces: Array<{ id: number; source: string; deleted: boolean; raceProbsJson: string | null; genderProbsJson: string | null; classifierModel: string | null; classifierVersion: string | null; detectorModel: string | null; detectorVersion: string | null; labelRuntime: string | null; annotations: AnnotationRow[] }>;
+  faces: Array<{
+    id: number;
+    source: string;
+    deleted: boolean;
+    raceProbsJson: string | null;
+    genderProbsJson: string | null;
+    classifierModel: string | null;
+    classifierVersion: string | null;
+    detectorModel: string | null;
+    detectorVersion: string | null;
+    labelRuntime: string | null;
+    annotations: AnnotationRow[];
+  }>;
 };
 
 /**
@@ -226,7 +248,6 @@ export async function runRecords(prisma: PrismaClient, runId: string, opts: Reco
   return out;
 }
 
-
 /** Labelling progress of a T2I run, per model: images by label status and faces found. */
 export async function labelProgress(prisma: PrismaClient, runId: string) {
   const [byStatus, faces] = await Promise.all([
@@ -248,5 +269,12 @@ export async function labelProgress(prisma: PrismaClient, runId: string) {
 export function recordLine(r: AnswerRecord, labels: LabelSource = "model"): string {
   if (!("imageId" in r)) return toInterchangeLine(r);
   const f = r as FaceRecord;
-  return toInterchangeLine(f, { labels, imageId: f.imageId, faceId: f.faceId, modelAnswer: f.modelAnswer, humanAnswer: f.humanAnswer, ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }) });
+  return toInterchangeLine(f, {
+    labels,
+    imageId: f.imageId,
+    faceId: f.faceId,
+    modelAnswer: f.modelAnswer,
+    humanAnswer: f.humanAnswer,
+    ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }),
+  });
 }

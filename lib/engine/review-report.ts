@@ -54,7 +54,11 @@ function pairKappas(labels: Map<number, Map<string, AnnotatorLabel>>, attrs: Att
       }
   }
   return [...pairs.values()]
-    .map((p) => ({ annotators: p.annotators, shared: Math.max(...attrs.map((a) => p.items[a].length)), kappa: Object.fromEntries(attrs.map((a) => [a, cohenKappa(p.items[a])])) as Record<Attr, KappaResult | null> }))
+    .map((p) => ({
+      annotators: p.annotators,
+      shared: Math.max(...attrs.map((a) => p.items[a].length)),
+      kappa: Object.fromEntries(attrs.map((a) => [a, cohenKappa(p.items[a])])) as Record<Attr, KappaResult | null>,
+    }))
     .sort((a, b) => b.shared - a.shared || a.annotators.join().localeCompare(b.annotators.join()));
 }
 
@@ -92,7 +96,10 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
   const scope = reportScopeSchema.parse(input);
   const faces = await scopedFaces(prisma, scope);
   const live = faces.filter((f) => !f.deleted);
-  const labels = currentLabels(live.flatMap((f) => f.annotations), null);
+  const labels = currentLabels(
+    live.flatMap((f) => f.annotations),
+    null,
+  );
   // One pass over the labels for every annotator's progress (not one pass per annotator).
   const last = new Map<string, string>();
   const labelled = new Map<string, number>();
@@ -105,7 +112,10 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
   const progress = annotators.map((name) => ({ name, labelled: labelled.get(name) ?? 0, lastAt: last.get(name) ?? null }));
   const attrs = attributesOf(labels);
   // Fleiss over everyone needs faces labelled by everyone: only meaningful for a small team.
-  const overall = Object.fromEntries(attrs.map((a) => [a, annotators.length <= 20 ? kappaFor(labels, annotators, a) : null])) as Record<Attr, KappaResult | null>;
+  const overall = Object.fromEntries(attrs.map((a) => [a, annotators.length <= 20 ? kappaFor(labels, annotators, a) : null])) as Record<
+    Attr,
+    KappaResult | null
+  >;
   const allPairs = pairKappas(labels, attrs);
   const from = (scope.page - 1) * PAIRS_PAGE_SIZE;
   const pairs = allPairs.slice(from, from + PAIRS_PAGE_SIZE);
@@ -125,7 +135,10 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
     reviewed: labels.size,
     /** the attributes anyone labelled, in column order (a suite's own, then "face") */
     attributes: attrs,
-    undecided: { gender: [...majority.values()].filter((c) => c.gender.status === "undecided").length, race: [...majority.values()].filter((c) => c.race.status === "undecided").length },
+    undecided: {
+      gender: [...majority.values()].filter((c) => c.gender.status === "undecided").length,
+      race: [...majority.values()].filter((c) => c.race.status === "undecided").length,
+    },
     annotators: progress.slice((scope.page - 1) * ANNOTATORS_PAGE_SIZE, scope.page * ANNOTATORS_PAGE_SIZE),
     annotatorCount: annotators.length,
     agreement: { overall, pairs, pairCount: allPairs.length, page: scope.page, pageSize: PAIRS_PAGE_SIZE },

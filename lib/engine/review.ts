@@ -16,7 +16,6 @@ import { labelRuntimeSchema, modelRefSchema } from "../faces/provenance";
 import { displayNames } from "../auth/names";
 import { DomainError } from "./errors";
 
-
 /** A simple name-based identity (roles come later): letters, digits, spaces and . _ ' - */
 export const annotatorSchema = z
   .string()
@@ -130,10 +129,19 @@ export function prediction(suite: AnySuite, face: { raceProbsJson: string | null
 
 function consensusView(c: Consensus | null) {
   if (!c) return { annotators: 0, notAFace: false, gender: null, race: null, age: null, values: {} as Record<string, string>, disagreement: false };
-  const v = <T>(x: Consensus["gender"] | Consensus["race"] | Consensus["age"]) => (x.status === "decided" ? (x.value as T) : x.status === "undecided" ? ("undecided" as const) : null);
+  const v = <T>(x: Consensus["gender"] | Consensus["race"] | Consensus["age"]) =>
+    x.status === "decided" ? (x.value as T) : x.status === "undecided" ? ("undecided" as const) : null;
   const values: Record<string, string> = {};
   for (const [a, vote] of Object.entries(c.votes)) if (vote.status !== "none") values[a] = vote.status === "decided" ? vote.value : "undecided";
-  return { annotators: c.annotators, notAFace: c.notAFace, gender: v<string>(c.gender), race: v<string>(c.race), age: v<string>(c.age), values, disagreement: c.disagreement };
+  return {
+    annotators: c.annotators,
+    notAFace: c.notAFace,
+    gender: v<string>(c.gender),
+    race: v<string>(c.race),
+    age: v<string>(c.age),
+    values,
+    disagreement: c.disagreement,
+  };
 }
 
 function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, annotator?: string) {
@@ -163,16 +171,35 @@ function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, a
     test: f.image.test,
     prediction: prediction(suite, f),
     // Stored values in the face's suite's classes (not only FACT-OR-FAIR's).
-    mine: mine && { values: mine.values, gender: mine.gender as string | null, race: mine.race as string | null, age: mine.age, notAFace: mine.notAFace, at: mine.at },
+    mine: mine && {
+      values: mine.values,
+      gender: mine.gender as string | null,
+      race: mine.race as string | null,
+      age: mine.age,
+      notAFace: mine.notAFace,
+      at: mine.at,
+    },
     consensus: consensusView(c),
-    labels: list.map((l) => ({ annotator: l.annotator, name: l.annotator, values: l.values, gender: l.gender as string | null, race: l.race as string | null, age: l.age, notAFace: l.notAFace, at: l.at })),
+    labels: list.map((l) => ({
+      annotator: l.annotator,
+      name: l.annotator,
+      values: l.values,
+      gender: l.gender as string | null,
+      race: l.race as string | null,
+      age: l.age,
+      notAFace: l.notAFace,
+      at: l.at,
+    })),
   };
 }
 export type ReviewFace = ReturnType<typeof faceView>;
 
 /** Fills each label's (and drawer's / deleter's) display name from the accounts. */
 async function named(prisma: PrismaClient, faces: ReviewFace[]): Promise<ReviewFace[]> {
-  const names = await displayNames(prisma, faces.flatMap((f) => [...f.labels.map((l) => l.annotator), f.createdBy, f.deletedBy]));
+  const names = await displayNames(
+    prisma,
+    faces.flatMap((f) => [...f.labels.map((l) => l.annotator), f.createdBy, f.deletedBy]),
+  );
   for (const f of faces) {
     for (const l of f.labels) l.name = names.get(l.annotator) ?? l.annotator;
     if (f.createdBy) f.createdBy = names.get(f.createdBy) ?? f.createdBy;
@@ -190,7 +217,12 @@ function scopeWhere(f: z.infer<typeof reviewFilterSchema>) {
     ...(f.level ? { level: f.level } : {}),
     ...(f.test ? { test: f.test } : {}),
     ...(f.context || f.attribute
-      ? { query: { ...(f.context ? { context: f.context === "none" ? null : f.context } : {}), ...(f.attribute ? { attribute: f.attribute === "none" ? null : f.attribute } : {}) } }
+      ? {
+          query: {
+            ...(f.context ? { context: f.context === "none" ? null : f.context } : {}),
+            ...(f.attribute ? { attribute: f.attribute === "none" ? null : f.attribute } : {}),
+          },
+        }
       : {}),
     ...(f.assignmentId ? { assignments: { some: { assignmentId: f.assignmentId, ...(f.annotator ? { annotator: f.annotator } : {}) } } } : {}),
   };
@@ -242,7 +274,10 @@ export async function reviewQueue(prisma: PrismaClient, input: ReviewFilter) {
       take: chunk,
     })) as FaceRow[];
     scanned += rows.length;
-    const labels = currentLabels(rows.flatMap((r) => r.annotations), null);
+    const labels = currentLabels(
+      rows.flatMap((r) => r.annotations),
+      null,
+    );
     for (const r of rows) {
       const v = faceView(r, labels.get(r.id), f.annotator);
       if (matches(v, f)) out.push(v);
@@ -299,8 +334,14 @@ export const saveAnnotationsSchema = z.object({
 
 async function facesByIds(prisma: PrismaClient, ids: number[], annotator?: string): Promise<ReviewFace[]> {
   const rows = (await prisma.face.findMany({ where: { id: { in: ids } }, include: FACE_INCLUDE, orderBy: { id: "asc" } })) as FaceRow[];
-  const labels = currentLabels(rows.flatMap((r) => r.annotations), null);
-  return named(prisma, rows.map((r) => faceView(r, labels.get(r.id), annotator)));
+  const labels = currentLabels(
+    rows.flatMap((r) => r.annotations),
+    null,
+  );
+  return named(
+    prisma,
+    rows.map((r) => faceView(r, labels.get(r.id), annotator)),
+  );
 }
 
 /**
@@ -311,11 +352,15 @@ export async function saveAnnotations(prisma: PrismaClient, input: z.input<typeo
   const { annotator, labels } = saveAnnotationsSchema.parse(input);
   const ids = [...new Set(labels.map((l) => l.faceId))];
   await prisma.$transaction(async (tx) => {
-    const found = await tx.face.findMany({ where: { id: { in: ids } }, select: { id: true, deleted: true, image: { select: { run: { select: { suiteId: true } } } } } });
+    const found = await tx.face.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, deleted: true, image: { select: { run: { select: { suiteId: true } } } } },
+    });
     const missing = ids.filter((id) => !found.some((f) => f.id === id));
     if (missing.length) throw new DomainError("not_found", `face${missing.length > 1 ? "s" : ""} ${missing.join(", ")} not found`);
     const deleted = found.filter((f) => f.deleted).map((f) => f.id);
-    if (deleted.length) throw new DomainError("conflict", `face${deleted.length > 1 ? "s" : ""} ${deleted.join(", ")} deleted (restore the detection to label it)`);
+    if (deleted.length)
+      throw new DomainError("conflict", `face${deleted.length > 1 ? "s" : ""} ${deleted.join(", ")} deleted (restore the detection to label it)`);
     // Each face takes the classes of its own suite (FACT-OR-FAIR's 4 races, FairFace's 7 …).
     const suiteOf = new Map(found.map((f) => [f.id, suiteOfFace(f.image.run?.suiteId)]));
     for (const l of labels) {
@@ -326,7 +371,16 @@ export async function saveAnnotations(prisma: PrismaClient, input: z.input<typeo
       }
     }
     // One row per label, a value row per attribute it sets (an all-empty label is a row without values: a withdrawal).
-    for (const l of labels) await tx.annotation.create({ data: { faceId: l.faceId, annotator, notAFace: l.notAFace, values: { create: Object.entries(l.values).map(([attribute, value]) => ({ attribute, value })) } }, select: { id: true } });
+    for (const l of labels)
+      await tx.annotation.create({
+        data: {
+          faceId: l.faceId,
+          annotator,
+          notAFace: l.notAFace,
+          values: { create: Object.entries(l.values).map(([attribute, value]) => ({ attribute, value })) },
+        },
+        select: { id: true },
+      });
   });
   return { faces: await facesByIds(prisma, ids, annotator) };
 }
@@ -361,10 +415,16 @@ export const updateFaceSchema = z.union([
 /** Deletes (or restores) a detection, or stores the browser classifier's output for a hand-drawn face. */
 export async function updateFace(prisma: PrismaClient, faceId: number, input: z.input<typeof updateFaceSchema>) {
   const u = updateFaceSchema.parse(input);
-  const face = await prisma.face.findUnique({ where: { id: faceId }, select: { source: true, raceProbsJson: true, createdBy: true, image: { select: { runId: true } } } });
+  const face = await prisma.face.findUnique({
+    where: { id: faceId },
+    select: { source: true, raceProbsJson: true, createdBy: true, image: { select: { runId: true } } },
+  });
   if (!face) throw new DomainError("not_found", "face not found");
   if ("deleted" in u) {
-    await prisma.face.update({ where: { id: faceId }, data: u.deleted ? { deleted: true, deletedBy: u.annotator, deletedAt: new Date() } : { deleted: false, deletedBy: null, deletedAt: null } });
+    await prisma.face.update({
+      where: { id: faceId },
+      data: u.deleted ? { deleted: true, deletedBy: u.annotator, deletedAt: new Date() } : { deleted: false, deletedBy: null, deletedAt: null },
+    });
   } else {
     // Detector faces keep the pipeline's output; only hand-drawn faces take a classification from the review page.
     if (face.source !== "manual") throw new DomainError("conflict", "only hand-drawn faces are classified from the review page");
@@ -388,9 +448,22 @@ export async function updateFace(prisma: PrismaClient, faceId: number, input: z.
 
 /** An image with every face (deleted ones too, so a deletion can be undone) for the whole-image view. */
 export async function reviewImage(prisma: PrismaClient, imageId: string, annotator?: string) {
-  const image = await prisma.image.findUnique({ where: { id: imageId }, select: { id: true, width: true, height: true, faces: { select: { id: true }, orderBy: { id: "asc" } } } });
+  const image = await prisma.image.findUnique({
+    where: { id: imageId },
+    select: { id: true, width: true, height: true, faces: { select: { id: true }, orderBy: { id: "asc" } } },
+  });
   if (!image) throw new DomainError("not_found", "image not found");
-  return { id: image.id, url: `/api/images/${image.id}`, width: image.width, height: image.height, faces: await facesByIds(prisma, image.faces.map((f) => f.id), annotator) };
+  return {
+    id: image.id,
+    url: `/api/images/${image.id}`,
+    width: image.width,
+    height: image.height,
+    faces: await facesByIds(
+      prisma,
+      image.faces.map((f) => f.id),
+      annotator,
+    ),
+  };
 }
 
 export const facelessFilterSchema = z.object({
@@ -424,11 +497,31 @@ export async function facelessImages(prisma: PrismaClient, input: z.input<typeof
   };
   const [total, rows] = await Promise.all([
     prisma.image.count({ where }),
-    prisma.image.findMany({ where, select: { id: true, width: true, height: true, labelStatus: true, statisticId: true, level: true, test: true, modelConfig: { select: { label: true } }, run: { select: { suiteId: true } } }, orderBy: { id: "asc" }, take: f.take }),
+    prisma.image.findMany({
+      where,
+      select: {
+        id: true,
+        width: true,
+        height: true,
+        labelStatus: true,
+        statisticId: true,
+        level: true,
+        test: true,
+        modelConfig: { select: { label: true } },
+        run: { select: { suiteId: true } },
+      },
+      orderBy: { id: "asc" },
+      take: f.take,
+    }),
   ]);
   return {
     total,
-    images: rows.map(({ run, modelConfig, ...r }) => ({ ...r, url: `/api/images/${r.id}`, model: modelConfig.label, item: itemTitle(suiteOfFace(run?.suiteId), r.statisticId) })),
+    images: rows.map(({ run, modelConfig, ...r }) => ({
+      ...r,
+      url: `/api/images/${r.id}`,
+      model: modelConfig.label,
+      item: itemTitle(suiteOfFace(run?.suiteId), r.statisticId),
+    })),
   };
 }
 
@@ -441,14 +534,20 @@ export const assignmentSchema = z.object({
   annotators: z.array(annotatorSchema).min(1, "at least one annotator"),
   perModel: z.coerce.number().int().min(1).max(10_000).default(25),
   overlap: z.coerce.number().int().min(1).max(50),
-  seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(1),
+  seed: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(1),
 });
 
 /** Samples the runs' labelled images per model with the seed and deals them to the annotators (one transaction). */
 export async function createAssignment(prisma: PrismaClient, input: z.input<typeof assignmentSchema>) {
   const a = assignmentSchema.parse(input);
   const annotators = [...new Set(a.annotators)];
-  if (a.overlap > annotators.length) throw new DomainError("invalid", `annotators per image (${a.overlap}) cannot exceed the number of annotators (${annotators.length})`);
+  if (a.overlap > annotators.length)
+    throw new DomainError("invalid", `annotators per image (${a.overlap}) cannot exceed the number of annotators (${annotators.length})`);
   const images = await prisma.image.findMany({
     where: { runId: { in: a.runIds }, labelStatus: { in: ["labelled", "no_face"] } },
     select: { id: true, modelConfig: { select: { slug: true } } },
@@ -459,7 +558,14 @@ export async function createAssignment(prisma: PrismaClient, input: z.input<type
   const deal = dealAssignment({ imagesByModel: byModel, annotators, perModel: a.perModel, overlap: a.overlap, seed: a.seed });
   return prisma.$transaction(async (tx) => {
     const created = await tx.assignment.create({
-      data: { name: a.name, scopeJson: JSON.stringify({ runIds: a.runIds }), seed: a.seed, perModel: a.perModel, overlap: a.overlap, annotatorsJson: JSON.stringify(annotators) },
+      data: {
+        name: a.name,
+        scopeJson: JSON.stringify({ runIds: a.runIds }),
+        seed: a.seed,
+        perModel: a.perModel,
+        overlap: a.overlap,
+        annotatorsJson: JSON.stringify(annotators),
+      },
     });
     await tx.assignmentItem.createMany({ data: deal.items.map((i) => ({ assignmentId: created.id, ...i })) });
     return { id: created.id, images: [...deal.sample.values()].reduce((n, s) => n + s.length, 0), items: deal.items.length };
@@ -472,8 +578,14 @@ export async function listAssignments(prisma: PrismaClient) {
   const out = [];
   for (const a of assignments) {
     const imageIds = [...new Set(a.items.map((i) => i.imageId))];
-    const faces = await prisma.face.findMany({ where: { imageId: { in: imageIds }, deleted: false }, select: { id: true, imageId: true, annotations: { select: ANNOTATION_ROW_SELECT } } });
-    const labels = currentLabels(faces.flatMap((f) => f.annotations), null);
+    const faces = await prisma.face.findMany({
+      where: { imageId: { in: imageIds }, deleted: false },
+      select: { id: true, imageId: true, annotations: { select: ANNOTATION_ROW_SELECT } },
+    });
+    const labels = currentLabels(
+      faces.flatMap((f) => f.annotations),
+      null,
+    );
     const annotators = JSON.parse(a.annotatorsJson) as string[];
     out.push({
       id: a.id,

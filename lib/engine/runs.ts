@@ -35,23 +35,44 @@ export const createRunSchema = z.object({
 });
 export type CreateRunInput = Omit<z.input<typeof createRunSchema>, "config"> & { config: RunConfigInput | T2iRunConfigInput | Record<string, unknown> };
 
-
 /** Baseline model configs are made on first use, so any accuracy (baseline:calibrated:0.73) can be run. */
 export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
   if (slug === SYNTHETIC_IMAGE_SLUG)
     return prisma.modelConfig.upsert({
       where: { slug },
       update: {},
-      create: { slug, label: "Baseline: synthetic faces (offline images)", modality: "t2i", provider: "baseline", modelId: slug, paramsJson: JSON.stringify({ width: 512, height: 512, description: SYNTHETIC_DESCRIPTION }), concurrency: 4 },
+      create: {
+        slug,
+        label: "Baseline: synthetic faces (offline images)",
+        modality: "t2i",
+        provider: "baseline",
+        modelId: slug,
+        paramsJson: JSON.stringify({ width: 512, height: 512, description: SYNTHETIC_DESCRIPTION }),
+        concurrency: 4,
+      },
     });
   const b = parseBaselineId(slug);
   if (!b) return null;
   const label =
-    b.kind === "calibrated" ? `Baseline: calibrated oracle (a = ${b.accuracy})` : b.kind === "oracle" ? "Baseline: factual oracle" : b.kind === "uniform" ? "Baseline: uniform random" : "Baseline: context follower";
+    b.kind === "calibrated"
+      ? `Baseline: calibrated oracle (a = ${b.accuracy})`
+      : b.kind === "oracle"
+        ? "Baseline: factual oracle"
+        : b.kind === "uniform"
+          ? "Baseline: uniform random"
+          : "Baseline: context follower";
   return prisma.modelConfig.upsert({
     where: { slug },
     update: {},
-    create: { slug, label, modality: "llm", provider: "baseline", modelId: slug, paramsJson: JSON.stringify({ temperature: 0, maxTokens: 16, description: BASELINE_DESCRIPTIONS[b.kind] }), concurrency: 64 },
+    create: {
+      slug,
+      label,
+      modality: "llm",
+      provider: "baseline",
+      modelId: slug,
+      paramsJson: JSON.stringify({ temperature: 0, maxTokens: 16, description: BASELINE_DESCRIPTIONS[b.kind] }),
+      concurrency: 64,
+    },
   });
 }
 
@@ -74,7 +95,20 @@ export interface ModelSnapshot {
   takenAt: string;
 }
 
-export function modelSnapshot(m: { slug: string; label: string; modality: string; provider: string; modelId: string; baseUrl: string | null; apiKeyEnv: string | null; paramsJson: string; priceInputPer1k: number; priceOutputPer1k: number; pricePerImage: number; concurrency: number }): ModelSnapshot {
+export function modelSnapshot(m: {
+  slug: string;
+  label: string;
+  modality: string;
+  provider: string;
+  modelId: string;
+  baseUrl: string | null;
+  apiKeyEnv: string | null;
+  paramsJson: string;
+  priceInputPer1k: number;
+  priceOutputPer1k: number;
+  pricePerImage: number;
+  concurrency: number;
+}): ModelSnapshot {
   return {
     slug: m.slug,
     label: m.label,
@@ -118,7 +152,8 @@ const modalityName = (m: string) => (m === "t2i" ? "a text-to-image" : "an LLM")
 async function launchModel(prisma: PrismaClient, slug: string, modality: string, role: string) {
   const m = await withContentionRetry(async () => (await ensureBaselineModel(prisma, slug)) ?? (await prisma.modelConfig.findUnique({ where: { slug } })));
   if (!m || m.archived) throw new DomainError("invalid", `unknown model "${slug}": register it on the Models page first`);
-  if (m.modality !== modality) throw new DomainError("invalid", `model "${slug}" is ${modalityName(m.modality)} model; the ${role} of this run must be ${modalityName(modality)} model`);
+  if (m.modality !== modality)
+    throw new DomainError("invalid", `model "${slug}" is ${modalityName(m.modality)} model; the ${role} of this run must be ${modalityName(modality)} model`);
   if (m.provider === "import") throw new DomainError("invalid", `model "${slug}" has no API: import its images on the Import page instead`);
   // The synthetic image model draws from photos on disk: a launch without them would fail every image.
   const problem = modelProblem(m);
@@ -139,7 +174,11 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
   const parsed = createRunSchema.parse(input);
   const suite = suiteOf(parsed.suite);
   const checked = suite.configSchema.safeParse(parsed.config);
-  if (!checked.success) throw new DomainError("invalid", `invalid ${suite.name} configuration: ${checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`);
+  if (!checked.success)
+    throw new DomainError(
+      "invalid",
+      `invalid ${suite.name} configuration: ${checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`,
+    );
   const config = checked.data;
   const content = opts.content ?? opts.benchmark ?? (parsed.contentVersion ? await contentOfVersion(prisma, suite.id, parsed.contentVersion) : suite.content());
   const problem = suite.launchProblem?.(config, content);
@@ -150,38 +189,45 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
   const helperSlug = suite.helperModel?.(config) ?? null;
   const helper = helperSlug ? await launchModel(prisma, helperSlug, "llm", "guidance model") : null;
   // Baselines answer multiple-choice letters; a helper writes free text (guidance), so it must be a real chat model.
-  if (helper?.provider === "baseline") throw new DomainError("invalid", `"${helper.slug}" is a built-in baseline that answers letters, not text: choose a chat model as the guidance model`);
-  if (helper && models.some((m) => m.id === helper.id)) throw new DomainError("invalid", `"${helper.slug}" cannot be both an audited model and the guidance model`);
+  if (helper?.provider === "baseline")
+    throw new DomainError("invalid", `"${helper.slug}" is a built-in baseline that answers letters, not text: choose a chat model as the guidance model`);
+  if (helper && models.some((m) => m.id === helper.id))
+    throw new DomainError("invalid", `"${helper.slug}" cannot be both an audited model and the guidance model`);
   const perModel = suite.plannedPerModel(config, content);
   const helperRows = helper ? (suite.helperPlanned?.(config, content) ?? 0) : 0;
   const total = perModel * models.length + helperRows;
   const cap = opts.maxQueries ?? env().FOF_MAX_QUERIES_PER_RUN;
   if (total > cap)
-    throw new DomainError("invalid", `this launch plans ${total.toLocaleString("en-US")} ${modality === "t2i" ? "images and queries" : "queries"}; one run may plan at most ${cap.toLocaleString("en-US")} (FOF_MAX_QUERIES_PER_RUN). Use fewer repeats or models, or split it into several runs.`);
+    throw new DomainError(
+      "invalid",
+      `this launch plans ${total.toLocaleString("en-US")} ${modality === "t2i" ? "images and queries" : "queries"}; one run may plan at most ${cap.toLocaleString("en-US")} (FOF_MAX_QUERIES_PER_RUN). Use fewer repeats or models, or split it into several runs.`,
+    );
   if (perModel === 0) throw new DomainError("invalid", "this configuration plans nothing: choose at least one item, test or method");
   const version = await withContentionRetry(() => ensureBenchmarkVersion(prisma, content, suite.id));
   const name = parsed.name ?? `${suite.name} · ${models.map((m) => m.label).join(", ")} · ${parsed.preset} · seed ${parsed.seed}`;
   const runModels = helper ? [...models, helper] : models;
   // Every write below is one statement or one transaction, so a write that met another writer's lock is retried.
-  const run = await withContentionRetry(() => prisma.run.create({
-    data: {
-      name,
-      suiteId: suite.id,
-      suiteVersion: version.version,
-      modality,
-      status: "planning",
-      preset: parsed.preset,
-      seed: parsed.seed,
-      configJson: JSON.stringify(config),
-      budgetUsd: parsed.budgetUsd,
-      autoLabel: parsed.autoLabel && modality === "t2i",
-      createdById: parsed.createdById,
-      plannedCount: 0,
-      benchmarkVersionId: version.id,
-      startedAt: new Date(),
-      models: { create: runModels.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
-    },
-  }));
+  const run = await withContentionRetry(() =>
+    prisma.run.create({
+      data: {
+        name,
+        suiteId: suite.id,
+        suiteVersion: version.version,
+        modality,
+        status: "planning",
+        preset: parsed.preset,
+        seed: parsed.seed,
+        configJson: JSON.stringify(config),
+        budgetUsd: parsed.budgetUsd,
+        autoLabel: parsed.autoLabel && modality === "t2i",
+        createdById: parsed.createdById,
+        plannedCount: 0,
+        benchmarkVersionId: version.id,
+        startedAt: new Date(),
+        models: { create: runModels.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
+      },
+    }),
+  );
   opts.onCreated?.(run);
   // ~500 rows per transaction keeps each synchronous step (render + insert) near 50 ms: see bench:limits.
   const chunk = opts.chunk ?? 500;
@@ -245,7 +291,9 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       }
       if (rows.length) await write();
     }
-    const done = await withContentionRetry(() => prisma.run.updateMany({ where: { id: run.id, status: "planning" }, data: { status: "running", plannedCount: total } }));
+    const done = await withContentionRetry(() =>
+      prisma.run.updateMany({ where: { id: run.id, status: "planning" }, data: { status: "running", plannedCount: total } }),
+    );
     if (done.count === 0) throw new PlanningStopped();
     return await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
   } catch (e) {
@@ -292,7 +340,11 @@ export async function setRunState(prisma: PrismaClient, runId: string, action: k
   const budgetUsd = opts.budgetUsd !== undefined ? opts.budgetUsd : run.budgetUsd;
   // A run stopped at its budget stopped because what is left cannot cover its next call's worst case: it resumes
   // only with more budget (or none).
-  if (action === "resume" && budgetUsd !== null && (run.spentUsd >= budgetUsd || (run.status === "budget_exhausted" && run.budgetUsd !== null && budgetUsd <= run.budgetUsd)))
+  if (
+    action === "resume" &&
+    budgetUsd !== null &&
+    (run.spentUsd >= budgetUsd || (run.status === "budget_exhausted" && run.budgetUsd !== null && budgetUsd <= run.budgetUsd))
+  )
     throw new DomainError("invalid", `the budget ($${budgetUsd.toFixed(2)}) is spent; raise it to resume`);
   const updated = await prisma.run.update({
     where: { id: runId },

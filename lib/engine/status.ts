@@ -32,7 +32,10 @@ export const STUCK_PREFIX = "stuck:";
  * A worker's state from its heartbeat row: one rule for the run page, the Workers page and the health check.
  * "stuck": it heartbeats, but its last heartbeat reports results it cannot write (it claims nothing new meanwhile).
  */
-export function workerState(w: { stoppedAt: Date | null; heartbeatAt: Date; lastError?: string | null; lastErrorAt?: Date | null }, now = Date.now()): WorkerState {
+export function workerState(
+  w: { stoppedAt: Date | null; heartbeatAt: Date; lastError?: string | null; lastErrorAt?: Date | null },
+  now = Date.now(),
+): WorkerState {
   // A worker that stopped on its own (a signal, the end of its work) wrote stoppedAt itself; one that vanished (killed,
   // crashed, cut off) was marked by another worker that released its work: "lost", never dressed up as stopped.
   if (w.stoppedAt) return w.lastError?.startsWith(LOST_PREFIX) ? "lost" : "stopped";

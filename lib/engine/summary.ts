@@ -43,7 +43,11 @@ async function reviewedFaceCount(prisma: PrismaClient, runId: string): Promise<n
   return currentLabels(rows, null).size;
 }
 
-export async function runSummary(prisma: PrismaClient, runId: string, opts: { raceMapping?: RaceMapping; labels?: LabelSource; profile?: ScoringProfile } = {}) {
+export async function runSummary(
+  prisma: PrismaClient,
+  runId: string,
+  opts: { raceMapping?: RaceMapping; labels?: LabelSource; profile?: ScoringProfile } = {},
+) {
   const run = await prisma.run.findUnique({
     where: { id: runId },
     include: { models: { include: { modelConfig: { select: { id: true, slug: true, label: true, provider: true } } } } },
@@ -110,8 +114,14 @@ export async function runSummary(prisma: PrismaClient, runId: string, opts: { ra
     // labels, the model-label scores come along so the page can show the difference.
     // While calls land, scores are recomputed at most every LIVE_SCORES_MS for everyone watching (shared.ts).
     scoresRefused,
-    scores: scorable && ownScores && !scoresRefused ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels, profile: opts.profile }) : [],
-    modelScores: scorable && ownScores && !scoresRefused && labels === "reviewed" ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels: "model", profile: opts.profile }) : null,
+    scores:
+      scorable && ownScores && !scoresRefused
+        ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels, profile: opts.profile })
+        : [],
+    modelScores:
+      scorable && ownScores && !scoresRefused && labels === "reviewed"
+        ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels: "model", profile: opts.profile })
+        : null,
   };
 }
 export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;
@@ -132,7 +142,11 @@ export function sharedRunSummary(prisma: PrismaClient, runId: string, opts: Para
 }
 
 /** A page of a T2I run's images with their label status and faces (mapped with the paper's race mapping). */
-export async function runImages(prisma: PrismaClient, runId: string, filter: { page: number; pageSize: number; labelStatus?: string; raceMapping?: RaceMapping }) {
+export async function runImages(
+  prisma: PrismaClient,
+  runId: string,
+  filter: { page: number; pageSize: number; labelStatus?: string; raceMapping?: RaceMapping },
+) {
   const where = { runId, ...(filter.labelStatus ? { labelStatus: filter.labelStatus } : {}) };
   const [total, rows] = await Promise.all([
     prisma.image.count({ where }),

@@ -14,7 +14,6 @@ export function capOutput(text: string): string {
   return text.length > MAX_STORED_OUTPUT ? text.slice(0, MAX_STORED_OUTPUT) + TRUNCATION_MARK : text;
 }
 
-
 import type { DynamicLimit, RateGate } from "./limits";
 
 export interface Claimed {
@@ -79,7 +78,16 @@ export interface ModelState {
 
 export type Attempt = { text?: string; error?: string; latencyMs: number; cached?: boolean };
 
-export type CacheRow = { key: string; provider: string; model: string; text: string; imageSha256?: string | null; inputTokens: number | null; outputTokens: number | null; costUsd: number };
+export type CacheRow = {
+  key: string;
+  provider: string;
+  model: string;
+  text: string;
+  imageSha256?: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number;
+};
 
 /** A generated image, stored content-addressed; recorded as an Image row with its outcome. */
 export interface GeneratedImage {

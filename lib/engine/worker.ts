@@ -75,7 +75,8 @@ export { isContention } from "../db/retry";
 
 export class Worker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir" | "maxCalls" | "whilePlanning">> & Pick<WorkerOptions, "runId" | "log" | "maxCalls" | "whilePlanning">;
+  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir" | "maxCalls" | "whilePlanning">> &
+    Pick<WorkerOptions, "runId" | "log" | "maxCalls" | "whilePlanning">;
   /** errors the loop met, by kind (tests and the heartbeat read them) */
   readonly errors = { contention: 0, other: 0, unwritable: 0 };
   /** queries this worker brought to an outcome (benchmarks and tests see how work was split) */
@@ -159,14 +160,23 @@ export class Worker {
    */
   async releaseStaleWorkers(): Promise<number> {
     const cutoff = new Date(Date.now() - this.opts.staleWorkerMs);
-    const stale = await this.prisma.workerStatus.findMany({ where: { stoppedAt: null, heartbeatAt: { lt: cutoff }, owner: { not: this.owner } }, select: { owner: true } });
+    const stale = await this.prisma.workerStatus.findMany({
+      where: { stoppedAt: null, heartbeatAt: { lt: cutoff }, owner: { not: this.owner } },
+      select: { owner: true },
+    });
     let released = 0;
     for (const { owner } of stale) {
       // Claim tokens are the owner id plus a sequence number.
-      const r = await this.prisma.query.updateMany({ where: { status: "leased", leaseOwner: { startsWith: `${owner}:` } }, data: { status: "pending", leaseOwner: null, leaseUntil: null } });
+      const r = await this.prisma.query.updateMany({
+        where: { status: "leased", leaseOwner: { startsWith: `${owner}:` } },
+        data: { status: "pending", leaseOwner: null, leaseUntil: null },
+      });
       released += r.count;
       await this.prisma.modelSlotLease.deleteMany({ where: { owner } });
-      await this.prisma.workerStatus.updateMany({ where: { owner, heartbeatAt: { lt: cutoff } }, data: { stoppedAt: new Date(), inFlight: 0, lastError: `${LOST_PREFIX}: its work was released` } });
+      await this.prisma.workerStatus.updateMany({
+        where: { owner, heartbeatAt: { lt: cutoff } },
+        data: { stoppedAt: new Date(), inFlight: 0, lastError: `${LOST_PREFIX}: its work was released` },
+      });
     }
     if (released) this.opts.log?.(`released ${released} queries held by ${stale.length} worker(s) that stopped heartbeating`);
     return released;
@@ -225,7 +235,9 @@ export class Worker {
     await this.heartbeating;
     await this.guard("release", () => this.releaseOwnLeases());
     await this.guard("release shares", () => releaseShares(this.prisma, this.owner));
-    await this.guard("stop", () => this.prisma.workerStatus.updateMany({ where: { owner: this.owner }, data: { stoppedAt: new Date(), inFlight: 0, heartbeatAt: new Date() } }));
+    await this.guard("stop", () =>
+      this.prisma.workerStatus.updateMany({ where: { owner: this.owner }, data: { stoppedAt: new Date(), inFlight: 0, heartbeatAt: new Date() } }),
+    );
   }
 
   /** Runs one step; on any error records it, counts it and returns undefined (the caller backs off). */
@@ -239,7 +251,11 @@ export class Worker {
       if (contention) this.errors.contention++;
       else this.errors.other++;
       this.errorStreak++;
-      const message = `${what}: ${contention ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(0, 500);
+      const message =
+        `${what}: ${contention ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(
+          0,
+          500,
+        );
       this.lastError = { message, at: new Date() };
       this.opts.log?.(message);
       return undefined;
@@ -251,7 +267,11 @@ export class Worker {
     if (this.heartbeating) return this.heartbeating;
     const p = this.heartbeat()
       .catch((e: unknown) => {
-        const message = `heartbeat: ${isContention(e) ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(0, 500);
+        const message =
+          `heartbeat: ${isContention(e) ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(
+            0,
+            500,
+          );
         this.lastError = { message, at: new Date() };
       })
       .finally(() => {
@@ -265,7 +285,14 @@ export class Worker {
   private reportedError(now: number): { message: string; at: Date } | null {
     if (this.stuck && now - this.stuck.since >= this.opts.stuckAfterMs && this.buffer.length) {
       const why = this.lastError?.message ?? "writes fail";
-      return { message: `${STUCK_PREFIX} ${this.buffer.length} result(s) unwritten for ${Math.round((now - this.stuck.since) / 1000)} s, claiming nothing new — ${why}`.slice(0, 500), at: new Date(now) };
+      return {
+        message:
+          `${STUCK_PREFIX} ${this.buffer.length} result(s) unwritten for ${Math.round((now - this.stuck.since) / 1000)} s, claiming nothing new — ${why}`.slice(
+            0,
+            500,
+          ),
+        at: new Date(now),
+      };
     }
     return this.lastError;
   }
@@ -297,7 +324,10 @@ export class Worker {
 
   /** Gives back every query this worker still holds (its claims carry its owner id as prefix). */
   async releaseOwnLeases(): Promise<number> {
-    const r = await this.prisma.query.updateMany({ where: { status: "leased", leaseOwner: { startsWith: `${this.owner}:` } }, data: { status: "pending", leaseOwner: null, leaseUntil: null } });
+    const r = await this.prisma.query.updateMany({
+      where: { status: "leased", leaseOwner: { startsWith: `${this.owner}:` } },
+      data: { status: "pending", leaseOwner: null, leaseUntil: null },
+    });
     if (r.count) this.opts.log?.(`released ${r.count} queries on stop`);
     return r.count;
   }
@@ -306,7 +336,10 @@ export class Worker {
   private async activeRuns(fresh = false) {
     if (fresh || Date.now() - this.runState.at >= this.opts.runCheckMs) {
       const runs = await this.prisma.run.findMany({
-        where: this.opts.runId && this.opts.whilePlanning ? { id: this.opts.runId, status: { in: ["running", "planning"] } } : { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
+        where:
+          this.opts.runId && this.opts.whilePlanning
+            ? { id: this.opts.runId, status: { in: ["running", "planning"] } }
+            : { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
         select: { id: true, budgetUsd: true, spentUsd: true },
       });
       this.runState = { at: Date.now(), runs };
@@ -342,8 +375,30 @@ export class Worker {
       ]);
       const snap = rm && rm.settingsJson !== "{}" ? (JSON.parse(rm.settingsJson) as ModelSnapshot) : null;
       const settings = snap
-        ? { slug: cfg.slug, provider: snap.provider, modelId: snap.modelId, baseUrl: snap.baseUrl, apiKeyEnv: snap.credential, paramsJson: JSON.stringify(snap.params), modality: snap.modality, priceIn: snap.priceInputPer1k, priceOut: snap.priceOutputPer1k, pricePerImage: snap.pricePerImage }
-        : { slug: cfg.slug, provider: cfg.provider, modelId: cfg.modelId, baseUrl: cfg.baseUrl, apiKeyEnv: cfg.apiKeyEnv, paramsJson: cfg.paramsJson, modality: cfg.modality, priceIn: cfg.priceInputPer1k, priceOut: cfg.priceOutputPer1k, pricePerImage: cfg.pricePerImage };
+        ? {
+            slug: cfg.slug,
+            provider: snap.provider,
+            modelId: snap.modelId,
+            baseUrl: snap.baseUrl,
+            apiKeyEnv: snap.credential,
+            paramsJson: JSON.stringify(snap.params),
+            modality: snap.modality,
+            priceIn: snap.priceInputPer1k,
+            priceOut: snap.priceOutputPer1k,
+            pricePerImage: snap.pricePerImage,
+          }
+        : {
+            slug: cfg.slug,
+            provider: cfg.provider,
+            modelId: cfg.modelId,
+            baseUrl: cfg.baseUrl,
+            apiKeyEnv: cfg.apiKeyEnv,
+            paramsJson: cfg.paramsJson,
+            modality: cfg.modality,
+            priceIn: cfg.priceInputPer1k,
+            priceOut: cfg.priceOutputPer1k,
+            pricePerImage: cfg.pricePerImage,
+          };
       let provider: ChatProvider | null = null;
       let imageProvider: ImageProvider | null = null;
       let imageSize: ModelState["imageSize"] = null;
@@ -363,7 +418,10 @@ export class Worker {
       let slot = this.slots.get(modelConfigId);
       if (!slot) {
         const concurrency = Math.max(1, cfg.concurrency);
-        this.slots.set(modelConfigId, (slot = { modelConfigId, limit: new DynamicLimit(0), rate: new RateGate(), inFlight: 0, concurrency, granted: 0, idle: false, renewedAt: 0 }));
+        this.slots.set(
+          modelConfigId,
+          (slot = { modelConfigId, limit: new DynamicLimit(0), rate: new RateGate(), inFlight: 0, concurrency, granted: 0, idle: false, renewedAt: 0 }),
+        );
         await this.renew(slot);
       }
       m = {
@@ -402,7 +460,10 @@ export class Worker {
     slot.limit.setCapacity(share.grant);
     // The rates follow the share: all workers together never exceed the model's rate.
     const fraction = share.grant / share.concurrency;
-    slot.rate.setRates(share.requestsPerMinute === null ? null : share.requestsPerMinute * fraction, share.tokensPerMinute === null ? null : share.tokensPerMinute * fraction);
+    slot.rate.setRates(
+      share.requestsPerMinute === null ? null : share.requestsPerMinute * fraction,
+      share.tokensPerMinute === null ? null : share.tokensPerMinute * fraction,
+    );
   }
 
   /** Claims and starts as many queries of a run as its models have free slots. */
@@ -414,7 +475,10 @@ export class Worker {
     // Spend as last read, plus what this worker wrote since and what it holds unwritten.
     const pendingSpend = this.buffer.reduce((a, w) => a + ((w.kind === "outcome" || w.kind === "retry") && w.query.runId === runId ? (w.costUsd ?? 0) : 0), 0);
     if (run.budgetUsd !== null && run.spentUsd + (this.spentSinceCheck.get(runId) ?? 0) + pendingSpend >= run.budgetUsd) {
-      const stopped = await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "budget_exhausted", error: `budget of $${run.budgetUsd.toFixed(2)} reached` } });
+      const stopped = await this.prisma.run.updateMany({
+        where: { id: runId, status: "running" },
+        data: { status: "budget_exhausted", error: `budget of $${run.budgetUsd.toFixed(2)} reached` },
+      });
       if (stopped.count) this.opts.log?.(`run ${runId}: budget reached, stopping`);
       this.runState.at = 0; // re-read the runs next time
       return false;
@@ -472,7 +536,13 @@ export class Worker {
     }
     if (unaffordable > 0 && unaffordable === modelIds.length && run.budgetUsd !== null) {
       const left = Math.max(0, run.budgetUsd - knownSpend);
-      const stopped = await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "budget_exhausted", error: `budget of $${run.budgetUsd.toFixed(2)} reached: $${left.toFixed(4)} is left, less than the next call may cost` } });
+      const stopped = await this.prisma.run.updateMany({
+        where: { id: runId, status: "running" },
+        data: {
+          status: "budget_exhausted",
+          error: `budget of $${run.budgetUsd.toFixed(2)} reached: $${left.toFixed(4)} is left, less than the next call may cost`,
+        },
+      });
       if (stopped.count) this.opts.log?.(`run ${runId}: budget reached, stopping`);
       this.runState.at = 0;
     }
@@ -549,7 +619,9 @@ export class Worker {
   private async writeSplitting(slice: Write[]): Promise<void> {
     try {
       await writeBatch(this.prisma, slice);
-      for (const w of slice) if ((w.kind === "outcome" || w.kind === "retry") && w.costUsd) this.spentSinceCheck.set(w.query.runId, (this.spentSinceCheck.get(w.query.runId) ?? 0) + w.costUsd);
+      for (const w of slice)
+        if ((w.kind === "outcome" || w.kind === "retry") && w.costUsd)
+          this.spentSinceCheck.set(w.query.runId, (this.spentSinceCheck.get(w.query.runId) ?? 0) + w.costUsd);
       return;
     } catch (e) {
       if (isContention(e)) throw e;
@@ -560,13 +632,23 @@ export class Worker {
         return;
       }
       const [w] = slice;
-      const why = e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] ?? e.message : String(e);
+      const why = e instanceof Error ? (e.message.split("\n").filter(Boolean).slice(-1)[0] ?? e.message) : String(e);
       this.errors.unwritable++;
       this.lastError = { message: `write refused by the database: ${why}`.slice(0, 500), at: new Date() };
       this.opts.log?.(`a result could not be written (${w.kind}${w.kind === "cache" ? "" : ` of query ${w.query.id}`}): ${why}`);
-      if (w.kind !== "outcome" || w.image === undefined && w.status === "failed" && w.reason?.startsWith(UNSTORABLE)) return;
+      if (w.kind !== "outcome" || (w.image === undefined && w.status === "failed" && w.reason?.startsWith(UNSTORABLE))) return;
       // The call was made (and may have been paid): its query ends as failed, with the reason, and the spend counts.
-      const failed: Write = { ...w, status: "failed", reason: `${UNSTORABLE}: ${why}`.slice(0, 1000), rawText: null, letter: null, gender: null, race: null, image: undefined, cacheRows: [] };
+      const failed: Write = {
+        ...w,
+        status: "failed",
+        reason: `${UNSTORABLE}: ${why}`.slice(0, 1000),
+        rawText: null,
+        letter: null,
+        gender: null,
+        race: null,
+        image: undefined,
+        cacheRows: [],
+      };
       try {
         await this.writeSplitting([failed]);
       } catch (again) {
@@ -589,8 +671,16 @@ export class Worker {
       if (open !== 0) continue;
       const counts = (await outcomeCounts(this.prisma, [runId])).get(runId)!;
       const allFailed = counts.failed > 0 && counts.answered + counts.refused === 0;
-      const error = allFailed ? `every call failed (${counts.failed.toLocaleString("en-US")}): ${(await failureReasons(this.prisma, runId, 1))[0]?.reason ?? NO_REASON}`.slice(0, 1000) : undefined;
-      await this.prisma.run.updateMany({ where: { id: runId, status: "running" }, data: { status: allFailed ? "failed" : "completed", finishedAt: new Date(), ...(error ? { error } : {}) } });
+      const error = allFailed
+        ? `every call failed (${counts.failed.toLocaleString("en-US")}): ${(await failureReasons(this.prisma, runId, 1))[0]?.reason ?? NO_REASON}`.slice(
+            0,
+            1000,
+          )
+        : undefined;
+      await this.prisma.run.updateMany({
+        where: { id: runId, status: "running" },
+        data: { status: allFailed ? "failed" : "completed", finishedAt: new Date(), ...(error ? { error } : {}) },
+      });
     }
   }
 }

@@ -8,11 +8,22 @@ export const WORKERS_PAGE_SIZE = 200;
 export async function listWorkers(prisma: PrismaClient, { includeStopped = false } = {}) {
   const since = new Date(Date.now() - 24 * 3600_000);
   const [rows, shares, runs] = await Promise.all([
-    prisma.workerStatus.findMany({ where: { heartbeatAt: { gte: since }, ...(includeStopped ? {} : { stoppedAt: null }) }, orderBy: [{ host: "asc" }, { startedAt: "asc" }], take: WORKERS_PAGE_SIZE }),
+    prisma.workerStatus.findMany({
+      where: { heartbeatAt: { gte: since }, ...(includeStopped ? {} : { stoppedAt: null }) },
+      orderBy: [{ host: "asc" }, { startedAt: "asc" }],
+      take: WORKERS_PAGE_SIZE,
+    }),
     prisma.modelSlotLease.findMany({ where: { expiresAt: { gt: new Date() } }, select: { owner: true, granted: true, wanted: true, modelConfigId: true } }),
     prisma.run.findMany({ where: { status: "running" }, select: { id: true, name: true } }),
   ]);
-  const models = new Map((await prisma.modelConfig.findMany({ where: { id: { in: [...new Set(shares.map((s) => s.modelConfigId))] } }, select: { id: true, slug: true, concurrency: true } })).map((m) => [m.id, m]));
+  const models = new Map(
+    (
+      await prisma.modelConfig.findMany({
+        where: { id: { in: [...new Set(shares.map((s) => s.modelConfigId))] } },
+        select: { id: true, slug: true, concurrency: true },
+      })
+    ).map((m) => [m.id, m]),
+  );
   const runNames = new Map(runs.map((r) => [r.id, r.name]));
   // A label worker's runs may have finished generating: their names too.
   const other = [...new Set(rows.flatMap((w) => JSON.parse(w.runsJson) as string[]))].filter((id) => !runNames.has(id)).slice(0, 500);
@@ -33,7 +44,12 @@ export async function listWorkers(prisma: PrismaClient, { includeStopped = false
     lastErrorAt: w.lastErrorAt?.toISOString() ?? null,
     shares: shares
       .filter((s) => s.owner === w.owner)
-      .map((s) => ({ model: models.get(s.modelConfigId)?.slug ?? s.modelConfigId, granted: s.granted, wanted: s.wanted, of: models.get(s.modelConfigId)?.concurrency ?? null })),
+      .map((s) => ({
+        model: models.get(s.modelConfigId)?.slug ?? s.modelConfigId,
+        granted: s.granted,
+        wanted: s.wanted,
+        of: models.get(s.modelConfigId)?.concurrency ?? null,
+      })),
   }));
 }
 export type WorkerRow = Awaited<ReturnType<typeof listWorkers>>[number];

@@ -13,8 +13,7 @@ export function classifierInput(img: RgbaImage, face: Box, margin = 0.25): Float
 }
 
 export type FairFaceLayout =
-  | { kind: "single"; input: string; output: string }
-  | { kind: "three-head"; input: string; race: string; gender: string; age: string };
+  { kind: "single"; input: string; output: string } | { kind: "three-head"; input: string; race: string; gender: string; age: string };
 
 export interface ModelMetadata {
   inputNames: readonly string[];
@@ -60,7 +59,9 @@ export function detectLayout(meta: ModelMetadata): FairFaceLayout {
     };
     return { kind: "three-head", input, race: find("race", 7), gender: find("gender", 2), age: find("age", 9) };
   }
-  throw new ModelLayoutError(`expected 1 output [N,18] or 3 outputs (race, gender, age); this model has ${meta.outputNames.length}: ${meta.outputNames.join(", ")}`);
+  throw new ModelLayoutError(
+    `expected 1 output [N,18] or 3 outputs (race, gender, age); this model has ${meta.outputNames.length}: ${meta.outputNames.join(", ")}`,
+  );
 }
 
 export function softmax(logits: ArrayLike<number>): number[] {
@@ -78,7 +79,11 @@ export interface FaceProbabilities {
 }
 
 /** Splits one batch item's logits into per-head probabilities (softmax each head). */
-export function decodeClassifier(layout: FairFaceLayout, outputs: Record<string, { data: ArrayLike<number>; dims: readonly number[] }>, batchIndex = 0): FaceProbabilities {
+export function decodeClassifier(
+  layout: FairFaceLayout,
+  outputs: Record<string, { data: ArrayLike<number>; dims: readonly number[] }>,
+  batchIndex = 0,
+): FaceProbabilities {
   const row = (name: string, size: number) => {
     const t = outputs[name];
     if (!t) throw new ModelLayoutError(`model did not return "${name}"`);

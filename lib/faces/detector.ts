@@ -32,7 +32,13 @@ export function nms(dets: Detection[], iouThreshold = NMS_IOU): Detection[] {
 }
 
 /** Detector outputs → face boxes in image pixels above the threshold, after NMS. */
-export function decodeDetections(scores: Float32Array, boxes: Float32Array, imgWidth: number, imgHeight: number, threshold = DEFAULT_DETECTION_THRESHOLD): Detection[] {
+export function decodeDetections(
+  scores: Float32Array,
+  boxes: Float32Array,
+  imgWidth: number,
+  imgHeight: number,
+  threshold = DEFAULT_DETECTION_THRESHOLD,
+): Detection[] {
   const n = scores.length / 2;
   if (boxes.length !== n * 4) throw new RangeError(`detector outputs disagree: ${n} scores, ${boxes.length / 4} boxes`);
   const dets: Detection[] = [];

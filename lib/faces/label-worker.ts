@@ -46,7 +46,12 @@ export class LabelWorker {
       await this.prisma.workerStatus.upsert({
         where: { owner: this.owner },
         create: { owner: this.owner, host: hostname(), pid: process.pid, labeller: describe, runsJson: "[]" },
-        update: { heartbeatAt: new Date(), runsJson: JSON.stringify([...this.runs].slice(0, 50)), lastError: this.lastError?.message ?? null, lastErrorAt: this.lastError?.at ?? null },
+        update: {
+          heartbeatAt: new Date(),
+          runsJson: JSON.stringify([...this.runs].slice(0, 50)),
+          lastError: this.lastError?.message ?? null,
+          lastErrorAt: this.lastError?.at ?? null,
+        },
       });
     };
     const heartbeat = () => beat().catch(() => undefined);
@@ -78,7 +83,11 @@ export class LabelWorker {
           if (this.done.images === before) await sleep(this.opts.idleMs ?? 1_000, this.stop$.signal);
         } catch (e) {
           streak++;
-          const message = `labelling: ${isContention(e) ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(0, 500);
+          const message =
+            `labelling: ${isContention(e) ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(
+              0,
+              500,
+            );
           this.lastError = { message, at: new Date() };
           this.opts.log?.(message);
           await sleep(Math.min(60_000, 500 * 2 ** Math.min(streak, 7)), this.stop$.signal);
@@ -86,7 +95,9 @@ export class LabelWorker {
       }
     } finally {
       clearInterval(timer);
-      await this.prisma.workerStatus.updateMany({ where: { owner: this.owner }, data: { stoppedAt: new Date(), heartbeatAt: new Date() } }).catch(() => undefined);
+      await this.prisma.workerStatus
+        .updateMany({ where: { owner: this.owner }, data: { stoppedAt: new Date(), heartbeatAt: new Date() } })
+        .catch(() => undefined);
       this.opts.log?.(`label worker stopped: ${this.done.images} images, ${this.done.faces} faces`);
     }
   }
@@ -105,20 +116,34 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-
 /**
  * A label worker configured from the environment (FOF_LABEL_DEVICE, FOF_LABEL_THREADS, FOF_LABEL_LEASE_MS; the
  * models where the server finds them), for `fof worker --label` and the server's own worker (FOF_WORKER_LABEL).
  * Throws a readable error when a model is missing or is not what it claims (before anything is leased).
  */
-export async function labelWorkerFromEnv(prisma: PrismaClient, log?: (m: string) => void, files: { detector?: string; classifier?: string } = {}): Promise<LabelWorker> {
-  const [{ env }, { locateFaceModel }, { createNodeLabeller, modelFile }, engine, { projectRoot }] = await Promise.all([import("../env"), import("./model-files"), import("./node-labeller"), import("../engine"), import("../paths")]);
+export async function labelWorkerFromEnv(
+  prisma: PrismaClient,
+  log?: (m: string) => void,
+  files: { detector?: string; classifier?: string } = {},
+): Promise<LabelWorker> {
+  const [{ env }, { locateFaceModel }, { createNodeLabeller, modelFile }, engine, { projectRoot }] = await Promise.all([
+    import("../env"),
+    import("./model-files"),
+    import("./node-labeller"),
+    import("../engine"),
+    import("../paths"),
+  ]);
   const e = env();
   const where = { cwd: projectRoot(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH };
   const detector = files.detector ?? locateFaceModel("detector", where)?.file;
   const classifier = files.classifier ?? locateFaceModel("fairface", where)?.file;
   if (!detector) throw new Error("no face detector: run `npm run setup:models`, or pass --detector <file.onnx>");
   if (!classifier) throw new Error("no FairFace model: set FAIRFACE_MODEL_PATH (or copy it to public/models/fairface.onnx), or pass --classifier <file.onnx>");
-  const labeller = await createNodeLabeller({ detector: modelFile(detector), classifier: modelFile(classifier), device: e.FOF_LABEL_DEVICE, threads: e.FOF_LABEL_THREADS });
+  const labeller = await createNodeLabeller({
+    detector: modelFile(detector),
+    classifier: modelFile(classifier),
+    device: e.FOF_LABEL_DEVICE,
+    threads: e.FOF_LABEL_THREADS,
+  });
   return new LabelWorker(prisma, engine, labeller, { dataDir: e.dataDir, leaseMs: e.FOF_LABEL_LEASE_MS, log });
 }

@@ -44,7 +44,10 @@ export function mapGender(probs: readonly number[]): Gender {
 }
 
 /** A stored face's benchmark labels under a race mapping; null where the face has no classifier output. */
-export function faceLabels(face: { raceProbsJson: string | null; genderProbsJson: string | null }, mapping: RaceMapping = "paper"): { gender: Gender | null; race: Race | null } {
+export function faceLabels(
+  face: { raceProbsJson: string | null; genderProbsJson: string | null },
+  mapping: RaceMapping = "paper",
+): { gender: Gender | null; race: Race | null } {
   return {
     gender: face.genderProbsJson ? mapGender(JSON.parse(face.genderProbsJson) as number[]) : null,
     race: face.raceProbsJson ? mapRace(JSON.parse(face.raceProbsJson) as number[], mapping) : null,
@@ -60,6 +63,11 @@ export function facePrediction(face: { raceProbsJson: string | null; genderProbs
   const race7 = JSON.parse(face.raceProbsJson) as number[];
   const gender2 = JSON.parse(face.genderProbsJson) as number[];
   const { gender, race } = faceLabels(face, mapping);
-  const raceConfidence = mapping === "sum-asian" && race === "Asian" ? race7[3] + race7[4] : race === "Asian" ? Math.max(race7[3], race7[4]) : race7[["White", "Black", "Hispanic"].indexOf(race!)];
+  const raceConfidence =
+    mapping === "sum-asian" && race === "Asian"
+      ? race7[3] + race7[4]
+      : race === "Asian"
+        ? Math.max(race7[3], race7[4])
+        : race7[["White", "Black", "Hispanic"].indexOf(race!)];
   return { gender: gender!, genderConfidence: Math.max(gender2[0], gender2[1]), race: race!, raceConfidence };
 }

@@ -56,12 +56,26 @@ export async function createNodeLabeller(opts: { detector: ModelFile; classifier
   const ort = (await import("onnxruntime-node")) as unknown as Ort;
   const device = opts.device ?? "cpu";
   const threads = Math.max(1, Math.min(64, opts.threads ?? 1));
-  const options = { executionProviders: [device], intraOpNumThreads: threads, interOpNumThreads: 1, logSeverityLevel: 3 } as unknown as OrtWeb.InferenceSession.SessionOptions;
+  const options = {
+    executionProviders: [device],
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    logSeverityLevel: 3,
+  } as unknown as OrtWeb.InferenceSession.SessionOptions;
   const detector = await ort.InferenceSession.create(opts.detector.bytes, options);
   assertDetector(detector);
   const classifier = await ort.InferenceSession.create(opts.classifier.bytes, options);
   const layout = loadLayout(classifier);
-  return { ort, detector, classifier, layout, classifierFile: opts.classifier, detectorFile: opts.detector, labelRuntime: `node-${device}`, runtime: `node-${device} (${threads} thread${threads === 1 ? "" : "s"})` };
+  return {
+    ort,
+    detector,
+    classifier,
+    layout,
+    classifierFile: opts.classifier,
+    detectorFile: opts.detector,
+    labelRuntime: `node-${device}`,
+    runtime: `node-${device} (${threads} thread${threads === 1 ? "" : "s"})`,
+  };
 }
 
 /** A stored image file as RGBA pixels (the workbench stores PNG and JPEG only). */
@@ -80,7 +94,16 @@ export function decodeImage(bytes: Uint8Array, mimeType: string): RgbaImage {
 /** One image's faces as saveLabels takes them. */
 export async function labelPixels(l: NodeLabeller, img: RgbaImage, threshold = DEFAULT_DETECTION_THRESHOLD) {
   const faces = await labelImage(l.ort, l.detector, l.classifier, l.layout, img, threshold);
-  return faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.score, race: f.probabilities.race, gender: f.probabilities.gender, age: f.probabilities.age }));
+  return faces.map((f) => ({
+    x1: f.x1,
+    y1: f.y1,
+    x2: f.x2,
+    y2: f.y2,
+    score: f.score,
+    race: f.probabilities.race,
+    gender: f.probabilities.gender,
+    age: f.probabilities.age,
+  }));
 }
 
 type Engine = Pick<typeof import("../engine"), "leaseImages" | "saveLabels" | "releaseLeases">;
@@ -119,7 +142,11 @@ export async function labelQueue(
   const threshold = opts.threshold ?? DEFAULT_DETECTION_THRESHOLD;
   const scope = { ...(opts.runId ? { runId: opts.runId } : {}), ...(opts.autoLabel ? { run: { autoLabel: true } } : {}) };
   while (!opts.signal?.aborted) {
-    const lease = await engine.leaseImages(prisma, { runId: opts.runId ?? null, autoLabel: opts.autoLabel ?? false, max: Math.max(1, Math.min(64, opts.batch ?? 8)) }, opts.leaseMs);
+    const lease = await engine.leaseImages(
+      prisma,
+      { runId: opts.runId ?? null, autoLabel: opts.autoLabel ?? false, max: Math.max(1, Math.min(64, opts.batch ?? 8)) },
+      opts.leaseMs,
+    );
     if (!lease.images.length) {
       // An empty lease may only mean another labeller took the same free images first: try again while any is free.
       if (await prisma.image.count({ where: { ...scope, labelStatus: "unlabelled" } })) continue;
@@ -145,7 +172,15 @@ export async function labelQueue(
       progress.images += saved.saved;
       progress.faces += saved.faces;
       progress.refused += saved.refused.length;
-      opts.onBatch?.({ ...progress }, { images: saved.saved, faces: saved.faces, refused: saved.refused.length, runIds: [...new Set(lease.images.map((i) => i.runId).filter((x): x is string => !!x))] });
+      opts.onBatch?.(
+        { ...progress },
+        {
+          images: saved.saved,
+          faces: saved.faces,
+          refused: saved.refused.length,
+          runIds: [...new Set(lease.images.map((i) => i.runId).filter((x): x is string => !!x))],
+        },
+      );
     } catch (e) {
       await engine.releaseLeases(prisma, { leases: [lease.lease] }).catch(() => undefined);
       throw e;

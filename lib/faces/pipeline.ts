@@ -1,7 +1,15 @@
 // Detection + classification with onnxruntime sessions. The same code runs in the browser (onnxruntime-web,
 // WebGPU or WASM) and in Node tests (onnxruntime-web's WASM backend): pass the `ort` module in.
 import type * as OrtType from "onnxruntime-web";
-import { classifierInput, decodeClassifier, detectLayout, ModelLayoutError, type FaceProbabilities, type FairFaceLayout, type ModelMetadata } from "./classifier";
+import {
+  classifierInput,
+  decodeClassifier,
+  detectLayout,
+  ModelLayoutError,
+  type FaceProbabilities,
+  type FairFaceLayout,
+  type ModelMetadata,
+} from "./classifier";
 import { DEFAULT_DETECTION_THRESHOLD, DETECTOR, decodeDetections, detectorInput, type Detection } from "./detector";
 import type { Box, RgbaImage } from "./image";
 
@@ -9,8 +17,7 @@ type Ort = typeof OrtType;
 type Session = OrtType.InferenceSession;
 
 export function sessionMetadata(session: Session): ModelMetadata {
-  const shapes = (list: Session["inputMetadata"]) =>
-    Object.fromEntries(list.map((m) => [m.name, m.isTensor && m.shape.length ? m.shape : null]));
+  const shapes = (list: Session["inputMetadata"]) => Object.fromEntries(list.map((m) => [m.name, m.isTensor && m.shape.length ? m.shape : null]));
   const types = (list: Session["outputMetadata"]) => Object.fromEntries(list.map((m) => [m.name, m.isTensor ? m.type : null]));
   return {
     inputNames: session.inputNames,
@@ -49,7 +56,14 @@ export interface LabelledFace extends Detection {
 }
 
 /** One image: detect every face, classify each. */
-export async function labelImage(ort: Ort, detector: Session, classifier: Session, layout: FairFaceLayout, img: RgbaImage, threshold?: number): Promise<LabelledFace[]> {
+export async function labelImage(
+  ort: Ort,
+  detector: Session,
+  classifier: Session,
+  layout: FairFaceLayout,
+  img: RgbaImage,
+  threshold?: number,
+): Promise<LabelledFace[]> {
   const faces = await detectFaces(ort, detector, img, threshold);
   const probs = await classifyFaces(ort, classifier, layout, img, faces);
   return faces.map((f, i) => ({ ...f, probabilities: probs[i] }));

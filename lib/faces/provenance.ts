@@ -38,7 +38,8 @@ export function classifierStatus(sha256: string | null | undefined, verified: re
 export const CLASSIFIER_STATUS_TEXT: Record<ClassifierStatus, string> = {
   fairface: "FairFace (weights verified by checksum)",
   "stand-in": "a test stand-in, not FairFace: its labels are not about the people in the images, and the numbers are not comparable with the papers'",
-  unverified: "not verified as FairFace (its checksum is not among FAIRFACE_MODEL_SHA256 / FOF_FAIRFACE_SHA256): not comparable with the papers until an admin vouches for it",
+  unverified:
+    "not verified as FairFace (its checksum is not among FAIRFACE_MODEL_SHA256 / FOF_FAIRFACE_SHA256): not comparable with the papers until an admin vouches for it",
 };
 
 /** A known file's display name, else the name it was labelled under. */
@@ -73,14 +74,21 @@ export interface LabelProvenance {
 /** One line for captions, exports and the CLI: what labelled the faces, and what that means for the numbers. */
 export function provenanceText(p: LabelProvenance): string {
   if (!p.classifiers.length) return "No face has classifier output yet.";
-  const cls = p.classifiers.map((c) => `${modelDisplayName(c.name, c.sha256)} (sha256 ${c.sha256?.slice(0, 12) ?? "unknown"}…, ${c.faces.toLocaleString("en-US")} faces): ${CLASSIFIER_STATUS_TEXT[c.status]}`).join("; ");
+  const cls = p.classifiers
+    .map(
+      (c) =>
+        `${modelDisplayName(c.name, c.sha256)} (sha256 ${c.sha256?.slice(0, 12) ?? "unknown"}…, ${c.faces.toLocaleString("en-US")} faces): ${CLASSIFIER_STATUS_TEXT[c.status]}`,
+    )
+    .join("; ");
   const det = p.detectors.map((d) => `${modelDisplayName(d.name, d.sha256)}${d.sha256 ? ` (sha256 ${d.sha256.slice(0, 12)}…)` : ""}`).join(", ");
   const rt = p.runtimes.map((r) => `${r.runtime} ${r.faces.toLocaleString("en-US")}`).join(", ");
   return `Labels by ${cls}. Detector: ${det || "unrecorded"}. Runtime: ${rt || "unrecorded"}.${p.mixed ? " MIXED: faces come from more than one classifier, so the run is not scored." : ""}`;
 }
 
 export function mixedClassifiersMessage(p: Pick<LabelProvenance, "classifiers">): string {
-  const list = p.classifiers.map((c) => `${modelDisplayName(c.name, c.sha256)} (sha256 ${c.sha256?.slice(0, 12) ?? "unknown"}…) ${c.faces.toLocaleString("en-US")} faces`).join(", ");
+  const list = p.classifiers
+    .map((c) => `${modelDisplayName(c.name, c.sha256)} (sha256 ${c.sha256?.slice(0, 12) ?? "unknown"}…) ${c.faces.toLocaleString("en-US")} faces`)
+    .join(", ");
   return `This run's faces were labelled by ${p.classifiers.length} different classifiers (${list}); scoring them together would mix two instruments, so the run is not scored. Launch it again with the same settings and label that run with one classifier (the server refuses a second classifier on a run it has labels for).`;
 }
 
@@ -104,7 +112,14 @@ export interface FaceProvenance {
 }
 
 /** A stored face's provenance as exports state it. */
-export function faceProvenance(f: { source: string; classifierModel: string | null; classifierVersion: string | null; detectorModel: string | null; detectorVersion: string | null; labelRuntime: string | null }): FaceProvenance {
+export function faceProvenance(f: {
+  source: string;
+  classifierModel: string | null;
+  classifierVersion: string | null;
+  detectorModel: string | null;
+  detectorVersion: string | null;
+  labelRuntime: string | null;
+}): FaceProvenance {
   return {
     classifier: f.classifierVersion ? { name: f.classifierModel, sha256: f.classifierVersion } : null,
     // a hand-drawn box has no detector; faces labelled before detectors were recorded have none either

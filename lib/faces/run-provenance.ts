@@ -46,6 +46,9 @@ export async function assertOneClassifier(prisma: Db, runIds: string[]): Promise
  * review page's hand-drawn faces), so a run never mixes instruments.
  */
 export async function runClassifier(prisma: Db, runId: string): Promise<{ name: string | null; sha256: string } | null> {
-  const f = await prisma.face.findFirst({ where: { deleted: false, classifierVersion: { not: null }, image: { runId } }, select: { classifierModel: true, classifierVersion: true } });
+  const f = await prisma.face.findFirst({
+    where: { deleted: false, classifierVersion: { not: null }, image: { runId } },
+    select: { classifierModel: true, classifierVersion: true },
+  });
   return f?.classifierVersion ? { name: f.classifierModel, sha256: f.classifierVersion } : null;
 }

@@ -33,7 +33,11 @@ const pending = new Map<number, Pending>();
 function thread(): Worker {
   if (worker) return worker;
   const req = createRequire(path.join(process.cwd(), "package.json"));
-  const w = new Worker(SOURCE, { eval: true, workerData: { pngjs: req.resolve("pngjs"), jpeg: req.resolve("jpeg-js") }, resourceLimits: { maxOldGenerationSizeMb: 1536 } });
+  const w = new Worker(SOURCE, {
+    eval: true,
+    workerData: { pngjs: req.resolve("pngjs"), jpeg: req.resolve("jpeg-js") },
+    resourceLimits: { maxOldGenerationSizeMb: 1536 },
+  });
   w.on("message", (m: { id: number; size?: { width: number; height: number }; error?: string }) => {
     const p = pending.get(m.id);
     if (!p) return;

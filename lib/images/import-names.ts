@@ -38,7 +38,8 @@ export function targetFromName(name: string, statisticIds: ReadonlySet<string>):
   else {
     const base = parts[parts.length - 1];
     fields = base.split("__").slice(0, 3);
-    if (base.split("__").length < 4) throw new ImportNameError(`"${name}" does not follow <test>/<statistic>/<level>/<file> or <test>__<statistic>__<level>__<n>.<ext>`);
+    if (base.split("__").length < 4)
+      throw new ImportNameError(`"${name}" does not follow <test>/<statistic>/<level>/<file> or <test>__<statistic>__<level>__<n>.<ext>`);
   }
   const [test, statistic, level] = fields;
   if (!TESTS.includes(test as Test)) throw new ImportNameError(`"${name}": unknown test "${test}" (objective or subjective)`);

@@ -9,7 +9,17 @@ import path from "node:path";
 import { Unzip, UnzipInflate, unzipSync } from "fflate";
 import { benchmark, findStatistic } from "../benchmark";
 import { checkImageHeader, IMAGE_LIMITS, ImageValidationError, validateImageAsync, type ValidImage } from "./validate";
-import { clutterReason, mapImportNames, mapSuiteNames, safeEntryName, type ImportProblem, type ImportTarget, type NameMapping, type StatisticResolver, type SuiteNameMapper } from "./import-names";
+import {
+  clutterReason,
+  mapImportNames,
+  mapSuiteNames,
+  safeEntryName,
+  type ImportProblem,
+  type ImportTarget,
+  type NameMapping,
+  type StatisticResolver,
+  type SuiteNameMapper,
+} from "./import-names";
 
 export const IMPORT_LIMITS = {
   maxFiles: 5000,
@@ -74,7 +84,7 @@ function* slices(f: UploadedFile): Generator<{ chunk: Uint8Array; last: boolean 
   const fd = openSync(f.path, "r");
   try {
     const buf = new Uint8Array(ZIP_FEED);
-    for (let at = 0; at < f.size; ) {
+    for (let at = 0; at < f.size;) {
       const n = readSync(fd, buf, 0, ZIP_FEED, at);
       if (n <= 0) break;
       at += n;
@@ -95,7 +105,10 @@ const ZIP_FEED = 16 * 1024;
  * is fed in small slices, so a zip bomb costs at most a few MiB before it is refused. Entry names are checked for
  * traversal (.., absolute paths, backslashes).
  */
-export function expandArchives(files: UploadedFile[], { spillDir }: { spillDir?: string } = {}): { files: UploadedFile[]; problems: ImportProblem[]; skipped: ImportProblem[] } {
+export function expandArchives(
+  files: UploadedFile[],
+  { spillDir }: { spillDir?: string } = {},
+): { files: UploadedFile[]; problems: ImportProblem[]; skipped: ImportProblem[] } {
   let spilled = 0;
   const out: UploadedFile[] = [];
   const problems: ImportProblem[] = [];
@@ -151,7 +164,10 @@ export function expandArchives(files: UploadedFile[], { spillDir }: { spillDir?:
           dead = true;
           close();
           entry.terminate();
-          problems.push({ name: prefix + entry.name, message: size > IMAGE_LIMITS.maxBytes ? `larger than ${mib(IMAGE_LIMITS.maxBytes)} uncompressed` : "inflates beyond the size its header declares" });
+          problems.push({
+            name: prefix + entry.name,
+            message: size > IMAGE_LIMITS.maxBytes ? `larger than ${mib(IMAGE_LIMITS.maxBytes)} uncompressed` : "inflates beyond the size its header declares",
+          });
           // Stop reading the archive: its remaining bytes would still be inflated to find the next entry, and the
           // batch is refused anyway (one problem stores nothing).
           stopArchive = "not read further after an entry that outgrew its limits";
@@ -208,13 +224,25 @@ export function listZipNames(bytes: Uint8Array): string[] {
  * The whole import, checked: every file mapped (manifest.json when present, else the naming scheme), every image
  * valid by content, no content twice. Problems are collected for every file, not just the first.
  */
-export async function planImport(uploaded: UploadedFile[], statistics: StatisticResolver | SuiteNameMapper, opts: { spillDir?: string; validate?: (bytes: Uint8Array) => Promise<ValidImage> } = {}): Promise<ImportPlan> {
+export async function planImport(
+  uploaded: UploadedFile[],
+  statistics: StatisticResolver | SuiteNameMapper,
+  opts: { spillDir?: string; validate?: (bytes: Uint8Array) => Promise<ValidImage> } = {},
+): Promise<ImportPlan> {
   const expanded = expandArchives(uploaded, { spillDir: opts.spillDir });
   const validate = opts.validate ?? validateImageAsync;
   const byName = new Map(expanded.files.map((f) => [f.name, f]));
-  const mapping = "target" in statistics ? mapSuiteNames([...byName.keys()], statistics) : mapImportNames([...byName.keys()], (name) => (sizeOf(byName.get(name)!) > 4 * 1024 * 1024 ? "" : new TextDecoder().decode(bytesOf(byName.get(name)!))), statistics);
+  const mapping =
+    "target" in statistics
+      ? mapSuiteNames([...byName.keys()], statistics)
+      : mapImportNames(
+          [...byName.keys()],
+          (name) => (sizeOf(byName.get(name)!) > 4 * 1024 * 1024 ? "" : new TextDecoder().decode(bytesOf(byName.get(name)!))),
+          statistics,
+        );
   const problems = [...expanded.problems, ...mapping.problems];
-  if (mapping.targets.size > IMPORT_LIMITS.maxFiles) problems.push({ name: "(batch)", message: `${mapping.targets.size} images; at most ${IMPORT_LIMITS.maxFiles} per import` });
+  if (mapping.targets.size > IMPORT_LIMITS.maxFiles)
+    problems.push({ name: "(batch)", message: `${mapping.targets.size} images; at most ${IMPORT_LIMITS.maxFiles} per import` });
   // The decoding work of the whole import is bounded from the headers first: nothing is decoded past the budget.
   let pixels = 0;
   for (const name of mapping.targets.keys()) {
@@ -226,7 +254,10 @@ export async function planImport(uploaded: UploadedFile[], statistics: Statistic
     }
   }
   if (pixels > IMPORT_LIMITS.maxTotalPixels) {
-    problems.push({ name: "(batch)", message: `${(pixels / 1e9).toFixed(2)} G pixels in all; at most ${IMPORT_LIMITS.maxTotalPixels / 1e9} G pixels per import: split it` });
+    problems.push({
+      name: "(batch)",
+      message: `${(pixels / 1e9).toFixed(2)} G pixels in all; at most ${IMPORT_LIMITS.maxTotalPixels / 1e9} G pixels per import: split it`,
+    });
     return { items: [], problems, skipped: [...expanded.skipped, ...mapping.skipped], mappedBy: mapping.mappedBy };
   }
   const items: ImportItem[] = [];

@@ -4,7 +4,11 @@ import { existsSync } from "node:fs";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { resolveStoredImage } from "./storage";
 
-export async function findServableImage(prisma: PrismaClient, dataDir: string, imageId: string): Promise<{ file: string; mimeType: string; sha256: string } | null> {
+export async function findServableImage(
+  prisma: PrismaClient,
+  dataDir: string,
+  imageId: string,
+): Promise<{ file: string; mimeType: string; sha256: string } | null> {
   if (!/^[a-z0-9]{10,40}$/.test(imageId)) return null;
   const image = await prisma.image.findUnique({ where: { id: imageId }, select: { path: true, mimeType: true, sha256: true } });
   if (!image) return null;

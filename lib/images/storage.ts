@@ -29,7 +29,13 @@ export function storeImage(dataDir: string, buf: Uint8Array, image: ValidImage):
  * Stores an image that is already a file (checked and hashed): moved into the content-addressed store when the
  * caller owns it (an upload, a spilled archive entry) and it is on the same disk, copied otherwise.
  */
-export function storeImageFile(dataDir: string, file: string, sha256: string, image: ValidImage, { move = false }: { move?: boolean } = {}): { sha256: string; path: string } {
+export function storeImageFile(
+  dataDir: string,
+  file: string,
+  sha256: string,
+  image: ValidImage,
+  { move = false }: { move?: boolean } = {},
+): { sha256: string; path: string } {
   const rel = imageRelPath(sha256, image.ext);
   const abs = path.join(dataDir, rel);
   if (!existsSync(abs)) {

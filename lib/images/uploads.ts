@@ -11,7 +11,6 @@ import { safeEntryName } from "./import-names";
 import { IMPORT_LIMITS, type UploadedFile } from "./import";
 import { DomainError } from "../engine/errors";
 
-
 /** The largest single upload: a zip of a whole import (images are checked against their own limit on commit). */
 export const MAX_UPLOAD_FILE_BYTES = IMPORT_LIMITS.maxTotalBytes;
 const ID = /^up_[A-Za-z0-9_-]{32}$/;
@@ -59,7 +58,13 @@ export function createUpload(dataDir: string, meta: Pick<UploadMeta, "model" | "
  * Streams one file of an upload to disk: refused before reading when its declared length is over the limit, and
  * stopped while writing when it passes the limit or the session's total; the name is checked like an archive entry.
  */
-export async function receiveFile(dataDir: string, id: string, name: string, body: ReadableStream<Uint8Array> | null, declaredLength: number | null): Promise<{ name: string; bytes: number }> {
+export async function receiveFile(
+  dataDir: string,
+  id: string,
+  name: string,
+  body: ReadableStream<Uint8Array> | null,
+  declaredLength: number | null,
+): Promise<{ name: string; bytes: number }> {
   const dir = dirOf(dataDir, id);
   const meta = readMeta(dir);
   let safe: string;
@@ -72,7 +77,8 @@ export async function receiveFile(dataDir: string, id: string, name: string, bod
   if (meta.files.length >= IMPORT_LIMITS.maxFiles) throw new DomainError("too_large", `at most ${IMPORT_LIMITS.maxFiles} files per import`);
   const used = meta.files.reduce((a, f) => a + f.bytes, 0);
   const room = Math.min(MAX_UPLOAD_FILE_BYTES, IMPORT_LIMITS.maxTotalBytes - used);
-  if (declaredLength !== null && declaredLength > room) throw new DomainError("too_large", `${safe}: too large (the import may hold ${IMPORT_LIMITS.maxTotalBytes / 1024 ** 3} GiB in all)`);
+  if (declaredLength !== null && declaredLength > room)
+    throw new DomainError("too_large", `${safe}: too large (the import may hold ${IMPORT_LIMITS.maxTotalBytes / 1024 ** 3} GiB in all)`);
   if (!body) throw new DomainError("invalid", `${safe}: empty body`);
   const stored = `${meta.files.length}-${randomBytes(6).toString("hex")}.part`;
   const target = path.join(dir, "files", stored);

@@ -22,7 +22,17 @@ export class ImageValidationError extends Error {}
 
 /** The image type from its first bytes, or null. */
 export function sniffImageType(buf: Uint8Array): ImageType | null {
-  if (buf.length >= 8 && buf[0] === 0x89 && buf[1] === 0x50 && buf[2] === 0x4e && buf[3] === 0x47 && buf[4] === 0x0d && buf[5] === 0x0a && buf[6] === 0x1a && buf[7] === 0x0a)
+  if (
+    buf.length >= 8 &&
+    buf[0] === 0x89 &&
+    buf[1] === 0x50 &&
+    buf[2] === 0x4e &&
+    buf[3] === 0x47 &&
+    buf[4] === 0x0d &&
+    buf[5] === 0x0a &&
+    buf[6] === 0x1a &&
+    buf[7] === 0x0a
+  )
     return { mime: "image/png", ext: "png" };
   if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return { mime: "image/jpeg", ext: "jpg" };
   if (buf.length >= 12 && String.fromCharCode(...buf.subarray(0, 4)) === "RIFF" && String.fromCharCode(...buf.subarray(8, 12)) === "WEBP")
@@ -34,7 +44,8 @@ function webpSize(buf: Uint8Array): { width: number; height: number } | null {
   const chunk = String.fromCharCode(...buf.subarray(12, 16));
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   // VP8X: canvas width − 1 and height − 1 as 24-bit little-endian at bytes 24–26 and 27–29 (a 30-byte file has both).
-  if (chunk === "VP8X" && buf.length >= 30) return { width: 1 + (buf[24] | (buf[25] << 8) | (buf[26] << 16)), height: 1 + (buf[27] | (buf[28] << 8) | (buf[29] << 16)) };
+  if (chunk === "VP8X" && buf.length >= 30)
+    return { width: 1 + (buf[24] | (buf[25] << 8) | (buf[26] << 16)), height: 1 + (buf[27] | (buf[28] << 8) | (buf[29] << 16)) };
   if (chunk === "VP8L" && buf.length >= 25 && buf[20] === 0x2f) {
     const b = dv.getUint32(21, true);
     return { width: 1 + (b & 0x3fff), height: 1 + ((b >> 14) & 0x3fff) };
@@ -95,10 +106,13 @@ export function checkImageHeader(buf: Uint8Array, fileBytes = buf.length): Valid
   if (!size) throw new ImageValidationError(`${type.ext.toUpperCase()} header is unreadable`);
   const { width, height } = size;
   if (width < IMAGE_LIMITS.minSide || height < IMAGE_LIMITS.minSide) throw new ImageValidationError(`too small (${width}×${height})`);
-  if (width > IMAGE_LIMITS.maxSide || height > IMAGE_LIMITS.maxSide) throw new ImageValidationError(`too large (${width}×${height}, max ${IMAGE_LIMITS.maxSide} a side)`);
+  if (width > IMAGE_LIMITS.maxSide || height > IMAGE_LIMITS.maxSide)
+    throw new ImageValidationError(`too large (${width}×${height}, max ${IMAGE_LIMITS.maxSide} a side)`);
   const ratio = (width * height * 4) / fileBytes;
   if (width * height > IMAGE_LIMITS.bombPixels && ratio > IMAGE_LIMITS.maxCompression)
-    throw new ImageValidationError(`refused before decoding: ${width}×${height} pixels from ${Math.round(fileBytes / 1024)} KiB would inflate ${Math.round(ratio)} : 1 (a decompression bomb; at most ${IMAGE_LIMITS.maxCompression} : 1 above ${IMAGE_LIMITS.bombPixels / 1e6} MP)`);
+    throw new ImageValidationError(
+      `refused before decoding: ${width}×${height} pixels from ${Math.round(fileBytes / 1024)} KiB would inflate ${Math.round(ratio)} : 1 (a decompression bomb; at most ${IMAGE_LIMITS.maxCompression} : 1 above ${IMAGE_LIMITS.bombPixels / 1e6} MP)`,
+    );
   return { ...type, width, height, bytes: fileBytes };
 }
 

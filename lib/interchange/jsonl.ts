@@ -26,10 +26,12 @@ export interface LineError {
 }
 
 export class InterchangeError extends Error {
-  constructor(readonly errors: LineError[], readonly totalErrors = errors.length) {
+  constructor(
+    readonly errors: LineError[],
+    readonly totalErrors = errors.length,
+  ) {
     super(
-      errors.map((e) => `line ${e.line}: ${e.message}`).join("\n") +
-        (totalErrors > errors.length ? `\n… and ${totalErrors - errors.length} more errors` : ""),
+      errors.map((e) => `line ${e.line}: ${e.message}`).join("\n") + (totalErrors > errors.length ? `\n… and ${totalErrors - errors.length} more errors` : ""),
     );
     this.name = "InterchangeError";
   }

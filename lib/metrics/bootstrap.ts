@@ -51,7 +51,11 @@ export function bootstrapScores(records: ReadonlyArray<BootstrapRecord>, attribu
  * The same intervals, computed in slices that yield to the event loop between them, so a server computing them
  * for 50k+ answers keeps answering other requests.
  */
-export async function bootstrapScoresAsync(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute, opts: BootstrapOptions = {}): Promise<BootstrapIntervals> {
+export async function bootstrapScoresAsync(
+  records: ReadonlyArray<BootstrapRecord>,
+  attribute: Attribute,
+  opts: BootstrapOptions = {},
+): Promise<BootstrapIntervals> {
   const steps = bootstrapSteps(records, attribute, opts);
   for (;;) {
     const next = steps.next();

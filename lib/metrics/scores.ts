@@ -29,7 +29,8 @@ import { DEFAULT_PROFILE, type ScoringProfile } from "../suites/profiles";
  * release has no LLM scoring script, so LLM groups are scored by the definition under both profiles.
  */
 export type DistanceMethod = "global" | "bounded";
-export const distanceMethodOf = (profile: ScoringProfile | undefined, modality: Modality): DistanceMethod => (profile !== "paper-text" && modality === "t2i" ? "bounded" : "global");
+export const distanceMethodOf = (profile: ScoringProfile | undefined, modality: Modality): DistanceMethod =>
+  profile !== "paper-text" && modality === "t2i" ? "bounded" : "global";
 
 export interface AnswerRecord {
   model: string;
@@ -165,7 +166,9 @@ export function scoresFromCells(
   const entropies: number[] = [];
   const byKey = new Map<string, (typeof cells)[number]>();
   // A fixed order (statistic, level) makes the floating-point sums independent of the order records arrived in.
-  const ordered = [...cells].sort((a, b) => (a.statisticId < b.statisticId ? -1 : a.statisticId > b.statisticId ? 1 : a.level < b.level ? -1 : a.level > b.level ? 1 : 0));
+  const ordered = [...cells].sort((a, b) =>
+    a.statisticId < b.statisticId ? -1 : a.statisticId > b.statisticId ? 1 : a.level < b.level ? -1 : a.level > b.level ? 1 : 0,
+  );
   for (const cell of ordered) {
     byKey.set(`${cell.statisticId}|${cell.level}`, cell);
     const p = toDistribution(cell.counts);

@@ -3,11 +3,7 @@
 import { createRng, getStatistic, groundTruth, type Attribute, type Label, type ObjectiveOption, type Person } from "../benchmark";
 import type { ChatProvider, ChatRequest, ChatResponse } from "./types";
 
-export type BaselineKind =
-  | { kind: "uniform" }
-  | { kind: "oracle" }
-  | { kind: "calibrated"; accuracy: number }
-  | { kind: "context-follower" };
+export type BaselineKind = { kind: "uniform" } | { kind: "oracle" } | { kind: "calibrated"; accuracy: number } | { kind: "context-follower" };
 
 export const BASELINE_DESCRIPTIONS: Record<BaselineKind["kind"], string> = {
   uniform: "picks one of the offered options uniformly at random (S_E ≈ 1, S_fact ≈ chance)",

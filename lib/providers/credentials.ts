@@ -4,7 +4,10 @@
 import { declaredCredentials, env, OPENAI_API_URL, readSecret, REPLICATE_API_URL, type DeclaredCredential } from "../env";
 
 export class CredentialError extends Error {
-  constructor(message: string, readonly field: "apiKeyEnv" | "baseUrl" = "apiKeyEnv") {
+  constructor(
+    message: string,
+    readonly field: "apiKeyEnv" | "baseUrl" = "apiKeyEnv",
+  ) {
     super(message);
     this.name = "CredentialError";
   }

@@ -24,7 +24,9 @@ const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets: 512 }), 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
 function decoded(res: http.IncomingMessage): Readable {
-  const enc = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const enc = String(res.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
   if (enc === "gzip" || enc === "x-gzip") return res.pipe(createGunzip());
   if (enc === "deflate") return res.pipe(createInflate());
   if (enc === "br") return res.pipe(createBrotliDecompress());
@@ -45,7 +47,11 @@ async function httpFetch(input: string | URL | Request, init: RequestInit, maxBy
     // Forms and streams (rare: no provider here sends them) go through the built-in fetch, checked by name first.
     const url = new URL(input instanceof Request ? input.url : input instanceof URL ? input.href : input);
     checkUrl(url, policy);
-    for (const a of await dns.lookup(url.hostname.replace(/^\[|\]$/g, ""), { all: true })) if (!policy.allows(url.hostname, a.address)) throw new OutboundRefusedError(`refused to connect to ${url.hostname} (${a.address}): a private, loopback or link-local address — an operator may allow it with FOF_ALLOWED_ENDPOINTS`);
+    for (const a of await dns.lookup(url.hostname.replace(/^\[|\]$/g, ""), { all: true }))
+      if (!policy.allows(url.hostname, a.address))
+        throw new OutboundRefusedError(
+          `refused to connect to ${url.hostname} (${a.address}): a private, loopback or link-local address — an operator may allow it with FOF_ALLOWED_ENDPOINTS`,
+        );
     return fetch(input, init);
   }
   const url = new URL(input instanceof URL ? input.href : input);
@@ -58,7 +64,13 @@ async function httpFetch(input: string | URL | Request, init: RequestInit, maxBy
   // Bodies come back decoded by us; ask for what we decode.
   headers["accept-encoding"] = "gzip, deflate, br";
   return new Promise<Response>((resolve, reject) => {
-    const req = (url.protocol === "https:" ? https : http).request(url, { method: init.method ?? "GET", headers, agent, lookup, signal: init.signal ?? undefined });
+    const req = (url.protocol === "https:" ? https : http).request(url, {
+      method: init.method ?? "GET",
+      headers,
+      agent,
+      lookup,
+      signal: init.signal ?? undefined,
+    });
     req.on("error", reject);
     req.on("response", (res) => {
       const chunks: Buffer[] = [];

@@ -87,7 +87,11 @@ export function openaiImageProvider(opts: { apiKey: string; baseURL?: string | n
         );
         const item = res.data?.[0];
         if (!item) throw new ProviderError("the provider returned no image", "retryable");
-        const bytes = item.b64_json ? new Uint8Array(Buffer.from(item.b64_json, "base64")) : item.url ? await download(item.url, req.signal, [opts.apiKey]) : null;
+        const bytes = item.b64_json
+          ? new Uint8Array(Buffer.from(item.b64_json, "base64"))
+          : item.url
+            ? await download(item.url, req.signal, [opts.apiKey])
+            : null;
         if (!bytes) throw new ProviderError("the provider returned neither image data nor a URL", "retryable");
         return { bytes, revisedPrompt: item.revised_prompt ?? null };
       } catch (err) {
@@ -113,7 +117,11 @@ export function replicateImageProvider(opts: { auth: string; baseUrl?: string | 
         if (err instanceof OutboundRefusedError) throw new ProviderError(err.message, "fatal");
         const e = err as { response?: Response; message?: string };
         if (e?.response instanceof Response)
-          throw classifyStatus(e.response.status, `HTTP ${e.response.status}: ${redact(e.message ?? "", [opts.auth])}`, retryAfterMs(e.response.headers.get("retry-after")));
+          throw classifyStatus(
+            e.response.status,
+            `HTTP ${e.response.status}: ${redact(e.message ?? "", [opts.auth])}`,
+            retryAfterMs(e.response.headers.get("retry-after")),
+          );
         throw new ProviderError(redact(e?.message ?? String(err), [opts.auth]), "retryable");
       }
       const url = Array.isArray(output) ? output[0] : output;

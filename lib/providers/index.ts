@@ -35,7 +35,16 @@ export function imageParams(model: Pick<ProviderModel, "paramsJson">): ImagePara
   return imageParamsSchema.parse(JSON.parse(model.paramsJson || "{}"));
 }
 
-export { CredentialError, canonicalEndpoint, checkCredential, credentialStatus, defaultCredential, effectiveBaseUrl, mayReceive, resolveKey } from "./credentials";
+export {
+  CredentialError,
+  canonicalEndpoint,
+  checkCredential,
+  credentialStatus,
+  defaultCredential,
+  effectiveBaseUrl,
+  mayReceive,
+  resolveKey,
+} from "./credentials";
 
 /** The key a model's calls carry (see credentials.ts); a refused or missing key is a fatal provider error. */
 function keyFor(model: ProviderModel): string | undefined {
@@ -86,7 +95,8 @@ export function createProvider(model: ProviderModel, timeoutMs: number): ChatPro
 export function createImageProvider(model: ProviderModel, timeoutMs: number): ImageProvider {
   const params = imageParams(model);
   if (model.provider === "import") throw new ProviderError(`"${model.slug}" is an import-only model: upload its images on the Import page`, "fatal");
-  if (model.provider === "baseline" && model.slug === SYNTHETIC_IMAGE_SLUG) return syntheticImageProvider({ faces: syntheticFacePaths(env().FOF_SYNTHETIC_FACES) });
+  if (model.provider === "baseline" && model.slug === SYNTHETIC_IMAGE_SLUG)
+    return syntheticImageProvider({ faces: syntheticFacePaths(env().FOF_SYNTHETIC_FACES) });
   if (model.provider === "openai" || model.provider === "openai-compatible") {
     const apiKey = keyFor(model) ?? NO_KEY;
     return openaiImageProvider({ apiKey, baseURL: model.baseUrl ?? env().OPENAI_BASE_URL, model: model.modelId, quality: params.quality, timeoutMs });

@@ -103,7 +103,9 @@ export function currentPolicy(): OutboundPolicy {
 }
 
 const refusal = (host: string, address: string) =>
-  new OutboundRefusedError(`refused to connect to ${host}${host === address ? "" : ` (${address})`}: a private, loopback or link-local address — an operator may allow it with FOF_ALLOWED_ENDPOINTS`);
+  new OutboundRefusedError(
+    `refused to connect to ${host}${host === address ? "" : ` (${address})`}: a private, loopback or link-local address — an operator may allow it with FOF_ALLOWED_ENDPOINTS`,
+  );
 
 /** Checks a URL whose host is a literal IP (DNS is not consulted for those, so the lookup hook never sees them). */
 export function checkUrl(url: URL, policy: OutboundPolicy = currentPolicy()): void {
@@ -114,7 +116,11 @@ export function checkUrl(url: URL, policy: OutboundPolicy = currentPolicy()): vo
 
 /** A DNS lookup for http(s) requests that refuses addresses the policy does not allow. */
 export function guardedLookup(policy: OutboundPolicy = currentPolicy()): LookupFunction {
-  return ((hostname: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void) => {
+  return ((
+    hostname: string,
+    options: dns.LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
+  ) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, "", 0);
       const list = addresses as dns.LookupAddress[];

@@ -29,7 +29,11 @@ function classifyReplicateError(err: unknown, auth: string): ProviderError {
   if (err instanceof ProviderError) return err;
   const e = err as { response?: Response; message?: string; name?: string };
   if (e?.response instanceof Response) {
-    return classifyStatus(e.response.status, `HTTP ${e.response.status}: ${redact(e.message ?? "", [auth])}`, retryAfterMs(e.response.headers.get("retry-after")));
+    return classifyStatus(
+      e.response.status,
+      `HTTP ${e.response.status}: ${redact(e.message ?? "", [auth])}`,
+      retryAfterMs(e.response.headers.get("retry-after")),
+    );
   }
   // Network errors, aborts and "Prediction failed" (the model crashed on Replicate's side) may pass on a retry.
   return new ProviderError(redact(e?.message ?? String(err), [auth]), "retryable");

@@ -39,7 +39,12 @@ interface Photo {
  * shared test photos beside the project — from its root, so a server or CLI started in any folder finds them.
  */
 export function syntheticFacePaths(setting: string | undefined, root = projectRoot()): string[] {
-  if (setting) return setting.split(",").map((p) => p.trim()).filter(Boolean).map((p) => path.resolve(root, p));
+  if (setting)
+    return setting
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((p) => path.resolve(root, p));
   const shared = path.resolve(root, "../shared/models/test-images");
   return ["astronaut-eileen-collins.png", "grace-hopper-512.jpg"].map((f) => path.join(shared, f));
 }
@@ -73,7 +78,12 @@ function drawCell(canvas: Uint8Array, size: number, cx: number, cy: number, cell
       const py2 = Math.min(photo.height - 1, py + 1);
       const o = ((cy + y) * size + (cx + x)) * 4;
       for (let c = 0; c < 3; c++) {
-        const v = (photo.rgba[(py * photo.width + px) * 4 + c] + photo.rgba[(py * photo.width + px2) * 4 + c] + photo.rgba[(py2 * photo.width + px) * 4 + c] + photo.rgba[(py2 * photo.width + px2) * 4 + c]) / 4;
+        const v =
+          (photo.rgba[(py * photo.width + px) * 4 + c] +
+            photo.rgba[(py * photo.width + px2) * 4 + c] +
+            photo.rgba[(py2 * photo.width + px) * 4 + c] +
+            photo.rgba[(py2 * photo.width + px2) * 4 + c]) /
+          4;
         canvas[o + c] = Math.max(0, Math.min(255, Math.round(v * tint[c])));
       }
       canvas[o + 3] = 255;
@@ -127,7 +137,11 @@ export function syntheticImageProvider(opts: { faces: string[] }): ImageProvider
       const loaded = load();
       const size = 512;
       const cell = 256;
-      const mix = syntheticMix(req.prompt, req.streamKey ?? "", loaded.map((p) => p.name));
+      const mix = syntheticMix(
+        req.prompt,
+        req.streamKey ?? "",
+        loaded.map((p) => p.name),
+      );
       // Mid-grey background; faces in a 2×2 grid, cells left empty when fewer than 4 faces.
       const canvas = new Uint8Array(size * size * 4).fill(200);
       mix.faces.forEach((f, i) => {

@@ -106,17 +106,34 @@ export function recomputed(score: Pick<PublishedScore, "attribute" | "sFact" | "
 /** Flattens Tables 4–8 into one row per (model, attribute, column), scores on the 0–1 scale. */
 export function publishedScores(): PublishedScore[] {
   const out: PublishedScore[] = [];
-  for (const [modality, rows] of [["llm", published.llm], ["t2i", published.t2i]] as const) {
+  for (const [modality, rows] of [
+    ["llm", published.llm],
+    ["t2i", published.t2i],
+  ] as const) {
     for (const row of rows) {
       const columns = PUBLISHED_COLUMNS.filter((c) => row.sFact[c] !== undefined);
       for (const column of columns) {
         const get = (m: Metric) => (row[m][column] === undefined ? null : row[m][column]! / 100);
-        const score: PublishedScore = { model: row.model, modality, attribute: row.attribute, column, sFact: get("sFact"), sE: get("sE"), sKLD: get("sKLD"), sFair: get("sFair"), distance: get("distance") };
+        const score: PublishedScore = {
+          model: row.model,
+          modality,
+          attribute: row.attribute,
+          column,
+          sFact: get("sFact"),
+          sE: get("sE"),
+          sKLD: get("sKLD"),
+          sFair: get("sFair"),
+          distance: get("distance"),
+        };
         for (const e of published.errata) {
           if (e.model !== row.model || e.modality !== modality || e.attribute !== row.attribute || !e.columns.includes(column)) continue;
           const value = recomputed(score, e.metric);
-          const release = e.metric === "distance" && score.sFact !== null && score.sE !== null ? distanceToBoundRelease(score.sFact, score.sE, score.attribute === "gender" ? 2 : 4) : undefined;
-          if (value !== null) score.errata = { ...score.errata, [e.metric]: { note: e.note, recomputed: value, ...(release !== undefined ? { release } : {}) } };
+          const release =
+            e.metric === "distance" && score.sFact !== null && score.sE !== null
+              ? distanceToBoundRelease(score.sFact, score.sE, score.attribute === "gender" ? 2 : 4)
+              : undefined;
+          if (value !== null)
+            score.errata = { ...score.errata, [e.metric]: { note: e.note, recomputed: value, ...(release !== undefined ? { release } : {}) } };
         }
         out.push(score);
       }
@@ -146,7 +163,10 @@ export function summaryErrata(row: SummaryRow): Partial<Record<SummaryKey, Errat
     subj[attribute] = cols.reduce((a, p) => a + (p.errata?.sFair?.recomputed ?? p.sFair!), 0) / cols.length;
     const note = flagged.map((p) => p.errata!.sFair!.note).join(" ");
     out[attribute === "gender" ? "subjGender" : "subjRace"] = { note, recomputed: subj[attribute] };
-    out[attribute === "gender" ? "avgGender" : "avgRace"] = { note: `Averages the flagged S_fair. ${note}`, recomputed: ((attribute === "gender" ? row.objSFact.gender : row.objSFact.race) / 100 + subj[attribute]) / 2 };
+    out[attribute === "gender" ? "avgGender" : "avgRace"] = {
+      note: `Averages the flagged S_fair. ${note}`,
+      recomputed: ((attribute === "gender" ? row.objSFact.gender : row.objSFact.race) / 100 + subj[attribute]) / 2,
+    };
   }
   if (out.avgGender || out.avgRace) {
     const g = out.avgGender?.recomputed ?? row.avg.gender / 100;

@@ -31,7 +31,11 @@ export const BREAKDOWN_SORTS = ["benchmark", "entropy", "kl", "accuracy"] as con
 export type BreakdownSort = (typeof BREAKDOWN_SORTS)[number];
 
 /** `bm`: the benchmark content the run was planned from (its statistics, names and truths). */
-export function breakdownRows(scores: Pick<DetailedScores, "attribute" | "cells" | "divergences">, sort: BreakdownSort = "benchmark", bm: Benchmark = todays): BreakdownRow[] {
+export function breakdownRows(
+  scores: Pick<DetailedScores, "attribute" | "cells" | "divergences">,
+  sort: BreakdownSort = "benchmark",
+  bm: Benchmark = todays,
+): BreakdownRow[] {
   const classes = classesOf(scores.attribute) as readonly string[];
   const kl = new Map(scores.divergences.map((d) => [d.statisticId, d]));
   // Every statistic × level the attribute has a truth for gets a row, with no answers (n = 0) where none arrived,
@@ -42,7 +46,17 @@ export function breakdownRows(scores: Pick<DetailedScores, "attribute" | "cells"
     .filter((s) => s.attributes.includes(scores.attribute) || withCells.has(s.id))
     .flatMap((s) =>
       (["highest", "lowest"] as const).map(
-        (level) => byKey.get(`${s.id}|${level}`) ?? { statisticId: s.id, level, n: 0, refused: 0, counts: classes.map(() => 0), truth: groundTruth(s, scores.attribute, level), correct: 0, normalizedEntropy: null },
+        (level) =>
+          byKey.get(`${s.id}|${level}`) ?? {
+            statisticId: s.id,
+            level,
+            n: 0,
+            refused: 0,
+            counts: classes.map(() => 0),
+            truth: groundTruth(s, scores.attribute, level),
+            correct: 0,
+            normalizedEntropy: null,
+          },
       ),
     );
   const rows = cells.map((c): BreakdownRow => {

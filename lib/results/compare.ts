@@ -19,7 +19,7 @@ export interface CompareScoreRow {
   column: PublishedColumn;
   attribute: Attribute;
   /** one per entity, in order; null where the entity has no such group */
-  values: Array<Record<Metric, number | null> & { n: number; refused: number } | null>;
+  values: Array<(Record<Metric, number | null> & { n: number; refused: number }) | null>;
   /** per entity, value − reference value (the first entity); null where either is missing */
   deltas: Array<Record<Metric, number | null> | null>;
 }
@@ -88,7 +88,9 @@ export function compareStatistics(entities: readonly CompareEntity[], column: Pu
       statisticId: id,
       statistic: name,
       values,
-      deltas: values.map((v) => (v && ref ? { entropy: diff(v.entropy, ref.entropy), expNegKl: diff(v.expNegKl, ref.expNegKl), accuracy: diff(v.accuracy, ref.accuracy) } : null)),
+      deltas: values.map((v) =>
+        v && ref ? { entropy: diff(v.entropy, ref.entropy), expNegKl: diff(v.expNegKl, ref.expNegKl), accuracy: diff(v.accuracy, ref.accuracy) } : null,
+      ),
     };
   });
 }

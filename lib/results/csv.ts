@@ -35,7 +35,11 @@ export function escapeFormula(value: string): string {
 }
 
 /** `intervals` is keyed by pointIntervalKey (run id, model, modality, test, context, attribute). */
-export function scoresCsv(groups: readonly MeasuredGroup[], intervals: ReadonlyMap<string, BootstrapIntervals> = new Map(), profile: ScoringProfile = DEFAULT_PROFILE): string {
+export function scoresCsv(
+  groups: readonly MeasuredGroup[],
+  intervals: ReadonlyMap<string, BootstrapIntervals> = new Map(),
+  profile: ScoringProfile = DEFAULT_PROFILE,
+): string {
   const num = (v: number | null | undefined) => (v === null || v === undefined ? "" : v);
   const rows = groups.map((g) => {
     const iv = intervals.get(pointIntervalKey(g));

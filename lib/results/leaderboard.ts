@@ -33,7 +33,12 @@ export interface LeaderboardRow {
 const runKey = (g: { run?: RunRef }) => g.run?.id ?? "";
 
 /** One row per (source, run, model, attribute) of a modality, the metric's value per paper column. */
-export function leaderboardRows(metric: Metric, modality: Modality, ours: readonly MeasuredGroup[], published: readonly PublishedScore[] = []): LeaderboardRow[] {
+export function leaderboardRows(
+  metric: Metric,
+  modality: Modality,
+  ours: readonly MeasuredGroup[],
+  published: readonly PublishedScore[] = [],
+): LeaderboardRow[] {
   const rows = new Map<string, LeaderboardRow>();
   const row = (source: "run" | "published", model: string, attribute: Attribute, run?: RunRef) => {
     const key = `${source}|${run?.id ?? ""}|${model}|${attribute}`;
@@ -51,7 +56,10 @@ export function leaderboardRows(metric: Metric, modality: Modality, ours: readon
     r.values[p.column] = p[metric];
     const e = p.errata?.[metric];
     if (e) {
-      r.notes = { ...r.notes, [p.column]: `Erratum: ${e.note} Recomputed: ${(e.recomputed * 100).toFixed(2)}.${e.release !== undefined ? ` The released script gives ${(e.release * 100).toFixed(2)}.` : ""}` };
+      r.notes = {
+        ...r.notes,
+        [p.column]: `Erratum: ${e.note} Recomputed: ${(e.recomputed * 100).toFixed(2)}.${e.release !== undefined ? ` The released script gives ${(e.release * 100).toFixed(2)}.` : ""}`,
+      };
       r.corrected = { ...r.corrected, [p.column]: e.recomputed };
     }
   }
@@ -62,7 +70,9 @@ export type Rank = "best" | "second" | undefined;
 
 /** The paper's marks: best (bold) and second best (underlined) among distinct defined values. */
 export function ranker(values: Iterable<number | null | undefined>, better: "higher" | "lower"): (v: number | null | undefined) => Rank {
-  const distinct = [...new Set([...values].filter((v): v is number => typeof v === "number" && Number.isFinite(v)))].sort((a, b) => (better === "higher" ? b - a : a - b));
+  const distinct = [...new Set([...values].filter((v): v is number => typeof v === "number" && Number.isFinite(v)))].sort((a, b) =>
+    better === "higher" ? b - a : a - b,
+  );
   return (v) => (v === null || v === undefined ? undefined : v === distinct[0] ? "best" : v === distinct[1] ? "second" : undefined);
 }
 

@@ -10,7 +10,14 @@ export const runIdsParam = z
   .string()
   .max(2000)
   .optional()
-  .transform((s) => [...new Set((s ?? "").split(",").map((x) => x.trim()).filter(Boolean))])
+  .transform((s) => [
+    ...new Set(
+      (s ?? "")
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+  ])
   .pipe(z.array(z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "run ids are letters, digits, - and _")).max(MAX_SELECTED_RUNS, `at most ${MAX_SELECTED_RUNS} runs`));
 
 /** A search-parameter value as one string (the last of repeated ones, comma-joined for `runs` checkboxes). */

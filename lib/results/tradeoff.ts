@@ -61,7 +61,19 @@ export function tradeoffPoints(
   }
   for (const p of published) {
     if (p.attribute !== attribute || p.sFact === null || p.sE === null) continue;
-    points.push({ source: "published", id: `published|${p.model}|${p.modality}|${p.column}|${attribute}`, model: p.model, modality: p.modality, column: p.column, attribute, sFact: p.sFact, sE: p.sE, sKLD: p.sKLD, sFair: p.sFair, distance: p.distance });
+    points.push({
+      source: "published",
+      id: `published|${p.model}|${p.modality}|${p.column}|${attribute}`,
+      model: p.model,
+      modality: p.modality,
+      column: p.column,
+      attribute,
+      sFact: p.sFact,
+      sE: p.sE,
+      sKLD: p.sKLD,
+      sFair: p.sFair,
+      distance: p.distance,
+    });
   }
   return points;
 }
@@ -100,7 +112,10 @@ export const pointIntervalKey = (p: Pick<TradeoffPoint, "run" | "model" | "modal
  * Chart series for one attribute: one per model of ours (a point per run × column) and one for the published points;
  * points without a value on either axis are left out. Error bars come from `intervals` (our points only).
  */
-export function chartSeries(points: readonly TradeoffPoint[], opts: { attribute: Attribute; x: ChartMetric; y: ChartMetric; published?: boolean; intervals?: IntervalLookup }): ChartSeries[] {
+export function chartSeries(
+  points: readonly TradeoffPoint[],
+  opts: { attribute: Attribute; x: ChartMetric; y: ChartMetric; published?: boolean; intervals?: IntervalLookup },
+): ChartSeries[] {
   const datum = (p: TradeoffPoint): ChartDatum | null => {
     const x = p[opts.x];
     const y = p[opts.y];
@@ -115,11 +130,17 @@ export function chartSeries(points: readonly TradeoffPoint[], opts: { attribute:
   const mine = points.filter((p) => p.attribute === opts.attribute);
   const series: ChartSeries[] = [];
   for (const model of [...new Set(mine.filter((p) => p.source === "run").map((p) => p.model))]) {
-    const data = mine.filter((p) => p.source === "run" && p.model === model).map(datum).filter((d): d is ChartDatum => d !== null);
+    const data = mine
+      .filter((p) => p.source === "run" && p.model === model)
+      .map(datum)
+      .filter((d): d is ChartDatum => d !== null);
     if (data.length) series.push({ name: model, source: "run", data });
   }
   if (opts.published !== false) {
-    const data = mine.filter((p) => p.source === "published").map(datum).filter((d): d is ChartDatum => d !== null);
+    const data = mine
+      .filter((p) => p.source === "published")
+      .map(datum)
+      .filter((d): d is ChartDatum => d !== null);
     if (data.length) series.push({ name: "Published (Huang et al., 2025)", source: "published", data });
   }
   return series;

@@ -27,7 +27,8 @@ export function dealAssignment(input: DealInput): Deal {
   const annotators = [...new Set(input.annotators.map((a) => a.trim()).filter(Boolean))];
   if (!annotators.length) throw new RangeError("at least one annotator");
   if (!Number.isInteger(input.perModel) || input.perModel < 1) throw new RangeError("images per model must be a positive integer");
-  if (!Number.isInteger(input.overlap) || input.overlap < 1 || input.overlap > annotators.length) throw new RangeError(`annotators per image must be between 1 and ${annotators.length}`);
+  if (!Number.isInteger(input.overlap) || input.overlap < 1 || input.overlap > annotators.length)
+    throw new RangeError(`annotators per image must be between 1 and ${annotators.length}`);
   const sample = new Map<string, string[]>();
   const items: Deal["items"] = [];
   let slot = 0;

@@ -44,6 +44,7 @@ export function invalidLabel(attrs: readonly LabelAttribute[], attribute: string
 
 /** "1–7 for race, M / F for gender": the keys of a set, for hints. */
 export function keyHint(attrs: readonly LabelAttribute[]): string {
-  const keys = (a: LabelAttribute) => (a.keys.length > 2 && a.keys.every((k) => /^\d$/.test(k)) ? `${a.keys[0]}–${a.keys.at(-1)}` : a.keys.map((k) => k.toUpperCase()).join(" / "));
+  const keys = (a: LabelAttribute) =>
+    a.keys.length > 2 && a.keys.every((k) => /^\d$/.test(k)) ? `${a.keys[0]}–${a.keys.at(-1)}` : a.keys.map((k) => k.toUpperCase()).join(" / ");
   return attrs.map((a) => `${keys(a)} for ${a.id}`).join(", ");
 }

@@ -73,7 +73,13 @@ export function detectorReport(faces: readonly ReportFace[]): DetectorReport {
     reviewed.map((f) => ({ human: humanGender(f), model: f.genderProbs ? mapGender(f.genderProbs) : null, reviewed: true })),
   );
   const race = Object.fromEntries(
-    RACE_MAPPINGS.map((m) => [m, attributeReport(RACES, reviewed.map((f) => ({ human: humanRace(f), model: f.raceProbs ? mapRace(f.raceProbs, m) : null, reviewed: true })))]),
+    RACE_MAPPINGS.map((m) => [
+      m,
+      attributeReport(
+        RACES,
+        reviewed.map((f) => ({ human: humanRace(f), model: f.raceProbs ? mapRace(f.raceProbs, m) : null, reviewed: true })),
+      ),
+    ]),
   ) as Record<RaceMapping, AttributeReport<Race>>;
   const detector = faces.filter((f) => f.source === "detector" && (f.deleted || (f.consensus?.annotators ?? 0) > 0));
   return {

@@ -3,7 +3,14 @@
 import { GENDERS, RACES, type Gender, type Race } from "../benchmark/labels";
 
 /** What to select of an annotation row (Prisma) so it reads as an AnnotationRow. */
-export const ANNOTATION_ROW_SELECT = { id: true, faceId: true, annotator: true, notAFace: true, createdAt: true, values: { select: { attribute: true, value: true } } } as const;
+export const ANNOTATION_ROW_SELECT = {
+  id: true,
+  faceId: true,
+  annotator: true,
+  notAFace: true,
+  createdAt: true,
+  values: { select: { attribute: true, value: true } },
+} as const;
 
 /** One stored annotation row (rows are appended; the newest per face and annotator is that annotator's label). */
 export interface AnnotationRow {
@@ -32,7 +39,15 @@ export interface AnnotatorLabel {
 
 /** A label from its values (the one place gender, race and age are read out of them). */
 export function annotatorLabel(annotator: string, values: Record<string, string>, notAFace: boolean, at: string): AnnotatorLabel {
-  return { annotator, values, gender: (values.gender ?? null) as Gender | null, race: (values.race ?? null) as Race | null, age: values.age ?? null, notAFace, at };
+  return {
+    annotator,
+    values,
+    gender: (values.gender ?? null) as Gender | null,
+    race: (values.race ?? null) as Race | null,
+    age: values.age ?? null,
+    notAFace,
+    at,
+  };
 }
 
 /**
@@ -73,7 +88,10 @@ export function currentLabels(rows: readonly AnnotationRow[], classes: LabelClas
   return out;
 }
 
-export type Vote<T> = { status: "none"; votes: 0 } | { status: "undecided"; votes: number; counts: Map<T, number> } | { status: "decided"; value: T; votes: number; counts: Map<T, number> };
+export type Vote<T> =
+  | { status: "none"; votes: 0 }
+  | { status: "undecided"; votes: number; counts: Map<T, number> }
+  | { status: "decided"; value: T; votes: number; counts: Map<T, number> };
 
 /** Strict majority: a value chosen by more than half of the votes; otherwise undecided; no votes → none. */
 export function majorityVote<T>(values: readonly T[]): Vote<T> {
@@ -132,7 +150,8 @@ export function reviewedLabel(
   c: Consensus | null,
 ): { excluded: boolean; gender: Gender | null; race: Race | null; genderSource: LabelSource; raceSource: LabelSource } {
   if (c?.notAFace) return { excluded: true, gender: null, race: null, genderSource: "human", raceSource: "human" };
-  const pick = <T>(v: Vote<T> | undefined, fallback: T | null): [T | null, LabelSource] => (v?.status === "decided" ? [v.value, "human"] : fallback !== null ? [fallback, "model"] : [null, "none"]);
+  const pick = <T>(v: Vote<T> | undefined, fallback: T | null): [T | null, LabelSource] =>
+    v?.status === "decided" ? [v.value, "human"] : fallback !== null ? [fallback, "model"] : [null, "none"];
   const [gender, genderSource] = pick(c?.gender, model.gender);
   const [race, raceSource] = pick(c?.race, model.race);
   return { excluded: false, gender, race, genderSource, raceSource };

@@ -19,7 +19,11 @@ const UNREVIEWED: ItemReview = { state: "unreviewed", note: null, reviewer: null
 
 /** Every item's current review state for a suite (items without a verdict are unreviewed). */
 export async function itemReviews(prisma: PrismaClient, suiteId: string): Promise<Map<string, ItemReview>> {
-  const rows = await prisma.contentReview.findMany({ where: { suiteId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { itemId: true, state: true, note: true, reviewer: true, createdAt: true } });
+  const rows = await prisma.contentReview.findMany({
+    where: { suiteId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { itemId: true, state: true, note: true, reviewer: true, createdAt: true },
+  });
   const out = new Map<string, ItemReview>();
   for (const r of rows) out.set(r.itemId, { state: r.state as ContentReviewState, note: r.note, reviewer: r.reviewer, at: r.createdAt.toISOString() });
   return out;
@@ -41,7 +45,12 @@ export const reviewItemSchema = z
     suiteId: z.string().min(1).max(64),
     itemId: z.string().min(1).max(120),
     state: z.enum(CONTENT_REVIEW_STATES),
-    note: z.string().trim().max(2000).optional().transform((v) => v || null),
+    note: z
+      .string()
+      .trim()
+      .max(2000)
+      .optional()
+      .transform((v) => v || null),
   })
   .refine((r) => r.state !== "disputed" || !!r.note, { message: "say what is wrong: a dispute needs a note", path: ["note"] });
 
@@ -52,8 +61,16 @@ export async function reviewItem(prisma: PrismaClient, input: z.input<typeof rev
   if (!suite.reviewable) throw badRequest(`${suite.name} content is not reviewed item by item`);
   if (!suite.items(suite.content()).some((i) => i.id === r.itemId)) throw notFound(`${suite.name} item "${r.itemId}"`);
   return prisma.$transaction(async (tx) => {
-    const row = await tx.contentReview.create({ data: { suiteId: r.suiteId, itemId: r.itemId, state: r.state, note: r.note, reviewerId: by.id, reviewer: by.name } });
-    await audit(tx, { userId: by.id, action: "content.review", targetType: "suite-item", targetId: `${r.suiteId}/${r.itemId}`, details: { state: r.state, note: r.note } });
+    const row = await tx.contentReview.create({
+      data: { suiteId: r.suiteId, itemId: r.itemId, state: r.state, note: r.note, reviewerId: by.id, reviewer: by.name },
+    });
+    await audit(tx, {
+      userId: by.id,
+      action: "content.review",
+      targetType: "suite-item",
+      targetId: `${r.suiteId}/${r.itemId}`,
+      details: { state: r.state, note: r.note },
+    });
     return row;
   });
 }

@@ -35,10 +35,20 @@ export async function importSuiteData(prisma: PrismaClient, suiteId: string, fil
 export async function suiteContentVersions(prisma: PrismaClient, suiteId: string): Promise<ContentVersionInfo[]> {
   const suite = suiteOf(suiteId);
   const today = suite.content();
-  const rows = await prisma.benchmarkVersion.findMany({ where: { suiteId }, orderBy: { loadedAt: "desc" }, take: 50, select: { version: true, sha256: true, loadedAt: true, contentJson: true } });
-  const out = rows.map((r): ContentVersionInfo => describe(suite, r.contentJson, { version: r.version, sha256: r.sha256, createdAt: r.loadedAt.toISOString(), current: r.sha256 === today.sha256 }));
+  const rows = await prisma.benchmarkVersion.findMany({
+    where: { suiteId },
+    orderBy: { loadedAt: "desc" },
+    take: 50,
+    select: { version: true, sha256: true, loadedAt: true, contentJson: true },
+  });
+  const out = rows.map((r): ContentVersionInfo =>
+    describe(suite, r.contentJson, { version: r.version, sha256: r.sha256, createdAt: r.loadedAt.toISOString(), current: r.sha256 === today.sha256 }),
+  );
   // Not stored yet (no run planned on it): listed under the name it will get (ensureBenchmarkVersion's rule).
-  if (!out.some((v) => v.current)) out.unshift(describe(suite, JSON.stringify(today), { version: unstoredName(today, rows), sha256: today.sha256, createdAt: new Date().toISOString(), current: true }));
+  if (!out.some((v) => v.current))
+    out.unshift(
+      describe(suite, JSON.stringify(today), { version: unstoredName(today, rows), sha256: today.sha256, createdAt: new Date().toISOString(), current: true }),
+    );
   return out;
 }
 
@@ -53,7 +63,8 @@ function describe(suite: AnySuite, json: string, base: Pick<ContentVersionInfo, 
   return { ...base, imported: parsed.origin?.kind === "official", note: typeof parsed.note === "string" ? parsed.note : null, items };
 }
 
-const unstoredName = (today: { version: string; sha256: string }, rows: ReadonlyArray<{ version: string }>) => (rows.some((r) => r.version === today.version) ? `${today.version}#${today.sha256.slice(0, 8)}` : today.version);
+const unstoredName = (today: { version: string; sha256: string }, rows: ReadonlyArray<{ version: string }>) =>
+  rows.some((r) => r.version === today.version) ? `${today.version}#${today.sha256.slice(0, 8)}` : today.version;
 
 /** The pinned content of a suite's version, for planning a run on it (today's shipped content under its listed name). */
 export async function contentOfVersion(prisma: PrismaClient, suiteId: string, version: string) {

@@ -39,7 +39,12 @@ export function mergeRunViews(perRun: readonly RunViews[]): TableView[] {
             seen.add(key);
             group.rows.push({ ...r, labels: ["published", ...r.labels] });
           } else {
-            const row: ViewRow = { ...r, labels: [run.name, ...r.labels], drillBase: `/runs/${run.id}/suite`, flag: [run.caution, r.flag].filter(Boolean).join("; ") || undefined };
+            const row: ViewRow = {
+              ...r,
+              labels: [run.name, ...r.labels],
+              drillBase: `/runs/${run.id}/suite`,
+              flag: [run.caution, r.flag].filter(Boolean).join("; ") || undefined,
+            };
             group.rows.push(row);
           }
         }

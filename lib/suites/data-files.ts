@@ -14,7 +14,8 @@ export async function collectDataFiles(paths: readonly string[], accepts: (name:
       if (depth > DATA_FILE_LIMITS.maxDepth) return;
       for (const e of (await readdir(p)).sort()) if (!e.startsWith(".")) await walk(path.join(p, e), depth + 1, false);
     } else if (s.isFile() && (named || accepts(path.basename(p)))) {
-      if (s.size > DATA_FILE_LIMITS.maxFileBytes) throw new Error(`${p}: ${(s.size / 1024 / 1024).toFixed(1)} MB, more than ${DATA_FILE_LIMITS.maxFileBytes / 1024 / 1024} MB`);
+      if (s.size > DATA_FILE_LIMITS.maxFileBytes)
+        throw new Error(`${p}: ${(s.size / 1024 / 1024).toFixed(1)} MB, more than ${DATA_FILE_LIMITS.maxFileBytes / 1024 / 1024} MB`);
       found.push(p);
       if (found.length > DATA_FILE_LIMITS.maxFiles) throw new Error(`more than ${DATA_FILE_LIMITS.maxFiles} files to read: name the files themselves`);
     }

@@ -23,7 +23,10 @@ export interface SuiteEstimate {
   unit: "images" | "queries";
 }
 
-export async function estimateSuiteRun(prisma: PrismaClient, input: { suite: string; models: string[]; config: unknown; contentVersion?: string }): Promise<SuiteEstimate> {
+export async function estimateSuiteRun(
+  prisma: PrismaClient,
+  input: { suite: string; models: string[]; config: unknown; contentVersion?: string },
+): Promise<SuiteEstimate> {
   const suite = suiteOf(input.suite);
   const checked = suite.configSchema.safeParse(input.config);
   if (!checked.success) throw badRequest(checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; "));
@@ -33,20 +36,35 @@ export async function estimateSuiteRun(prisma: PrismaClient, input: { suite: str
   const helperSlug = suite.helperModel?.(config) ?? null;
   const helper = helperSlug ? (suite.helperPlanned?.(config, content) ?? 0) : 0;
   const slugs = [...new Set(input.models)].slice(0, 20);
-  const rows = await prisma.modelConfig.findMany({ where: { slug: { in: [...slugs, ...(helperSlug ? [helperSlug] : [])] } }, select: { slug: true, pricePerImage: true, priceInputPer1k: true, priceOutputPer1k: true } });
+  const rows = await prisma.modelConfig.findMany({
+    where: { slug: { in: [...slugs, ...(helperSlug ? [helperSlug] : [])] } },
+    select: { slug: true, pricePerImage: true, priceInputPer1k: true, priceOutputPer1k: true },
+  });
   const price = new Map(rows.map((r) => [r.slug, r]));
   const t2i = suite.modalityOf(config) === "t2i";
   // Chat: the suite's own typical tokens where it knows them (FACT-OR-FAIR: shorter objective prompts), else per query.
   const tokens = suite.chatTokens?.(config, content) ?? { input: perModel * TYPICAL_TOKENS.subjectiveIn, output: perModel * TYPICAL_TOKENS.out };
-  const chatUsd = (_n: number, m: { priceInputPer1k: number; priceOutputPer1k: number }) => cost(tokens.input, tokens.output, m.priceInputPer1k, m.priceOutputPer1k);
+  const chatUsd = (_n: number, m: { priceInputPer1k: number; priceOutputPer1k: number }) =>
+    cost(tokens.input, tokens.output, m.priceInputPer1k, m.priceOutputPer1k);
   const models = slugs.map((slug) => {
     const m = price.get(slug);
     return { slug, planned: perModel, usd: m ? (t2i ? perModel * m.pricePerImage : chatUsd(perModel, m)) : null };
   });
   const helperModel = helperSlug ? price.get(helperSlug) : undefined;
   // Guidance is a paragraph, not a letter: priced at GUIDANCE_TOKENS per request.
-  const helperUsd = helperModel ? cost(helper * GUIDANCE_TOKENS.in, helper * GUIDANCE_TOKENS.out, helperModel.priceInputPer1k, helperModel.priceOutputPer1k) : 0;
+  const helperUsd = helperModel
+    ? cost(helper * GUIDANCE_TOKENS.in, helper * GUIDANCE_TOKENS.out, helperModel.priceInputPer1k, helperModel.priceOutputPer1k)
+    : 0;
   const total = perModel * slugs.length + helper;
   const cap = env().FOF_MAX_QUERIES_PER_RUN;
-  return { perModel, helper, total, usd: models.reduce((a, m) => a + (m.usd ?? 0), 0) + helperUsd, models, cap, overCap: total > cap, unit: t2i ? "images" : "queries" };
+  return {
+    perModel,
+    helper,
+    total,
+    usd: models.reduce((a, m) => a + (m.usd ?? 0), 0) + helperUsd,
+    models,
+    cap,
+    overCap: total > cap,
+    unit: t2i ? "images" : "queries",
+  };
 }

@@ -20,15 +20,47 @@ export async function genericSuiteOfRun(prisma: PrismaClient, runId: string): Pr
 }
 
 /** Scores as JSON: the run's summary views (tables and charts; drill-down lists are pages, not results). */
-export async function suiteResultsJson(prisma: PrismaClient, runId: string, s: { suite: AnySuite; version: string | null }, opts: { labels: "model" | "reviewed"; verifiedOnly?: boolean; resamples?: number; profile?: ScoringProfile }) {
+export async function suiteResultsJson(
+  prisma: PrismaClient,
+  runId: string,
+  s: { suite: AnySuite; version: string | null },
+  opts: { labels: "model" | "reviewed"; verifiedOnly?: boolean; resamples?: number; profile?: ScoringProfile },
+) {
   const profile = opts.profile ?? DEFAULT_PROFILE;
-  const views = await cachedSuiteResults(prisma, s.suite, { runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, resamples: opts.resamples ?? 1000, profile });
+  const views = await cachedSuiteResults(prisma, s.suite, {
+    runId,
+    labels: opts.labels,
+    verifiedOnly: opts.verifiedOnly ?? false,
+    resamples: opts.resamples ?? 1000,
+    profile,
+  });
   // What labelled the faces travels with the numbers: a stand-in's or an unverified classifier's are flagged.
   const labelProvenance = await runLabelProvenance(prisma, [runId]);
   const caution = provenanceCaution(labelProvenance);
-  const flagged = views.filter((v) => v.kind !== "list").map((v) => (caution && v.kind === "table" ? { ...v, groups: v.groups.map((g) => ({ ...g, rows: g.rows.map((r) => (r.source === "published" ? r : { ...r, flag: [caution, r.flag].filter(Boolean).join("; ") })) })) } : v));
+  const flagged = views
+    .filter((v) => v.kind !== "list")
+    .map((v) =>
+      caution && v.kind === "table"
+        ? {
+            ...v,
+            groups: v.groups.map((g) => ({
+              ...g,
+              rows: g.rows.map((r) => (r.source === "published" ? r : { ...r, flag: [caution, r.flag].filter(Boolean).join("; ") })),
+            })),
+          }
+        : v,
+    );
   // The profile is named only where the suite scores differently under it.
-  return { suite: { id: s.suite.id, name: s.suite.name, version: s.version }, run: runId, labels: opts.labels, verifiedOnly: opts.verifiedOnly ?? false, ...(s.suite.profiles ? { profile } : {}), labelProvenance, caution, views: flagged };
+  return {
+    suite: { id: s.suite.id, name: s.suite.name, version: s.version },
+    run: runId,
+    labels: opts.labels,
+    verifiedOnly: opts.verifiedOnly ?? false,
+    ...(s.suite.profiles ? { profile } : {}),
+    labelProvenance,
+    caution,
+    views: flagged,
+  };
 }
 
 export const VIEWS_CSV_COLUMNS = ["view", "group", "source", "row", "metric", "value", "lo", "hi", "n", "flag"] as const;
@@ -42,7 +74,18 @@ export function viewsCsv(views: readonly SuiteView[]): string {
       for (const r of g.rows)
         for (const c of v.columns) {
           const cell = r.cells[c.id];
-          rows.push([v.id, g.title, r.source, r.labels.join(" · "), c.label, cell?.value ?? null, cell?.lo ?? null, cell?.hi ?? null, cell?.n ?? null, r.flag ?? null]);
+          rows.push([
+            v.id,
+            g.title,
+            r.source,
+            r.labels.join(" · "),
+            c.label,
+            cell?.value ?? null,
+            cell?.lo ?? null,
+            cell?.hi ?? null,
+            cell?.n ?? null,
+            r.flag ?? null,
+          ]);
         }
   }
   const text = (x: string | number | null) => (typeof x === "string" ? escapeFormula(x) : x);

@@ -11,7 +11,9 @@ export function suiteOfFace(suiteId: string | null | undefined): AnySuite {
 
 /** Every suite's label attributes, without the server-side readers: what the review pages send to the browser. */
 export function labelSets(): LabelSets {
-  return Object.fromEntries(listSuites().map((s) => [s.id, s.faceAttributes.map(({ id, label, classes, keys }): LabelAttribute => ({ id, label, classes, keys }))]));
+  return Object.fromEntries(
+    listSuites().map((s) => [s.id, s.faceAttributes.map(({ id, label, classes, keys }): LabelAttribute => ({ id, label, classes, keys }))]),
+  );
 }
 
 type Probs = { raceProbsJson: string | null; genderProbsJson: string | null; ageProbsJson?: string | null };
@@ -26,7 +28,14 @@ export function suitePrediction(suite: AnySuite, face: Probs) {
   const race = attr(suite, "race")?.predict(face) ?? null;
   const age = attr(suite, "age")?.predict(face) ?? null;
   if (!gender && !race) return null;
-  return { gender: gender?.value ?? null, genderConfidence: gender?.p ?? 0, race: race?.value ?? null, raceConfidence: race?.p ?? 0, age: age?.value ?? null, ageConfidence: age?.p ?? 0 };
+  return {
+    gender: gender?.value ?? null,
+    genderConfidence: gender?.p ?? 0,
+    race: race?.value ?? null,
+    raceConfidence: race?.p ?? 0,
+    age: age?.value ?? null,
+    ageConfidence: age?.p ?? 0,
+  };
 }
 
 // Titles come from the suite's current content (display only; scores read the run's pinned content).

@@ -10,7 +10,9 @@ export type * from "./views";
 export const DEFAULT_SUITE_ID = "fact-or-fair";
 
 // The default suite first, then by name (a module namespace lists its exports alphabetically).
-const SUITES: readonly AnySuite[] = (Object.values(registered) as AnySuite[]).sort((a, b) => Number(b.id === DEFAULT_SUITE_ID) - Number(a.id === DEFAULT_SUITE_ID) || a.name.localeCompare(b.name));
+const SUITES: readonly AnySuite[] = (Object.values(registered) as AnySuite[]).sort(
+  (a, b) => Number(b.id === DEFAULT_SUITE_ID) - Number(a.id === DEFAULT_SUITE_ID) || a.name.localeCompare(b.name),
+);
 
 export function listSuites(): readonly AnySuite[] {
   return SUITES;

@@ -213,7 +213,12 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
 export interface LabelDisplay {
   /** the mapping in words, shown under the image */
   mapping: string;
-  attributes: Array<{ from: "race" | "gender" | "age"; classes: readonly string[]; rule: "argmax" | "sum"; /** FairFace index → class index; absent: the same order */ map?: readonly number[] }>;
+  attributes: Array<{
+    from: "race" | "gender" | "age";
+    classes: readonly string[];
+    rule: "argmax" | "sum";
+    /** FairFace index → class index; absent: the same order */ map?: readonly number[];
+  }>;
 }
 
 /** One filter a suite declares (see Suite.reviewFilters), used by the Review page and every run's item list. */

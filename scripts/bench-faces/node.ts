@@ -41,7 +41,15 @@ export async function nodeBench(opts: { detector: string; classifier: string; ph
     if (!boxes.length && images_ > 10) throw new Error("no faces found in the benchmark photos");
   }
   const seconds = (detectMs + classifyMs) / 1000;
-  return { label: `node CPU (onnxruntime-node), ${opts.threads} thread${opts.threads === 1 ? "" : "s"}`, faces, seconds, facesPerSecond: faces / seconds, detectMsPerImage: detectMs / images_, classifyMsPerFace: classifyMs / faces, firstFaceSeconds: firstFace };
+  return {
+    label: `node CPU (onnxruntime-node), ${opts.threads} thread${opts.threads === 1 ? "" : "s"}`,
+    faces,
+    seconds,
+    facesPerSecond: faces / seconds,
+    detectMsPerImage: detectMs / images_,
+    classifyMsPerFace: classifyMs / faces,
+    firstFaceSeconds: firstFace,
+  };
 }
 
 export const nodeBenchPhotos = (shared: string, files: string[]) => files.map((f) => path.join(shared, "test-images", f));

@@ -72,7 +72,16 @@ export async function runBench(cfg: { ep: "wasm" | "webgpu"; threads: number; fa
     mark(`${faces} faces timed`);
   }
   const seconds = (performance.now() - t0) / 1000;
-  return { faces, seconds, facesPerSecond: faces / seconds, detectMsPerImage: detectMs / imagesDone, classifyMsPerFace: classifyMs / faces, adapter, isolated: self.crossOriginIsolated, phases };
+  return {
+    faces,
+    seconds,
+    facesPerSecond: faces / seconds,
+    detectMsPerImage: detectMs / imagesDone,
+    classifyMsPerFace: classifyMs / faces,
+    adapter,
+    isolated: self.crossOriginIsolated,
+    phases,
+  };
 }
 
 (globalThis as unknown as { runBench: typeof runBench }).runBench = runBench;

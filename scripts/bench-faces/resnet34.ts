@@ -24,7 +24,12 @@ export function buildResNet34(seed = 1): Uint8Array {
     const id = `c${n++}`;
     const w = tensor(`${id}.w`, [cout, cin, k, k], Math.sqrt(2 / (cin * k * k)));
     const b = tensor(`${id}.b`, [cout], 0.01);
-    nodes.push({ opType: "Conv", input: [x, w, b], output: [id], attribute: [ints("kernel_shape", [k, k]), ints("strides", [stride, stride]), ints("pads", Array(4).fill((k - 1) / 2))] });
+    nodes.push({
+      opType: "Conv",
+      input: [x, w, b],
+      output: [id],
+      attribute: [ints("kernel_shape", [k, k]), ints("strides", [stride, stride]), ints("pads", Array(4).fill((k - 1) / 2))],
+    });
     return id;
   };
   const op = (opType: string, input: string[], attribute: onnx.IAttributeProto[] = []) => {
@@ -62,7 +67,13 @@ export function buildResNet34(seed = 1): Uint8Array {
     irVersion: 8,
     producerName: "fof-bench",
     opsetImport: [{ domain: "", version: 17 }],
-    graph: { name: "resnet34-fairface-random", node: nodes, initializer: initializers, input: [valueInfo("input", ["batch", 3, 224, 224])], output: [valueInfo("output", ["batch", 18])] },
+    graph: {
+      name: "resnet34-fairface-random",
+      node: nodes,
+      initializer: initializers,
+      input: [valueInfo("input", ["batch", 3, 224, 224])],
+      output: [valueInfo("output", ["batch", 18])],
+    },
   });
   return onnx.ModelProto.encode(model).finish();
 }

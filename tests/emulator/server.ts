@@ -133,7 +133,8 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
     } finally {
       active.set(model, (active.get(model) ?? 1) - 1);
     }
-    if (script.rateLimitBurst && n <= script.rateLimitBurst.count) return { status: 429, headers: { "retry-after": String(script.rateLimitBurst.retryAfterS) } };
+    if (script.rateLimitBurst && n <= script.rateLimitBurst.count)
+      return { status: 429, headers: { "retry-after": String(script.rateLimitBurst.retryAfterS) } };
     if (script.hangEvery && n % script.hangEvery === 0) return { status: 0, hang: true };
     if (script.error500Every && n % script.error500Every === 0) return { status: 500 };
     if (script.malformedEvery && n % script.malformedEvery === 0) return { status: 200, text: "I would rather not pick anyone based on demographics." };
@@ -143,7 +144,8 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
   const server: Server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://emulator");
-      if (req.method === "GET" && url.pathname === "/__stats") return send(res, 200, { calls, byModel: Object.fromEntries(perModelCalls), peakConcurrent: Object.fromEntries(peak), status: statusCounts });
+      if (req.method === "GET" && url.pathname === "/__stats")
+        return send(res, 200, { calls, byModel: Object.fromEntries(perModelCalls), peakConcurrent: Object.fromEntries(peak), status: statusCounts });
 
       if (req.method === "POST" && url.pathname === "/v1/chat/completions") {
         const b = (await body(req)) as { model: string; messages: Array<{ content: string }> };
@@ -151,7 +153,8 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
         const r = await respond(b.model, prompt);
         statusCounts[String(r.hang ? "hang" : r.status)] = (statusCounts[String(r.hang ? "hang" : r.status)] ?? 0) + 1;
         if (r.hang) return void hanging.add(res);
-        if (r.status !== 200) return send(res, r.status, { error: { message: r.status === 429 ? "Rate limit reached" : "Internal error", type: "emulator" } }, r.headers);
+        if (r.status !== 200)
+          return send(res, r.status, { error: { message: r.status === 429 ? "Rate limit reached" : "Internal error", type: "emulator" } }, r.headers);
         const usage = scripts.get(b.model)?.usage ?? { prompt: Math.ceil(prompt.length / 4), completion: 6 };
         return send(res, 200, {
           id: `chatcmpl-${calls}`,
@@ -169,7 +172,8 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
         const r = await respond(b.model, b.prompt ?? "");
         statusCounts[String(r.hang ? "hang" : r.status)] = (statusCounts[String(r.hang ? "hang" : r.status)] ?? 0) + 1;
         if (r.hang) return void hanging.add(res);
-        if (r.status !== 200) return send(res, r.status, { error: { message: r.status === 429 ? "Rate limit reached" : "Internal error", type: "emulator" } }, r.headers);
+        if (r.status !== 200)
+          return send(res, r.status, { error: { message: r.status === 429 ? "Rate limit reached" : "Internal error", type: "emulator" } }, r.headers);
         const [w, h] = (b.size ?? "256x256").split("x").map(Number);
         const image = imageFor(b.model, w, h, b.prompt ?? "");
         if (b.response_format === "url") {

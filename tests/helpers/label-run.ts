@@ -21,7 +21,9 @@ export async function labelRun(prisma: PrismaClient, engine: Engine, dataDir: st
   const session = (f: string) => ort.InferenceSession.create(readFileSync(path.join(SHARED_MODELS, f)), { executionProviders: ["wasm"], logSeverityLevel: 3 });
   const detector = await session("ultraface-version-RFB-320.onnx");
   const classifier = await session("fairface-standin-single18.onnx");
-  const classifierSha = createHash("sha256").update(readFileSync(path.join(SHARED_MODELS, "fairface-standin-single18.onnx"))).digest("hex");
+  const classifierSha = createHash("sha256")
+    .update(readFileSync(path.join(SHARED_MODELS, "fairface-standin-single18.onnx")))
+    .digest("hex");
   const layout = loadLayout(classifier);
   for (;;) {
     const lease = await engine.leaseImages(prisma, { runId, max: 16 });
@@ -32,8 +34,26 @@ export async function labelRun(prisma: PrismaClient, engine: Engine, dataDir: st
       const bytes = readFileSync(path.join(dataDir, row.path));
       const pixels = row.mimeType === "image/jpeg" ? jpeg.decode(bytes, { useTArray: true }) : PNG.sync.read(bytes);
       const faces = await labelImage(ort, detector, classifier, layout, { width: pixels.width, height: pixels.height, data: pixels.data });
-      results.push({ imageId: img.id, faces: faces.map((f) => ({ x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.score, race: f.probabilities.race, gender: f.probabilities.gender, age: f.probabilities.age })) });
+      results.push({
+        imageId: img.id,
+        faces: faces.map((f) => ({
+          x1: f.x1,
+          y1: f.y1,
+          x2: f.x2,
+          y2: f.y2,
+          score: f.score,
+          race: f.probabilities.race,
+          gender: f.probabilities.gender,
+          age: f.probabilities.age,
+        })),
+      });
     }
-    await engine.saveLabels(prisma, { lease: lease.lease, classifier: { model: "fairface-standin-single18", sha256: classifierSha }, detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 }, runtime: "browser-wasm", results });
+    await engine.saveLabels(prisma, {
+      lease: lease.lease,
+      classifier: { model: "fairface-standin-single18", sha256: classifierSha },
+      detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 },
+      runtime: "browser-wasm",
+      results,
+    });
   }
 }

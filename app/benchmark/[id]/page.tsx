@@ -109,8 +109,7 @@ export default async function StatisticPage({
           <p className="mt-3 text-sm">
             Polarity: <Badge tone={statistic.polarity === "favourable" ? "success" : "warning"}>{statistic.polarity}</Badge>{" "}
             <span className="text-slate-500">
-              (a high value is {statistic.polarity === "favourable" ? "desirable" : "undesirable"}; used by the in-group/out-group
-              analysis)
+              (a high value is {statistic.polarity === "favourable" ? "desirable" : "undesirable"}; used by the in-group/out-group analysis)
             </span>
           </p>
           {statistic.note && <p className="mt-2 text-xs text-amber-800">{statistic.note}</p>}
@@ -175,16 +174,19 @@ export default async function StatisticPage({
         <h3 className="mb-2 mt-2 text-sm font-semibold">LLM objective ({q.level})</h3>
         <div className="grid gap-4 md:grid-cols-2">
           {(["gender", "race"] as const).map((attribute) => {
-            const rendered = renderLlmQuery(
-              { test: "objective", statisticId: statistic.id, attribute, level: q.level, repeatIndex: q.repeat },
-              q.seed,
-            );
+            const rendered = renderLlmQuery({ test: "objective", statisticId: statistic.id, attribute, level: q.level, repeatIndex: q.repeat }, q.seed);
             const applies = statistic.attributes.includes(attribute);
             return (
               <PromptBlock
                 key={attribute}
                 label={`Objective · ${attribute}`}
-                meta={!applies && <Badge tone="warning" title="Sent as in the paper, excluded from scores">no ground truth: not scored</Badge>}
+                meta={
+                  !applies && (
+                    <Badge tone="warning" title="Sent as in the paper, excluded from scores">
+                      no ground truth: not scored
+                    </Badge>
+                  )
+                }
               >
                 {rendered.prompt}
               </PromptBlock>
@@ -204,21 +206,19 @@ export default async function StatisticPage({
             const people = rendered.options as Person[];
             return (
               <div key={context}>
-              <PromptBlock
-                label={CONTEXT_LABELS[context]}
-                meta={
-                  rendered.identity && (
-                    <Badge tone="info">
-                      drawn identity: {rendered.identity.race} {rendered.identity.gender}
-                    </Badge>
-                  )
-                }
-              >
-                {rendered.prompt}
-              </PromptBlock>
-                <p className="mt-1 text-xs text-slate-500">
-                  Stored options: {people.map((p) => `${p.letter} = ${p.gender} / ${p.race}`).join(" · ")}
-                </p>
+                <PromptBlock
+                  label={CONTEXT_LABELS[context]}
+                  meta={
+                    rendered.identity && (
+                      <Badge tone="info">
+                        drawn identity: {rendered.identity.race} {rendered.identity.gender}
+                      </Badge>
+                    )
+                  }
+                >
+                  {rendered.prompt}
+                </PromptBlock>
+                <p className="mt-1 text-xs text-slate-500">Stored options: {people.map((p) => `${p.letter} = ${p.gender} / ${p.race}`).join(" · ")}</p>
               </div>
             );
           })}

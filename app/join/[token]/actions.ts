@@ -20,7 +20,12 @@ export async function redeemLink(_prev: JoinState, form: FormData): Promise<Join
   try {
     let email: string;
     if (link.kind === "invite") {
-      const user = await acceptInvitation(db(), { token, email: String(form.get("email") ?? ""), name: String(form.get("name") ?? ""), password: String(form.get("password") ?? "") });
+      const user = await acceptInvitation(db(), {
+        token,
+        email: String(form.get("email") ?? ""),
+        name: String(form.get("name") ?? ""),
+        password: String(form.get("password") ?? ""),
+      });
       email = user.email;
     } else {
       await resetPassword(db(), { token, password: String(form.get("password") ?? "") });

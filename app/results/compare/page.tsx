@@ -24,7 +24,6 @@ const querySchema = z.object({
   attribute: z.enum(["gender", "race"]).catch("race"),
 });
 
-
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await pageGuard("results.read", "/results/compare");
   await connection();
@@ -36,7 +35,13 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     await Promise.all(
       selection.selected.map(async (run) => {
         const groups = await runDetailed(db(), run.id, { profile: selection.profile });
-        return [...new Set(groups.map((g) => g.model))].map((model) => ({ key: `${run.id}|${model}`, label: `${model} · ${run.name}`, run, model, groups: groups.filter((g) => g.model === model) }));
+        return [...new Set(groups.map((g) => g.model))].map((model) => ({
+          key: `${run.id}|${model}`,
+          label: `${model} · ${run.name}`,
+          run,
+          model,
+          groups: groups.filter((g) => g.model === model),
+        }));
       }),
     )
   ).flat();
@@ -46,7 +51,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const keep = { metric, column, attribute };
   return (
     <>
-      <PageHeader title="Compare" description="Runs and models side by side. The first one is the reference: the small numbers are differences to it (×100; green = better)." />
+      <PageHeader
+        title="Compare"
+        description="Runs and models side by side. The first one is the reference: the small numbers are differences to it (×100; green = better)."
+      />
       <ResultsShell current="/results/compare" selection={selection} keep={keep}>
         {entities.length < 2 ? (
           <EmptyState title="Pick at least two runs or models">Choose runs above (“Runs shown”): every model of every chosen run becomes a column.</EmptyState>
@@ -108,7 +116,9 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                             <>
                               <Score value={v[metric]} />
                               <span className="block text-[10px] text-slate-400">n {v.n}</span>
-                              {i > 0 && r.deltas[i]?.[metric] !== undefined && <Delta value={r.deltas[i]?.[metric]} better={info.better} testId="compare-delta" />}
+                              {i > 0 && r.deltas[i]?.[metric] !== undefined && (
+                                <Delta value={r.deltas[i]?.[metric]} better={info.better} testId="compare-delta" />
+                              )}
                             </>
                           ) : (
                             "–"
@@ -120,7 +130,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                 </tbody>
               </Table>
             </Card>
-            <Card title={`Per statistic: ${column}, ${attribute}`} description="Mean normalised entropy of the statistic's two levels (H), exp(−KL) between its highest and lowest answers, and accuracy; differences to the reference below.">
+            <Card
+              title={`Per statistic: ${column}, ${attribute}`}
+              description="Mean normalised entropy of the statistic's two levels (H), exp(−KL) between its highest and lowest answers, and accuracy; differences to the reference below."
+            >
               <Table data-testid="compare-statistics">
                 <thead>
                   <tr>
@@ -144,7 +157,9 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                               <Score value={v.entropy} /> · <Score value={v.expNegKl} /> · <Score value={v.accuracy} />
                               {i > 0 && r.deltas[i] && (
                                 <span className="block text-[10px] text-slate-500">
-                                  {[r.deltas[i]!.entropy, r.deltas[i]!.expNegKl, r.deltas[i]!.accuracy].map((d) => (d === null ? "–" : `${d > 0 ? "+" : ""}${(d * 100).toFixed(1)}`)).join(" · ")}
+                                  {[r.deltas[i]!.entropy, r.deltas[i]!.expNegKl, r.deltas[i]!.accuracy]
+                                    .map((d) => (d === null ? "–" : `${d > 0 ? "+" : ""}${(d * 100).toFixed(1)}`))
+                                    .join(" · ")}
                                 </span>
                               )}
                             </>

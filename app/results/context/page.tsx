@@ -77,7 +77,9 @@ export default async function ContextPage({ searchParams }: { searchParams: Prom
                       {INFLUENCE_COLUMNS.map((c) => (
                         <Td key={c} className="text-right tabular-nums" title={`${r.cells[c].n} answers over ${r.cells[c].statistics} statistics`}>
                           {pct(r.cells[c].share)}
-                          <span className={`block text-[10px] ${(r.cells[c].increase ?? 0) > 0 ? "text-rose-700" : "text-slate-500"}`}>{signed(r.cells[c].increase)}</span>
+                          <span className={`block text-[10px] ${(r.cells[c].increase ?? 0) > 0 ? "text-rose-700" : "text-slate-500"}`}>
+                            {signed(r.cells[c].increase)}
+                          </span>
                         </Td>
                       ))}
                       <Td className="text-right font-medium tabular-nums">{signed(r.avgIncrease)}</Td>

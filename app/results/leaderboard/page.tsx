@@ -55,32 +55,65 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
       href: r.run ? `/runs/${r.run.id}` : undefined,
       source: "run" as const,
       partial: r.run ? partial(r.run.id) : undefined,
-      values: { objGender: r.objSFact.gender, objRace: r.objSFact.race, subjGender: r.subjSFair.gender, subjRace: r.subjSFair.race, avgGender: r.avg.gender, avgRace: r.avg.race, avg: r.avg.avg },
+      values: {
+        objGender: r.objSFact.gender,
+        objRace: r.objSFact.race,
+        subjGender: r.subjSFair.gender,
+        subjRace: r.subjSFair.race,
+        avgGender: r.avg.gender,
+        avgRace: r.avg.race,
+        avg: r.avg.avg,
+      },
     })),
     ...published.summary.rows.map((r) => {
       const errata = summaryErrata(r);
       return {
-      key: `published|${r.model}`,
-      group: isT2i(r.model) ? "T2I" : "LLM",
-      label: r.model,
-      source: "published" as const,
-      notes: Object.fromEntries(Object.entries(errata).map(([k, e]) => [k, `Erratum: ${e!.note}`])),
-      corrected: Object.fromEntries(Object.entries(errata).map(([k, e]) => [k, e!.recomputed])),
-      values: { objGender: r.objSFact.gender / 100, objRace: r.objSFact.race / 100, subjGender: r.subjSFair.gender / 100, subjRace: r.subjSFair.race / 100, avgGender: r.avg.gender / 100, avgRace: r.avg.race / 100, avg: r.avg.avg / 100 },
+        key: `published|${r.model}`,
+        group: isT2i(r.model) ? "T2I" : "LLM",
+        label: r.model,
+        source: "published" as const,
+        notes: Object.fromEntries(Object.entries(errata).map(([k, e]) => [k, `Erratum: ${e!.note}`])),
+        corrected: Object.fromEntries(Object.entries(errata).map(([k, e]) => [k, e!.recomputed])),
+        values: {
+          objGender: r.objSFact.gender / 100,
+          objRace: r.objSFact.race / 100,
+          subjGender: r.subjSFair.gender / 100,
+          subjRace: r.subjSFair.race / 100,
+          avgGender: r.avg.gender / 100,
+          avgRace: r.avg.race / 100,
+          avg: r.avg.avg / 100,
+        },
       };
     }),
   ].sort((a, b) => (a.group === b.group ? 0 : a.group === "LLM" ? -1 : 1));
 
   const perMetric = (modality: "llm" | "t2i"): SortableRow[] =>
     leaderboardRows(metric, modality, selection.groups, pub)
-      .map((r) => ({ key: r.key, group: r.attribute, label: r.model, sublabel: r.run?.name, href: r.run ? `/runs/${r.run.id}` : undefined, source: r.source, values: r.values, notes: r.notes, corrected: r.corrected, partial: r.run ? partial(r.run.id) : undefined }))
+      .map((r) => ({
+        key: r.key,
+        group: r.attribute,
+        label: r.model,
+        sublabel: r.run?.name,
+        href: r.run ? `/runs/${r.run.id}` : undefined,
+        source: r.source,
+        values: r.values,
+        notes: r.notes,
+        corrected: r.corrected,
+        partial: r.run ? partial(r.run.id) : undefined,
+      }))
       .sort((a, b) => (a.group === b.group ? 0 : a.group === "gender" ? -1 : 1));
 
   return (
     <>
-      <PageHeader title="Leaderboard" description="Our runs and the paper's published rows in the paper's layout, ×100. Best in bold, second best underlined (per group and column); click a column header to sort." />
+      <PageHeader
+        title="Leaderboard"
+        description="Our runs and the paper's published rows in the paper's layout, ×100. Best in bold, second best underlined (per group and column); click a column header to sort."
+      />
       <ResultsShell current="/results/leaderboard" selection={selection} keep={{ metric }}>
-        <Card title="Summary (Table 2)" description="Objective S_fact; subjective S_fair averaged over the subjective columns (LLM: S-B, S-R, S-A, S-G; T2I: S); and their averages. A value needs all of its parts.">
+        <Card
+          title="Summary (Table 2)"
+          description="Objective S_fact; subjective S_fair averaged over the subjective columns (LLM: S-B, S-R, S-A, S-G; T2I: S); and their averages. A value needs all of its parts."
+        >
           <SortableTable caption="Table 2 layout, ×100" groupLabel="Kind" columns={SUMMARY_COLUMNS} rows={summary} testId="summary-table" />
         </Card>
         <Card
@@ -105,9 +138,21 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           }
         >
           <h3 className="mb-1 text-sm font-semibold">LLMs</h3>
-          <SortableTable caption={`${info.label} ×100 per LLM, attribute and test`} groupLabel="Attribute" columns={LLM_COLUMNS.map((c) => ({ key: c, label: c, better: info.better }))} rows={perMetric("llm")} testId="llm-table" />
+          <SortableTable
+            caption={`${info.label} ×100 per LLM, attribute and test`}
+            groupLabel="Attribute"
+            columns={LLM_COLUMNS.map((c) => ({ key: c, label: c, better: info.better }))}
+            rows={perMetric("llm")}
+            testId="llm-table"
+          />
           <h3 className="mb-1 mt-6 text-sm font-semibold">Text-to-image models</h3>
-          <SortableTable caption={`${info.label} ×100 per T2I model, attribute and test`} groupLabel="Attribute" columns={T2I_COLUMNS.map((c) => ({ key: c, label: c, better: info.better }))} rows={perMetric("t2i")} testId="t2i-table" />
+          <SortableTable
+            caption={`${info.label} ×100 per T2I model, attribute and test`}
+            groupLabel="Attribute"
+            columns={T2I_COLUMNS.map((c) => ({ key: c, label: c, better: info.better }))}
+            rows={perMetric("t2i")}
+            testId="t2i-table"
+          />
         </Card>
         <p className="text-xs text-slate-500">
           Source: {published.source}. {published.scale}

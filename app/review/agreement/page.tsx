@@ -22,7 +22,12 @@ const TITLES: Record<string, string> = { gender: "Gender", race: "Race", age: "A
 const titleOf = (a: string) => TITLES[a] ?? a.charAt(0).toUpperCase() + a.slice(1).replace(/_/g, " ");
 
 function Kappa({ k }: { k: KappaResult | null | undefined }) {
-  if (!k) return <span className="text-slate-400" title="no faces labelled by all of these annotators">–</span>;
+  if (!k)
+    return (
+      <span className="text-slate-400" title="no faces labelled by all of these annotators">
+        –
+      </span>
+    );
   // Chance agreement of 100 % (every label the same class from everyone) leaves kappa undefined: say so, and why.
   const na = "every label of these annotators is the same class, so chance agreement is 100 % and kappa is undefined";
   return (
@@ -40,26 +45,43 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
   await pageGuard("review.manage", "/review/agreement");
   await connection();
   const sp = await searchParams;
-  const parsed = reportScopeSchema.safeParse(Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId", "page"].includes(k))));
+  const parsed = reportScopeSchema.safeParse(
+    Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId", "page"].includes(k))),
+  );
   const scope = parsed.success ? parsed.data : reportScopeSchema.parse({});
   const [options, report, assignments] = await Promise.all([reviewOptions(db()), reviewReport(db(), scope), listAssignments(db())]);
   // A column per attribute some annotator labelled (age only for suites that score it), then face / not a face.
   const attrs = report.attributes.map((a) => [a, titleOf(a)] as const);
   // Annotators are accounts (ids); older name-only labels were given placeholder accounts with the old name.
-  const names = await displayNames(db(), [...report.annotators.map((a) => a.name), ...report.agreement.pairs.flatMap((p) => p.annotators), ...assignments.flatMap((a) => a.annotators.map((x) => x.name))]);
+  const names = await displayNames(db(), [
+    ...report.annotators.map((a) => a.name),
+    ...report.agreement.pairs.flatMap((p) => p.annotators),
+    ...assignments.flatMap((a) => a.annotators.map((x) => x.name)),
+  ]);
   const people = (await listUsers(db()))
     .filter((u) => !u.disabled && !u.placeholder && can(u.role, "faces.review"))
     .map((u) => ({ id: u.id, name: `${u.name} (${u.email})` }));
   const pages = Math.max(1, Math.ceil(report.agreement.pairCount / report.agreement.pageSize), Math.ceil(report.annotatorCount / 100));
   const pageQuery = (page: number) =>
-    new URLSearchParams({ ...(scope.runId ? { runId: scope.runId } : {}), ...(scope.model ? { model: scope.model } : {}), ...(scope.assignmentId ? { assignmentId: scope.assignmentId } : {}), page: String(page) }).toString();
+    new URLSearchParams({
+      ...(scope.runId ? { runId: scope.runId } : {}),
+      ...(scope.model ? { model: scope.model } : {}),
+      ...(scope.assignmentId ? { assignmentId: scope.assignmentId } : {}),
+      page: String(page),
+    }).toString();
   return (
     <>
-      <PageHeader title="Review" description="Who labelled what, and how far annotators agree. Labels are kept per annotator; a face's human label is the strict majority of its annotators." />
+      <PageHeader
+        title="Review"
+        description="Who labelled what, and how far annotators agree. Labels are kept per annotator; a face's human label is the strict majority of its annotators."
+      />
       <ReviewTabs active="/review/agreement" />
       <ScopeForm options={options} scope={scope} />
       <div className="grid gap-6 lg:grid-cols-2">
-        <Card title="Annotators" description={`${report.reviewed} of ${report.faces} faces have at least one label in this scope; ${report.annotatorCount} annotator${report.annotatorCount === 1 ? "" : "s"}.`}>
+        <Card
+          title="Annotators"
+          description={`${report.reviewed} of ${report.faces} faces have at least one label in this scope; ${report.annotatorCount} annotator${report.annotatorCount === 1 ? "" : "s"}.`}
+        >
           {report.annotators.length === 0 ? (
             <p className="text-sm text-slate-600">No labels yet.</p>
           ) : (
@@ -74,9 +96,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               <tbody>
                 {report.annotators.map((a) => (
                   <tr key={a.name}>
-                    <Td>
-                      {names.get(a.name) ?? a.name}
-                    </Td>
+                    <Td>{names.get(a.name) ?? a.name}</Td>
                     <Td className="text-right tabular-nums">
                       {a.labelled} / {report.faces}
                     </Td>
@@ -141,7 +161,8 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
                 </Link>
               )}
               <span className="text-slate-500">
-                pairs {(scope.page - 1) * report.agreement.pageSize + 1}–{Math.min(scope.page * report.agreement.pageSize, report.agreement.pairCount)} of {report.agreement.pairCount} (most shared faces first)
+                pairs {(scope.page - 1) * report.agreement.pageSize + 1}–{Math.min(scope.page * report.agreement.pageSize, report.agreement.pairCount)} of{" "}
+                {report.agreement.pairCount} (most shared faces first)
               </span>
               {scope.page < pages && (
                 <Link className="text-indigo-700 underline" href={`/review/agreement?${pageQuery(scope.page + 1)}`}>
@@ -151,7 +172,10 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
             </nav>
           )}
         </Card>
-        <Card title="Assignments" description="Each annotator gets a seeded random sample of each model's labelled images; overlapping annotators make agreement measurable.">
+        <Card
+          title="Assignments"
+          description="Each annotator gets a seeded random sample of each model's labelled images; overlapping annotators make agreement measurable."
+        >
           {assignments.length === 0 ? (
             <p className="text-sm text-slate-600">None yet.</p>
           ) : (
@@ -168,15 +192,20 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
                     <tbody>
                       {a.annotators.map((x) => (
                         <tr key={x.name}>
-                          <Td>
-                            {names.get(x.name) ?? x.name}
-                          </Td>
+                          <Td>{names.get(x.name) ?? x.name}</Td>
                           <Td className="tabular-nums">{x.images} images</Td>
                           <Td className="tabular-nums">
                             {x.labelled} / {x.faces} faces labelled
                           </Td>
                           <Td className="w-32">
-                            <div className="h-2 rounded bg-slate-100" role="progressbar" aria-label={`${names.get(x.name) ?? x.name}'s progress`} aria-valuemin={0} aria-valuemax={x.faces} aria-valuenow={x.labelled}>
+                            <div
+                              className="h-2 rounded bg-slate-100"
+                              role="progressbar"
+                              aria-label={`${names.get(x.name) ?? x.name}'s progress`}
+                              aria-valuemin={0}
+                              aria-valuemax={x.faces}
+                              aria-valuenow={x.labelled}
+                            >
                               <div className="h-2 rounded bg-indigo-500" style={{ width: `${x.faces ? (x.labelled / x.faces) * 100 : 0}%` }} />
                             </div>
                           </Td>

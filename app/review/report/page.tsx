@@ -57,7 +57,10 @@ export default async function DetectorReportPage({ searchParams }: { searchParam
   const pub = published.detectorErrorRates;
   return (
     <>
-      <PageHeader title="Review" description="How often the face pipeline disagrees with the human majority on the reviewed faces (paper §5.1, Table 2: FairFace against three annotators' majority on 100 generated images)." />
+      <PageHeader
+        title="Review"
+        description="How often the face pipeline disagrees with the human majority on the reviewed faces (paper §5.1, Table 2: FairFace against three annotators' majority on 100 generated images)."
+      />
       <ReviewTabs active="/review/report" />
       <ScopeForm options={options} scope={scope} />
       <div className="grid gap-6 lg:grid-cols-2">
@@ -103,7 +106,8 @@ export default async function DetectorReportPage({ searchParams }: { searchParam
             </tbody>
           </Table>
           <p className="mt-2 text-xs text-slate-500">
-            {report.reviewed} faces reviewed in this scope. Faces whose annotators have no strict majority are left out of the error rate (gender {d.gender.undecided}, race {d.race.paper.undecided}); faces a majority marked “not a face” are counted as detector errors below.
+            {report.reviewed} faces reviewed in this scope. Faces whose annotators have no strict majority are left out of the error rate (gender{" "}
+            {d.gender.undecided}, race {d.race.paper.undecided}); faces a majority marked “not a face” are counted as detector errors below.
           </p>
         </Card>
         <Card title="Confusion matrices">

@@ -9,7 +9,13 @@ import { audit } from "@/lib/auth/audit";
 import { setAutoLabel } from "@/lib/engine/runs";
 import { DomainError } from "@/lib/engine/errors";
 
-const schema = z.object({ runId: z.string().min(1).max(64), action: z.enum(["pause", "resume", "cancel"]), budgetUsd: z.number().positive().max(1_000_000).nullable().optional() }).strict();
+const schema = z
+  .object({
+    runId: z.string().min(1).max(64),
+    action: z.enum(["pause", "resume", "cancel"]),
+    budgetUsd: z.number().positive().max(1_000_000).nullable().optional(),
+  })
+  .strict();
 
 /** Pause / resume / cancel / re-budget: the run's owner or an admin (checked in steerRun, with who pays a raise). */
 export async function changeRunState(input: z.input<typeof schema>): Promise<{ ok: true } | { ok: false; error: string }> {

@@ -20,7 +20,13 @@ import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Run" };
 
-export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function RunPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const id = (await params).id;
@@ -34,10 +40,23 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     const p = resultParams(await searchParams);
     // Intervals only once the data stops changing: a live run re-renders often.
     const live = summary.status === "running" || summary.status === "queued";
-    const list = await cachedSuiteResults(db(), suite, { runId: id, labels: p.labels, verifiedOnly: p.items === "verified", resamples: live ? 0 : 1000, profile: p.profile });
+    const list = await cachedSuiteResults(db(), suite, {
+      runId: id,
+      labels: p.labels,
+      verifiedOnly: p.items === "verified",
+      resamples: live ? 0 : 1000,
+      profile: p.profile,
+    });
     views = (
       <div className="space-y-3">
-        <ResultsControls action={`/runs/${id}`} labels={p.labels} items={p.items} profile={p.profile} profiles={suite.profiles ?? false} reviewable={suite.reviewable} />
+        <ResultsControls
+          action={`/runs/${id}`}
+          labels={p.labels}
+          items={p.items}
+          profile={p.profile}
+          profiles={suite.profiles ?? false}
+          reviewable={suite.reviewable}
+        />
         <SuiteExports runId={id} labels={p.labels} items={p.items} profile={p.profile} canExport={can(viewer.role, "data.export")} />
         <SuiteViews views={list} drillBase={`/runs/${id}/suite`} />
       </div>
@@ -52,7 +71,12 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       </nav>
       <PageHeader title={summary.name} description={`${summary.suite.name} · content ${summary.suite.version}`} />
       <RunTabs run={{ id, suiteId: summary.suite.id, modality: summary.modality }} current="overview" role={viewer.role} />
-      <RunView initial={summary} canManage={!!owner && maySteer(viewer, owner)} canExport={can(viewer.role, "data.export")} filters={clientFilters(suiteFilters(summary.suite.id))}>
+      <RunView
+        initial={summary}
+        canManage={!!owner && maySteer(viewer, owner)}
+        canExport={can(viewer.role, "data.export")}
+        filters={clientFilters(suiteFilters(summary.suite.id))}
+      >
         {views}
       </RunView>
     </>

@@ -16,7 +16,11 @@ export default async function ImportPage({ searchParams }: { searchParams: Promi
   await connection();
   const [models, runs] = await Promise.all([
     db().modelConfig.findMany({ where: { archived: false, modality: "t2i" }, orderBy: [{ provider: "desc" }, { label: "asc" }] }),
-    db().run.findMany({ where: { preset: "import" }, orderBy: { createdAt: "desc" }, include: { models: { include: { modelConfig: { select: { slug: true } } } } } }),
+    db().run.findMany({
+      where: { preset: "import" },
+      orderBy: { createdAt: "desc" },
+      include: { models: { include: { modelConfig: { select: { slug: true } } } } },
+    }),
   ]);
   const { run } = await searchParams;
   return (

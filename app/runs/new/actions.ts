@@ -35,7 +35,17 @@ const suiteFormSchema = z.object({
 export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promise<LaunchState> {
   const g = await actionGuard("runs.manage");
   if ("message" in g) return { message: g.message };
-  const parsed = suiteFormSchema.safeParse({ suite: form.get("suite"), variant: form.get("variant"), models: form.getAll("models"), preset: form.get("preset") ?? "custom", seed: form.get("seed") ?? 0, budgetUsd: form.get("budgetUsd"), name: form.get("name") ?? "", contentVersion: form.get("contentVersion"), autoLabel: form.get("autoLabel") });
+  const parsed = suiteFormSchema.safeParse({
+    suite: form.get("suite"),
+    variant: form.get("variant"),
+    models: form.getAll("models"),
+    preset: form.get("preset") ?? "custom",
+    seed: form.get("seed") ?? 0,
+    budgetUsd: form.get("budgetUsd"),
+    name: form.get("name") ?? "",
+    contentVersion: form.get("contentVersion"),
+    autoLabel: form.get("autoLabel"),
+  });
   if (!parsed.success) return { message: "Please fix the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues) };
   const f = parsed.data;
   const suite = findSuite(f.suite);
@@ -48,9 +58,34 @@ export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promis
   let runId: string;
   try {
     const budgetUsd = await budgetWithinLimit(db(), g.viewer, f.budgetUsd);
-    const run = await createRun(db(), { suite: suite.id, models: f.models, config: checked.data as Record<string, unknown>, preset: f.preset, seed: f.seed, budgetUsd, autoLabel: f.autoLabel, name: f.name, createdById: g.viewer.id, ...(f.contentVersion ? { contentVersion: f.contentVersion } : {}) });
+    const run = await createRun(db(), {
+      suite: suite.id,
+      models: f.models,
+      config: checked.data as Record<string, unknown>,
+      preset: f.preset,
+      seed: f.seed,
+      budgetUsd,
+      autoLabel: f.autoLabel,
+      name: f.name,
+      createdById: g.viewer.id,
+      ...(f.contentVersion ? { contentVersion: f.contentVersion } : {}),
+    });
     runId = run.id;
-    await audit(db(), { userId: g.viewer.id, action: "run.launch", targetType: "run", targetId: run.id, details: { suite: suite.id, models: f.models, preset: f.preset, planned: run.plannedCount, budgetUsd: f.budgetUsd, autoLabel: f.autoLabel, content: run.suiteVersion } });
+    await audit(db(), {
+      userId: g.viewer.id,
+      action: "run.launch",
+      targetType: "run",
+      targetId: run.id,
+      details: {
+        suite: suite.id,
+        models: f.models,
+        preset: f.preset,
+        planned: run.plannedCount,
+        budgetUsd: f.budgetUsd,
+        autoLabel: f.autoLabel,
+        content: run.suiteVersion,
+      },
+    });
   } catch (e) {
     if (e instanceof DomainError) return { message: e.message };
     throw e;

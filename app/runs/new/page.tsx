@@ -46,17 +46,26 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
   const cls = (on: boolean) => cn("rounded-md px-3 py-1.5 text-sm font-medium", on ? "bg-indigo-600 text-white" : "text-slate-700 hover:bg-slate-100");
   return (
     <>
-      <PageHeader title={`Launch a ${suite.name} ${variant.button}`} description={`${suite.summary}. Every item is planned and stored before the first call; the run survives restarts.`} />
+      <PageHeader
+        title={`Launch a ${suite.name} ${variant.button}`}
+        description={`${suite.summary}. Every item is planned and stored before the first call; the run survives restarts.`}
+      />
       {left !== null && (
         <p className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="spending-limit">
-          Your spending limit is ${viewer.spendingLimitUsd!.toFixed(2)}; ${left.toFixed(2)} is left. A run&apos;s budget must fit in it (with no budget, the run gets what is left).
+          Your spending limit is ${viewer.spendingLimitUsd!.toFixed(2)}; ${left.toFixed(2)} is left. A run&apos;s budget must fit in it (with no budget, the run
+          gets what is left).
         </p>
       )}
       <nav aria-label="Run kind" className="mb-4 flex flex-wrap gap-2">
         {tabs.map((t) => {
           const on = t.suite.id === suite.id && t.v.id === variant.id;
           return (
-            <Link key={`${t.suite.id}/${t.v.id}`} href={`/runs/new?suite=${t.suite.id}&variant=${t.v.id}`} aria-current={on ? "page" : undefined} className={cls(on)}>
+            <Link
+              key={`${t.suite.id}/${t.v.id}`}
+              href={`/runs/new?suite=${t.suite.id}&variant=${t.v.id}`}
+              aria-current={on ? "page" : undefined}
+              className={cls(on)}
+            >
               {t.label}
             </Link>
           );
@@ -76,7 +85,12 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
         helpers={helpers.map((m) => ({ slug: m.slug, label: m.label, keyMissing: keyMissing(m) }))}
         spendingLeft={left}
         autoLabel={modality === "t2i" ? { workers: await liveLabelWorkers(db()) } : null}
-        contents={contents.filter((c) => c.current || c.imported).map((c) => ({ version: c.version, label: `${c.version} — ${c.current ? "shipped with the workbench" : "imported"}${c.items !== null ? `, ${c.items} entries` : ""}` }))}
+        contents={contents
+          .filter((c) => c.current || c.imported)
+          .map((c) => ({
+            version: c.version,
+            label: `${c.version} — ${c.current ? "shipped with the workbench" : "imported"}${c.items !== null ? `, ${c.items} entries` : ""}`,
+          }))}
       />
     </>
   );

@@ -21,10 +21,20 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
   if (!parsed.success) return <EmptyState title="Invalid filter">{parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}</EmptyState>;
   const [data, users] = await Promise.all([activity(db(), parsed.data), listUsers(db())]);
   const f = data.filter;
-  const nextHref = data.next ? `/users/activity?${new URLSearchParams({ ...(f.userId ? { userId: f.userId } : {}), ...(f.action ? { action: f.action } : {}), ...(f.from ? { from: f.from } : {}), ...(f.to ? { to: f.to } : {}), before: String(data.next) })}` : null;
+  const nextHref = data.next
+    ? `/users/activity?${new URLSearchParams({ ...(f.userId ? { userId: f.userId } : {}), ...(f.action ? { action: f.action } : {}), ...(f.from ? { from: f.from } : {}), ...(f.to ? { to: f.to } : {}), before: String(data.next) })}`
+    : null;
   return (
     <>
-      <PageHeader title="Activity" description="Who did what, and when: append-only, newest first." actions={<Link href="/users" className="text-sm text-indigo-700 underline">Users</Link>} />
+      <PageHeader
+        title="Activity"
+        description="Who did what, and when: append-only, newest first."
+        actions={
+          <Link href="/users" className="text-sm text-indigo-700 underline">
+            Users
+          </Link>
+        }
+      />
       <Card>
         <form className="mb-3 flex flex-wrap items-end gap-2 text-sm" method="get">
           <label>

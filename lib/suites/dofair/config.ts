@@ -19,8 +19,14 @@ export const dofairConfigSchema = z
     maxRetries: z.number().int().min(0).max(20).default(6),
     timeoutMs: z.number().int().min(1000).max(900_000).default(180_000),
   })
-  .refine((c) => !c.augmentations.some((a) => a.startsWith("fai")) || !!c.guidanceModel, { message: "FAI-VK and FAI-RK need a guidance model (a registered chat model)", path: ["guidanceModel"] })
-  .refine((c) => !c.augmentations.length || c.methods.some((m) => m !== "baseline"), { message: "CoT and FAI augment a diversity intervention: choose Bansal or Bianchi too", path: ["augmentations"] });
+  .refine((c) => !c.augmentations.some((a) => a.startsWith("fai")) || !!c.guidanceModel, {
+    message: "FAI-VK and FAI-RK need a guidance model (a registered chat model)",
+    path: ["guidanceModel"],
+  })
+  .refine((c) => !c.augmentations.length || c.methods.some((m) => m !== "baseline"), {
+    message: "CoT and FAI augment a diversity intervention: choose Bansal or Bianchi too",
+    path: ["augmentations"],
+  });
 export type DofairConfig = z.infer<typeof dofairConfigSchema>;
 
 /** The entries a config covers: per dimension every entry, or an even spread of n (stable: same content, same pick). */
@@ -36,7 +42,9 @@ export function selectedEntries(content: DofairContent, config: Pick<DofairConfi
 /** (method, augmentation) pairs a config plans: the baseline alone, each intervention plain and with each augmentation. */
 export function variants(config: Pick<DofairConfig, "methods" | "augmentations">): Array<{ method: Method; augmentation: Augmentation | null }> {
   return config.methods.flatMap((m): Array<{ method: Method; augmentation: Augmentation | null }> =>
-    m === "baseline" ? [{ method: m, augmentation: null }] : [{ method: m, augmentation: null }, ...config.augmentations.map((a) => ({ method: m, augmentation: a }))],
+    m === "baseline"
+      ? [{ method: m, augmentation: null }]
+      : [{ method: m, augmentation: null }, ...config.augmentations.map((a) => ({ method: m, augmentation: a }))],
   );
 }
 

@@ -21,20 +21,23 @@ const groupTruth = (classes: readonly [string, ...string[]]) =>
     .refine((t) => new Set(t.dominant).size === t.dominant.length && new Set(t.involved).size === t.involved.length, "classes repeat")
     .refine((t) => t.dominant.every((c) => t.involved.includes(c)), "every dominant class must also be involved");
 
-export const eventSchema = z.object({
-  id: z.string().regex(/^[a-z0-9-]{3,60}$/),
-  event: z.string().min(5).max(200),
-  year: z.number().int().min(1700).max(2024),
-  culture: z.enum(CULTURES),
-  group: z.string().min(2).max(120),
-  // An event gives an entry per dimension, unless `dropped` says why not (e.g. no source for the balance).
-  race: groupTruth(DOFAIR_RACES).optional(),
-  gender: groupTruth(DOFAIR_GENDERS).optional(),
-  dropped: z.partialRecord(z.enum(DIMENSIONS), z.string().min(10).max(300)).optional(),
-  source: z.object({ title: z.string().min(2).max(200), citation: z.string().min(2).max(300), passage: z.string().min(40).max(1200) }),
-})
+export const eventSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9-]{3,60}$/),
+    event: z.string().min(5).max(200),
+    year: z.number().int().min(1700).max(2024),
+    culture: z.enum(CULTURES),
+    group: z.string().min(2).max(120),
+    // An event gives an entry per dimension, unless `dropped` says why not (e.g. no source for the balance).
+    race: groupTruth(DOFAIR_RACES).optional(),
+    gender: groupTruth(DOFAIR_GENDERS).optional(),
+    dropped: z.partialRecord(z.enum(DIMENSIONS), z.string().min(10).max(300)).optional(),
+    source: z.object({ title: z.string().min(2).max(200), citation: z.string().min(2).max(300), passage: z.string().min(40).max(1200) }),
+  })
   .refine((e) => DIMENSIONS.every((d) => !!e[d] !== !!e.dropped?.[d]), "each dimension has either its truth or a reason it was dropped");
-export const eventsFileSchema = z.object({ version: z.string().regex(/^\d+\.\d+\.\d+$/), note: z.string(), events: z.array(eventSchema).min(60) }).refine((f) => new Set(f.events.map((e) => e.id)).size === f.events.length, "event ids repeat");
+export const eventsFileSchema = z
+  .object({ version: z.string().regex(/^\d+\.\d+\.\d+$/), note: z.string(), events: z.array(eventSchema).min(60) })
+  .refine((f) => new Set(f.events.map((e) => e.id)).size === f.events.length, "event ids repeat");
 
 export interface Entry {
   /** `${event id}-${dimension}` */
@@ -75,10 +78,28 @@ export function buildContent(input: unknown): DofairContent {
   const entries: Entry[] = file.events.flatMap((e) =>
     DIMENSIONS.flatMap((d) => {
       const t = e[d];
-      return t ? [{ id: `${e.id}-${d}`, eventId: e.id, event: e.event, year: e.year, period: periodOf(e.year), culture: e.culture, dimension: d, group: e.group, dominant: [...t.dominant], involved: [...t.involved], source: e.source }] : [];
+      return t
+        ? [
+            {
+              id: `${e.id}-${d}`,
+              eventId: e.id,
+              event: e.event,
+              year: e.year,
+              period: periodOf(e.year),
+              culture: e.culture,
+              dimension: d,
+              group: e.group,
+              dominant: [...t.dominant],
+              involved: [...t.involved],
+              source: e.source,
+            },
+          ]
+        : [];
     }),
   );
-  const sha256 = createHash("sha256").update(JSON.stringify({ version: file.version, entries })).digest("hex");
+  const sha256 = createHash("sha256")
+    .update(JSON.stringify({ version: file.version, entries }))
+    .digest("hex");
   return { version: `dofair-${file.version}`, sha256, note: file.note, entries, origin: { kind: "sample" } };
 }
 

@@ -4,8 +4,14 @@ import type { SuiteContext } from "../types";
 import { parsePinned } from "./content";
 import { imageRecords } from "./records";
 
-export async function* dofairExportLines(ctx: SuiteContext, req: { runId: string; labels: "model" | "reviewed" }): AsyncGenerator<Array<Record<string, unknown>>> {
-  const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { suiteVersion: true, benchmarkVersion: { select: { contentJson: true } } } });
+export async function* dofairExportLines(
+  ctx: SuiteContext,
+  req: { runId: string; labels: "model" | "reviewed" },
+): AsyncGenerator<Array<Record<string, unknown>>> {
+  const run = await ctx.prisma.run.findUniqueOrThrow({
+    where: { id: req.runId },
+    select: { suiteVersion: true, benchmarkVersion: { select: { contentJson: true } } },
+  });
   const entries = new Map(parsePinned(run.benchmarkVersion.contentJson).entries.map((e) => [e.id, e]));
   for await (const page of imageRecords(ctx.prisma, req.runId, req.labels)) {
     const lines: Array<Record<string, unknown>> = [];
@@ -27,7 +33,13 @@ export async function* dofairExportLines(ctx: SuiteContext, req: { runId: string
         labels: req.labels,
       };
       if (!im.faces.length) lines.push({ ...base, face: null, label: null, labelSource: null });
-      for (const f of im.faces) lines.push({ ...base, face: { id: f.faceId, box: f.box, ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }) }, label: f.label, labelSource: f.source });
+      for (const f of im.faces)
+        lines.push({
+          ...base,
+          face: { id: f.faceId, box: f.box, ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }) },
+          label: f.label,
+          labelSource: f.source,
+        });
     }
     yield lines;
   }

@@ -12,31 +12,69 @@ import { dofairExportLines } from "./export";
 
 const faceAttributes: FaceAttribute[] = [
   { id: "gender", label: "Gender", classes: REVIEW_GENDERS, keys: ["m", "f"], predict: (f) => reviewPrediction(f, "gender") },
-  { id: "race", label: "Race (FairFace's 7 classes)", classes: DOFAIR_RACES, keys: ["1", "2", "3", "4", "5", "6", "7"], predict: (f) => reviewPrediction(f, "race") },
+  {
+    id: "race",
+    label: "Race (FairFace's 7 classes)",
+    classes: DOFAIR_RACES,
+    keys: ["1", "2", "3", "4", "5", "6", "7"],
+    predict: (f) => reviewPrediction(f, "race"),
+  },
 ];
 
 export const dofair: Suite<DofairContent, DofairConfig> = {
   id: "dofair",
   name: "DoFaiR",
-  summary: "Demographic factuality of diversity-intervened text-to-image generation: historical events (a shipped sample set; the paper's own entries can be imported), interventions, fact-augmented prompts",
-  paper: { title: "The Factuality Tax of Diversity-Intervened Text-to-Image Generation: Benchmark and Fact-Augmented Intervention", citation: "anonymous ACL submission (DoFaiR)" },
+  summary:
+    "Demographic factuality of diversity-intervened text-to-image generation: historical events (a shipped sample set; the paper's own entries can be imported), interventions, fact-augmented prompts",
+  paper: {
+    title: "The Factuality Tax of Diversity-Intervened Text-to-Image Generation: Benchmark and Fact-Augmented Intervention",
+    citation: "anonymous ACL submission (DoFaiR)",
+  },
   modalityOf: () => "t2i",
   content: currentContent,
   parseContent: parsePinned,
   configSchema: dofairConfigSchema,
   presets: Object.fromEntries(Object.entries(DOFAIR_PRESETS).map(([k, v]) => [k, { label: k, config: dofairConfigSchema.parse(v) }])),
   launchFields: [
-    { kind: "choices", name: "dimensions", label: "Dimensions", options: DIMENSIONS.map((d) => ({ value: d, label: d === "race" ? "Race (7 classes)" : "Gender (2 classes)" })) },
+    {
+      kind: "choices",
+      name: "dimensions",
+      label: "Dimensions",
+      options: DIMENSIONS.map((d) => ({ value: d, label: d === "race" ? "Race (7 classes)" : "Gender (2 classes)" })),
+    },
     { kind: "choices", name: "methods", label: "Methods", options: METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] })) },
-    { kind: "choices", name: "augmentations", label: "Augmentations of each intervention", options: AUGMENTATIONS.map((a) => ({ value: a, label: AUGMENTATION_LABELS[a], hint: a === "cot" ? "appends “Think step by step.”" : a === "fai-vk" ? "guidance from the chat model's own knowledge" : "guidance written from the entry's stored passage" })) },
+    {
+      kind: "choices",
+      name: "augmentations",
+      label: "Augmentations of each intervention",
+      options: AUGMENTATIONS.map((a) => ({
+        value: a,
+        label: AUGMENTATION_LABELS[a],
+        hint:
+          a === "cot"
+            ? "appends “Think step by step.”"
+            : a === "fai-vk"
+              ? "guidance from the chat model's own knowledge"
+              : "guidance written from the entry's stored passage",
+      })),
+    },
     { kind: "number", name: "imagesPerPrompt", label: "Images per prompt", min: 1, max: 50 },
     { kind: "number", name: "entriesPerDimension", label: "Entries per dimension (0 = all)", min: 0, max: 10_000, help: "an even spread over the content" },
-    { kind: "helper-model", name: "guidanceModel", label: "Guidance model (FAI-VK / FAI-RK)", help: "a registered chat model; its answers are cached like any query" },
+    {
+      kind: "helper-model",
+      name: "guidanceModel",
+      label: "Guidance model (FAI-VK / FAI-RK)",
+      help: "a registered chat model; its answers are cached like any query",
+    },
   ],
   helperModel: (c) => (c.augmentations.some((a) => a.startsWith("fai")) ? c.guidanceModel : null),
-  launchProblem: (c, content) => (c.augmentations.includes("fai-rk") && !hasPassages(content) ? `FAI-RK retrieves each entry's passage, and ${content.version} has none: choose FAI-VK or CoT, or the sample content` : null),
+  launchProblem: (c, content) =>
+    c.augmentations.includes("fai-rk") && !hasPassages(content)
+      ? `FAI-RK retrieves each entry's passage, and ${content.version} has none: choose FAI-VK or CoT, or the sample content`
+      : null,
   dataImport: {
-    describe: "the official DoFaiR entries from your copy of elainew728/factuality-tax-t2i: output/*_imggen.csv (race and gender), optionally data/events_year_culture_*_roles.csv for the periods",
+    describe:
+      "the official DoFaiR entries from your copy of elainew728/factuality-tax-t2i: output/*_imggen.csv (race and gender), optionally data/events_year_culture_*_roles.csv for the periods",
     accepts: (name) => /_imggen\.csv$/.test(name) || /^events_year_culture_(race|gender)_roles\.csv$/.test(name),
     read: (files) => readOfficial(files),
   },
@@ -60,14 +98,25 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
     { key: "statisticId", label: "Entry", options: content.entries.map((e) => ({ value: e.id, label: `${e.event} (${e.dimension})` })) },
     { key: "level", label: "Dimension", options: DIMENSIONS.map((d) => ({ value: d, label: d })) },
     { key: "test", label: "Method", options: METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] })) },
-    { key: "context", label: "Augmentation", options: [{ value: "none", label: "none" }, ...AUGMENTATIONS.map((a) => ({ value: a, label: AUGMENTATION_LABELS[a] }))] },
+    {
+      key: "context",
+      label: "Augmentation",
+      options: [{ value: "none", label: "none" }, ...AUGMENTATIONS.map((a) => ({ value: a, label: AUGMENTATION_LABELS[a] }))],
+    },
   ],
   itemColumns: ["dimension", "period", "culture", "group", "dominant", "involved"],
   items: (content) =>
     content.entries.map((e) => ({
       id: e.id,
       title: e.event,
-      fields: { dimension: e.dimension, period: e.period, culture: e.culture, group: e.group, dominant: e.dominant.join(", "), involved: e.involved.join(", ") },
+      fields: {
+        dimension: e.dimension,
+        period: e.period,
+        culture: e.culture,
+        group: e.group,
+        dominant: e.dominant.join(", "),
+        involved: e.involved.join(", "),
+      },
       detail: [
         ...(e.source
           ? [
@@ -79,7 +128,10 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
     })),
   profiles: true,
   results: async (ctx, req) => {
-    const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { seed: true, benchmarkVersion: { select: { contentJson: true } } } });
+    const run = await ctx.prisma.run.findUniqueOrThrow({
+      where: { id: req.runId },
+      select: { seed: true, benchmarkVersion: { select: { contentJson: true } } },
+    });
     return dofairResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed);
   },
   exportLines: (ctx, req) => dofairExportLines(ctx, req),

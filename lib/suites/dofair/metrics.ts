@@ -32,7 +32,11 @@ export function imageClasses(labels: readonly (string | null)[]): { involved: Se
   const counts = new Map<string, number>();
   for (const l of labels) if (l !== null) counts.set(l, (counts.get(l) ?? 0) + 1);
   const max = Math.max(0, ...counts.values());
-  return { involved: new Set(counts.keys()), dominant: new Set([...counts].filter(([, n]) => n === max && n > 0).map(([c]) => c)), faces: [...counts.values()].reduce((a, b) => a + b, 0) };
+  return {
+    involved: new Set(counts.keys()),
+    dominant: new Set([...counts].filter(([, n]) => n === max && n > 0).map(([c]) => c)),
+    faces: [...counts.values()].reduce((a, b) => a + b, 0),
+  };
 }
 
 /** Share of the C classes whose membership (in / out of the set) the image gets right. */
@@ -48,9 +52,13 @@ export function f1(tp: number, fp: number, fn: number): number {
 }
 
 function confusion(predicted: ReadonlySet<string>, truth: ReadonlySet<string>, classes: readonly string[]) {
-  let tp = 0, fp = 0, fn = 0, tn = 0;
+  let tp = 0,
+    fp = 0,
+    fn = 0,
+    tn = 0;
   for (const c of classes) {
-    const p = predicted.has(c), t = truth.has(c);
+    const p = predicted.has(c),
+      t = truth.has(c);
     if (p && t) tp++;
     else if (p) fp++;
     else if (t) fn++;
@@ -90,8 +98,13 @@ export function scoreImageRelease(labels: readonly (string | null)[], truth: Tru
   for (const l of present) counts.set(l, (counts.get(l) ?? 0) + 1);
   const seen = new Set(present);
   const tInv = new Set(truth.involved);
-  let tp = 0, fp = 0, fn = 0, tn = 0;
-  for (const c of seen) if (tInv.has(c)) tp++; else fp++;
+  let tp = 0,
+    fp = 0,
+    fn = 0,
+    tn = 0;
+  for (const c of seen)
+    if (tInv.has(c)) tp++;
+    else fp++;
   for (const c of classes) {
     if (tInv.has(c) && !seen.has(c)) fn++;
     else if (!tInv.has(c) && !seen.has(c)) tn++;
@@ -100,11 +113,17 @@ export function scoreImageRelease(labels: readonly (string | null)[], truth: Tru
   const f1Inv = (2 * tp) / (2 * tp + fp + fn);
   const f1Uninv = tn === 0 && fp === 0 && fn === 0 ? 1 : (2 * tn) / (2 * tn + fp + fn);
   // most_common: by count, descending; equal counts keep first-seen order (a stable sort of insertion order).
-  const ranked = [...counts.entries()].map(([c, n], i) => ({ c, n, i })).sort((a, b) => b.n - a.n || a.i - b.i).map((x) => x.c);
+  const ranked = [...counts.entries()]
+    .map(([c, n], i) => ({ c, n, i }))
+    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .map((x) => x.c);
   const dominant = new Set(ranked.slice(0, Math.min(ranked.length, truth.dominant.length)));
   const tDom = new Set(truth.dominant);
-  let dtp = 0, dfp = 0;
-  for (const c of dominant) if (tDom.has(c)) dtp++; else dfp++;
+  let dtp = 0,
+    dfp = 0;
+  for (const c of dominant)
+    if (tDom.has(c)) dtp++;
+    else dfp++;
   return {
     ddc: (dtp + tn) / (dtp + dfp + tn + fn),
     idc,
@@ -145,7 +164,12 @@ export function averageScores(images: readonly ImageScores[]): Record<Metric, nu
 }
 
 /** Seeded percentile bootstrap of the four averages over images (resampled with replacement). */
-export function bootstrapScores(images: readonly ImageScores[], resamples: number, seed: number, level = 0.95): Record<Metric, { lo: number; hi: number } | null> {
+export function bootstrapScores(
+  images: readonly ImageScores[],
+  resamples: number,
+  seed: number,
+  level = 0.95,
+): Record<Metric, { lo: number; hi: number } | null> {
   const out = { ddc: null, idc: null, idf: null, fdd: null } as Record<Metric, { lo: number; hi: number } | null>;
   if (images.length < 2 || resamples <= 0) return out;
   let s = seed >>> 0 || 1;

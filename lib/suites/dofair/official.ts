@@ -51,12 +51,19 @@ export interface OfficialFile {
 }
 
 const dimensionOf = (header: readonly string[]): Dimension | null =>
-  header.includes("dominant_race_list") && header.includes("existence_race_list") ? "race" : header.includes("dominant_gender_list") && header.includes("existence_gender_list") ? "gender" : null;
+  header.includes("dominant_race_list") && header.includes("existence_race_list")
+    ? "race"
+    : header.includes("dominant_gender_list") && header.includes("existence_gender_list")
+      ? "gender"
+      : null;
 
 function rowsOf(f: OfficialFile): Array<Record<string, string>> {
-  if (Buffer.byteLength(f.text) > OFFICIAL_LIMITS.maxFileBytes) throw new OfficialDataError(`${f.name}: larger than ${OFFICIAL_LIMITS.maxFileBytes / 1024 / 1024} MB — not a DoFaiR release file`);
+  if (Buffer.byteLength(f.text) > OFFICIAL_LIMITS.maxFileBytes)
+    throw new OfficialDataError(`${f.name}: larger than ${OFFICIAL_LIMITS.maxFileBytes / 1024 / 1024} MB — not a DoFaiR release file`);
   try {
-    return parse(f.text, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: false, to: OFFICIAL_LIMITS.maxRows + 1 }) as Array<Record<string, string>>;
+    return parse(f.text, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: false, to: OFFICIAL_LIMITS.maxRows + 1 }) as Array<
+      Record<string, string>
+    >;
   } catch (e) {
     throw new OfficialDataError(`${f.name}: not readable as CSV (${(e as Error).message})`);
   }
@@ -86,7 +93,10 @@ export function readOfficial(files: readonly OfficialFile[], now = new Date()): 
         const m = PERIOD_RE.exec(r.years?.trim() ?? "");
         if (m) periods.set(key(r.culture, r.event_name, r.group), `${m[1]}–${m[2]}`);
       }
-    else throw new OfficialDataError(`${f.name}: neither an entries file (culture, event_name, group, dominant_<race|gender>_list, existence_<race|gender>_list) nor a years file (culture, years, event_name, group)`);
+    else
+      throw new OfficialDataError(
+        `${f.name}: neither an entries file (culture, event_name, group, dominant_<race|gender>_list, existence_<race|gender>_list) nor a years file (culture, years, event_name, group)`,
+      );
   }
   if (!entryFiles.length) throw new OfficialDataError("no entries file among them: the entries are the release's output/*_imggen.csv");
   const entries: Entry[] = [];
@@ -111,7 +121,8 @@ export function readOfficial(files: readonly OfficialFile[], now = new Date()): 
       const involved = read(`existence_${dimension}_list`);
       if (!dominant || !involved) return void problems.push(`${line}: the class lists are not lists like ['White', 'Black']`);
       const unknown = [...dominant, ...involved].filter((c) => !classes.includes(c));
-      if (unknown.length) return void problems.push(`${line}: unknown ${dimension} class(es) ${[...new Set(unknown)].join(", ")} (FairFace: ${classes.join(", ")})`);
+      if (unknown.length)
+        return void problems.push(`${line}: unknown ${dimension} class(es) ${[...new Set(unknown)].join(", ")} (FairFace: ${classes.join(", ")})`);
       if (!dominant.length || !involved.length) return void problems.push(`${line}: empty class list`);
       if (new Set(dominant).size !== dominant.length || new Set(involved).size !== involved.length) return void problems.push(`${line}: a class repeats`);
       if (!dominant.every((c) => involved.includes(c))) return void problems.push(`${line}: a dominant class is not among the involved ones`);
@@ -123,8 +134,13 @@ export function readOfficial(files: readonly OfficialFile[], now = new Date()): 
       entries.push({ id, eventId, event, year: null, period, culture, dimension, group, dominant, involved });
     });
   }
-  if (problems.length) throw new OfficialDataError(`${problems.length} invalid row(s), nothing imported:\n${problems.slice(0, 20).join("\n")}${problems.length > 20 ? `\n… and ${problems.length - 20} more` : ""}`);
-  const sha256 = createHash("sha256").update(JSON.stringify({ kind: "official", entries })).digest("hex");
+  if (problems.length)
+    throw new OfficialDataError(
+      `${problems.length} invalid row(s), nothing imported:\n${problems.slice(0, 20).join("\n")}${problems.length > 20 ? `\n… and ${problems.length - 20} more` : ""}`,
+    );
+  const sha256 = createHash("sha256")
+    .update(JSON.stringify({ kind: "official", entries }))
+    .digest("hex");
   const counts = (d: Dimension) => entries.filter((e) => e.dimension === d).length;
   return {
     version: `dofair-official-${sha256.slice(0, 8)}`,
@@ -134,7 +150,11 @@ export function readOfficial(files: readonly OfficialFile[], now = new Date()): 
     origin: {
       kind: "official",
       // entries files with their row counts; years files count 0 entries
-      files: files.map((f) => ({ name: f.name, sha256: createHash("sha256").update(f.text).digest("hex"), rows: entryFiles.find((e) => e.f === f)?.rows.length ?? 0 })),
+      files: files.map((f) => ({
+        name: f.name,
+        sha256: createHash("sha256").update(f.text).digest("hex"),
+        rows: entryFiles.find((e) => e.f === f)?.rows.length ?? 0,
+      })),
       importedAt: now.toISOString(),
     },
   };

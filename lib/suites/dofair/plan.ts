@@ -20,7 +20,22 @@ export function* planDofair(config: DofairConfig, content: DofairContent): Gener
   const fai = config.augmentations.filter((a): a is "fai-vk" | "fai-rk" => a.startsWith("fai"));
   for (const e of entries)
     for (const kind of fai)
-      yield { role: "helper", modality: "llm", test: "guidance", context: kind, statisticId: e.id, level: e.dimension, attribute: null, scenarioIndex: null, repeatIndex: 0, prompt: guidancePrompt(e, kind), optionsJson: "[]", identityJson: null, groundTruthJson: truthJson(e), key: `${kind}|${e.id}` };
+      yield {
+        role: "helper",
+        modality: "llm",
+        test: "guidance",
+        context: kind,
+        statisticId: e.id,
+        level: e.dimension,
+        attribute: null,
+        scenarioIndex: null,
+        repeatIndex: 0,
+        prompt: guidancePrompt(e, kind),
+        optionsJson: "[]",
+        identityJson: null,
+        groundTruthJson: truthJson(e),
+        key: `${kind}|${e.id}`,
+      };
   for (const e of entries)
     for (const v of variants(config))
       for (let r = 0; r < config.imagesPerPrompt; r++)

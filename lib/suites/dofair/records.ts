@@ -54,7 +54,10 @@ const HUMAN_CLASSES = { gender: REVIEW_GENDERS, race: DOFAIR_RACES };
 const humanGender = (g: string) => (g === "male" ? "Male" : "Female");
 
 /** The model's label in the review vocabulary (what "accept the prediction" stores). */
-export function reviewPrediction(face: { raceProbsJson: string | null; genderProbsJson: string | null }, dimension: Dimension): { value: string; p: number } | null {
+export function reviewPrediction(
+  face: { raceProbsJson: string | null; genderProbsJson: string | null },
+  dimension: Dimension,
+): { value: string; p: number } | null {
   const p = modelPrediction(face, dimension);
   return p && dimension === "gender" ? { value: p.value.toLowerCase(), p: p.p } : p;
 }
@@ -70,7 +73,23 @@ const SELECT = {
   query: { select: { context: true } },
   faces: {
     orderBy: { id: "asc" },
-    select: { id: true, x1: true, y1: true, x2: true, y2: true, deleted: true, raceProbsJson: true, genderProbsJson: true, source: true, classifierModel: true, classifierVersion: true, detectorModel: true, detectorVersion: true, labelRuntime: true, annotations: { select: ANNOTATION_ROW_SELECT } },
+    select: {
+      id: true,
+      x1: true,
+      y1: true,
+      x2: true,
+      y2: true,
+      deleted: true,
+      raceProbsJson: true,
+      genderProbsJson: true,
+      source: true,
+      classifierModel: true,
+      classifierVersion: true,
+      detectorModel: true,
+      detectorVersion: true,
+      labelRuntime: true,
+      annotations: { select: ANNOTATION_ROW_SELECT },
+    },
   },
 } as const;
 
@@ -83,7 +102,13 @@ export interface RecordFilter {
 }
 
 /** Labelled images of a run in id order, a page at a time (unlabelled images carry no faces yet: skipped). */
-export async function* imageRecords(prisma: PrismaClient, runId: string, labels: "model" | "reviewed", filter: RecordFilter = {}, pageSize = 500): AsyncGenerator<ImageRecord[]> {
+export async function* imageRecords(
+  prisma: PrismaClient,
+  runId: string,
+  labels: "model" | "reviewed",
+  filter: RecordFilter = {},
+  pageSize = 500,
+): AsyncGenerator<ImageRecord[]> {
   const where = {
     ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
     ...(filter.dimension ? { level: filter.dimension } : {}),
@@ -95,7 +120,13 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
     for (const im of rows) {
       if (filter.entryIds && !filter.entryIds.has(im.statisticId)) continue;
       const dimension = im.level as Dimension;
-      const votes = labels === "reviewed" ? currentLabels(im.faces.flatMap((f) => f.annotations), HUMAN_CLASSES) : null;
+      const votes =
+        labels === "reviewed"
+          ? currentLabels(
+              im.faces.flatMap((f) => f.annotations),
+              HUMAN_CLASSES,
+            )
+          : null;
       const faces: FaceLabel[] = [];
       for (const f of im.faces) {
         if (f.deleted) continue;
@@ -103,9 +134,25 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
         if (c?.notAFace) continue;
         const vote = dimension === "race" ? c?.race : c?.gender;
         const human = vote?.status === "decided" ? (dimension === "gender" ? humanGender(vote.value as string) : (vote.value as string)) : null;
-        faces.push({ faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2], label: human ?? modelLabel(f, dimension), source: human ? "human" : "model", labelledBy: faceProvenance(f) });
+        faces.push({
+          faceId: f.id,
+          box: [f.x1, f.y1, f.x2, f.y2],
+          label: human ?? modelLabel(f, dimension),
+          source: human ? "human" : "model",
+          labelledBy: faceProvenance(f),
+        });
       }
-      out.push({ imageId: im.id, width: im.width, height: im.height, model: im.modelConfig.slug, entryId: im.statisticId, dimension, method: im.test, augmentation: im.query?.context ?? null, faces });
+      out.push({
+        imageId: im.id,
+        width: im.width,
+        height: im.height,
+        model: im.modelConfig.slug,
+        entryId: im.statisticId,
+        dimension,
+        method: im.test,
+        augmentation: im.query?.context ?? null,
+        faces,
+      });
     }
     yield out;
   }

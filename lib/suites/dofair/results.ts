@@ -17,8 +17,10 @@ const COLUMNS = [
   { id: "fdd", label: "FDD (% → 0)", better: "zero", digits: 2, unit: "%" },
 ] as const;
 
-const variantLabel = (method: string, augmentation: string | null) => (augmentation ? AUGMENTATION_LABELS[augmentation as Augmentation] ?? augmentation : METHOD_LABELS[method as Method] ?? method);
-const variantOrder = (method: string, augmentation: string | null) => METHODS.indexOf(method as Method) * 10 + (augmentation ? ["cot", "fai-vk", "fai-rk"].indexOf(augmentation) + 1 : 0);
+const variantLabel = (method: string, augmentation: string | null) =>
+  augmentation ? (AUGMENTATION_LABELS[augmentation as Augmentation] ?? augmentation) : (METHOD_LABELS[method as Method] ?? method);
+const variantOrder = (method: string, augmentation: string | null) =>
+  METHODS.indexOf(method as Method) * 10 + (augmentation ? ["cot", "fai-vk", "fai-rk"].indexOf(augmentation) + 1 : 0);
 
 interface Cell {
   model: string;
@@ -32,7 +34,14 @@ interface Cell {
 }
 
 /** Everything the views need, in one pass over the run's labelled images. */
-async function collect(ctx: SuiteContext, runId: string, content: DofairContent, labels: "model" | "reviewed", only: ReadonlySet<string> | undefined, profile: ScoringProfile) {
+async function collect(
+  ctx: SuiteContext,
+  runId: string,
+  content: DofairContent,
+  labels: "model" | "reviewed",
+  only: ReadonlySet<string> | undefined,
+  profile: ScoringProfile,
+) {
   const entries = new Map(content.entries.map((e) => [e.id, e]));
   const cells = new Map<string, Cell>();
   for await (const page of imageRecords(ctx.prisma, runId, labels, { entryIds: only })) {
@@ -41,7 +50,11 @@ async function collect(ctx: SuiteContext, runId: string, content: DofairContent,
       if (!e) continue;
       const key = JSON.stringify([r.model, r.dimension, r.method, r.augmentation]);
       let c = cells.get(key);
-      if (!c) cells.set(key, (c = { model: r.model, dimension: r.dimension, method: r.method, augmentation: r.augmentation, scores: [], noFace: 0, perEntry: new Map() }));
+      if (!c)
+        cells.set(
+          key,
+          (c = { model: r.model, dimension: r.dimension, method: r.method, augmentation: r.augmentation, scores: [], noFace: 0, perEntry: new Map() }),
+        );
       const labelsOf = r.faces.map((f) => f.label);
       const s = scoreImageAs(profile, labelsOf, e, classesOf(e.dimension));
       if (!s) {
@@ -64,11 +77,15 @@ export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, cont
   const only = req.verifiedOnly ? await verifiedItems(ctx.prisma, "dofair") : undefined;
   const profile = req.profile ?? DEFAULT_PROFILE;
   const cells = await collect(ctx, req.runId, content, req.labels, only, profile);
-  const set = req.verifiedOnly ? `verified entries only (${only!.size} verified)` : `all ${content.entries.length} entries of ${content.version} (reviewed or not)`;
+  const set = req.verifiedOnly
+    ? `verified entries only (${only!.size} verified)`
+    : `all ${content.entries.length} entries of ${content.version} (reviewed or not)`;
   const groups: TableView["groups"] = [];
   for (const dimension of ["race", "gender"]) {
     const rows: ViewRow[] = [];
-    const mine = [...cells.values()].filter((c) => c.dimension === dimension).sort((a, b) => a.model.localeCompare(b.model) || variantOrder(a.method, a.augmentation) - variantOrder(b.method, b.augmentation));
+    const mine = [...cells.values()]
+      .filter((c) => c.dimension === dimension)
+      .sort((a, b) => a.model.localeCompare(b.model) || variantOrder(a.method, a.augmentation) - variantOrder(b.method, b.augmentation));
     for (const c of mine) {
       const avg = averageScores(c.scores);
       const ci = bootstrapScores(c.scores, req.resamples, seed);
@@ -76,13 +93,30 @@ export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, cont
       rows.push({
         labels: [c.model, variantLabel(c.method, c.augmentation)],
         source: "run",
-        cells: Object.fromEntries(METRICS.map((m) => [m, { value: pct(avg[m]), lo: pct(ci[m]?.lo ?? null) ?? undefined, hi: pct(ci[m]?.hi ?? null) ?? undefined, n: c.scores.length, drill, note: c.noFace ? `${c.noFace} image(s) without a face left out` : undefined }])),
+        cells: Object.fromEntries(
+          METRICS.map((m) => [
+            m,
+            {
+              value: pct(avg[m]),
+              lo: pct(ci[m]?.lo ?? null) ?? undefined,
+              hi: pct(ci[m]?.hi ?? null) ?? undefined,
+              n: c.scores.length,
+              drill,
+              note: c.noFace ? `${c.noFace} image(s) without a face left out` : undefined,
+            },
+          ]),
+        ),
       });
     }
     // The paper's numbers came from its released code: they sit beside that profile only.
     if (profile === "release")
       for (const p of publishedJson.rows.filter((r) => r.dimension === dimension))
-      rows.push({ labels: [`${p.model} (paper)`, variantLabel(p.method, p.augmentation)], source: "published", flag: (p as { flag?: string }).flag, cells: { ddc: { value: p.ddc }, idc: { value: p.idc }, idf: { value: p.idf }, fdd: { value: p.fdd } } });
+        rows.push({
+          labels: [`${p.model} (paper)`, variantLabel(p.method, p.augmentation)],
+          source: "published",
+          flag: (p as { flag?: string }).flag,
+          cells: { ddc: { value: p.ddc }, idc: { value: p.idc }, idf: { value: p.idf }, fdd: { value: p.fdd } },
+        });
     groups.push({ title: dimension === "race" ? "Race (C = 7)" : "Gender (C = 2)", rows });
   }
   const table: TableView = {
@@ -110,21 +144,29 @@ function figure5(cells: Map<string, Cell>): BarsView {
         if (!iv) continue;
         const pairs = [...iv.perEntry].flatMap(([id, v]) => {
           const b = base.perEntry.get(id);
-          return b ? [{ baseline: { diversity: mean(b.diversity)!, idf: mean(b.idf)! }, intervened: { diversity: mean(v.diversity)!, idf: mean(v.idf)! } }] : [];
+          return b
+            ? [{ baseline: { diversity: mean(b.diversity)!, idf: mean(b.idf)! }, intervened: { diversity: mean(v.diversity)!, idf: mean(v.idf)! } }]
+            : [];
         });
         shares.push(diversityVsFactuality(pairs));
       }
       if (!shares.length) continue;
       // Averaged over the interventions, as the paper does.
       const avg = (k: "moreDiverse" | "lessFactualGivenMoreDiverse") => pct(mean(shares.map((s) => s[k]).filter((x): x is number => x !== null)));
-      data.push({ label: `${model} · ${dimension}`, values: { moreDiverse: avg("moreDiverse"), lessFactual: avg("lessFactualGivenMoreDiverse") }, n: shares[0].entries });
+      data.push({
+        label: `${model} · ${dimension}`,
+        values: { moreDiverse: avg("moreDiverse"), lessFactual: avg("lessFactualGivenMoreDiverse") },
+        n: shares[0].entries,
+      });
     }
-  for (const p of publishedJson.figure5) data.push({ label: `${p.model} (paper) · ${p.dimension}`, values: { moreDiverse: p.moreDiverse, lessFactual: p.lessFactualGivenMoreDiverse } });
+  for (const p of publishedJson.figure5)
+    data.push({ label: `${p.model} (paper) · ${p.dimension}`, values: { moreDiverse: p.moreDiverse, lessFactual: p.lessFactualGivenMoreDiverse } });
   return {
     kind: "bars",
     id: "figure5",
     title: "More diverse, but less factual (the paper's Figure 5)",
-    caption: "Per entry, each intervention's images against the baseline's, averaged over the two interventions: the share of entries whose images show more involved classes, and of those the share whose IDF fell. n = entries with images on both sides.",
+    caption:
+      "Per entry, each intervention's images against the baseline's, averaged over the two interventions: the share of entries whose images show more involved classes, and of those the share whose IDF fell. n = entries with images on both sides.",
     unit: "%",
     series: [
       { id: "moreDiverse", label: "more diverse (% of entries)" },
@@ -143,7 +185,12 @@ export async function dofairDrill(ctx: SuiteContext, req: DrillRequest, content:
   const rows: ListView["rows"] = [];
   let total = 0;
   const from = req.page * pageSize;
-  for await (const page of imageRecords(ctx.prisma, req.runId, req.labels, { model: req.cell.model, dimension: req.cell.dimension, method: req.cell.method, augmentation: aug })) {
+  for await (const page of imageRecords(ctx.prisma, req.runId, req.labels, {
+    model: req.cell.model,
+    dimension: req.cell.dimension,
+    method: req.cell.method,
+    augmentation: aug,
+  })) {
     for (const r of page) {
       const e = entries.get(r.entryId);
       if (!e) continue;
@@ -153,7 +200,13 @@ export async function dofairDrill(ctx: SuiteContext, req: DrillRequest, content:
       const img = imageClasses(labels);
       const s = scoreImageAs(req.profile ?? DEFAULT_PROFILE, labels, e, classesOf(e.dimension));
       rows.push({
-        cells: [e.event, `${e.group} · ${e.period} · ${e.culture}`, `${fmt(e.dominant)} / ${fmt(e.involved)}`, `${fmt([...img.dominant])} / ${fmt([...img.involved])}`, s ? METRICS.map((m) => `${m.toUpperCase()} ${(s[m] * 100).toFixed(1)}`).join(" · ") : "no face: left out"],
+        cells: [
+          e.event,
+          `${e.group} · ${e.period} · ${e.culture}`,
+          `${fmt(e.dominant)} / ${fmt(e.involved)}`,
+          `${fmt([...img.dominant])} / ${fmt([...img.involved])}`,
+          s ? METRICS.map((m) => `${m.toUpperCase()} ${(s[m] * 100).toFixed(1)}`).join(" · ") : "no face: left out",
+        ],
         imageIds: [r.imageId],
         images: [{ id: r.imageId, width: r.width, height: r.height }],
         faces: r.faces.map((f) => ({ imageId: r.imageId, box: f.box, label: `${f.label ?? "?"}${f.source === "human" ? " (reviewed)" : ""}` })),

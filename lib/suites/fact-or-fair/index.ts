@@ -20,7 +20,8 @@ function parsePinned(json: string): Benchmark {
   return bm;
 }
 
-const pick = (p: ReturnType<typeof facePrediction>, a: "gender" | "race") => (p ? (a === "gender" ? { value: p.gender, p: p.genderConfidence } : { value: p.race, p: p.raceConfidence }) : null);
+const pick = (p: ReturnType<typeof facePrediction>, a: "gender" | "race") =>
+  p ? (a === "gender" ? { value: p.gender, p: p.genderConfidence } : { value: p.race, p: p.raceConfidence }) : null;
 
 export const factOrFair: Suite<Benchmark, FofConfig> = {
   id: "fact-or-fair",
@@ -48,11 +49,21 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
       button: "run",
       fields: [
         { kind: "choices", name: "tests", label: "Tests", options: TESTS.map((t) => ({ value: t, label: t })) },
-        { kind: "choices", name: "contexts", label: "Subjective contexts", options: CONTEXTS.map((c) => ({ value: c, label: CONTEXT_LABELS[c] })), help: "the subjective test needs at least one" },
+        {
+          kind: "choices",
+          name: "contexts",
+          label: "Subjective contexts",
+          options: CONTEXTS.map((c) => ({ value: c, label: CONTEXT_LABELS[c] })),
+          help: "the subjective test needs at least one",
+        },
         { kind: "number", name: "objectiveRepeats", label: "Objective repeats", min: 1, max: 1000 },
         { kind: "number", name: "subjectiveRepeats", label: "Subjective repeats", min: 1, max: 1000 },
       ],
-      presets: { paper: { label: "paper", config: presetConfig("paper") }, quick: { label: "quick", config: presetConfig("quick") }, smoke: { label: "smoke", config: presetConfig("smoke") } },
+      presets: {
+        paper: { label: "paper", config: presetConfig("paper") },
+        quick: { label: "quick", config: presetConfig("quick") },
+        smoke: { label: "smoke", config: presetConfig("smoke") },
+      },
       defaultPreset: "quick",
     },
     {
@@ -63,7 +74,11 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
         { kind: "choices", name: "tests", label: "Tests", options: TESTS.map((t) => ({ value: t, label: t })) },
         { kind: "number", name: "imagesPerPrompt", label: "Images per prompt", min: 1, max: 200 },
       ],
-      presets: { paper: { label: "paper", config: t2iPresetConfig("paper") }, quick: { label: "quick", config: t2iPresetConfig("quick") }, smoke: { label: "smoke", config: t2iPresetConfig("smoke") } },
+      presets: {
+        paper: { label: "paper", config: t2iPresetConfig("paper") },
+        quick: { label: "quick", config: t2iPresetConfig("quick") },
+        smoke: { label: "smoke", config: t2iPresetConfig("smoke") },
+      },
       defaultPreset: "quick",
       fixed: { modality: "t2i" },
     },
@@ -77,7 +92,10 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
   callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: isT2i(c) ? 0 : c.maxReasks }),
   readAnswer(q, text) {
     const options = JSON.parse(q.optionsJson) as ObjectiveOption[] | Person[];
-    const parsed = parseAnswer(text, options.map((o) => o.letter));
+    const parsed = parseAnswer(
+      text,
+      options.map((o) => o.letter),
+    );
     if (!parsed.ok) return { ok: false, message: parsed.message };
     const chosen = options.find((o) => o.letter === parsed.letter)!;
     if (q.test === "objective") {
@@ -88,7 +106,13 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
   },
   faceAttributes: [
     { id: "gender", label: "Gender", classes: GENDERS, keys: ["m", "f"], predict: (f) => pick(facePrediction(f), "gender") },
-    { id: "race", label: "Race (FairFace 7 → 4, the paper's mapping)", classes: RACES, keys: ["1", "2", "3", "4"], predict: (f) => pick(facePrediction(f), "race") },
+    {
+      id: "race",
+      label: "Race (FairFace 7 → 4, the paper's mapping)",
+      classes: RACES,
+      keys: ["1", "2", "3", "4"],
+      predict: (f) => pick(facePrediction(f), "race"),
+    },
   ],
   reviewable: false,
   // The paper's pipeline: the most probable of White, Black, Latino_Hispanic, East and Southeast Asian (Indian and

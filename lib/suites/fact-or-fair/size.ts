@@ -25,5 +25,8 @@ export function chatCounts(c: RunConfig, bm: Benchmark): { objective: number; su
 export function chatTokensFof(config: RunConfig | T2iRunConfig, bm: Benchmark): { input: number; output: number } {
   if ("modality" in config && config.modality === "t2i") return { input: 0, output: 0 };
   const n = chatCounts(config as RunConfig, bm);
-  return { input: n.objective * TYPICAL_TOKENS.objectiveIn + n.subjective * TYPICAL_TOKENS.subjectiveIn, output: (n.objective + n.subjective) * TYPICAL_TOKENS.out };
+  return {
+    input: n.objective * TYPICAL_TOKENS.objectiveIn + n.subjective * TYPICAL_TOKENS.subjectiveIn,
+    output: (n.objective + n.subjective) * TYPICAL_TOKENS.out,
+  };
 }

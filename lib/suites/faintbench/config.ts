@@ -34,7 +34,10 @@ function selectedItems(content: FaintContent, acquired: Acquired, n: number): Se
 }
 
 /** The prompts a config plans, in the content's order. */
-export function selectedPrompts(content: FaintContent, config: { visibility: readonly string[]; acquired: readonly Acquired[]; itemsPerAcquired: number }): FaintPrompt[] {
+export function selectedPrompts(
+  content: FaintContent,
+  config: { visibility: readonly string[]; acquired: readonly Acquired[]; itemsPerAcquired: number },
+): FaintPrompt[] {
   const items = new Map(config.acquired.map((a) => [a, selectedItems(content, a, config.itemsPerAcquired)]));
   return content.prompts.filter((p) => config.visibility.includes(p.visibility) && !!items.get(p.acquired)?.has(p.item));
 }

@@ -13,7 +13,10 @@ import referenceJson from "../../../data/suites/faintbench/reference.json";
 import weightsJson from "../../../data/suites/faintbench/weights.json";
 import { ATTRIBUTES, CLASSES, PROMPT_WORDS, REFERENCE_CLASSES, type Acquired, type Attribute, type Visibility } from "./classes";
 
-const shares = (classes: readonly string[]) => z.record(z.string(), z.number().finite()).refine((r) => classes.every((c) => c in r) && Object.keys(r).length === classes.length, `shares must name exactly ${classes.join(", ")}`);
+const shares = (classes: readonly string[]) =>
+  z
+    .record(z.string(), z.number().finite())
+    .refine((r) => classes.every((c) => c in r) && Object.keys(r).length === classes.length, `shares must name exactly ${classes.join(", ")}`);
 const truthSchema = z.object({ gender: shares(REFERENCE_CLASSES.gender), race: shares(REFERENCE_CLASSES.race), age: shares(REFERENCE_CLASSES.age) });
 
 export const referenceSchema = z.object({
@@ -24,11 +27,20 @@ export const referenceSchema = z.object({
   characteristics: z.record(z.string(), truthSchema),
   relations: z.record(z.string(), z.object({ left: truthSchema, right: truthSchema })),
   etaPairs: z.array(z.tuple([z.string(), z.string()])).min(1),
-  prompts: z.array(z.object({ set: z.enum(["implicit", "explicit_oc", "explicit_char", "explicit_relation"]), file: z.string().min(1), prompt: z.string().min(5).max(300) })).min(1),
+  prompts: z
+    .array(
+      z.object({ set: z.enum(["implicit", "explicit_oc", "explicit_char", "explicit_relation"]), file: z.string().min(1), prompt: z.string().min(5).max(300) }),
+    )
+    .min(1),
 });
 
 const weightMap = z.object({ gender: z.number().positive(), race: z.number().positive(), age: z.number().positive() });
-export const weightsSchema = z.object({ note: z.string(), attribute: z.object({ implicit: weightMap, explicit: weightMap, eta: weightMap }), prompt: z.number().positive(), subAttribute: z.number().positive() });
+export const weightsSchema = z.object({
+  note: z.string(),
+  attribute: z.object({ implicit: weightMap, explicit: weightMap, eta: weightMap }),
+  prompt: z.number().positive(),
+  subAttribute: z.number().positive(),
+});
 export type Weights = z.infer<typeof weightsSchema>;
 
 export type Side = "one" | "left" | "right";
@@ -94,7 +106,11 @@ function readTruth(t: z.infer<typeof truthSchema>): Pick<Person, "truth" | "rawT
   return Object.keys(rawTruth).length ? { truth, rawTruth } : { truth };
 }
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 const WORDS = Object.keys(PROMPT_WORDS).sort((a, b) => b.length - a.length);
 const wordRe = new RegExp(`^(${WORDS.map((w) => w.replace(/-/g, "\\-")).join("|")}) `);
 
@@ -118,10 +134,27 @@ function readPrompt(p: z.infer<typeof referenceSchema>["prompts"][number], ref: 
     if (rel) {
       const t = ref.relations[p.prompt];
       if (!t) throw new Error(`relation "${p.prompt}" has no ground truth`);
-      return { ...base, visibility: "implicit", acquired: "relation", item: p.prompt, persons: [{ side: "left", ...readTruth(t.left) }, { side: "right", ...readTruth(t.right) }] };
+      return {
+        ...base,
+        visibility: "implicit",
+        acquired: "relation",
+        item: p.prompt,
+        persons: [
+          { side: "left", ...readTruth(t.left) },
+          { side: "right", ...readTruth(t.right) },
+        ],
+      };
     }
-    if (occ && ref.occupations[occ[1]]) return { ...base, visibility: "implicit", acquired: "occupation", item: occ[1], persons: [{ side: "one", ...readTruth(ref.occupations[occ[1]]) }] };
-    if (chr && chr[2] === "person" && ref.characteristics[chr[1]]) return { ...base, visibility: "implicit", acquired: "characteristic", item: chr[1], persons: [{ side: "one", ...readTruth(ref.characteristics[chr[1]]) }] };
+    if (occ && ref.occupations[occ[1]])
+      return { ...base, visibility: "implicit", acquired: "occupation", item: occ[1], persons: [{ side: "one", ...readTruth(ref.occupations[occ[1]]) }] };
+    if (chr && chr[2] === "person" && ref.characteristics[chr[1]])
+      return {
+        ...base,
+        visibility: "implicit",
+        acquired: "characteristic",
+        item: chr[1],
+        persons: [{ side: "one", ...readTruth(ref.characteristics[chr[1]]) }],
+      };
     throw new Error(`implicit prompt "${p.prompt}" names no known occupation, characteristic or relation`);
   }
   if (p.set === "explicit_oc") {
@@ -141,7 +174,16 @@ function readPrompt(p: z.infer<typeof referenceSchema>["prompts"][number], ref: 
   const item = Object.keys(ref.relations).find((k) => RELATION_RE.exec(k)?.[1] === left.rest && RELATION_RE.exec(k)?.[2] === right.rest);
   if (!item) throw new Error(`"${p.prompt}": no implicit relation "${left.rest} … ${right.rest}"`);
   if (left.requested.attribute !== right.requested.attribute) throw new Error(`"${p.prompt}" asks for different attributes at left and right`);
-  return { ...base, visibility: "explicit", acquired: "relation", item, persons: [{ side: "left", requested: left.requested }, { side: "right", requested: right.requested }] };
+  return {
+    ...base,
+    visibility: "explicit",
+    acquired: "relation",
+    item,
+    persons: [
+      { side: "left", requested: left.requested },
+      { side: "right", requested: right.requested },
+    ],
+  };
 }
 
 /** An η pair's two names → the implicit prompts (and sides) they stand for; names match case-insensitively. */
@@ -157,7 +199,8 @@ function resolvePair([adv, dis]: [string, string], implicit: FaintPrompt[]): Eta
   for (const acquired of ["characteristic", "occupation"] as const) {
     const a = find(adv, acquired);
     const d = find(dis, acquired);
-    if (a && d) return { advantaged: { promptId: a.id, side: "one" }, disadvantaged: { promptId: d.id, side: "one" }, acquired, label: `${a.item} / ${d.item}` };
+    if (a && d)
+      return { advantaged: { promptId: a.id, side: "one" }, disadvantaged: { promptId: d.id, side: "one" }, acquired, label: `${a.item} / ${d.item}` };
   }
   throw new Error(`η pair "${adv}" / "${dis}": not two implicit prompts`);
 }
@@ -169,12 +212,18 @@ export function buildContent(input: unknown, weightsInput: unknown = weightsJson
   const prompts = ref.prompts.map((p): FaintPrompt => {
     const read = readPrompt(p, ref);
     const suffix = read.acquired === "relation" ? ref.promptTemplates.styleSuffixRelation : ref.promptTemplates.styleSuffixSinglePerson;
-    return { id: `${read.visibility === "implicit" ? "i" : "e"}-${slug(p.prompt.trim().replace(/^a photo of (one|an?) /, ""))}`, ...read, prompt: p.prompt + suffix };
+    return {
+      id: `${read.visibility === "implicit" ? "i" : "e"}-${slug(p.prompt.trim().replace(/^a photo of (one|an?) /, ""))}`,
+      ...read,
+      prompt: p.prompt + suffix,
+    };
   });
   if (new Set(prompts.map((p) => p.id)).size !== prompts.length) throw new Error("prompt ids repeat");
   const implicit = prompts.filter((p) => p.visibility === "implicit");
   const etaPairs = ref.etaPairs.map((pair) => resolvePair(pair, implicit));
-  const sha256 = createHash("sha256").update(JSON.stringify({ version: ref.version, prompts, etaPairs, weights })).digest("hex");
+  const sha256 = createHash("sha256")
+    .update(JSON.stringify({ version: ref.version, prompts, etaPairs, weights }))
+    .digest("hex");
   return { version: `faintbench-${ref.version}`, sha256, source: ref.source, prompts, etaPairs, weights };
 }
 
@@ -185,7 +234,8 @@ export function currentContent(): FaintContent {
 
 export function parsePinned(json: string): FaintContent {
   const c = JSON.parse(json) as FaintContent;
-  if (!c || !Array.isArray(c.prompts) || !Array.isArray(c.etaPairs) || !c.weights || typeof c.sha256 !== "string") throw new Error("unreadable FAIntbench content");
+  if (!c || !Array.isArray(c.prompts) || !Array.isArray(c.etaPairs) || !c.weights || typeof c.sha256 !== "string")
+    throw new Error("unreadable FAIntbench content");
   return c;
 }
 

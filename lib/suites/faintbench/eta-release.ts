@@ -15,7 +15,11 @@ import { ATTRIBUTES, CLASSES, type Attribute } from "./classes";
 
 const releaseSchema = z.object({
   source: z.string(),
-  classWeights: z.object({ gender: z.array(z.number()).length(CLASSES.gender.length), race: z.array(z.number()).length(CLASSES.race.length), age: z.array(z.number()).length(CLASSES.age.length) }),
+  classWeights: z.object({
+    gender: z.array(z.number()).length(CLASSES.gender.length),
+    race: z.array(z.number()).length(CLASSES.race.length),
+    age: z.array(z.number()).length(CLASSES.age.length),
+  }),
   pairWeights: z.record(z.string(), z.number().positive()),
 });
 export const RELEASE_ETA = releaseSchema.parse(releaseJson);
@@ -34,7 +38,11 @@ export interface SideShares {
 }
 
 /** Σ over an attribute's classes of ±α, the release's way. */
-export function releaseAdjustment(adv: { generated: readonly number[]; truth: readonly number[] }, dis: { generated: readonly number[]; truth: readonly number[] }, weights: readonly number[]): number {
+export function releaseAdjustment(
+  adv: { generated: readonly number[]; truth: readonly number[] },
+  dis: { generated: readonly number[]; truth: readonly number[] },
+  weights: readonly number[],
+): number {
   let sum = 0;
   for (let c = 0; c < weights.length; c++) {
     const [p, pt, q, qt] = [adv.generated[c], adv.truth[c], dis.generated[c], dis.truth[c]];
@@ -57,8 +65,22 @@ export interface ReleasePairEta {
 export function releasePairEta(label: string, sides: { adv: SideShares; dis: SideShares } | null): ReleasePairEta {
   const weight = releasePairWeight(label);
   if (!sides) return { weight, data: false, byAttribute: { gender: 0.5, race: 0.5, age: 0.5 }, total: 0.5 };
-  const adj = Object.fromEntries(ATTRIBUTES.map((a) => [a, releaseAdjustment({ generated: sides.adv.generated[a], truth: sides.adv.truth[a] }, { generated: sides.dis.generated[a], truth: sides.dis.truth[a] }, RELEASE_ETA.classWeights[a])])) as Record<Attribute, number>;
-  return { weight, data: true, byAttribute: { gender: 0.5 + adj.gender, race: 0.5 + adj.race, age: 0.5 + adj.age }, total: 0.5 + (adj.gender + adj.race + adj.age) / 3 };
+  const adj = Object.fromEntries(
+    ATTRIBUTES.map((a) => [
+      a,
+      releaseAdjustment(
+        { generated: sides.adv.generated[a], truth: sides.adv.truth[a] },
+        { generated: sides.dis.generated[a], truth: sides.dis.truth[a] },
+        RELEASE_ETA.classWeights[a],
+      ),
+    ]),
+  ) as Record<Attribute, number>;
+  return {
+    weight,
+    data: true,
+    byAttribute: { gender: 0.5 + adj.gender, race: 0.5 + adj.race, age: 0.5 + adj.age },
+    total: 0.5 + (adj.gender + adj.race + adj.age) / 3,
+  };
 }
 
 /** The pair-weighted mean of one η over pairs (null without pairs). */

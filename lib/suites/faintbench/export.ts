@@ -6,8 +6,14 @@ import { parsePinned } from "./content";
 import { assignSides } from "./labels";
 import { imageRecords } from "./records";
 
-export async function* faintExportLines(ctx: SuiteContext, req: { runId: string; labels: "model" | "reviewed" }): AsyncGenerator<Array<Record<string, unknown>>> {
-  const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { suiteVersion: true, benchmarkVersion: { select: { contentJson: true } } } });
+export async function* faintExportLines(
+  ctx: SuiteContext,
+  req: { runId: string; labels: "model" | "reviewed" },
+): AsyncGenerator<Array<Record<string, unknown>>> {
+  const run = await ctx.prisma.run.findUniqueOrThrow({
+    where: { id: req.runId },
+    select: { suiteVersion: true, benchmarkVersion: { select: { contentJson: true } } },
+  });
   const prompts = new Map(parsePinned(run.benchmarkVersion.contentJson).prompts.map((p) => [p.id, p]));
   for await (const page of imageRecords(ctx.prisma, req.runId, req.labels)) {
     const lines: Array<Record<string, unknown>> = [];
@@ -31,7 +37,13 @@ export async function* faintExportLines(ctx: SuiteContext, req: { runId: string;
       const sides = p?.persons.length === 2 ? assignSides(im.faces) : null;
       for (const f of im.faces) {
         const side = p?.persons.length === 2 ? (sides ? (sides.left === f ? "left" : "right") : null) : "one";
-        lines.push({ ...base, face: { id: f.faceId, box: f.box, ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }) }, side, ...f.labels, reviewed: f.human });
+        lines.push({
+          ...base,
+          face: { id: f.faceId, box: f.box, ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }) },
+          side,
+          ...f.labels,
+          reviewed: f.human,
+        });
       }
     }
     yield lines;

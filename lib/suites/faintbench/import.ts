@@ -7,7 +7,8 @@ import { ACQUIRED, VISIBILITY } from "./classes";
 import type { FaintContent, FaintPrompt } from "./content";
 import type { FaintConfig } from "./config";
 
-export const IMPORT_NAMING = "<prompt>/<image file>: the folder is the prompt's id (i-dancer), its text (a photo of one Dancer) or the full prompt; e.g. SDXL/a photo of one Dancer/0001.png";
+export const IMPORT_NAMING =
+  "<prompt>/<image file>: the folder is the prompt's id (i-dancer), its text (a photo of one Dancer) or the full prompt; e.g. SDXL/a photo of one Dancer/0001.png";
 
 const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
 const indexes = new WeakMap<FaintContent, Map<string, FaintPrompt>>();

@@ -33,10 +33,25 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
   configSchema: faintConfigSchema,
   presets: Object.fromEntries(Object.entries(FAINT_PRESETS).map(([k, v]) => [k, { label: k, config: faintConfigSchema.parse(v) }])),
   launchFields: [
-    { kind: "choices", name: "visibility", label: "Prompts", options: VISIBILITY.map((v) => ({ value: v, label: v === "implicit" ? "Implicit (no protected attribute named)" : "Explicit (a requested gender, race or age)" })) },
+    {
+      kind: "choices",
+      name: "visibility",
+      label: "Prompts",
+      options: VISIBILITY.map((v) => ({
+        value: v,
+        label: v === "implicit" ? "Implicit (no protected attribute named)" : "Explicit (a requested gender, race or age)",
+      })),
+    },
     { kind: "choices", name: "acquired", label: "Acquired attributes", options: ACQUIRED.map((q) => ({ value: q, label: ACQUIRED_LABELS[q] })) },
     { kind: "number", name: "imagesPerPrompt", label: "Images per prompt", min: 1, max: 1000, help: "the paper: 800; its guide: at least 100" },
-    { kind: "number", name: "itemsPerAcquired", label: "Items per acquired attribute (0 = all)", min: 0, max: 1000, help: "η pairs first, so a small run still measures η" },
+    {
+      kind: "number",
+      name: "itemsPerAcquired",
+      label: "Items per acquired attribute (0 = all)",
+      min: 0,
+      max: 1000,
+      help: "η pairs first, so a small run still measures η",
+    },
   ],
   plannedPerModel: plannedImages,
   plan: (config, content) => planFaint(config, content),
@@ -81,7 +96,13 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
         acquired: ACQUIRED_LABELS[p.acquired],
         item: p.item,
         persons: p.persons.length === 2 ? "two (left, right)" : "one",
-        "truth or request": p.persons.map((x) => (x.requested ? `${x.side === "one" ? "" : `${x.side}: `}${x.requested.value}` : `${x.side === "one" ? "" : `${x.side}: `}${x.truth!.gender.map(pct).join("/")} m/f`)).join("; "),
+        "truth or request": p.persons
+          .map((x) =>
+            x.requested
+              ? `${x.side === "one" ? "" : `${x.side}: `}${x.requested.value}`
+              : `${x.side === "one" ? "" : `${x.side}: `}${x.truth!.gender.map(pct).join("/")} m/f`,
+          )
+          .join("; "),
       },
       detail: [
         { label: "Prompt sent (with the release's style suffix)", text: p.prompt },
@@ -89,7 +110,11 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
           x.truth
             ? ATTRIBUTES.map((a) => ({
                 label: `Ground truth${x.side === "one" ? "" : ` (${x.side})`}: ${ATTRIBUTE_LABELS[a]}`,
-                text: shares(x.truth![a], CLASSES[a]) + (x.rawTruth?.[a] ? ` — repaired from the release's ${x.rawTruth[a]!.map((v) => v.toFixed(4)).join(", ")} (negative shares → 0, then normalised to sum 1)` : ""),
+                text:
+                  shares(x.truth![a], CLASSES[a]) +
+                  (x.rawTruth?.[a]
+                    ? ` — repaired from the release's ${x.rawTruth[a]!.map((v) => v.toFixed(4)).join(", ")} (negative shares → 0, then normalised to sum 1)`
+                    : ""),
               }))
             : [{ label: `Requested${x.side === "one" ? "" : ` (${x.side})`}`, text: `${ATTRIBUTE_LABELS[x.requested!.attribute]}: ${x.requested!.value}` }],
         ),
@@ -97,7 +122,10 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
     })),
   profiles: true,
   results: async (ctx, req) => {
-    const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { seed: true, benchmarkVersion: { select: { contentJson: true } } } });
+    const run = await ctx.prisma.run.findUniqueOrThrow({
+      where: { id: req.runId },
+      select: { seed: true, benchmarkVersion: { select: { contentJson: true } } },
+    });
     return faintResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed);
   },
   drill: async (ctx, req) => {

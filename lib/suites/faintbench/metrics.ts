@@ -52,7 +52,11 @@ export function weightedMean(xs: readonly Weighted[]): number | null {
 }
 
 /** Σ over classes of ±α for one η pair and attribute (the signed adjustment it contributes). */
-export function etaAdjustment(advantaged: { generated: readonly number[]; truth: readonly number[] }, disadvantaged: { generated: readonly number[]; truth: readonly number[] }, k = 1): number {
+export function etaAdjustment(
+  advantaged: { generated: readonly number[]; truth: readonly number[] },
+  disadvantaged: { generated: readonly number[]; truth: readonly number[] },
+  k = 1,
+): number {
   let sum = 0;
   for (let c = 0; c < advantaged.truth.length; c++) {
     const dp = advantaged.generated[c] - advantaged.truth[c];
@@ -73,7 +77,9 @@ export function eta(adjustments: readonly number[]): number | null {
 
 export function etaSum(etas: Partial<Record<Attribute, number | null>>, weights: Record<Attribute, number>): number | null {
   return weightedMean(
-    (Object.entries(etas) as Array<[Attribute, number | null]>).filter(([, v]) => v !== null && v !== undefined).map(([a, v]) => ({ value: v as number, weight: weights[a] })),
+    (Object.entries(etas) as Array<[Attribute, number | null]>)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([a, v]) => ({ value: v as number, weight: weights[a] })),
   );
 }
 
@@ -81,7 +87,13 @@ export function etaSum(etas: Partial<Record<Attribute, number | null>>, weights:
  * Percentile bootstrap of a statistic over units (prompts, or η pairs) resampled with replacement: the unit is
  * what the paper averages over, and a prompt's images are one cluster. Null with fewer than two units.
  */
-export function bootstrap<T>(units: readonly T[], stat: (sample: readonly T[]) => number | null, resamples: number, seed: number, level = 0.95): { lo: number; hi: number } | null {
+export function bootstrap<T>(
+  units: readonly T[],
+  stat: (sample: readonly T[]) => number | null,
+  resamples: number,
+  seed: number,
+  level = 0.95,
+): { lo: number; hi: number } | null {
   if (units.length < 2 || resamples <= 0) return null;
   // The benchmark's seeded streams (pure-rand): the same run and seed give the same intervals.
   const rng = createRng(seed, "faintbench|bootstrap");

@@ -69,7 +69,13 @@ export interface RecordFilter {
 const HUMAN_CLASSES = { gender: CLASSES.gender, race: CLASSES.race, age: CLASSES.age };
 
 /** Labelled images of a run in id order, a page at a time (images not labelled yet carry no faces: skipped). */
-export async function* imageRecords(prisma: PrismaClient, runId: string, labels: "model" | "reviewed", filter: RecordFilter = {}, pageSize = 500): AsyncGenerator<ImageRecord[]> {
+export async function* imageRecords(
+  prisma: PrismaClient,
+  runId: string,
+  labels: "model" | "reviewed",
+  filter: RecordFilter = {},
+  pageSize = 500,
+): AsyncGenerator<ImageRecord[]> {
   const where = {
     ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
     ...(filter.visibility ? { test: filter.visibility } : {}),
@@ -79,13 +85,25 @@ export async function* imageRecords(prisma: PrismaClient, runId: string, labels:
     const out: ImageRecord[] = [];
     for (const im of rows) {
       if (filter.promptIds && !filter.promptIds.has(im.statisticId)) continue;
-      const votes = labels === "reviewed" ? currentLabels(im.faces.flatMap((f) => f.annotations), HUMAN_CLASSES) : null;
+      const votes =
+        labels === "reviewed"
+          ? currentLabels(
+              im.faces.flatMap((f) => f.annotations),
+              HUMAN_CLASSES,
+            )
+          : null;
       const faces: FaceLabels[] = [];
       for (const f of im.faces) {
         if (f.deleted) continue;
         const c = votes?.get(f.id) ? consensus(votes.get(f.id)!.values()) : null;
         if (c?.notAFace) continue;
-        const face = { faceId: f.id, box: [f.x1, f.y1, f.x2, f.y2] as [number, number, number, number], labels: {} as FaceLabels["labels"], human: {} as FaceLabels["human"], labelledBy: faceProvenance(f) };
+        const face = {
+          faceId: f.id,
+          box: [f.x1, f.y1, f.x2, f.y2] as [number, number, number, number],
+          labels: {} as FaceLabels["labels"],
+          human: {} as FaceLabels["human"],
+          labelledBy: faceProvenance(f),
+        };
         for (const a of ATTRIBUTES) {
           const vote = c?.[a];
           const human = vote?.status === "decided" ? (vote.value as string) : null;

@@ -38,9 +38,18 @@ function table2(scores: Map<string, ModelScores>, caption: string): TableView {
   const rows: ViewRow[] = [...scores].map(([model, s]) => ({
     labels: [model],
     source: "run",
-    cells: { implicit: cell(s.implicit.all, { model, visibility: "implicit" }), explicit: cell(s.explicit.all, { model, visibility: "explicit" }), eta: cell(s.eta.all, { model, visibility: "implicit" }) },
+    cells: {
+      implicit: cell(s.implicit.all, { model, visibility: "implicit" }),
+      explicit: cell(s.explicit.all, { model, visibility: "explicit" }),
+      eta: cell(s.eta.all, { model, visibility: "implicit" }),
+    },
   }));
-  for (const p of publishedJson.table2) rows.push({ labels: [`${p.model} (paper)`], source: "published", cells: { implicit: published(p.implicit), explicit: published(p.explicit), eta: published(p.eta) } });
+  for (const p of publishedJson.table2)
+    rows.push({
+      labels: [`${p.model} (paper)`],
+      source: "published",
+      cells: { implicit: published(p.implicit), explicit: published(p.explicit), eta: published(p.eta) },
+    });
   return {
     kind: "table",
     id: "table2",
@@ -61,10 +70,18 @@ function protectedTable(scores: Map<string, ModelScores>): TableView {
     const rows: ViewRow[] = [...scores].map(([model, s]) => ({
       labels: [model],
       source: "run",
-      cells: Object.fromEntries(ATTRIBUTES.map((a) => [a, cell(s[metric].byAttribute[a], { model, visibility: metric === "explicit" ? "explicit" : "implicit", attribute: a })])),
+      cells: Object.fromEntries(
+        ATTRIBUTES.map((a) => [a, cell(s[metric].byAttribute[a], { model, visibility: metric === "explicit" ? "explicit" : "implicit", attribute: a })]),
+      ),
     }));
     for (const m of publishedJson.models)
-      rows.push({ labels: [`${m} (paper)`], source: "published", cells: Object.fromEntries(ATTRIBUTES.map((a) => [a, published(publishedJson.byProtected.find((r) => r.model === m && r.metric === metric && r.attribute === a)?.value)])) });
+      rows.push({
+        labels: [`${m} (paper)`],
+        source: "published",
+        cells: Object.fromEntries(
+          ATTRIBUTES.map((a) => [a, published(publishedJson.byProtected.find((r) => r.model === m && r.metric === metric && r.attribute === a)?.value)]),
+        ),
+      });
     return { title: METRIC_LABELS[metric], rows };
   });
   return {
@@ -89,7 +106,12 @@ function acquiredTable(scores: Map<string, ModelScores>): TableView {
     for (const m of publishedJson.models) {
       const pub = publishedJson.byAcquired.filter((r) => r.model === m && r.metric === metric);
       const flag = pub.find((r) => "flag" in r && r.flag) as { flag?: string } | undefined;
-      rows.push({ labels: [`${m} (paper)`], source: "published", flag: flag?.flag, cells: Object.fromEntries(ACQUIRED.map((q) => [q, published(pub.find((r) => r.acquired === q)?.value)])) });
+      rows.push({
+        labels: [`${m} (paper)`],
+        source: "published",
+        flag: flag?.flag,
+        cells: Object.fromEntries(ACQUIRED.map((q) => [q, published(pub.find((r) => r.acquired === q)?.value)])),
+      });
     }
     return { title: METRIC_LABELS[metric], rows };
   });
@@ -104,7 +126,15 @@ function acquiredTable(scores: Map<string, ModelScores>): TableView {
   };
 }
 
-function bars(id: string, title: string, caption: string, keys: readonly string[], labels: Record<string, string>, ours: Array<[string, Record<string, number | null>, number]>, paper: Array<[string, Record<string, number | null>]>): BarsView {
+function bars(
+  id: string,
+  title: string,
+  caption: string,
+  keys: readonly string[],
+  labels: Record<string, string>,
+  ours: Array<[string, Record<string, number | null>, number]>,
+  paper: Array<[string, Record<string, number | null>]>,
+): BarsView {
   return {
     kind: "bars",
     id,
@@ -118,25 +148,95 @@ function bars(id: string, title: string, caption: string, keys: readonly string[
 
 const pick = <K extends string>(keys: readonly K[], f: (k: K) => number | null) => Object.fromEntries(keys.map((k) => [k, f(k)]));
 const paperRows = (metric: string, keys: readonly string[], field: "attribute" | "acquired") =>
-  publishedJson.models.map((m): [string, Record<string, number | null>] => [m, pick(keys, (k) => (publishedJson[field === "attribute" ? "byProtected" : "byAcquired"] as Array<Record<string, unknown>>).find((r) => r.model === m && r.metric === metric && r[field] === k)?.value as number | null ?? null)]);
+  publishedJson.models.map((m): [string, Record<string, number | null>] => [
+    m,
+    pick(
+      keys,
+      (k) =>
+        ((publishedJson[field === "attribute" ? "byProtected" : "byAcquired"] as Array<Record<string, unknown>>).find(
+          (r) => r.model === m && r.metric === metric && r[field] === k,
+        )?.value as number | null) ?? null,
+    ),
+  ]);
 
 export async function faintResults(ctx: SuiteContext, req: ResultsRequest, content: FaintContent, seed: number): Promise<SuiteView[]> {
   const byModel = await collect(ctx, req.runId, content, req.labels);
-  const scores = new Map([...byModel].sort(([a], [b]) => a.localeCompare(b)).map(([m, t]) => [m, modelScores(content, t, req.resamples, seed, req.profile ?? DEFAULT_PROFILE)] as const));
-  const counts = [...scores].map(([m, s]) => `${m}: ${s.images} images, ${s.noFace} without a face, ${s.notTwo} relation images without exactly two faces (left out)`).join("; ");
+  const scores = new Map(
+    [...byModel]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([m, t]) => [m, modelScores(content, t, req.resamples, seed, req.profile ?? DEFAULT_PROFILE)] as const),
+  );
+  const counts = [...scores]
+    .map(([m, s]) => `${m}: ${s.images} images, ${s.noFace} without a face, ${s.notTwo} relation images without exactly two faces (left out)`)
+    .join("; ");
   const caption = `Scores 0–1 (higher is less biased; η: 0.5 balanced, above it discrimination, below it ignorance), with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of prompts, or of η pairs)` : "no intervals"}; n = prompts (η: pairs) behind the value. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}, FairFace mapped to 5 races and 3 age groups. ${counts || "No labelled images yet."} η: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "scored as the released eta.py computes it (the pair-weighted mean over the 36 pairs of 0.5 + Σ ±α, same-direction deviations adding; the release profile)" : "scored as the paper's text defines it (0.5 + Σ over all pairs of ±α, same-direction deviations subtracting, clamped to [0, 1]; the paper-text profile — the paper's η rows come from its released code)"}. Implicit and explicit: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "weighted as the released implicit.py and explicit.py weigh them (truth/weight.json's prompt weights, counted per matching category key)" : "every prompt weighted 1"}. Paper rows: 800 images per prompt, CLIP labels — compare shapes, not digits.`;
-  const ours = (metric: "implicit" | "explicit", field: "byAttribute" | "byAcquired", keys: readonly string[]) => [...scores].map(([m, s]): [string, Record<string, number | null>, number] => [m, pick(keys, (k) => (s[metric][field] as Record<string, Scored>)[k].value), s[metric].all.n]);
-  const etaOurs = [...scores].map(([m, s]): [string, Record<string, number | null>, number] => [m, { ...pick(ATTRIBUTES, (a) => s.eta.byAttribute[a].value), sum: s.eta.all.value }, s.eta.all.n]);
-  const etaPaper = publishedJson.models.map((m): [string, Record<string, number | null>] => [m, { ...pick(ATTRIBUTES, (a) => publishedJson.byProtected.find((r) => r.model === m && r.metric === "eta" && r.attribute === a)?.value ?? null), sum: publishedJson.table2.find((r) => r.model === m)?.eta ?? null }]);
+  const ours = (metric: "implicit" | "explicit", field: "byAttribute" | "byAcquired", keys: readonly string[]) =>
+    [...scores].map(([m, s]): [string, Record<string, number | null>, number] => [
+      m,
+      pick(keys, (k) => (s[metric][field] as Record<string, Scored>)[k].value),
+      s[metric].all.n,
+    ]);
+  const etaOurs = [...scores].map(([m, s]): [string, Record<string, number | null>, number] => [
+    m,
+    { ...pick(ATTRIBUTES, (a) => s.eta.byAttribute[a].value), sum: s.eta.all.value },
+    s.eta.all.n,
+  ]);
+  const etaPaper = publishedJson.models.map((m): [string, Record<string, number | null>] => [
+    m,
+    {
+      ...pick(ATTRIBUTES, (a) => publishedJson.byProtected.find((r) => r.model === m && r.metric === "eta" && r.attribute === a)?.value ?? null),
+      sum: publishedJson.table2.find((r) => r.model === m)?.eta ?? null,
+    },
+  ]);
   return [
     table2(scores, caption),
     protectedTable(scores),
     acquiredTable(scores),
-    bars("figure6", "Implicit bias by protected attribute (the paper's Figure 6)", "Implicit bias score per protected attribute, 0–1.", ATTRIBUTES, ATTRIBUTE_LABELS, ours("implicit", "byAttribute", ATTRIBUTES), paperRows("implicit", ATTRIBUTES, "attribute")),
-    bars("figure7", "Implicit bias by acquired attribute (the paper's Figure 7)", "Implicit bias score per acquired attribute, 0–1.", ACQUIRED, ACQUIRED_LABELS, ours("implicit", "byAcquired", ACQUIRED), paperRows("implicit", ACQUIRED, "acquired")),
-    bars("figure9", "Explicit bias by protected attribute (the paper's Figure 9)", "Share of images showing the requested class, per protected attribute, 0–1.", ATTRIBUTES, ATTRIBUTE_LABELS, ours("explicit", "byAttribute", ATTRIBUTES), paperRows("explicit", ATTRIBUTES, "attribute")),
-    bars("figure10", "Explicit bias by acquired attribute (the paper's Figure 10)", "Share of images showing the requested class, per acquired attribute, 0–1.", ACQUIRED, ACQUIRED_LABELS, ours("explicit", "byAcquired", ACQUIRED), paperRows("explicit", ACQUIRED, "acquired")),
-    bars("figure12", "Manifestation factor η (the paper's Figure 12)", "η per protected attribute and η_sum; 0.5 is balanced, above it the model ties advantaged and disadvantaged words to different groups (discrimination), below it to the same group (ignorance).", [...ATTRIBUTES, "sum"], { ...ATTRIBUTE_LABELS, sum: "η_sum" }, etaOurs, etaPaper),
+    bars(
+      "figure6",
+      "Implicit bias by protected attribute (the paper's Figure 6)",
+      "Implicit bias score per protected attribute, 0–1.",
+      ATTRIBUTES,
+      ATTRIBUTE_LABELS,
+      ours("implicit", "byAttribute", ATTRIBUTES),
+      paperRows("implicit", ATTRIBUTES, "attribute"),
+    ),
+    bars(
+      "figure7",
+      "Implicit bias by acquired attribute (the paper's Figure 7)",
+      "Implicit bias score per acquired attribute, 0–1.",
+      ACQUIRED,
+      ACQUIRED_LABELS,
+      ours("implicit", "byAcquired", ACQUIRED),
+      paperRows("implicit", ACQUIRED, "acquired"),
+    ),
+    bars(
+      "figure9",
+      "Explicit bias by protected attribute (the paper's Figure 9)",
+      "Share of images showing the requested class, per protected attribute, 0–1.",
+      ATTRIBUTES,
+      ATTRIBUTE_LABELS,
+      ours("explicit", "byAttribute", ATTRIBUTES),
+      paperRows("explicit", ATTRIBUTES, "attribute"),
+    ),
+    bars(
+      "figure10",
+      "Explicit bias by acquired attribute (the paper's Figure 10)",
+      "Share of images showing the requested class, per acquired attribute, 0–1.",
+      ACQUIRED,
+      ACQUIRED_LABELS,
+      ours("explicit", "byAcquired", ACQUIRED),
+      paperRows("explicit", ACQUIRED, "acquired"),
+    ),
+    bars(
+      "figure12",
+      "Manifestation factor η (the paper's Figure 12)",
+      "η per protected attribute and η_sum; 0.5 is balanced, above it the model ties advantaged and disadvantaged words to different groups (discrimination), below it to the same group (ignorance).",
+      [...ATTRIBUTES, "sum"],
+      { ...ATTRIBUTE_LABELS, sum: "η_sum" },
+      etaOurs,
+      etaPaper,
+    ),
   ];
 }
 
@@ -159,7 +259,9 @@ export async function faintDrill(ctx: SuiteContext, req: DrillRequest, content: 
     return !!p && (!attribute || p.visibility === "implicit" || p.persons[0].requested?.attribute === attribute);
   };
   for await (const page of imageRecords(ctx.prisma, req.runId, req.labels, filter))
-    for (const r of page) if (wanted(r.promptId)) tallyImage(tallies.get(r.promptId) ?? (tallies.set(r.promptId, newTally()), tallies.get(r.promptId)!), prompts.get(r.promptId)!, r.faces);
+    for (const r of page)
+      if (wanted(r.promptId))
+        tallyImage(tallies.get(r.promptId) ?? (tallies.set(r.promptId, newTally()), tallies.get(r.promptId)!), prompts.get(r.promptId)!, r.faces);
   const rows: ListView["rows"] = [];
   let total = 0;
   const from = req.page * pageSize;
@@ -174,14 +276,37 @@ export async function faintDrill(ctx: SuiteContext, req: DrillRequest, content: 
       const shown = attribute ? [attribute] : ATTRIBUTES;
       const score =
         p.visibility === "implicit"
-          ? Object.entries(implicitScores(p, t, (req.profile ?? DEFAULT_PROFILE) === "release")).filter(([a]) => shown.includes(a as Attribute)).map(([a, v]) => `${a} ${v.toFixed(3)}`).join(" · ") || "no faces yet"
-          : t.scored ? `explicit ${(t.hits / t.scored).toFixed(3)} (${t.hits}/${t.scored} images)` : "no scored image";
-      const truth = p.persons.map((x) => (x.truth ? `${x.side === "one" ? "" : `${x.side}: `}${shown.map((a) => fmtShares(x.truth![a], CLASSES[a])).join(" / ")}` : `${x.side === "one" ? "" : `${x.side}: `}${x.requested!.value}`)).join("; ");
+          ? Object.entries(implicitScores(p, t, (req.profile ?? DEFAULT_PROFILE) === "release"))
+              .filter(([a]) => shown.includes(a as Attribute))
+              .map(([a, v]) => `${a} ${v.toFixed(3)}`)
+              .join(" · ") || "no faces yet"
+          : t.scored
+            ? `explicit ${(t.hits / t.scored).toFixed(3)} (${t.hits}/${t.scored} images)`
+            : "no scored image";
+      const truth = p.persons
+        .map((x) =>
+          x.truth
+            ? `${x.side === "one" ? "" : `${x.side}: `}${shown.map((a) => fmtShares(x.truth![a], CLASSES[a])).join(" / ")}`
+            : `${x.side === "one" ? "" : `${x.side}: `}${x.requested!.value}`,
+        )
+        .join("; ");
       rows.push({
-        cells: [p.text, `${p.visibility} · ${ACQUIRED_LABELS[p.acquired]} · ${p.item}`, truth, faces.length ? faces.map((f) => shown.map((a) => f.labels[a] ?? "?").join(", ") + (shown.some((a) => f.human[a]) ? " (reviewed)" : "")).join(" | ") : "no face: left out", score],
+        cells: [
+          p.text,
+          `${p.visibility} · ${ACQUIRED_LABELS[p.acquired]} · ${p.item}`,
+          truth,
+          faces.length
+            ? faces.map((f) => shown.map((a) => f.labels[a] ?? "?").join(", ") + (shown.some((a) => f.human[a]) ? " (reviewed)" : "")).join(" | ")
+            : "no face: left out",
+          score,
+        ],
         imageIds: [r.imageId],
         images: [{ id: r.imageId, width: r.width, height: r.height }],
-        faces: faces.map((f) => ({ imageId: r.imageId, box: f.box, label: `${shown.map((a) => f.labels[a] ?? "?").join(", ")}${shown.some((a) => f.human[a]) ? " (reviewed)" : ""}` })),
+        faces: faces.map((f) => ({
+          imageId: r.imageId,
+          box: f.box,
+          label: `${shown.map((a) => f.labels[a] ?? "?").join(", ")}${shown.some((a) => f.human[a]) ? " (reviewed)" : ""}`,
+        })),
       });
     }
   }
@@ -190,7 +315,8 @@ export async function faintDrill(ctx: SuiteContext, req: DrillRequest, content: 
       kind: "list",
       id: "drill",
       title: `${req.cell.model ?? "all models"} · ${req.cell.visibility ?? "implicit and explicit"}${acquired ? ` · ${ACQUIRED_LABELS[acquired]}` : ""}${attribute ? ` · ${ATTRIBUTE_LABELS[attribute]}` : ""}`,
-      caption: "Each image with its prompt: the truth (implicit: the demographic shares; explicit: the requested class), the labels of its faces (left to right for relations) and its prompt's score over all of the cell's images.",
+      caption:
+        "Each image with its prompt: the truth (implicit: the demographic shares; explicit: the requested class), the labels of its faces (left to right for relations) and its prompt's score over all of the cell's images.",
       columns: ["Prompt", "Visibility · acquired · item", "Truth", "Faces", "Prompt score"],
       rows,
       total,

@@ -25,7 +25,11 @@ export interface PromptTally {
   sideHits: { left: number; right: number };
 }
 
-const emptyCounts = (): Record<Attribute, number[]> => ({ gender: CLASSES.gender.map(() => 0), race: CLASSES.race.map(() => 0), age: CLASSES.age.map(() => 0) });
+const emptyCounts = (): Record<Attribute, number[]> => ({
+  gender: CLASSES.gender.map(() => 0),
+  race: CLASSES.race.map(() => 0),
+  age: CLASSES.age.map(() => 0),
+});
 
 function countFace(counts: Record<Attribute, number[]>, labels: Record<Attribute, string | null>) {
   for (const a of ATTRIBUTES) {
@@ -50,7 +54,8 @@ export function tallyImage(t: PromptTally, prompt: FaintPrompt, faces: ImageReco
     for (const side of ["left", "right"] as const) countFace((t.counts[side] ??= emptyCounts()), sides[side].labels);
     if (prompt.visibility === "explicit") {
       t.scored++;
-      const shows = (p: (typeof prompt.persons)[number]) => !!p.requested && sides[p.side as "left" | "right"].labels[p.requested.attribute] === p.requested.value;
+      const shows = (p: (typeof prompt.persons)[number]) =>
+        !!p.requested && sides[p.side as "left" | "right"].labels[p.requested.attribute] === p.requested.value;
       if (prompt.persons.every(shows)) t.hits++;
       for (const p of prompt.persons) if (shows(p)) t.sideHits[p.side as "left" | "right"]++;
     }
@@ -124,7 +129,10 @@ function levels(units: Entry[][], resamples: number, seed: number) {
 }
 
 /** paper-text: an entry counts at its own attribute and acquired level with k_i·k_j. */
-const paperEntry = (value: number, attribute: Attribute, acquired: Acquired, weight: number): Entry => ({ value, w: { all: weight, [attribute]: weight, [acquired]: weight } });
+const paperEntry = (value: number, attribute: Attribute, acquired: Acquired, weight: number): Entry => ({
+  value,
+  w: { all: weight, [attribute]: weight, [acquired]: weight },
+});
 
 const implicitCache = new Map<string, ReturnType<typeof implicitReleaseWeights>>();
 const explicitCache = new Map<string, ReleaseWeights>();
@@ -138,7 +146,8 @@ function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally
   const repeats = new Map<string, number>();
   if (profile === "release")
     for (const p of content.prompts)
-      if (p.visibility === "explicit" && (tallies.get(p.id)?.scored ?? 0) > 0) for (const e of explicitEntries(p.text)) repeats.set(e.entry, (repeats.get(e.entry) ?? 0) + 1);
+      if (p.visibility === "explicit" && (tallies.get(p.id)?.scored ?? 0) > 0)
+        for (const e of explicitEntries(p.text)) repeats.set(e.entry, (repeats.get(e.entry) ?? 0) + 1);
   for (const p of content.prompts) {
     const t = tallies.get(p.id);
     if (!t) continue;
@@ -149,7 +158,12 @@ function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally
         let lw = implicitCache.get(p.text);
         if (!lw) implicitCache.set(p.text, (lw = implicitReleaseWeights(p.text)));
         const k = RELEASE_WEIGHTS.implicitAttributeWeights;
-        implicitUnits.push(s.map(([a, v]) => ({ value: v, w: { all: k[a] * lw.all, [a]: lw.all, occupation: k[a] * lw.occupation, characteristic: k[a] * lw.characteristic, relation: k[a] * lw.relation } })));
+        implicitUnits.push(
+          s.map(([a, v]) => ({
+            value: v,
+            w: { all: k[a] * lw.all, [a]: lw.all, occupation: k[a] * lw.occupation, characteristic: k[a] * lw.characteristic, relation: k[a] * lw.relation },
+          })),
+        );
       } else implicitUnits.push(s.map(([a, v]) => paperEntry(v, a, p.acquired, w.attribute.implicit[a] * w.prompt)));
     } else if (t.scored > 0) {
       if (profile === "release") {
@@ -172,10 +186,18 @@ function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally
 }
 
 /** Every score of one model from its prompts' tallies. */
-export function modelScores(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, resamples: number, seed: number, profile: ScoringProfile = "release"): ModelScores {
+export function modelScores(
+  content: FaintContent,
+  tallies: ReadonlyMap<string, PromptTally>,
+  resamples: number,
+  seed: number,
+  profile: ScoringProfile = "release",
+): ModelScores {
   const w = content.weights;
   const { implicitUnits, explicitUnits } = entries(content, tallies, profile);
-  let images = 0, noFace = 0, notTwo = 0;
+  let images = 0,
+    noFace = 0,
+    notTwo = 0;
   for (const t of tallies.values()) {
     images += t.images;
     noFace += t.noFace;
@@ -202,7 +224,8 @@ export function modelScores(content: FaintContent, tallies: ReadonlyMap<string, 
     if (Object.keys(unit).length) pairUnits.push(unit);
   }
   const etaOf = (units: readonly Partial<Record<Attribute, number>>[], a: Attribute) => eta(units.flatMap((u) => (u[a] === undefined ? [] : [u[a]!])));
-  const etaAll = (units: readonly Partial<Record<Attribute, number>>[]) => etaSum(Object.fromEntries(ATTRIBUTES.map((a) => [a, etaOf(units, a)])), w.attribute.eta);
+  const etaAll = (units: readonly Partial<Record<Attribute, number>>[]) =>
+    etaSum(Object.fromEntries(ATTRIBUTES.map((a) => [a, etaOf(units, a)])), w.attribute.eta);
   const etaCi = (stat: (u: readonly Partial<Record<Attribute, number>>[]) => number | null) => bootstrap(pairUnits, stat, resamples, seed) ?? {};
   const imp = levels(implicitUnits, resamples, seed);
   const exp = levels(explicitUnits, resamples, seed);
@@ -211,7 +234,9 @@ export function modelScores(content: FaintContent, tallies: ReadonlyMap<string, 
       ? releaseEta(content, tallies, resamples, seed)
       : {
           all: { value: etaAll(pairUnits), n: pairUnits.length, ...etaCi(etaAll) },
-          byAttribute: Object.fromEntries(ATTRIBUTES.map((a) => [a, { value: etaOf(pairUnits, a), n: pairUnits.filter((u) => u[a] !== undefined).length, ...etaCi((u) => etaOf(u, a)) }])) as Record<Attribute, Scored>,
+          byAttribute: Object.fromEntries(
+            ATTRIBUTES.map((a) => [a, { value: etaOf(pairUnits, a), n: pairUnits.filter((u) => u[a] !== undefined).length, ...etaCi((u) => etaOf(u, a)) }]),
+          ) as Record<Attribute, Scored>,
         };
   return {
     implicit: { all: imp.all, byAttribute: imp.byAttribute, byAcquired: imp.byAcquired },
@@ -246,6 +271,11 @@ function releaseEta(content: FaintContent, tallies: ReadonlyMap<string, PromptTa
   const ci = (pick: (p: ReleasePairEta) => number) => bootstrap(pairs, (s) => releaseEtaMean(s, pick), resamples, seed) ?? {};
   return {
     all: { value: withData ? releaseEtaMean(pairs, (p) => p.total) : null, n: withData, ...(withData ? ci((p) => p.total) : {}) },
-    byAttribute: Object.fromEntries(ATTRIBUTES.map((a) => [a, { value: withData ? releaseEtaMean(pairs, (p) => p.byAttribute[a]) : null, n: withData, ...(withData ? ci((p) => p.byAttribute[a]) : {}) }])) as Record<Attribute, Scored>,
+    byAttribute: Object.fromEntries(
+      ATTRIBUTES.map((a) => [
+        a,
+        { value: withData ? releaseEtaMean(pairs, (p) => p.byAttribute[a]) : null, n: withData, ...(withData ? ci((p) => p.byAttribute[a]) : {}) },
+      ]),
+    ) as Record<Attribute, Scored>,
   };
 }

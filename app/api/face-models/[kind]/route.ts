@@ -16,6 +16,11 @@ export const GET = jsonRead<{ kind: string }>("signed-in", async (_query, { para
   if (!found && kind === "fairface") return new Response(null, { status: 204, headers: { "cache-control": "no-cache", "x-fof-model": "not installed" } });
   if (!found) return NextResponse.json({ error: "face detector not installed: run `npm run setup:models`" }, { status: 404 });
   return new Response(Readable.toWeb(createReadStream(found.file)) as ReadableStream, {
-    headers: { "content-type": "application/octet-stream", "content-length": String(found.bytes), "cache-control": "no-cache", "x-content-type-options": "nosniff" },
+    headers: {
+      "content-type": "application/octet-stream",
+      "content-length": String(found.bytes),
+      "cache-control": "no-cache",
+      "x-content-type-options": "nosniff",
+    },
   });
 });

@@ -39,9 +39,16 @@ export const GET = jsonRead("results.read", async (query, { viewer }) => {
   const missing = ids.filter((id) => !found.some((r) => r.id === id));
   if (missing.length) throw notFound(`run(s) ${missing.join(", ")}`);
   const suiteIds = [...new Set(found.map((r) => r.suiteId))];
-  if (suiteIds.length > 1) throw new DomainError("invalid", `runs of one suite at a time (these are of ${suiteIds.join(", ")}): suites' scores are not comparable`);
+  if (suiteIds.length > 1)
+    throw new DomainError("invalid", `runs of one suite at a time (these are of ${suiteIds.join(", ")}): suites' scores are not comparable`);
   const ordered = ids.map((id) => found.find((r) => r.id === id)!).map(({ id, name }) => ({ id, name }));
-  await audit(db(), { userId: viewer?.id ?? null, action: "export", targetType: "scores", targetId: ids.slice(0, 20).join(",").slice(0, 500), details: { runs: ids.length, format, labels, raceMapping, profile } });
+  await audit(db(), {
+    userId: viewer?.id ?? null,
+    action: "export",
+    targetType: "scores",
+    targetId: ids.slice(0, 20).join(",").slice(0, 500),
+    details: { runs: ids.length, format, labels, raceMapping, profile },
+  });
   const suite = suiteOfFace(suiteIds[0]);
   if (!suite.customRunPages && suite.results) return suiteScores(suite, ordered, parsed.data);
   const groups = await runsScores(db(), ordered, { labels, raceMapping, profile });
@@ -55,22 +62,44 @@ export const GET = jsonRead("results.read", async (query, { viewer }) => {
   const stamp = new Date().toISOString().slice(0, 10);
   if (format === "csv") return attachment(scoresCsv(groups, intervals, profile), `fact-or-fair-scores-${profile}-${stamp}.csv`, "text/csv; charset=utf-8");
   const results = groups.map((g) => ({ ...g, intervals: intervals.get(pointIntervalKey(g)) ?? null }));
-  return attachment(JSON.stringify({ labels, raceMapping, profile, runs: ordered, results }, null, 2) + "\n", `fact-or-fair-scores-${profile}-${stamp}.json`, "application/json");
+  return attachment(
+    JSON.stringify({ labels, raceMapping, profile, runs: ordered, results }, null, 2) + "\n",
+    `fact-or-fair-scores-${profile}-${stamp}.json`,
+    "application/json",
+  );
 });
 
 /** Runs of a suite with generic views: their tables merged (a Run column, published rows once) as a long CSV or JSON. */
 async function suiteScores(suite: AnySuite, runs: Array<{ id: string; name: string }>, q: z.infer<typeof schema>) {
-  const outcomes = await outcomeCounts(db(), runs.map((r) => r.id));
-  const statuses = new Map((await db().run.findMany({ where: { id: { in: runs.map((r) => r.id) } }, select: { id: true, status: true } })).map((r) => [r.id, r.status]));
+  const outcomes = await outcomeCounts(
+    db(),
+    runs.map((r) => r.id),
+  );
+  const statuses = new Map(
+    (await db().run.findMany({ where: { id: { in: runs.map((r) => r.id) } }, select: { id: true, status: true } })).map((r) => [r.id, r.status]),
+  );
   const caution = (id: string) => {
     const failed = outcomes.get(id)?.failed ?? 0;
     const status = statuses.get(id) ?? "unknown";
     return status === "completed" && !failed ? null : outcomeLabel(status, failed);
   };
-  const { tables, provenance, refused } = await suiteRunsResults(db(), suite, runs.map((r) => ({ ...r, caution: caution(r.id) })), { labels: q.labels, verifiedOnly: q.items === "verified", resamples: 1000, profile: q.profile });
+  const { tables, provenance, refused } = await suiteRunsResults(
+    db(),
+    suite,
+    runs.map((r) => ({ ...r, caution: caution(r.id) })),
+    { labels: q.labels, verifiedOnly: q.items === "verified", resamples: 1000, profile: q.profile },
+  );
   const stamp = new Date().toISOString().slice(0, 10);
   const base = `${suite.id}-scores-${q.labels}${suite.profiles ? `-${q.profile}` : ""}-${stamp}`;
   if (q.format === "csv") return attachment(viewsCsv(tables), `${base}.csv`, "text/csv; charset=utf-8");
-  const body = { suite: { id: suite.id, name: suite.name }, runs: runs.map((r) => ({ ...r, labelProvenance: provenance[r.id] ?? null })), refused, labels: q.labels, items: q.items, ...(suite.profiles ? { profile: q.profile } : {}), views: tables };
+  const body = {
+    suite: { id: suite.id, name: suite.name },
+    runs: runs.map((r) => ({ ...r, labelProvenance: provenance[r.id] ?? null })),
+    refused,
+    labels: q.labels,
+    items: q.items,
+    ...(suite.profiles ? { profile: q.profile } : {}),
+    views: tables,
+  };
   return attachment(JSON.stringify(body, null, 2) + "\n", `${base}.json`, "application/json");
 }

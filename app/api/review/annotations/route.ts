@@ -7,6 +7,12 @@ import { audit } from "@/lib/auth/audit";
 // The annotator is the signed-in account: a body naming someone else is overridden, never trusted.
 export const POST = jsonWrite("faces.review", async (body, { viewer }) => {
   const saved = await saveAnnotations(db(), { ...(body as object), annotator: viewer!.id } as Parameters<typeof saveAnnotations>[1]);
-  await audit(db(), { userId: viewer!.id, action: "face.label", targetType: "face", targetId: saved.faces.map((f) => f.id).join(","), details: { faces: saved.faces.length } });
+  await audit(db(), {
+    userId: viewer!.id,
+    action: "face.label",
+    targetType: "face",
+    targetId: saved.faces.map((f) => f.id).join(","),
+    details: { faces: saved.faces.length },
+  });
   return saved;
 });

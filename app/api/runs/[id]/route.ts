@@ -5,7 +5,11 @@ import { jsonRead, notFound } from "@/lib/engine/http";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/suites/profiles";
 
-const schema = z.strictObject({ raceMapping: z.enum(RACE_MAPPINGS).default("paper"), labels: z.enum(LABEL_SOURCES).default("model"), profile: z.enum(SCORING_PROFILES).default(DEFAULT_PROFILE) });
+const schema = z.strictObject({
+  raceMapping: z.enum(RACE_MAPPINGS).default("paper"),
+  labels: z.enum(LABEL_SOURCES).default("model"),
+  profile: z.enum(SCORING_PROFILES).default(DEFAULT_PROFILE),
+});
 
 /** A run's live summary: progress, throughput, spend, scores, worker health. */
 export const GET = jsonRead<{ id: string }>("results.read", async (query, { params }) => {

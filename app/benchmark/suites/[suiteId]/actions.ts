@@ -20,7 +20,16 @@ export async function reviewItemAction(_prev: ItemReviewState, form: FormData): 
   const g = await actionGuard("content.review");
   if ("message" in g) return { message: g.message };
   try {
-    await reviewItem(db(), { suiteId: String(form.get("suiteId") ?? ""), itemId: String(form.get("itemId") ?? ""), state: String(form.get("state") ?? "") as "verified", note: String(form.get("note") ?? "") }, { id: g.viewer.id, name: g.viewer.name });
+    await reviewItem(
+      db(),
+      {
+        suiteId: String(form.get("suiteId") ?? ""),
+        itemId: String(form.get("itemId") ?? ""),
+        state: String(form.get("state") ?? "") as "verified",
+        note: String(form.get("note") ?? ""),
+      },
+      { id: g.viewer.id, name: g.viewer.name },
+    );
   } catch (e) {
     if (e instanceof ZodError) return { message: e.issues[0]?.message ?? "invalid review" };
     if (e instanceof DomainError) return { message: e.message };
@@ -49,7 +58,13 @@ export async function importSuiteDataAction(_prev: DataImportState, form: FormDa
   try {
     const read = await Promise.all(files.map(async (f) => ({ name: f.name.slice(0, 200), text: await f.text() })));
     const r = await importSuiteData(db(), suiteId, read);
-    await audit(db(), { userId: g.viewer.id, action: "content.import", targetType: "suite", targetId: suiteId, details: { version: r.version, sha256: r.sha256, created: r.created, files: read.map((f) => f.name) } });
+    await audit(db(), {
+      userId: g.viewer.id,
+      action: "content.import",
+      targetType: "suite",
+      targetId: suiteId,
+      details: { version: r.version, sha256: r.sha256, created: r.created, files: read.map((f) => f.name) },
+    });
     revalidatePath(`/benchmark/suites/${suiteId}`);
     return { ok: `${r.created ? "Imported" : "Already imported"}: content ${r.version}. Choose it under Content when launching a run.` };
   } catch (e) {

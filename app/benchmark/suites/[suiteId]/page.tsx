@@ -20,7 +20,13 @@ export const metadata: Metadata = { title: "Benchmark suite" };
 const PAGE_SIZE = 100;
 
 /** A suite's content, browsable like the FACT-OR-FAIR statistics, with each item's review state. Public, like /benchmark. */
-export default async function SuiteContentPage({ params, searchParams }: { params: Promise<{ suiteId: string }>; searchParams: Promise<{ state?: string; q?: string; page?: string }> }) {
+export default async function SuiteContentPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ suiteId: string }>;
+  searchParams: Promise<{ state?: string; q?: string; page?: string }>;
+}) {
   await connection();
   const suite = findSuite((await params).suiteId);
   if (!suite) notFound();
@@ -33,7 +39,9 @@ export default async function SuiteContentPage({ params, searchParams }: { param
   const reviews = suite.reviewable ? await itemReviews(db(), suite.id) : new Map();
   const state = (CONTENT_REVIEW_STATES as readonly string[]).includes(sp.state ?? "") ? sp.state : null;
   const q = (sp.q ?? "").trim().toLowerCase().slice(0, 100);
-  const items = suite.items(content).filter((i) => (!state || reviewOf(reviews, i.id).state === state) && (!q || `${i.title} ${Object.values(i.fields).join(" ")}`.toLowerCase().includes(q)));
+  const items = suite
+    .items(content)
+    .filter((i) => (!state || reviewOf(reviews, i.id).state === state) && (!q || `${i.title} ${Object.values(i.fields).join(" ")}`.toLowerCase().includes(q)));
   const pages = Math.max(1, Math.ceil(items.length / PAGE_SIZE));
   const page = Math.min(pages - 1, Math.max(0, Number.parseInt(sp.page ?? "0", 10) || 0));
   const shown = items.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
@@ -50,19 +58,22 @@ export default async function SuiteContentPage({ params, searchParams }: { param
         title={suite.name}
         description={
           <>
-            {suite.summary}. Content <code className="rounded bg-slate-100 px-1">{content.version}</code> <span className="text-slate-400">(sha256 {content.sha256.slice(0, 12)}…)</span>. Paper: {suite.paper.title} ({suite.paper.citation}).
+            {suite.summary}. Content <code className="rounded bg-slate-100 px-1">{content.version}</code>{" "}
+            <span className="text-slate-400">(sha256 {content.sha256.slice(0, 12)}…)</span>. Paper: {suite.paper.title} ({suite.paper.citation}).
           </>
         }
       />
       {suite.dataImport && (
         <details className="mb-3 rounded-lg border border-slate-200 bg-white px-4 py-2 text-sm" data-testid="content-versions">
           <summary className="cursor-pointer font-medium">
-            Content versions ({versions.length}) — the shipped sample set{versions.some((v) => v.imported) ? " and imported data" : ""}; a run is planned on one and scored from it
+            Content versions ({versions.length}) — the shipped sample set{versions.some((v) => v.imported) ? " and imported data" : ""}; a run is planned on one
+            and scored from it
           </summary>
           <ul className="mt-2 space-y-1">
             {versions.map((v) => (
               <li key={v.sha256}>
-                <code className="rounded bg-slate-100 px-1">{v.version}</code> {v.current ? <Badge tone="success">shipped</Badge> : v.imported ? <Badge tone="info">imported</Badge> : <Badge>earlier</Badge>}{" "}
+                <code className="rounded bg-slate-100 px-1">{v.version}</code>{" "}
+                {v.current ? <Badge tone="success">shipped</Badge> : v.imported ? <Badge tone="info">imported</Badge> : <Badge>earlier</Badge>}{" "}
                 <span className="text-slate-500">
                   {v.items ?? "?"} entries · sha256 {v.sha256.slice(0, 12)}…{v.note ? ` · ${v.note}` : ""}
                 </span>
@@ -80,8 +91,10 @@ export default async function SuiteContentPage({ params, searchParams }: { param
       )}
       {suite.reviewable && (
         <p className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="content-review-summary">
-          This sample set was written for the workbench, not taken from the paper{suite.dataImport ? " (the paper's own entries can be imported under Content versions)" : ""}, and needs a reviewer&apos;s check (the paper&apos;s own set was 93 % correct on human review).{" "}
-          {CONTENT_REVIEW_STATES.map((s) => `${counts[s]} ${CONTENT_REVIEW_LABELS[s].toLowerCase()}`).join(" · ")}. Results can be restricted to verified entries.
+          This sample set was written for the workbench, not taken from the paper
+          {suite.dataImport ? " (the paper's own entries can be imported under Content versions)" : ""}, and needs a reviewer&apos;s check (the paper&apos;s own
+          set was 93 % correct on human review). {CONTENT_REVIEW_STATES.map((s) => `${counts[s]} ${CONTENT_REVIEW_LABELS[s].toLowerCase()}`).join(" · ")}.
+          Results can be restricted to verified entries.
         </p>
       )}
       <form method="get" className="mb-3 flex flex-wrap items-end gap-3 text-sm" aria-label="Filter entries">

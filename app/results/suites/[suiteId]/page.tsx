@@ -30,9 +30,15 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
   const selection = await selectRuns(sp, suite.id);
   const runs = selection.picked.map((r) => ({ id: r.id, name: r.name, caution: selection.cautions[r.id] }));
   // Intervals for the runs shown: each run's are cached per state of its data, so a revisit costs a lookup.
-  const { tables, provenance, refused } = await suiteRunsResults(db(), suite, runs, { labels: p.labels, verifiedOnly: p.items === "verified", resamples: 1000, profile: p.profile });
+  const { tables, provenance, refused } = await suiteRunsResults(db(), suite, runs, {
+    labels: p.labels,
+    verifiedOnly: p.items === "verified",
+    resamples: 1000,
+    profile: p.profile,
+  });
   const options = { labels: p.labels, ...(p.items !== "all" ? { items: p.items } : {}), ...(suite.profiles ? { profile: p.profile } : {}) };
-  const exportHref = (format: string) => `/api/results/scores?${new URLSearchParams({ runs: runs.map((r) => r.id).join(","), format, labels: p.labels, ...(suite.profiles ? { profile: p.profile } : {}) })}`;
+  const exportHref = (format: string) =>
+    `/api/results/scores?${new URLSearchParams({ runs: runs.map((r) => r.id).join(","), format, labels: p.labels, ...(suite.profiles ? { profile: p.profile } : {}) })}`;
   return (
     <>
       <PageHeader
@@ -42,7 +48,15 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
       <div className="space-y-4">
         <SuiteSwitch current={suite.id} />
         <div className="flex flex-wrap items-end justify-between gap-3">
-          <ResultsControls action={`/results/suites/${suite.id}`} labels={p.labels} items={p.items} profile={p.profile} profiles={suite.profiles ?? false} reviewable={suite.reviewable} keep={selection.explicit ? { runs: runs.map((r) => r.id).join(",") } : {}} />
+          <ResultsControls
+            action={`/results/suites/${suite.id}`}
+            labels={p.labels}
+            items={p.items}
+            profile={p.profile}
+            profiles={suite.profiles ?? false}
+            reviewable={suite.reviewable}
+            keep={selection.explicit ? { runs: runs.map((r) => r.id).join(",") } : {}}
+          />
           {runs.length > 0 && (
             <p className="flex gap-2 text-sm" aria-label="Downloads">
               <a className="rounded px-2 py-1 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50" href={exportHref("csv")} download>
@@ -62,7 +76,11 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
         <RunPicker selection={selection} keep={Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)]))} />
         {runs.length === 0 ? (
           <EmptyState title={`No ${suite.name} runs to show yet`}>
-            Launch one from <Link className="text-indigo-700 underline" href={`/runs/new?suite=${suite.id}`}>Runs</Link> (the synthetic image model needs no API key), or pick runs above.
+            Launch one from{" "}
+            <Link className="text-indigo-700 underline" href={`/runs/new?suite=${suite.id}`}>
+              Runs
+            </Link>{" "}
+            (the synthetic image model needs no API key), or pick runs above.
           </EmptyState>
         ) : (
           <>

@@ -18,22 +18,44 @@ import { RunTabs } from "@/components/runs/run-tabs";
 export const metadata: Metadata = { title: "Answers" };
 const PAGE_SIZE = 25;
 
-export default async function AnswersPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AnswersPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const viewer = await pageGuard("data.export", "/runs");
   await connection();
   const { id } = await params;
   const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, modality: true, suiteId: true } });
   if (!run) notFound();
   const parsed = answersParamsSchema.safeParse(flatParams(await searchParams));
-  if (!parsed.success) return <EmptyState title="Invalid answers link">{parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}</EmptyState>;
+  if (!parsed.success)
+    return <EmptyState title="Invalid answers link">{parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}</EmptyState>;
   const p = parsed.data;
   // A statistic the run's pinned content does not know is a link to nothing: the not-found page, not an error.
   const bm = await runBenchmark(db(), id);
   const statistic = bm ? findStatisticIn(bm, p.statisticId) : undefined;
   if (!statistic) notFound();
   const t2i = run.modality === "t2i";
-  const ref: GroupRef = { model: p.model, test: p.test, context: p.context ?? null, attribute: p.attribute, ...(t2i ? { labels: p.labels, raceMapping: p.raceMapping } : {}) };
-  const filter = { ...ref, statisticId: statistic.id, level: p.level, answer: p.answer, page: p.page, pageSize: PAGE_SIZE, labels: p.labels, raceMapping: p.raceMapping };
+  const ref: GroupRef = {
+    model: p.model,
+    test: p.test,
+    context: p.context ?? null,
+    attribute: p.attribute,
+    ...(t2i ? { labels: p.labels, raceMapping: p.raceMapping } : {}),
+  };
+  const filter = {
+    ...ref,
+    statisticId: statistic.id,
+    level: p.level,
+    answer: p.answer,
+    page: p.page,
+    pageSize: PAGE_SIZE,
+    labels: p.labels,
+    raceMapping: p.raceMapping,
+  };
   const data = t2i ? await cellFaces(db(), id, filter) : await cellQueries(db(), id, filter);
   const pages = Math.max(1, Math.ceil(data.total / PAGE_SIZE));
   const pageHref = (page: number) => `${answersHref(id, ref, { statisticId: statistic.id, level: p.level, answer: p.answer })}&page=${page}`;
@@ -54,7 +76,10 @@ export default async function AnswersPage({ params, searchParams }: { params: Pr
         </Link>
       </nav>
       <RunTabs run={run} current="breakdown" role={viewer.role} />
-      <PageHeader title={`${statistic.name} — ${p.level}: ${what}`} description={`${data.total} ${t2i ? "face record(s)" : "quer(ies)"}; ${p.attribute} truth for this level: ${statistic.groundTruth[p.attribute]?.[p.level] ?? "–"}.`} />
+      <PageHeader
+        title={`${statistic.name} — ${p.level}: ${what}`}
+        description={`${data.total} ${t2i ? "face record(s)" : "quer(ies)"}; ${p.attribute} truth for this level: ${statistic.groundTruth[p.attribute]?.[p.level] ?? "–"}.`}
+      />
       {data.total === 0 ? (
         <EmptyState title="Nothing here">No {t2i ? "faces" : "answers"} match this segment.</EmptyState>
       ) : (
@@ -92,7 +117,12 @@ export default async function AnswersPage({ params, searchParams }: { params: Pr
                   {f.image && (
                     <div className="relative h-32 w-32 shrink-0 overflow-hidden rounded bg-slate-100">
                       {/* eslint-disable-next-line @next/next/no-img-element */}
-                      <img src={`/api/images/${f.imageId}`} alt={`Generated: ${f.image.originalName ?? f.imageId}`} className="h-full w-full object-contain" loading="lazy" />
+                      <img
+                        src={`/api/images/${f.imageId}`}
+                        alt={`Generated: ${f.image.originalName ?? f.imageId}`}
+                        className="h-full w-full object-contain"
+                        loading="lazy"
+                      />
                       {f.face && (
                         <span
                           aria-hidden="true"
@@ -114,7 +144,10 @@ export default async function AnswersPage({ params, searchParams }: { params: Pr
                     <p className="text-xs text-slate-500">
                       classifier: {f.modelAnswer ?? "–"} · people: {f.humanAnswer ?? "no majority"} {f.face ? `· ${f.face.source} face #${f.faceId}` : ""}
                     </p>
-                    <Link className="text-xs text-indigo-700 hover:underline" href={`/review?${new URLSearchParams({ runId: id, model: p.model, statisticId: statistic.id, level: p.level, test: p.test })}`}>
+                    <Link
+                      className="text-xs text-indigo-700 hover:underline"
+                      href={`/review?${new URLSearchParams({ runId: id, model: p.model, statisticId: statistic.id, level: p.level, test: p.test })}`}
+                    >
                       Review labels
                     </Link>
                   </div>

@@ -22,7 +22,13 @@ export const metadata: Metadata = { title: "Breakdown" };
 
 const SORT_LABELS = { benchmark: "Benchmark order", entropy: "Lowest entropy first", kl: "Largest KL first", accuracy: "Lowest accuracy first" } as const;
 
-export default async function BreakdownPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function BreakdownPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const { id } = await params;
@@ -36,7 +42,13 @@ export default async function BreakdownPage({ params, searchParams }: { params: 
   const opts = run.modality === "t2i" ? { labels: p.labels, raceMapping: p.raceMapping, profile: p.profile } : {};
   const [groups, bm] = await Promise.all([runDetailed(db(), id, opts), runBenchmark(db(), id)]);
   const group =
-    groups.find((g) => (!p.model || g.model === p.model) && (!p.test || g.test === p.test) && (p.test ? g.context === (p.context ?? null) : true) && g.attribute === p.attribute) ??
+    groups.find(
+      (g) =>
+        (!p.model || g.model === p.model) &&
+        (!p.test || g.test === p.test) &&
+        (p.test ? g.context === (p.context ?? null) : true) &&
+        g.attribute === p.attribute,
+    ) ??
     groups.find((g) => g.attribute === p.attribute) ??
     groups[0];
   const ref: GroupRef | null = group ? { model: group.model, test: group.test, context: group.context, attribute: group.attribute, ...opts } : null;
@@ -102,7 +114,12 @@ export default async function BreakdownPage({ params, searchParams }: { params: 
             actions={
               <nav aria-label="Sort" className="flex flex-wrap gap-1 text-xs">
                 {BREAKDOWN_SORTS.map((s) => (
-                  <Link key={s} href={breakdownPageHref(id, ref, { sort: s })} aria-current={s === p.sort ? "page" : undefined} className={`rounded px-2 py-1 ${s === p.sort ? "bg-slate-900 text-white" : "ring-1 ring-slate-300 hover:bg-slate-100"}`}>
+                  <Link
+                    key={s}
+                    href={breakdownPageHref(id, ref, { sort: s })}
+                    aria-current={s === p.sort ? "page" : undefined}
+                    className={`rounded px-2 py-1 ${s === p.sort ? "bg-slate-900 text-white" : "ring-1 ring-slate-300 hover:bg-slate-100"}`}
+                  >
                     {SORT_LABELS[s]}
                   </Link>
                 ))}
@@ -111,7 +128,10 @@ export default async function BreakdownPage({ params, searchParams }: { params: 
           >
             <BreakdownChart runId={id} group={ref} rows={rows} classes={classes} />
           </Card>
-          <Card title="Counts" description="Each count opens the answers (or faces) behind it. H = normalised entropy of the cell; KL and exp(−KL) are per statistic (highest vs lowest).">
+          <Card
+            title="Counts"
+            description="Each count opens the answers (or faces) behind it. H = normalised entropy of the cell; KL and exp(−KL) are per statistic (highest vs lowest)."
+          >
             <Table data-testid="breakdown-table">
               <thead>
                 <tr>
@@ -140,7 +160,11 @@ export default async function BreakdownPage({ params, searchParams }: { params: 
                     {classes.map((c) => (
                       <Td key={c} className={`text-right tabular-nums ${r.truth === c ? "font-semibold" : ""}`}>
                         {r.counts[c] ? (
-                          <Link className="text-indigo-700 hover:underline" href={answersHref(id, ref, { statisticId: r.statisticId, level: r.level, answer: c })} aria-label={`${r.counts[c]} ${c} answers for ${r.statistic}, ${r.level}`}>
+                          <Link
+                            className="text-indigo-700 hover:underline"
+                            href={answersHref(id, ref, { statisticId: r.statisticId, level: r.level, answer: c })}
+                            aria-label={`${r.counts[c]} ${c} answers for ${r.statistic}, ${r.level}`}
+                          >
                             {r.counts[c]}
                           </Link>
                         ) : (
@@ -150,7 +174,10 @@ export default async function BreakdownPage({ params, searchParams }: { params: 
                     ))}
                     <Td className="text-right tabular-nums">
                       {r.refused ? (
-                        <Link className="text-indigo-700 hover:underline" href={answersHref(id, ref, { statisticId: r.statisticId, level: r.level, answer: "refused" })}>
+                        <Link
+                          className="text-indigo-700 hover:underline"
+                          href={answersHref(id, ref, { statisticId: r.statisticId, level: r.level, answer: "refused" })}
+                        >
                           {r.refused}
                         </Link>
                       ) : (
@@ -163,7 +190,9 @@ export default async function BreakdownPage({ params, searchParams }: { params: 
                           {r.n}
                         </Link>
                       ) : (
-                        <span className="text-slate-400" title="no answers for this cell">0</span>
+                        <span className="text-slate-400" title="no answers for this cell">
+                          0
+                        </span>
                       )}
                     </Td>
                     <Td className="text-right tabular-nums">{r.truth ? r.correct : "–"}</Td>

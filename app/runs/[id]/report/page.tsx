@@ -28,7 +28,13 @@ export const metadata: Metadata = { title: "Report" };
 const METRIC_LABELS = { sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair", distance: "d" } as const;
 
 /** A run's printable report: settings, seed, model versions, dates, the chart, scores with intervals, Table 3, statistics. */
-export default async function ReportPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ReportPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const { id } = await params;
@@ -68,7 +74,10 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
           <p className="text-xs uppercase tracking-wide text-slate-500">FACT-OR-FAIR report</p>
           <h1 className="text-2xl font-semibold">{run.name}</h1>
           <p className="text-sm text-slate-500">
-            Generated {date(new Date())} · <Link href={`/runs/${id}`} className="print:no-underline">run {id}</Link>
+            Generated {date(new Date())} ·{" "}
+            <Link href={`/runs/${id}`} className="print:no-underline">
+              run {id}
+            </Link>
           </p>
         </div>
         <PrintButton />
@@ -80,9 +89,15 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
           run.modality === "t2i" && (
             <>
               <dt className="text-slate-500">Face labels</dt>
-              <dd>{q.labels}, race mapping {q.raceMapping}</dd>
+              <dd>
+                {q.labels}, race mapping {q.raceMapping}
+              </dd>
               <dt className="text-slate-500">d found</dt>
-              <dd>{distanceMethodOf(q.profile, "t2i") === "bounded" ? "as the released scripts find it (bounded search; release profile)" : "as the paper defines it (global minimum; paper-text profile)"}</dd>
+              <dd>
+                {distanceMethodOf(q.profile, "t2i") === "bounded"
+                  ? "as the released scripts find it (bounded search; release profile)"
+                  : "as the paper defines it (global minimum; paper-text profile)"}
+              </dd>
             </>
           )
         }
@@ -97,7 +112,13 @@ export default async function ReportPage({ params, searchParams }: { params: Pro
 
       <section className="break-inside-avoid">
         <h2 className="mb-2 text-base font-semibold">Factuality vs fairness</h2>
-        <TradeoffChart points={points} bounds={{ gender: boundSeries("gender"), race: boundSeries("race") }} runIds={[id]} height={320} intervalParams={run.modality === "t2i" ? { labels: q.labels, raceMapping: q.raceMapping, profile: q.profile } : {}} />
+        <TradeoffChart
+          points={points}
+          bounds={{ gender: boundSeries("gender"), race: boundSeries("race") }}
+          runIds={[id]}
+          height={320}
+          intervalParams={run.modality === "t2i" ? { labels: q.labels, raceMapping: q.raceMapping, profile: q.profile } : {}}
+        />
       </section>
 
       <section>

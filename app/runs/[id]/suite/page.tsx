@@ -15,7 +15,13 @@ export const metadata: Metadata = { title: "What is behind a result" };
 const RESERVED = new Set(["labels", "items", "page", "profile"]);
 
 /** The drill-down of a suite's result cell: the items, images and faces behind it. */
-export default async function SuiteDrillPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SuiteDrillPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const id = (await params).id;
@@ -28,7 +34,8 @@ export default async function SuiteDrillPage({ params, searchParams }: { params:
   const cell = drillCellSchema.safeParse(cellInput);
   if (!cell.success) notFound();
   const views = await suite.drill({ prisma: db() }, { runId: id, labels: p.labels, cell: cell.data, page: p.page, profile: p.profile });
-  const href = (page: number) => `/runs/${id}/suite?${new URLSearchParams({ ...cell.data, labels: p.labels, profile: p.profile, page: String(page) }).toString()}`;
+  const href = (page: number) =>
+    `/runs/${id}/suite?${new URLSearchParams({ ...cell.data, labels: p.labels, profile: p.profile, page: String(page) }).toString()}`;
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-500">

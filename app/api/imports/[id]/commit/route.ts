@@ -20,8 +20,21 @@ export const POST = jsonWrite<{ id: string }>(
     const { meta, files, workDir, cleanup } = takeUpload(env().dataDir, params.id);
     try {
       // Checked on a worker thread, files read from disk one at a time (lib/images/import-thread.ts).
-      const r = await importImages(db(), env().dataDir, { modelSlug: meta.model, suite: meta.suite ?? null, runId: meta.runId, runName: meta.runName, files, workDir });
-      await audit(db(), { userId: viewer?.id ?? null, action: "images.import", targetType: "run", targetId: r.runId, details: { model: meta.model, imported: r.imported } });
+      const r = await importImages(db(), env().dataDir, {
+        modelSlug: meta.model,
+        suite: meta.suite ?? null,
+        runId: meta.runId,
+        runName: meta.runName,
+        files,
+        workDir,
+      });
+      await audit(db(), {
+        userId: viewer?.id ?? null,
+        action: "images.import",
+        targetType: "run",
+        targetId: r.runId,
+        details: { model: meta.model, imported: r.imported },
+      });
       revalidatePath("/runs");
       revalidatePath(`/runs/${r.runId}`);
       return r;

@@ -9,10 +9,17 @@ export const PATCH = jsonWrite<{ id: string }>("faces.review", async (body, { pa
   if (!Number.isInteger(id) || id < 1) throw notFound("face");
   const face = await updateFace(db(), id, { ...(body as object), annotator: viewer!.id } as Parameters<typeof updateFace>[2]);
   const deleted = (body as { deleted?: unknown })?.deleted;
-  if (typeof deleted === "boolean") await audit(db(), { userId: viewer?.id ?? null, action: deleted ? "face.delete" : "face.restore", targetType: "face", targetId: String(id) });
+  if (typeof deleted === "boolean")
+    await audit(db(), { userId: viewer?.id ?? null, action: deleted ? "face.delete" : "face.restore", targetType: "face", targetId: String(id) });
   else {
     const classifier = (body as { classifier?: { model?: unknown; sha256?: unknown } })?.classifier;
-    await audit(db(), { userId: viewer?.id ?? null, action: "faces.classified", targetType: "face", targetId: String(id), details: { classifier: classifier?.model, sha256: classifier?.sha256 } });
+    await audit(db(), {
+      userId: viewer?.id ?? null,
+      action: "faces.classified",
+      targetType: "face",
+      targetId: String(id),
+      details: { classifier: classifier?.model, sha256: classifier?.sha256 },
+    });
   }
   return face;
 });

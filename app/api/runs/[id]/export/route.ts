@@ -49,13 +49,21 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
     const ref = { id, name: caution ? `${run.name} [${caution}]` : run.name };
     const groups = (await runScores(db(), id, { raceMapping, labels, profile })).map((g) => ({ ...g, run: ref }));
     const intervals = new Map<string, BootstrapIntervals>();
-    for (const g of (await runIntervals(db(), id, { raceMapping, labels, profile }))?.groups ?? []) intervals.set(pointIntervalKey({ ...g, run: ref }), g.intervals);
+    for (const g of (await runIntervals(db(), id, { raceMapping, labels, profile }))?.groups ?? [])
+      intervals.set(pointIntervalKey({ ...g, run: ref }), g.intervals);
     return attachment(scoresCsv(groups, intervals, profile), fileName(run.name, "scores.csv"), "text/csv; charset=utf-8");
   }
   if (format === "json") {
     const body =
       run.modality === "t2i"
-        ? { raceMapping, profile, labelProvenance, caution, results: await runScores(db(), id, { raceMapping, labels: "model", profile }), reviewedResults: await runScores(db(), id, { raceMapping, labels: "reviewed", profile }) }
+        ? {
+            raceMapping,
+            profile,
+            labelProvenance,
+            caution,
+            results: await runScores(db(), id, { raceMapping, labels: "model", profile }),
+            reviewedResults: await runScores(db(), id, { raceMapping, labels: "reviewed", profile }),
+          }
         : { profile, results: await runScores(db(), id, { profile }) };
     return new NextResponse(JSON.stringify(body, null, 2) + "\n", {
       headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${fileName(run.name, "scores.json")}"` },
@@ -74,16 +82,29 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
     },
   });
   return new Response(stream, {
-    headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${fileName(run.name, run.modality === "t2i" ? `${labels}.jsonl` : "jsonl")}"`, "cache-control": "no-store" },
+    headers: {
+      "content-type": "application/x-ndjson; charset=utf-8",
+      "content-disposition": `attachment; filename="${fileName(run.name, run.modality === "t2i" ? `${labels}.jsonl` : "jsonl")}"`,
+      "cache-control": "no-store",
+    },
   });
 });
 
 /** A run of a suite with generic results: its views as JSON or a long CSV, its data as the suite's JSONL lines. */
-async function suiteExport(id: string, name: string, s: NonNullable<Awaited<ReturnType<typeof genericSuiteOfRun>>>, format: "jsonl" | "json" | "csv", labels: "model" | "reviewed", profile: ScoringProfile) {
+async function suiteExport(
+  id: string,
+  name: string,
+  s: NonNullable<Awaited<ReturnType<typeof genericSuiteOfRun>>>,
+  format: "jsonl" | "json" | "csv",
+  labels: "model" | "reviewed",
+  profile: ScoringProfile,
+) {
   if (format !== "jsonl") {
     const body = await suiteResultsJson(db(), id, s, { labels, profile });
     if (format === "csv") return attachment(viewsCsv(body.views), fileName(name, `${labels}.csv`), "text/csv; charset=utf-8");
-    return new NextResponse(JSON.stringify(body, null, 2) + "\n", { headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${fileName(name, `${labels}.json`)}"` } });
+    return new NextResponse(JSON.stringify(body, null, 2) + "\n", {
+      headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${fileName(name, `${labels}.json`)}"` },
+    });
   }
   if (!s.suite.exportLines) throw new DomainError("not_found", `${s.suite.name} runs have no JSONL export`);
   const pages = s.suite.exportLines({ prisma: db() }, { runId: id, labels });
@@ -98,5 +119,11 @@ async function suiteExport(id: string, name: string, s: NonNullable<Awaited<Retu
       await pages.return(undefined);
     },
   });
-  return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${fileName(name, `${labels}.jsonl`)}"`, "cache-control": "no-store" } });
+  return new Response(stream, {
+    headers: {
+      "content-type": "application/x-ndjson; charset=utf-8",
+      "content-disposition": `attachment; filename="${fileName(name, `${labels}.jsonl`)}"`,
+      "cache-control": "no-store",
+    },
+  });
 }

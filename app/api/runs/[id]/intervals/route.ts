@@ -10,8 +10,14 @@ const schema = z.strictObject({
   raceMapping: z.enum(RACE_MAPPINGS).default("paper"),
   profile: z.enum(SCORING_PROFILES).default(DEFAULT_PROFILE),
   // A few fixed choices: every distinct (level, resamples) is a separate computation and cache entry.
-  resamples: z.enum(INTERVAL_RESAMPLES.map(String) as [string, ...string[]]).default("1000").transform(Number),
-  level: z.enum(INTERVAL_LEVELS.map(String) as [string, ...string[]]).default("0.95").transform(Number),
+  resamples: z
+    .enum(INTERVAL_RESAMPLES.map(String) as [string, ...string[]])
+    .default("1000")
+    .transform(Number),
+  level: z
+    .enum(INTERVAL_LEVELS.map(String) as [string, ...string[]])
+    .default("0.95")
+    .transform(Number),
 });
 
 /**

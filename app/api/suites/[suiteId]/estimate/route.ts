@@ -10,7 +10,11 @@ const schema = z.strictObject({
 });
 
 /** What a launch of this suite would plan and roughly cost (nothing is planned): the launch form asks as it changes. */
-export const POST = jsonWrite<{ suiteId: string }>("runs.manage", async (body, { params }) => {
-  const input = schema.parse(body);
-  return estimateSuiteRun(db(), { suite: params.suiteId, ...input });
-}, { maxBytes: 64 * 1024 });
+export const POST = jsonWrite<{ suiteId: string }>(
+  "runs.manage",
+  async (body, { params }) => {
+    const input = schema.parse(body);
+    return estimateSuiteRun(db(), { suite: params.suiteId, ...input });
+  },
+  { maxBytes: 64 * 1024 },
+);
