@@ -51,6 +51,20 @@ mkdirSync("test-results", { recursive: true });
 for (const f of ["test-results/unit-results.json", "test-results/pg-results.json", "test-results/e2e-results.json"]) rmSync(f, { force: true });
 
 step("typecheck", bin("tsc"), ["--noEmit"]);
+// The layout keeps its shape: lint (no warnings), formatting, and the dependency rules of docs/architecture.md.
+step("lint (ESLint)", bin("eslint"), [".", "--max-warnings", "0"]);
+step("format (Prettier)", bin("prettier"), ["--check", "."]);
+step("architecture (dependency-cruiser)", bin("depcruise"), [
+  "app",
+  "components",
+  "lib",
+  "bin",
+  "scripts",
+  "--config",
+  ".dependency-cruiser.cjs",
+  "--output-type",
+  "err",
+]);
 
 step("unit and integration tests (vitest)", bin("vitest"), [
   "run",

@@ -261,7 +261,7 @@ describe("synthetic image model", () => {
 
 describe("content review boundary", () => {
   it("refuses a dispute without a note, an unknown item and an unknown suite before touching the database", async () => {
-    const { reviewItem } = await import("../lib/suites/content-review");
+    const { reviewItem } = await import("../lib/suites/content-review-write");
     const noDb = null as never;
     const by = { id: null, name: "r" };
     await expect(reviewItem(noDb, { suiteId: "dofair", itemId: "declaration-1776-race", state: "disputed" }, by)).rejects.toThrow(/needs a note/);

@@ -5,7 +5,7 @@ import { env } from "../../lib/env";
 import { DomainError, importImages, LABEL_SOURCES, recordLine, runRecordChunks, runScores, type LabelSource } from "../../lib/engine";
 import { RACE_MAPPINGS, type RaceMapping } from "../../lib/faces/labels";
 import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
-import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "../../lib/suites/profiles";
+import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "../../lib/metrics/profiles";
 
 function raceMapping(v: string | undefined): RaceMapping {
   const m = (v ?? "paper") as RaceMapping;

@@ -3,7 +3,7 @@ import { access } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { InterchangeError, parseInterchange } from "../../lib/interchange";
 import { scoreGroups } from "../../lib/metrics";
-import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "../../lib/suites/profiles";
+import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "../../lib/metrics/profiles";
 
 async function readLines(file: string): Promise<string[]> {
   if (file !== "-") {

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { Selection } from "@/app/results/data";
+import type { Selection } from "@/lib/results/select-runs";
 import { RunPicker } from "./run-picker";
 import { SuiteSwitch } from "./suite-switch";
-import { DEFAULT_PROFILE, PROFILE_LABELS, SCORING_PROFILES } from "@/lib/suites/profiles";
+import { DEFAULT_PROFILE, PROFILE_LABELS, SCORING_PROFILES } from "@/lib/metrics/profiles";
 import { DEFAULT_SUITE_ID } from "@/lib/suites";
 
 const TABS = [

@@ -1,6 +1,6 @@
 // The run picker of the results pages: the runs shown (with why, when chosen by default) and checkboxes for the
 // runs of the page's suite; `keep`: parameters the form carries over (metric, profile, options).
-import { MIN_DEFAULT_ITEMS } from "@/app/results/data";
+import { MIN_DEFAULT_ITEMS } from "@/lib/results/select-runs";
 
 interface PickerSelection {
   all: Array<{ id: string; name: string; modality: string; status: string; models: string[] }>;

@@ -8,7 +8,7 @@ import { cn } from "@/components/ui/cn";
 import { decode, loadFairFace, loadOrt, type LoadedClassifier, type Ort } from "@/components/faces/runtime";
 import { keyAction, keyHint, type LabelSets } from "@/lib/review/label-set";
 import { fetchImage, patchFace, postFace, storeServerFaces, type ReviewFace } from "./api";
-import type { ReviewActions } from "./review-queue";
+import type { ReviewActions } from "./use-review-actions";
 import { attributesOf, labelText } from "./label-text";
 
 type Box = { x1: number; y1: number; x2: number; y2: number };

@@ -17,7 +17,7 @@ import { DONE_QUERY, isLive, outcomeTone, workerTone } from "@/lib/engine/status
 import { getJson } from "@/lib/client/fetch";
 import { FailuresPanel } from "./failures-panel";
 import { LabellingCard } from "./labelling-card";
-import { PROFILE_LABELS, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
+import { PROFILE_LABELS, SCORING_PROFILES, type ScoringProfile } from "@/lib/metrics/profiles";
 
 const DONE: readonly string[] = DONE_QUERY;
 const CONTEXT_ORDER: readonly string[] = ["", ...CONTEXTS];

@@ -1,6 +1,6 @@
 // The options of a suite's results, as a plain GET form (works without JavaScript, keeps the URL shareable).
 import { ITEM_SETS } from "@/lib/suites/review-states";
-import { PROFILE_LABELS, SCORING_PROFILES } from "@/lib/suites/profiles";
+import { PROFILE_LABELS, SCORING_PROFILES } from "@/lib/metrics/profiles";
 
 /** `profiles`: whether the suite scores differently under its paper's text and its released code. */
 /** `keep`: parameters the form carries over (e.g. the runs picked on the Results page). */

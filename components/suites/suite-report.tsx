@@ -5,7 +5,7 @@ import { db } from "@/lib/db";
 import type { AnySuite } from "@/lib/suites/types";
 import { resultParams } from "@/lib/suites/params";
 import { cachedSuiteResults } from "@/lib/suites/results-cache";
-import { PROFILE_LABELS } from "@/lib/suites/profiles";
+import { PROFILE_LABELS } from "@/lib/metrics/profiles";
 import { PrintButton } from "@/components/results/print-button";
 import { ReportSettings, reportDate, type reportRun } from "@/components/runs/report-settings";
 import { SuiteViews } from "./suite-views";

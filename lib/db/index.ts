@@ -1,5 +1,6 @@
 export { db, createPrismaClient, type PrismaClient } from "./client";
-export { seed, ensureBenchmarkVersion } from "./seed";
+export { seed } from "./seed";
+export { ensureBenchmarkVersion } from "./benchmark-version";
 export { migrateAndSeed } from "./migrate";
 export { insertMany, sqliteDate } from "./bulk";
 export { isContention, withContentionRetry } from "./retry";

@@ -21,7 +21,7 @@ import { runBenchmark } from "./pinned";
 import { badRequest, DomainError, tooMany } from "./errors";
 import { DEFAULT_SUITE_ID, suiteOf } from "../suites";
 import { dialectOf, jsonTextSql } from "../db/dialect";
-import { DEFAULT_PROFILE, type ScoringProfile } from "../suites/profiles";
+import { DEFAULT_PROFILE, type ScoringProfile } from "../metrics/profiles";
 
 export interface ScoreOptions {
   raceMapping?: RaceMapping;

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { ensureBenchmarkVersion } from "../db/seed";
+import { ensureBenchmarkVersion } from "../db/benchmark-version";
 import { insertMany } from "../db/bulk";
 import { benchmarkStatistics, planImport, storeImage, storeImageFile, sweepUploads, type ImportPlan, type ImportProblem, type UploadedFile } from "../images";
 import { canCheckOffThread, planImportOffThread } from "../images/import-thread";

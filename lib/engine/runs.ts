@@ -1,7 +1,7 @@
 // Creating and steering runs. Every planned query is a row before any call is made (one transaction).
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { ensureBenchmarkVersion } from "../db/seed";
+import { ensureBenchmarkVersion } from "../db/benchmark-version";
 import { insertMany } from "../db/bulk";
 import { withContentionRetry } from "../db/retry";
 import { BASELINE_DESCRIPTIONS, parseBaselineId, SYNTHETIC_DESCRIPTION, SYNTHETIC_IMAGE_SLUG } from "../providers";

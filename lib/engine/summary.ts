@@ -5,7 +5,7 @@ import { ANNOTATION_ROW_SELECT } from "./results";
 import { labelProgress, runProgress, type LabelSource } from "./results";
 import { runScores } from "./explore";
 import { faceLabels, type RaceMapping } from "../faces/labels";
-import { DEFAULT_PROFILE, type ScoringProfile } from "../suites/profiles";
+import { DEFAULT_PROFILE, type ScoringProfile } from "../metrics/profiles";
 import { currentLabels } from "../review/votes";
 import { DONE_QUERY, isLive, outcomeLabel, workerState } from "./status";
 import { liveLabelWorkers } from "./workers";

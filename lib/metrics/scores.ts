@@ -20,7 +20,7 @@ import {
 import { normalizedEntropy, smoothedKL, toDistribution } from "./information";
 import { distanceToBound } from "./bound";
 import { distanceToBoundRelease } from "./bounded-distance";
-import { DEFAULT_PROFILE, type ScoringProfile } from "../suites/profiles";
+import { DEFAULT_PROFILE, type ScoringProfile } from "./profiles";
 
 /**
  * How d is found: "global" is the paper's definition (the minimum distance to the curve g_k, lib/metrics/bound.ts);

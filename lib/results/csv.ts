@@ -5,7 +5,7 @@ import { BOOTSTRAP_METRICS, type BootstrapIntervals, type BootstrapMetric } from
 import type { MeasuredGroup } from "./leaderboard";
 import { columnOf, pointIntervalKey } from "./tradeoff";
 import { distanceMethodOf } from "../metrics/scores";
-import { DEFAULT_PROFILE, type ScoringProfile } from "../suites/profiles";
+import { DEFAULT_PROFILE, type ScoringProfile } from "../metrics/profiles";
 
 const CSV_NAMES: Record<BootstrapMetric, string> = { sFact: "s_fact", sE: "s_e", sKLD: "s_kld", sFair: "s_fair", distance: "d" };
 

@@ -4,7 +4,7 @@ import { ATTRIBUTES, CONTEXTS, LEVELS, TESTS } from "../benchmark/labels";
 import { RACE_MAPPINGS } from "../faces/labels";
 import { LABEL_SOURCES } from "../engine/results";
 import { BREAKDOWN_SORTS } from "./breakdown";
-import { DEFAULT_PROFILE, SCORING_PROFILES } from "../suites/profiles";
+import { DEFAULT_PROFILE, SCORING_PROFILES } from "../metrics/profiles";
 
 const text = z.string().trim().min(1).max(120);
 

@@ -1,12 +1,8 @@
 // Reviewers' verdicts on suite content: content written by us (historical entries, say) needs human checking,
 // as the papers' did. Rows are appended, never changed; the newest per item is its state, so the history of who
 // verified or disputed what stays readable.
-import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { audit } from "../auth/audit";
-import { badRequest, notFound } from "../engine/errors";
-import { suiteOf } from "./index";
-import { CONTENT_REVIEW_STATES, type ContentReviewState } from "./review-states";
+import type { ContentReviewState } from "./review-states";
 
 export interface ItemReview {
   state: ContentReviewState;
@@ -38,39 +34,4 @@ export async function verifiedItems(prisma: PrismaClient, suiteId: string): Prom
   const out = new Set<string>();
   for (const [id, r] of await itemReviews(prisma, suiteId)) if (r.state === "verified") out.add(id);
   return out;
-}
-
-export const reviewItemSchema = z
-  .object({
-    suiteId: z.string().min(1).max(64),
-    itemId: z.string().min(1).max(120),
-    state: z.enum(CONTENT_REVIEW_STATES),
-    note: z
-      .string()
-      .trim()
-      .max(2000)
-      .optional()
-      .transform((v) => v || null),
-  })
-  .refine((r) => r.state !== "disputed" || !!r.note, { message: "say what is wrong: a dispute needs a note", path: ["note"] });
-
-/** Records a verdict on one item of a suite's current content, with the reviewer and an audit row. */
-export async function reviewItem(prisma: PrismaClient, input: z.input<typeof reviewItemSchema>, by: { id: string | null; name: string }) {
-  const r = reviewItemSchema.parse(input);
-  const suite = suiteOf(r.suiteId);
-  if (!suite.reviewable) throw badRequest(`${suite.name} content is not reviewed item by item`);
-  if (!suite.items(suite.content()).some((i) => i.id === r.itemId)) throw notFound(`${suite.name} item "${r.itemId}"`);
-  return prisma.$transaction(async (tx) => {
-    const row = await tx.contentReview.create({
-      data: { suiteId: r.suiteId, itemId: r.itemId, state: r.state, note: r.note, reviewerId: by.id, reviewer: by.name },
-    });
-    await audit(tx, {
-      userId: by.id,
-      action: "content.review",
-      targetType: "suite-item",
-      targetId: `${r.suiteId}/${r.itemId}`,
-      details: { state: r.state, note: r.note },
-    });
-    return row;
-  });
 }

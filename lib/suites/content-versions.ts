@@ -2,7 +2,7 @@
 // from files (Suite.dataImport). Runs may be planned on any of them by version; each run is scored from the version it
 // was planned with. Importing the same data again finds the same version (content-addressed by sha256).
 import type { PrismaClient } from "../../generated/prisma/client";
-import { ensureBenchmarkVersion } from "../db/seed";
+import { ensureBenchmarkVersion } from "../db/benchmark-version";
 import { withContentionRetry } from "../db/retry";
 import { badRequest, notFound } from "../engine/errors";
 import { suiteOf } from "./index";

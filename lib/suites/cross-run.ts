@@ -6,7 +6,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import type { AnySuite } from "./types";
 import type { SuiteView, TableView, ViewRow } from "./views";
 import { cachedSuiteResults } from "./results-cache";
-import type { ScoringProfile } from "./profiles";
+import type { ScoringProfile } from "../metrics/profiles";
 import { labelProvenance } from "../faces/run-provenance";
 import { mixedClassifiersMessage, provenanceCaution, type LabelProvenance } from "../faces/provenance";
 

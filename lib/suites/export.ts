@@ -7,7 +7,7 @@ import { DEFAULT_SUITE_ID, suiteOf } from ".";
 import type { AnySuite } from "./types";
 import type { SuiteView } from "./views";
 import { cachedSuiteResults } from "./results-cache";
-import { DEFAULT_PROFILE, type ScoringProfile } from "./profiles";
+import { DEFAULT_PROFILE, type ScoringProfile } from "../metrics/profiles";
 import { labelProvenance as runLabelProvenance } from "../faces/run-provenance";
 import { provenanceCaution } from "../faces/provenance";
 

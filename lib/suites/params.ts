@@ -1,7 +1,7 @@
 // Query-string options of a suite's result pages, validated once (bad values fall back to the defaults).
 import { z } from "zod";
 import { ITEM_SETS } from "./review-states";
-import { DEFAULT_PROFILE, SCORING_PROFILES } from "./profiles";
+import { DEFAULT_PROFILE, SCORING_PROFILES } from "../metrics/profiles";
 
 export const suiteResultParamsSchema = z.object({
   labels: z.enum(["model", "reviewed"]).catch("model"),

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { SuiteView } from "./views";
 import type { LabelAttribute } from "../review/label-set";
-import type { ScoringProfile } from "./profiles";
+import type { ScoringProfile } from "../metrics/profiles";
 
 export type SuiteModality = "llm" | "t2i";
 

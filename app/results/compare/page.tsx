@@ -12,7 +12,7 @@ import { runDetailed } from "@/lib/engine";
 import { METRICS, PUBLISHED_COLUMNS } from "@/lib/published";
 import { compareScores, compareStatistics, type CompareEntity } from "@/lib/results/compare";
 import { METRIC_INFO } from "@/lib/results/metric-info";
-import { loadSelection, type SearchParams } from "../data";
+import { loadSelection, type SearchParams } from "../../../lib/results/select-runs";
 import { Delta } from "@/components/results/delta";
 import { pageGuard } from "@/app/guard";
 

@@ -10,7 +10,7 @@ import { db } from "@/lib/db";
 import { runInfluence } from "@/lib/engine";
 import { published } from "@/lib/published";
 import { INFLUENCE_COLUMNS, INFLUENCE_LABELS, chanceOf, type InfluenceRow } from "@/lib/results/context";
-import { loadSelection, type SearchParams } from "../data";
+import { loadSelection, type SearchParams } from "../../../lib/results/select-runs";
 import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Context influence · Results" };

@@ -13,7 +13,7 @@
 //  - F1 with an empty class on both sides (no true and no predicted member) is 1 (nothing to get wrong); its weight
 //    is 0 in the weighted mean anyway;
 //  - FDD is signed, (|I_inv| − |T_inv|) / C; its average keeps the sign (the paper reports positive shifts).
-import type { ScoringProfile } from "../profiles";
+import type { ScoringProfile } from "../../metrics/profiles";
 
 export interface ImageScores {
   ddc: number;

@@ -6,7 +6,7 @@ import type { BarsView, ListView, SuiteView, TableView, ViewRow } from "../views
 import { verifiedItems } from "../content-review";
 import { classesOf, type DofairContent, type Entry } from "./content";
 import { averageScores, bootstrapScores, diversityVsFactuality, imageClasses, mean, METRICS, scoreImageAs, type ImageScores } from "./metrics";
-import { DEFAULT_PROFILE, PROFILE_LABELS, type ScoringProfile } from "../profiles";
+import { DEFAULT_PROFILE, PROFILE_LABELS, type ScoringProfile } from "../../metrics/profiles";
 import { AUGMENTATION_LABELS, METHOD_LABELS, METHODS, type Augmentation, type Method } from "./prompts";
 import { imageRecords } from "./records";
 

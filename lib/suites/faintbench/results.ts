@@ -7,7 +7,7 @@ import type { BarsView, ListView, SuiteView, TableView, ViewCell, ViewRow } from
 import { ACQUIRED, ACQUIRED_LABELS, ATTRIBUTES, ATTRIBUTE_LABELS, CLASSES, type Acquired, type Attribute } from "./classes";
 import type { FaintContent } from "./content";
 import { imageRecords } from "./records";
-import { DEFAULT_PROFILE } from "../profiles";
+import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { implicitScores, modelScores, newTally, tallyImage, type ModelScores, type PromptTally, type Scored } from "./score";
 
 type Metric = "implicit" | "explicit" | "eta";

@@ -7,7 +7,7 @@ import { assignSides } from "./labels";
 import { bootstrap, cosineScore, eta, etaAdjustment, etaSum, sharesOf, weightedMean } from "./metrics";
 import type { ImageRecord } from "./records";
 import { releaseEtaMean, releasePairEta, type ReleasePairEta } from "./eta-release";
-import type { ScoringProfile } from "../profiles";
+import type { ScoringProfile } from "../../metrics/profiles";
 import { explicitEntries, explicitReleaseWeights, implicitReleaseWeights, RELEASE_WEIGHTS, type ReleaseWeights } from "./release-weights";
 
 export interface PromptTally {

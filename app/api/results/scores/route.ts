@@ -2,7 +2,7 @@ import { z } from "zod";
 import { jsonRead, notFound } from "@/lib/engine/http";
 import { audit } from "@/lib/auth/audit";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
-import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/suites/profiles";
+import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/metrics/profiles";
 import { db } from "@/lib/db";
 import { LABEL_SOURCES, runIntervals, runsScores } from "@/lib/engine";
 import { scoresCsv } from "@/lib/results/csv";

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { LABEL_SOURCES, sharedRunSummary } from "@/lib/engine";
 import { jsonRead, notFound } from "@/lib/engine/http";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
-import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/suites/profiles";
+import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/metrics/profiles";
 
 const schema = z.strictObject({
   raceMapping: z.enum(RACE_MAPPINGS).default("paper"),

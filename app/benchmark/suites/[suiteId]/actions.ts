@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { db } from "@/lib/db";
 import { actionGuard } from "@/app/guard";
-import { reviewItem } from "@/lib/suites/content-review";
+import { reviewItem } from "@/lib/suites/content-review-write";
 import { DomainError } from "@/lib/engine/errors";
 import { ZodError } from "zod";
 import { audit } from "@/lib/auth/audit";

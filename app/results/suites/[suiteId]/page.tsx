@@ -13,7 +13,7 @@ import { db } from "@/lib/db";
 import { findSuite } from "@/lib/suites";
 import { resultParams } from "@/lib/suites/params";
 import { suiteRunsResults } from "@/lib/suites/cross-run";
-import { selectRuns, type SearchParams } from "@/app/results/data";
+import { selectRuns, type SearchParams } from "@/lib/results/select-runs";
 import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Results" };

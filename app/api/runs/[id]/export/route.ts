@@ -14,7 +14,7 @@ import type { BootstrapIntervals } from "@/lib/metrics";
 import { labelProvenance as runLabelProvenance } from "@/lib/faces/run-provenance";
 import { provenanceCaution } from "@/lib/faces/provenance";
 import { genericSuiteOfRun, suiteResultsJson, viewsCsv } from "@/lib/suites/export";
-import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
+import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/metrics/profiles";
 
 const schema = z.strictObject({
   format: z.enum(["jsonl", "json", "csv"]).default("jsonl"),

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { z } from "zod";
 import { outcomeCounts, outcomeLabel, runsScores } from "@/lib/engine";
-import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/suites/profiles";
+import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/metrics/profiles";
 import { DEFAULT_SUITE_ID } from "@/lib/suites";
 import { labelProvenance } from "@/lib/faces/run-provenance";
 import { mixedClassifiersMessage, provenanceCaution, provenanceTag, type LabelProvenance } from "@/lib/faces/provenance";
