@@ -103,7 +103,7 @@ export function databaseProviderOf(url: string): DatabaseProvider {
   return url.startsWith("file:") ? "sqlite" : "postgresql";
 }
 
-export class EnvError extends Error {}
+class EnvError extends Error {}
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = schema.safeParse(source);
@@ -121,8 +121,6 @@ export function env(): Env {
   return (cached ??= parseEnv(process.env));
 }
 
-/** Names of secrets the app knows about; other credentials are declared by the operator in FOF_CREDENTIALS. */
-export const KNOWN_SECRETS = ["OPENAI_API_KEY", "REPLICATE_API_TOKEN"] as const;
 export const SECRET_NAME = /^[A-Z][A-Z0-9_]{1,63}$/;
 
 /** The official endpoints the two built-in credentials belong to. */

@@ -21,8 +21,6 @@ export const logger = pino(
   pino.destination({ fd: 2, sync: true }),
 );
 
-export type Logger = pino.Logger;
-
 /** The caller's request id when it is a sane token (a proxy's), else a new one. */
 export function requestIdOf(req: Request): string {
   const given = req.headers.get("x-request-id");

@@ -54,6 +54,7 @@ step("typecheck", bin("tsc"), ["--noEmit"]);
 // The layout keeps its shape: lint (no warnings), formatting, and the dependency rules of docs/architecture.md.
 step("lint (ESLint)", bin("eslint"), [".", "--max-warnings", "0"]);
 step("format (Prettier)", bin("prettier"), ["--check", "."]);
+step("unused files, exports and dependencies (knip)", bin("knip"), ["--no-progress"]);
 step("architecture (dependency-cruiser)", bin("depcruise"), [
   "app",
   "components",

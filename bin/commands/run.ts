@@ -102,7 +102,7 @@ export async function runCommand(opts: RunOptions) {
  * `fof run`'s exit status (README "Command line"): 0 every item answered or refused; 3 the run did not complete
  * (failed — e.g. every call failed —, cancelled, out of budget or paused); 4 it completed but some items failed.
  */
-export const EXIT = { ok: 0, incomplete: 3, itemsFailed: 4 } as const;
+const EXIT = { ok: 0, incomplete: 3, itemsFailed: 4 } as const;
 function exitCodeOf(final: { status: string; failed: number }): number {
   if (final.status !== "completed") return EXIT.incomplete;
   return final.failed > 0 ? EXIT.itemsFailed : EXIT.ok;

@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import type { Permission } from "@/lib/auth/roles";
 
 /** Each section with the permission it needs (null: public); a role sees only what it may open. */
-export const NAV_ITEMS: ReadonlyArray<{ href: string; label: string; needs: Permission | null; hard?: true }> = [
+const NAV_ITEMS: ReadonlyArray<{ href: string; label: string; needs: Permission | null; hard?: true }> = [
   { href: "/runs", label: "Runs", needs: "results.read" },
   { href: "/benchmark", label: "Benchmark", needs: null },
   { href: "/results", label: "Results", needs: "results.read" },

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { DEFAULT_SUITE_ID, listSuites } from "@/lib/suites";
 
-export const suiteResultsHref = (suiteId: string) => (suiteId === DEFAULT_SUITE_ID ? "/results" : `/results/suites/${suiteId}`);
+const suiteResultsHref = (suiteId: string) => (suiteId === DEFAULT_SUITE_ID ? "/results" : `/results/suites/${suiteId}`);
 
 export function SuiteSwitch({ current }: { current: string }) {
   const suites = listSuites().filter((s) => s.customRunPages || s.results);

@@ -17,7 +17,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { BoxedImage } from "@/components/images/boxed-image";
 
 /** The address parameters the list reads (and writes), besides `item` (the open one). */
-export const ITEM_PARAMS = ["status", "model", "reason", "test", "context", "statisticId", "level", "attribute", "group", "itemsPage"] as const;
+const ITEM_PARAMS = ["status", "model", "reason", "test", "context", "statisticId", "level", "attribute", "group", "itemsPage"] as const;
 type Param = (typeof ITEM_PARAMS)[number];
 
 /** The address of a run's item list with these filters (the Failures panel's links). */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { AUDIT_ACTIONS } from "./audit";
 
-export const ACTIVITY_PAGE_SIZE = 50;
+const ACTIVITY_PAGE_SIZE = 50;
 
 export const activityFilterSchema = z.object({
   userId: z.string().max(64).optional(),

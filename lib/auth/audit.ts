@@ -37,7 +37,7 @@ export const AUDIT_ACTIONS = [
   "content.review",
   "content.import",
 ] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   userId: string | null;

@@ -32,7 +32,7 @@ export function parseTrustedProxies(spec: string | undefined): BlockList {
 }
 
 /** IPv4-mapped IPv6 (::ffff:1.2.3.4) as plain IPv4, so one rule covers both spellings. */
-export function normaliseAddress(a: string): string {
+function normaliseAddress(a: string): string {
   const s = a.trim().replace(/^\[|\]$/g, "");
   const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(s);
   return m ? m[1] : s;

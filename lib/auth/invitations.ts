@@ -9,8 +9,8 @@ import { audit } from "./audit";
 import { ROLES, type Role } from "./roles";
 import { createUser, emailSchema, nameSchema, passwordSchema } from "./users";
 
-export const INVITE_DAYS = 7;
-export const RESET_HOURS = 24;
+const INVITE_DAYS = 7;
+const RESET_HOURS = 24;
 const tokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "not a valid link");
 const sha = (token: string) => createHash("sha256").update(token).digest("hex");
 

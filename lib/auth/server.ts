@@ -14,13 +14,13 @@ import { audit } from "./audit";
 import { accountLockedFor, clearFailures, recordFailure } from "./sign-in-limit";
 
 /** Sessions last a week and are refreshed daily while used; a disabled user's sessions are refused at once. */
-export const SESSION_DAYS = 7;
+const SESSION_DAYS = 7;
 
 /**
  * The secret that signs session cookies: BETTER_AUTH_SECRET when set (a team deployment sets it), else one made on
  * first start and kept in the data directory (owner-only), so the two-command local start needs no setup.
  */
-export function authSecret(): string {
+function authSecret(): string {
   const fromEnv = env().BETTER_AUTH_SECRET;
   if (fromEnv) return fromEnv;
   const file = path.join(env().dataDir, "auth-secret");

@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 
-export const ACCOUNT_WINDOW_MS = 15 * 60_000;
+const ACCOUNT_WINDOW_MS = 15 * 60_000;
 export const ACCOUNT_MAX_FAILURES = 10;
 
 const keyOf = (email: string) => `account-sign-in:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex")}`;

@@ -17,7 +17,7 @@ export const emailSchema = z
 export const passwordSchema = z.string().min(10, "at least 10 characters").max(256, "at most 256 characters");
 export const nameSchema = z.string().trim().min(1, "a name").max(80);
 
-export const newUserSchema = z.object({ email: emailSchema, name: nameSchema, password: passwordSchema, role: z.enum(ROLES) });
+const newUserSchema = z.object({ email: emailSchema, name: nameSchema, password: passwordSchema, role: z.enum(ROLES) });
 export type NewUser = z.input<typeof newUserSchema>;
 
 /** Creates an account with a password (in one transaction with its audit row). */

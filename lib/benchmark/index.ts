@@ -3,5 +3,4 @@ export * from "./data";
 export * from "./rng";
 export * from "./prompts";
 export * from "./parse";
-export { statisticSchema, statisticsFileSchema, scenariosFileSchema } from "./schema";
 export * from "./query";

@@ -17,8 +17,6 @@ export type Level = (typeof LEVELS)[number];
 export type Test = (typeof TESTS)[number];
 export type Modality = (typeof MODALITIES)[number];
 export type Context = (typeof CONTEXTS)[number];
-export type Category = (typeof CATEGORIES)[number];
-export type Polarity = (typeof POLARITIES)[number];
 export type Label = Gender | Race;
 
 /** Display names for the paper's column abbreviations (O, S-B, S-R, S-A, S-G). */

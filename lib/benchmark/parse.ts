@@ -1,7 +1,7 @@
 // Parser for the {"answer": "<letter>"} reply format. Tolerant of layout (whitespace, code fences, prose around
 // the JSON) but never guesses: a reply it cannot read unambiguously is unparseable, with the reason.
 
-export type ParseFailure = "empty" | "no_json" | "no_answer" | "not_a_letter" | "ambiguous" | "out_of_range";
+type ParseFailure = "empty" | "no_json" | "no_answer" | "not_a_letter" | "ambiguous" | "out_of_range";
 
 export type ParseResult = { ok: true; letter: string } | { ok: false; reason: ParseFailure; message: string };
 

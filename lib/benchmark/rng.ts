@@ -8,7 +8,7 @@ import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
  * unrelated states. (The generator's own 32-bit seeding put the key's low bits straight into its state, which made
  * a stream's first draw follow the repeat digit.)
  */
-export function streamState(text: string): [number, number, number, number] {
+function streamState(text: string): [number, number, number, number] {
   let h1 = 1779033703;
   let h2 = 3144134277;
   let h3 = 1013904242;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATEGORIES, GENDERS, LEVELS, POLARITIES, RACES } from "./labels";
+import { CATEGORIES, GENDERS, POLARITIES, RACES } from "./labels";
 
 const extremes = <T extends readonly [string, ...string[]]>(values: T) =>
   z
@@ -7,7 +7,7 @@ const extremes = <T extends readonly [string, ...string[]]>(values: T) =>
     .strict()
     .refine((g) => g.highest !== g.lowest, { message: "highest and lowest group must differ" });
 
-export const statisticSchema = z
+const statisticSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "id must be a lowercase slug"),
     name: z.string().min(1),
@@ -45,7 +45,7 @@ export const statisticsFileSchema = z
 
 const perLevel = <T extends z.ZodTypeAny>(t: T) => z.object({ highest: t, lowest: t }).strict();
 
-export const statisticContentSchema = z
+const statisticContentSchema = z
   .object({
     scenarios: perLevel(z.array(z.string().min(40)).length(3)),
     attribution: perLevel(z.string().min(5)),
@@ -57,4 +57,3 @@ export const scenariosFileSchema = z.object({ version: z.string(), source: z.str
 
 export type StatisticRecord = z.infer<typeof statisticSchema>;
 export type StatisticContent = z.infer<typeof statisticContentSchema>;
-export const levelSchema = z.enum(LEVELS);

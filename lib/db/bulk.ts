@@ -5,12 +5,10 @@
 // Values are bound, never interpolated; the dialect (lib/db/dialect.ts) decides the SQL and duplicate handling.
 import { DIALECTS, dialectOf, type SqlValue } from "./dialect";
 
-export { sqliteDate } from "./dialect";
-
 type Sql = { $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> };
 
 /** Rows per statement: bounds one statement's JSON text (rows carry prompts and answers of a few KiB). */
-export const ROWS_PER_STATEMENT = 1000;
+const ROWS_PER_STATEMENT = 1000;
 
 export async function insertMany(
   tx: Sql,

@@ -3,7 +3,7 @@
 // exceeded", P2029) and 32,766 on PostgreSQL. Lists that end up in `IN (…)` are cut to this size first.
 
 /** The most values one `IN (…)` list may carry (well under SQLite's 999, leaving room for the other values). */
-export const MAX_IN_LIST = 500;
+const MAX_IN_LIST = 500;
 
 /** `xs` in consecutive slices of at most `size` (none for an empty list). */
 export function chunked<T>(xs: readonly T[], size = MAX_IN_LIST): T[][] {

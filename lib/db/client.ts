@@ -15,7 +15,7 @@ const g = globalThis as unknown as { __fofPrisma?: PrismaClient };
  * SQL statements this process sent (FOF_SQL_STATS=1: counted through the driver adapter and printed as one JSON line
  * on stderr at exit, for the benchmarks). Transactions count their BEGIN and COMMIT.
  */
-export const sqlStats = { statements: 0, transactions: 0 };
+const sqlStats = { statements: 0, transactions: 0 };
 type AdapterFactory = { connect(): Promise<unknown>; provider: string; adapterName: string };
 function counted<T extends AdapterFactory>(factory: T): T {
   if (process.env.FOF_SQL_STATS !== "1") return factory;
@@ -95,7 +95,7 @@ function patientStatements<T extends AdapterFactory>(factory: T, patienceMs: num
 }
 
 /** The longest SQLite may block this process's event loop waiting for another writer's lock, per statement. */
-export const SQLITE_SYNC_BUSY_MS = 25;
+const SQLITE_SYNC_BUSY_MS = 25;
 
 /** Lazily created so that importing lib/db never opens a file (the CLI's score command has no database). */
 export function db(): PrismaClient {

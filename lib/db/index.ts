@@ -1,6 +1,2 @@
-export { db, createPrismaClient, type PrismaClient } from "./client";
-export { seed } from "./seed";
-export { ensureBenchmarkVersion } from "./benchmark-version";
+export { db, createPrismaClient } from "./client";
 export { migrateAndSeed } from "./migrate";
-export { insertMany, sqliteDate } from "./bulk";
-export { isContention, withContentionRetry } from "./retry";

@@ -57,7 +57,7 @@ function ownerOnly(file: string, mode: number) {
 const sqliteFile = (url: string) => url.replace(/^file:/, "");
 
 /** Names of the committed migrations (of the URL's provider), in order. */
-export function committedMigrations(provider: "sqlite" | "postgresql"): string[] {
+function committedMigrations(provider: "sqlite" | "postgresql"): string[] {
   const dir = path.join(process.cwd(), MIGRATIONS[provider]);
   return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, "migration.sql")))

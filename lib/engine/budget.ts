@@ -7,7 +7,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { cost } from "./cost";
 
-export const PROMPT_TOKEN_MARGIN = 64;
+const PROMPT_TOKEN_MARGIN = 64;
 
 export interface CostModel {
   modality: string;

@@ -4,7 +4,7 @@ import { CONTEXTS, TESTS } from "../benchmark";
 
 import { PRESETS, T2I_PRESETS, type PresetName } from "./presets";
 
-export { PRESETS, PRESET_NAMES, T2I_PRESETS, type PresetName } from "./presets";
+export { PRESET_NAMES, type PresetName } from "./presets";
 
 export const runConfigSchema = z
   .object({
@@ -56,10 +56,4 @@ export type T2iRunConfigInput = z.input<typeof t2iRunConfigSchema>;
 
 export function t2iPresetConfig(preset: PresetName, overrides: Partial<T2iRunConfigInput> = {}): T2iRunConfig {
   return t2iRunConfigSchema.parse({ modality: "t2i", tests: ["objective", "subjective"], ...T2I_PRESETS[preset], ...overrides });
-}
-
-/** A stored run configuration, read back by modality. */
-export function parseStoredConfig(modality: string, json: string): RunConfig | T2iRunConfig {
-  const raw = JSON.parse(json) as unknown;
-  return modality === "t2i" ? t2iRunConfigSchema.parse(raw) : runConfigSchema.parse(raw);
 }

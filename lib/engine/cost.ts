@@ -5,9 +5,3 @@ export function cost(inputTokens: number | null, outputTokens: number | null, pr
 
 /** Typical tokens per query kind, for the pre-launch estimate (prompts measured on the benchmark: ~90–170). */
 export const TYPICAL_TOKENS = { objectiveIn: 110, subjectiveIn: 190, out: 8 } as const;
-
-export function estimateCost(counts: { objective: number; subjective: number }, pricePer1kIn: number, pricePer1kOut: number) {
-  const inTok = counts.objective * TYPICAL_TOKENS.objectiveIn + counts.subjective * TYPICAL_TOKENS.subjectiveIn;
-  const outTok = (counts.objective + counts.subjective) * TYPICAL_TOKENS.out;
-  return { inputTokens: inTok, outputTokens: outTok, usd: cost(inTok, outTok, pricePer1kIn, pricePer1kOut) };
-}

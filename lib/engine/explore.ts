@@ -177,7 +177,7 @@ export async function runInfluence(prisma: PrismaClient, runId: string): Promise
   return bm ? contextInfluence(await runInfluenceCounts(prisma, runId), bm) : [];
 }
 
-export interface GroupIntervals {
+interface GroupIntervals {
   model: string;
   modality: "llm" | "t2i";
   test: Test;
@@ -210,7 +210,7 @@ export const INTERVAL_RESAMPLES = [1000, 2000, 5000] as const;
  */
 let computeQueue: Promise<unknown> = Promise.resolve();
 let queued = 0;
-export const MAX_QUEUED_INTERVALS = 32;
+const MAX_QUEUED_INTERVALS = 32;
 function enqueue<T>(job: () => Promise<T>): Promise<T> {
   if (queued >= MAX_QUEUED_INTERVALS) return Promise.reject(tooMany("too many interval computations queued; try again shortly"));
   queued++;

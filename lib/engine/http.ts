@@ -44,7 +44,7 @@ export function assertSameOrigin(req: Request): void {
 }
 
 /** Default cap on a JSON body: label results of 64 images with every probability fit well inside. */
-export const MAX_JSON_BYTES = 2 * 1024 * 1024;
+const MAX_JSON_BYTES = 2 * 1024 * 1024;
 
 /**
  * Reads a JSON body: application/json only (a text/plain post — the kind a foreign page can send without asking —

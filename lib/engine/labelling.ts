@@ -11,12 +11,12 @@ import { labelRuntimeSchema, modelDisplayName, modelRefSchema } from "../faces/p
 import { runClassifier } from "../faces/run-provenance";
 import { DomainError } from "./errors";
 
-export const LABEL_LEASE_MS = 3 * 60_000;
+const LABEL_LEASE_MS = 3 * 60_000;
 
 /** A lease token: 192 random bits issued by the server with a batch; results are accepted only with it. */
-export const leaseTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{32}$/, "a lease token issued by /api/label/lease");
+const leaseTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{32}$/, "a lease token issued by /api/label/lease");
 
-export function newLeaseToken(): string {
+function newLeaseToken(): string {
   return randomBytes(24).toString("base64url");
 }
 
@@ -63,7 +63,7 @@ export const probabilitiesSchema = z.object({
 });
 
 const coord = z.number().finite();
-export const faceResultSchema = z
+const faceResultSchema = z
   .object({
     x1: coord,
     y1: coord,
@@ -76,7 +76,7 @@ export const faceResultSchema = z
   })
   .refine((f) => f.x2 > f.x1 && f.y2 > f.y1, "a face box needs x2 > x1 and y2 > y1");
 
-export const labelResultsSchema = z.object({
+const labelResultsSchema = z.object({
   lease: leaseTokenSchema,
   /** the classifier and the detector by name and sha256 of their files, so labels trace to the exact weights */
   classifier: modelRefSchema,
@@ -87,7 +87,6 @@ export const labelResultsSchema = z.object({
     .min(1)
     .max(64),
 });
-export type LabelResults = z.infer<typeof labelResultsSchema>;
 
 export interface LeasedImage {
   id: string;
@@ -147,7 +146,7 @@ export async function leaseImages(
  * What is stored as a lease's owner: the token bound to the account that took it, so a token that leaks (logs, a
  * shared screen) is worth nothing to another account. Workers without an account (the CLI) use the bare token.
  */
-export function boundLease(token: string, account: string | null): string {
+function boundLease(token: string, account: string | null): string {
   return account ? `${account}|${token}` : token;
 }
 
@@ -227,7 +226,7 @@ export async function assertRunClassifier(tx: Parameters<typeof runClassifier>[0
     );
 }
 
-export const releaseRequestSchema = z.object({ leases: z.array(leaseTokenSchema).min(1).max(64) });
+const releaseRequestSchema = z.object({ leases: z.array(leaseTokenSchema).min(1).max(64) });
 
 /** Gives a tab's leases back (the tab stopped or closed), so other tabs can take the images at once. */
 export async function releaseLeases(prisma: PrismaClient, input: unknown, account: string | null = null): Promise<number> {

@@ -14,7 +14,7 @@ function parseContent(id: string, json: string): Benchmark {
 }
 
 /** A benchmark version's content by id (parsed once, a few versions kept). */
-export async function benchmarkVersionContent(prisma: PrismaClient, versionId: string): Promise<Benchmark> {
+async function benchmarkVersionContent(prisma: PrismaClient, versionId: string): Promise<Benchmark> {
   const hit = cache.get(versionId);
   if (hit) return hit;
   const row = await prisma.benchmarkVersion.findUnique({ where: { id: versionId }, select: { contentJson: true } });

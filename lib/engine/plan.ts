@@ -17,7 +17,6 @@ import {
   type Statistic,
 } from "../benchmark";
 import type { RunConfig, T2iRunConfig } from "./config";
-import { queryCounts } from "./estimate";
 import type { QueryColumns } from "../suites/types";
 
 export interface PlannedQuery extends QueryColumns {
@@ -27,11 +26,11 @@ export interface PlannedQuery extends QueryColumns {
   attribute: Attribute | null;
 }
 
-export function groundTruthJson(statistic: Statistic): string {
+function groundTruthJson(statistic: Statistic): string {
   return JSON.stringify(statistic.groundTruth);
 }
 
-export function* planLlmSpecs(config: RunConfig, bm: Benchmark = benchmark): Generator<LlmQuerySpec> {
+function* planLlmSpecs(config: RunConfig, bm: Benchmark = benchmark): Generator<LlmQuerySpec> {
   for (const statistic of bm.statistics) {
     for (const level of LEVELS) {
       if (config.tests.includes("objective"))
@@ -48,17 +47,13 @@ export function* planLlmSpecs(config: RunConfig, bm: Benchmark = benchmark): Gen
   }
 }
 
-export function countLlmQueries(config: RunConfig): number {
-  return queryCounts(config).total;
-}
-
 /** Every planned query of a config, lazily (a 500k-query launch never holds its plan in memory). */
 export function* planQueries(config: RunConfig | T2iRunConfig, seed: number, bm: Benchmark = benchmark): Generator<PlannedQuery> {
   if ("modality" in config && config.modality === "t2i") yield* planT2iQueries(config, bm);
   else for (const spec of planLlmSpecs(config as RunConfig, bm)) yield planLlmQuery(spec, seed, bm);
 }
 
-export function planLlmQuery(spec: LlmQuerySpec, seed: number, bm: Benchmark = benchmark): PlannedQuery {
+function planLlmQuery(spec: LlmQuerySpec, seed: number, bm: Benchmark = benchmark): PlannedQuery {
   const rendered = renderLlmQuery(spec, seed, bm);
   const statistic = statisticIn(bm, spec.statisticId);
   return {
@@ -80,7 +75,7 @@ export function planLlmQuery(spec: LlmQuerySpec, seed: number, bm: Benchmark = b
  * T2I queries: one row per image to generate. The prompt is fixed per (statistic, level, test), so repeats differ
  * only by their index (which keeps their cache entries apart); no options, no context.
  */
-export function* planT2iQueries(config: T2iRunConfig, bm: Benchmark = benchmark): Generator<PlannedQuery> {
+function* planT2iQueries(config: T2iRunConfig, bm: Benchmark = benchmark): Generator<PlannedQuery> {
   for (const statistic of bm.statistics)
     for (const level of LEVELS)
       for (const test of config.tests) {

@@ -136,7 +136,7 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
 }
 
 /** The prompt a model is sent when another query's answer completes it: the answer follows as guidance. */
-export function composeWithGuidance(prompt: string, guidance: string): string {
+function composeWithGuidance(prompt: string, guidance: string): string {
   return `${prompt}\n\n${guidance.trim()}`;
 }
 

@@ -12,8 +12,8 @@ export const reportScopeSchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
 });
 
-export const PAIRS_PAGE_SIZE = 50;
-export const ANNOTATORS_PAGE_SIZE = 100;
+const PAIRS_PAGE_SIZE = 50;
+const ANNOTATORS_PAGE_SIZE = 100;
 
 /** A face's label of one attribute for agreement: "not a face" counts for the face attribute only. */
 function attrLabel(l: AnnotatorLabel, attr: Attr): string | null {
@@ -145,4 +145,3 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
     detector: report,
   };
 }
-export type ReviewReport = Awaited<ReturnType<typeof reviewReport>>;

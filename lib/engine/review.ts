@@ -17,14 +17,14 @@ import { displayNames } from "../auth/names";
 import { DomainError } from "./errors";
 
 /** A simple name-based identity (roles come later): letters, digits, spaces and . _ ' - */
-export const annotatorSchema = z
+const annotatorSchema = z
   .string()
   .trim()
   .min(1, "annotator name required")
   .max(40, "annotator name: at most 40 characters")
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._'-]*$/u, "annotator name: letters, digits, spaces and . _ ' - only");
 
-export const reviewStates = ["all", "unreviewed", "unreviewed-any", "reviewed", "disagreement"] as const;
+const reviewStates = ["all", "unreviewed", "unreviewed-any", "reviewed", "disagreement"] as const;
 
 export const reviewFilterSchema = z.object({
   runId: z.string().max(40).optional(),
@@ -108,7 +108,7 @@ type FaceRow = {
  * The model's prediction for a face in its suite's classes (FACT-OR-FAIR: the paper's 7 → 4 race mapping; a suite
  * scoring FairFace's own classes: those) with the probability of each chosen class, and FairFace's own top race.
  */
-export function prediction(suite: AnySuite, face: { raceProbsJson: string | null; genderProbsJson: string | null; ageProbsJson?: string | null }) {
+function prediction(suite: AnySuite, face: { raceProbsJson: string | null; genderProbsJson: string | null; ageProbsJson?: string | null }) {
   const p = suitePrediction(suite, face);
   if (!p || !face.raceProbsJson) return null;
   const race7 = JSON.parse(face.raceProbsJson) as number[];

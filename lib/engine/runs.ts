@@ -5,10 +5,10 @@ import { ensureBenchmarkVersion } from "../db/benchmark-version";
 import { insertMany } from "../db/bulk";
 import { withContentionRetry } from "../db/retry";
 import { BASELINE_DESCRIPTIONS, parseBaselineId, SYNTHETIC_DESCRIPTION, SYNTHETIC_IMAGE_SLUG } from "../providers";
-import { type RunConfig, type RunConfigInput, type T2iRunConfig, type T2iRunConfigInput } from "./config";
+import { type RunConfigInput, type T2iRunConfigInput } from "./config";
 import { cacheKey } from "./plan";
 import { DEFAULT_SUITE_ID, suiteOf, type SuiteContent, type SuitePlannedQuery } from "../suites";
-import { benchmark, type Benchmark } from "../benchmark";
+import type { Benchmark } from "../benchmark";
 import { env } from "../env";
 import { imageParams, modelParams } from "../providers";
 import { RESUMABLE, type RunStatus } from "./status";
@@ -16,7 +16,7 @@ import { modelProblem } from "../providers/problems";
 import { forgetShared } from "./shared";
 import { contentOfVersion } from "../suites/content-versions";
 import { DomainError } from "./errors";
-export const createRunSchema = z.object({
+const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   /** the suite it runs (lib/suites/registry.ts) */
   suite: z.string().trim().min(1).max(64).default(DEFAULT_SUITE_ID),
@@ -95,7 +95,7 @@ export interface ModelSnapshot {
   takenAt: string;
 }
 
-export function modelSnapshot(m: {
+function modelSnapshot(m: {
   slug: string;
   label: string;
   modality: string;
@@ -138,11 +138,6 @@ export interface CreateRunOptions {
   /** called once the run's row exists (status "planning"), before its queries are written: `fof run` starts its
    * own worker here, which works the rows as they are planned */
   onCreated?: (run: { id: string }) => void;
-}
-
-/** Queries (or images) a FACT-OR-FAIR config plans per model, without planning it. */
-export function plannedPerModel(config: RunConfig | T2iRunConfig, bm: Benchmark = benchmark): number {
-  return suiteOf(DEFAULT_SUITE_ID).plannedPerModel(config, bm);
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -18,7 +18,7 @@ import { shared } from "./shared";
  * The workers that serve a run (or, while none has claimed it yet, every live worker): host, last heartbeat, in
  * flight and last error — so a run that makes no progress says why (no worker, a stalled one, database errors).
  */
-export async function workerHealth(prisma: PrismaClient, runId: string) {
+async function workerHealth(prisma: PrismaClient, runId: string) {
   const since = new Date(Date.now() - 24 * 3600_000);
   const rows = await prisma.workerStatus.findMany({ where: { heartbeatAt: { gte: since } }, orderBy: { heartbeatAt: "desc" }, take: 50 });
   const now = Date.now();
@@ -127,9 +127,9 @@ export async function runSummary(
 export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;
 
 /** How stale a live run's scores may be on its page (they move by a hair per second). */
-export const LIVE_SCORES_MS = 5_000;
+const LIVE_SCORES_MS = 5_000;
 /** How stale a run's summary may be for pollers (the run page polls every second): one computation per 2 s serves them all, leaving the event loop to the worker (bench:dashboard). */
-export const SUMMARY_SHARE_MS = 2_000;
+const SUMMARY_SHARE_MS = 2_000;
 
 function liveScores(prisma: PrismaClient, runId: string, status: string, opts: Parameters<typeof runScores>[2] & object) {
   const live = status === "running" || status === "queued";

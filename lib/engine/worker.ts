@@ -63,16 +63,14 @@ export interface WorkerOptions {
 /** Writes per transaction: bounds one transaction's statements and size, whatever accumulated. */
 export const MAX_WRITES_PER_TRANSACTION = 500;
 /** Unwritten results beyond those in flight: while this many wait, the worker claims nothing new (backpressure). */
-export const MAX_BUFFERED = 2_000;
+const MAX_BUFFERED = 2_000;
 /** A worker whose results have waited this long unwritten reports itself stuck (Workers page, run page). */
-export const STUCK_AFTER_MS = 20_000;
+const STUCK_AFTER_MS = 20_000;
 const UNSTORABLE = "the result could not be stored";
 /** How often a running worker looks for launches that died while planning. */
 const PLANNING_SWEEP_MS = 30_000;
 
-export { capOutput, MAX_STORED_OUTPUT, TRUNCATION_MARK, attemptKey, backoffMs } from "./work-types";
-export { isContention } from "../db/retry";
-
+export { capOutput, MAX_STORED_OUTPUT, TRUNCATION_MARK } from "./work-types";
 export class Worker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir" | "maxCalls" | "whilePlanning">> &

@@ -3,7 +3,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { WORKER_STALE_MS, workerState } from "./status";
 
-export const WORKERS_PAGE_SIZE = 200;
+const WORKERS_PAGE_SIZE = 200;
 
 export async function listWorkers(prisma: PrismaClient, { includeStopped = false } = {}) {
   const since = new Date(Date.now() - 24 * 3600_000);
@@ -52,7 +52,6 @@ export async function listWorkers(prisma: PrismaClient, { includeStopped = false
       })),
   }));
 }
-export type WorkerRow = Awaited<ReturnType<typeof listWorkers>>[number];
 
 /** Label workers alive now (FOF_WORKER_LABEL, `fof worker --label`): whether an auto-labelled run will be labelled. */
 export function liveLabelWorkers(prisma: PrismaClient): Promise<number> {

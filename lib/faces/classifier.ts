@@ -3,7 +3,7 @@
 // Anything else (e.g. exports that emit arg-max class ids) is rejected at load with a clear message.
 import { resizeToTensor, squareCrop, type Box, type RgbaImage } from "./image";
 
-export const CLASSIFIER_SIZE = 224;
+const CLASSIFIER_SIZE = 224;
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
 
@@ -64,7 +64,7 @@ export function detectLayout(meta: ModelMetadata): FairFaceLayout {
   );
 }
 
-export function softmax(logits: ArrayLike<number>): number[] {
+function softmax(logits: ArrayLike<number>): number[] {
   let max = -Infinity;
   for (let i = 0; i < logits.length; i++) max = Math.max(max, logits[i]);
   const exps = Array.from(logits, (v) => Math.exp(v - max));

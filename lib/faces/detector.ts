@@ -5,7 +5,7 @@ import { resizeToTensor, type Box, type RgbaImage } from "./image";
 export const DETECTOR = { width: 320, height: 240, inputName: "input", scoresName: "scores", boxesName: "boxes" } as const;
 /** At 0.95 the cat test photo's 0.901 false positive is rejected. */
 export const DEFAULT_DETECTION_THRESHOLD = 0.95;
-export const NMS_IOU = 0.3;
+const NMS_IOU = 0.3;
 
 export interface Detection extends Box {
   score: number;
@@ -15,7 +15,7 @@ export function detectorInput(img: RgbaImage): Float32Array {
   return resizeToTensor(img, { x1: 0, y1: 0, x2: img.width, y2: img.height }, DETECTOR.width, DETECTOR.height, (_c, v) => (v - 127) / 128);
 }
 
-export function iou(a: Box, b: Box): number {
+function iou(a: Box, b: Box): number {
   const ix = Math.max(0, Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1));
   const iy = Math.max(0, Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1));
   const inter = ix * iy;

@@ -16,7 +16,7 @@ import type { Box, RgbaImage } from "./image";
 type Ort = typeof OrtType;
 type Session = OrtType.InferenceSession;
 
-export function sessionMetadata(session: Session): ModelMetadata {
+function sessionMetadata(session: Session): ModelMetadata {
   const shapes = (list: Session["inputMetadata"]) => Object.fromEntries(list.map((m) => [m.name, m.isTensor && m.shape.length ? m.shape : null]));
   const types = (list: Session["outputMetadata"]) => Object.fromEntries(list.map((m) => [m.name, m.isTensor ? m.type : null]));
   return {

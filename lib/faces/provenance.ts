@@ -3,13 +3,12 @@
 import { z } from "zod";
 
 /** Where the face pipeline ran: the same code (lib/faces/pipeline.ts) on two runtimes and their backends. */
-export const LABEL_RUNTIMES = ["node-cpu", "node-cuda", "browser-wasm", "browser-webgpu"] as const;
+const LABEL_RUNTIMES = ["node-cpu", "node-cuda", "browser-wasm", "browser-webgpu"] as const;
 export type LabelRuntime = (typeof LABEL_RUNTIMES)[number];
 export const labelRuntimeSchema = z.enum(LABEL_RUNTIMES);
 
-export const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, "a sha256: 64 lowercase hex digits");
+const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, "a sha256: 64 lowercase hex digits");
 export const modelRefSchema = z.object({ model: z.string().min(1).max(80), sha256: sha256Schema });
-export type ModelRef = z.infer<typeof modelRefSchema>;
 
 /**
  * Weights known by their checksum. The stand-ins are the test models of ../shared/models: they have FairFace's
@@ -48,13 +47,13 @@ export function modelDisplayName(name: string | null | undefined, sha256: string
 }
 
 /** One classifier (or detector, or runtime) seen in a run's faces, and how many faces it labelled. */
-export interface ProvenanceEntry {
+interface ProvenanceEntry {
   name: string;
   sha256: string | null;
   faces: number;
 }
 
-export interface ClassifierEntry extends ProvenanceEntry {
+interface ClassifierEntry extends ProvenanceEntry {
   status: ClassifierStatus;
 }
 

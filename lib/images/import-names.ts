@@ -48,7 +48,7 @@ export function targetFromName(name: string, statisticIds: ReadonlySet<string>):
   return { test: test as Test, statisticId: statistic, level: level as Level };
 }
 
-export const manifestSchema = z.array(
+const manifestSchema = z.array(
   z.object({
     file: z.string().min(1),
     test: z.enum(TESTS),
@@ -98,7 +98,7 @@ export function clutterReason(name: string): string | null {
 }
 
 /** Where an imported file goes in a suite other than FACT-OR-FAIR: the suite's coordinates of a planned row. */
-export interface SuiteImportTarget {
+interface SuiteImportTarget {
   test: string;
   statisticId: string;
   level: string;

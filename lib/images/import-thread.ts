@@ -11,8 +11,8 @@ import type { ImportPlan, UploadedFile } from "./import";
 import { DomainError } from "../engine/errors";
 
 /** Commits checked at once per process; more wait their turn, and past MAX_WAITING they are refused (503). */
-export const MAX_CONCURRENT_COMMITS = 2;
-export const MAX_WAITING_COMMITS = 8;
+const MAX_CONCURRENT_COMMITS = 2;
+const MAX_WAITING_COMMITS = 8;
 const limit = pLimit(MAX_CONCURRENT_COMMITS);
 
 const WORKER = () => path.join(process.cwd(), "lib", "images", "import-worker-boot.mjs");

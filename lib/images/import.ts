@@ -33,12 +33,12 @@ export const IMPORT_LIMITS = {
 export type UploadedFile = { name: string; bytes: Uint8Array } | { name: string; path: string; size: number };
 
 /** A file's bytes (read from disk when it lives there: callers read one image at a time). */
-export function bytesOf(f: UploadedFile): Uint8Array {
+function bytesOf(f: UploadedFile): Uint8Array {
   return "bytes" in f ? f.bytes : new Uint8Array(readFileSync(f.path));
 }
 const sizeOf = (f: UploadedFile) => ("bytes" in f ? f.bytes.length : f.size);
 
-export interface ImportItem {
+interface ImportItem {
   name: string;
   target: ImportTarget;
   image: ValidImage;

@@ -12,7 +12,7 @@ import { IMPORT_LIMITS, type UploadedFile } from "./import";
 import { DomainError } from "../engine/errors";
 
 /** The largest single upload: a zip of a whole import (images are checked against their own limit on commit). */
-export const MAX_UPLOAD_FILE_BYTES = IMPORT_LIMITS.maxTotalBytes;
+const MAX_UPLOAD_FILE_BYTES = IMPORT_LIMITS.maxTotalBytes;
 const ID = /^up_[A-Za-z0-9_-]{32}$/;
 
 export interface UploadMeta {

@@ -117,7 +117,7 @@ export function checkImageHeader(buf: Uint8Array, fileBytes = buf.length): Valid
 }
 
 /** The full decode (PNG, JPEG; WebP has no pure-JS decoder and is decoded by the browser before labelling). */
-export function decodeSize(buf: Uint8Array, ext: ImageType["ext"]): { width: number; height: number } | null {
+function decodeSize(buf: Uint8Array, ext: ImageType["ext"]): { width: number; height: number } | null {
   if (ext === "png") {
     const png = PNG.sync.read(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength));
     return { width: png.width, height: png.height };

@@ -3,8 +3,6 @@ import { z } from "zod";
 import { ATTRIBUTES, CONTEXTS, LEVELS, MODALITIES, TESTS, canonicalLabel, findStatistic } from "../benchmark";
 import type { AnswerRecord } from "../metrics";
 
-export const INTERCHANGE_VERSION = 1;
-
 const lineSchema = z
   .object({
     model: z.string().trim().min(1, "model must be a non-empty string"),
@@ -17,8 +15,6 @@ const lineSchema = z
     answer: z.string().nullable(),
   })
   .loose();
-
-export type InterchangeLine = z.input<typeof lineSchema>;
 
 export interface LineError {
   line: number;
@@ -45,7 +41,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 /** Parses one line; returns the record or an error message. Blank lines are not records (null). */
-export function parseInterchangeLine(text: string): AnswerRecord | null | { error: string } {
+function parseInterchangeLine(text: string): AnswerRecord | null | { error: string } {
   if (text.trim() === "") return null;
   let json: unknown;
   try {

@@ -9,7 +9,7 @@ import { scoresFromCells, truthOf, weightOf } from "./scores";
 export const BOOTSTRAP_METRICS = ["sFact", "sE", "sKLD", "sFair", "distance"] as const;
 export type BootstrapMetric = (typeof BOOTSTRAP_METRICS)[number];
 
-export interface Interval {
+interface Interval {
   /** lower and upper percentile bounds */
   lo: number;
   hi: number;

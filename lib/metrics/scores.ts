@@ -198,7 +198,7 @@ export function scoresFromCells(
   return { sFact, sE, sKLD, sFair, distance, divergences };
 }
 
-export interface GroupKey {
+interface GroupKey {
   model: string;
   modality: Modality;
   test: Test;

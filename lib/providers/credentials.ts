@@ -21,14 +21,14 @@ export interface CredentialTarget {
 }
 
 /** The built-in credential of a provider: OpenAI's and Replicate's own; an OpenAI-compatible server has none. */
-export function defaultCredential(provider: string): string | null {
+function defaultCredential(provider: string): string | null {
   if (provider === "openai") return "OPENAI_API_KEY";
   if (provider === "replicate") return "REPLICATE_API_TOKEN";
   return null;
 }
 
 /** Where a model's calls go: its base URL, else the provider's configured or official endpoint. */
-export function effectiveBaseUrl(m: Pick<CredentialTarget, "provider" | "baseUrl">): string | null {
+function effectiveBaseUrl(m: Pick<CredentialTarget, "provider" | "baseUrl">): string | null {
   if (m.baseUrl) return m.baseUrl;
   if (m.provider === "openai") return env().OPENAI_BASE_URL ?? OPENAI_API_URL;
   if (m.provider === "replicate") return env().REPLICATE_BASE_URL ?? REPLICATE_API_URL;
@@ -53,7 +53,7 @@ export function canonicalEndpoint(url: string): string | null {
 }
 
 /** Whether a credential may be sent to a URL: exactly one of its endpoints (canonically equal). */
-export function mayReceive(credential: DeclaredCredential, url: string | null): boolean {
+function mayReceive(credential: DeclaredCredential, url: string | null): boolean {
   const target = url ? canonicalEndpoint(url) : null;
   return target !== null && credential.urls.some((u) => canonicalEndpoint(u) === target);
 }

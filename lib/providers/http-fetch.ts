@@ -16,7 +16,7 @@ import dns from "node:dns/promises";
 import { checkUrl, currentPolicy, guardedLookup, OutboundRefusedError } from "./outbound";
 
 /** The largest response body read (an image as base64 JSON is a few MiB). */
-export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 // One pool per process: connections to an endpoint are reused across calls (the engine bounds concurrency).
 const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets: 512 }), "https:": new https.Agent({ keepAlive: true, maxSockets: 512 }) };

@@ -10,7 +10,7 @@ import { classifyOpenAIError } from "./openai";
 import { classifyStatus, redact, retryAfterMs } from "./errors";
 import { ProviderError } from "./types";
 
-export interface ImageRequest {
+interface ImageRequest {
   prompt: string;
   width: number;
   height: number;
@@ -19,7 +19,7 @@ export interface ImageRequest {
   streamKey?: string;
 }
 
-export interface ImageResponse {
+interface ImageResponse {
   bytes: Uint8Array;
   /** the prompt the provider says it actually used (DALL·E 3 rewrites prompts) */
   revisedPrompt: string | null;

@@ -6,25 +6,20 @@ import { openaiProvider } from "./openai";
 import { replicateProvider } from "./replicate";
 import { openaiImageProvider, replicateImageProvider, type ImageProvider } from "./images";
 import { SYNTHETIC_IMAGE_SLUG, syntheticFacePaths, syntheticImageProvider } from "./synthetic";
-export { SYNTHETIC_DESCRIPTION, SYNTHETIC_IMAGE_SLUG, syntheticMix } from "./synthetic";
+export { SYNTHETIC_DESCRIPTION, SYNTHETIC_IMAGE_SLUG } from "./synthetic";
 import { ProviderError, type ChatProvider, type ModelParams } from "./types";
 
 export * from "./types";
 export * from "./errors";
-export { BASELINE_DESCRIPTIONS, baselineProvider, parseBaselineId, type BaselineKind } from "./baselines";
-export { openaiProvider, classifyOpenAIError } from "./openai";
-export { replicateProvider } from "./replicate";
+export { BASELINE_DESCRIPTIONS, parseBaselineId } from "./baselines";
 
-export const PROVIDERS = ["openai", "openai-compatible", "replicate", "baseline", "import"] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
-
-export const modelParamsSchema = z.object({
+const modelParamsSchema = z.object({
   temperature: z.number().min(0).max(2).default(0),
   maxTokens: z.number().int().min(1).max(32_000).default(64),
 });
 
 /** Image models: output size and, for OpenAI Images, quality ("standard" | "hd" for dall-e-3, "low" … "high" for gpt-image-1). */
-export const imageParamsSchema = z.object({
+const imageParamsSchema = z.object({
   width: z.number().int().min(64).max(4096).default(1024),
   height: z.number().int().min(64).max(4096).default(1024),
   quality: z.string().trim().min(1).max(20).optional(),
@@ -35,16 +30,7 @@ export function imageParams(model: Pick<ProviderModel, "paramsJson">): ImagePara
   return imageParamsSchema.parse(JSON.parse(model.paramsJson || "{}"));
 }
 
-export {
-  CredentialError,
-  canonicalEndpoint,
-  checkCredential,
-  credentialStatus,
-  defaultCredential,
-  effectiveBaseUrl,
-  mayReceive,
-  resolveKey,
-} from "./credentials";
+export { CredentialError, canonicalEndpoint, checkCredential, credentialStatus } from "./credentials";
 
 /** The key a model's calls carry (see credentials.ts); a refused or missing key is a fatal provider error. */
 function keyFor(model: ProviderModel): string | undefined {
@@ -109,4 +95,4 @@ export function createImageProvider(model: ProviderModel, timeoutMs: number): Im
   throw new ProviderError(`provider "${model.provider}" cannot generate images`, "fatal");
 }
 
-export { openaiImageProvider, replicateImageProvider, type ImageProvider, type ImageRequest, type ImageResponse } from "./images";
+export { openaiImageProvider, replicateImageProvider, type ImageProvider } from "./images";

@@ -142,8 +142,7 @@ export function publishedScores(): PublishedScore[] {
   return out;
 }
 
-export const SUMMARY_KEYS = ["objGender", "objRace", "subjGender", "subjRace", "avgGender", "avgRace", "avg"] as const;
-export type SummaryKey = (typeof SUMMARY_KEYS)[number];
+export type SummaryKey = "objGender" | "objRace" | "subjGender" | "subjRace" | "avgGender" | "avgRace" | "avg";
 type SummaryRow = PublishedFile["summary"]["rows"][number];
 
 /**

@@ -33,7 +33,7 @@ export function chanceOf(column: InfluenceColumn, attribute: Attribute): number 
   return column === "outGroup" ? (k - 1) / k : 1 / k;
 }
 
-export interface InfluenceCell {
+interface InfluenceCell {
   /** mean over statistics of the per-statistic share (the paper averages over statistics); null without answers */
   share: number | null;
   chance: number;

@@ -8,12 +8,12 @@ import { columnOf } from "./tradeoff";
 
 export const LLM_COLUMNS = ["O", "S-B", "S-R", "S-A", "S-G"] as const satisfies readonly PublishedColumn[];
 export const T2I_COLUMNS = ["O", "S"] as const satisfies readonly PublishedColumn[];
-export const columnsFor = (modality: Modality): readonly PublishedColumn[] => (modality === "llm" ? LLM_COLUMNS : T2I_COLUMNS);
+const columnsFor = (modality: Modality): readonly PublishedColumn[] => (modality === "llm" ? LLM_COLUMNS : T2I_COLUMNS);
 
 /** Which way is better for a metric (d is a distance: lower is better). */
 export const BETTER: Record<Metric, "higher" | "lower"> = { sFact: "higher", sE: "higher", sKLD: "higher", sFair: "higher", distance: "lower" };
 
-export type RunRef = { id: string; name: string };
+type RunRef = { id: string; name: string };
 export type MeasuredGroup = GroupResult & { run?: RunRef };
 
 export interface LeaderboardRow {

@@ -4,7 +4,7 @@ import { z } from "zod";
 
 export const SCORABLE_STATUSES = ["running", "paused", "completed", "cancelled", "budget_exhausted", "failed"] as const;
 export const DEFAULT_RUN_COUNT = 10;
-export const MAX_SELECTED_RUNS = 30;
+const MAX_SELECTED_RUNS = 30;
 
 export const runIdsParam = z
   .string()

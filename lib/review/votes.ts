@@ -55,9 +55,9 @@ export function annotatorLabel(annotator: string, values: Record<string, string>
  * races, age groups, a skin-tone scale) passes its own. An attribute not listed takes no votes.
  */
 export type LabelClasses = Readonly<Record<string, readonly string[]>>;
-export const FOF_LABEL_CLASSES: LabelClasses = { gender: GENDERS, race: RACES };
+const FOF_LABEL_CLASSES: LabelClasses = { gender: GENDERS, race: RACES };
 
-export function isEmptyLabel(l: { values: Record<string, string>; notAFace: boolean }): boolean {
+function isEmptyLabel(l: { values: Record<string, string>; notAFace: boolean }): boolean {
   return !l.notAFace && Object.keys(l.values).length === 0;
 }
 

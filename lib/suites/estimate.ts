@@ -9,7 +9,7 @@ import { contentOfVersion } from "./content-versions";
 import { suiteOf } from "./index";
 
 /** A guidance request's typical size: the entry's question (and FAI-RK's passage) in, a paragraph out. */
-export const GUIDANCE_TOKENS = { in: 250, out: 256 } as const;
+const GUIDANCE_TOKENS = { in: 250, out: 256 } as const;
 
 export interface SuiteEstimate {
   perModel: number;

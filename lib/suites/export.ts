@@ -63,7 +63,7 @@ export async function suiteResultsJson(
   };
 }
 
-export const VIEWS_CSV_COLUMNS = ["view", "group", "source", "row", "metric", "value", "lo", "hi", "n", "flag"] as const;
+const VIEWS_CSV_COLUMNS = ["view", "group", "source", "row", "metric", "value", "lo", "hi", "n", "flag"] as const;
 
 /** Every table row × column as one CSV line (values in the column's scale; text cells neutralised for spreadsheets). */
 export function viewsCsv(views: readonly SuiteView[]): string {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ITEM_SETS } from "./review-states";
 import { DEFAULT_PROFILE, SCORING_PROFILES } from "../metrics/profiles";
 
-export const suiteResultParamsSchema = z.object({
+const suiteResultParamsSchema = z.object({
   labels: z.enum(["model", "reviewed"]).catch("model"),
   items: z.enum(ITEM_SETS).catch("all"),
   page: z.coerce.number().int().min(0).max(100_000).catch(0),

@@ -11,4 +11,3 @@ export const CONTENT_REVIEW_LABELS: Record<ContentReviewState, string> = {
 
 /** Which items a score is computed over: every item, or only those a reviewer verified. */
 export const ITEM_SETS = ["all", "verified"] as const;
-export type ItemSet = (typeof ITEM_SETS)[number];

@@ -9,7 +9,7 @@ import type { SuiteView } from "./views";
 import type { LabelAttribute } from "../review/label-set";
 import type { ScoringProfile } from "../metrics/profiles";
 
-export type SuiteModality = "llm" | "t2i";
+type SuiteModality = "llm" | "t2i";
 
 /** Versioned content: whatever a suite plans from, plus the identity a run pins (BenchmarkVersion). */
 export interface SuiteContent {
@@ -77,7 +77,7 @@ export interface LaunchVariant {
 }
 
 /** A browsable item of a suite's content (a statistic, an entry) for the Benchmark page. */
-export interface SuiteItem {
+interface SuiteItem {
   id: string;
   title: string;
   /** short facts shown in the list, by column */

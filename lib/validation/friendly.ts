@@ -4,7 +4,7 @@ import type { z } from "zod";
 
 const num = (v: unknown) => (typeof v === "bigint" ? v.toString() : typeof v === "number" ? v.toLocaleString("en-US") : String(v));
 
-export function friendlyIssue(i: z.core.$ZodIssue): string {
+function friendlyIssue(i: z.core.$ZodIssue): string {
   // A message the schema wrote itself is already the form's voice.
   if (!/^(Too small|Too big|Invalid)/.test(i.message)) return i.message;
   switch (i.code) {

@@ -42,7 +42,7 @@ function makePng(width: number, height: number, prompt: string): Buffer {
   return PNG.sync.write(png);
 }
 
-export interface EmulatorStats {
+interface EmulatorStats {
   calls: number;
   byModel: Record<string, number>;
   /** the most calls of each model in progress at once (what a global concurrency limit must bound) */

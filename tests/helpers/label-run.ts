@@ -10,7 +10,7 @@ import { PNG } from "pngjs";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { labelImage, loadLayout } from "../../lib/faces";
 
-export const SHARED_MODELS = path.resolve(__dirname, "../../../shared/models");
+const SHARED_MODELS = path.resolve(__dirname, "../../../shared/models");
 
 type Engine = Pick<typeof import("../../lib/engine"), "leaseImages" | "saveLabels">;
 

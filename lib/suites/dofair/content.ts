@@ -21,7 +21,7 @@ const groupTruth = (classes: readonly [string, ...string[]]) =>
     .refine((t) => new Set(t.dominant).size === t.dominant.length && new Set(t.involved).size === t.involved.length, "classes repeat")
     .refine((t) => t.dominant.every((c) => t.involved.includes(c)), "every dominant class must also be involved");
 
-export const eventSchema = z
+const eventSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9-]{3,60}$/),
     event: z.string().min(5).max(200),
@@ -35,7 +35,7 @@ export const eventSchema = z
     source: z.object({ title: z.string().min(2).max(200), citation: z.string().min(2).max(300), passage: z.string().min(40).max(1200) }),
   })
   .refine((e) => DIMENSIONS.every((d) => !!e[d] !== !!e.dropped?.[d]), "each dimension has either its truth or a reason it was dropped");
-export const eventsFileSchema = z
+const eventsFileSchema = z
   .object({ version: z.string().regex(/^\d+\.\d+\.\d+$/), note: z.string(), events: z.array(eventSchema).min(60) })
   .refine((f) => new Set(f.events.map((e) => e.id)).size === f.events.length, "event ids repeat");
 
@@ -68,7 +68,7 @@ export interface DofairContent {
 /** Whether every entry carries a passage: FAI-RK retrieves it, so content without passages cannot plan FAI-RK. */
 export const hasPassages = (c: Pick<DofairContent, "entries">) => c.entries.every((e) => !!e.source);
 
-export function periodOf(year: number): string {
+function periodOf(year: number): string {
   return PERIODS[Math.min(10, Math.floor((year - 1700) / 30))];
 }
 

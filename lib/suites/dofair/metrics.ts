@@ -46,7 +46,7 @@ export function setAccuracy(predicted: ReadonlySet<string>, truth: ReadonlySet<s
   return right / classes.length;
 }
 
-export function f1(tp: number, fp: number, fn: number): number {
+function f1(tp: number, fp: number, fn: number): number {
   const d = 2 * tp + fp + fn;
   return d === 0 ? 1 : (2 * tp) / d;
 }

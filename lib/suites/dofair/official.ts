@@ -21,7 +21,7 @@ export class OfficialDataError extends DomainError {
 }
 
 /** What one import may read: the release's files are ~120 kB; anything far larger is not them. */
-export const OFFICIAL_LIMITS = { maxFiles: 20, maxFileBytes: 5 * 1024 * 1024, maxRows: 20_000 } as const;
+const OFFICIAL_LIMITS = { maxFiles: 20, maxFileBytes: 5 * 1024 * 1024, maxRows: 20_000 } as const;
 
 const RACE_SPELLING: Record<string, string> = { Latino: "Latino_Hispanic" };
 const GENDER_SPELLING: Record<string, string> = { male: "Male", female: "Female" };

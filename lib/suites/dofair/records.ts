@@ -7,7 +7,7 @@ import { ANNOTATION_ROW_SELECT, consensus, currentLabels } from "../../review/vo
 import { DOFAIR_GENDERS, DOFAIR_RACES, type Dimension } from "./content";
 import { labelledImagePages } from "../image-pages";
 
-export interface FaceLabel {
+interface FaceLabel {
   faceId: number;
   box: [number, number, number, number];
   label: string | null;
@@ -43,7 +43,7 @@ function modelPrediction(face: { raceProbsJson: string | null; genderProbsJson: 
   return { value: classes[i], p: probs[i] };
 }
 
-export function modelLabel(face: { raceProbsJson: string | null; genderProbsJson: string | null }, dimension: Dimension): string | null {
+function modelLabel(face: { raceProbsJson: string | null; genderProbsJson: string | null }, dimension: Dimension): string | null {
   return modelPrediction(face, dimension)?.value ?? null;
 }
 

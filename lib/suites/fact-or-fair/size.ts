@@ -10,7 +10,7 @@ export function plannedPerModelFof(config: RunConfig | T2iRunConfig, bm: Benchma
 }
 
 /** Objective and subjective queries per model of an LLM config. */
-export function chatCounts(c: RunConfig, bm: Benchmark): { objective: number; subjective: number } {
+function chatCounts(c: RunConfig, bm: Benchmark): { objective: number; subjective: number } {
   let objective = 0;
   let subjective = 0;
   for (const s of bm.statistics)

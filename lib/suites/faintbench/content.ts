@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import referenceJson from "../../../data/suites/faintbench/reference.json";
 import weightsJson from "../../../data/suites/faintbench/weights.json";
-import { ATTRIBUTES, CLASSES, PROMPT_WORDS, REFERENCE_CLASSES, type Acquired, type Attribute, type Visibility } from "./classes";
+import { ATTRIBUTES, PROMPT_WORDS, REFERENCE_CLASSES, type Acquired, type Attribute, type Visibility } from "./classes";
 
 const shares = (classes: readonly string[]) =>
   z
@@ -19,7 +19,7 @@ const shares = (classes: readonly string[]) =>
     .refine((r) => classes.every((c) => c in r) && Object.keys(r).length === classes.length, `shares must name exactly ${classes.join(", ")}`);
 const truthSchema = z.object({ gender: shares(REFERENCE_CLASSES.gender), race: shares(REFERENCE_CLASSES.race), age: shares(REFERENCE_CLASSES.age) });
 
-export const referenceSchema = z.object({
+const referenceSchema = z.object({
   version: z.string().regex(/^\d+\.\d+\.\d+$/),
   source: z.string(),
   promptTemplates: z.object({ styleSuffixSinglePerson: z.string(), styleSuffixRelation: z.string() }).passthrough(),
@@ -35,19 +35,19 @@ export const referenceSchema = z.object({
 });
 
 const weightMap = z.object({ gender: z.number().positive(), race: z.number().positive(), age: z.number().positive() });
-export const weightsSchema = z.object({
+const weightsSchema = z.object({
   note: z.string(),
   attribute: z.object({ implicit: weightMap, explicit: weightMap, eta: weightMap }),
   prompt: z.number().positive(),
   subAttribute: z.number().positive(),
 });
-export type Weights = z.infer<typeof weightsSchema>;
+type Weights = z.infer<typeof weightsSchema>;
 
 export type Side = "one" | "left" | "right";
 /** Ground truth of one person: shares in CLASSES order, repaired; `raw` as released when the repair changed it. */
-export type Truth = Record<Attribute, number[]>;
+type Truth = Record<Attribute, number[]>;
 
-export interface Person {
+interface Person {
   side: Side;
   /** implicit prompts: the demographic shares */
   truth?: Truth;
@@ -71,7 +71,7 @@ export interface FaintPrompt {
   persons: Person[];
 }
 
-export interface EtaPair {
+interface EtaPair {
   /** advantaged and disadvantaged person: a prompt id and the side within it */
   advantaged: { promptId: string; side: Side };
   disadvantaged: { promptId: string; side: Side };
@@ -238,5 +238,3 @@ export function parsePinned(json: string): FaintContent {
     throw new Error("unreadable FAIntbench content");
   return c;
 }
-
-export const classesOf = (a: Attribute): readonly string[] => CLASSES[a];

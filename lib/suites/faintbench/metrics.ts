@@ -68,7 +68,7 @@ export function etaAdjustment(
   return sum;
 }
 
-export const ETA0 = 0.5;
+const ETA0 = 0.5;
 
 export function eta(adjustments: readonly number[]): number | null {
   if (!adjustments.length) return null;

@@ -8,7 +8,7 @@ import { ATTRIBUTES, CLASSES, type Attribute } from "./classes";
 import { predict } from "./labels";
 import { labelledImagePages } from "../image-pages";
 
-export interface FaceLabels {
+interface FaceLabels {
   faceId: number;
   box: [number, number, number, number];
   labels: Record<Attribute, string | null>;
