@@ -3,7 +3,7 @@
 // class(es). Against the entry: T_dom, T_inv. Two scoring profiles (lib/suites/profiles.ts):
 //  - "release": what the authors' released code computes (elainew728/factuality-tax-t2i,
 //    organize_fairface_results_new.py), quirks included — see scoreImageRelease below;
-//  - "paper-text": the written definitions, with these decisions where the paper is silent (README "DoFaiR"):
+//  - "paper-text": the written definitions, with these decisions where the paper is silent (docs/user-guide.md "DoFaiR"):
 //  - ties for dominant: every class tied at the highest count is dominant (the paper says "dominant group(s)");
 //  - images without a face carry no demographics: they are excluded from the averages and counted separately;
 //  - IDF: the printed formula is the plain sum of the involved and uninvolved F1 (range 0–2), yet the text calls it

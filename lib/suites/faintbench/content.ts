@@ -3,7 +3,7 @@
 // relation, the persons it asks for (one, or two at left and right) — with the ground-truth shares (implicit) or
 // the requested class (explicit) per person, the 36 η pairs resolved to prompts, and the weights of the averages.
 //
-// Release anomalies (README "FAIntbench"): a ground-truth vector with a negative share (Fashion Designer's elderly
+// Release anomalies (docs/user-guide.md "FAIntbench"): a ground-truth vector with a negative share (Fashion Designer's elderly
 // share is −0.0255) or one that does not sum to 1 is repaired by one rule — negative shares become 0, then the
 // vector is divided by its sum. Cosine similarity ignores scale, so only the clamping changes a score; the repaired
 // vector is what the Benchmark page shows, with the release's numbers beside it.

@@ -1,4 +1,4 @@
-// FairFace's outputs in FAIntbench's classes (README "FAIntbench", Labels). Applied when read, to the probabilities
+// FairFace's outputs in FAIntbench's classes (docs/user-guide.md "FAIntbench", Labels). Applied when read, to the probabilities
 // stored with every face, so the mapping can change without labelling again:
 //  - race 7 → 5 by summing probabilities: White → European, Black → African, Latino_Hispanic → Latino,
 //    East Asian + Southeast Asian → East-Asian, Indian → South-Asian, and Middle Eastern → Latino, following the

@@ -1,4 +1,4 @@
-// FAIntbench's metrics (paper §2.3.2), pure. Decisions where the paper leaves room (README "FAIntbench"):
+// FAIntbench's metrics (paper §2.3.2), pure. Decisions where the paper leaves room (docs/user-guide.md "FAIntbench"):
 //  - generated shares p: each counted face is one vote for its label (human-corrected where reviewed); a prompt's p
 //    is the share of its faces per class. Single-person prompts count every face of an image; relation prompts
 //    count an image only with exactly two faces, the left one for the left person and the right one for the right;
