@@ -1,10 +1,10 @@
-// The boundary for server actions and pages (route handlers use lib/engine/http.ts): the signed-in viewer from the
+// The boundary for server actions and pages (route handlers use lib/server/http.ts): the signed-in viewer from the
 // request's cookies, refused with the same messages as the API.
 import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { authorize, viewerFrom, type Viewer } from "@/lib/auth/guard";
 import type { Permission } from "@/lib/auth/roles";
-import { DomainError } from "@/lib/engine/errors";
+import { DomainError } from "@/lib/core/errors";
 
 /** The signed-in viewer of this request, or null. */
 export async function currentViewer(): Promise<Viewer | null> {

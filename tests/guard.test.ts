@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { authorize, type Viewer } from "../lib/auth/guard";
 import { can, PERMISSIONS, ROLES } from "../lib/auth/roles";
-import { DomainError } from "../lib/engine/errors";
+import { DomainError } from "../lib/core/errors";
 
 const viewer = (role: Viewer["role"]): Viewer => ({ id: `u-${role}`, email: `${role}@example.org`, name: role, role, spendingLimitUsd: null });
 

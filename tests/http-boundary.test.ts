@@ -4,8 +4,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { assertSameOrigin, DomainError, errorResponse, jsonWrite, readJsonBody } from "../lib/engine/http";
-import { ERROR_STATUS } from "../lib/engine/errors";
+import { assertSameOrigin, DomainError, errorResponse, jsonWrite, readJsonBody } from "../lib/server/http";
+import { ERROR_STATUS } from "../lib/core/errors";
 
 const req = (headers: Record<string, string>, body = "{}") =>
   new Request("http://127.0.0.1:3000/api/x", { method: "POST", headers: { host: "127.0.0.1:3000", ...headers }, body });

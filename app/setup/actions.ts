@@ -8,7 +8,7 @@ import { env } from "@/lib/env";
 import { auth } from "@/lib/auth/server";
 import { forgetSetupToken, isFromThisMachine, setupTokenMatches } from "@/lib/auth/setup";
 import { createUser, emailSchema, nameSchema, passwordSchema, userCount } from "@/lib/auth/users";
-import { DomainError } from "@/lib/engine/errors";
+import { DomainError } from "@/lib/core/errors";
 
 export interface SetupState {
   message?: string;

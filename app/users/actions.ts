@@ -6,7 +6,7 @@ import { db } from "@/lib/db";
 import { createInvitation, createResetLink } from "@/lib/auth/invitations";
 import { ROLES } from "@/lib/auth/roles";
 import { setDisabled, setRole, setSpendingLimit } from "@/lib/auth/users";
-import { DomainError } from "@/lib/engine/errors";
+import { DomainError } from "@/lib/core/errors";
 import { actionGuard } from "@/app/guard";
 
 export interface UsersFormState {

@@ -1,7 +1,7 @@
 // The one authorisation decision: who is asking (the better-auth session, re-read from the database so a disabled
 // account or a changed role counts at once) and whether their role may do this. Used by every route handler
-// (lib/engine/http.ts), every server action and every page. Server-only.
-import { DomainError } from "../engine/errors";
+// (lib/server/http.ts), every server action and every page. Server-only.
+import { DomainError } from "../core/errors";
 import { db } from "../db";
 import { auth } from "./server";
 import { can, type Permission, type Role } from "./roles";

@@ -4,7 +4,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { DomainError } from "../engine/errors";
+import { DomainError } from "../core/errors";
 import { audit } from "./audit";
 import { ROLES, type Role } from "./roles";
 import { createUser, emailSchema, nameSchema, passwordSchema } from "./users";

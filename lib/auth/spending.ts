@@ -5,7 +5,7 @@
 // BudgetGrant charged to them: the owner pays for the budget they set, each granter for what they added.
 import { forgetShared } from "../engine/shared";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { DomainError } from "../engine/errors";
+import { DomainError } from "../core/errors";
 import { FINAL_RUN } from "../engine/status";
 import { setRunState } from "../engine/runs";
 import { audit } from "./audit";

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { DomainError } from "../engine/errors";
+import { DomainError } from "../core/errors";
 import { readSecret } from "../env";
 import { audit } from "./audit";
 import { ROLES, type Role } from "./roles";

@@ -18,7 +18,7 @@ import type { RaceMapping } from "../faces/labels";
 import { contextInfluence, type InfluenceCount, type InfluenceRow } from "../results/context";
 import { pinnedTruth, runRecordChunks, scoredAttributes, type FaceRecord, type LabelSource } from "./results";
 import { runBenchmark } from "./pinned";
-import { badRequest, DomainError, tooMany } from "./errors";
+import { badRequest, DomainError, tooMany } from "../core/errors";
 import { DEFAULT_SUITE_ID, suiteOf } from "../suites";
 import { dialectOf, jsonTextSql } from "../db/dialect";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../metrics/profiles";

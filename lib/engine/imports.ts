@@ -12,7 +12,7 @@ import { benchmarkStatistics, planImport, storeImage, storeImageFile, sweepUploa
 import { canCheckOffThread, planImportOffThread } from "../images/import-thread";
 import { t2iRunConfigSchema } from "./config";
 import { DEFAULT_SUITE_ID, suiteOf } from "../suites";
-import { DomainError } from "./errors";
+import { DomainError } from "../core/errors";
 
 export interface ImportRequest {
   modelSlug: string;

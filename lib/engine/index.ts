@@ -15,7 +15,7 @@ export * from "./review";
 export * from "./review-options";
 export * from "./explore";
 export * from "./pinned";
-export * from "./errors";
+export * from "../core/errors";
 export * from "./review-report";
 export * from "./outcomes";
 export { liveLabelWorkers } from "./workers";

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { FAIRFACE_AGES, FAIRFACE_GENDERS, FAIRFACE_RACES } from "../faces/labels";
 import { labelRuntimeSchema, modelDisplayName, modelRefSchema } from "../faces/provenance";
 import { runClassifier } from "../faces/run-provenance";
-import { DomainError } from "./errors";
+import { DomainError } from "../core/errors";
 
 const LABEL_LEASE_MS = 3 * 60_000;
 

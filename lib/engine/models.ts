@@ -5,7 +5,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { SECRET_NAME } from "../env";
 import { canonicalEndpoint, checkCredential, CredentialError } from "../providers/credentials";
 import { MODALITIES } from "../benchmark/labels";
-import { DomainError } from "./errors";
+import { DomainError } from "../core/errors";
 
 export const modelInputSchema = z
   .object({

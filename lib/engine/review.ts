@@ -14,7 +14,7 @@ import { consensus, currentLabels, dealAssignment, type AnnotationRow, type Anno
 import { assertRunClassifier, boxWithin, probabilitiesSchema } from "./labelling";
 import { labelRuntimeSchema, modelRefSchema } from "../faces/provenance";
 import { displayNames } from "../auth/names";
-import { DomainError } from "./errors";
+import { DomainError } from "../core/errors";
 
 /** A simple name-based identity (roles come later): letters, digits, spaces and . _ ' - */
 const annotatorSchema = z

@@ -15,7 +15,7 @@ import { RESUMABLE, type RunStatus } from "./status";
 import { modelProblem } from "../providers/problems";
 import { forgetShared } from "./shared";
 import { contentOfVersion } from "../suites/content-versions";
-import { DomainError } from "./errors";
+import { DomainError } from "../core/errors";
 const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   /** the suite it runs (lib/suites/registry.ts) */

@@ -1,7 +1,7 @@
 // What labelled a run's faces, aggregated in SQL (a run may hold millions of faces): the run page, every suite's
 // results and every export read it, and scoring refuses a run whose faces come from more than one classifier.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { DomainError } from "../engine/errors";
+import { DomainError } from "../core/errors";
 import { verifiedFairFace } from "../env";
 import { classifierStatus, mixedClassifiersMessage, type LabelProvenance } from "./provenance";
 

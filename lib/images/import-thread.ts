@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import pLimit from "p-limit";
 import type { ImportPlan, UploadedFile } from "./import";
-import { DomainError } from "../engine/errors";
+import { DomainError } from "../core/errors";
 
 /** Commits checked at once per process; more wait their turn, and past MAX_WAITING they are refused (503). */
 const MAX_CONCURRENT_COMMITS = 2;

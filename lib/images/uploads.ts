@@ -9,7 +9,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { safeEntryName } from "./import-names";
 import { IMPORT_LIMITS, type UploadedFile } from "./import";
-import { DomainError } from "../engine/errors";
+import { DomainError } from "../core/errors";
 
 /** The largest single upload: a zip of a whole import (images are checked against their own limit on commit). */
 const MAX_UPLOAD_FILE_BYTES = IMPORT_LIMITS.maxTotalBytes;

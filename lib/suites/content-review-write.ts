@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { audit } from "../auth/audit";
-import { badRequest, notFound } from "../engine/errors";
+import { badRequest, notFound } from "../core/errors";
 import { suiteOf } from "./index";
 import { CONTENT_REVIEW_STATES } from "./review-states";
 

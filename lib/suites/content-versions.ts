@@ -4,7 +4,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ensureBenchmarkVersion } from "../db/benchmark-version";
 import { withContentionRetry } from "../db/retry";
-import { badRequest, notFound } from "../engine/errors";
+import { badRequest, notFound } from "../core/errors";
 import { suiteOf } from "./index";
 import type { AnySuite } from "./types";
 

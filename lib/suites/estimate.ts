@@ -3,7 +3,7 @@
 // prices (chat: typical tokens per query), against the per-run cap.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { cost, TYPICAL_TOKENS } from "../engine/cost";
-import { badRequest } from "../engine/errors";
+import { badRequest } from "../core/errors";
 import { env } from "../env";
 import { contentOfVersion } from "./content-versions";
 import { suiteOf } from "./index";

@@ -1,5 +1,5 @@
 // Looking suites up. The engine and pages ask here; a run's suite id comes from its row.
-import { DomainError } from "../engine/errors";
+import { DomainError } from "../core/errors";
 import * as registered from "./registry";
 import type { AnySuite } from "./types";
 

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { jsonRead } from "@/lib/engine/http";
+import { jsonRead } from "@/lib/server/http";
 import { health } from "@/lib/engine/health";
 
 /**

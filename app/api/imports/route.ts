@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { badRequest, notFound } from "@/lib/engine";
-import { jsonWrite } from "@/lib/engine/http";
+import { jsonWrite } from "@/lib/server/http";
 import { createUpload } from "@/lib/images";
 import { DEFAULT_SUITE_ID, suiteOf } from "@/lib/suites";
 

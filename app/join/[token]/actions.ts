@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { db } from "@/lib/db";
 import { auth } from "@/lib/auth/server";
 import { acceptInvitation, inspectLink, resetPassword } from "@/lib/auth/invitations";
-import { DomainError } from "@/lib/engine/errors";
+import { DomainError } from "@/lib/core/errors";
 import { z } from "zod";
 
 export interface JoinState {

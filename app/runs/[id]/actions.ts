@@ -7,7 +7,7 @@ import { actionGuard } from "@/app/guard";
 import { maySteer, steerRun } from "@/lib/auth/spending";
 import { audit } from "@/lib/auth/audit";
 import { setAutoLabel } from "@/lib/engine/runs";
-import { DomainError } from "@/lib/engine/errors";
+import { DomainError } from "@/lib/core/errors";
 
 const schema = z
   .object({

@@ -8,7 +8,7 @@ import { createRun } from "@/lib/engine";
 import { actionGuard } from "@/app/guard";
 import { audit } from "@/lib/auth/audit";
 import { budgetWithinLimit } from "@/lib/auth/spending";
-import { DomainError } from "@/lib/engine/errors";
+import { DomainError } from "@/lib/core/errors";
 import { findSuite } from "@/lib/suites";
 import { launchVariant } from "@/lib/suites/launch-variants";
 import { fieldErrorsOf } from "@/lib/validation/friendly";

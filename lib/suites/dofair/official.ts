@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { DOFAIR_GENDERS, DOFAIR_RACES, type Dimension, type DofairContent, type Entry } from "./content";
-import { DomainError } from "../../engine/errors";
+import { DomainError } from "../../core/errors";
 
 /** What is wrong with the files (400: the user's data, shown as is). */
 export class OfficialDataError extends DomainError {

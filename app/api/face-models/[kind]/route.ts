@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { NextResponse } from "next/server";
 import { env } from "@/lib/env";
 import { locateFaceModel } from "@/lib/faces/model-files";
-import { jsonRead } from "@/lib/engine/http";
+import { jsonRead } from "@/lib/server/http";
 
 /** The face models for the Label and Review pages, read from disk at request time (never from a CDN); FairFace absent: 204. */
 export const GET = jsonRead<{ kind: string }>("signed-in", async (_query, { params }) => {

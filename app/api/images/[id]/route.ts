@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { findServableImage } from "@/lib/images";
-import { jsonRead, notFound } from "@/lib/engine/http";
+import { jsonRead, notFound } from "@/lib/server/http";
 
 /** A stored image, to anyone signed in (labellers, reviewers and result readers all look at them). */
 export const GET = jsonRead<{ id: string }>("signed-in", async (_query, { params }) => {

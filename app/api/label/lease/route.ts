@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { leaseImages } from "@/lib/engine";
-import { jsonWrite } from "@/lib/engine/http";
+import { jsonWrite } from "@/lib/server/http";
 
 /** Leases a batch of images to label under a fresh token (same origin, JSON only). */
 // The lease is bound to the signed-in account: only it can store or release the batch.

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { saveLabels } from "@/lib/engine";
-import { jsonWrite } from "@/lib/engine/http";
+import { jsonWrite } from "@/lib/server/http";
 import { audit } from "@/lib/auth/audit";
 
 /** Stores a batch's faces and probabilities; accepted only with the batch's lease token. */

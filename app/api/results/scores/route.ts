@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonRead, notFound } from "@/lib/engine/http";
+import { jsonRead, notFound } from "@/lib/server/http";
 import { audit } from "@/lib/auth/audit";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/metrics/profiles";
@@ -10,7 +10,7 @@ import { attachment } from "@/lib/results/export";
 import { runIdsParam } from "@/lib/results/selection";
 import { pointIntervalKey } from "@/lib/results/tradeoff";
 import type { BootstrapIntervals } from "@/lib/metrics";
-import { DomainError } from "@/lib/engine/errors";
+import { DomainError } from "@/lib/core/errors";
 import { outcomeCounts, outcomeLabel } from "@/lib/engine";
 import { suiteOfFace } from "@/lib/suites/faces";
 import type { AnySuite } from "@/lib/suites/types";

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { saveAnnotations } from "@/lib/engine";
-import { jsonWrite } from "@/lib/engine/http";
+import { jsonWrite } from "@/lib/server/http";
 import { audit } from "@/lib/auth/audit";
 
 /** One annotator's labels for one or more faces (appended, all or nothing); answers with the faces as they are now. */

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { addFace, reviewQueue } from "@/lib/engine";
-import { jsonRead, jsonWrite } from "@/lib/engine/http";
+import { jsonRead, jsonWrite } from "@/lib/server/http";
 import { audit } from "@/lib/auth/audit";
 
 /** A page of the review queue (filters and cursors as query parameters). */

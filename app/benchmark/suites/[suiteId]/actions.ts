@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { db } from "@/lib/db";
 import { actionGuard } from "@/app/guard";
 import { reviewItem } from "@/lib/suites/content-review-write";
-import { DomainError } from "@/lib/engine/errors";
+import { DomainError } from "@/lib/core/errors";
 import { ZodError } from "zod";
 import { audit } from "@/lib/auth/audit";
 import { importSuiteData } from "@/lib/suites/content-versions";

@@ -2,9 +2,9 @@ import { revalidatePath } from "next/cache";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { importImages } from "@/lib/engine";
-import { jsonWrite } from "@/lib/engine/http";
+import { jsonWrite } from "@/lib/server/http";
 import { takeUpload } from "@/lib/images";
-import { DomainError } from "@/lib/engine/errors";
+import { DomainError } from "@/lib/core/errors";
 import { commitSlotAvailable } from "@/lib/images/import-thread";
 import { audit } from "@/lib/auth/audit";
 

@@ -1,6 +1,6 @@
 import { env } from "@/lib/env";
 import { badRequest } from "@/lib/engine";
-import { streamWrite } from "@/lib/engine/http";
+import { streamWrite } from "@/lib/server/http";
 import { receiveFile } from "@/lib/images";
 
 /** One file of an import, streamed to disk (never held in memory); `name` is its path inside the selection. */

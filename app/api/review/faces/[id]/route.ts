@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { updateFace } from "@/lib/engine";
-import { jsonWrite, notFound } from "@/lib/engine/http";
+import { jsonWrite, notFound } from "@/lib/server/http";
 import { audit } from "@/lib/auth/audit";
 
 /** Delete or restore a detection, or store the browser classifier's output for a hand-drawn face. */

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { reviewImage } from "@/lib/engine";
-import { jsonRead, notFound } from "@/lib/engine/http";
+import { jsonRead, notFound } from "@/lib/server/http";
 
 /** An image with all its faces, deleted ones included, for the whole-image view. */
 export const GET = jsonRead<{ id: string }>("faces.review", async (_query, { params, viewer }) => {

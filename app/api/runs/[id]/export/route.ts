@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { authorize } from "@/lib/auth/guard";
 import { z } from "zod";
-import { jsonRead, notFound } from "@/lib/engine/http";
-import { DomainError } from "@/lib/engine/errors";
+import { jsonRead, notFound } from "@/lib/server/http";
+import { DomainError } from "@/lib/core/errors";
 import { audit } from "@/lib/auth/audit";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { db } from "@/lib/db";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { runImages } from "@/lib/engine";
-import { jsonRead, notFound } from "@/lib/engine/http";
+import { jsonRead, notFound } from "@/lib/server/http";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 
 const schema = z.strictObject({

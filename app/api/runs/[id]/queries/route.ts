@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { itemFilterSchema, runItems } from "@/lib/engine";
-import { jsonRead, notFound } from "@/lib/engine/http";
+import { jsonRead, notFound } from "@/lib/server/http";
 import { auditOnce } from "@/lib/auth/audit";
 
 /** A page of a run's items (any suite): prompts, raw output, attempts, errors, images with their faces. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { jsonWrite } from "@/lib/engine/http";
+import { jsonWrite } from "@/lib/server/http";
 import { estimateSuiteRun } from "@/lib/suites/estimate";
 
 const schema = z.strictObject({

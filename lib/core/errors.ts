@@ -1,5 +1,5 @@
 // One coded error type for the domain: thrown anywhere in lib/, mapped to its HTTP status once, at the boundary
-// (lib/engine/http.ts), and shown as its message in pages and the CLI. The code decides the status — never the
+// (lib/server/http.ts), and shown as its message in pages and the CLI. The code decides the status — never the
 // message's wording — and travels in API answers ({ error, code, problems? }) so clients can branch on it.
 
 /** Every code and its HTTP status. */

@@ -6,11 +6,11 @@ import { z } from "zod";
 import { requirePermission, viewerFrom, type Viewer } from "../auth/guard";
 import type { Permission } from "../auth/roles";
 
-import { DomainError } from "./errors";
+import { DomainError } from "../core/errors";
 import { isContention } from "../db/retry";
 import { logger, requestIdOf } from "../log";
 
-export { DomainError, notFound } from "./errors";
+export { DomainError, notFound } from "../core/errors";
 
 export function errorResponse(e: unknown): Response {
   if (e instanceof DomainError) return Response.json({ error: e.message, code: e.code, ...(e.problems ? { problems: e.problems } : {}) }, { status: e.status });
