@@ -161,7 +161,8 @@ describe("accounts", () => {
   });
 
   it("lets only a run's owner or an admin steer it, and charges a budget raise to whoever raises it", async () => {
-    const { steerRun, committedUsd, splitCommitment } = await import("../lib/auth/spending");
+    const { committedUsd, splitCommitment } = await import("../lib/auth/spending");
+    const { steerRun } = await import("../lib/engine/steer");
     const { createRun, presetConfig } = await import("../lib/engine");
     const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
     const steerer = await users.createUser(

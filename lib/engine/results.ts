@@ -7,6 +7,7 @@ import { faceLabels, type RaceMapping } from "../faces/labels";
 import { faceProvenance, type FaceProvenance } from "../faces/provenance";
 import { ANNOTATION_ROW_SELECT, consensus, currentLabels, reviewedLabel, type AnnotationRow } from "../review/votes";
 import { runBenchmark } from "./pinned";
+import type { LabelSource } from "../results/label-sources";
 
 export interface ProgressRow {
   modelConfigId: string;
@@ -60,9 +61,7 @@ const IMAGE_RECORD_SELECT = {
   faces: { select: FACE_RECORD_SELECT, orderBy: { id: "asc" } },
 } as const;
 
-/** Which face labels a T2I score uses: the pipeline's own, or the human-corrected ones. */
-export const LABEL_SOURCES = ["model", "reviewed"] as const;
-export type LabelSource = (typeof LABEL_SOURCES)[number];
+export { LABEL_SOURCES, type LabelSource } from "../results/label-sources";
 
 /** A T2I record also says which face it is and carries both labels (JSONL exports add them to each line). */
 export interface FaceRecord extends AnswerRecord {

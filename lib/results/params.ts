@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ATTRIBUTES, CONTEXTS, LEVELS, TESTS } from "../benchmark/labels";
 import { RACE_MAPPINGS } from "../faces/labels";
-import { LABEL_SOURCES } from "../engine/results";
+import { LABEL_SOURCES } from "./label-sources";
 import { BREAKDOWN_SORTS } from "./breakdown";
 import { DEFAULT_PROFILE, SCORING_PROFILES } from "../metrics/profiles";
 
