@@ -9,7 +9,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "fof-label-"));
 process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed } = await import("../lib/db");
 const { importImages, DomainError, leaseImages, saveLabels, releaseLeases, runScores, labelProgress } = await import("../lib/engine");
-const { upsertModel } = await import("../lib/engine");
+const { upsertModel, setAutoLabel, createRun, presetConfig } = await import("../lib/engine");
 const { labelProvenance } = await import("../lib/faces/run-provenance");
 
 const prisma = () => db();
@@ -129,6 +129,24 @@ describe("labelling leases", () => {
     });
     expect(await prisma().face.count({ where: { image: { runId } } })).toBe(6);
     await releaseLeases(prisma(), { leases: [b2.lease] });
+
+    // Labels that do not say what produced them are refused whole: no runtime, a detector without its checksum.
+    const b3 = await leaseImages(prisma(), { runId, max: 1 });
+    const noRuntime = { lease: b3.lease, classifier, detector: PIPELINE.detector, results: [{ imageId: b3.images[0].id, faces: [] }] };
+    await expect(saveLabels(prisma(), noRuntime)).rejects.toThrow(/runtime/);
+    await expect(saveLabels(prisma(), { ...noRuntime, runtime: "browser-cuda" })).rejects.toThrow(/runtime/);
+    await expect(saveLabels(prisma(), { ...noRuntime, runtime: "node-cpu", detector: { model: "ultraface-rfb-320", threshold: 0.95 } })).rejects.toThrow(
+      /sha256/,
+    );
+    expect((await prisma().image.findUniqueOrThrow({ where: { id: b3.images[0].id } })).labelStatus).toBe("leased");
+    await releaseLeases(prisma(), { leases: [b3.lease] });
+    // "label automatically" is for text-to-image runs only, and for runs that exist.
+    expect(await setAutoLabel(prisma(), "no-such-run", true)).toEqual({ ok: false, error: "run not found" });
+    const llm = await createRun(prisma(), { models: ["baseline:uniform"], config: presetConfig("smoke"), seed: 3 });
+    expect(await setAutoLabel(prisma(), llm.id, true)).toEqual({ ok: false, error: "only text-to-image runs have faces to label" });
+    expect(await setAutoLabel(prisma(), runId, true)).toEqual({ ok: true });
+    expect((await prisma().run.findUniqueOrThrow({ where: { id: runId } })).autoLabel).toBe(true);
+    await setAutoLabel(prisma(), runId, false);
     expect((await prisma().image.findUniqueOrThrow({ where: { id: a.images[0].id } })).labelStatus).toBe("no_face");
 
     // B closes its tab: its images go back to the queue at once.

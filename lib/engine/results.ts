@@ -4,7 +4,7 @@ import { ATTRIBUTES, groundTruth, statisticIn, type Attribute, type Benchmark, t
 import type { AnswerRecord } from "../metrics";
 import { toInterchangeLine } from "../interchange";
 import { faceLabels, type RaceMapping } from "../faces/labels";
-import { faceProvenance, type FaceProvenance } from "../faces/provenance";
+import { FACE_PROVENANCE_SELECT, faceProvenance, type FaceProvenance } from "../faces/provenance";
 import { ANNOTATION_ROW_SELECT, consensus, currentLabels, reviewedLabel, type AnnotationRow } from "../review/votes";
 import { runBenchmark } from "./pinned";
 import type { LabelSource } from "../results/label-sources";
@@ -39,15 +39,10 @@ export { ANNOTATION_ROW_SELECT };
 /** The columns of a face that scoring and the review report read (its labels included). */
 export const FACE_RECORD_SELECT = {
   id: true,
-  source: true,
   deleted: true,
   raceProbsJson: true,
   genderProbsJson: true,
-  classifierModel: true,
-  classifierVersion: true,
-  detectorModel: true,
-  detectorVersion: true,
-  labelRuntime: true,
+  ...FACE_PROVENANCE_SELECT,
   annotations: { select: ANNOTATION_ROW_SELECT },
 } as const;
 

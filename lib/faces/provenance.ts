@@ -110,6 +110,16 @@ export interface FaceProvenance {
   runtime: string | null;
 }
 
+/** The columns of a face that say what produced it (with `source`: a hand-drawn box has no detector). */
+export const FACE_PROVENANCE_SELECT = {
+  source: true,
+  classifierModel: true,
+  classifierVersion: true,
+  detectorModel: true,
+  detectorVersion: true,
+  labelRuntime: true,
+} as const;
+
 /** A stored face's provenance as exports state it. */
 export function faceProvenance(f: {
   source: string;

@@ -1,7 +1,7 @@
 // A DoFaiR run's images as scoring records: each image's entry, method, augmentation, model and the label of each
 // face on the entry's dimension — the classifier's (FairFace-native classes, from the stored probabilities) or,
 // with review, the annotators' majority where there is one. Read in pages of images so memory stays bounded.
-import { faceProvenance, type FaceProvenance } from "../../faces/provenance";
+import { FACE_PROVENANCE_SELECT, faceProvenance, type FaceProvenance } from "../../faces/provenance";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT, consensus, currentLabels } from "../../review/votes";
 import { DOFAIR_GENDERS, DOFAIR_RACES, type Dimension } from "./content";
@@ -82,12 +82,7 @@ const SELECT = {
       deleted: true,
       raceProbsJson: true,
       genderProbsJson: true,
-      source: true,
-      classifierModel: true,
-      classifierVersion: true,
-      detectorModel: true,
-      detectorVersion: true,
-      labelRuntime: true,
+      ...FACE_PROVENANCE_SELECT,
       annotations: { select: ANNOTATION_ROW_SELECT },
     },
   },

@@ -1,7 +1,7 @@
 // A FAIntbench run's labelled images as scoring records: the prompt, the model, and each face's gender, race and age
 // in the suite's classes — the classifier's (mapped at read time from the stored probabilities) or, with review, the
 // annotators' majority where there is one. Read in pages of images so a paper-size run never sits in memory.
-import { faceProvenance, type FaceProvenance } from "../../faces/provenance";
+import { FACE_PROVENANCE_SELECT, faceProvenance, type FaceProvenance } from "../../faces/provenance";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT, consensus, currentLabels } from "../../review/votes";
 import { ATTRIBUTES, CLASSES, type Attribute } from "./classes";
@@ -47,12 +47,7 @@ const SELECT = {
       raceProbsJson: true,
       genderProbsJson: true,
       ageProbsJson: true,
-      source: true,
-      classifierModel: true,
-      classifierVersion: true,
-      detectorModel: true,
-      detectorVersion: true,
-      labelRuntime: true,
+      ...FACE_PROVENANCE_SELECT,
       annotations: { select: ANNOTATION_ROW_SELECT },
     },
   },
