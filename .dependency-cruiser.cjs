@@ -1,12 +1,51 @@
-// Dependency rules (docs/architecture.md), checked by `npm test`: no cycles, and every arrow between layers points
-// down — pages and components → server features → domain → core. Existing exceptions are listed, one by one, in
-// .dependency-cruiser-known-violations.json (to be emptied); any new one fails.
+// Dependency rules (docs/architecture.md), checked by `npm test`: no cycles, and every arrow between folders points
+// down the layer order below — pages and components → server features → suites → domain → core.
 const CORE = "^lib/(env|log|paths)\\.ts$|^lib/(core|net|validation|client)/";
 const DOMAIN = "^lib/(benchmark|metrics|interchange|published)/";
-const FEATURES = "^lib/(engine|suites|auth|providers|images|review|results|faces|db|server)/";
+const FEATURES = "^lib/(features|suites|auth|providers|images|review|results|faces|db|server)/";
+
+// The folders of lib/, lowest first: a module may import its own folder and any folder before it, never one after.
+// One folder per step, so two folders can never lean on each other (a folder-level cycle) even without a module cycle.
+const LAYERS = [
+  ["core", CORE],
+  ["benchmark", "^lib/benchmark/"],
+  ["metrics", "^lib/metrics/"],
+  ["interchange", "^lib/interchange/"],
+  ["published", "^lib/published/"],
+  ["images", "^lib/images/"],
+  ["providers", "^lib/providers/"],
+  ["db", "^lib/db/"],
+  ["faces", "^lib/faces/"],
+  ["review", "^lib/review/"],
+  ["results", "^lib/results/"],
+  ["auth", "^lib/auth/"],
+  ["suites", "^lib/suites/"],
+  ["features/imports", "^lib/features/imports/"],
+  ["features/labelling", "^lib/features/labelling/"],
+  ["features/runs", "^lib/features/runs/"],
+  ["features/results", "^lib/features/results/"],
+  ["features/review", "^lib/features/review/"],
+  ["server", "^lib/server/"],
+];
+const layerRules = LAYERS.slice(0, -1).map(([name, from], i) => ({
+  name: `layers: ${name}`,
+  severity: "error",
+  comment: `${name} may import only the layers before it (${
+    LAYERS.slice(0, i)
+      .map(([n]) => n)
+      .join(", ") || "none"
+  })`,
+  from: { path: from },
+  to: {
+    path: LAYERS.slice(i + 1)
+      .map(([, p]) => `(${p})`)
+      .join("|"),
+  },
+}));
 
 module.exports = {
   forbidden: [
+    ...layerRules,
     { name: "no-circular", severity: "error", comment: "a cycle makes a layer of its modules: split the shared part out", from: {}, to: { circular: true } },
     {
       name: "core-knows-no-feature",
@@ -21,6 +60,13 @@ module.exports = {
       comment: "the benchmark, metrics, interchange and published rows are pure: no database, no server features",
       from: { path: DOMAIN },
       to: { path: FEATURES },
+    },
+    {
+      name: "every-lib-folder-has-a-layer",
+      severity: "error",
+      comment: "a new folder of lib/ takes its place in LAYERS (above) before anything imports it",
+      from: {},
+      to: { path: "^lib/", pathNot: LAYERS.map(([, p]) => `(${p})`).join("|") },
     },
     {
       name: "lib-knows-no-ui",

@@ -5,7 +5,7 @@ export async function register() {
   const { env } = await import("./lib/env");
   await firstRun(env());
   if (env().FOF_WORKER === "off") return;
-  const { startServerWorker, startServerLabelWorker } = await import("./lib/engine/server-worker");
+  const { startServerWorker, startServerLabelWorker } = await import("./lib/features/runs/server-worker");
   if (env().FOF_WORKER_LABEL !== "only") startServerWorker();
   if (env().FOF_WORKER_LABEL !== "off") void startServerLabelWorker();
 }

@@ -6,11 +6,12 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { pageGuard } from "@/app/guard";
 import { can } from "@/lib/auth/roles";
+import { workspaceCounts } from "@/lib/features/runs/lookups";
 
 export default async function HomePage() {
   const viewer = await pageGuard("signed-in", "/");
   await connection();
-  const [runs, models] = await Promise.all([db().run.count(), db().modelConfig.count({ where: { archived: false } })]);
+  const { runs, models } = await workspaceCounts(db());
   const scenarios = benchmark.statistics.reduce((n, s) => n + s.scenarios.highest.length + s.scenarios.lowest.length, 0);
   // Only the sections this role may open.
   const tiles = [

@@ -2,7 +2,7 @@
 // BENCH_SECONDS (60) at BENCH_LATENCY_MS (200) with concurrency BENCH_CONCURRENCY (64) against the provider emulator (its own process),
 // in this process — as `npm start` runs its worker beside the HTTP handlers — while BENCH_POLLERS (20) clients read
 // the run's summary every second, as the run page does. Twice: each poll computing its own summary (how the route
-// worked before), then through the route's shared computation (lib/engine/shared.ts). Reports poll latency p50/p99 and
+// worked before), then through the route's shared computation (lib/core/shared.ts). Reports poll latency p50/p99 and
 // the run's throughput against the C/L bound, and writes them to docs/BENCHMARKS.md.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -41,7 +41,7 @@ async function main() {
   await new Promise<void>((resolve) => emulator.stdout!.once("data", () => resolve()));
   process.env.FOF_DATA_DIR = dataDir;
   const { db, migrateAndSeed } = await import("../lib/db");
-  const engine = await import("../lib/engine");
+  const engine = await import("../tests/helpers/services");
   await migrateAndSeed({ quiet: true });
   const prisma = db();
   await engine.upsertModel(prisma, {
@@ -113,7 +113,7 @@ async function main() {
     "|---|---|---|---|---|---|---|---|---|",
     ...results.map(row),
     "",
-    `Targets (issue #22): with ${POLLERS} pollers, p99 < 300 ms and ≥ 0.9 × C/L. Reading: the summary's running scores aggregate every answer so far (one GROUP BY over the run), and each poll used to repeat that and the progress counts; the route now shares one computation among readers of the same run and options for up to 2 s (lib/engine/shared.ts; the page polls every second and moves every 2), and a live run's scores are recomputed at most every 5 s. Steering a run forgets what is shared for it, so a pause shows at once.`,
+    `Targets (issue #22): with ${POLLERS} pollers, p99 < 300 ms and ≥ 0.9 × C/L. Reading: the summary's running scores aggregate every answer so far (one GROUP BY over the run), and each poll used to repeat that and the progress counts; the route now shares one computation among readers of the same run and options for up to 2 s (lib/core/shared.ts; the page polls every second and moves every 2), and a live run's scores are recomputed at most every 5 s. Steering a run forgets what is shared for it, so a pause shows at once.`,
     "",
   ].join("\n");
   const file = "docs/BENCHMARKS.md";

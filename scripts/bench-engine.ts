@@ -91,7 +91,7 @@ async function main() {
   await new Promise<void>((resolve) => emulator.stdout!.once("data", () => resolve()));
   process.env.FOF_DATA_DIR = dataDir;
   const { db, migrateAndSeed } = await import("../lib/db");
-  const { upsertModel } = await import("../lib/engine");
+  const { upsertModel } = await import("../tests/helpers/services");
   await migrateAndSeed({ quiet: true });
   const base = `http://127.0.0.1:${PORT}/v1`;
   for (const slug of ["bench-0ms", "bench-latency", ...many])

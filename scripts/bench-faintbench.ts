@@ -13,7 +13,7 @@ process.env.FOF_DATA_DIR = dataDir;
 
 async function main() {
   const { db, migrateAndSeed } = await import("../lib/db");
-  const engine = await import("../lib/engine");
+  const engine = await import("../tests/helpers/services");
   const { suiteOf } = await import("../lib/suites");
   await migrateAndSeed({ quiet: true });
   const prisma = db();

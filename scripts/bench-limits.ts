@@ -20,7 +20,7 @@ const mib = (b: number) => (b / 2 ** 20).toFixed(0);
 
 async function main() {
   const { db, migrateAndSeed } = await import("../lib/db");
-  const engine = await import("../lib/engine");
+  const engine = await import("../tests/helpers/services");
   const images = await import("../lib/images");
   await migrateAndSeed({ quiet: true });
   const prisma = db();

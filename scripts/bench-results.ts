@@ -19,7 +19,7 @@ async function time<T>(label: string, rows: string[], fn: () => Promise<T>, note
 
 async function main() {
   const { db, migrateAndSeed } = await import("../lib/db");
-  const engine = await import("../lib/engine");
+  const engine = await import("../tests/helpers/services");
   const { scoreGroups } = await import("../lib/metrics");
   await migrateAndSeed({ quiet: true });
   const prisma = db();

@@ -27,7 +27,7 @@ function resnet34(): string {
 
 export async function labellingBench(prisma: PrismaClient, env: NodeJS.ProcessEnv, children: ChildProcess[]): Promise<string[]> {
   const STANDIN = resnet34();
-  const { createRun, Worker } = await import("../lib/engine");
+  const { createRun, Worker } = await import("../tests/helpers/services");
   const { suiteResultsJson, genericSuiteOfRun } = await import("../lib/suites/export");
   const labelEnv = { ...env, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1", FOF_LOG_LEVEL: "info" };
   const labelled = new Map<ChildProcess, { images: number; faces: number }>();

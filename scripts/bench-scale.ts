@@ -49,7 +49,7 @@ async function main() {
     const stats = async () => (await (await fetch(`http://127.0.0.1:${PORT}/__stats`)).json()) as { calls: number; peakConcurrent: Record<string, number> };
 
     const { db, migrateAndSeed } = await import("../lib/db");
-    const { createRun, presetConfig, upsertModel } = await import("../lib/engine");
+    const { createRun, presetConfig, upsertModel } = await import("../tests/helpers/services");
     await migrateAndSeed({ quiet: true });
     const prisma = db();
     await upsertModel(prisma, {

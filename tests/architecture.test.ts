@@ -1,6 +1,6 @@
 // The checks `npm test` runs on the layout (scripts/test-all.mjs) really fail on what they forbid: each rule is fed
 // a bad case — a cycle, a back arrow between layers, a lint error, an unformatted file — and must report it.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -42,22 +42,22 @@ describe("dependency rules (.dependency-cruiser.cjs)", () => {
     expect(
       await violations({
         "lib/env.ts": "export const x = 1;\n",
-        "lib/engine/a.ts": 'import { x } from "../env";\nexport const a = x;\n',
-        "app/page.ts": 'import { a } from "../lib/engine/a";\nexport const p = a;\n',
+        "lib/features/runs/a.ts": 'import { x } from "../env";\nexport const a = x;\n',
+        "app/page.ts": 'import { a } from "../lib/features/runs/a";\nexport const p = a;\n',
       }),
     ).toEqual([]);
   });
   it("fail on a cycle", async () => {
     const v = await violations({
-      "lib/engine/a.ts": 'import { b } from "./b";\nexport const a = () => b;\n',
-      "lib/engine/b.ts": 'import { a } from "./a";\nexport const b = () => a;\n',
+      "lib/features/runs/a.ts": 'import { b } from "./b";\nexport const a = () => b;\n',
+      "lib/features/runs/b.ts": 'import { a } from "./a";\nexport const b = () => a;\n',
     });
     expect(v.some((x) => x.startsWith("no-circular"))).toBe(true);
   });
   it("fail on a back arrow: core importing a feature, pure domain reaching the database, lib importing a page", async () => {
     const v = await violations({
-      "lib/env.ts": 'import { run } from "./engine/run";\nexport const e = run;\n',
-      "lib/engine/run.ts": "export const run = 1;\n",
+      "lib/env.ts": 'import { run } from "./features/runs/run";\nexport const e = run;\n',
+      "lib/features/runs/run.ts": "export const run = 1;\n",
       "lib/metrics/m.ts": 'import { c } from "../db/client";\nexport const m = c;\n',
       "lib/db/client.ts": "export const c = 1;\n",
       "lib/results/r.ts": 'import { p } from "../../app/page";\nexport const r = p;\n',
@@ -65,11 +65,36 @@ describe("dependency rules (.dependency-cruiser.cjs)", () => {
     });
     expect(v).toEqual(
       expect.arrayContaining([
-        "core-knows-no-feature: lib/env.ts → lib/engine/run.ts",
+        "core-knows-no-feature: lib/env.ts → lib/features/runs/run.ts",
         "domain-is-pure: lib/metrics/m.ts → lib/db/client.ts",
         "lib-knows-no-ui: lib/results/r.ts → app/page.ts",
       ]),
     );
+  });
+  it("fail on a folder-level back arrow (no module cycle needed) and on a folder with no place in the layers", async () => {
+    const v = await violations({
+      // the database seeding through the run engine, a suite using a feature's service, review rules using results
+      "lib/db/seed.ts": 'import { r } from "../features/runs/runs";\nexport const s = r;\n',
+      "lib/features/runs/runs.ts": "export const r = 1;\n",
+      "lib/suites/s.ts": 'import { q } from "../features/review/queue";\nexport const s = q;\n',
+      "lib/features/review/queue.ts": "export const q = 1;\n",
+      "lib/misc/m.ts": "export const m = 1;\n",
+      "lib/features/results/r.ts": 'import { m } from "../../misc/m";\nexport const r = m;\n',
+    });
+    expect(v).toEqual(
+      expect.arrayContaining([
+        "layers: db: lib/db/seed.ts → lib/features/runs/runs.ts",
+        "layers: suites: lib/suites/s.ts → lib/features/review/queue.ts",
+        "every-lib-folder-has-a-layer: lib/features/results/r.ts → lib/misc/m.ts",
+      ]),
+    );
+    // and a feature may use a feature before it
+    expect(
+      await violations({
+        "lib/features/review/a.ts": 'import { r } from "../runs/r";\nexport const a = r;\n',
+        "lib/features/runs/r.ts": "export const r = 1;\n",
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -88,5 +113,28 @@ describe("lint and format", () => {
     const options = { ...(await prettier.resolveConfig("lib/example.ts")), filepath: "lib/example.ts" };
     expect(await prettier.check("export const x   =  {a:1}\n", options)).toBe(false);
     expect(await prettier.check("export const x = { a: 1 };\n", options)).toBe(true);
+  });
+});
+
+// Pages, route handlers and components call a feature's service functions (lib/features/…): the HTTP API and the CLI
+// share them. A query written in a page is a second copy of a rule the service keeps.
+const DIRECT_QUERY =
+  /\b(?:db\(\)|prisma|tx)\s*\.\s*(?:\$(?:queryRaw|executeRaw|transaction)\w*|[a-z]\w*\s*\.\s*(?:find|count|create|update|upsert|delete|aggregate|groupBy)\w*)\s*[(`]/;
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(path.join(dir, e.name)) : /\.(ts|tsx)$/.test(e.name) ? [path.join(dir, e.name)] : [],
+  );
+}
+
+describe("pages reach the database only through services", () => {
+  it("the check finds a query in a page and passes a service call", () => {
+    expect(DIRECT_QUERY.test("const runs = await db().run.findMany({ take: 10 });")).toBe(true);
+    expect(DIRECT_QUERY.test("await db()\n  .image.count()")).toBe(true);
+    expect(DIRECT_QUERY.test("await prisma.$queryRaw`SELECT 1`")).toBe(true);
+    expect(DIRECT_QUERY.test("const runs = await listRuns(db());")).toBe(false);
+  });
+  it("no file of app/ or components/ queries the database", () => {
+    const offenders = ["app", "components"].flatMap(sources).filter((f) => DIRECT_QUERY.test(readFileSync(f, "utf8")));
+    expect(offenders).toEqual([]);
   });
 });

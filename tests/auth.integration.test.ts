@@ -129,7 +129,7 @@ describe("accounts", () => {
 
   it("keeps a runner's launches within the spending limit an admin set", async () => {
     const { budgetWithinLimit, committedUsd } = await import("../lib/auth/spending");
-    const { createRun, presetConfig } = await import("../lib/engine");
+    const { createRun, presetConfig } = await import("./helpers/services");
     const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
     const runner = await users.createUser(
       db(),
@@ -162,8 +162,8 @@ describe("accounts", () => {
 
   it("lets only a run's owner or an admin steer it, and charges a budget raise to whoever raises it", async () => {
     const { committedUsd, splitCommitment } = await import("../lib/auth/spending");
-    const { steerRun } = await import("../lib/engine/steer");
-    const { createRun, presetConfig } = await import("../lib/engine");
+    const { steerRun } = await import("../lib/features/runs/steer");
+    const { createRun, presetConfig } = await import("./helpers/services");
     const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
     const steerer = await users.createUser(
       db(),
@@ -262,7 +262,7 @@ describe("accounts", () => {
   });
 
   it("records who registered a model and who last changed it", async () => {
-    const { upsertModel } = await import("../lib/engine");
+    const { upsertModel } = await import("./helpers/services");
     const admin = (await users.findUserByEmail(db(), "admin@example.org"))!;
     const runner = (await users.findUserByEmail(db(), "runner@example.org"))!;
     await upsertModel(db(), { slug: "owned", label: "Owned", modality: "t2i", provider: "import" }, admin.id);

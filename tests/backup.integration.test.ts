@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const dataDir = mkdtempSync(path.join(tmpdir(), "fof-backup-"));
 process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed, createPrismaClient } = await import("../lib/db");
-const { createRun, presetConfig, Worker } = await import("../lib/engine");
+const { createRun, presetConfig, Worker } = await import("./helpers/services");
 const { env } = await import("../lib/env");
 
 const onPostgres = env().databaseProvider === "postgresql";

@@ -22,7 +22,7 @@ let holder: Holder;
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });
   // Images to lease (a lease is a write).
-  const { importImages, upsertModel } = await import("../lib/engine");
+  const { importImages, upsertModel } = await import("./helpers/services");
   const { PNG } = await import("pngjs");
   const png = (v: number) => {
     const img = new PNG({ width: 32, height: 32 });

@@ -22,7 +22,7 @@ describe.skipIf(!existsSync(SHARED))("fof import / scores / export", () => {
 
     process.env.FOF_DATA_DIR = dataDir;
     const { db, migrateAndSeed } = await import("../lib/db");
-    const { upsertModel } = await import("../lib/engine");
+    const { upsertModel } = await import("./helpers/services");
     await migrateAndSeed({ quiet: true });
     await upsertModel(db(), { slug: "mj-cli", label: "MJ", modality: "t2i", provider: "import" });
 

@@ -14,7 +14,7 @@ process.env.FOF_DATA_DIR = dataDir;
 process.env.FOF_DB_BUSY_TIMEOUT_MS = "150";
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const { createRun, presetConfig, Worker } = await import("../lib/engine");
+const { createRun, presetConfig, Worker } = await import("./helpers/services");
 
 const prisma = () => db();
 const children: ChildProcess[] = [];

@@ -15,9 +15,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "fof-deploy-"));
 process.env.FOF_DATA_DIR = dataDir;
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const { createRun, presetConfig, upsertModel } = await import("../lib/engine");
+const { createRun, presetConfig, upsertModel } = await import("./helpers/services");
 const { startEmulator } = await import("./emulator/server");
-const { workerState, LOST_PREFIX } = await import("../lib/engine/status");
+const { workerState, LOST_PREFIX } = await import("../lib/core/run-status");
 const prisma = () => db();
 
 const hasAnalyze = spawnSync("systemd-analyze", ["--version"]).status === 0;

@@ -13,7 +13,7 @@ process.env.FOF_DATA_DIR = dataDir;
 
 const FIXTURE = path.resolve(__dirname, "fixtures/dofair-official");
 const { db, migrateAndSeed } = await import("../lib/db");
-const engine = await import("../lib/engine");
+const engine = await import("./helpers/services");
 const { suiteOf } = await import("../lib/suites");
 const { readOfficial, pythonList, OfficialDataError } = await import("../lib/suites/dofair/official");
 const { importSuiteData, suiteContentVersions } = await import("../lib/suites/content-versions");

@@ -12,7 +12,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "fof-dofair-"));
 process.env.FOF_DATA_DIR = dataDir;
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const engine = await import("../lib/engine");
+const engine = await import("./helpers/services");
 const { suiteOf } = await import("../lib/suites");
 const { DOFAIR_RACES } = await import("../lib/suites/dofair/content");
 const { viewsCsv } = await import("../lib/suites/export");

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // A switch that makes the worker's result writes fail as a locked database would (everything else still works).
 const writes = vi.hoisted(() => ({ failing: false }));
-vi.mock("../lib/engine/outcome-writes", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../lib/engine/outcome-writes")>();
+vi.mock("../lib/features/runs/outcome-writes", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../lib/features/runs/outcome-writes")>();
   return {
     ...real,
     writeBatch: (...a: Parameters<typeof real.writeBatch>) =>
@@ -20,12 +20,12 @@ vi.mock("../lib/engine/outcome-writes", async (importOriginal) => {
 process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-writes-"));
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const { createRun, presetConfig, Worker, MAX_WRITES_PER_TRANSACTION } = await import("../lib/engine");
-const { claimQueries } = await import("../lib/engine/claim");
-const { writeBatch } = await import("../lib/engine/outcome-writes");
-const { workerState, LOST_PREFIX, STUCK_PREFIX } = await import("../lib/engine/status");
-type Write = import("../lib/engine/work-types").Write;
-type Claimed = import("../lib/engine/work-types").Claimed;
+const { createRun, presetConfig, Worker, MAX_WRITES_PER_TRANSACTION } = await import("./helpers/services");
+const { claimQueries } = await import("../lib/features/runs/claim");
+const { writeBatch } = await import("../lib/features/runs/outcome-writes");
+const { workerState, LOST_PREFIX, STUCK_PREFIX } = await import("../lib/core/run-status");
+type Write = import("../lib/features/runs/work-types").Write;
+type Claimed = import("../lib/features/runs/work-types").Claimed;
 
 const prisma = () => db();
 const fast = { pollMs: 10, flushMs: 10, backoffBaseMs: 20, backoffMaxMs: 100 };
@@ -47,8 +47,7 @@ function answered(q: Claimed, i: number): Write {
     reason: null,
     rawText: '{"answer":"A"}',
     letter: "A",
-    gender: "male",
-    race: "White",
+    values: { gender: "male", race: "White" },
     attempts: [{ text: '{"answer":"A"}', latencyMs: 1 }],
     latencyMs: 1,
     inputTokens: 10,

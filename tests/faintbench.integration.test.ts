@@ -12,7 +12,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "fof-faint-"));
 process.env.FOF_DATA_DIR = dataDir;
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const engine = await import("../lib/engine");
+const engine = await import("./helpers/services");
 const { suiteOf } = await import("../lib/suites");
 const { imageRecords } = await import("../lib/suites/faintbench/records");
 const { viewsCsv } = await import("../lib/suites/export");

@@ -14,7 +14,7 @@ process.env.OPENAI_API_KEY = CANARY;
 process.env.FOF_CANARY_SECRET = CANARY;
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const engine = await import("../lib/engine");
+const engine = await import("./helpers/services");
 const { createRun, presetConfig, upsertModel, Worker, runScores, runRecords, runDetailed, runRecordChunks, recordLine } = engine;
 const { benchmark } = await import("../lib/benchmark");
 const { scoreGroups } = await import("../lib/metrics");

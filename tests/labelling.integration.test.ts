@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const dataDir = mkdtempSync(path.join(tmpdir(), "fof-label-"));
 process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed } = await import("../lib/db");
-const { importImages, DomainError, leaseImages, saveLabels, releaseLeases, runScores, labelProgress } = await import("../lib/engine");
-const { upsertModel, setAutoLabel, createRun, presetConfig } = await import("../lib/engine");
+const { importImages, DomainError, leaseImages, saveLabels, releaseLeases, runScores, labelProgress } = await import("./helpers/services");
+const { upsertModel, setAutoLabel, createRun, presetConfig } = await import("./helpers/services");
 const { labelProvenance } = await import("../lib/faces/run-provenance");
 
 const prisma = () => db();

@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-launch-variants-"));
 const { db, migrateAndSeed } = await import("../lib/db");
-const { upsertModel, presetConfig, t2iPresetConfig } = await import("../lib/engine");
+const { upsertModel, presetConfig, t2iPresetConfig } = await import("./helpers/services");
 const { suiteOf } = await import("../lib/suites");
 const { launchVariant, launchVariantsOf } = await import("../lib/suites/launch-variants");
 const { configFromForm } = await import("../lib/suites/launch-config");
 const { estimateSuiteRun } = await import("../lib/suites/estimate");
-const { TYPICAL_TOKENS, cost } = await import("../lib/engine/cost");
+const { TYPICAL_TOKENS, cost } = await import("../lib/providers/cost");
 
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });

@@ -1,7 +1,7 @@
 // The in-process halves of a model's global limits, and the share rule, with hand-checked cases.
 import { describe, expect, it } from "vitest";
-import { DynamicLimit, RateGate } from "../lib/engine/limits";
-import { grantFor } from "../lib/engine/model-share";
+import { DynamicLimit, RateGate } from "../lib/features/runs/limits";
+import { grantFor } from "../lib/features/runs/model-share";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
@@ -95,7 +95,7 @@ describe("a worker's share of a model's concurrency", () => {
 
 describe("a model's rate limits at the boundary", () => {
   it("accepts positive whole numbers or none, and refuses zero, negatives and fractions", async () => {
-    const { modelInputSchema } = await import("../lib/engine/models");
+    const { modelInputSchema } = await import("../lib/features/runs/models");
     const base = { slug: "m", label: "M", provider: "openai", modelId: "gpt-4o" };
     expect(modelInputSchema.parse(base)).toMatchObject({ requestsPerMinute: null, tokensPerMinute: null });
     expect(modelInputSchema.parse({ ...base, requestsPerMinute: 600, tokensPerMinute: 90_000 })).toMatchObject({

@@ -14,8 +14,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "fof-node-label-"));
 process.env.FOF_DATA_DIR = dataDir;
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const engine = await import("../lib/engine");
-const { createNodeLabeller, decodeImage, labelPixels, labelQueue, modelFile } = await import("../lib/faces/node-labeller");
+const engine = await import("./helpers/services");
+const { createNodeLabeller, decodeImage, labelPixels, modelFile } = await import("../lib/faces/node-labeller");
+const { labelQueue } = await import("../lib/features/labelling/queue");
 const { suiteOf } = await import("../lib/suites");
 const { labelProvenance } = await import("../lib/faces/run-provenance");
 const prisma = () => db();

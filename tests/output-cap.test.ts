@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capOutput, MAX_STORED_OUTPUT, TRUNCATION_MARK } from "../lib/engine/worker";
+import { capOutput, MAX_STORED_OUTPUT, TRUNCATION_MARK } from "../lib/features/runs/worker";
 
 describe("stored model output", () => {
   it("keeps a response up to 64 KiB as it is, and cuts a longer one with a visible mark", () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-results-"));
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const engine = await import("../lib/engine");
+const engine = await import("./helpers/services");
 const { createRun, presetConfig, Worker, aggregatedRecords, runRecords, runDetailed, runScores, runInfluenceCounts, runIntervals, cellQueries } = engine;
 const { scoreGroups } = await import("../lib/metrics");
 const { contextInfluence } = await import("../lib/results/context");

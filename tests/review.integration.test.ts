@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const dataDir = mkdtempSync(path.join(tmpdir(), "fof-review-"));
 process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed } = await import("../lib/db");
-const engine = await import("../lib/engine");
+const engine = await import("./helpers/services");
 const {
   importImages,
   leaseImages,

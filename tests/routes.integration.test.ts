@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-routes-"));
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const { createRun, presetConfig, Worker } = await import("../lib/engine");
+const { createRun, presetConfig, Worker } = await import("./helpers/services");
 const summary = await import("../app/api/runs/[id]/route");
 const queries = await import("../app/api/runs/[id]/queries/route");
 const images = await import("../app/api/runs/[id]/images/route");

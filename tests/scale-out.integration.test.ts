@@ -9,7 +9,7 @@ import { startEmulator, type Emulator } from "./emulator/server";
 process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-scale-out-"));
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const { createRun, presetConfig, upsertModel, Worker } = await import("../lib/engine");
+const { createRun, presetConfig, upsertModel, Worker } = await import("./helpers/services");
 
 let emu: Emulator;
 const prisma = () => db();

@@ -4,7 +4,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listSuites, suiteOf } from "../lib/suites";
-import { planQueries, presetConfig, t2iPresetConfig } from "../lib/engine";
+import { planQueries } from "../lib/suites/fact-or-fair/plan";
+import { presetConfig, t2iPresetConfig } from "../lib/suites/fact-or-fair/config";
 import { benchmark } from "../lib/benchmark";
 import { buildContent, currentContent, CULTURES, DOFAIR_GENDERS, DOFAIR_RACES, PERIODS } from "../lib/suites/dofair/content";
 import { dofairConfigSchema, selectedEntries } from "../lib/suites/dofair/config";
@@ -13,6 +14,7 @@ import { planDofair, plannedGuidance, plannedImages } from "../lib/suites/dofair
 import { bootstrapScores, diversityVsFactuality, idf, idfAsPrinted, imageClasses, scoreImage, setAccuracy } from "../lib/suites/dofair/metrics";
 import { syntheticMix } from "../lib/providers/synthetic";
 import eventsJson from "../data/suites/dofair/events.json";
+import { outcomeValues } from "../lib/features/runs/outcome-values";
 
 const ROOT = path.resolve(__dirname, "..");
 // Build output (dist/: the bundled CLI) and generated or runtime folders are not source.
@@ -40,7 +42,7 @@ describe("suite registry", () => {
     for (const s of listSuites()) {
       expect(s.faceAttributes.length).toBeGreaterThan(0);
       for (const a of s.faceAttributes) {
-        expect(a.id).toMatch(/^[a-z][a-z0-9_]{0,39}$/); // lib/engine/review.ts attributeIdSchema
+        expect(a.id).toMatch(/^[a-z][a-z0-9_]{0,39}$/); // lib/features/review/queue.ts attributeIdSchema
         expect(a.keys).toHaveLength(a.classes.length);
         expect(a.classes.every((c) => c.length > 0 && c.length <= 80)).toBe(true);
       }
@@ -90,11 +92,15 @@ describe("FACT-OR-FAIR through the suite interface", () => {
     ]);
     expect(fof.readAnswer({ test: "objective", attribute: "gender", optionsJson: options }, '{"answer": "B"}')).toEqual({
       ok: true,
-      letter: "B",
-      gender: "female",
-      race: null,
+      choice: "B",
+      values: { gender: "female" },
     });
     expect(fof.readAnswer({ test: "objective", attribute: "gender", optionsJson: options }, "no idea").ok).toBe(false);
+  });
+  it("the engine stores a reading's values in their columns and refuses one it has no column for", () => {
+    expect(outcomeValues({ ok: true, choice: "A", values: { race: "Asian" } })).toEqual({ ok: true, values: { gender: null, race: "Asian" } });
+    expect(outcomeValues({ ok: true, choice: null, values: {} })).toEqual({ ok: true, values: { gender: null, race: null } });
+    expect(outcomeValues({ ok: true, choice: "C", values: { gender: "male", skin_tone: "IV" } })).toEqual({ ok: false, unknown: ["skin_tone"] });
   });
 });
 

@@ -12,7 +12,7 @@ process.env.OPENAI_API_KEY = "sk-emulator";
 process.env.REPLICATE_API_TOKEN = "r8_emulator";
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const { createRun, runScores, t2iPresetConfig, upsertModel, Worker, labelProgress, t2iImageCounts } = await import("../lib/engine");
+const { createRun, runScores, t2iPresetConfig, upsertModel, Worker, labelProgress, t2iImageCounts } = await import("./helpers/services");
 const { resolveStoredImage } = await import("../lib/images");
 
 let emu: Emulator;
@@ -107,7 +107,7 @@ describe("T2I runs", () => {
     const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
     expect(r.status).toBe("failed");
     expect(r.error).toMatch(/^every call failed \(38\): .*invalid image/);
-    const { runSummary, failureReasons } = await import("../lib/engine");
+    const { runSummary, failureReasons } = await import("./helpers/services");
     const summary = (await runSummary(prisma(), run.id))!;
     expect(summary).toMatchObject({ status: "failed", failed: 38, outcome: "failed" });
     expect(summary.failures).toHaveLength(1);
@@ -120,7 +120,7 @@ describe("T2I runs", () => {
     emu.setScript("emu-some-corrupt", { corruptImageEvery: 4 });
     const run = await createRun(prisma(), { models: ["emu-some-corrupt"], config: smoke({ maxRetries: 0 }), seed: 1 });
     await new Worker(prisma(), { runId: run.id, dataDir, ...fast }).run({ untilDone: true });
-    const { runSummary, runItems: runQueries, outcomeCounts, outcomeLabel } = await import("../lib/engine");
+    const { runSummary, runItems: runQueries, outcomeCounts, outcomeLabel } = await import("./helpers/services");
     const counts = (await outcomeCounts(prisma(), [run.id])).get(run.id)!;
     expect(counts.failed).toBeGreaterThan(0);
     expect(counts.answered).toBeGreaterThan(0);

@@ -10,7 +10,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "fof-uploads-"));
 process.env.FOF_DATA_DIR = dataDir;
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const { importImages, upsertModel, sweepStorage } = await import("../lib/engine");
+const { importImages, upsertModel, sweepStorage } = await import("./helpers/services");
 const { createUpload, receiveFile, takeUpload } = await import("../lib/images");
 const { DomainError } = await import("../lib/core/errors");
 const filesRoute = await import("../app/api/imports/[id]/files/route");

@@ -2,12 +2,13 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { labellingQueue } from "@/lib/engine";
+import { labellingQueue } from "@/lib/features/labelling/leases";
 import { locateFaceModel } from "@/lib/faces/model-files";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Labeller } from "@/components/label/labeller";
 import { pageGuard } from "@/app/guard";
+import { Select } from "@/components/ui/input";
 
 export const metadata: Metadata = { title: "Label faces" };
 
@@ -34,20 +35,20 @@ export default async function LabelPage({ searchParams }: { searchParams: Promis
           <label htmlFor="label-run" className="block text-xs font-medium text-slate-600">
             Images of
           </label>
-          <select id="label-run" name="run" defaultValue={selected?.id ?? ""} className="rounded-md border border-slate-300 px-2 py-1.5">
+          <Select id="label-run" name="run" defaultValue={selected?.id ?? ""} className="rounded-md border border-slate-300 px-2 py-1.5">
             <option value="">all runs ({queue.reduce((a, q) => a + q.todo, 0)} to label)</option>
             {queue.map((q) => (
               <option key={q.id} value={q.id}>
                 {q.name} ({q.todo} of {q.total} to label)
               </option>
             ))}
-          </select>
+          </Select>
         </div>
         <div>
           <label htmlFor="label-backend" className="block text-xs font-medium text-slate-600">
             Backend
           </label>
-          <select
+          <Select
             id="label-backend"
             name="backend"
             defaultValue={backend === "wasm" || backend === "webgpu" ? backend : ""}
@@ -56,7 +57,7 @@ export default async function LabelPage({ searchParams }: { searchParams: Promis
             <option value="">Auto: WebGPU on a GPU, else WASM</option>
             <option value="wasm">WASM only</option>
             <option value="webgpu">WebGPU, even a software adapter</option>
-          </select>
+          </Select>
         </div>
         <button type="submit" className="rounded-md px-3 py-1.5 font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
           Apply

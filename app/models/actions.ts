@@ -4,7 +4,8 @@ import { fieldErrorsOf } from "@/lib/validation/friendly";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { archiveModel, DomainError, deleteModel, modelInputSchema, upsertModel } from "@/lib/engine";
+import { archiveModel, deleteModel, modelInputSchema, upsertModel } from "@/lib/features/runs/models";
+import { DomainError } from "@/lib/core/errors";
 import { actionGuard } from "@/app/guard";
 import { audit } from "@/lib/auth/audit";
 

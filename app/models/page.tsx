@@ -13,12 +13,14 @@ import { credentialStatus } from "@/lib/providers";
 import { pageGuard } from "@/app/guard";
 
 import { modelProblem } from "@/lib/providers/problems";
+import { listModels } from "@/lib/features/runs/models";
+import { Alert } from "@/components/ui/alert";
 export const metadata: Metadata = { title: "Models" };
 
 export default async function ModelsPage() {
   await pageGuard("models.manage", "/models");
   await connection();
-  const all = await db().modelConfig.findMany({ orderBy: [{ provider: "asc" }, { label: "asc" }], take: 500 });
+  const all = await listModels(db());
   const models = all.filter((m) => !m.archived);
   const archived = all.filter((m) => m.archived);
   const credentials = declaredCredentials();
@@ -76,9 +78,9 @@ export default async function ModelsPage() {
                       <Td className="text-xs">
                         {m.provider === "baseline" ? params.description : m.modelId}
                         {modelProblem(m) && (
-                          <span role="status" className="mt-1 block max-w-md rounded bg-rose-50 px-1.5 py-0.5 text-rose-800" data-testid="model-problem">
+                          <Alert className="mt-1 max-w-md px-1.5 py-0.5 text-xs" role="status" data-testid="model-problem">
                             Cannot run: {modelProblem(m)}
-                          </span>
+                          </Alert>
                         )}
                         {m.baseUrl && <span className="block text-slate-500">{m.baseUrl}</span>}
                       </Td>

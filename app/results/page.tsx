@@ -10,7 +10,7 @@ import { ResultsShell } from "@/components/results/results-shell";
 import { TradeoffChart } from "@/components/results/tradeoff-chart";
 import { publishedScores } from "@/lib/published";
 import { boundSeries, tradeoffPoints } from "@/lib/results/tradeoff";
-import { loadSelection, type SearchParams } from "../../lib/results/select-runs";
+import { loadSelection, type SearchParams } from "../../lib/features/results/select-runs";
 import { pageGuard } from "@/app/guard";
 import { DEFAULT_PROFILE } from "@/lib/metrics/profiles";
 

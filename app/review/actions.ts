@@ -3,10 +3,11 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { createAssignment, DomainError } from "@/lib/engine";
+import { createAssignment } from "@/lib/features/review/assignments";
+import { DomainError } from "@/lib/core/errors";
 import { actionGuard } from "@/app/guard";
 import { audit } from "@/lib/auth/audit";
-import { can } from "@/lib/auth/roles";
+import { enabledUsersWhoCan } from "@/lib/auth/users";
 
 export interface AssignmentFormState {
   ok?: boolean;
@@ -20,8 +21,7 @@ export async function createAssignmentAction(_prev: AssignmentFormState, form: F
   if ("message" in g) return { message: g.message };
   // Annotators are accounts that may review faces, chosen on the form (never typed names).
   const chosen = [...new Set(form.getAll("annotators").map(String))].slice(0, 200);
-  const allowed = await db().user.findMany({ where: { id: { in: chosen }, disabled: false }, select: { id: true, role: true } });
-  const annotators = allowed.filter((u) => can(u.role, "faces.review")).map((u) => u.id);
+  const annotators = await enabledUsersWhoCan(db(), chosen, "faces.review");
   if (annotators.length !== chosen.length) return { message: "Choose annotators among the accounts that may review faces." };
   try {
     const r = await createAssignment(db(), {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
-import { reviewOptions } from "@/lib/engine";
+import { reviewOptions } from "@/lib/features/review/options";
 import { labelSets } from "@/lib/suites/faces";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -9,6 +9,7 @@ import { ReviewQueue } from "@/components/review/review-queue";
 import { FILTER_KEYS, type Filters } from "@/components/review/filters";
 import { ReviewTabs } from "@/components/review/review-tabs";
 import { pageGuard } from "@/app/guard";
+import { workspaceCounts } from "@/lib/features/runs/lookups";
 
 export const metadata: Metadata = { title: "Review" };
 
@@ -17,7 +18,7 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
   await connection();
   const sp = await searchParams;
   const one = (k: string) => (typeof sp[k] === "string" ? (sp[k] as string) : undefined);
-  const [options, images] = await Promise.all([reviewOptions(db()), db().image.count()]);
+  const [options, { images }] = await Promise.all([reviewOptions(db()), workspaceCounts(db())]);
   const initial: Partial<Filters> = Object.fromEntries(FILTER_KEYS.map((k) => [k, one(k)]).filter(([, v]) => v));
   return (
     <>

@@ -11,18 +11,15 @@ import Link from "next/link";
 import { pageGuard } from "@/app/guard";
 import { can } from "@/lib/auth/roles";
 import { DEFAULT_SUITE_ID, findSuite } from "@/lib/suites";
-import { outcomeCounts } from "@/lib/engine/outcomes";
-import { outcomeLabel, outcomeTone } from "@/lib/engine/status";
+import { outcomeCounts } from "@/lib/features/runs/outcomes";
+import { outcomeLabel, outcomeTone } from "@/lib/core/run-status";
+import { listRuns } from "@/lib/features/runs/lookups";
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
   const viewer = await pageGuard("results.read", "/runs");
   await connection();
-  const runs = await db().run.findMany({
-    orderBy: { createdAt: "desc" },
-    take: 100,
-    include: { models: { include: { modelConfig: { select: { label: true } } } }, _count: { select: { images: true } } },
-  });
+  const runs = await listRuns(db());
   // Failed items per run: a run that "completed" with failures says so here too.
   const outcomes = await outcomeCounts(
     db(),

@@ -9,6 +9,7 @@ import { userCount } from "@/lib/auth/users";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card } from "@/components/ui/card";
 import { SetupForm } from "@/components/auth/setup-form";
+import { Alert } from "@/components/ui/alert";
 
 export const metadata: Metadata = { title: "First run" };
 
@@ -27,9 +28,9 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
         {allowed ? (
           <SetupForm token={token ?? ""} />
         ) : (
-          <p role="alert" className="text-sm text-rose-800">
+          <Alert compact>
             Open this page on the server itself (http://127.0.0.1), or use the link with the one-time setup token that the server printed in its log.
-          </p>
+          </Alert>
         )}
       </Card>
     </div>

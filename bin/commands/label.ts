@@ -3,9 +3,11 @@
 import { db, migrateAndSeed } from "../../lib/db";
 import { env, verifiedFairFace } from "../../lib/env";
 import { classifierStatus } from "../../lib/faces/provenance";
-import { labelProgress, leaseImages, releaseLeases, saveLabels } from "../../lib/engine";
+import { labelProgress } from "../../lib/features/results/run-results";
+import { leaseImages, releaseLeases, saveLabels } from "../../lib/features/labelling/leases";
 import { locateFaceModel } from "../../lib/faces/model-files";
-import { createNodeLabeller, labelQueue, LABEL_DEVICES, modelFile, type LabelDevice } from "../../lib/faces/node-labeller";
+import { createNodeLabeller, LABEL_DEVICES, modelFile, type LabelDevice } from "../../lib/faces/node-labeller";
+import { labelQueue } from "../../lib/features/labelling/queue";
 import { projectRoot } from "../../lib/paths";
 
 export interface LabelOptions {

@@ -1,24 +1,18 @@
 import { CONTEXTS, TESTS, type Context, type Test } from "../../lib/benchmark";
 import { db, migrateAndSeed } from "../../lib/db";
-import {
-  createRun,
-  failureReasons,
-  outcomeCounts,
-  outcomeLabel,
-  presetConfig,
-  PRESET_NAMES,
-  runProgress,
-  runScores,
-  t2iPresetConfig,
-  Worker,
-  type PresetName,
-} from "../../lib/engine";
+import { createRun } from "../../lib/features/runs/runs";
+import { failureReasons, outcomeCounts } from "../../lib/features/runs/outcomes";
+import { outcomeLabel } from "../../lib/core/run-status";
+import { presetConfig, PRESET_NAMES, t2iPresetConfig, type PresetName } from "../../lib/suites/fact-or-fair/config";
+import { runProgress } from "../../lib/features/results/run-results";
+import { runScores } from "../../lib/features/results/explore";
+import { Worker } from "../../lib/features/runs/worker";
 import { DEFAULT_SUITE_ID, listSuites, suiteOf } from "../../lib/suites";
 import { logger } from "../../lib/log";
 import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
 import { labelHere, modelPaths } from "./label";
 import { env } from "../../lib/env";
-import { labelWorkerFromEnv } from "../../lib/faces/label-worker";
+import { labelWorkerFromEnv } from "../../lib/features/labelling/worker";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
   if (value === undefined) return undefined;

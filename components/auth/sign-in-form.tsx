@@ -3,8 +3,9 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useHydrated } from "@/components/ui/use-hydrated";
-import { Field } from "./field";
-import { FormError } from "./form-error";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { Alert } from "@/components/ui/alert";
 
 /** Signs in through better-auth's endpoint; the session cookie is set by the response (httpOnly). */
 export function SignInForm({ next }: { next: string }) {
@@ -40,9 +41,13 @@ export function SignInForm({ next }: { next: string }) {
         }
       }}
     >
-      <FormError message={message} />
-      <Field name="email" label="Email" type="email" autoComplete="username" />
-      <Field name="password" label="Password" type="password" autoComplete="current-password" />
+      {message && <Alert>{message}</Alert>}
+      <Field label="Email">
+        <Input name="email" type="email" autoComplete="username" required className="w-full" />
+      </Field>
+      <Field label="Password">
+        <Input name="password" type="password" autoComplete="current-password" required className="w-full" />
+      </Field>
       <Button type="submit" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </Button>

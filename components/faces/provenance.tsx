@@ -2,6 +2,7 @@
 // the papers, the detector, the runtimes. No hooks: the run page (client) and results pages (server) both render it.
 import { Badge } from "@/components/ui/badge";
 import { CLASSIFIER_STATUS_TEXT, mixedClassifiersMessage, modelDisplayName, type ClassifierStatus, type LabelProvenance } from "@/lib/faces/provenance";
+import { Alert } from "@/components/ui/alert";
 
 const TONE: Record<ClassifierStatus, "success" | "warning" | "danger"> = { fairface: "success", "stand-in": "danger", unverified: "warning" };
 const SHORT: Record<ClassifierStatus, string> = {
@@ -48,9 +49,7 @@ export function ProvenanceDetails({ p, runName }: { p: LabelProvenance; runName?
         · Runtime: {p.runtimes.map((r) => `${r.runtime} (${r.faces.toLocaleString("en-US")} faces)`).join(", ")}
       </p>
       {p.mixed ? (
-        <p role="alert" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-rose-800">
-          {mixedClassifiersMessage(p)}
-        </p>
+        <Alert>{mixedClassifiersMessage(p)}</Alert>
       ) : (
         !p.comparable && <p className="text-amber-800">{CLASSIFIER_STATUS_TEXT[p.classifiers[0].status]}.</p>
       )}

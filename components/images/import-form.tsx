@@ -17,6 +17,8 @@ import { Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { Input, Select } from "@/components/ui/input";
+import { Alert } from "@/components/ui/alert";
 
 interface Picked {
   file: File;
@@ -286,7 +288,7 @@ export function ImportForm({
             <label htmlFor="import-suite" className="font-medium">
               Suite
             </label>
-            <select
+            <Select
               id="import-suite"
               value={suite}
               onChange={(e) => {
@@ -303,13 +305,13 @@ export function ImportForm({
                   {s.name}
                 </option>
               ))}
-            </select>
+            </Select>
           </div>
           <div>
             <label htmlFor="import-model" className="font-medium">
               Model
             </label>
-            <select
+            <Select
               id="import-model"
               value={model}
               onChange={(e) => {
@@ -323,13 +325,13 @@ export function ImportForm({
                   {m.label} ({m.slug})
                 </option>
               ))}
-            </select>
+            </Select>
           </div>
           <div>
             <label htmlFor="import-run" className="font-medium">
               Run
             </label>
-            <select
+            <Select
               id="import-run"
               value={runId}
               onChange={(e) => setRunId(e.target.value)}
@@ -341,14 +343,14 @@ export function ImportForm({
                   Add to: {r.name}
                 </option>
               ))}
-            </select>
+            </Select>
           </div>
           {!runId && (
             <div>
               <label htmlFor="import-run-name" className="font-medium">
                 Run name
               </label>
-              <input
+              <Input
                 id="import-run-name"
                 value={runName}
                 onChange={(e) => setRunName(e.target.value)}
@@ -382,7 +384,7 @@ export function ImportForm({
             <label htmlFor="import-files" className="font-medium">
               Files or zip archives
             </label>
-            <input
+            <Input
               id="import-files"
               type="file"
               multiple
@@ -395,7 +397,7 @@ export function ImportForm({
             <label htmlFor="import-folder" className="font-medium">
               A folder
             </label>
-            <input
+            <Input
               id="import-folder"
               type="file"
               multiple
@@ -413,11 +415,7 @@ export function ImportForm({
         )}
       </Card>
 
-      {previewError && (
-        <p role="alert" className="text-sm text-rose-700">
-          {previewError}
-        </p>
-      )}
+      {previewError && <Alert compact>{previewError}</Alert>}
       {preview && (
         <Card
           title="3. Check the mapping"
@@ -435,7 +433,7 @@ export function ImportForm({
           }
         >
           {preview.problems.length > 0 && (
-            <div role="alert" className="mb-3 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
+            <Alert className="mb-3">
               Fix these files (or the manifest) first — a batch with a problem stores nothing:
               <ul className="mt-1 max-h-48 list-disc overflow-auto pl-5 text-xs">
                 {preview.problems.map((p) => (
@@ -444,7 +442,7 @@ export function ImportForm({
                   </li>
                 ))}
               </ul>
-            </div>
+            </Alert>
           )}
           {cells.length > 0 && suiteNaming && (
             <Table aria-label="Mapping preview">

@@ -22,6 +22,8 @@ import {
   type Session,
   type StoredModel,
 } from "@/components/faces/runtime";
+import { Input } from "@/components/ui/input";
+import { Alert } from "@/components/ui/alert";
 
 type Backend = { ep: "webgpu" | "wasm"; detail: string };
 type ClassifierSource = { kind: "server" } | { kind: "browser"; name: string; savedAt: string };
@@ -339,11 +341,7 @@ export function Labeller({
             <dd className="font-mono text-xs">{classifierRef.current?.sha256.slice(0, 16) ?? "–"}</dd>
           </div>
         </dl>
-        {message && (
-          <p role="alert" className="mt-3 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
-            {message}
-          </p>
-        )}
+        {message && <Alert className="mt-3">{message}</Alert>}
       </Card>
 
       {phase === "need-model" && (
@@ -371,7 +369,7 @@ export function Labeller({
               <label htmlFor="fairface-file" className="font-medium">
                 FairFace model file (.onnx)
               </label>
-              <input id="fairface-file" type="file" accept=".onnx" onChange={(e) => chooseFile(e.target.files?.[0])} className="mt-1 block text-sm" />
+              <Input id="fairface-file" type="file" accept=".onnx" onChange={(e) => chooseFile(e.target.files?.[0])} className="mt-1 block text-sm" />
             </div>
           </div>
         </Card>

@@ -1,8 +1,11 @@
 "use client";
 
-import { useActionState } from "react";
+import { startTransition, useActionState } from "react";
 import { manageModel, type ModelFormState } from "@/app/models/actions";
 import { ActionForm } from "@/components/ui/action-form";
+import { ConfirmDialog } from "@/components/ui/dialog";
+import { Alert } from "@/components/ui/alert";
+import { Input } from "@/components/ui/input";
 
 /** Archive / restore / delete buttons for one model row; delete asks for confirmation first. */
 export function ModelActions({ slug, archived }: { slug: string; archived: boolean }) {
@@ -12,28 +15,33 @@ export function ModelActions({ slug, archived }: { slug: string; archived: boole
     <div className="flex flex-col items-start gap-1">
       <div className="flex gap-1">
         <ActionForm action={action}>
-          <input type="hidden" name="slug" value={slug} />
-          <input type="hidden" name="op" value={archived ? "restore" : "archive"} />
+          <Input type="hidden" name="slug" value={slug} />
+          <Input type="hidden" name="op" value={archived ? "restore" : "archive"} />
           <button type="submit" className={button} disabled={pending} aria-label={`${archived ? "Restore" : "Archive"} ${slug}`}>
             {archived ? "Restore" : "Archive"}
           </button>
         </ActionForm>
-        <ActionForm
-          action={(data) => {
-            if (window.confirm(`Delete the model "${slug}"? This cannot be undone.`)) action(data);
+        <ConfirmDialog
+          title={`Delete the model “${slug}”?`}
+          description="This cannot be undone. A model that runs or images refer to cannot be deleted: archive it instead."
+          confirmLabel="Delete model"
+          onConfirm={() => {
+            const data = new FormData();
+            data.set("slug", slug);
+            data.set("op", "delete");
+            startTransition(() => action(data));
           }}
-        >
-          <input type="hidden" name="slug" value={slug} />
-          <input type="hidden" name="op" value="delete" />
-          <button type="submit" className={`${button} text-rose-700`} disabled={pending} aria-label={`Delete ${slug}`}>
-            Delete
-          </button>
-        </ActionForm>
+          trigger={
+            <button type="button" className={`${button} text-rose-700`} disabled={pending} aria-label={`Delete ${slug}`}>
+              Delete
+            </button>
+          }
+        />
       </div>
       {state.message && (
-        <span role={state.ok ? "status" : "alert"} className={`text-xs ${state.ok ? "text-emerald-700" : "text-rose-700"}`}>
+        <Alert compact tone={state.ok ? "success" : "error"} className="text-xs">
           {state.message}
-        </span>
+        </Alert>
       )}
     </div>
   );

@@ -4,6 +4,7 @@ import { useActionState, useState } from "react";
 import { saveModel, type ModelFormState } from "@/app/models/actions";
 import { Button } from "@/components/ui/button";
 import { ActionForm } from "@/components/ui/action-form";
+import { Input, Select } from "@/components/ui/input";
 
 type Field = { name: string; label: string; type?: string; placeholder?: string; step?: string; hint?: string; only?: "llm" | "t2i"; api?: true };
 
@@ -67,7 +68,7 @@ export function ModelForm({ credentials }: { credentials: string[] }) {
           <label htmlFor="model-modality" className="font-medium">
             Kind
           </label>
-          <select
+          <Select
             id="model-modality"
             name="modality"
             value={modality}
@@ -80,13 +81,13 @@ export function ModelForm({ credentials }: { credentials: string[] }) {
           >
             <option value="llm">LLM (text answers)</option>
             <option value="t2i">Text-to-image (portraits)</option>
-          </select>
+          </Select>
         </div>
         <div className="text-sm">
           <label htmlFor="model-provider" className="font-medium">
             Provider
           </label>
-          <select
+          <Select
             id="model-provider"
             name="provider"
             value={provider}
@@ -99,7 +100,7 @@ export function ModelForm({ credentials }: { credentials: string[] }) {
             <option value="openai-compatible">OpenAI-compatible (vLLM, Ollama, DeepInfra, OpenRouter…)</option>
             <option value="replicate">Replicate</option>
             {modality === "t2i" && <option value="import">Import only (no API: Midjourney …)</option>}
-          </select>
+          </Select>
           <span id="provider-hint" className={`mt-0.5 block text-xs ${err.provider ? "text-rose-700" : "text-slate-500"}`}>
             {err.provider ?? (provider === "import" ? "images made elsewhere are uploaded on the Import page" : "")}
           </span>
@@ -111,7 +112,7 @@ export function ModelForm({ credentials }: { credentials: string[] }) {
             <label htmlFor={`model-${f.name}`} className="font-medium">
               {f.label}
             </label>
-            <input
+            <Input
               id={`model-${f.name}`}
               name={f.name}
               type={f.type ?? "text"}
@@ -132,7 +133,7 @@ export function ModelForm({ credentials }: { credentials: string[] }) {
           <label htmlFor="model-apiKeyEnv" className="font-medium">
             Credential
           </label>
-          <select
+          <Select
             id="model-apiKeyEnv"
             name="apiKeyEnv"
             defaultValue=""
@@ -146,7 +147,7 @@ export function ModelForm({ credentials }: { credentials: string[] }) {
                 {c}
               </option>
             ))}
-          </select>
+          </Select>
           <span id="apiKeyEnv-hint" className={`mt-0.5 block text-xs ${err.apiKeyEnv ? "text-rose-700" : "text-slate-500"}`}>
             {err.apiKeyEnv ?? "declared by the operator on the server, each for its own endpoints; the key itself is never entered here"}
           </span>

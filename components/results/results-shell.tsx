@@ -1,10 +1,12 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { Selection } from "@/lib/results/select-runs";
+import type { Selection } from "@/lib/features/results/select-runs";
 import { RunPicker } from "./run-picker";
 import { SuiteSwitch } from "./suite-switch";
 import { DEFAULT_PROFILE, PROFILE_LABELS, SCORING_PROFILES } from "@/lib/metrics/profiles";
 import { DEFAULT_SUITE_ID } from "@/lib/suites";
+import { Input, Select } from "@/components/ui/input";
+import { Alert } from "@/components/ui/alert";
 
 const TABS = [
   { href: "/results", label: "Trade-off chart" },
@@ -69,9 +71,9 @@ export function ResultsShell({
         </div>
       </div>
       <form method="get" className="flex flex-wrap items-center gap-2 text-sm">
-        {runsParam && <input type="hidden" name="runs" value={runsParam} />}
+        {runsParam && <Input type="hidden" name="runs" value={runsParam} />}
         {Object.entries(keep).map(([k, v]) => (
-          <input key={k} type="hidden" name={k} value={v} />
+          <Input key={k} type="hidden" name={k} value={v} />
         ))}
         <label
           htmlFor="results-profile"
@@ -80,22 +82,18 @@ export function ResultsShell({
         >
           Scoring of d (text-to-image)
         </label>
-        <select id="results-profile" name="profile" defaultValue={selection.profile} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
+        <Select id="results-profile" name="profile" defaultValue={selection.profile} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
           {SCORING_PROFILES.map((p) => (
             <option key={p} value={p}>
               {p}: {PROFILE_LABELS[p]}
             </option>
           ))}
-        </select>
+        </Select>
         <button type="submit" className="rounded px-2 py-1 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50">
           Apply
         </button>
       </form>
-      {selection.error && (
-        <p role="status" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
-          {selection.error}
-        </p>
-      )}
+      {selection.error && <Alert role="status">{selection.error}</Alert>}
       <RunPicker selection={selection} keep={{ ...keep, ...(selection.profile !== DEFAULT_PROFILE ? { profile: selection.profile } : {}) }} />
       {children}
     </div>

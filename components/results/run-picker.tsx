@@ -1,6 +1,7 @@
 // The run picker of the results pages: the runs shown (with why, when chosen by default) and checkboxes for the
 // runs of the page's suite; `keep`: parameters the form carries over (metric, profile, options).
-import { MIN_DEFAULT_ITEMS } from "@/lib/results/select-runs";
+import { MIN_DEFAULT_ITEMS } from "@/lib/features/results/select-runs";
+import { Input } from "@/components/ui/input";
 
 interface PickerSelection {
   all: Array<{ id: string; name: string; modality: string; status: string; models: string[] }>;
@@ -17,13 +18,13 @@ export function RunPicker({ selection, keep = {} }: { selection: PickerSelection
       </summary>
       <form method="get" className="mt-2 space-y-2">
         {Object.entries(keep).map(([k, v]) => (
-          <input key={k} type="hidden" name={k} value={v} />
+          <Input key={k} type="hidden" name={k} value={v} />
         ))}
         <fieldset className="grid gap-1 sm:grid-cols-2">
           <legend className="sr-only">Runs</legend>
           {selection.all.map((r) => (
             <label key={r.id} className="flex items-center gap-2">
-              <input type="checkbox" name="runs" value={r.id} defaultChecked={selection.selected.some((s) => s.id === r.id)} />
+              <Input type="checkbox" name="runs" value={r.id} defaultChecked={selection.selected.some((s) => s.id === r.id)} />
               <span>
                 {r.name}{" "}
                 <span className="text-xs text-slate-500">

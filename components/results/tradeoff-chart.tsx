@@ -8,6 +8,7 @@ import { breakdownHref, chartSeries, pointIntervalKey, type ChartDatum, type Cha
 import { formatScore } from "@/components/ui/score";
 import { useRunIntervals } from "./use-intervals";
 import { modelColour, PUBLISHED_COLOUR } from "@/lib/results/colours";
+import { Input } from "@/components/ui/input";
 
 const LABEL: Record<ChartMetric, string> = { sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair" };
 
@@ -156,7 +157,7 @@ export function TradeoffChart({ points, bounds, runIds, initialAttribute = "race
           <legend className="sr-only">Attribute</legend>
           {(["gender", "race"] as const).map((a) => (
             <label key={a} className={radio}>
-              <input type="radio" name="chart-attribute" checked={attribute === a} onChange={() => setAttribute(a)} />
+              <Input type="radio" name="chart-attribute" checked={attribute === a} onChange={() => setAttribute(a)} />
               <span className="capitalize">{a}</span>
             </label>
           ))}
@@ -164,20 +165,20 @@ export function TradeoffChart({ points, bounds, runIds, initialAttribute = "race
         <fieldset className="flex gap-3">
           <legend className="sr-only">View</legend>
           <label className={radio}>
-            <input type="radio" name="chart-view" checked={view === "tradeoff" && y === "sE"} onChange={() => (setView("tradeoff"), setY("sE"))} />
+            <Input type="radio" name="chart-view" checked={view === "tradeoff" && y === "sE"} onChange={() => (setView("tradeoff"), setY("sE"))} />
             S_fact vs S_E
           </label>
           <label className={radio}>
-            <input type="radio" name="chart-view" checked={view === "tradeoff" && y === "sFair"} onChange={() => (setView("tradeoff"), setY("sFair"))} />
+            <Input type="radio" name="chart-view" checked={view === "tradeoff" && y === "sFair"} onChange={() => (setView("tradeoff"), setY("sFair"))} />
             S_fact vs S_fair
           </label>
           <label className={radio}>
-            <input type="radio" name="chart-view" checked={view === "fig2b"} onChange={() => setView("fig2b")} />
+            <Input type="radio" name="chart-view" checked={view === "fig2b"} onChange={() => setView("fig2b")} />
             S_fair vs S_E / S_KLD (Fig. 2b)
           </label>
         </fieldset>
         <label className={radio}>
-          <input type="checkbox" checked={published} onChange={(e) => setPublished(e.target.checked)} />
+          <Input type="checkbox" checked={published} onChange={(e) => setPublished(e.target.checked)} />
           Published points
         </label>
         <span className="text-xs text-slate-500" aria-live="polite">

@@ -1,7 +1,7 @@
 "use client";
 // The review page's data access: fetchers for the review API and the optimistic cache updates they share.
 import type { QueryClient } from "@tanstack/react-query";
-import type { ReviewFace } from "@/lib/engine/review";
+import type { ReviewFace } from "@/lib/features/review/faces";
 
 export type { ReviewFace };
 export interface QueuePage {

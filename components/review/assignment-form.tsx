@@ -5,6 +5,7 @@ import { useActionState } from "react";
 import { createAssignmentAction, type AssignmentFormState } from "@/app/review/actions";
 import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
 
 const input = "mt-0.5 w-full rounded-md border border-slate-300 px-2 py-1 text-sm";
 
@@ -18,7 +19,7 @@ export function AssignmentForm({ runs, people }: { runs: Array<{ id: string; nam
           <label htmlFor="as-name" className="text-xs text-slate-500">
             Name
           </label>
-          <input id="as-name" name="name" required defaultValue="Validation sample" className={input} />
+          <Input id="as-name" name="name" required defaultValue="Validation sample" className={input} />
         </div>
         <fieldset>
           <legend className="text-xs text-slate-500">Annotators</legend>
@@ -26,7 +27,7 @@ export function AssignmentForm({ runs, people }: { runs: Array<{ id: string; nam
             {people.length === 0 && <span className="text-xs text-slate-500">No account may review faces yet: invite annotators on the Users page.</span>}
             {people.map((p) => (
               <label key={p.id} className="flex items-center gap-2">
-                <input type="checkbox" name="annotators" value={p.id} /> {p.name}
+                <Input type="checkbox" name="annotators" value={p.id} /> {p.name}
               </label>
             ))}
           </div>
@@ -35,19 +36,19 @@ export function AssignmentForm({ runs, people }: { runs: Array<{ id: string; nam
           <label htmlFor="as-per-model" className="text-xs text-slate-500">
             Images per model (paper: 25)
           </label>
-          <input id="as-per-model" name="perModel" type="number" min={1} defaultValue={25} className={input} />
+          <Input id="as-per-model" name="perModel" type="number" min={1} defaultValue={25} className={input} />
         </div>
         <div>
           <label htmlFor="as-overlap" className="text-xs text-slate-500">
             Annotators per image (blank: all)
           </label>
-          <input id="as-overlap" name="overlap" type="number" min={1} className={input} />
+          <Input id="as-overlap" name="overlap" type="number" min={1} className={input} />
         </div>
         <div>
           <label htmlFor="as-seed" className="text-xs text-slate-500">
             Seed
           </label>
-          <input id="as-seed" name="seed" type="number" min={0} defaultValue={1} className={input} />
+          <Input id="as-seed" name="seed" type="number" min={0} defaultValue={1} className={input} />
         </div>
       </div>
       <fieldset>
@@ -56,7 +57,7 @@ export function AssignmentForm({ runs, people }: { runs: Array<{ id: string; nam
         <div className="mt-1 grid gap-1 sm:grid-cols-2">
           {runs.map((r) => (
             <label key={r.id} className="flex items-center gap-2">
-              <input type="checkbox" name="runIds" value={r.id} /> {r.name}
+              <Input type="checkbox" name="runIds" value={r.id} /> {r.name}
             </label>
           ))}
         </div>

@@ -10,6 +10,7 @@ import { keyAction, keyHint, type LabelSets } from "@/lib/review/label-set";
 import { fetchImage, patchFace, postFace, storeServerFaces, type ReviewFace } from "./api";
 import type { ReviewActions } from "./use-review-actions";
 import { attributesOf, labelText } from "./label-text";
+import { Dialog } from "@/components/ui/dialog";
 
 type Box = { x1: number; y1: number; x2: number; y2: number };
 
@@ -50,12 +51,9 @@ export function ImageView({
   const [note, setNote] = useState<string | null>(null);
   const start = useRef<{ x: number; y: number } | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
-  const panelRef = useRef<HTMLDivElement>(null);
   const data = image.data;
   const faces = data?.faces ?? [];
   const selected = faces.find((f) => f.id === sel);
-
-  useEffect(() => panelRef.current?.focus(), []);
 
   async function classify(f: ReviewFace) {
     try {
@@ -132,128 +130,123 @@ export function ImageView({
   });
 
   return (
-    // A click on the backdrop closes, as a mouse shortcut; the keyboard closes with Escape (handled on the dialog).
-    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-4" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        ref={panelRef}
-        role="dialog"
-        aria-modal="true"
-        aria-label="Whole image"
-        tabIndex={-1}
-        className="flex max-h-full w-full max-w-5xl flex-col gap-3 overflow-auto rounded-lg bg-white p-4 shadow-xl outline-none lg:flex-row"
-      >
-        <div className="relative min-w-0 flex-1">
-          {data ? (
-            <div
-              className="relative mx-auto"
-              style={{ aspectRatio: `${data.width} / ${data.height}`, maxHeight: "75vh", maxWidth: `calc(75vh * ${data.width / data.height})` }}
+    // The kit's dialog traps the focus and closes on a click outside; keys (Escape included) are handled above.
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Whole image"
+      bare
+      className="flex max-h-[calc(100vh-2rem)] w-[calc(100vw-2rem)] max-w-5xl flex-col gap-3 p-4 lg:flex-row"
+    >
+      <div className="relative min-w-0 flex-1">
+        {data ? (
+          <div
+            className="relative mx-auto"
+            style={{ aspectRatio: `${data.width} / ${data.height}`, maxHeight: "75vh", maxWidth: `calc(75vh * ${data.width / data.height})` }}
+          >
+            {/* eslint-disable-next-line @next/next/no-img-element */}
+            <img src={data.url} alt="Generated output, with every face box" className="absolute inset-0 h-full w-full select-none" draggable={false} />
+            <svg
+              ref={svgRef}
+              data-testid="image-canvas"
+              viewBox={`0 0 ${data.width} ${data.height}`}
+              className="absolute inset-0 h-full w-full cursor-crosshair touch-none"
+              onPointerDown={(e) => {
+                if (e.button !== 0) return;
+                svgRef.current?.setPointerCapture(e.pointerId);
+                start.current = toImage(e);
+                setDraft(box(start.current, start.current));
+              }}
+              onPointerMove={(e) => start.current && setDraft(box(start.current, toImage(e)))}
+              onPointerUp={(e) => {
+                const a = start.current;
+                start.current = null;
+                setDraft(null);
+                if (!a) return;
+                const b = box(a, toImage(e));
+                if (b.x2 - b.x1 < 8 || b.y2 - b.y1 < 8) return;
+                if (!annotator) return actions.fail("Sign in first: every change is stored under your account.");
+                add.mutate(b);
+              }}
             >
-              {/* eslint-disable-next-line @next/next/no-img-element */}
-              <img src={data.url} alt="Generated output, with every face box" className="absolute inset-0 h-full w-full select-none" draggable={false} />
-              <svg
-                ref={svgRef}
-                data-testid="image-canvas"
-                viewBox={`0 0 ${data.width} ${data.height}`}
-                className="absolute inset-0 h-full w-full cursor-crosshair touch-none"
-                onPointerDown={(e) => {
-                  if (e.button !== 0) return;
-                  svgRef.current?.setPointerCapture(e.pointerId);
-                  start.current = toImage(e);
-                  setDraft(box(start.current, start.current));
-                }}
-                onPointerMove={(e) => start.current && setDraft(box(start.current, toImage(e)))}
-                onPointerUp={(e) => {
-                  const a = start.current;
-                  start.current = null;
-                  setDraft(null);
-                  if (!a) return;
-                  const b = box(a, toImage(e));
-                  if (b.x2 - b.x1 < 8 || b.y2 - b.y1 < 8) return;
-                  if (!annotator) return actions.fail("Sign in first: every change is stored under your account.");
-                  add.mutate(b);
-                }}
-              >
-                {faces.map((f) => (
-                  <rect
-                    key={f.id}
-                    data-testid="image-box"
-                    data-face-id={f.id}
-                    data-deleted={f.deleted ? "true" : undefined}
-                    x={f.box.x1}
-                    y={f.box.y1}
-                    width={f.box.x2 - f.box.x1}
-                    height={f.box.y2 - f.box.y1}
-                    fill="transparent"
-                    strokeWidth={Math.max(2, data.width / 250)}
-                    strokeDasharray={f.deleted ? "8 6" : undefined}
-                    className={cn(
-                      f.deleted ? "stroke-slate-400" : f.source === "manual" ? "stroke-sky-400" : "stroke-emerald-400",
-                      f.id === sel && "stroke-indigo-600",
-                    )}
-                    onPointerDown={(e) => {
-                      e.stopPropagation();
-                      setSel(f.id);
-                    }}
-                  />
-                ))}
-                {draft && (
-                  <rect
-                    x={draft.x1}
-                    y={draft.y1}
-                    width={draft.x2 - draft.x1}
-                    height={draft.y2 - draft.y1}
-                    fill="rgba(99,102,241,0.15)"
-                    stroke="#4f46e5"
-                    strokeWidth={2}
-                  />
-                )}
-              </svg>
-            </div>
-          ) : (
-            <p className="text-sm text-slate-600">{image.isError ? `Could not load the image: ${(image.error as Error).message}` : "Loading…"}</p>
-          )}
-          <p className="mt-2 text-xs text-slate-500">
-            Drag on the image to add a face the detector missed. Arrows pick a box; labelling keys work on the picked box; Del deletes or restores it; Esc
-            closes.
-          </p>
-        </div>
-        <div className="w-full space-y-2 text-sm lg:w-64">
-          <div className="flex items-center justify-between">
-            <h2 className="font-semibold">Faces in this image</h2>
-            <Button variant="ghost" onClick={onClose} aria-label="Close">
-              ✕
-            </Button>
+              {faces.map((f) => (
+                <rect
+                  key={f.id}
+                  data-testid="image-box"
+                  data-face-id={f.id}
+                  data-deleted={f.deleted ? "true" : undefined}
+                  x={f.box.x1}
+                  y={f.box.y1}
+                  width={f.box.x2 - f.box.x1}
+                  height={f.box.y2 - f.box.y1}
+                  fill="transparent"
+                  strokeWidth={Math.max(2, data.width / 250)}
+                  strokeDasharray={f.deleted ? "8 6" : undefined}
+                  className={cn(
+                    f.deleted ? "stroke-slate-400" : f.source === "manual" ? "stroke-sky-400" : "stroke-emerald-400",
+                    f.id === sel && "stroke-indigo-600",
+                  )}
+                  onPointerDown={(e) => {
+                    e.stopPropagation();
+                    setSel(f.id);
+                  }}
+                />
+              ))}
+              {draft && (
+                <rect
+                  x={draft.x1}
+                  y={draft.y1}
+                  width={draft.x2 - draft.x1}
+                  height={draft.y2 - draft.y1}
+                  fill="rgba(99,102,241,0.15)"
+                  stroke="#4f46e5"
+                  strokeWidth={2}
+                />
+              )}
+            </svg>
           </div>
-          {note && (
-            <p className="rounded bg-sky-50 px-2 py-1 text-xs text-sky-900" data-testid="image-note">
-              {note}
-            </p>
-          )}
-          <ul className="space-y-1">
-            {faces.map((f, i) => (
-              <li
-                key={f.id}
-                data-testid="image-face"
-                data-face-id={f.id}
-                className={cn("rounded border px-2 py-1 text-xs", f.id === sel ? "border-indigo-500" : "border-slate-200", f.deleted && "opacity-50")}
-              >
-                <button type="button" className="w-full text-left" onClick={() => setSel(f.id)}>
-                  <span className="font-medium">
-                    #{i + 1} {f.source === "manual" ? "drawn" : "detected"}
-                    {f.deleted ? " · deleted" : ""}
-                  </span>
-                  <span className="block">model: {labelText(f.prediction, attributesOf(labelSets, f.suite))}</span>
-                  <span className="block">me: {labelText(f.mine, attributesOf(labelSets, f.suite))}</span>
-                </button>
-                <button type="button" className="mt-1 text-indigo-700 underline" onClick={() => actions.setDeleted(f, !f.deleted)}>
-                  {f.deleted ? "Restore detection" : "Delete detection"}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
+        ) : (
+          <p className="text-sm text-slate-600">{image.isError ? `Could not load the image: ${(image.error as Error).message}` : "Loading…"}</p>
+        )}
+        <p className="mt-2 text-xs text-slate-500">
+          Drag on the image to add a face the detector missed. Arrows pick a box; labelling keys work on the picked box; Del deletes or restores it; Esc closes.
+        </p>
       </div>
-    </div>
+      <div className="w-full space-y-2 text-sm lg:w-64">
+        <div className="flex items-center justify-between">
+          <h2 className="font-semibold">Faces in this image</h2>
+          <Button variant="ghost" onClick={onClose} aria-label="Close">
+            ✕
+          </Button>
+        </div>
+        {note && (
+          <p className="rounded bg-sky-50 px-2 py-1 text-xs text-sky-900" data-testid="image-note">
+            {note}
+          </p>
+        )}
+        <ul className="space-y-1">
+          {faces.map((f, i) => (
+            <li
+              key={f.id}
+              data-testid="image-face"
+              data-face-id={f.id}
+              className={cn("rounded border px-2 py-1 text-xs", f.id === sel ? "border-indigo-500" : "border-slate-200", f.deleted && "opacity-50")}
+            >
+              <button type="button" className="w-full text-left" onClick={() => setSel(f.id)}>
+                <span className="font-medium">
+                  #{i + 1} {f.source === "manual" ? "drawn" : "detected"}
+                  {f.deleted ? " · deleted" : ""}
+                </span>
+                <span className="block">model: {labelText(f.prediction, attributesOf(labelSets, f.suite))}</span>
+                <span className="block">me: {labelText(f.mine, attributesOf(labelSets, f.suite))}</span>
+              </button>
+              <button type="button" className="mt-1 text-indigo-700 underline" onClick={() => actions.setDeleted(f, !f.deleted)}>
+                {f.deleted ? "Restore detection" : "Delete detection"}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </Dialog>
   );
 }

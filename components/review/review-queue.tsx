@@ -14,6 +14,8 @@ import { useReviewActions } from "./use-review-actions";
 import { attributesOf, labelText } from "./label-text";
 import { KeysCard } from "./keys-card";
 import type { ReviewFilter } from "@/lib/suites/types";
+import { Select } from "@/components/ui/input";
+import { Alert } from "@/components/ui/alert";
 
 /** Keys that accept or mark a face (the label sets add theirs): without an annotator they do nothing but say why. */
 const MARK_KEYS = ["a", "A", "Enter", "x", "Delete"];
@@ -211,7 +213,7 @@ export function ReviewQueue({
       <label htmlFor={`f-${k}`} className="block text-xs text-slate-500">
         {label}
       </label>
-      <select
+      <Select
         id={`f-${k}`}
         value={filters[k]}
         onChange={(e) => setFilter(k, e.target.value)}
@@ -222,7 +224,7 @@ export function ReviewQueue({
             {l}
           </option>
         ))}
-      </select>
+      </Select>
     </div>
   );
 
@@ -257,11 +259,7 @@ export function ReviewQueue({
         </div>
       </Card>
 
-      {error && (
-        <p role="alert" className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
-          {error}
-        </p>
-      )}
+      {error && <Alert>{error}</Alert>}
 
       <div className="grid gap-4 lg:grid-cols-[1fr_16rem]">
         <Card
@@ -288,11 +286,7 @@ export function ReviewQueue({
             </div>
           }
         >
-          {query.isError && (
-            <p role="alert" className="text-sm text-rose-700">
-              Could not load faces: {(query.error as Error).message}
-            </p>
-          )}
+          {query.isError && <Alert compact>Could not load faces: {(query.error as Error).message}</Alert>}
           {query.data && !faces.length && <p className="text-sm text-slate-600">No faces match these filters.</p>}
           <div
             ref={gridRef}

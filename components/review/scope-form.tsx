@@ -1,4 +1,5 @@
 import { Button } from "@/components/ui/button";
+import { Select } from "@/components/ui/input";
 
 /** The scope of the agreement and detector pages: a plain GET form, so every view has its own address. */
 export function ScopeForm({
@@ -15,40 +16,40 @@ export function ScopeForm({
         <label htmlFor="s-run" className="block text-xs text-slate-500">
           Run
         </label>
-        <select id="s-run" name="runId" defaultValue={scope.runId ?? ""} className={sel}>
+        <Select id="s-run" name="runId" defaultValue={scope.runId ?? ""} className={sel}>
           <option value="">All runs</option>
           {options.runs.map((r) => (
             <option key={r.id} value={r.id}>
               {r.name}
             </option>
           ))}
-        </select>
+        </Select>
       </div>
       <div>
         <label htmlFor="s-model" className="block text-xs text-slate-500">
           Model
         </label>
-        <select id="s-model" name="model" defaultValue={scope.model ?? ""} className={sel}>
+        <Select id="s-model" name="model" defaultValue={scope.model ?? ""} className={sel}>
           <option value="">All models</option>
           {options.models.map((m) => (
             <option key={m.slug} value={m.slug}>
               {m.label}
             </option>
           ))}
-        </select>
+        </Select>
       </div>
       <div>
         <label htmlFor="s-assignment" className="block text-xs text-slate-500">
           Assignment
         </label>
-        <select id="s-assignment" name="assignmentId" defaultValue={scope.assignmentId ?? ""} className={sel}>
+        <Select id="s-assignment" name="assignmentId" defaultValue={scope.assignmentId ?? ""} className={sel}>
           <option value="">All reviewed faces</option>
           {options.assignments.map((a) => (
             <option key={a.id} value={a.id}>
               {a.name}
             </option>
           ))}
-        </select>
+        </Select>
       </div>
       <Button type="submit" variant="secondary">
         Apply

@@ -6,8 +6,8 @@
 import { Fragment } from "react";
 import { useSearchParams } from "next/navigation";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { ItemPage } from "@/lib/engine/items";
-import { QUERY_STATUSES } from "@/lib/engine/status";
+import type { ItemPage } from "@/lib/features/runs/items";
+import { QUERY_STATUSES } from "@/lib/core/run-status";
 import type { ReviewFilter } from "@/lib/suites/types";
 import { getJson } from "@/lib/client/fetch";
 import { Badge } from "@/components/ui/badge";
@@ -15,6 +15,8 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { BoxedImage } from "@/components/images/boxed-image";
+import { Select } from "@/components/ui/input";
+import { Alert } from "@/components/ui/alert";
 
 /** The address parameters the list reads (and writes), besides `item` (the open one). */
 const ITEM_PARAMS = ["status", "model", "reason", "test", "context", "statisticId", "level", "attribute", "group", "itemsPage"] as const;
@@ -73,7 +75,7 @@ export function ItemList({
       <label htmlFor={`items-${key}`} className="block text-xs font-medium text-slate-600">
         {label}
       </label>
-      <select
+      <Select
         id={`items-${key}`}
         value={value(key)}
         onChange={(e) => set({ [key]: e.target.value || null })}
@@ -85,7 +87,7 @@ export function ItemList({
             {c.label}
           </option>
         ))}
-      </select>
+      </Select>
     </div>
   );
 
@@ -121,11 +123,7 @@ export function ItemList({
           {data ? `${data.total.toLocaleString("en-US")} item${data.total === 1 ? "" : "s"}` : "loading…"} {isFetching && "· updating"}
         </span>
       </div>
-      {error && (
-        <p role="alert" className="text-sm text-rose-700">
-          {(error as Error).message}
-        </p>
-      )}
+      {error && <Alert compact>{(error as Error).message}</Alert>}
       <Table>
         <thead>
           <tr>

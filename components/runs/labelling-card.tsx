@@ -4,11 +4,12 @@
 // automatically", else the Label page), and what labelled the faces so far (classifier, detector, runtime).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { RunSummary } from "@/lib/engine/summary";
+import type { RunSummary } from "@/lib/features/results/summary";
 import { changeAutoLabel } from "@/app/runs/[id]/actions";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { ProvenanceBadge, ProvenanceDetails } from "@/components/faces/provenance";
+import { Alert } from "@/components/ui/alert";
 
 type Labelling = NonNullable<RunSummary["labelling"]>;
 
@@ -77,9 +78,9 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
         <ProvenanceBadge p={labelling.provenance} />
       </p>
       {error && (
-        <p role="alert" className="mb-2 text-sm text-rose-700">
+        <Alert compact className="mb-2">
           {error}
-        </p>
+        </Alert>
       )}
       <div
         role="progressbar"

@@ -2,23 +2,14 @@
 // seed, dates, the content it pinned, each model's settings as snapshotted at launch, and the configuration.
 import type { ReactNode } from "react";
 import { db } from "@/lib/db";
-import { outcomeCounts, outcomeLabel, type ModelSnapshot } from "@/lib/engine";
+import { outcomeCounts } from "@/lib/features/runs/outcomes";
+import { outcomeLabel } from "@/lib/core/run-status";
+import { type ModelSnapshot } from "@/lib/features/runs/runs";
+import type { ReportRun } from "@/lib/features/runs/lookups";
 import { Table, Td, Th } from "@/components/ui/table";
 
 export const reportDate = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 19) + " UTC" : "–");
 const date = reportDate;
-
-/** The run as the report reads it (null: no such run). */
-export function reportRun(id: string) {
-  return db().run.findUnique({
-    where: { id },
-    include: {
-      benchmarkVersion: { select: { version: true, sha256: true } },
-      models: { include: { modelConfig: { select: { slug: true, label: true, provider: true, modelId: true, baseUrl: true, paramsJson: true } } } },
-    },
-  });
-}
-type ReportRun = NonNullable<Awaited<ReturnType<typeof reportRun>>>;
 
 /** `extra`: suite-specific settings rows (dt/dd pairs) shown after the common ones. */
 export async function ReportSettings({ run, extra }: { run: ReportRun; extra?: ReactNode }) {

@@ -3,20 +3,22 @@
 // Verify or dispute one content item; a dispute needs a note saying what is wrong.
 import { useActionState, useState } from "react";
 import { reviewItemAction, type ItemReviewState } from "@/app/benchmark/suites/[suiteId]/actions";
+import { Input } from "@/components/ui/input";
+import { Alert } from "@/components/ui/alert";
 
 export function ItemReview({ suiteId, itemId }: { suiteId: string; itemId: string }) {
   const [state, action, pending] = useActionState<ItemReviewState, FormData>(reviewItemAction, {});
   const [disputing, setDisputing] = useState(false);
   return (
     <form action={action} className="flex flex-wrap items-start gap-2 text-xs" aria-label={`Review ${itemId}`}>
-      <input type="hidden" name="suiteId" value={suiteId} />
-      <input type="hidden" name="itemId" value={itemId} />
+      <Input type="hidden" name="suiteId" value={suiteId} />
+      <Input type="hidden" name="itemId" value={itemId} />
       {disputing ? (
         <>
           <label className="sr-only" htmlFor={`note-${itemId}`}>
             What is wrong
           </label>
-          <input
+          <Input
             id={`note-${itemId}`}
             name="note"
             required
@@ -53,11 +55,7 @@ export function ItemReview({ suiteId, itemId }: { suiteId: string; itemId: strin
           </button>
         </>
       )}
-      {state.message && (
-        <span role="alert" className="text-red-700">
-          {state.message}
-        </span>
-      )}
+      {state.message && <Alert compact>{state.message}</Alert>}
     </form>
   );
 }

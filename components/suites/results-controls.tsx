@@ -1,6 +1,7 @@
 // The options of a suite's results, as a plain GET form (works without JavaScript, keeps the URL shareable).
 import { ITEM_SETS } from "@/lib/suites/review-states";
 import { PROFILE_LABELS, SCORING_PROFILES } from "@/lib/metrics/profiles";
+import { Input, Select } from "@/components/ui/input";
 
 /** `profiles`: whether the suite scores differently under its paper's text and its released code. */
 /** `keep`: parameters the form carries over (e.g. the runs picked on the Results page). */
@@ -24,37 +25,37 @@ export function ResultsControls({
   return (
     <form method="get" action={action} className="flex flex-wrap items-end gap-3 text-sm" aria-label="Result options">
       {Object.entries(keep).map(([k, v]) => (
-        <input key={k} type="hidden" name={k} value={v} />
+        <Input key={k} type="hidden" name={k} value={v} />
       ))}
       <label className="flex flex-col text-xs text-slate-600">
         Face labels
-        <select name="labels" defaultValue={labels} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
+        <Select name="labels" defaultValue={labels} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
           <option value="model">model (FairFace as it ran)</option>
           <option value="reviewed">human-corrected (majority, model otherwise)</option>
-        </select>
+        </Select>
       </label>
       {reviewable && (
         <label className="flex flex-col text-xs text-slate-600">
           Entries
-          <select name="items" defaultValue={items} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
+          <Select name="items" defaultValue={items} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
             {ITEM_SETS.map((s) => (
               <option key={s} value={s}>
                 {s === "all" ? "all entries" : "verified entries only"}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
       )}
       {profiles && (
         <label className="flex flex-col text-xs text-slate-600">
           Scoring
-          <select name="profile" defaultValue={profile} className="rounded-md border border-slate-300 px-2 py-1 text-sm" data-testid="scoring-profile">
+          <Select name="profile" defaultValue={profile} className="rounded-md border border-slate-300 px-2 py-1 text-sm" data-testid="scoring-profile">
             {SCORING_PROFILES.map((p) => (
               <option key={p} value={p} title={PROFILE_LABELS[p]}>
                 {p === "release" ? "released code (as published)" : "paper's text"}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
       )}
       <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 focus-visible:outline focus-visible:outline-2">

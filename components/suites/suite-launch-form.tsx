@@ -10,6 +10,8 @@ import { launchSuiteRun, type LaunchState } from "@/app/runs/new/actions";
 import { Button } from "@/components/ui/button";
 import { ActionForm } from "@/components/ui/action-form";
 import type { LaunchField } from "@/lib/suites/types";
+import { Input, Select } from "@/components/ui/input";
+import { Alert } from "@/components/ui/alert";
 
 export interface SuiteLaunchModel {
   slug: string;
@@ -79,9 +81,9 @@ export function SuiteLaunchForm(props: {
   };
   return (
     <ActionForm action={action} ref={formRef} onChange={readForm} className="space-y-5" aria-label={`Launch a ${props.suite.name} run`}>
-      <input type="hidden" name="suite" value={props.suite.id} />
-      <input type="hidden" name="variant" value={props.variant.id} />
-      <input type="hidden" name="preset" value={preset} />
+      <Input type="hidden" name="suite" value={props.suite.id} />
+      <Input type="hidden" name="variant" value={props.variant.id} />
+      <Input type="hidden" name="preset" value={preset} />
       <fieldset>
         <legend className="text-sm font-semibold">Models under audit</legend>
         {props.models.length === 0 && <p className="text-sm text-slate-500">No model of this kind is registered: add one on the Models page.</p>}
@@ -89,7 +91,7 @@ export function SuiteLaunchForm(props: {
           {props.models.map((m) => (
             <li key={m.slug}>
               <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name="models" value={m.slug} defaultChecked={props.models.length === 1} />
+                <Input type="checkbox" name="models" value={m.slug} defaultChecked={props.models.length === 1} />
                 {m.label} <span className="text-xs text-slate-500">{m.slug}</span>
                 {m.keyMissing && <span className="text-xs text-amber-700">({m.keyMissing})</span>}
               </label>
@@ -100,7 +102,7 @@ export function SuiteLaunchForm(props: {
       </fieldset>
       <label className="flex flex-col gap-1 text-sm">
         Preset
-        <select
+        <Select
           value={preset}
           onChange={(e) => {
             setPreset(e.target.value);
@@ -114,7 +116,7 @@ export function SuiteLaunchForm(props: {
             </option>
           ))}
           <option value="custom">custom</option>
-        </select>
+        </Select>
       </label>
       {props.fields.map((f) => {
         const invalid = !!err(f.name);
@@ -127,7 +129,7 @@ export function SuiteLaunchForm(props: {
                   const chosen = Array.isArray(values[f.name]) && (values[f.name] as string[]).includes(o.value);
                   return (
                     <label key={o.value} className="flex items-center gap-2 text-sm" title={o.hint}>
-                      <input
+                      <Input
                         type="checkbox"
                         name={f.name}
                         value={o.value}
@@ -149,7 +151,7 @@ export function SuiteLaunchForm(props: {
           return (
             <label key={f.name} className="flex flex-col gap-1 text-sm">
               {f.label}
-              <input
+              <Input
                 type="number"
                 name={f.name}
                 min={f.min}
@@ -166,14 +168,14 @@ export function SuiteLaunchForm(props: {
         if (f.kind === "toggle")
           return (
             <label key={f.name} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" name={f.name} checked={!!values[f.name]} onChange={(e) => set(f.name, e.target.checked)} />
+              <Input type="checkbox" name={f.name} checked={!!values[f.name]} onChange={(e) => set(f.name, e.target.checked)} />
               {f.label}
             </label>
           );
         return (
           <label key={f.name} className="flex flex-col gap-1 text-sm">
             {f.label}
-            <select
+            <Select
               name={f.name}
               value={(values[f.name] as string | null) ?? ""}
               onChange={(e) => set(f.name, e.target.value || null)}
@@ -187,7 +189,7 @@ export function SuiteLaunchForm(props: {
                   {m.keyMissing ? ` (${m.keyMissing})` : ""}
                 </option>
               ))}
-            </select>
+            </Select>
             {f.help && <span className="text-xs text-slate-500">{f.help}</span>}
             {invalid && <span className="text-xs text-red-700">{err(f.name)}</span>}
           </label>
@@ -196,7 +198,7 @@ export function SuiteLaunchForm(props: {
       {props.contents && props.contents.length > 1 && (
         <label className="flex flex-col gap-1 text-sm">
           Content
-          <select
+          <Select
             name="contentVersion"
             defaultValue={props.contents[0].version}
             aria-invalid={!!err("contentVersion")}
@@ -207,7 +209,7 @@ export function SuiteLaunchForm(props: {
                 {c.label}
               </option>
             ))}
-          </select>
+          </Select>
           <span className="text-xs text-slate-500">the entries the run is planned on; the run is scored from the version it was planned with</span>
           {err("contentVersion") && <span className="text-xs text-red-700">{err("contentVersion")}</span>}
         </label>
@@ -215,20 +217,20 @@ export function SuiteLaunchForm(props: {
       <div className="flex flex-wrap gap-4">
         <label className="flex flex-col gap-1 text-sm">
           Seed
-          <input type="number" name="seed" defaultValue={1} min={0} className="w-32 rounded-md border border-slate-300 px-2 py-1" />
+          <Input type="number" name="seed" defaultValue={1} min={0} className="w-32 rounded-md border border-slate-300 px-2 py-1" />
         </label>
         <label className="flex flex-col gap-1 text-sm">
           Budget (USD, optional)
-          <input type="number" name="budgetUsd" step="0.01" min={0} className="w-32 rounded-md border border-slate-300 px-2 py-1" />
+          <Input type="number" name="budgetUsd" step="0.01" min={0} className="w-32 rounded-md border border-slate-300 px-2 py-1" />
         </label>
         <label className="flex flex-col gap-1 text-sm">
           Name (optional)
-          <input type="text" name="name" maxLength={200} className="w-72 rounded-md border border-slate-300 px-2 py-1" />
+          <Input type="text" name="name" maxLength={200} className="w-72 rounded-md border border-slate-300 px-2 py-1" />
         </label>
       </div>
       {props.autoLabel && (
         <label className="flex items-start gap-2 text-sm">
-          <input type="checkbox" name="autoLabel" defaultChecked={props.autoLabel.workers > 0} className="mt-1" />
+          <Input type="checkbox" name="autoLabel" defaultChecked={props.autoLabel.workers > 0} className="mt-1" />
           <span>
             Label automatically
             <span className="block text-xs text-slate-500">
@@ -245,11 +247,7 @@ export function SuiteLaunchForm(props: {
         spendingLeft={props.spendingLeft ?? null}
         budget={budget}
       />
-      {state.message && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {state.message}
-        </p>
-      )}
+      {state.message && <Alert>{state.message}</Alert>}
       <Button type="submit" disabled={pending}>
         {pending ? "Planning…" : `Launch ${props.variant.button}`}
       </Button>
@@ -293,16 +291,16 @@ function EstimateLine({
         {unpriced.length ? ` (no price for ${unpriced.join(", ")})` : ""}
       </p>
       {estimate.overCap && (
-        <p role="alert" className="text-rose-700">
+        <Alert compact>
           More than one run may plan ({n(estimate.cap)}, FOF_MAX_QUERIES_PER_RUN): use fewer items, images or models, or split it into several runs.
-        </p>
+        </Alert>
       )}
       {spendingLeft !== null && spend > spendingLeft && (
-        <p role="alert" className="text-rose-700">
+        <Alert compact>
           {budget !== null ? `The budget ($${budget.toFixed(2)})` : `The estimate ($${estimate.usd.toFixed(2)})`} is more than what is left of your spending
           limit (${spendingLeft.toFixed(2)})
           {budget !== null ? ": the launch will be refused." : ": set a budget within it, or the run stops when the limit is reached."}
-        </p>
+        </Alert>
       )}
     </div>
   );

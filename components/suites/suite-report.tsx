@@ -7,7 +7,8 @@ import { resultParams } from "@/lib/suites/params";
 import { cachedSuiteResults } from "@/lib/suites/results-cache";
 import { PROFILE_LABELS } from "@/lib/metrics/profiles";
 import { PrintButton } from "@/components/results/print-button";
-import { ReportSettings, reportDate, type reportRun } from "@/components/runs/report-settings";
+import { ReportSettings, reportDate } from "@/components/runs/report-settings";
+import type { ReportRun } from "@/lib/features/runs/lookups";
 import { SuiteViews } from "./suite-views";
 import { ProvenanceDetails } from "@/components/faces/provenance";
 import { labelProvenance } from "@/lib/faces/run-provenance";
@@ -20,7 +21,7 @@ export async function SuiteReport({
   searchParams,
   role,
 }: {
-  run: NonNullable<Awaited<ReturnType<typeof reportRun>>>;
+  run: ReportRun;
   suite: AnySuite;
   searchParams: Record<string, string | string[] | undefined>;
   role: Role;

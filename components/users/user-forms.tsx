@@ -5,6 +5,7 @@ import { changeUser, inviteUser, type UsersFormState } from "@/app/users/actions
 import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { ROLES, type Role } from "@/lib/auth/roles";
+import { Input, Select } from "@/components/ui/input";
 
 function Result({ state }: { state: UsersFormState }) {
   if (!state.message) return null;
@@ -16,7 +17,7 @@ function Result({ state }: { state: UsersFormState }) {
     >
       {state.message}
       {link && (
-        <input
+        <Input
           readOnly
           value={link}
           aria-label="One-time link"
@@ -35,17 +36,17 @@ export function InviteForm() {
     <ActionForm action={action} className="flex flex-wrap items-end gap-2 text-sm" data-testid="invite-form">
       <label>
         <span className="block text-xs font-medium text-slate-600">Role</span>
-        <select name="role" defaultValue="annotator" className="rounded-md border border-slate-300 px-2 py-1.5">
+        <Select name="role" defaultValue="annotator" className="rounded-md border border-slate-300 px-2 py-1.5">
           {ROLES.map((r) => (
             <option key={r} value={r}>
               {r}
             </option>
           ))}
-        </select>
+        </Select>
       </label>
       <label>
         <span className="block text-xs font-medium text-slate-600">Email (optional: only this address may use it)</span>
-        <input name="email" type="email" className="rounded-md border border-slate-300 px-2 py-1.5" />
+        <Input name="email" type="email" className="rounded-md border border-slate-300 px-2 py-1.5" />
       </label>
       <Button type="submit" disabled={pending}>
         Make invitation link
@@ -63,23 +64,23 @@ export function UserControls({ id, role, disabled, limit }: { id: string; role: 
   return (
     <div className="flex flex-wrap items-center gap-2 text-xs">
       <ActionForm action={action} className="flex items-center gap-1">
-        <input type="hidden" name="op" value="role" />
-        <input type="hidden" name="userId" value={id} />
-        <select name="role" defaultValue={role} aria-label="Role" className="rounded border border-slate-300 px-1 py-0.5">
+        <Input type="hidden" name="op" value="role" />
+        <Input type="hidden" name="userId" value={id} />
+        <Select name="role" defaultValue={role} aria-label="Role" className="rounded border border-slate-300 px-1 py-0.5">
           {ROLES.map((r) => (
             <option key={r} value={r}>
               {r}
             </option>
           ))}
-        </select>
+        </Select>
         <button type="submit" disabled={pending} className="rounded px-2 py-0.5 ring-1 ring-slate-300 hover:bg-slate-50">
           Set role
         </button>
       </ActionForm>
       <ActionForm action={action} className="flex items-center gap-1">
-        <input type="hidden" name="op" value="limit" />
-        <input type="hidden" name="userId" value={id} />
-        <input
+        <Input type="hidden" name="op" value="limit" />
+        <Input type="hidden" name="userId" value={id} />
+        <Input
           name="limit"
           type="number"
           min={0}
@@ -94,15 +95,15 @@ export function UserControls({ id, role, disabled, limit }: { id: string; role: 
         </button>
       </ActionForm>
       <ActionForm action={action}>
-        <input type="hidden" name="op" value={disabled ? "enable" : "disable"} />
-        <input type="hidden" name="userId" value={id} />
+        <Input type="hidden" name="op" value={disabled ? "enable" : "disable"} />
+        <Input type="hidden" name="userId" value={id} />
         <button type="submit" disabled={pending} className={`rounded px-2 py-0.5 ring-1 ring-slate-300 hover:bg-slate-50 ${disabled ? "" : "text-rose-700"}`}>
           {disabled ? "Enable" : "Disable"}
         </button>
       </ActionForm>
       <ActionForm action={action}>
-        <input type="hidden" name="op" value="reset" />
-        <input type="hidden" name="userId" value={id} />
+        <Input type="hidden" name="op" value="reset" />
+        <Input type="hidden" name="userId" value={id} />
         <button type="submit" disabled={pending} className="rounded px-2 py-0.5 ring-1 ring-slate-300 hover:bg-slate-50">
           Reset link
         </button>

@@ -5,7 +5,7 @@
 // BudgetGrant charged to them: the owner pays for the budget they set, each granter for what they added.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { DomainError } from "../core/errors";
-import { FINAL_RUN } from "../engine/status";
+import { FINAL_RUN } from "../core/run-status";
 import { can, type Role } from "./roles";
 
 type RunMoney = { status: string; budgetUsd: number | null; spentUsd: number; createdById: string | null; grants: Array<{ userId: string; usd: number }> };

@@ -8,7 +8,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { DomainError } from "../core/errors";
 import { readSecret } from "../env";
 import { audit } from "./audit";
-import { ROLES, type Role } from "./roles";
+import { can, ROLES, type Permission, type Role } from "./roles";
 
 export const emailSchema = z
   .email("an email address")
@@ -105,4 +105,10 @@ export async function listUsers(prisma: PrismaClient) {
 
 export async function findUserByEmail(prisma: PrismaClient, email: string) {
   return prisma.user.findUnique({ where: { email: emailSchema.parse(email) } });
+}
+
+/** Of these accounts, the enabled ones that may do `permission` (e.g. review faces), for a form's choices. */
+export async function enabledUsersWhoCan(prisma: PrismaClient, ids: string[], permission: Permission): Promise<string[]> {
+  const found = await prisma.user.findMany({ where: { id: { in: ids }, disabled: false }, select: { id: true, role: true } });
+  return found.filter((u) => can(u.role, permission)).map((u) => u.id);
 }

@@ -1,6 +1,51 @@
-import { DEFAULT_BASELINES, ensureBaselineModel } from "../engine/runs";
+// The rows a fresh database starts with: today's benchmark version and the built-in baseline models (no API key
+// needed to run them). Called on every start (lib/db/migrate.ts); each step is an upsert, so a restart changes nothing.
 import type { PrismaClient } from "../../generated/prisma/client";
+import { BASELINE_DESCRIPTIONS, parseBaselineId, SYNTHETIC_DESCRIPTION, SYNTHETIC_IMAGE_SLUG } from "../providers";
 import { ensureBenchmarkVersion } from "./benchmark-version";
+
+/** Baseline model configs are made on first use, so any accuracy (baseline:calibrated:0.73) can be run. */
+export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
+  if (slug === SYNTHETIC_IMAGE_SLUG)
+    return prisma.modelConfig.upsert({
+      where: { slug },
+      update: {},
+      create: {
+        slug,
+        label: "Baseline: synthetic faces (offline images)",
+        modality: "t2i",
+        provider: "baseline",
+        modelId: slug,
+        paramsJson: JSON.stringify({ width: 512, height: 512, description: SYNTHETIC_DESCRIPTION }),
+        concurrency: 4,
+      },
+    });
+  const b = parseBaselineId(slug);
+  if (!b) return null;
+  const label =
+    b.kind === "calibrated"
+      ? `Baseline: calibrated oracle (a = ${b.accuracy})`
+      : b.kind === "oracle"
+        ? "Baseline: factual oracle"
+        : b.kind === "uniform"
+          ? "Baseline: uniform random"
+          : "Baseline: context follower";
+  return prisma.modelConfig.upsert({
+    where: { slug },
+    update: {},
+    create: {
+      slug,
+      label,
+      modality: "llm",
+      provider: "baseline",
+      modelId: slug,
+      paramsJson: JSON.stringify({ temperature: 0, maxTokens: 16, description: BASELINE_DESCRIPTIONS[b.kind] }),
+      concurrency: 64,
+    },
+  });
+}
+
+const DEFAULT_BASELINES = ["baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", SYNTHETIC_IMAGE_SLUG];
 
 export async function seed(prisma: PrismaClient) {
   const version = await ensureBenchmarkVersion(prisma);

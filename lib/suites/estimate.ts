@@ -2,7 +2,7 @@
 // from the suite's own count, helper queries (guidance) on the helper model, priced from the registered models'
 // prices (chat: typical tokens per query), against the per-run cap.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { cost, TYPICAL_TOKENS } from "../engine/cost";
+import { cost, TYPICAL_TOKENS } from "../providers/cost";
 import { badRequest } from "../core/errors";
 import { env } from "../env";
 import { contentOfVersion } from "./content-versions";

@@ -20,7 +20,7 @@ export interface SuiteContent {
 
 /** One planned row (a Query). `role`: the audited models' work, or the helper model's (e.g. guidance writing). */
 /** A Query row's planned columns: the suite's own coordinates in the generic columns (test, context, item id in
- * statisticId, variant in level …). FACT-OR-FAIR narrows the types (lib/engine/plan.ts PlannedQuery). */
+ * statisticId, variant in level …). FACT-OR-FAIR narrows the types (lib/suites/fact-or-fair/plan.ts PlannedQuery). */
 export interface QueryColumns {
   test: string;
   context: string | null;
@@ -50,8 +50,11 @@ export interface CallSettings {
   maxReasks: number;
 }
 
-/** A chat answer as the engine stores it: accepted (with the suite's reading) or not readable. */
-export type AnswerReading = { ok: true; letter: string | null; gender: string | null; race: string | null } | { ok: false; message: string };
+/**
+ * A chat answer as the suite reads it: accepted — the option chosen (a letter; null for free text) and the attribute
+ * values read from it, keyed by the suite's own attribute ids — or not readable (the engine re-asks, then refuses).
+ */
+export type AnswerReading = { ok: true; choice: string | null; values: Readonly<Record<string, string>> } | { ok: false; message: string };
 
 /** The fields of the generic launch form a suite asks for (the form renders them, zod validates on the server). */
 export type LaunchField =

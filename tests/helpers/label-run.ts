@@ -12,7 +12,7 @@ import { labelImage, loadLayout } from "../../lib/faces";
 
 const SHARED_MODELS = path.resolve(__dirname, "../../../shared/models");
 
-type Engine = Pick<typeof import("../../lib/engine"), "leaseImages" | "saveLabels">;
+type Engine = Pick<typeof import("./services"), "leaseImages" | "saveLabels">;
 
 export async function labelRun(prisma: PrismaClient, engine: Engine, dataDir: string, runId: string) {
   ort.env.wasm.numThreads = 1;

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { jsonRead } from "@/lib/server/http";
-import { health } from "@/lib/engine/health";
+import { health } from "@/lib/server/health";
 
 /**
  * Health for load balancers and deploy scripts (public: counts only, no names). 200 when ok or degraded (no live

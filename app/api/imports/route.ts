@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { badRequest, notFound } from "@/lib/engine";
+import { badRequest, notFound } from "@/lib/core/errors";
 import { jsonWrite } from "@/lib/server/http";
 import { createUpload } from "@/lib/images";
 import { DEFAULT_SUITE_ID, suiteOf } from "@/lib/suites";
+import { importableModel } from "@/lib/features/runs/models";
 
 const schema = z.strictObject({
   model: z.string().trim().min(1, "choose the model the images come from").max(80),
@@ -18,8 +19,7 @@ export const POST = jsonWrite(
   "images.import",
   async (body) => {
     const req = schema.parse(body);
-    const model = await db().modelConfig.findUnique({ where: { slug: req.model }, select: { modality: true, archived: true } });
-    if (!model || model.archived || model.modality !== "t2i") throw notFound(`text-to-image model "${req.model}"`);
+    if (!(await importableModel(db(), req.model))) throw notFound(`text-to-image model "${req.model}"`);
     const suite = suiteOf(req.suite);
     if (suite.id !== DEFAULT_SUITE_ID && !suite.importer) throw badRequest(`${suite.name} runs cannot be imported`);
     return { uploadId: createUpload(env().dataDir, req) };

@@ -20,6 +20,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { GroupCell } from "@/components/benchmark/group-cell";
 import { PromptBlock } from "@/components/benchmark/prompt-block";
 import { Button } from "@/components/ui/button";
+import { Input, Select } from "@/components/ui/input";
 
 export function generateStaticParams() {
   return benchmark.statistics.map((s) => ({ id: s.id }));
@@ -142,29 +143,29 @@ export default async function StatisticPage({
         <form method="get" className="mb-4 flex flex-wrap items-end gap-3 text-sm" aria-label="Prompt preview settings">
           <label className="flex flex-col gap-1">
             <span className="text-xs font-medium text-slate-600">Seed</span>
-            <input name="seed" type="number" min={0} defaultValue={q.seed} className="w-28 rounded-md border border-slate-300 px-2 py-1" />
+            <Input name="seed" type="number" min={0} defaultValue={q.seed} className="w-28 rounded-md border border-slate-300 px-2 py-1" />
           </label>
           <label className="flex flex-col gap-1">
             <span className="text-xs font-medium text-slate-600">Level</span>
-            <select name="level" defaultValue={q.level} className="rounded-md border border-slate-300 px-2 py-1">
+            <Select name="level" defaultValue={q.level} className="rounded-md border border-slate-300 px-2 py-1">
               {LEVELS.map((l) => (
                 <option key={l}>{l}</option>
               ))}
-            </select>
+            </Select>
           </label>
           <label className="flex flex-col gap-1">
             <span className="text-xs font-medium text-slate-600">Scenario</span>
-            <select name="scenario" defaultValue={q.scenario} className="rounded-md border border-slate-300 px-2 py-1">
+            <Select name="scenario" defaultValue={q.scenario} className="rounded-md border border-slate-300 px-2 py-1">
               {[0, 1, 2].map((i) => (
                 <option key={i} value={i}>
                   #{i + 1}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           <label className="flex flex-col gap-1">
             <span className="text-xs font-medium text-slate-600">Repeat</span>
-            <input name="repeat" type="number" min={0} defaultValue={q.repeat} className="w-24 rounded-md border border-slate-300 px-2 py-1" />
+            <Input name="repeat" type="number" min={0} defaultValue={q.repeat} className="w-24 rounded-md border border-slate-300 px-2 py-1" />
           </label>
           <Button type="submit" variant="secondary">
             Show prompts

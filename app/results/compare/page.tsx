@@ -8,13 +8,14 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { Score } from "@/components/ui/score";
 import { ResultsShell } from "@/components/results/results-shell";
 import { db } from "@/lib/db";
-import { runDetailed } from "@/lib/engine";
+import { runDetailed } from "@/lib/features/results/explore";
 import { METRICS, PUBLISHED_COLUMNS } from "@/lib/published";
 import { compareScores, compareStatistics, type CompareEntity } from "@/lib/results/compare";
 import { METRIC_INFO } from "@/lib/results/metric-info";
-import { loadSelection, type SearchParams } from "../../../lib/results/select-runs";
+import { loadSelection, type SearchParams } from "../../../lib/features/results/select-runs";
 import { Delta } from "@/components/results/delta";
 import { pageGuard } from "@/app/guard";
+import { Input, Select } from "@/components/ui/input";
 
 export const metadata: Metadata = { title: "Compare · Results" };
 
@@ -61,31 +62,31 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         ) : (
           <>
             <form method="get" className="flex flex-wrap items-end gap-3 text-sm">
-              {selection.explicit && <input type="hidden" name="runs" value={selection.selected.map((r) => r.id).join(",")} />}
+              {selection.explicit && <Input type="hidden" name="runs" value={selection.selected.map((r) => r.id).join(",")} />}
               <label className="flex flex-col" htmlFor="cmp-metric">
                 Metric
-                <select id="cmp-metric" name="metric" defaultValue={metric} className="rounded border border-slate-300 px-2 py-1">
+                <Select id="cmp-metric" name="metric" defaultValue={metric} className="rounded border border-slate-300 px-2 py-1">
                   {METRICS.map((m) => (
                     <option key={m} value={m}>
                       {METRIC_INFO[m].label}
                     </option>
                   ))}
-                </select>
+                </Select>
               </label>
               <label className="flex flex-col" htmlFor="cmp-column">
                 Per-statistic column
-                <select id="cmp-column" name="column" defaultValue={column} className="rounded border border-slate-300 px-2 py-1">
+                <Select id="cmp-column" name="column" defaultValue={column} className="rounded border border-slate-300 px-2 py-1">
                   {PUBLISHED_COLUMNS.map((c) => (
                     <option key={c}>{c}</option>
                   ))}
-                </select>
+                </Select>
               </label>
               <label className="flex flex-col" htmlFor="cmp-attribute">
                 Attribute
-                <select id="cmp-attribute" name="attribute" defaultValue={attribute} className="rounded border border-slate-300 px-2 py-1">
+                <Select id="cmp-attribute" name="attribute" defaultValue={attribute} className="rounded border border-slate-300 px-2 py-1">
                   <option value="gender">gender</option>
                   <option value="race">race</option>
-                </select>
+                </Select>
               </label>
               <button type="submit" className="rounded bg-indigo-600 px-3 py-1 font-medium text-white hover:bg-indigo-700">
                 Update

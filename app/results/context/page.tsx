@@ -7,10 +7,10 @@ import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ResultsShell } from "@/components/results/results-shell";
 import { db } from "@/lib/db";
-import { runInfluence } from "@/lib/engine";
+import { runInfluence } from "@/lib/features/results/explore";
 import { published } from "@/lib/published";
 import { INFLUENCE_COLUMNS, INFLUENCE_LABELS, chanceOf, type InfluenceRow } from "@/lib/results/context";
-import { loadSelection, type SearchParams } from "../../../lib/results/select-runs";
+import { loadSelection, type SearchParams } from "../../../lib/features/results/select-runs";
 import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Context influence · Results" };

@@ -9,7 +9,7 @@ import { SortableTable, type SortableRow } from "@/components/results/sortable-t
 import { METRICS, published, publishedScores, summaryErrata, type Metric } from "@/lib/published";
 import { LLM_COLUMNS, T2I_COLUMNS, leaderboardRows, summaryRows } from "@/lib/results/leaderboard";
 import { METRIC_INFO } from "@/lib/results/metric-info";
-import { loadSelection, type SearchParams } from "../../../lib/results/select-runs";
+import { loadSelection, type SearchParams } from "../../../lib/features/results/select-runs";
 import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Leaderboard · Results" };

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
-import { reportScopeSchema, reviewOptions, reviewReport } from "@/lib/engine";
+import { reportScopeSchema, reviewReport } from "@/lib/features/review/report";
+import { reviewOptions } from "@/lib/features/review/options";
 import { published } from "@/lib/published";
 import type { AttributeReport } from "@/lib/review";
 import { Card } from "@/components/ui/card";

@@ -5,10 +5,11 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { actionGuard } from "@/app/guard";
 import { maySteer } from "@/lib/auth/spending";
-import { steerRun } from "@/lib/engine/steer";
+import { steerRun } from "@/lib/features/runs/steer";
 import { audit } from "@/lib/auth/audit";
-import { setAutoLabel } from "@/lib/engine/runs";
+import { setAutoLabel } from "@/lib/features/runs/runs";
 import { DomainError } from "@/lib/core/errors";
+import { runHeader } from "@/lib/features/runs/lookups";
 
 const schema = z
   .object({
@@ -42,7 +43,7 @@ export async function changeAutoLabel(input: z.input<typeof autoLabelSchema>): P
   if ("message" in g) return { ok: false, error: g.message };
   const parsed = autoLabelSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "invalid request" };
-  const run = await db().run.findUnique({ where: { id: parsed.data.runId }, select: { createdById: true } });
+  const run = await runHeader(db(), parsed.data.runId);
   if (!run) return { ok: false, error: "run not found" };
   if (!maySteer(g.viewer, run)) return { ok: false, error: "only the run's owner or an admin may change how it is labelled" };
   const r = await setAutoLabel(db(), parsed.data.runId, parsed.data.on);

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
-import { runSummary } from "@/lib/engine";
+import { runSummary } from "@/lib/features/results/summary";
 import { suiteOf } from "@/lib/suites";
 import { resultParams } from "@/lib/suites/params";
 import { clientFilters, suiteFilters } from "@/lib/suites/filters";
@@ -17,6 +17,7 @@ import { ResultsControls } from "@/components/suites/results-controls";
 import { pageGuard } from "@/app/guard";
 import { maySteer } from "@/lib/auth/spending";
 import { can } from "@/lib/auth/roles";
+import { runHeader } from "@/lib/features/runs/lookups";
 
 export const metadata: Metadata = { title: "Run" };
 
@@ -33,7 +34,7 @@ export default async function RunPage({
   const summary = await runSummary(db(), id);
   if (!summary) notFound();
   const suite = suiteOf(summary.suite.id);
-  const owner = await db().run.findUnique({ where: { id }, select: { createdById: true } });
+  const owner = await runHeader(db(), id);
   let views = null;
   // A run whose faces come from two classifiers is not scored: RunView says why (summary.scoresRefused).
   if (!summary.suite.customRunPages && suite.results && !summary.scoresRefused) {

@@ -8,20 +8,15 @@ import { ImportForm } from "@/components/images/import-form";
 import { EmptyState } from "@/components/ui/empty-state";
 import { pageGuard } from "@/app/guard";
 import { DEFAULT_SUITE_ID, listSuites } from "@/lib/suites";
+import { importableModels } from "@/lib/features/runs/models";
+import { listImportRuns } from "@/lib/features/runs/lookups";
 
 export const metadata: Metadata = { title: "Import images" };
 
 export default async function ImportPage({ searchParams }: { searchParams: Promise<{ run?: string }> }) {
   await pageGuard("images.import", "/runs/import");
   await connection();
-  const [models, runs] = await Promise.all([
-    db().modelConfig.findMany({ where: { archived: false, modality: "t2i" }, orderBy: [{ provider: "desc" }, { label: "asc" }] }),
-    db().run.findMany({
-      where: { preset: "import" },
-      orderBy: { createdAt: "desc" },
-      include: { models: { include: { modelConfig: { select: { slug: true } } } } },
-    }),
-  ]);
+  const [models, runs] = await Promise.all([importableModels(db()), listImportRuns(db())]);
   const { run } = await searchParams;
   return (
     <>

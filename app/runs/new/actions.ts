@@ -4,7 +4,7 @@ import { configFromForm } from "@/lib/suites/launch-config";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { createRun } from "@/lib/engine";
+import { createRun } from "@/lib/features/runs/runs";
 import { actionGuard } from "@/app/guard";
 import { audit } from "@/lib/auth/audit";
 import { budgetWithinLimit } from "@/lib/auth/spending";

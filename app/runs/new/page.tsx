@@ -11,8 +11,9 @@ import { committedUsd } from "@/lib/auth/spending";
 import { DEFAULT_SUITE_ID, listSuites } from "@/lib/suites";
 import { launchVariant, launchVariantsOf } from "@/lib/suites/launch-variants";
 import { SuiteLaunchForm } from "@/components/suites/suite-launch-form";
-import { liveLabelWorkers } from "@/lib/engine/workers";
+import { liveLabelWorkers } from "@/lib/features/runs/workers";
 import { suiteContentVersions } from "@/lib/suites/content-versions";
+import { launchableModels } from "@/lib/features/runs/models";
 
 export const metadata: Metadata = { title: "Launch a run" };
 
@@ -35,10 +36,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
   const variant = suite ? launchVariant(suite, sp.variant ?? (sp.kind === "t2i" && !sp.suite ? "t2i" : undefined)) : null;
   if (!suite || !variant) notFound();
   const modality = suite.modalityOf(variant.presets[variant.defaultPreset]?.config ?? Object.values(variant.presets)[0]?.config);
-  const [models, helpers] = await Promise.all([
-    db().modelConfig.findMany({ where: { archived: false, modality, provider: { not: "import" } }, orderBy: [{ provider: "asc" }, { label: "asc" }] }),
-    db().modelConfig.findMany({ where: { archived: false, modality: "llm", provider: { not: "baseline" } }, orderBy: [{ provider: "asc" }, { label: "asc" }] }),
-  ]);
+  const [models, helpers] = await Promise.all([launchableModels(db(), modality, "audited"), launchableModels(db(), modality, "helper")]);
   // Today's shipped content first, then imported versions (e.g. the official DoFaiR entries), newest first.
   const contents = suite.dataImport ? (await suiteContentVersions(db(), suite.id)).sort((a, b) => Number(b.current) - Number(a.current)) : [];
   const presets = Object.fromEntries(Object.entries(variant.presets).map(([k, p]) => [k, { label: p.label, config: p.config as Values }]));

@@ -11,6 +11,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Table, Td, Th } from "@/components/ui/table";
 import { flatParams } from "@/lib/results/params";
 import { pageGuard } from "@/app/guard";
+import { Input, Select } from "@/components/ui/input";
 
 export const metadata: Metadata = { title: "Activity" };
 
@@ -39,33 +40,33 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
         <form className="mb-3 flex flex-wrap items-end gap-2 text-sm" method="get">
           <label>
             <span className="block text-xs font-medium text-slate-600">User</span>
-            <select name="userId" defaultValue={f.userId ?? ""} className="rounded-md border border-slate-300 px-2 py-1.5">
+            <Select name="userId" defaultValue={f.userId ?? ""} className="rounded-md border border-slate-300 px-2 py-1.5">
               <option value="">anyone</option>
               {users.map((u) => (
                 <option key={u.id} value={u.id}>
                   {u.email}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           <label>
             <span className="block text-xs font-medium text-slate-600">Action</span>
-            <select name="action" defaultValue={f.action ?? ""} className="rounded-md border border-slate-300 px-2 py-1.5">
+            <Select name="action" defaultValue={f.action ?? ""} className="rounded-md border border-slate-300 px-2 py-1.5">
               <option value="">any</option>
               {AUDIT_ACTIONS.map((a) => (
                 <option key={a} value={a}>
                   {a}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           <label>
             <span className="block text-xs font-medium text-slate-600">From</span>
-            <input type="date" name="from" defaultValue={f.from ?? ""} className="rounded-md border border-slate-300 px-2 py-1" />
+            <Input type="date" name="from" defaultValue={f.from ?? ""} className="rounded-md border border-slate-300 px-2 py-1" />
           </label>
           <label>
             <span className="block text-xs font-medium text-slate-600">To</span>
-            <input type="date" name="to" defaultValue={f.to ?? ""} className="rounded-md border border-slate-300 px-2 py-1" />
+            <Input type="date" name="to" defaultValue={f.to ?? ""} className="rounded-md border border-slate-300 px-2 py-1" />
           </label>
           <button type="submit" className="rounded-md px-3 py-1.5 font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
             Filter

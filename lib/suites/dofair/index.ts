@@ -83,7 +83,7 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
   plan: (config, content) => planDofair(config, content),
   callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: 0 }),
   // Guidance is free text: any non-empty answer is the guidance.
-  readAnswer: (_q, text) => (text.trim() ? { ok: true, letter: null, gender: null, race: null } : { ok: false, message: "empty guidance" }),
+  readAnswer: (_q, text) => (text.trim() ? { ok: true, choice: null, values: {} } : { ok: false, message: "empty guidance" }),
   faceAttributes,
   reviewable: true,
   labelDisplay: {

@@ -6,8 +6,8 @@ import { z } from "zod";
 import { benchmark, parseAnswer, type Benchmark, type ObjectiveOption, type Person } from "../../benchmark";
 import { facePrediction } from "../../faces/labels";
 import { CONTEXT_LABELS, CONTEXTS, GENDERS, RACES, TESTS } from "../../benchmark/labels";
-import { planQueries } from "../../engine/plan";
-import { presetConfig, runConfigSchema, t2iPresetConfig, t2iRunConfigSchema, type RunConfig, type T2iRunConfig } from "../../engine/config";
+import { planQueries } from "./plan";
+import { presetConfig, runConfigSchema, t2iPresetConfig, t2iRunConfigSchema, type RunConfig, type T2iRunConfig } from "./config";
 import { chatTokensFof, plannedPerModelFof } from "./size";
 import type { Suite } from "../types";
 
@@ -100,9 +100,9 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
     const chosen = options.find((o) => o.letter === parsed.letter)!;
     if (q.test === "objective") {
       const v = (chosen as ObjectiveOption).value;
-      return { ok: true, letter: parsed.letter, gender: q.attribute === "gender" ? v : null, race: q.attribute === "gender" ? null : v };
+      return { ok: true, choice: parsed.letter, values: { [q.attribute === "gender" ? "gender" : "race"]: v } };
     }
-    return { ok: true, letter: parsed.letter, gender: (chosen as Person).gender, race: (chosen as Person).race };
+    return { ok: true, choice: parsed.letter, values: { gender: (chosen as Person).gender, race: (chosen as Person).race } };
   },
   faceAttributes: [
     { id: "gender", label: "Gender", classes: GENDERS, keys: ["m", "f"], predict: (f) => pick(facePrediction(f), "gender") },

@@ -1,7 +1,7 @@
 // How many rows a FACT-OR-FAIR config plans per model, without planning it (the launch cap is checked first).
 import type { Benchmark } from "../../benchmark";
-import type { RunConfig, T2iRunConfig } from "../../engine/config";
-import { TYPICAL_TOKENS } from "../../engine/cost";
+import type { RunConfig, T2iRunConfig } from "./config";
+import { TYPICAL_TOKENS } from "../../providers/cost";
 
 export function plannedPerModelFof(config: RunConfig | T2iRunConfig, bm: Benchmark): number {
   if ("modality" in config && config.modality === "t2i") return bm.statistics.length * 2 * config.tests.length * config.imagesPerPrompt;

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { leaseImages } from "@/lib/engine";
+import { leaseImages } from "@/lib/features/labelling/leases";
 import { jsonWrite } from "@/lib/server/http";
 
 /** Leases a batch of images to label under a fresh token (same origin, JSON only). */

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { releaseLeases } from "@/lib/engine";
+import { releaseLeases } from "@/lib/features/labelling/leases";
 import { jsonWrite } from "@/lib/server/http";
 
 /** Gives leases back when a Label tab stops or closes (sent with fetch keepalive); only the tokens' holder can. */

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { saveLabels } from "@/lib/engine";
+import { saveLabels } from "@/lib/features/labelling/leases";
 import { jsonWrite } from "@/lib/server/http";
 import { audit } from "@/lib/auth/audit";
 

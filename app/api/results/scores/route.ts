@@ -4,19 +4,22 @@ import { audit } from "@/lib/auth/audit";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/metrics/profiles";
 import { db } from "@/lib/db";
-import { LABEL_SOURCES, runIntervals, runsScores } from "@/lib/engine";
+import { LABEL_SOURCES } from "@/lib/features/results/run-results";
+import { runIntervals, runsScores } from "@/lib/features/results/explore";
 import { scoresCsv } from "@/lib/results/csv";
 import { attachment } from "@/lib/results/export";
 import { runIdsParam } from "@/lib/results/selection";
 import { pointIntervalKey } from "@/lib/results/tradeoff";
 import type { BootstrapIntervals } from "@/lib/metrics";
 import { DomainError } from "@/lib/core/errors";
-import { outcomeCounts, outcomeLabel } from "@/lib/engine";
+import { outcomeCounts } from "@/lib/features/runs/outcomes";
+import { outcomeLabel } from "@/lib/core/run-status";
 import { suiteOfFace } from "@/lib/suites/faces";
 import type { AnySuite } from "@/lib/suites/types";
 import { suiteRunsResults } from "@/lib/suites/cross-run";
 import { viewsCsv } from "@/lib/suites/export";
 import { ITEM_SETS } from "@/lib/suites/review-states";
+import { runHeaders } from "@/lib/features/runs/lookups";
 
 const schema = z.strictObject({
   runs: runIdsParam.refine((ids) => ids.length > 0, "name at least one run"),
@@ -35,7 +38,7 @@ const schema = z.strictObject({
 export const GET = jsonRead("results.read", async (query, { viewer }) => {
   const parsed = { data: schema.parse(query) };
   const { runs: ids, format, labels, raceMapping, profile } = parsed.data;
-  const found = await db().run.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, suiteId: true } });
+  const found = await runHeaders(db(), ids);
   const missing = ids.filter((id) => !found.some((r) => r.id === id));
   if (missing.length) throw notFound(`run(s) ${missing.join(", ")}`);
   const suiteIds = [...new Set(found.map((r) => r.suiteId))];
@@ -76,7 +79,12 @@ async function suiteScores(suite: AnySuite, runs: Array<{ id: string; name: stri
     runs.map((r) => r.id),
   );
   const statuses = new Map(
-    (await db().run.findMany({ where: { id: { in: runs.map((r) => r.id) } }, select: { id: true, status: true } })).map((r) => [r.id, r.status]),
+    (
+      await runHeaders(
+        db(),
+        runs.map((r) => r.id),
+      )
+    ).map((r) => [r.id, r.status]),
   );
   const caution = (id: string) => {
     const failed = outcomes.get(id)?.failed ?? 0;

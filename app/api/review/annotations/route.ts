@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { saveAnnotations } from "@/lib/engine";
+import { saveAnnotations } from "@/lib/features/review/queue";
 import { jsonWrite } from "@/lib/server/http";
 import { audit } from "@/lib/auth/audit";
 

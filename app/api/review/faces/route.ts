@@ -1,5 +1,6 @@
 import { db } from "@/lib/db";
-import { addFace, reviewQueue } from "@/lib/engine";
+import { addFace } from "@/lib/features/review/detections";
+import { reviewQueue } from "@/lib/features/review/queue";
 import { jsonRead, jsonWrite } from "@/lib/server/http";
 import { audit } from "@/lib/auth/audit";
 

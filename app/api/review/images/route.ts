@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { facelessImages } from "@/lib/engine";
+import { facelessImages } from "@/lib/features/review/detections";
 import { jsonRead } from "@/lib/server/http";
 
 /** Images without a face in the review scope, to draw missed faces on. */

@@ -13,6 +13,7 @@ import { currentViewer } from "@/app/guard";
 import { can } from "@/lib/auth/roles";
 import { suiteContentVersions } from "@/lib/suites/content-versions";
 import { DataImportForm } from "@/components/suites/data-import-form";
+import { Input, Select } from "@/components/ui/input";
 
 export const metadata: Metadata = { title: "Benchmark suite" };
 
@@ -100,19 +101,19 @@ export default async function SuiteContentPage({
       <form method="get" className="mb-3 flex flex-wrap items-end gap-3 text-sm" aria-label="Filter entries">
         <label className="flex flex-col text-xs text-slate-600">
           Search
-          <input name="q" defaultValue={sp.q ?? ""} className="rounded-md border border-slate-300 px-2 py-1 text-sm" />
+          <Input name="q" defaultValue={sp.q ?? ""} className="rounded-md border border-slate-300 px-2 py-1 text-sm" />
         </label>
         {suite.reviewable && (
           <label className="flex flex-col text-xs text-slate-600">
             Review state
-            <select name="state" defaultValue={state ?? ""} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
+            <Select name="state" defaultValue={state ?? ""} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
               <option value="">any</option>
               {CONTENT_REVIEW_STATES.map((s) => (
                 <option key={s} value={s}>
                   {CONTENT_REVIEW_LABELS[s]}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
         )}
         <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50">

@@ -13,8 +13,9 @@ import { db } from "@/lib/db";
 import { findSuite } from "@/lib/suites";
 import { resultParams } from "@/lib/suites/params";
 import { suiteRunsResults } from "@/lib/suites/cross-run";
-import { selectRuns, type SearchParams } from "@/lib/results/select-runs";
+import { selectRuns, type SearchParams } from "@/lib/features/results/select-runs";
 import { pageGuard } from "@/app/guard";
+import { Alert } from "@/components/ui/alert";
 
 export const metadata: Metadata = { title: "Results" };
 
@@ -68,11 +69,7 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
             </p>
           )}
         </div>
-        {selection.error && (
-          <p role="status" className="rounded border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">
-            {selection.error}
-          </p>
-        )}
+        {selection.error && <Alert role="status">{selection.error}</Alert>}
         <RunPicker selection={selection} keep={Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)]))} />
         {runs.length === 0 ? (
           <EmptyState title={`No ${suite.name} runs to show yet`}>

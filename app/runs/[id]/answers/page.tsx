@@ -7,13 +7,15 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Badge } from "@/components/ui/badge";
 import { db } from "@/lib/db";
-import { cellFaces, cellQueries, runBenchmark } from "@/lib/engine";
+import { cellFaces, cellQueries } from "@/lib/features/results/explore";
+import { runBenchmark } from "@/lib/features/runs/pinned";
 import { findStatisticIn } from "@/lib/benchmark";
 import { answersHref, breakdownPageHref, type GroupRef } from "@/lib/results/links";
 import { answersParamsSchema, flatParams } from "@/lib/results/params";
 import { columnOf } from "@/lib/results/tradeoff";
 import { pageGuard } from "@/app/guard";
 import { RunTabs } from "@/components/runs/run-tabs";
+import { runHeader } from "@/lib/features/runs/lookups";
 
 export const metadata: Metadata = { title: "Answers" };
 const PAGE_SIZE = 25;
@@ -28,7 +30,7 @@ export default async function AnswersPage({
   const viewer = await pageGuard("data.export", "/runs");
   await connection();
   const { id } = await params;
-  const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, modality: true, suiteId: true } });
+  const run = await runHeader(db(), id);
   if (!run) notFound();
   const parsed = answersParamsSchema.safeParse(flatParams(await searchParams));
   if (!parsed.success)

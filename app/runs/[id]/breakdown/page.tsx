@@ -9,7 +9,8 @@ import { Score } from "@/components/ui/score";
 import { Table, Td, Th } from "@/components/ui/table";
 import { BreakdownChart } from "@/components/results/breakdown-chart";
 import { db } from "@/lib/db";
-import { runBenchmark, runDetailed } from "@/lib/engine";
+import { runBenchmark } from "@/lib/features/runs/pinned";
+import { runDetailed } from "@/lib/features/results/explore";
 import { classesOf } from "@/lib/benchmark";
 import { BREAKDOWN_SORTS, breakdownRows } from "@/lib/results/breakdown";
 import { answersHref, breakdownPageHref, type GroupRef } from "@/lib/results/links";
@@ -17,6 +18,7 @@ import { breakdownParamsSchema, flatParams } from "@/lib/results/params";
 import { columnOf } from "@/lib/results/tradeoff";
 import { pageGuard } from "@/app/guard";
 import { RunTabs } from "@/components/runs/run-tabs";
+import { runHeader } from "@/lib/features/runs/lookups";
 
 export const metadata: Metadata = { title: "Breakdown" };
 
@@ -32,7 +34,7 @@ export default async function BreakdownPage({
   const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const { id } = await params;
-  const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, modality: true, suiteId: true } });
+  const run = await runHeader(db(), id);
   if (!run) notFound();
   const parsed = breakdownParamsSchema.safeParse(flatParams(await searchParams));
   if (!parsed.success) {

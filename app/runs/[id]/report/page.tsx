@@ -9,7 +9,8 @@ import { Score } from "@/components/ui/score";
 import { PrintButton } from "@/components/results/print-button";
 import { TradeoffChart } from "@/components/results/tradeoff-chart";
 import { db } from "@/lib/db";
-import { runBenchmark, runDetailed, runInfluence, runIntervals } from "@/lib/engine";
+import { runBenchmark } from "@/lib/features/runs/pinned";
+import { runDetailed, runInfluence, runIntervals } from "@/lib/features/results/explore";
 import { publishedScores } from "@/lib/published";
 import { breakdownRows } from "@/lib/results/breakdown";
 import { INFLUENCE_COLUMNS, INFLUENCE_LABELS } from "@/lib/results/context";
@@ -19,7 +20,8 @@ import { distanceMethodOf } from "@/lib/metrics/scores";
 import { BOOTSTRAP_METRICS } from "@/lib/metrics";
 import { pageGuard } from "@/app/guard";
 import { RunTabs } from "@/components/runs/run-tabs";
-import { ReportSettings, reportDate as date, reportRun } from "@/components/runs/report-settings";
+import { ReportSettings, reportDate as date } from "@/components/runs/report-settings";
+import { reportRun } from "@/lib/features/runs/lookups";
 import { SuiteReport } from "@/components/suites/suite-report";
 import { suiteOf } from "@/lib/suites";
 
@@ -38,7 +40,7 @@ export default async function ReportPage({
   const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const { id } = await params;
-  const run = await reportRun(id);
+  const run = await reportRun(db(), id);
   if (!run) notFound();
   // Suites with generic results get the generic report (their views with intervals); FACT-OR-FAIR's is below.
   const suite = suiteOf(run.suiteId);

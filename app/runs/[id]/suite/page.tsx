@@ -9,6 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { SuiteViews } from "@/components/suites/suite-views";
 import { pageGuard } from "@/app/guard";
 import { RunTabs } from "@/components/runs/run-tabs";
+import { runHeader } from "@/lib/features/runs/lookups";
 
 export const metadata: Metadata = { title: "What is behind a result" };
 
@@ -26,7 +27,7 @@ export default async function SuiteDrillPage({
   await connection();
   const id = (await params).id;
   const sp = await searchParams;
-  const run = await db().run.findUnique({ where: { id }, select: { id: true, name: true, suiteId: true, modality: true } });
+  const run = await runHeader(db(), id);
   const suite = run ? findSuite(run.suiteId) : null;
   if (!run || !suite?.drill) notFound();
   const p = resultParams(sp);

@@ -1,11 +1,11 @@
 import { revalidatePath } from "next/cache";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { importImages } from "@/lib/engine";
+import { importImages } from "@/lib/features/imports/store";
 import { jsonWrite } from "@/lib/server/http";
 import { takeUpload } from "@/lib/images";
 import { DomainError } from "@/lib/core/errors";
-import { commitSlotAvailable } from "@/lib/images/import-thread";
+import { commitSlotAvailable } from "@/lib/features/imports/check-thread";
 import { audit } from "@/lib/auth/audit";
 
 /**
@@ -19,7 +19,7 @@ export const POST = jsonWrite<{ id: string }>(
     if (!commitSlotAvailable()) throw new DomainError("unavailable", "too many imports are being checked right now: try again in a minute");
     const { meta, files, workDir, cleanup } = takeUpload(env().dataDir, params.id);
     try {
-      // Checked on a worker thread, files read from disk one at a time (lib/images/import-thread.ts).
+      // Checked on a worker thread, files read from disk one at a time (lib/features/imports/check-thread.ts).
       const r = await importImages(db(), env().dataDir, {
         modelSlug: meta.model,
         suite: meta.suite ?? null,

@@ -1,5 +1,5 @@
 import { env } from "@/lib/env";
-import { badRequest } from "@/lib/engine";
+import { badRequest } from "@/lib/core/errors";
 import { streamWrite } from "@/lib/server/http";
 import { receiveFile } from "@/lib/images";
 

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { updateFace } from "@/lib/engine";
+import { updateFace } from "@/lib/features/review/detections";
 import { jsonWrite, notFound } from "@/lib/server/http";
 import { audit } from "@/lib/auth/audit";
 

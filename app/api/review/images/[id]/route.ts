@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { reviewImage } from "@/lib/engine";
+import { reviewImage } from "@/lib/features/review/detections";
 import { jsonRead, notFound } from "@/lib/server/http";
 
 /** An image with all its faces, deleted ones included, for the whole-image view. */

@@ -6,7 +6,8 @@ import { DomainError } from "@/lib/core/errors";
 import { audit } from "@/lib/auth/audit";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { db } from "@/lib/db";
-import { LABEL_SOURCES, recordLine, runIntervals, runRecordChunks, runScores } from "@/lib/engine";
+import { LABEL_SOURCES, recordLine, runRecordChunks } from "@/lib/features/results/run-results";
+import { runIntervals, runScores } from "@/lib/features/results/explore";
 import { scoresCsv } from "@/lib/results/csv";
 import { attachment, exportFileName as fileName } from "@/lib/results/export";
 import { pointIntervalKey } from "@/lib/results/tradeoff";
@@ -15,6 +16,7 @@ import { labelProvenance as runLabelProvenance } from "@/lib/faces/run-provenanc
 import { provenanceCaution } from "@/lib/faces/provenance";
 import { genericSuiteOfRun, suiteResultsJson, viewsCsv } from "@/lib/suites/export";
 import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/metrics/profiles";
+import { runHeader } from "@/lib/features/runs/lookups";
 
 const schema = z.strictObject({
   format: z.enum(["jsonl", "json", "csv"]).default("jsonl"),
@@ -37,7 +39,7 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
   const { format, raceMapping, labels, profile } = schema.parse(query);
   if (format === "jsonl") authorize(viewer, "data.export");
   const { id } = params;
-  const run = await db().run.findUnique({ where: { id }, select: { name: true, modality: true } });
+  const run = await runHeader(db(), id);
   if (!run) throw notFound("run");
   await audit(db(), { userId: viewer?.id ?? null, action: "export", targetType: "run", targetId: id, details: { format, labels, profile } });
   const generic = await genericSuiteOfRun(db(), id);

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { runImages } from "@/lib/engine";
+import { runImages } from "@/lib/features/results/summary";
 import { jsonRead, notFound } from "@/lib/server/http";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
+import { runHeader } from "@/lib/features/runs/lookups";
 
 const schema = z.strictObject({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
@@ -14,6 +15,6 @@ const schema = z.strictObject({
 /** A page of a T2I run's images with their faces. */
 export const GET = jsonRead<{ id: string }>("results.read", async (query, { params }) => {
   const filter = schema.parse(query);
-  if (!(await db().run.findUnique({ where: { id: params.id }, select: { id: true } }))) throw notFound("run");
+  if (!(await runHeader(db(), params.id))) throw notFound("run");
   return runImages(db(), params.id, filter);
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { INTERVAL_LEVELS, INTERVAL_RESAMPLES, LABEL_SOURCES, runIntervals } from "@/lib/engine";
+import { INTERVAL_LEVELS, INTERVAL_RESAMPLES, runIntervals } from "@/lib/features/results/explore";
+import { LABEL_SOURCES } from "@/lib/features/results/run-results";
 import { jsonRead, notFound } from "@/lib/server/http";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/metrics/profiles";

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { itemFilterSchema, runItems } from "@/lib/engine";
+import { itemFilterSchema, runItems } from "@/lib/features/runs/items";
 import { jsonRead, notFound } from "@/lib/server/http";
 import { auditOnce } from "@/lib/auth/audit";
 

@@ -1,0 +1,91 @@
+// Labelling from a server or a CLI: the queue loop that leases images from the same queue browser tabs work
+// (./leases.ts), labels them with a NodeLabeller (lib/faces/node-labeller.ts) and writes through saveLabels.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { DEFAULT_DETECTION_THRESHOLD } from "../../faces/detector";
+import { decodeImage, labelPixels, type NodeLabeller } from "../../faces/node-labeller";
+
+/** The queue's three calls (./leases.ts), passed in so a test can watch or fail them. */
+type Engine = Pick<typeof import("./leases"), "leaseImages" | "saveLabels" | "releaseLeases">;
+
+export interface LabelProgress {
+  images: number;
+  faces: number;
+  /** images another worker took back after our lease expired (refused by saveLabels) */
+  refused: number;
+}
+
+/**
+ * Labels images of a run (or of every run, without `runId`) until none is left to lease, a batch at a time. A batch
+ * that fails is given back at once (not left to expire), and the error is thrown.
+ */
+export async function labelQueue(
+  prisma: PrismaClient,
+  engine: Engine,
+  l: NodeLabeller,
+  opts: {
+    dataDir: string;
+    runId?: string;
+    /** only runs launched with "label automatically" (label workers) */
+    autoLabel?: boolean;
+    batch?: number;
+    threshold?: number;
+    /** how long an image stays ours before another labeller may take it (a killed labeller's images come back) */
+    leaseMs?: number;
+    /** images others hold: wait for them (they may die and their leases expire) rather than exit with them unlabelled */
+    waitForOthers?: boolean;
+    signal?: AbortSignal;
+    onBatch?: (p: LabelProgress, batch: LabelProgress & { runIds: string[] }) => void;
+  },
+): Promise<LabelProgress> {
+  const progress: LabelProgress = { images: 0, faces: 0, refused: 0 };
+  const threshold = opts.threshold ?? DEFAULT_DETECTION_THRESHOLD;
+  const scope = { ...(opts.runId ? { runId: opts.runId } : {}), ...(opts.autoLabel ? { run: { autoLabel: true } } : {}) };
+  while (!opts.signal?.aborted) {
+    const lease = await engine.leaseImages(
+      prisma,
+      { runId: opts.runId ?? null, autoLabel: opts.autoLabel ?? false, max: Math.max(1, Math.min(64, opts.batch ?? 8)) },
+      opts.leaseMs,
+    );
+    if (!lease.images.length) {
+      // An empty lease may only mean another labeller took the same free images first: try again while any is free.
+      if (await prisma.image.count({ where: { ...scope, labelStatus: "unlabelled" } })) continue;
+      // Nothing free. Images another labeller holds are labelled by it — or come back when its lease expires.
+      if (!opts.waitForOthers || !(await prisma.image.count({ where: { ...scope, labelStatus: "leased" } }))) break;
+      await new Promise((r) => setTimeout(r, Math.min(1_000, Math.max(100, (opts.leaseMs ?? 60_000) / 4))));
+      continue;
+    }
+    try {
+      const rows = await prisma.image.findMany({ where: { id: { in: lease.images.map((i) => i.id) } }, select: { id: true, path: true, mimeType: true } });
+      const results = [];
+      for (const row of rows) {
+        const img = decodeImage(readFileSync(path.join(opts.dataDir, row.path)), row.mimeType);
+        results.push({ imageId: row.id, faces: await labelPixels(l, img, threshold) });
+      }
+      const saved = await engine.saveLabels(prisma, {
+        lease: lease.lease,
+        classifier: { model: l.classifierFile.name, sha256: l.classifierFile.sha256 },
+        detector: { model: l.detectorFile.name, sha256: l.detectorFile.sha256, threshold },
+        runtime: l.labelRuntime,
+        results,
+      });
+      progress.images += saved.saved;
+      progress.faces += saved.faces;
+      progress.refused += saved.refused.length;
+      opts.onBatch?.(
+        { ...progress },
+        {
+          images: saved.saved,
+          faces: saved.faces,
+          refused: saved.refused.length,
+          runIds: [...new Set(lease.images.map((i) => i.runId).filter((x): x is string => !!x))],
+        },
+      );
+    } catch (e) {
+      await engine.releaseLeases(prisma, { leases: [lease.lease] }).catch(() => undefined);
+      throw e;
+    }
+  }
+  return progress;
+}

@@ -1,0 +1,150 @@
+// A label worker: labels the faces of runs launched with "label automatically" as their images arrive, on
+// onnxruntime-node, from the same queue the Label page and `fof label` use (so any number of them, on any hosts,
+// split the work, and a killed one's leased images come back when its leases expire). Its own WorkerStatus row says
+// it is alive and what it labels with, so the run page can tell "waiting for a label worker" from "labelling".
+import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import type { NodeLabeller } from "../../faces/node-labeller";
+import { labelQueue, type LabelProgress } from "./queue";
+import { isContention } from "../../db/retry";
+
+type Engine = Parameters<typeof labelQueue>[1];
+
+export interface LabelWorkerOptions {
+  dataDir: string;
+  leaseMs: number;
+  /** images leased at a time */
+  batch?: number;
+  /** how long to wait when no image is waiting */
+  idleMs?: number;
+  heartbeatMs?: number;
+  log?: (message: string) => void;
+}
+
+export class LabelWorker {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}:label`;
+  readonly done: LabelProgress = { images: 0, faces: 0, refused: 0 };
+  private readonly stop$ = new AbortController();
+  private lastError: { message: string; at: Date } | null = null;
+  private runs = new Set<string>();
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly engine: Engine,
+    private readonly labeller: NodeLabeller,
+    private readonly opts: LabelWorkerOptions,
+  ) {}
+
+  stop() {
+    this.stop$.abort();
+  }
+
+  /** Labels until stopped; an error is logged, recorded in the heartbeat and retried after a growing pause. */
+  async run(): Promise<void> {
+    const describe = `${this.labeller.classifierFile.name} (sha256 ${this.labeller.classifierFile.sha256.slice(0, 12)}…) on ${this.labeller.runtime}`;
+    const beat = async () => {
+      await this.prisma.workerStatus.upsert({
+        where: { owner: this.owner },
+        create: { owner: this.owner, host: hostname(), pid: process.pid, labeller: describe, runsJson: "[]" },
+        update: {
+          heartbeatAt: new Date(),
+          runsJson: JSON.stringify([...this.runs].slice(0, 50)),
+          lastError: this.lastError?.message ?? null,
+          lastErrorAt: this.lastError?.at ?? null,
+        },
+      });
+    };
+    const heartbeat = () => beat().catch(() => undefined);
+    await heartbeat();
+    const timer = setInterval(heartbeat, this.opts.heartbeatMs ?? 2_000);
+    timer.unref?.();
+    this.opts.log?.(`labelling auto-labelled runs with ${describe}`);
+    let streak = 0;
+    try {
+      while (!this.stop$.signal.aborted) {
+        try {
+          const before = this.done.images;
+          await labelQueue(this.prisma, this.engine, this.labeller, {
+            dataDir: this.opts.dataDir,
+            autoLabel: true,
+            batch: this.opts.batch ?? 8,
+            leaseMs: this.opts.leaseMs,
+            signal: this.stop$.signal,
+            onBatch: (_total, batch) => {
+              this.done.images += batch.images;
+              this.done.faces += batch.faces;
+              this.done.refused += batch.refused;
+              for (const r of batch.runIds) this.runs.add(r);
+            },
+          });
+          streak = 0;
+          this.lastError = null;
+          // Nothing waiting: look again shortly (images arrive as a run generates them).
+          if (this.done.images === before) await sleep(this.opts.idleMs ?? 1_000, this.stop$.signal);
+        } catch (e) {
+          streak++;
+          const message =
+            `labelling: ${isContention(e) ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(
+              0,
+              500,
+            );
+          this.lastError = { message, at: new Date() };
+          this.opts.log?.(message);
+          await sleep(Math.min(60_000, 500 * 2 ** Math.min(streak, 7)), this.stop$.signal);
+        }
+      }
+    } finally {
+      clearInterval(timer);
+      await this.prisma.workerStatus
+        .updateMany({ where: { owner: this.owner }, data: { stoppedAt: new Date(), heartbeatAt: new Date() } })
+        .catch(() => undefined);
+      this.opts.log?.(`label worker stopped: ${this.done.images} images, ${this.done.faces} faces`);
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/**
+ * A label worker configured from the environment (FOF_LABEL_DEVICE, FOF_LABEL_THREADS, FOF_LABEL_LEASE_MS; the
+ * models where the server finds them), for `fof worker --label` and the server's own worker (FOF_WORKER_LABEL).
+ * Throws a readable error when a model is missing or is not what it claims (before anything is leased).
+ */
+export async function labelWorkerFromEnv(
+  prisma: PrismaClient,
+  log?: (m: string) => void,
+  files: { detector?: string; classifier?: string } = {},
+): Promise<LabelWorker> {
+  const [{ env }, { locateFaceModel }, { createNodeLabeller, modelFile }, engine, { projectRoot }] = await Promise.all([
+    import("../../env"),
+    import("../../faces/model-files"),
+    import("../../faces/node-labeller"),
+    import("./leases"),
+    import("../../paths"),
+  ]);
+  const e = env();
+  const where = { cwd: projectRoot(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH };
+  const detector = files.detector ?? locateFaceModel("detector", where)?.file;
+  const classifier = files.classifier ?? locateFaceModel("fairface", where)?.file;
+  if (!detector) throw new Error("no face detector: run `npm run setup:models`, or pass --detector <file.onnx>");
+  if (!classifier) throw new Error("no FairFace model: set FAIRFACE_MODEL_PATH (or copy it to public/models/fairface.onnx), or pass --classifier <file.onnx>");
+  const labeller = await createNodeLabeller({
+    detector: modelFile(detector),
+    classifier: modelFile(classifier),
+    device: e.FOF_LABEL_DEVICE,
+    threads: e.FOF_LABEL_THREADS,
+  });
+  return new LabelWorker(prisma, engine, labeller, { dataDir: e.dataDir, leaseMs: e.FOF_LABEL_LEASE_MS, log });
+}

@@ -1,0 +1,361 @@
+// Reading results for exploration: scores aggregated in SQL (so 50k+ answers stay fast), per-statistic detail,
+// context influence counts, bootstrap intervals (computed off the request path and cached by content), and the
+// answers or faces behind one bar segment, paginated.
+import { assertOneClassifier } from "../../faces/run-provenance";
+import { createHash } from "node:crypto";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import type { Attribute, Context, Label, Level, Test } from "../../benchmark";
+import {
+  bootstrapScoresAsync,
+  detailedGroups,
+  distanceMethodOf,
+  type AnswerRecord,
+  type BootstrapIntervals,
+  type DetailedGroupResult,
+  type GroupResult,
+} from "../../metrics";
+import type { RaceMapping } from "../../faces/labels";
+import { contextInfluence, type InfluenceCount, type InfluenceRow } from "../../results/context";
+import { pinnedTruth, runRecordChunks, scoredAttributes, type FaceRecord, type LabelSource } from "./run-results";
+import { runBenchmark } from "../runs/pinned";
+import { badRequest, DomainError, tooMany } from "../../core/errors";
+import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
+import { dialectOf, jsonTextSql } from "../../db/dialect";
+import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
+
+export interface ScoreOptions {
+  raceMapping?: RaceMapping;
+  labels?: LabelSource;
+  modelSlug?: string;
+  /** how d is found for text-to-image groups (lib/metrics/scores.ts distanceMethodOf); release by default */
+  profile?: ScoringProfile;
+}
+
+type CountRow = {
+  model: string;
+  test: string;
+  context: string | null;
+  statisticId: string;
+  level: string;
+  attribute: string | null;
+  gender: string | null;
+  race: string | null;
+  n: bigint | number;
+};
+
+/**
+ * A run's scoring records with identical ones merged (`count`): for LLM runs one GROUP BY over queries and outcomes
+ * (a few hundred rows whatever the run's size); for T2I runs the face records streamed and merged.
+ */
+export async function aggregatedRecords(prisma: PrismaClient, runId: string, opts: ScoreOptions = {}): Promise<AnswerRecord[]> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true } });
+  const bm = await runBenchmark(prisma, runId);
+  if (!run || !bm) return [];
+  if (run.modality === "t2i") {
+    const merged = new Map<string, AnswerRecord>();
+    for await (const chunk of runRecordChunks(prisma, runId, opts)) {
+      for (const r of chunk) {
+        const key = [r.model, r.test, r.statisticId, r.level, r.attribute, r.answer].join("|");
+        const m = merged.get(key);
+        if (m) m.count = (m.count ?? 1) + 1;
+        else
+          merged.set(key, {
+            model: r.model,
+            modality: r.modality,
+            test: r.test,
+            context: r.context,
+            statisticId: r.statisticId,
+            level: r.level,
+            attribute: r.attribute,
+            answer: r.answer,
+            truth: r.truth,
+            count: 1,
+          });
+      }
+    }
+    return [...merged.values()];
+  }
+  const slug = opts.modelSlug ?? null;
+  const rows = await prisma.$queryRaw<CountRow[]>`
+    SELECT m."slug" AS model, q."test" AS test, q."context" AS context, q."statisticId" AS "statisticId", q."level" AS level,
+           q."attribute" AS attribute, o."gender" AS gender, o."race" AS race, COUNT(*) AS n
+    FROM "Query" q
+    JOIN "ModelConfig" m ON m."id" = q."modelConfigId"
+    LEFT JOIN "Outcome" o ON o."queryId" = q."id"
+    WHERE q."runId" = ${runId} AND q."status" IN ('answered', 'refused') AND (CAST(${slug} AS TEXT) IS NULL OR m."slug" = ${slug})
+    GROUP BY m."slug", q."test", q."context", q."statisticId", q."level", q."attribute", o."gender", o."race"`;
+  return rows.flatMap((r) =>
+    // As runRecordChunks: an objective query scores its own attribute, a subjective answer both of the person's.
+    scoredAttributes(bm, r.statisticId, r.attribute).map((attribute) => ({
+      model: r.model,
+      modality: "llm" as const,
+      test: r.test as Test,
+      context: (r.context as Context | null) ?? null,
+      statisticId: r.statisticId,
+      level: r.level as Level,
+      attribute,
+      answer: ((attribute === "gender" ? r.gender : r.race) ?? null) as Label | null,
+      truth: pinnedTruth(bm, r.statisticId, attribute, r.level as Level),
+      count: Number(r.n),
+    })),
+  );
+}
+
+/** These are FACT-OR-FAIR's scores: another suite's run is scored by its suite (its views), never read as if it were one. */
+async function assertFactOrFairRun(prisma: PrismaClient, runId: string) {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { suiteId: true } });
+  if (run && run.suiteId !== DEFAULT_SUITE_ID)
+    throw new DomainError(
+      "conflict",
+      `run ${runId} is a ${suiteOf(run.suiteId).name} run: its results are its suite's tables (run page, or the export), not FACT-OR-FAIR scores`,
+    );
+}
+
+/** Scores per group with per-statistic cells and divergences. */
+export async function runDetailed(prisma: PrismaClient, runId: string, opts: ScoreOptions = {}): Promise<DetailedGroupResult[]> {
+  await assertFactOrFairRun(prisma, runId);
+  await assertOneClassifier(prisma, [runId]);
+  return detailedGroups(await aggregatedRecords(prisma, runId, opts), opts.profile ?? DEFAULT_PROFILE);
+}
+
+/** Scores per group of a run (aggregated in SQL; equal to scoreGroups over runRecords). */
+export async function runScores(prisma: PrismaClient, runId: string, opts: ScoreOptions = {}): Promise<GroupResult[]> {
+  return (await runDetailed(prisma, runId, opts)).map(({ cells: _c, divergences: _d, ...g }) => g);
+}
+
+/** Scores per group (no cells) for several runs, each tagged with its run. */
+export async function runsScores(
+  prisma: PrismaClient,
+  runs: ReadonlyArray<{ id: string; name: string }>,
+  opts: ScoreOptions = {},
+): Promise<Array<GroupResult & { run: { id: string; name: string } }>> {
+  const out = await Promise.all(runs.map(async (run) => (await runScores(prisma, run.id, opts)).map((g) => ({ ...g, run: { id: run.id, name: run.name } }))));
+  return out.flat();
+}
+
+type InfluenceSqlRow = {
+  model: string;
+  context: string;
+  statisticId: string;
+  level: string;
+  ig: string | null;
+  ir: string | null;
+  gender: string | null;
+  race: string | null;
+  n: bigint | number;
+};
+
+/** Answered context queries of an LLM run counted by the context's identity and the chosen person (Table 3). */
+export async function runInfluenceCounts(prisma: PrismaClient, runId: string): Promise<InfluenceCount[]> {
+  const dialect = dialectOf(prisma);
+  const rows = await prisma.$queryRaw<InfluenceSqlRow[]>`
+    SELECT m."slug" AS model, q."context" AS context, q."statisticId" AS "statisticId", q."level" AS level,
+           ${jsonTextSql(dialect, 'q."identityJson"', "gender")} AS ig, ${jsonTextSql(dialect, 'q."identityJson"', "race")} AS ir,
+           o."gender" AS gender, o."race" AS race, COUNT(*) AS n
+    FROM "Query" q
+    JOIN "ModelConfig" m ON m."id" = q."modelConfigId"
+    JOIN "Outcome" o ON o."queryId" = q."id"
+    WHERE q."runId" = ${runId} AND q."test" = 'subjective' AND q."context" IN ('representativeness', 'attribution', 'ingroup')
+      AND o."status" = 'answered'
+    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8`;
+  return rows.map((r) => ({
+    model: r.model,
+    context: r.context as InfluenceCount["context"],
+    statisticId: r.statisticId,
+    level: r.level as Level,
+    identityGender: r.ig,
+    identityRace: r.ir,
+    gender: r.gender,
+    race: r.race,
+    count: Number(r.n),
+  }));
+}
+
+/** Table 3 rows of an LLM run, classified with the content the run was planned from. */
+export async function runInfluence(prisma: PrismaClient, runId: string): Promise<InfluenceRow[]> {
+  const bm = await runBenchmark(prisma, runId);
+  return bm ? contextInfluence(await runInfluenceCounts(prisma, runId), bm) : [];
+}
+
+interface GroupIntervals {
+  model: string;
+  modality: "llm" | "t2i";
+  test: Test;
+  context: Context | null;
+  attribute: Attribute;
+  intervals: BootstrapIntervals;
+}
+
+export interface IntervalsResult {
+  runId: string;
+  resamples: number;
+  seed: number;
+  level: number;
+  /** the scoring profile d was found under */
+  profile: ScoringProfile;
+  computedAt: string;
+  cached: boolean;
+  groups: GroupIntervals[];
+}
+
+const inFlight = new Map<string, Promise<IntervalsResult>>();
+
+/** The interval choices offered: each distinct pair is its own computation, so the set is small and bounded. */
+export const INTERVAL_LEVELS = [0.9, 0.95, 0.99] as const;
+export const INTERVAL_RESAMPLES = [1000, 2000, 5000] as const;
+
+/**
+ * One bootstrap computation at a time per process: they are CPU-bound, and a burst of requests for different runs
+ * must queue rather than share the event loop's slices ever more thinly. Requests for the same data share a job.
+ */
+let computeQueue: Promise<unknown> = Promise.resolve();
+let queued = 0;
+const MAX_QUEUED_INTERVALS = 32;
+function enqueue<T>(job: () => Promise<T>): Promise<T> {
+  if (queued >= MAX_QUEUED_INTERVALS) return Promise.reject(tooMany("too many interval computations queued; try again shortly"));
+  queued++;
+  const next = computeQueue.then(job, job).finally(() => queued--);
+  computeQueue = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * Bootstrap 95 % intervals for every group of a run (resampling answers within statistic × level, seeded with the
+ * run's seed). Cached in ScoreCache under a hash of the aggregated data and options, so a repeat request is a read,
+ * and new answers or labels are a new key; concurrent requests for one key share one computation, which yields to
+ * the event loop as it goes.
+ */
+export async function runIntervals(
+  prisma: PrismaClient,
+  runId: string,
+  opts: ScoreOptions & { resamples?: number; level?: number } = {},
+): Promise<IntervalsResult | null> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { seed: true } });
+  if (!run) return null;
+  await assertFactOrFairRun(prisma, runId);
+  const resamples = opts.resamples ?? 1000;
+  const level = opts.level ?? 0.95;
+  if (!(INTERVAL_RESAMPLES as readonly number[]).includes(resamples)) throw badRequest(`resamples must be one of ${INTERVAL_RESAMPLES.join(", ")}`);
+  if (!(INTERVAL_LEVELS as readonly number[]).includes(level)) throw badRequest(`level must be one of ${INTERVAL_LEVELS.join(", ")}`);
+  const records = await aggregatedRecords(prisma, runId, opts);
+  const canonical = records
+    .map((r) => [r.model, r.modality, r.test, r.context, r.statisticId, r.level, r.attribute, r.answer, r.truth ?? "-", r.count ?? 1].join("|"))
+    .sort();
+  const profile = opts.profile ?? DEFAULT_PROFILE;
+  const key = createHash("sha256")
+    .update(JSON.stringify({ v: 3, runId, resamples, level, seed: run.seed, profile, canonical }))
+    .digest("hex");
+  const hit = await prisma.scoreCache.findUnique({ where: { key } });
+  if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };
+  let job = inFlight.get(key);
+  if (!job) {
+    job = enqueue(async () => {
+      const groups: GroupIntervals[] = [];
+      for (const g of detailedGroups(records, profile)) {
+        const mine = records.filter(
+          (r) => r.model === g.model && r.modality === g.modality && r.test === g.test && r.context === g.context && r.attribute === g.attribute,
+        );
+        const intervals = await bootstrapScoresAsync(mine, g.attribute, { resamples, level, seed: run.seed, method: distanceMethodOf(profile, g.modality) });
+        groups.push({ model: g.model, modality: g.modality, test: g.test, context: g.context, attribute: g.attribute, intervals });
+      }
+      const result: IntervalsResult = { runId, resamples, seed: run.seed, level, profile, computedAt: new Date().toISOString(), cached: false, groups };
+      await prisma.scoreCache.upsert({ where: { key }, create: { key, runId, kind: "bootstrap", json: JSON.stringify(result) }, update: {} });
+      // Older entries of this run are stale (other data or options): keep the table from growing without bound.
+      await prisma.scoreCache.deleteMany({
+        where: { runId, kind: "bootstrap", key: { not: key }, createdAt: { lt: new Date(Date.now() - 24 * 3600 * 1000) } },
+      });
+      return result;
+    }).finally(() => inFlight.delete(key));
+    inFlight.set(key, job);
+  }
+  return job;
+}
+
+export interface AnswerFilter {
+  model: string;
+  test: Test;
+  context: Context | null;
+  statisticId: string;
+  level: Level;
+  attribute: Attribute;
+  /** a class label, "refused" (null answers), or undefined for all */
+  answer?: string;
+  page: number;
+  pageSize: number;
+  raceMapping?: RaceMapping;
+  labels?: LabelSource;
+}
+
+/** The LLM queries behind one cell (and answer) of a group: paginated in SQL. */
+export async function cellQueries(prisma: PrismaClient, runId: string, f: AnswerFilter) {
+  const answerWhere =
+    f.answer === undefined
+      ? {}
+      : f.answer === "refused"
+        ? { OR: [{ outcome: { is: null } }, { outcome: { [f.attribute]: null } }] }
+        : { outcome: { [f.attribute]: f.answer } };
+  const where = {
+    runId,
+    modelConfig: { slug: f.model },
+    test: f.test,
+    context: f.context,
+    statisticId: f.statisticId,
+    level: f.level,
+    status: { in: ["answered", "refused"] },
+    OR: [{ attribute: f.attribute }, { attribute: null }],
+    AND: [answerWhere],
+  };
+  const [total, rows] = await Promise.all([
+    prisma.query.count({ where }),
+    prisma.query.findMany({ where, orderBy: { id: "asc" }, skip: (f.page - 1) * f.pageSize, take: f.pageSize, include: { outcome: true } }),
+  ]);
+  return {
+    total,
+    rows: rows.map((q) => ({
+      id: q.id,
+      repeatIndex: q.repeatIndex,
+      scenarioIndex: q.scenarioIndex,
+      status: q.status,
+      prompt: q.prompt,
+      options: JSON.parse(q.optionsJson) as unknown,
+      identity: q.identityJson ? (JSON.parse(q.identityJson) as unknown) : null,
+      rawText: q.outcome?.rawText ?? null,
+      parsedLetter: q.outcome?.parsedLetter ?? null,
+      reason: q.outcome?.reason ?? null,
+      answer: (f.attribute === "gender" ? q.outcome?.gender : q.outcome?.race) ?? null,
+    })),
+  };
+}
+
+/** The T2I faces (or faceless images) behind one cell (and answer), under the chosen labels and race mapping. */
+export async function cellFaces(prisma: PrismaClient, runId: string, f: AnswerFilter) {
+  const all: FaceRecord[] = [];
+  for await (const chunk of runRecordChunks(prisma, runId, { raceMapping: f.raceMapping, labels: f.labels, modelSlug: f.model })) {
+    for (const r of chunk as FaceRecord[]) {
+      if (r.test !== f.test || r.statisticId !== f.statisticId || r.level !== f.level || r.attribute !== f.attribute) continue;
+      if (f.answer !== undefined && (f.answer === "refused" ? r.answer !== null : r.answer !== f.answer)) continue;
+      all.push(r);
+    }
+  }
+  const page = all.slice((f.page - 1) * f.pageSize, f.page * f.pageSize);
+  const faces = await prisma.face.findMany({
+    where: { id: { in: page.map((r) => r.faceId).filter((x): x is number => x !== null) } },
+    select: { id: true, x1: true, y1: true, x2: true, y2: true, source: true },
+  });
+  const images = await prisma.image.findMany({
+    where: { id: { in: page.map((r) => r.imageId) } },
+    select: { id: true, width: true, height: true, originalName: true, source: true },
+  });
+  return {
+    total: all.length,
+    rows: page.map((r) => ({
+      imageId: r.imageId,
+      faceId: r.faceId,
+      answer: r.answer,
+      modelAnswer: r.modelAnswer,
+      humanAnswer: r.humanAnswer,
+      face: faces.find((x) => x.id === r.faceId) ?? null,
+      image: images.find((x) => x.id === r.imageId) ?? null,
+    })),
+  };
+}

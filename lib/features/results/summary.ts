@@ -1,0 +1,179 @@
+// The run page's data: progress per model and test, spend, throughput, ETA and running scores.
+import { suiteOf } from "../../suites";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { ANNOTATION_ROW_SELECT } from "./run-results";
+import { labelProgress, runProgress, type LabelSource } from "./run-results";
+import { runScores } from "./explore";
+import { faceLabels, type RaceMapping } from "../../faces/labels";
+import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
+import { currentLabels } from "../../review/votes";
+import { DONE_QUERY, isLive, outcomeLabel, workerState } from "../../core/run-status";
+import { liveLabelWorkers } from "../runs/workers";
+import { labelProvenance } from "../../faces/run-provenance";
+import { mixedClassifiersMessage } from "../../faces/provenance";
+import { failureReasons } from "../runs/outcomes";
+import { shared } from "../../core/shared";
+
+/**
+ * The workers that serve a run (or, while none has claimed it yet, every live worker): host, last heartbeat, in
+ * flight and last error — so a run that makes no progress says why (no worker, a stalled one, database errors).
+ */
+async function workerHealth(prisma: PrismaClient, runId: string) {
+  const since = new Date(Date.now() - 24 * 3600_000);
+  const rows = await prisma.workerStatus.findMany({ where: { heartbeatAt: { gte: since } }, orderBy: { heartbeatAt: "desc" }, take: 50 });
+  const now = Date.now();
+  const all = rows.map((w) => ({
+    owner: w.owner,
+    host: w.host,
+    pid: w.pid,
+    heartbeatAt: w.heartbeatAt.toISOString(),
+    state: workerState(w, now),
+    inFlight: w.inFlight,
+    servesRun: (JSON.parse(w.runsJson) as string[]).includes(runId),
+    lastError: w.lastError,
+    lastErrorAt: w.lastErrorAt?.toISOString() ?? null,
+  }));
+  const mine = all.filter((w) => w.servesRun);
+  return { workers: (mine.length ? mine : all.filter((w) => w.state === "alive")).slice(0, 10), alive: all.filter((w) => w.state === "alive").length };
+}
+
+/** Faces of a run with at least one annotator's current label (withdrawn labels do not count). */
+async function reviewedFaceCount(prisma: PrismaClient, runId: string): Promise<number> {
+  const rows = await prisma.annotation.findMany({ where: { face: { image: { runId }, deleted: false } }, select: ANNOTATION_ROW_SELECT });
+  return currentLabels(rows, null).size;
+}
+
+export async function runSummary(
+  prisma: PrismaClient,
+  runId: string,
+  opts: { raceMapping?: RaceMapping; labels?: LabelSource; profile?: ScoringProfile } = {},
+) {
+  const run = await prisma.run.findUnique({
+    where: { id: runId },
+    include: { models: { include: { modelConfig: { select: { id: true, slug: true, label: true, provider: true } } } } },
+  });
+  if (!run) return null;
+  const suite = suiteOf(run.suiteId);
+  // A suite with its own views (anything but FACT-OR-FAIR) scores on its results page, not through runScores.
+  const ownScores = !!suite.customRunPages;
+  const progress = await runProgress(prisma, runId);
+  const windowS = 30;
+  const recent = await prisma.outcome.count({ where: { query: { runId }, createdAt: { gte: new Date(Date.now() - windowS * 1000) } } });
+  const done = progress.filter((p) => (DONE_QUERY as readonly string[]).includes(p.status)).reduce((a, p) => a + p.count, 0);
+  const throughput = recent / windowS;
+  const remaining = run.plannedCount - done;
+  const answered = progress.filter((p) => p.status === "answered").reduce((a, p) => a + p.count, 0);
+  const failed = progress.filter((p) => p.status === "failed").reduce((a, p) => a + p.count, 0);
+  const labelling =
+    run.modality === "t2i"
+      ? {
+          ...(await labelProgress(prisma, runId)),
+          reviewedFaces: await reviewedFaceCount(prisma, runId),
+          autoLabel: run.autoLabel,
+          labelWorkers: await liveLabelWorkers(prisma),
+          // Aggregated over every face: shared between pollers, and refreshed less often while the run is live.
+          provenance: await shared(`provenance|${runId}`, isLive(run.status) ? 15_000 : 2_000, () => labelProvenance(prisma, [runId])),
+        }
+      : null;
+  // One run, one instrument: faces from two classifiers are not scored together (the page says why).
+  const scoresRefused = labelling?.provenance.mixed ? mixedClassifiersMessage(labelling.provenance) : null;
+  const scorable = labelling ? labelling.labelled + labelling.noFace > 0 || labelling.faces > 0 : answered > 0;
+  const labels: LabelSource = labelling ? (opts.labels ?? "model") : "model";
+  return {
+    id: run.id,
+    name: run.name,
+    suite: { id: suite.id, name: suite.name, version: run.suiteVersion, customRunPages: ownScores },
+    modality: run.modality as "llm" | "t2i",
+    status: run.status,
+    error: run.error,
+    seed: run.seed,
+    preset: run.preset,
+    config: JSON.parse(run.configJson) as unknown,
+    budgetUsd: run.budgetUsd,
+    spentUsd: run.spentUsd,
+    plannedCount: run.plannedCount,
+    done,
+    failed,
+    /** the status with its failures ("completed with 3 failed"): what every page shows */
+    outcome: outcomeLabel(run.status, failed),
+    /** failed items grouped by reason, most frequent first */
+    failures: failed > 0 ? await failureReasons(prisma, runId, 10) : [],
+    throughput,
+    etaSeconds: run.status === "running" && throughput > 0 ? Math.round(remaining / throughput) : null,
+    createdAt: run.createdAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    models: run.models.map((m) => m.modelConfig),
+    progress,
+    labelling,
+    health: run.status === "running" || run.status === "planning" ? await workerHealth(prisma, runId) : null,
+    raceMapping: opts.raceMapping ?? "paper",
+    labels,
+    profile: opts.profile ?? DEFAULT_PROFILE,
+    // Scores once there is something to score; they update as answers (or face labels) arrive. With human-corrected
+    // labels, the model-label scores come along so the page can show the difference.
+    // While calls land, scores are recomputed at most every LIVE_SCORES_MS for everyone watching (shared.ts).
+    scoresRefused,
+    scores:
+      scorable && ownScores && !scoresRefused
+        ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels, profile: opts.profile })
+        : [],
+    modelScores:
+      scorable && ownScores && !scoresRefused && labels === "reviewed"
+        ? await liveScores(prisma, runId, run.status, { raceMapping: opts.raceMapping, labels: "model", profile: opts.profile })
+        : null,
+  };
+}
+export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;
+
+/** How stale a live run's scores may be on its page (they move by a hair per second). */
+const LIVE_SCORES_MS = 5_000;
+/** How stale a run's summary may be for pollers (the run page polls every second): one computation per 2 s serves them all, leaving the event loop to the worker (bench:dashboard). */
+const SUMMARY_SHARE_MS = 2_000;
+
+function liveScores(prisma: PrismaClient, runId: string, status: string, opts: Parameters<typeof runScores>[2] & object) {
+  const live = status === "running" || status === "queued";
+  return live ? shared(`scores|${runId}|${JSON.stringify(opts)}`, LIVE_SCORES_MS, () => runScores(prisma, runId, opts)) : runScores(prisma, runId, opts);
+}
+
+/** runSummary for pollers: readers of the same run and options within SUMMARY_SHARE_MS share one computation. */
+export function sharedRunSummary(prisma: PrismaClient, runId: string, opts: Parameters<typeof runSummary>[2] = {}) {
+  return shared(`summary|${runId}|${JSON.stringify(opts)}`, SUMMARY_SHARE_MS, () => runSummary(prisma, runId, opts));
+}
+
+/** A page of a T2I run's images with their label status and faces (mapped with the paper's race mapping). */
+export async function runImages(
+  prisma: PrismaClient,
+  runId: string,
+  filter: { page: number; pageSize: number; labelStatus?: string; raceMapping?: RaceMapping },
+) {
+  const where = { runId, ...(filter.labelStatus ? { labelStatus: filter.labelStatus } : {}) };
+  const [total, rows] = await Promise.all([
+    prisma.image.count({ where }),
+    prisma.image.findMany({
+      where,
+      orderBy: [{ statisticId: "asc" }, { level: "asc" }, { test: "asc" }, { id: "asc" }],
+      skip: (filter.page - 1) * filter.pageSize,
+      take: filter.pageSize,
+      include: { modelConfig: { select: { slug: true } }, faces: { where: { deleted: false }, orderBy: { id: "asc" } } },
+    }),
+  ]);
+  return {
+    total,
+    page: filter.page,
+    pageSize: filter.pageSize,
+    rows: rows.map((i) => ({
+      id: i.id,
+      model: i.modelConfig.slug,
+      test: i.test,
+      statisticId: i.statisticId,
+      level: i.level,
+      width: i.width,
+      height: i.height,
+      source: i.source,
+      originalName: i.originalName,
+      labelStatus: i.labelStatus,
+      faces: i.faces.map((f) => ({ id: f.id, x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.detectorScore, ...faceLabels(f, filter.raceMapping) })),
+    })),
+  };
+}

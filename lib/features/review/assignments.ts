@@ -1,0 +1,86 @@
+// Assignments: a seeded sample of the runs' labelled images per model, dealt to annotators with an overlap (so
+// agreement can be measured), and each annotator's progress.
+import { z } from "zod";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { ANNOTATION_ROW_SELECT } from "../results/run-results";
+import { currentLabels, dealAssignment } from "../../review";
+import { DomainError } from "../../core/errors";
+import { annotatorSchema } from "./faces";
+
+export const assignmentSchema = z.object({
+  name: z.string().trim().min(1, "name required").max(80),
+  runIds: z.array(z.string().min(1).max(40)).min(1, "choose at least one run"),
+  annotators: z.array(annotatorSchema).min(1, "at least one annotator"),
+  perModel: z.coerce.number().int().min(1).max(10_000).default(25),
+  overlap: z.coerce.number().int().min(1).max(50),
+  seed: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(1),
+});
+
+/** Samples the runs' labelled images per model with the seed and deals them to the annotators (one transaction). */
+export async function createAssignment(prisma: PrismaClient, input: z.input<typeof assignmentSchema>) {
+  const a = assignmentSchema.parse(input);
+  const annotators = [...new Set(a.annotators)];
+  if (a.overlap > annotators.length)
+    throw new DomainError("invalid", `annotators per image (${a.overlap}) cannot exceed the number of annotators (${annotators.length})`);
+  const images = await prisma.image.findMany({
+    where: { runId: { in: a.runIds }, labelStatus: { in: ["labelled", "no_face"] } },
+    select: { id: true, modelConfig: { select: { slug: true } } },
+  });
+  if (!images.length) throw new DomainError("invalid", "the chosen runs have no labelled images yet: label them on the Label page first");
+  const byModel = new Map<string, string[]>();
+  for (const i of images) byModel.set(i.modelConfig.slug, [...(byModel.get(i.modelConfig.slug) ?? []), i.id]);
+  const deal = dealAssignment({ imagesByModel: byModel, annotators, perModel: a.perModel, overlap: a.overlap, seed: a.seed });
+  return prisma.$transaction(async (tx) => {
+    const created = await tx.assignment.create({
+      data: {
+        name: a.name,
+        scopeJson: JSON.stringify({ runIds: a.runIds }),
+        seed: a.seed,
+        perModel: a.perModel,
+        overlap: a.overlap,
+        annotatorsJson: JSON.stringify(annotators),
+      },
+    });
+    await tx.assignmentItem.createMany({ data: deal.items.map((i) => ({ assignmentId: created.id, ...i })) });
+    return { id: created.id, images: [...deal.sample.values()].reduce((n, s) => n + s.length, 0), items: deal.items.length };
+  });
+}
+
+/** Assignments with each annotator's progress: assigned images, faces in them, and faces they have labelled. */
+export async function listAssignments(prisma: PrismaClient) {
+  const assignments = await prisma.assignment.findMany({ orderBy: { createdAt: "desc" }, include: { items: { select: { annotator: true, imageId: true } } } });
+  const out = [];
+  for (const a of assignments) {
+    const imageIds = [...new Set(a.items.map((i) => i.imageId))];
+    const faces = await prisma.face.findMany({
+      where: { imageId: { in: imageIds }, deleted: false },
+      select: { id: true, imageId: true, annotations: { select: ANNOTATION_ROW_SELECT } },
+    });
+    const labels = currentLabels(
+      faces.flatMap((f) => f.annotations),
+      null,
+    );
+    const annotators = JSON.parse(a.annotatorsJson) as string[];
+    out.push({
+      id: a.id,
+      name: a.name,
+      seed: a.seed,
+      perModel: a.perModel,
+      overlap: a.overlap,
+      createdAt: a.createdAt.toISOString(),
+      runIds: (JSON.parse(a.scopeJson) as { runIds: string[] }).runIds,
+      images: imageIds.length,
+      annotators: annotators.map((name) => {
+        const mine = new Set(a.items.filter((i) => i.annotator === name).map((i) => i.imageId));
+        const myFaces = faces.filter((f) => mine.has(f.imageId));
+        return { name, images: mine.size, faces: myFaces.length, labelled: myFaces.filter((f) => labels.get(f.id)?.has(name)).length };
+      }),
+    });
+  }
+  return out;
+}

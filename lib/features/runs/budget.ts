@@ -1,0 +1,37 @@
+// What one claimed query may cost at worst, so a run's budget can be reserved before a call is made (claim.ts)
+// rather than checked after the bills arrive. Chat: every ask a claim may make (the first plus maxReasks re-asks)
+// at the longest prompt of the run × model and the model's max_tokens; image: the model's price per image.
+// Tokens are bounded by characters + 64 (chat framing): tokenizers never make more tokens than that from the
+// ASCII prompts the suites write. The reservation is released — replaced by what the call really cost — in the
+// transaction that writes the outcome (outcome-writes.ts), so spent + live reservations never pass the budget.
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { cost } from "../../providers/cost";
+
+const PROMPT_TOKEN_MARGIN = 64;
+
+export interface CostModel {
+  modality: string;
+  priceIn: number;
+  priceOut: number;
+  pricePerImage: number;
+  maxTokens: number;
+}
+
+/** The worst-case USD of one claimed query (0 for a model that costs nothing: no reservation needed). */
+export function worstCaseUsd(m: CostModel, maxPromptChars: number, maxReasks: number): number {
+  if (m.modality === "t2i") return Math.max(0, m.pricePerImage);
+  const perAsk = cost(maxPromptChars + PROMPT_TOKEN_MARGIN, m.maxTokens, m.priceIn, m.priceOut);
+  return Math.max(0, perAsk * (maxReasks + 1));
+}
+
+/** The longest prompt planned for a run × model (read once per worker; prompts never change after planning). */
+export async function maxPromptChars(prisma: PrismaClient, runId: string, modelConfigId: string): Promise<number> {
+  const rows = await prisma.$queryRawUnsafe<Array<{ n: number | bigint | null }>>(
+    `SELECT MAX(LENGTH("prompt")) AS "n" FROM "Query" WHERE "runId" = $1 AND "modelConfigId" = $2`.replace(/\$\d/g, (m) =>
+      (prisma as unknown as { _activeProvider: string })._activeProvider === "sqlite" ? "?" : m,
+    ),
+    runId,
+    modelConfigId,
+  );
+  return Number(rows[0]?.n ?? 0);
+}

@@ -1,0 +1,124 @@
+// A run's item list, whatever its suite: each planned query with its exact prompt, raw output, attempts and error,
+// and (text-to-image) its images with their faces, numbered as their boxes are drawn and labelled in the suite's
+// classes. Filters: status, model, a failure reason, and the suite's own coordinates (Suite.reviewFilters).
+import { z } from "zod";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { suiteOfFace, suitePrediction } from "../../suites/faces";
+import { groupItems } from "../../suites/filters";
+import { NO_REASON, QUERY_STATUSES } from "../../core/run-status";
+
+export const itemFilterSchema = z.strictObject({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(25),
+  status: z.enum(QUERY_STATUSES).optional(),
+  model: z.string().max(120).optional(),
+  /** failed items with this recorded reason (NO_REASON: those without one) */
+  reason: z.string().max(1000).optional(),
+  // The suite's coordinates: plain column values; context/attribute "none" matches a query without one.
+  test: z.string().max(80).optional(),
+  context: z.string().max(80).optional(),
+  statisticId: z.string().max(80).optional(),
+  level: z.string().max(80).optional(),
+  attribute: z.string().max(80).optional(),
+  /** a suite's item set (a "group" filter), resolved against the run's suite */
+  group: z.string().max(80).optional(),
+});
+export type ItemFilter = z.input<typeof itemFilterSchema>;
+
+const orNone = (v: string) => (v === "none" ? null : v);
+
+/** A page of a run's items (queries), newest state; null when the run does not exist. */
+export async function runItems(prisma: PrismaClient, runId: string, input: ItemFilter) {
+  const filter = itemFilterSchema.parse(input);
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { suiteId: true } });
+  if (!run) return null;
+  const suite = suiteOfFace(run.suiteId);
+  const where = {
+    runId,
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.test ? { test: filter.test } : {}),
+    ...(filter.context ? { context: orNone(filter.context) } : {}),
+    ...(filter.attribute ? { attribute: orNone(filter.attribute) } : {}),
+    ...(filter.level ? { level: filter.level } : {}),
+    ...(filter.statisticId ? { statisticId: filter.statisticId } : filter.group ? { statisticId: { in: groupItems(suite.id, filter.group) } } : {}),
+    ...(filter.model ? { modelConfig: { slug: filter.model } } : {}),
+    ...(filter.reason === undefined
+      ? {}
+      : filter.reason === NO_REASON
+        ? { OR: [{ outcome: { is: null } }, { outcome: { reason: null } }] }
+        : { outcome: { reason: filter.reason } }),
+  };
+  const [total, rows] = await Promise.all([
+    prisma.query.count({ where }),
+    prisma.query.findMany({
+      where,
+      orderBy: { id: "asc" },
+      skip: (filter.page - 1) * filter.pageSize,
+      take: filter.pageSize,
+      include: {
+        outcome: true,
+        modelConfig: { select: { slug: true } },
+        images: {
+          orderBy: { id: "asc" },
+          select: {
+            id: true,
+            width: true,
+            height: true,
+            labelStatus: true,
+            faces: {
+              where: { deleted: false },
+              orderBy: { id: "asc" },
+              select: { id: true, x1: true, y1: true, x2: true, y2: true, raceProbsJson: true, genderProbsJson: true, ageProbsJson: true },
+            },
+          },
+        },
+      },
+    }),
+  ]);
+  return {
+    total,
+    page: filter.page,
+    pageSize: filter.pageSize,
+    rows: rows.map((q) => ({
+      id: q.id,
+      model: q.modelConfig.slug,
+      test: q.test,
+      context: q.context,
+      statisticId: q.statisticId,
+      level: q.level,
+      attribute: q.attribute,
+      repeatIndex: q.repeatIndex,
+      status: q.status,
+      retries: q.attempts,
+      prompt: q.prompt,
+      options: JSON.parse(q.optionsJson) as unknown,
+      identity: q.identityJson ? (JSON.parse(q.identityJson) as unknown) : null,
+      images: q.images.map((im) => ({
+        id: im.id,
+        width: im.width,
+        height: im.height,
+        labelStatus: im.labelStatus,
+        // The model's labels in the suite's classes (human corrections are the Review page's).
+        faces: im.faces.map((f) => {
+          const p = suitePrediction(suite, f);
+          const label = p ? [p.gender, p.race, p.age].filter(Boolean).join(", ") : "not classified";
+          return { id: f.id, box: [f.x1, f.y1, f.x2, f.y2] as [number, number, number, number], label };
+        }),
+      })),
+      outcome: q.outcome && {
+        status: q.outcome.status,
+        reason: q.outcome.reason,
+        rawText: q.outcome.rawText,
+        parsedLetter: q.outcome.parsedLetter,
+        gender: q.outcome.gender,
+        race: q.outcome.race,
+        attempts: q.outcome.attempts,
+        attemptLog: JSON.parse(q.outcome.attemptsJson) as unknown,
+        latencyMs: q.outcome.latencyMs,
+        costUsd: q.outcome.costUsd,
+        cached: q.outcome.cached,
+      },
+    })),
+  };
+}
+export type ItemPage = NonNullable<Awaited<ReturnType<typeof runItems>>>;

@@ -1,0 +1,53 @@
+// Reading runs for pages and route handlers: the run lists, one run's header, the settings a report prints. Pages
+// call these instead of querying the database, so the HTTP API and the CLI read runs the same way.
+import type { PrismaClient } from "../../../generated/prisma/client";
+
+/** The most runs a list page shows (newest first). */
+const LIST_LIMIT = 100;
+
+/** What a page needs to know a run exists and which suite reads it (null: no such run). */
+export function runHeader(prisma: PrismaClient, id: string) {
+  return prisma.run.findUnique({ where: { id }, select: { id: true, name: true, modality: true, suiteId: true, status: true, createdById: true } });
+}
+
+/** Several runs' headers, in no particular order; ids that are not runs are simply absent. */
+export function runHeaders(prisma: PrismaClient, ids: string[]) {
+  return prisma.run.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, modality: true, suiteId: true, status: true } });
+}
+
+/** The Runs page: newest first, with their models' labels and image counts. */
+export function listRuns(prisma: PrismaClient) {
+  return prisma.run.findMany({
+    orderBy: { createdAt: "desc" },
+    take: LIST_LIMIT,
+    include: { models: { include: { modelConfig: { select: { label: true } } } }, _count: { select: { images: true } } },
+  });
+}
+
+/** Earlier imports (images may be added to one), newest first, with their model's slug. */
+export function listImportRuns(prisma: PrismaClient) {
+  return prisma.run.findMany({
+    where: { preset: "import" },
+    orderBy: { createdAt: "desc" },
+    take: LIST_LIMIT,
+    include: { models: { include: { modelConfig: { select: { slug: true } } } } },
+  });
+}
+
+/** The run as a printable report reads it: its pinned content and each model's settings (null: no such run). */
+export function reportRun(prisma: PrismaClient, id: string) {
+  return prisma.run.findUnique({
+    where: { id },
+    include: {
+      benchmarkVersion: { select: { version: true, sha256: true } },
+      models: { include: { modelConfig: { select: { slug: true, label: true, provider: true, modelId: true, baseUrl: true, paramsJson: true } } } },
+    },
+  });
+}
+export type ReportRun = NonNullable<Awaited<ReturnType<typeof reportRun>>>;
+
+/** The home page's tiles. */
+export async function workspaceCounts(prisma: PrismaClient) {
+  const [runs, models, images] = await Promise.all([prisma.run.count(), prisma.modelConfig.count({ where: { archived: false } }), prisma.image.count()]);
+  return { runs, models, images };
+}

@@ -1,0 +1,109 @@
+// Writing a worker's buffered results: outcomes (with their images), cache entries, retries and spend, all in one
+// transaction, so a batch is written whole or not at all, and a query never gets a second outcome. Every list of
+// ids is cut into bounded slices (lib/db/chunks.ts): a batch of any size stays within each database's parameter limit.
+import { randomUUID } from "node:crypto";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { insertMany } from "../../db/bulk";
+import { chunked } from "../../db/chunks";
+import type { Write } from "./work-types";
+
+/** Writes a batch in one transaction (idempotent per query: an outcome already there is not written again). */
+export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]): Promise<void> {
+  const outcomes = batch.filter((w): w is Extract<Write, { kind: "outcome" }> => w.kind === "outcome");
+  const retries = batch.filter((w): w is Extract<Write, { kind: "retry" }> => w.kind === "retry");
+  const cacheRows = batch.flatMap((w) => (w.kind === "cache" ? w.rows : w.kind === "outcome" ? w.cacheRows : []));
+  const spendByRun = new Map<string, number>();
+  for (const o of outcomes) spendByRun.set(o.query.runId, (spendByRun.get(o.query.runId) ?? 0) + o.costUsd);
+  // A retry's paid asks count too (only once: a retry is written only by the worker that holds the lease).
+  for (const r of retries) if (r.costUsd) spendByRun.set(r.query.runId, (spendByRun.get(r.query.runId) ?? 0) + r.costUsd);
+
+  await prisma.$transaction(async (tx) => {
+    if (cacheRows.length) {
+      const existing = new Set<string>();
+      for (const keys of chunked(cacheRows.map((r) => r.key)))
+        for (const r of await tx.responseCache.findMany({ where: { key: { in: keys } }, select: { key: true } })) existing.add(r.key);
+      const fresh = new Map(cacheRows.filter((r) => !existing.has(r.key)).map((r) => [r.key, r]));
+      const now = new Date();
+      await insertMany(
+        tx,
+        "ResponseCache",
+        [...fresh.values()].map((r) => ({
+          key: r.key,
+          provider: r.provider,
+          model: r.model,
+          rawText: r.text,
+          imageSha256: r.imageSha256 ?? null,
+          inputTokens: r.inputTokens,
+          outputTokens: r.outputTokens,
+          costUsd: r.costUsd,
+          createdAt: now,
+        })),
+        { orIgnore: true },
+      );
+    }
+    if (outcomes.length) {
+      // A query can only get one outcome: an expired lease re-claimed by another worker may have finished it.
+      const done = new Set<number>();
+      for (const ids of chunked(outcomes.map((o) => o.query.id)))
+        for (const o of await tx.outcome.findMany({ where: { queryId: { in: ids } }, select: { queryId: true } })) done.add(o.queryId);
+      const fresh = outcomes.filter((o) => !done.has(o.query.id));
+      const now = new Date();
+      await insertMany(
+        tx,
+        "Outcome",
+        fresh.map((o) => ({
+          queryId: o.query.id,
+          status: o.status,
+          reason: o.reason,
+          rawText: o.rawText,
+          parsedLetter: o.letter,
+          gender: o.values.gender,
+          race: o.values.race,
+          attempts: o.attempts.length,
+          attemptsJson: JSON.stringify(o.attempts),
+          latencyMs: o.latencyMs,
+          inputTokens: o.inputTokens,
+          outputTokens: o.outputTokens,
+          costUsd: o.costUsd,
+          cached: o.cached,
+          createdAt: now,
+        })),
+      );
+      const images = fresh.filter((o) => o.image);
+      if (images.length)
+        await insertMany(
+          tx,
+          "Image",
+          images.map((o) => ({
+            id: `img${randomUUID().replaceAll("-", "")}`,
+            runId: o.query.runId,
+            queryId: o.query.id,
+            modelConfigId: o.query.modelConfigId,
+            test: o.query.test,
+            statisticId: o.query.statisticId,
+            level: o.query.level,
+            sha256: o.image!.sha256,
+            path: o.image!.path,
+            mimeType: o.image!.mimeType,
+            width: o.image!.width,
+            height: o.image!.height,
+            bytes: o.image!.bytes,
+            source: "generated",
+            originalName: null,
+            labelStatus: "unlabelled",
+            createdAt: now,
+          })),
+        );
+      for (const status of ["answered", "refused", "failed"] as const) {
+        const ids = fresh.filter((o) => o.status === status).map((o) => o.query.id);
+        for (const slice of chunked(ids)) await tx.query.updateMany({ where: { id: { in: slice } }, data: { status, leaseOwner: null, leaseUntil: null } });
+      }
+    }
+    for (const r of retries)
+      await tx.query.updateMany({
+        where: { id: r.query.id, status: "leased" },
+        data: { status: "pending", attempts: { increment: 1 }, nextAttemptAt: r.nextAttemptAt, leaseOwner: null, leaseUntil: null },
+      });
+    for (const [runId, usd] of spendByRun) if (usd > 0) await tx.run.update({ where: { id: runId }, data: { spentUsd: { increment: usd } } });
+  });
+}

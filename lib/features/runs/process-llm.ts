@@ -1,0 +1,131 @@
+// One LLM query: the cached first answer or a provider call, re-asked while unparseable, retried with backoff on
+// retryable errors; ends in exactly one buffered outcome (or a retry), never a thrown error.
+import type { Attribute, Context, Identity, ObjectiveOption, Person } from "../../benchmark";
+import type { AnswerReading, CallSettings } from "../../suites/types";
+import { cost } from "../../providers/cost";
+import { NO_VALUES, outcomeValues } from "./outcome-values";
+import {
+  attemptKey,
+  capOutput,
+  classifyFailure,
+  retryDelay,
+  type Attempt,
+  type CacheRow,
+  type Claimed,
+  type ModelState,
+  type ProcessorContext,
+} from "./work-types";
+
+export type AnswerReader = (query: { test: string; attribute: string | null; optionsJson: string }, text: string) => AnswerReading;
+
+/** One chat query of any suite: the suite's reader decides what a readable answer is (a letter, free text). */
+export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelState, config: CallSettings, read: AnswerReader): Promise<void> {
+  const options = JSON.parse(q.optionsJson) as ObjectiveOption[] | Person[];
+  const attempts: Attempt[] = [];
+  const cacheRows: CacheRow[] = [];
+  let inTok: number | null = null;
+  let outTok: number | null = null;
+  let spent = 0;
+  let latency = 0;
+  let allCached = true;
+  const fail = (status: "failed" | "refused", reason: string, rawText: string | null) =>
+    ctx.push({
+      kind: "outcome",
+      query: q,
+      status,
+      reason,
+      rawText,
+      letter: null,
+      values: NO_VALUES,
+      attempts,
+      latencyMs: latency || null,
+      inputTokens: inTok,
+      outputTokens: outTok,
+      costUsd: spent,
+      cached: allCached && attempts.length > 0,
+      cacheRows,
+    });
+
+  if (!m.provider) return fail("failed", `provider not available: ${m.providerError}`, null);
+
+  for (let ask = 0; ask <= config.maxReasks; ask++) {
+    const key = attemptKey(q.cacheKey, ask);
+    // The first ask's cache entry came with the claim; re-asks (rare) look theirs up.
+    const cachedText = ask === 0 ? q.cachedText : (await ctx.prisma.responseCache.findUnique({ where: { key } }))?.rawText;
+    let text: string;
+    if (cachedText != null) {
+      text = cachedText;
+      attempts.push({ text, latencyMs: 0, cached: true });
+    } else {
+      allCached = false;
+      // Every request counts against the model's requests/min share, tokens after the answer (./limits.ts).
+      await m.slot.rate.take();
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), config.timeoutMs);
+      const t0 = performance.now();
+      try {
+        const res = await m.provider.chat({
+          prompt: q.prompt,
+          signal: controller.signal,
+          query: {
+            test: q.test as "objective" | "subjective",
+            context: q.context as Context | null,
+            statisticId: q.statisticId,
+            level: q.level as "highest" | "lowest",
+            attribute: q.attribute as Attribute | null,
+            options,
+            identity: q.identityJson ? (JSON.parse(q.identityJson) as Identity) : null,
+            streamKey: key,
+            seed: await ctx.seed(q.runId),
+          },
+        });
+        const ms = Math.round(performance.now() - t0);
+        latency += ms;
+        text = capOutput(res.text);
+        m.slot.rate.charge((res.inputTokens ?? 0) + (res.outputTokens ?? 0));
+        inTok = (inTok ?? 0) + (res.inputTokens ?? 0);
+        outTok = (outTok ?? 0) + (res.outputTokens ?? 0);
+        const c = cost(res.inputTokens, res.outputTokens, m.priceIn, m.priceOut);
+        spent += c;
+        attempts.push({ text, latencyMs: ms });
+        cacheRows.push({ key, provider: m.providerName, model: m.slug, text, inputTokens: res.inputTokens, outputTokens: res.outputTokens, costUsd: c });
+      } catch (err) {
+        const ms = Math.round(performance.now() - t0);
+        const e = classifyFailure(err, controller.signal.aborted, config.timeoutMs);
+        const message = e.message;
+        attempts.push({ error: `${e.kind}: ${message}`, latencyMs: ms });
+        if (e.kind === "fatal") return fail("failed", message, null);
+        if (q.attempts < config.maxRetries) {
+          const delay = retryDelay(ctx, q.attempts, e);
+          // Responses already paid for in this attempt are cached, so the retry re-uses them.
+          if (cacheRows.length) ctx.push({ kind: "cache", rows: cacheRows });
+          return ctx.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + delay), reason: `${e.kind}: ${message}`, costUsd: spent });
+        }
+        return fail("failed", `gave up after ${q.attempts + 1} attempts: ${message}`, null);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    const parsed = read(q, text);
+    const stored = parsed.ok ? outcomeValues(parsed) : null;
+    if (stored && !stored.ok) return fail("failed", `the suite read values this workbench has no column for: ${stored.unknown.join(", ")}`, text);
+    if (parsed.ok && stored?.ok)
+      return ctx.push({
+        kind: "outcome",
+        query: q,
+        status: "answered",
+        reason: null,
+        rawText: text,
+        letter: parsed.choice,
+        values: stored.values,
+        attempts,
+        latencyMs: latency || null,
+        inputTokens: inTok,
+        outputTokens: outTok,
+        costUsd: spent,
+        cached: allCached,
+        cacheRows,
+      });
+    if (ask === config.maxReasks && !parsed.ok) return fail("refused", `unparseable after ${ask + 1} asks: ${parsed.message}`, text);
+  }
+}

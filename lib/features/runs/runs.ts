@@ -1,0 +1,317 @@
+// Creating and steering runs. Every planned query is a row before any call is made (one transaction).
+import { z } from "zod";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { ensureBenchmarkVersion } from "../../db/benchmark-version";
+import { insertMany } from "../../db/bulk";
+import { withContentionRetry } from "../../db/retry";
+import { ensureBaselineModel } from "../../db/seed";
+import { cacheKey } from "./cache-key";
+import { DEFAULT_SUITE_ID, suiteOf, type SuiteContent, type SuitePlannedQuery } from "../../suites";
+import type { Benchmark } from "../../benchmark";
+import { env } from "../../env";
+import { imageParams, modelParams } from "../../providers";
+import { RESUMABLE, type RunStatus } from "../../core/run-status";
+import { modelProblem } from "../../providers/problems";
+import { forgetShared } from "../../core/shared";
+import { contentOfVersion } from "../../suites/content-versions";
+import { DomainError } from "../../core/errors";
+const createRunSchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  /** the suite it runs (lib/suites/registry.ts) */
+  suite: z.string().trim().min(1).max(64).default(DEFAULT_SUITE_ID),
+  models: z.array(z.string().min(1)).min(1, "choose at least one model").max(20),
+  /** the suite's config (validated by the suite's schema) */
+  config: z.unknown(),
+  preset: z.string().max(40).default("custom"),
+  seed: z.number().int().min(0).max(2_147_483_647),
+  budgetUsd: z.number().positive().max(1_000_000).nullable().default(null),
+  /** text-to-image: label workers label its faces as images arrive (no Label page needed) */
+  autoLabel: z.boolean().default(false),
+  /** the account that launched it (its spending limit covers the budget) */
+  createdById: z.string().max(64).nullable().default(null),
+  /** plan on this stored content version of the suite (e.g. imported official data) instead of today's shipped one */
+  contentVersion: z.string().trim().min(1).max(120).optional(),
+});
+/** `config` is the suite's own (its schema validates it when the run is planned). */
+export type CreateRunInput = Omit<z.input<typeof createRunSchema>, "config"> & { config: unknown };
+
+/** What a run calls and reports each model with: its settings at launch (never a secret, only a credential name). */
+export interface ModelSnapshot {
+  slug: string;
+  label: string;
+  modality: string;
+  provider: string;
+  modelId: string;
+  baseUrl: string | null;
+  credential: string | null;
+  params: Record<string, unknown>;
+  priceInputPer1k: number;
+  priceOutputPer1k: number;
+  pricePerImage: number;
+  concurrency: number;
+  takenAt: string;
+}
+
+function modelSnapshot(m: {
+  slug: string;
+  label: string;
+  modality: string;
+  provider: string;
+  modelId: string;
+  baseUrl: string | null;
+  apiKeyEnv: string | null;
+  paramsJson: string;
+  priceInputPer1k: number;
+  priceOutputPer1k: number;
+  pricePerImage: number;
+  concurrency: number;
+}): ModelSnapshot {
+  return {
+    slug: m.slug,
+    label: m.label,
+    modality: m.modality,
+    provider: m.provider,
+    modelId: m.modelId,
+    baseUrl: m.baseUrl,
+    credential: m.apiKeyEnv,
+    params: JSON.parse(m.paramsJson || "{}") as Record<string, unknown>,
+    priceInputPer1k: m.priceInputPer1k,
+    priceOutputPer1k: m.priceOutputPer1k,
+    pricePerImage: m.pricePerImage,
+    concurrency: m.concurrency,
+    takenAt: new Date().toISOString(),
+  };
+}
+
+export interface CreateRunOptions {
+  /** the FACT-OR-FAIR content to plan from (today's data/ by default; tests and imports of old content pass theirs) */
+  benchmark?: Benchmark;
+  /** any suite's content to plan from (today's data/suites/<id>/ by default) */
+  content?: SuiteContent;
+  /** the most queries one launch may plan over all its models (FOF_MAX_QUERIES_PER_RUN) */
+  maxQueries?: number;
+  /** rows planned and inserted per transaction; the event loop is yielded between chunks */
+  chunk?: number;
+  /** called once the run's row exists (status "planning"), before its queries are written: `fof run` starts its
+   * own worker here, which works the rows as they are planned */
+  onCreated?: (run: { id: string }) => void;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+const modalityName = (m: string) => (m === "t2i" ? "a text-to-image" : "an LLM");
+
+/** A launch's model: registered (or a built-in baseline made on first use), active, of the modality asked. */
+async function launchModel(prisma: PrismaClient, slug: string, modality: string, role: string) {
+  const m = await withContentionRetry(async () => (await ensureBaselineModel(prisma, slug)) ?? (await prisma.modelConfig.findUnique({ where: { slug } })));
+  if (!m || m.archived) throw new DomainError("invalid", `unknown model "${slug}": register it on the Models page first`);
+  if (m.modality !== modality)
+    throw new DomainError("invalid", `model "${slug}" is ${modalityName(m.modality)} model; the ${role} of this run must be ${modalityName(modality)} model`);
+  if (m.provider === "import") throw new DomainError("invalid", `model "${slug}" has no API: import its images on the Import page instead`);
+  // The synthetic image model draws from photos on disk: a launch without them would fail every image.
+  const problem = modelProblem(m);
+  if (problem) throw new DomainError("invalid", `model "${slug}" cannot run: ${problem}`);
+  return m;
+}
+
+/**
+ * Plans and records a run of any suite. The size is checked before anything is planned; rows are then planned
+ * lazily and inserted in chunks, one transaction each, yielding between chunks so a 500k-query launch never stalls
+ * other requests. A helper model's rows (a chat model writing guidance) are inserted first; rows that need a
+ * helper's answer name it (dependsOnId) and wait for it. While planning the run is "planning": no worker touches it
+ * but the launching process's own, if it asks (`onCreated` + Worker whilePlanning, as `fof run` does), and it is
+ * never completed before its last row is in; a failure removes it whole, and a crash leaves a "planning" run that
+ * the next start sweeps (answers already paid for stay in the response cache, so a new launch re-uses them).
+ */
+export async function createRun(prisma: PrismaClient, input: CreateRunInput, opts: CreateRunOptions = {}) {
+  const parsed = createRunSchema.parse(input);
+  const suite = suiteOf(parsed.suite);
+  const checked = suite.configSchema.safeParse(parsed.config);
+  if (!checked.success)
+    throw new DomainError(
+      "invalid",
+      `invalid ${suite.name} configuration: ${checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`,
+    );
+  const config = checked.data;
+  const content = opts.content ?? opts.benchmark ?? (parsed.contentVersion ? await contentOfVersion(prisma, suite.id, parsed.contentVersion) : suite.content());
+  const problem = suite.launchProblem?.(config, content);
+  if (problem) throw new DomainError("invalid", problem);
+  const modality = suite.modalityOf(config);
+  const models: Array<Awaited<ReturnType<typeof launchModel>>> = [];
+  for (const slug of new Set(parsed.models)) models.push(await launchModel(prisma, slug, modality, "audited model"));
+  const helperSlug = suite.helperModel?.(config) ?? null;
+  const helper = helperSlug ? await launchModel(prisma, helperSlug, "llm", "guidance model") : null;
+  // Baselines answer multiple-choice letters; a helper writes free text (guidance), so it must be a real chat model.
+  if (helper?.provider === "baseline")
+    throw new DomainError("invalid", `"${helper.slug}" is a built-in baseline that answers letters, not text: choose a chat model as the guidance model`);
+  if (helper && models.some((m) => m.id === helper.id))
+    throw new DomainError("invalid", `"${helper.slug}" cannot be both an audited model and the guidance model`);
+  const perModel = suite.plannedPerModel(config, content);
+  const helperRows = helper ? (suite.helperPlanned?.(config, content) ?? 0) : 0;
+  const total = perModel * models.length + helperRows;
+  const cap = opts.maxQueries ?? env().FOF_MAX_QUERIES_PER_RUN;
+  if (total > cap)
+    throw new DomainError(
+      "invalid",
+      `this launch plans ${total.toLocaleString("en-US")} ${modality === "t2i" ? "images and queries" : "queries"}; one run may plan at most ${cap.toLocaleString("en-US")} (FOF_MAX_QUERIES_PER_RUN). Use fewer repeats or models, or split it into several runs.`,
+    );
+  if (perModel === 0) throw new DomainError("invalid", "this configuration plans nothing: choose at least one item, test or method");
+  const version = await withContentionRetry(() => ensureBenchmarkVersion(prisma, content, suite.id));
+  const name = parsed.name ?? `${suite.name} · ${models.map((m) => m.label).join(", ")} · ${parsed.preset} · seed ${parsed.seed}`;
+  const runModels = helper ? [...models, helper] : models;
+  // Every write below is one statement or one transaction, so a write that met another writer's lock is retried.
+  const run = await withContentionRetry(() =>
+    prisma.run.create({
+      data: {
+        name,
+        suiteId: suite.id,
+        suiteVersion: version.version,
+        modality,
+        status: "planning",
+        preset: parsed.preset,
+        seed: parsed.seed,
+        configJson: JSON.stringify(config),
+        budgetUsd: parsed.budgetUsd,
+        autoLabel: parsed.autoLabel && modality === "t2i",
+        createdById: parsed.createdById,
+        plannedCount: 0,
+        benchmarkVersionId: version.id,
+        startedAt: new Date(),
+        models: { create: runModels.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
+      },
+    }),
+  );
+  opts.onCreated?.(run);
+  // ~500 rows per transaction keeps each synchronous step (render + insert) near 50 ms: see bench:limits.
+  const chunk = opts.chunk ?? 500;
+  let rows: Array<Record<string, string | number | null>> = [];
+  let written = 0;
+  // Each chunk also beats the planning heartbeat (Run.startedAt while "planning"): a launch that died is swept by
+  // any worker once it is silent for PLANNING_STALE_MS. A run cancelled (or swept) meanwhile stops the planning.
+  const write = async () => {
+    const batch = rows;
+    rows = [];
+    const alive = await withContentionRetry(() =>
+      prisma.$transaction(async (tx) => {
+        const beat = await tx.run.updateMany({ where: { id: run.id, status: "planning" }, data: { startedAt: new Date() } });
+        if (beat.count === 0) return false;
+        await insertMany(tx, "Query", batch);
+        return true;
+      }),
+    );
+    if (!alive) throw new PlanningStopped();
+    written += batch.length;
+    await yieldToEventLoop();
+  };
+  const row = (m: (typeof runModels)[number], q: SuitePlannedQuery, dependsOnId: number | null) => {
+    const params = q.modality === "t2i" ? imageParams(m) : modelParams(m);
+    const { role: _role, key: _key, dependsOn: _dep, ...cols } = q;
+    return {
+      runId: run.id,
+      modelConfigId: m.id,
+      ...cols,
+      dependsOnId,
+      status: "pending",
+      attempts: 0,
+      cacheKey: cacheKey({ provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, params, prompt: q.prompt, repeatIndex: q.repeatIndex, attempt: 0 }),
+    };
+  };
+  try {
+    // Helper rows once, for the helper model; their ids (insertion order = id order) resolve the dependents' keys.
+    const helperIds = new Map<string, number>();
+    if (helper) {
+      const keys: string[] = [];
+      for (const q of suite.plan(config, content, parsed.seed)) {
+        if (q.role !== "helper") continue;
+        keys.push(q.key ?? String(keys.length));
+        rows.push(row(helper, q, null));
+        if (rows.length >= chunk) await write();
+      }
+      if (rows.length) await write();
+      const ids = await prisma.query.findMany({ where: { runId: run.id, modelConfigId: helper.id }, select: { id: true }, orderBy: { id: "asc" } });
+      keys.forEach((k, i) => helperIds.set(k, ids[i].id));
+    }
+    for (const m of models) {
+      for (const q of suite.plan(config, content, parsed.seed)) {
+        if (q.role !== "subject") continue;
+        let dependsOnId: number | null = null;
+        if (q.dependsOn) {
+          dependsOnId = helperIds.get(q.dependsOn) ?? null;
+          if (dependsOnId === null) throw new DomainError("invalid", `planner error: "${q.dependsOn}" names no helper query`);
+        }
+        rows.push(row(m, q, dependsOnId));
+        if (rows.length >= chunk) await write();
+      }
+      if (rows.length) await write();
+    }
+    const done = await withContentionRetry(() =>
+      prisma.run.updateMany({ where: { id: run.id, status: "planning" }, data: { status: "running", plannedCount: total } }),
+    );
+    if (done.count === 0) throw new PlanningStopped();
+    return await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
+  } catch (e) {
+    if (e instanceof PlanningStopped) {
+      // Cancelled while planning: the run stays, cancelled, with the rows written so far (nothing was called for
+      // the rest). Swept meanwhile (its heartbeat was silent too long): it is gone, and so is this launch.
+      const cancelled = await withContentionRetry(() => prisma.run.updateMany({ where: { id: run.id, status: "cancelled" }, data: { plannedCount: written } }));
+      if (cancelled.count) return await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
+      throw new DomainError("invalid", "the run was removed while it was being planned (its planning looked interrupted)");
+    }
+    await withContentionRetry(() => prisma.run.delete({ where: { id: run.id } })).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Planning stopped by a cancel (or a sweep) between two chunks. */
+class PlanningStopped extends Error {}
+
+/**
+ * How long a planning run's heartbeat (refreshed with every 500-row chunk) may be silent before a worker takes it
+ * for a crashed launch and removes it. Longer than a chunk's contention retries (60 s).
+ */
+export const PLANNING_STALE_MS = 2 * 60_000;
+
+/** Removes runs whose planning was interrupted (the launching process died): no half-planned run is kept. */
+export async function sweepInterruptedPlanning(prisma: PrismaClient, staleMs = PLANNING_STALE_MS): Promise<number> {
+  const r = await prisma.run.deleteMany({ where: { status: "planning", startedAt: { lt: new Date(Date.now() - staleMs) } } });
+  return r.count;
+}
+
+const TRANSITIONS: Record<"pause" | "resume" | "cancel", { from: readonly RunStatus[]; to: RunStatus }> = {
+  pause: { from: ["running", "queued"], to: "paused" },
+  resume: { from: RESUMABLE, to: "running" },
+  // A planning run may be cancelled too: its planner stops at the next chunk (or it was interrupted and is stuck).
+  cancel: { from: ["planning", "running", "queued", "paused", "budget_exhausted", "failed"], to: "cancelled" },
+};
+
+/** Pause, resume or cancel. In-flight calls finish and are recorded; nothing is thrown away. */
+export async function setRunState(prisma: PrismaClient, runId: string, action: keyof typeof TRANSITIONS, opts: { budgetUsd?: number | null } = {}) {
+  const run = await prisma.run.findUnique({ where: { id: runId } });
+  if (!run) throw new DomainError("not_found", "run not found");
+  const t = TRANSITIONS[action];
+  if (!t.from.includes(run.status as RunStatus)) throw new DomainError("invalid", `cannot ${action} a ${run.status.replace("_", " ")} run`);
+  const budgetUsd = opts.budgetUsd !== undefined ? opts.budgetUsd : run.budgetUsd;
+  // A run stopped at its budget stopped because what is left cannot cover its next call's worst case: it resumes
+  // only with more budget (or none).
+  if (
+    action === "resume" &&
+    budgetUsd !== null &&
+    (run.spentUsd >= budgetUsd || (run.status === "budget_exhausted" && run.budgetUsd !== null && budgetUsd <= run.budgetUsd))
+  )
+    throw new DomainError("invalid", `the budget ($${budgetUsd.toFixed(2)}) is spent; raise it to resume`);
+  const updated = await prisma.run.update({
+    where: { id: runId },
+    data: { status: t.to, budgetUsd, finishedAt: action === "cancel" ? new Date() : null, error: null },
+  });
+  // Pollers see the new status at once, not up to SUMMARY_SHARE_MS later.
+  forgetShared(runId);
+  return updated;
+}
+
+/** Turns "label automatically" on or off for a text-to-image run (the run page; launch sets it). */
+export async function setAutoLabel(prisma: PrismaClient, runId: string, on: boolean) {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true } });
+  if (!run) return { ok: false as const, error: "run not found" };
+  if (run.modality !== "t2i") return { ok: false as const, error: "only text-to-image runs have faces to label" };
+  await prisma.run.update({ where: { id: runId }, data: { autoLabel: on } });
+  return { ok: true as const };
+}

@@ -1,0 +1,695 @@
+// The durable run engine. Queries are rows; a worker leases a batch, calls the provider with per-model
+// concurrency, and writes each outcome in a transaction together with its cache entry. Killing a worker loses at
+// most its in-flight calls, whose leases expire and are claimed again (one duplicate call each, at most).
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { createImageProvider, createProvider, imageParams, modelParams, type ChatProvider, type ImageProvider } from "../../providers";
+import { suiteOf, type AnySuite, type CallSettings } from "../../suites";
+import { env } from "../../env";
+import { sweepInterruptedPlanning, type ModelSnapshot } from "./runs";
+import { processLlm } from "./process-llm";
+import { maxPromptChars, worstCaseUsd } from "./budget";
+import { NO_VALUES } from "./outcome-values";
+import { processImage } from "./process-image";
+import { writeBatch } from "./outcome-writes";
+import { claimQueries } from "./claim";
+import { DynamicLimit, RateGate } from "./limits";
+import { releaseShares, renewShare, sweepExpiredShares } from "./model-share";
+import { backoffMs, type Claimed, type ModelSlot, type ModelState, type ProcessorContext, type Write } from "./work-types";
+import { sweepStorage } from "../imports/store";
+import { LOST_PREFIX, NO_REASON, STUCK_PREFIX } from "../../core/run-status";
+import { isContention } from "../../db/retry";
+import { failureReasons, outcomeCounts } from "./outcomes";
+
+export interface WorkerOptions {
+  /** only work on this run (the CLI's `fof run`); all running runs otherwise */
+  runId?: string;
+  /**
+   * Work `runId` while it is still being planned, by the same process (the CLI's `fof run`: its planned rows are
+   * called while the rest is written). A run being planned is never completed: its status is "planning" until the
+   * last row is in. Nobody else works a planning run, so a launch that dies mid-plan is still swept whole (its
+   * paid answers stay in the response cache, and a new launch re-uses them).
+   */
+  whilePlanning?: boolean;
+  batchSize?: number;
+  /** how long a claimed query stays ours; must exceed the call timeout */
+  leaseMs?: number;
+  pollMs?: number;
+  /** results are written at most this often (and whenever 500 are waiting) */
+  flushMs?: number;
+  /** how often run states (status, budget, new runs) are re-read; in between they are kept in memory */
+  runCheckMs?: number;
+  log?: (message: string) => void;
+  /** backoff base for retryable errors */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** where generated images are stored (FOF_DATA_DIR by default) */
+  dataDir?: string;
+  /** how often the worker records its heartbeat (WorkerStatus) */
+  heartbeatMs?: number;
+  /** a worker silent this long is dead: what it holds is released (checked every heartbeat) */
+  staleWorkerMs?: number;
+  /** the most calls this worker runs at once per model (FOF_WORKER_MAX_CALLS); the model's own limit holds anyway */
+  maxCalls?: number;
+  /** how often it renews its share of each model's global limits, and how long an unrenewed share lasts */
+  shareRenewMs?: number;
+  shareLeaseMs?: number;
+  /** unwritten results beyond which nothing new is claimed (MAX_BUFFERED) */
+  maxBuffered?: number;
+  /** how long results may wait unwritten before the heartbeat says "stuck" (STUCK_AFTER_MS) */
+  stuckAfterMs?: number;
+}
+
+/** Writes per transaction: bounds one transaction's statements and size, whatever accumulated. */
+export const MAX_WRITES_PER_TRANSACTION = 500;
+/** Unwritten results beyond those in flight: while this many wait, the worker claims nothing new (backpressure). */
+const MAX_BUFFERED = 2_000;
+/** A worker whose results have waited this long unwritten reports itself stuck (Workers page, run page). */
+const STUCK_AFTER_MS = 20_000;
+const UNSTORABLE = "the result could not be stored";
+/** How often a running worker looks for launches that died while planning. */
+const PLANNING_SWEEP_MS = 30_000;
+
+export { capOutput, MAX_STORED_OUTPUT, TRUNCATION_MARK } from "./work-types";
+export class Worker {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir" | "maxCalls" | "whilePlanning">> &
+    Pick<WorkerOptions, "runId" | "log" | "maxCalls" | "whilePlanning">;
+  /** errors the loop met, by kind (tests and the heartbeat read them) */
+  readonly errors = { contention: 0, other: 0, unwritable: 0 };
+  /** queries this worker brought to an outcome (benchmarks and tests see how work was split) */
+  outcomes = 0;
+  /** the most results this worker has held unwritten at once (tests check the buffer stays bounded) */
+  peakBuffered = 0;
+  private readonly dataDir: string;
+  /** per run × model (each run calls with its launch snapshot) */
+  private models = new Map<string, ModelState>();
+  /** per model: its concurrency limit, shared by its runs */
+  private slots = new Map<string, ModelSlot>();
+  private configs = new Map<string, { suite: AnySuite; settings: CallSettings; seed: number }>();
+  /** per run × model: the worst-case cost of one claimed query (budgeted runs reserve it) */
+  private worstCase = new Map<string, number>();
+  private runModels = new Map<string, string[]>();
+  private buffer: Write[] = [];
+  private stopped = false;
+  private flushing: Promise<void> = Promise.resolve();
+  private inFlight = new Set<Promise<void>>();
+  private claimSeq = 0;
+  /** queries in flight per run × model, for the fair share of a model's concurrency between its runs */
+  private runModelInFlight = new Map<string, number>();
+  private lastError: { message: string; at: Date } | null = null;
+  private errorStreak = 0;
+  private lastHeartbeat = 0;
+  private heartbeating: Promise<void> | null = null;
+  private lastPlanningSweep = Date.now();
+  private lastFlushOk = Date.now();
+  /** set while writes fail: since when results have waited unwritten */
+  private stuck: { since: number } | null = null;
+  private activeRunIds: string[] = [];
+  /** the running runs as last read (every runCheckMs), and the spend written since */
+  private runState: { at: number; runs: Array<{ id: string; budgetUsd: number | null; spentUsd: number }> } = { at: 0, runs: [] };
+  private spentSinceCheck = new Map<string, number>();
+  private lastFinishCheck = 0;
+  /** what the processors see of this worker */
+  private readonly context: ProcessorContext;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    options: WorkerOptions = {},
+  ) {
+    this.opts = {
+      batchSize: 256,
+      leaseMs: env().FOF_WORKER_LEASE_MS,
+      maxCalls: env().FOF_WORKER_MAX_CALLS,
+      pollMs: 200,
+      flushMs: 250,
+      runCheckMs: 500,
+      backoffBaseMs: 500,
+      backoffMaxMs: 30_000,
+      heartbeatMs: 2_000,
+      // A live worker's heartbeat can wait on a busy database for up to the busy timeout (twice, with the stale
+      // check itself): only a silence longer than that means it is gone.
+      staleWorkerMs: Math.max(10_000, 2 * env().FOF_DB_BUSY_TIMEOUT_MS + 2_000),
+      shareRenewMs: 2_000,
+      shareLeaseMs: 10_000,
+      maxBuffered: MAX_BUFFERED,
+      stuckAfterMs: STUCK_AFTER_MS,
+      ...options,
+    };
+    this.dataDir = options.dataDir ?? env().dataDir;
+    this.context = {
+      prisma: this.prisma,
+      push: (w) => this.push(w),
+      seed: async (runId) => (await this.runConfig(runId)).seed,
+      backoff: (retry) => backoffMs(retry, this.opts.backoffBaseMs, this.opts.backoffMaxMs),
+      dataDir: this.dataDir,
+    };
+  }
+
+  stop() {
+    this.stopped = true;
+  }
+
+  /**
+   * Frees what workers that stopped heartbeating hold — their claimed queries and their shares of models — so the
+   * others take over without waiting for each lease to expire. Decided by time only (no heartbeat for
+   * staleWorkerMs, on any host), never by host name or process id; a worker that was only slow finds its claims
+   * gone and its results are still written once (an outcome is never written twice).
+   */
+  async releaseStaleWorkers(): Promise<number> {
+    const cutoff = new Date(Date.now() - this.opts.staleWorkerMs);
+    const stale = await this.prisma.workerStatus.findMany({
+      where: { stoppedAt: null, heartbeatAt: { lt: cutoff }, owner: { not: this.owner } },
+      select: { owner: true },
+    });
+    let released = 0;
+    for (const { owner } of stale) {
+      // Claim tokens are the owner id plus a sequence number.
+      const r = await this.prisma.query.updateMany({
+        where: { status: "leased", leaseOwner: { startsWith: `${owner}:` } },
+        data: { status: "pending", leaseOwner: null, leaseUntil: null },
+      });
+      released += r.count;
+      await this.prisma.modelSlotLease.deleteMany({ where: { owner } });
+      await this.prisma.workerStatus.updateMany({
+        where: { owner, heartbeatAt: { lt: cutoff } },
+        data: { stoppedAt: new Date(), inFlight: 0, lastError: `${LOST_PREFIX}: its work was released` },
+      });
+    }
+    if (released) this.opts.log?.(`released ${released} queries held by ${stale.length} worker(s) that stopped heartbeating`);
+    return released;
+  }
+
+  /**
+   * Works until stopped (server / `fof worker`) or, with untilDone, until the worker's runs have nothing left. The
+   * loop never exits on an error: database contention and anything else are logged, recorded in the heartbeat and
+   * retried with backoff. A stopping worker finishes its in-flight calls, writes them, and releases what it still
+   * holds, so another worker takes over at once.
+   */
+  async run({ untilDone = false }: { untilDone?: boolean } = {}): Promise<void> {
+    await this.guard("startup", async () => {
+      await this.releaseStaleWorkers();
+      await sweepExpiredShares(this.prisma);
+      const swept = await sweepInterruptedPlanning(this.prisma);
+      if (swept) this.opts.log?.(`removed ${swept} run(s) whose planning was interrupted`);
+      const storage = await sweepStorage(this.prisma, this.dataDir);
+      if (storage.uploads || storage.files) this.opts.log?.(`removed ${storage.uploads} abandoned upload(s) and ${storage.files} unreferenced file(s)`);
+    });
+    // Heartbeats on their own timer: a worker whose loop is busy or failing still says it is alive, and what ails it.
+    await this.beat();
+    const beats = setInterval(() => void this.beat(), Math.max(50, Math.floor(this.opts.heartbeatMs / 2)));
+    beats.unref?.();
+    let lastFlush = Date.now();
+    while (!this.stopped) {
+      const ok = await this.guard("loop", async () => {
+        const idle = this.inFlight.size === 0 && this.buffer.length === 0;
+        const runs = await this.activeRuns(idle && untilDone);
+        this.activeRunIds = runs.map((r) => r.id);
+        if (untilDone && idle && runs.length === 0) return "done";
+        await this.renewShares();
+        let claimedAny = false;
+        for (const run of runs) claimedAny = (await this.fill(run, runs.length)) || claimedAny;
+        if (this.buffer.length >= 500 || (this.buffer.length && Date.now() - lastFlush >= this.opts.flushMs)) {
+          await this.flush();
+          lastFlush = Date.now();
+        }
+        if (!claimedAny) await this.finishRuns(runs.map((r) => r.id));
+        // Nothing to start: wait for a call to finish (or for new work), without spinning on the database.
+        if (!claimedAny) await sleep(this.inFlight.size ? Math.min(this.opts.pollMs, 20) : this.opts.pollMs);
+        else await sleep(0);
+        return "ok";
+      });
+      if (ok === "done") break;
+      if (ok === undefined) await sleep(backoffMs(Math.min(this.errorStreak, 6), this.opts.backoffBaseMs, this.opts.backoffMaxMs) + 50);
+    }
+    await Promise.allSettled([...this.inFlight]);
+    // The last writes and the lease release must land: retried through contention, a bounded number of times.
+    for (let i = 0; i < 20 && (this.buffer.length || i === 0); i++) {
+      const done = await this.guard("final flush", () => this.flush());
+      if (done !== undefined && !this.buffer.length) break;
+      await sleep(backoffMs(i, this.opts.backoffBaseMs, 5_000) + 50);
+    }
+    clearInterval(beats);
+    await this.heartbeating;
+    await this.guard("release", () => this.releaseOwnLeases());
+    await this.guard("release shares", () => releaseShares(this.prisma, this.owner));
+    await this.guard("stop", () =>
+      this.prisma.workerStatus.updateMany({ where: { owner: this.owner }, data: { stoppedAt: new Date(), inFlight: 0, heartbeatAt: new Date() } }),
+    );
+  }
+
+  /** Runs one step; on any error records it, counts it and returns undefined (the caller backs off). */
+  private async guard<T>(what: string, fn: () => Promise<T>): Promise<T | undefined> {
+    try {
+      const r = await fn();
+      this.errorStreak = 0;
+      return r;
+    } catch (e) {
+      const contention = isContention(e);
+      if (contention) this.errors.contention++;
+      else this.errors.other++;
+      this.errorStreak++;
+      const message =
+        `${what}: ${contention ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(
+          0,
+          500,
+        );
+      this.lastError = { message, at: new Date() };
+      this.opts.log?.(message);
+      return undefined;
+    }
+  }
+
+  /** One heartbeat, never two at once; its failure is recorded like the loop's, without touching its backoff. */
+  private beat(): Promise<void> {
+    if (this.heartbeating) return this.heartbeating;
+    const p = this.heartbeat()
+      .catch((e: unknown) => {
+        const message =
+          `heartbeat: ${isContention(e) ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(
+            0,
+            500,
+          );
+        this.lastError = { message, at: new Date() };
+      })
+      .finally(() => {
+        this.heartbeating = null;
+      });
+    this.heartbeating = p;
+    return p;
+  }
+
+  /** What the heartbeat says is wrong: "stuck: …" while results have waited unwritten too long, else the last error. */
+  private reportedError(now: number): { message: string; at: Date } | null {
+    if (this.stuck && now - this.stuck.since >= this.opts.stuckAfterMs && this.buffer.length) {
+      const why = this.lastError?.message ?? "writes fail";
+      return {
+        message:
+          `${STUCK_PREFIX} ${this.buffer.length} result(s) unwritten for ${Math.round((now - this.stuck.since) / 1000)} s, claiming nothing new — ${why}`.slice(
+            0,
+            500,
+          ),
+        at: new Date(now),
+      };
+    }
+    return this.lastError;
+  }
+
+  /** Records this worker's heartbeat (at most every heartbeatMs): the run page shows stalled or erroring workers. */
+  private async heartbeat(force = false) {
+    const now = Date.now();
+    if (!force && now - this.lastHeartbeat < this.opts.heartbeatMs) return;
+    this.lastHeartbeat = now;
+    const [host, pid] = this.owner.split(":");
+    const error = this.reportedError(now);
+    const data = {
+      heartbeatAt: new Date(now),
+      inFlight: this.inFlight.size,
+      runsJson: JSON.stringify(this.activeRunIds.slice(0, 50)),
+      lastError: error?.message ?? null,
+      lastErrorAt: error?.at ?? null,
+      stoppedAt: null,
+    };
+    await this.prisma.workerStatus.upsert({ where: { owner: this.owner }, create: { owner: this.owner, host, pid: Number(pid), ...data }, update: data });
+    await this.releaseStaleWorkers();
+    // Launches that died while planning are removed while workers run, not only at the next start.
+    if (now - this.lastPlanningSweep >= PLANNING_SWEEP_MS) {
+      this.lastPlanningSweep = now;
+      const swept = await sweepInterruptedPlanning(this.prisma);
+      if (swept) this.opts.log?.(`removed ${swept} run(s) whose planning was interrupted`);
+    }
+  }
+
+  /** Gives back every query this worker still holds (its claims carry its owner id as prefix). */
+  async releaseOwnLeases(): Promise<number> {
+    const r = await this.prisma.query.updateMany({
+      where: { status: "leased", leaseOwner: { startsWith: `${this.owner}:` } },
+      data: { status: "pending", leaseOwner: null, leaseUntil: null },
+    });
+    if (r.count) this.opts.log?.(`released ${r.count} queries on stop`);
+    return r.count;
+  }
+
+  /** The running runs, re-read at most every runCheckMs (or now, when `fresh`): kept in memory in between. */
+  private async activeRuns(fresh = false) {
+    if (fresh || Date.now() - this.runState.at >= this.opts.runCheckMs) {
+      const runs = await this.prisma.run.findMany({
+        where:
+          this.opts.runId && this.opts.whilePlanning
+            ? { id: this.opts.runId, status: { in: ["running", "planning"] } }
+            : { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
+        select: { id: true, budgetUsd: true, spentUsd: true },
+      });
+      this.runState = { at: Date.now(), runs };
+      this.spentSinceCheck.clear();
+    }
+    return this.runState.runs;
+  }
+
+  private async runConfig(runId: string) {
+    let c = this.configs.get(runId);
+    if (!c) {
+      const run = await this.prisma.run.findUniqueOrThrow({ where: { id: runId } });
+      // The run's suite reads the config it was planned with; the engine only needs its call settings.
+      const suite = suiteOf(run.suiteId);
+      c = { suite, settings: suite.callSettings(suite.configSchema.parse(JSON.parse(run.configJson))), seed: run.seed };
+      this.configs.set(runId, c);
+    }
+    return c;
+  }
+
+  /**
+   * The provider for a run's model, from the snapshot of its settings taken at launch (provider, model id, base
+   * URL, credential name, parameters, prices), so editing a model never changes what a running run calls or pays.
+   * Runs planned before snapshots existed use the current settings. The credential is re-checked here.
+   */
+  private async model(runId: string, modelConfigId: string, timeoutMs: number): Promise<ModelState> {
+    const key = `${runId}|${modelConfigId}`;
+    let m = this.models.get(key);
+    if (!m) {
+      const [cfg, rm] = await Promise.all([
+        this.prisma.modelConfig.findUniqueOrThrow({ where: { id: modelConfigId } }),
+        this.prisma.runModel.findUnique({ where: { runId_modelConfigId: { runId, modelConfigId } }, select: { settingsJson: true } }),
+      ]);
+      const snap = rm && rm.settingsJson !== "{}" ? (JSON.parse(rm.settingsJson) as ModelSnapshot) : null;
+      const settings = snap
+        ? {
+            slug: cfg.slug,
+            provider: snap.provider,
+            modelId: snap.modelId,
+            baseUrl: snap.baseUrl,
+            apiKeyEnv: snap.credential,
+            paramsJson: JSON.stringify(snap.params),
+            modality: snap.modality,
+            priceIn: snap.priceInputPer1k,
+            priceOut: snap.priceOutputPer1k,
+            pricePerImage: snap.pricePerImage,
+          }
+        : {
+            slug: cfg.slug,
+            provider: cfg.provider,
+            modelId: cfg.modelId,
+            baseUrl: cfg.baseUrl,
+            apiKeyEnv: cfg.apiKeyEnv,
+            paramsJson: cfg.paramsJson,
+            modality: cfg.modality,
+            priceIn: cfg.priceInputPer1k,
+            priceOut: cfg.priceOutputPer1k,
+            pricePerImage: cfg.pricePerImage,
+          };
+      let provider: ChatProvider | null = null;
+      let imageProvider: ImageProvider | null = null;
+      let imageSize: ModelState["imageSize"] = null;
+      let providerError: string | null = null;
+      try {
+        if (settings.modality === "t2i") {
+          imageProvider = createImageProvider(settings, timeoutMs);
+          const p = imageParams(settings);
+          imageSize = { width: p.width, height: p.height };
+        } else {
+          provider = createProvider(settings, timeoutMs);
+          modelParams(settings);
+        }
+      } catch (e) {
+        providerError = e instanceof Error ? e.message : String(e);
+      }
+      let slot = this.slots.get(modelConfigId);
+      if (!slot) {
+        const concurrency = Math.max(1, cfg.concurrency);
+        this.slots.set(
+          modelConfigId,
+          (slot = { modelConfigId, limit: new DynamicLimit(0), rate: new RateGate(), inFlight: 0, concurrency, granted: 0, idle: false, renewedAt: 0 }),
+        );
+        await this.renew(slot);
+      }
+      m = {
+        id: cfg.id,
+        slug: cfg.slug,
+        providerName: settings.provider,
+        modality: settings.modality,
+        provider,
+        imageProvider,
+        imageSize,
+        providerError,
+        slot,
+        priceIn: settings.priceIn,
+        priceOut: settings.priceOut,
+        pricePerImage: settings.pricePerImage,
+        maxTokens: settings.modality === "t2i" ? 0 : safeMaxTokens(settings),
+      };
+      this.models.set(key, m);
+    }
+    return m;
+  }
+
+  /** Renews this worker's share of every model it calls (each at most every shareRenewMs). */
+  private async renewShares() {
+    const now = Date.now();
+    for (const slot of this.slots.values()) if (now - slot.renewedAt >= this.opts.shareRenewMs) await this.renew(slot);
+  }
+
+  /** Takes this worker's share of a model's limits: it wants the whole model while it has work, else what it runs. */
+  private async renew(slot: ModelSlot) {
+    const want = Math.min(slot.idle ? slot.inFlight : slot.concurrency, this.opts.maxCalls ?? Infinity);
+    const share = await renewShare(this.prisma, this.owner, { modelConfigId: slot.modelConfigId, want, inFlight: slot.limit.running }, this.opts.shareLeaseMs);
+    slot.renewedAt = Date.now();
+    slot.concurrency = share.concurrency;
+    slot.granted = share.grant;
+    slot.limit.setCapacity(share.grant);
+    // The rates follow the share: all workers together never exceed the model's rate.
+    const fraction = share.grant / share.concurrency;
+    slot.rate.setRates(
+      share.requestsPerMinute === null ? null : share.requestsPerMinute * fraction,
+      share.tokensPerMinute === null ? null : share.tokensPerMinute * fraction,
+    );
+  }
+
+  /** Claims and starts as many queries of a run as its models have free slots. */
+  private async fill(run: { id: string; budgetUsd: number | null; spentUsd: number }, activeRuns = 1): Promise<boolean> {
+    const runId = run.id;
+    // Results that cannot be written yet hold back new claims: the buffer stays bounded, and nothing more is paid
+    // for while its results could be lost.
+    if (this.buffer.length >= this.opts.maxBuffered) return false;
+    // Spend as last read, plus what this worker wrote since and what it holds unwritten.
+    const pendingSpend = this.buffer.reduce((a, w) => a + ((w.kind === "outcome" || w.kind === "retry") && w.query.runId === runId ? (w.costUsd ?? 0) : 0), 0);
+    if (run.budgetUsd !== null && run.spentUsd + (this.spentSinceCheck.get(runId) ?? 0) + pendingSpend >= run.budgetUsd) {
+      const stopped = await this.prisma.run.updateMany({
+        where: { id: runId, status: "running" },
+        data: { status: "budget_exhausted", error: `budget of $${run.budgetUsd.toFixed(2)} reached` },
+      });
+      if (stopped.count) this.opts.log?.(`run ${runId}: budget reached, stopping`);
+      this.runState.at = 0; // re-read the runs next time
+      return false;
+    }
+    const { suite, settings } = await this.runConfig(runId);
+    const knownSpend = run.spentUsd + (this.spentSinceCheck.get(runId) ?? 0) + pendingSpend;
+    let unaffordable = 0;
+    let modelIds = this.runModels.get(runId);
+    if (!modelIds) {
+      modelIds = (await this.prisma.runModel.findMany({ where: { runId }, select: { modelConfigId: true } })).map((r) => r.modelConfigId);
+      this.runModels.set(runId, modelIds);
+    }
+    let claimedAny = false;
+    for (const modelConfigId of modelIds) {
+      const m = await this.model(runId, modelConfigId, settings.timeoutMs);
+      const rmKey = `${runId}|${modelConfigId}`;
+      const mine = this.runModelInFlight.get(rmKey) ?? 0;
+      // Keep up to two batches' worth queued behind the concurrency limit so the provider is never idle; runs on
+      // the same model share it: each run may hold its fair part, so a second run starts at once.
+      // The worker's share of the model's global concurrency bounds what it claims.
+      const sharing = Math.max(1, this.runsOnModel(modelConfigId, activeRuns));
+      const fair = Math.ceil((m.slot.granted * 2) / sharing);
+      const room = Math.min(this.opts.batchSize, m.slot.granted * 2 - m.slot.inFlight, fair - mine);
+      if (room <= 0) {
+        // Held back by the share, not by a lack of work: ask for more at the next renewal.
+        if (m.slot.granted * 2 - m.slot.inFlight <= 0) m.slot.idle = false;
+        continue;
+      }
+      // Claim a sizeable batch (half the share) while calls are still queued: one claim feeds many calls, so the
+      // database sees a statement per dozens of queries, and the provider is never idle (a share's worth waits).
+      if (m.slot.inFlight >= m.slot.granted && room < Math.min(Math.ceil(m.slot.granted / 2), fair)) continue;
+      // A budgeted run reserves each call's worst case as it is claimed; a model whose next call the budget cannot
+      // cover, even with nothing else reserved, is done.
+      const w = run.budgetUsd === null ? 0 : await this.worstCaseOf(runId, m, settings.maxReasks);
+      if (w > 0 && run.budgetUsd !== null && knownSpend + w > run.budgetUsd + 1e-9) {
+        unaffordable++;
+        continue;
+      }
+      const claimed = await this.claim(runId, modelConfigId, room, w > 0 ? { perQueryUsd: w } : null);
+      m.slot.idle = claimed.length < room;
+      for (const q of claimed) {
+        claimedAny = true;
+        m.slot.inFlight++;
+        this.runModelInFlight.set(rmKey, (this.runModelInFlight.get(rmKey) ?? 0) + 1);
+        const p = m.slot.limit
+          .run(() => (q.modality === "t2i" ? processImage(this.context, q, m, settings) : processLlm(this.context, q, m, settings, suite.readAnswer)))
+          .catch((e: unknown) => this.opts.log?.(`query ${q.id}: ${e instanceof Error ? e.message : String(e)}`))
+          .finally(() => {
+            m.slot.inFlight--;
+            this.runModelInFlight.set(rmKey, (this.runModelInFlight.get(rmKey) ?? 1) - 1);
+            this.inFlight.delete(p);
+          });
+        this.inFlight.add(p);
+      }
+    }
+    if (unaffordable > 0 && unaffordable === modelIds.length && run.budgetUsd !== null) {
+      const left = Math.max(0, run.budgetUsd - knownSpend);
+      const stopped = await this.prisma.run.updateMany({
+        where: { id: runId, status: "running" },
+        data: {
+          status: "budget_exhausted",
+          error: `budget of $${run.budgetUsd.toFixed(2)} reached: $${left.toFixed(4)} is left, less than the next call may cost`,
+        },
+      });
+      if (stopped.count) this.opts.log?.(`run ${runId}: budget reached, stopping`);
+      this.runState.at = 0;
+    }
+    return claimedAny;
+  }
+
+  private async worstCaseOf(runId: string, m: ModelState, maxReasks: number): Promise<number> {
+    const key = `${runId}|${m.id}`;
+    let w = this.worstCase.get(key);
+    if (w === undefined) {
+      const chars = m.modality === "t2i" ? 0 : await maxPromptChars(this.prisma, runId, m.id);
+      w = worstCaseUsd(m, chars, maxReasks);
+      this.worstCase.set(key, w);
+    }
+    return w;
+  }
+
+  /** How many of the active runs use a model (known from the runs this worker has filled). */
+  private runsOnModel(modelConfigId: string, activeRuns: number): number {
+    let n = 0;
+    for (const runId of this.activeRunIds.length ? this.activeRunIds : []) if (this.runModels.get(runId)?.includes(modelConfigId)) n++;
+    return Math.min(Math.max(n, 1), Math.max(activeRuns, 1));
+  }
+
+  private claim(runId: string, modelConfigId: string, n: number, reserve: { perQueryUsd: number } | null): Promise<Claimed[]> {
+    return claimQueries(this.prisma, { runId, modelConfigId, n, token: `${this.owner}:${++this.claimSeq}`, leaseMs: this.opts.leaseMs, reserve });
+  }
+
+  private push(w: Write) {
+    if (w.kind === "outcome") this.outcomes++;
+    this.buffer.push(w);
+    if (this.buffer.length > this.peakBuffered) this.peakBuffered = this.buffer.length;
+  }
+
+  /**
+   * Writes buffered results, at most MAX_WRITES_PER_TRANSACTION per transaction. A slice that fails on database
+   * contention goes back in front of the buffer whole (it rolled back; outcomes are idempotent per query) and the
+   * flush stops there, to be retried with backoff. A slice that fails for any other reason is split in halves and
+   * each half tried alone, down to one write: one result the database refuses never holds back the rest. A single
+   * outcome that cannot be stored is recorded as a failed outcome with the reason instead (the call happened; its
+   * query must still end with exactly one outcome); should even that fail, it is dropped from the buffer and its
+   * lease expires, so the query is tried again later. The buffer never grows past what is in flight plus
+   * MAX_BUFFERED: `fill` stops claiming while it is full.
+   */
+  async flush(): Promise<void> {
+    const prev = this.flushing;
+    let release!: () => void;
+    this.flushing = new Promise((r) => (release = r));
+    await prev;
+    try {
+      // What is here now, not what arrives meanwhile (a flush always ends).
+      let left = this.buffer.length;
+      while (left > 0) {
+        const slice = this.buffer.splice(0, Math.min(left, MAX_WRITES_PER_TRANSACTION));
+        left -= slice.length;
+        try {
+          await this.writeSplitting(slice);
+        } catch (e) {
+          this.buffer = slice.concat(this.buffer);
+          throw e;
+        }
+      }
+      this.lastFlushOk = Date.now();
+      this.stuck = null;
+    } catch (e) {
+      this.stuck ??= { since: Date.now() };
+      throw e;
+    } finally {
+      release();
+    }
+  }
+
+  /** Writes a slice; on a non-contention failure, its halves separately (contention is thrown: the caller retries). */
+  private async writeSplitting(slice: Write[]): Promise<void> {
+    try {
+      await writeBatch(this.prisma, slice);
+      for (const w of slice)
+        if ((w.kind === "outcome" || w.kind === "retry") && w.costUsd)
+          this.spentSinceCheck.set(w.query.runId, (this.spentSinceCheck.get(w.query.runId) ?? 0) + w.costUsd);
+      return;
+    } catch (e) {
+      if (isContention(e)) throw e;
+      if (slice.length > 1) {
+        const mid = Math.ceil(slice.length / 2);
+        await this.writeSplitting(slice.slice(0, mid));
+        await this.writeSplitting(slice.slice(mid));
+        return;
+      }
+      const [w] = slice;
+      const why = e instanceof Error ? (e.message.split("\n").filter(Boolean).slice(-1)[0] ?? e.message) : String(e);
+      this.errors.unwritable++;
+      this.lastError = { message: `write refused by the database: ${why}`.slice(0, 500), at: new Date() };
+      this.opts.log?.(`a result could not be written (${w.kind}${w.kind === "cache" ? "" : ` of query ${w.query.id}`}): ${why}`);
+      if (w.kind !== "outcome" || (w.image === undefined && w.status === "failed" && w.reason?.startsWith(UNSTORABLE))) return;
+      // The call was made (and may have been paid): its query ends as failed, with the reason, and the spend counts.
+      const failed: Write = {
+        ...w,
+        status: "failed",
+        reason: `${UNSTORABLE}: ${why}`.slice(0, 1000),
+        rawText: null,
+        letter: null,
+        values: NO_VALUES,
+        image: undefined,
+        cacheRows: [],
+      };
+      try {
+        await this.writeSplitting([failed]);
+      } catch (again) {
+        if (isContention(again)) throw again;
+      }
+    }
+  }
+
+  /**
+   * Marks runs done when every query has an outcome: "failed" when not one call succeeded (with the commonest reason
+   * in Run.error), else "completed" — its failed items are counted wherever its status is shown (outcomeLabel).
+   */
+  private async finishRuns(runIds: string[]) {
+    if (Date.now() - this.lastFinishCheck < this.opts.runCheckMs) return;
+    this.lastFinishCheck = Date.now();
+    for (const runId of runIds) {
+      // A run this worker still has calls or unwritten results for is not finished.
+      if (this.buffer.some((w) => w.kind !== "cache" && w.query.runId === runId)) continue;
+      const open = await this.prisma.query.count({ where: { runId, status: { in: ["pending", "leased"] } } });
+      if (open !== 0) continue;
+      const counts = (await outcomeCounts(this.prisma, [runId])).get(runId)!;
+      const allFailed = counts.failed > 0 && counts.answered + counts.refused === 0;
+      const error = allFailed
+        ? `every call failed (${counts.failed.toLocaleString("en-US")}): ${(await failureReasons(this.prisma, runId, 1))[0]?.reason ?? NO_REASON}`.slice(
+            0,
+            1000,
+          )
+        : undefined;
+      await this.prisma.run.updateMany({
+        where: { id: runId, status: "running" },
+        data: { status: allFailed ? "failed" : "completed", finishedAt: new Date(), ...(error ? { error } : {}) },
+      });
+    }
+  }
+}
+
+/** A chat model's max_tokens (its default when its parameters do not parse: the call fails anyway then). */
+function safeMaxTokens(settings: { paramsJson: string }): number {
+  try {
+    return modelParams(settings as Parameters<typeof modelParams>[0]).maxTokens;
+  } catch {
+    return 0;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
