@@ -15,4 +15,3 @@ export function Input({ className, type = "text", ...props }: ComponentProps<"in
 export function Select({ className, ...props }: ComponentProps<"select">) {
   return <select className={cn(BOX, className)} {...props} />;
 }
-
