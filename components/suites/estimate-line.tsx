@@ -1,0 +1,53 @@
+import type { SuiteEstimate } from "@/lib/suites/estimate";
+import { Alert } from "@/components/ui/alert";
+
+/** Planned items per model and in total, the estimated cost, and whether it fits the cap and the spending limit. */
+export function EstimateLine({
+  estimate,
+  error,
+  spendingLeft,
+  budget,
+}: {
+  estimate: SuiteEstimate | null;
+  error: string | null;
+  spendingLeft: number | null;
+  budget: number | null;
+}) {
+  if (error)
+    return (
+      <p data-testid="estimate" className="text-sm text-slate-500">
+        No estimate yet: {error}
+      </p>
+    );
+  if (!estimate)
+    return (
+      <p data-testid="estimate" className="text-sm text-slate-500">
+        Estimating…
+      </p>
+    );
+  const n = (x: number) => x.toLocaleString("en-US");
+  const unpriced = estimate.models.filter((m) => m.usd === null).map((m) => m.slug);
+  const spend = budget ?? estimate.usd;
+  return (
+    <div data-testid="estimate" className="space-y-1 text-sm">
+      <p>
+        <b className="tabular-nums">{n(estimate.total)}</b> {estimate.unit} planned ({n(estimate.perModel)} per model × {estimate.models.length} model
+        {estimate.models.length === 1 ? "" : "s"}
+        {estimate.helper ? ` + ${n(estimate.helper)} guidance queries` : ""}) · estimated cost <b className="tabular-nums">${estimate.usd.toFixed(2)}</b>
+        {unpriced.length ? ` (no price for ${unpriced.join(", ")})` : ""}
+      </p>
+      {estimate.overCap && (
+        <Alert compact>
+          More than one run may plan ({n(estimate.cap)}, FOF_MAX_QUERIES_PER_RUN): use fewer items, images or models, or split it into several runs.
+        </Alert>
+      )}
+      {spendingLeft !== null && spend > spendingLeft && (
+        <Alert compact>
+          {budget !== null ? `The budget ($${budget.toFixed(2)})` : `The estimate ($${estimate.usd.toFixed(2)})`} is more than what is left of your spending
+          limit (${spendingLeft.toFixed(2)})
+          {budget !== null ? ": the launch will be refused." : ": set a budget within it, or the run stops when the limit is reached."}
+        </Alert>
+      )}
+    </div>
+  );
+}
