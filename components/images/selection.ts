@@ -29,7 +29,7 @@ async function zipListing(file: File): Promise<{ names: string[]; manifests: Map
   return { names, manifests: new Map(Object.entries(entries).map(([k, v]) => [k, new TextDecoder().decode(v)])) };
 }
 
-export const isZip = (p: Picked) => /\.zip$/i.test(p.path);
+const isZip = (p: Picked) => /\.zip$/i.test(p.path);
 
 /**
  * Same content under two names — loose files and entries inside zips alike — found in the browser (SHA-256) before
