@@ -3,6 +3,7 @@
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import type { LastImage } from "./use-labelling-loop";
+import { Field } from "@/components/ui/field";
 
 export function ModelMissing({ chooseFile }: { chooseFile: (file: File | undefined) => void }) {
   return (
@@ -26,12 +27,9 @@ export function ModelMissing({ chooseFile }: { chooseFile: (file: File | undefin
             this browser’s storage.
           </li>
         </ol>
-        <div>
-          <label htmlFor="fairface-file" className="font-medium">
-            FairFace model file (.onnx)
-          </label>
+        <Field label="FairFace model file (.onnx)">
           <Input id="fairface-file" type="file" accept=".onnx" onChange={(e) => chooseFile(e.target.files?.[0])} className="mt-1 block text-sm" />
-        </div>
+        </Field>
       </div>
     </Card>
   );

@@ -5,10 +5,12 @@ import { saveModel, type ModelFormState } from "@/app/models/actions";
 import { Button } from "@/components/ui/button";
 import { ActionForm } from "@/components/ui/action-form";
 import { Input, Select } from "@/components/ui/input";
+import { Field } from "@/components/ui/field";
+import { Alert } from "@/components/ui/alert";
 
-type Field = { name: string; label: string; type?: string; placeholder?: string; step?: string; hint?: string; only?: "llm" | "t2i"; api?: true };
+type FieldSpec = { name: string; label: string; type?: string; placeholder?: string; step?: string; hint?: string; only?: "llm" | "t2i"; api?: true };
 
-const FIELDS: Field[] = [
+const FIELDS: FieldSpec[] = [
   { name: "slug", label: "Id", placeholder: "gpt-4o-2024-08-06", hint: "used in runs, exports and the CLI" },
   { name: "label", label: "Display name", placeholder: "GPT-4o" },
   { name: "modelId", label: "Provider model id", placeholder: "gpt-4o-2024-08-06, dall-e-3, black-forest-labs/flux-1.1-pro", api: true },
@@ -55,19 +57,9 @@ export function ModelForm({ credentials }: { credentials: string[] }) {
   const shown = FIELDS.filter((f) => (!f.only || f.only === modality) && (!f.api || provider !== "import"));
   return (
     <ActionForm action={action} className="space-y-3" data-testid="model-form">
-      {state.message && (
-        <p
-          role={state.ok ? "status" : "alert"}
-          className={`rounded-md px-3 py-2 text-sm ${state.ok ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"}`}
-        >
-          {state.message}
-        </p>
-      )}
+      {state.message && <Alert tone={state.ok ? "success" : "error"}>{state.message}</Alert>}
       <div className="grid gap-3 sm:grid-cols-2">
-        <div className="text-sm">
-          <label htmlFor="model-modality" className="font-medium">
-            Kind
-          </label>
+        <Field label="Kind">
           <Select
             id="model-modality"
             name="modality"
@@ -77,70 +69,35 @@ export function ModelForm({ credentials }: { credentials: string[] }) {
               setModality(m);
               if (m === "llm" && provider === "import") setProvider("openai");
             }}
-            className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5"
+            className="block w-full"
           >
             <option value="llm">LLM (text answers)</option>
             <option value="t2i">Text-to-image (portraits)</option>
           </Select>
-        </div>
-        <div className="text-sm">
-          <label htmlFor="model-provider" className="font-medium">
-            Provider
-          </label>
-          <Select
-            id="model-provider"
-            name="provider"
-            value={provider}
-            onChange={(e) => setProvider(e.target.value)}
-            aria-invalid={!!err.provider}
-            aria-describedby="provider-hint"
-            className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5"
-          >
+        </Field>
+        <Field label="Provider" error={err.provider} hint={provider === "import" ? "images made elsewhere are uploaded on the Import page" : undefined}>
+          <Select id="model-provider" name="provider" value={provider} onChange={(e) => setProvider(e.target.value)} className="block w-full">
             <option value="openai">{modality === "t2i" ? "OpenAI Images" : "OpenAI"}</option>
             <option value="openai-compatible">OpenAI-compatible (vLLM, Ollama, DeepInfra, OpenRouter…)</option>
             <option value="replicate">Replicate</option>
             {modality === "t2i" && <option value="import">Import only (no API: Midjourney …)</option>}
           </Select>
-          <span id="provider-hint" className={`mt-0.5 block text-xs ${err.provider ? "text-rose-700" : "text-slate-500"}`}>
-            {err.provider ?? (provider === "import" ? "images made elsewhere are uploaded on the Import page" : "")}
-          </span>
-        </div>
+        </Field>
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
         {shown.map((f) => (
-          <div key={f.name} className="text-sm">
-            <label htmlFor={`model-${f.name}`} className="font-medium">
-              {f.label}
-            </label>
-            <Input
-              id={`model-${f.name}`}
-              name={f.name}
-              type={f.type ?? "text"}
-              step={f.step}
-              placeholder={f.placeholder}
-              aria-invalid={!!err[f.name]}
-              aria-describedby={`${f.name}-hint`}
-              className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 aria-[invalid=true]:border-rose-500"
-            />
-            <span id={`${f.name}-hint`} className={`mt-0.5 block text-xs ${err[f.name] ? "text-rose-700" : "text-slate-500"}`}>
-              {err[f.name] ?? f.hint}
-            </span>
-          </div>
+          <Field key={f.name} label={f.label} hint={err[f.name] ? undefined : f.hint} error={err[f.name]}>
+            <Input id={`model-${f.name}`} name={f.name} type={f.type ?? "text"} step={f.step} placeholder={f.placeholder} className="block w-full" />
+          </Field>
         ))}
       </div>
       {provider !== "import" && (
-        <div className="text-sm">
-          <label htmlFor="model-apiKeyEnv" className="font-medium">
-            Credential
-          </label>
-          <Select
-            id="model-apiKeyEnv"
-            name="apiKeyEnv"
-            defaultValue=""
-            aria-invalid={!!err.apiKeyEnv}
-            aria-describedby="apiKeyEnv-hint"
-            className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 aria-[invalid=true]:border-rose-500 sm:w-1/2"
-          >
+        <Field
+          label="Credential"
+          error={err.apiKeyEnv}
+          hint={err.apiKeyEnv ? undefined : "declared by the operator on the server, each for its own endpoints; the key itself is never entered here"}
+        >
+          <Select id="model-apiKeyEnv" name="apiKeyEnv" defaultValue="" className="block w-full sm:w-1/2">
             <option value="">{provider === "openai-compatible" ? "none (no key is sent)" : "the provider's own (OPENAI_API_KEY / REPLICATE_API_TOKEN)"}</option>
             {credentials.map((c) => (
               <option key={c} value={c}>
@@ -148,10 +105,7 @@ export function ModelForm({ credentials }: { credentials: string[] }) {
               </option>
             ))}
           </Select>
-          <span id="apiKeyEnv-hint" className={`mt-0.5 block text-xs ${err.apiKeyEnv ? "text-rose-700" : "text-slate-500"}`}>
-            {err.apiKeyEnv ?? "declared by the operator on the server, each for its own endpoints; the key itself is never entered here"}
-          </span>
-        </div>
+        </Field>
       )}
       <Button type="submit" disabled={pending}>
         {pending ? "Saving…" : "Save model"}

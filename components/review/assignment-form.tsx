@@ -6,6 +6,8 @@ import { createAssignmentAction, type AssignmentFormState } from "@/app/review/a
 import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { Field } from "@/components/ui/field";
+import { Alert } from "@/components/ui/alert";
 
 const input = "mt-0.5 w-full rounded-md border border-slate-300 px-2 py-1 text-sm";
 
@@ -15,12 +17,9 @@ export function AssignmentForm({ runs, people }: { runs: Array<{ id: string; nam
   return (
     <ActionForm action={action} className="space-y-3 text-sm">
       <div className="grid gap-3 sm:grid-cols-2">
-        <div>
-          <label htmlFor="as-name" className="text-xs text-slate-500">
-            Name
-          </label>
+        <Field label="Name">
           <Input id="as-name" name="name" required defaultValue="Validation sample" className={input} />
-        </div>
+        </Field>
         <fieldset>
           <legend className="text-xs text-slate-500">Annotators</legend>
           <div className="mt-0.5 max-h-32 overflow-auto rounded-md border border-slate-300 px-2 py-1">
@@ -32,24 +31,15 @@ export function AssignmentForm({ runs, people }: { runs: Array<{ id: string; nam
             ))}
           </div>
         </fieldset>
-        <div>
-          <label htmlFor="as-per-model" className="text-xs text-slate-500">
-            Images per model (paper: 25)
-          </label>
+        <Field label="Images per model (paper: 25)">
           <Input id="as-per-model" name="perModel" type="number" min={1} defaultValue={25} className={input} />
-        </div>
-        <div>
-          <label htmlFor="as-overlap" className="text-xs text-slate-500">
-            Annotators per image (blank: all)
-          </label>
+        </Field>
+        <Field label="Annotators per image (blank: all)">
           <Input id="as-overlap" name="overlap" type="number" min={1} className={input} />
-        </div>
-        <div>
-          <label htmlFor="as-seed" className="text-xs text-slate-500">
-            Seed
-          </label>
+        </Field>
+        <Field label="Seed">
           <Input id="as-seed" name="seed" type="number" min={0} defaultValue={1} className={input} />
-        </div>
+        </Field>
       </div>
       <fieldset>
         <legend className="text-xs text-slate-500">Runs to sample from</legend>
@@ -66,9 +56,9 @@ export function AssignmentForm({ runs, people }: { runs: Array<{ id: string; nam
         {pending ? "Dealing…" : "Deal assignment"}
       </Button>
       {state.message && (
-        <p role={state.ok ? "status" : "alert"} className={state.ok ? "text-emerald-700" : "text-rose-700"}>
+        <Alert compact tone={state.ok ? "success" : "error"}>
           {state.message}
-        </p>
+        </Alert>
       )}
       {state.links && (
         <ul className="list-disc pl-5">

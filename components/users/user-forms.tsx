@@ -6,15 +6,14 @@ import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { ROLES, type Role } from "@/lib/auth/roles";
 import { Input, Select } from "@/components/ui/input";
+import { Field } from "@/components/ui/field";
+import { Alert } from "@/components/ui/alert";
 
 function Result({ state }: { state: UsersFormState }) {
   if (!state.message) return null;
   const link = state.link ? `${window.location.origin}${state.link}` : null;
   return (
-    <div
-      role={state.ok ? "status" : "alert"}
-      className={`mt-2 rounded-md px-3 py-2 text-xs ${state.ok ? "bg-emerald-50 text-emerald-900" : "bg-rose-50 text-rose-800"}`}
-    >
+    <Alert tone={state.ok ? "success" : "error"} className="mt-2 text-xs">
       {state.message}
       {link && (
         <Input
@@ -26,7 +25,7 @@ function Result({ state }: { state: UsersFormState }) {
           className="mt-1 block w-full rounded border border-emerald-300 bg-white px-2 py-1 font-mono"
         />
       )}
-    </div>
+    </Alert>
   );
 }
 
@@ -34,20 +33,18 @@ export function InviteForm() {
   const [state, action, pending] = useActionState<UsersFormState, FormData>(inviteUser, {});
   return (
     <ActionForm action={action} className="flex flex-wrap items-end gap-2 text-sm" data-testid="invite-form">
-      <label>
-        <span className="block text-xs font-medium text-slate-600">Role</span>
-        <Select name="role" defaultValue="annotator" className="rounded-md border border-slate-300 px-2 py-1.5">
+      <Field label="Role">
+        <Select name="role" defaultValue="annotator">
           {ROLES.map((r) => (
             <option key={r} value={r}>
               {r}
             </option>
           ))}
         </Select>
-      </label>
-      <label>
-        <span className="block text-xs font-medium text-slate-600">Email (optional: only this address may use it)</span>
-        <Input name="email" type="email" className="rounded-md border border-slate-300 px-2 py-1.5" />
-      </label>
+      </Field>
+      <Field label="Email (optional: only this address may use it)">
+        <Input name="email" type="email" />
+      </Field>
       <Button type="submit" disabled={pending}>
         Make invitation link
       </Button>
