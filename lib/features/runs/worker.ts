@@ -4,10 +4,10 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { PrismaClient } from "../../../generated/prisma/client";
-import { createImageProvider, createProvider, imageParams, modelParams, type ChatProvider, type ImageProvider } from "../../providers";
+import { modelParams } from "../../providers";
 import { suiteOf, type AnySuite, type CallSettings } from "../../suites";
 import { env } from "../../env";
-import { sweepInterruptedPlanning, type ModelSnapshot } from "./runs";
+import { sweepInterruptedPlanning } from "./runs";
 import { processLlm } from "./process-llm";
 import { maxPromptChars, worstCaseUsd } from "./budget";
 import { NO_VALUES } from "./outcome-values";
@@ -18,9 +18,11 @@ import { DynamicLimit, RateGate } from "./limits";
 import { releaseShares, renewShare, sweepExpiredShares } from "./model-share";
 import { backoffMs, type Claimed, type ModelSlot, type ModelState, type ProcessorContext, type Write } from "./work-types";
 import { sweepStorage } from "../imports/store";
-import { LOST_PREFIX, NO_REASON, STUCK_PREFIX } from "../../core/run-status";
+import { NO_REASON, STUCK_PREFIX } from "../../core/run-status";
 import { isContention } from "../../db/retry";
 import { failureReasons, outcomeCounts } from "./outcomes";
+import { callableModel } from "./callable-model";
+import { errorLine, releaseLeasesOf, releaseStaleWorkers } from "./liveness";
 
 export interface WorkerOptions {
   /** only work on this run (the CLI's `fof run`); all running runs otherwise */
@@ -151,34 +153,9 @@ export class Worker {
     this.stopped = true;
   }
 
-  /**
-   * Frees what workers that stopped heartbeating hold — their claimed queries and their shares of models — so the
-   * others take over without waiting for each lease to expire. Decided by time only (no heartbeat for
-   * staleWorkerMs, on any host), never by host name or process id; a worker that was only slow finds its claims
-   * gone and its results are still written once (an outcome is never written twice).
-   */
+  /** Frees what workers silent for staleWorkerMs hold (./liveness.ts). */
   async releaseStaleWorkers(): Promise<number> {
-    const cutoff = new Date(Date.now() - this.opts.staleWorkerMs);
-    const stale = await this.prisma.workerStatus.findMany({
-      where: { stoppedAt: null, heartbeatAt: { lt: cutoff }, owner: { not: this.owner } },
-      select: { owner: true },
-    });
-    let released = 0;
-    for (const { owner } of stale) {
-      // Claim tokens are the owner id plus a sequence number.
-      const r = await this.prisma.query.updateMany({
-        where: { status: "leased", leaseOwner: { startsWith: `${owner}:` } },
-        data: { status: "pending", leaseOwner: null, leaseUntil: null },
-      });
-      released += r.count;
-      await this.prisma.modelSlotLease.deleteMany({ where: { owner } });
-      await this.prisma.workerStatus.updateMany({
-        where: { owner, heartbeatAt: { lt: cutoff } },
-        data: { stoppedAt: new Date(), inFlight: 0, lastError: `${LOST_PREFIX}: its work was released` },
-      });
-    }
-    if (released) this.opts.log?.(`released ${released} queries held by ${stale.length} worker(s) that stopped heartbeating`);
-    return released;
+    return releaseStaleWorkers(this.prisma, { self: this.owner, staleWorkerMs: this.opts.staleWorkerMs, log: this.opts.log });
   }
 
   /**
@@ -250,11 +227,7 @@ export class Worker {
       if (contention) this.errors.contention++;
       else this.errors.other++;
       this.errorStreak++;
-      const message =
-        `${what}: ${contention ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(
-          0,
-          500,
-        );
+      const message = errorLine(what, e);
       this.lastError = { message, at: new Date() };
       this.opts.log?.(message);
       return undefined;
@@ -266,12 +239,7 @@ export class Worker {
     if (this.heartbeating) return this.heartbeating;
     const p = this.heartbeat()
       .catch((e: unknown) => {
-        const message =
-          `heartbeat: ${isContention(e) ? "database busy (will retry)" : "error"}: ${e instanceof Error ? e.message.split("\n").filter(Boolean).slice(-1)[0] : String(e)}`.slice(
-            0,
-            500,
-          );
-        this.lastError = { message, at: new Date() };
+        this.lastError = { message: errorLine("heartbeat", e), at: new Date() };
       })
       .finally(() => {
         this.heartbeating = null;
@@ -321,14 +289,11 @@ export class Worker {
     }
   }
 
-  /** Gives back every query this worker still holds (its claims carry its owner id as prefix). */
+  /** Gives back every query this worker still holds. */
   async releaseOwnLeases(): Promise<number> {
-    const r = await this.prisma.query.updateMany({
-      where: { status: "leased", leaseOwner: { startsWith: `${this.owner}:` } },
-      data: { status: "pending", leaseOwner: null, leaseUntil: null },
-    });
-    if (r.count) this.opts.log?.(`released ${r.count} queries on stop`);
-    return r.count;
+    const n = await releaseLeasesOf(this.prisma, this.owner);
+    if (n) this.opts.log?.(`released ${n} queries on stop`);
+    return n;
   }
 
   /** The running runs, re-read at most every runCheckMs (or now, when `fresh`): kept in memory in between. */
@@ -359,61 +324,12 @@ export class Worker {
     return c;
   }
 
-  /**
-   * The provider for a run's model, from the snapshot of its settings taken at launch (provider, model id, base
-   * URL, credential name, parameters, prices), so editing a model never changes what a running run calls or pays.
-   * Runs planned before snapshots existed use the current settings. The credential is re-checked here.
-   */
+  /** The provider for a run's model (./callable-model.ts) with this worker's slot for the model's concurrency. */
   private async model(runId: string, modelConfigId: string, timeoutMs: number): Promise<ModelState> {
     const key = `${runId}|${modelConfigId}`;
     let m = this.models.get(key);
     if (!m) {
-      const [cfg, rm] = await Promise.all([
-        this.prisma.modelConfig.findUniqueOrThrow({ where: { id: modelConfigId } }),
-        this.prisma.runModel.findUnique({ where: { runId_modelConfigId: { runId, modelConfigId } }, select: { settingsJson: true } }),
-      ]);
-      const snap = rm && rm.settingsJson !== "{}" ? (JSON.parse(rm.settingsJson) as ModelSnapshot) : null;
-      const settings = snap
-        ? {
-            slug: cfg.slug,
-            provider: snap.provider,
-            modelId: snap.modelId,
-            baseUrl: snap.baseUrl,
-            apiKeyEnv: snap.credential,
-            paramsJson: JSON.stringify(snap.params),
-            modality: snap.modality,
-            priceIn: snap.priceInputPer1k,
-            priceOut: snap.priceOutputPer1k,
-            pricePerImage: snap.pricePerImage,
-          }
-        : {
-            slug: cfg.slug,
-            provider: cfg.provider,
-            modelId: cfg.modelId,
-            baseUrl: cfg.baseUrl,
-            apiKeyEnv: cfg.apiKeyEnv,
-            paramsJson: cfg.paramsJson,
-            modality: cfg.modality,
-            priceIn: cfg.priceInputPer1k,
-            priceOut: cfg.priceOutputPer1k,
-            pricePerImage: cfg.pricePerImage,
-          };
-      let provider: ChatProvider | null = null;
-      let imageProvider: ImageProvider | null = null;
-      let imageSize: ModelState["imageSize"] = null;
-      let providerError: string | null = null;
-      try {
-        if (settings.modality === "t2i") {
-          imageProvider = createImageProvider(settings, timeoutMs);
-          const p = imageParams(settings);
-          imageSize = { width: p.width, height: p.height };
-        } else {
-          provider = createProvider(settings, timeoutMs);
-          modelParams(settings);
-        }
-      } catch (e) {
-        providerError = e instanceof Error ? e.message : String(e);
-      }
+      const { cfg, settings, provider, imageProvider, imageSize, providerError } = await callableModel(this.prisma, runId, modelConfigId, timeoutMs);
       let slot = this.slots.get(modelConfigId);
       if (!slot) {
         const concurrency = Math.max(1, cfg.concurrency);
