@@ -2,7 +2,7 @@
 // request's cookies, refused with the same messages as the API.
 import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
-import { authorize, viewerFrom, type Viewer } from "@/lib/auth/guard";
+import { assertSession, authorize, viewerFrom, type Viewer } from "@/lib/auth/guard";
 import type { Permission } from "@/lib/auth/roles";
 import { DomainError } from "@/lib/core/errors";
 
@@ -11,10 +11,18 @@ export async function currentViewer(): Promise<Viewer | null> {
   return viewerFrom(await headers());
 }
 
-/** For server actions: the viewer when allowed, else `{ message }` to hand back to the form (401 / 403 text). */
-export async function actionGuard(permission: Permission): Promise<{ viewer: Viewer } | { message: string }> {
+/**
+ * For server actions: the viewer when allowed, else `{ message }` to hand back to the form (401 / 403 text).
+ * "signed-in": anyone signed in, as a person — an action for one's own account, which a token never performs.
+ */
+export async function actionGuard(permission: Permission | "signed-in"): Promise<{ viewer: Viewer } | { message: string }> {
   try {
-    return { viewer: authorize(await currentViewer(), permission) };
+    const viewer = await currentViewer();
+    if (permission === "signed-in") {
+      if (!viewer) throw new DomainError("unauthenticated", "sign in first");
+      return { viewer: assertSession(viewer) };
+    }
+    return { viewer: authorize(viewer, permission) };
   } catch (e) {
     if (e instanceof DomainError) return { message: e.message };
     throw e;

@@ -2,12 +2,14 @@
 // The `fof` CLI: the core of the workbench for scripts and CI. stdout carries only the requested output;
 // diagnostics go to stderr and failures exit non-zero.
 import { Command, CommanderError } from "commander";
+import { ROLES } from "../lib/auth/roles";
 import { scoreCommand } from "./commands/score";
 import { runCommand, SUITE_IDS, workerCommand } from "./commands/run";
 import { exportCommand, importCommand, scoresCommand } from "./commands/data";
 import { userCommands } from "./commands/user";
 import { suiteDataCommands } from "./commands/suite-data";
 import { labelCommand } from "./commands/label";
+import { tokenCommands } from "./commands/token";
 
 // Everything this process creates (database, images, uploads, secrets) is readable by its owner only.
 process.umask(0o077);
@@ -127,6 +129,27 @@ users
   .option("--email <email>", "only for this address")
   .action(userCommands.invite);
 users.command("reset").description("print a one-time password-reset link").argument("<email>").action(userCommands.reset);
+
+const tokens = program.command("token").description("personal access tokens for the HTTP API and the remote CLI");
+tokens
+  .command("create")
+  .description("create a token for an account; prints the secret alone on the last line (shown once)")
+  .requiredOption("--email <email>", "the account it acts for")
+  .requiredOption("--name <name>", "a name to list and revoke it by")
+  .option("--expires-days <n>", "days until it expires (default 90, at most 366)")
+  .option("--role <role>", `a role within the owner's (${ROLES.join(" | ")}); default: the owner's`)
+  .action(tokenCommands.create);
+tokens
+  .command("list")
+  .description("an account's tokens: name, prefix, role, state, expiry, last use")
+  .requiredOption("--email <email>")
+  .action(tokenCommands.list);
+tokens
+  .command("revoke")
+  .description("revoke an account's token by name")
+  .requiredOption("--email <email>")
+  .requiredOption("--name <name>")
+  .action(tokenCommands.revoke);
 
 async function main() {
   try {

@@ -48,9 +48,9 @@ export function MainNav({ user }: { user: NavUser | null }) {
       })}
       {user ? (
         <span className="ml-2 flex items-center gap-2 text-xs text-slate-600" data-testid="account">
-          <span title={user.email}>
+          <Link href="/account" title="Your account and access tokens" className="hover:underline">
             {user.email} · <span className="font-medium">{user.role}</span>
-          </span>
+          </Link>
           <button
             type="button"
             className="rounded-md px-2 py-1 font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-100"

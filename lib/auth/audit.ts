@@ -36,6 +36,9 @@ export const AUDIT_ACTIONS = [
   "data.read",
   "content.review",
   "content.import",
+  "token.create",
+  "token.use",
+  "token.revoke",
 ] as const;
 type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

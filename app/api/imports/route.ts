@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { importOpenBody } from "@/lib/server/api/schemas";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { badRequest, notFound } from "@/lib/core/errors";
@@ -7,12 +7,8 @@ import { createUpload } from "@/lib/images";
 import { DEFAULT_SUITE_ID, suiteOf } from "@/lib/suites";
 import { importableModel } from "@/lib/features/runs/models";
 
-const schema = z.strictObject({
-  model: z.string().trim().min(1, "choose the model the images come from").max(80),
-  suite: z.string().max(64).default(DEFAULT_SUITE_ID),
-  runId: z.string().max(40).nullable().default(null),
-  runName: z.string().trim().max(200).nullable().default(null),
-});
+// The shape /api/v1's document describes (lib/server/api/schemas.ts).
+const schema = importOpenBody;
 
 /** Opens an import: files are then streamed one by one (PUT …/files) and committed once (POST …/commit). */
 export const POST = jsonWrite(

@@ -4,10 +4,8 @@ import { configFromForm } from "@/lib/suites/launch-config";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { createRun } from "@/lib/features/runs/runs";
+import { startRun } from "@/lib/features/runs/launch";
 import { actionGuard } from "@/app/guard";
-import { audit } from "@/lib/auth/audit";
-import { budgetWithinLimit } from "@/lib/auth/spending";
 import { DomainError } from "@/lib/core/errors";
 import { findSuite } from "@/lib/suites";
 import { launchVariant } from "@/lib/suites/launch-variants";
@@ -57,35 +55,18 @@ export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promis
   if (!checked.success) return { message: "Please fix the highlighted fields.", fieldErrors: fieldErrorsOf(checked.error.issues) };
   let runId: string;
   try {
-    const budgetUsd = await budgetWithinLimit(db(), g.viewer, f.budgetUsd);
-    const run = await createRun(db(), {
+    const run = await startRun(db(), g.viewer, {
       suite: suite.id,
-      models: f.models,
       config: checked.data as Record<string, unknown>,
+      models: f.models,
       preset: f.preset,
       seed: f.seed,
-      budgetUsd,
+      budgetUsd: f.budgetUsd,
       autoLabel: f.autoLabel,
       name: f.name,
-      createdById: g.viewer.id,
-      ...(f.contentVersion ? { contentVersion: f.contentVersion } : {}),
+      contentVersion: f.contentVersion,
     });
     runId = run.id;
-    await audit(db(), {
-      userId: g.viewer.id,
-      action: "run.launch",
-      targetType: "run",
-      targetId: run.id,
-      details: {
-        suite: suite.id,
-        models: f.models,
-        preset: f.preset,
-        planned: run.plannedCount,
-        budgetUsd: f.budgetUsd,
-        autoLabel: f.autoLabel,
-        content: run.suiteVersion,
-      },
-    });
   } catch (e) {
     if (e instanceof DomainError) return { message: e.message };
     throw e;

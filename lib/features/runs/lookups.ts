@@ -51,3 +51,29 @@ export async function workspaceCounts(prisma: PrismaClient) {
   const [runs, models, images] = await Promise.all([prisma.run.count(), prisma.modelConfig.count({ where: { archived: false } }), prisma.image.count()]);
   return { runs, models, images };
 }
+
+/** Runs for the HTTP API, newest first: what a CI job needs to find and follow its runs. */
+export async function runList(prisma: PrismaClient, q: { suite?: string; status?: string; id?: string; limit: number }) {
+  const runs = await prisma.run.findMany({
+    where: { ...(q.id ? { id: q.id } : {}), ...(q.suite ? { suiteId: q.suite } : {}), ...(q.status ? { status: q.status } : {}) },
+    orderBy: { createdAt: "desc" },
+    take: Math.min(LIST_LIMIT, q.limit),
+    select: {
+      id: true,
+      name: true,
+      suiteId: true,
+      modality: true,
+      status: true,
+      preset: true,
+      seed: true,
+      plannedCount: true,
+      budgetUsd: true,
+      spentUsd: true,
+      createdAt: true,
+      startedAt: true,
+      finishedAt: true,
+      models: { select: { modelConfig: { select: { slug: true } } } },
+    },
+  });
+  return runs.map(({ models, suiteId, ...r }) => ({ ...r, suite: suiteId, models: models.map((m) => m.modelConfig.slug) }));
+}

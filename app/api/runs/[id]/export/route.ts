@@ -1,12 +1,11 @@
 import { NextResponse } from "next/server";
 import { authorize } from "@/lib/auth/guard";
-import { z } from "zod";
+import { exportQuery } from "@/lib/server/api/schemas";
 import { jsonRead, notFound } from "@/lib/server/http";
 import { DomainError } from "@/lib/core/errors";
 import { audit } from "@/lib/auth/audit";
-import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { db } from "@/lib/db";
-import { LABEL_SOURCES, recordLine, runRecordChunks } from "@/lib/features/results/run-results";
+import { recordLine, runRecordChunks } from "@/lib/features/results/run-results";
 import { runIntervals, runScores } from "@/lib/features/results/explore";
 import { scoresCsv } from "@/lib/results/csv";
 import { attachment, exportFileName as fileName } from "@/lib/results/export";
@@ -15,16 +14,11 @@ import type { BootstrapIntervals } from "@/lib/metrics";
 import { labelProvenance as runLabelProvenance } from "@/lib/faces/run-provenance";
 import { provenanceCaution } from "@/lib/faces/provenance";
 import { genericSuiteOfRun, suiteResultsJson, viewsCsv } from "@/lib/suites/export";
-import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/metrics/profiles";
+import { type ScoringProfile } from "@/lib/metrics/profiles";
 import { runHeader } from "@/lib/features/runs/lookups";
 
-const schema = z.strictObject({
-  format: z.enum(["jsonl", "json", "csv"]).default("jsonl"),
-  raceMapping: z.enum(RACE_MAPPINGS).default("paper"),
-  labels: z.enum(LABEL_SOURCES).default("model"),
-  /** suite results: the released code's definitions (default) or the paper's text */
-  profile: z.enum(SCORING_PROFILES).default(DEFAULT_PROFILE),
-});
+// The shape /api/v1's document describes (lib/server/api/schemas.ts).
+const schema = exportQuery;
 
 /**
  * A run's data: `jsonl` = the JSONL v1 interchange (one line per answer, or per face for T2I; an image without a

@@ -1,0 +1,1 @@
+export { PUT } from "@/app/api/imports/[id]/files/route";

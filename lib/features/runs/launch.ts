@@ -1,0 +1,109 @@
+// Launching a run for a person or a token: the suite and its launch form (variant), the preset's settings with the
+// caller's overrides, checked by the suite's own schema; the budget within the caller's spending limit; then the
+// plan (createRun) and the audit row. The launch page, the HTTP API and (through the API) the remote CLI call this.
+import { z } from "zod";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { DomainError } from "../../core/errors";
+import { audit } from "../../auth/audit";
+import { budgetWithinLimit, type Steerer } from "../../auth/spending";
+import { findSuite, listSuites } from "../../suites";
+import { launchVariant } from "../../suites/launch-variants";
+import { createRun } from "./runs";
+
+export const launchRequestSchema = z
+  .object({
+    suite: z.string().trim().min(1).max(64).describe("the suite's id (GET /api/v1/suites lists them)"),
+    variant: z.string().trim().max(40).optional().describe("the suite's launch form, e.g. FACT-OR-FAIR's llm or t2i (default: its first)"),
+    models: z.array(z.string().min(1).max(200)).min(1, "choose at least one model").max(20).describe("model slugs"),
+    preset: z.string().trim().min(1).max(40).describe("one of the launch form's presets (e.g. smoke, quick, paper)"),
+    config: z.record(z.string(), z.unknown()).optional().describe("settings over the preset's, checked by the suite's schema"),
+    seed: z.number().int().min(0).max(2_147_483_647).default(1),
+    budgetUsd: z.number().positive().max(1_000_000).nullable().default(null).describe("stop cleanly when this much is spent"),
+    name: z.string().trim().min(1).max(200).optional(),
+    autoLabel: z.boolean().default(false).describe("text-to-image: label workers label its faces as images arrive"),
+    contentVersion: z.string().trim().min(1).max(120).optional().describe("plan on a stored content version of the suite"),
+  })
+  .strict();
+export type LaunchRequest = z.input<typeof launchRequestSchema>;
+
+/** The config a launch asks for: the variant's preset, its fixed values, then the caller's overrides. */
+function launchConfig(suiteId: string, variantId: string | undefined, preset: string, overrides: Record<string, unknown> = {}) {
+  const suite = findSuite(suiteId);
+  if (!suite)
+    throw new DomainError(
+      "invalid",
+      `unknown suite "${suiteId}": one of ${listSuites()
+        .map((s) => s.id)
+        .join(", ")}`,
+    );
+  const variant = launchVariant(suite, variantId);
+  if (!variant) throw new DomainError("invalid", `${suite.name} has no launch form "${variantId}"`);
+  const base = variant.presets[preset]?.config as Record<string, unknown> | undefined;
+  if (!base && preset !== "custom")
+    throw new DomainError("invalid", `${suite.name} (${variant.id}) has no preset "${preset}": one of ${Object.keys(variant.presets).join(", ")}, or custom`);
+  const checked = suite.configSchema.safeParse({ ...(base ?? {}), ...(variant.fixed ?? {}), ...overrides });
+  if (!checked.success)
+    throw new DomainError(
+      "invalid",
+      `the settings do not fit ${suite.name}: ${checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`,
+      checked.error.issues.map((i) => ({ name: i.path.join(".") || "config", message: i.message })),
+    );
+  return { suite, config: checked.data as Record<string, unknown> };
+}
+
+type Launcher = Steerer & { token?: { name: string } };
+
+/** Plans and stores a run from an API request: the preset's settings with the request's overrides (launchConfig). */
+export async function launchRun(prisma: PrismaClient, viewer: Launcher, input: LaunchRequest) {
+  const req = launchRequestSchema.parse(input);
+  const { suite, config } = launchConfig(req.suite, req.variant, req.preset, req.config);
+  return startRun(prisma, viewer, { ...req, suite: suite.id, config });
+}
+
+/** Plans and stores a run whose settings are already checked, its budget within the launcher's limit; audited. */
+export async function startRun(
+  prisma: PrismaClient,
+  viewer: Launcher,
+  req: {
+    suite: string;
+    config: Record<string, unknown>;
+    models: string[];
+    preset: string;
+    seed: number;
+    budgetUsd: number | null;
+    autoLabel: boolean;
+    name?: string;
+    contentVersion?: string;
+  },
+) {
+  const budgetUsd = await budgetWithinLimit(prisma, viewer, req.budgetUsd);
+  const run = await createRun(prisma, {
+    suite: req.suite,
+    models: req.models,
+    config: req.config,
+    preset: req.preset,
+    seed: req.seed,
+    budgetUsd,
+    autoLabel: req.autoLabel,
+    name: req.name,
+    createdById: viewer.id,
+    ...(req.contentVersion ? { contentVersion: req.contentVersion } : {}),
+  });
+  await audit(prisma, {
+    userId: viewer.id,
+    action: "run.launch",
+    targetType: "run",
+    targetId: run.id,
+    details: {
+      suite: req.suite,
+      models: req.models,
+      preset: req.preset,
+      planned: run.plannedCount,
+      budgetUsd: req.budgetUsd,
+      autoLabel: req.autoLabel,
+      content: run.suiteVersion,
+      ...(viewer.token ? { token: viewer.token.name } : {}),
+    },
+  });
+  return run;
+}

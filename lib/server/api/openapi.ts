@@ -1,0 +1,221 @@
+// The versioned HTTP API (/api/v1) described once: every route with its permission, its request shapes (the zod
+// schemas the handlers parse with, turned into JSON Schema) and what it answers. /api/v1/openapi.json serves the
+// document built from this table, the reference page renders it, and a test checks that every route file under
+// app/api/v1 is listed here (and nothing else is).
+import { z } from "zod";
+import type { Access } from "../http";
+import { exportQuery, importOpenBody, launchRequestSchema, runListQuery, runSummaryQuery, scoresQuery, steerBody } from "./schemas";
+
+const API_VERSION = "1.0.0";
+
+interface ApiRoute {
+  method: "get" | "post" | "put";
+  /** OpenAPI path, parameters in braces */
+  path: string;
+  access: Access;
+  summary: string;
+  description?: string;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** a body that is not JSON (a streamed file) */
+  rawBody?: string;
+  /** the success status and what it carries */
+  ok: { status: number; description: string; contentTypes?: string[] };
+}
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  {
+    method: "get",
+    path: "/api/v1/runs",
+    access: "results.read",
+    summary: "List runs of every suite, newest first",
+    query: runListQuery,
+    ok: {
+      status: 200,
+      description: "{ runs: [{ id, name, suite, modality, status, preset, seed, plannedCount, budgetUsd, spentUsd, models, createdAt, … }] }",
+    },
+  },
+  {
+    method: "post",
+    path: "/api/v1/runs",
+    access: "runs.manage",
+    summary: "Launch a run",
+    description:
+      "Plans every query of the run before answering (its preset's settings with `config` over them, checked by the suite). The budget must fit the caller's spending limit.",
+    body: launchRequestSchema,
+    ok: { status: 201, description: "{ run: { id, name, suite, status, plannedCount, … } }" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/runs/{id}",
+    access: "results.read",
+    summary: "A run's summary: status, outcome, progress, spend, worker health, scores",
+    query: runSummaryQuery,
+    ok: { status: 200, description: "the run summary (the run page's data)" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/runs/{id}/scores",
+    access: "results.read",
+    summary: "A run's scores as JSON, in the `fof score` shape (other suites: their result tables), with label provenance",
+    query: scoresQuery,
+    ok: { status: 200, description: "scores JSON" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/runs/{id}/export",
+    access: "results.read",
+    summary: "A run's data: JSONL interchange lines (data.export), or its scores as JSON or CSV",
+    query: exportQuery,
+    ok: { status: 200, description: "a file", contentTypes: ["application/x-ndjson", "application/json", "text/csv"] },
+  },
+  ...(["pause", "resume", "cancel"] as const).map((action): ApiRoute => ({
+    method: "post",
+    path: `/api/v1/runs/{id}/${action}`,
+    access: "runs.manage",
+    summary: `${action[0].toUpperCase()}${action.slice(1)} a run (its owner, or a role that steers any run)`,
+    body: steerBody,
+    ok: { status: 200, description: "{ run: { id, status, budgetUsd } }" },
+  })),
+  {
+    method: "get",
+    path: "/api/v1/models",
+    access: "results.read",
+    summary: "Registered models (never a secret: a credential is named, not shown)",
+    ok: { status: 200, description: "{ models: [{ slug, label, modality, provider, archived }] }" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/suites",
+    access: "results.read",
+    summary: "The suites, their launch forms and presets (what POST /api/v1/runs accepts)",
+    ok: { status: 200, description: "{ suites: [{ id, name, summary, variants: [{ id, label, presets, defaultPreset }] }] }" },
+  },
+  {
+    method: "post",
+    path: "/api/v1/imports",
+    access: "images.import",
+    summary: "Open an image import (then PUT each file, then commit once)",
+    body: importOpenBody,
+    ok: { status: 201, description: "{ uploadId }" },
+  },
+  {
+    method: "put",
+    path: "/api/v1/imports/{id}/files",
+    access: "images.import",
+    summary: "Stream one file (an image or a zip) of an import; `name` is its path inside the selection",
+    query: z.strictObject({ name: z.string().min(1).max(500) }),
+    rawBody: "application/octet-stream",
+    ok: { status: 200, description: "{ name, bytes }" },
+  },
+  {
+    method: "post",
+    path: "/api/v1/imports/{id}/commit",
+    access: "images.import",
+    summary: "Check every file and store the import as a run, all or nothing",
+    ok: { status: 200, description: "{ runId, imported, skipped, mappedBy }; 422 with `problems` naming each bad file" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/openapi.json",
+    access: "public",
+    summary: "This document",
+    ok: { status: 200, description: "OpenAPI 3.1" },
+  },
+];
+
+const ERROR = {
+  type: "object",
+  required: ["error", "code"],
+  properties: {
+    error: { type: "string", description: "what went wrong, in words a person can act on" },
+    code: {
+      type: "string",
+      enum: [
+        "invalid",
+        "unauthenticated",
+        "forbidden",
+        "not_found",
+        "conflict",
+        "gone",
+        "too_large",
+        "unsupported_media_type",
+        "unprocessable",
+        "rate_limited",
+        "unavailable",
+      ],
+    },
+    problems: {
+      type: "array",
+      items: { type: "object", required: ["name", "message"], properties: { name: { type: "string" }, message: { type: "string" } } },
+    },
+  },
+};
+
+function jsonSchema(schema: z.ZodType) {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return rest;
+}
+
+/** Query parameters from an object schema: one parameter per property. */
+function queryParameters(schema: z.ZodType) {
+  const s = jsonSchema(schema) as { properties?: Record<string, { description?: string }>; required?: string[] };
+  return Object.entries(s.properties ?? {}).map(([name, prop]) => ({
+    name,
+    in: "query",
+    required: (s.required ?? []).includes(name) && !("default" in prop),
+    ...(prop.description ? { description: prop.description } : {}),
+    schema: prop,
+  }));
+}
+
+/** The OpenAPI 3.1 document of /api/v1. */
+export function openApiDocument(serverUrl?: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of API_ROUTES) {
+    const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+    const responses: Record<string, unknown> = {
+      [r.ok.status]: {
+        description: r.ok.description,
+        content: Object.fromEntries((r.ok.contentTypes ?? ["application/json"]).map((t) => [t, {}])),
+      },
+      default: { description: "an error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+    };
+    paths[r.path] = {
+      ...paths[r.path],
+      [r.method]: {
+        operationId: `${r.method}${r.path
+          .replace(/^\/api\/v1/, "")
+          .replace(/[{}]/g, "")
+          .replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
+        summary: r.summary,
+        ...(r.description ? { description: r.description } : {}),
+        "x-permission": r.access,
+        ...(r.access === "public" ? { security: [] } : {}),
+        parameters: [...params, ...(r.query ? queryParameters(r.query) : [])],
+        ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body) } } } } : {}),
+        ...(r.rawBody ? { requestBody: { required: true, content: { [r.rawBody]: { schema: { type: "string", format: "binary" } } } } } : {}),
+        responses,
+      },
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "FACT-OR-FAIR workbench API",
+      version: API_VERSION,
+      description:
+        "Runs, scores, exports, models and image imports of every suite. Authenticate with a personal access token (`Authorization: Bearer fof_…`, from the Account page or `fof token create`) or a browser session. Each operation's `x-permission` names what the caller's role (and the token's) must allow.",
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    security: [{ bearer: [] }, { session: [] }],
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "a personal access token" },
+        session: { type: "apiKey", in: "cookie", name: "better-auth.session_token" },
+      },
+      schemas: { Error: ERROR },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,191 @@
+// Personal access tokens and /api/v1: a token from `fof token create` reads runs and launches one; a viewer's token is
+// refused a launch (403), no token and a revoked or expired one are 401; a token never manages accounts; the OpenAPI
+// document lists every route file under app/api/v1 and nothing else.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "fof-api-v1-"));
+process.env.FOF_DATA_DIR = dataDir;
+const exec = promisify(execFile);
+const fof = (args: string[]) => exec("npm", ["run", "--silent", "fof", "--", ...args], { env: { ...process.env, FOF_DATA_DIR: dataDir } });
+
+const { db, migrateAndSeed } = await import("../lib/db");
+const { createUser } = await import("../lib/auth/users");
+const { createToken, listTokens, revokeToken } = await import("../lib/auth/tokens");
+const { authorize } = await import("../lib/auth/guard");
+const { openApiDocument, API_ROUTES } = await import("../lib/server/api/openapi");
+const runs = await import("../app/api/v1/runs/route");
+const run = await import("../app/api/v1/runs/[id]/route");
+const scores = await import("../app/api/v1/runs/[id]/scores/route");
+const cancel = await import("../app/api/v1/runs/[id]/cancel/route");
+const models = await import("../app/api/v1/models/route");
+const suites = await import("../app/api/v1/suites/route");
+const openapi = await import("../app/api/v1/openapi.json/route");
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+const BASE = "http://127.0.0.1:3000";
+function call(handler: Handler, url: string, opts: { token?: string; body?: unknown; params?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = {};
+  if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  return handler(
+    new Request(`${BASE}${url}`, {
+      method: opts.body === undefined ? "GET" : "POST",
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    }),
+    { params: Promise.resolve(opts.params ?? {}) },
+  );
+}
+const LAUNCH = { suite: "fact-or-fair", models: ["baseline:uniform"], preset: "smoke", config: { tests: ["objective"] }, seed: 3 };
+
+let runnerToken = "";
+let viewerToken = "";
+let runnerId = "";
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+  const runner = await createUser(db(), { email: "ci@example.org", name: "CI", password: "test-password-123", role: "runner" });
+  runnerId = runner.id;
+  const viewer = await createUser(db(), { email: "watcher@example.org", name: "Watcher", password: "test-password-123", role: "viewer" });
+  const { stdout, stderr } = await fof(["token", "create", "--email", "ci@example.org", "--name", "release-ci", "--expires-days", "30"]);
+  runnerToken = stdout.trim().split("\n").at(-1)!;
+  expect(stderr).toMatch(/shown once/);
+  viewerToken = (await createToken(db(), viewer.id, { name: "dashboards" })).secret;
+}, 120_000);
+afterAll(async () => {
+  await db().$disconnect();
+});
+
+describe("personal access tokens", () => {
+  it("are printed alone on the last line, stored only as a hash, listed with their state", async () => {
+    expect(runnerToken).toMatch(/^fof_[A-Za-z0-9_-]{43}$/);
+    const rows = await db().apiToken.findMany({ where: { userId: runnerId } });
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(runnerToken);
+    const { stdout } = await fof(["token", "list", "--email", "ci@example.org"]);
+    expect(stdout).toMatch(/^release-ci\tfof_\S+…\trunner\tlive\texpires \d{4}-\d\d-\d\d/);
+  }, 60_000);
+
+  it("read runs and launch one through /api/v1; a viewer's token may read but not launch", async () => {
+    const launched = await call(runs.POST as Handler, "/api/v1/runs", { token: runnerToken, body: LAUNCH });
+    expect(launched.status).toBe(201);
+    const { run: created } = await launched.json();
+    expect(created).toMatchObject({ suite: "fact-or-fair", status: "running", outcome: "running", plannedCount: 76, models: ["baseline:uniform"] });
+    const launch = await db().auditLog.findFirst({ where: { action: "run.launch", targetId: created.id } });
+    expect(JSON.parse(launch!.detailsJson ?? "{}")).toMatchObject({ token: "release-ci" });
+
+    const list = await call(runs.GET as Handler, "/api/v1/runs?suite=fact-or-fair", { token: viewerToken });
+    expect(list.status).toBe(200);
+    expect((await list.json()).runs.map((r: { id: string }) => r.id)).toContain(created.id);
+    const one = await call(run.GET as Handler, `/api/v1/runs/${created.id}`, { token: viewerToken, params: { id: created.id } });
+    expect((await one.json()).id).toBe(created.id);
+    const s = await call(scores.GET as Handler, `/api/v1/runs/${created.id}/scores`, { token: viewerToken, params: { id: created.id } });
+    expect(s.status).toBe(200);
+
+    const refused = await call(runs.POST as Handler, "/api/v1/runs", { token: viewerToken, body: LAUNCH });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: "forbidden", error: expect.stringMatching(/viewer\) may not launch/) });
+
+    // The owner steers it with the same token; another account's token may not.
+    const stopped = await call(cancel.POST as Handler, `/api/v1/runs/${created.id}/cancel`, { token: runnerToken, body: {}, params: { id: created.id } });
+    expect(stopped.status).toBe(200);
+    expect((await stopped.json()).run.status).toBe("cancelled");
+  });
+
+  it("refuse what is not theirs to decide: a bad launch names the field, unknown presets list the choices", async () => {
+    const bad = await call(runs.POST as Handler, "/api/v1/runs", { token: runnerToken, body: { ...LAUNCH, preset: "huge" } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatch(/no preset "huge": one of .*smoke/);
+    const extra = await call(runs.POST as Handler, "/api/v1/runs", { token: runnerToken, body: { ...LAUNCH, owner: "someone-else" } });
+    expect(extra.status).toBe(400);
+  });
+
+  it("no token, a malformed one, a revoked one and an expired one are 401", async () => {
+    expect((await call(runs.GET as Handler, "/api/v1/runs")).status).toBe(401);
+    expect((await call(runs.GET as Handler, "/api/v1/runs", { token: "fof_not-a-real-token" })).status).toBe(401);
+    const { secret } = await createToken(db(), runnerId, { name: "short-lived" });
+    expect((await call(models.GET as Handler, "/api/v1/models", { token: secret })).status).toBe(200);
+    await revokeToken(db(), runnerId, { name: "short-lived" });
+    const revoked = await call(models.GET as Handler, "/api/v1/models", { token: secret });
+    expect(revoked.status).toBe(401);
+    expect((await revoked.json()).code).toBe("unauthenticated");
+    const old = await createToken(db(), runnerId, { name: "expired" });
+    await db().apiToken.update({ where: { id: old.token.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await call(models.GET as Handler, "/api/v1/models", { token: old.secret })).status).toBe(401);
+    expect((await listTokens(db(), runnerId)).map((t) => t.name)).toEqual(expect.arrayContaining(["release-ci", "short-lived", "expired"]));
+  });
+
+  it("carry a lower role when asked, never a higher one, never manage accounts; each use is audited once a day", async () => {
+    await expect(createToken(db(), runnerId, { name: "too-much", role: "admin" })).rejects.toMatchObject({ status: 403 });
+    const limited = await createToken(db(), runnerId, { name: "read-only", role: "viewer" });
+    const r = await call(runs.POST as Handler, "/api/v1/runs", { token: limited.secret, body: LAUNCH });
+    expect(r.status).toBe(403);
+    expect((await r.json()).error).toMatch(/limited to viewer/);
+    const viewer = {
+      id: runnerId,
+      email: "ci@example.org",
+      name: "CI",
+      role: "admin" as const,
+      spendingLimitUsd: null,
+      token: { id: "t", name: "x", role: null },
+    };
+    expect(() => authorize(viewer, "users.manage")).toThrow(/never manages accounts or tokens/);
+    await call(models.GET as Handler, "/api/v1/models", { token: limited.secret });
+    await call(models.GET as Handler, "/api/v1/models", { token: limited.secret });
+    expect(await db().auditLog.count({ where: { action: "token.use", targetId: limited.token.id } })).toBe(1);
+    expect(await db().auditLog.count({ where: { action: "token.create", targetId: limited.token.id } })).toBe(1);
+  });
+
+  it("are revoked from the CLI by name", async () => {
+    await fof(["token", "revoke", "--email", "ci@example.org", "--name", "release-ci"]);
+    expect((await call(runs.GET as Handler, "/api/v1/runs", { token: runnerToken })).status).toBe(401);
+    expect(await db().auditLog.count({ where: { action: "token.revoke" } })).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+});
+
+describe("/api/v1 document", () => {
+  it("is OpenAPI 3.1, served publicly, and lists the suites' launch forms route", async () => {
+    const res = await call(openapi.GET as Handler, "/api/v1/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.paths["/api/v1/runs"].post.requestBody.content["application/json"].schema.required).toEqual(
+      expect.arrayContaining(["suite", "models", "preset"]),
+    );
+    expect(doc.paths["/api/v1/runs/{id}"].get.parameters.map((p: { name: string }) => p.name)).toEqual(["id", "raceMapping", "labels", "profile"]);
+    const listed = await call(suites.GET as Handler, "/api/v1/suites", { token: viewerToken });
+    expect((await listed.json()).suites.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(["fact-or-fair", "dofair", "faintbench"]));
+  });
+
+  it("lists every route file under app/api/v1 with each method it exports, and nothing else", () => {
+    const found: string[] = [];
+    const root = path.join(process.cwd(), "app", "api", "v1");
+    const walk = (dir: string) => {
+      for (const f of readdirSync(dir)) {
+        const p = path.join(dir, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (f === "route.ts") {
+          const route =
+            "/api/v1/" +
+            path
+              .relative(root, dir)
+              .split(path.sep)
+              .join("/")
+              .replace(/\[(\w+)\]/g, "{$1}");
+          const text = readFileSync(p, "utf8");
+          for (const m of ["GET", "POST", "PUT", "PATCH", "DELETE"])
+            if (new RegExp(`export (const|function|async function) ${m}\\b|export \\{[^}]*\\b${m}\\b`).test(text)) found.push(`${m.toLowerCase()} ${route}`);
+        }
+      }
+    };
+    walk(root);
+    const documented = Object.entries(openApiDocument().paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
+    expect(found.sort()).toEqual(documented.sort());
+    expect(API_ROUTES.length).toBe(documented.length);
+  });
+});
