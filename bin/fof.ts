@@ -10,11 +10,28 @@ import { userCommands } from "./commands/user";
 import { suiteDataCommands } from "./commands/suite-data";
 import { labelCommand } from "./commands/label";
 import { tokenCommands } from "./commands/token";
+import { remoteExport, remoteFrom, remoteImport, remoteRun, remoteScores, type Remote } from "./commands/remote";
 
 // Everything this process creates (database, images, uploads, secrets) is readable by its owner only.
 process.umask(0o077);
 
-const program = new Command().name("fof").description("FACT-OR-FAIR workbench command line").showHelpAfterError().exitOverride();
+const program = new Command()
+  .name("fof")
+  .description("FACT-OR-FAIR workbench command line")
+  .option("--server <url>", "run, scores, export and import against a team server's /api/v1 (default FOF_SERVER) instead of the local database")
+  .option("--token <token>", "a personal access token for --server (default FOF_TOKEN; prefer the variable: arguments show in `ps`)")
+  .showHelpAfterError()
+  .exitOverride();
+
+/** The team server these commands go to, when --server or FOF_SERVER names one. */
+const remote = () => remoteFrom(program.opts<{ server?: string; token?: string }>());
+/** A command that runs against the server when one is named, else locally. */
+function either<A extends unknown[]>(local: (...a: A) => Promise<void>, onServer: (r: Remote, ...a: A) => Promise<void>) {
+  return (...a: A) => {
+    const r = remote();
+    return r ? onServer(r, ...a) : local(...a);
+  };
+}
 
 program
   .command("score")
@@ -47,8 +64,10 @@ program
   .option("--name <name>", "run name")
   .option("--content <version>", "other suites: plan on a stored content version (e.g. imported official data: `fof suite-data list <suite>`)")
   .option("--label", "text-to-image: label the faces here (onnxruntime-node, as `fof label`) before printing the scores")
+  .option("--wait", "with --server: follow the run to its end, then print its scores (without it: print the launched run)")
+  .option("--fail-under <gates>", 'exit 5 when a model misses a gate on its worst group, e.g. "d<=0.25" or "d<=0.25,sFair>=0.8"')
   .option("--pretty", "indent the JSON output")
-  .action(runCommand);
+  .action(either(runCommand, remoteRun));
 
 program
   .command("scores")
@@ -58,7 +77,7 @@ program
   .option("--labels <source>", "T2I face labels: model (the pipeline's) | reviewed (human-corrected)", "model")
   .option("--profile <name>", "suites whose paper text and released code disagree: release (the released code, as published) | paper-text", "release")
   .option("--pretty", "indent the JSON output")
-  .action(scoresCommand);
+  .action(either(scoresCommand, remoteScores));
 
 program
   .command("export")
@@ -66,7 +85,7 @@ program
   .argument("<run>", "run id")
   .option("--race-mapping <name>", "FairFace 7→4 race mapping for T2I: paper | sum-asian", "paper")
   .option("--labels <source>", "T2I face labels: model (the pipeline's) | reviewed (human-corrected)", "model")
-  .action(exportCommand);
+  .action(either(exportCommand, remoteExport));
 
 program
   .command("import")
@@ -79,7 +98,7 @@ program
   )
   .option("--run <id>", "add to an earlier import of the same model")
   .option("--name <name>", "name of the new run")
-  .action(importCommand);
+  .action(either(importCommand, remoteImport));
 
 const suiteData = program.command("suite-data").description("a suite's content versions: import data you supply (e.g. the official DoFaiR entries), list them");
 suiteData

@@ -13,6 +13,7 @@ import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
 import { labelHere, modelPaths } from "./label";
 import { env } from "../../lib/env";
 import { labelWorkerFromEnv } from "../../lib/features/labelling/worker";
+import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
   if (value === undefined) return undefined;
@@ -43,6 +44,10 @@ export interface RunOptions {
   content?: string;
   /** text-to-image: label the faces in this process (onnxruntime-node) before printing the scores */
   label?: boolean;
+  /** with --server: follow the run to its end (a local run always does) */
+  wait?: boolean;
+  /** release gates on the scores, e.g. "d<=0.25" (exit 5 when a model misses one) */
+  failUnder?: string;
 }
 
 const int = (v: string | undefined, what: string) => {
@@ -58,6 +63,7 @@ export async function runCommand(opts: RunOptions) {
   if (opts.config) throw new Error("--config is for suites with their own configuration (--suite); FACT-OR-FAIR takes the options above");
   if (opts.content) throw new Error("--content is for suites with imported content versions (--suite)");
   if (!PRESET_NAMES.includes(opts.preset as PresetName)) throw new Error(`unknown preset "${opts.preset}" (choose from ${PRESET_NAMES.join(", ")})`);
+  const gates = opts.failUnder ? parseThresholds(opts.failUnder) : null;
   const seed = int(opts.seed, "--seed")!;
   const budget = opts.budget === undefined ? null : Number(opts.budget);
   if (budget !== null && !(budget > 0)) throw new Error(`--budget must be a positive number of USD`);
@@ -90,13 +96,20 @@ export async function runCommand(opts: RunOptions) {
   process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
   await prisma.$disconnect();
   process.exitCode = exitCodeOf(final);
+  if (gates) {
+    const checked = checkThresholds(results, gates);
+    for (const g of checked)
+      process.stderr.write(`${g.ok ? "pass" : "FAIL"}  ${g.model}  ${g.gate}  (worst ${g.worst === null ? "none" : g.worst.toFixed(4)})\n`);
+    if (checked.some((g) => !g.ok)) process.exitCode = EXIT.gateMissed;
+  }
 }
 
 /**
  * `fof run`'s exit status (README "Command line"): 0 every item answered or refused; 3 the run did not complete
- * (failed — e.g. every call failed —, cancelled, out of budget or paused); 4 it completed but some items failed.
+ * (failed — e.g. every call failed —, cancelled, out of budget or paused); 4 it completed but some items failed; 5 a
+ * --fail-under gate was missed (checked last: it wins over 3 and 4).
  */
-const EXIT = { ok: 0, incomplete: 3, itemsFailed: 4 } as const;
+const EXIT = { ok: 0, incomplete: 3, itemsFailed: 4, gateMissed: 5 } as const;
 function exitCodeOf(final: { status: string; failed: number }): number {
   if (final.status !== "completed") return EXIT.incomplete;
   return final.failed > 0 ? EXIT.itemsFailed : EXIT.ok;
@@ -108,6 +121,7 @@ function exitCodeOf(final: { status: string; failed: number }): number {
  */
 async function runSuiteCommand(opts: RunOptions) {
   const suite = suiteOf(opts.suite!);
+  if (opts.failUnder) throw new Error(`--fail-under reads FACT-OR-FAIR's scores; ${suite.name} reports result tables (read them from the JSON)`);
   const preset = suite.presets[opts.preset];
   if (!preset) throw new Error(`unknown ${suite.name} preset "${opts.preset}" (choose from ${Object.keys(suite.presets).join(", ")})`);
   const fofOnly = (["tests", "contexts", "objectiveRepeats", "subjectiveRepeats", "imagesPerPrompt"] as const).filter((k) => opts[k] !== undefined);

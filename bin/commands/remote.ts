@@ -1,0 +1,167 @@
+// `fof --server <url> --token <token> run|scores|export|import` (or FOF_SERVER / FOF_TOKEN): the same commands against
+// a team's server through /api/v1, for CI machines that hold a token and nothing else (no database, no provider
+// keys). `run --wait --fail-under "d<=0.25"` follows the run to its end and gates a release on its scores.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
+import type { RunOptions } from "./run";
+
+export interface Remote {
+  server: string;
+  token: string;
+}
+
+/** The server and token from the flags or the environment; null when neither names a server (work locally). */
+export function remoteFrom(opts: { server?: string; token?: string }): Remote | null {
+  const server = opts.server ?? process.env.FOF_SERVER;
+  if (!server) return null;
+  const token = opts.token ?? process.env.FOF_TOKEN;
+  if (!token) throw new Error("--server needs a token: --token <token> or FOF_TOKEN (make one with `fof token create` or on the Account page)");
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    throw new Error(`--server "${server}" is not a URL (e.g. https://fof.example.org)`);
+  }
+  if (url.protocol !== "https:" && !["localhost", "127.0.0.1", "[::1]"].includes(url.hostname))
+    throw new Error(`--server ${url.origin}: a token is only sent over https (or to this machine)`);
+  return { server: url.origin, token };
+}
+
+async function request(r: Remote, method: string, route: string, body?: unknown, raw?: { bytes: Uint8Array }): Promise<Response> {
+  const res = await fetch(`${r.server}${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${r.token}`,
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      ...(raw ? { "content-type": "application/octet-stream" } : {}),
+    },
+    body: raw ? Buffer.from(raw.bytes) : body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) {
+    const err = (await res.json().catch(() => null)) as { error?: string; problems?: Array<{ name: string; message: string }> } | null;
+    const problems = err?.problems?.length ? "\n" + err.problems.map((p) => `  ${p.name}: ${p.message}`).join("\n") : "";
+    throw new Error(`${method} ${route}: ${res.status} ${err?.error ?? res.statusText}${problems}`);
+  }
+  return res;
+}
+const getJson = async <T>(r: Remote, route: string) => (await request(r, "GET", route)).json() as Promise<T>;
+const postJson = async <T>(r: Remote, route: string, body: unknown) => (await request(r, "POST", route, body)).json() as Promise<T>;
+
+const FINAL = new Set(["completed", "failed", "cancelled", "budget_exhausted"]);
+/** Exit statuses as `fof run` (docs/cli.md): 3 the run did not complete, 4 some items failed, 5 a --fail-under gate missed. */
+const EXIT = { incomplete: 3, itemsFailed: 4, gateMissed: 5 } as const;
+
+type RunView = { id: string; name: string; status: string; outcome: string; failed: number; plannedCount: number };
+type Suites = { suites: Array<{ id: string; variants: Array<{ id: string; fixed: Record<string, unknown> }> }> };
+
+/** The launch's settings over the preset: the flags `fof run` has, and --config. */
+function configOverrides(opts: RunOptions): Record<string, unknown> {
+  const list = (v: string | undefined) => v?.split(",").map((s) => s.trim());
+  const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+  const out: Record<string, unknown> = {
+    tests: list(opts.tests),
+    contexts: list(opts.contexts),
+    objectiveRepeats: num(opts.objectiveRepeats),
+    subjectiveRepeats: num(opts.subjectiveRepeats),
+    imagesPerPrompt: num(opts.imagesPerPrompt),
+    ...(opts.config ? (JSON.parse(opts.config) as Record<string, unknown>) : {}),
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+export async function remoteRun(r: Remote, opts: RunOptions & { wait?: boolean; failUnder?: string; pollMs?: number }) {
+  const gates = opts.failUnder ? parseThresholds(opts.failUnder) : null;
+  if (gates && !opts.wait) throw new Error("--fail-under needs --wait (the gate reads the finished run's scores)");
+  const suite = opts.suite ?? "fact-or-fair";
+  // A suite launched in several shapes (FACT-OR-FAIR: chat or text-to-image): the one of the models' modality.
+  const [{ suites }, { models }] = await Promise.all([
+    getJson<Suites>(r, "/api/v1/suites"),
+    getJson<{ models: Array<{ slug: string; modality: string }> }>(r, "/api/v1/models"),
+  ]);
+  const variants = suites.find((s) => s.id === suite)?.variants ?? [];
+  const modality = models.find((m) => m.slug === opts.model[0])?.modality;
+  const variant =
+    variants.length > 1 ? variants.find((v) => v.fixed.modality === modality || (modality === "llm" && v.fixed.modality === undefined))?.id : undefined;
+  const { run } = await postJson<{ run: RunView }>(r, "/api/v1/runs", {
+    suite,
+    ...(variant ? { variant } : {}),
+    models: opts.model,
+    preset: opts.preset,
+    seed: Number(opts.seed),
+    config: configOverrides(opts),
+    ...(opts.budget ? { budgetUsd: Number(opts.budget) } : {}),
+    ...(opts.name ? { name: opts.name } : {}),
+    ...(opts.content ? { contentVersion: opts.content } : {}),
+  });
+  process.stderr.write(`launched ${run.id} (${run.plannedCount} queries) on ${r.server}\n`);
+  if (!opts.wait) {
+    process.stdout.write(JSON.stringify({ run }, null, opts.pretty ? 2 : undefined) + "\n");
+    return;
+  }
+  let last = "";
+  let view: RunView & { done?: number } = run;
+  for (;;) {
+    view = await getJson<RunView & { done: number }>(r, `/api/v1/runs/${run.id}`);
+    const line = `${view.outcome}: ${view.done ?? 0} / ${view.plannedCount}`;
+    if (line !== last) process.stderr.write(line + "\n");
+    last = line;
+    if (FINAL.has(view.status)) break;
+    await new Promise((res) => setTimeout(res, opts.pollMs ?? 2000));
+  }
+  const scores = await getJson<{ results?: Array<{ model: string }>; views?: unknown }>(r, `/api/v1/runs/${run.id}/scores`);
+  process.stdout.write(JSON.stringify(scores, null, opts.pretty ? 2 : undefined) + "\n");
+  if (view.status !== "completed") process.exitCode = EXIT.incomplete;
+  else if (view.failed > 0) process.exitCode = EXIT.itemsFailed;
+  if (gates) {
+    if (!scores.results) throw new Error(`--fail-under reads FACT-OR-FAIR's scores; ${suite} reports result tables (read them from the JSON)`);
+    const results = checkThresholds(scores.results, gates);
+    for (const g of results)
+      process.stderr.write(`${g.ok ? "pass" : "FAIL"}  ${g.model}  ${g.gate}  (worst ${g.worst === null ? "none" : g.worst.toFixed(4)})\n`);
+    if (results.some((g) => !g.ok)) process.exitCode = EXIT.gateMissed;
+  }
+}
+
+export async function remoteScores(r: Remote, runId: string, opts: { raceMapping?: string; labels?: string; profile?: string; pretty?: boolean }) {
+  const q = new URLSearchParams(
+    Object.entries({ raceMapping: opts.raceMapping, labels: opts.labels, profile: opts.profile }).filter((e): e is [string, string] => !!e[1]),
+  );
+  const body = await getJson<unknown>(r, `/api/v1/runs/${encodeURIComponent(runId)}/scores?${q}`);
+  process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");
+}
+
+export async function remoteExport(r: Remote, runId: string, opts: { raceMapping?: string; labels?: string }) {
+  const q = new URLSearchParams({ format: "jsonl", raceMapping: opts.raceMapping ?? "paper", labels: opts.labels ?? "model" });
+  const res = await request(r, "GET", `/api/v1/runs/${encodeURIComponent(runId)}/export?${q}`);
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) process.stdout.write(chunk);
+}
+
+/** Every file under the paths, with its name inside the selection (a folder's own name kept, as the Import page). */
+function selection(paths: string[]): Array<{ file: string; name: string }> {
+  const out: Array<{ file: string; name: string }> = [];
+  const walk = (file: string, name: string) => {
+    if (statSync(file).isDirectory()) for (const f of readdirSync(file).sort()) walk(path.join(file, f), `${name}/${f}`);
+    else out.push({ file, name });
+  };
+  for (const p of paths) walk(path.resolve(p), path.basename(path.resolve(p)));
+  return out;
+}
+
+export async function remoteImport(r: Remote, paths: string[], opts: { model: string; suite?: string; run?: string; name?: string }) {
+  const files = selection(paths);
+  if (!files.length) throw new Error("nothing to import: no files under the paths given");
+  const { uploadId } = await postJson<{ uploadId: string }>(r, "/api/v1/imports", {
+    model: opts.model,
+    ...(opts.suite ? { suite: opts.suite } : {}),
+    runId: opts.run ?? null,
+    runName: opts.name ?? null,
+  });
+  let sent = 0;
+  for (const f of files) {
+    await request(r, "PUT", `/api/v1/imports/${uploadId}/files?name=${encodeURIComponent(f.name)}`, undefined, { bytes: readFileSync(f.file) });
+    process.stderr.write(`\rsent ${++sent} / ${files.length}`);
+  }
+  process.stderr.write("\n");
+  const done = await postJson<unknown>(r, `/api/v1/imports/${uploadId}/commit`, {});
+  process.stdout.write(JSON.stringify(done) + "\n");
+}
