@@ -3,12 +3,15 @@
 // read a stored run the same way. The route handlers are served by a plain Node HTTP server in this process.
 import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { mkdtempSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+// This harness serves the route handlers without Next, whose page cache the import commit refreshes.
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "fof-remote-cli-"));
 process.env.FOF_DATA_DIR = dataDir;
@@ -17,7 +20,8 @@ const exec = promisify(execFile);
 const { db, migrateAndSeed } = await import("../lib/db");
 const { createUser } = await import("../lib/auth/users");
 const { createToken } = await import("../lib/auth/tokens");
-const { Worker } = await import("./helpers/services");
+const { Worker, upsertModel } = await import("./helpers/services");
+const SHARED = path.resolve(__dirname, "../../shared/models/test-images");
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const ROUTES: Array<[RegExp, Record<string, Handler>]> = [
@@ -27,6 +31,9 @@ const ROUTES: Array<[RegExp, Record<string, Handler>]> = [
   [/^\/api\/v1\/runs\/(?<id>[^/]+)\/export$/, (await import("../app/api/v1/runs/[id]/export/route")) as never],
   [/^\/api\/v1\/models$/, (await import("../app/api/v1/models/route")) as never],
   [/^\/api\/v1\/suites$/, (await import("../app/api/v1/suites/route")) as never],
+  [/^\/api\/v1\/imports$/, (await import("../app/api/v1/imports/route")) as never],
+  [/^\/api\/v1\/imports\/(?<id>[^/]+)\/files$/, (await import("../app/api/v1/imports/[id]/files/route")) as never],
+  [/^\/api\/v1\/imports\/(?<id>[^/]+)\/commit$/, (await import("../app/api/v1/imports/[id]/commit/route")) as never],
 ];
 
 let server: Server;
@@ -53,6 +60,7 @@ async function fof(args: string[]) {
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });
   const user = await createUser(db(), { email: "ci@example.org", name: "CI", password: "test-password-123", role: "runner" });
+  await upsertModel(db(), { slug: "mj-ci", label: "Made elsewhere", modality: "t2i", provider: "import" });
   token = (await createToken(db(), user.id, { name: "ci" })).secret;
   server = createServer(async (req, res) => {
     const u = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -101,6 +109,26 @@ describe("fof --server --token", () => {
     expect(loose.stderr).toMatch(/pass {2}baseline:uniform {2}d<=1/);
     expect(loose.code).toBe(0);
   }, 180_000);
+
+  it.skipIf(!existsSync(SHARED))(
+    "imports a folder of images made elsewhere, all or nothing",
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "fof-remote-import-"));
+      mkdirSync(path.join(dir, "objective/crime-rate/highest"), { recursive: true });
+      copyFileSync(path.join(SHARED, "astronaut-eileen-collins.png"), path.join(dir, "objective/crime-rate/highest/a.png"));
+      copyFileSync(path.join(SHARED, "no-face-coffee.png"), path.join(dir, "objective/crime-rate/highest/b.png"));
+      const done = await fof(["import", "--model", "mj-ci", path.join(dir, "objective")]);
+      expect(done.code).toBe(0);
+      const { runId, imported } = JSON.parse(done.stdout);
+      expect(imported).toBe(2);
+      expect(await db().image.count({ where: { runId } })).toBe(2);
+      copyFileSync(path.join(SHARED, "grace-hopper-512.jpg"), path.join(dir, "unmapped.jpg"));
+      const refused = await fof(["import", "--model", "mj-ci", dir]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/unmapped\.jpg: /);
+    },
+    120_000,
+  );
 
   it("reads a stored run's scores and export, and says why when the server refuses", async () => {
     const launched = await fof(["run", "-m", "baseline:oracle", "-p", "smoke", "-t", "objective"]);
