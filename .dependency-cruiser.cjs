@@ -20,6 +20,7 @@ const LAYERS = [
   ["results", "^lib/results/"],
   ["auth", "^lib/auth/"],
   ["suites", "^lib/suites/"],
+  ["features/webhooks", "^lib/features/webhooks/"],
   ["features/imports", "^lib/features/imports/"],
   ["features/labelling", "^lib/features/labelling/"],
   ["features/runs", "^lib/features/runs/"],

@@ -14,6 +14,7 @@ const NAV_ITEMS: ReadonlyArray<{ href: string; label: string; needs: Permission 
   { href: "/models", label: "Models", needs: "models.manage" },
   { href: "/workers", label: "Workers", needs: "runs.manage" },
   { href: "/users", label: "Users", needs: "users.manage" },
+  { href: "/webhooks", label: "Webhooks", needs: "webhooks.manage" },
 ];
 
 export interface NavUser {

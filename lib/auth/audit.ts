@@ -39,6 +39,8 @@ export const AUDIT_ACTIONS = [
   "token.create",
   "token.use",
   "token.revoke",
+  "webhook.create",
+  "webhook.delete",
 ] as const;
 type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

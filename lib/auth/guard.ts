@@ -31,6 +31,7 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   "content.import": "import a suite's content from files",
   "models.manage": "manage models",
   "users.manage": "manage users",
+  "webhooks.manage": "manage webhooks",
 };
 
 /** The signed-in user of a request, or null. A request carrying a bearer token is judged by the token alone. */

@@ -41,6 +41,8 @@ export const PERMISSIONS = [
   "models.manage",
   /** users, roles, spending limits, invitations, the activity log */
   "users.manage",
+  /** webhooks: the URLs told about run events, and their delivery log */
+  "webhooks.manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

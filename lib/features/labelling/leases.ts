@@ -10,6 +10,7 @@ import { FAIRFACE_AGES, FAIRFACE_GENDERS, FAIRFACE_RACES } from "../../faces/lab
 import { labelRuntimeSchema, modelDisplayName, modelRefSchema } from "../../faces/provenance";
 import { runClassifier } from "../../faces/run-provenance";
 import { DomainError } from "../../core/errors";
+import { emitIfLabellingDone } from "../webhooks/emit";
 
 const LABEL_LEASE_MS = 3 * 60_000;
 
@@ -212,6 +213,8 @@ export async function saveLabels(
     if (withFaces.length)
       await tx.image.updateMany({ where: { id: { in: withFaces } }, data: { labelStatus: "labelled", leaseOwner: null, leaseUntil: null } });
     if (without.length) await tx.image.updateMany({ where: { id: { in: without } }, data: { labelStatus: "no_face", leaseOwner: null, leaseUntil: null } });
+    // The batch that labels a finished run's last image tells the webhooks (in this transaction: never lost).
+    for (const runId of new Set(held.map((h) => h.runId).filter((x): x is string => !!x))) await emitIfLabellingDone(tx, runId);
     return { saved: ok.size, faces, refused: ids.filter((id) => !ok.has(id)) };
   });
 }

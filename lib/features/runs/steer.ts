@@ -6,6 +6,7 @@ import { audit } from "../../auth/audit";
 import { budgetWithinLimit, leftUsd, maySteer, type Steerer } from "../../auth/spending";
 import { forgetShared } from "../../core/shared";
 import { setRunState } from "./runs";
+import { emitRunEvent } from "../webhooks/emit";
 
 /**
  * Pause, resume or cancel a run, optionally with a new budget — for its owner or an admin only. A budget the owner
@@ -45,6 +46,7 @@ export async function steerRun(prisma: PrismaClient, viewer: Steerer, runId: str
   const updated = await prisma.$transaction(async (tx) => {
     const r = await setRunState(tx as unknown as PrismaClient, runId, action, budget === undefined ? {} : { budgetUsd: budget });
     if (charged && !own && charged.usd > 0) await tx.budgetGrant.create({ data: { runId, userId: charged.userId, usd: charged.usd } });
+    if (action === "cancel" && r.status === "cancelled") await emitRunEvent(tx, runId, "run.cancelled");
     return r;
   });
   forgetShared(runId); // after the commit too: a poller between the two must not keep the old status

@@ -23,6 +23,8 @@ import { isContention } from "../../db/retry";
 import { failureReasons, outcomeCounts } from "./outcomes";
 import { callableModel } from "./callable-model";
 import { errorLine, releaseLeasesOf, releaseStaleWorkers } from "./liveness";
+import { emitIfLabellingDone, emitRunEvent } from "../webhooks/emit";
+import { deliverDue } from "../webhooks/deliver";
 
 export interface WorkerOptions {
   /** only work on this run (the CLI's `fof run`); all running runs otherwise */
@@ -48,6 +50,8 @@ export interface WorkerOptions {
   backoffMaxMs?: number;
   /** where generated images are stored (FOF_DATA_DIR by default) */
   dataDir?: string;
+  /** how often due webhook deliveries are looked for */
+  webhookPollMs?: number;
   /** how often the worker records its heartbeat (WorkerStatus) */
   heartbeatMs?: number;
   /** a worker silent this long is dead: what it holds is released (checked every heartbeat) */
@@ -72,6 +76,8 @@ const STUCK_AFTER_MS = 20_000;
 const UNSTORABLE = "the result could not be stored";
 /** How often a running worker looks for launches that died while planning. */
 const PLANNING_SWEEP_MS = 30_000;
+/** How often due webhook deliveries are looked for. */
+const WEBHOOK_POLL_MS = 2_000;
 
 export { capOutput, MAX_STORED_OUTPUT, TRUNCATION_MARK } from "./work-types";
 export class Worker {
@@ -104,6 +110,7 @@ export class Worker {
   private errorStreak = 0;
   private lastHeartbeat = 0;
   private heartbeating: Promise<void> | null = null;
+  private delivering: Promise<void> | null = null;
   private lastPlanningSweep = Date.now();
   private lastFlushOk = Date.now();
   /** set while writes fail: since when results have waited unwritten */
@@ -130,6 +137,7 @@ export class Worker {
       backoffBaseMs: 500,
       backoffMaxMs: 30_000,
       heartbeatMs: 2_000,
+      webhookPollMs: WEBHOOK_POLL_MS,
       // A live worker's heartbeat can wait on a busy database for up to the busy timeout (twice, with the stale
       // check itself): only a silence longer than that means it is gone.
       staleWorkerMs: Math.max(10_000, 2 * env().FOF_DB_BUSY_TIMEOUT_MS + 2_000),
@@ -177,6 +185,9 @@ export class Worker {
     await this.beat();
     const beats = setInterval(() => void this.beat(), Math.max(50, Math.floor(this.opts.heartbeatMs / 2)));
     beats.unref?.();
+    // Webhook deliveries on their own timer too: a slow receiver never holds up claiming or writing.
+    const hooks = setInterval(() => void this.deliverWebhooks(), this.opts.webhookPollMs);
+    hooks.unref?.();
     let lastFlush = Date.now();
     while (!this.stopped) {
       const ok = await this.guard("loop", async () => {
@@ -208,7 +219,9 @@ export class Worker {
       await sleep(backoffMs(i, this.opts.backoffBaseMs, 5_000) + 50);
     }
     clearInterval(beats);
+    clearInterval(hooks);
     await this.heartbeating;
+    await this.delivering;
     await this.guard("release", () => this.releaseOwnLeases());
     await this.guard("release shares", () => releaseShares(this.prisma, this.owner));
     await this.guard("stop", () =>
@@ -232,6 +245,20 @@ export class Worker {
       this.opts.log?.(message);
       return undefined;
     }
+  }
+
+  /** Sends due webhook deliveries (./../webhooks/deliver.ts), one batch at a time; failures are recorded like the loop's. */
+  private deliverWebhooks(): Promise<void> {
+    if (this.delivering) return this.delivering;
+    this.delivering = deliverDue(this.prisma)
+      .then(() => undefined)
+      .catch((e: unknown) => {
+        this.lastError = { message: errorLine("webhooks", e), at: new Date() };
+      })
+      .finally(() => {
+        this.delivering = null;
+      });
+    return this.delivering;
   }
 
   /** One heartbeat, never two at once; its failure is recorded like the loop's, without touching its backoff. */
@@ -390,10 +417,7 @@ export class Worker {
     // Spend as last read, plus what this worker wrote since and what it holds unwritten.
     const pendingSpend = this.buffer.reduce((a, w) => a + ((w.kind === "outcome" || w.kind === "retry") && w.query.runId === runId ? (w.costUsd ?? 0) : 0), 0);
     if (run.budgetUsd !== null && run.spentUsd + (this.spentSinceCheck.get(runId) ?? 0) + pendingSpend >= run.budgetUsd) {
-      const stopped = await this.prisma.run.updateMany({
-        where: { id: runId, status: "running" },
-        data: { status: "budget_exhausted", error: `budget of $${run.budgetUsd.toFixed(2)} reached` },
-      });
+      const stopped = await this.stopAtBudget(runId, `budget of $${run.budgetUsd.toFixed(2)} reached`);
       if (stopped.count) this.opts.log?.(`run ${runId}: budget reached, stopping`);
       this.runState.at = 0; // re-read the runs next time
       return false;
@@ -451,17 +475,23 @@ export class Worker {
     }
     if (unaffordable > 0 && unaffordable === modelIds.length && run.budgetUsd !== null) {
       const left = Math.max(0, run.budgetUsd - knownSpend);
-      const stopped = await this.prisma.run.updateMany({
-        where: { id: runId, status: "running" },
-        data: {
-          status: "budget_exhausted",
-          error: `budget of $${run.budgetUsd.toFixed(2)} reached: $${left.toFixed(4)} is left, less than the next call may cost`,
-        },
-      });
+      const stopped = await this.stopAtBudget(
+        runId,
+        `budget of $${run.budgetUsd.toFixed(2)} reached: $${left.toFixed(4)} is left, less than the next call may cost`,
+      );
       if (stopped.count) this.opts.log?.(`run ${runId}: budget reached, stopping`);
       this.runState.at = 0;
     }
     return claimedAny;
+  }
+
+  /** Stops a running run at its budget, with its webhook deliveries in the same transaction. */
+  private stopAtBudget(runId: string, error: string) {
+    return this.prisma.$transaction(async (tx) => {
+      const stopped = await tx.run.updateMany({ where: { id: runId, status: "running" }, data: { status: "budget_exhausted", error } });
+      if (stopped.count) await emitRunEvent(tx, runId, "run.budget_exhausted");
+      return stopped;
+    });
   }
 
   private async worstCaseOf(runId: string, m: ModelState, maxReasks: number): Promise<number> {
@@ -591,9 +621,15 @@ export class Worker {
             1000,
           )
         : undefined;
-      await this.prisma.run.updateMany({
-        where: { id: runId, status: "running" },
-        data: { status: allFailed ? "failed" : "completed", finishedAt: new Date(), ...(error ? { error } : {}) },
+      // The status and its webhook deliveries in one transaction: a run never ends without its event.
+      await this.prisma.$transaction(async (tx) => {
+        const ended = await tx.run.updateMany({
+          where: { id: runId, status: "running" },
+          data: { status: allFailed ? "failed" : "completed", finishedAt: new Date(), ...(error ? { error } : {}) },
+        });
+        if (!ended.count) return;
+        await emitRunEvent(tx, runId, allFailed ? "run.failed" : "run.completed");
+        if (!allFailed) await emitIfLabellingDone(tx, runId);
       });
     }
   }

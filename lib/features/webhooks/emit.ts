@@ -1,0 +1,52 @@
+// Recording a run event for every active webhook that wants it: one delivery row per hook, event and run (the unique
+// key makes emitting twice harmless — two workers finishing the same run, a retried transaction). Delivery happens
+// apart (./deliver.ts), so a slow receiver never holds up the engine.
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { publicUrl } from "../../auth/server";
+import type { WebhookEvent } from "./events";
+
+/** A client or a transaction: emitting inside the transaction that changes the run's status loses no event. */
+type Db = Pick<PrismaClient, "webhook" | "webhookDelivery" | "run" | "image">;
+
+export async function emitRunEvent(prisma: Db, runId: string, event: WebhookEvent): Promise<number> {
+  const hooks = (await prisma.webhook.findMany({ where: { active: true }, select: { id: true, eventsJson: true } })).filter((h) =>
+    (JSON.parse(h.eventsJson) as string[]).includes(event),
+  );
+  if (!hooks.length) return 0;
+  const run = await prisma.run.findUnique({
+    where: { id: runId },
+    select: {
+      id: true,
+      name: true,
+      suiteId: true,
+      modality: true,
+      status: true,
+      plannedCount: true,
+      spentUsd: true,
+      budgetUsd: true,
+      finishedAt: true,
+      error: true,
+    },
+  });
+  if (!run) return 0;
+  const payload = JSON.stringify({
+    event,
+    at: new Date().toISOString(),
+    run: { ...run, suite: run.suiteId, suiteId: undefined, url: `${publicUrl()}/runs/${run.id}`, api: `${publicUrl()}/api/v1/runs/${run.id}` },
+  });
+  for (const h of hooks)
+    await prisma.webhookDelivery.upsert({
+      where: { webhookId_event_subject: { webhookId: h.id, event, subject: runId } },
+      update: {},
+      create: { webhookId: h.id, event, subject: runId, payloadJson: payload },
+    });
+  return hooks.length;
+}
+
+/** A text-to-image run whose images are all generated and labelled: "labelling.done" (once). */
+export async function emitIfLabellingDone(prisma: Db, runId: string): Promise<void> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true, status: true } });
+  if (!run || run.modality !== "t2i" || run.status !== "completed") return;
+  const open = await prisma.image.count({ where: { runId, labelStatus: { in: ["unlabelled", "leased"] } } });
+  if (open === 0 && (await prisma.image.count({ where: { runId } })) > 0) await emitRunEvent(prisma, runId, "labelling.done");
+}

@@ -1,0 +1,97 @@
+// Registering webhooks (admins): a URL and the events it wants, checked against the outbound endpoint policy when
+// registered (and again on every delivery: a name may re-resolve); a secret made here and shown once. The delivery
+// log lists each delivery with every attempt's response code.
+import { randomBytes } from "node:crypto";
+import dns from "node:dns/promises";
+import { z } from "zod";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { DomainError } from "../../core/errors";
+import { audit } from "../../auth/audit";
+import { checkUrl, currentPolicy, OutboundRefusedError } from "../../providers/outbound";
+import { WEBHOOK_EVENTS } from "./events";
+
+const MAX_HOOKS = 50;
+
+const webhookInputSchema = z.object({
+  url: z
+    .string()
+    .trim()
+    .max(2000)
+    .url("a full URL, e.g. https://ci.example.org/hooks/fof")
+    .refine((u) => /^https?:\/\//i.test(u), "http(s) only"),
+  events: z.array(z.enum(WEBHOOK_EVENTS)).min(1, "choose at least one event"),
+});
+export type WebhookInput = z.input<typeof webhookInputSchema>;
+
+/** Refuses a URL the outbound policy would refuse (a private, loopback or link-local address, unless allowed). */
+async function assertReachable(url: URL) {
+  const policy = currentPolicy();
+  try {
+    checkUrl(url, policy);
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    for (const a of await dns.lookup(host, { all: true }))
+      if (!policy.allows(host, a.address)) throw new OutboundRefusedError(`${host} resolves to ${a.address}: a private, loopback or link-local address`);
+  } catch (e) {
+    if (e instanceof OutboundRefusedError) throw new DomainError("invalid", `${e.message} (an operator may allow it with FOF_ALLOWED_ENDPOINTS)`);
+    throw new DomainError("invalid", `${url.hostname} does not resolve: ${(e as Error).message}`);
+  }
+}
+
+export async function createWebhook(prisma: PrismaClient, input: WebhookInput, byUserId: string | null) {
+  const { url, events } = webhookInputSchema.parse(input);
+  await assertReachable(new URL(url));
+  if ((await prisma.webhook.count()) >= MAX_HOOKS) throw new DomainError("conflict", `at most ${MAX_HOOKS} webhooks: delete one first`);
+  const secret = `whsec_${randomBytes(24).toString("base64url")}`;
+  const hook = await prisma.webhook.create({ data: { url, eventsJson: JSON.stringify([...new Set(events)]), secret, createdById: byUserId } });
+  await audit(prisma, { userId: byUserId, action: "webhook.create", targetType: "webhook", targetId: hook.id, details: { url, events } });
+  return { id: hook.id, secret };
+}
+
+export async function listWebhooks(prisma: PrismaClient) {
+  const hooks = await prisma.webhook.findMany({
+    orderBy: { createdAt: "desc" },
+    select: { id: true, url: true, eventsJson: true, active: true, createdAt: true },
+  });
+  return hooks.map(({ eventsJson, ...h }) => ({ ...h, events: JSON.parse(eventsJson) as string[] }));
+}
+
+export async function deleteWebhook(prisma: PrismaClient, id: string, byUserId: string | null) {
+  const hook = await prisma.webhook.findUnique({ where: { id }, select: { url: true } });
+  if (!hook) throw new DomainError("not_found", "no such webhook");
+  await prisma.webhook.delete({ where: { id } });
+  await audit(prisma, { userId: byUserId, action: "webhook.delete", targetType: "webhook", targetId: id, details: { url: hook.url } });
+}
+
+/** The delivery log, newest first: each delivery's state and every attempt with its response code or error. */
+export async function listDeliveries(prisma: PrismaClient, opts: { webhookId?: string; limit?: number } = {}) {
+  const rows = await prisma.webhookDelivery.findMany({
+    where: opts.webhookId ? { webhookId: opts.webhookId } : {},
+    orderBy: { createdAt: "desc" },
+    take: Math.min(200, opts.limit ?? 50),
+    select: {
+      id: true,
+      webhookId: true,
+      event: true,
+      subject: true,
+      status: true,
+      attempts: true,
+      attemptsJson: true,
+      nextAttemptAt: true,
+      deliveredAt: true,
+      createdAt: true,
+    },
+  });
+  return rows.map(({ attemptsJson, ...d }) => ({
+    ...d,
+    tries: JSON.parse(attemptsJson) as Array<{ at: string; status: number | null; error: string | null; ms: number }>,
+  }));
+}
+
+/** Sends a delivery again now (a failed one gets a fresh set of attempts). */
+export async function redeliver(prisma: PrismaClient, id: string) {
+  const r = await prisma.webhookDelivery.updateMany({
+    where: { id, status: { in: ["failed", "delivered"] } },
+    data: { status: "pending", nextAttemptAt: new Date(), attempts: 0 },
+  });
+  if (!r.count) throw new DomainError("conflict", "that delivery is still being sent, or does not exist");
+}
