@@ -1,0 +1,64 @@
+// The platform for CI: an admin makes a personal access token on the Account page, the token reads /api/v1 and
+// launches a run, the admin revokes it (confirmed in a dialog) and it is refused; a webhook registered on the Webhooks
+// page receives the run's end, signed, and the delivery log shows the receiver's answer.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
+
+test("a token from the Account page drives /api/v1 until revoked; a webhook is told when the run ends", async ({ page, request, baseURL }) => {
+  // The receiver: a local server that records what it is sent (loopback is allowed for the e2e server).
+  const got: Array<{ event: string; signature: string; body: string }> = [];
+  const receiver = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    got.push({ event: String(req.headers["x-fof-event"]), signature: String(req.headers["x-fof-signature"]), body: Buffer.concat(chunks).toString() });
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((ok) => receiver.listen(0, "127.0.0.1", ok));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/fof`;
+
+  await page.goto("/webhooks");
+  await page.locator("form[data-hydrated][data-testid=webhook-form]").waitFor();
+  await page.getByLabel("URL").fill(hookUrl);
+  await page.getByRole("button", { name: "Register webhook" }).click();
+  await expect(page.getByTestId("webhook-secret")).toHaveValue(/^whsec_/);
+  await expect(page.getByRole("table", { name: "Webhooks" })).toContainText(hookUrl);
+
+  await page.getByTestId("account").getByRole("link").click();
+  await expect(page).toHaveURL(/\/account$/);
+  await page.locator("form[data-hydrated][data-testid=token-form]").waitFor();
+  await page.getByLabel("Name").fill("e2e-ci");
+  await page.getByRole("button", { name: "Create token" }).click();
+  const token = await page.getByTestId("new-token").inputValue();
+  expect(token).toMatch(/^fof_/);
+  await expect(page.getByTestId("token-row").filter({ hasText: "e2e-ci" })).toContainText("live");
+
+  // The token, with no cookie, as a CI job holds it.
+  const api = (path: string, init: { method?: string; data?: unknown } = {}) =>
+    request.fetch(`${baseURL}${path}`, { method: init.method ?? "GET", data: init.data, headers: { authorization: `Bearer ${token}`, cookie: "" } });
+  expect((await api("/api/v1/runs")).status()).toBe(200);
+  const launched = await api("/api/v1/runs", {
+    method: "POST",
+    data: { suite: "fact-or-fair", models: ["baseline:oracle"], preset: "smoke", config: { tests: ["objective"] }, seed: 7, name: "launched by a token" },
+  });
+  expect(launched.status()).toBe(201);
+  const { run } = await launched.json();
+  await expect.poll(async () => (await (await api(`/api/v1/runs/${run.id}`)).json()).status, { timeout: 60_000 }).toBe("completed");
+  await expect.poll(() => got.find((g) => g.event === "run.completed" && g.body.includes(run.id)), { timeout: 30_000 }).toBeTruthy();
+  expect(got[0].signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+  await page.goto("/webhooks");
+  await expect(page.getByTestId("delivery").filter({ hasText: run.id })).toContainText("delivered");
+  await expect(page.getByTestId("delivery").filter({ hasText: run.id })).toContainText("204");
+
+  // Revoked on the Account page (a dialog asks first): the token is refused from then on.
+  await page.goto("/account");
+  await page.getByRole("button", { name: "Revoke e2e-ci" }).click();
+  const dialog = page.getByRole("dialog", { name: "Revoke “e2e-ci”?" });
+  await expect(dialog.getByRole("button", { name: "Keep it" })).toBeFocused();
+  await dialog.getByRole("button", { name: "Revoke token" }).click();
+  await expect(page.getByTestId("token-row").filter({ hasText: "e2e-ci" })).toContainText("revoked");
+  const refused = await api("/api/v1/runs");
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()).code).toBe("unauthenticated");
+  receiver.close();
+});
