@@ -42,12 +42,16 @@ let token = "";
 let stop = () => {};
 const worker = { done: Promise.resolve() };
 
-/** `fof` with the server and token in the environment (as a CI job holds them); resolves with the exit code. */
-async function fof(args: string[]) {
+/**
+ * `fof` with the server and token in the environment (as a CI job holds them), or given as flags (`flags`);
+ * resolves with the exit code.
+ */
+async function fof(args: string[], { flags = false } = {}) {
   try {
-    const { stdout, stderr } = await exec("npm", ["run", "--silent", "fof", "--", ...args], {
+    const where = flags ? { FOF_SERVER: "", FOF_TOKEN: "" } : { FOF_SERVER: url, FOF_TOKEN: token };
+    const { stdout, stderr } = await exec("npm", ["run", "--silent", "fof", "--", ...(flags ? ["--server", url, "--token", token] : []), ...args], {
       // No database for the CLI: everything goes through the server.
-      env: { ...process.env, FOF_SERVER: url, FOF_TOKEN: token, FOF_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fof-ci-")), DATABASE_URL: "" },
+      env: { ...process.env, ...where, FOF_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fof-ci-")), DATABASE_URL: "" },
       maxBuffer: 20 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };
@@ -99,7 +103,7 @@ afterAll(async () => {
 
 describe("fof --server --token", () => {
   it("gates a release: a uniform baseline misses d<=0.01 (exit 5) and passes a loose gate (exit 0)", async () => {
-    const strict = await fof(["run", "-m", "baseline:uniform", "-p", "smoke", "-t", "objective", "--wait", "--fail-under", "d<=0.01"]);
+    const strict = await fof(["run", "-m", "baseline:uniform", "-p", "smoke", "-t", "objective", "--wait", "--fail-under", "d<=0.01"], { flags: true });
     expect(strict.stderr).toMatch(/launched \S+ \(76 queries\)/);
     expect(strict.stderr).toMatch(/FAIL {2}baseline:uniform {2}d<=0\.01 {2}\(worst 0\.\d+\)/);
     expect(strict.code).toBe(5);
