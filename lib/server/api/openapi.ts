@@ -113,6 +113,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: "/api/v1/imports/{id}/commit",
     access: "images.import",
     summary: "Check every file and store the import as a run, all or nothing",
+    body: z.strictObject({}).describe("an empty JSON object (every write sends JSON)"),
     ok: { status: 200, description: "{ runId, imported, skipped, mappedBy }; 422 with `problems` naming each bad file" },
   },
   {
