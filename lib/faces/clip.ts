@@ -1,7 +1,7 @@
 // CLIP's vision tower as an instrument of the same pipeline (browser and label workers): CLIP's preprocessing of the
 // whole image (torchvision's Resize(224, bicubic) of the short side, CenterCrop(224), ToTensor, Normalize with
 // CLIP's mean and std), a check that a loaded model has the expected shapes, and the image embeddings. What is done
-// with an embedding is the suite's (lib/suites/faintbench/clip-instrument.ts).
+// with an embedding is the suite's that uses CLIP as its instrument.
 // One difference from PIL, documented: the resize and the crop are one resampling here (the same grid and the same
 // antialiased bicubic kernel, lib/faces/image.ts) without PIL's rounding to 8 bits between its two passes — values
 // differ by under 1/255 before normalisation.

@@ -1,6 +1,6 @@
 // A CLIP-family vision tower small enough to build here, with seeded random weights (NOT CLIP): patch embedding
 // (a 32 × 32 stride-32 convolution, as ViT-L/14's 14 × 14), tokens averaged, layer norm, projection — input
-// "pixel_values" [N,3,224,224], output "image_embeds" [N,dim], the interface scripts/clip-export.py writes.
+// "pixel_values" [N,3,224,224], output "image_embeds" [N,dim], the interface the operator's CLIP export script writes.
 import { onnx } from "onnx-proto";
 import { createRng } from "../../lib/benchmark/rng";
 

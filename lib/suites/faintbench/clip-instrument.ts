@@ -1,5 +1,5 @@
 // FAIntbench's CLIP instrument from an image embedding to the release's probabilities: the fixed texts' embeddings
-// come from a data file written once from real weights (scripts/clip-export.py: CLIP ViT-L/14's text tower and its
+// come from a data file written once from real weights (tools/clip-export.py: CLIP ViT-L/14's text tower and its
 // logit scale), so no tokenizer runs when images are labelled; the vision tower's output for an image is compared with
 // them exactly as `model(image, text)` does — both L2-normalised, cosine × logit scale, softmax within each text
 // group — then the person check and the release's rules (./clip-rules.ts). Pure: the vision tower runs elsewhere.

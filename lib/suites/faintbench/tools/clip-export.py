@@ -10,9 +10,9 @@ Writes two files:
                             workbench checks it against lib/suites/faintbench/clip-instrument.ts's schema.
 
 Usage:
-  npx tsx scripts/clip-texts.ts > clip-texts-list.json
+  npx tsx lib/suites/faintbench/tools/clip-texts.ts > clip-texts-list.json
   pip install torch git+https://github.com/openai/CLIP.git onnx
-  python3 scripts/clip-export.py --texts clip-texts-list.json --out "$FOF_DATA_DIR/models"
+  python3 lib/suites/faintbench/tools/clip-export.py --texts clip-texts-list.json --out "$FOF_DATA_DIR/models"
 """
 import argparse
 import hashlib
@@ -42,7 +42,7 @@ class Vision(torch.nn.Module):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--texts", required=True, help="the JSON list printed by scripts/clip-texts.ts")
+    ap.add_argument("--texts", required=True, help="the JSON list printed by clip-texts.ts (beside this script)")
     ap.add_argument("--out", required=True, help="the folder to write both files to")
     ap.add_argument("--model", default="ViT-L/14", help="the release uses ViT-L/14")
     args = ap.parse_args()
