@@ -1,24 +1,9 @@
 // `fof token create|list|revoke`: personal access tokens on the server (the machine's shell is the trust boundary,
 // as for `fof user`). `create` prints the secret alone on its last line, once: a CI job stores it as a secret.
-import { db, migrateAndSeed } from "../../lib/db";
-import { findUserByEmail } from "../../lib/auth/users";
+import { db } from "../../lib/db";
 import { isRole, ROLES } from "../../lib/auth/roles";
 import { createToken, listTokens, revokeToken } from "../../lib/auth/tokens";
-
-async function owner(email: string) {
-  const u = await findUserByEmail(db(), email);
-  if (!u) throw new Error(`no account for ${email}`);
-  return u;
-}
-
-async function withDb<T>(fn: () => Promise<T>): Promise<T> {
-  await migrateAndSeed({ quiet: true });
-  try {
-    return await fn();
-  } finally {
-    await db().$disconnect();
-  }
-}
+import { accountByEmail, withDb } from "./accounts";
 
 const state = (t: { revokedAt: Date | null; expiresAt: Date | null }) =>
   t.revokedAt ? "revoked" : t.expiresAt && t.expiresAt <= new Date() ? "expired" : "live";
@@ -27,7 +12,7 @@ export const tokenCommands = {
   create: (opts: { email: string; name: string; expiresDays?: string; role?: string }) =>
     withDb(async () => {
       if (opts.role !== undefined && !isRole(opts.role)) throw new Error(`unknown role "${opts.role}": one of ${ROLES.join(", ")}`);
-      const u = await owner(opts.email);
+      const u = await accountByEmail(opts.email);
       const { secret, token } = await createToken(db(), u.id, { name: opts.name, role: opts.role as never, expiresDays: opts.expiresDays }, null);
       process.stderr.write(
         `token "${token.name}" for ${u.email} (${token.role ?? u.role}), expires ${token.expiresAt?.toISOString().slice(0, 10)}: shown once\n`,
@@ -36,7 +21,7 @@ export const tokenCommands = {
     }),
   list: (opts: { email: string }) =>
     withDb(async () => {
-      const u = await owner(opts.email);
+      const u = await accountByEmail(opts.email);
       for (const t of await listTokens(db(), u.id))
         process.stdout.write(
           [
@@ -51,7 +36,7 @@ export const tokenCommands = {
     }),
   revoke: (opts: { email: string; name: string }) =>
     withDb(async () => {
-      const u = await owner(opts.email);
+      const u = await accountByEmail(opts.email);
       await revokeToken(db(), u.id, { name: opts.name }, null);
       process.stderr.write(`revoked "${opts.name}" of ${u.email}\n`);
     }),

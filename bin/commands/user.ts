@@ -1,12 +1,13 @@
 // `fof user add|list|role|disable|enable|invite|reset`: account management on the server (the machine's shell is the
 // trust boundary here). Passwords are read from FOF_USER_PASSWORD or standard input, never from arguments (they
 // would show in `ps` and shell history). Changes are audited as made by "server".
-import { db, migrateAndSeed } from "../../lib/db";
+import { db } from "../../lib/db";
 import { createInvitation, createResetLink } from "../../lib/auth/invitations";
 import { publicUrl } from "../../lib/auth/server";
 import { ROLES, isRole, type Role } from "../../lib/auth/roles";
-import { createUser, findUserByEmail, listUsers, setDisabled, setRole, setSpendingLimit } from "../../lib/auth/users";
+import { createUser, listUsers, setDisabled, setRole, setSpendingLimit } from "../../lib/auth/users";
 import { readSecret } from "../../lib/env";
+import { accountByEmail, withDb } from "./accounts";
 
 async function readPassword(): Promise<string> {
   const fromEnv = readSecret("FOF_USER_PASSWORD");
@@ -24,21 +25,6 @@ function role(value: string): Role {
   return value;
 }
 
-async function user(email: string) {
-  const u = await findUserByEmail(db(), email);
-  if (!u) throw new Error(`no account for ${email}`);
-  return u;
-}
-
-async function withDb<T>(fn: () => Promise<T>): Promise<T> {
-  await migrateAndSeed({ quiet: true });
-  try {
-    return await fn();
-  } finally {
-    await db().$disconnect();
-  }
-}
-
 export const userCommands = {
   add: (email: string, opts: { role: string; name?: string; limit?: string }) =>
     withDb(async () => {
@@ -53,10 +39,11 @@ export const userCommands = {
           `${u.email}\t${u.role}${u.disabled ? "\tdisabled" : ""}${u.spendingLimitUsd !== null ? `\tlimit $${u.spendingLimitUsd}` : ""}${u.placeholder ? "\tplaceholder" : ""}\n`,
         );
     }),
-  role: (email: string, r: string) => withDb(async () => setRole(db(), null, (await user(email)).id, role(r))),
-  disable: (email: string) => withDb(async () => setDisabled(db(), null, (await user(email)).id, true)),
-  enable: (email: string) => withDb(async () => setDisabled(db(), null, (await user(email)).id, false)),
-  limit: (email: string, usd: string) => withDb(async () => setSpendingLimit(db(), null, (await user(email)).id, usd === "none" ? null : Number(usd))),
+  role: (email: string, r: string) => withDb(async () => setRole(db(), null, (await accountByEmail(email)).id, role(r))),
+  disable: (email: string) => withDb(async () => setDisabled(db(), null, (await accountByEmail(email)).id, true)),
+  enable: (email: string) => withDb(async () => setDisabled(db(), null, (await accountByEmail(email)).id, false)),
+  limit: (email: string, usd: string) =>
+    withDb(async () => setSpendingLimit(db(), null, (await accountByEmail(email)).id, usd === "none" ? null : Number(usd))),
   invite: (opts: { role: string; email?: string }) =>
     withDb(async () => {
       const admin = (await listUsers(db())).find((u) => u.role === "admin" && !u.disabled);
@@ -66,7 +53,7 @@ export const userCommands = {
     }),
   reset: (email: string) =>
     withDb(async () => {
-      const link = await createResetLink(db(), null, (await user(email)).id);
+      const link = await createResetLink(db(), null, (await accountByEmail(email)).id);
       process.stdout.write(`${publicUrl()}${link.path}\n`);
     }),
 };

@@ -11,6 +11,7 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
 import { Table, Td, Th } from "@/components/ui/table";
+import { ShownOnce } from "@/components/ui/shown-once";
 
 export function TokenForm({ roles, own }: { roles: readonly string[]; own: string }) {
   const [state, action, pending] = useActionState<TokenFormState, FormData>(createTokenAction, {});
@@ -43,16 +44,7 @@ export function TokenForm({ roles, own }: { roles: readonly string[]; own: strin
       {state.message && (
         <Alert tone={state.ok ? "success" : "error"}>
           {state.message}
-          {state.secret && (
-            <Input
-              readOnly
-              value={state.secret}
-              aria-label="New token (shown once)"
-              data-testid="new-token"
-              onFocus={(e) => e.currentTarget.select()}
-              className="mt-2 block w-full font-mono text-xs"
-            />
-          )}
+          {state.secret && <ShownOnce value={state.secret} label="New token (shown once)" testId="new-token" />}
         </Alert>
       )}
     </ActionForm>

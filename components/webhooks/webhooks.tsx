@@ -11,6 +11,7 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Table, Td, Th } from "@/components/ui/table";
+import { ShownOnce } from "@/components/ui/shown-once";
 
 export function WebhookForm() {
   const [state, action, pending] = useActionState<WebhookFormState, FormData>(createWebhookAction, {});
@@ -44,16 +45,7 @@ export function WebhookForm() {
       {state.message && (
         <Alert tone={state.ok ? "success" : "error"}>
           {state.message}
-          {state.secret && (
-            <Input
-              readOnly
-              value={state.secret}
-              aria-label="Signing secret (shown once)"
-              data-testid="webhook-secret"
-              onFocus={(e) => e.currentTarget.select()}
-              className="mt-2 block w-full font-mono text-xs"
-            />
-          )}
+          {state.secret && <ShownOnce value={state.secret} label="Signing secret (shown once)" testId="webhook-secret" />}
         </Alert>
       )}
     </ActionForm>

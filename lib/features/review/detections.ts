@@ -6,7 +6,7 @@ import { itemTitle, suiteOfFace } from "../../suites/faces";
 import { assertRunClassifier, boxWithin, probabilitiesSchema } from "../labelling/leases";
 import { labelRuntimeSchema, modelRefSchema } from "../../faces/provenance";
 import { DomainError } from "../../core/errors";
-import { annotatorSchema, scopeWhere, facesByIds } from "./faces";
+import { annotatorSchema, facesByIds, reviewScopeSchema, scopeWhere } from "./faces";
 
 const boxSchema = z
   .object({ x1: z.number().finite(), y1: z.number().finite(), x2: z.number().finite(), y2: z.number().finite() })
@@ -89,20 +89,7 @@ export async function reviewImage(prisma: PrismaClient, imageId: string, annotat
   };
 }
 
-export const facelessFilterSchema = z.object({
-  runId: z.string().max(40).optional(),
-  model: z.string().max(80).optional(),
-  /** a suite's own coordinates (Suite.reviewFilters): plain values compared with the image's columns */
-  suite: z.string().max(64).optional(),
-  statisticId: z.string().max(80).optional(),
-  level: z.string().max(40).optional(),
-  test: z.string().max(40).optional(),
-  /** the image's query's context (DoFaiR: augmentation; "none": without one) and requested attribute (FAIntbench) */
-  context: z.string().max(40).optional(),
-  attribute: z.string().max(40).optional(),
-  /** a suite's item set (a "group" filter, e.g. the prompts requesting one class); needs `suite` */
-  group: z.string().max(80).optional(),
-  assignmentId: z.string().max(40).optional(),
+export const facelessFilterSchema = reviewScopeSchema.extend({
   annotator: annotatorSchema.optional(),
   take: z.coerce.number().int().min(1).max(200).default(24),
 });

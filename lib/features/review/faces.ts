@@ -22,7 +22,8 @@ export const annotatorSchema = z
 
 const reviewStates = ["all", "unreviewed", "unreviewed-any", "reviewed", "disagreement"] as const;
 
-export const reviewFilterSchema = z.object({
+/** What a review view is about: a run, model, suite, the suite's own coordinates, an assignment. */
+export const reviewScopeSchema = z.object({
   runId: z.string().max(40).optional(),
   model: z.string().max(80).optional(),
   /** a suite's own coordinates (Suite.reviewFilters): plain values compared with the image's columns */
@@ -36,6 +37,9 @@ export const reviewFilterSchema = z.object({
   /** a suite's item set (a "group" filter, e.g. the prompts requesting one class); needs `suite` */
   group: z.string().max(80).optional(),
   assignmentId: z.string().max(40).optional(),
+});
+
+export const reviewFilterSchema = reviewScopeSchema.extend({
   /** all | unreviewed (by me) | unreviewed-any (by nobody) | reviewed (by me) | disagreement (between annotators) */
   state: z.enum(reviewStates).default("all"),
   /** only faces whose gender or race confidence is below this */
