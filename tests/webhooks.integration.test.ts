@@ -17,6 +17,7 @@ const { createWebhook, listDeliveries } = await import("../lib/features/webhooks
 const { deliverDue } = await import("../lib/features/webhooks/deliver");
 const { verifySignature } = await import("../lib/features/webhooks/signature");
 const { steerRun } = await import("../lib/features/runs/steer");
+const { emitRunEvent } = await import("../lib/features/webhooks/emit");
 
 let server: Server;
 let url = "";
@@ -81,7 +82,10 @@ describe("webhooks", () => {
     const last = received[1];
     expect(last.headers["x-fof-event"]).toBe("run.completed");
     expect(last.headers["x-fof-delivery"]).toBe(d.id);
-    expect(JSON.parse(last.body)).toMatchObject({ event: "run.completed", run: { id: run.id, status: "completed", suite: "fact-or-fair" } });
+    expect(JSON.parse(last.body)).toMatchObject({
+      event: "run.completed",
+      run: { id: run.id, status: "completed", outcome: "completed", items: { failed: 0, open: 0 }, suite: "fact-or-fair" },
+    });
     const sig = String(last.headers["x-fof-signature"]);
     const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(sig)!;
     expect(createHmac("sha256", secret).update(`${t}.${last.body}`).digest("hex")).toBe(v1);
@@ -89,6 +93,16 @@ describe("webhooks", () => {
     expect(verifySignature(secret, sig, last.body.replace("completed", "cancelled"))).toBe(false);
     expect(verifySignature("whsec_wrong", sig, last.body)).toBe(false);
     expect(verifySignature(secret, sig, last.body, Date.now() + 10 * 60_000)).toBe(false);
+
+    // A run that completed with a failed item never reads as a clean completion.
+    const flawed = await createRun(db(), { models: ["baseline:oracle"], config: presetConfig("smoke", { tests: ["objective"] }), seed: 4 });
+    await new Worker(db(), { runId: flawed.id, pollMs: 10, flushMs: 10, webhookPollMs: 3_600_000 }).run({ untilDone: true });
+    const one = await db().query.findFirstOrThrow({ where: { runId: flawed.id }, select: { id: true } });
+    await db().query.update({ where: { id: one.id }, data: { status: "failed" } });
+    await db().webhookDelivery.deleteMany({ where: { subject: flawed.id } });
+    await emitRunEvent(db(), flawed.id, "run.completed");
+    const flawedPayload = JSON.parse((await db().webhookDelivery.findFirstOrThrow({ where: { subject: flawed.id } })).payloadJson);
+    expect(flawedPayload.run).toMatchObject({ status: "completed", outcome: "completed with 1 failed", items: { failed: 1 } });
 
     // A cancelled run is its own event; emitting twice delivers once.
     const other = await createRun(db(), { models: ["baseline:oracle"], config: presetConfig("smoke", { tests: ["objective"] }), seed: 2 });
@@ -101,7 +115,6 @@ describe("webhooks", () => {
     process.env.FOF_ALLOWED_ENDPOINTS = "127.0.0.1";
     await createWebhook(db(), { url, events: ["run.failed"] }, null);
     const run = await createRun(db(), { models: ["baseline:oracle"], config: presetConfig("smoke", { tests: ["objective"] }), seed: 3 });
-    const { emitRunEvent } = await import("../lib/features/webhooks/emit");
     expect(await emitRunEvent(db(), run.id, "run.failed")).toBe(1);
     // The operator withdraws the allowance: every attempt is refused by the outbound policy, and it ends "failed".
     delete process.env.FOF_ALLOWED_ENDPOINTS;

@@ -4,9 +4,10 @@
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { publicUrl } from "../../auth/server";
 import type { WebhookEvent } from "./events";
+import { outcomeLabel } from "../../core/run-status";
 
 /** A client or a transaction: emitting inside the transaction that changes the run's status loses no event. */
-type Db = Pick<PrismaClient, "webhook" | "webhookDelivery" | "run" | "image">;
+type Db = Pick<PrismaClient, "webhook" | "webhookDelivery" | "run" | "image" | "query">;
 
 export async function emitRunEvent(prisma: Db, runId: string, event: WebhookEvent): Promise<number> {
   const hooks = (await prisma.webhook.findMany({ where: { active: true }, select: { id: true, eventsJson: true } })).filter((h) =>
@@ -29,10 +30,22 @@ export async function emitRunEvent(prisma: Db, runId: string, event: WebhookEven
     },
   });
   if (!run) return 0;
+  // How its items ended, with the outcome the run page shows: a run "completed" with failed items says so.
+  const byStatus = await prisma.query.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
+  const n = (st: string) => byStatus.find((r) => r.status === st)?._count._all ?? 0;
+  const items = { answered: n("answered"), refused: n("refused"), failed: n("failed"), open: n("pending") + n("leased") };
   const payload = JSON.stringify({
     event,
     at: new Date().toISOString(),
-    run: { ...run, suite: run.suiteId, suiteId: undefined, url: `${publicUrl()}/runs/${run.id}`, api: `${publicUrl()}/api/v1/runs/${run.id}` },
+    run: {
+      ...run,
+      suite: run.suiteId,
+      suiteId: undefined,
+      outcome: outcomeLabel(run.status, items.failed),
+      items,
+      url: `${publicUrl()}/runs/${run.id}`,
+      api: `${publicUrl()}/api/v1/runs/${run.id}`,
+    },
   });
   for (const h of hooks)
     await prisma.webhookDelivery.upsert({
