@@ -118,6 +118,8 @@ program
   .option("--batch <n>", "images leased at a time (1–64)", "8")
   .option("--detector <file>", "the UltraFace detector (default: where the server finds it)")
   .option("--classifier <file>", "the FairFace model (default: FAIRFACE_MODEL_PATH, public/models/fairface.onnx …)")
+  .option("--chips <how>", "aligned (FairFace's chips from five landmarks) | square (default FOF_FACE_CHIPS, aligned)")
+  .option("--landmarker <file>", "the 68-point landmark model for aligned chips (default: where the server finds it)")
   .action(labelCommand);
 
 program

@@ -43,6 +43,11 @@ const schema = z.object({
   /** server-side face labelling (fof label): onnxruntime-node's device and threads per session */
   FOF_LABEL_DEVICE: z.preprocess(emptyToUndefined, z.enum(["cpu", "cuda"]).default("cpu")),
   FOF_LABEL_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(1)),
+  /**
+   * how every labeller (Label page, review page, `fof label`, label workers) cuts faces for FairFace: "aligned" =
+   * FairFace's own chips from five landmarks (needs the landmarker `npm install` places), "square" = square crops
+   */
+  FOF_FACE_CHIPS: z.preprocess(emptyToUndefined, z.enum(["aligned", "square"]).default("aligned")),
   /** how long a labeller holds its images before another may take them (a killed one's come back after this) */
   FOF_LABEL_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).max(3_600_000).default(180_000)),
   /**
@@ -184,6 +189,11 @@ export function readSecret(name: string): string | undefined {
 }
 
 /** Checksums of FairFace weights an admin vouched for: labels from them are comparable with the papers'. */
+/** FOF_FACE_CHIPS as the chip method labels record. */
+export function faceChipMethod(e: Pick<Env, "FOF_FACE_CHIPS"> = env()): "dlib-5pt" | "square" {
+  return e.FOF_FACE_CHIPS === "square" ? "square" : "dlib-5pt";
+}
+
 export function verifiedFairFace(e: Pick<Env, "FAIRFACE_MODEL_SHA256" | "FOF_FAIRFACE_SHA256"> = env()): string[] {
   return [...(e.FAIRFACE_MODEL_SHA256 ? [e.FAIRFACE_MODEL_SHA256.toLowerCase()] : []), ...(e.FOF_FAIRFACE_SHA256 ?? [])];
 }

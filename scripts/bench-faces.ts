@@ -10,6 +10,7 @@ import { chromium } from "@playwright/test";
 import { build } from "esbuild";
 import { buildResNet34 } from "./bench-faces/resnet34";
 import { nodeBench, nodeBenchPhotos } from "./bench-faces/node";
+import { writeBenchSection } from "./bench-section";
 
 const root = process.cwd();
 const shared = path.resolve(root, "../shared/models");
@@ -164,12 +165,7 @@ async function main() {
   ].join("\n");
   process.stdout.write(section + "\n");
   if (ONLY) return log("BENCH_ONLY set: docs/BENCHMARKS.md left as it is");
-  const docs = path.join(root, "docs/BENCHMARKS.md");
-  const current = existsSync(docs) ? readFileSync(docs, "utf8") : "# Benchmarks\n\n";
-  const start = current.indexOf("## Face labelling (`npm run bench:faces`)");
-  const next = start < 0 ? -1 : current.indexOf("\n## ", start + 5);
-  const updated = start < 0 ? `${current.trimEnd()}\n\n${section}` : `${current.slice(0, start)}${section}${next < 0 ? "" : `\n${current.slice(next + 1)}`}`;
-  writeFileSync(docs, updated);
+  writeBenchSection("## Face labelling (`npm run bench:faces`)", section);
 }
 
 main().catch((e) => {

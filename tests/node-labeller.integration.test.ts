@@ -22,6 +22,8 @@ const { labelProvenance } = await import("../lib/faces/run-provenance");
 const prisma = () => db();
 const DETECTOR = path.join(SHARED, "ultraface-version-RFB-320.onnx");
 const STANDIN = path.join(SHARED, "fairface-standin-single18.onnx");
+// Placed by `npm install` (scripts/setup-models.ts) from the detector's npm package: aligned chips are the default.
+const LANDMARKER = path.resolve(__dirname, "../public/models/face-landmarks-68.onnx");
 
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });
@@ -65,6 +67,33 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     expect((await labelQueue(prisma(), deps, a, { dataDir, runId: run.id })).images).toBe(0);
   }, 120_000);
 
+  it("aligned chips by default record their landmarker; a run cut one way refuses labels cut the other (409)", async () => {
+    const run = await generatedRun(14);
+    const deps = { leaseImages: engine.leaseImages, saveLabels: engine.saveLabels, releaseLeases: engine.releaseLeases };
+    const aligned = await createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), landmarker: modelFile(LANDMARKER), threads: 1 });
+    expect(aligned.chip).toBe("dlib-5pt");
+    const square = await createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), threads: 1 });
+    expect(square.chip).toBe("square");
+    // the landmarker slot refuses a model that is not the 68-point landmarker
+    await expect(createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), landmarker: modelFile(STANDIN) })).rejects.toThrow(
+      /not the 68-point landmarker/,
+    );
+    const first = await labelQueue(prisma(), deps, aligned, { dataDir, runId: run.id, batch: 2 });
+    expect(first.faces).toBeGreaterThan(0);
+    // two more images back to unlabelled, then a square-crop labeller is refused
+    const two = await prisma().image.findMany({ where: { runId: run.id }, take: 2, select: { id: true } });
+    await prisma().face.deleteMany({ where: { imageId: { in: two.map((t) => t.id) } } });
+    await prisma().image.updateMany({ where: { id: { in: two.map((t) => t.id) } }, data: { labelStatus: "unlabelled" } });
+    await expect(labelQueue(prisma(), deps, square, { dataDir, runId: run.id, batch: 2 })).rejects.toThrow(/labelled on aligned chips.*square crops/);
+    expect(await prisma().image.count({ where: { runId: run.id, labelStatus: "leased" } })).toBe(0); // given back
+    const faces = await prisma().face.findMany({ where: { image: { runId: run.id } }, select: { chipMethod: true, landmarkerVersion: true } });
+    expect(new Set(faces.map((f) => f.chipMethod))).toEqual(new Set(["dlib-5pt"]));
+    expect(new Set(faces.map((f) => f.landmarkerVersion))).toEqual(new Set([aligned.landmarkerFile!.sha256]));
+    const p = await labelProvenance(prisma(), [run.id]);
+    expect(p.chips).toEqual([{ method: "dlib-5pt", faces: faces.length }]);
+    expect(p.mixed).toBe(false);
+  }, 120_000);
+
   it("a labeller killed with SIGKILL loses no image: its leases expire and another labels them, each image once", async () => {
     const run = await generatedRun(13);
     const env = { ...process.env, FOF_DATA_DIR: dataDir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1", FOF_LABEL_LEASE_MS: "2000" };
@@ -79,7 +108,8 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     expect(before).toBeGreaterThanOrEqual(2);
     expect(before).toBeLessThan(16);
     // Another labeller finishes the run, waiting for the dead one's leases to expire.
-    const l = await createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), threads: 1 });
+    // `fof label` cut aligned chips (the default): so must the labeller that finishes the run.
+    const l = await createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), landmarker: modelFile(LANDMARKER), threads: 1 });
     const deps = { leaseImages: engine.leaseImages, saveLabels: engine.saveLabels, releaseLeases: engine.releaseLeases };
     const done = await labelQueue(prisma(), deps, l, { dataDir, runId: run.id, batch: 4, leaseMs: 2000, waitForOthers: true });
     expect(before + done.images).toBe(16);
@@ -107,10 +137,11 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     const lines = (await fof(["export", body.run])).stdout
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l) as { face: { classifier: { name: string; sha256: string } } | null });
+      .map((l) => JSON.parse(l) as { face: { classifier: { name: string; sha256: string }; chip: { method: string } } | null });
     const faces = lines.filter((l) => l.face);
     expect(faces.length).toBeGreaterThan(0);
     expect(new Set(faces.map((l) => l.face!.classifier.sha256))).toEqual(new Set([modelFile(STANDIN).sha256]));
+    expect(new Set(faces.map((l) => l.face!.chip.method))).toEqual(new Set(["dlib-5pt"]));
   }, 300_000);
 
   it("`fof label <run>` labels a run and exits, reporting what it did; the run is then scored", async () => {

@@ -19,6 +19,7 @@ const prov = (classifiers: LabelProvenance["classifiers"]): LabelProvenance => (
   classifiers,
   detectors: [{ name: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", faces: 3 }],
   runtimes: [{ runtime: "node-cpu", faces: 3 }],
+  chips: [{ method: "dlib-5pt", faces: 3 }],
   faces: classifiers.reduce((a, c) => a + c.faces, 0),
   mixed: classifiers.length > 1,
   comparable: classifiers.length > 0 && classifiers.every((c) => c.status === "fairface"),
@@ -71,13 +72,39 @@ describe("cautions wherever numbers appear", () => {
       detectorModel: "ultraface-rfb-320",
       detectorVersion: "e".repeat(64),
       labelRuntime: "browser-wasm",
+      chipMethod: "dlib-5pt",
+      landmarkerModel: "fr_landmark",
+      landmarkerVersion: "f".repeat(64),
     };
     expect(faceProvenance({ ...f, source: "detector" })).toEqual({
       classifier: { name: "fairface", sha256: REAL },
+      chip: { method: "dlib-5pt", landmarker: { name: "fr_landmark", sha256: "f".repeat(64) } },
       detector: { name: "ultraface-rfb-320", sha256: "e".repeat(64) },
       runtime: "browser-wasm",
     });
     expect(faceProvenance({ ...f, source: "manual" }).detector).toBeNull();
     expect(faceProvenance({ ...f, classifierVersion: null, source: "manual" }).classifier).toBeNull();
+    // faces from before chips were recorded were square crops, and say so
+    expect(faceProvenance({ ...f, chipMethod: null, landmarkerModel: null, landmarkerVersion: null, source: "detector" }).chip).toEqual({
+      method: "square",
+      landmarker: null,
+    });
+  });
+  it("reads FairFace on square crops as not comparable, and refuses a run cut two ways", () => {
+    const real = [{ name: "fairface", sha256: REAL, faces: 3, status: "fairface" as const }];
+    const square = { ...prov(real), chips: [{ method: "square" as const, faces: 3 }] };
+    expect(provenanceCaution(square)).toMatch(/square crops, not its aligned chips: not comparable/);
+    expect(provenanceTag(square)).toBe("square crops");
+    expect(provenanceText(square)).toMatch(/Chips: square crops of the detector's boxes/);
+    const two = {
+      ...prov(real),
+      mixed: true,
+      chips: [
+        { method: "dlib-5pt" as const, faces: 2 },
+        { method: "square" as const, faces: 1 },
+      ],
+    };
+    expect(provenanceCaution(two)).toBe("faces cut by two chip methods: not scored");
+    expect(mixedClassifiersMessage(two)).toMatch(/cut two ways \(dlib-5pt 2 faces, square 1 faces\)/);
   });
 });

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
+import { env, faceChipMethod } from "@/lib/env";
 import { labellingQueue } from "@/lib/features/labelling/leases";
 import { locateFaceModel } from "@/lib/faces/model-files";
 import { PageHeader } from "@/components/ui/page-header";
@@ -72,6 +72,7 @@ export default async function LabelPage({ searchParams }: { searchParams: Promis
           key={`${selected?.id ?? "all"}-${backend ?? ""}`}
           runId={selected?.id ?? null}
           detectorInstalled={!!locateFaceModel("detector", where)}
+          chips={faceChipMethod(e)}
           forcedBackend={backend === "wasm" || backend === "webgpu" ? backend : null}
           initialTodo={todo}
           initialTotal={total}

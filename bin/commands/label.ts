@@ -1,11 +1,11 @@
 // `fof label <run>`: labels a run's faces on this machine and exits — the Label page's pipeline on onnxruntime-node,
 // leasing from the same queue (so it runs beside Label tabs and other `fof label` processes on any host).
 import { db, migrateAndSeed } from "../../lib/db";
-import { env, verifiedFairFace } from "../../lib/env";
+import { env, faceChipMethod, verifiedFairFace } from "../../lib/env";
 import { classifierStatus } from "../../lib/faces/provenance";
 import { labelProgress } from "../../lib/features/results/run-results";
 import { leaseImages, releaseLeases, saveLabels } from "../../lib/features/labelling/leases";
-import { locateFaceModel } from "../../lib/faces/model-files";
+import { labellerModelFiles } from "../../lib/faces/model-files";
 import { createNodeLabeller, LABEL_DEVICES, modelFile, type LabelDevice } from "../../lib/faces/node-labeller";
 import { labelQueue } from "../../lib/features/labelling/queue";
 import { projectRoot } from "../../lib/paths";
@@ -16,17 +16,17 @@ export interface LabelOptions {
   batch?: string;
   detector?: string;
   classifier?: string;
+  landmarker?: string;
+  /** aligned (FairFace's chips, the default from FOF_FACE_CHIPS) or square */
+  chips?: string;
 }
 
-/** The detector and FairFace files: given, else where the server finds them (FAIRFACE_MODEL_PATH, public/models …). */
+/** The model files: given, else where the server finds them (FAIRFACE_MODEL_PATH, public/models …). */
 export function modelPaths(opts: LabelOptions) {
   const e = env();
-  const where = { cwd: projectRoot(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH };
-  const detector = opts.detector ?? locateFaceModel("detector", where)?.file;
-  const classifier = opts.classifier ?? locateFaceModel("fairface", where)?.file;
-  if (!detector) throw new Error("no face detector: run `npm run setup:models`, or pass --detector <file.onnx>");
-  if (!classifier) throw new Error("no FairFace model: set FAIRFACE_MODEL_PATH (or copy it to public/models/fairface.onnx), or pass --classifier <file.onnx>");
-  return { detector, classifier };
+  const chips = opts.chips ? (opts.chips === "square" ? "square" : opts.chips === "aligned" ? "dlib-5pt" : null) : faceChipMethod(e);
+  if (!chips) throw new Error("--chips: choose aligned or square");
+  return labellerModelFiles({ cwd: projectRoot(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH }, chips, opts);
 }
 
 /**
@@ -45,8 +45,16 @@ export async function labelHere(prisma: ReturnType<typeof db>, runId: string, op
   if (!run) throw new Error(`no run ${runId}`);
   if (run.modality !== "t2i") throw new Error(`run ${runId} is not a text-to-image run: it has no faces to label`);
   const paths = modelPaths(opts);
-  const labeller = await createNodeLabeller({ detector: modelFile(paths.detector), classifier: modelFile(paths.classifier), device, threads });
-  process.stderr.write(`labelling with ${labeller.classifierFile.name} (sha256 ${labeller.classifierFile.sha256.slice(0, 12)}…) on ${labeller.runtime}\n`);
+  const labeller = await createNodeLabeller({
+    detector: modelFile(paths.detector),
+    classifier: modelFile(paths.classifier),
+    landmarker: paths.landmarker ? modelFile(paths.landmarker) : null,
+    device,
+    threads,
+  });
+  process.stderr.write(
+    `labelling with ${labeller.classifierFile.name} (sha256 ${labeller.classifierFile.sha256.slice(0, 12)}…) on ${labeller.chip === "dlib-5pt" ? "aligned chips" : "square crops"}, ${labeller.runtime}\n`,
+  );
   // Ctrl-C / SIGTERM: finish the batch in hand (its labels are written), then stop; nothing is left leased.
   const stop = new AbortController();
   const onSignal = () => stop.abort();

@@ -5,6 +5,7 @@
 import { get as idbGet } from "idb-keyval";
 import type * as OrtType from "onnxruntime-web";
 import { loadLayout } from "@/lib/faces/pipeline";
+import { assertLandmarker } from "@/lib/faces/landmarks";
 import type { FairFaceLayout } from "@/lib/faces/classifier";
 import type { RgbaImage } from "@/lib/faces/image";
 
@@ -120,4 +121,29 @@ export async function loadFairFace(ort: Ort, ep: "webgpu" | "wasm"): Promise<Loa
     await session.release();
     throw e;
   }
+}
+
+export interface LoadedLandmarker {
+  session: Session;
+  name: string;
+  sha256: string;
+}
+
+/**
+ * The 68-point landmarker for FairFace's aligned chips (installed beside the detector), refused when it is not the
+ * expected model; null when the server has none (the page then says so, and labels nothing on square crops unasked).
+ */
+export async function loadLandmarker(ort: Ort, ep: "webgpu" | "wasm"): Promise<LoadedLandmarker | null> {
+  const res = await fetch("/api/face-models/landmarker");
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`landmark model: HTTP ${res.status}`);
+  const bytes = await res.arrayBuffer();
+  const session = await ort.InferenceSession.create(new Uint8Array(bytes), { executionProviders: [ep], graphOptimizationLevel: "all" });
+  try {
+    assertLandmarker(session);
+  } catch (e) {
+    await session.release();
+    throw e;
+  }
+  return { session, name: "face-landmarks-68", sha256: await sha256Hex(bytes) };
 }

@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Alert } from "@/components/ui/alert";
+import type { ChipMethod } from "@/lib/faces/provenance";
 import { useFacePipeline } from "./use-face-pipeline";
 import { useLabellingLoop } from "./use-labelling-loop";
 import { LastImageFigure, ModelMissing } from "./labeller-parts";
@@ -12,17 +13,19 @@ import { LastImageFigure, ModelMissing } from "./labeller-parts";
 export function Labeller({
   runId,
   detectorInstalled,
+  chips,
   forcedBackend,
   initialTodo,
   initialTotal,
 }: {
   runId: string | null;
   detectorInstalled: boolean;
+  chips: ChipMethod;
   forcedBackend: "wasm" | "webgpu" | null;
   initialTodo: number;
   initialTotal: number;
 }) {
-  const pipeline = useFacePipeline({ detectorInstalled, forcedBackend });
+  const pipeline = useFacePipeline({ detectorInstalled, chips, forcedBackend });
   const { backend, phase, message, source, layoutKind, chooseFile, forget, classifierSha256 } = pipeline;
   const { start, pause, stats, imageErrors, last } = useLabellingLoop(runId, initialTodo, pipeline);
 
@@ -35,7 +38,7 @@ export function Labeller({
     <div className="space-y-6">
       <Card
         title="Face pipeline"
-        description="UltraFace RFB-320 (threshold 0.95, NMS, square crops with 25 % margin) → FairFace ResNet-34 (224 × 224). Runs in this browser."
+        description={`UltraFace RFB-320 (threshold 0.95, NMS) → ${chips === "dlib-5pt" ? "68 landmarks → FairFace's aligned chips (dlib's get_face_chip: 300 px, padding 0.25 → 224)" : "square crops with 25 % margin (FOF_FACE_CHIPS=square: not FairFace's aligned chips)"} → FairFace ResNet-34. Runs in this browser.`}
       >
         <dl className="grid gap-3 text-sm sm:grid-cols-3">
           <div>

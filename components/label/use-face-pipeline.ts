@@ -1,19 +1,42 @@
 "use client";
 // The Label page's face pipeline in this browser: onnxruntime-web on WebGPU (a real GPU) or WASM, the detector from
-// the server, FairFace from the server or a copy kept in this browser (checked for FairFace's layout first).
+// the server, the landmarker for FairFace's aligned chips, FairFace from the server or a copy kept in this browser
+// (checked for FairFace's layout first).
 import { del as idbDel, get as idbGet, set as idbSet } from "idb-keyval";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { assertDetector, loadLayout } from "@/lib/faces/pipeline";
 import type { FairFaceLayout } from "@/lib/faces/classifier";
-import { BROWSER_MODEL_KEY, fetchBytes, loadOrt, sha256Hex, webgpuAdapter, type Ort, type Session, type StoredModel } from "@/components/faces/runtime";
+import {
+  BROWSER_MODEL_KEY,
+  fetchBytes,
+  loadLandmarker,
+  loadOrt,
+  sha256Hex,
+  webgpuAdapter,
+  type LoadedLandmarker,
+  type Ort,
+  type Session,
+  type StoredModel,
+} from "@/components/faces/runtime";
+import type { ChipMethod } from "@/lib/faces/provenance";
 
 export type Backend = { ep: "webgpu" | "wasm"; detail: string };
 type ClassifierSource = { kind: "server" } | { kind: "browser"; name: string; savedAt: string };
 export type PipelinePhase = "loading" | "need-model" | "ready" | "running" | "done" | "error";
 
-export function useFacePipeline({ detectorInstalled, forcedBackend }: { detectorInstalled: boolean; forcedBackend: "wasm" | "webgpu" | null }) {
+export function useFacePipeline({
+  detectorInstalled,
+  chips,
+  forcedBackend,
+}: {
+  detectorInstalled: boolean;
+  /** how faces are cut for FairFace: its aligned chips (the default, needs the landmarker) or square crops */
+  chips: ChipMethod;
+  forcedBackend: "wasm" | "webgpu" | null;
+}) {
   const ortRef = useRef<Ort | null>(null);
   const detectorRef = useRef<{ session: Session; sha256: string } | null>(null);
+  const landmarkerRef = useRef<LoadedLandmarker | null>(null);
   const classifierRef = useRef<{ session: Session; layout: FairFaceLayout; sha256: string } | null>(null);
   const [backend, setBackend] = useState<Backend | null>(null);
   const [phase, setPhase] = useState<PipelinePhase>("loading");
@@ -89,6 +112,16 @@ export function useFacePipeline({ detectorInstalled, forcedBackend }: { detector
         }
         assertDetector(det);
         detectorRef.current = { session: det, sha256: await sha256Hex(detBytes) };
+        if (chips === "dlib-5pt") {
+          landmarkerRef.current = await loadLandmarker(ort, b.ep);
+          if (!landmarkerRef.current) {
+            setPhase("error");
+            setMessage(
+              "The landmark model for FairFace's aligned chips is not installed. Run `npm run setup:models` on the server (it takes the file from the npm registry), then reload.",
+            );
+            return;
+          }
+        }
         if (cancelled) return;
         setBackend(b);
         // The server's FairFace file when it has one (204 when it has none), else the copy kept in this browser.
@@ -122,7 +155,7 @@ export function useFacePipeline({ detectorInstalled, forcedBackend }: { detector
     return () => {
       cancelled = true;
     };
-  }, [detectorInstalled, forcedBackend, createSession, loadClassifier]);
+  }, [detectorInstalled, chips, forcedBackend, createSession, loadClassifier]);
 
   async function chooseFile(file: File | undefined) {
     if (!file || !backend) return;
@@ -147,5 +180,20 @@ export function useFacePipeline({ detectorInstalled, forcedBackend }: { detector
     setPhase("need-model");
   }
 
-  return { ortRef, detectorRef, classifierRef, classifierSha256, backend, phase, setPhase, message, setMessage, source, layoutKind, chooseFile, forget };
+  return {
+    ortRef,
+    detectorRef,
+    landmarkerRef,
+    classifierRef,
+    classifierSha256,
+    backend,
+    phase,
+    setPhase,
+    message,
+    setMessage,
+    source,
+    layoutKind,
+    chooseFile,
+    forget,
+  };
 }

@@ -58,6 +58,7 @@ export function useLabellingLoop(runId: string | null, initialTodo: number, pipe
     const ort = pipeline.ortRef.current;
     const det = pipeline.detectorRef.current;
     const cls = pipeline.classifierRef.current;
+    const lm = pipeline.landmarkerRef.current;
     const { backend, source, setPhase, setMessage } = pipeline;
     if (!ort || !det || !cls || !backend) return;
     // What every label records: the classifier as this page names it, the detector's checksum, the runtime.
@@ -82,7 +83,7 @@ export function useLabellingLoop(runId: string | null, initialTodo: number, pipe
           const t0 = performance.now();
           try {
             const img = await decode(im.url);
-            const faces = await labelImage(ort, det.session, cls.session, cls.layout, img, DEFAULT_DETECTION_THRESHOLD);
+            const faces = await labelImage(ort, det.session, cls.session, cls.layout, img, DEFAULT_DETECTION_THRESHOLD, lm?.session);
             results.push({
               imageId: im.id,
               faces: faces.map((f) => ({
@@ -128,6 +129,7 @@ export function useLabellingLoop(runId: string | null, initialTodo: number, pipe
             lease: lease.lease,
             classifier: { model: classifierName, sha256: cls.sha256 },
             detector: { model: "ultraface-rfb-320", sha256: det.sha256, threshold: DEFAULT_DETECTION_THRESHOLD },
+            ...(lm ? { chip: "dlib-5pt", landmarker: { model: lm.name, sha256: lm.sha256 } } : { chip: "square" }),
             runtime: `browser-${backend.ep}`,
             results,
           });

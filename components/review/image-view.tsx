@@ -5,7 +5,8 @@ import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } f
 import { classifyFaces } from "@/lib/faces/pipeline";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { decode, loadFairFace, loadOrt, type LoadedClassifier, type Ort } from "@/components/faces/runtime";
+import { decode, loadFairFace, loadLandmarker, loadOrt, type LoadedClassifier, type LoadedLandmarker, type Ort } from "@/components/faces/runtime";
+import { fivePoints } from "@/lib/faces/landmarks";
 import { keyAction, keyHint, type LabelSets } from "@/lib/review/label-set";
 import { fetchImage, patchFace, postFace, storeServerFaces, type ReviewFace } from "./api";
 import type { ReviewActions } from "./use-review-actions";
@@ -14,13 +15,14 @@ import { Dialog } from "@/components/ui/dialog";
 
 type Box = { x1: number; y1: number; x2: number; y2: number };
 
-// FairFace is loaded once per page, on the first hand-drawn face (WASM: one crop at a time needs no GPU).
-let classifier: Promise<{ ort: Ort; c: LoadedClassifier } | null> | null = null;
+// FairFace (and the landmarker for its aligned chips) is loaded once per page, on the first hand-drawn face (WASM:
+// one face at a time needs no GPU).
+let classifier: Promise<{ ort: Ort; c: LoadedClassifier; lm: LoadedLandmarker | null } | null> | null = null;
 function browserClassifier() {
   classifier ??= (async () => {
     const ort = await loadOrt();
     const c = await loadFairFace(ort, "wasm");
-    return c ? { ort, c } : null;
+    return c ? { ort, c, lm: await loadLandmarker(ort, "wasm") } : null;
   })().catch((e) => {
     classifier = null;
     throw e;
@@ -64,11 +66,14 @@ export function ImageView({
       }
       setNote("Classifying the new face in this browser…");
       const rgba = await decode(f.imageUrl);
-      const [p] = await classifyFaces(loaded.ort, loaded.c.session, loaded.c.layout, rgba, [f.box]);
+      // FairFace's aligned chip when the landmarker is installed (as the Label page cuts them), else a square crop.
+      const points = loaded.lm ? await fivePoints(loaded.ort, loaded.lm.session, rgba, [f.box]) : undefined;
+      const [p] = await classifyFaces(loaded.ort, loaded.c.session, loaded.c.layout, rgba, [f.box], points);
       storeServerFaces(qc, [
         await patchFace(f.id, {
           annotator,
           classifier: { model: "fairface", sha256: loaded.c.sha256 },
+          ...(loaded.lm ? { chip: "dlib-5pt", landmarker: { model: loaded.lm.name, sha256: loaded.lm.sha256 } } : { chip: "square" }),
           runtime: "browser-wasm",
           probabilities: { race: p.race, gender: p.gender, age: p.age },
         }),

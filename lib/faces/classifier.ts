@@ -7,9 +7,13 @@ const CLASSIFIER_SIZE = 224;
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
 
+/** ImageNet normalisation of one 0–255 channel value, FairFace's input scale. */
+export const fairfaceNormalise = (c: 0 | 1 | 2, v: number) => (v / 255 - MEAN[c]) / STD[c];
+
+/** The square-crop input: the detector's box, +25 % and made square (not FairFace's aligned chips: ./chip.ts). */
 export function classifierInput(img: RgbaImage, face: Box, margin = 0.25): Float32Array {
   const crop = squareCrop(face, img.width, img.height, margin);
-  return resizeToTensor(img, crop, CLASSIFIER_SIZE, CLASSIFIER_SIZE, (c, v) => (v / 255 - MEAN[c]) / STD[c]);
+  return resizeToTensor(img, crop, CLASSIFIER_SIZE, CLASSIFIER_SIZE, fairfaceNormalise);
 }
 
 export type FairFaceLayout =

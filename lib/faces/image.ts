@@ -14,6 +14,17 @@ export interface Box {
   y2: number;
 }
 
+/**
+ * The two resampling filters the reference pipelines use: Keys cubic (a = −0.5, PIL's BICUBIC: CLIP, the detector)
+ * and the triangle (PIL's BILINEAR: torchvision's default Resize, which FairFace's predict.py uses on its chips).
+ */
+export type ResampleKernel = "bicubic" | "bilinear";
+
+const KERNELS: Record<ResampleKernel, { support: number; weight: (t: number) => number }> = {
+  bicubic: { support: 2, weight: (t) => cubic(t) },
+  bilinear: { support: 1, weight: (t) => Math.max(0, 1 - Math.abs(t)) },
+};
+
 /** Keys cubic kernel (a = −0.5), the "bicubic" of PIL and most image libraries. */
 function cubic(t: number): number {
   const a = -0.5;
@@ -28,10 +39,11 @@ function cubic(t: number): number {
  * scale factor (antialiasing, as PIL does), so a 1024-px portrait reduced to 320 px is low-pass filtered rather
  * than sampled — the detector then sees the same picture whatever the source resolution.
  */
-function axisWeights(start: number, length: number, inSize: number, outSize: number): Array<{ first: number; weights: Float32Array }> {
+function axisWeights(start: number, length: number, outSize: number, kernel: ResampleKernel): Array<{ first: number; weights: Float32Array }> {
+  const { support: base, weight } = KERNELS[kernel];
   const scale = length / outSize;
   const stretch = Math.max(1, scale);
-  const support = 2 * stretch;
+  const support = base * stretch;
   return Array.from({ length: outSize }, (_, o) => {
     const center = start + (o + 0.5) * scale;
     const lo = Math.floor(center - support);
@@ -39,7 +51,7 @@ function axisWeights(start: number, length: number, inSize: number, outSize: num
     const ws: number[] = [];
     let sum = 0;
     for (let i = lo; i <= hi; i++) {
-      const w = cubic((i + 0.5 - center) / stretch);
+      const w = weight((i + 0.5 - center) / stretch);
       ws.push(w);
       sum += w;
     }
@@ -50,7 +62,7 @@ function axisWeights(start: number, length: number, inSize: number, outSize: num
 
 /**
  * Resamples a source region into a width × height RGB planar float tensor (NCHW, batch 1), separably, with an
- * antialiased bicubic filter, then maps each channel value through `normalise`.
+ * antialiased filter (bicubic unless told), then maps each channel value through `normalise`.
  */
 export function resizeToTensor(
   img: RgbaImage,
@@ -58,9 +70,10 @@ export function resizeToTensor(
   width: number,
   height: number,
   normalise: (channel: 0 | 1 | 2, value: number) => number,
+  kernel: ResampleKernel = "bicubic",
 ): Float32Array {
-  const wx = axisWeights(region.x1, region.x2 - region.x1, img.width, width);
-  const wy = axisWeights(region.y1, region.y2 - region.y1, img.height, height);
+  const wx = axisWeights(region.x1, region.x2 - region.x1, width, kernel);
+  const wy = axisWeights(region.y1, region.y2 - region.y1, height, kernel);
   const clampX = (x: number) => (x < 0 ? 0 : x >= img.width ? img.width - 1 : x);
   const clampY = (y: number) => (y < 0 ? 0 : y >= img.height ? img.height - 1 : y);
   // Horizontal pass over every source row the vertical pass needs.

@@ -11,6 +11,13 @@ export const MODEL_FILES = {
     npmPackage: "faceplugin-face-recognition-js@0.0.1",
     pathInPackage: "package/model/fr_detect.onnx",
   },
+  /** 68 facial landmarks (lib/faces/landmarks.ts), for FairFace's aligned chips; from the same package */
+  landmarker: {
+    file: "face-landmarks-68.onnx",
+    sha256: "f10b0ba1d2a8a099adefede1ebf3733e44fe370715e7303dbeb7f59c02142258",
+    npmPackage: "faceplugin-face-recognition-js@0.0.1",
+    pathInPackage: "package/model/fr_landmark.onnx",
+  },
   fairface: { file: "fairface.onnx" },
 } as const;
 
@@ -32,7 +39,7 @@ export type FaceModelKind = keyof typeof MODEL_FILES;
 /**
  * Where the server finds a face model: FairFace from FAIRFACE_MODEL_PATH, else public/models, else the data
  * directory's models/ folder (both read at request time, so a model installed after the build is served); the
- * detector from public/models (placed by the install step). Null when absent.
+ * detector and the landmarker from public/models (placed by the install step) or the data directory. Null when absent.
  */
 export function locateFaceModel(kind: FaceModelKind, where: { cwd: string; dataDir: string; fairfacePath?: string }): { file: string; bytes: number } | null {
   const name = MODEL_FILES[kind].file;
@@ -43,4 +50,25 @@ export function locateFaceModel(kind: FaceModelKind, where: { cwd: string; dataD
   ];
   for (const file of candidates) if (existsSync(file) && statSync(file).isFile()) return { file, bytes: statSync(file).size };
   return null;
+}
+
+/**
+ * The files a server-side labeller loads: those given, else where the server finds them; the landmarker only for
+ * aligned chips. Throws a readable error naming what is missing and how to get it.
+ */
+export function labellerModelFiles(
+  where: { cwd: string; dataDir: string; fairfacePath?: string },
+  chips: "dlib-5pt" | "square",
+  given: { detector?: string; classifier?: string; landmarker?: string } = {},
+): { detector: string; classifier: string; landmarker: string | null } {
+  const detector = given.detector ?? locateFaceModel("detector", where)?.file;
+  const classifier = given.classifier ?? locateFaceModel("fairface", where)?.file;
+  const landmarker = chips === "dlib-5pt" ? (given.landmarker ?? locateFaceModel("landmarker", where)?.file) : null;
+  if (!detector) throw new Error("no face detector: run `npm run setup:models`, or pass --detector <file.onnx>");
+  if (!classifier) throw new Error("no FairFace model: set FAIRFACE_MODEL_PATH (or copy it to public/models/fairface.onnx), or pass --classifier <file.onnx>");
+  if (landmarker === undefined)
+    throw new Error(
+      "no landmark model for FairFace's aligned chips: run `npm run setup:models`, or pass --landmarker <file.onnx> (FOF_FACE_CHIPS=square labels square crops instead, not comparable with the papers)",
+    );
+  return { detector, classifier, landmarker };
 }

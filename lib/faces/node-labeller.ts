@@ -10,10 +10,11 @@ import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import type * as OrtWeb from "onnxruntime-web";
 import { labelImage, loadLayout, assertDetector } from "./pipeline";
+import { assertLandmarker } from "./landmarks";
 import type { FairFaceLayout } from "./classifier";
 import type { RgbaImage } from "./image";
 import { DEFAULT_DETECTION_THRESHOLD } from "./detector";
-import type { LabelRuntime } from "./provenance";
+import type { ChipMethod, LabelRuntime } from "./provenance";
 
 type Ort = typeof OrtWeb;
 type Session = OrtWeb.InferenceSession;
@@ -40,6 +41,10 @@ export interface NodeLabeller {
   layout: FairFaceLayout;
   classifierFile: ModelFile;
   detectorFile: ModelFile;
+  /** the 68-point landmarker for FairFace's aligned chips; null = square crops */
+  landmarker: Session | null;
+  landmarkerFile: ModelFile | null;
+  chip: ChipMethod;
   /** what each label records as its runtime */
   labelRuntime: LabelRuntime;
   /** e.g. "node-cpu (2 threads)", for people */
@@ -47,10 +52,17 @@ export interface NodeLabeller {
 }
 
 /**
- * Loads onnxruntime-node and both models. Refuses a detector that is not UltraFace and a classifier whose outputs do
- * not have FairFace's shapes (ModelLayoutError), before anything is labelled.
+ * Loads onnxruntime-node and the models. Refuses a detector that is not UltraFace, a landmarker that is not the
+ * 68-point model and a classifier whose outputs do not have FairFace's shapes (ModelLayoutError), before anything is
+ * labelled. With a landmarker, faces are classified on FairFace's aligned chips; without, on square crops.
  */
-export async function createNodeLabeller(opts: { detector: ModelFile; classifier: ModelFile; device?: LabelDevice; threads?: number }): Promise<NodeLabeller> {
+export async function createNodeLabeller(opts: {
+  detector: ModelFile;
+  classifier: ModelFile;
+  landmarker?: ModelFile | null;
+  device?: LabelDevice;
+  threads?: number;
+}): Promise<NodeLabeller> {
   // onnxruntime-node implements the same API as onnxruntime-web (onnxruntime-common): the pipeline takes either.
   const ort = (await import("onnxruntime-node")) as unknown as Ort;
   const device = opts.device ?? "cpu";
@@ -65,6 +77,8 @@ export async function createNodeLabeller(opts: { detector: ModelFile; classifier
   assertDetector(detector);
   const classifier = await ort.InferenceSession.create(opts.classifier.bytes, options);
   const layout = loadLayout(classifier);
+  const landmarker = opts.landmarker ? await ort.InferenceSession.create(opts.landmarker.bytes, options) : null;
+  if (landmarker) assertLandmarker(landmarker);
   return {
     ort,
     detector,
@@ -72,6 +86,9 @@ export async function createNodeLabeller(opts: { detector: ModelFile; classifier
     layout,
     classifierFile: opts.classifier,
     detectorFile: opts.detector,
+    landmarker,
+    landmarkerFile: opts.landmarker ?? null,
+    chip: landmarker ? "dlib-5pt" : "square",
     labelRuntime: `node-${device}`,
     runtime: `node-${device} (${threads} thread${threads === 1 ? "" : "s"})`,
   };
@@ -90,9 +107,20 @@ export function decodeImage(bytes: Uint8Array, mimeType: string): RgbaImage {
   throw new Error(`cannot decode ${mimeType}`);
 }
 
+/** What saveLabels records of the instrument: classifier, detector, chip method (and landmarker), runtime. */
+export function labellerProvenance(l: NodeLabeller, threshold: number) {
+  return {
+    classifier: { model: l.classifierFile.name, sha256: l.classifierFile.sha256 },
+    detector: { model: l.detectorFile.name, sha256: l.detectorFile.sha256, threshold },
+    chip: l.chip,
+    ...(l.landmarkerFile ? { landmarker: { model: l.landmarkerFile.name, sha256: l.landmarkerFile.sha256 } } : {}),
+    runtime: l.labelRuntime,
+  };
+}
+
 /** One image's faces as saveLabels takes them. */
 export async function labelPixels(l: NodeLabeller, img: RgbaImage, threshold = DEFAULT_DETECTION_THRESHOLD) {
-  const faces = await labelImage(l.ort, l.detector, l.classifier, l.layout, img, threshold);
+  const faces = await labelImage(l.ort, l.detector, l.classifier, l.layout, img, threshold, l.landmarker);
   return faces.map((f) => ({
     x1: f.x1,
     y1: f.y1,

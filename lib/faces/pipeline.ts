@@ -12,6 +12,8 @@ import {
 } from "./classifier";
 import { DEFAULT_DETECTION_THRESHOLD, DETECTOR, decodeDetections, detectorInput, type Detection } from "./detector";
 import type { Box, RgbaImage } from "./image";
+import { alignedClassifierInput } from "./chip";
+import { fivePoints, type Point } from "./landmarks";
 
 type Ort = typeof OrtType;
 type Session = OrtType.InferenceSession;
@@ -41,11 +43,23 @@ export async function detectFaces(ort: Ort, detector: Session, img: RgbaImage, t
   return decodeDetections(out[DETECTOR.scoresName].data as Float32Array, out[DETECTOR.boxesName].data as Float32Array, img.width, img.height, threshold);
 }
 
-export async function classifyFaces(ort: Ort, classifier: Session, layout: FairFaceLayout, img: RgbaImage, faces: Box[]): Promise<FaceProbabilities[]> {
+/**
+ * Classifies faces from FairFace's aligned chips when each face's five landmarks are given (lib/faces/chip.ts), from
+ * square crops of the boxes otherwise.
+ */
+export async function classifyFaces(
+  ort: Ort,
+  classifier: Session,
+  layout: FairFaceLayout,
+  img: RgbaImage,
+  faces: Box[],
+  landmarks?: readonly Point[][],
+): Promise<FaceProbabilities[]> {
   if (!faces.length) return [];
+  if (landmarks && landmarks.length !== faces.length) throw new Error("one set of landmarks per face");
   const size = 3 * 224 * 224;
   const batch = new Float32Array(size * faces.length);
-  faces.forEach((f, i) => batch.set(classifierInput(img, f), i * size));
+  faces.forEach((f, i) => batch.set(landmarks ? alignedClassifierInput(img, landmarks[i]) : classifierInput(img, f), i * size));
   const out = await classifier.run({ [layout.input]: new ort.Tensor("float32", batch, [faces.length, 3, 224, 224]) });
   const outputs = Object.fromEntries(Object.entries(out).map(([k, t]) => [k, { data: t.data as Float32Array, dims: t.dims }]));
   return faces.map((_, i) => decodeClassifier(layout, outputs, i));
@@ -53,9 +67,14 @@ export async function classifyFaces(ort: Ort, classifier: Session, layout: FairF
 
 export interface LabelledFace extends Detection {
   probabilities: FaceProbabilities;
+  /** dlib's five points the chip was aligned on (absent for square crops) */
+  landmarks?: Point[];
 }
 
-/** One image: detect every face, classify each. */
+/**
+ * One image: detect every face, classify each — on FairFace's aligned chips when a landmarker is given (the
+ * default of every labeller), on square crops otherwise.
+ */
 export async function labelImage(
   ort: Ort,
   detector: Session,
@@ -63,10 +82,12 @@ export async function labelImage(
   layout: FairFaceLayout,
   img: RgbaImage,
   threshold?: number,
+  landmarker?: Session | null,
 ): Promise<LabelledFace[]> {
   const faces = await detectFaces(ort, detector, img, threshold);
-  const probs = await classifyFaces(ort, classifier, layout, img, faces);
-  return faces.map((f, i) => ({ ...f, probabilities: probs[i] }));
+  const points = landmarker ? await fivePoints(ort, landmarker, img, faces) : undefined;
+  const probs = await classifyFaces(ort, classifier, layout, img, faces, points);
+  return faces.map((f, i) => ({ ...f, probabilities: probs[i], ...(points ? { landmarks: points[i] } : {}) }));
 }
 
 export function loadLayout(session: Session): FairFaceLayout {

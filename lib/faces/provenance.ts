@@ -7,6 +7,19 @@ const LABEL_RUNTIMES = ["node-cpu", "node-cuda", "browser-wasm", "browser-webgpu
 export type LabelRuntime = (typeof LABEL_RUNTIMES)[number];
 export const labelRuntimeSchema = z.enum(LABEL_RUNTIMES);
 
+/**
+ * How a face's classifier input was cut: "dlib-5pt" = FairFace's own chips (five landmarks, dlib's get_face_chip,
+ * 300 px, padding 0.25, then 224 — lib/faces/chip.ts), "square" = a square crop of the detector's box (+25 %).
+ * FairFace was trained and published on aligned chips, so only those are read beside the papers.
+ */
+const CHIP_METHODS = ["dlib-5pt", "square"] as const;
+export type ChipMethod = (typeof CHIP_METHODS)[number];
+export const chipMethodSchema = z.enum(CHIP_METHODS);
+export const CHIP_METHOD_TEXT: Record<ChipMethod, string> = {
+  "dlib-5pt": "aligned chips (five landmarks, dlib's get_face_chip at 300 px with padding 0.25, then 224), as FairFace's predict.py cuts them",
+  square: "square crops of the detector's boxes (+25 %), not FairFace's aligned chips",
+};
+
 const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, "a sha256: 64 lowercase hex digits");
 export const modelRefSchema = z.object({ model: z.string().min(1).max(80), sha256: sha256Schema });
 
@@ -14,11 +27,12 @@ export const modelRefSchema = z.object({ model: z.string().min(1).max(80), sha25
  * Weights known by their checksum. The stand-ins are the test models of ../shared/models: they have FairFace's
  * shapes but fixed toy weights, so their labels say nothing about the people in an image.
  */
-const KNOWN: Record<string, { name: string; kind: "detector" | "stand-in" }> = {
+const KNOWN: Record<string, { name: string; kind: "detector" | "stand-in" | "landmarker" }> = {
   "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854": { name: "UltraFace RFB-320", kind: "detector" },
   "34cd7e60aeff28744c657de7a3dc64e872d506741de66987f3426f2b79f88017": { name: "UltraFace RFB-320", kind: "detector" },
   "8156c9d989417b3f2db78025b03b725138a91d30814f483cb437b5a57ac65eb4": { name: "FairFace stand-in (single output)", kind: "stand-in" },
   f40d8a32ee17fabb1ed479770fdfd0ec97739e508e3413c2a1ac70fa1a3ad9da: { name: "FairFace stand-in (three heads)", kind: "stand-in" },
+  f10b0ba1d2a8a099adefede1ebf3733e44fe370715e7303dbeb7f59c02142258: { name: "68-point landmarks (faceplugin)", kind: "landmarker" },
 };
 
 /**
@@ -62,11 +76,13 @@ export interface LabelProvenance {
   classifiers: ClassifierEntry[];
   detectors: ProvenanceEntry[];
   runtimes: Array<{ runtime: string; faces: number }>;
+  /** how the classifier inputs were cut ("square" also for faces from before chips were recorded) */
+  chips: Array<{ method: ChipMethod; faces: number }>;
   /** faces with classifier output at all */
   faces: number;
-  /** more than one classifier's weights: such a run is not scored (MixedClassifiersError) */
+  /** more than one classifier's weights, or more than one chip method: such a run is not scored */
   mixed: boolean;
-  /** every classifier is verified FairFace: only then are numbers read beside the papers' */
+  /** every classifier is verified FairFace and every chip aligned: only then are numbers read beside the papers' */
   comparable: boolean;
 }
 
@@ -81,10 +97,13 @@ export function provenanceText(p: LabelProvenance): string {
     .join("; ");
   const det = p.detectors.map((d) => `${modelDisplayName(d.name, d.sha256)}${d.sha256 ? ` (sha256 ${d.sha256.slice(0, 12)}…)` : ""}`).join(", ");
   const rt = p.runtimes.map((r) => `${r.runtime} ${r.faces.toLocaleString("en-US")}`).join(", ");
-  return `Labels by ${cls}. Detector: ${det || "unrecorded"}. Runtime: ${rt || "unrecorded"}.${p.mixed ? " MIXED: faces come from more than one classifier, so the run is not scored." : ""}`;
+  const chips = p.chips.map((c) => `${CHIP_METHOD_TEXT[c.method]} (${c.faces.toLocaleString("en-US")} faces)`).join("; ");
+  return `Labels by ${cls}. Chips: ${chips || "unrecorded"}. Detector: ${det || "unrecorded"}. Runtime: ${rt || "unrecorded"}.${p.mixed ? " MIXED: faces come from more than one classifier or chip method, so the run is not scored." : ""}`;
 }
 
-export function mixedClassifiersMessage(p: Pick<LabelProvenance, "classifiers">): string {
+export function mixedClassifiersMessage(p: Pick<LabelProvenance, "classifiers" | "chips">): string {
+  if (p.classifiers.length <= 1 && p.chips.length > 1)
+    return `This run's faces were cut two ways (${p.chips.map((c) => `${c.method} ${c.faces.toLocaleString("en-US")} faces`).join(", ")}); scoring them together would mix two instruments, so the run is not scored. Launch it again and label that run with one pipeline (the server refuses a second chip method on a run it has labels for).`;
   const list = p.classifiers
     .map((c) => `${modelDisplayName(c.name, c.sha256)} (sha256 ${c.sha256?.slice(0, 12) ?? "unknown"}…) ${c.faces.toLocaleString("en-US")} faces`)
     .join(", ");
@@ -95,17 +114,20 @@ export function mixedClassifiersMessage(p: Pick<LabelProvenance, "classifiers">)
  * A short caution for every place a run's numbers appear (run names in tables, row flags, CSV): null only when every
  * face comes from verified FairFace weights (or there are no faces yet).
  */
-export function provenanceCaution(p: Pick<LabelProvenance, "classifiers" | "mixed">): string | null {
+export function provenanceCaution(p: Pick<LabelProvenance, "classifiers" | "chips" | "mixed">): string | null {
   if (!p.classifiers.length) return null;
-  if (p.mixed) return `faces from ${p.classifiers.length} classifiers: not scored`;
+  if (p.mixed) return p.classifiers.length > 1 ? `faces from ${p.classifiers.length} classifiers: not scored` : "faces cut by two chip methods: not scored";
   const s = p.classifiers[0].status;
   if (s === "stand-in") return "labels by a stand-in classifier, not FairFace: not comparable with the papers";
   if (s === "unverified") return "labels by a classifier not verified as FairFace: not comparable with the papers";
+  if (p.chips.some((c) => c.method === "square")) return "FairFace on square crops, not its aligned chips: not comparable with the papers";
   return null;
 }
 
 export interface FaceProvenance {
   classifier: { name: string | null; sha256: string } | null;
+  /** how the classifier's input was cut, and the landmarker that placed an aligned chip */
+  chip: { method: ChipMethod; landmarker: { name: string | null; sha256: string } | null } | null;
   detector: { name: string | null; sha256: string | null } | null;
   runtime: string | null;
 }
@@ -118,6 +140,9 @@ export const FACE_PROVENANCE_SELECT = {
   detectorModel: true,
   detectorVersion: true,
   labelRuntime: true,
+  chipMethod: true,
+  landmarkerModel: true,
+  landmarkerVersion: true,
 } as const;
 
 /** A stored face's provenance as exports state it. */
@@ -128,9 +153,18 @@ export function faceProvenance(f: {
   detectorModel: string | null;
   detectorVersion: string | null;
   labelRuntime: string | null;
+  chipMethod: string | null;
+  landmarkerModel: string | null;
+  landmarkerVersion: string | null;
 }): FaceProvenance {
   return {
     classifier: f.classifierVersion ? { name: f.classifierModel, sha256: f.classifierVersion } : null,
+    chip: f.classifierVersion
+      ? {
+          method: f.chipMethod === "dlib-5pt" ? "dlib-5pt" : "square",
+          landmarker: f.landmarkerVersion ? { name: f.landmarkerModel, sha256: f.landmarkerVersion } : null,
+        }
+      : null,
     // a hand-drawn box has no detector; faces labelled before detectors were recorded have none either
     detector: f.source === "detector" && (f.detectorModel || f.detectorVersion) ? { name: f.detectorModel, sha256: f.detectorVersion } : null,
     runtime: f.labelRuntime,
@@ -138,8 +172,10 @@ export function faceProvenance(f: {
 }
 
 /** A few words for a run's name where its rows are listed: null when its labels come from verified FairFace. */
-export function provenanceTag(p: Pick<LabelProvenance, "classifiers" | "mixed">): string | null {
+export function provenanceTag(p: Pick<LabelProvenance, "classifiers" | "chips" | "mixed">): string | null {
   if (!p.classifiers.length) return null;
-  if (p.mixed) return "mixed classifiers";
-  return p.classifiers[0].status === "stand-in" ? "stand-in labels" : p.classifiers[0].status === "unverified" ? "unverified classifier" : null;
+  if (p.mixed) return p.classifiers.length > 1 ? "mixed classifiers" : "mixed chips";
+  if (p.classifiers[0].status === "stand-in") return "stand-in labels";
+  if (p.classifiers[0].status === "unverified") return "unverified classifier";
+  return p.chips.some((c) => c.method === "square") ? "square crops" : null;
 }

@@ -3,18 +3,26 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { DomainError } from "../core/errors";
 import { verifiedFairFace } from "../env";
-import { classifierStatus, mixedClassifiersMessage, type LabelProvenance } from "./provenance";
+import { classifierStatus, mixedClassifiersMessage, type ChipMethod, type LabelProvenance } from "./provenance";
 
 type Db = Pick<PrismaClient, "face">;
 
 /** Provenance of the (not deleted) faces of some runs, with classifier output. */
 export async function labelProvenance(prisma: Db, runIds: string[], verified: readonly string[] = verifiedFairFace()): Promise<LabelProvenance> {
   const where = { deleted: false, classifierVersion: { not: null }, image: { runId: { in: runIds } } };
-  const [cls, det, rt] = await Promise.all([
+  const [cls, det, rt, chipRows] = await Promise.all([
     prisma.face.groupBy({ by: ["classifierModel", "classifierVersion"], where, _count: { _all: true } }),
     prisma.face.groupBy({ by: ["detectorModel", "detectorVersion"], where: { ...where, source: "detector" }, _count: { _all: true } }),
     prisma.face.groupBy({ by: ["labelRuntime"], where, _count: { _all: true } }),
+    prisma.face.groupBy({ by: ["chipMethod"], where, _count: { _all: true } }),
   ]);
+  // Faces from before chips were recorded were square crops: they count as such.
+  const chipCounts = new Map<ChipMethod, number>();
+  for (const c of chipRows) {
+    const method: ChipMethod = c.chipMethod === "dlib-5pt" ? "dlib-5pt" : "square";
+    chipCounts.set(method, (chipCounts.get(method) ?? 0) + c._count._all);
+  }
+  const chips = [...chipCounts].map(([method, faces]) => ({ method, faces })).sort((a, b) => b.faces - a.faces);
   // One classifier = one sha256 (a file renamed is the same instrument; two names for one checksum are merged).
   const bySha = new Map<string, { name: string; sha256: string | null; faces: number }>();
   for (const c of cls) {
@@ -28,9 +36,10 @@ export async function labelProvenance(prisma: Db, runIds: string[], verified: re
     classifiers,
     detectors: det.map((d) => ({ name: d.detectorModel ?? "unrecorded", sha256: d.detectorVersion, faces: d._count._all })).sort((a, b) => b.faces - a.faces),
     runtimes: rt.map((r) => ({ runtime: r.labelRuntime ?? "unrecorded", faces: r._count._all })).sort((a, b) => b.faces - a.faces),
+    chips,
     faces: classifiers.reduce((a, c) => a + c.faces, 0),
-    mixed: classifiers.length > 1,
-    comparable: classifiers.length > 0 && classifiers.every((c) => c.status === "fairface"),
+    mixed: classifiers.length > 1 || chips.length > 1,
+    comparable: classifiers.length > 0 && classifiers.every((c) => c.status === "fairface") && chips.every((c) => c.method === "dlib-5pt"),
   };
 }
 
@@ -42,13 +51,13 @@ export async function assertOneClassifier(prisma: Db, runIds: string[]): Promise
 }
 
 /**
- * The classifier a run is already labelled with, if any: a second one is refused at write time (saveLabels, the
- * review page's hand-drawn faces), so a run never mixes instruments.
+ * The classifier (and chip method) a run is already labelled with, if any: another is refused at write time
+ * (saveLabels, the review page's hand-drawn faces), so a run never mixes instruments.
  */
-export async function runClassifier(prisma: Db, runId: string): Promise<{ name: string | null; sha256: string } | null> {
+export async function runClassifier(prisma: Db, runId: string): Promise<{ name: string | null; sha256: string; chip: ChipMethod } | null> {
   const f = await prisma.face.findFirst({
     where: { deleted: false, classifierVersion: { not: null }, image: { runId } },
-    select: { classifierModel: true, classifierVersion: true },
+    select: { classifierModel: true, classifierVersion: true, chipMethod: true },
   });
-  return f?.classifierVersion ? { name: f.classifierModel, sha256: f.classifierVersion } : null;
+  return f?.classifierVersion ? { name: f.classifierModel, sha256: f.classifierVersion, chip: f.chipMethod === "dlib-5pt" ? "dlib-5pt" : "square" } : null;
 }

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { z } from "zod";
 import { FAIRFACE_AGES, FAIRFACE_GENDERS, FAIRFACE_RACES } from "../../faces/labels";
-import { labelRuntimeSchema, modelDisplayName, modelRefSchema } from "../../faces/provenance";
+import { CHIP_METHOD_TEXT, chipMethodSchema, labelRuntimeSchema, modelDisplayName, modelRefSchema, type ChipMethod } from "../../faces/provenance";
 import { runClassifier } from "../../faces/run-provenance";
 import { DomainError } from "../../core/errors";
 import { emitIfLabellingDone } from "../webhooks/emit";
@@ -77,17 +77,23 @@ const faceResultSchema = z
   })
   .refine((f) => f.x2 > f.x1 && f.y2 > f.y1, "a face box needs x2 > x1 and y2 > y1");
 
-const labelResultsSchema = z.object({
-  lease: leaseTokenSchema,
-  /** the classifier and the detector by name and sha256 of their files, so labels trace to the exact weights */
-  classifier: modelRefSchema,
-  detector: modelRefSchema.extend({ threshold: z.number().min(0.5).max(1) }),
-  runtime: labelRuntimeSchema,
-  results: z
-    .array(z.object({ imageId: z.string().min(1).max(40), faces: z.array(faceResultSchema).max(100) }))
-    .min(1)
-    .max(64),
-});
+const labelResultsSchema = z
+  .object({
+    lease: leaseTokenSchema,
+    /** the classifier and the detector by name and sha256 of their files, so labels trace to the exact weights */
+    classifier: modelRefSchema,
+    detector: modelRefSchema.extend({ threshold: z.number().min(0.5).max(1) }),
+    /** how the classifier's inputs were cut; a client that does not say cut square crops (what older pages did) */
+    chip: chipMethodSchema.default("square"),
+    /** the landmarker that placed aligned chips (required with them) */
+    landmarker: modelRefSchema.optional(),
+    runtime: labelRuntimeSchema,
+    results: z
+      .array(z.object({ imageId: z.string().min(1).max(40), faces: z.array(faceResultSchema).max(100) }))
+      .min(1)
+      .max(64),
+  })
+  .refine((r) => (r.chip === "dlib-5pt") === !!r.landmarker, { path: ["landmarker"], message: "aligned chips name their landmarker; square crops have none" });
 
 export interface LeasedImage {
   id: string;
@@ -172,7 +178,7 @@ export async function saveLabels(
     });
     const ok = new Map(held.map((h) => [h.id, h]));
     // One run, one instrument: a classifier other than the one a run is already labelled with is refused.
-    for (const runId of new Set(held.map((h) => h.runId).filter((x): x is string => !!x))) await assertRunClassifier(tx, runId, r.classifier);
+    for (const runId of new Set(held.map((h) => h.runId).filter((x): x is string => !!x))) await assertRunClassifier(tx, runId, r.classifier, r.chip);
     // Every box of every held image is checked before anything is written: one bad box refuses the whole post.
     const boxes = new Map<string, Array<{ x1: number; y1: number; x2: number; y2: number }>>();
     for (const res of r.results) {
@@ -201,6 +207,9 @@ export async function saveLabels(
           detectorModel: r.detector.model,
           detectorVersion: r.detector.sha256,
           labelRuntime: r.runtime,
+          chipMethod: r.chip,
+          landmarkerModel: r.landmarker?.model ?? null,
+          landmarkerVersion: r.landmarker?.sha256 ?? null,
           raceProbsJson: JSON.stringify(f.race),
           genderProbsJson: JSON.stringify(f.gender),
           ageProbsJson: JSON.stringify(f.age),
@@ -219,9 +228,19 @@ export async function saveLabels(
   });
 }
 
-/** Refuses labels of a run from a classifier other than the one its faces already come from (409). */
-export async function assertRunClassifier(tx: Parameters<typeof runClassifier>[0], runId: string, classifier: { model: string; sha256: string }) {
+/** Refuses labels of a run from a classifier (or chip method) other than the one its faces already come from (409). */
+export async function assertRunClassifier(
+  tx: Parameters<typeof runClassifier>[0],
+  runId: string,
+  classifier: { model: string; sha256: string },
+  chip: ChipMethod,
+) {
   const current = await runClassifier(tx, runId);
+  if (current && current.sha256 === classifier.sha256 && current.chip !== chip)
+    throw new DomainError(
+      "conflict",
+      `run ${runId} is labelled on ${CHIP_METHOD_TEXT[current.chip]}; these labels come from ${CHIP_METHOD_TEXT[chip]}. One run is labelled one way, so its scores never mix two instruments: label it with the same pipeline (FOF_FACE_CHIPS, the landmarker installed or not).`,
+    );
   if (current && current.sha256 !== classifier.sha256)
     throw new DomainError(
       "conflict",

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DEFAULT_DETECTION_THRESHOLD } from "../../faces/detector";
-import { decodeImage, labelPixels, type NodeLabeller } from "../../faces/node-labeller";
+import { decodeImage, labelPixels, labellerProvenance, type NodeLabeller } from "../../faces/node-labeller";
 
 /** The queue's three calls (./leases.ts), passed in so a test can watch or fail them. */
 type Engine = Pick<typeof import("./leases"), "leaseImages" | "saveLabels" | "releaseLeases">;
@@ -63,13 +63,7 @@ export async function labelQueue(
         const img = decodeImage(readFileSync(path.join(opts.dataDir, row.path)), row.mimeType);
         results.push({ imageId: row.id, faces: await labelPixels(l, img, threshold) });
       }
-      const saved = await engine.saveLabels(prisma, {
-        lease: lease.lease,
-        classifier: { model: l.classifierFile.name, sha256: l.classifierFile.sha256 },
-        detector: { model: l.detectorFile.name, sha256: l.detectorFile.sha256, threshold },
-        runtime: l.labelRuntime,
-        results,
-      });
+      const saved = await engine.saveLabels(prisma, { lease: lease.lease, ...labellerProvenance(l, threshold), results });
       progress.images += saved.saved;
       progress.faces += saved.faces;
       progress.refused += saved.refused.length;

@@ -118,16 +118,16 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * A label worker configured from the environment (FOF_LABEL_DEVICE, FOF_LABEL_THREADS, FOF_LABEL_LEASE_MS; the
- * models where the server finds them), for `fof worker --label` and the server's own worker (FOF_WORKER_LABEL).
+ * A label worker configured from the environment (FOF_LABEL_DEVICE, FOF_LABEL_THREADS, FOF_LABEL_LEASE_MS,
+ * FOF_FACE_CHIPS; the models where the server finds them), for `fof worker --label` and the server's own worker (FOF_WORKER_LABEL).
  * Throws a readable error when a model is missing or is not what it claims (before anything is leased).
  */
 export async function labelWorkerFromEnv(
   prisma: PrismaClient,
   log?: (m: string) => void,
-  files: { detector?: string; classifier?: string } = {},
+  files: { detector?: string; classifier?: string; landmarker?: string } = {},
 ): Promise<LabelWorker> {
-  const [{ env }, { locateFaceModel }, { createNodeLabeller, modelFile }, engine, { projectRoot }] = await Promise.all([
+  const [{ env, faceChipMethod }, { labellerModelFiles }, { createNodeLabeller, modelFile }, engine, { projectRoot }] = await Promise.all([
     import("../../env"),
     import("../../faces/model-files"),
     import("../../faces/node-labeller"),
@@ -136,13 +136,11 @@ export async function labelWorkerFromEnv(
   ]);
   const e = env();
   const where = { cwd: projectRoot(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH };
-  const detector = files.detector ?? locateFaceModel("detector", where)?.file;
-  const classifier = files.classifier ?? locateFaceModel("fairface", where)?.file;
-  if (!detector) throw new Error("no face detector: run `npm run setup:models`, or pass --detector <file.onnx>");
-  if (!classifier) throw new Error("no FairFace model: set FAIRFACE_MODEL_PATH (or copy it to public/models/fairface.onnx), or pass --classifier <file.onnx>");
+  const paths = labellerModelFiles(where, faceChipMethod(e), files);
   const labeller = await createNodeLabeller({
-    detector: modelFile(detector),
-    classifier: modelFile(classifier),
+    detector: modelFile(paths.detector),
+    classifier: modelFile(paths.classifier),
+    landmarker: paths.landmarker ? modelFile(paths.landmarker) : null,
     device: e.FOF_LABEL_DEVICE,
     threads: e.FOF_LABEL_THREADS,
   });

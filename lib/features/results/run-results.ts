@@ -131,6 +131,9 @@ type ImageRow = {
     detectorModel: string | null;
     detectorVersion: string | null;
     labelRuntime: string | null;
+    chipMethod: string | null;
+    landmarkerModel: string | null;
+    landmarkerVersion: string | null;
     annotations: AnnotationRow[];
   }>;
 };
@@ -269,6 +272,6 @@ export function recordLine(r: AnswerRecord, labels: LabelSource = "model"): stri
     faceId: f.faceId,
     modelAnswer: f.modelAnswer,
     humanAnswer: f.humanAnswer,
-    ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }),
+    ...(f.labelledBy ?? { classifier: null, chip: null, detector: null, runtime: null }),
   });
 }

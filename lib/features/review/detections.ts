@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { itemTitle, suiteOfFace } from "../../suites/faces";
 import { assertRunClassifier, boxWithin, probabilitiesSchema } from "../labelling/leases";
-import { labelRuntimeSchema, modelRefSchema } from "../../faces/provenance";
+import { chipMethodSchema, labelRuntimeSchema, modelRefSchema } from "../../faces/provenance";
 import { DomainError } from "../../core/errors";
 import { annotatorSchema, facesByIds, reviewScopeSchema, scopeWhere } from "./faces";
 
@@ -27,12 +27,17 @@ export async function addFace(prisma: PrismaClient, input: z.input<typeof addFac
 
 export const updateFaceSchema = z.union([
   z.object({ annotator: annotatorSchema, deleted: z.boolean() }),
-  z.object({
-    annotator: annotatorSchema,
-    classifier: modelRefSchema,
-    runtime: labelRuntimeSchema,
-    probabilities: probabilitiesSchema,
-  }),
+  z
+    .object({
+      annotator: annotatorSchema,
+      classifier: modelRefSchema,
+      /** how the browser cut the face (aligned on its landmarks when the landmarker is installed) */
+      chip: chipMethodSchema.default("square"),
+      landmarker: modelRefSchema.optional(),
+      runtime: labelRuntimeSchema,
+      probabilities: probabilitiesSchema,
+    })
+    .refine((u) => (u.chip === "dlib-5pt") === !!u.landmarker, { path: ["landmarker"], message: "aligned chips name their landmarker" }),
 ]);
 
 /** Deletes (or restores) a detection, or stores the browser classifier's output for a hand-drawn face. */
@@ -53,13 +58,16 @@ export async function updateFace(prisma: PrismaClient, faceId: number, input: z.
     if (face.source !== "manual") throw new DomainError("conflict", "only hand-drawn faces are classified from the review page");
     // The classification is part of what its reviewer drew: nobody else replaces it (they label the face instead).
     if (face.createdBy !== u.annotator) throw new DomainError("forbidden", "only the reviewer who drew this face may store its classification");
-    if (face.image.runId) await assertRunClassifier(prisma, face.image.runId, u.classifier);
+    if (face.image.runId) await assertRunClassifier(prisma, face.image.runId, u.classifier, u.chip);
     await prisma.face.update({
       where: { id: faceId },
       data: {
         classifierModel: u.classifier.model,
         classifierVersion: u.classifier.sha256,
         labelRuntime: u.runtime,
+        chipMethod: u.chip,
+        landmarkerModel: u.landmarker?.model ?? null,
+        landmarkerVersion: u.landmarker?.sha256 ?? null,
         raceProbsJson: JSON.stringify(u.probabilities.race),
         genderProbsJson: JSON.stringify(u.probabilities.gender),
         ageProbsJson: JSON.stringify(u.probabilities.age),

@@ -36,7 +36,7 @@ export async function* dofairExportLines(
       for (const f of im.faces)
         lines.push({
           ...base,
-          face: { id: f.faceId, box: f.box, ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }) },
+          face: { id: f.faceId, box: f.box, ...(f.labelledBy ?? { classifier: null, chip: null, detector: null, runtime: null }) },
           label: f.label,
           labelSource: f.source,
         });

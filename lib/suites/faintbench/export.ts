@@ -39,7 +39,7 @@ export async function* faintExportLines(
         const side = p?.persons.length === 2 ? (sides ? (sides.left === f ? "left" : "right") : null) : "one";
         lines.push({
           ...base,
-          face: { id: f.faceId, box: f.box, ...(f.labelledBy ?? { classifier: null, detector: null, runtime: null }) },
+          face: { id: f.faceId, box: f.box, ...(f.labelledBy ?? { classifier: null, chip: null, detector: null, runtime: null }) },
           side,
           ...f.labels,
           reviewed: f.human,
