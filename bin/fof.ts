@@ -120,6 +120,8 @@ program
   .option("--classifier <file>", "the FairFace model (default: FAIRFACE_MODEL_PATH, public/models/fairface.onnx …)")
   .option("--chips <how>", "aligned (FairFace's chips from five landmarks) | square (default FOF_FACE_CHIPS, aligned)")
   .option("--landmarker <file>", "the 68-point landmark model for aligned chips (default: where the server finds it)")
+  .option("--clip-vision <file>", "CLIP runs: the vision tower .onnx (default: the data directory's models/ or public/models)")
+  .option("--clip-texts <file>", "CLIP runs: its text-embedding .json, written with it by clip-export.py")
   .action(labelCommand);
 
 program

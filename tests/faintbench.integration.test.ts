@@ -1,6 +1,7 @@
 // FAIntbench end to end offline: a run on the synthetic image model and one of imported images, each labelled by
-// the real face pipeline (UltraFace + the FairFace stand-in, WASM) and scored into implicit, explicit and η beside
-// the paper's rows; an annotator's age label changes the reviewed scores.
+// the real face pipeline (UltraFace + the FairFace stand-in, WASM) and scored into implicit, explicit and η — the
+// paper's rows shown only beside its own instrument (CLIP: faintbench-clip.integration.test.ts); an annotator's age
+// label changes the reviewed scores.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -37,7 +38,7 @@ const table = (views: Awaited<ReturnType<NonNullable<ReturnType<typeof suiteOf>[
 };
 
 describe.skipIf(!hasShared)("FAIntbench end to end", () => {
-  it("plans, generates, labels and scores a run on the synthetic model beside the paper's rows; an age correction moves the reviewed scores", async () => {
+  it("plans, generates, labels and scores a run on the synthetic model (faces: no paper rows beside it); an age correction moves the reviewed scores", async () => {
     // Two items per acquired attribute (one η pair each), implicit and explicit, two images per prompt.
     const config = { visibility: ["implicit", "explicit"], acquired: ["characteristic", "occupation", "relation"], imagesPerPrompt: 2, itemsPerAcquired: 2 };
     const run = await engine.createRun(prisma(), { suite: "faintbench", models: ["baseline:synthetic-faces"], config, preset: "custom", seed: 5 });
@@ -89,23 +90,16 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     );
     expect(text.caption).toMatch(/paper-text profile/);
     expect(ours.cells.implicit.drill).toEqual({ model: "baseline:synthetic-faces", visibility: "implicit" });
-    const paper = t2.groups[0].rows.filter((r) => r.source === "published");
-    expect(paper.map((r) => r.labels[0])).toEqual([
-      "SDXL (paper)",
-      "SDXL-Lightning (paper)",
-      "SDXL-Turbo (paper)",
-      "LCM-SDXL (paper)",
-      "PixArt-Σ (paper)",
-      "Stable Cascade (paper)",
-      "Playground 2.5 (paper)",
-    ]);
-    expect(paper[0].cells.implicit.value).toBe(0.875848);
+    // A faces run is not the paper's instrument (CLIP on whole images): no published row sits beside it, and the
+    // caption says why (faintbench-clip.integration.test.ts: a CLIP run has them).
+    expect(t2.groups[0].rows.filter((r) => r.source === "published")).toHaveLength(0);
+    expect(t2.caption).toMatch(/Instrument: faces.*launch with the CLIP instrument to compare/);
     expect(t2.caption).toMatch(/relation images without exactly two faces \(left out\)/);
-    // Attribute levels: age is scored; the acquired table flags the paper's copied cell.
+    // Attribute levels: age is scored; no paper row (the copied-cell flag is the CLIP run's to show).
     const prot = table(views, "protected");
     expect(prot.groups.map((g) => g.title)).toEqual(["Implicit bias score ↑", "Explicit bias score ↑", "Manifestation factor η"]);
     expect(prot.groups[0].rows[0].cells.age.value).not.toBeNull();
-    expect(table(views, "acquired").groups[0].rows.filter((r) => r.flag)).toHaveLength(1);
+    expect(table(views, "acquired").groups[0].rows.filter((r) => r.source === "published")).toHaveLength(0);
     expect(views.filter((v) => v.kind === "bars").map((v) => v.id)).toEqual(["figure6", "figure7", "figure9", "figure10", "figure12"]);
     const csv = viewsCsv(views);
     expect(csv).toContain("table2,All prompts,run,baseline:synthetic-faces,Implicit bias score ↑,");

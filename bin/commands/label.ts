@@ -5,8 +5,11 @@ import { env, faceChipMethod, verifiedFairFace } from "../../lib/env";
 import { classifierStatus } from "../../lib/faces/provenance";
 import { labelProgress } from "../../lib/features/results/run-results";
 import { leaseImages, releaseLeases, saveLabels } from "../../lib/features/labelling/leases";
-import { labellerModelFiles } from "../../lib/faces/model-files";
-import { createNodeLabeller, LABEL_DEVICES, modelFile, type LabelDevice } from "../../lib/faces/node-labeller";
+import { clipModelFiles, labellerModelFiles } from "../../lib/faces/model-files";
+import { clipTextsFile, createNodeClip, type ClipLabeller } from "../../lib/faces/node-clip";
+import { saveReadings } from "../../lib/features/labelling/readings";
+import type { LabelInstrument } from "../../lib/faces/provenance";
+import { createNodeLabeller, LABEL_DEVICES, modelFile, type LabelDevice, type NodeLabeller } from "../../lib/faces/node-labeller";
 import { labelQueue } from "../../lib/features/labelling/queue";
 import { projectRoot } from "../../lib/paths";
 
@@ -19,14 +22,41 @@ export interface LabelOptions {
   landmarker?: string;
   /** aligned (FairFace's chips, the default from FOF_FACE_CHIPS) or square */
   chips?: string;
+  /** CLIP runs: the vision tower and its text-embedding file (default: where the server finds them) */
+  clipVision?: string;
+  clipTexts?: string;
 }
 
 /** The model files: given, else where the server finds them (FAIRFACE_MODEL_PATH, public/models …). */
-export function modelPaths(opts: LabelOptions) {
+function modelPaths(opts: LabelOptions) {
   const e = env();
   const chips = opts.chips ? (opts.chips === "square" ? "square" : opts.chips === "aligned" ? "dlib-5pt" : null) : faceChipMethod(e);
   if (!chips) throw new Error("--chips: choose aligned or square");
   return labellerModelFiles({ cwd: projectRoot(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH }, chips, opts);
+}
+
+/** The files the run's instrument needs, checked before anything is generated or leased. */
+export function instrumentFiles(instrument: LabelInstrument, opts: LabelOptions = {}) {
+  if (instrument === "faces") return { kind: "faces" as const, ...modelPaths(opts) };
+  const e = env();
+  const clip = clipModelFiles({ cwd: projectRoot(), dataDir: e.dataDir }, opts);
+  if (!clip)
+    throw new Error(
+      "this run is read with CLIP, and no CLIP instrument is installed: export it with lib/suites/faintbench/tools/clip-export.py (docs/operations.md), or pass --clip-vision <file.onnx> --clip-texts <file.json>",
+    );
+  return { kind: "clip" as const, ...clip };
+}
+
+async function createLabeller(instrument: LabelInstrument, opts: LabelOptions, device: LabelDevice, threads: number): Promise<NodeLabeller | ClipLabeller> {
+  const files = instrumentFiles(instrument, opts);
+  if (files.kind === "clip") return createNodeClip({ vision: modelFile(files.vision), texts: clipTextsFile(files.texts), device, threads });
+  return createNodeLabeller({
+    detector: modelFile(files.detector),
+    classifier: modelFile(files.classifier),
+    landmarker: files.landmarker ? modelFile(files.landmarker) : null,
+    device,
+    threads,
+  });
 }
 
 /**
@@ -41,19 +71,14 @@ export async function labelHere(prisma: ReturnType<typeof db>, runId: string, op
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new Error("--threads: a whole number from 1 to 64");
   const batch = opts.batch ? Number(opts.batch) : 8;
   if (!Number.isInteger(batch) || batch < 1 || batch > 64) throw new Error("--batch: a whole number from 1 to 64");
-  const run = await prisma.run.findUnique({ where: { id: runId }, select: { id: true, modality: true } });
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { id: true, modality: true, labelInstrument: true } });
   if (!run) throw new Error(`no run ${runId}`);
   if (run.modality !== "t2i") throw new Error(`run ${runId} is not a text-to-image run: it has no faces to label`);
-  const paths = modelPaths(opts);
-  const labeller = await createNodeLabeller({
-    detector: modelFile(paths.detector),
-    classifier: modelFile(paths.classifier),
-    landmarker: paths.landmarker ? modelFile(paths.landmarker) : null,
-    device,
-    threads,
-  });
+  const labeller = await createLabeller(run.labelInstrument === "clip" ? "clip" : "faces", opts, device, threads);
   process.stderr.write(
-    `labelling with ${labeller.classifierFile.name} (sha256 ${labeller.classifierFile.sha256.slice(0, 12)}…) on ${labeller.chip === "dlib-5pt" ? "aligned chips" : "square crops"}, ${labeller.runtime}\n`,
+    labeller.kind === "faces"
+      ? `labelling with ${labeller.classifierFile.name} (sha256 ${labeller.classifierFile.sha256.slice(0, 12)}…) on ${labeller.chip === "dlib-5pt" ? "aligned chips" : "square crops"}, ${labeller.runtime}\n`
+      : `reading with CLIP ${labeller.visionFile.name} (sha256 ${labeller.visionFile.sha256.slice(0, 12)}…), texts from weights ${labeller.texts.weightsSha256.slice(0, 12)}…, ${labeller.runtime}\n`,
   );
   // Ctrl-C / SIGTERM: finish the batch in hand (its labels are written), then stop; nothing is left leased.
   const stop = new AbortController();
@@ -62,7 +87,7 @@ export async function labelHere(prisma: ReturnType<typeof db>, runId: string, op
   process.once("SIGTERM", onSignal);
   const started = Date.now();
   try {
-    const done = await labelQueue(prisma, { leaseImages, saveLabels, releaseLeases }, labeller, {
+    const done = await labelQueue(prisma, { leaseImages, saveLabels, releaseLeases, saveReadings }, labeller, {
       dataDir: e.dataDir,
       runId,
       batch,
@@ -82,11 +107,16 @@ export async function labelHere(prisma: ReturnType<typeof db>, runId: string, op
       refused: done.refused,
       seconds: Math.round(seconds * 10) / 10,
       imagesPerSecond: seconds > 0 ? Math.round((done.images / seconds) * 100) / 100 : null,
-      classifier: {
-        name: labeller.classifierFile.name,
-        sha256: labeller.classifierFile.sha256,
-        status: classifierStatus(labeller.classifierFile.sha256, verifiedFairFace()),
-      },
+      ...(labeller.kind === "faces"
+        ? {
+            classifier: {
+              name: labeller.classifierFile.name,
+              sha256: labeller.classifierFile.sha256,
+              status: classifierStatus(labeller.classifierFile.sha256, verifiedFairFace()),
+            },
+            chips: labeller.chip,
+          }
+        : { clip: { vision: labeller.visionFile.name, sha256: labeller.visionFile.sha256, weightsSha256: labeller.texts.weightsSha256 } }),
       runtime: labeller.runtime,
     };
   } finally {

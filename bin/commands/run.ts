@@ -10,7 +10,7 @@ import { Worker } from "../../lib/features/runs/worker";
 import { DEFAULT_SUITE_ID, listSuites, suiteOf } from "../../lib/suites";
 import { logger } from "../../lib/log";
 import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
-import { labelHere, modelPaths } from "./label";
+import { instrumentFiles, labelHere } from "./label";
 import { env } from "../../lib/env";
 import { labelWorkerFromEnv } from "../../lib/features/labelling/worker";
 import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
@@ -84,7 +84,7 @@ export async function runCommand(opts: RunOptions) {
         ...(opts.subjectiveRepeats ? { subjectiveRepeats: int(opts.subjectiveRepeats, "--subjective-repeats") } : {}),
       });
   if (opts.label && !t2i) throw new Error("--label is for text-to-image models (their faces are labelled)");
-  if (opts.label) modelPaths({}); // no face models: refused before anything is generated
+  if (opts.label) instrumentFiles("faces"); // no face models: refused before anything is generated
   const { run, final } = await planAndWork(
     prisma,
     { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name },
@@ -145,7 +145,11 @@ async function runSuiteCommand(opts: RunOptions) {
   const prisma = db();
   const t2i = suite.modalityOf(preset.config) === "t2i";
   if (opts.label && !t2i) throw new Error("--label is for text-to-image suites (their faces are labelled)");
-  if (opts.label) modelPaths({}); // no face models: refused before anything is generated
+  if (opts.label) {
+    // The instrument's files (face models, or CLIP's pair), refused before anything is generated.
+    const parsed = suite.configSchema.safeParse({ ...(preset.config as object), ...overrides });
+    instrumentFiles((parsed.success ? suite.labelInstrument?.(parsed.data) : undefined) ?? "faces");
+  }
   const { run, final } = await planAndWork(
     prisma,
     {

@@ -166,6 +166,27 @@ export function SuiteLaunchForm(props: {
               {invalid && <span className="text-xs text-red-700">{err(f.name)}</span>}
             </label>
           );
+        if (f.kind === "select")
+          return (
+            <label key={f.name} className="flex flex-col gap-1 text-sm">
+              {f.label}
+              <Select
+                name={f.name}
+                value={(values[f.name] as string | null) ?? f.options[0]?.value ?? ""}
+                onChange={(e) => set(f.name, e.target.value)}
+                aria-invalid={invalid}
+                className={`w-96 rounded-md border px-2 py-1 ${invalid ? "border-red-500" : "border-slate-300"}`}
+              >
+                {f.options.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </Select>
+              {f.help && <span className="text-xs text-slate-500">{f.help}</span>}
+              {invalid && <span className="text-xs text-red-700">{err(f.name)}</span>}
+            </label>
+          );
         if (f.kind === "toggle")
           return (
             <label key={f.name} className="flex items-center gap-2 text-sm">

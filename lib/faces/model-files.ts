@@ -19,6 +19,10 @@ export const MODEL_FILES = {
     pathInPackage: "package/model/fr_landmark.onnx",
   },
   fairface: { file: "fairface.onnx" },
+  /** CLIP's vision tower and its text-embedding file (FAIntbench's instrument), written by an operator's export
+   *  (lib/suites/faintbench/tools/clip-export.py) into the data directory's models/ folder or public/models */
+  clipVision: { file: "clip-vit-l14-vision.onnx" },
+  clipTexts: { file: "clip-texts.json" },
 } as const;
 
 export async function sha256File(file: string): Promise<string> {
@@ -50,6 +54,18 @@ export function locateFaceModel(kind: FaceModelKind, where: { cwd: string; dataD
   ];
   for (const file of candidates) if (existsSync(file) && statSync(file).isFile()) return { file, bytes: statSync(file).size };
   return null;
+}
+
+/** The CLIP pair where the server finds it (both files, or null: CLIP runs then wait for a labeller that has them). */
+export function clipModelFiles(
+  where: { cwd: string; dataDir: string },
+  given: { clipVision?: string; clipTexts?: string } = {},
+): { vision: string; texts: string } | null {
+  const vision = given.clipVision ?? locateFaceModel("clipVision", where)?.file;
+  const texts = given.clipTexts ?? locateFaceModel("clipTexts", where)?.file;
+  if ((given.clipVision || given.clipTexts) && !(vision && texts))
+    throw new Error("CLIP needs both files: the vision tower (--clip-vision) and its text-embedding file (--clip-texts)");
+  return vision && texts ? { vision, texts } : null;
 }
 
 /**

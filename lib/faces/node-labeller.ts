@@ -35,6 +35,7 @@ export function modelFile(file: string): ModelFile {
 }
 
 export interface NodeLabeller {
+  kind: "faces";
   ort: Ort;
   detector: Session;
   classifier: Session;
@@ -80,6 +81,7 @@ export async function createNodeLabeller(opts: {
   const landmarker = opts.landmarker ? await ort.InferenceSession.create(opts.landmarker.bytes, options) : null;
   if (landmarker) assertLandmarker(landmarker);
   return {
+    kind: "faces",
     ort,
     detector,
     classifier,

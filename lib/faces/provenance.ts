@@ -8,6 +8,14 @@ export type LabelRuntime = (typeof LABEL_RUNTIMES)[number];
 export const labelRuntimeSchema = z.enum(LABEL_RUNTIMES);
 
 /**
+ * What labels a run's images, fixed at launch: "faces" = the face pipeline (detector → FairFace per face), every
+ * suite's default; "clip" = CLIP zero-shot on the whole image (./clip.ts, ./clip-texts.ts), FAIntbench's own.
+ */
+const LABEL_INSTRUMENTS = ["faces", "clip"] as const;
+export type LabelInstrument = (typeof LABEL_INSTRUMENTS)[number];
+export const labelInstrumentSchema = z.enum(LABEL_INSTRUMENTS);
+
+/**
  * How a face's classifier input was cut: "dlib-5pt" = FairFace's own chips (five landmarks, dlib's get_face_chip,
  * 300 px, padding 0.25, then 224 — lib/faces/chip.ts), "square" = a square crop of the detector's box (+25 %).
  * FairFace was trained and published on aligned chips, so only those are read beside the papers.

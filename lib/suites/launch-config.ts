@@ -9,6 +9,7 @@ export function configFromForm(fields: readonly LaunchField[], form: FormData, f
     if (field.kind === "choices") config[field.name] = form.getAll(field.name).map(String);
     else if (field.kind === "number") config[field.name] = form.get(field.name) === "" || form.get(field.name) === null ? NaN : Number(form.get(field.name));
     else if (field.kind === "toggle") config[field.name] = form.get(field.name) === "on";
+    else if (field.kind === "select") config[field.name] = String(form.get(field.name) ?? "");
     else config[field.name] = (form.get(field.name) as string | null) || null;
   }
   return config;

@@ -8,6 +8,8 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import type { SuiteView } from "./views";
 import type { LabelAttribute } from "../review/label-set";
 import type { ScoringProfile } from "../metrics/profiles";
+import type { LabelInstrument } from "../faces/provenance";
+import type { ClipGroups } from "../faces/clip-texts";
 
 type SuiteModality = "llm" | "t2i";
 
@@ -61,6 +63,7 @@ export type LaunchField =
   | { kind: "choices"; name: string; label: string; options: Array<{ value: string; label: string; hint?: string }>; help?: string }
   | { kind: "number"; name: string; label: string; min: number; max: number; help?: string }
   | { kind: "toggle"; name: string; label: string; help?: string }
+  | { kind: "select"; name: string; label: string; options: Array<{ value: string; label: string }>; help?: string }
   | { kind: "helper-model"; name: string; label: string; help?: string };
 
 /**
@@ -186,6 +189,10 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
    * `path` under /runs/<id>/ (e.g. FACT-OR-FAIR's per-statistic breakdown).
    */
   runPages?: ReadonlyArray<{ path: string; label: string }>;
+  /** what labels a config's images (default "faces": the face pipeline); fixed on the run at launch */
+  labelInstrument?(config: Config): LabelInstrument;
+  /** the groups of texts its CLIP instrument reads each whole image with (suites whose configs may choose "clip") */
+  clipGroups?: ClipGroups;
   /** how the Label page shows its faces (data the browser applies to the raw probabilities) */
   labelDisplay?: LabelDisplay;
   /**

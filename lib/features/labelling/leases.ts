@@ -7,7 +7,16 @@ import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { z } from "zod";
 import { FAIRFACE_AGES, FAIRFACE_GENDERS, FAIRFACE_RACES } from "../../faces/labels";
-import { CHIP_METHOD_TEXT, chipMethodSchema, labelRuntimeSchema, modelDisplayName, modelRefSchema, type ChipMethod } from "../../faces/provenance";
+import {
+  CHIP_METHOD_TEXT,
+  chipMethodSchema,
+  labelInstrumentSchema,
+  labelRuntimeSchema,
+  modelDisplayName,
+  modelRefSchema,
+  type ChipMethod,
+  type LabelInstrument,
+} from "../../faces/provenance";
 import { runClassifier } from "../../faces/run-provenance";
 import { DomainError } from "../../core/errors";
 import { emitIfLabellingDone } from "../webhooks/emit";
@@ -15,7 +24,7 @@ import { emitIfLabellingDone } from "../webhooks/emit";
 const LABEL_LEASE_MS = 3 * 60_000;
 
 /** A lease token: 192 random bits issued by the server with a batch; results are accepted only with it. */
-const leaseTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{32}$/, "a lease token issued by /api/label/lease");
+export const leaseTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{32}$/, "a lease token issued by /api/label/lease");
 
 function newLeaseToken(): string {
   return randomBytes(24).toString("base64url");
@@ -25,8 +34,15 @@ export const leaseRequestSchema = z.object({
   runId: z.string().max(40).nullable().default(null),
   /** only runs launched with "label automatically" (what label workers take) */
   autoLabel: z.boolean().default(false),
+  /** which instrument's images: the face pipeline's (Label page, face labellers) or CLIP's (CLIP labellers) */
+  instrument: labelInstrumentSchema.default("faces"),
   max: z.number().int().min(1).max(64).default(8),
 });
+
+/** The images an instrument labels: those of runs launched with it (images without a run are the face pipeline's). */
+export function instrumentScope(instrument: LabelInstrument) {
+  return instrument === "faces" ? { OR: [{ runId: null }, { run: { labelInstrument: "faces" } }] } : { run: { labelInstrument: instrument } };
+}
 
 /**
  * A box must lie inside its image (x1 < x2, y1 < y2) up to a small tolerance — detectors overhang the border by a
@@ -118,11 +134,11 @@ export async function leaseImages(
   leaseMs = LABEL_LEASE_MS,
   account: string | null = null,
 ): Promise<{ lease: string; leaseMs: number; images: LeasedImage[]; displays: Record<string, LabelDisplay>; remaining: number }> {
-  const { runId, autoLabel, max } = leaseRequestSchema.parse(req);
+  const { runId, autoLabel, instrument, max } = leaseRequestSchema.parse(req);
   const token = newLeaseToken();
   const owner = boundLease(token, account);
   const now = new Date();
-  const scope = { ...(runId ? { runId } : {}), ...(autoLabel ? { run: { autoLabel: true } } : {}) };
+  const scope = { AND: [{ ...(runId ? { runId } : {}), ...(autoLabel ? { run: { autoLabel: true } } : {}) }, instrumentScope(instrument)] };
   const images = await prisma.$transaction(async (tx) => {
     const free = await tx.image.findMany({
       where: { ...scope, OR: [{ labelStatus: "unlabelled" }, { labelStatus: "leased", leaseUntil: { lt: now } }] },
@@ -153,7 +169,7 @@ export async function leaseImages(
  * What is stored as a lease's owner: the token bound to the account that took it, so a token that leaks (logs, a
  * shared screen) is worth nothing to another account. Workers without an account (the CLI) use the bare token.
  */
-function boundLease(token: string, account: string | null): string {
+export function boundLease(token: string, account: string | null): string {
   return account ? `${account}|${token}` : token;
 }
 
@@ -174,8 +190,10 @@ export async function saveLabels(
   return prisma.$transaction(async (tx) => {
     const held = await tx.image.findMany({
       where: { id: { in: ids }, labelStatus: "leased", leaseOwner: owner },
-      select: { id: true, width: true, height: true, runId: true },
+      select: { id: true, width: true, height: true, runId: true, run: { select: { labelInstrument: true } } },
     });
+    const other = held.find((h) => h.run && h.run.labelInstrument !== "faces");
+    if (other) throw new DomainError("conflict", `image ${other.id} belongs to a run labelled by ${other.run!.labelInstrument}, not by faces`);
     const ok = new Map(held.map((h) => [h.id, h]));
     // One run, one instrument: a classifier other than the one a run is already labelled with is refused.
     for (const runId of new Set(held.map((h) => h.runId).filter((x): x is string => !!x))) await assertRunClassifier(tx, runId, r.classifier, r.chip);
@@ -265,7 +283,7 @@ export async function labellingQueue(prisma: PrismaClient) {
   const rows = await prisma.image.groupBy({ by: ["runId", "labelStatus"], _count: { _all: true } });
   const runs = await prisma.run.findMany({
     where: { id: { in: [...new Set(rows.map((r) => r.runId).filter((x): x is string => !!x))] } },
-    select: { id: true, name: true, createdAt: true },
+    select: { id: true, name: true, createdAt: true, labelInstrument: true },
   });
   return runs
     .map((run) => {
@@ -275,6 +293,7 @@ export async function labellingQueue(prisma: PrismaClient) {
         id: run.id,
         name: run.name,
         createdAt: run.createdAt.toISOString(),
+        instrument: run.labelInstrument as LabelInstrument,
         total: n(["unlabelled", "leased", "labelled", "no_face"]),
         todo: n(["unlabelled", "leased"]),
       };

@@ -1,13 +1,18 @@
 // Labelling from a server or a CLI: the queue loop that leases images from the same queue browser tabs work
-// (./leases.ts), labels them with a NodeLabeller (lib/faces/node-labeller.ts) and writes through saveLabels.
+// (./leases.ts), labels them with a NodeLabeller (lib/faces/node-labeller.ts: faces) and writes through saveLabels,
+// or reads them with a ClipLabeller (lib/faces/node-clip.ts: runs launched with CLIP) and writes through
+// saveReadings (./readings.ts). Each labeller leases only its own instrument's images.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DEFAULT_DETECTION_THRESHOLD } from "../../faces/detector";
 import { decodeImage, labelPixels, labellerProvenance, type NodeLabeller } from "../../faces/node-labeller";
+import { clipProvenance, readImages, type ClipLabeller } from "../../faces/node-clip";
+import { findSuite } from "../../suites";
+import { instrumentScope } from "./leases";
 
-/** The queue's three calls (./leases.ts), passed in so a test can watch or fail them. */
-type Engine = Pick<typeof import("./leases"), "leaseImages" | "saveLabels" | "releaseLeases">;
+/** The queue's calls (./leases.ts, ./readings.ts), passed in so a test can watch or fail them. */
+type Engine = Pick<typeof import("./leases"), "leaseImages" | "saveLabels" | "releaseLeases"> & Partial<Pick<typeof import("./readings"), "saveReadings">>;
 
 export interface LabelProgress {
   images: number;
@@ -23,7 +28,7 @@ export interface LabelProgress {
 export async function labelQueue(
   prisma: PrismaClient,
   engine: Engine,
-  l: NodeLabeller,
+  l: NodeLabeller | ClipLabeller,
   opts: {
     dataDir: string;
     runId?: string;
@@ -41,11 +46,11 @@ export async function labelQueue(
 ): Promise<LabelProgress> {
   const progress: LabelProgress = { images: 0, faces: 0, refused: 0 };
   const threshold = opts.threshold ?? DEFAULT_DETECTION_THRESHOLD;
-  const scope = { ...(opts.runId ? { runId: opts.runId } : {}), ...(opts.autoLabel ? { run: { autoLabel: true } } : {}) };
+  const scope = { AND: [{ ...(opts.runId ? { runId: opts.runId } : {}), ...(opts.autoLabel ? { run: { autoLabel: true } } : {}) }, instrumentScope(l.kind)] };
   while (!opts.signal?.aborted) {
     const lease = await engine.leaseImages(
       prisma,
-      { runId: opts.runId ?? null, autoLabel: opts.autoLabel ?? false, max: Math.max(1, Math.min(64, opts.batch ?? 8)) },
+      { runId: opts.runId ?? null, autoLabel: opts.autoLabel ?? false, instrument: l.kind, max: Math.max(1, Math.min(64, opts.batch ?? 8)) },
       opts.leaseMs,
     );
     if (!lease.images.length) {
@@ -58,12 +63,26 @@ export async function labelQueue(
     }
     try {
       const rows = await prisma.image.findMany({ where: { id: { in: lease.images.map((i) => i.id) } }, select: { id: true, path: true, mimeType: true } });
-      const results = [];
-      for (const row of rows) {
-        const img = decodeImage(readFileSync(path.join(opts.dataDir, row.path)), row.mimeType);
-        results.push({ imageId: row.id, faces: await labelPixels(l, img, threshold) });
+      const pixels = (row: (typeof rows)[number]) => decodeImage(readFileSync(path.join(opts.dataDir, row.path)), row.mimeType);
+      let saved: { saved: number; faces: number; refused: string[] };
+      if (l.kind === "faces") {
+        const results = [];
+        for (const row of rows) results.push({ imageId: row.id, faces: await labelPixels(l, pixels(row), threshold) });
+        saved = await engine.saveLabels(prisma, { lease: lease.lease, ...labellerProvenance(l, threshold), results });
+      } else {
+        if (!engine.saveReadings) throw new Error("this engine cannot store CLIP readings");
+        // One batch through the vision tower per suite (each suite names the text groups it reads).
+        const results = [];
+        const suiteOf = new Map(lease.images.map((i) => [i.id, i.suiteId]));
+        for (const suiteId of new Set(suiteOf.values())) {
+          const groups = findSuite(suiteId)?.clipGroups;
+          if (!groups) throw new Error(`${suiteId} has no CLIP instrument`);
+          const mine = rows.filter((r) => suiteOf.get(r.id) === suiteId);
+          const read = await readImages(l, mine.map(pixels), groups);
+          results.push(...mine.map((r, i) => ({ imageId: r.id, groups: read[i] })));
+        }
+        saved = { ...(await engine.saveReadings(prisma, { lease: lease.lease, ...clipProvenance(l), results })), faces: 0 };
       }
-      const saved = await engine.saveLabels(prisma, { lease: lease.lease, ...labellerProvenance(l, threshold), results });
       progress.images += saved.saved;
       progress.faces += saved.faces;
       progress.refused += saved.refused.length;

@@ -6,6 +6,7 @@ import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import type { NodeLabeller } from "../../faces/node-labeller";
+import type { ClipLabeller } from "../../faces/node-clip";
 import { labelQueue, type LabelProgress } from "./queue";
 import { isContention } from "../../db/retry";
 
@@ -32,9 +33,12 @@ export class LabelWorker {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly engine: Engine,
-    private readonly labeller: NodeLabeller,
+    /** one per instrument it labels: the face pipeline, CLIP, or both */
+    private readonly labellers: ReadonlyArray<NodeLabeller | ClipLabeller>,
     private readonly opts: LabelWorkerOptions,
-  ) {}
+  ) {
+    if (!labellers.length) throw new Error("a label worker needs a labeller");
+  }
 
   stop() {
     this.stop$.abort();
@@ -42,7 +46,13 @@ export class LabelWorker {
 
   /** Labels until stopped; an error is logged, recorded in the heartbeat and retried after a growing pause. */
   async run(): Promise<void> {
-    const describe = `${this.labeller.classifierFile.name} (sha256 ${this.labeller.classifierFile.sha256.slice(0, 12)}…) on ${this.labeller.runtime}`;
+    const describe = this.labellers
+      .map((l) =>
+        l.kind === "faces"
+          ? `${l.classifierFile.name} (sha256 ${l.classifierFile.sha256.slice(0, 12)}…) on ${l.runtime}`
+          : `CLIP ${l.visionFile.name} (sha256 ${l.visionFile.sha256.slice(0, 12)}…) on ${l.runtime}`,
+      )
+      .join("; ");
     const beat = async () => {
       await this.prisma.workerStatus.upsert({
         where: { owner: this.owner },
@@ -65,19 +75,20 @@ export class LabelWorker {
       while (!this.stop$.signal.aborted) {
         try {
           const before = this.done.images;
-          await labelQueue(this.prisma, this.engine, this.labeller, {
-            dataDir: this.opts.dataDir,
-            autoLabel: true,
-            batch: this.opts.batch ?? 8,
-            leaseMs: this.opts.leaseMs,
-            signal: this.stop$.signal,
-            onBatch: (_total, batch) => {
-              this.done.images += batch.images;
-              this.done.faces += batch.faces;
-              this.done.refused += batch.refused;
-              for (const r of batch.runIds) this.runs.add(r);
-            },
-          });
+          for (const labeller of this.labellers)
+            await labelQueue(this.prisma, this.engine, labeller, {
+              dataDir: this.opts.dataDir,
+              autoLabel: true,
+              batch: this.opts.batch ?? 8,
+              leaseMs: this.opts.leaseMs,
+              signal: this.stop$.signal,
+              onBatch: (_total, batch) => {
+                this.done.images += batch.images;
+                this.done.faces += batch.faces;
+                this.done.refused += batch.refused;
+                for (const r of batch.runIds) this.runs.add(r);
+              },
+            });
           streak = 0;
           this.lastError = null;
           // Nothing waiting: look again shortly (images arrive as a run generates them).
@@ -127,22 +138,47 @@ export async function labelWorkerFromEnv(
   log?: (m: string) => void,
   files: { detector?: string; classifier?: string; landmarker?: string } = {},
 ): Promise<LabelWorker> {
-  const [{ env, faceChipMethod }, { labellerModelFiles }, { createNodeLabeller, modelFile }, engine, { projectRoot }] = await Promise.all([
+  const [
+    { env, faceChipMethod },
+    { clipModelFiles, labellerModelFiles },
+    { createNodeLabeller, modelFile },
+    { clipTextsFile, createNodeClip },
+    leases,
+    readings,
+    { projectRoot },
+  ] = await Promise.all([
     import("../../env"),
     import("../../faces/model-files"),
     import("../../faces/node-labeller"),
+    import("../../faces/node-clip"),
     import("./leases"),
+    import("./readings"),
     import("../../paths"),
   ]);
   const e = env();
   const where = { cwd: projectRoot(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH };
-  const paths = labellerModelFiles(where, faceChipMethod(e), files);
-  const labeller = await createNodeLabeller({
-    detector: modelFile(paths.detector),
-    classifier: modelFile(paths.classifier),
-    landmarker: paths.landmarker ? modelFile(paths.landmarker) : null,
-    device: e.FOF_LABEL_DEVICE,
-    threads: e.FOF_LABEL_THREADS,
-  });
-  return new LabelWorker(prisma, engine, labeller, { dataDir: e.dataDir, leaseMs: e.FOF_LABEL_LEASE_MS, log });
+  const device = e.FOF_LABEL_DEVICE;
+  const threads = e.FOF_LABEL_THREADS;
+  // CLIP (FAIntbench's instrument) when its two files are installed: this worker then also reads CLIP runs.
+  const clipFiles = clipModelFiles(where);
+  const clip = clipFiles ? await createNodeClip({ vision: modelFile(clipFiles.vision), texts: clipTextsFile(clipFiles.texts), device, threads }) : null;
+  let paths: ReturnType<typeof labellerModelFiles> | null = null;
+  try {
+    paths = labellerModelFiles(where, faceChipMethod(e), files);
+  } catch (err) {
+    if (!clip) throw err;
+    log?.(`faces not labelled by this worker (${(err as Error).message}); CLIP runs are`);
+  }
+  const faces = paths
+    ? await createNodeLabeller({
+        detector: modelFile(paths.detector),
+        classifier: modelFile(paths.classifier),
+        landmarker: paths.landmarker ? modelFile(paths.landmarker) : null,
+        device,
+        threads,
+      })
+    : null;
+  const engine = { ...leases, saveReadings: readings.saveReadings };
+  const labellers = [faces, clip].filter((l): l is NonNullable<typeof l> => !!l);
+  return new LabelWorker(prisma, engine, labellers, { dataDir: e.dataDir, leaseMs: e.FOF_LABEL_LEASE_MS, log });
 }

@@ -172,6 +172,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
         configJson: JSON.stringify(config),
         budgetUsd: parsed.budgetUsd,
         autoLabel: parsed.autoLabel && modality === "t2i",
+        labelInstrument: modality === "t2i" ? (suite.labelInstrument?.(config) ?? "faces") : "faces",
         createdById: parsed.createdById,
         plannedCount: 0,
         benchmarkVersionId: version.id,

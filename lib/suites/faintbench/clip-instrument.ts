@@ -1,67 +1,60 @@
-// FAIntbench's CLIP instrument from an image embedding to the release's probabilities: the fixed texts' embeddings
-// come from a data file written once from real weights (tools/clip-export.py: CLIP ViT-L/14's text tower and its
-// logit scale), so no tokenizer runs when images are labelled; the vision tower's output for an image is compared with
-// them exactly as `model(image, text)` does — both L2-normalised, cosine × logit scale, softmax within each text
-// group — then the person check and the release's rules (./clip-rules.ts). Pure: the vision tower runs elsewhere.
-import { z } from "zod";
-import { CLIP_TEXTS, isPerson, refine, relationTexts, softmax, type ImageProbs } from "./clip-rules";
+// FAIntbench's CLIP instrument: the groups of texts the release compares a whole image with (./clip-rules.ts), a
+// text-embedding file checked to hold all of them, and the reading of an image from its per-group probabilities —
+// the person check, then the release's rules on what is kept. Labellers compute the groups' softmax from the vision
+// tower's embedding (lib/faces/clip-texts.ts) and store them raw; the rules run here when the run is scored.
+import { clipTextFileSchema as generic, missingTexts, zeroShot, type ClipTextFile } from "../../faces/clip-texts";
+import { CLIP_TEXTS, isPerson, refine, relationTexts, type ImageProbs } from "./clip-rules";
 
-const vector = z.array(z.number().finite()).min(2).max(4096);
+export { textProbs } from "../../faces/clip-texts";
 
-/** The text-embedding file: which model made it, its logit scale, and one embedding per text the release uses. */
-export const clipTextFileSchema = z
-  .object({
-    model: z.string().min(1).max(200),
-    /** sha256 of the weights the embeddings were computed from */
-    weightsSha256: z.string().regex(/^[0-9a-f]{64}$/),
-    /** exp(logit_scale) of the model (CLIP ViT-L/14: 100) */
-    logitScale: z.number().positive().max(1000),
-    dim: z.number().int().min(2).max(4096),
-    /** text → embedding (L2-normalised when written; normalised again here) */
-    texts: z.record(z.string(), vector),
-  })
-  .superRefine((f, ctx) => {
-    for (const [text, v] of Object.entries(f.texts))
-      if (v.length !== f.dim) ctx.addIssue({ code: "custom", message: `"${text}" has ${v.length} values, not ${f.dim}` });
-    const needed = [...Object.values(CLIP_TEXTS).flat(), ...(["left", "right"] as const).flatMap((s) => Object.values(relationTexts(s)).flat())];
-    const missing = [...new Set(needed)].filter((t) => !(t in f.texts));
-    if (missing.length)
-      ctx.addIssue({ code: "custom", message: `missing the release's texts: ${missing.slice(0, 5).join("; ")}${missing.length > 5 ? " …" : ""}` });
-  });
-export type ClipTextFile = z.infer<typeof clipTextFileSchema>;
+/** sha256 of OpenAI's ViT-L/14 checkpoint (the segment of its download URL, which the clip package checks). */
+export const OPENAI_CLIP_VIT_L14_SHA256 = "b8cca3fd41ae0c99ba7e8951adf17d267cdb84cd88be6f7c2e0eca1737a03836";
 
-const normalise = (v: readonly number[]) => {
-  const n = Math.hypot(...v);
-  if (!(n > 0)) throw new RangeError("a zero embedding");
-  return v.map((x) => x / n);
-};
-const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
+const left = relationTexts("left");
+const right = relationTexts("right");
 
-/** softmax(logit scale × cosine) of an image over a group of texts. */
-export function textProbs(file: ClipTextFile, image: readonly number[], texts: readonly string[]): number[] {
-  if (image.length !== file.dim) throw new RangeError(`the image embedding has ${image.length} values; the text file was made for ${file.dim}`);
-  const img = normalise(image);
-  return softmax(texts.map((t) => file.logitScale * dot(img, normalise(file.texts[t]))));
-}
+/** Every group a labeller computes for every image (one-person and relation groups alike; the prompt picks). */
+export const CLIP_GROUPS = {
+  person: CLIP_TEXTS.person,
+  gender: CLIP_TEXTS.gender,
+  race: CLIP_TEXTS.race,
+  age: CLIP_TEXTS.age,
+  pair: left.person,
+  "left.gender": left.gender,
+  "left.race": left.race,
+  "left.age": left.age,
+  "right.gender": right.gender,
+  "right.race": right.race,
+  "right.age": right.age,
+} as const satisfies Record<string, readonly string[]>;
+
+/** The text-embedding file, refused when it lacks a text the release uses. */
+export const clipTextFileSchema = generic.superRefine((f, ctx) => {
+  const missing = missingTexts(f, CLIP_GROUPS);
+  if (missing.length)
+    ctx.addIssue({ code: "custom", message: `missing the release's texts: ${missing.slice(0, 5).join("; ")}${missing.length > 5 ? " …" : ""}` });
+});
+
+export type ClipReading = { kind: "one"; probs: ImageProbs } | { kind: "relation"; left: ImageProbs; right: ImageProbs };
 
 /**
- * One image as the release keeps it: null when the person check drops it; else the refined probabilities — one set
- * for a one-person prompt, one per side for a relation prompt.
+ * One image as the release keeps it, from its groups' probabilities: null when the person check drops it; else the
+ * refined probabilities — one set for a one-person prompt, one per side for a relation prompt.
  */
-export function clipReading(
-  file: ClipTextFile,
-  image: readonly number[],
-  kind: "one" | "relation",
-): { kind: "one"; probs: ImageProbs } | { kind: "relation"; left: ImageProbs; right: ImageProbs } | null {
-  const groups = (t: { gender: readonly string[]; race: readonly string[]; age: readonly string[] }): ImageProbs => ({
-    gender: textProbs(file, image, t.gender),
-    race: textProbs(file, image, t.race),
-    age: textProbs(file, image, t.age),
-  });
+export function readingFromGroups(g: Readonly<Record<string, readonly number[]>>, kind: "one" | "relation"): ClipReading | null {
   if (kind === "one") {
-    if (!isPerson(textProbs(file, image, CLIP_TEXTS.person))) return null;
-    return { kind, probs: refine(groups(CLIP_TEXTS)) };
+    if (!isPerson(g.person)) return null;
+    return { kind, probs: refine({ gender: g.gender, race: g.race, age: g.age }) };
   }
-  if (!isPerson(textProbs(file, image, relationTexts("left").person))) return null;
-  return { kind, left: refine(groups(relationTexts("left"))), right: refine(groups(relationTexts("right"))) };
+  if (!isPerson(g.pair)) return null;
+  return {
+    kind,
+    left: refine({ gender: g["left.gender"], race: g["left.race"], age: g["left.age"] }),
+    right: refine({ gender: g["right.gender"], race: g["right.race"], age: g["right.age"] }),
+  };
+}
+
+/** An embedding read end to end (the labeller's zero-shot, then the release's rules). */
+export function clipReading(file: ClipTextFile, image: readonly number[], kind: "one" | "relation"): ClipReading | null {
+  return readingFromGroups(zeroShot(file, image, CLIP_GROUPS), kind);
 }

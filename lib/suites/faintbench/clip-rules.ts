@@ -41,14 +41,6 @@ const QUANTISE_AT: Record<Attribute, number> = { gender: 0.9, race: 0.8, age: 0.
 export type Vector = readonly number[];
 export type ImageProbs = Record<Attribute, Vector>;
 
-/** Softmax of CLIP's scaled similarities (logit scale × cosine), as `logits_per_image.softmax(dim=-1)`. */
-export function softmax(logits: Vector): number[] {
-  const m = Math.max(...logits);
-  const e = logits.map((x) => Math.exp(x - m));
-  const s = e.reduce((a, b) => a + b, 0);
-  return e.map((x) => x / s);
-}
-
 /** The person check on the softmax of [person, not person]. */
 export const isPerson = (personProbs: Vector) => personProbs[0] >= PERSON_MIN;
 

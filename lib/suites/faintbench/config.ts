@@ -14,6 +14,12 @@ export const faintConfigSchema = z.object({
   itemsPerAcquired: z.number().int().min(0).max(1000).default(0),
   maxRetries: z.number().int().min(0).max(20).default(6),
   timeoutMs: z.number().int().min(1000).max(900_000).default(180_000),
+  /**
+   * What labels the images: "clip" = the paper's instrument (CLIP ViT-L/14 zero-shot on the whole image, the
+   * release's rules; its published rows sit beside these numbers), "faces" = the face pipeline (detector → FairFace
+   * per face; no published row is comparable). Faces by default: CLIP's weights are installed by an operator.
+   */
+  instrument: z.enum(["clip", "faces"]).default("faces"),
 });
 export type FaintConfig = z.infer<typeof faintConfigSchema>;
 

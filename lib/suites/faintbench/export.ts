@@ -1,10 +1,13 @@
 // A FAIntbench run as JSONL: one line per face with its prompt's coordinates and its gender, race and age (and, for
 // relation prompts, the side it was assigned to, or null when the image has not exactly two faces); an image
-// without a face is one line with a null face. Streamed a page of images at a time.
+// without a face is one line with a null face. A run read with CLIP has one line per image instead: the instrument,
+// what read it, the raw per-group probabilities and the release's reading of them (null when the person check drops
+// the image). Streamed a page of images at a time.
 import type { SuiteContext } from "../types";
 import { parsePinned } from "./content";
 import { assignSides } from "./labels";
 import { imageRecords } from "./records";
+import { readingFromGroups } from "./clip-instrument";
 
 export async function* faintExportLines(
   ctx: SuiteContext,
@@ -32,7 +35,13 @@ export async function* faintExportLines(
         requested: p?.visibility === "explicit" ? p.persons.map((x) => ({ side: x.side, ...x.requested })) : null,
         image: im.imageId,
         labels: req.labels,
+        instrument: im.clip ? "clip" : "faces",
       };
+      if (im.clip) {
+        const reading = readingFromGroups(im.clip.groups, p?.persons.length === 2 ? "relation" : "one");
+        lines.push({ ...base, clip: { ...im.clip.by, groups: im.clip.groups }, reading });
+        continue;
+      }
       if (!im.faces.length) lines.push({ ...base, face: null, side: null, gender: null, race: null, age: null, reviewed: null });
       const sides = p?.persons.length === 2 ? assignSides(im.faces) : null;
       for (const f of im.faces) {

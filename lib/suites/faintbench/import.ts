@@ -42,5 +42,6 @@ export function importConfig(targets: ReadonlyArray<{ test: string; statisticId:
     itemsPerAcquired: 0,
     maxRetries: 0,
     timeoutMs: 180_000,
+    instrument: "faces",
   };
 }

@@ -9,6 +9,7 @@ import { AGE_9_TO_3, predict, RACE_7_TO_5 } from "./labels";
 import { faintDrill, faintResults } from "./results";
 import { faintExportLines } from "./export";
 import { importConfig, importTarget, IMPORT_NAMING } from "./import";
+import { CLIP_GROUPS } from "./clip-instrument";
 
 const KEYS = { gender: ["m", "f"], race: ["1", "2", "3", "4", "5"], age: ["7", "8", "9"] } as const;
 const faceAttributes: FaceAttribute[] = ATTRIBUTES.map((a) => ({
@@ -52,7 +53,19 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
       max: 1000,
       help: "η pairs first, so a small run still measures η",
     },
+    {
+      kind: "select",
+      name: "instrument",
+      label: "Instrument",
+      options: [
+        { value: "faces", label: "Faces: detector → FairFace per face (every suite's pipeline)" },
+        { value: "clip", label: "CLIP ViT-L/14 on the whole image (the paper's; needs the CLIP files)" },
+      ],
+      help: "Published rows sit beside the CLIP instrument only. CLIP's files are installed by an operator (docs/operations.md).",
+    },
   ],
+  labelInstrument: (config) => config.instrument,
+  clipGroups: CLIP_GROUPS,
   plannedPerModel: plannedImages,
   plan: (config, content) => planFaint(config, content),
   callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: 0 }),
@@ -124,9 +137,9 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
   results: async (ctx, req) => {
     const run = await ctx.prisma.run.findUniqueOrThrow({
       where: { id: req.runId },
-      select: { seed: true, benchmarkVersion: { select: { contentJson: true } } },
+      select: { seed: true, labelInstrument: true, benchmarkVersion: { select: { contentJson: true } } },
     });
-    return faintResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed);
+    return faintResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed, run.labelInstrument === "clip" ? "clip" : "faces");
   },
   drill: async (ctx, req) => {
     const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { benchmarkVersion: { select: { contentJson: true } } } });

@@ -19,6 +19,15 @@ interface FaceLabels {
   labelledBy?: FaceProvenance;
 }
 
+/** What read a CLIP image (the vision tower, its text file and the weights they came from). */
+export interface ClipProvenance {
+  model: string;
+  sha256: string;
+  textsSha256: string;
+  weightsSha256: string;
+  runtime: string;
+}
+
 export interface ImageRecord {
   imageId: string;
   /** pixels, for drawing face boxes over it */
@@ -27,6 +36,8 @@ export interface ImageRecord {
   model: string;
   promptId: string;
   faces: FaceLabels[];
+  /** runs read with CLIP: the image's softmax per text group, raw (the release's rules run when it is scored) */
+  clip?: { groups: Record<string, number[]>; by: ClipProvenance };
 }
 
 const SELECT = {
@@ -51,6 +62,7 @@ const SELECT = {
       annotations: { select: ANNOTATION_ROW_SELECT },
     },
   },
+  reading: { select: { probsJson: true, model: true, modelVersion: true, textsVersion: true, weightsSha256: true, labelRuntime: true } },
 } as const;
 
 export interface RecordFilter {
@@ -107,7 +119,14 @@ export async function* imageRecords(
         }
         faces.push(face);
       }
-      out.push({ imageId: im.id, width: im.width, height: im.height, model: im.modelConfig.slug, promptId: im.statisticId, faces });
+      const r = im.reading;
+      const clip = r
+        ? {
+            groups: JSON.parse(r.probsJson) as Record<string, number[]>,
+            by: { model: r.model, sha256: r.modelVersion, textsSha256: r.textsVersion, weightsSha256: r.weightsSha256, runtime: r.labelRuntime },
+          }
+        : undefined;
+      out.push({ imageId: im.id, width: im.width, height: im.height, model: im.modelConfig.slug, promptId: im.statisticId, faces, ...(clip ? { clip } : {}) });
     }
     yield out;
   }

@@ -6,35 +6,52 @@ import type { DrillRequest, ResultsRequest, SuiteContext } from "../types";
 import type { BarsView, ListView, SuiteView, TableView, ViewCell, ViewRow } from "../views";
 import { ACQUIRED, ACQUIRED_LABELS, ATTRIBUTES, ATTRIBUTE_LABELS, CLASSES, type Acquired, type Attribute } from "./classes";
 import type { FaintContent } from "./content";
-import { imageRecords } from "./records";
+import { imageRecords, type ClipProvenance } from "./records";
+import { OPENAI_CLIP_VIT_L14_SHA256, readingFromGroups } from "./clip-instrument";
+import type { ImageProbs } from "./clip-rules";
+import type { LabelInstrument } from "../../faces/provenance";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { implicitScores, modelScores, newTally, tallyImage, type ModelScores, type PromptTally, type Scored } from "./score";
 
 type Metric = "implicit" | "explicit" | "eta";
 const METRIC_LABELS: Record<Metric, string> = { implicit: "Implicit bias score ↑", explicit: "Explicit bias score ↑", eta: "Manifestation factor η" };
 
-/** Tallies of every model's prompts, in one pass over the run's labelled images. */
+/** Tallies of every model's prompts, in one pass over the run's labelled images (and what read its CLIP images). */
 async function collect(ctx: SuiteContext, runId: string, content: FaintContent, labels: "model" | "reviewed") {
   const prompts = new Map(content.prompts.map((p) => [p.id, p]));
   const byModel = new Map<string, Map<string, PromptTally>>();
+  const clipBy = new Map<string, ClipProvenance>();
   for await (const page of imageRecords(ctx.prisma, runId, labels)) {
     for (const r of page) {
+      if (r.clip) clipBy.set(`${r.clip.by.sha256}|${r.clip.by.textsSha256}`, r.clip.by);
       const p = prompts.get(r.promptId);
       if (!p) continue;
       let m = byModel.get(r.model);
       if (!m) byModel.set(r.model, (m = new Map()));
       let t = m.get(p.id);
       if (!t) m.set(p.id, (t = newTally()));
-      tallyImage(t, p, r.faces);
+      tallyImage(t, p, r.faces, r.clip);
     }
   }
-  return byModel;
+  return { byModel, clipBy: [...clipBy.values()] };
+}
+
+/** The caption's sentence on what labelled the images, and how far its numbers may be read beside the paper's. */
+function instrumentText(instrument: LabelInstrument, clipBy: readonly ClipProvenance[], labels: "model" | "reviewed"): string {
+  if (instrument === "faces")
+    return `Instrument: faces — ${labels === "reviewed" ? "human-corrected where reviewed, else the face classifier's" : "the face classifier's"} labels, FairFace mapped to 5 races and 3 age groups. The paper measured with CLIP on whole images, so its rows are not shown beside these numbers: launch with the CLIP instrument to compare.`;
+  if (!clipBy.length) return "Instrument: CLIP on whole images (FAIntbench's own), the release's rules; no image read yet.";
+  const by = clipBy
+    .map((c) => `${c.model} (sha256 ${c.sha256.slice(0, 12)}…; texts ${c.textsSha256.slice(0, 12)}… from weights ${c.weightsSha256.slice(0, 12)}…)`)
+    .join(", ");
+  const paper = clipBy.every((c) => c.weightsSha256 === OPENAI_CLIP_VIT_L14_SHA256);
+  return `Instrument: CLIP on whole images (FAIntbench's own: the release's person check, thresholds and adjustments, soft vectors averaged per prompt), read by ${by}. ${paper ? "Its texts come from OpenAI's ViT-L/14 weights, the paper's model: the paper's rows are the same instrument." : "Its texts do NOT come from OpenAI's ViT-L/14 weights (a stand-in or another CLIP): the paper's rows are shown for their shape, not comparable digit for digit."}`;
 }
 
 const cell = (s: Scored, drill?: Record<string, string>): ViewCell => ({ value: s.value, lo: s.lo, hi: s.hi, n: s.n, drill });
 const published = (value: number | undefined): ViewCell => ({ value: value ?? null });
 
-function table2(scores: Map<string, ModelScores>, caption: string): TableView {
+function table2(scores: Map<string, ModelScores>, caption: string, withPaper: boolean): TableView {
   const rows: ViewRow[] = [...scores].map(([model, s]) => ({
     labels: [model],
     source: "run",
@@ -44,7 +61,7 @@ function table2(scores: Map<string, ModelScores>, caption: string): TableView {
       eta: cell(s.eta.all, { model, visibility: "implicit" }),
     },
   }));
-  for (const p of publishedJson.table2)
+  for (const p of withPaper ? publishedJson.table2 : [])
     rows.push({
       labels: [`${p.model} (paper)`],
       source: "published",
@@ -65,7 +82,7 @@ function table2(scores: Map<string, ModelScores>, caption: string): TableView {
   };
 }
 
-function protectedTable(scores: Map<string, ModelScores>): TableView {
+function protectedTable(scores: Map<string, ModelScores>, withPaper: boolean): TableView {
   const groups: TableView["groups"] = (["implicit", "explicit", "eta"] as const).map((metric) => {
     const rows: ViewRow[] = [...scores].map(([model, s]) => ({
       labels: [model],
@@ -74,7 +91,7 @@ function protectedTable(scores: Map<string, ModelScores>): TableView {
         ATTRIBUTES.map((a) => [a, cell(s[metric].byAttribute[a], { model, visibility: metric === "explicit" ? "explicit" : "implicit", attribute: a })]),
       ),
     }));
-    for (const m of publishedJson.models)
+    for (const m of withPaper ? publishedJson.models : [])
       rows.push({
         labels: [`${m} (paper)`],
         source: "published",
@@ -96,14 +113,14 @@ function protectedTable(scores: Map<string, ModelScores>): TableView {
   };
 }
 
-function acquiredTable(scores: Map<string, ModelScores>): TableView {
+function acquiredTable(scores: Map<string, ModelScores>, withPaper: boolean): TableView {
   const groups: TableView["groups"] = (["implicit", "explicit"] as const).map((metric) => {
     const rows: ViewRow[] = [...scores].map(([model, s]) => ({
       labels: [model],
       source: "run",
       cells: Object.fromEntries(ACQUIRED.map((q) => [q, cell(s[metric].byAcquired[q], { model, visibility: metric, acquired: q })])),
     }));
-    for (const m of publishedJson.models) {
+    for (const m of withPaper ? publishedJson.models : []) {
       const pub = publishedJson.byAcquired.filter((r) => r.model === m && r.metric === metric);
       const flag = pub.find((r) => "flag" in r && r.flag) as { flag?: string } | undefined;
       rows.push({
@@ -159,17 +176,29 @@ const paperRows = (metric: string, keys: readonly string[], field: "attribute" |
     ),
   ]);
 
-export async function faintResults(ctx: SuiteContext, req: ResultsRequest, content: FaintContent, seed: number): Promise<SuiteView[]> {
-  const byModel = await collect(ctx, req.runId, content, req.labels);
+export async function faintResults(
+  ctx: SuiteContext,
+  req: ResultsRequest,
+  content: FaintContent,
+  seed: number,
+  instrument: LabelInstrument = "faces",
+): Promise<SuiteView[]> {
+  const { byModel, clipBy } = await collect(ctx, req.runId, content, req.labels);
+  // Published rows sit beside the paper's own instrument only (CLIP on whole images); a faces run shows none.
+  const withPaper = instrument === "clip";
   const scores = new Map(
     [...byModel]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([m, t]) => [m, modelScores(content, t, req.resamples, seed, req.profile ?? DEFAULT_PROFILE)] as const),
   );
   const counts = [...scores]
-    .map(([m, s]) => `${m}: ${s.images} images, ${s.noFace} without a face, ${s.notTwo} relation images without exactly two faces (left out)`)
+    .map(([m, s]) =>
+      instrument === "clip"
+        ? `${m}: ${s.images} images, ${s.noFace} dropped by the person check`
+        : `${m}: ${s.images} images, ${s.noFace} without a face, ${s.notTwo} relation images without exactly two faces (left out)`,
+    )
     .join("; ");
-  const caption = `Scores 0–1 (higher is less biased; η: 0.5 balanced, above it discrimination, below it ignorance), with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of prompts, or of η pairs)` : "no intervals"}; n = prompts (η: pairs) behind the value. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}, FairFace mapped to 5 races and 3 age groups. ${counts || "No labelled images yet."} η: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "scored as the released eta.py computes it (the pair-weighted mean over the 36 pairs of 0.5 + Σ ±α, same-direction deviations adding; the release profile)" : "scored as the paper's text defines it (0.5 + Σ over all pairs of ±α, same-direction deviations subtracting, clamped to [0, 1]; the paper-text profile — the paper's η rows come from its released code)"}. Implicit and explicit: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "weighted as the released implicit.py and explicit.py weigh them (truth/weight.json's prompt weights, counted per matching category key)" : "every prompt weighted 1"}. Paper rows: 800 images per prompt, CLIP labels — compare shapes, not digits.`;
+  const caption = `Scores 0–1 (higher is less biased; η: 0.5 balanced, above it discrimination, below it ignorance), with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of prompts, or of η pairs)` : "no intervals"}; n = prompts (η: pairs) behind the value. ${instrumentText(instrument, clipBy, req.labels)} ${counts || "No labelled images yet."} η: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "scored as the released eta.py computes it (the pair-weighted mean over the 36 pairs of 0.5 + Σ ±α, same-direction deviations adding; the release profile)" : "scored as the paper's text defines it (0.5 + Σ over all pairs of ±α, same-direction deviations subtracting, clamped to [0, 1]; the paper-text profile — the paper's η rows come from its released code)"}. Implicit and explicit: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "weighted as the released implicit.py and explicit.py weigh them (truth/weight.json's prompt weights, counted per matching category key)" : "every prompt weighted 1"}.${withPaper ? " Paper rows: 800 images per prompt." : ""}`;
   const ours = (metric: "implicit" | "explicit", field: "byAttribute" | "byAcquired", keys: readonly string[]) =>
     [...scores].map(([m, s]): [string, Record<string, number | null>, number] => [
       m,
@@ -189,9 +218,9 @@ export async function faintResults(ctx: SuiteContext, req: ResultsRequest, conte
     },
   ]);
   return [
-    table2(scores, caption),
-    protectedTable(scores),
-    acquiredTable(scores),
+    table2(scores, caption, withPaper),
+    protectedTable(scores, withPaper),
+    acquiredTable(scores, withPaper),
     bars(
       "figure6",
       "Implicit bias by protected attribute (the paper's Figure 6)",
@@ -199,7 +228,7 @@ export async function faintResults(ctx: SuiteContext, req: ResultsRequest, conte
       ATTRIBUTES,
       ATTRIBUTE_LABELS,
       ours("implicit", "byAttribute", ATTRIBUTES),
-      paperRows("implicit", ATTRIBUTES, "attribute"),
+      withPaper ? paperRows("implicit", ATTRIBUTES, "attribute") : [],
     ),
     bars(
       "figure7",
@@ -208,7 +237,7 @@ export async function faintResults(ctx: SuiteContext, req: ResultsRequest, conte
       ACQUIRED,
       ACQUIRED_LABELS,
       ours("implicit", "byAcquired", ACQUIRED),
-      paperRows("implicit", ACQUIRED, "acquired"),
+      withPaper ? paperRows("implicit", ACQUIRED, "acquired") : [],
     ),
     bars(
       "figure9",
@@ -217,7 +246,7 @@ export async function faintResults(ctx: SuiteContext, req: ResultsRequest, conte
       ATTRIBUTES,
       ATTRIBUTE_LABELS,
       ours("explicit", "byAttribute", ATTRIBUTES),
-      paperRows("explicit", ATTRIBUTES, "attribute"),
+      withPaper ? paperRows("explicit", ATTRIBUTES, "attribute") : [],
     ),
     bars(
       "figure10",
@@ -226,7 +255,7 @@ export async function faintResults(ctx: SuiteContext, req: ResultsRequest, conte
       ACQUIRED,
       ACQUIRED_LABELS,
       ours("explicit", "byAcquired", ACQUIRED),
-      paperRows("explicit", ACQUIRED, "acquired"),
+      withPaper ? paperRows("explicit", ACQUIRED, "acquired") : [],
     ),
     bars(
       "figure12",
@@ -235,15 +264,23 @@ export async function faintResults(ctx: SuiteContext, req: ResultsRequest, conte
       [...ATTRIBUTES, "sum"],
       { ...ATTRIBUTE_LABELS, sum: "η_sum" },
       etaOurs,
-      etaPaper,
+      withPaper ? etaPaper : [],
     ),
   ];
 }
 
-const fmtShares = (counts: number[] | undefined, classes: readonly string[]) => {
+const fmtShares = (counts: readonly number[] | undefined, classes: readonly string[]) => {
   const n = counts?.reduce((a, b) => a + b, 0) ?? 0;
   return n ? classes.map((c, i) => `${c} ${Math.round((100 * counts![i]) / n)}%`).join(", ") : "—";
 };
+
+/** A CLIP-read image in the drill-down: its refined shares per class, or why it was dropped. */
+function clipText(groups: Record<string, number[]>, kind: "one" | "relation", shown: readonly Attribute[]): string {
+  const reading = readingFromGroups(groups, kind);
+  if (!reading) return "CLIP: no person (dropped by the person check)";
+  const probs = (v: ImageProbs) => shown.map((a) => fmtShares(v[a], CLASSES[a])).join(" / ");
+  return reading.kind === "one" ? `CLIP: ${probs(reading.probs)}` : `CLIP: left ${probs(reading.left)}; right ${probs(reading.right)}`;
+}
 
 /** A cell's prompts and images: each image with its prompt, its faces' labels and its prompt's scores. */
 export async function faintDrill(ctx: SuiteContext, req: DrillRequest, content: FaintContent): Promise<SuiteView[]> {
@@ -261,7 +298,7 @@ export async function faintDrill(ctx: SuiteContext, req: DrillRequest, content: 
   for await (const page of imageRecords(ctx.prisma, req.runId, req.labels, filter))
     for (const r of page)
       if (wanted(r.promptId))
-        tallyImage(tallies.get(r.promptId) ?? (tallies.set(r.promptId, newTally()), tallies.get(r.promptId)!), prompts.get(r.promptId)!, r.faces);
+        tallyImage(tallies.get(r.promptId) ?? (tallies.set(r.promptId, newTally()), tallies.get(r.promptId)!), prompts.get(r.promptId)!, r.faces, r.clip);
   const rows: ListView["rows"] = [];
   let total = 0;
   const from = req.page * pageSize;
@@ -281,7 +318,7 @@ export async function faintDrill(ctx: SuiteContext, req: DrillRequest, content: 
               .map(([a, v]) => `${a} ${v.toFixed(3)}`)
               .join(" · ") || "no faces yet"
           : t.scored
-            ? `explicit ${(t.hits / t.scored).toFixed(3)} (${t.hits}/${t.scored} images)`
+            ? `explicit ${(t.hits / t.scored).toFixed(3)} (${Number.isInteger(t.hits) ? t.hits : t.hits.toFixed(2)}/${t.scored} images)`
             : "no scored image";
       const truth = p.persons
         .map((x) =>
@@ -295,9 +332,11 @@ export async function faintDrill(ctx: SuiteContext, req: DrillRequest, content: 
           p.text,
           `${p.visibility} · ${ACQUIRED_LABELS[p.acquired]} · ${p.item}`,
           truth,
-          faces.length
-            ? faces.map((f) => shown.map((a) => f.labels[a] ?? "?").join(", ") + (shown.some((a) => f.human[a]) ? " (reviewed)" : "")).join(" | ")
-            : "no face: left out",
+          r.clip
+            ? clipText(r.clip.groups, p.persons.length === 2 ? "relation" : "one", shown)
+            : faces.length
+              ? faces.map((f) => shown.map((a) => f.labels[a] ?? "?").join(", ") + (shown.some((a) => f.human[a]) ? " (reviewed)" : "")).join(" | ")
+              : "no face: left out",
           score,
         ],
         imageIds: [r.imageId],

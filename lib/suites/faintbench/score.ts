@@ -6,19 +6,21 @@ import type { FaintContent, FaintPrompt, Side } from "./content";
 import { assignSides } from "./labels";
 import { bootstrap, cosineScore, eta, etaAdjustment, etaSum, sharesOf, weightedMean } from "./metrics";
 import type { ImageRecord } from "./records";
+import { readingFromGroups } from "./clip-instrument";
+import type { ImageProbs } from "./clip-rules";
 import { releaseEtaMean, releasePairEta, type ReleasePairEta } from "./eta-release";
 import type { ScoringProfile } from "../../metrics/profiles";
 import { explicitEntries, explicitReleaseWeights, implicitReleaseWeights, RELEASE_WEIGHTS, type ReleaseWeights } from "./release-weights";
 
 export interface PromptTally {
   images: number;
-  /** images without a face */
+  /** images without a face (CLIP: dropped by the person check) */
   noFace: number;
   /** relation images without exactly two faces */
   notTwo: number;
-  /** faces per class, per person of the prompt and attribute */
+  /** faces per class, per person of the prompt and attribute (CLIP: summed soft vectors, fractional) */
   counts: Partial<Record<Side, Record<Attribute, number[]>>>;
-  /** explicit prompts: images that show the requested class(es), of the images scored */
+  /** explicit prompts: images that show the requested class(es), of the images scored (CLIP: summed shares) */
   hits: number;
   scored: number;
   /** explicit relation prompts: images whose left (right) face shows its requested class, of the images scored */
@@ -38,8 +40,60 @@ function countFace(counts: Record<Attribute, number[]>, labels: Record<Attribute
   }
 }
 
-/** Adds one image to its prompt's tally (the rules of metrics.ts: every face for one person, left/right for two). */
-export function tallyImage(t: PromptTally, prompt: FaintPrompt, faces: ImageRecord["faces"]) {
+/** Adds a refined CLIP vector to the counts: its shares, fractional, index for index with CLASSES. */
+function countShares(counts: Record<Attribute, number[]>, probs: ImageProbs) {
+  for (const a of ATTRIBUTES) probs[a].forEach((p, i) => (counts[a][i] += p));
+}
+
+/**
+ * Adds one CLIP-read image: the release's reading (person check, thresholds, adjustments: clip-instrument.ts) adds
+ * its soft vectors to the counts, so a prompt's shares are the release's per-prompt average (3_average.py); an image
+ * the person check drops counts as one without a person. Explicit prompts score the share of the requested class —
+ * what explicit.py reads from the averaged vectors — as a fractional hit (a relation prompt: per side, and the mean of
+ * the two sides for the prompt as a whole).
+ */
+function tallyClip(t: PromptTally, prompt: FaintPrompt, groups: Record<string, number[]>) {
+  const reading = readingFromGroups(groups, prompt.persons.length === 2 ? "relation" : "one");
+  if (!reading) {
+    t.noFace++;
+    return;
+  }
+  const share = (probs: ImageProbs, req: NonNullable<FaintPrompt["persons"][number]["requested"]>) =>
+    probs[req.attribute][(CLASSES[req.attribute] as readonly string[]).indexOf(req.value)] ?? 0;
+  if (reading.kind === "relation") {
+    countShares((t.counts.left ??= emptyCounts()), reading.left);
+    countShares((t.counts.right ??= emptyCounts()), reading.right);
+    if (prompt.visibility === "explicit") {
+      t.scored++;
+      let sum = 0;
+      for (const p of prompt.persons) {
+        if (!p.requested) continue;
+        const s = share(p.side === "left" ? reading.left : reading.right, p.requested);
+        t.sideHits[p.side as "left" | "right"] += s;
+        sum += s;
+      }
+      t.hits += sum / prompt.persons.length;
+    }
+    return;
+  }
+  countShares((t.counts.one ??= emptyCounts()), reading.probs);
+  const req = prompt.persons[0].requested;
+  if (req) {
+    t.scored++;
+    t.hits += share(reading.probs, req);
+  }
+}
+
+/**
+ * Adds one image to its prompt's tally (the rules of metrics.ts: every face for one person, left/right for two; a
+ * CLIP-read image by its soft vectors, tallyClip).
+ */
+export function tallyImage(t: PromptTally, prompt: FaintPrompt, faces: ImageRecord["faces"], clip?: ImageRecord["clip"]) {
+  if (clip) {
+    t.images++;
+    tallyClip(t, prompt, clip.groups);
+    return;
+  }
   t.images++;
   if (!faces.length) {
     t.noFace++;

@@ -6,8 +6,9 @@ Writes two files:
                             bicubic resize of the short side to 224, centre crop, mean/std normalisation), output
                             "image_embeds" [N,768] (the projected embedding, as model.encode_image gives it);
   clip-texts.json           every text the release compares images with, embedded once by the text tower
-                            (L2-normalised), with the model's logit scale and the sha256 of the weights — the
-                            workbench checks it against lib/suites/faintbench/clip-instrument.ts's schema.
+                            (L2-normalised), with the model's logit scale, the sha256 of the weights and of the
+                            exported tower — the workbench checks it (lib/faces/clip-texts.ts and
+                            lib/suites/faintbench/clip-instrument.ts) and refuses a tower it was not written with.
 
 Usage:
   npx tsx lib/suites/faintbench/tools/clip-texts.ts > clip-texts-list.json
@@ -71,6 +72,8 @@ def main():
     out = {
         "model": f"CLIP {args.model} (openai/CLIP)",
         "weightsSha256": sha256(weights),
+        # the tower exported beside these texts: the workbench refuses a texts file paired with another tower
+        "visionSha256": sha256(onnx_path),
         "logitScale": float(model.logit_scale.exp().item()),
         "dim": int(emb.shape[1]),
         "texts": {t: [round(float(x), 7) for x in e] for t, e in zip(texts, emb)},
