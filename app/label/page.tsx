@@ -18,8 +18,12 @@ export default async function LabelPage({ searchParams }: { searchParams: Promis
   const { run, backend } = await searchParams;
   const e = env();
   const where = { cwd: process.cwd(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH };
-  const queue = await labellingQueue(db());
+  const all = await labellingQueue(db());
+  // This page runs the face pipeline; runs launched with CLIP are read by label workers (fof label, fof worker --label).
+  const queue = all.filter((q) => q.instrument === "faces");
+  const clipRuns = all.filter((q) => q.instrument === "clip");
   const selected = run ? queue.find((q) => q.id === run) : null;
+  const clipSelected = run ? clipRuns.find((q) => q.id === run) : null;
   const scope = selected ? [selected] : queue;
   const total = scope.reduce((a, q) => a + q.total, 0);
   const todo = scope.reduce((a, q) => a + q.todo, 0);
@@ -63,7 +67,18 @@ export default async function LabelPage({ searchParams }: { searchParams: Promis
           Apply
         </button>
       </form>
-      {run && !selected ? (
+      {clipRuns.some((q) => q.todo > 0) && (
+        <p className="mb-4 text-sm text-slate-600" data-testid="clip-runs">
+          {clipRuns.filter((q) => q.todo > 0).length} run(s) launched with the CLIP instrument (FAIntbench&apos;s own) are read by label workers, not this
+          page: <code>fof label &lt;run&gt;</code> or <code>fof worker --label</code> on a host with the CLIP files.
+        </p>
+      )}
+      {clipSelected ? (
+        <EmptyState title="This run is read with CLIP">
+          Its images are read by CLIP on whole images, not by the face pipeline of this page: run <code>fof label {clipSelected.id}</code> or a label
+          worker on a host with the CLIP files (docs/operations.md).
+        </EmptyState>
+      ) : run && !selected ? (
         <EmptyState title="That run has no images">Import images or run a text-to-image model first.</EmptyState>
       ) : total === 0 ? (
         <EmptyState title="No images to label yet">Import images (Runs → Import images) or launch a text-to-image run.</EmptyState>

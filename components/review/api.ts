@@ -1,5 +1,6 @@
 "use client";
 // The review page's data access: fetchers for the review API and the optimistic cache updates they share.
+import type { ChipMethod } from "@/lib/faces/provenance";
 import type { QueryClient } from "@tanstack/react-query";
 import type { ReviewFace } from "@/lib/features/review/faces";
 
@@ -15,6 +16,8 @@ export interface ReviewImage {
   url: string;
   width: number;
   height: number;
+  /** how the run's faces were cut for FairFace (null: none classified yet — the server's default applies) */
+  chip: ChipMethod | null;
   faces: ReviewFace[];
 }
 /** One annotator's label of a face: a class per attribute of the face's suite (checked by the server), by id. */

@@ -66,14 +66,17 @@ export function ImageView({
       }
       setNote("Classifying the new face in this browser…");
       const rgba = await decode(f.imageUrl);
-      // FairFace's aligned chip when the landmarker is installed (as the Label page cuts them), else a square crop.
-      const points = loaded.lm ? await fivePoints(loaded.ort, loaded.lm.session, rgba, [f.box]) : undefined;
+      // Cut the way the run's faces were cut (its first classified face says how); a run without any yet: FairFace's
+      // aligned chip when the server serves the landmarker (FOF_FACE_CHIPS=aligned), else a square crop.
+      const lm = data?.chip === "square" ? null : loaded.lm;
+      if (data?.chip === "dlib-5pt" && !lm) throw new Error("this run's faces are aligned chips, and the landmark model is not installed");
+      const points = lm ? await fivePoints(loaded.ort, lm.session, rgba, [f.box]) : undefined;
       const [p] = await classifyFaces(loaded.ort, loaded.c.session, loaded.c.layout, rgba, [f.box], points);
       storeServerFaces(qc, [
         await patchFace(f.id, {
           annotator,
           classifier: { model: "fairface", sha256: loaded.c.sha256 },
-          ...(loaded.lm ? { chip: "dlib-5pt", landmarker: { model: loaded.lm.name, sha256: loaded.lm.sha256 } } : { chip: "square" }),
+          ...(lm ? { chip: "dlib-5pt", landmarker: { model: lm.name, sha256: lm.sha256 } } : { chip: "square" }),
           runtime: "browser-wasm",
           probabilities: { race: p.race, gender: p.gender, age: p.age },
         }),

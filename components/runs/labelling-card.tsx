@@ -27,13 +27,16 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
     onSettled: () => qc.invalidateQueries({ queryKey: ["run", runId] }),
   });
   const waiting = labelling.unlabelled > 0;
+  const clip = labelling.instrument === "clip";
   return (
     <Card
-      title="Faces"
+      title={clip ? "Images read with CLIP" : "Faces"}
       description={
-        labelling.autoLabel
-          ? "Labelled automatically: label workers (onnxruntime-node) detect and classify faces as images arrive. The Label page can help; reviewers correct labels on Review."
-          : "Faces are detected and classified with FairFace in the browser, on the Label page — or by label workers once “label automatically” is on."
+        clip
+          ? "Launched with the CLIP instrument (FAIntbench's own): each whole image is read by CLIP zero-shot, by label workers on a host with the CLIP files (“label automatically”, or `fof label <run>`). No face is detected; nothing to review."
+          : labelling.autoLabel
+            ? "Labelled automatically: label workers (onnxruntime-node) detect and classify faces as images arrive. The Label page can help; reviewers correct labels on Review."
+            : "Faces are detected and classified with FairFace in the browser, on the Label page — or by label workers once “label automatically” is on."
       }
       actions={
         <div className="flex flex-wrap gap-2">
@@ -52,13 +55,17 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
               {labelling.autoLabel ? "Stop labelling automatically" : "Label automatically"}
             </button>
           )}
-          <a href={`/review?runId=${runId}`} className="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
-            Review faces
-          </a>
-          {/* A full page load: the Label page needs its own cross-origin isolation headers. */}
-          <a href={`/label?run=${runId}`} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
-            Label faces
-          </a>
+          {!clip && (
+            <>
+              <a href={`/review?runId=${runId}`} className="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+                Review faces
+              </a>
+              {/* A full page load: the Label page needs its own cross-origin isolation headers. */}
+              <a href={`/label?run=${runId}`} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+                Label faces
+              </a>
+            </>
+          )}
         </div>
       }
     >
@@ -69,6 +76,8 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
           ) : (
             <Badge tone={waiting ? "warning" : "neutral"}>label automatically · no label worker running</Badge>
           )
+        ) : clip ? (
+          <Badge tone={waiting ? "warning" : "neutral"}>read with CLIP · `fof label` or label workers</Badge>
         ) : (
           <Badge>labelled on the Label page</Badge>
         )}
@@ -96,7 +105,7 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
         {(
           [
             ["Images", labelling.images],
-            ["Labelled (with faces)", labelling.labelled],
+            [clip ? "Read by CLIP" : "Labelled (with faces)", labelling.labelled],
             ["No face (excluded)", labelling.noFace],
             ["Not labelled yet", labelling.unlabelled],
             ["Faces", labelling.faces],

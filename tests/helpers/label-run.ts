@@ -1,5 +1,6 @@
-// Labels every image of a run the way the Label page does, in Node: UltraFace + the FairFace stand-in on
-// onnxruntime-web (WASM), leased and saved through the engine. The engine module is passed in, so a test loads it
+// Labels every image of a run the way the Label page does, in Node: UltraFace, the 68-point landmarker for FairFace's
+// aligned chips (the default) and the FairFace stand-in on onnxruntime-web (WASM), leased and saved through the
+// engine. The engine module is passed in, so a test loads it
 // after it has set FOF_DATA_DIR.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -11,6 +12,8 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { labelImage, loadLayout } from "../../lib/faces";
 
 const SHARED_MODELS = path.resolve(__dirname, "../../../shared/models");
+/** placed by `npm install` (scripts/setup-models.ts) */
+const LANDMARKER = path.resolve(__dirname, "../../public/models/face-landmarks-68.onnx");
 
 type Engine = Pick<typeof import("./services"), "leaseImages" | "saveLabels">;
 
@@ -25,6 +28,9 @@ export async function labelRun(prisma: PrismaClient, engine: Engine, dataDir: st
     .update(readFileSync(path.join(SHARED_MODELS, "fairface-standin-single18.onnx")))
     .digest("hex");
   const layout = loadLayout(classifier);
+  const landmarkerBytes = readFileSync(LANDMARKER);
+  const landmarker = await ort.InferenceSession.create(landmarkerBytes, { executionProviders: ["wasm"], logSeverityLevel: 3 });
+  const landmarkerSha = createHash("sha256").update(landmarkerBytes).digest("hex");
   for (;;) {
     const lease = await engine.leaseImages(prisma, { runId, max: 16 });
     if (!lease.images.length) break;
@@ -33,7 +39,7 @@ export async function labelRun(prisma: PrismaClient, engine: Engine, dataDir: st
       const row = await prisma.image.findUniqueOrThrow({ where: { id: img.id } });
       const bytes = readFileSync(path.join(dataDir, row.path));
       const pixels = row.mimeType === "image/jpeg" ? jpeg.decode(bytes, { useTArray: true }) : PNG.sync.read(bytes);
-      const faces = await labelImage(ort, detector, classifier, layout, { width: pixels.width, height: pixels.height, data: pixels.data });
+      const faces = await labelImage(ort, detector, classifier, layout, { width: pixels.width, height: pixels.height, data: pixels.data }, undefined, landmarker);
       results.push({
         imageId: img.id,
         faces: faces.map((f) => ({
@@ -52,6 +58,8 @@ export async function labelRun(prisma: PrismaClient, engine: Engine, dataDir: st
       lease: lease.lease,
       classifier: { model: "fairface-standin-single18", sha256: classifierSha },
       detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 },
+      chip: "dlib-5pt",
+      landmarker: { model: "face-landmarks-68", sha256: landmarkerSha },
       runtime: "browser-wasm",
       results,
     });

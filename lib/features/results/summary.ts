@@ -1,4 +1,5 @@
 // The run page's data: progress per model and test, spend, throughput, ETA and running scores.
+import type { LabelInstrument } from "../../faces/provenance";
 import { suiteOf } from "../../suites";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT } from "./run-results";
@@ -70,6 +71,8 @@ export async function runSummary(
           ...(await labelProgress(prisma, runId)),
           reviewedFaces: await reviewedFaceCount(prisma, runId),
           autoLabel: run.autoLabel,
+          /** what labels its images: the face pipeline, or CLIP on the whole image (FAIntbench's instrument) */
+          instrument: (run.labelInstrument === "clip" ? "clip" : "faces") as LabelInstrument,
           labelWorkers: await liveLabelWorkers(prisma),
           // Aggregated over every face: shared between pollers, and refreshed less often while the run is live.
           provenance: await shared(`provenance|${runId}`, isLive(run.status) ? 15_000 : 2_000, () => labelProvenance(prisma, [runId])),

@@ -5,6 +5,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { itemTitle, suiteOfFace } from "../../suites/faces";
 import { assertRunClassifier, boxWithin, probabilitiesSchema } from "../labelling/leases";
 import { chipMethodSchema, labelRuntimeSchema, modelRefSchema } from "../../faces/provenance";
+import { runClassifier } from "../../faces/run-provenance";
 import { DomainError } from "../../core/errors";
 import { annotatorSchema, facesByIds, reviewScopeSchema, scopeWhere } from "./faces";
 
@@ -81,14 +82,17 @@ export async function updateFace(prisma: PrismaClient, faceId: number, input: z.
 export async function reviewImage(prisma: PrismaClient, imageId: string, annotator?: string) {
   const image = await prisma.image.findUnique({
     where: { id: imageId },
-    select: { id: true, width: true, height: true, faces: { select: { id: true }, orderBy: { id: "asc" } } },
+    select: { id: true, runId: true, width: true, height: true, faces: { select: { id: true }, orderBy: { id: "asc" } } },
   });
   if (!image) throw new DomainError("not_found", "image not found");
+  // How the run's faces were cut, so a hand-drawn face is classified the same way (null: nothing classified yet).
+  const current = image.runId ? await runClassifier(prisma, image.runId) : null;
   return {
     id: image.id,
     url: `/api/images/${image.id}`,
     width: image.width,
     height: image.height,
+    chip: current?.chip ?? null,
     faces: await facesByIds(
       prisma,
       image.faces.map((f) => f.id),
