@@ -6,7 +6,11 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { zipSync } from "fflate";
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { registerImportModel } from "./pages/models";
+import { buildClipStandIn } from "../tests/helpers/clip-standin";
+import { CLIP_GROUPS } from "../lib/suites/faintbench/clip-instrument";
 import { labelInBrowser, launchOnSyntheticModel, SHARED_MODELS } from "./pages/suite-run";
 
 const hasShared = existsSync(path.join(SHARED_MODELS, "fairface-standin-single18.onnx"));
@@ -117,5 +121,51 @@ test.describe("FAIntbench", () => {
     await expect(ours).toContainText("sdxl-elsewhere");
     await expect(table.locator('tr[data-source="published"]')).toHaveCount(0);
     await expect(table).toContainText(/sdxl-elsewhere: 3 images, 1 without a face/);
+  });
+
+  test("launch with the paper's CLIP instrument, read the images in the browser, and score them beside the paper", async ({ page }) => {
+    test.setTimeout(240_000);
+    // An operator's CLIP pair in the data directory's models/ (a CLIP-family stand-in with random weights: not CLIP).
+    const dir = path.join(process.env.E2E_DATA_DIR!, "models");
+    mkdirSync(dir, { recursive: true });
+    const tower = buildClipStandIn({ seed: 5, dim: 8 });
+    writeFileSync(path.join(dir, "clip-vit-l14-vision.onnx"), tower);
+    const texts = [...new Set(Object.values(CLIP_GROUPS).flat())];
+    writeFileSync(
+      path.join(dir, "clip-texts.json"),
+      JSON.stringify({
+        model: "CLIP-family stand-in (random weights; not CLIP)",
+        weightsSha256: "0".repeat(64),
+        visionSha256: createHash("sha256").update(tower).digest("hex"),
+        logitScale: 100,
+        dim: 8,
+        texts: Object.fromEntries(texts.map((t, i) => [t, Array.from({ length: 8 }, (_, j) => Math.cos((i + 1) * (j + 3)))])),
+      }),
+    );
+    const runId = await launchOnSyntheticModel(page, { id: "faintbench", name: "FAIntbench" }, async (form) => {
+      await form.locator('input[name="acquired"][value="occupation"]').uncheck();
+      await form.locator('input[name="acquired"][value="relation"]').uncheck();
+      await form.getByLabel("Instrument").selectOption("clip");
+    });
+    // The run page sends its images to CLIP, not to the face pipeline.
+    await expect(page.getByRole("link", { name: "Label faces" })).toHaveCount(0);
+    await page.getByRole("link", { name: "Read with CLIP" }).click();
+    await expect(page.getByTestId("clip-model")).toContainText("tower sha256", { timeout: 60_000 });
+    await page.getByRole("button", { name: "Start reading" }).click();
+    await expect(page.getByTestId("clip-progress")).toContainText(/ · 0 to read/, { timeout: 120_000 });
+    await expect(page.getByTestId("clip-progress")).toContainText("done");
+
+    await page.goto(`/runs/${runId}`);
+    const table = page.getByTestId("suite-table-table2");
+    await expect(table.locator('tr[data-source="run"]')).toHaveCount(1);
+    await expect(table.locator('tr[data-source="published"]')).toHaveCount(7);
+    await expect(table).toContainText("PixArt-Σ (paper)");
+    await expect(table).toContainText(/Instrument: CLIP on whole images/);
+    await expect(table).toContainText(/do NOT come from OpenAI's ViT-L\/14 weights/);
+    const jsonl = (await (await page.request.get(`/api/runs/${runId}/export?format=jsonl`)).text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(jsonl.every((l) => l.instrument === "clip" && l.clip.runtime === "browser-wasm")).toBe(true);
   });
 });

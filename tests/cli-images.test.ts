@@ -89,6 +89,8 @@ describe.skipIf(!existsSync(SHARED))("fof import / scores / export", () => {
       modelAnswer: "female",
       humanAnswer: null,
       classifier: { name: "fairface", sha256: "a".repeat(64) },
+      // saved without saying how the face was cut: a square crop, and the line says so
+      chip: { method: "square", landmarker: null },
       detector: { name: "ultraface-rfb-320", sha256: "b".repeat(64) },
       runtime: "node-cpu",
     });

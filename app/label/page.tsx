@@ -3,7 +3,8 @@ import { connection } from "next/server";
 import { db } from "@/lib/db";
 import { env, faceChipMethod } from "@/lib/env";
 import { labellingQueue } from "@/lib/features/labelling/leases";
-import { locateFaceModel } from "@/lib/faces/model-files";
+import { clipModelFiles, locateFaceModel } from "@/lib/faces/model-files";
+import { ClipLabeller } from "@/components/label/clip-labeller";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Labeller } from "@/components/label/labeller";
@@ -24,6 +25,7 @@ export default async function LabelPage({ searchParams }: { searchParams: Promis
   const clipRuns = all.filter((q) => q.instrument === "clip");
   const selected = run ? queue.find((q) => q.id === run) : null;
   const clipSelected = run ? clipRuns.find((q) => q.id === run) : null;
+  const clipInstalled = !!clipModelFiles(where);
   const scope = selected ? [selected] : queue;
   const total = scope.reduce((a, q) => a + q.total, 0);
   const todo = scope.reduce((a, q) => a + q.todo, 0);
@@ -69,15 +71,31 @@ export default async function LabelPage({ searchParams }: { searchParams: Promis
       </form>
       {clipRuns.some((q) => q.todo > 0) && (
         <p className="mb-4 text-sm text-slate-600" data-testid="clip-runs">
-          {clipRuns.filter((q) => q.todo > 0).length} run(s) launched with the CLIP instrument (FAIntbench&apos;s own) are read by label workers, not this
-          page: <code>fof label &lt;run&gt;</code> or <code>fof worker --label</code> on a host with the CLIP files.
+          {clipRuns.filter((q) => q.todo > 0).length} run(s) launched with the CLIP instrument (FAIntbench&apos;s own) are read by CLIP, not the face pipeline:
+          open one here (
+          {clipRuns
+            .filter((q) => q.todo > 0)
+            .slice(0, 5)
+            .map((q, i) => (
+              <span key={q.id}>
+                {i > 0 && ", "}
+                <a className="text-indigo-700 underline" href={`/label?run=${q.id}`}>
+                  {q.name}
+                </a>
+              </span>
+            ))}
+          ), or run <code>fof label &lt;run&gt;</code> / <code>fof worker --label</code> on a host with the CLIP files.
         </p>
       )}
       {clipSelected ? (
-        <EmptyState title="This run is read with CLIP">
-          Its images are read by CLIP on whole images, not by the face pipeline of this page: run <code>fof label {clipSelected.id}</code> or a label
-          worker on a host with the CLIP files (docs/operations.md).
-        </EmptyState>
+        clipInstalled ? (
+          <ClipLabeller runId={clipSelected.id} initialTodo={clipSelected.todo} initialTotal={clipSelected.total} />
+        ) : (
+          <EmptyState title="This run is read with CLIP, and CLIP is not installed here">
+            Its images are read by CLIP on whole images (FAIntbench&apos;s instrument), not by the face pipeline: install CLIP&apos;s two files
+            (docs/operations.md) and reload, or run <code>fof label {clipSelected.id}</code> on a host that has them.
+          </EmptyState>
+        )
       ) : run && !selected ? (
         <EmptyState title="That run has no images">Import images or run a text-to-image model first.</EmptyState>
       ) : total === 0 ? (

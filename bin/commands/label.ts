@@ -42,7 +42,7 @@ export function instrumentFiles(instrument: LabelInstrument, opts: LabelOptions 
   const clip = clipModelFiles({ cwd: projectRoot(), dataDir: e.dataDir }, opts);
   if (!clip)
     throw new Error(
-      "this run is read with CLIP, and no CLIP instrument is installed: export it with lib/suites/faintbench/tools/clip-export.py (docs/operations.md), or pass --clip-vision <file.onnx> --clip-texts <file.json>",
+      "this run is read with CLIP, and no CLIP instrument is installed: export it with the suite's tool (docs/operations.md, CLIP), or pass --clip-vision <file.onnx> --clip-texts <file.json>",
     );
   return { kind: "clip" as const, ...clip };
 }

@@ -33,7 +33,7 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
       title={clip ? "Images read with CLIP" : "Faces"}
       description={
         clip
-          ? "Launched with the CLIP instrument (FAIntbench's own): each whole image is read by CLIP zero-shot, by label workers on a host with the CLIP files (“label automatically”, or `fof label <run>`). No face is detected; nothing to review."
+          ? "Launched with the CLIP instrument (the suite's own): each whole image is read by CLIP zero-shot — on the Label page, by label workers on a host with the CLIP files (“label automatically”), or by `fof label <run>`. No face is detected; nothing to review."
           : labelling.autoLabel
             ? "Labelled automatically: label workers (onnxruntime-node) detect and classify faces as images arrive. The Label page can help; reviewers correct labels on Review."
             : "Faces are detected and classified with FairFace in the browser, on the Label page — or by label workers once “label automatically” is on."
@@ -54,6 +54,12 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
             >
               {labelling.autoLabel ? "Stop labelling automatically" : "Label automatically"}
             </button>
+          )}
+          {clip && (
+            // A full page load: the Label page needs its own cross-origin isolation headers.
+            <a href={`/label?run=${runId}`} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+              Read with CLIP
+            </a>
           )}
           {!clip && (
             <>
@@ -77,7 +83,7 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
             <Badge tone={waiting ? "warning" : "neutral"}>label automatically · no label worker running</Badge>
           )
         ) : clip ? (
-          <Badge tone={waiting ? "warning" : "neutral"}>read with CLIP · `fof label` or label workers</Badge>
+          <Badge tone={waiting ? "warning" : "neutral"}>read with CLIP</Badge>
         ) : (
           <Badge>labelled on the Label page</Badge>
         )}

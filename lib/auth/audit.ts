@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   "face.add",
   "face.label",
   "faces.classified",
+  "images.read",
   "export",
   "data.read",
   "content.review",

@@ -1,5 +1,5 @@
 // CLIP zero-shot from a stored text-embedding file: the fixed texts an instrument compares images with are embedded
-// once from real weights (an operator script, e.g. lib/suites/faintbench/tools/clip-export.py), so no tokenizer runs
+// once from real weights (an operator script in the suite's tools/ folder), so no tokenizer runs
 // at label time. An image's embedding (./clip.ts) is compared with them as CLIP's model(image, text) does: both
 // L2-normalised, cosine × the model's logit scale, softmax within each group of texts. Client-safe and pure.
 import { z } from "zod";

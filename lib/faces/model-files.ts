@@ -19,8 +19,8 @@ export const MODEL_FILES = {
     pathInPackage: "package/model/fr_landmark.onnx",
   },
   fairface: { file: "fairface.onnx" },
-  /** CLIP's vision tower and its text-embedding file (FAIntbench's instrument), written by an operator's export
-   *  (lib/suites/faintbench/tools/clip-export.py) into the data directory's models/ folder or public/models */
+  /** CLIP's vision tower and its text-embedding file (a suite's own instrument), written by an operator's export
+   *  (the suite's tools/clip-export.py) into the data directory's models/ folder or public/models */
   clipVision: { file: "clip-vit-l14-vision.onnx" },
   clipTexts: { file: "clip-texts.json" },
 } as const;

@@ -9,7 +9,7 @@ export const labelRuntimeSchema = z.enum(LABEL_RUNTIMES);
 
 /**
  * What labels a run's images, fixed at launch: "faces" = the face pipeline (detector → FairFace per face), every
- * suite's default; "clip" = CLIP zero-shot on the whole image (./clip.ts, ./clip-texts.ts), FAIntbench's own.
+ * suite's default; "clip" = CLIP zero-shot on the whole image (./clip.ts, ./clip-texts.ts), for suites that measure that way.
  */
 const LABEL_INSTRUMENTS = ["faces", "clip"] as const;
 export type LabelInstrument = (typeof LABEL_INSTRUMENTS)[number];

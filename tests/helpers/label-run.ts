@@ -39,7 +39,15 @@ export async function labelRun(prisma: PrismaClient, engine: Engine, dataDir: st
       const row = await prisma.image.findUniqueOrThrow({ where: { id: img.id } });
       const bytes = readFileSync(path.join(dataDir, row.path));
       const pixels = row.mimeType === "image/jpeg" ? jpeg.decode(bytes, { useTArray: true }) : PNG.sync.read(bytes);
-      const faces = await labelImage(ort, detector, classifier, layout, { width: pixels.width, height: pixels.height, data: pixels.data }, undefined, landmarker);
+      const faces = await labelImage(
+        ort,
+        detector,
+        classifier,
+        layout,
+        { width: pixels.width, height: pixels.height, data: pixels.data },
+        undefined,
+        landmarker,
+      );
       results.push({
         imageId: img.id,
         faces: faces.map((f) => ({

@@ -3,6 +3,7 @@
 import { DEFAULT_SUITE_ID, findSuite } from "../../suites";
 import { FAIRFACE_DISPLAY } from "../../suites/label-display";
 import type { LabelDisplay } from "../../suites/types";
+import type { ClipGroups } from "../../faces/clip-texts";
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { z } from "zod";
@@ -133,7 +134,15 @@ export async function leaseImages(
   req: z.input<typeof leaseRequestSchema>,
   leaseMs = LABEL_LEASE_MS,
   account: string | null = null,
-): Promise<{ lease: string; leaseMs: number; images: LeasedImage[]; displays: Record<string, LabelDisplay>; remaining: number }> {
+): Promise<{
+  lease: string;
+  leaseMs: number;
+  images: LeasedImage[];
+  displays: Record<string, LabelDisplay>;
+  /** CLIP leases: each suite's groups of texts, the softmax groups a reading must hold */
+  clipGroups?: Record<string, ClipGroups>;
+  remaining: number;
+}> {
   const { runId, autoLabel, instrument, max } = leaseRequestSchema.parse(req);
   const token = newLeaseToken();
   const owner = boundLease(token, account);
@@ -162,7 +171,9 @@ export async function leaseImages(
   // that suite's classes without knowing any suite.
   const withSuite = images.map(({ run, ...i }) => ({ ...i, suiteId: run?.suiteId ?? DEFAULT_SUITE_ID, url: `/api/images/${i.id}` }));
   const displays = Object.fromEntries([...new Set(withSuite.map((i) => i.suiteId))].map((id) => [id, findSuite(id)?.labelDisplay ?? FAIRFACE_DISPLAY]));
-  return { lease: token, leaseMs, images: withSuite, displays, remaining };
+  const suites = [...new Set(withSuite.map((i) => i.suiteId))];
+  const clipGroups = instrument === "clip" ? Object.fromEntries(suites.map((id) => [id, findSuite(id)?.clipGroups ?? {}])) : undefined;
+  return { lease: token, leaseMs, images: withSuite, displays, ...(clipGroups ? { clipGroups } : {}), remaining };
 }
 
 /**

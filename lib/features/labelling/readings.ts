@@ -1,4 +1,4 @@
-// Whole-image readings (CLIP for FAIntbench's paper instrument): a labeller holding a lease posts, per image, the
+// Whole-image readings (CLIP, for a suite whose paper measures that way): a labeller holding a lease posts, per image, the
 // softmax of every text group of the run's suite (lib/faces/clip-texts.ts), with the vision tower and text file that
 // made them. Stored raw in one transaction — the suite's rules (person check, thresholds, adjustments) run when the
 // run is scored — and only from the lease's holder, only for runs launched with the CLIP instrument, only from the

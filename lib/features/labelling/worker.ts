@@ -159,7 +159,7 @@ export async function labelWorkerFromEnv(
   const where = { cwd: projectRoot(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH };
   const device = e.FOF_LABEL_DEVICE;
   const threads = e.FOF_LABEL_THREADS;
-  // CLIP (FAIntbench's instrument) when its two files are installed: this worker then also reads CLIP runs.
+  // CLIP (a suite's own instrument) when its two files are installed: this worker then also reads CLIP runs.
   const clipFiles = clipModelFiles(where);
   const clip = clipFiles ? await createNodeClip({ vision: modelFile(clipFiles.vision), texts: clipTextsFile(clipFiles.texts), device, threads }) : null;
   let paths: ReturnType<typeof labellerModelFiles> | null = null;

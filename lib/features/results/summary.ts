@@ -71,7 +71,7 @@ export async function runSummary(
           ...(await labelProgress(prisma, runId)),
           reviewedFaces: await reviewedFaceCount(prisma, runId),
           autoLabel: run.autoLabel,
-          /** what labels its images: the face pipeline, or CLIP on the whole image (FAIntbench's instrument) */
+          /** what labels its images: the face pipeline, or CLIP on the whole image (a suite's own instrument) */
           instrument: (run.labelInstrument === "clip" ? "clip" : "faces") as LabelInstrument,
           labelWorkers: await liveLabelWorkers(prisma),
           // Aggregated over every face: shared between pollers, and refreshed less often while the run is live.
