@@ -101,6 +101,13 @@ describe("FAIntbench read with CLIP", () => {
     expect(t2.caption).toMatch(/Instrument: CLIP on whole images.*read by clip-vit-l14-vision \(sha256 [0-9a-f]{12}…/);
     expect(t2.caption).toMatch(/do NOT come from OpenAI's ViT-L\/14 weights/);
     expect(t2.caption).toMatch(/dropped by the person check/);
+    // The numbers carry the caution wherever they travel (JSON scores, row flags): a stand-in is not the paper's CLIP.
+    const { genericSuiteOfRun, suiteResultsJson } = await import("../lib/suites/export");
+    const body = await suiteResultsJson(prisma(), run.id, (await genericSuiteOfRun(prisma(), run.id))!, { labels: "model", resamples: 0 });
+    expect(body.caution).toMatch(/CLIP texts from unknown weights/);
+    expect(body.labelProvenance.readers).toEqual([
+      { name: "clip-vit-l14-vision", sha256: clip.visionFile.sha256, weightsSha256: "0".repeat(64), known: false, images },
+    ]);
 
     const lines = [];
     for await (const page of suite.exportLines!({ prisma: prisma() }, { runId: run.id, labels: "model" })) lines.push(...page);

@@ -20,6 +20,7 @@ const prov = (classifiers: LabelProvenance["classifiers"]): LabelProvenance => (
   detectors: [{ name: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", faces: 3 }],
   runtimes: [{ runtime: "node-cpu", faces: 3 }],
   chips: [{ method: "dlib-5pt", faces: 3 }],
+  readers: [],
   faces: classifiers.reduce((a, c) => a + c.faces, 0),
   mixed: classifiers.length > 1,
   comparable: classifiers.length > 0 && classifiers.every((c) => c.status === "fairface"),
@@ -90,6 +91,19 @@ describe("cautions wherever numbers appear", () => {
       landmarker: null,
     });
   });
+  it("reads a CLIP run by the weights its texts came from: only a known checkpoint is the papers' instrument", () => {
+    const reader = (weightsSha256: string, known: boolean) => ({ name: "clip-vit-l14-vision", sha256: "e".repeat(64), weightsSha256, known, images: 10 });
+    const stand = { ...prov([]), chips: [], readers: [reader("0".repeat(64), false)] };
+    expect(provenanceCaution(stand)).toMatch(/CLIP texts from unknown weights.*not comparable with the papers/);
+    expect(provenanceTag(stand)).toBe("stand-in CLIP");
+    expect(provenanceText(stand)).toMatch(
+      /^Read by CLIP: clip-vit-l14-vision \(sha256 eeeeeeeeeeee…, texts from weights 000000000000…, 10 images\): not a known/,
+    );
+    const real = { ...prov([]), chips: [], readers: [reader("b8cca3fd41ae0c99ba7e8951adf17d267cdb84cd88be6f7c2e0eca1737a03836", true)] };
+    expect(provenanceCaution(real)).toBeNull();
+    expect(provenanceTag(real)).toBeNull();
+  });
+
   it("reads FairFace on square crops as not comparable, and refuses a run cut two ways", () => {
     const real = [{ name: "fairface", sha256: REAL, faces: 3, status: "fairface" as const }];
     const square = { ...prov(real), chips: [{ method: "square" as const, faces: 3 }] };

@@ -1,7 +1,15 @@
 // What labelled a run's faces, wherever its numbers appear: classifier(s) with how far they may be compared with
 // the papers, the detector, the runtimes. No hooks: the run page (client) and results pages (server) both render it.
 import { Badge } from "@/components/ui/badge";
-import { CLASSIFIER_STATUS_TEXT, mixedClassifiersMessage, modelDisplayName, type ClassifierStatus, type LabelProvenance } from "@/lib/faces/provenance";
+import {
+  CHIP_METHOD_TEXT,
+  CLASSIFIER_STATUS_TEXT,
+  mixedClassifiersMessage,
+  modelDisplayName,
+  provenanceText,
+  type ClassifierStatus,
+  type LabelProvenance,
+} from "@/lib/faces/provenance";
 import { Alert } from "@/components/ui/alert";
 
 const TONE: Record<ClassifierStatus, "success" | "warning" | "danger"> = { fairface: "success", "stand-in": "danger", unverified: "warning" };
@@ -12,6 +20,14 @@ const SHORT: Record<ClassifierStatus, string> = {
 };
 
 export function ProvenanceBadge({ p }: { p: LabelProvenance }) {
+  if (!p.classifiers.length && p.readers.length)
+    return p.readers.every((r) => r.known) ? (
+      <Badge tone="success">CLIP, a known checkpoint</Badge>
+    ) : (
+      <Badge tone="danger" title={provenanceText(p)}>
+        CLIP from unknown weights — not comparable
+      </Badge>
+    );
   if (!p.classifiers.length) return null;
   if (p.mixed) return <Badge tone="danger">{p.classifiers.length} classifiers — not scored</Badge>;
   const c = p.classifiers[0];
@@ -24,6 +40,13 @@ export function ProvenanceBadge({ p }: { p: LabelProvenance }) {
 
 /** The full statement: each classifier by name and checksum with its face count and status, detector, runtime. */
 export function ProvenanceDetails({ p, runName }: { p: LabelProvenance; runName?: string }) {
+  if (!p.classifiers.length && p.readers.length)
+    return (
+      <p className="text-sm" data-testid="label-provenance">
+        {runName ? `${runName}: ` : ""}
+        {provenanceText(p)}
+      </p>
+    );
   if (!p.classifiers.length) return <p className="text-sm text-slate-500">{runName ? `${runName}: ` : ""}no face has classifier output yet.</p>;
   return (
     <div className="space-y-1 text-sm" data-testid="label-provenance">
@@ -41,6 +64,7 @@ export function ProvenanceDetails({ p, runName }: { p: LabelProvenance; runName?
           </li>
         ))}
       </ul>
+      <p className="text-slate-600">Chips: {p.chips.map((c) => `${CHIP_METHOD_TEXT[c.method]} (${c.faces.toLocaleString("en-US")} faces)`).join("; ")}</p>
       <p className="text-slate-600">
         Detector:{" "}
         {p.detectors.length
@@ -51,7 +75,14 @@ export function ProvenanceDetails({ p, runName }: { p: LabelProvenance; runName?
       {p.mixed ? (
         <Alert>{mixedClassifiersMessage(p)}</Alert>
       ) : (
-        !p.comparable && <p className="text-amber-800">{CLASSIFIER_STATUS_TEXT[p.classifiers[0].status]}.</p>
+        !p.comparable && (
+          <p className="text-amber-800">
+            {p.classifiers[0].status === "fairface"
+              ? "FairFace on square crops, not its aligned chips: not comparable with the papers"
+              : CLASSIFIER_STATUS_TEXT[p.classifiers[0].status]}
+            .
+          </p>
+        )
       )}
     </div>
   );

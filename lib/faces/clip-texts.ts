@@ -27,6 +27,14 @@ export const clipTextFileSchema = z
   });
 export type ClipTextFile = z.infer<typeof clipTextFileSchema>;
 
+/**
+ * CLIP checkpoints known by their sha256 (the segment of OpenAI's download URL, which its clip package checks): a
+ * reading counts as the papers' instrument only when its texts were embedded from one of these.
+ */
+export const KNOWN_CLIP_WEIGHTS: Readonly<Record<string, string>> = {
+  b8cca3fd41ae0c99ba7e8951adf17d267cdb84cd88be6f7c2e0eca1737a03836: "OpenAI CLIP ViT-L/14",
+};
+
 /** Named groups of texts; an image gets one softmax per group. */
 export type ClipGroups = Readonly<Record<string, readonly string[]>>;
 

@@ -86,16 +86,28 @@ export interface LabelProvenance {
   runtimes: Array<{ runtime: string; faces: number }>;
   /** how the classifier inputs were cut ("square" also for faces from before chips were recorded) */
   chips: Array<{ method: ChipMethod; faces: number }>;
+  /** runs read with CLIP: the vision tower, the weights its texts came from (known: a checkpoint the papers used) */
+  readers: Array<{ name: string; sha256: string; weightsSha256: string; known: boolean; images: number }>;
   /** faces with classifier output at all */
   faces: number;
   /** more than one classifier's weights, or more than one chip method: such a run is not scored */
   mixed: boolean;
-  /** every classifier is verified FairFace and every chip aligned: only then are numbers read beside the papers' */
+  /**
+   * every classifier is verified FairFace and every chip aligned (faces), or every reading comes from known CLIP
+   * weights (CLIP): only then are numbers read beside the papers'
+   */
   comparable: boolean;
 }
 
 /** One line for captions, exports and the CLI: what labelled the faces, and what that means for the numbers. */
 export function provenanceText(p: LabelProvenance): string {
+  if (!p.classifiers.length && p.readers.length)
+    return `Read by CLIP: ${p.readers
+      .map(
+        (r) =>
+          `${r.name} (sha256 ${r.sha256.slice(0, 12)}…, texts from weights ${r.weightsSha256.slice(0, 12)}…, ${r.images.toLocaleString("en-US")} images)${r.known ? "" : ": not a known CLIP checkpoint, not comparable with the papers"}`,
+      )
+      .join("; ")}.`;
   if (!p.classifiers.length) return "No face has classifier output yet.";
   const cls = p.classifiers
     .map(
@@ -122,7 +134,9 @@ export function mixedClassifiersMessage(p: Pick<LabelProvenance, "classifiers" |
  * A short caution for every place a run's numbers appear (run names in tables, row flags, CSV): null only when every
  * face comes from verified FairFace weights (or there are no faces yet).
  */
-export function provenanceCaution(p: Pick<LabelProvenance, "classifiers" | "chips" | "mixed">): string | null {
+export function provenanceCaution(p: Pick<LabelProvenance, "classifiers" | "chips" | "mixed"> & Partial<Pick<LabelProvenance, "readers">>): string | null {
+  if (!p.classifiers.length && p.readers?.some((r) => !r.known))
+    return "read by CLIP texts from unknown weights (not the papers' checkpoint): not comparable with the papers";
   if (!p.classifiers.length) return null;
   if (p.mixed) return p.classifiers.length > 1 ? `faces from ${p.classifiers.length} classifiers: not scored` : "faces cut by two chip methods: not scored";
   const s = p.classifiers[0].status;
@@ -180,7 +194,8 @@ export function faceProvenance(f: {
 }
 
 /** A few words for a run's name where its rows are listed: null when its labels come from verified FairFace. */
-export function provenanceTag(p: Pick<LabelProvenance, "classifiers" | "chips" | "mixed">): string | null {
+export function provenanceTag(p: Pick<LabelProvenance, "classifiers" | "chips" | "mixed"> & Partial<Pick<LabelProvenance, "readers">>): string | null {
+  if (!p.classifiers.length && p.readers?.some((r) => !r.known)) return "stand-in CLIP";
   if (!p.classifiers.length) return null;
   if (p.mixed) return p.classifiers.length > 1 ? "mixed classifiers" : "mixed chips";
   if (p.classifiers[0].status === "stand-in") return "stand-in labels";

@@ -4,18 +4,29 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { DomainError } from "../core/errors";
 import { verifiedFairFace } from "../env";
 import { classifierStatus, mixedClassifiersMessage, type ChipMethod, type LabelProvenance } from "./provenance";
+import { KNOWN_CLIP_WEIGHTS } from "./clip-texts";
 
-type Db = Pick<PrismaClient, "face">;
+type Db = Pick<PrismaClient, "face" | "imageReading">;
 
 /** Provenance of the (not deleted) faces of some runs, with classifier output. */
 export async function labelProvenance(prisma: Db, runIds: string[], verified: readonly string[] = verifiedFairFace()): Promise<LabelProvenance> {
   const where = { deleted: false, classifierVersion: { not: null }, image: { runId: { in: runIds } } };
-  const [cls, det, rt, chipRows] = await Promise.all([
+  const [cls, det, rt, chipRows, readerRows] = await Promise.all([
     prisma.face.groupBy({ by: ["classifierModel", "classifierVersion"], where, _count: { _all: true } }),
     prisma.face.groupBy({ by: ["detectorModel", "detectorVersion"], where: { ...where, source: "detector" }, _count: { _all: true } }),
     prisma.face.groupBy({ by: ["labelRuntime"], where, _count: { _all: true } }),
     prisma.face.groupBy({ by: ["chipMethod"], where, _count: { _all: true } }),
+    prisma.imageReading.groupBy({ by: ["model", "modelVersion", "weightsSha256"], where: { image: { runId: { in: runIds } } }, _count: { _all: true } }),
   ]);
+  const readers = readerRows
+    .map((r) => ({
+      name: r.model,
+      sha256: r.modelVersion,
+      weightsSha256: r.weightsSha256,
+      known: r.weightsSha256 in KNOWN_CLIP_WEIGHTS,
+      images: r._count._all,
+    }))
+    .sort((a, b) => b.images - a.images);
   // Faces from before chips were recorded were square crops: they count as such.
   const chipCounts = new Map<ChipMethod, number>();
   for (const c of chipRows) {
@@ -37,9 +48,12 @@ export async function labelProvenance(prisma: Db, runIds: string[], verified: re
     detectors: det.map((d) => ({ name: d.detectorModel ?? "unrecorded", sha256: d.detectorVersion, faces: d._count._all })).sort((a, b) => b.faces - a.faces),
     runtimes: rt.map((r) => ({ runtime: r.labelRuntime ?? "unrecorded", faces: r._count._all })).sort((a, b) => b.faces - a.faces),
     chips,
+    readers,
     faces: classifiers.reduce((a, c) => a + c.faces, 0),
-    mixed: classifiers.length > 1 || chips.length > 1,
-    comparable: classifiers.length > 0 && classifiers.every((c) => c.status === "fairface") && chips.every((c) => c.method === "dlib-5pt"),
+    mixed: classifiers.length > 1 || chips.length > 1 || readers.length > 1,
+    comparable:
+      (classifiers.length > 0 && classifiers.every((c) => c.status === "fairface") && chips.every((c) => c.method === "dlib-5pt")) ||
+      (classifiers.length === 0 && readers.length > 0 && readers.every((r) => r.known)),
   };
 }
 

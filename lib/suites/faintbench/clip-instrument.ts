@@ -7,7 +7,7 @@ import { CLIP_TEXTS, isPerson, refine, relationTexts, type ImageProbs } from "./
 
 export { textProbs } from "../../faces/clip-texts";
 
-/** sha256 of OpenAI's ViT-L/14 checkpoint (the segment of its download URL, which the clip package checks). */
+/** sha256 of OpenAI's ViT-L/14 checkpoint, the release's model (lib/faces/clip-texts.ts KNOWN_CLIP_WEIGHTS). */
 export const OPENAI_CLIP_VIT_L14_SHA256 = "b8cca3fd41ae0c99ba7e8951adf17d267cdb84cd88be6f7c2e0eca1737a03836";
 
 const left = relationTexts("left");
