@@ -98,6 +98,7 @@ program
   )
   .option("--run <id>", "add to an earlier import of the same model")
   .option("--name <name>", "name of the new run")
+  .option("--instrument <faces|clip>", "what labels a new run's images: faces (default) or clip (suites whose paper reads whole images with CLIP)")
   .action(either(importCommand, remoteImport));
 
 const suiteData = program.command("suite-data").description("a suite's content versions: import data you supply (e.g. the official DoFaiR entries), list them");

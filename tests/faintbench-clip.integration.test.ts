@@ -5,7 +5,7 @@
 // run from the files it finds; a second instrument on a run, a mismatched pair and hostile posts are refused.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -177,4 +177,29 @@ describe("FAIntbench read with CLIP", () => {
     expect(await post(uniform)).toEqual({ saved: 1, refused: [] });
     expect(await post(uniform)).toEqual({ saved: 0, refused: [lease.images[0].id] });
   }, 240_000);
+
+  it("imports the paper's layout as a CLIP run when asked (and refuses CLIP for a suite without it); the import is read and scored", async () => {
+    const files = writePair(path.join(dataDir, "models"), { seed: 3, dim: 8 });
+    await engine.upsertModel(prisma(), { slug: "elsewhere", label: "Images made elsewhere", modality: "t2i", provider: "import", modelId: "elsewhere" });
+    const SHARED = path.resolve(__dirname, "../../shared/models/test-images");
+    const photo = (f: string) => new Uint8Array(readFileSync(path.join(SHARED, f)));
+    const images = [
+      { name: "SDXL/a photo of a rich person/1.jpg", bytes: photo("grace-hopper-512.jpg") },
+      { name: "SDXL/i-poor-person/1.png", bytes: photo("astronaut-eileen-collins.png") },
+    ];
+    await expect(engine.importImages(prisma(), dataDir, { modelSlug: "elsewhere", suite: "fact-or-fair", instrument: "clip", files: images })).rejects.toThrow(
+      /no CLIP instrument/,
+    );
+    const r = await engine.importImages(prisma(), dataDir, { modelSlug: "elsewhere", suite: "faintbench", instrument: "clip", files: images });
+    const run = await prisma().run.findUniqueOrThrow({ where: { id: r.runId } });
+    expect(run.labelInstrument).toBe("clip");
+    expect(JSON.parse(run.configJson)).toMatchObject({ instrument: "clip" });
+    const clip = await createNodeClip({ vision: modelFile(files.vision), texts: clipTextsFile(files.json) });
+    expect((await labelQueue(prisma(), deps, clip, { dataDir, runId: run.id })).images).toBe(2);
+    const views = await suiteOf("faintbench").results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0 });
+    const t2 = views.find((v) => v.id === "table2");
+    if (t2?.kind !== "table") throw new Error("no table2");
+    expect(t2.groups[0].rows.filter((x) => x.source === "published")).toHaveLength(7);
+    expect(t2.caption).toMatch(/elsewhere: 2 images, \d dropped by the person check/);
+  }, 120_000);
 });

@@ -81,7 +81,13 @@ function walk(dir: string, base = path.dirname(path.resolve(dir))): Array<{ name
 }
 
 /** `fof import --model SLUG PATH…`: folders, zips or files, mapped and checked like the Import page; all or nothing. */
-export async function importCommand(paths: string[], opts: { model: string; suite?: string; run?: string; name?: string }) {
+function importInstrument(v: string | undefined): "faces" | "clip" {
+  if (v === undefined || v === "faces") return "faces";
+  if (v === "clip") return "clip";
+  throw new Error("--instrument: faces or clip");
+}
+
+export async function importCommand(paths: string[], opts: { model: string; suite?: string; run?: string; name?: string; instrument?: string }) {
   // Read from disk one at a time while checked (archives in slices, entries spilled to a scratch folder).
   const files = paths
     .flatMap((p) => (statSync(p).isDirectory() ? walk(p) : [{ name: path.basename(p), file: p }]))
@@ -97,6 +103,7 @@ export async function importCommand(paths: string[], opts: { model: string; suit
       suite: opts.suite ?? null,
       runId: opts.run ?? null,
       runName: opts.name ?? null,
+      instrument: importInstrument(opts.instrument),
       files,
       workDir,
     });

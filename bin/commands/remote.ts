@@ -147,7 +147,7 @@ function selection(paths: string[]): Array<{ file: string; name: string }> {
   return out;
 }
 
-export async function remoteImport(r: Remote, paths: string[], opts: { model: string; suite?: string; run?: string; name?: string }) {
+export async function remoteImport(r: Remote, paths: string[], opts: { model: string; suite?: string; run?: string; name?: string; instrument?: string }) {
   const files = selection(paths);
   if (!files.length) throw new Error("nothing to import: no files under the paths given");
   const { uploadId } = await postJson<{ uploadId: string }>(r, "/api/v1/imports", {
@@ -155,6 +155,7 @@ export async function remoteImport(r: Remote, paths: string[], opts: { model: st
     ...(opts.suite ? { suite: opts.suite } : {}),
     runId: opts.run ?? null,
     runName: opts.name ?? null,
+    ...(opts.instrument ? { instrument: opts.instrument } : {}),
   });
   let sent = 0;
   for (const f of files) {

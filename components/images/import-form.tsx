@@ -25,7 +25,7 @@ export function ImportForm({
   defaultRunId: string | null;
   statistics: Array<{ id: string; name: string }>;
   /** suites whose images can be imported, the default (FACT-OR-FAIR, with its own naming scheme) first */
-  suites: Array<{ id: string; name: string; naming: string }>;
+  suites: Array<{ id: string; name: string; naming: string; /** it has a CLIP instrument (its paper's) */ clip: boolean }>;
 }) {
   const hydrated = useHydrated();
   const [state, setState] = useState<ImportState>({});
@@ -40,6 +40,8 @@ export function ImportForm({
   const [suite, setSuite] = useState(defaultRun?.suite ?? suites[0].id);
   const suiteNaming = suite === suites[0].id ? null : (suites.find((s) => s.id === suite)?.naming ?? null);
   const [runName, setRunName] = useState("");
+  const [instrument, setInstrument] = useState<"faces" | "clip">("faces");
+  const suiteHasClip = !!suites.find((s) => s.id === suite)?.clip;
   const [picked, setPicked] = useState<Picked[]>([]);
   const [preview, setPreview] = useState<NameMapping | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
@@ -80,7 +82,7 @@ export function ImportForm({
     setPending(true);
     setState({});
     try {
-      const r = await uploadBatch({ model, suite, runId, runName, picked }, setProgress);
+      const r = await uploadBatch({ model, suite, runId, runName, instrument: suiteHasClip ? instrument : "faces", picked }, setProgress);
       setImported(true);
       setState({
         ok: true,
@@ -121,6 +123,7 @@ export function ImportForm({
               value={suite}
               onChange={(e) => {
                 setSuite(e.target.value);
+                setInstrument("faces");
                 setRunId("");
                 setPicked([]);
                 setPreview(null);
@@ -185,6 +188,22 @@ export function ImportForm({
                 placeholder="optional"
                 className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5"
               />
+            </div>
+          )}
+          {!runId && suiteHasClip && (
+            <div>
+              <label htmlFor="import-instrument" className="font-medium">
+                Instrument
+              </label>
+              <Select
+                id="import-instrument"
+                value={instrument}
+                onChange={(e) => setInstrument(e.target.value === "clip" ? "clip" : "faces")}
+                className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5"
+              >
+                <option value="faces">Faces (detector → FairFace)</option>
+                <option value="clip">CLIP on whole images (the paper&apos;s)</option>
+              </Select>
             </div>
           )}
         </div>

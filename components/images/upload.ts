@@ -18,16 +18,16 @@ export interface CommitResult {
 }
 
 export async function uploadBatch(
-  req: { model: string; suite: string; runId: string; runName: string; picked: Picked[] },
+  req: { model: string; suite: string; runId: string; runName: string; instrument: "faces" | "clip"; picked: Picked[] },
   onProgress: (p: { sent: number; total: number }) => void,
 ): Promise<CommitResult> {
-  const { model, suite, runId, runName, picked } = req;
+  const { model, suite, runId, runName, instrument, picked } = req;
   const totalBytes = picked.reduce((a, p) => a + p.file.size, 0);
   const json = { "content-type": "application/json" };
   const { uploadId } = await call<{ uploadId: string }>("/api/imports", {
     method: "POST",
     headers: json,
-    body: JSON.stringify({ model, suite, runId: runId || null, runName: runName || null }),
+    body: JSON.stringify({ model, suite, runId: runId || null, runName: runName || null, instrument }),
   });
   onProgress({ sent: 0, total: totalBytes });
   let sent = 0;

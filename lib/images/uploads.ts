@@ -21,6 +21,8 @@ export interface UploadMeta {
   suite?: string;
   runId: string | null;
   runName: string | null;
+  /** what labels the new run's images ("faces" when absent; "clip" only for suites with a CLIP instrument) */
+  instrument?: "faces" | "clip";
   createdAt: string;
   files: Array<{ name: string; stored: string; bytes: number }>;
 }
@@ -46,7 +48,7 @@ function writeMeta(dir: string, meta: UploadMeta) {
 }
 
 /** Opens an upload session for one import. */
-export function createUpload(dataDir: string, meta: Pick<UploadMeta, "model" | "suite" | "runId" | "runName">): string {
+export function createUpload(dataDir: string, meta: Pick<UploadMeta, "model" | "suite" | "runId" | "runName" | "instrument">): string {
   const id = `up_${randomBytes(24).toString("base64url")}`;
   const dir = dirOf(dataDir, id);
   mkdirSync(path.join(dir, "files"), { recursive: true });

@@ -180,7 +180,7 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   importer?: {
     naming: string;
     target(path: string, content: Content): { test: string; statisticId: string; level: string };
-    config(targets: ReadonlyArray<{ test: string; statisticId: string; level: string }>, content: Content): Config;
+    config(targets: ReadonlyArray<{ test: string; statisticId: string; level: string }>, content: Content, opts?: { instrument?: LabelInstrument }): Config;
   };
   /** the suite has its own run pages (FACT-OR-FAIR's breakdown, report, answers) instead of the generic view */
   customRunPages?: boolean;

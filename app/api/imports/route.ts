@@ -18,6 +18,7 @@ export const POST = jsonWrite(
     if (!(await importableModel(db(), req.model))) throw notFound(`text-to-image model "${req.model}"`);
     const suite = suiteOf(req.suite);
     if (suite.id !== DEFAULT_SUITE_ID && !suite.importer) throw badRequest(`${suite.name} runs cannot be imported`);
+    if (req.instrument === "clip" && !suite.clipGroups) throw badRequest(`${suite.name} images are labelled by faces: it has no CLIP instrument`);
     return { uploadId: createUpload(env().dataDir, req) };
   },
   { maxBytes: 4096, status: 201 },

@@ -38,7 +38,7 @@ export default async function ImportPage({ searchParams }: { searchParams: Promi
           runs={runs.map((r) => ({ id: r.id, name: r.name, model: r.models[0]?.modelConfig.slug ?? "", suite: r.suiteId }))}
           suites={listSuites()
             .filter((s) => s.id === DEFAULT_SUITE_ID || s.importer)
-            .map((s) => ({ id: s.id, name: s.name, naming: s.importer?.naming ?? "" }))}
+            .map((s) => ({ id: s.id, name: s.name, naming: s.importer?.naming ?? "", clip: !!s.clipGroups }))}
           defaultRunId={run ?? null}
           statistics={benchmark.statistics.map((s) => ({ id: s.id, name: s.name }))}
         />

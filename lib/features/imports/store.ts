@@ -28,6 +28,8 @@ export interface ImportRequest {
   /** append to this run (an earlier import of the same model), or create a new run */
   runId?: string | null;
   runName?: string | null;
+  /** what labels a new run's images (faces when absent); an existing run keeps its own */
+  instrument?: "faces" | "clip";
   /** the suite the images belong to (FACT-OR-FAIR when absent) */
   suite?: string | null;
   files: UploadedFile[];
@@ -51,6 +53,8 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
   if (model.modality !== "t2i") throw new DomainError("unprocessable", `"${req.modelSlug}" is not a text-to-image model`);
   const suite = suiteOf(req.suite ?? DEFAULT_SUITE_ID);
   if (suite.id !== DEFAULT_SUITE_ID && !suite.importer) throw new DomainError("unprocessable", `${suite.name} runs cannot be imported`);
+  if (req.instrument === "clip" && !suite.clipGroups)
+    throw new DomainError("unprocessable", `${suite.name} images are labelled by faces: it has no CLIP instrument`);
   let existing: { id: string; sha256: string }[] = [];
   if (req.runId) {
     const run = await prisma.run.findUnique({ where: { id: req.runId }, include: { models: true } });
@@ -102,6 +106,7 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
         ? suite.importer!.config(
             plan.items.map((i) => i.target),
             content,
+            { instrument: req.instrument },
           )
         : t2iRunConfigSchema.parse({ modality: "t2i", tests, imagesPerPrompt: Math.max(...perPrompt.values()) });
       const run = await tx.run.create({
@@ -116,6 +121,8 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
           benchmarkVersionId: version.id,
           suiteId: suite.id,
           suiteVersion: version.version,
+          // The suite says what its config reads with (the importer recorded the instrument in it).
+          labelInstrument: content ? (suite.labelInstrument?.(config) ?? "faces") : "faces",
           startedAt: now,
           finishedAt: now,
           models: { create: [{ modelConfigId: model.id }] },

@@ -40,4 +40,8 @@ export const importOpenBody = z.strictObject({
   suite: z.string().max(64).default(DEFAULT_SUITE_ID),
   runId: z.string().max(40).nullable().default(null).describe("add to an earlier import of the same model and suite"),
   runName: z.string().trim().max(200).nullable().default(null),
+  instrument: z
+    .enum(["faces", "clip"])
+    .default("faces")
+    .describe("what labels a new run's images: the face pipeline, or CLIP on whole images (suites whose paper measures so: FAIntbench)"),
 });

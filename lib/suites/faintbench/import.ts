@@ -32,7 +32,10 @@ export function importTarget(path: string, content: FaintContent) {
   return { test: p.visibility, statisticId: p.id, level: p.acquired };
 }
 
-export function importConfig(targets: ReadonlyArray<{ test: string; statisticId: string; level: string }>): FaintConfig {
+export function importConfig(
+  targets: ReadonlyArray<{ test: string; statisticId: string; level: string }>,
+  instrument: "faces" | "clip" = "faces",
+): FaintConfig {
   const perPrompt = new Map<string, number>();
   for (const t of targets) perPrompt.set(t.statisticId, (perPrompt.get(t.statisticId) ?? 0) + 1);
   return {
@@ -42,6 +45,6 @@ export function importConfig(targets: ReadonlyArray<{ test: string; statisticId:
     itemsPerAcquired: 0,
     maxRetries: 0,
     timeoutMs: 180_000,
-    instrument: "faces",
+    instrument,
   };
 }

@@ -147,5 +147,5 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
     return faintDrill(ctx, req, parsePinned(run.benchmarkVersion.contentJson));
   },
   exportLines: (ctx, req) => faintExportLines(ctx, req),
-  importer: { naming: IMPORT_NAMING, target: importTarget, config: (targets) => importConfig(targets) },
+  importer: { naming: IMPORT_NAMING, target: importTarget, config: (targets, _content, opts) => importConfig(targets, opts?.instrument) },
 };

@@ -25,6 +25,7 @@ export const POST = jsonWrite<{ id: string }>(
         suite: meta.suite ?? null,
         runId: meta.runId,
         runName: meta.runName,
+        instrument: meta.instrument ?? "faces",
         files,
         workDir,
       });
