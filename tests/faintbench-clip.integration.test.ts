@@ -194,9 +194,14 @@ describe("FAIntbench read with CLIP", () => {
     const run = await prisma().run.findUniqueOrThrow({ where: { id: r.runId } });
     expect(run.labelInstrument).toBe("clip");
     expect(JSON.parse(run.configJson)).toMatchObject({ instrument: "clip" });
+    const { cachedSuiteResults } = await import("../lib/suites/results-cache");
+    const req = { runId: run.id, labels: "model" as const, verifiedOnly: false, resamples: 0 };
+    const before = await cachedSuiteResults(prisma(), suiteOf("faintbench"), req);
     const clip = await createNodeClip({ vision: modelFile(files.vision), texts: clipTextsFile(files.json) });
     expect((await labelQueue(prisma(), deps, clip, { dataDir, runId: run.id })).images).toBe(2);
-    const views = await suiteOf("faintbench").results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0 });
+    // The cached views follow the readings (a new state of the run's data is a new key).
+    const views = await cachedSuiteResults(prisma(), suiteOf("faintbench"), req);
+    expect(views).not.toEqual(before);
     const t2 = views.find((v) => v.id === "table2");
     if (t2?.kind !== "table") throw new Error("no table2");
     expect(t2.groups[0].rows.filter((x) => x.source === "published")).toHaveLength(7);

@@ -1,7 +1,7 @@
 // A suite run's result views, computed once per state of its data. An image suite's views read every labelled image
 // of the run (a paper-size FAIntbench run has 2 million), so a page view must not recompute them when nothing
 // changed. The key hashes what the views depend on — the options, the run's labelled images, its faces (new,
-// deleted), its annotations and, for "verified only", the content reviews — read by a few aggregate statements;
+// deleted), its annotations, its whole-image readings and, for "verified only", the content reviews — read by a few aggregate statements;
 // any new label or image is a new key, so a stale entry is never served. Concurrent requests for one key share one
 // computation.
 import { createHash } from "node:crypto";
@@ -36,17 +36,20 @@ export async function cachedSuiteResults(prisma: PrismaClient, suite: AnySuite, 
 async function stateKey(prisma: PrismaClient, suite: AnySuite, req: ResultsRequest): Promise<string> {
   const run = await prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { suiteVersion: true, seed: true } });
   const where = { image: { runId: req.runId } };
-  const [images, faces, deleted, classified, annotations, reviews] = await Promise.all([
+  const [images, faces, deleted, classified, annotations, readings, reviews] = await Promise.all([
     prisma.image.aggregate({ where: { runId: req.runId, labelStatus: { in: ["labelled", "no_face"] } }, _count: { _all: true } }),
     prisma.face.aggregate({ where, _count: { _all: true }, _max: { id: true } }),
     prisma.face.count({ where: { ...where, deleted: true } }),
     // a hand-drawn face gets its classifier output later (same id): count the faces that have one
     prisma.face.count({ where: { ...where, raceProbsJson: { not: null } } }),
     prisma.annotation.aggregate({ where: { face: where }, _count: { _all: true }, _max: { id: true } }),
+    // whole-image readings (CLIP runs): a reading replaced keeps the count, not the newest time
+    prisma.imageReading.aggregate({ where, _count: { _all: true }, _max: { createdAt: true } }),
     req.verifiedOnly ? prisma.contentReview.aggregate({ where: { suiteId: suite.id }, _count: { _all: true }, _max: { id: true } }) : null,
   ]);
   const state = {
-    v: 1,
+    // 2: the views' meaning changed (instruments, paper rows beside CLIP runs only): earlier entries are not served
+    v: 2,
     run: req.runId,
     suite: suite.id,
     version: run.suiteVersion,
@@ -58,6 +61,7 @@ async function stateKey(prisma: PrismaClient, suite: AnySuite, req: ResultsReque
     images: images._count._all,
     faces: [faces._count._all, faces._max.id, deleted, classified],
     annotations: [annotations._count._all, annotations._max.id],
+    readings: [readings._count._all, readings._max.createdAt?.toISOString() ?? null],
     reviews: reviews ? [reviews._count._all, reviews._max.id] : null,
   };
   return createHash("sha256").update(JSON.stringify(state)).digest("hex");
