@@ -2,29 +2,21 @@
 // (installed by `npm install` from the same package as the detector) on the shared test photos.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import jpeg from "jpeg-js";
 import * as ort from "onnxruntime-web";
-import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { classifyFaces, detectFaces, labelImage, loadLayout, ModelLayoutError, type RgbaImage } from "../lib/faces";
 import { extractChip, faceChipDetails, FAIRFACE_CHIP, pyramidDown, similarityTransform } from "../lib/faces/chip";
 import { assertLandmarker, dlibFivePoints, fivePoints, landmarkRegion, type Point } from "../lib/faces/landmarks";
 import { MODEL_FILES, verifyFile } from "../lib/faces/model-files";
+import { decodeImage } from "../lib/faces/node-labeller";
 
 const SHARED = path.resolve(__dirname, "../../shared/models");
 const LANDMARKER = path.resolve(__dirname, "../public/models", MODEL_FILES.landmarker.file);
 ort.env.wasm.numThreads = 1;
 ort.env.logLevel = "error";
 
-function decode(file: string): RgbaImage {
-  const buf = readFileSync(path.join(SHARED, "test-images", file));
-  if (file.endsWith(".png")) {
-    const png = PNG.sync.read(buf);
-    return { width: png.width, height: png.height, data: png.data };
-  }
-  const img = jpeg.decode(buf, { useTArray: true, formatAsRGBA: true });
-  return { width: img.width, height: img.height, data: img.data };
-}
+const decode = (file: string): RgbaImage =>
+  decodeImage(readFileSync(path.join(SHARED, "test-images", file)), file.endsWith(".png") ? "image/png" : "image/jpeg");
 const session = (file: string) => ort.InferenceSession.create(readFileSync(file), { executionProviders: ["wasm"], logSeverityLevel: 3 });
 
 // dlib's template, padded as get_face_chip_details pads it for a 300-px chip with padding 0.25.

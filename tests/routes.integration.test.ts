@@ -149,4 +149,38 @@ describe("audit of reads", () => {
     expect(row?.targetId).toBe(runId);
     expect(JSON.parse(row!.detailsJson)).toMatchObject({ runs: 1, format: "csv" });
   });
+
+  it("the CLIP readings route and the model files: guarded, same-origin only, bounded, validated", async () => {
+    const readings = await import("../app/api/label/readings/route");
+    const models = await import("../app/api/face-models/[kind]/route");
+    const post = (body: string, headers: Record<string, string>) =>
+      readings.POST(new Request("http://127.0.0.1/api/label/readings", { method: "POST", body, headers: { "content-type": "application/json", ...headers } }), {
+        params: Promise.resolve({}),
+      });
+    const ok = { "sec-fetch-site": "same-origin", cookie };
+    expect((await post("{}", { "sec-fetch-site": "same-origin" })).status).toBe(401);
+    expect((await post("{}", { ...ok, cookie: await sessionCookie("viewer") })).status).toBe(403);
+    expect((await post("{}", { ...ok, "sec-fetch-site": "cross-site" })).status).toBe(403);
+    const bad = await post(JSON.stringify({ lease: "x", results: [] }), ok);
+    expect(bad.status).toBe(400);
+    expect((await post("x".repeat(600 * 1024), ok)).status).toBe(413);
+    // A lease nobody holds: nothing stored, the image reported as refused.
+    const held = await post(
+      JSON.stringify({
+        lease: "a".repeat(32),
+        model: { model: "x", sha256: "1".repeat(64) },
+        texts: { sha256: "2".repeat(64), weightsSha256: "3".repeat(64) },
+        runtime: "node-cpu",
+        results: [{ imageId: "img-nope", groups: { person: [0.5, 0.5] } }],
+      }),
+      ok,
+    );
+    expect(await held.json()).toEqual({ saved: 0, refused: ["img-nope"] });
+    const get = (kind: string) =>
+      models.GET(new Request(`http://127.0.0.1/api/face-models/${kind}`, { headers: { cookie } }), { params: Promise.resolve({ kind }) });
+    expect((await get("../../etc/passwd")).status).toBe(404);
+    const clip = await get("clipVision");
+    expect(clip.status).toBe(404);
+    expect((await clip.json()).error).toMatch(/CLIP is not installed on this server/);
+  });
 });

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Alert } from "@/components/ui/alert";
 import { useClipLabelling } from "./use-clip-labelling";
+import { ProgressBar } from "@/components/ui/progress";
 
 export function ClipLabeller({ runId, initialTodo, initialTotal }: { runId: string; initialTodo: number; initialTotal: number }) {
   const { phase, message, model, stats, start, pause } = useClipLabelling(runId, initialTodo);
@@ -23,16 +24,7 @@ export function ClipLabeller({ runId, initialTodo, initialTotal }: { runId: stri
           {message}
         </Alert>
       )}
-      <div
-        role="progressbar"
-        aria-label="Images read"
-        aria-valuemin={0}
-        aria-valuemax={initialTotal}
-        aria-valuenow={done}
-        className="mt-3 h-3 w-full overflow-hidden rounded bg-slate-100"
-      >
-        <div className="h-full bg-emerald-600 transition-all" style={{ width: `${initialTotal ? (done / initialTotal) * 100 : 0}%` }} />
-      </div>
+      <ProgressBar label="Images read" value={done} max={initialTotal} className="mt-3" />
       <p className="mt-2 text-sm tabular-nums" data-testid="clip-progress">
         {stats.images.toLocaleString("en-US")} read here · {stats.todo.toLocaleString("en-US")} to read
         {perSecond > 0 ? ` · ${perSecond.toFixed(1)} images/s` : ""}

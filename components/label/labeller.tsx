@@ -9,6 +9,7 @@ import type { ChipMethod } from "@/lib/faces/provenance";
 import { useFacePipeline } from "./use-face-pipeline";
 import { useLabellingLoop } from "./use-labelling-loop";
 import { LastImageFigure, ModelMissing } from "./labeller-parts";
+import { ProgressBar } from "@/components/ui/progress";
 
 export function Labeller({
   runId,
@@ -32,7 +33,6 @@ export function Labeller({
   const facesPerSecond = stats.activeMs > 0 ? stats.faces / (stats.activeMs / 1000) : 0;
   const imagesPerSecond = stats.activeMs > 0 ? stats.images / (stats.activeMs / 1000) : 0;
   const labelledTotal = initialTotal - stats.todo;
-  const pct = initialTotal ? (labelledTotal / initialTotal) * 100 : 0;
 
   return (
     <div className="space-y-6">
@@ -86,16 +86,7 @@ export function Labeller({
           )
         }
       >
-        <div
-          role="progressbar"
-          aria-label="Images labelled"
-          aria-valuemin={0}
-          aria-valuemax={initialTotal}
-          aria-valuenow={labelledTotal}
-          className="h-3 w-full overflow-hidden rounded bg-slate-100"
-        >
-          <div className="h-full bg-indigo-600 transition-all" style={{ width: `${pct}%` }} />
-        </div>
+        <ProgressBar label="Images labelled" value={labelledTotal} max={initialTotal} tone="indigo" />
         <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-5">
           <div>
             <dt className="text-xs text-slate-500">Still to label</dt>

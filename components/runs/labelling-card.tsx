@@ -10,6 +10,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { ProvenanceBadge, ProvenanceDetails } from "@/components/faces/provenance";
 import { Alert } from "@/components/ui/alert";
+import { ProgressBar } from "@/components/ui/progress";
 
 type Labelling = NonNullable<RunSummary["labelling"]>;
 
@@ -97,16 +98,7 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
           {error}
         </Alert>
       )}
-      <div
-        role="progressbar"
-        aria-label="Images labelled"
-        aria-valuemin={0}
-        aria-valuemax={labelling.images}
-        aria-valuenow={done}
-        className="h-3 w-full overflow-hidden rounded bg-slate-100"
-      >
-        <div className="h-full bg-emerald-600 transition-all" style={{ width: `${labelling.images ? (done / labelling.images) * 100 : 0}%` }} />
-      </div>
+      <ProgressBar label="Images labelled" value={done} max={labelling.images} />
       <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-6" data-testid="labelling">
         {(
           [

@@ -11,6 +11,7 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { Table, Td, Th } from "@/components/ui/table";
 import { CONTEXT_LABELS, CONTEXTS, type Context } from "@/lib/benchmark/labels";
 import { DONE_QUERY, isLive, outcomeTone, workerTone } from "@/lib/core/run-status";
+import { ProgressBar } from "@/components/ui/progress";
 
 const DONE: readonly string[] = DONE_QUERY;
 const CONTEXT_ORDER: readonly string[] = ["", ...CONTEXTS];
@@ -96,16 +97,7 @@ export function RunProgress({
         </Alert>
       )}
       {run.error && <p className="mb-2 text-sm text-amber-800">{run.error}</p>}
-      <div
-        role="progressbar"
-        aria-label="Run progress"
-        aria-valuemin={0}
-        aria-valuemax={run.plannedCount}
-        aria-valuenow={run.done}
-        className="h-3 w-full overflow-hidden rounded bg-slate-100"
-      >
-        <div className="h-full bg-indigo-600 transition-all" style={{ width: `${pct}%` }} />
-      </div>
+      <ProgressBar label="Run progress" value={run.done} max={run.plannedCount} tone="indigo" />
       <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-5">
         <div>
           <dt className="text-xs text-slate-500">Done</dt>

@@ -184,6 +184,13 @@ export function boundLease(token: string, account: string | null): string {
   return account ? `${account}|${token}` : token;
 }
 
+/** The images a post is about, refused when one appears twice (it would be stored twice). */
+export function distinctImageIds(results: ReadonlyArray<{ imageId: string }>): string[] {
+  const ids = results.map((x) => x.imageId);
+  if (new Set(ids).size !== ids.length) throw new z.ZodError([{ code: "custom", path: ["results"], message: "an image appears twice", input: ids }]);
+  return ids;
+}
+
 /**
  * Stores a tab's results in one transaction: faces with all raw probabilities, the image marked labelled (or
  * no_face). Results for images this tab does not hold (lease expired and taken by another tab, or already
@@ -196,8 +203,7 @@ export async function saveLabels(
 ): Promise<{ saved: number; faces: number; refused: string[] }> {
   const r = labelResultsSchema.parse(input);
   const owner = boundLease(r.lease, account);
-  const ids = r.results.map((x) => x.imageId);
-  if (new Set(ids).size !== ids.length) throw new z.ZodError([{ code: "custom", path: ["results"], message: "an image appears twice", input: ids }]);
+  const ids = distinctImageIds(r.results);
   return prisma.$transaction(async (tx) => {
     const held = await tx.image.findMany({
       where: { id: { in: ids }, labelStatus: "leased", leaseOwner: owner },

@@ -9,7 +9,7 @@ import { DomainError } from "../../core/errors";
 import { labelRuntimeSchema, modelRefSchema } from "../../faces/provenance";
 import { findSuite } from "../../suites";
 import { emitIfLabellingDone } from "../webhooks/emit";
-import { boundLease, leaseTokenSchema } from "./leases";
+import { boundLease, distinctImageIds, leaseTokenSchema } from "./leases";
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "a sha256: 64 lowercase hex digits");
 const probs = z
@@ -35,8 +35,7 @@ const readingResultsSchema = z.object({
 export async function saveReadings(prisma: PrismaClient, input: unknown, account: string | null = null): Promise<{ saved: number; refused: string[] }> {
   const r = readingResultsSchema.parse(input);
   const owner = boundLease(r.lease, account);
-  const ids = r.results.map((x) => x.imageId);
-  if (new Set(ids).size !== ids.length) throw new z.ZodError([{ code: "custom", path: ["results"], message: "an image appears twice", input: ids }]);
+  const ids = distinctImageIds(r.results);
   return prisma.$transaction(async (tx) => {
     const held = await tx.image.findMany({
       where: { id: { in: ids }, labelStatus: "leased", leaseOwner: owner },
