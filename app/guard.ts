@@ -8,7 +8,13 @@ import { DomainError } from "@/lib/core/errors";
 
 /** The signed-in viewer of this request, or null. */
 export async function currentViewer(): Promise<Viewer | null> {
-  return viewerFrom(await headers());
+  try {
+    return await viewerFrom(await headers());
+  } catch (e) {
+    // A client refused for failed token attempts is, to a page or an action, nobody (routes answer it 429).
+    if (e instanceof DomainError && e.code === "rate_limited") return null;
+    throw e;
+  }
 }
 
 /**

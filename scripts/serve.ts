@@ -32,8 +32,12 @@ async function main() {
       return;
     }
     const h = req.headers;
-    const xff = Array.isArray(h["x-forwarded-for"]) ? h["x-forwarded-for"].join(",") : h["x-forwarded-for"];
-    const client = resolveClientAddress(req.socket.remoteAddress ?? "", xff, trusted, h["forwarded"] !== undefined || h["x-real-ip"] !== undefined);
+    const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(",") : v);
+    const client = resolveClientAddress(
+      req.socket.remoteAddress ?? "",
+      { xForwardedFor: joined(h["x-forwarded-for"]), forwarded: joined(h["forwarded"]), xRealIp: joined(h["x-real-ip"]) },
+      trusted,
+    );
     delete h[CLIENT_HEADER];
     delete h["forwarded"];
     delete h["x-real-ip"];

@@ -131,6 +131,7 @@ describe("personal access tokens", () => {
       email: "ci@example.org",
       name: "CI",
       role: "admin" as const,
+      accountRole: "admin" as const,
       spendingLimitUsd: null,
       token: { id: "t", name: "x", role: null },
     };

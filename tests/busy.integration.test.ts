@@ -55,14 +55,17 @@ async function ticksDuring<T>(fn: () => Promise<T>): Promise<{ value: T | Error;
 describe.skipIf(!sqlite)("a held SQLite write lock", () => {
   it("lets reads through at once and a write wait without blocking the event loop", async () => {
     holder.exec("BEGIN IMMEDIATE");
+    // The read does not wait for the writer (WAL): it answers while the lock is still held, with no error.
     const read = await ticksDuring(() => db().run.count());
-    expect(read.ms).toBeLessThan(500);
+    expect(read.value).not.toBeInstanceOf(Error);
+    expect(holder.inTransaction).toBe(true);
     setTimeout(() => holder.exec("COMMIT"), 600);
     const write = await ticksDuring(() => db().auditLog.create({ data: { action: "test.busy" } }));
     expect(write.value).not.toBeInstanceOf(Error);
     expect(write.ms).toBeGreaterThanOrEqual(550);
-    // The loop kept turning: most of the 10 ms ticks of the wait happened (a synchronous wait would allow ~none).
-    expect(write.ticks).toBeGreaterThan((write.ms / 10) * 0.5);
+    // The loop kept turning through the 600 ms wait (a synchronous wait allows no tick at all; a busy machine fewer
+    // than the 60 a quiet one gets, so the bar is "some", not "most").
+    expect(write.ticks).toBeGreaterThanOrEqual(3);
   });
 
   it("answers 503 with Retry-After, not 500, when a request's write outlasts the patience", async () => {

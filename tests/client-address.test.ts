@@ -2,33 +2,73 @@
 // an untrusted peer is ignored, a trusted proxy's report is believed hop by hop, and only the serving process's
 // signed header tells pages who is asking.
 import { describe, expect, it } from "vitest";
-import { clientFromHeaders, clientHeaderValue, isLoopbackAddress, parseTrustedProxies, resolveClientAddress } from "../lib/auth/client-address";
+import { clientFromHeaders, clientHeaderValue, isLoopbackAddress, parseHop, parseTrustedProxies, resolveClientAddress } from "../lib/auth/client-address";
 
 const none = parseTrustedProxies(undefined);
 const caddy = parseTrustedProxies("127.0.0.1, ::1");
+const xff = (v: string) => ({ xForwardedFor: v });
 
 describe("client address", () => {
   it("ignores forwarding headers from a peer nobody trusts", () => {
-    expect(resolveClientAddress("203.0.113.9", "127.0.0.1", none)).toEqual({ address: "203.0.113.9", local: false });
-    expect(resolveClientAddress("::ffff:203.0.113.9", "127.0.0.1, 127.0.0.1", caddy)).toEqual({ address: "203.0.113.9", local: false });
+    expect(resolveClientAddress("203.0.113.9", xff("127.0.0.1"), none)).toEqual({ address: "203.0.113.9", local: false });
+    expect(resolveClientAddress("::ffff:203.0.113.9", xff("127.0.0.1, 127.0.0.1"), caddy)).toEqual({ address: "203.0.113.9", local: false });
   });
 
   it("counts a loopback peer as local only when it forwarded nothing (a proxy nobody configured is not this machine)", () => {
-    expect(resolveClientAddress("127.0.0.1", undefined, none)).toEqual({ address: "127.0.0.1", local: true });
-    expect(resolveClientAddress("::1", undefined, none)).toEqual({ address: "::1", local: true });
-    expect(resolveClientAddress("127.0.0.1", "198.51.100.7", none)).toEqual({ address: "127.0.0.1", local: false });
-    expect(resolveClientAddress("127.0.0.1", undefined, none, true)).toEqual({ address: "127.0.0.1", local: false });
+    expect(resolveClientAddress("127.0.0.1", {}, none)).toEqual({ address: "127.0.0.1", local: true });
+    expect(resolveClientAddress("::1", {}, none)).toEqual({ address: "::1", local: true });
+    expect(resolveClientAddress("127.0.0.1", xff("198.51.100.7"), none)).toEqual({ address: "127.0.0.1", local: false });
+    expect(resolveClientAddress("127.0.0.1", { xRealIp: "203.0.113.5" }, none)).toEqual({ address: "127.0.0.1", local: false });
   });
 
   it("believes a trusted proxy's report, right to left, and stops at the first untrusted hop", () => {
-    expect(resolveClientAddress("127.0.0.1", "198.51.100.7", caddy)).toEqual({ address: "198.51.100.7", local: false });
+    expect(resolveClientAddress("127.0.0.1", xff("198.51.100.7"), caddy)).toEqual({ address: "198.51.100.7", local: false });
     // The client wrote "127.0.0.1" itself before reaching Caddy; Caddy appended the real address.
-    expect(resolveClientAddress("127.0.0.1", "127.0.0.1, 198.51.100.7", caddy)).toEqual({ address: "198.51.100.7", local: false });
+    expect(resolveClientAddress("127.0.0.1", xff("127.0.0.1, 198.51.100.7"), caddy)).toEqual({ address: "198.51.100.7", local: false });
     const chain = parseTrustedProxies("127.0.0.1, 10.0.0.0/8");
-    expect(resolveClientAddress("127.0.0.1", "192.0.2.1, 198.51.100.7, 10.1.2.3", chain).address).toBe("198.51.100.7");
+    expect(resolveClientAddress("127.0.0.1", xff("192.0.2.1, 198.51.100.7, 10.1.2.3"), chain).address).toBe("198.51.100.7");
     // A browser on the proxy's own machine is local.
-    expect(resolveClientAddress("127.0.0.1", "127.0.0.1", caddy)).toEqual({ address: "127.0.0.1", local: true });
-    expect(resolveClientAddress("127.0.0.1", "not-an-ip", caddy).address).toBe("127.0.0.1");
+    expect(resolveClientAddress("127.0.0.1", xff("127.0.0.1"), caddy)).toEqual({ address: "127.0.0.1", local: true });
+  });
+
+  it("never takes a trusted proxy's unreadable, missing or conflicting report as this machine", () => {
+    // What the hostile test sent through the documented FOF_TRUSTED_PROXIES=127.0.0.1,::1: each was "local".
+    for (const f of [
+      xff("unknown"),
+      xff("not-an-ip"),
+      xff(""),
+      xff("198.51.100.7, unknown"),
+      xff("localhost"),
+      { xRealIp: "unknown" },
+      { forwarded: "for=unknown" },
+      { forwarded: 'for="_hidden"' },
+      { forwarded: "proto=https" },
+      // a client-written X-Real-IP / Forwarded passed through beside the X-Forwarded-For the proxy appended
+      { xForwardedFor: "198.51.100.7", xRealIp: "127.0.0.1" },
+      { xForwardedFor: "198.51.100.7", forwarded: "for=127.0.0.1" },
+    ])
+      expect(resolveClientAddress("127.0.0.1", f, caddy), JSON.stringify(f)).toEqual({ address: "unknown", local: false });
+    // A client hop that is readable but further left than an unreadable one is never reached.
+    expect(resolveClientAddress("127.0.0.1", xff("127.0.0.1, garbage, 10.0.0.1"), parseTrustedProxies("127.0.0.1, 10.0.0.0/8")).local).toBe(false);
+  });
+
+  it("reads hops the way proxies write them: ip:port, [v6]:port, RFC 7239 Forwarded, nginx's X-Real-IP", () => {
+    expect(resolveClientAddress("127.0.0.1", xff("198.51.100.7:51234"), caddy)).toEqual({ address: "198.51.100.7", local: false });
+    expect(resolveClientAddress("127.0.0.1", xff("1.2.3.4:80"), caddy)).toEqual({ address: "1.2.3.4", local: false });
+    expect(resolveClientAddress("::1", xff("[2001:db8::1]:443"), caddy)).toEqual({ address: "2001:db8::1", local: false });
+    expect(resolveClientAddress("::1", xff("2001:db8::1"), caddy)).toEqual({ address: "2001:db8::1", local: false });
+    expect(resolveClientAddress("127.0.0.1", { xRealIp: "203.0.113.5" }, caddy)).toEqual({ address: "203.0.113.5", local: false });
+    expect(resolveClientAddress("127.0.0.1", { forwarded: 'for=192.0.2.60;proto=http, for="[2001:db8:cafe::17]:4711"' }, caddy)).toEqual({
+      address: "2001:db8:cafe::17",
+      local: false,
+    });
+    // nginx's usual pair: X-Real-IP $remote_addr and X-Forwarded-For $proxy_add_x_forwarded_for agree.
+    expect(resolveClientAddress("127.0.0.1", { xForwardedFor: "203.0.113.5", xRealIp: "203.0.113.5" }, caddy).address).toBe("203.0.113.5");
+    // A browser on the proxy's machine, told in any of these ways, is local.
+    expect(resolveClientAddress("127.0.0.1", xff("127.0.0.1:40000"), caddy)).toEqual({ address: "127.0.0.1", local: true });
+    expect(resolveClientAddress("127.0.0.1", { xRealIp: "::1" }, caddy)).toEqual({ address: "::1", local: true });
+    expect(parseHop("[::ffff:127.0.0.1]:80")).toBe("127.0.0.1");
+    for (const bad of ["", "unknown", "1.2.3.4:", "[1.2.3.4]:80", "1.2.3.4:80:90", "example.org", '"', "[::1"]) expect(parseHop(bad), bad).toBeNull();
   });
 
   it("refuses a malformed FOF_TRUSTED_PROXIES", () => {

@@ -158,16 +158,20 @@ describe("FAIntbench read with CLIP", () => {
 
     // Hostile posts: groups that are not the suite's, and readings for a faces run's images.
     const clipRun = await generated({ ...CONFIG, imagesPerPrompt: 1, itemsPerAcquired: 1, acquired: ["occupation"], instrument: "clip" }, 8);
-    const lease = await engine.leaseImages(prisma(), { runId: clipRun.id, instrument: "clip", max: 1 });
-    const post = (groups: Record<string, number[]>, leaseToken = lease.lease, imageId = lease.images[0].id) =>
+    const lease = await engine.leaseImages(prisma(), { runId: clipRun.id, instrument: "clip", max: 2 });
+    const post = (groups: Record<string, number[]>, leaseToken = lease.lease, imageId = lease.images[0].id, weightsSha256 = "3".repeat(64)) =>
       saveReadings(prisma(), {
         lease: leaseToken,
         model: { model: "x", sha256: "1".repeat(64) },
-        texts: { sha256: "2".repeat(64), weightsSha256: "3".repeat(64) },
+        texts: { sha256: "2".repeat(64), weightsSha256 },
         runtime: "node-cpu",
         results: [{ imageId, groups }],
       });
     await expect(post({ person: [0.5, 0.5] })).rejects.toThrow(/expected the groups .*missing or wrong size/);
+    // A group named after the prototype's members is not a group of the suite (an `in` check took it for one).
+    const allGroups = Object.fromEntries(Object.entries(CLIP_GROUPS).map(([k, t]) => [k, t.map(() => 1 / t.length)]));
+    await expect(post({ ...allGroups, constructor: [0.5, 0.5] })).rejects.toThrow(/unknown: constructor/);
+    await expect(post({ ...allGroups, toString: [0.5, 0.5] })).rejects.toThrow(/unknown: toString/);
     await expect(post({ person: [0.7, 0.7] })).rejects.toThrow(/must sum to 1/);
     const facesRun = await generated({ ...CONFIG, imagesPerPrompt: 1, itemsPerAcquired: 1, acquired: ["occupation"] }, 9);
     const facesLease = await engine.leaseImages(prisma(), { runId: facesRun.id, max: 1 });
@@ -176,6 +180,11 @@ describe("FAIntbench read with CLIP", () => {
     // A well-formed post is stored; the same image again is refused as not held.
     expect(await post(uniform)).toEqual({ saved: 1, refused: [] });
     expect(await post(uniform)).toEqual({ saved: 0, refused: [lease.images[0].id] });
+    // The run's next image, from the same tower and text file but claiming other weights: another instrument, refused.
+    expect(lease.images.length).toBe(2);
+    await expect(post(uniform, lease.lease, lease.images[1].id, "b8cca3fd41ae0c99ba7e8951adf17d267cdb84cd88be6f7c2e0eca1737a03836")).rejects.toThrow(
+      /One run is read by one instrument/,
+    );
   }, 240_000);
 
   it("imports the paper's layout as a CLIP run when asked (and refuses CLIP for a suite without it); the import is read and scored", async () => {

@@ -5,7 +5,14 @@ import { authorize, type Viewer } from "../lib/auth/guard";
 import { can, PERMISSIONS, ROLES } from "../lib/auth/roles";
 import { DomainError } from "../lib/core/errors";
 
-const viewer = (role: Viewer["role"]): Viewer => ({ id: `u-${role}`, email: `${role}@example.org`, name: role, role, spendingLimitUsd: null });
+const viewer = (role: Viewer["role"]): Viewer => ({
+  id: `u-${role}`,
+  email: `${role}@example.org`,
+  name: role,
+  role,
+  accountRole: role,
+  spendingLimitUsd: null,
+});
 
 describe("authorize", () => {
   it("refuses a signed-out caller with 401", () => {

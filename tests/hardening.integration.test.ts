@@ -292,7 +292,7 @@ describe("files on disk", () => {
     const img = new PNG({ width: 16, height: 16 });
     img.data.fill(200);
     const png = PNG.sync.write(img);
-    const stored = storeImage(dir, png, validateImage(png));
+    const stored = storeImage(dir, png, await validateImage(png));
     expect(mode(path.join(dir, stored.path))).toBe(0o600);
   });
 });

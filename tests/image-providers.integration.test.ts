@@ -24,20 +24,20 @@ describe("image providers", () => {
   it("OpenAI Images (base64 answer) returns a valid PNG of the asked size", async () => {
     const p = openaiImageProvider({ apiKey: "sk-emu", baseURL: emu.openaiBaseUrl, model: "dall-e-3", quality: "standard", timeoutMs: 10_000 });
     const res = await p.generate(req());
-    expect(validateImage(res.bytes)).toMatchObject({ mime: "image/png", width: 256, height: 256 });
+    expect(await validateImage(res.bytes)).toMatchObject({ mime: "image/png", width: 256, height: 256 });
     expect(res.revisedPrompt).toMatch(/vote/);
     expect(emu.lastImageRequest()).toMatchObject({ model: "dall-e-3", size: "256x256", quality: "standard", response_format: "b64_json", n: 1 });
   });
 
   it("gpt-image models are called without response_format", async () => {
     const p = openaiImageProvider({ apiKey: "sk-emu", baseURL: emu.openaiBaseUrl, model: "gpt-image-1", timeoutMs: 10_000 });
-    expect(validateImage((await p.generate(req())).bytes).width).toBe(256);
+    expect((await validateImage((await p.generate(req())).bytes)).width).toBe(256);
     expect(emu.lastImageRequest()).not.toHaveProperty("response_format");
   });
 
   it("Replicate image models: polls the prediction and downloads the output URL", async () => {
     const p = replicateImageProvider({ auth: "r8_emu", baseUrl: emu.replicateBaseUrl, model: "black-forest-labs/flux-emu" });
-    expect(validateImage((await p.generate(req())).bytes)).toMatchObject({ width: 256, height: 256 });
+    expect(await validateImage((await p.generate(req())).bytes)).toMatchObject({ width: 256, height: 256 });
   });
 
   it("classifies 429 with Retry-After and 500 for the engine, without leaking the key", async () => {

@@ -21,7 +21,7 @@ describe("image serving", () => {
     const p = new PNG({ width: 32, height: 32 });
     p.data.fill(90);
     const buf = PNG.sync.write(p);
-    const valid = validateImage(buf);
+    const valid = await validateImage(buf);
     const stored = storeImage(env().dataDir, buf, valid);
     const model = await db().modelConfig.create({ data: { slug: "mj", label: "Midjourney", modality: "t2i", provider: "import", modelId: "midjourney" } });
     const image = await db().image.create({

@@ -84,7 +84,11 @@ describe("outbound endpoint policy", () => {
     expect(p.allows("x", "10.9.9.9")).toBe(true);
     expect(p.allows("x", "169.254.169.254")).toBe(false);
     expect(p.allows("vllm.internal", "192.168.5.5")).toBe(true);
-    expect(p.allows("llm.lan", "192.168.5.6")).toBe(true);
+    // A URL allows its scheme, host and port only.
+    expect(p.allows("llm.lan", "192.168.5.6", { protocol: "https:", port: "8000" })).toBe(true);
+    expect(p.allows("llm.lan", "192.168.5.6", { protocol: "https:", port: "8001" })).toBe(false);
+    expect(p.allows("llm.lan", "192.168.5.6", { protocol: "http:", port: "8000" })).toBe(false);
+    expect(p.allows("llm.lan", "192.168.5.6")).toBe(false);
     expect(p.allows("example.org", "93.184.215.14")).toBe(true);
   });
 

@@ -7,7 +7,7 @@ import { db } from "@/lib/db";
 import { archiveModel, deleteModel, modelInputSchema, upsertModel } from "@/lib/features/runs/models";
 import { DomainError } from "@/lib/core/errors";
 import { actionGuard } from "@/app/guard";
-import { audit } from "@/lib/auth/audit";
+import { actorOf, audit } from "@/lib/auth/audit";
 
 export interface ModelFormState {
   ok?: boolean;
@@ -47,7 +47,7 @@ export async function saveModel(_prev: ModelFormState, form: FormData): Promise<
   }
   const m = await upsertModel(db(), parsed.data, g.viewer.id);
   await audit(db(), {
-    userId: g.viewer.id,
+    ...actorOf(g.viewer),
     action: "model.save",
     targetType: "model",
     targetId: m.slug,
@@ -73,7 +73,7 @@ export async function manageModel(_prev: ModelFormState, form: FormData): Promis
     if (op === "delete") await deleteModel(db(), slug);
     else await archiveModel(db(), slug, op === "archive", g.viewer.id);
     await audit(db(), {
-      userId: g.viewer.id,
+      ...actorOf(g.viewer),
       action: op === "delete" ? "model.delete" : op === "archive" ? "model.archive" : "model.restore",
       targetType: "model",
       targetId: slug,

@@ -6,7 +6,7 @@ import { db } from "@/lib/db";
 import { createAssignment } from "@/lib/features/review/assignments";
 import { DomainError } from "@/lib/core/errors";
 import { actionGuard } from "@/app/guard";
-import { audit } from "@/lib/auth/audit";
+import { actorOf, audit } from "@/lib/auth/audit";
 import { enabledUsersWhoCan } from "@/lib/auth/users";
 
 export interface AssignmentFormState {
@@ -33,7 +33,7 @@ export async function createAssignmentAction(_prev: AssignmentFormState, form: F
       seed: String(form.get("seed") || "1"),
     });
     await audit(db(), {
-      userId: g.viewer.id,
+      ...actorOf(g.viewer),
       action: "assignment.create",
       targetType: "assignment",
       targetId: r.id,

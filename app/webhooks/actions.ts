@@ -21,7 +21,7 @@ export async function createWebhookAction(_prev: WebhookFormState, form: FormDat
   const g = await actionGuard("webhooks.manage");
   if ("message" in g) return { message: g.message };
   try {
-    const { secret } = await createWebhook(db(), { url: String(form.get("url") ?? ""), events: form.getAll("events").map(String) as never }, g.viewer.id);
+    const { secret } = await createWebhook(db(), { url: String(form.get("url") ?? ""), events: form.getAll("events").map(String) as never }, g.viewer);
     revalidatePath("/webhooks");
     return { ok: true, secret, message: "Webhook registered. Copy its signing secret now: it is not shown again." };
   } catch (e) {
@@ -40,7 +40,7 @@ export async function deleteWebhookAction(input: z.input<typeof idSchema>): Prom
   const parsed = idSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "invalid request" };
   try {
-    await deleteWebhook(db(), parsed.data.id, g.viewer.id);
+    await deleteWebhook(db(), parsed.data.id, g.viewer);
   } catch (e) {
     if (e instanceof DomainError) return { ok: false, error: e.message };
     throw e;
@@ -56,7 +56,7 @@ export async function redeliverAction(input: z.input<typeof idSchema>): Promise<
   const parsed = idSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "invalid request" };
   try {
-    await redeliver(db(), parsed.data.id);
+    await redeliver(db(), parsed.data.id, g.viewer);
   } catch (e) {
     if (e instanceof DomainError) return { ok: false, error: e.message };
     throw e;

@@ -3,7 +3,7 @@
 import { db } from "../../lib/db";
 import { isRole, ROLES } from "../../lib/auth/roles";
 import { createToken, listTokens, revokeToken } from "../../lib/auth/tokens";
-import { accountByEmail, withDb } from "./accounts";
+import { accountByEmail, retrying, withDb } from "./accounts";
 
 const state = (t: { revokedAt: Date | null; expiresAt: Date | null }) =>
   t.revokedAt ? "revoked" : t.expiresAt && t.expiresAt <= new Date() ? "expired" : "live";
@@ -13,7 +13,9 @@ export const tokenCommands = {
     withDb(async () => {
       if (opts.role !== undefined && !isRole(opts.role)) throw new Error(`unknown role "${opts.role}": one of ${ROLES.join(", ")}`);
       const u = await accountByEmail(opts.email);
-      const { secret, token } = await createToken(db(), u.id, { name: opts.name, role: opts.role as never, expiresDays: opts.expiresDays }, null);
+      const { secret, token } = await retrying(() =>
+        createToken(db(), u.id, { name: opts.name, role: opts.role as never, expiresDays: opts.expiresDays }, null),
+      );
       process.stderr.write(
         `token "${token.name}" for ${u.email} (${token.role ?? u.role}), expires ${token.expiresAt?.toISOString().slice(0, 10)}: shown once\n`,
       );
@@ -22,7 +24,7 @@ export const tokenCommands = {
   list: (opts: { email: string }) =>
     withDb(async () => {
       const u = await accountByEmail(opts.email);
-      for (const t of await listTokens(db(), u.id))
+      for (const t of await retrying(() => listTokens(db(), u.id)))
         process.stdout.write(
           [
             t.name,
@@ -37,7 +39,7 @@ export const tokenCommands = {
   revoke: (opts: { email: string; name: string }) =>
     withDb(async () => {
       const u = await accountByEmail(opts.email);
-      await revokeToken(db(), u.id, { name: opts.name }, null);
+      await retrying(() => revokeToken(db(), u.id, { name: opts.name }, null));
       process.stderr.write(`revoked "${opts.name}" of ${u.email}\n`);
     }),
 };

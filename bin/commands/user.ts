@@ -7,7 +7,7 @@ import { publicUrl } from "../../lib/auth/server";
 import { ROLES, isRole, type Role } from "../../lib/auth/roles";
 import { createUser, listUsers, setDisabled, setRole, setSpendingLimit } from "../../lib/auth/users";
 import { readSecret } from "../../lib/env";
-import { accountByEmail, withDb } from "./accounts";
+import { accountByEmail, retrying, withDb } from "./accounts";
 
 async function readPassword(): Promise<string> {
   const fromEnv = readSecret("FOF_USER_PASSWORD");
@@ -28,32 +28,49 @@ function role(value: string): Role {
 export const userCommands = {
   add: (email: string, opts: { role: string; name?: string; limit?: string }) =>
     withDb(async () => {
-      const u = await createUser(db(), { email, name: opts.name ?? email.split("@")[0], password: await readPassword(), role: role(opts.role) });
-      if (opts.limit !== undefined) await setSpendingLimit(db(), null, u.id, Number(opts.limit));
+      const password = await readPassword();
+      const u = await retrying(() => createUser(db(), { email, name: opts.name ?? email.split("@")[0], password, role: role(opts.role) }));
+      if (opts.limit !== undefined) await retrying(() => setSpendingLimit(db(), null, u.id, Number(opts.limit)));
       process.stdout.write(JSON.stringify({ id: u.id, email: u.email, role: u.role }) + "\n");
     }),
   list: () =>
     withDb(async () => {
-      for (const u of await listUsers(db()))
+      for (const u of await retrying(() => listUsers(db())))
         process.stdout.write(
           `${u.email}\t${u.role}${u.disabled ? "\tdisabled" : ""}${u.spendingLimitUsd !== null ? `\tlimit $${u.spendingLimitUsd}` : ""}${u.placeholder ? "\tplaceholder" : ""}\n`,
         );
     }),
-  role: (email: string, r: string) => withDb(async () => setRole(db(), null, (await accountByEmail(email)).id, role(r))),
-  disable: (email: string) => withDb(async () => setDisabled(db(), null, (await accountByEmail(email)).id, true)),
-  enable: (email: string) => withDb(async () => setDisabled(db(), null, (await accountByEmail(email)).id, false)),
+  role: (email: string, r: string) =>
+    withDb(async () => {
+      const { id } = await accountByEmail(email);
+      await retrying(() => setRole(db(), null, id, role(r)));
+    }),
+  disable: (email: string) =>
+    withDb(async () => {
+      const { id } = await accountByEmail(email);
+      await retrying(() => setDisabled(db(), null, id, true));
+    }),
+  enable: (email: string) =>
+    withDb(async () => {
+      const { id } = await accountByEmail(email);
+      await retrying(() => setDisabled(db(), null, id, false));
+    }),
   limit: (email: string, usd: string) =>
-    withDb(async () => setSpendingLimit(db(), null, (await accountByEmail(email)).id, usd === "none" ? null : Number(usd))),
+    withDb(async () => {
+      const { id } = await accountByEmail(email);
+      await retrying(() => setSpendingLimit(db(), null, id, usd === "none" ? null : Number(usd)));
+    }),
   invite: (opts: { role: string; email?: string }) =>
     withDb(async () => {
-      const admin = (await listUsers(db())).find((u) => u.role === "admin" && !u.disabled);
+      const admin = (await retrying(() => listUsers(db()))).find((u) => u.role === "admin" && !u.disabled);
       if (!admin) throw new Error("create an admin first (fof user add --role admin)");
-      const inv = await createInvitation(db(), admin.id, { role: role(opts.role), email: opts.email ?? null });
+      const inv = await retrying(() => createInvitation(db(), admin.id, { role: role(opts.role), email: opts.email ?? null }));
       process.stdout.write(`${publicUrl()}${inv.path}\n`);
     }),
   reset: (email: string) =>
     withDb(async () => {
-      const link = await createResetLink(db(), null, (await accountByEmail(email)).id);
+      const { id } = await accountByEmail(email);
+      const link = await retrying(() => createResetLink(db(), null, id));
       process.stdout.write(`${publicUrl()}${link.path}\n`);
     }),
 };

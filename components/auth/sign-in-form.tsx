@@ -33,7 +33,15 @@ export function SignInForm({ next }: { next: string }) {
             return;
           }
           // One message for a wrong password, an unknown email and a disabled account: nobody learns who has one.
-          setMessage(res.status === 429 ? "Too many attempts: wait a minute, then try again." : "Wrong email or password.");
+          setMessage(
+            res.status === 429
+              ? "Too many attempts: wait a minute, then try again."
+              : res.status === 503
+                ? "The server is busy: try again in a moment."
+                : res.status >= 500
+                  ? `The server could not sign you in (HTTP ${res.status}): try again, or tell an admin.`
+                  : "Wrong email or password.",
+          );
         } catch {
           setMessage("The server could not be reached.");
         } finally {

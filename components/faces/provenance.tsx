@@ -19,6 +19,10 @@ const SHORT: Record<ClassifierStatus, string> = {
   unverified: "not verified as FairFace",
 };
 
+/** Whose word a checksum is: the labeller's, except where the server compared it with a file it served. */
+const DECLARED =
+  "Checksums are declared by the labellers (browser tabs, label workers). The server checks a browser's declaration against the files it served that tab (detector, landmarker, its FairFace file, CLIP's files); a file a person chose in their own browser is their word.";
+
 export function ProvenanceBadge({ p }: { p: LabelProvenance }) {
   if (!p.classifiers.length && p.readers.length)
     return p.readers.every((r) => r.known) ? (
@@ -42,10 +46,13 @@ export function ProvenanceBadge({ p }: { p: LabelProvenance }) {
 export function ProvenanceDetails({ p, runName }: { p: LabelProvenance; runName?: string }) {
   if (!p.classifiers.length && p.readers.length)
     return (
-      <p className="text-sm" data-testid="label-provenance">
-        {runName ? `${runName}: ` : ""}
-        {provenanceText(p)}
-      </p>
+      <div className="space-y-1 text-sm" data-testid="label-provenance">
+        <p>
+          {runName ? `${runName}: ` : ""}
+          {provenanceText(p)}
+        </p>
+        <p className="text-xs text-slate-500">{DECLARED}</p>
+      </div>
     );
   if (!p.classifiers.length) return <p className="text-sm text-slate-500">{runName ? `${runName}: ` : ""}no face has classifier output yet.</p>;
   return (
@@ -72,6 +79,7 @@ export function ProvenanceDetails({ p, runName }: { p: LabelProvenance; runName?
           : "none recorded (hand-drawn boxes only)"}{" "}
         · Runtime: {p.runtimes.map((r) => `${r.runtime} (${r.faces.toLocaleString("en-US")} faces)`).join(", ")}
       </p>
+      <p className="text-xs text-slate-500">{DECLARED}</p>
       {p.mixed ? (
         <Alert>{mixedClassifiersMessage(p)}</Alert>
       ) : (

@@ -127,7 +127,7 @@ export function useLabellingLoop(runId: string | null, initialTodo: number, pipe
         if (results.length) {
           const saved = await postJson<{ saved: number; refused: string[] }>("/api/label/results", {
             lease: lease.lease,
-            classifier: { model: classifierName, sha256: cls.sha256 },
+            classifier: { model: classifierName, sha256: cls.sha256, source: source?.kind === "browser" ? "browser" : "server" },
             detector: { model: "ultraface-rfb-320", sha256: det.sha256, threshold: DEFAULT_DETECTION_THRESHOLD },
             ...(lm ? { chip: "dlib-5pt", landmarker: { model: lm.name, sha256: lm.sha256 } } : { chip: "square" }),
             runtime: `browser-${backend.ep}`,

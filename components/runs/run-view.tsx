@@ -38,7 +38,7 @@ export function RunView({
       {error && <Alert compact>Live updates failed: {error.message}</Alert>}
       {!imported && <RunProgress run={run} canManage={canManage} control={control} updatedAt={updatedAt} />}
 
-      <FailuresPanel runId={run.id} failed={run.failed} failures={run.failures} canSeeItems={canExport} />
+      <FailuresPanel runId={run.id} failed={run.failed} failures={run.failures} usageFinding={run.usageFinding} canSeeItems={canExport} />
 
       {t2i && run.labelling && <LabellingCard runId={run.id} labelling={run.labelling} imported={imported} canManage={canManage} />}
       {run.scoresRefused && <Alert data-testid="scores-refused">{run.scoresRefused}</Alert>}

@@ -42,11 +42,27 @@ export const AUDIT_ACTIONS = [
   "token.revoke",
   "webhook.create",
   "webhook.delete",
+  "webhook.redeliver",
 ] as const;
 type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** Who acts: an account, and the personal access token its request came with, if any. */
+export interface Actor {
+  id: string;
+  token?: { id: string; name: string } | null;
+  /** the client address the serving process resolved for the request (lib/auth/client-address.ts) */
+  address?: string | null;
+}
+
+/** The account, token and client address an audit row names for a request's viewer (null: the server itself). */
+export function actorOf(viewer: Actor | null | undefined): { userId: string | null; token: { id: string; name: string } | null; ip: string | null } {
+  return { userId: viewer?.id ?? null, token: viewer?.token ? { id: viewer.token.id, name: viewer.token.name } : null, ip: viewer?.address ?? null };
+}
+
 export interface AuditEntry {
   userId: string | null;
+  /** the personal access token the request came with: recorded (its id, and its name in the details) */
+  token?: { id: string; name: string } | null;
   action: AuditAction;
   targetType?: string;
   targetId?: string;
@@ -76,7 +92,8 @@ export async function audit(tx: Tx, e: AuditEntry): Promise<void> {
       action: e.action,
       targetType: e.targetType ?? null,
       targetId: e.targetId ?? null,
-      detailsJson: JSON.stringify(e.details ?? {}),
+      detailsJson: JSON.stringify({ ...(e.details ?? {}), ...(e.token ? { token: e.token.name } : {}) }),
+      tokenId: e.token?.id ?? null,
       ip: e.ip ?? null,
     },
   });

@@ -38,6 +38,38 @@ function normaliseAddress(a: string): string {
   return m ? m[1] : s;
 }
 
+/**
+ * One hop as proxies write it — "203.0.113.9", "203.0.113.9:51234", "2001:db8::1", "[2001:db8::1]:443", quoted as
+ * in RFC 7239 — as a bare address; null when it is anything else ("unknown", an obfuscated name, a host name, junk).
+ */
+export function parseHop(raw: string): string | null {
+  let s = raw.trim();
+  if (s.length > 2 && s.startsWith('"') && s.endsWith('"')) s = s.slice(1, -1).trim();
+  if (s.length > 64) return null;
+  let addr: string | null = null;
+  const bracketed = /^\[([0-9a-fA-F:.]+)\](?::(\d{1,5}))?$/.exec(s);
+  if (bracketed) addr = isIP(bracketed[1]) === 6 ? bracketed[1] : null;
+  else if (isIP(s)) addr = s;
+  else {
+    const v4port = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})$/.exec(s);
+    if (v4port && isIP(v4port[1]) === 4) addr = v4port[1];
+  }
+  if (!addr) return null;
+  const out = normaliseAddress(addr);
+  return isIP(out) ? out : null;
+}
+
+/** The `for=` of each element of an RFC 7239 Forwarded header, left to right ("" where an element has none). */
+function forwardedFor(header: string): string[] {
+  return header.split(",").map((element) => {
+    for (const pair of element.split(";")) {
+      const eq = pair.indexOf("=");
+      if (eq > 0 && pair.slice(0, eq).trim().toLowerCase() === "for") return pair.slice(eq + 1).trim();
+    }
+    return "";
+  });
+}
+
 const trusts = (list: BlockList, a: string) => {
   const family = isIP(a);
   return family !== 0 && list.check(a, family === 6 ? "ipv6" : "ipv4");
@@ -49,31 +81,51 @@ export function isLoopbackAddress(a: string): boolean {
 }
 
 export interface ClientAddress {
-  /** the client's address as far as trusted hops tell */
+  /** the client's address as far as trusted hops tell; "unknown" when a trusted proxy did not say readably */
   address: string;
   /** the request came from this machine itself: a loopback peer that forwarded nothing, or trusted hops ending on loopback */
   local: boolean;
 }
 
+/** The forwarding headers a request carried (absent: undefined; several of one kind joined with ","). */
+export interface Forwarding {
+  xForwardedFor?: string;
+  forwarded?: string;
+  xRealIp?: string;
+}
+
+const UNKNOWN: ClientAddress = { address: "unknown", local: false };
+
 /**
- * The client's address from the socket peer and the X-Forwarded-For chain: each right-most hop is believed only
- * while the address that reported it is a trusted proxy. A loopback peer that is not a trusted proxy but sends
- * forwarding headers is a proxy nobody configured (or a forgery): its request does not count as local.
+ * The client's address from the socket peer and the forwarding headers. A peer nobody trusts is the client (and is
+ * local only when it forwarded nothing: a loopback proxy nobody configured, or a forgery, is not this machine). A
+ * trusted proxy's report is believed hop by hop from the right while the reporter is trusted — X-Forwarded-For,
+ * else RFC 7239 Forwarded, else X-Real-IP (nginx's `$remote_addr`). Whatever a trusted proxy reports must be
+ * readable and consistent: an unreadable hop ("unknown", a name, junk), an empty header, or headers naming different
+ * clients make the address unknown — never local, which would hand a fresh instance's setup to anyone.
  */
-export function resolveClientAddress(peer: string, forwardedFor: string | undefined, trusted: BlockList, hasOtherForwarding = false): ClientAddress {
-  let current = normaliseAddress(peer || "unknown");
-  const hops = (forwardedFor ?? "")
-    .split(",")
-    .map((s) => normaliseAddress(s))
-    .filter(Boolean);
-  const forwarded = hops.length > 0 || hasOtherForwarding;
-  if (!trusts(trusted, current)) return { address: current, local: isLoopbackAddress(current) && !forwarded };
-  while (hops.length && trusts(trusted, current)) {
-    const next = hops.pop()!;
-    if (!isIP(next)) break;
-    current = next;
+export function resolveClientAddress(peer: string, forwarding: Forwarding, trusted: BlockList): ClientAddress {
+  const current = parseHop(peer) ?? "unknown";
+  const chains: string[][] = [];
+  if (forwarding.xForwardedFor !== undefined) chains.push(forwarding.xForwardedFor.split(","));
+  if (forwarding.forwarded !== undefined) chains.push(forwardedFor(forwarding.forwarded));
+  if (forwarding.xRealIp !== undefined) chains.push([forwarding.xRealIp]);
+  if (!trusts(trusted, current)) return { address: current, local: isLoopbackAddress(current) && chains.length === 0 };
+  // A trusted address that forwarded nothing is a direct connection (a browser or curl on that machine).
+  if (chains.length === 0) return { address: current, local: isLoopbackAddress(current) };
+  // Every header must name the same immediate client of the proxy (a client-written X-Real-IP or Forwarded that a
+  // proxy passed through unchanged disagrees with the X-Forwarded-For it appended).
+  const first = chains.map((c) => parseHop(c.at(-1) ?? ""));
+  if (first.some((a) => a === null) || new Set(first).size !== 1) return UNKNOWN;
+  // Then further left through trusted hops, along the longest chain (X-Forwarded-For first).
+  const hops = [...chains.reduce((a, c) => (c.length > a.length ? c : a))];
+  let client = current;
+  while (hops.length && trusts(trusted, client)) {
+    const next = parseHop(hops.pop()!);
+    if (!next) return UNKNOWN;
+    client = next;
   }
-  return { address: current, local: isLoopbackAddress(current) };
+  return { address: client, local: isLoopbackAddress(client) };
 }
 
 /** The signed value the server sets: secret, address, local flag. */

@@ -64,6 +64,9 @@ function createAuth() {
       // socket and FOF_TRUSTED_PROXIES: a client cannot choose its own rate-limit bucket or audit address.
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },
     },
+    // Errors that are not the library's own answers (a database busy with another writer, a bug) reach the route
+    // (app/api/auth/[...all]/route.ts), which maps them like every other route: contention is 503 + Retry-After.
+    onAPIError: { throw: true },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path === "/sign-in/email") {

@@ -68,11 +68,17 @@ export async function leftUsd(prisma: PrismaClient, user: { id: string; spending
 
 export interface Steerer {
   id: string;
+  /** the role the request acts with: a limited token's, not its owner's (lib/auth/guard.ts) */
   role: Role;
   spendingLimitUsd: number | null;
+  /** the personal access token the request came with (named in the audit row) */
+  token?: { id: string; name: string } | null;
 }
 
-/** Whether an account may pause, resume, cancel or re-budget a run: its owner, or a role that steers any run. */
+/**
+ * Whether a request may pause, resume, cancel or re-budget a run: its owner, or a role that steers any run. `viewer.role`
+ * is the role the request acts with (a token limited to runner steers only its owner's runs, whoever the owner is).
+ */
 export function maySteer(viewer: { id: string; role: string }, run: { createdById: string | null }): boolean {
   return can(viewer.role, "runs.manage.any") || (can(viewer.role, "runs.manage") && run.createdById !== null && run.createdById === viewer.id);
 }

@@ -130,7 +130,14 @@ export async function tokenOwner(prisma: PrismaClient, secret: string) {
     // Several requests may race here on the first use of a day: only the one that moves lastUsedAt audits.
     const moved = await prisma.apiToken.updateMany({ where: { id: t.id, lastUsedAt: t.lastUsedAt }, data: { lastUsedAt: now } });
     if (moved.count)
-      await audit(prisma, { userId: t.user.id, action: "token.use", targetType: "token", targetId: t.id, details: { name: t.name, day: today } });
+      await audit(prisma, {
+        userId: t.user.id,
+        token: { id: t.id, name: t.name },
+        action: "token.use",
+        targetType: "token",
+        targetId: t.id,
+        details: { day: today },
+      });
   }
   const token: TokenIdentity = { id: t.id, name: t.name, role: isRole(t.role) ? t.role : null };
   return { user: t.user, token };

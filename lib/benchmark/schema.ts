@@ -39,7 +39,7 @@ export const statisticsFileSchema = z
         seen.add(key);
       }
       for (const org of s.source.organisations)
-        if (!(org in file.organisations)) ctx.addIssue({ code: "custom", message: `${s.id}: unknown organisation ${org}` });
+        if (!Object.hasOwn(file.organisations, org)) ctx.addIssue({ code: "custom", message: `${s.id}: unknown organisation ${org}` });
     }
   });
 

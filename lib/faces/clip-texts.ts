@@ -40,7 +40,7 @@ export type ClipGroups = Readonly<Record<string, readonly string[]>>;
 
 /** The texts of `groups` the file lacks (an instrument refuses a file that cannot read every group). */
 export function missingTexts(file: ClipTextFile, groups: ClipGroups): string[] {
-  return [...new Set(Object.values(groups).flat())].filter((t) => !(t in file.texts));
+  return [...new Set(Object.values(groups).flat())].filter((t) => !Object.hasOwn(file.texts, t));
 }
 
 /** Softmax of CLIP's scaled similarities, as `logits_per_image.softmax(dim=-1)`. */

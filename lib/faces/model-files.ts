@@ -88,3 +88,38 @@ export function labellerModelFiles(
     );
   return { detector, classifier, landmarker };
 }
+
+const servedSums = new Map<string, { mtimeMs: number; size: number; sha256: Promise<string> }>();
+
+/**
+ * The sha256 of the file the server serves for `kind` (what /api/face-models/<kind> sends), or null when it serves
+ * none. Cached per file until it changes on disk, so checking every label post costs a stat.
+ */
+export async function servedModelSha256(kind: FaceModelKind, where: { cwd: string; dataDir: string; fairfacePath?: string }): Promise<string | null> {
+  const found = locateFaceModel(kind, where);
+  if (!found) return null;
+  const s = statSync(found.file);
+  const cached = servedSums.get(found.file);
+  if (cached && cached.mtimeMs === s.mtimeMs && cached.size === s.size) return cached.sha256;
+  const entry = { mtimeMs: s.mtimeMs, size: s.size, sha256: sha256File(found.file) };
+  servedSums.set(found.file, entry);
+  return entry.sha256;
+}
+
+/**
+ * Refuses a labeller's declaration that names a file this server served with another checksum: the detector and the
+ * landmarker always come from the server, the classifier when the page says it took the server's file, CLIP's
+ * tower and text file always. What the server did not serve stays the labeller's word (provenance says so).
+ */
+export async function checkDeclaredModels(
+  declared: Array<{ kind: FaceModelKind; sha256: string | undefined; served: boolean }>,
+  where: { cwd: string; dataDir: string; fairfacePath?: string },
+): Promise<string | null> {
+  for (const d of declared) {
+    if (!d.served || !d.sha256) continue;
+    const sum = await servedModelSha256(d.kind, where);
+    if (sum && sum !== d.sha256.toLowerCase())
+      return `the ${d.kind} declared (sha256 ${d.sha256.slice(0, 12)}…) is not the file this server serves (sha256 ${sum.slice(0, 12)}…): reload the page to load the current file`;
+  }
+  return null;
+}

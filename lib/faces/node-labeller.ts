@@ -13,6 +13,7 @@ import { labelImage, loadLayout, assertDetector } from "./pipeline";
 import { assertLandmarker } from "./landmarks";
 import type { FairFaceLayout } from "./classifier";
 import type { RgbaImage } from "./image";
+import { decodeWebp } from "../images/webp";
 import { DEFAULT_DETECTION_THRESHOLD } from "./detector";
 import type { ChipMethod, LabelRuntime } from "./provenance";
 
@@ -96,7 +97,16 @@ export async function createNodeLabeller(opts: {
   };
 }
 
-/** A stored image file as RGBA pixels (the workbench stores PNG and JPEG only). */
+/** A stored image file as RGBA pixels, whatever the workbench stores (PNG, JPEG, WebP). */
+export async function decodeStoredImage(bytes: Uint8Array, mimeType: string): Promise<RgbaImage> {
+  if (mimeType === "image/webp") {
+    const w = await decodeWebp(bytes);
+    return { width: w.width, height: w.height, data: w.data };
+  }
+  return decodeImage(bytes, mimeType);
+}
+
+/** A PNG or JPEG file as RGBA pixels (decodeStoredImage also reads WebP). */
 export function decodeImage(bytes: Uint8Array, mimeType: string): RgbaImage {
   if (mimeType === "image/jpeg") {
     const j = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 1024 });

@@ -4,19 +4,30 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { webpDecoderFiles } from "./webp";
 
 const SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
+const { readFileSync } = require("node:fs");
 const { PNG } = require(workerData.pngjs);
 const jpeg = require(workerData.jpeg);
-parentPort.on("message", ({ id, buf, ext, maxMP }) => {
+let webp = null;
+const webpDecode = () => (webp ??= import(workerData.webp.module).then(async (m) => {
+  await m.init(await WebAssembly.compile(readFileSync(workerData.webp.wasm)));
+  return m.default;
+}));
+parentPort.on("message", async ({ id, buf, ext, maxMP }) => {
   try {
     let size;
     if (ext === "png") {
       const p = PNG.sync.read(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength));
       size = { width: p.width, height: p.height };
-    } else {
+    } else if (ext === "jpg") {
       const img = jpeg.decode(buf, { useTArray: true, maxResolutionInMP: maxMP, maxMemoryUsageInMB: 1024 });
+      size = { width: img.width, height: img.height };
+    } else {
+      const img = await (await webpDecode())(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+      if (!img) throw new Error("libwebp could not decode it");
       size = { width: img.width, height: img.height };
     }
     parentPort.postMessage({ id, size });
@@ -35,7 +46,7 @@ function thread(): Worker {
   const req = createRequire(path.join(process.cwd(), "package.json"));
   const w = new Worker(SOURCE, {
     eval: true,
-    workerData: { pngjs: req.resolve("pngjs"), jpeg: req.resolve("jpeg-js") },
+    workerData: { pngjs: req.resolve("pngjs"), jpeg: req.resolve("jpeg-js"), webp: webpDecoderFiles() },
     resourceLimits: { maxOldGenerationSizeMb: 1536 },
   });
   w.on("message", (m: { id: number; size?: { width: number; height: number }; error?: string }) => {
@@ -62,8 +73,8 @@ function thread(): Worker {
   return w;
 }
 
-/** The decoded width and height of a PNG or JPEG, computed on the decoder thread. */
-export function decodeOffThread(buf: Uint8Array, ext: "png" | "jpg", maxMP: number): Promise<{ width: number; height: number }> {
+/** The decoded width and height of a PNG, JPEG or WebP, computed on the decoder thread. */
+export function decodeOffThread(buf: Uint8Array, ext: "png" | "jpg" | "webp", maxMP: number): Promise<{ width: number; height: number }> {
   return new Promise((resolve, reject) => {
     const id = nextId++;
     const w = thread();

@@ -3,6 +3,7 @@
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { decodeOffThread } from "./decode-thread";
+import { decodeWebp } from "./webp";
 
 export const IMAGE_LIMITS = {
   maxBytes: 25 * 1024 * 1024,
@@ -94,6 +95,62 @@ function jpegSize(buf: Uint8Array): { width: number; height: number } | null {
 }
 
 /**
+ * The bytes of an image that hold its pixels — PNG: the IDAT chunks; JPEG: everything but the APPn and comment
+ * segments; WebP: its image chunks — so metadata padding (a 1 MB ancillary chunk) cannot make a bomb look
+ * compressible. A structure that does not hold together is refused: a decoder would only be fed garbage.
+ */
+export function pixelPayloadBytes(buf: Uint8Array, ext: ImageType["ext"]): number {
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const fourcc = (at: number) => String.fromCharCode(buf[at], buf[at + 1], buf[at + 2], buf[at + 3]);
+  if (ext === "png") {
+    let at = 8;
+    let idat = 0;
+    while (at + 12 <= buf.length) {
+      const len = dv.getUint32(at);
+      const type = fourcc(at + 4);
+      if (at + 12 + len > buf.length) throw new ImageValidationError(`PNG chunk ${JSON.stringify(type)} runs past the end of the file`);
+      if (type === "IDAT") idat += len;
+      if (type === "IEND") break;
+      at += 12 + len;
+    }
+    if (idat === 0) throw new ImageValidationError("PNG has no image data (IDAT)");
+    return idat;
+  }
+  if (ext === "jpg") {
+    let at = 2;
+    let metadata = 0;
+    while (at + 4 <= buf.length && buf[at] === 0xff) {
+      const marker = buf[at + 1];
+      if (marker === 0xff) {
+        at++;
+        continue;
+      }
+      if (marker === 0xda || marker === 0xd9) break; // start of scan: the entropy-coded pixels follow
+      if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) {
+        at += 2;
+        continue;
+      }
+      const len = dv.getUint16(at + 2);
+      if ((marker >= 0xe0 && marker <= 0xef) || marker === 0xfe) metadata += 2 + len;
+      at += 2 + len;
+    }
+    return Math.max(1, buf.length - metadata);
+  }
+  // WebP: RIFF chunks after "WEBP"; the pixels are in VP8 / VP8L (and ALPH, and ANMF frames).
+  let at = 12;
+  let payload = 0;
+  while (at + 8 <= buf.length) {
+    const type = fourcc(at);
+    const len = dv.getUint32(at + 4, true);
+    if (at + 8 + len > buf.length) throw new ImageValidationError(`WebP chunk ${JSON.stringify(type)} runs past the end of the file`);
+    if (type === "VP8 " || type === "VP8L" || type === "ALPH" || type === "ANMF") payload += len;
+    at += 8 + len + (len & 1);
+  }
+  if (payload === 0) throw new ImageValidationError("WebP has no image data (VP8/VP8L)");
+  return payload;
+}
+
+/**
  * The checks that need no decoding: size in bytes, type by magic bytes, dimensions from the header against the
  * limits. A file claiming 60000 × 60000 pixels is refused here, in microseconds, before a decoder allocates a byte.
  */
@@ -108,16 +165,18 @@ export function checkImageHeader(buf: Uint8Array, fileBytes = buf.length): Valid
   if (width < IMAGE_LIMITS.minSide || height < IMAGE_LIMITS.minSide) throw new ImageValidationError(`too small (${width}×${height})`);
   if (width > IMAGE_LIMITS.maxSide || height > IMAGE_LIMITS.maxSide)
     throw new ImageValidationError(`too large (${width}×${height}, max ${IMAGE_LIMITS.maxSide} a side)`);
-  const ratio = (width * height * 4) / fileBytes;
+  // From the pixel data alone when the whole file is here (a head read for a batch's budget uses the file's size).
+  const payload = buf.length >= fileBytes ? pixelPayloadBytes(buf, type.ext) : fileBytes;
+  const ratio = (width * height * 4) / payload;
   if (width * height > IMAGE_LIMITS.bombPixels && ratio > IMAGE_LIMITS.maxCompression)
     throw new ImageValidationError(
-      `refused before decoding: ${width}×${height} pixels from ${Math.round(fileBytes / 1024)} KiB would inflate ${Math.round(ratio)} : 1 (a decompression bomb; at most ${IMAGE_LIMITS.maxCompression} : 1 above ${IMAGE_LIMITS.bombPixels / 1e6} MP)`,
+      `refused before decoding: ${width}×${height} pixels from ${Math.round(payload / 1024)} KiB of image data would inflate ${Math.round(ratio)} : 1 (a decompression bomb; at most ${IMAGE_LIMITS.maxCompression} : 1 above ${IMAGE_LIMITS.bombPixels / 1e6} MP)`,
     );
   return { ...type, width, height, bytes: fileBytes };
 }
 
-/** The full decode (PNG, JPEG; WebP has no pure-JS decoder and is decoded by the browser before labelling). */
-function decodeSize(buf: Uint8Array, ext: ImageType["ext"]): { width: number; height: number } | null {
+/** The full decode's size: PNG and JPEG by their pure-JS decoders, WebP by libwebp (./webp.ts). */
+async function decodeSize(buf: Uint8Array, ext: ImageType["ext"]): Promise<{ width: number; height: number }> {
   if (ext === "png") {
     const png = PNG.sync.read(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength));
     return { width: png.width, height: png.height };
@@ -126,21 +185,22 @@ function decodeSize(buf: Uint8Array, ext: ImageType["ext"]): { width: number; he
     const img = jpeg.decode(buf, { useTArray: true, maxResolutionInMP: (IMAGE_LIMITS.maxSide * IMAGE_LIMITS.maxSide) / 1e6, maxMemoryUsageInMB: 1024 });
     return { width: img.width, height: img.height };
   }
-  return null;
+  const img = await decodeWebp(buf);
+  return { width: img.width, height: img.height };
 }
 
-function checkDecoded(header: ValidImage, decoded: { width: number; height: number } | null): ValidImage {
-  if (decoded && (decoded.width !== header.width || decoded.height !== header.height))
+function checkDecoded(header: ValidImage, decoded: { width: number; height: number }): ValidImage {
+  if (decoded.width !== header.width || decoded.height !== header.height)
     throw new ImageValidationError(`header says ${header.width}×${header.height} but the image decodes to ${decoded.width}×${decoded.height}`);
   return header;
 }
 
-/** Validates an image buffer on this thread (header first, then a full decode); throws ImageValidationError. */
-export function validateImage(buf: Uint8Array): ValidImage {
+/** Validates an image buffer on this thread (header first, then a full decode); rejects with ImageValidationError. */
+export async function validateImage(buf: Uint8Array): Promise<ValidImage> {
   const header = checkImageHeader(buf);
   let decoded;
   try {
-    decoded = decodeSize(buf, header.ext);
+    decoded = await decodeSize(buf, header.ext);
   } catch (e) {
     throw new ImageValidationError(`cannot be decoded as ${header.ext.toUpperCase()}: ${(e as Error).message}`);
   }
@@ -153,7 +213,6 @@ export function validateImage(buf: Uint8Array): ValidImage {
  */
 export async function validateImageAsync(buf: Uint8Array): Promise<ValidImage> {
   const header = checkImageHeader(buf);
-  if (header.ext === "webp") return header;
   let decoded;
   try {
     decoded = await decodeOffThread(buf, header.ext, (IMAGE_LIMITS.maxSide * IMAGE_LIMITS.maxSide) / 1e6);

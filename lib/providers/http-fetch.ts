@@ -13,7 +13,7 @@ import https from "node:https";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Readable } from "node:stream";
 import dns from "node:dns/promises";
-import { checkUrl, currentPolicy, guardedLookup, OutboundRefusedError } from "./outbound";
+import { checkUrl, currentPolicy, guardedLookup, OutboundRefusedError, targetOf } from "./outbound";
 
 /** The largest response body read (an image as base64 JSON is a few MiB). */
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -48,9 +48,9 @@ async function httpFetch(input: string | URL | Request, init: RequestInit, maxBy
     const url = new URL(input instanceof Request ? input.url : input instanceof URL ? input.href : input);
     checkUrl(url, policy);
     for (const a of await dns.lookup(url.hostname.replace(/^\[|\]$/g, ""), { all: true }))
-      if (!policy.allows(url.hostname, a.address))
+      if (!policy.allows(url.hostname, a.address, targetOf(url)))
         throw new OutboundRefusedError(
-          `refused to connect to ${url.hostname} (${a.address}): a private, loopback or link-local address — an operator may allow it with FOF_ALLOWED_ENDPOINTS`,
+          `refused to connect to ${url.host} (${a.address}): a private, loopback or link-local address — an operator may allow it with FOF_ALLOWED_ENDPOINTS`,
         );
     return fetch(input, init);
   }
@@ -58,7 +58,7 @@ async function httpFetch(input: string | URL | Request, init: RequestInit, maxBy
   const agent = agents[url.protocol as "http:" | "https:"];
   if (!agent) throw new TypeError(`unsupported protocol ${url.protocol}`);
   checkUrl(url, policy);
-  const lookup = guardedLookup(policy);
+  const lookup = guardedLookup(policy, targetOf(url));
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((v, k) => (headers[k] = v));
   // Bodies come back decoded by us; ask for what we decode.

@@ -2,7 +2,8 @@
 // can steer (base URLs, image URLs a provider returns, webhooks) may reach public addresses only. Private,
 // loopback, link-local (cloud metadata at 169.254.169.254), unique-local and other special ranges are refused
 // unless the operator allows them: FOF_ALLOWED_ENDPOINTS (comma-separated IPs, CIDR ranges or host names, e.g. a
-// local vLLM: "127.0.0.1" or "vllm.internal") and the base URLs the operator bound credentials to (lib/env.ts).
+// local vLLM: "127.0.0.1" or "vllm.internal", every port; or URLs, their scheme + host + port only) and the base
+// URLs the operator bound credentials to (lib/env.ts), each its scheme + host + port only.
 // The check runs after DNS resolution, on every new connection (a name that re-resolves to a private address is
 // caught), and on literal IP hosts before connecting.
 import { BlockList, isIP } from "node:net";
@@ -56,36 +57,62 @@ export function isSpecialAddress(address: string): boolean {
   return SPECIAL.check(a, familyOf(a));
 }
 
-export interface OutboundPolicy {
-  /** whether a resolved address may be connected to for this host name */
-  allows(host: string, address: string): boolean;
+/** Where a connection goes besides its address: the scheme and the port (a binding to a URL allows only those). */
+export interface OutboundTarget {
+  protocol: string;
+  port: string;
 }
 
-/** The policy from an allow-list ("127.0.0.1, 10.0.0.0/8, vllm.internal, https://llm.lan:8000"). */
+/** The scheme and port a URL connects to (its explicit port, else the scheme's default). */
+export function targetOf(url: URL): OutboundTarget {
+  return { protocol: url.protocol, port: url.port || (url.protocol === "https:" ? "443" : "80") };
+}
+
+export interface OutboundPolicy {
+  /**
+   * Whether a resolved address may be connected to for this host name (and, for allowances bound to a URL, this
+   * scheme and port: without a target only whole-address allowances count).
+   */
+  allows(host: string, address: string, target?: OutboundTarget): boolean;
+}
+
+/**
+ * The policy from an allow-list. A bare address, range or host name ("127.0.0.1", "10.0.0.0/8", "vllm.internal")
+ * allows that address on every port: an operator's explicit word. A URL ("https://llm.lan:8000/v1", and every base
+ * URL a credential is bound to) allows only its scheme, host and port: binding a key to a local model's endpoint does
+ * not open the rest of that machine (the app itself, a database, other services on loopback).
+ */
 export function outboundPolicy(allowed: readonly string[]): OutboundPolicy {
   const ips = new BlockList();
   const hosts = new Set<string>();
+  const endpoints: Array<OutboundTarget & { host: string }> = [];
   for (const raw of allowed.map((s) => s.trim()).filter(Boolean)) {
-    let entry = raw;
-    if (/^[a-z]+:\/\//i.test(entry)) {
+    if (/^[a-z]+:\/\//i.test(raw)) {
       try {
-        entry = new URL(entry).hostname.replace(/^\[|\]$/g, "");
+        const u = new URL(raw);
+        endpoints.push({ ...targetOf(u), host: unmapped(u.hostname.replace(/^\[|\]$/g, "").toLowerCase()) });
       } catch {
-        continue;
+        // not a URL: allows nothing
       }
+      continue;
     }
-    const [addr, bits] = entry.split("/");
+    const [addr, bits] = raw.split("/");
     if (isIP(addr)) {
       if (bits === undefined) ips.addAddress(unmapped(addr), familyOf(unmapped(addr)));
       else ips.addSubnet(addr, Number(bits), familyOf(addr));
-    } else hosts.add(entry.toLowerCase());
+    } else hosts.add(raw.toLowerCase());
   }
   return {
-    allows(host, address) {
+    allows(host, address, target) {
       const a = unmapped(address);
       if (!isSpecialAddress(a)) return true;
-      if (hosts.has(host.toLowerCase().replace(/^\[|\]$/g, ""))) return true;
-      return isIP(a) !== 0 && ips.check(a, familyOf(a));
+      const name = host.toLowerCase().replace(/^\[|\]$/g, "");
+      if (hosts.has(name)) return true;
+      if (isIP(a) !== 0 && ips.check(a, familyOf(a))) return true;
+      if (!target) return false;
+      return endpoints.some(
+        (e) => e.protocol === target.protocol && e.port === target.port && (e.host === unmapped(name) || (isIP(e.host) !== 0 && e.host === a)),
+      );
     },
   };
 }
@@ -102,20 +129,20 @@ export function currentPolicy(): OutboundPolicy {
   return outboundPolicy([...fromEnv, ...declared]);
 }
 
-const refusal = (host: string, address: string) =>
+const refusal = (host: string, address: string, url?: URL) =>
   new OutboundRefusedError(
-    `refused to connect to ${host}${host === address ? "" : ` (${address})`}: a private, loopback or link-local address — an operator may allow it with FOF_ALLOWED_ENDPOINTS`,
+    `refused to connect to ${host}${url?.port ? `:${url.port}` : ""}${host === address ? "" : ` (${address})`}: a private, loopback or link-local address — an operator may allow it with FOF_ALLOWED_ENDPOINTS`,
   );
 
 /** Checks a URL whose host is a literal IP (DNS is not consulted for those, so the lookup hook never sees them). */
 export function checkUrl(url: URL, policy: OutboundPolicy = currentPolicy()): void {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new OutboundRefusedError(`refused: ${url.protocol} is not http(s)`);
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host) && !policy.allows(host, host)) throw refusal(host, host);
+  if (isIP(host) && !policy.allows(host, host, targetOf(url))) throw refusal(host, host, url);
 }
 
-/** A DNS lookup for http(s) requests that refuses addresses the policy does not allow. */
-export function guardedLookup(policy: OutboundPolicy = currentPolicy()): LookupFunction {
+/** A DNS lookup for http(s) requests to `target` (scheme and port) that refuses addresses the policy does not allow. */
+export function guardedLookup(policy: OutboundPolicy, target: OutboundTarget): LookupFunction {
   return ((
     hostname: string,
     options: dns.LookupOptions,
@@ -124,7 +151,7 @@ export function guardedLookup(policy: OutboundPolicy = currentPolicy()): LookupF
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, "", 0);
       const list = addresses as dns.LookupAddress[];
-      const bad = list.find((a) => !policy.allows(hostname, a.address));
+      const bad = list.find((a) => !policy.allows(hostname, a.address, target));
       if (bad) return callback(refusal(hostname, bad.address) as unknown as NodeJS.ErrnoException, "", 0);
       if (options.all) return callback(null, list);
       callback(null, list[0].address, list[0].family);

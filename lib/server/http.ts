@@ -53,9 +53,22 @@ const MAX_JSON_BYTES = 2 * 1024 * 1024;
 export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Promise<unknown> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json") throw new DomainError("unsupported_media_type", "send the body as application/json");
+  const text = (await readBodyBytes(req, maxBytes, `the body is larger than ${Math.round(maxBytes / 1024)} KiB`)).toString("utf8");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new DomainError("invalid", "invalid JSON");
+  }
+}
+
+/**
+ * Reads a body of at most `maxBytes` (checked from Content-Length before reading and again while reading), refusing a
+ * larger one with `tooLarge` (413).
+ */
+export async function readBodyBytes(req: Request, maxBytes: number, tooLarge: string): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > maxBytes) throw new DomainError("too_large", `the body is larger than ${Math.round(maxBytes / 1024)} KiB`);
-  if (!req.body) throw new DomainError("invalid", "a JSON body is required");
+  if (Number.isFinite(declared) && declared > maxBytes) throw new DomainError("too_large", tooLarge);
+  if (!req.body) throw new DomainError("invalid", "a body is required");
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -65,16 +78,11 @@ export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Pro
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw new DomainError("too_large", `the body is larger than ${Math.round(maxBytes / 1024)} KiB`);
+      throw new DomainError("too_large", tooLarge);
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new DomainError("invalid", "invalid JSON");
-  }
+  return Buffer.concat(chunks);
 }
 
 /**

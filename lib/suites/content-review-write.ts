@@ -22,7 +22,11 @@ export const reviewItemSchema = z
   .refine((r) => r.state !== "disputed" || !!r.note, { message: "say what is wrong: a dispute needs a note", path: ["note"] });
 
 /** Records a verdict on one item of a suite's current content, with the reviewer and an audit row. */
-export async function reviewItem(prisma: PrismaClient, input: z.input<typeof reviewItemSchema>, by: { id: string | null; name: string }) {
+export async function reviewItem(
+  prisma: PrismaClient,
+  input: z.input<typeof reviewItemSchema>,
+  by: { id: string | null; name: string; token?: { id: string; name: string } | null },
+) {
   const r = reviewItemSchema.parse(input);
   const suite = suiteOf(r.suiteId);
   if (!suite.reviewable) throw badRequest(`${suite.name} content is not reviewed item by item`);
@@ -33,6 +37,7 @@ export async function reviewItem(prisma: PrismaClient, input: z.input<typeof rev
     });
     await audit(tx, {
       userId: by.id,
+      token: by.token ?? null,
       action: "content.review",
       targetType: "suite-item",
       targetId: `${r.suiteId}/${r.itemId}`,

@@ -2,8 +2,7 @@
 // names the suite reads), with sizes checked before anything is read.
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-
-export const DATA_FILE_LIMITS = { maxFiles: 20, maxFileBytes: 5 * 1024 * 1024, maxDepth: 6 } as const;
+import { DATA_FILE_LIMITS } from "./data-limits";
 
 export async function collectDataFiles(paths: readonly string[], accepts: (name: string) => boolean): Promise<Array<{ name: string; text: string }>> {
   const found: string[] = [];

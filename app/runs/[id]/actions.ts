@@ -6,7 +6,7 @@ import { db } from "@/lib/db";
 import { actionGuard } from "@/app/guard";
 import { maySteer } from "@/lib/auth/spending";
 import { steerRun } from "@/lib/features/runs/steer";
-import { audit } from "@/lib/auth/audit";
+import { actorOf, audit } from "@/lib/auth/audit";
 import { setAutoLabel } from "@/lib/features/runs/runs";
 import { DomainError } from "@/lib/core/errors";
 import { runHeader } from "@/lib/features/runs/lookups";
@@ -48,7 +48,7 @@ export async function changeAutoLabel(input: z.input<typeof autoLabelSchema>): P
   if (!maySteer(g.viewer, run)) return { ok: false, error: "only the run's owner or an admin may change how it is labelled" };
   const r = await setAutoLabel(db(), parsed.data.runId, parsed.data.on);
   if (!r.ok) return r;
-  await audit(db(), { userId: g.viewer.id, action: "run.autoLabel", targetType: "run", targetId: parsed.data.runId, details: { on: parsed.data.on } });
+  await audit(db(), { ...actorOf(g.viewer), action: "run.autoLabel", targetType: "run", targetId: parsed.data.runId, details: { on: parsed.data.on } });
   revalidatePath(`/runs/${parsed.data.runId}`);
   return { ok: true };
 }

@@ -16,8 +16,8 @@ async function main(job: Job) {
   const suite = suiteOf(job.suiteId);
   const content = suite.id === DEFAULT_SUITE_ID ? null : suite.content();
   const mapper = content ? { naming: suite.importer!.naming, target: (name: string) => suite.importer!.target(name, content) } : benchmarkStatistics();
-  // This thread is the one to block: decode here, synchronously, rather than handing each image to yet another thread.
-  return planImport(job.files, mapper, { spillDir: job.spillDir, validate: async (bytes) => validateImage(bytes) });
+  // This thread is the one to block: decode here rather than handing each image to yet another thread.
+  return planImport(job.files, mapper, { spillDir: job.spillDir, validate: validateImage });
 }
 
 main(workerData as Job).then(

@@ -98,7 +98,8 @@ const labelResultsSchema = z
   .object({
     lease: leaseTokenSchema,
     /** the classifier and the detector by name and sha256 of their files, so labels trace to the exact weights */
-    classifier: modelRefSchema,
+    /** source "server": the page took the server's FairFace file (checked against it); "browser": a file its user chose */
+    classifier: modelRefSchema.extend({ source: z.enum(["server", "browser"]).optional() }),
     detector: modelRefSchema.extend({ threshold: z.number().min(0.5).max(1) }),
     /** how the classifier's inputs were cut; a client that does not say cut square crops (what older pages did) */
     chip: chipMethodSchema.default("square"),

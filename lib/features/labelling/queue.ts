@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DEFAULT_DETECTION_THRESHOLD } from "../../faces/detector";
-import { decodeImage, labelPixels, labellerProvenance, type NodeLabeller } from "../../faces/node-labeller";
+import { decodeStoredImage, labelPixels, labellerProvenance, type NodeLabeller } from "../../faces/node-labeller";
 import { clipProvenance, readImages, type ClipLabeller } from "../../faces/node-clip";
 import { findSuite } from "../../suites";
 import { instrumentScope } from "./leases";
@@ -63,11 +63,11 @@ export async function labelQueue(
     }
     try {
       const rows = await prisma.image.findMany({ where: { id: { in: lease.images.map((i) => i.id) } }, select: { id: true, path: true, mimeType: true } });
-      const pixels = (row: (typeof rows)[number]) => decodeImage(readFileSync(path.join(opts.dataDir, row.path)), row.mimeType);
+      const pixels = (row: (typeof rows)[number]) => decodeStoredImage(readFileSync(path.join(opts.dataDir, row.path)), row.mimeType);
       let saved: { saved: number; faces: number; refused: string[] };
       if (l.kind === "faces") {
         const results = [];
-        for (const row of rows) results.push({ imageId: row.id, faces: await labelPixels(l, pixels(row), threshold) });
+        for (const row of rows) results.push({ imageId: row.id, faces: await labelPixels(l, await pixels(row), threshold) });
         saved = await engine.saveLabels(prisma, { lease: lease.lease, ...labellerProvenance(l, threshold), results });
       } else {
         if (!engine.saveReadings) throw new Error("this engine cannot store CLIP readings");
@@ -78,7 +78,7 @@ export async function labelQueue(
           const groups = findSuite(suiteId)?.clipGroups;
           if (!groups) throw new Error(`${suiteId} has no CLIP instrument`);
           const mine = rows.filter((r) => suiteOf.get(r.id) === suiteId);
-          const read = await readImages(l, mine.map(pixels), groups);
+          const read = await readImages(l, await Promise.all(mine.map(pixels)), groups);
           results.push(...mine.map((r, i) => ({ imageId: r.id, groups: read[i] })));
         }
         saved = { ...(await engine.saveReadings(prisma, { lease: lease.lease, ...clipProvenance(l), results })), faces: 0 };

@@ -46,11 +46,13 @@ export async function saveReadings(prisma: PrismaClient, input: unknown, account
       const img = held.find((h) => h.runId === runId)!;
       if (!runId || img.run?.labelInstrument !== "clip") throw new DomainError("conflict", `image ${img.id} is not of a run read with CLIP`);
       // One run, one instrument: the same vision tower and text file for every image.
-      const first = await tx.imageReading.findFirst({ where: { image: { runId } }, select: { modelVersion: true, textsVersion: true } });
-      if (first && (first.modelVersion !== r.model.sha256 || first.textsVersion !== r.texts.sha256))
+      // The weights the texts claim to come from are part of the instrument too: a reading claiming OpenAI's
+      // checkpoint beside readings claiming another would mix instruments under one caption.
+      const first = await tx.imageReading.findFirst({ where: { image: { runId } }, select: { modelVersion: true, textsVersion: true, weightsSha256: true } });
+      if (first && (first.modelVersion !== r.model.sha256 || first.textsVersion !== r.texts.sha256 || first.weightsSha256 !== r.texts.weightsSha256))
         throw new DomainError(
           "conflict",
-          `run ${runId} is read with vision tower ${first.modelVersion.slice(0, 12)}… and text file ${first.textsVersion.slice(0, 12)}…; these come from ${r.model.sha256.slice(0, 12)}… and ${r.texts.sha256.slice(0, 12)}…. One run is read by one instrument: use the same files.`,
+          `run ${runId} is read with vision tower ${first.modelVersion.slice(0, 12)}… and text file ${first.textsVersion.slice(0, 12)}… (texts from weights ${first.weightsSha256.slice(0, 12)}…); these come from ${r.model.sha256.slice(0, 12)}… and ${r.texts.sha256.slice(0, 12)}… (weights ${r.texts.weightsSha256.slice(0, 12)}…). One run is read by one instrument: use the same files.`,
         );
     }
     // Every group the run's suite reads, each with one probability per text, and nothing else.
@@ -60,8 +62,9 @@ export async function saveReadings(prisma: PrismaClient, input: unknown, account
       const groups = findSuite(img.run!.suiteId)?.clipGroups;
       if (!groups) throw new DomainError("conflict", `${img.run!.suiteId} has no CLIP instrument`);
       const names = Object.keys(groups);
-      const extra = Object.keys(res.groups).filter((g) => !(g in groups));
-      const bad = names.filter((g) => res.groups[g]?.length !== groups[g].length);
+      // Own keys only: `in` would take "constructor" or "toString" (the prototype's) for a group of the suite.
+      const extra = Object.keys(res.groups).filter((g) => !Object.hasOwn(groups, g));
+      const bad = names.filter((g) => !Object.hasOwn(res.groups, g) || res.groups[g].length !== groups[g].length);
       if (extra.length || bad.length)
         throw new z.ZodError([
           {

@@ -101,6 +101,8 @@ export async function runSummary(
     outcome: outcomeLabel(run.status, failed),
     /** failed items grouped by reason, most frequent first */
     failures: failed > 0 ? await failureReasons(prisma, runId, 10) : [],
+    /** calls whose provider reported more usage than the request allowed: charged what was allowed, the rest not */
+    usageFinding: run.overReportedCalls > 0 ? { calls: run.overReportedCalls, excessUsd: run.usageExcessUsd } : null,
     throughput,
     etaSeconds: run.status === "running" && throughput > 0 ? Math.round(remaining / throughput) : null,
     createdAt: run.createdAt.toISOString(),

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DomainError } from "../../core/errors";
-import { audit } from "../../auth/audit";
+import { actorOf, audit } from "../../auth/audit";
 import { budgetWithinLimit, type Steerer } from "../../auth/spending";
 import { findSuite, listSuites } from "../../suites";
 import { launchVariant } from "../../suites/launch-variants";
@@ -51,7 +51,7 @@ function launchConfig(suiteId: string, variantId: string | undefined, preset: st
   return { suite, config: checked.data as Record<string, unknown> };
 }
 
-type Launcher = Steerer & { token?: { name: string } };
+type Launcher = Steerer;
 
 /** Plans and stores a run from an API request: the preset's settings with the request's overrides (launchConfig). */
 export async function launchRun(prisma: PrismaClient, viewer: Launcher, input: LaunchRequest) {
@@ -90,7 +90,7 @@ export async function startRun(
     ...(req.contentVersion ? { contentVersion: req.contentVersion } : {}),
   });
   await audit(prisma, {
-    userId: viewer.id,
+    ...actorOf(viewer),
     action: "run.launch",
     targetType: "run",
     targetId: run.id,
@@ -102,7 +102,6 @@ export async function startRun(
       budgetUsd: req.budgetUsd,
       autoLabel: req.autoLabel,
       content: run.suiteVersion,
-      ...(viewer.token ? { token: viewer.token.name } : {}),
     },
   });
   return run;

@@ -16,6 +16,13 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
   for (const o of outcomes) spendByRun.set(o.query.runId, (spendByRun.get(o.query.runId) ?? 0) + o.costUsd);
   // A retry's paid asks count too (only once: a retry is written only by the worker that holds the lease).
   for (const r of retries) if (r.costUsd) spendByRun.set(r.query.runId, (spendByRun.get(r.query.runId) ?? 0) + r.costUsd);
+  // Usage a provider reported beyond what the request allowed: never charged, counted on the run as a finding.
+  const excessByRun = new Map<string, { calls: number; usd: number }>();
+  for (const w of [...outcomes, ...retries]) {
+    if (!w.usageExcess) continue;
+    const e = excessByRun.get(w.query.runId) ?? { calls: 0, usd: 0 };
+    excessByRun.set(w.query.runId, { calls: e.calls + w.usageExcess.calls, usd: e.usd + w.usageExcess.usd });
+  }
 
   await prisma.$transaction(async (tx) => {
     if (cacheRows.length) {
@@ -65,6 +72,7 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
           inputTokens: o.inputTokens,
           outputTokens: o.outputTokens,
           costUsd: o.costUsd,
+          usageExcessUsd: o.usageExcess ? o.usageExcess.usd : null,
           cached: o.cached,
           createdAt: now,
         })),
@@ -105,5 +113,7 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
         data: { status: "pending", attempts: { increment: 1 }, nextAttemptAt: r.nextAttemptAt, leaseOwner: null, leaseUntil: null },
       });
     for (const [runId, usd] of spendByRun) if (usd > 0) await tx.run.update({ where: { id: runId }, data: { spentUsd: { increment: usd } } });
+    for (const [runId, e] of excessByRun)
+      await tx.run.update({ where: { id: runId }, data: { overReportedCalls: { increment: e.calls }, usageExcessUsd: { increment: e.usd } } });
   });
 }

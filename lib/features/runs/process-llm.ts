@@ -2,7 +2,7 @@
 // retryable errors; ends in exactly one buffered outcome (or a retry), never a thrown error.
 import type { Attribute, Context, Identity, ObjectiveOption, Person } from "../../benchmark";
 import type { AnswerReading, CallSettings } from "../../suites/types";
-import { cost } from "../../providers/cost";
+import { chargeFor, overReportStop } from "./budget";
 import { NO_VALUES, outcomeValues } from "./outcome-values";
 import {
   attemptKey,
@@ -26,6 +26,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
   let inTok: number | null = null;
   let outTok: number | null = null;
   let spent = 0;
+  const excess = { calls: 0, usd: 0 };
   let latency = 0;
   let allCached = true;
   const fail = (status: "failed" | "refused", reason: string, rawText: string | null) =>
@@ -42,11 +43,13 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
       inputTokens: inTok,
       outputTokens: outTok,
       costUsd: spent,
+      usageExcess: excess.calls ? excess : null,
       cached: allCached && attempts.length > 0,
       cacheRows,
     });
 
   if (!m.provider) return fail("failed", `provider not available: ${m.providerError}`, null);
+  if (m.usageStop) return fail("failed", m.usageStop, null);
 
   for (let ask = 0; ask <= config.maxReasks; ask++) {
     const key = attemptKey(q.cacheKey, ask);
@@ -85,9 +88,14 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
         m.slot.rate.charge((res.inputTokens ?? 0) + (res.outputTokens ?? 0));
         inTok = (inTok ?? 0) + (res.inputTokens ?? 0);
         outTok = (outTok ?? 0) + (res.outputTokens ?? 0);
-        const c = cost(res.inputTokens, res.outputTokens, m.priceIn, m.priceOut);
+        const { usd: c, excessUsd } = chargeFor(m, q.prompt.length, res.inputTokens, res.outputTokens);
         spent += c;
-        attempts.push({ text, latencyMs: ms });
+        if (excessUsd > 0) {
+          excess.calls++;
+          excess.usd += excessUsd;
+          noteOverReport(m);
+        }
+        attempts.push({ text, latencyMs: ms, ...(excessUsd > 0 ? { usageExcessUsd: excessUsd } : {}) });
         cacheRows.push({ key, provider: m.providerName, model: m.slug, text, inputTokens: res.inputTokens, outputTokens: res.outputTokens, costUsd: c });
       } catch (err) {
         const ms = Math.round(performance.now() - t0);
@@ -99,7 +107,14 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
           const delay = retryDelay(ctx, q.attempts, e);
           // Responses already paid for in this attempt are cached, so the retry re-uses them.
           if (cacheRows.length) ctx.push({ kind: "cache", rows: cacheRows });
-          return ctx.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + delay), reason: `${e.kind}: ${message}`, costUsd: spent });
+          return ctx.push({
+            kind: "retry",
+            query: q,
+            nextAttemptAt: new Date(Date.now() + delay),
+            reason: `${e.kind}: ${message}`,
+            costUsd: spent,
+            usageExcess: excess.calls ? excess : null,
+          });
         }
         return fail("failed", `gave up after ${q.attempts + 1} attempts: ${message}`, null);
       } finally {
@@ -123,9 +138,16 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
         inputTokens: inTok,
         outputTokens: outTok,
         costUsd: spent,
+        usageExcess: excess.calls ? excess : null,
         cached: allCached,
         cacheRows,
       });
     if (ask === config.maxReasks && !parsed.ok) return fail("refused", `unparseable after ${ask + 1} asks: ${parsed.message}`, text);
   }
+}
+
+/** Counts a call whose provider reported more usage than the request allowed; enough of them stop the model in this run. */
+function noteOverReport(m: ModelState) {
+  m.overReports++;
+  m.usageStop ??= overReportStop(m.overReports, m.maxTokens);
 }

@@ -2,7 +2,7 @@
 // (lib/auth/spending.ts decides what an account may commit; this applies it to the run and records it).
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DomainError } from "../../core/errors";
-import { audit } from "../../auth/audit";
+import { actorOf, audit } from "../../auth/audit";
 import { budgetWithinLimit, leftUsd, maySteer, type Steerer } from "../../auth/spending";
 import { forgetShared } from "../../core/shared";
 import { setRunState } from "./runs";
@@ -51,7 +51,7 @@ export async function steerRun(prisma: PrismaClient, viewer: Steerer, runId: str
   });
   forgetShared(runId); // after the commit too: a poller between the two must not keep the old status
   await audit(prisma, {
-    userId: viewer.id,
+    ...actorOf(viewer),
     action: `run.${action}`,
     targetType: "run",
     targetId: runId,

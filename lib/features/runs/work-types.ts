@@ -75,9 +75,13 @@ export interface ModelState {
   pricePerImage: number;
   /** chat: the max_tokens it is called with (bounds a call's worst-case cost) */
   maxTokens: number;
+  /** calls of this run × model whose provider reported more usage than the request allowed (durable: from the outcomes) */
+  overReports: number;
+  /** set once the model is stopped for over-reporting: why its remaining queries are not called */
+  usageStop: string | null;
 }
 
-export type Attempt = { text?: string; error?: string; latencyMs: number; cached?: boolean };
+export type Attempt = { text?: string; error?: string; latencyMs: number; cached?: boolean; usageExcessUsd?: number };
 
 export type CacheRow = {
   key: string;
@@ -115,12 +119,19 @@ export type Write =
       inputTokens: number | null;
       outputTokens: number | null;
       costUsd: number;
+      /** calls whose reported usage passed what the request allowed, and by how many USD (not charged) */
+      usageExcess?: UsageExcess | null;
       cached: boolean;
       cacheRows: CacheRow[];
       image?: GeneratedImage;
     }
   /** costUsd: what the claim paid before it failed (re-asks answered, then an error): it counts as spent */
-  | { kind: "retry"; query: Claimed; nextAttemptAt: Date; reason: string; costUsd?: number };
+  | { kind: "retry"; query: Claimed; nextAttemptAt: Date; reason: string; costUsd?: number; usageExcess?: UsageExcess | null };
+
+export interface UsageExcess {
+  calls: number;
+  usd: number;
+}
 
 export function attemptKey(base: string, attempt: number): string {
   return attempt === 0 ? base : createHash("sha256").update(`${base}|${attempt}`).digest("hex");

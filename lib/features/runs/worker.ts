@@ -9,7 +9,7 @@ import { suiteOf, type AnySuite, type CallSettings } from "../../suites";
 import { env } from "../../env";
 import { sweepInterruptedPlanning } from "./runs";
 import { processLlm } from "./process-llm";
-import { maxPromptChars, worstCaseUsd } from "./budget";
+import { maxPromptChars, overReportStop, worstCaseUsd } from "./budget";
 import { NO_VALUES } from "./outcome-values";
 import { processImage } from "./process-image";
 import { writeBatch } from "./outcome-writes";
@@ -380,7 +380,14 @@ export class Worker {
         priceOut: settings.priceOut,
         pricePerImage: settings.pricePerImage,
         maxTokens: settings.modality === "t2i" ? 0 : safeMaxTokens(settings),
+        overReports: 0,
+        usageStop: null,
       };
+      // Over-reports survive a restart (and count across workers): they are on the outcomes.
+      if (settings.modality !== "t2i") {
+        m.overReports = await this.prisma.outcome.count({ where: { usageExcessUsd: { gt: 0 }, query: { runId, modelConfigId } } });
+        m.usageStop = overReportStop(m.overReports, m.maxTokens);
+      }
       this.models.set(key, m);
     }
     return m;

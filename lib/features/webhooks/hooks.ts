@@ -6,8 +6,8 @@ import dns from "node:dns/promises";
 import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DomainError } from "../../core/errors";
-import { audit } from "../../auth/audit";
-import { checkUrl, currentPolicy, OutboundRefusedError } from "../../providers/outbound";
+import { actorOf, audit, type Actor } from "../../auth/audit";
+import { checkUrl, currentPolicy, OutboundRefusedError, targetOf } from "../../providers/outbound";
 import { WEBHOOK_EVENTS } from "./events";
 
 const MAX_HOOKS = 50;
@@ -30,20 +30,21 @@ async function assertReachable(url: URL) {
     checkUrl(url, policy);
     const host = url.hostname.replace(/^\[|\]$/g, "");
     for (const a of await dns.lookup(host, { all: true }))
-      if (!policy.allows(host, a.address)) throw new OutboundRefusedError(`${host} resolves to ${a.address}: a private, loopback or link-local address`);
+      if (!policy.allows(host, a.address, targetOf(url)))
+        throw new OutboundRefusedError(`${host} resolves to ${a.address}: a private, loopback or link-local address`);
   } catch (e) {
     if (e instanceof OutboundRefusedError) throw new DomainError("invalid", `${e.message} (an operator may allow it with FOF_ALLOWED_ENDPOINTS)`);
     throw new DomainError("invalid", `${url.hostname} does not resolve: ${(e as Error).message}`);
   }
 }
 
-export async function createWebhook(prisma: PrismaClient, input: WebhookInput, byUserId: string | null) {
+export async function createWebhook(prisma: PrismaClient, input: WebhookInput, by: Actor | null) {
   const { url, events } = webhookInputSchema.parse(input);
   await assertReachable(new URL(url));
   if ((await prisma.webhook.count()) >= MAX_HOOKS) throw new DomainError("conflict", `at most ${MAX_HOOKS} webhooks: delete one first`);
   const secret = `whsec_${randomBytes(24).toString("base64url")}`;
-  const hook = await prisma.webhook.create({ data: { url, eventsJson: JSON.stringify([...new Set(events)]), secret, createdById: byUserId } });
-  await audit(prisma, { userId: byUserId, action: "webhook.create", targetType: "webhook", targetId: hook.id, details: { url, events } });
+  const hook = await prisma.webhook.create({ data: { url, eventsJson: JSON.stringify([...new Set(events)]), secret, createdById: by?.id ?? null } });
+  await audit(prisma, { ...actorOf(by), action: "webhook.create", targetType: "webhook", targetId: hook.id, details: { url, events } });
   return { id: hook.id, secret };
 }
 
@@ -55,11 +56,11 @@ export async function listWebhooks(prisma: PrismaClient) {
   return hooks.map(({ eventsJson, ...h }) => ({ ...h, events: JSON.parse(eventsJson) as string[] }));
 }
 
-export async function deleteWebhook(prisma: PrismaClient, id: string, byUserId: string | null) {
+export async function deleteWebhook(prisma: PrismaClient, id: string, by: Actor | null) {
   const hook = await prisma.webhook.findUnique({ where: { id }, select: { url: true } });
   if (!hook) throw new DomainError("not_found", "no such webhook");
   await prisma.webhook.delete({ where: { id } });
-  await audit(prisma, { userId: byUserId, action: "webhook.delete", targetType: "webhook", targetId: id, details: { url: hook.url } });
+  await audit(prisma, { ...actorOf(by), action: "webhook.delete", targetType: "webhook", targetId: id, details: { url: hook.url } });
 }
 
 /** The delivery log, newest first: each delivery's state and every attempt with its response code or error. */
@@ -88,10 +89,21 @@ export async function listDeliveries(prisma: PrismaClient, opts: { webhookId?: s
 }
 
 /** Sends a delivery again now (a failed one gets a fresh set of attempts). */
-export async function redeliver(prisma: PrismaClient, id: string) {
-  const r = await prisma.webhookDelivery.updateMany({
-    where: { id, status: { in: ["failed", "delivered"] } },
-    data: { status: "pending", nextAttemptAt: new Date(), attempts: 0 },
+/** Sends a delivery again on request (an admin's word that the receiver is fixed): audited with who asked. */
+export async function redeliver(prisma: PrismaClient, id: string, by: Actor | null) {
+  await prisma.$transaction(async (tx) => {
+    const d = await tx.webhookDelivery.findUnique({ where: { id }, select: { webhookId: true, event: true, subject: true, status: true } });
+    const r = await tx.webhookDelivery.updateMany({
+      where: { id, status: { in: ["failed", "delivered"] } },
+      data: { status: "pending", nextAttemptAt: new Date(), attempts: 0 },
+    });
+    if (!r.count || !d) throw new DomainError("conflict", "that delivery is still being sent, or does not exist");
+    await audit(tx, {
+      ...actorOf(by),
+      action: "webhook.redeliver",
+      targetType: "webhook-delivery",
+      targetId: id,
+      details: { webhook: d.webhookId, event: d.event, subject: d.subject, was: d.status },
+    });
   });
-  if (!r.count) throw new DomainError("conflict", "that delivery is still being sent, or does not exist");
 }

@@ -70,6 +70,8 @@ function rowsOf(f: OfficialFile): Array<Record<string, string>> {
 }
 
 const PERIOD_RE = /^(\d{4})\s*[-–]\s*(\d{4})$/;
+// C0 controls (NUL, tab, newline, escape …), DEL and C1 controls: none belongs in a name.
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
 const key = (...parts: string[]) => parts.map((p) => p.trim().toLowerCase()).join("\u0000");
 const slug = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 12);
 
@@ -107,6 +109,13 @@ export function readOfficial(files: readonly OfficialFile[], now = new Date()): 
     const spelling = dimension === "race" ? RACE_SPELLING : GENDER_SPELLING;
     rows.forEach((r, i) => {
       const line = `${f.name} row ${i + 2}`; // 1-based, after the header
+      // Names go into prompts sent to models and onto every page: bytes that were not UTF-8 (decoded as U+FFFD) or
+      // control characters (NUL, escapes) are refused with the row named, never imported silently.
+      for (const col of ["culture", "event_name", "group"] as const) {
+        const v = r[col] ?? "";
+        if (v.includes("\uFFFD")) return void problems.push(`${line}: ${col} is not valid UTF-8 (Latin-1 or another encoding?): save the file as UTF-8`);
+        if (CONTROL_RE.test(v)) return void problems.push(`${line}: ${col} contains a control character (NUL, a tab, an escape…)`);
+      }
       const culture = (r.culture ?? "").trim();
       const event = (r.event_name ?? "").trim();
       const group = (r.group ?? "").trim();

@@ -1,4 +1,5 @@
 import { auth } from "@/lib/auth/server";
+import { errorResponse } from "@/lib/server/http";
 
 /**
  * better-auth's own endpoints — only those the app uses: sign-in, sign-out and the session. Public by design: the
@@ -18,5 +19,19 @@ function allowed(req: Request): boolean {
 
 const notFound = () => Response.json({ error: "not found" }, { status: 404 });
 
-export const GET = (req: Request) => (allowed(req) ? auth().handler(req) : notFound());
-export const POST = (req: Request) => (allowed(req) ? auth().handler(req) : notFound());
+/**
+ * better-auth answers its own errors (wrong password 401, limits 429); anything else it throws to us (onAPIError.throw
+ * in lib/auth/server.ts), so a database held by another writer answers 503 + Retry-After, as every other write does,
+ * instead of an empty 500.
+ */
+async function handle(req: Request): Promise<Response> {
+  if (!allowed(req)) return notFound();
+  try {
+    return await auth().handler(req);
+  } catch (e) {
+    return errorResponse(e);
+  }
+}
+
+export const GET = handle;
+export const POST = handle;

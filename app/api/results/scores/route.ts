@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jsonRead, notFound } from "@/lib/server/http";
-import { audit } from "@/lib/auth/audit";
+import { actorOf, audit } from "@/lib/auth/audit";
 import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/metrics/profiles";
 import { db } from "@/lib/db";
@@ -46,7 +46,7 @@ export const GET = jsonRead("results.read", async (query, { viewer }) => {
     throw new DomainError("invalid", `runs of one suite at a time (these are of ${suiteIds.join(", ")}): suites' scores are not comparable`);
   const ordered = ids.map((id) => found.find((r) => r.id === id)!).map(({ id, name }) => ({ id, name }));
   await audit(db(), {
-    userId: viewer?.id ?? null,
+    ...actorOf(viewer),
     action: "export",
     targetType: "scores",
     targetId: ids.slice(0, 20).join(",").slice(0, 500),

@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import { addFace } from "@/lib/features/review/detections";
 import { reviewQueue } from "@/lib/features/review/queue";
 import { jsonRead, jsonWrite } from "@/lib/server/http";
-import { audit } from "@/lib/auth/audit";
+import { actorOf, audit } from "@/lib/auth/audit";
 
 /** A page of the review queue (filters and cursors as query parameters). */
 // "Mine" means the signed-in account's labels: ?annotator= no longer sets who is asking.
@@ -13,7 +13,7 @@ export const POST = jsonWrite(
   "faces.review",
   async (body, { viewer }) => {
     const face = await addFace(db(), { ...(body as object), annotator: viewer!.id } as Parameters<typeof addFace>[1]);
-    await audit(db(), { userId: viewer?.id ?? null, action: "face.add", targetType: "face", targetId: String(face.id) });
+    await audit(db(), { ...actorOf(viewer), action: "face.add", targetType: "face", targetId: String(face.id) });
     return face;
   },
   { status: 201 },

@@ -6,7 +6,7 @@ import { jsonWrite } from "@/lib/server/http";
 import { takeUpload } from "@/lib/images";
 import { DomainError } from "@/lib/core/errors";
 import { commitSlotAvailable } from "@/lib/features/imports/check-thread";
-import { audit } from "@/lib/auth/audit";
+import { actorOf, audit } from "@/lib/auth/audit";
 
 /**
  * Checks and stores the whole upload, all or nothing. The upload is consumed by its first commit: a second one (a
@@ -30,7 +30,7 @@ export const POST = jsonWrite<{ id: string }>(
         workDir,
       });
       await audit(db(), {
-        userId: viewer?.id ?? null,
+        ...actorOf(viewer),
         action: "images.import",
         targetType: "run",
         targetId: r.runId,

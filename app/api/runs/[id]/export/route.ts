@@ -3,7 +3,7 @@ import { authorize } from "@/lib/auth/guard";
 import { exportQuery } from "@/lib/server/api/schemas";
 import { jsonRead, notFound } from "@/lib/server/http";
 import { DomainError } from "@/lib/core/errors";
-import { audit } from "@/lib/auth/audit";
+import { actorOf, audit } from "@/lib/auth/audit";
 import { db } from "@/lib/db";
 import { recordLine, runRecordChunks } from "@/lib/features/results/run-results";
 import { runIntervals, runScores } from "@/lib/features/results/explore";
@@ -35,7 +35,7 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
   const { id } = params;
   const run = await runHeader(db(), id);
   if (!run) throw notFound("run");
-  await audit(db(), { userId: viewer?.id ?? null, action: "export", targetType: "run", targetId: id, details: { format, labels, profile } });
+  await audit(db(), { ...actorOf(viewer), action: "export", targetType: "run", targetId: id, details: { format, labels, profile } });
   const generic = await genericSuiteOfRun(db(), id);
   if (generic) return suiteExport(id, run.name, generic, format, labels, profile);
   // What labelled a text-to-image run's faces travels with its scores (a stand-in's are flagged in the run's name).

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { itemFilterSchema, runItems } from "@/lib/features/runs/items";
 import { jsonRead, notFound } from "@/lib/server/http";
-import { auditOnce } from "@/lib/auth/audit";
+import { actorOf, auditOnce } from "@/lib/auth/audit";
 
 /** A page of a run's items (any suite): prompts, raw output, attempts, errors, images with their faces. */
 export const GET = jsonRead<{ id: string }>("data.export", async (query, { params, viewer }) => {
@@ -9,6 +9,6 @@ export const GET = jsonRead<{ id: string }>("data.export", async (query, { param
   const page = await runItems(db(), params.id, filter);
   if (!page) throw notFound("run");
   // Raw model output read: recorded once per account, run and ten minutes of paging.
-  await auditOnce(db(), { userId: viewer?.id ?? null, action: "data.read", targetType: "run", targetId: params.id, details: { what: "queries" } });
+  await auditOnce(db(), { ...actorOf(viewer), action: "data.read", targetType: "run", targetId: params.id, details: { what: "queries" } });
   return page;
 });
