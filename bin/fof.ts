@@ -1,16 +1,35 @@
 #!/usr/bin/env -S npx tsx
 // The `fof` CLI: the core of the workbench for scripts and CI. stdout carries only the requested output;
 // diagnostics go to stderr and failures exit non-zero.
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { Command, CommanderError } from "commander";
 import { ROLES } from "../lib/auth/roles";
-import { scoreCommand } from "./commands/score";
-import { runCommand, SUITE_IDS, workerCommand } from "./commands/run";
-import { exportCommand, importCommand, scoresCommand } from "./commands/data";
-import { userCommands } from "./commands/user";
-import { suiteDataCommands } from "./commands/suite-data";
-import { labelCommand } from "./commands/label";
-import { tokenCommands } from "./commands/token";
 import { remoteExport, remoteFrom, remoteImport, remoteRun, remoteScores, type Remote } from "./commands/remote";
+
+// Each command's module is loaded when that command runs, not before: `fof --help` prints at once, and a run loads
+// the engine but not the labeller, the importer or the account commands (docs/BENCHMARKS.md, CLI start-up).
+type Action = (...args: never[]) => Promise<void>;
+function lazy<M>(load: () => Promise<M>, pick: (m: M) => Action): (...args: unknown[]) => Promise<void> {
+  return async (...args) => ((await pick(await load())) as (...a: unknown[]) => Promise<void>)(...args);
+}
+const run = () => import("./commands/run");
+const data = () => import("./commands/data");
+const users = () => import("./commands/user");
+const tokensModule = () => import("./commands/token");
+const suiteDataModule = () => import("./commands/suite-data");
+
+/** The suites, for the help text: one folder each under data/suites (read here rather than loading every suite). */
+function suiteIds(): string {
+  try {
+    return readdirSync(path.join(process.cwd(), "data", "suites"), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .join(" | ");
+  } catch {
+    return "see the README";
+  }
+}
 
 // Everything this process creates (database, images, uploads, secrets) is readable by its owner only.
 process.umask(0o077);
@@ -24,11 +43,11 @@ const program = new Command()
   .exitOverride();
 
 /** The team server these commands go to, when --server or FOF_SERVER names one. */
-const remote = () => remoteFrom(program.opts<{ server?: string; token?: string }>());
-/** A command that runs against the server when one is named, else locally. */
-function either<A extends unknown[]>(local: (...a: A) => Promise<void>, onServer: (r: Remote, ...a: A) => Promise<void>) {
+const server = () => remoteFrom(program.opts<{ server?: string; token?: string }>());
+/** A command that runs against the server when one is named, else locally (the local side loaded only when taken). */
+function either<A extends unknown[]>(local: (...a: unknown[]) => Promise<void>, onServer: (r: Remote, ...a: A) => Promise<void>) {
   return (...a: A) => {
-    const r = remote();
+    const r = server();
     return r ? onServer(r, ...a) : local(...a);
   };
 }
@@ -44,14 +63,14 @@ program
   )
   .option("--pretty", "indent the JSON output")
   .action(async (file: string, opts: { pretty?: boolean; profile?: string }) => {
-    await scoreCommand(file, opts);
+    await (await import("./commands/score")).scoreCommand(file, opts);
   });
 
 program
   .command("run")
   .description("plan a run, work it to completion in this process and print its scores as JSON (the `score` shape)")
   .requiredOption("-m, --model <slug...>", 'model slug(s), e.g. "baseline:calibrated:0.8" or a registered model')
-  .option("--suite <id>", `benchmark suite: ${SUITE_IDS()}`, "fact-or-fair")
+  .option("--suite <id>", `benchmark suite: ${suiteIds()}`, "fact-or-fair")
   .option("--config <json>", "other suites: settings over the preset, e.g. '{\"entriesPerDimension\": 4}'")
   .option("-t, --tests <list>", "objective,subjective")
   .option("-c, --contexts <list>", "baseline,representativeness,attribution,ingroup")
@@ -67,7 +86,12 @@ program
   .option("--wait", "with --server: follow the run to its end, then print its scores (without it: print the launched run)")
   .option("--fail-under <gates>", 'exit 5 when a model misses a gate on its worst group, e.g. "d<=0.25" or "d<=0.25,sFair>=0.8"')
   .option("--pretty", "indent the JSON output")
-  .action(either(runCommand, remoteRun));
+  .action(
+    either(
+      lazy(run, (m) => m.runCommand),
+      remoteRun,
+    ),
+  );
 
 program
   .command("scores")
@@ -77,7 +101,12 @@ program
   .option("--labels <source>", "T2I face labels: model (the pipeline's) | reviewed (human-corrected)", "model")
   .option("--profile <name>", "suites whose paper text and released code disagree: release (the released code, as published) | paper-text", "release")
   .option("--pretty", "indent the JSON output")
-  .action(either(scoresCommand, remoteScores));
+  .action(
+    either(
+      lazy(data, (m) => m.scoresCommand),
+      remoteScores,
+    ),
+  );
 
 program
   .command("export")
@@ -85,7 +114,12 @@ program
   .argument("<run>", "run id")
   .option("--race-mapping <name>", "FairFace 7→4 race mapping for T2I: paper | sum-asian", "paper")
   .option("--labels <source>", "T2I face labels: model (the pipeline's) | reviewed (human-corrected)", "model")
-  .action(either(exportCommand, remoteExport));
+  .action(
+    either(
+      lazy(data, (m) => m.exportCommand),
+      remoteExport,
+    ),
+  );
 
 program
   .command("import")
@@ -99,7 +133,12 @@ program
   .option("--run <id>", "add to an earlier import of the same model")
   .option("--name <name>", "name of the new run")
   .option("--instrument <faces|clip>", "what labels a new run's images: faces (default) or clip (suites whose paper reads whole images with CLIP)")
-  .action(either(importCommand, remoteImport));
+  .action(
+    either(
+      lazy(data, (m) => m.importCommand),
+      remoteImport,
+    ),
+  );
 
 const suiteData = program.command("suite-data").description("a suite's content versions: import data you supply (e.g. the official DoFaiR entries), list them");
 suiteData
@@ -107,8 +146,12 @@ suiteData
   .description("read a suite's data from your files into a new content version (validated whole; the same data again finds the same version)")
   .argument("<suite>", "the suite (dofair)")
   .argument("<path...>", "files, or folders searched for the files the suite reads")
-  .action(suiteDataCommands.import);
-suiteData.command("list").description("a suite's content versions, newest first").argument("<suite>").action(suiteDataCommands.list);
+  .action(lazy(suiteDataModule, (m) => m.suiteDataCommands.import));
+suiteData
+  .command("list")
+  .description("a suite's content versions, newest first")
+  .argument("<suite>")
+  .action(lazy(suiteDataModule, (m) => m.suiteDataCommands.list));
 
 program
   .command("label")
@@ -123,57 +166,87 @@ program
   .option("--landmarker <file>", "the 68-point landmark model for aligned chips (default: where the server finds it)")
   .option("--clip-vision <file>", "CLIP runs: the vision tower .onnx (default: the data directory's models/ or public/models)")
   .option("--clip-texts <file>", "CLIP runs: its text-embedding .json, written with it by clip-export.py")
-  .action(labelCommand);
+  .action(
+    lazy(
+      () => import("./commands/label"),
+      (m) => m.labelCommand,
+    ),
+  );
 
 program
   .command("worker")
   .description("work every running run (the same engine as the web server) until stopped")
   .option("--label", 'also label the faces of runs launched with "label automatically" (onnxruntime-node; default FOF_WORKER_LABEL)')
   .option("--label-only", "only label faces, take no calls")
-  .action(workerCommand);
+  .action(lazy(run, (m) => m.workerCommand));
 
-const users = program.command("user").description("accounts: add, list, role, disable, enable, limit, invite, reset");
-users
+const userGroup = program.command("user").description("accounts: add, list, role, disable, enable, limit, invite, reset");
+userGroup
   .command("add")
   .description("create an account (password from FOF_USER_PASSWORD or standard input)")
   .argument("<email>")
   .requiredOption("-r, --role <role>", "admin | runner | reviewer | annotator | viewer")
   .option("--name <name>", "display name")
   .option("--limit <usd>", "spending limit in USD (runners)")
-  .action(userCommands.add);
-users.command("list").description("every account with its role").action(userCommands.list);
-users.command("role").description("change an account's role").argument("<email>").argument("<role>").action(userCommands.role);
-users.command("disable").description("disable an account (its sessions end)").argument("<email>").action(userCommands.disable);
-users.command("enable").description("enable an account again").argument("<email>").action(userCommands.enable);
-users.command("limit").description("set a spending limit in USD, or none").argument("<email>").argument("<usd>").action(userCommands.limit);
-users
+  .action(lazy(users, (m) => m.userCommands.add));
+userGroup
+  .command("list")
+  .description("every account with its role")
+  .action(lazy(users, (m) => m.userCommands.list));
+userGroup
+  .command("role")
+  .description("change an account's role")
+  .argument("<email>")
+  .argument("<role>")
+  .action(lazy(users, (m) => m.userCommands.role));
+userGroup
+  .command("disable")
+  .description("disable an account (its sessions end)")
+  .argument("<email>")
+  .action(lazy(users, (m) => m.userCommands.disable));
+userGroup
+  .command("enable")
+  .description("enable an account again")
+  .argument("<email>")
+  .action(lazy(users, (m) => m.userCommands.enable));
+userGroup
+  .command("limit")
+  .description("set a spending limit in USD, or none")
+  .argument("<email>")
+  .argument("<usd>")
+  .action(lazy(users, (m) => m.userCommands.limit));
+userGroup
   .command("invite")
   .description("print a one-time invitation link")
   .requiredOption("-r, --role <role>")
   .option("--email <email>", "only for this address")
-  .action(userCommands.invite);
-users.command("reset").description("print a one-time password-reset link").argument("<email>").action(userCommands.reset);
+  .action(lazy(users, (m) => m.userCommands.invite));
+userGroup
+  .command("reset")
+  .description("print a one-time password-reset link")
+  .argument("<email>")
+  .action(lazy(users, (m) => m.userCommands.reset));
 
-const tokens = program.command("token").description("personal access tokens for the HTTP API and the remote CLI");
-tokens
+const tokenGroup = program.command("token").description("personal access tokens for the HTTP API and the remote CLI");
+tokenGroup
   .command("create")
   .description("create a token for an account; prints the secret alone on the last line (shown once)")
   .requiredOption("--email <email>", "the account it acts for")
   .requiredOption("--name <name>", "a name to list and revoke it by")
   .option("--expires-days <n>", "days until it expires (default 90, at most 366)")
   .option("--role <role>", `a role within the owner's (${ROLES.join(" | ")}); default: the owner's`)
-  .action(tokenCommands.create);
-tokens
+  .action(lazy(tokensModule, (m) => m.tokenCommands.create));
+tokenGroup
   .command("list")
   .description("an account's tokens: name, prefix, role, state, expiry, last use")
   .requiredOption("--email <email>")
-  .action(tokenCommands.list);
-tokens
+  .action(lazy(tokensModule, (m) => m.tokenCommands.list));
+tokenGroup
   .command("revoke")
   .description("revoke an account's token by name")
   .requiredOption("--email <email>")
   .requiredOption("--name <name>")
-  .action(tokenCommands.revoke);
+  .action(lazy(tokensModule, (m) => m.tokenCommands.revoke));
 
 async function main() {
   try {

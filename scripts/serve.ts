@@ -5,7 +5,7 @@
 // this process's secret (FOF_CLIENT_HEADER_SECRET, made by start.ts) for the setup page and the sign-in limits.
 import http from "node:http";
 import next from "next";
-import { malformedTarget } from "../lib/net/request-target";
+import { CONNECTIONS_CHECK_MS, limitRequestTimes, malformedTarget } from "../lib/net/request-target";
 import { CLIENT_HEADER, CLIENT_SECRET_ENV, clientHeaderValue, parseTrustedProxies, resolveClientAddress } from "../lib/auth/client-address";
 
 // Everything this process creates (database, images, uploads, secrets) is readable by its owner only.
@@ -24,7 +24,7 @@ async function main() {
   const app = next({ dev: false, dir: process.cwd(), hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS }, (req, res) => {
     const bad = malformedTarget(req.url);
     if (bad) {
       res.writeHead(400, { "content-type": "application/json", "cache-control": "no-store" });
@@ -47,6 +47,7 @@ async function main() {
   });
   // Longer than a proxy's idle keep-alive, as next start does, so a reused connection is never cut mid-request.
   server.keepAliveTimeout = 65_000;
+  limitRequestTimes(server);
   server.listen(port, hostname, () => process.stderr.write(`ready on http://${hostname}:${port}\n`));
   // Stop taking requests, let the in-process worker (instrumentation.ts) write its last results and give back its
   // leases (it stops on the same signal), then exit — within 20 s whatever happens.

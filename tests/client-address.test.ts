@@ -96,4 +96,34 @@ describe("request target", async () => {
     expect(malformedTarget("/runs/caf%C3%A9")).toBeNull();
     expect(malformedTarget("/" + "a".repeat(9000))).toMatch(/longer/);
   });
+
+  it("refuses any path segment longer than an id could be, before any page or route runs", () => {
+    // The hostile test's "/runs/<8.1 KiB id>": shorter ids were 404 at once, longer ones 400; now every one is 400.
+    expect(malformedTarget(`/runs/${"a".repeat(8100)}`)).toMatch(/path segment longer than 256/);
+    expect(malformedTarget(`/api/v1/runs/${"a".repeat(257)}/scores`)).toMatch(/path segment/);
+    expect(malformedTarget(`/runs/${"a".repeat(256)}?q=${"b".repeat(1000)}`)).toBeNull();
+  });
+
+  it("answers 408 to a request whose header block never ends (curl's unterminated Cookie line past 8 KiB of URL)", async () => {
+    const http = await import("node:http");
+    const net = await import("node:net");
+    const { limitRequestTimes } = await import("../lib/net/request-target");
+    let handled = 0;
+    const server = http.createServer({ connectionsCheckingInterval: 50 }, (_req, res) => {
+      handled++;
+      res.end();
+    });
+    limitRequestTimes(server, { headersTimeoutMs: 200 });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const port = (server.address() as { port: number }).port;
+    const answer = await new Promise<string>((resolve) => {
+      const s = net.connect(port, "127.0.0.1", () => s.write(`GET /runs/${"a".repeat(8100)} HTTP/1.1\r\nHost: x\r\nCookie: \r\n`));
+      let got = "";
+      s.on("data", (d) => (got += d.toString()));
+      s.on("close", () => resolve(got));
+    });
+    server.close();
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(handled).toBe(0);
+  });
 });

@@ -48,11 +48,7 @@ beforeAll(async () => {
     concurrency: 8,
   });
   // The unit runs the CLI bundle `npm run build` makes.
-  execFileSync(
-    path.join(ROOT, "node_modules/.bin/esbuild"),
-    ["bin/fof.ts", "--bundle", "--platform=node", "--format=esm", "--packages=external", "--outfile=dist/fof.mjs", "--log-level=warning"],
-    { cwd: ROOT },
-  );
+  execFileSync(process.execPath, ["scripts/build-cli.mjs"], { cwd: ROOT });
 }, 120_000);
 afterAll(async () => {
   for (const w of workers) w.kill("SIGKILL");
