@@ -1,6 +1,6 @@
 // `npm test`: the whole suite — typecheck, unit + integration (vitest), production build, e2e (Playwright,
 // Debian Chromium) — then one closing line "N passed, N failed, N skipped" summed over both runners.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -32,11 +32,43 @@ function playwrightFailures(suite, label) {
   for (const child of suite?.suites ?? []) playwrightFailures(child, label);
 }
 
+/** How long each step took, printed at the end (what dominates a CI run is read here, not guessed). */
+const timings = [];
+const since = (t0) => Math.round((performance.now() - t0) / 100) / 10;
+
 function step(title, cmd, args) {
   process.stdout.write(`\n=== ${title} ===\n`);
+  const t0 = performance.now();
   const res = spawnSync(cmd, args, { stdio: "inherit", env: process.env });
+  timings.push([title, since(t0)]);
   if (res.status !== 0 && !failedStep) failedStep = `${title} (exit ${res.status ?? res.signal})`;
   return res.status === 0;
+}
+
+/** Steps that are independent and mostly single-threaded, two at a time; each one's output is printed whole, in order. */
+async function parallelSteps(steps, at = 2) {
+  const results = new Array(steps.length);
+  let next = 0;
+  const runOne = (i) =>
+    new Promise((resolve) => {
+      const [title, cmd, args] = steps[i];
+      const t0 = performance.now();
+      const child = spawn(cmd, args, { env: { ...process.env, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+      const out = [];
+      child.stdout.on("data", (d) => out.push(d));
+      child.stderr.on("data", (d) => out.push(d));
+      child.on("close", (code, signal) => resolve((results[i] = { title, code: code ?? signal, out: Buffer.concat(out), s: since(t0) })));
+    });
+  const lanes = Array.from({ length: Math.min(at, steps.length) }, async () => {
+    while (next < steps.length) await runOne(next++);
+  });
+  await Promise.all(lanes);
+  for (const r of results) {
+    process.stdout.write(`\n=== ${r.title} ===\n`);
+    process.stdout.write(r.out);
+    timings.push([r.title, r.s]);
+    if (r.code !== 0 && !failedStep) failedStep = `${r.title} (exit ${r.code})`;
+  }
 }
 
 function readJson(file) {
@@ -50,21 +82,18 @@ function readJson(file) {
 mkdirSync("test-results", { recursive: true });
 for (const f of ["test-results/unit-results.json", "test-results/pg-results.json", "test-results/e2e-results.json"]) rmSync(f, { force: true });
 
-step("typecheck", bin("tsc"), ["--noEmit"]);
-// The layout keeps its shape: lint (no warnings), formatting, and the dependency rules of docs/architecture.md.
-step("lint (ESLint)", bin("eslint"), [".", "--max-warnings", "0"]);
-step("format (Prettier)", bin("prettier"), ["--check", "."]);
-step("unused files, exports and dependencies (knip)", bin("knip"), ["--no-progress"]);
-step("architecture (dependency-cruiser)", bin("depcruise"), [
-  "app",
-  "components",
-  "lib",
-  "bin",
-  "scripts",
-  "--config",
-  ".dependency-cruiser.cjs",
-  "--output-type",
-  "err",
+// The layout keeps its shape: types, lint (no warnings), formatting, unused code, and the dependency rules of
+// docs/architecture.md — independent checks, run two at a time.
+await parallelSteps([
+  ["typecheck", bin("tsc"), ["--noEmit"]],
+  ["lint (ESLint)", bin("eslint"), [".", "--max-warnings", "0"]],
+  ["format (Prettier)", bin("prettier"), ["--check", "."]],
+  ["unused files, exports and dependencies (knip)", bin("knip"), ["--no-progress"]],
+  [
+    "architecture (dependency-cruiser)",
+    bin("depcruise"),
+    ["app", "components", "lib", "bin", "scripts", "--config", ".dependency-cruiser.cjs", "--output-type", "err"],
+  ],
 ]);
 
 step("unit and integration tests (vitest)", bin("vitest"), [
@@ -83,7 +112,9 @@ if (unit) {
 
 // The integration tests again on PostgreSQL, when its binaries are here: a throwaway cluster on loopback, one
 // migrated template database, a fresh copy per test file (tests/helpers/pg-database.ts).
+const pgStart = performance.now();
 const pgPhase = spawnSync(bin("tsx"), ["scripts/test-postgres.ts"], { stdio: "inherit", env: process.env });
+timings.push(["integration tests on PostgreSQL", since(pgStart)]);
 if (pgPhase.status === 3) process.stdout.write("PostgreSQL part skipped: no PostgreSQL binaries here (Debian: apt install postgresql).\n");
 else {
   const pgResults = readJson("test-results/pg-results.json");
@@ -113,6 +144,7 @@ if (built) {
   }
 }
 
+process.stdout.write(`\nStep times (s): ${timings.map(([t, sec]) => `${t} ${sec}`).join(" · ")}\n`);
 process.stdout.write("\n");
 if (failures.length > 0) process.stdout.write(`Failed tests:\n${failures.map((f) => `  ${f}`).join("\n")}\n`);
 if (failedStep) process.stdout.write(`FAILED: ${failedStep}\n`);

@@ -2,13 +2,13 @@
 // refused a launch (403), no token and a revoked or expired one are 401; a token never manages accounts; the OpenAPI
 // document lists every route file under app/api/v1 and nothing else.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-api-v1-"));
+const dataDir = testDataDir("fof-api-v1-");
 process.env.FOF_DATA_DIR = dataDir;
 const exec = promisify(execFile);
 const fof = (args: string[]) => exec("npm", ["run", "--silent", "fof", "--", ...args], { env: { ...process.env, FOF_DATA_DIR: dataDir } });
@@ -56,7 +56,7 @@ beforeAll(async () => {
   runnerToken = stdout.trim().split("\n").at(-1)!;
   expect(stderr).toMatch(/shown once/);
   viewerToken = (await createToken(db(), viewer.id, { name: "dashboards" })).secret;
-}, 120_000);
+});
 afterAll(async () => {
   await db().$disconnect();
 });
@@ -69,7 +69,7 @@ describe("personal access tokens", () => {
     expect(JSON.stringify(rows)).not.toContain(runnerToken);
     const { stdout } = await fof(["token", "list", "--email", "ci@example.org"]);
     expect(stdout).toMatch(/^release-ci\tfof_\S+…\trunner\tlive\texpires \d{4}-\d\d-\d\d/);
-  }, 60_000);
+  });
 
   it("read runs and launch one through /api/v1; a viewer's token may read but not launch", async () => {
     const launched = await call(runs.POST as Handler, "/api/v1/runs", { token: runnerToken, body: LAUNCH });
@@ -146,7 +146,7 @@ describe("personal access tokens", () => {
     await fof(["token", "revoke", "--email", "ci@example.org", "--name", "release-ci"]);
     expect((await call(runs.GET as Handler, "/api/v1/runs", { token: runnerToken })).status).toBe(401);
     expect(await db().auditLog.count({ where: { action: "token.revoke" } })).toBeGreaterThanOrEqual(2);
-  }, 60_000);
+  });
 });
 
 describe("/api/v1 document", () => {

@@ -1,11 +1,9 @@
 // Accounts through better-auth on our database: sign-in with hashed passwords, sessions, closed sign-up, no user
 // enumeration, rate-limited sign-in, disabled accounts, one-time invitations and reset links, audit rows.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-auth-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-auth-");
 process.env.PORT = "3555";
 
 const { db, migrateAndSeed } = await import("../lib/db");

@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-backup-"));
+const dataDir = testDataDir("fof-backup-");
 process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed, createPrismaClient } = await import("../lib/db");
 const { createRun, presetConfig, Worker } = await import("./helpers/services");
@@ -71,5 +72,5 @@ describe.skipIf(!hasTools)("backup and restore", () => {
     }
     // Restoring over existing data is refused.
     expect(spawnSync("deploy/restore.sh", [fresh], { env: restoreEnv }).status).toBe(3);
-  }, 120_000);
+  });
 });

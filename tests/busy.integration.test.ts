@@ -1,12 +1,11 @@
 // Another process holding SQLite's write lock must not stall this one: reads go on (WAL), a write waits
 // asynchronously (the event loop keeps serving), and a request whose write outlasts the patience answers 503 with
 // Retry-After instead of a 500. PostgreSQL has no single write lock: SQLite only.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-busy-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-busy-");
 process.env.FOF_DB_BUSY_TIMEOUT_MS = "1500";
 process.env.PORT = "3556";
 const sqlite = !process.env.DATABASE_URL;

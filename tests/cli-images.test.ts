@@ -5,10 +5,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
 const SHARED = path.resolve(__dirname, "../../shared/models/test-images");
 const exec = promisify(execFile);
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-cli-img-"));
+const dataDir = testDataDir("fof-cli-img-");
 const env = { ...process.env, FOF_DATA_DIR: dataDir };
 const fof = (args: string[]) => exec("npm", ["run", "--silent", "fof", "--", ...args], { env, maxBuffer: 10 * 1024 * 1024 });
 
@@ -123,5 +124,5 @@ describe.skipIf(!existsSync(SHARED))("fof import / scores / export", () => {
     const reviewedScores = JSON.parse((await fof(["scores", runId, "--labels", "reviewed"])).stdout).results;
     expect(reviewedScores.find((s: { attribute: string }) => s.attribute === "gender").sFact).toBe(1);
     expect((await fof(["scores", runId, "--labels", "nonsense"]).catch((e) => e)).stderr ?? "").toMatch(/unknown labels/);
-  }, 120_000);
+  });
 });

@@ -1,14 +1,13 @@
 // Workers survive database contention: an in-process worker and two `fof worker` processes share one SQLite file
-// while a paper-size launch is planned and another connection keeps taking the write lock for longer than the
-// workers' busy timeout. Every run completes, every query gets exactly one outcome, no worker exits.
+// while a large launch (the quick preset: 12,160 queries, planned in many chunks) is planned and another connection
+// keeps taking the write lock for longer than the workers' busy timeout. Every run completes, every query gets exactly one outcome, no worker exits.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-contention-"));
+const dataDir = testDataDir("fof-contention-");
 process.env.FOF_DATA_DIR = dataDir;
 // A short busy timeout makes lock waits fail fast, so the workers meet "database is locked" for real.
 process.env.FOF_DB_BUSY_TIMEOUT_MS = "150";
@@ -32,7 +31,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // SQLite only: the lock it holds is the SQLite file's write lock; PostgreSQL has row locks (claims skip locked rows).
 describe.skipIf(process.env.DATABASE_URL?.startsWith("postgres"))("contention", () => {
-  it("keeps every worker alive through locked-database errors while a paper-size launch plans", async () => {
+  it("keeps every worker alive through locked-database errors while a large launch plans", async () => {
     const env = { ...process.env, FOF_DATA_DIR: dataDir, FOF_DB_BUSY_TIMEOUT_MS: "150" };
     for (let i = 0; i < 2; i++) {
       const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker"], { env, stdio: ["ignore", "ignore", "pipe"] });
@@ -70,13 +69,13 @@ describe.skipIf(process.env.DATABASE_URL?.startsWith("postgres"))("contention", 
     }
 
     const small = await createRun(prisma(), { models: ["baseline:uniform"], config: presetConfig("smoke"), seed: 1 });
-    // The paper-size launch is planned while workers run and the locker holds the lock: planning retries its
-    // contended writes itself, so the launch succeeds.
-    const paperId = (await createRun(prisma(), { models: ["baseline:oracle"], config: presetConfig("paper"), seed: 1 })).id;
+    // The large launch is planned while workers run and the locker holds the lock: planning retries its contended
+    // writes itself, so the launch succeeds.
+    const largeId = (await createRun(prisma(), { models: ["baseline:oracle"], config: presetConfig("quick"), seed: 1 })).id;
     const second = await createRun(prisma(), { models: ["baseline:uniform"], config: presetConfig("smoke"), seed: 2 });
 
-    const ids = [small.id, paperId, second.id];
-    const deadline = Date.now() + 240_000;
+    const ids = [small.id, largeId, second.id];
+    const deadline = Date.now() + 480_000;
     for (;;) {
       try {
         const runs = await prisma().run.findMany({ where: { id: { in: ids } }, select: { status: true } });
@@ -113,5 +112,5 @@ describe.skipIf(process.env.DATABASE_URL?.startsWith("postgres"))("contention", 
     expect(exits.every((code) => code === 0)).toBe(true);
     expect(await prisma().query.count({ where: { status: "leased" } })).toBe(0);
     expect((await prisma().workerStatus.findMany()).every((s) => s.stoppedAt !== null)).toBe(true);
-  }, 300_000);
+  }, 600_000);
 });

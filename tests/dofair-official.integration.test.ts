@@ -1,14 +1,14 @@
 // The official DoFaiR entries, read not shipped: the release's CSV format (tests/fixtures/dofair-official, rows of our
 // own in that format) validated and imported as a content version, a run planned on it, worked, labelled and scored
 // beside the paper's rows; the same files again find the same version; bad rows refuse the whole import.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
 const SHARED = path.resolve(__dirname, "../../shared/models");
 const hasShared = existsSync(path.join(SHARED, "ultraface-version-RFB-320.onnx"));
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-dofair-official-"));
+const dataDir = testDataDir("fof-dofair-official-");
 process.env.FOF_DATA_DIR = dataDir;
 
 const FIXTURE = path.resolve(__dirname, "fixtures/dofair-official");

@@ -1,14 +1,14 @@
 // A whole DoFaiR run offline: plan on the synthetic image model (and a guidance chat model on the emulator), work
 // it with the engine, label every image with the real face pipeline (UltraFace + the FairFace stand-in, WASM),
 // and read the suite's Table 2 and drill-down — scored from the labels the pipeline stored.
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
 const SHARED = path.resolve(__dirname, "../../shared/models");
 const hasShared = existsSync(path.join(SHARED, "ultraface-version-RFB-320.onnx"));
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-dofair-"));
+const dataDir = testDataDir("fof-dofair-");
 process.env.FOF_DATA_DIR = dataDir;
 
 const { db, migrateAndSeed } = await import("../lib/db");

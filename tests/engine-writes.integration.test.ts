@@ -1,10 +1,8 @@
 // The engine's writes at any size and through failure: a batch past SQLite's parameter limit is written, a write
 // the database refuses does not hold back the rest, and a worker whose writes fail stops claiming, says it is
 // stuck on its heartbeat, and recovers — every query ends with exactly one outcome.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
 // A switch that makes the worker's result writes fail as a locked database would (everything else still works).
 const writes = vi.hoisted(() => ({ failing: false }));
@@ -17,7 +15,7 @@ vi.mock("../lib/features/runs/outcome-writes", async (importOriginal) => {
   };
 });
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-writes-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-writes-");
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, presetConfig, Worker, MAX_WRITES_PER_TRANSACTION } = await import("./helpers/services");
@@ -146,7 +144,7 @@ describe("engine writes", () => {
     expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
     const after = await prisma().workerStatus.findUniqueOrThrow({ where: { owner: worker.owner } });
     expect(workerState(after)).toBe("stopped");
-  }, 60_000);
+  });
 
   it("the worker-state rule: stuck only while the latest heartbeat says so", () => {
     const now = Date.now();

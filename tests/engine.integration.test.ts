@@ -1,12 +1,10 @@
 // The run engine against the provider emulator, through the real openai / replicate SDKs.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "./emulator/server";
+import { testDataDir } from "./helpers/data-dir";
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-engine-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-engine-");
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, presetConfig, runScores, setRunState, upsertModel, Worker } = await import("./helpers/services");
@@ -169,7 +167,7 @@ describe("run engine", () => {
     const watch = setInterval(async () => {
       const r = await prisma().run.findUnique({ where: { id: run.id }, select: { spentUsd: true } });
       peak = Math.max(peak, r?.spentUsd ?? 0);
-    }, 20);
+    });
     await Promise.all(workers.map((w) => w.run({ untilDone: true })));
     clearInterval(watch);
     const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
@@ -256,7 +254,7 @@ describe("fair share", () => {
     expect(smallDoneAt).toBeGreaterThan(0);
     expect(bigDoneAt).toBeGreaterThan(0);
     expect(smallDoneAt).toBeLessThan(bigDoneAt);
-  }, 60_000);
+  });
 });
 
 describe("crash safety", () => {
@@ -303,5 +301,5 @@ describe("crash safety", () => {
     // Only the queries in flight at the kill may have been called twice.
     expect(calls).toBeGreaterThanOrEqual(planned);
     expect(calls).toBeLessThanOrEqual(planned + inFlightAtKill);
-  }, 40_000);
+  });
 });

@@ -4,16 +4,16 @@
 // labeller declares for files the server served, and audit rows that say who asked from where.
 import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { deflateSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "./emulator/server";
+import { onPostgres } from "./helpers/databases";
+import { testDataDir } from "./helpers/data-dir";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-hardening-iii-"));
+const dataDir = testDataDir("fof-hardening-iii-");
 process.env.FOF_DATA_DIR = dataDir;
 // A short patience, so a held lock is met (and outlasted) within a test.
 process.env.FOF_DB_BUSY_TIMEOUT_MS = "300";
@@ -23,7 +23,6 @@ const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, presetConfig, upsertModel, Worker } = await import("./helpers/services");
 const { createUser } = await import("../lib/auth/users");
 const { committedUsd } = await import("../lib/auth/spending");
-const sqlite = !process.env.DATABASE_URL?.startsWith("postgres");
 const prisma = () => db();
 let emu: Emulator;
 
@@ -181,7 +180,8 @@ describe("images that lie", () => {
   });
 });
 
-describe.skipIf(!sqlite)("a held write lock", () => {
+// SQLite only: a held write lock is the SQLite file's (PostgreSQL locks rows).
+describe.skipIf(onPostgres)("a held write lock", () => {
   it("answers sign-in 503 with Retry-After (not an empty 500), and the account commands ride it out", async () => {
     await createUser(prisma(), { email: "locked@example.org", name: "Locked", password: "test-password-123", role: "runner" });
     const { POST } = await import("../app/api/auth/[...all]/route");
@@ -210,7 +210,7 @@ describe.skipIf(!sqlite)("a held write lock", () => {
       holder.close();
     }
     expect((await prisma().user.findUniqueOrThrow({ where: { email: "locked@example.org" } })).role).toBe("viewer");
-  }, 120_000);
+  });
 });
 
 describe("a credential bound to a URL", () => {

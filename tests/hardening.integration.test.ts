@@ -2,13 +2,12 @@
 // scored from the content and settings they were planned with, every subjective answer counts toward S_E / S_KLD,
 // and launches are bounded.
 import { createServer, type Server } from "node:http";
-import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-hardening-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-hardening-");
 const CANARY = "sk-canary-must-never-leave-the-server";
 process.env.OPENAI_API_KEY = CANARY;
 process.env.FOF_CANARY_SECRET = CANARY;

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-serve-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-serve-");
 const { db, migrateAndSeed } = await import("../lib/db");
 const { env } = await import("../lib/env");
 const { findServableImage, storeImage, validateImage } = await import("../lib/images");

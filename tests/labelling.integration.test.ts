@@ -1,11 +1,11 @@
 // Labelling work for browser tabs: leases, results accepted only from the lease holder, no image labelled twice.
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-label-"));
+const dataDir = testDataDir("fof-label-");
 process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed } = await import("../lib/db");
 const { importImages, DomainError, leaseImages, saveLabels, releaseLeases, runScores, labelProgress } = await import("./helpers/services");

@@ -1,11 +1,9 @@
 // One launch form for every suite: FACT-OR-FAIR's LLM and text-to-image shapes are variants of the generic form
 // (their fields, presets and fixed values), and the generic estimate prices them as the old forms did.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-launch-variants-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-launch-variants-");
 const { db, migrateAndSeed } = await import("../lib/db");
 const { upsertModel, presetConfig, t2iPresetConfig } = await import("./helpers/services");
 const { suiteOf } = await import("../lib/suites");

@@ -53,7 +53,7 @@ describe("migrations", () => {
       child.once("exit", (code) => (code && code !== 0 ? reject(new Error(out)) : undefined));
     });
     expect(schemaOf(path.join(dir, "migrated.db"))).toEqual(schemaOf(path.join(dir, "pushed.db")));
-  }, 60_000);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -2,15 +2,16 @@
 // page (every image labelled once, by one of them); a labeller killed with SIGKILL loses no image; `fof label <run>`
 // labels a run in one command, its faces recording the classifier's sha256. Runs on SQLite and PostgreSQL.
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
+import { sqliteOnly } from "./helpers/databases";
 
 const SHARED = path.resolve(__dirname, "../../shared/models");
 const hasShared = existsSync(path.join(SHARED, "fairface-standin-single18.onnx"));
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-node-label-"));
+const dataDir = testDataDir("fof-node-label-");
 process.env.FOF_DATA_DIR = dataDir;
 
 const { db, migrateAndSeed } = await import("../lib/db");
@@ -65,7 +66,7 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     expect(faces.every((f) => f.classifierModel === "fairface-standin-single18")).toBe(true);
     // Nothing is labelled twice: a second pass finds nothing to lease.
     expect((await labelQueue(prisma(), deps, a, { dataDir, runId: run.id })).images).toBe(0);
-  }, 120_000);
+  });
 
   it("aligned chips by default record their landmarker; a run cut one way refuses labels cut the other (409)", async () => {
     const run = await generatedRun(14);
@@ -92,7 +93,7 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     const p = await labelProvenance(prisma(), [run.id]);
     expect(p.chips).toEqual([{ method: "dlib-5pt", faces: faces.length }]);
     expect(p.mixed).toBe(false);
-  }, 120_000);
+  });
 
   it("a labeller killed with SIGKILL loses no image: its leases expire and another labels them, each image once", async () => {
     const run = await generatedRun(13);
@@ -123,26 +124,43 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
       expect(im._count.faces, im.id).toBe((await labelPixels(l, decodeImage(readFileSync(path.join(dataDir, im.path)), im.mimeType))).length);
   }, 180_000);
 
-  it("`fof run --suite faintbench … --label` generates, labels and scores with no browser; every face line names the classifier's sha256", async () => {
-    const env = { ...process.env, FOF_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fof-run-label-")), FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "2" };
-    delete (env as Record<string, string | undefined>).DATABASE_URL; // the command's own embedded database
-    const fof = (args: string[]) => promisify(execFile)("npm", ["run", "--silent", "fof", "--", ...args], { env, maxBuffer: 64 * 1024 * 1024 });
-    const { stdout } = await fof(["run", "--suite", "faintbench", "--model", "baseline:synthetic-faces", "--preset", "smoke", "--label"]);
-    const body = JSON.parse(stdout) as {
-      run: string;
-      views: Array<{ id: string; kind: string; groups?: Array<{ rows: Array<{ source: string; cells: Record<string, { value: number | null }> }> }> }>;
-    };
-    const ours = body.views.find((v) => v.id === "table2")!.groups![0].rows.find((r) => r.source === "run")!;
-    for (const m of ["implicit", "explicit", "eta"]) expect(ours.cells[m].value, m).not.toBeNull();
-    const lines = (await fof(["export", body.run])).stdout
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { face: { classifier: { name: string; sha256: string }; chip: { method: string } } | null });
-    const faces = lines.filter((l) => l.face);
-    expect(faces.length).toBeGreaterThan(0);
-    expect(new Set(faces.map((l) => l.face!.classifier.sha256))).toEqual(new Set([modelFile(STANDIN).sha256]));
-    expect(new Set(faces.map((l) => l.face!.chip.method))).toEqual(new Set(["dlib-5pt"]));
-  }, 300_000);
+  // The command brings its own embedded database (SQLite) whatever the test process uses.
+  it.skipIf(sqliteOnly)(
+    "`fof run --suite faintbench … --label` generates, labels and scores with no browser; every face line names the classifier's sha256",
+    async () => {
+      const env = { ...process.env, FOF_DATA_DIR: testDataDir("fof-run-label-"), FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "2" };
+      delete (env as Record<string, string | undefined>).DATABASE_URL; // the command's own embedded database
+      const fof = (args: string[]) => promisify(execFile)("npm", ["run", "--silent", "fof", "--", ...args], { env, maxBuffer: 64 * 1024 * 1024 });
+      // The smoke preset on two of its three acquired attributes (every score still has prompts and η pairs).
+      const { stdout } = await fof([
+        "run",
+        "--suite",
+        "faintbench",
+        "--model",
+        "baseline:synthetic-faces",
+        "--preset",
+        "smoke",
+        "--config",
+        '{"acquired":["occupation","characteristic"]}',
+        "--label",
+      ]);
+      const body = JSON.parse(stdout) as {
+        run: string;
+        views: Array<{ id: string; kind: string; groups?: Array<{ rows: Array<{ source: string; cells: Record<string, { value: number | null }> }> }> }>;
+      };
+      const ours = body.views.find((v) => v.id === "table2")!.groups![0].rows.find((r) => r.source === "run")!;
+      for (const m of ["implicit", "explicit", "eta"]) expect(ours.cells[m].value, m).not.toBeNull();
+      const lines = (await fof(["export", body.run])).stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { face: { classifier: { name: string; sha256: string }; chip: { method: string } } | null });
+      const faces = lines.filter((l) => l.face);
+      expect(faces.length).toBeGreaterThan(0);
+      expect(new Set(faces.map((l) => l.face!.classifier.sha256))).toEqual(new Set([modelFile(STANDIN).sha256]));
+      expect(new Set(faces.map((l) => l.face!.chip.method))).toEqual(new Set(["dlib-5pt"]));
+    },
+    300_000,
+  );
 
   it("`fof label <run>` labels a run and exits, reporting what it did; the run is then scored", async () => {
     const run = await generatedRun(12);

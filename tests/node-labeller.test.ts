@@ -44,7 +44,7 @@ describe.skipIf(!hasShared)("node labeller (onnxruntime-node) against the browse
       }
       // The portraits have faces; the cat and the coffee none.
       expect(faces).toBeGreaterThanOrEqual(2);
-    }, 120_000);
+    });
   }
 
   it("refuses a classifier without FairFace's outputs, and a detector that is not UltraFace", async () => {

@@ -9,11 +9,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
+import { sqliteOnly } from "./helpers/databases";
 
 // This harness serves the route handlers without Next, whose page cache the import commit refreshes.
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-remote-cli-"));
+const dataDir = testDataDir("fof-remote-cli-");
 process.env.FOF_DATA_DIR = dataDir;
 const exec = promisify(execFile);
 
@@ -93,7 +95,7 @@ beforeAll(async () => {
   const w = new Worker(db(), { pollMs: 20, flushMs: 20 });
   worker.done = w.run();
   stop = () => w.stop();
-}, 60_000);
+});
 afterAll(async () => {
   stop();
   await worker.done;
@@ -101,7 +103,8 @@ afterAll(async () => {
   await db().$disconnect();
 });
 
-describe("fof --server --token", () => {
+// The API's routes on PostgreSQL: api-v1.integration.test.ts and token-scope.integration.test.ts.
+describe.skipIf(sqliteOnly)("fof --server --token", () => {
   it("gates a release: a uniform baseline misses d<=0.01 (exit 5) and passes a loose gate (exit 0)", async () => {
     const strict = await fof(["run", "-m", "baseline:uniform", "-p", "smoke", "-t", "objective", "--wait", "--fail-under", "d<=0.01"], { flags: true });
     expect(strict.stderr).toMatch(/launched \S+ \(76 queries\)/);

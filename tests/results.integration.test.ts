@@ -1,11 +1,9 @@
 // The results engine on a real (baseline) run: SQL aggregation equals scoring every record, context-influence counts,
 // cached bootstrap intervals, and the answers behind a breakdown cell.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-results-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-results-");
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("./helpers/services");
@@ -24,7 +22,7 @@ beforeAll(async () => {
   const run = await createRun(prisma(), { models: ["baseline:calibrated:0.8", "baseline:uniform"], config, seed: 11 });
   runId = run.id;
   await new Worker(prisma(), { runId, pollMs: 10, flushMs: 10 }).run({ untilDone: true });
-}, 120_000);
+});
 afterAll(async () => {
   await prisma().$disconnect();
 });
@@ -98,7 +96,7 @@ describe("results engine", () => {
     expect(a!.groups).toEqual(b!.groups);
     expect(await prisma().scoreCache.count({ where: { runId } })).toBe(2);
     expect(await runIntervals(prisma(), "no-such-run")).toBeNull();
-  }, 60_000);
+  });
 
   it("lists the queries behind a breakdown cell, paginated, matching the cell's counts", async () => {
     const groups = await runDetailed(prisma(), runId);

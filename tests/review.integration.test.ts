@@ -1,13 +1,11 @@
 // Review of face labels against a real SQLite database: append-only labels (no lost writes under concurrency),
 // undo, detection fixes, the queue's filters and cursors, assignments, agreement, the detector report, and the
 // run's T2I scores following the review.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-review-"));
+const dataDir = testDataDir("fof-review-");
 process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("./helpers/services");

@@ -1,11 +1,9 @@
 // Route handlers answer clearly: an unknown run is 404 on every run route, a bad enum value 400 (never silently
 // defaulted), interval options limited to a few values.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-routes-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-routes-");
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, presetConfig, Worker } = await import("./helpers/services");

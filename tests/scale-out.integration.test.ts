@@ -1,12 +1,10 @@
 // Several workers on one database (SQLite here, PostgreSQL in npm test's second pass): they split a run, a model's
 // concurrency and its requests/min hold across all of them, and every query gets exactly one outcome.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "./emulator/server";
+import { testDataDir } from "./helpers/data-dir";
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-scale-out-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-scale-out-");
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, presetConfig, upsertModel, Worker } = await import("./helpers/services");
@@ -57,7 +55,7 @@ describe("workers sharing a model", () => {
     expect(
       await prisma().modelSlotLease.count({ where: { modelConfigId: (await prisma().modelConfig.findUniqueOrThrow({ where: { slug: "emu-shared" } })).id } }),
     ).toBe(0);
-  }, 60_000);
+  });
 
   it("holds a model's requests per minute across two workers", async () => {
     // 600 requests/min = 10 a second for the model, shared: two workers together may not go faster.
@@ -79,5 +77,5 @@ describe("workers sharing a model", () => {
     await oneOutcomeEach(run.id);
     // Each worker's bucket starts with at most one second's worth: n calls need at least (n − 2·10) / 10 seconds.
     expect(seconds).toBeGreaterThanOrEqual((n - 20) / 10);
-  }, 60_000);
+  });
 });

@@ -1,12 +1,13 @@
 // T2I runs through the engine against the provider emulator (OpenAI Images and Replicate image models via the
 // real SDKs), and T2I scoring from stored face labels.
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "./emulator/server";
+import { testDataDir } from "./helpers/data-dir";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "fof-t2i-"));
+const dataDir = testDataDir("fof-t2i-");
 process.env.FOF_DATA_DIR = dataDir;
 process.env.OPENAI_API_KEY = "sk-emulator";
 process.env.REPLICATE_API_TOKEN = "r8_emulator";

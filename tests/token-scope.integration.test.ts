@@ -4,12 +4,12 @@
 // through a server action called with `Authorization: Bearer`. This file enumerates every route file under app/api and
 // every exported server action, calls each with a token an admin limited to viewer, and checks that whatever the
 // viewer role may not do is refused as the token's limit; then it checks steering and the audit rows by hand.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-token-scope-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-token-scope-");
 
 // Server actions read the request's headers through next/headers: each call here runs as a request carrying `bearer`.
 let bearer = "";

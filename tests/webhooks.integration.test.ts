@@ -3,13 +3,11 @@
 // 2xx, every attempt logged with its status; hooks on private addresses are refused unless the operator allows them.
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
 
-process.env.FOF_DATA_DIR = mkdtempSync(path.join(tmpdir(), "fof-webhooks-"));
+process.env.FOF_DATA_DIR = testDataDir("fof-webhooks-");
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, presetConfig, Worker } = await import("./helpers/services");
