@@ -2,7 +2,7 @@
 // on onnxruntime-node. The queue loop that takes leases from the same queue and writes through the same validated path
 // (leaseImages / saveLabels) is lib/features/labelling/queue.ts, so a page and any number of these workers on any hosts split a run, and a worker that
 // dies leaves leases that expire and are labelled by others. CPU by default; CUDA where the host has its providers
-// (FOF_LABEL_DEVICE=cuda; `npm rebuild onnxruntime-node --onnxruntime-node-install=cuda12`).
+// (FOF_LABEL_DEVICE=cuda; `node node_modules/onnxruntime-node/script/install.js --onnxruntime-node-install=cuda12`).
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
