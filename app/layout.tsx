@@ -30,7 +30,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <MainNav user={user} />
           </div>
         </header>
-        <Providers>
+        <Providers permissions={user?.permissions ?? []}>
           <main id="main" className="mx-auto max-w-7xl px-4 py-6">
             {children}
           </main>

@@ -84,7 +84,10 @@ program
   .option("--content <version>", "other suites: plan on a stored content version (e.g. imported official data: `fof suite-data list <suite>`)")
   .option("--label", "text-to-image: label the faces here (onnxruntime-node, as `fof label`) before printing the scores")
   .option("--wait", "with --server: follow the run to its end, then print its scores (without it: print the launched run)")
-  .option("--fail-under <gates>", 'exit 5 when a model misses a gate on its worst group, e.g. "d<=0.25" or "d<=0.25,sFair>=0.8"')
+  .option(
+    "--fail-under <gates>",
+    'exit 5 when a model misses a gate on its worst group, e.g. "d<=0.25" or "d<=0.25,sFair>=0.8" (scores on their 0–1 scale, not the pages\' ×100)',
+  )
   .option("--pretty", "indent the JSON output")
   .action(
     either(

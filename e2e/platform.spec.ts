@@ -24,7 +24,7 @@ test("a token from the Account page drives /api/v1 until revoked; a webhook is t
   await expect(page.getByTestId("webhook-secret")).toHaveValue(/^whsec_/);
   await expect(page.getByRole("table", { name: "Webhooks" })).toContainText(hookUrl);
 
-  await page.getByTestId("account").getByRole("link").click();
+  await page.getByTestId("account").getByRole("link", { name: "Account" }).click();
   await expect(page).toHaveURL(/\/account$/);
   await page.locator("form[data-hydrated][data-testid=token-form]").waitFor();
   await page.getByLabel("Name").fill("e2e-ci");
@@ -32,6 +32,9 @@ test("a token from the Account page drives /api/v1 until revoked; a webhook is t
   const token = await page.getByTestId("new-token").inputValue();
   expect(token).toMatch(/^fof_/);
   await expect(page.getByTestId("token-row").filter({ hasText: "e2e-ci" })).toContainText("live");
+  // The least role a CI job needs (runner) unless chosen otherwise, and a Copy button beside the secret.
+  await expect(page.getByTestId("token-row").filter({ hasText: "e2e-ci" })).toContainText("runner");
+  await expect(page.getByRole("button", { name: "Copy" })).toBeVisible();
 
   // The token, with no cookie, as a CI job holds it.
   const api = (path: string, init: { method?: string; data?: unknown } = {}) =>
@@ -41,8 +44,9 @@ test("a token from the Account page drives /api/v1 until revoked; a webhook is t
     method: "POST",
     data: { suite: "fact-or-fair", models: ["baseline:oracle"], preset: "smoke", config: { tests: ["objective"] }, seed: 7, name: "launched by a token" },
   });
-  expect(launched.status()).toBe(201);
+  expect(launched.status()).toBe(202); // answered at once, planned in the background
   const { run } = await launched.json();
+  expect(run.status).toBe("planning");
   await expect.poll(async () => (await (await api(`/api/v1/runs/${run.id}`)).json()).status, { timeout: 60_000 }).toBe("completed");
   await expect.poll(() => got.find((g) => g.event === "run.completed" && g.body.includes(run.id)), { timeout: 30_000 }).toBeTruthy();
   expect(got[0].signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);

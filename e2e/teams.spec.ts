@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { crawlAs } from "./pages/crawl";
 
 /** The admin (page) makes an invitation link for a role on the Users page; returns its path. */
 async function invite(page: Page, role: string): Promise<string> {
@@ -232,37 +233,43 @@ test("a viewer reads runs, results and exports without meeting a single 403", as
   viewer.on("response", (r) => {
     if (r.status() === 403) refused.push(r.url());
   });
+  // Every link on every page a viewer reaches from the home page, Runs and Results (each run page and its tabs).
+  const crawl = await crawlAs(viewer, ["/", "/runs", "/results", "/benchmark", "/account"], { maxPages: 90 });
+  expect(crawl.visited.length).toBeGreaterThan(20);
+  expect(crawl.refused).toEqual([]);
+  // A text-to-image run page offers a viewer neither labelling, nor review, nor importing; no raw output either.
   await viewer.goto("/runs");
-  const first = viewer.locator("table a[href^='/runs/']").first();
-  if (await first.count()) {
-    await first.click();
-    await expect(viewer).toHaveURL(/\/runs\/[a-z0-9]+$/);
-    // No raw-data panel or link for a viewer; the scores downloads are theirs to use.
-    await expect(viewer.getByText(/Download JSONL/)).toHaveCount(0);
-    await expect(viewer.getByRole("heading", { name: "Queries" })).toHaveCount(0);
-    const csv = viewer.getByRole("link", { name: /Scores CSV/ });
-    if (await csv.count()) expect((await viewer.request.get((await csv.getAttribute("href"))!)).status()).toBe(200);
-  }
-  await viewer.goto("/results");
-  await expect(viewer.getByRole("heading", { name: "Results", level: 1 })).toBeVisible();
-  await viewer.waitForLoadState("networkidle");
-  // Every suite's results, and each run page's tabs and links, are a viewer's to use: no Items tab, no raw lines.
-  for (const suite of ["DoFaiR", "FAIntbench"]) {
-    await viewer.getByRole("navigation", { name: "Suite" }).getByRole("link", { name: suite }).click();
-    await expect(viewer.getByRole("navigation", { name: "Suite" }).getByRole("link", { name: suite })).toHaveAttribute("aria-current", "page");
-    await viewer.waitForLoadState("networkidle");
-  }
-  await viewer.goto("/runs");
-  for (const href of (await viewer.locator("table a[href^='/runs/']").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).slice(0, 6)) {
+  for (const href of (await viewer.locator("table a[href^='/runs/']").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).slice(0, 8)) {
     await viewer.goto(href!);
     await expect(viewer.getByRole("navigation", { name: "Run pages" }).getByRole("link", { name: "Items" })).toHaveCount(0);
     await expect(viewer.getByText(/Download JSONL/)).toHaveCount(0);
-    for (const link of await viewer.getByRole("navigation", { name: "Run pages" }).getByRole("link").all()) {
-      const target = await link.getAttribute("href");
-      expect((await viewer.request.get(target!)).status(), target!).toBe(200);
+    for (const name of ["Label faces", "Review faces", "Import more", "Read with CLIP"]) await expect(viewer.getByRole("link", { name })).toHaveCount(0);
+  }
+  // Clickable chart parts too: a breakdown's bar segments open nothing a viewer may not read.
+  const breakdown = crawl.visited.find((v) => /\/runs\/[^/]+\/breakdown/.test(v));
+  if (breakdown) {
+    await viewer.goto(breakdown);
+    const segment = viewer.locator("[data-testid=breakdown-chart] .recharts-rectangle").first();
+    if (await segment.count()) {
+      await segment.click({ force: true });
+      await viewer.waitForLoadState("networkidle");
+      expect(new URL(viewer.url()).pathname).not.toMatch(/\/answers/);
     }
-    await viewer.waitForLoadState("networkidle");
   }
   expect(refused).toEqual([]);
   await viewer.context().close();
+});
+
+test("an annotator meets no page that is not for their role, following every link they are offered", async ({ page, browser, baseURL }) => {
+  const link = await invite(page, "annotator");
+  const annotator = await join(browser, baseURL, link, {
+    name: "An Notator",
+    email: `crawl-annotator-${Date.now()}@e2e.example.org`,
+    password: "annotator-password",
+    role: "annotator",
+  });
+  const crawl = await crawlAs(annotator, ["/", "/review", "/benchmark", "/account"], { maxPages: 60 });
+  expect(crawl.visited.length).toBeGreaterThan(5);
+  expect(crawl.refused).toEqual([]);
+  await annotator.context().close();
 });

@@ -17,6 +17,7 @@ const { db, migrateAndSeed } = await import("../lib/db");
 const { createUser } = await import("../lib/auth/users");
 const { createToken, listTokens, revokeToken } = await import("../lib/auth/tokens");
 const { authorize } = await import("../lib/auth/guard");
+const { plansSettled } = await import("../lib/features/runs/planning");
 const { openApiDocument, API_ROUTES } = await import("../lib/server/api/openapi");
 const runs = await import("../app/api/v1/runs/route");
 const run = await import("../app/api/v1/runs/[id]/route");
@@ -73,9 +74,13 @@ describe("personal access tokens", () => {
 
   it("read runs and launch one through /api/v1; a viewer's token may read but not launch", async () => {
     const launched = await call(runs.POST as Handler, "/api/v1/runs", { token: runnerToken, body: LAUNCH });
-    expect(launched.status).toBe(201);
+    // Answered at once, the run in "planning" with its size; its queries are written in the background.
+    expect(launched.status).toBe(202);
     const { run: created } = await launched.json();
-    expect(created).toMatchObject({ suite: "fact-or-fair", status: "running", outcome: "running", plannedCount: 76, models: ["baseline:uniform"] });
+    expect(created).toMatchObject({ suite: "fact-or-fair", status: "planning", plannedCount: 76, models: ["baseline:uniform"] });
+    await plansSettled();
+    expect(await db().run.findUniqueOrThrow({ where: { id: created.id }, select: { status: true } })).toEqual({ status: "running" });
+    expect(await db().query.count({ where: { runId: created.id } })).toBe(76);
     const launch = await db().auditLog.findFirst({ where: { action: "run.launch", targetId: created.id } });
     expect(JSON.parse(launch!.detailsJson ?? "{}")).toMatchObject({ token: "release-ci" });
 

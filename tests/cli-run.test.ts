@@ -135,3 +135,32 @@ describe("fof worker logs", () => {
     expect(failed!.stdout).toBe("");
   });
 });
+
+describe("fof --server", () => {
+  it("names the host and the system's error when the server refuses the connection, and stops at once", async () => {
+    const net = await import("node:net");
+    // A port nothing listens on: bound, then closed.
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, "127.0.0.1", () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const failed = await run(process.execPath, [
+      "--import",
+      "tsx",
+      "bin/fof.ts",
+      "--server",
+      `http://127.0.0.1:${port}`,
+      "--token",
+      "fof_x",
+      "scores",
+      "r1",
+    ]).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toContain(`cannot reach http://127.0.0.1:${port} (ECONNREFUSED 127.0.0.1:${port})`);
+  });
+});

@@ -257,6 +257,34 @@ describe("fair share", () => {
   });
 });
 
+describe("finishing", () => {
+  it("ends a run when its last outcome lands, while another run keeps the same worker busy", async () => {
+    await register("emu-busy", { concurrency: 2 });
+    emu.setScript("emu-busy", { latencyMs: 60 });
+    await register("emu-quick", { concurrency: 8 });
+    // A large run on a slow model keeps the worker claiming every pass; a small one beside it on another model.
+    const big = await createRun(prisma(), { models: ["emu-busy"], config: presetConfig("smoke", { tests: ["objective"], objectiveRepeats: 6 }), seed: 11 });
+    const small = await createRun(prisma(), { models: ["emu-quick"], config: objectiveOnly(), seed: 12 });
+    const worker = new Worker(prisma(), { pollMs: 10, flushMs: 10 });
+    const loop = worker.run();
+    let ended = null as null | { finishedAt: Date | null; status: string };
+    for (let i = 0; i < 6000 && !ended; i++) {
+      const r = await prisma().run.findUniqueOrThrow({ where: { id: small.id }, select: { status: true, finishedAt: true } });
+      if (r.status === "completed") ended = r;
+      else await new Promise((res) => setTimeout(res, 20));
+    }
+    const bigOpen = await prisma().query.count({ where: { runId: big.id, status: { in: ["pending", "leased"] } } });
+    worker.stop();
+    await loop;
+    expect(ended?.status).toBe("completed");
+    // It ended while the big run was still being worked, not after it…
+    expect(bigOpen).toBeGreaterThan(0);
+    // …and within 2 s of its last outcome (the worker checks a run that had nothing to claim every 500 ms).
+    const last = await prisma().outcome.aggregate({ where: { query: { runId: small.id } }, _max: { createdAt: true } });
+    expect(ended!.finishedAt!.getTime() - last._max.createdAt!.getTime()).toBeLessThanOrEqual(2_000);
+  });
+});
+
 describe("crash safety", () => {
   it("resumes after kill -9 with exactly one outcome per query and at most one duplicate call per in-flight query", async () => {
     const concurrency = 8;

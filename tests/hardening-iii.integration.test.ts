@@ -10,7 +10,7 @@ import { deflateSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "./emulator/server";
-import { onPostgres } from "./helpers/databases";
+import { sqliteOnly } from "./helpers/databases";
 import { testDataDir } from "./helpers/data-dir";
 
 const dataDir = testDataDir("fof-hardening-iii-");
@@ -181,7 +181,7 @@ describe("images that lie", () => {
 });
 
 // SQLite only: a held write lock is the SQLite file's (PostgreSQL locks rows).
-describe.skipIf(onPostgres)("a held write lock", () => {
+describe.skipIf(sqliteOnly)("a held write lock", () => {
   it("answers sign-in 503 with Retry-After (not an empty 500), and the account commands ride it out", async () => {
     await createUser(prisma(), { email: "locked@example.org", name: "Locked", password: "test-password-123", role: "runner" });
     const { POST } = await import("../app/api/auth/[...all]/route");

@@ -162,6 +162,67 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     300_000,
   );
 
+  // SQLite only: the lock another process holds is the SQLite file's.
+  it.skipIf(sqliteOnly)("`fof run … --label` rides out another process holding the database's write lock, and labels every image", async () => {
+    // The default one-machine set-up: the server's worker writes the same SQLite file while the command generates and
+    // labels. Here another connection takes the write lock for longer than the command's busy timeout, again and again.
+    const dir = testDataDir("fof-run-label-locked-");
+    const env = { ...process.env, FOF_DATA_DIR: dir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1", FOF_DB_BUSY_TIMEOUT_MS: "150" };
+    const Database = (await import("better-sqlite3")).default;
+    const { existsSync: exists } = await import("node:fs");
+    const cli = promisify(execFile)(
+      "npm",
+      [
+        "run",
+        "--silent",
+        "fof",
+        "--",
+        "run",
+        "--suite",
+        "dofair",
+        "--model",
+        "baseline:synthetic-faces",
+        "--preset",
+        "smoke",
+        "--config",
+        '{"entriesPerDimension":4,"dimensions":["race"],"methods":["baseline"]}',
+        "--label",
+      ],
+      { env, maxBuffer: 64 * 1024 * 1024 },
+    );
+    let locking = true;
+    const locker = (async () => {
+      while (!exists(path.join(dir, "fof.db"))) await new Promise((r) => setTimeout(r, 50));
+      const holder = new Database(path.join(dir, "fof.db"), { timeout: 5_000 });
+      try {
+        while (locking) {
+          try {
+            holder.exec("BEGIN IMMEDIATE");
+            await new Promise((r) => setTimeout(r, 600));
+            holder.exec("COMMIT");
+          } catch {
+            // the command held it: try again
+          }
+          await new Promise((r) => setTimeout(r, 150));
+        }
+      } finally {
+        if (holder.inTransaction) holder.exec("ROLLBACK");
+        holder.close();
+      }
+    })();
+    const result = await cli.finally(() => (locking = false));
+    await locker;
+    const body = JSON.parse(result.stdout) as { run: string };
+    const check = new Database(path.join(dir, "fof.db"), { readonly: true });
+    const counts = check.prepare(`SELECT "labelStatus" AS s, COUNT(*) AS n FROM "Image" WHERE "runId" = ? GROUP BY "labelStatus"`).all(body.run) as Array<{
+      s: string;
+      n: number;
+    }>;
+    check.close();
+    expect(counts.length).toBeGreaterThan(0);
+    expect(counts.filter((c) => c.s === "unlabelled" || c.s === "leased")).toEqual([]);
+  });
+
   it("`fof label <run>` labels a run and exits, reporting what it did; the run is then scored", async () => {
     const run = await generatedRun(12);
     const env = { ...process.env, FOF_DATA_DIR: dataDir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1" };

@@ -67,6 +67,8 @@ describe("run routes", () => {
       [queries.GET, `?group=${"x".repeat(200)}`],
       [queries.GET, `?reason=${"r".repeat(2000)}`],
       [queries.GET, "?itemsPage=2"],
+      [queries.GET, "?page=2"], // pages are by cursor (after / before), never by offset
+      [queries.GET, "?after=-1"],
       [images.GET, "?labelStatus=x"],
       [exportRoute.GET, "?format=xml"],
       [intervals.GET, "?level=0.5"],
@@ -107,6 +109,32 @@ describe("run routes", () => {
   });
 });
 
+describe("item pages", () => {
+  it("page by cursor, forwards and back, every item once, at any depth", async () => {
+    type Page = { total: number; next: number | null; prev: number | null; rows: Array<{ id: number }> };
+    const get = async (q: string) => (await (await call(queries.GET, runId, `/queries?pageSize=10${q}`)).json()) as Page;
+    const forward: number[] = [];
+    let page = await get("");
+    expect(page.prev).toBeNull();
+    for (;;) {
+      forward.push(...page.rows.map((r) => r.id));
+      if (page.next === null) break;
+      page = await get(`&after=${page.next}`);
+    }
+    expect(page.total).toBe(76);
+    expect(forward).toHaveLength(76);
+    expect([...forward].sort((a, b) => a - b)).toEqual(forward);
+    // Back from the last page: the same items, page by page.
+    const back: number[] = [...page.rows.map((r) => r.id)];
+    while (page.prev !== null) {
+      page = await get(`&before=${page.prev}`);
+      expect(page.rows.length).toBe(10);
+      back.unshift(...page.rows.map((r) => r.id));
+    }
+    expect(back).toEqual(forward);
+  });
+});
+
 describe("health and request ids", () => {
   it("/api/health needs no session, says what it checked, and carries a request id", async () => {
     const health = await import("../app/api/health/route");
@@ -137,7 +165,7 @@ describe("audit of reads", () => {
     // A reviewer who has not read this run yet: three pages, one row naming them.
     const reviewer = await sessionCookie("reviewer");
     const before = await db().auditLog.count({ where: { action: "data.read", targetId: runId } });
-    for (const page of [1, 2, 3]) expect((await call(queries.GET as Handler, runId, `/queries?page=${page}`, reviewer)).status).toBe(200);
+    for (const after of [0, 10, 20]) expect((await call(queries.GET as Handler, runId, `/queries?pageSize=10&after=${after}`, reviewer)).status).toBe(200);
     expect((await db().auditLog.count({ where: { action: "data.read", targetId: runId } })) - before).toBe(1);
     const res = await scores.GET(new Request(`http://127.0.0.1/api/results/scores?runs=${runId}&format=csv`, { headers: { cookie } }), {
       params: Promise.resolve({}),

@@ -132,10 +132,10 @@ describe("T2I runs", () => {
     const [reason] = summary.failures;
     expect(reason.count).toBe(counts.failed);
     // The items behind a reason, as the Failures panel lists them.
-    const items = await runQueries(prisma(), run.id, { page: 1, pageSize: 200, status: "failed", reason: reason.reason });
+    const items = await runQueries(prisma(), run.id, { pageSize: 200, status: "failed", reason: reason.reason });
     expect(items!.total).toBe(counts.failed);
     expect(items!.rows.every((q) => q.status === "failed")).toBe(true);
-    expect((await runQueries(prisma(), run.id, { page: 1, pageSize: 5, status: "failed", reason: "no such reason" }))!.total).toBe(0);
+    expect((await runQueries(prisma(), run.id, { pageSize: 5, status: "failed", reason: "no such reason" }))!.total).toBe(0);
   });
 
   it("finds the synthetic model's default photos from any working directory, and says when they are missing", async () => {

@@ -18,6 +18,13 @@ describe("release gates", () => {
     expect(() => parseThresholds("d=0.2")).toThrow(/<metric><op><value>/);
     expect(() => parseThresholds("")).toThrow(/needs a gate/);
   });
+  it("refuse a threshold outside the metric's scale, which could never pass (or never fail)", () => {
+    expect(() => parseThresholds("sFact>=90")).toThrow(/sFact is on a 0–1 scale.*did you mean sFact>=0\.9\?/);
+    expect(() => parseThresholds("sFair>1.2")).toThrow(/0–1 scale/);
+    expect(() => parseThresholds("d<=2")).toThrow(/d is on a 0–1\.414 scale/);
+    expect(parseThresholds("d<=1.2")[0].value).toBe(1.2);
+    expect(parseThresholds("sE>=0")[0].value).toBe(0);
+  });
   it("judge each model by its worst group, and fail a model with no value", () => {
     const r = checkThresholds(rows, parseThresholds("d<=0.25,sFair>=0.8"));
     expect(r).toEqual([

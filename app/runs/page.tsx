@@ -58,7 +58,7 @@ export default async function RunsPage() {
                 <Th>Kind</Th>
                 <Th>Models</Th>
                 <Th>Status</Th>
-                <Th className="text-right">Queries / images</Th>
+                <Th className="text-right">Queries · images (of planned)</Th>
                 <Th>Created</Th>
               </tr>
             </thead>
@@ -78,7 +78,16 @@ export default async function RunsPage() {
                   <Td>
                     <Badge tone={outcomeTone(r.status, outcomes.get(r.id)?.failed ?? 0)}>{outcomeLabel(r.status, outcomes.get(r.id)?.failed ?? 0)}</Badge>
                   </Td>
-                  <Td className="text-right tabular-nums">{(r.modality === "t2i" ? r._count.images : r.plannedCount).toLocaleString("en-US")}</Td>
+                  <Td className="text-right tabular-nums">
+                    {/* A generated run: images made of those planned (a failed run shows what it was meant to make). */}
+                    {r.modality === "t2i" && r.preset !== "import" ? (
+                      <span title="images stored / planned">
+                        {r._count.images.toLocaleString("en-US")} / {r.plannedCount.toLocaleString("en-US")}
+                      </span>
+                    ) : (
+                      (r.modality === "t2i" ? r._count.images : r.plannedCount).toLocaleString("en-US")
+                    )}
+                  </Td>
                   <Td>
                     <time dateTime={r.createdAt.toISOString()}>{r.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC</time>
                   </Td>

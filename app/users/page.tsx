@@ -51,7 +51,7 @@ export default async function UsersPage() {
                   </Td>
                   <Td>{u.role}</Td>
                   <Td className="tabular-nums">{u.spendingLimitUsd === null ? "none" : `$${u.spendingLimitUsd.toFixed(2)}`}</Td>
-                  <Td>{isRole(u.role) && <UserControls id={u.id} role={u.role} disabled={u.disabled} limit={u.spendingLimitUsd} />}</Td>
+                  <Td>{isRole(u.role) && <UserControls id={u.id} email={u.email} role={u.role} disabled={u.disabled} limit={u.spendingLimitUsd} />}</Td>
                 </tr>
               ))}
             </tbody>

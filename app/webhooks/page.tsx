@@ -33,6 +33,7 @@ export default async function WebhooksPage() {
             url: urlOf.get(d.webhookId) ?? "",
             event: d.event,
             subject: d.subject,
+            runName: d.runName,
             status: d.status,
             tries: d.tries.map((t) => `${t.at.slice(11, 19)} ${t.status ?? "–"}${t.error ? ` ${t.error}` : ""}`),
             next: d.status === "pending" ? d.nextAttemptAt.toISOString().slice(11, 19) : null,

@@ -12,6 +12,8 @@ import type { LabelInstrument } from "../../lib/faces/provenance";
 import { createNodeLabeller, LABEL_DEVICES, modelFile, type LabelDevice, type NodeLabeller } from "../../lib/faces/node-labeller";
 import { labelQueue } from "../../lib/features/labelling/queue";
 import { projectRoot } from "../../lib/paths";
+import { isContention } from "../../lib/db/retry";
+import { progressLine } from "./progress";
 
 export interface LabelOptions {
   device?: string;
@@ -86,6 +88,7 @@ export async function labelHere(prisma: ReturnType<typeof db>, runId: string, op
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   const started = Date.now();
+  const progress = progressLine();
   try {
     const done = await labelQueue(prisma, { leaseImages, saveLabels, releaseLeases, saveReadings }, labeller, {
       dataDir: e.dataDir,
@@ -96,9 +99,23 @@ export async function labelHere(prisma: ReturnType<typeof db>, runId: string, op
       // expires if it died, and they are labelled here).
       waitForOthers: true,
       signal: stop.signal,
-      onBatch: (p) => process.stderr.write(`\r${p.images.toLocaleString("en-US")} images, ${p.faces.toLocaleString("en-US")} faces`),
+      onBatch: (p) => progress(`${p.images.toLocaleString("en-US")} images, ${p.faces.toLocaleString("en-US")} faces`),
+    }).catch(async (e: unknown) => {
+      progress.end();
+      // Stopped (the database stayed locked past the patience, a model file failed…): say what is left and how to
+      // finish it, never a raw driver message.
+      const left = await prisma.image.count({ where: { runId, labelStatus: { in: ["unlabelled", "leased"] } } }).catch(() => null);
+      const total = await prisma.image.count({ where: { runId } }).catch(() => null);
+      const why = isContention(e)
+        ? "the database stayed busy (another process held its write lock) for two minutes"
+        : e instanceof Error
+          ? e.message
+          : String(e);
+      throw new Error(
+        `labelling stopped: ${why}.${left !== null && total !== null ? ` ${left.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} images of run ${runId} are not labelled yet` : ""}: finish them with \`fof label ${runId}\` (or on the Label page); what was labelled is kept.`,
+      );
     });
-    process.stderr.write("\n");
+    progress.end();
     const seconds = (Date.now() - started) / 1000;
     return {
       run: runId,

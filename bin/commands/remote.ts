@@ -28,16 +28,50 @@ export function remoteFrom(opts: { server?: string; token?: string }): Remote | 
   return { server: url.origin, token };
 }
 
+/** Network errors worth one more try (a connection cut mid-way, a proxy's timeout); a refusal or an unknown host is not. */
+const TRANSIENT = new Set(["ECONNRESET", "ETIMEDOUT", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN"]);
+
+/** What a failed connection was, in the words of the system: "ECONNREFUSED 127.0.0.1:3999". */
+function connectionProblem(e: unknown): { code: string; text: string } {
+  const cause = (
+    e as { cause?: { code?: string; address?: string; port?: number; message?: string; errors?: Array<{ code?: string; address?: string; port?: number }> } }
+  )?.cause;
+  const first = cause?.errors?.[0] ?? cause;
+  const code = first?.code ?? cause?.code ?? "ERROR";
+  const where = first?.address ? ` ${first.address}${first?.port ? `:${first.port}` : ""}` : "";
+  return { code, text: `${code}${where}${!first?.address && cause?.message ? ` (${cause.message})` : ""}` };
+}
+
 async function request(r: Remote, method: string, route: string, body?: unknown, raw?: { bytes: Uint8Array }): Promise<Response> {
-  const res = await fetch(`${r.server}${route}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${r.token}`,
-      ...(body !== undefined ? { "content-type": "application/json" } : {}),
-      ...(raw ? { "content-type": "application/octet-stream" } : {}),
-    },
-    body: raw ? Buffer.from(raw.bytes) : body === undefined ? undefined : JSON.stringify(body),
-  });
+  let res: Response | null = null;
+  for (let attempt = 0; !res; attempt++) {
+    try {
+      res = await fetch(`${r.server}${route}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${r.token}`,
+          ...(body !== undefined ? { "content-type": "application/json" } : {}),
+          ...(raw ? { "content-type": "application/octet-stream" } : {}),
+        },
+        body: raw ? Buffer.from(raw.bytes) : body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (e) {
+      const p = connectionProblem(e);
+      // A refused connection or an unknown host will not change in a second: say so at once. Reads may be tried
+      // again after a cut connection (a write might have landed: never sent twice).
+      if (method === "GET" && TRANSIENT.has(p.code) && attempt < 2) {
+        await new Promise((ok) => setTimeout(ok, 500 * (attempt + 1)));
+        continue;
+      }
+      throw new Error(`cannot reach ${r.server} (${p.text})${p.code === "ECONNREFUSED" ? ": is the server running, on that port?" : ""}`);
+    }
+    // The server is busy (503 + Retry-After, a database write lock): reads wait and try again, a few times.
+    if (res.status === 503 && method === "GET" && attempt < 3) {
+      const wait = Math.min(10, Number(res.headers.get("retry-after")) || 1);
+      res = null;
+      await new Promise((ok) => setTimeout(ok, wait * 1000));
+    }
+  }
   if (!res.ok) {
     const err = (await res.json().catch(() => null)) as { error?: string; problems?: Array<{ name: string; message: string }> } | null;
     const problems = err?.problems?.length ? "\n" + err.problems.map((p) => `  ${p.name}: ${p.message}`).join("\n") : "";

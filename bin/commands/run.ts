@@ -11,6 +11,7 @@ import { DEFAULT_SUITE_ID, listSuites, suiteOf } from "../../lib/suites";
 import { logger } from "../../lib/log";
 import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
 import { instrumentFiles, labelHere } from "./label";
+import { progressLine } from "./progress";
 import { env } from "../../lib/env";
 import { labelWorkerFromEnv } from "../../lib/features/labelling/worker";
 import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
@@ -216,15 +217,18 @@ async function workToEnd(
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
+  const progress = progressLine();
   const ticker = setInterval(async () => {
-    const rows = await runProgress(prisma, run.id);
+    const rows = await runProgress(prisma, run.id).catch(() => null); // a busy database: the next tick tells
+    if (!rows) return;
     const done = rows.filter((r) => ["answered", "refused", "failed"].includes(r.status)).reduce((a, r) => a + r.count, 0);
-    process.stderr.write(`  ${done}/${run.plannedCount}\n`);
-  }, 2000);
+    progress(`  ${done.toLocaleString("en-US")} / ${run.plannedCount.toLocaleString("en-US")} done`);
+  }, 1000);
   try {
     await working;
   } finally {
     clearInterval(ticker);
+    progress.end();
   }
   const row = await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
   const failed = (await outcomeCounts(prisma, [run.id])).get(run.id)!.failed;

@@ -22,8 +22,9 @@ export function TokenForm({ roles, own }: { roles: readonly string[]; own: strin
         <Field label="Name" error={err.name} hint={err.name ? undefined : "e.g. release-ci; unique among your live tokens"}>
           <Input name="name" required maxLength={60} className="w-full" />
         </Field>
-        <Field label="Role" hint="yours, or a lower one">
-          <Select name="role" defaultValue="" className="w-full">
+        <Field label="Role" hint="what the token may do: runner is the least a CI job that launches runs needs">
+          {/* The least role that can run CI (launch, read scores) when it is within the owner's; else the owner's. */}
+          <Select name="role" defaultValue={roles.includes("runner") && own !== "runner" ? "runner" : ""} className="w-full">
             <option value="">{own} (yours)</option>
             {roles
               .filter((r) => r !== own)

@@ -49,8 +49,16 @@ export function MainNav({ user }: { user: NavUser | null }) {
       })}
       {user ? (
         <span className="ml-2 flex items-center gap-2 text-xs text-slate-600" data-testid="account">
-          <Link href="/account" title="Your account and access tokens" className="hover:underline">
+          <span>
             {user.email} · <span className="font-medium">{user.role}</span>
+          </span>
+          <Link
+            href="/account"
+            aria-current={pathname === "/account" ? "page" : undefined}
+            title="Your account and personal access tokens"
+            className="rounded-md px-2 py-1 font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-100"
+          >
+            Account
           </Link>
           <button
             type="button"

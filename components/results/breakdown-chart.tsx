@@ -17,7 +17,7 @@ const COLOURS: Record<string, string> = {
 
 type Datum = { key: string; label: string; row: BreakdownRow } & Record<string, unknown>;
 
-function CellTooltip({ active, payload }: { active?: boolean; payload?: ReadonlyArray<{ payload?: unknown }> }) {
+function CellTooltip({ active, payload, mayOpen }: { active?: boolean; payload?: ReadonlyArray<{ payload?: unknown }>; mayOpen: boolean }) {
   const d = payload?.[0]?.payload as Datum | undefined;
   if (!active || !d) return null;
   const r = d.row;
@@ -38,7 +38,7 @@ function CellTooltip({ active, payload }: { active?: boolean; payload?: Readonly
       <p className="tabular-nums">
         H {r.entropy === null ? "–" : (r.entropy * 100).toFixed(1)} · KL {r.kl === null ? "–" : r.kl.toFixed(3)}
       </p>
-      <p className="text-indigo-700">Click a segment for its answers</p>
+      {mayOpen && <p className="text-indigo-700">Click a segment for its answers</p>}
     </div>
   );
 }
@@ -47,7 +47,20 @@ function CellTooltip({ active, payload }: { active?: boolean; payload?: Readonly
  * Stacked bars of the answer distribution per statistic × level (share of all answers, refusals in grey); the true
  * group's segment is outlined. Clicking a segment opens the answers (or faces) behind it.
  */
-export function BreakdownChart({ runId, group, rows, classes }: { runId: string; group: GroupRef; rows: BreakdownRow[]; classes: string[] }) {
+export function BreakdownChart({
+  runId,
+  group,
+  rows,
+  classes,
+  mayOpen,
+}: {
+  runId: string;
+  group: GroupRef;
+  rows: BreakdownRow[];
+  classes: string[];
+  /** whether the viewer may read the answers behind a segment (raw output: not viewers) */
+  mayOpen: boolean;
+}) {
   const router = useRouter();
   const data: Datum[] = rows.map((r) => ({
     key: r.key,
@@ -66,7 +79,7 @@ export function BreakdownChart({ runId, group, rows, classes }: { runId: string;
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />
           <XAxis type="number" domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
           <YAxis type="category" dataKey="label" width={230} tick={{ fontSize: 11 }} interval={0} />
-          <Tooltip content={CellTooltip} wrapperStyle={{ zIndex: 20 }} />
+          <Tooltip content={(props) => <CellTooltip active={props.active} payload={props.payload} mayOpen={mayOpen} />} wrapperStyle={{ zIndex: 20 }} />
           <Legend verticalAlign="top" height={28} wrapperStyle={{ zIndex: 1 }} />
           {[...classes, "refused"].map((c) => (
             <Bar
@@ -75,9 +88,9 @@ export function BreakdownChart({ runId, group, rows, classes }: { runId: string;
               stackId="answers"
               fill={COLOURS[c] ?? "#64748b"}
               isAnimationActive={false}
-              cursor="pointer"
+              cursor={mayOpen ? "pointer" : "default"}
               className={`segment-${c}`}
-              onClick={(item: { payload?: unknown }) => open(item.payload as Datum, c)}
+              onClick={mayOpen ? (item: { payload?: unknown }) => open(item.payload as Datum, c) : undefined}
             >
               {data.map((d) => (
                 <Cell key={d.key} stroke={d.row.truth === c ? "#0f172a" : undefined} strokeWidth={d.row.truth === c ? 2 : 0} />

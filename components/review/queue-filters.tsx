@@ -27,8 +27,15 @@ export function QueueFilters({
   me: { name: string };
 }) {
   // Whose coordinates to filter by: the chosen suite, else the chosen run's, else the only suite with images.
-  const suiteId = filters.suite || options.runs.find((r) => r.id === filters.runId)?.suiteId || (options.suites.length === 1 ? options.suites[0].id : "");
+  const runSuite = options.runs.find((r) => r.id === filters.runId)?.suiteId ?? "";
+  const suiteId = filters.suite || runSuite || (options.suites.length === 1 ? options.suites[0].id : "");
   const suiteFilters = options.suites.find((s) => s.id === suiteId)?.filters ?? [];
+  // The Suite filter follows the chosen run (a run is of one suite); choosing another suite lets go of the run.
+  const shown = (k: keyof Filters) => (k === "suite" ? filters.suite || runSuite : filters[k]);
+  const change = (k: keyof Filters, v: string) => {
+    if (k === "suite" && filters.runId && runSuite && v !== runSuite) setFilter("runId", "");
+    setFilter(k, v);
+  };
   const select = (k: keyof Filters, label: string, choices: Array<[string, string]>) => (
     <div>
       <label htmlFor={`f-${k}`} className="block text-xs text-slate-500">
@@ -36,8 +43,8 @@ export function QueueFilters({
       </label>
       <Select
         id={`f-${k}`}
-        value={filters[k]}
-        onChange={(e) => setFilter(k, e.target.value)}
+        value={shown(k)}
+        onChange={(e) => change(k, e.target.value)}
         className="mt-0.5 w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
       >
         {choices.map(([v, l]) => (

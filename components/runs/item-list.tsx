@@ -19,7 +19,9 @@ import { Select } from "@/components/ui/input";
 import { Alert } from "@/components/ui/alert";
 
 /** The address parameters the list reads (and writes), besides `item` (the open one). */
-const ITEM_PARAMS = ["status", "model", "reason", "test", "context", "statisticId", "level", "attribute", "group", "itemsPage"] as const;
+const ITEM_PARAMS = ["status", "model", "reason", "test", "context", "statisticId", "level", "attribute", "group", "itemsAfter", "itemsBefore"] as const;
+/** The page cursors (ids): which page of the filtered list is shown. */
+const CURSORS: readonly Param[] = ["itemsAfter", "itemsBefore"];
 type Param = (typeof ITEM_PARAMS)[number];
 
 /** The address of a run's item list with these filters (the Failures panel's links). */
@@ -44,7 +46,6 @@ export function ItemList({
 }) {
   const sp = useSearchParams();
   const value = (k: Param) => sp.get(k) ?? "";
-  const page = Math.max(1, Number(sp.get("itemsPage")) || 1);
   const open = Number(sp.get("item")) || null;
   // The address is the state: written with the History API (Next.js keeps useSearchParams in step, no server trip).
   const set = (changes: Partial<Record<Param | "item", string | null>>) => {
@@ -52,18 +53,18 @@ export function ItemList({
     for (const [k, v] of Object.entries(changes))
       if (v) next.set(k, v);
       else next.delete(k);
-    if (!("itemsPage" in changes)) next.delete("itemsPage");
+    // A new filter starts from the first page; opening an item keeps the page.
+    if (!CURSORS.some((c) => c in changes) && !("item" in changes)) for (const c of CURSORS) next.delete(c);
     window.history.replaceState(null, "", `${window.location.pathname}?${next}#items`);
   };
-  const query = new URLSearchParams({ page: String(page), pageSize: "25" });
-  for (const k of ITEM_PARAMS) if (k !== "itemsPage" && value(k)) query.set(k, value(k));
+  const query = new URLSearchParams({ pageSize: "25" });
+  for (const k of ITEM_PARAMS) if (value(k)) query.set(k === "itemsAfter" ? "after" : k === "itemsBefore" ? "before" : k, value(k));
   const { data, isFetching, error } = useQuery({
     queryKey: ["run-items", runId, query.toString()],
     queryFn: () => getJson<ItemPage>(`/api/runs/${runId}/queries?${query}`),
     placeholderData: keepPreviousData,
     refetchInterval: live ? 3000 : false,
   });
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   const labelOf = (key: ReviewFilter["key"], v: string | null) =>
     v === null ? null : (filters.find((f) => f.key === key)?.options.find((o) => o.value === v)?.label ?? v);
   const coordinates = (q: ItemPage["rows"][number]) =>
@@ -146,7 +147,7 @@ export function ItemList({
                     className="text-indigo-700 underline-offset-2 hover:underline"
                     aria-expanded={open === q.id}
                     aria-controls={`item-${q.id}`}
-                    onClick={() => set({ item: open === q.id ? null : String(q.id), itemsPage: String(page) })}
+                    onClick={() => set({ item: open === q.id ? null : String(q.id) })}
                   >
                     {q.id}
                   </button>
@@ -181,14 +182,23 @@ export function ItemList({
           ))}
         </tbody>
       </Table>
+      {/* Pages by cursor (the items around an id), so a page deep in a 160,000-item run costs what the first does. */}
       <nav aria-label="Pages" className="mt-3 flex items-center gap-2 text-sm">
-        <Button variant="secondary" disabled={page <= 1} onClick={() => set({ itemsPage: String(page - 1) })}>
+        <Button
+          variant="secondary"
+          disabled={!data?.prev && !value("itemsAfter") && !value("itemsBefore")}
+          onClick={() => set({ itemsAfter: null, itemsBefore: null })}
+        >
+          First
+        </Button>
+        <Button variant="secondary" disabled={!data?.prev} onClick={() => data?.prev && set({ itemsBefore: String(data.prev), itemsAfter: null })}>
           Previous
         </Button>
         <span className="tabular-nums">
-          Page {page.toLocaleString("en-US")} of {pages.toLocaleString("en-US")}
+          {data?.rows.length ? `items ${data.rows[0].id.toLocaleString("en-US")}–${data.rows[data.rows.length - 1].id.toLocaleString("en-US")} · ` : ""}
+          {(data?.total ?? 0).toLocaleString("en-US")} in all
         </span>
-        <Button variant="secondary" disabled={page >= pages} onClick={() => set({ itemsPage: String(page + 1) })}>
+        <Button variant="secondary" disabled={!data?.next} onClick={() => data?.next && set({ itemsAfter: String(data.next), itemsBefore: null })}>
           Next
         </Button>
       </nav>

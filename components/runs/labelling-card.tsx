@@ -11,6 +11,7 @@ import { Card } from "@/components/ui/card";
 import { ProvenanceBadge, ProvenanceDetails } from "@/components/faces/provenance";
 import { Alert } from "@/components/ui/alert";
 import { ProgressBar } from "@/components/ui/progress";
+import { useMay } from "@/components/layout/viewer-permissions";
 
 type Labelling = NonNullable<RunSummary["labelling"]>;
 
@@ -29,6 +30,9 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
   });
   const waiting = labelling.unlabelled > 0;
   const clip = labelling.instrument === "clip";
+  // Only what this viewer's role may follow, and only what there is to do: no "Label faces" without an image.
+  const may = { label: useMay("faces.label"), review: useMay("faces.review"), import: useMay("images.import") };
+  const hasImages = labelling.images > 0;
   return (
     <Card
       title={clip ? "Images read with CLIP" : "Faces"}
@@ -41,7 +45,7 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
       }
       actions={
         <div className="flex flex-wrap gap-2">
-          {imported && (
+          {imported && may.import && (
             <a href={`/runs/import?run=${runId}`} className="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
               Import more
             </a>
@@ -56,22 +60,22 @@ export function LabellingCard({ runId, labelling, imported, canManage }: { runId
               {labelling.autoLabel ? "Stop labelling automatically" : "Label automatically"}
             </button>
           )}
-          {clip && (
+          {clip && may.label && waiting && (
             // A full page load: the Label page needs its own cross-origin isolation headers.
             <a href={`/label?run=${runId}`} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
               Read with CLIP
             </a>
           )}
-          {!clip && (
-            <>
-              <a href={`/review?runId=${runId}`} className="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
-                Review faces
-              </a>
-              {/* A full page load: the Label page needs its own cross-origin isolation headers. */}
-              <a href={`/label?run=${runId}`} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
-                Label faces
-              </a>
-            </>
+          {!clip && may.review && labelling.faces > 0 && (
+            <a href={`/review?runId=${runId}`} className="rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+              Review faces
+            </a>
+          )}
+          {!clip && may.label && hasImages && waiting && (
+            // A full page load: the Label page needs its own cross-origin isolation headers.
+            <a href={`/label?run=${runId}`} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+              Label faces
+            </a>
           )}
         </div>
       }

@@ -54,6 +54,9 @@ export function RunProgress({
 }) {
   const t2i = run.modality === "t2i";
   const pct = run.plannedCount ? (run.done / run.plannedCount) * 100 : 0;
+  // The bar shows what produced an answer (or a refusal): a run whose items failed does not read as full.
+  const succeeded = run.done - run.failed;
+  const live = isLive(run.status) || run.status === "planning";
   return (
     <Card
       title={
@@ -97,23 +100,32 @@ export function RunProgress({
         </Alert>
       )}
       {run.error && <p className="mb-2 text-sm text-amber-800">{run.error}</p>}
-      <ProgressBar label="Run progress" value={run.done} max={run.plannedCount} tone="indigo" />
+      {run.status === "planning" && (
+        <div className="mb-3" data-testid="planning-progress">
+          <p className="mb-1 text-sm text-slate-700">
+            Planning: {run.written.toLocaleString("en-US")} of {run.plannedCount.toLocaleString("en-US")} {t2i ? "items" : "queries"} written; calls start as
+            they are.
+          </p>
+          <ProgressBar label="Planning progress" value={run.written} max={run.plannedCount} />
+        </div>
+      )}
+      <ProgressBar label="Run progress" value={succeeded} max={run.plannedCount} tone="indigo" />
       <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:grid-cols-5">
         <div>
           <dt className="text-xs text-slate-500">Done</dt>
           <dd className="tabular-nums" data-testid="run-done">
             {run.done.toLocaleString("en-US")} / {run.plannedCount.toLocaleString("en-US")} ({pct.toFixed(1)} %)
+            {run.failed > 0 && <span className="text-rose-700"> · {run.failed.toLocaleString("en-US")} failed</span>}
           </dd>
         </div>
+        {/* A finished or cancelled run has no throughput or ETA: the last 30 s say nothing about it. */}
         <div>
           <dt className="text-xs text-slate-500">Throughput (last 30 s)</dt>
-          <dd className="tabular-nums">
-            {run.throughput.toFixed(1)} {t2i ? "images" : "queries"}/s
-          </dd>
+          <dd className="tabular-nums">{live ? `${run.throughput.toFixed(1)} ${t2i ? "images" : "queries"}/s` : "–"}</dd>
         </div>
         <div>
           <dt className="text-xs text-slate-500">ETA</dt>
-          <dd className="tabular-nums">{formatEta(run.etaSeconds)}</dd>
+          <dd className="tabular-nums">{live ? formatEta(run.etaSeconds) : "–"}</dd>
         </div>
         <div>
           <dt className="text-xs text-slate-500">Spend</dt>

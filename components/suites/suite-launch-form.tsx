@@ -13,6 +13,7 @@ import type { LaunchField } from "@/lib/suites/types";
 import { Input, Select } from "@/components/ui/input";
 import { Alert } from "@/components/ui/alert";
 import { EstimateLine } from "./estimate-line";
+import { useModelChoice } from "./use-model-choice";
 
 export interface SuiteLaunchModel {
   slug: string;
@@ -40,6 +41,7 @@ export function SuiteLaunchForm(props: {
   autoLabel?: { workers: number } | null;
 }) {
   const [state, action, pending] = useActionState<LaunchState, FormData>(launchSuiteRun, {});
+  const models = useModelChoice(props.suite.id, props.variant, props.models);
   const [preset, setPreset] = useState(props.defaultPreset);
   const [values, setValues] = useState<Values>(() => ({ ...props.presets[props.defaultPreset]?.config }));
   const err = (name: string) => state.fieldErrors?.[name];
@@ -62,7 +64,7 @@ export function SuiteLaunchForm(props: {
     setBudget(data.get("budgetUsd") && Number.isFinite(b) && b > 0 ? b : null);
   };
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(readForm, [values, preset]);
+  useEffect(readForm, [values, preset, models.chosen]);
   const deferred = useDeferredValue(draft);
   const estimate = useQuery({
     queryKey: ["suite-estimate", props.suite.id, deferred],
@@ -81,7 +83,16 @@ export function SuiteLaunchForm(props: {
     setValues((old) => ({ ...old, [name]: v }));
   };
   return (
-    <ActionForm action={action} ref={formRef} onChange={readForm} className="space-y-5" aria-label={`Launch a ${props.suite.name} run`}>
+    <ActionForm
+      action={(data: FormData) => {
+        models.remember();
+        return action(data);
+      }}
+      ref={formRef}
+      onChange={readForm}
+      className="space-y-5"
+      aria-label={`Launch a ${props.suite.name} run`}
+    >
       <Input type="hidden" name="suite" value={props.suite.id} />
       <Input type="hidden" name="variant" value={props.variant.id} />
       <Input type="hidden" name="preset" value={preset} />
@@ -92,7 +103,13 @@ export function SuiteLaunchForm(props: {
           {props.models.map((m) => (
             <li key={m.slug}>
               <label className="flex items-center gap-2 text-sm">
-                <Input type="checkbox" name="models" value={m.slug} defaultChecked={props.models.length === 1} />
+                <Input
+                  type="checkbox"
+                  name="models"
+                  value={m.slug}
+                  checked={models.chosen.includes(m.slug)}
+                  onChange={(e) => models.toggle(m.slug, e.target.checked)}
+                />
                 {m.label} <span className="text-xs text-slate-500">{m.slug}</span>
                 {m.keyMissing && <span className="text-xs text-amber-700">({m.keyMissing})</span>}
               </label>
@@ -239,11 +256,27 @@ export function SuiteLaunchForm(props: {
       <div className="flex flex-wrap gap-4">
         <label className="flex flex-col gap-1 text-sm">
           Seed
-          <Input type="number" name="seed" defaultValue={1} min={0} className="w-32 rounded-md border border-slate-300 px-2 py-1" />
+          <Input
+            type="number"
+            name="seed"
+            defaultValue={1}
+            min={0}
+            aria-invalid={!!err("seed")}
+            className={`w-32 rounded-md border px-2 py-1 ${err("seed") ? "border-red-500" : "border-slate-300"}`}
+          />
+          {err("seed") && <span className="text-xs text-red-700">{err("seed")}</span>}
         </label>
         <label className="flex flex-col gap-1 text-sm">
           Budget (USD, optional)
-          <Input type="number" name="budgetUsd" step="0.01" min={0} className="w-32 rounded-md border border-slate-300 px-2 py-1" />
+          <Input
+            type="number"
+            name="budgetUsd"
+            step="0.01"
+            min={0}
+            aria-invalid={!!err("budgetUsd")}
+            className={`w-32 rounded-md border px-2 py-1 ${err("budgetUsd") ? "border-red-500" : "border-slate-300"}`}
+          />
+          {err("budgetUsd") && <span className="text-xs text-red-700">{err("budgetUsd")}</span>}
         </label>
         <label className="flex flex-col gap-1 text-sm">
           Name (optional)
@@ -271,7 +304,7 @@ export function SuiteLaunchForm(props: {
       />
       {state.message && <Alert>{state.message}</Alert>}
       <Button type="submit" disabled={pending}>
-        {pending ? "Planning…" : `Launch ${props.variant.button}`}
+        {pending ? "Launching…" : `Launch ${props.variant.button}`}
       </Button>
     </ActionForm>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { startTransition, useActionState } from "react";
 import { changeUser, inviteUser, type UsersFormState } from "@/app/users/actions";
 import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
@@ -8,6 +8,7 @@ import { ROLES, type Role } from "@/lib/auth/roles";
 import { Input, Select } from "@/components/ui/input";
 import { Field } from "@/components/ui/field";
 import { Alert } from "@/components/ui/alert";
+import { ConfirmDialog } from "@/components/ui/dialog";
 
 function Result({ state }: { state: UsersFormState }) {
   if (!state.message) return null;
@@ -56,7 +57,7 @@ export function InviteForm() {
 }
 
 /** One user's row controls: role, spending limit, disable / enable, reset link. */
-export function UserControls({ id, role, disabled, limit }: { id: string; role: Role; disabled: boolean; limit: number | null }) {
+export function UserControls({ id, email, role, disabled, limit }: { id: string; email: string; role: Role; disabled: boolean; limit: number | null }) {
   const [state, action, pending] = useActionState<UsersFormState, FormData>(changeUser, {});
   return (
     <div className="flex flex-wrap items-center gap-2 text-xs">
@@ -91,13 +92,36 @@ export function UserControls({ id, role, disabled, limit }: { id: string; role: 
           Set limit
         </button>
       </ActionForm>
-      <ActionForm action={action}>
-        <Input type="hidden" name="op" value={disabled ? "enable" : "disable"} />
-        <Input type="hidden" name="userId" value={id} />
-        <button type="submit" disabled={pending} className={`rounded px-2 py-0.5 ring-1 ring-slate-300 hover:bg-slate-50 ${disabled ? "" : "text-rose-700"}`}>
-          {disabled ? "Enable" : "Disable"}
-        </button>
-      </ActionForm>
+      {disabled ? (
+        <ActionForm action={action}>
+          <Input type="hidden" name="op" value="enable" />
+          <Input type="hidden" name="userId" value={id} />
+          <button type="submit" disabled={pending} className="rounded px-2 py-0.5 ring-1 ring-slate-300 hover:bg-slate-50">
+            Enable
+          </button>
+        </ActionForm>
+      ) : (
+        // Disabling ends the account's sessions and stops its tokens at once: asked first, "keep it" focused.
+        <ConfirmDialog
+          title={`Disable ${email}?`}
+          description="Their sessions end at once and their tokens stop working; their runs, labels and reviews stay. You can enable the account again."
+          confirmLabel="Disable account"
+          cancelLabel="Keep it enabled"
+          onConfirm={() =>
+            startTransition(() => {
+              const form = new FormData();
+              form.set("op", "disable");
+              form.set("userId", id);
+              action(form);
+            })
+          }
+          trigger={
+            <button type="button" disabled={pending} className="rounded px-2 py-0.5 text-rose-700 ring-1 ring-slate-300 hover:bg-slate-50">
+              Disable
+            </button>
+          }
+        />
+      )}
       <ActionForm action={action}>
         <Input type="hidden" name="op" value="reset" />
         <Input type="hidden" name="userId" value={id} />

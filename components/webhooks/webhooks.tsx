@@ -1,5 +1,6 @@
 "use client";
 // Registering webhooks, listing and deleting them, and the delivery log with a "send again".
+import Link from "next/link";
 import { useActionState, useState, useTransition } from "react";
 import { createWebhookAction, deleteWebhookAction, redeliverAction, type WebhookFormState } from "@/app/webhooks/actions";
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS } from "@/lib/features/webhooks/events";
@@ -110,6 +111,8 @@ interface DeliveryRow {
   url: string;
   event: string;
   subject: string;
+  /** the run the event is about (null: gone since) */
+  runName: string | null;
   status: string;
   tries: string[];
   next: string | null;
@@ -138,7 +141,15 @@ export function DeliveryLog({ deliveries }: { deliveries: DeliveryRow[] }) {
           {deliveries.map((d) => (
             <tr key={d.id} data-testid="delivery">
               <Td className="font-mono text-xs">{d.event}</Td>
-              <Td className="font-mono text-xs">{d.subject}</Td>
+              <Td className="text-xs">
+                {d.runName ? (
+                  <Link href={`/runs/${d.subject}`} className="text-indigo-700 hover:underline">
+                    {d.runName}
+                  </Link>
+                ) : (
+                  <span className="text-slate-500">{d.subject} (removed)</span>
+                )}
+              </Td>
               <Td className="break-all font-mono text-xs">{d.url}</Td>
               <Td>
                 <Badge tone={TONE[d.status as keyof typeof TONE] ?? "neutral"}>{d.status}</Badge>

@@ -99,7 +99,7 @@ function jpegSize(buf: Uint8Array): { width: number; height: number } | null {
  * segments; WebP: its image chunks — so metadata padding (a 1 MB ancillary chunk) cannot make a bomb look
  * compressible. A structure that does not hold together is refused: a decoder would only be fed garbage.
  */
-export function pixelPayloadBytes(buf: Uint8Array, ext: ImageType["ext"]): number {
+function pixelPayloadBytes(buf: Uint8Array, ext: ImageType["ext"]): number {
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const fourcc = (at: number) => String.fromCharCode(buf[at], buf[at + 1], buf[at + 2], buf[at + 3]);
   if (ext === "png") {

@@ -4,7 +4,7 @@
 import type { Server } from "node:http";
 
 /** The longest request target, and the longest path segment (ids are 25–40 characters; names, slugs, tokens < 100). */
-export const TARGET_LIMITS = { maxTarget: 8192, maxSegment: 256 } as const;
+const TARGET_LIMITS = { maxTarget: 8192, maxSegment: 256 } as const;
 
 /** Why a request target is unreadable, or null when it is fine. */
 export function malformedTarget(url: string | undefined): string | null {

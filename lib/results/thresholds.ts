@@ -27,9 +27,19 @@ export function parseThresholds(spec: string): Threshold[] {
     if (!m) throw new Error(`--fail-under "${text}": write <metric><op><value>, e.g. d<=0.25 (ops: ${OPS.join(" ")})`);
     const metric = METRICS[m[1] as keyof typeof METRICS];
     if (!metric) throw new Error(`--fail-under "${text}": unknown metric "${m[1]}" (one of ${Object.keys(METRICS).join(", ")})`);
-    return { text, metric, op: m[2] as Op, value: Number(m[3]) };
+    const value = Number(m[3]);
+    // Gates read scores on their own 0–1 scale (the pages show them ×100): "sFact>=90" could never pass.
+    const [lo, hi] = SCALE[metric];
+    if (value < lo || value > hi)
+      throw new Error(
+        `--fail-under "${text}": ${m[1]} is on a ${lo}–${hi === 1 ? 1 : hi.toFixed(3)} scale (the pages show scores ×100)${value > 1 && value <= 100 ? `: did you mean ${m[1]}${m[2]}${value / 100}?` : ""}`,
+      );
+    return { text, metric, op: m[2] as Op, value };
   });
 }
+
+/** The range each gated metric takes: scores in [0, 1]; d, a distance in the unit square, in [0, √2]. */
+const SCALE: Record<MetricKey, [number, number]> = { distance: [0, Math.SQRT2], sFact: [0, 1], sE: [0, 1], sKLD: [0, 1], sFair: [0, 1] };
 
 type ScoreRow = { model: string } & Partial<Record<MetricKey, number | null>>;
 

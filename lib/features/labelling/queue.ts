@@ -10,6 +10,10 @@ import { decodeStoredImage, labelPixels, labellerProvenance, type NodeLabeller }
 import { clipProvenance, readImages, type ClipLabeller } from "../../faces/node-clip";
 import { findSuite } from "../../suites";
 import { instrumentScope } from "./leases";
+import { withContentionRetry } from "../../db/retry";
+
+/** How long a labeller keeps trying through another writer's lock before it gives the batch back and says so. */
+const CONTENTION_PATIENCE_MS = 120_000;
 
 /** The queue's calls (./leases.ts, ./readings.ts), passed in so a test can watch or fail them. */
 type Engine = Pick<typeof import("./leases"), "leaseImages" | "saveLabels" | "releaseLeases"> & Partial<Pick<typeof import("./readings"), "saveReadings">>;
@@ -47,32 +51,40 @@ export async function labelQueue(
   const progress: LabelProgress = { images: 0, faces: 0, refused: 0 };
   const threshold = opts.threshold ?? DEFAULT_DETECTION_THRESHOLD;
   const scope = { AND: [{ ...(opts.runId ? { runId: opts.runId } : {}), ...(opts.autoLabel ? { run: { autoLabel: true } } : {}) }, instrumentScope(l.kind)] };
+  // Another process writing the same database (the server's worker beside `fof run --label`, on one SQLite file)
+  // holds its lock now and then: every lease, read and save is retried through that, as the engine's writes are —
+  // each is one statement or one transaction, which failed whole.
+  const patient = <T>(fn: () => Promise<T>) => withContentionRetry(fn, { maxMs: CONTENTION_PATIENCE_MS });
   while (!opts.signal?.aborted) {
-    const lease = await engine.leaseImages(
-      prisma,
-      { runId: opts.runId ?? null, autoLabel: opts.autoLabel ?? false, instrument: l.kind, max: Math.max(1, Math.min(64, opts.batch ?? 8)) },
-      opts.leaseMs,
+    const lease = await patient(() =>
+      engine.leaseImages(
+        prisma,
+        { runId: opts.runId ?? null, autoLabel: opts.autoLabel ?? false, instrument: l.kind, max: Math.max(1, Math.min(64, opts.batch ?? 8)) },
+        opts.leaseMs,
+      ),
     );
     if (!lease.images.length) {
       // An empty lease may only mean another labeller took the same free images first: try again while any is free.
-      if (await prisma.image.count({ where: { ...scope, labelStatus: "unlabelled" } })) continue;
+      if (await patient(() => prisma.image.count({ where: { ...scope, labelStatus: "unlabelled" } }))) continue;
       // Nothing free. Images another labeller holds are labelled by it — or come back when its lease expires.
-      if (!opts.waitForOthers || !(await prisma.image.count({ where: { ...scope, labelStatus: "leased" } }))) break;
+      if (!opts.waitForOthers || !(await patient(() => prisma.image.count({ where: { ...scope, labelStatus: "leased" } })))) break;
       await new Promise((r) => setTimeout(r, Math.min(1_000, Math.max(100, (opts.leaseMs ?? 60_000) / 4))));
       continue;
     }
     try {
-      const rows = await prisma.image.findMany({ where: { id: { in: lease.images.map((i) => i.id) } }, select: { id: true, path: true, mimeType: true } });
+      const rows = await patient(() =>
+        prisma.image.findMany({ where: { id: { in: lease.images.map((i) => i.id) } }, select: { id: true, path: true, mimeType: true } }),
+      );
       const pixels = (row: (typeof rows)[number]) => decodeStoredImage(readFileSync(path.join(opts.dataDir, row.path)), row.mimeType);
       let saved: { saved: number; faces: number; refused: string[] };
       if (l.kind === "faces") {
-        const results = [];
+        const results: Array<{ imageId: string; faces: Awaited<ReturnType<typeof labelPixels>> }> = [];
         for (const row of rows) results.push({ imageId: row.id, faces: await labelPixels(l, await pixels(row), threshold) });
-        saved = await engine.saveLabels(prisma, { lease: lease.lease, ...labellerProvenance(l, threshold), results });
+        saved = await patient(() => engine.saveLabels(prisma, { lease: lease.lease, ...labellerProvenance(l, threshold), results }));
       } else {
         if (!engine.saveReadings) throw new Error("this engine cannot store CLIP readings");
         // One batch through the vision tower per suite (each suite names the text groups it reads).
-        const results = [];
+        const results: Array<{ imageId: string; groups: Record<string, number[]> }> = [];
         const suiteOf = new Map(lease.images.map((i) => [i.id, i.suiteId]));
         for (const suiteId of new Set(suiteOf.values())) {
           const groups = findSuite(suiteId)?.clipGroups;
@@ -81,7 +93,8 @@ export async function labelQueue(
           const read = await readImages(l, await Promise.all(mine.map(pixels)), groups);
           results.push(...mine.map((r, i) => ({ imageId: r.id, groups: read[i] })));
         }
-        saved = { ...(await engine.saveReadings(prisma, { lease: lease.lease, ...clipProvenance(l), results })), faces: 0 };
+        const save = engine.saveReadings;
+        saved = { ...(await patient(() => save(prisma, { lease: lease.lease, ...clipProvenance(l), results }))), faces: 0 };
       }
       progress.images += saved.saved;
       progress.faces += saved.faces;

@@ -95,6 +95,8 @@ export async function runSummary(
     budgetUsd: run.budgetUsd,
     spentUsd: run.spentUsd,
     plannedCount: run.plannedCount,
+    /** queries written so far: while the run is "planning", of plannedCount (its size, known at launch) */
+    written: progress.reduce((a, p) => a + p.count, 0),
     done,
     failed,
     /** the status with its failures ("completed with 3 failed"): what every page shows */

@@ -28,7 +28,7 @@ export function worstCaseUsd(m: CostModel, maxPromptChars: number, maxReasks: nu
  * What one ask of a chat query may be charged at most: its prompt (bounded as worstCaseUsd bounds it) and the
  * model's max_tokens — the reservation's own per-ask part, so charges never pass what was reserved.
  */
-export function askCapUsd(m: CostModel, promptChars: number): number {
+function askCapUsd(m: CostModel, promptChars: number): number {
   return Math.max(0, cost(promptChars + PROMPT_TOKEN_MARGIN, m.maxTokens, m.priceIn, m.priceOut));
 }
 

@@ -6,9 +6,16 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { suiteOfFace, suitePrediction } from "../../suites/faces";
 import { groupItems } from "../../suites/filters";
 import { NO_REASON, QUERY_STATUSES } from "../../core/run-status";
+import { shared } from "../../core/shared";
+
+/** How stale a filter's item count may be: paging through a live run does not recount 160,000 rows a page. */
+const TOTAL_MAX_AGE_MS = 10_000;
 
 export const itemFilterSchema = z.strictObject({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  /** the page after the item with this id (keyset paging: a page costs its size, at any depth) */
+  after: z.coerce.number().int().min(0).optional(),
+  /** the page before the item with this id */
+  before: z.coerce.number().int().min(1).optional(),
   pageSize: z.coerce.number().int().min(1).max(200).default(25),
   status: z.enum(QUERY_STATUSES).optional(),
   model: z.string().max(120).optional(),
@@ -48,13 +55,21 @@ export async function runItems(prisma: PrismaClient, runId: string, input: ItemF
         ? { OR: [{ outcome: { is: null } }, { outcome: { reason: null } }] }
         : { outcome: { reason: filter.reason } }),
   };
-  const [total, rows] = await Promise.all([
-    prisma.query.count({ where }),
+  // Keyset paging on the id (the primary key, and the last column of every (runId, …) index): a page reads its
+  // own rows and one more, never the ones before it. The count of the filter is shared between pages and readers
+  // for a while (exact, at most TOTAL_MAX_AGE_MS old) instead of being recounted for every page.
+  const backwards = filter.before !== undefined;
+  const cursor = backwards ? { id: { lt: filter.before } } : filter.after !== undefined ? { id: { gt: filter.after } } : {};
+  const [total, found] = await Promise.all([
+    shared(
+      `items-total|${runId}|${JSON.stringify(filter, (k, v) => (k === "after" || k === "before" || k === "pageSize" ? undefined : v))}`,
+      TOTAL_MAX_AGE_MS,
+      () => prisma.query.count({ where }),
+    ),
     prisma.query.findMany({
-      where,
-      orderBy: { id: "asc" },
-      skip: (filter.page - 1) * filter.pageSize,
-      take: filter.pageSize,
+      where: { AND: [where, cursor] },
+      orderBy: { id: backwards ? "desc" : "asc" },
+      take: filter.pageSize + 1,
       include: {
         outcome: true,
         modelConfig: { select: { slug: true } },
@@ -75,10 +90,14 @@ export async function runItems(prisma: PrismaClient, runId: string, input: ItemF
       },
     }),
   ]);
+  const more = found.length > filter.pageSize;
+  const rows = backwards ? found.slice(0, filter.pageSize).reverse() : found.slice(0, filter.pageSize);
   return {
     total,
-    page: filter.page,
     pageSize: filter.pageSize,
+    /** cursors: `after` for the next page, `before` for the previous one (null: none that way) */
+    next: rows.length && (backwards || more) ? rows[rows.length - 1].id : null,
+    prev: rows.length && (backwards ? more : filter.after !== undefined && filter.after > 0) ? rows[0].id : null,
     rows: rows.map((q) => ({
       id: q.id,
       model: q.modelConfig.slug,

@@ -1,6 +1,7 @@
 // Launching a run for a person or a token: the suite and its launch form (variant), the preset's settings with the
 // caller's overrides, checked by the suite's own schema; the budget within the caller's spending limit; then the
-// plan (createRun) and the audit row. The launch page, the HTTP API and (through the API) the remote CLI call this.
+// run's row and the audit row, then the plan in the background (./planning.ts). The launch page, the HTTP API and
+// (through the API) the remote CLI call this.
 import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DomainError } from "../../core/errors";
@@ -8,7 +9,8 @@ import { actorOf, audit } from "../../auth/audit";
 import { budgetWithinLimit, type Steerer } from "../../auth/spending";
 import { findSuite, listSuites } from "../../suites";
 import { launchVariant } from "../../suites/launch-variants";
-import { createRun } from "./runs";
+import { prepareRun } from "./runs";
+import { planInBackground } from "./planning";
 
 export const launchRequestSchema = z
   .object({
@@ -60,7 +62,10 @@ export async function launchRun(prisma: PrismaClient, viewer: Launcher, input: L
   return startRun(prisma, viewer, { ...req, suite: suite.id, config });
 }
 
-/** Plans and stores a run whose settings are already checked, its budget within the launcher's limit; audited. */
+/**
+ * Launches a run whose settings are already checked, its budget within the launcher's limit; audited. Returns as
+ * soon as the run exists (status "planning", its size known): its queries are written in the background.
+ */
 export async function startRun(
   prisma: PrismaClient,
   viewer: Launcher,
@@ -77,7 +82,7 @@ export async function startRun(
   },
 ) {
   const budgetUsd = await budgetWithinLimit(prisma, viewer, req.budgetUsd);
-  const run = await createRun(prisma, {
+  const prepared = await prepareRun(prisma, {
     suite: req.suite,
     models: req.models,
     config: req.config,
@@ -89,6 +94,7 @@ export async function startRun(
     createdById: viewer.id,
     ...(req.contentVersion ? { contentVersion: req.contentVersion } : {}),
   });
+  const run = prepared.run;
   await audit(prisma, {
     ...actorOf(viewer),
     action: "run.launch",
@@ -104,5 +110,7 @@ export async function startRun(
       content: run.suiteVersion,
     },
   });
+  // Answered now, planned after: the caller gets the run in "planning" (./planning.ts).
+  planInBackground(prepared);
   return run;
 }

@@ -123,6 +123,26 @@ async function launchModel(prisma: PrismaClient, slug: string, modality: string,
  * the next start sweeps (answers already paid for stay in the response cache, so a new launch re-uses them).
  */
 export async function createRun(prisma: PrismaClient, input: CreateRunInput, opts: CreateRunOptions = {}) {
+  return (await prepareRun(prisma, input, opts)).plan();
+}
+
+/** A run whose row exists (status "planning", its size known) and whose queries are yet to be written. */
+export interface PreparedRun {
+  run: Awaited<ReturnType<PrismaClient["run"]["create"]>>;
+  /**
+   * Writes the queries in chunks and sets the run "running". On failure the run is removed (`onFailure: "remove"`,
+   * for a caller still waiting on the launch) or kept as "failed" with the reason and no rows (`"fail"`, for a
+   * launch already answered: its owner has seen the run and must learn what became of it).
+   */
+  plan(onFailure?: "remove" | "fail"): Promise<Awaited<ReturnType<PrismaClient["run"]["findUniqueOrThrow"]>>>;
+}
+
+/**
+ * Everything a launch checks and creates before its queries are written: settings, content, models, the size cap,
+ * the content version and the run's row with its size. A launch refused for any reason is refused here, before
+ * anything exists; what is left (`plan`) may run after the launch has been answered.
+ */
+export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, opts: CreateRunOptions = {}): Promise<PreparedRun> {
   const parsed = createRunSchema.parse(input);
   const suite = suiteOf(parsed.suite);
   const checked = suite.configSchema.safeParse(parsed.config);
@@ -174,7 +194,8 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
         autoLabel: parsed.autoLabel && modality === "t2i",
         labelInstrument: modality === "t2i" ? (suite.labelInstrument?.(config) ?? "faces") : "faces",
         createdById: parsed.createdById,
-        plannedCount: 0,
+        // The size is known before a row is written: progress while planning reads rows written / planned.
+        plannedCount: total,
         benchmarkVersionId: version.id,
         startedAt: new Date(),
         models: { create: runModels.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
@@ -182,8 +203,31 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
     }),
   );
   opts.onCreated?.(run);
+  return {
+    run,
+    plan: (onFailure = "remove") =>
+      planQueries(prisma, { run, suite, config, content, models, helper, total, seed: parsed.seed, chunk: opts.chunk, onFailure }),
+  };
+}
+
+async function planQueries(
+  prisma: PrismaClient,
+  p: {
+    run: { id: string };
+    suite: ReturnType<typeof suiteOf>;
+    config: unknown;
+    content: SuiteContent;
+    models: Array<Awaited<ReturnType<typeof launchModel>>>;
+    helper: Awaited<ReturnType<typeof launchModel>> | null;
+    total: number;
+    seed: number;
+    chunk?: number;
+    onFailure: "remove" | "fail";
+  },
+) {
+  const { run, suite, config, content, models, helper, total } = p;
   // ~500 rows per transaction keeps each synchronous step (render + insert) near 50 ms: see bench:limits.
-  const chunk = opts.chunk ?? 500;
+  const chunk = p.chunk ?? 500;
   let rows: Array<Record<string, string | number | null>> = [];
   let written = 0;
   // Each chunk also beats the planning heartbeat (Run.startedAt while "planning"): a launch that died is swept by
@@ -203,7 +247,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
     written += batch.length;
     await yieldToEventLoop();
   };
-  const row = (m: (typeof runModels)[number], q: SuitePlannedQuery, dependsOnId: number | null) => {
+  const row = (m: (typeof models)[number], q: SuitePlannedQuery, dependsOnId: number | null) => {
     const params = q.modality === "t2i" ? imageParams(m) : modelParams(m);
     const { role: _role, key: _key, dependsOn: _dep, ...cols } = q;
     return {
@@ -221,7 +265,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
     const helperIds = new Map<string, number>();
     if (helper) {
       const keys: string[] = [];
-      for (const q of suite.plan(config, content, parsed.seed)) {
+      for (const q of suite.plan(config, content, p.seed)) {
         if (q.role !== "helper") continue;
         keys.push(q.key ?? String(keys.length));
         rows.push(row(helper, q, null));
@@ -232,7 +276,7 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       keys.forEach((k, i) => helperIds.set(k, ids[i].id));
     }
     for (const m of models) {
-      for (const q of suite.plan(config, content, parsed.seed)) {
+      for (const q of suite.plan(config, content, p.seed)) {
         if (q.role !== "subject") continue;
         let dependsOnId: number | null = null;
         if (q.dependsOn) {
@@ -257,7 +301,17 @@ export async function createRun(prisma: PrismaClient, input: CreateRunInput, opt
       if (cancelled.count) return await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
       throw new DomainError("invalid", "the run was removed while it was being planned (its planning looked interrupted)");
     }
-    await withContentionRetry(() => prisma.run.delete({ where: { id: run.id } })).catch(() => undefined);
+    if (p.onFailure === "fail") {
+      // Nothing half-planned is kept: the rows go (no call was made on them unless this process's worker took some,
+      // whose answers stay in the response cache), the run stays, failed, saying why.
+      const reason = `planning failed: ${e instanceof Error ? e.message : String(e)}`.slice(0, 1000);
+      await withContentionRetry(() =>
+        prisma.$transaction([
+          prisma.query.deleteMany({ where: { runId: run.id } }),
+          prisma.run.updateMany({ where: { id: run.id }, data: { status: "failed", error: reason, plannedCount: 0, finishedAt: new Date() } }),
+        ]),
+      ).catch(() => undefined);
+    } else await withContentionRetry(() => prisma.run.delete({ where: { id: run.id } })).catch(() => undefined);
     throw e;
   }
 }

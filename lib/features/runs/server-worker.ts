@@ -3,6 +3,7 @@
 // never sits on "running" runs with no worker.
 import { db } from "../../db";
 import { Worker } from "./worker";
+import { runsPlannedHere } from "./planning";
 import { logger } from "../../log";
 
 const g = globalThis as unknown as { __fofWorker?: Worker; __fofWorkerStopping?: boolean; __fofWorkerDone?: Promise<void> };
@@ -11,7 +12,8 @@ export function startServerWorker() {
   if (g.__fofWorker) return g.__fofWorker;
   let log = (m: string) => logger.info({ component: "worker" }, m);
   const start = (): Worker => {
-    const worker = new Worker(db(), { log: (m) => log(m) });
+    // It calls the rows of runs this process is planning as they are written (./planning.ts).
+    const worker = new Worker(db(), { log: (m) => log(m), plannedHere: runsPlannedHere });
     const child = logger.child({ component: "worker", worker: worker.owner });
     log = (m) => child.info(m);
     g.__fofWorker = worker;

@@ -128,7 +128,7 @@ export type Write =
   /** costUsd: what the claim paid before it failed (re-asks answered, then an error): it counts as spent */
   | { kind: "retry"; query: Claimed; nextAttemptAt: Date; reason: string; costUsd?: number; usageExcess?: UsageExcess | null };
 
-export interface UsageExcess {
+interface UsageExcess {
   calls: number;
   usd: number;
 }

@@ -36,6 +36,11 @@ export interface WorkerOptions {
    * paid answers stay in the response cache, and a new launch re-uses them).
    */
   whilePlanning?: boolean;
+  /**
+   * Runs this process is planning now (the server's launches, ./planning.ts): worked while their rows are written,
+   * like `whilePlanning` for `runId`, and likewise never completed before planning ends.
+   */
+  plannedHere?: () => readonly string[];
   batchSize?: number;
   /** how long a claimed query stays ours; must exceed the call timeout */
   leaseMs?: number;
@@ -82,8 +87,8 @@ const WEBHOOK_POLL_MS = 2_000;
 export { capOutput, MAX_STORED_OUTPUT, TRUNCATION_MARK } from "./work-types";
 export class Worker {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir" | "maxCalls" | "whilePlanning">> &
-    Pick<WorkerOptions, "runId" | "log" | "maxCalls" | "whilePlanning">;
+  private readonly opts: Required<Omit<WorkerOptions, "runId" | "log" | "dataDir" | "maxCalls" | "whilePlanning" | "plannedHere">> &
+    Pick<WorkerOptions, "runId" | "log" | "maxCalls" | "whilePlanning" | "plannedHere">;
   /** errors the loop met, by kind (tests and the heartbeat read them) */
   readonly errors = { contention: 0, other: 0, unwritable: 0 };
   /** queries this worker brought to an outcome (benchmarks and tests see how work was split) */
@@ -197,12 +202,19 @@ export class Worker {
         if (untilDone && idle && runs.length === 0) return "done";
         await this.renewShares();
         let claimedAny = false;
-        for (const run of runs) claimedAny = (await this.fill(run, runs.length)) || claimedAny;
+        // A run that had nothing to claim this pass may be over: it is checked whatever the others are doing, so a
+        // small run beside a large one ends (status, webhook, budget, `--wait`) as its last outcome is written.
+        const nothingClaimed: string[] = [];
+        for (const run of runs) {
+          const claimed = await this.fill(run, runs.length);
+          claimedAny = claimed || claimedAny;
+          if (!claimed) nothingClaimed.push(run.id);
+        }
         if (this.buffer.length >= 500 || (this.buffer.length && Date.now() - lastFlush >= this.opts.flushMs)) {
           await this.flush();
           lastFlush = Date.now();
         }
-        if (!claimedAny) await this.finishRuns(runs.map((r) => r.id));
+        if (nothingClaimed.length) await this.finishRuns(nothingClaimed);
         // Nothing to start: wait for a call to finish (or for new work), without spinning on the database.
         if (!claimedAny) await sleep(this.inFlight.size ? Math.min(this.opts.pollMs, 20) : this.opts.pollMs);
         else await sleep(0);
@@ -330,7 +342,9 @@ export class Worker {
         where:
           this.opts.runId && this.opts.whilePlanning
             ? { id: this.opts.runId, status: { in: ["running", "planning"] } }
-            : { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
+            : this.opts.plannedHere && !this.opts.runId
+              ? { OR: [{ status: "running" }, { status: "planning", id: { in: [...this.opts.plannedHere()] } }] }
+              : { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
         select: { id: true, budgetUsd: true, spentUsd: true },
       });
       this.runState = { at: Date.now(), runs };

@@ -82,13 +82,20 @@ export async function listDeliveries(prisma: PrismaClient, opts: { webhookId?: s
       createdAt: true,
     },
   });
+  // Each delivery names the run it is about (its name, linked), not just an id.
+  const runs = new Map(
+    (await prisma.run.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.subject))] } }, select: { id: true, name: true } })).map((r) => [
+      r.id,
+      r.name,
+    ]),
+  );
   return rows.map(({ attemptsJson, ...d }) => ({
     ...d,
+    runName: runs.get(d.subject) ?? null,
     tries: JSON.parse(attemptsJson) as Array<{ at: string; status: number | null; error: string | null; ms: number }>,
   }));
 }
 
-/** Sends a delivery again now (a failed one gets a fresh set of attempts). */
 /** Sends a delivery again on request (an admin's word that the receiver is fixed): audited with who asked. */
 export async function redeliver(prisma: PrismaClient, id: string, by: Actor | null) {
   await prisma.$transaction(async (tx) => {

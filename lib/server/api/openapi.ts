@@ -41,9 +41,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
     access: "runs.manage",
     summary: "Launch a run",
     description:
-      "Plans every query of the run before answering (its preset's settings with `config` over them, checked by the suite). The budget must fit the caller's spending limit.",
+      "Checks the launch (its preset's settings with `config` over them, checked by the suite; the size cap; the budget within the caller's spending limit), creates the run and answers at once, whatever its size: the run is in `planning` with `plannedCount` its size, and its queries are written in the background (calls start as they are). A refused launch creates nothing. Follow it with GET /api/v1/runs/{id}.",
     body: launchRequestSchema,
-    ok: { status: 201, description: "{ run: { id, name, suite, status, plannedCount, … } }" },
+    ok: { status: 202, description: '{ run: { id, name, suite, status: "planning", plannedCount, … } }' },
   },
   {
     method: "get",

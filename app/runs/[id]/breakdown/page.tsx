@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import type { ReactNode } from "react";
+import { can } from "@/lib/auth/roles";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { Card } from "@/components/ui/card";
@@ -56,6 +58,8 @@ export default async function BreakdownPage({
   const ref: GroupRef | null = group ? { model: group.model, test: group.test, context: group.context, attribute: group.attribute, ...opts } : null;
   const rows = group ? breakdownRows(group, p.sort, bm ?? undefined) : [];
   const classes = group ? ([...classesOf(group.attribute)] as string[]) : [];
+  // The answers behind a count are raw model output: offered only to roles that may read it (viewers may not).
+  const mayOpen = can(viewer.role, "data.export");
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 flex gap-1 text-sm text-slate-500">
@@ -70,7 +74,7 @@ export default async function BreakdownPage({
       <RunTabs run={run} current="breakdown" role={viewer.role} />
       <PageHeader
         title={group ? `${group.model} · ${columnOf(group.modality, group.test, group.context)} · ${group.attribute}` : "Breakdown"}
-        description="Per statistic and level: the answer distribution, the true group, the entropy and the KL between the highest and lowest answers. Click a bar segment or a count for the answers behind it."
+        description={`Per statistic and level: the answer distribution, the true group, the entropy and the KL between the highest and lowest answers.${mayOpen ? " Click a bar segment or a count for the answers behind it." : ""}`}
       />
       {!group || !ref ? (
         <EmptyState title="Nothing scored yet">This run has no answers to break down yet.</EmptyState>
@@ -128,11 +132,11 @@ export default async function BreakdownPage({
               </nav>
             }
           >
-            <BreakdownChart runId={id} group={ref} rows={rows} classes={classes} />
+            <BreakdownChart runId={id} group={ref} rows={rows} classes={classes} mayOpen={mayOpen} />
           </Card>
           <Card
             title="Counts"
-            description="Each count opens the answers (or faces) behind it. H = normalised entropy of the cell; KL and exp(−KL) are per statistic (highest vs lowest)."
+            description={`${mayOpen ? "Each count opens the answers (or faces) behind it. " : ""}H = normalised entropy of the cell; KL and exp(−KL) are per statistic (highest vs lowest).`}
           >
             <Table data-testid="breakdown-table">
               <thead>
@@ -162,13 +166,13 @@ export default async function BreakdownPage({
                     {classes.map((c) => (
                       <Td key={c} className={`text-right tabular-nums ${r.truth === c ? "font-semibold" : ""}`}>
                         {r.counts[c] ? (
-                          <Link
-                            className="text-indigo-700 hover:underline"
+                          <CountLink
+                            may={mayOpen}
                             href={answersHref(id, ref, { statisticId: r.statisticId, level: r.level, answer: c })}
-                            aria-label={`${r.counts[c]} ${c} answers for ${r.statistic}, ${r.level}`}
+                            label={`${r.counts[c]} ${c} answers for ${r.statistic}, ${r.level}`}
                           >
                             {r.counts[c]}
-                          </Link>
+                          </CountLink>
                         ) : (
                           0
                         )}
@@ -176,21 +180,18 @@ export default async function BreakdownPage({
                     ))}
                     <Td className="text-right tabular-nums">
                       {r.refused ? (
-                        <Link
-                          className="text-indigo-700 hover:underline"
-                          href={answersHref(id, ref, { statisticId: r.statisticId, level: r.level, answer: "refused" })}
-                        >
+                        <CountLink may={mayOpen} href={answersHref(id, ref, { statisticId: r.statisticId, level: r.level, answer: "refused" })}>
                           {r.refused}
-                        </Link>
+                        </CountLink>
                       ) : (
                         0
                       )}
                     </Td>
                     <Td className="text-right tabular-nums">
                       {r.n ? (
-                        <Link className="text-indigo-700 hover:underline" href={answersHref(id, ref, { statisticId: r.statisticId, level: r.level })}>
+                        <CountLink may={mayOpen} href={answersHref(id, ref, { statisticId: r.statisticId, level: r.level })}>
                           {r.n}
-                        </Link>
+                        </CountLink>
                       ) : (
                         <span className="text-slate-400" title="no answers for this cell">
                           0
@@ -213,5 +214,15 @@ export default async function BreakdownPage({
         </div>
       )}
     </>
+  );
+}
+
+/** A count that opens the answers behind it, for roles that may read them; the number alone for the others. */
+function CountLink({ may, href, label, children }: { may: boolean; href: string; label?: string; children: ReactNode }) {
+  if (!may) return <>{children}</>;
+  return (
+    <Link className="text-indigo-700 hover:underline" href={href} aria-label={label}>
+      {children}
+    </Link>
   );
 }
