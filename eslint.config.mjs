@@ -32,6 +32,7 @@ export default defineConfig([
     "public/**",
     "storage/**",
     "test-results/**",
+    "test-reports/**",
     "playwright-report/**",
     "next-env.d.ts",
     "tsconfig.tsbuildinfo",

@@ -51,8 +51,13 @@ test("a token from the Account page drives /api/v1 until revoked; a webhook is t
   await expect.poll(() => got.find((g) => g.event === "run.completed" && g.body.includes(run.id)), { timeout: 30_000 }).toBeTruthy();
   expect(got[0].signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   await page.goto("/webhooks");
-  await expect(page.getByTestId("delivery").filter({ hasText: run.id })).toContainText("delivered");
-  await expect(page.getByTestId("delivery").filter({ hasText: run.id })).toContainText("204");
+  // The log names the run (and links it).
+  await expect(page.getByTestId("delivery").filter({ hasText: "launched by a token" })).toContainText("delivered");
+  await expect(page.getByTestId("delivery").filter({ hasText: "launched by a token" }).getByRole("link", { name: "launched by a token" })).toHaveAttribute(
+    "href",
+    `/runs/${run.id}`,
+  );
+  await expect(page.getByTestId("delivery").filter({ hasText: "launched by a token" })).toContainText("204");
 
   // Revoked on the Account page (a dialog asks first): the token is refused from then on.
   await page.goto("/account");

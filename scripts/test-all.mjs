@@ -45,6 +45,20 @@ function step(title, cmd, args) {
   return res.status === 0;
 }
 
+/** A step whose output streams as it runs, while other work goes on in this process. */
+function asyncStep(title, cmd, args) {
+  process.stdout.write(`\n=== ${title} ===\n`);
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: "inherit", env: process.env });
+    child.on("close", (code, signal) => {
+      timings.push([title, since(t0)]);
+      if (code !== 0 && !failedStep) failedStep = `${title} (exit ${code ?? signal})`;
+      resolve(code === 0);
+    });
+  });
+}
+
 /** Steps that are independent and mostly single-threaded, two at a time; each one's output is printed whole, in order. */
 async function parallelSteps(steps, at = 2) {
   const results = new Array(steps.length);
@@ -79,8 +93,11 @@ function readJson(file) {
   }
 }
 
+// Vitest's reports go to test-reports/: Playwright empties test-results/ when it starts, and it runs beside the
+// PostgreSQL pass.
 mkdirSync("test-results", { recursive: true });
-for (const f of ["test-results/unit-results.json", "test-results/pg-results.json", "test-results/e2e-results.json"]) rmSync(f, { force: true });
+mkdirSync("test-reports", { recursive: true });
+for (const f of ["test-reports/unit-results.json", "test-reports/pg-results.json", "test-results/e2e-results.json"]) rmSync(f, { force: true });
 
 // The layout keeps its shape: types, lint (no warnings), formatting, unused code, and the dependency rules of
 // docs/architecture.md — independent checks, run two at a time.
@@ -100,9 +117,9 @@ step("unit and integration tests (vitest)", bin("vitest"), [
   "run",
   "--reporter=default",
   "--reporter=json",
-  "--outputFile.json=test-results/unit-results.json",
+  "--outputFile.json=test-reports/unit-results.json",
 ]);
-const unit = readJson("test-results/unit-results.json");
+const unit = readJson("test-reports/unit-results.json");
 if (unit) {
   totals.passed += unit.numPassedTests;
   totals.failed += unit.numFailedTests;
@@ -110,30 +127,28 @@ if (unit) {
   vitestFailures(unit, "[vitest, SQLite]");
 } else if (!failedStep) failedStep = "vitest wrote no results";
 
-// The integration tests again on PostgreSQL, when its binaries are here: a throwaway cluster on loopback, one
-// migrated template database, a fresh copy per test file (tests/helpers/pg-database.ts).
-const pgStart = performance.now();
-const pgPhase = spawnSync(bin("tsx"), ["scripts/test-postgres.ts"], { stdio: "inherit", env: process.env });
-timings.push(["integration tests on PostgreSQL", since(pgStart)]);
-if (pgPhase.status === 3) process.stdout.write("PostgreSQL part skipped: no PostgreSQL binaries here (Debian: apt install postgresql).\n");
-else {
-  const pgResults = readJson("test-results/pg-results.json");
-  if (pgResults) {
-    totals.passed += pgResults.numPassedTests;
-    totals.failed += pgResults.numFailedTests;
-    totals.skipped += pgResults.numPendingTests + (pgResults.numTodoTests ?? 0);
-    vitestFailures(pgResults, "[vitest, PostgreSQL]");
-  }
-  if (pgPhase.status !== 0 && !failedStep) failedStep = `integration tests on PostgreSQL (exit ${pgPhase.status})`;
-}
-
+// Then the production build, and two things at once: the end-to-end journeys (bound by the one server process's
+// thread and the browser: about one core) and the integration tests again on PostgreSQL, when its binaries are here
+// (a throwaway cluster on loopback, one migrated template database, a fresh copy per test file:
+// tests/helpers/pg-database.ts). The PostgreSQL pass's output is kept and printed after the journeys'.
 const built = step("production build", bin("next"), ["build"]);
+const pgStart = performance.now();
+const pgOutput = [];
+const pgPhase = new Promise((resolve) => {
+  const child = spawn(bin("tsx"), ["scripts/test-postgres.ts"], { env: { ...process.env, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.on("data", (d) => pgOutput.push(d));
+  child.stderr.on("data", (d) => pgOutput.push(d));
+  child.on("close", (code) => {
+    timings.push(["integration tests on PostgreSQL (beside the journeys)", since(pgStart)]);
+    resolve(code);
+  });
+});
 if (built) {
   if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) {
     process.stdout.write("Chromium not found at /usr/bin/chromium: install it (apt-get install -y chromium) or set CHROMIUM_PATH.\n");
     failedStep ??= "e2e: no Chromium";
   } else {
-    step("end-to-end tests (Playwright + Chromium)", bin("playwright"), ["test"]);
+    await asyncStep("end-to-end tests (Playwright + Chromium)", bin("playwright"), ["test"]);
     const e2e = readJson("test-results/e2e-results.json");
     if (e2e?.stats) {
       totals.passed += e2e.stats.expected + (e2e.stats.flaky ?? 0);
@@ -142,6 +157,19 @@ if (built) {
       for (const suite of e2e.suites ?? []) playwrightFailures(suite, "[e2e]");
     } else if (!failedStep) failedStep = "playwright wrote no results";
   }
+}
+const pgStatus = await pgPhase;
+process.stdout.write(Buffer.concat(pgOutput));
+if (pgStatus === 3) process.stdout.write("PostgreSQL part skipped: no PostgreSQL binaries here (Debian: apt install postgresql).\n");
+else {
+  const pgResults = readJson("test-reports/pg-results.json");
+  if (pgResults) {
+    totals.passed += pgResults.numPassedTests;
+    totals.failed += pgResults.numFailedTests;
+    totals.skipped += pgResults.numPendingTests + (pgResults.numTodoTests ?? 0);
+    vitestFailures(pgResults, "[vitest, PostgreSQL]");
+  }
+  if (pgStatus !== 0 && !failedStep) failedStep = `integration tests on PostgreSQL (exit ${pgStatus})`;
 }
 
 process.stdout.write(`\nStep times (s): ${timings.map(([t, sec]) => `${t} ${sec}`).join(" · ")}\n`);

@@ -15,7 +15,7 @@ try {
   const files = ["tests/*.integration.test.ts", "tests/migrations.test.ts"];
   const run = spawnSync(
     "node_modules/.bin/vitest",
-    ["run", ...files, "--reporter=default", "--reporter=json", "--outputFile.json=test-results/pg-results.json"],
+    ["run", ...files, "--reporter=default", "--reporter=json", "--outputFile.json=test-reports/pg-results.json"],
     {
       stdio: "inherit",
       shell: true,

@@ -56,7 +56,7 @@ export function RunProgress({
   const pct = run.plannedCount ? (run.done / run.plannedCount) * 100 : 0;
   // The bar shows what produced an answer (or a refusal): a run whose items failed does not read as full.
   const succeeded = run.done - run.failed;
-  const live = isLive(run.status) || run.status === "planning";
+  const live = isLive(run.status);
   return (
     <Card
       title={
@@ -67,7 +67,7 @@ export function RunProgress({
       description={`seed ${run.seed} · preset ${run.preset} · ${run.models.map((m) => m.slug).join(", ")}`}
       actions={
         <div className="flex gap-2">
-          {canManage && isLive(run.status) && (
+          {canManage && (run.status === "running" || run.status === "queued") && (
             <Button variant="secondary" onClick={() => control.mutate("pause")} disabled={control.isPending}>
               Pause
             </Button>

@@ -1,9 +1,10 @@
-/** "planning": its queries are being written (no worker touches it yet). */
+/** "planning": its queries are being written (only the launching process's worker calls them meanwhile). */
 export type RunStatus = "planning" | "queued" | "running" | "paused" | "cancelled" | "completed" | "failed" | "budget_exhausted";
 /** Statuses a run can be resumed from. */
 export const RESUMABLE: readonly RunStatus[] = ["paused", "budget_exhausted", "queued", "failed"];
 /** Statuses in which workers are (or will be) calling: pages poll while a run is in one of them. */
-const LIVE_RUN: readonly RunStatus[] = ["running", "queued"];
+// A run being planned is live too: its calls start as its rows are written, and its page follows both.
+const LIVE_RUN: readonly RunStatus[] = ["planning", "running", "queued"];
 export const isLive = (status: string): boolean => (LIVE_RUN as readonly string[]).includes(status);
 export const FINAL_RUN: readonly RunStatus[] = ["cancelled", "completed"];
 
