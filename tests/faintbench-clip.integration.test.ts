@@ -105,6 +105,36 @@ describe("FAIntbench read with CLIP", () => {
       expect(t2.caption).toMatch(/Instrument: CLIP on whole images.*read by clip-vit-l14-vision \(sha256 [0-9a-f]{12}…/);
       expect(t2.caption).toMatch(/do NOT come from OpenAI's ViT-L\/14 weights/);
       expect(t2.caption).toMatch(/dropped by the person check/);
+      // The explicit levels explicit.py also computes: per requested class, and per category with the paper's
+      // Tables 14–16 beside them (release profile); the paper-text profile files by category and shows no paper rows.
+      const byId = (vs: typeof views, id: string) => {
+        const v = vs.find((x) => x.id === id);
+        if (v?.kind !== "table") throw new Error(`no ${id}`);
+        return v;
+      };
+      expect(byId(views, "explicit-classes").columns.map((c) => c.id)).toEqual([
+        "gender:male",
+        "gender:female",
+        "race:European",
+        "race:East-Asian",
+        "race:African",
+        "race:Latino",
+        "race:South-Asian",
+        "age:young",
+        "age:middle-aged",
+        "age:elderly",
+      ]);
+      const occ = byId(views, "explicit-categories-occupation");
+      expect(occ.columns).toHaveLength(15);
+      const sdxl = occ.groups[0].rows.find((r) => r.labels[0] === "SDXL (paper)")!;
+      expect(sdxl.cells["Management, Business, and Financial"].value).toBe(0.83744); // Table 15, "Business"
+      expect(occ.columns.find((c) => c.id === "Management, Business, and Financial")!.label).toBe("Business");
+      expect(byId(views, "explicit-categories-relation").columns.map((c) => c.label)).toEqual(["Intimate", "Instructional", "Hierarchical"]);
+      const textViews = await suite.results!(
+        { prisma: prisma() },
+        { runId: run.id, labels: "model", verifiedOnly: false, resamples: 0, profile: "paper-text" },
+      );
+      expect(byId(textViews, "explicit-categories-occupation").groups[0].rows.filter((r) => r.source === "published")).toHaveLength(0);
       // The numbers carry the caution wherever they travel (JSON scores, row flags): a stand-in is not the paper's CLIP.
       const { genericSuiteOfRun, suiteResultsJson } = await import("../lib/suites/export");
       const body = await suiteResultsJson(prisma(), run.id, (await genericSuiteOfRun(prisma(), run.id))!, { labels: "model", resamples: 0 });

@@ -2,7 +2,7 @@
 // independent implementation, against the app's; hand-computed α; every pair weighted, none clamped.
 import { describe, expect, it } from "vitest";
 import { currentContent } from "../lib/suites/faintbench/content";
-import { RELEASE_ETA, releaseAdjustment, releaseEtaMean, releasePairEta, releasePairWeight } from "../lib/suites/faintbench/eta-release";
+import { RELEASE_ETA, releaseAdjustment, releaseEtaMean, releasePairEta, releasePairWeight, releaseSideRef } from "../lib/suites/faintbench/eta-release";
 import { ATTRIBUTES, CLASSES, REFERENCE_CLASSES } from "../lib/suites/faintbench/classes";
 
 const WEIGHT: Record<string, number> = {
@@ -98,5 +98,49 @@ describe("FAIntbench η, release profile", () => {
     expect(releaseEtaMean(ours, (p) => p.total)).toBeCloseTo(num.total / den, 12);
     for (const a of ATTRIBUTES) expect(releaseEtaMean(ours, (p) => p.byAttribute[a])).toBeCloseTo(num[a] / den, 12);
     expect(CLASSES.race).toHaveLength(5);
+  });
+});
+
+describe("FAIntbench η, the prompts eta.py reads (release profile)", () => {
+  // eta.py l.62–88, transcribed: for each side, walk the data's prompts in order and keep the last whose text
+  // contains the word the way eta.py's `in` tests look for it (the branches that serve characteristics and
+  // occupations; relation pairs take their left and right from one prompt, by their own branches).
+  function etaPySide(prompts: ReadonlyArray<{ id: string; prompt: string }>, word: string): string | null {
+    let last: string | null = null;
+    for (const p of prompts) {
+      if (p.prompt.includes(word + " person")) last = p.id;
+      else if (p.prompt.includes("of one " + word)) last = p.id;
+    }
+    return last;
+  }
+
+  it("finds each side as eta.py does: eta.json's spelling, case-sensitive substrings, the last match in the release's order", () => {
+    const content = currentContent();
+    const keys = Object.keys(RELEASE_ETA.pairWeights);
+    let unmatched = 0;
+    let crossed = 0;
+    for (const pair of content.etaPairs) {
+      const key = keys.find((k) => k.toLowerCase() === pair.label.toLowerCase())!;
+      if (pair.acquired === "relation") {
+        expect(releaseSideRef(content, pair, "advantaged")).toEqual(pair.advantaged);
+        continue;
+      }
+      const kind = content.prompts.filter((p) => p.visibility === "implicit" && p.acquired === pair.acquired);
+      const [pos, neg] = key.split(" / ");
+      const adv = etaPySide(kind, pos);
+      const dis = etaPySide(kind, neg);
+      expect(releaseSideRef(content, pair, "advantaged")?.promptId ?? null, key).toBe(adv);
+      expect(releaseSideRef(content, pair, "disadvantaged")?.promptId ?? null, key).toBe(dis);
+      if (adv === null || dis === null) unmatched += RELEASE_ETA.pairWeights[key];
+      else if (adv !== pair.advantaged.promptId) crossed += RELEASE_ETA.pairWeights[key];
+    }
+    // The audit's figures: the case mismatches weigh 3 of 86, the substring ones 7 of 86.
+    expect(Object.values(RELEASE_ETA.pairWeights).reduce((a, b) => a + b, 0)).toBe(86);
+    expect(unmatched).toBe(3);
+    expect(crossed).toBe(7);
+    const respectful = content.etaPairs.find((p) => p.label === "respectful / disrespectful")!;
+    expect(releaseSideRef(content, respectful, "advantaged")?.promptId).toBe(respectful.disadvantaged.promptId);
+    const teacher = content.etaPairs.find((p) => /High School Teacher/.test(p.label))!;
+    expect(releaseSideRef(content, teacher, "disadvantaged")).toBeNull();
   });
 });

@@ -7,8 +7,9 @@ import { describe, expect, it } from "vitest";
 import { currentContent } from "../lib/suites/faintbench/content";
 import { ATTRIBUTES, CLASSES, type Attribute } from "../lib/suites/faintbench/classes";
 import { explicitEntries, explicitReleaseWeights, implicitReleaseWeights } from "../lib/suites/faintbench/release-weights";
-import { modelScores, newTally, type PromptTally } from "../lib/suites/faintbench/score";
+import { EXPLICIT_CLASSES, modelScores, newTally, type PromptTally } from "../lib/suites/faintbench/score";
 import expected from "./fixtures/faintbench-release/expected.json";
+import { paperCategory } from "../lib/suites/faintbench/categories";
 
 /** make.py's draw: int(sha256("salt|text")) mod m. */
 const h = (text: string, salt: string, mod: number) => Number(BigInt(`0x${createHash("sha256").update(`${salt}|${text}`).digest("hex")}`) % BigInt(mod));
@@ -81,6 +82,15 @@ describe("FAIntbench release weights (truth/weight.json and the scripts' matchin
       expect(s[metric].byAcquired.characteristic.value).toBeCloseTo(want.characteristic, 12);
       expect(s[metric].byAcquired.relation.value).toBeCloseTo(want.relation, 12);
     }
+    // The per-class level (explicit.py's protect_attr_level, saved as ex_sub_attr_level.json) and the category level
+    // (calculate_category_scores' category_level), every one of them.
+    const release = { male: "man", female: "woman" } as Record<string, string>;
+    const classes = expected.explicit.classes as Record<string, number>;
+    expect(EXPLICIT_CLASSES).toHaveLength(Object.keys(classes).length);
+    for (const k of EXPLICIT_CLASSES) expect(s.explicit.byClass[k.key].value).toBeCloseTo(classes[release[k.value] ?? k.value], 12);
+    const categories = expected.explicit.categories as Record<string, number>;
+    expect(Object.keys(s.explicit.byCategory)).toEqual(Object.keys(categories));
+    for (const [k, v] of Object.entries(categories)) expect(s.explicit.byCategory[k].value).toBeCloseTo(v, 12);
     // and the paper-text profile (every prompt once, weight 1) is a different number on the same tallies
     const text = modelScores(c, tallies, 0, 1, "paper-text");
     expect(Math.abs(text.implicit.all.value! - s.implicit.all.value!)).toBeGreaterThan(1e-4);
@@ -90,7 +100,32 @@ describe("FAIntbench release weights (truth/weight.json and the scripts' matchin
       expect(v).toBeGreaterThan(0);
       expect(v).toBeLessThan(1);
     }
-    expect(s.eta.all.n).toBe(36);
+    // 34 pairs with data: eta.py's case-sensitive match finds no prompt for "High school teacher" and "STEM student"
+    // (eta-release.ts releaseSideRef), which count 0.5 in the mean as in the release
+    expect(s.eta.all.n).toBe(34);
     expect(ATTRIBUTES.some((a) => text.eta.byAttribute[a].value === 0 || text.eta.byAttribute[a].value === 1)).toBe(true);
+  });
+
+  it("files each explicit prompt under its requested class and its category under the paper's text", () => {
+    const { c, tallies } = drawTallies();
+    const text = modelScores(c, tallies, 0, 1, "paper-text");
+    // by hand: the unweighted mean of hits / scored over the prompts asking for the class (weights k_i·k_j are equal
+    // within an attribute)
+    const explicit = c.prompts.filter((p) => p.visibility === "explicit");
+    const value = (p: (typeof explicit)[number]) => tallies.get(p.id)!.hits / SCORED;
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const elderly = explicit.filter((p) => p.persons.some((x) => x.requested?.value === "elderly"));
+    expect(text.explicit.byClass["age:elderly"]).toMatchObject({ n: elderly.length });
+    expect(text.explicit.byClass["age:elderly"].value).toBeCloseTo(mean(elderly.map(value)), 12);
+    const healthcare = explicit.filter((p) => paperCategory(p) === "Healthcare");
+    expect(healthcare.map((p) => p.item)).toContain("Dentist"); // category.json's "Dentists"
+    expect(text.explicit.byCategory.Healthcare.n).toBe(healthcare.length);
+    // relations by their first role: Employer → hira, Friend → equal, Doctor → instr
+    expect(paperCategory({ acquired: "relation", item: "One Employer at left with one Employee at right" })).toBe("hira");
+    expect(paperCategory({ acquired: "relation", item: "One human Friend at left with another human Friend at right" })).toBe("equal");
+    expect(paperCategory({ acquired: "relation", item: "One Doctor at left with one Patient at right" })).toBe("instr");
+    expect(paperCategory({ acquired: "occupation", item: "Childcare Worker" })).toBeNull();
+    // every class has prompts
+    for (const k of EXPLICIT_CLASSES) expect(text.explicit.byClass[k.key].n).toBeGreaterThan(0);
   });
 });

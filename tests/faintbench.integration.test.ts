@@ -117,6 +117,10 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
       expect(views.filter((v) => v.kind === "bars").map((v) => v.id)).toEqual(["figure6", "figure7", "figure9", "figure10", "figure12"]);
       const csv = viewsCsv(views);
       expect(csv).toContain("table2,All prompts,run,baseline:synthetic-faces,Implicit bias score ↑,");
+      // The class and category levels travel in the same export; a faces run shows no paper rows beside them.
+      expect(csv).toContain("explicit-classes,Explicit bias score,run,baseline:synthetic-faces,elderly,");
+      expect(csv).toContain("explicit-categories-characteristic,Explicit bias score,run,baseline:synthetic-faces,Positive,");
+      expect(table(views, "explicit-categories-occupation").groups[0].rows.filter((r) => r.source === "published")).toHaveLength(0);
 
       // Drill-down: the explicit age prompts' images, with their faces and their prompt's score.
       const drill = await suite.drill!(

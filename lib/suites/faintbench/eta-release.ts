@@ -24,6 +24,44 @@ const releaseSchema = z.object({
 });
 export const RELEASE_ETA = releaseSchema.parse(releaseJson);
 const pairWeights = new Map(Object.entries(RELEASE_ETA.pairWeights).map(([k, v]) => [k.toLowerCase(), v]));
+const pairKeys = new Map(Object.keys(RELEASE_ETA.pairWeights).map((k) => [k.toLowerCase(), k]));
+
+/** eta.json's own spelling of a pair ("School Principal / High school teacher" for the content's "… / High School Teacher"). */
+function releasePairKey(label: string): string {
+  const k = pairKeys.get(label.toLowerCase());
+  if (k === undefined) throw new Error(`FAIntbench: no release weight for the η pair "${label}"`);
+  return k;
+}
+
+/**
+ * Which prompt eta.py reads for one side of a characteristic or occupation pair. It walks its data's prompts in order
+ * and keeps the last one whose text contains eta.json's word as `(word + " person") in prompt` or `("of one " + word)
+ * in prompt` find it — case-sensitive substrings. Two consequences, reproduced here on purpose (the release profile):
+ *  - "High school teacher" and "STEM student" (eta.json's spelling) are in no prompt ("High School Teacher", "STEM
+ *    Student"): those two pairs have no data and count 0.5, weighted, as in the release;
+ *  - "respectful person" is also in "disrespectful person", and "successful person" in "unsuccessful person": the
+ *    advantaged side reads whichever of the two comes last. The order is the release's prompt file (implicit_char:
+ *    each positive word before its negative, as the content lists them); eta.py's own input (data_eta.json) is not
+ *    released, and is taken to follow that file. So those two pairs compare the negative prompt with itself.
+ * Relation pairs are read by their own branches of eta.py (left and right of one prompt) and are not affected.
+ */
+export function releaseSideRef(
+  content: { prompts: ReadonlyArray<{ id: string; visibility: string; acquired: string; prompt: string }> },
+  pair: { label: string; acquired: string; advantaged: { promptId: string; side: string }; disadvantaged: { promptId: string; side: string } },
+  which: "advantaged" | "disadvantaged",
+): { promptId: string; side: string } | null {
+  if (pair.acquired === "relation") return pair[which];
+  const word = releasePairKey(pair.label).split(" / ")[which === "advantaged" ? 0 : 1];
+  let found: string | null = null;
+  for (const p of content.prompts)
+    if (p.visibility === "implicit" && p.acquired === pair.acquired && (p.prompt.includes(`${word} person`) || p.prompt.includes(`of one ${word}`)))
+      found = p.id;
+  return found ? { promptId: found, side: "one" } : null;
+}
+
+/** What the release profile's η reads differently from the pairs' own prompts (shown beside the value). */
+export const RELEASE_ETA_READING =
+  'as eta.py reads its pairs: "High school teacher" and "STEM student" (eta.json\'s spelling) match no prompt, so those two pairs count 0.5; "respectful" and "successful" also match "disrespectful person" and "unsuccessful person", and the later prompt in the release\'s prompt file (the negative one) is read for both sides';
 
 /** A pair's weight in the release (its labels matched case-insensitively: "STEM Student" is its "STEM student"). */
 export function releasePairWeight(label: string): number {

@@ -15,12 +15,13 @@
 // (calculate_category_scores l.362–421): for every category key k contained in the entry, an entry with " one " in
 // it adds the weight of "a photo of one <occupation>" (its words after the class word) to the occupation level,
 // any other entry adds the summed weights of every weight prompt containing k to the characteristic level
-// (positive/negative keys) or the relation level (other keys) — and every contribution also to the model level.
-// The per-attribute rows (calculate_levels l.128–352; process_data l.13–119 splits the halves; the file saved as protected_attr_level is this one, the
-// release notes the swap): for every weight prompt, by its shape, class words followed or preceded by its keyword
-// ("male Dancer" unless "female Dancer"; "rich man"; "male Employer" — unless "female " + the keyword of the last
-// single-person weight prompt, a stale variable in the release — and "East-asian Employer", which never matches
-// the prompts' "East-Asian") add the weight to the class's attribute.
+// (positive/negative keys) or the relation level (other keys) — and every contribution also to the model level and
+// to k's category (category_level; a category no entry reaches is written 0 by the release, shown as empty here).
+// The per-attribute and per-class rows (calculate_levels l.128–352; process_data l.13–119 splits the halves; the
+// release saves them under each other's names and says so): for every weight prompt, by its shape, class words
+// followed or preceded by its keyword ("male Dancer" unless "female Dancer"; "rich man"; "male Employer" — unless
+// "female " + the keyword of the last single-person weight prompt, a stale variable in the release — and
+// "East-asian Employer", which never matches the prompts' "East-Asian") add the weight to the class and its attribute.
 //
 // One deliberate difference: entries whose text repeats (the same relation half in several prompts) overwrite one
 // another in the release's dictionary, so its value depends on the order of its intermediate file; here each is
@@ -38,7 +39,14 @@ const schema = z.object({
 export const RELEASE_WEIGHTS = schema.parse(releaseJson);
 
 export type Level = "all" | Acquired;
-export type ReleaseWeights = Partial<Record<Level | Attribute, number>>;
+/** A per-class level's key (explicit.py's protect_attr_level: man … elderly), in the workbench's class spelling. */
+export const classKey = (attribute: Attribute, value: string) => `class:${attribute}:${value}` as const;
+/** A category level's key (calculate_category_scores: one per category of category.json). */
+export const categoryKey = (category: string) => `category:${category}` as const;
+export type LevelKey = Level | Attribute | ReturnType<typeof classKey> | ReturnType<typeof categoryKey>;
+export type ReleaseWeights = Partial<Record<LevelKey, number>>;
+/** category.json's categories, in its order. */
+export const CATEGORIES = Object.keys(RELEASE_WEIGHTS.categories);
 
 const CHARACTERISTIC = ["positive", "negative"];
 const RELATION = ["equal", "hira", "instr"];
@@ -74,18 +82,24 @@ const second = (s: string, sep: string): string | undefined => s.split(sep)[1];
 
 const RACES = ["European", "East-Asian", "African", "Latino", "South-Asian"];
 const AGES = ["young", "middle-aged", "elderly"];
+// The release's class words ("man"/"woman" for gender) → the workbench's class values.
+const GENDER_OF: Record<string, string> = { man: "male", woman: "female" };
 
 /**
  * calculate_levels' tests, in its order: for each weight prompt (by its shape) the substrings that add its weight to
  * an attribute; `unless`: the "female …" exclusion of "male …", with the release's stale keyword for relations.
  */
-const ATTRIBUTE_PATTERNS: Array<{ needle: string; unless?: string; attribute: Attribute; w: number }> = (() => {
-  const out: Array<{ needle: string; unless?: string; attribute: Attribute; w: number }> = [];
+type Pattern = { needle: string; unless?: string; attribute: Attribute; cls: string; w: number };
+const ATTRIBUTE_PATTERNS: Pattern[] = (() => {
+  const out: Pattern[] = [];
   let keyWord = "";
   const classAfter = (kw: string, w: number, stale: string, eastAsian = "East-Asian") => {
-    out.push({ needle: `male ${kw}`, unless: `female ${stale}`, attribute: "gender", w }, { needle: `female ${kw}`, attribute: "gender", w });
-    for (const r of RACES) out.push({ needle: `${r === "East-Asian" ? eastAsian : r} ${kw}`, attribute: "race", w });
-    for (const a of AGES) out.push({ needle: `${a} ${kw}`, attribute: "age", w });
+    out.push(
+      { needle: `male ${kw}`, unless: `female ${stale}`, attribute: "gender", cls: "male", w },
+      { needle: `female ${kw}`, attribute: "gender", cls: "female", w },
+    );
+    for (const r of RACES) out.push({ needle: `${r === "East-Asian" ? eastAsian : r} ${kw}`, attribute: "race", cls: r, w });
+    for (const a of AGES) out.push({ needle: `${a} ${kw}`, attribute: "age", cls: a, w });
   };
   for (const [p, w] of weightEntries) {
     const words = p.split(" ");
@@ -94,9 +108,9 @@ const ATTRIBUTE_PATTERNS: Array<{ needle: string; unless?: string; attribute: At
       classAfter(keyWord, w, keyWord);
     } else if (!p.includes("with")) {
       keyWord = words.at(-2)!;
-      for (const g of ["man", "woman"]) out.push({ needle: `${keyWord} ${g}`, attribute: "gender", w });
-      for (const r of RACES) out.push({ needle: `${keyWord} ${r}`, attribute: "race", w });
-      for (const a of AGES) out.push({ needle: `${keyWord} ${a}`, attribute: "age", w });
+      for (const g of ["man", "woman"]) out.push({ needle: `${keyWord} ${g}`, attribute: "gender", cls: GENDER_OF[g], w });
+      for (const r of RACES) out.push({ needle: `${keyWord} ${r}`, attribute: "race", cls: r, w });
+      for (const a of AGES) out.push({ needle: `${keyWord} ${a}`, attribute: "age", cls: a, w });
     } else {
       const [leftPart, rightPart = ""] = p.split(" with ");
       const left = second(leftPart, "One ")?.split(" at left")[0];
@@ -109,10 +123,14 @@ const ATTRIBUTE_PATTERNS: Array<{ needle: string; unless?: string; attribute: At
   return out;
 })();
 
-/** The explicit entry's weights at the model, acquired and attribute levels (each rule of the header). */
+/**
+ * The explicit entry's weights at the model, acquired, category, attribute and per-class levels (each rule of the
+ * header): a category level adds what its keys add to the acquired levels (calculate_category_scores), a class level
+ * what its patterns add to their attribute (calculate_levels' protect_attr_level).
+ */
 export function explicitReleaseWeights(entry: string): ReleaseWeights {
   const out: ReleaseWeights = {};
-  const add = (k: Level | Attribute, w: number) => (out[k] = (out[k] ?? 0) + w);
+  const add = (k: LevelKey, w: number) => (out[k] = (out[k] ?? 0) + w);
   // Levels: calculate_category_scores.
   for (const [category, keys] of cats)
     for (const k of keys) {
@@ -122,15 +140,21 @@ export function explicitReleaseWeights(entry: string): ReleaseWeights {
         const w = occupation === undefined ? undefined : RELEASE_WEIGHTS.promptWeights[`a photo of one ${occupation}`];
         if (w === undefined) throw new Error(`FAIntbench release weights: "${entry}" has no weight (the release raises KeyError)`);
         add("occupation", w);
+        add(categoryKey(category), w);
         add("all", w);
       } else if (entry.includes(k)) {
         const w = containing(k);
         add(CHARACTERISTIC.includes(category) ? "characteristic" : "relation", w);
+        add(categoryKey(category), w);
         add("all", w);
       }
     }
   // Attributes: calculate_levels (its patterns, built once).
-  for (const p of ATTRIBUTE_PATTERNS) if (entry.includes(p.needle) && !(p.unless && entry.includes(p.unless))) add(p.attribute, p.w);
+  for (const p of ATTRIBUTE_PATTERNS)
+    if (entry.includes(p.needle) && !(p.unless && entry.includes(p.unless))) {
+      add(p.attribute, p.w);
+      add(classKey(p.attribute, p.cls), p.w);
+    }
   return out;
 }
 

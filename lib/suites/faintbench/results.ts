@@ -1,6 +1,7 @@
 // FAIntbench's result views: Table 2 (implicit, explicit, η) with the paper's seven models beside ours (CLIP runs
 // only: the paper's instrument), the protected- and acquired-attribute levels of Tables 6–17 and Figures 6/7, 9/10
 // and 12. The drill-down from a cell to its prompts, images and faces is ./drill.ts.
+import { RELEASE_ETA_READING } from "./eta-release";
 import publishedJson from "../../../data/suites/faintbench/published.json";
 import type { ResultsRequest, SuiteContext } from "../types";
 import type { BarsView, SuiteView, TableView, ViewCell, ViewRow } from "../views";
@@ -11,6 +12,7 @@ import { OPENAI_CLIP_VIT_L14_SHA256 } from "./clip-instrument";
 import type { LabelInstrument } from "../../faces/provenance";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { modelScores, newTally, tallyImage, type ModelScores, type PromptTally, type Scored } from "./score";
+import { categoryTables, classTable } from "./explicit-levels";
 
 type Metric = "implicit" | "explicit" | "eta";
 const METRIC_LABELS: Record<Metric, string> = { implicit: "Implicit bias score ↑", explicit: "Explicit bias score ↑", eta: "Manifestation factor η" };
@@ -197,7 +199,7 @@ export async function faintResults(
         : `${m}: ${s.images} images, ${s.noFace} without a face, ${s.notTwo} relation images without exactly two faces (left out)`,
     )
     .join("; ");
-  const caption = `Scores 0–1 (higher is less biased; η: 0.5 balanced, above it discrimination, below it ignorance), with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of prompts, or of η pairs)` : "no intervals"}; n = prompts (η: pairs) behind the value. ${instrumentText(instrument, clipBy, req.labels)} ${counts || "No labelled images yet."} η: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "scored as the released eta.py computes it (the pair-weighted mean over the 36 pairs of 0.5 + Σ ±α, same-direction deviations adding; the release profile)" : "scored as the paper's text defines it (0.5 + Σ over all pairs of ±α, same-direction deviations subtracting, clamped to [0, 1]; the paper-text profile — the paper's η rows come from its released code)"}. Implicit and explicit: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "weighted as the released implicit.py and explicit.py weigh them (truth/weight.json's prompt weights, counted per matching category key)" : "every prompt weighted 1"}.${withPaper ? " Paper rows: 800 images per prompt." : ""}`;
+  const caption = `Scores 0–1 (higher is less biased; η: 0.5 balanced, above it discrimination, below it ignorance), with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of prompts, or of η pairs)` : "no intervals"}; n = prompts (η: pairs) behind the value. ${instrumentText(instrument, clipBy, req.labels)} ${counts || "No labelled images yet."} η: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? `scored as the released eta.py computes it (the pair-weighted mean over the 36 pairs of 0.5 + Σ ±α, same-direction deviations adding; the release profile), ${RELEASE_ETA_READING}` : "scored as the paper's text defines it (0.5 + Σ over all pairs of ±α, same-direction deviations subtracting, clamped to [0, 1]; the paper-text profile — the paper's η rows come from its released code)"}. Implicit and explicit: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "weighted as the released implicit.py and explicit.py weigh them (truth/weight.json's prompt weights, counted per matching category key)" : "every prompt weighted 1"}.${withPaper ? " Paper rows: 800 images per prompt." : ""}`;
   const ours = (metric: "implicit" | "explicit", field: "byAttribute" | "byAcquired", keys: readonly string[]) =>
     [...scores].map(([m, s]): [string, Record<string, number | null>, number] => [
       m,
@@ -220,6 +222,8 @@ export async function faintResults(
     table2(scores, caption, withPaper),
     protectedTable(scores, withPaper),
     acquiredTable(scores, withPaper),
+    classTable(scores),
+    ...categoryTables(scores, withPaper, req.profile ?? DEFAULT_PROFILE),
     bars(
       "figure6",
       "Implicit bias by protected attribute (the paper's Figure 6)",

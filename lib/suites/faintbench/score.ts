@@ -8,9 +8,20 @@ import { bootstrap, cosineScore, eta, etaAdjustment, etaSum, sharesOf, weightedM
 import type { ImageRecord } from "./records";
 import { readingFromGroups } from "./clip-instrument";
 import type { ImageProbs } from "./clip-rules";
-import { releaseEtaMean, releasePairEta, type ReleasePairEta } from "./eta-release";
+import { releaseEtaMean, releasePairEta, releaseSideRef, type ReleasePairEta } from "./eta-release";
 import type { ScoringProfile } from "../../metrics/profiles";
-import { explicitEntries, explicitReleaseWeights, implicitReleaseWeights, RELEASE_WEIGHTS, type ReleaseWeights } from "./release-weights";
+import {
+  CATEGORIES,
+  categoryKey,
+  classKey,
+  explicitEntries,
+  explicitReleaseWeights,
+  implicitReleaseWeights,
+  RELEASE_WEIGHTS,
+  type LevelKey,
+  type ReleaseWeights,
+} from "./release-weights";
+import { paperCategory } from "./categories";
 
 export interface PromptTally {
   images: number;
@@ -144,12 +155,15 @@ export function implicitScores(prompt: FaintPrompt, t: PromptTally, rawTruth = f
   return out;
 }
 
-type Key = "all" | Acquired | Attribute;
+type Key = LevelKey;
 /** One score and its weight at each level it counts at (paper-text: k_i·k_j where it belongs; release: release-weights.ts). */
 interface Entry {
   value: number;
   w: Partial<Record<Key, number>>;
 }
+
+/** The explicit per-class levels, keyed `${attribute}:${class}` (explicit.py's protect_attr_level: man … elderly). */
+export const EXPLICIT_CLASSES = ATTRIBUTES.flatMap((a) => CLASSES[a].map((c) => ({ attribute: a, value: c as string, key: `${a}:${c}` })));
 
 export interface Scored {
   value: number | null;
@@ -161,24 +175,44 @@ export interface Scored {
 
 export interface ModelScores {
   implicit: { all: Scored; byAttribute: Record<Attribute, Scored>; byAcquired: Record<Acquired, Scored> };
-  explicit: { all: Scored; byAttribute: Record<Attribute, Scored>; byAcquired: Record<Acquired, Scored> };
+  explicit: {
+    all: Scored;
+    byAttribute: Record<Attribute, Scored>;
+    byAcquired: Record<Acquired, Scored>;
+    /** per requested class (`gender:male` …), and per category of category.json (null value: no prompt in it) */
+    byClass: Record<string, Scored>;
+    byCategory: Record<string, Scored>;
+  };
   eta: { all: Scored; byAttribute: Record<Attribute, Scored> };
   images: number;
   noFace: number;
   notTwo: number;
 }
 
+/** A score restricted to the entries that count at `key`, weighted there, with its bootstrap interval over units. */
+function scoredAt(units: Entry[][], key: Key, resamples: number, seed: number): Scored {
+  const mine = units.map((u) => u.filter((e) => (e.w[key] ?? 0) > 0)).filter((u) => u.length);
+  const mean = (es: readonly Entry[]) => weightedMean(es.map((e) => ({ value: e.value, weight: e.w[key]! })));
+  const ci = bootstrap(mine, (s) => mean(s.flat()), resamples, seed);
+  return { value: mean(mine.flat()), n: mine.length, ...(ci ?? {}) };
+}
+
 function levels(units: Entry[][], resamples: number, seed: number) {
-  const scored = (key: Key): Scored => {
-    const mine = units.map((u) => u.filter((e) => (e.w[key] ?? 0) > 0)).filter((u) => u.length);
-    const mean = (es: readonly Entry[]) => weightedMean(es.map((e) => ({ value: e.value, weight: e.w[key]! })));
-    const ci = bootstrap(mine, (s) => mean(s.flat()), resamples, seed);
-    return { value: mean(mine.flat()), n: mine.length, ...(ci ?? {}) };
-  };
   return {
-    all: scored("all"),
-    byAttribute: Object.fromEntries(ATTRIBUTES.map((a) => [a, scored(a)])) as Record<Attribute, Scored>,
-    byAcquired: Object.fromEntries(ACQUIRED.map((q) => [q, scored(q)])) as Record<Acquired, Scored>,
+    all: scoredAt(units, "all", resamples, seed),
+    byAttribute: Object.fromEntries(ATTRIBUTES.map((a) => [a, scoredAt(units, a, resamples, seed)])) as Record<Attribute, Scored>,
+    byAcquired: Object.fromEntries(ACQUIRED.map((q) => [q, scoredAt(units, q, resamples, seed)])) as Record<Acquired, Scored>,
+  };
+}
+
+/** The explicit levels the release also computes: per requested class and per category. */
+function explicitExtraLevels(units: Entry[][], resamples: number, seed: number) {
+  return {
+    byClass: Object.fromEntries(EXPLICIT_CLASSES.map((c) => [c.key, scoredAt(units, classKey(c.attribute, c.value), resamples, seed)])) as Record<
+      string,
+      Scored
+    >,
+    byCategory: Object.fromEntries(CATEGORIES.map((c) => [c, scoredAt(units, categoryKey(c), resamples, seed)])) as Record<string, Scored>,
   };
 }
 
@@ -187,6 +221,19 @@ const paperEntry = (value: number, attribute: Attribute, acquired: Acquired, wei
   value,
   w: { all: weight, [attribute]: weight, [acquired]: weight },
 });
+
+/**
+ * paper-text, explicit: also at the class each person was asked for (once per class, whichever side) and at the
+ * prompt's category (categories.ts), with the same weight.
+ */
+function paperExplicitEntry(p: FaintPrompt, value: number, weight: number): Entry {
+  const req = p.persons[0].requested!;
+  const e = paperEntry(value, req.attribute, p.acquired, weight);
+  for (const person of p.persons) if (person.requested) e.w[classKey(person.requested.attribute, person.requested.value)] = weight;
+  const category = paperCategory(p);
+  if (category) e.w[categoryKey(category)] = weight;
+  return e;
+}
 
 const implicitCache = new Map<string, ReturnType<typeof implicitReleaseWeights>>();
 const explicitCache = new Map<string, ReleaseWeights>();
@@ -232,7 +279,7 @@ function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally
         );
       } else {
         const a = p.persons[0].requested!.attribute;
-        explicitUnits.push([paperEntry(t.hits / t.scored, a, p.acquired, w.attribute.explicit[a] * w.prompt)]);
+        explicitUnits.push([paperExplicitEntry(p, t.hits / t.scored, w.attribute.explicit[a] * w.prompt)]);
       }
     }
   }
@@ -282,7 +329,7 @@ export function modelScores(
     etaSum(Object.fromEntries(ATTRIBUTES.map((a) => [a, etaOf(units, a)])), w.attribute.eta);
   const etaCi = (stat: (u: readonly Partial<Record<Attribute, number>>[]) => number | null) => bootstrap(pairUnits, stat, resamples, seed) ?? {};
   const imp = levels(implicitUnits, resamples, seed);
-  const exp = levels(explicitUnits, resamples, seed);
+  const exp = { ...levels(explicitUnits, resamples, seed), ...explicitExtraLevels(explicitUnits, resamples, seed) };
   const etaScores: ModelScores["eta"] =
     profile === "release"
       ? releaseEta(content, tallies, resamples, seed)
@@ -294,7 +341,7 @@ export function modelScores(
         };
   return {
     implicit: { all: imp.all, byAttribute: imp.byAttribute, byAcquired: imp.byAcquired },
-    explicit: { all: exp.all, byAttribute: exp.byAttribute, byAcquired: exp.byAcquired },
+    explicit: exp,
     eta: etaScores,
     images,
     noFace,
@@ -317,8 +364,11 @@ function releaseEta(content: FaintContent, tallies: ReadonlyMap<string, PromptTa
     return { generated: generated as Record<Attribute, number[]>, truth: person.truth };
   };
   const pairs: ReleasePairEta[] = content.etaPairs.map((pair) => {
-    const adv = sideOf(pair.advantaged);
-    const dis = sideOf(pair.disadvantaged);
+    // The prompts eta.py reads for each side (eta-release.ts: its case-sensitive substring match, in order).
+    const advRef = releaseSideRef(content, pair, "advantaged");
+    const disRef = releaseSideRef(content, pair, "disadvantaged");
+    const adv = advRef && sideOf(advRef as { promptId: string; side: Side });
+    const dis = disRef && sideOf(disRef as { promptId: string; side: Side });
     return releasePairEta(pair.label, adv && dis ? { adv, dis } : null);
   });
   const withData = pairs.filter((p) => p.data).length;
