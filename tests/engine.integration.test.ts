@@ -302,8 +302,11 @@ describe("crash safety", () => {
     };
 
     const first = startWorker();
-    // Let it get well into the run, then kill it without warning.
-    for (let i = 0; i < 200 && (emu.stats().byModel["emu-crash"] ?? 0) < planned / 3; i++) await new Promise((r) => setTimeout(r, 50));
+    // Let it get well into the run (a third of the outcomes written: a loaded machine may take a while to start
+    // the process, so this waits on the state, not on a clock), then kill it without warning.
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline && (await prisma().outcome.count({ where: { query: { runId: run.id } } })) < planned / 3)
+      await new Promise((r) => setTimeout(r, 50));
     first.kill("SIGKILL");
     await new Promise((r) => first.once("exit", r));
     const doneAtKill = await prisma().outcome.count({ where: { query: { runId: run.id } } });

@@ -1,0 +1,35 @@
+// The Node half of instrumentation.ts: starts the run engine inside the Next server. FOF_WORKER=off leaves runs to
+// `fof worker`; FOF_WORKER_LABEL=on|only also (or only) labels the faces of runs launched with "label automatically".
+export async function registerNode() {
+  const { env } = await import("./lib/env");
+  await firstRun(env());
+  if (env().FOF_WORKER === "off") return;
+  const { startServerWorker, startServerLabelWorker } = await import("./lib/features/runs/server-worker");
+  if (env().FOF_WORKER_LABEL !== "only") startServerWorker();
+  if (env().FOF_WORKER_LABEL !== "off") void startServerLabelWorker();
+}
+
+/**
+ * Accounts on start: FOF_ADMIN_EMAIL + FOF_ADMIN_PASSWORD create the first admin headlessly; otherwise, while no
+ * account exists, the log says where to create one (the setup page, with its one-time token for a remote browser).
+ */
+async function firstRun(e: { dataDir: string; FOF_ADMIN_EMAIL?: string }) {
+  const { db } = await import("./lib/db");
+  const { ensureAdminFromEnv, userCount } = await import("./lib/auth/users");
+  const { setupToken } = await import("./lib/auth/setup");
+  const { publicUrl } = await import("./lib/auth/server");
+  const { adoptNameOnlyAnnotators } = await import("./lib/auth/legacy");
+  try {
+    const adopted = await adoptNameOnlyAnnotators(db());
+    if (adopted) console.error(`[auth] ${adopted} annotator name(s) of older labels became placeholder accounts`);
+    if (await ensureAdminFromEnv(db(), e.FOF_ADMIN_EMAIL))
+      console.error(`[auth] created the admin ${e.FOF_ADMIN_EMAIL} from FOF_ADMIN_EMAIL / FOF_ADMIN_PASSWORD`);
+    // The token link works from anywhere (and under `next dev`); the bare page only from this machine under `npm start`.
+    if ((await userCount(db())) === 0)
+      console.error(
+        `[auth] no account yet: create the first admin at ${publicUrl()}/setup?token=${setupToken(e.dataDir)} (from this machine, under npm start, ${publicUrl()}/setup needs no token)`,
+      );
+  } catch (err) {
+    console.error(`[auth] ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
