@@ -4,7 +4,7 @@
 // "paper-text".
 import { describe, expect, it } from "vitest";
 import published from "../data/suites/dofair/published.json";
-import { scoreImage, scoreImageAs, scoreImageRelease } from "../lib/suites/dofair/metrics";
+import { ddcOrderRange, scoreImage, scoreImageAs, scoreImageRelease } from "../lib/suites/dofair/metrics";
 
 const RACES = ["White", "Black", "Latino_Hispanic", "East Asian", "Southeast Asian", "Indian", "Middle Eastern"];
 const GENDERS = ["Male", "Female"];
@@ -88,6 +88,37 @@ describe("DoFaiR scoring profiles", () => {
       const theirs = releasedScript(img, involved, dominant, classes);
       for (const m of ["ddc", "idc", "idf", "fdd"] as const) expect(ours[m], `${m} ${JSON.stringify({ img, involved, dominant })}`).toBeCloseTo(theirs[m], 12);
     }
+  });
+
+  it("the DDC range over face orders equals the released script's DDC over every order of the same faces", () => {
+    // every permutation of the faces (the release's os.listdir order is any of them)
+    const permutations = <T>(xs: T[]): T[][] =>
+      xs.length <= 1 ? [xs] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+    let s = 777;
+    const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+    let dependent = 0;
+    for (let i = 0; i < 400; i++) {
+      const classes = i % 2 ? RACES : GENDERS;
+      const involved = [...new Set(Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(classes)))];
+      const dominant = involved.slice(0, 1 + Math.floor(rand() * involved.length));
+      const img = Array.from({ length: 1 + Math.floor(rand() * 6) }, () => pick(classes));
+      const all = permutations(img).map((p) => releasedScript(p, involved, dominant, classes).ddc);
+      const range = ddcOrderRange(img, { dominant, involved }, classes)!;
+      const where = JSON.stringify({ img, involved, dominant });
+      expect(range.min, where).toBeCloseTo(Math.min(...all), 12);
+      expect(range.max, where).toBeCloseTo(Math.max(...all), 12);
+      expect(range.dependsOnOrder, where).toBe(Math.max(...all) - Math.min(...all) > 1e-12);
+      // the app's own (listed) order lies within it
+      const ours = scoreImageRelease(img, { dominant, involved }, classes)!.ddc;
+      expect(ours).toBeGreaterThanOrEqual(range.min - 1e-12);
+      expect(ours).toBeLessThanOrEqual(range.max + 1e-12);
+      if (range.dependsOnOrder) dependent++;
+    }
+    expect(dependent).toBeGreaterThan(20); // the draw has ties at the cut, so the check is not vacuous
+    // by hand: one White and one Black face, White truly dominant: 1 in the best order, 5/6 in the worst
+    expect(ddcOrderRange(["Black", "White"], truth, RACES)).toEqual({ min: 5 / 6, max: 1, dependsOnOrder: true });
+    expect(ddcOrderRange([null], truth, RACES)).toBeNull();
   });
 
   it("per gender image under release, IDC − IDF = |FDD| / 3; under paper-text, IDF − IDC = −FDD / 3", () => {

@@ -102,6 +102,17 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     expect(published.filter((r) => r.flag)).toHaveLength(1);
     expect(published.find((r) => r.flag)!.cells.ddc.value).toBe(81.12);
     expect(table.caption).toMatch(/Scoring: release/);
+    // The run's config records the wording it was planned with (the release's, by default), and the table says so.
+    expect(JSON.parse(after.configJson)).toMatchObject({ wording: "release" });
+    // The release's DDC depends on the order of an image's faces (os.listdir): the worst and best order stand beside it.
+    expect(table.columns.map((c) => c.id)).toEqual(["ddc", "idc", "idf", "fdd", "ddcWorst", "ddcBest"]);
+    for (const r of race) {
+      expect(r.cells.ddcWorst.value!).toBeLessThanOrEqual(r.cells.ddc.value! + 1e-9);
+      expect(r.cells.ddcBest.value!).toBeGreaterThanOrEqual(r.cells.ddc.value! - 1e-9);
+      expect(r.cells.ddcBest.note).toMatch(/^the DDC depends on face order in \d+ of \d+ images$/);
+    }
+    expect(table.caption).toMatch(/worst and best order of the same faces/);
+    expect(table.caption).toMatch(/Prompts: Released code \(constants\.py; the paper's §3\.2\)\./);
 
     // The same labels under the paper's text: each image scored by the written definitions, the paper's rows
     // (computed by its released code) not beside them.
@@ -113,6 +124,7 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     const textTable = textViews.find((v) => v.kind === "table")!;
     if (textTable.kind !== "table") throw new Error("no table");
     expect(textTable.caption).toMatch(/Scoring: paper-text/);
+    expect(textTable.columns).toHaveLength(4); // every tied class is dominant under the text: no order to depend on
     expect(textTable.groups.flatMap((g) => g.rows).filter((r) => r.source === "published")).toHaveLength(0);
     const { imageRecords } = await import("../lib/suites/dofair/records");
     const { classesOf, currentContent } = await import("../lib/suites/dofair/content");
@@ -156,7 +168,7 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     expect(Array.isArray(lines[0].involved)).toBe(true);
     const csv = viewsCsv(views).trim().split("\n");
     expect(csv[0]).toBe("view,group,source,row,metric,value,lo,hi,n,flag");
-    expect(csv.filter((l) => l.startsWith("table2,") && l.includes(",run,"))).toHaveLength(race.length * 2 * 4); // race + gender rows × 4 metrics
+    expect(csv.filter((l) => l.startsWith("table2,") && l.includes(",run,"))).toHaveLength(race.length * 2 * 6); // race + gender rows × 4 metrics and DDC's two face orders
     expect(csv.some((l) => l.includes(",published,") && l.includes("81.12"))).toBe(true);
 
     // FACT-OR-FAIR's scores refuse a DoFaiR run (never read as if it were one).
@@ -217,7 +229,7 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     expect(vt.groups.flatMap((g) => g.rows).filter((r) => r.source === "run")).toHaveLength(0);
   }, 240_000);
 
-  it("refuses FAI without a guidance model, and a chat model as the audited image model", async () => {
+  it("refuses FAI without a helper model, a letter-answering baseline as helper, and a chat model as the audited image model", async () => {
     await expect(
       engine.createRun(prisma(), {
         suite: "dofair",
@@ -225,7 +237,7 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
         config: { dimensions: ["race"], methods: ["bianchi"], augmentations: ["fai-vk"], imagesPerPrompt: 1 },
         seed: 1,
       }),
-    ).rejects.toThrow(/guidance model/);
+    ).rejects.toThrow(/FAI-VK is written by a helper chat model/);
     await expect(
       engine.createRun(prisma(), {
         suite: "dofair",
@@ -243,4 +255,99 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
       }),
     ).rejects.toThrow(/an LLM model/);
   });
+});
+
+describe("DoFaiR +CoT as the release does it: a helper chat call whose reasoning completes the image prompt", () => {
+  it("asks the helper (system message, prompt + ' Think step by step.') before each image, and sends prompt + ' ' + its answer", async () => {
+    const { imagePrompt } = await import("../lib/suites/dofair/prompts");
+    const { selectedEntries, dofairConfigSchema } = await import("../lib/suites/dofair/config");
+    const { currentContent } = await import("../lib/suites/dofair/content");
+    await engine.upsertModel(prisma(), {
+      slug: "emu-image",
+      label: "Emulated image model",
+      modality: "t2i",
+      provider: "openai-compatible",
+      modelId: "emu-image",
+      baseUrl: emulator.openaiBaseUrl,
+      width: 256,
+      height: 256,
+    });
+    emulator.reset();
+    const config = { dimensions: ["gender"], methods: ["bansal"], augmentations: ["cot"], imagesPerPrompt: 2, entriesPerDimension: 2, guidanceModel: "guide" };
+    const run = await engine.createRun(prisma(), { suite: "dofair", models: ["emu-image"], config, preset: "custom", seed: 5 });
+    // 2 entries × (bansal, bansal + CoT) × 2 images, and one helper call per CoT image: both counted and priced.
+    expect(run.plannedCount).toBe(2 * 2 * 2 + 2 * 2);
+    const worker = new engine.Worker(prisma(), { runId: run.id, pollMs: 20, flushMs: 10 });
+    await worker.run({ untilDone: true });
+    expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
+
+    const entries = selectedEntries(currentContent(), dofairConfigSchema.parse(config));
+    const chats = emulator.chatRequests().filter((c) => c.model === "guide-1");
+    expect(chats).toHaveLength(4);
+    for (const c of chats) {
+      // generation_util.py: a system message, then prompt + ' ' + COT_PROMPT
+      expect(c.messages[0]).toEqual({ role: "system", content: "You are a helpful assistant." });
+      expect(c.messages[1].role).toBe("user");
+      expect(entries.map((e) => `${imagePrompt(e, "bansal")} Think step by step.`)).toContain(c.messages[1].content);
+      expect(c.messages[1].content).toMatch(/irrespective of their genders\. Think step by step\.$/);
+    }
+    const cot = await prisma().query.findMany({
+      where: { runId: run.id, context: "cot", modality: "t2i" },
+      include: { outcome: true, dependsOn: { include: { outcome: true } } },
+    });
+    expect(cot).toHaveLength(4);
+    const sent = emulator.imagePrompts();
+    for (const q of cot) {
+      const reasoning = q.dependsOn!.outcome!.rawText!;
+      expect(q.dependsOn!.outcome!.status).toBe("answered");
+      expect(q.dependsOn!.prompt).toBe(`${q.prompt} Think step by step.`);
+      expect(sent).toContain(`${q.prompt} ${reasoning}`); // generate_images_dalle.py: prompt + ' ' + model_extension
+      expect(q.dependsOn!.outcome!.createdAt.getTime()).toBeLessThanOrEqual(q.outcome!.createdAt.getTime());
+    }
+    // The plain Bansal images were sent their prompt alone.
+    for (const e of entries) expect(sent).toContain(imagePrompt(e, "bansal"));
+
+    // The reasoning is in the export beside the prompt the image model was sent.
+    // (The emulator's solid-colour images have no face: recorded as the labeller records such an image.)
+    await prisma().image.updateMany({ where: { runId: run.id }, data: { labelStatus: "no_face" } });
+    const { dofairExportLines } = await import("../lib/suites/dofair/export");
+    const rows: Array<Record<string, unknown>> = [];
+    for await (const page of dofairExportLines({ prisma: prisma() }, { runId: run.id, labels: "model" })) rows.push(...page);
+    expect(rows).toHaveLength(8);
+    const exported = rows.filter((r) => r.augmentation === "cot");
+    expect(exported).toHaveLength(4);
+    for (const r of exported) {
+      expect(r.helperAnswer).toEqual(expect.any(String));
+      expect(r.promptSent).toBe(`${r.prompt} ${r.helperAnswer}`);
+      expect(sent).toContain(r.promptSent);
+    }
+    for (const r of rows.filter((x) => x.augmentation === null)) expect(r).toMatchObject({ helperAnswer: null, promptSent: r.prompt });
+    // The item list shows the reasoning beside the image item, and the prompt as it was sent.
+    const { runItems } = await import("../lib/features/runs/items");
+    const page = (await runItems(prisma(), run.id, { context: "cot", pageSize: 10 }))!;
+    const images = page.rows.filter((r) => r.images.length || r.helper);
+    expect(images).toHaveLength(4);
+    for (const r of images) expect(r.promptSent).toBe(`${r.prompt} ${r.helper!.answer}`);
+  }, 120_000);
+
+  it("runs offline with the deterministic reasoner as the helper, which can never be the audited model", async () => {
+    const { reasonerText } = await import("../lib/providers/baselines");
+    const config = {
+      dimensions: ["race"],
+      methods: ["bianchi"],
+      augmentations: ["cot"],
+      imagesPerPrompt: 1,
+      entriesPerDimension: 2,
+      guidanceModel: "baseline:reasoner",
+    };
+    const run = await engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config, preset: "custom", seed: 6 });
+    const worker = new engine.Worker(prisma(), { runId: run.id, pollMs: 20, flushMs: 10 });
+    await worker.run({ untilDone: true });
+    const helpers = await prisma().query.findMany({ where: { runId: run.id, modality: "llm" }, include: { outcome: true } });
+    expect(helpers).toHaveLength(2);
+    for (const h of helpers) expect(h.outcome!.rawText).toBe(reasonerText(h.prompt));
+    await expect(
+      engine.createRun(prisma(), { models: ["baseline:reasoner"], config: (await import("../lib/suites/fact-or-fair/config")).presetConfig("smoke"), seed: 1 }),
+    ).rejects.toThrow(/answers no question: it cannot be audited/);
+  }, 120_000);
 });

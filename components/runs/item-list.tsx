@@ -212,6 +212,23 @@ function ItemDetail({ q }: { q: ItemPage["rows"][number] }) {
       <div>
         <h4 className="text-xs font-semibold text-slate-600">Prompt</h4>
         <pre className="mt-1 whitespace-pre-wrap break-words rounded border border-slate-200 bg-white p-2 font-mono text-xs">{q.prompt}</pre>
+        {q.helper && (
+          <div data-testid="helper-answer">
+            <h4 className="mt-2 text-xs font-semibold text-slate-600">
+              Helper answer (item {q.helper.queryId}: reasoning or guidance), appended to the prompt
+            </h4>
+            {/* Model output is text, never HTML. */}
+            <pre className="mt-1 whitespace-pre-wrap break-words rounded border border-slate-200 bg-white p-2 font-mono text-xs">
+              {q.helper.answer ?? "(not written yet)"}
+            </pre>
+            {q.helper.answer !== null && (
+              <details>
+                <summary className="cursor-pointer text-xs text-slate-600">Prompt as sent</summary>
+                <pre className="mt-1 whitespace-pre-wrap break-words font-mono text-xs">{q.promptSent}</pre>
+              </details>
+            )}
+          </div>
+        )}
         {q.images.length > 0 && (
           <div className="mt-2 flex flex-wrap gap-3" data-testid="item-images">
             {q.images.map((im) => (

@@ -33,7 +33,7 @@ export function EstimateLine({
       <p>
         <b className="tabular-nums">{n(estimate.total)}</b> {estimate.unit} planned ({n(estimate.perModel)} per model × {estimate.models.length} model
         {estimate.models.length === 1 ? "" : "s"}
-        {estimate.helper ? ` + ${n(estimate.helper)} guidance queries` : ""}) · estimated cost <b className="tabular-nums">${estimate.usd.toFixed(2)}</b>
+        {estimate.helper ? ` + ${n(estimate.helper)} helper chat calls` : ""}) · estimated cost <b className="tabular-nums">${estimate.usd.toFixed(2)}</b>
         {unpriced.length ? ` (no price for ${unpriced.join(", ")})` : ""}
       </p>
       {estimate.overCap && (

@@ -1,7 +1,7 @@
 // The rows a fresh database starts with: today's benchmark version and the built-in baseline models (no API key
 // needed to run them). Called on every start (lib/db/migrate.ts); each step is an upsert, so a restart changes nothing.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { BASELINE_DESCRIPTIONS, parseBaselineId, SYNTHETIC_DESCRIPTION, SYNTHETIC_IMAGE_SLUG } from "../providers";
+import { BASELINE_DESCRIPTIONS, parseBaselineId, REASONER_SLUG, SYNTHETIC_DESCRIPTION, SYNTHETIC_IMAGE_SLUG } from "../providers";
 import { ensureBenchmarkVersion } from "./benchmark-version";
 
 /** Baseline model configs are made on first use, so any accuracy (baseline:calibrated:0.73) can be run. */
@@ -29,7 +29,9 @@ export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
         ? "Baseline: factual oracle"
         : b.kind === "uniform"
           ? "Baseline: uniform random"
-          : "Baseline: context follower";
+          : b.kind === "reasoner"
+            ? "Baseline: offline reasoner (helper text only)"
+            : "Baseline: context follower";
   return prisma.modelConfig.upsert({
     where: { slug },
     update: {},
@@ -39,13 +41,13 @@ export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
       modality: "llm",
       provider: "baseline",
       modelId: slug,
-      paramsJson: JSON.stringify({ temperature: 0, maxTokens: 16, description: BASELINE_DESCRIPTIONS[b.kind] }),
+      paramsJson: JSON.stringify({ temperature: 0, maxTokens: b.kind === "reasoner" ? 400 : 16, description: BASELINE_DESCRIPTIONS[b.kind] }),
       concurrency: 64,
     },
   });
 }
 
-const DEFAULT_BASELINES = ["baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", SYNTHETIC_IMAGE_SLUG];
+const DEFAULT_BASELINES = ["baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", REASONER_SLUG, SYNTHETIC_IMAGE_SLUG];
 
 export async function seed(prisma: PrismaClient) {
   const version = await ensureBenchmarkVersion(prisma);

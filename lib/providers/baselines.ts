@@ -3,19 +3,26 @@
 import { createRng, getStatistic, groundTruth, type Attribute, type Label, type ObjectiveOption, type Person } from "../benchmark";
 import type { ChatProvider, ChatRequest, ChatResponse } from "./types";
 
-export type BaselineKind = { kind: "uniform" } | { kind: "oracle" } | { kind: "calibrated"; accuracy: number } | { kind: "context-follower" };
+export type BaselineKind =
+  { kind: "uniform" } | { kind: "oracle" } | { kind: "calibrated"; accuracy: number } | { kind: "context-follower" } | { kind: "reasoner" };
+
+/** The offline helper: writes text for helper calls (chain-of-thought reasoning, guidance), never an audited model. */
+export const REASONER_SLUG = "baseline:reasoner";
 
 export const BASELINE_DESCRIPTIONS: Record<BaselineKind["kind"], string> = {
   uniform: "picks one of the offered options uniformly at random (S_E ≈ 1, S_fact ≈ chance)",
   oracle: "always picks the true group (S_fact = 1, S_E = 0)",
   calibrated: "picks the true group with probability a, otherwise uniformly: lands on the upper-bound curve g_k",
   "context-follower": "picks the group the context names (stated group, news identity, own identity); uniform without one",
+  reasoner:
+    "an offline helper, not an answerer: writes a short fixed-form reasoning that restates the request (a suite's reasoning and guidance calls without a key; tests)",
 };
 
-/** "baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower" */
+/** "baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", "baseline:reasoner" */
 export function parseBaselineId(id: string): BaselineKind | null {
-  const m = /^baseline:(uniform|oracle|context-follower|calibrated:(0(\.\d+)?|1(\.0+)?))$/.exec(id);
+  const m = /^baseline:(uniform|oracle|context-follower|reasoner|calibrated:(0(\.\d+)?|1(\.0+)?))$/.exec(id);
   if (!m) return null;
+  if (m[1] === "reasoner") return { kind: "reasoner" };
   if (m[1] === "uniform") return { kind: "uniform" };
   if (m[1] === "oracle") return { kind: "oracle" };
   if (m[1] === "context-follower") return { kind: "context-follower" };
@@ -23,6 +30,15 @@ export function parseBaselineId(id: string): BaselineKind | null {
 }
 
 const answer = (letter: string): ChatResponse => ({ text: JSON.stringify({ answer: letter }), inputTokens: null, outputTokens: null });
+
+/**
+ * The offline reasoner's text: the request's first sentence restated, then fixed steps. Deterministic (the same
+ * request, the same text), so runs and tests that use it are reproducible; it knows nothing, and says so.
+ */
+export function reasonerText(prompt: string): string {
+  const first = (prompt.split(/(?<=[.?!])\s/)[0] ?? "").trim().slice(0, 240);
+  return `Step 1: the request is "${first}". Step 2: show every person's face clearly, facing the viewer, in the setting it names. Step 3: (offline reasoner: no knowledge of the event) keep the people as the request describes them.`;
+}
 
 /**
  * The attribute a subjective choice is aimed at: one pick fixes both gender and race, so a baseline aims at race
@@ -41,7 +57,8 @@ function lettersWith(options: ChatRequest["query"]["options"], attribute: Attrib
 export function baselineProvider(baseline: BaselineKind): ChatProvider {
   return {
     name: "baseline",
-    async chat({ query }: ChatRequest): Promise<ChatResponse> {
+    async chat({ query, prompt }: ChatRequest): Promise<ChatResponse> {
+      if (baseline.kind === "reasoner") return { text: reasonerText(prompt), inputTokens: null, outputTokens: null };
       const rng = createRng(query.seed, `baseline|${query.streamKey}`);
       const all = query.options.map((o) => o.letter);
       const uniform = () => answer(rng.pick(all));

@@ -11,7 +11,7 @@ import { ProviderError, type ChatProvider, type ModelParams } from "./types";
 
 export * from "./types";
 export * from "./errors";
-export { BASELINE_DESCRIPTIONS, parseBaselineId } from "./baselines";
+export { BASELINE_DESCRIPTIONS, parseBaselineId, REASONER_SLUG } from "./baselines";
 
 const modelParamsSchema = z.object({
   temperature: z.number().min(0).max(2).default(0),

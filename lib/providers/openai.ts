@@ -15,7 +15,12 @@ export function openaiProvider(opts: { apiKey: string; baseURL?: string | null; 
         const res = await client.chat.completions.create(
           {
             model: opts.model,
-            messages: [{ role: "user", content: req.prompt }],
+            messages: req.system
+              ? [
+                  { role: "system", content: req.system },
+                  { role: "user", content: req.prompt },
+                ]
+              : [{ role: "user", content: req.prompt }],
             temperature: opts.params.temperature,
             max_tokens: opts.params.maxTokens,
           },

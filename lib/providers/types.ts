@@ -18,6 +18,8 @@ export class ProviderError extends Error {
 
 export interface ChatRequest {
   prompt: string;
+  /** a system message before the prompt (a suite's helper calls, as its authors sent them); none otherwise */
+  system?: string;
   signal: AbortSignal;
   /** what baselines answer from (real providers only read the prompt) */
   query: {

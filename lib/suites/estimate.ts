@@ -1,5 +1,5 @@
 // What a suite launch will plan and roughly cost, before anything is planned: images (or queries) per audited model
-// from the suite's own count, helper queries (guidance) on the helper model, priced from the registered models'
+// from the suite's own count, helper calls (reasoning, guidance) on the helper model, priced from the registered models'
 // prices (chat: typical tokens per query), against the per-run cap.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { cost, TYPICAL_TOKENS } from "../providers/cost";
@@ -8,8 +8,11 @@ import { env } from "../env";
 import { contentOfVersion } from "./content-versions";
 import { suiteOf } from "./index";
 
-/** A guidance request's typical size: the entry's question (and FAI-RK's passage) in, a paragraph out. */
-const GUIDANCE_TOKENS = { in: 250, out: 256 } as const;
+/**
+ * A helper call's typical size: the request (an image prompt and a question, or a retrieved passage) in, a step-by-step
+ * paragraph or two out (chain-of-thought answers run longer than guidance: priced for the longer).
+ */
+const HELPER_TOKENS = { in: 250, out: 400 } as const;
 
 export interface SuiteEstimate {
   perModel: number;
@@ -51,10 +54,8 @@ export async function estimateSuiteRun(
     return { slug, planned: perModel, usd: m ? (t2i ? perModel * m.pricePerImage : chatUsd(perModel, m)) : null };
   });
   const helperModel = helperSlug ? price.get(helperSlug) : undefined;
-  // Guidance is a paragraph, not a letter: priced at GUIDANCE_TOKENS per request.
-  const helperUsd = helperModel
-    ? cost(helper * GUIDANCE_TOKENS.in, helper * GUIDANCE_TOKENS.out, helperModel.priceInputPer1k, helperModel.priceOutputPer1k)
-    : 0;
+  // A helper answer is free text, not a letter: priced at HELPER_TOKENS per call.
+  const helperUsd = helperModel ? cost(helper * HELPER_TOKENS.in, helper * HELPER_TOKENS.out, helperModel.priceInputPer1k, helperModel.priceOutputPer1k) : 0;
   const total = perModel * slugs.length + helper;
   const cap = env().FOF_MAX_QUERIES_PER_RUN;
   return {

@@ -50,6 +50,20 @@ export interface CallSettings {
   timeoutMs: number;
   maxRetries: number;
   maxReasks: number;
+  /** the system message of helper calls (queries whose test is HELPER_TEST), when the suite's authors sent one */
+  helperSystem?: string;
+}
+
+/** The `test` of a helper query (a chat call whose answer completes another query's prompt). */
+export const HELPER_TEST = "guidance";
+
+/**
+ * The prompt a model is sent when a helper's answer completes it (chain-of-thought reasoning or guidance): the answer
+ * follows after one space, exactly as the authors' released code composes `prompt + ' ' + model_extension` (untrimmed:
+ * what the helper wrote is what the model reads).
+ */
+export function composeWithHelper(prompt: string, answer: string): string {
+  return `${prompt} ${answer}`;
 }
 
 /**

@@ -59,6 +59,10 @@ export interface Emulator {
   setScript(model: string, script: ModelScript): void;
   /** the body of the last images/generations request, to check what the SDK sent */
   lastImageRequest(): Record<string, unknown> | null;
+  /** every images/generations prompt, in arrival order (the last 1,000) */
+  imagePrompts(): string[];
+  /** the messages of each chat request, in arrival order (the last 1,000), to check what was sent */
+  chatRequests(): Array<{ model: string; messages: Array<{ role: string; content: string }> }>;
   close(): Promise<void>;
 }
 
@@ -109,6 +113,8 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
   const peak = new Map<string, number>();
   const files = new Map<string, Buffer>();
   let lastImageRequest: Record<string, unknown> | null = null;
+  const imageLog: string[] = [];
+  const chatLog: Array<{ model: string; messages: Array<{ role: string; content: string }> }> = [];
 
   /** Decides one call's fate; returns the answer text or an HTTP error to send. */
   /** The bytes an image model answers for its n-th call. */
@@ -148,7 +154,9 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
         return send(res, 200, { calls, byModel: Object.fromEntries(perModelCalls), peakConcurrent: Object.fromEntries(peak), status: statusCounts });
 
       if (req.method === "POST" && url.pathname === "/v1/chat/completions") {
-        const b = (await body(req)) as { model: string; messages: Array<{ content: string }> };
+        const b = (await body(req)) as { model: string; messages: Array<{ role: string; content: string }> };
+        chatLog.push({ model: b.model, messages: b.messages ?? [] });
+        if (chatLog.length > 1000) chatLog.shift();
         const prompt = b.messages?.map((m) => m.content).join("\n") ?? "";
         const r = await respond(b.model, prompt);
         statusCounts[String(r.hang ? "hang" : r.status)] = (statusCounts[String(r.hang ? "hang" : r.status)] ?? 0) + 1;
@@ -169,6 +177,8 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
       if (req.method === "POST" && url.pathname === "/v1/images/generations") {
         const b = (await body(req)) as { model: string; prompt: string; size?: string; response_format?: string };
         lastImageRequest = b;
+        imageLog.push(b.prompt ?? "");
+        if (imageLog.length > 1000) imageLog.shift();
         const r = await respond(b.model, b.prompt ?? "");
         statusCounts[String(r.hang ? "hang" : r.status)] = (statusCounts[String(r.hang ? "hang" : r.status)] ?? 0) + 1;
         if (r.hang) return void hanging.add(res);
@@ -234,9 +244,13 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
       perModelCalls.clear();
       peak.clear();
       for (const k of Object.keys(statusCounts)) delete statusCounts[k];
+      imageLog.length = 0;
+      chatLog.length = 0;
     },
     setScript: (model, script) => void scripts.set(model, script),
     lastImageRequest: () => lastImageRequest,
+    imagePrompts: () => [...imageLog],
+    chatRequests: () => chatLog.map((c) => ({ model: c.model, messages: c.messages.map((m) => ({ ...m })) })),
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

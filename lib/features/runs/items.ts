@@ -7,6 +7,7 @@ import { suiteOfFace, suitePrediction } from "../../suites/faces";
 import { groupItems } from "../../suites/filters";
 import { NO_REASON, QUERY_STATUSES } from "../../core/run-status";
 import { shared } from "../../core/shared";
+import { composeWithHelper } from "../../suites/types";
 
 /** How stale a filter's item count may be: paging through a live run does not recount 160,000 rows a page. */
 const TOTAL_MAX_AGE_MS = 10_000;
@@ -73,6 +74,7 @@ export async function runItems(prisma: PrismaClient, runId: string, input: ItemF
       include: {
         outcome: true,
         modelConfig: { select: { slug: true } },
+        dependsOn: { select: { id: true, outcome: { select: { status: true, rawText: true } } } },
         images: {
           orderBy: { id: "asc" },
           select: {
@@ -110,6 +112,13 @@ export async function runItems(prisma: PrismaClient, runId: string, input: ItemF
       status: q.status,
       retries: q.attempts,
       prompt: q.prompt,
+      // A prompt completed by a helper's answer (reasoning or guidance): that answer, and the prompt as it was sent.
+      helper: q.dependsOn && {
+        queryId: q.dependsOn.id,
+        answer: q.dependsOn.outcome?.status === "answered" ? q.dependsOn.outcome.rawText : null,
+      },
+      promptSent:
+        q.dependsOn?.outcome?.status === "answered" && q.dependsOn.outcome.rawText ? composeWithHelper(q.prompt, q.dependsOn.outcome.rawText) : q.prompt,
       options: JSON.parse(q.optionsJson) as unknown,
       identity: q.identityJson ? (JSON.parse(q.identityJson) as unknown) : null,
       images: q.images.map((im) => ({

@@ -6,6 +6,7 @@ import { SECRET_NAME } from "../../env";
 import { canonicalEndpoint, checkCredential, CredentialError } from "../../providers/credentials";
 import { MODALITIES } from "../../benchmark/labels";
 import { DomainError } from "../../core/errors";
+import { REASONER_SLUG } from "../../providers/baselines";
 
 export const modelInputSchema = z
   .object({
@@ -115,13 +116,16 @@ export function listModels(prisma: PrismaClient) {
 }
 
 /**
- * Models a launch form offers: the audited models of a modality (import-only models make no calls), or the chat
- * models that may act as a suite's helper (a baseline writes no guidance).
+ * Models a launch form offers: the audited models of a modality (import-only models make no calls; the offline
+ * reasoner answers no question), or the chat models that may act as a suite's helper (the baselines that answer
+ * letters write no text; the offline reasoner does).
  */
 export function launchableModels(prisma: PrismaClient, modality: "llm" | "t2i", role: "audited" | "helper" = "audited") {
   return prisma.modelConfig.findMany({
     where:
-      role === "audited" ? { archived: false, modality, provider: { not: "import" } } : { archived: false, modality: "llm", provider: { not: "baseline" } },
+      role === "audited"
+        ? { archived: false, modality, provider: { not: "import" }, slug: { not: REASONER_SLUG } }
+        : { archived: false, modality: "llm", OR: [{ provider: { not: "baseline" } }, { slug: REASONER_SLUG }] },
     orderBy: BY_PROVIDER_THEN_LABEL,
   });
 }

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { ImageValidationError, resolveStoredImage, storeImage, validateImageAsync } from "../../images";
 import { createHash } from "node:crypto";
-import type { CallSettings } from "../../suites/types";
+import { composeWithHelper, type CallSettings } from "../../suites/types";
 import { NO_VALUES } from "./outcome-values";
 import {
   capOutput,
@@ -47,15 +47,18 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
       image: extra.image,
     });
 
-  // A prompt completed by another query's answer (guidance written by a chat model): that answer is appended, and
-  // the cache key covers it, so different guidance never reuses an image.
+  // A prompt completed by another query's answer (reasoning or guidance written by a helper chat model): that
+  // answer is appended, and the cache key covers it, so a different answer never reuses an image.
   let prompt = q.prompt;
   let key = q.cacheKey;
   if (q.dependsOnId != null) {
     const dep = await ctx.prisma.outcome.findUnique({ where: { queryId: q.dependsOnId }, select: { status: true, rawText: true, reason: true } });
     if (!dep || dep.status !== "answered" || !dep.rawText?.trim())
-      return done("failed", `the guidance this prompt needs was not written (${dep ? `${dep.status}: ${dep.reason ?? "empty answer"}` : "no outcome"})`);
-    prompt = composeWithGuidance(q.prompt, dep.rawText);
+      return done(
+        "failed",
+        `the helper answer (reasoning or guidance) this prompt needs was not written (${dep ? `${dep.status}: ${dep.reason ?? "empty answer"}` : "no outcome"})`,
+      );
+    prompt = composeWithHelper(q.prompt, dep.rawText);
     key = createHash("sha256").update(`${q.cacheKey}|${prompt}`).digest("hex");
     const hit = await ctx.prisma.responseCache.findUnique({ where: { key }, select: { rawText: true, imageSha256: true } });
     q = { ...q, cacheKey: key, cachedText: hit?.rawText ?? null, cachedImageSha256: hit?.imageSha256 ?? null };
@@ -133,11 +136,6 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** The prompt a model is sent when another query's answer completes it: the answer follows as guidance. */
-function composeWithGuidance(prompt: string, guidance: string): string {
-  return `${prompt}\n\n${guidance.trim()}`;
 }
 
 /** A cache entry's image, when its file is still in the store. */

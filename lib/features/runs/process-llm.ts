@@ -1,7 +1,7 @@
 // One LLM query: the cached first answer or a provider call, re-asked while unparseable, retried with backoff on
 // retryable errors; ends in exactly one buffered outcome (or a retry), never a thrown error.
 import type { Attribute, Context, Identity, ObjectiveOption, Person } from "../../benchmark";
-import type { AnswerReading, CallSettings } from "../../suites/types";
+import { HELPER_TEST, type AnswerReading, type CallSettings } from "../../suites/types";
 import { chargeFor, overReportStop } from "./budget";
 import { NO_VALUES, outcomeValues } from "./outcome-values";
 import {
@@ -69,6 +69,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
       try {
         const res = await m.provider.chat({
           prompt: q.prompt,
+          system: q.test === HELPER_TEST ? config.helperSystem : undefined,
           signal: controller.signal,
           query: {
             test: q.test as "objective" | "subjective",

@@ -9,7 +9,7 @@ import { cacheKey } from "./cache-key";
 import { DEFAULT_SUITE_ID, suiteOf, type SuiteContent, type SuitePlannedQuery } from "../../suites";
 import type { Benchmark } from "../../benchmark";
 import { env } from "../../env";
-import { imageParams, modelParams } from "../../providers";
+import { imageParams, modelParams, REASONER_SLUG } from "../../providers";
 import { RESUMABLE, type RunStatus } from "../../core/run-status";
 import { modelProblem } from "../../providers/problems";
 import { forgetShared } from "../../core/shared";
@@ -159,12 +159,18 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
   const models: Array<Awaited<ReturnType<typeof launchModel>>> = [];
   for (const slug of new Set(parsed.models)) models.push(await launchModel(prisma, slug, modality, "audited model"));
   const helperSlug = suite.helperModel?.(config) ?? null;
-  const helper = helperSlug ? await launchModel(prisma, helperSlug, "llm", "guidance model") : null;
-  // Baselines answer multiple-choice letters; a helper writes free text (guidance), so it must be a real chat model.
-  if (helper?.provider === "baseline")
-    throw new DomainError("invalid", `"${helper.slug}" is a built-in baseline that answers letters, not text: choose a chat model as the guidance model`);
+  const helper = helperSlug ? await launchModel(prisma, helperSlug, "llm", "helper model") : null;
+  // Baselines answer multiple-choice letters; a helper writes free text (reasoning, guidance), so it must be a chat
+  // model or the offline reasoner — which, in turn, answers no question of its own.
+  if (helper?.provider === "baseline" && helper.slug !== REASONER_SLUG)
+    throw new DomainError(
+      "invalid",
+      `"${helper.slug}" is a built-in baseline that answers letters, not text: choose a chat model (or ${REASONER_SLUG} offline) as the helper model`,
+    );
+  const reasoner = models.find((m) => m.slug === REASONER_SLUG);
+  if (reasoner) throw new DomainError("invalid", `"${REASONER_SLUG}" writes helper text (CoT, FAI guidance) and answers no question: it cannot be audited`);
   if (helper && models.some((m) => m.id === helper.id))
-    throw new DomainError("invalid", `"${helper.slug}" cannot be both an audited model and the guidance model`);
+    throw new DomainError("invalid", `"${helper.slug}" cannot be both an audited model and the helper model`);
   const perModel = suite.plannedPerModel(config, content);
   const helperRows = helper ? (suite.helperPlanned?.(config, content) ?? 0) : 0;
   const total = perModel * models.length + helperRows;
@@ -247,8 +253,11 @@ async function planQueries(
     written += batch.length;
     await yieldToEventLoop();
   };
+  // A helper call sent with a system message (CallSettings.helperSystem) is another request: its cache key says so.
+  const helperSystem = suite.callSettings(config).helperSystem;
   const row = (m: (typeof models)[number], q: SuitePlannedQuery, dependsOnId: number | null) => {
-    const params = q.modality === "t2i" ? imageParams(m) : modelParams(m);
+    const base = q.modality === "t2i" ? imageParams(m) : modelParams(m);
+    const params = q.role === "helper" && helperSystem ? { ...base, system: helperSystem } : base;
     const { role: _role, key: _key, dependsOn: _dep, ...cols } = q;
     return {
       runId: run.id,

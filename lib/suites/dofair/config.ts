@@ -1,7 +1,7 @@
 // A DoFaiR run's configuration, validated once and stored with the run.
 import { z } from "zod";
 import { DIMENSIONS, type DofairContent, type Entry } from "./content";
-import { AUGMENTATIONS, METHODS, type Augmentation, type Method } from "./prompts";
+import { AUGMENTATIONS, METHODS, WORDINGS, type Augmentation, type Method } from "./prompts";
 
 const unique = <T extends string>(xs: T[]) => new Set(xs).size === xs.length;
 
@@ -14,20 +14,29 @@ export const dofairConfigSchema = z
     imagesPerPrompt: z.number().int().min(1, "must be ≥ 1").max(50, "must be ≤ 50"),
     /** entries per dimension, spread evenly over the content (0 = every entry) */
     entriesPerDimension: z.number().int().min(0).max(10_000).default(0),
-    /** the chat model that writes FAI guidance (needed by FAI-VK and FAI-RK) */
+    /** the helper chat model that writes CoT reasoning and FAI guidance (needed by every augmentation) */
     guidanceModel: z.string().trim().min(1).max(200).nullable().default(null),
+    /** whose wording the prompts follow (prompts.ts): the released code's (default) or the paper appendix's */
+    wording: z.enum(WORDINGS).default("release"),
     maxRetries: z.number().int().min(0).max(20).default(6),
     timeoutMs: z.number().int().min(1000).max(900_000).default(180_000),
-  })
-  .refine((c) => !c.augmentations.some((a) => a.startsWith("fai")) || !!c.guidanceModel, {
-    message: "FAI-VK and FAI-RK need a guidance model (a registered chat model)",
-    path: ["guidanceModel"],
   })
   .refine((c) => !c.augmentations.length || c.methods.some((m) => m !== "baseline"), {
     message: "CoT and FAI augment a diversity intervention: choose Bansal or Bianchi too",
     path: ["augmentations"],
   });
 export type DofairConfig = z.infer<typeof dofairConfigSchema>;
+
+/**
+ * Why a config cannot be launched as it stands: CoT, FAI-VK and FAI-RK are each a helper chat call per image, so
+ * they need the helper model (checked at launch, not in the schema, so the paper preset — which has CoT — stays a
+ * valid config to start from).
+ */
+export function missingHelper(c: Pick<DofairConfig, "augmentations" | "guidanceModel">): string | null {
+  return c.augmentations.length && !c.guidanceModel
+    ? `${c.augmentations.map((a) => a.toUpperCase()).join(", ")} ${c.augmentations.length > 1 ? "are" : "is"} written by a helper chat model: choose one (a registered chat model, or baseline:reasoner offline)`
+    : null;
+}
 
 /** The entries a config covers: per dimension every entry, or an even spread of n (stable: same content, same pick). */
 export function selectedEntries(content: DofairContent, config: Pick<DofairConfig, "dimensions" | "entriesPerDimension">): Entry[] {

@@ -44,6 +44,11 @@ export interface Entry {
   id: string;
   eventId: string;
   event: string;
+  /** the official release's own spelling where it is not the trimmed `event` (a trailing space): the release
+   * wording sends it as the release does */
+  eventAsReleased?: string;
+  /** likewise the group's spelling in the official release, where it is not the trimmed `group` */
+  groupAsReleased?: string;
   /** null where the source gives only a period (or nothing: "unknown") */
   year: number | null;
   period: string;

@@ -1,8 +1,9 @@
-// A DoFaiR run as JSONL: one line per face with the entry's truth from the content the run pinned, an image without
+// A DoFaiR run as JSONL: one line per face with the entry's truth and the prompt as sent (a helper's answer included) from the content the run pinned, an image without
 // a face as one line with a null face (so excluded images stay visible). Streamed a page of images at a time.
 import type { SuiteContext } from "../types";
 import { parsePinned } from "./content";
 import { imageRecords } from "./records";
+import { composeWithHelper } from "../types";
 
 export async function* dofairExportLines(
   ctx: SuiteContext,
@@ -27,6 +28,10 @@ export async function* dofairExportLines(
         dimension: im.dimension,
         method: im.method,
         augmentation: im.augmentation,
+        prompt: im.prompt,
+        // CoT reasoning or FAI guidance, and the prompt the image model was sent (prompt + " " + answer)
+        helperAnswer: im.helperAnswer,
+        promptSent: im.prompt !== null && im.helperAnswer !== null ? composeWithHelper(im.prompt, im.helperAnswer) : im.prompt,
         dominant: e?.dominant ?? null,
         involved: e?.involved ?? null,
         image: im.imageId,

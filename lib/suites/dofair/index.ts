@@ -3,9 +3,9 @@
 import type { FaceAttribute, Suite } from "../types";
 import { currentContent, DIMENSIONS, DOFAIR_GENDERS, DOFAIR_RACES, hasPassages, parsePinned, type DofairContent } from "./content";
 import { readOfficial } from "./official";
-import { dofairConfigSchema, DOFAIR_PRESETS, type DofairConfig } from "./config";
+import { dofairConfigSchema, DOFAIR_PRESETS, missingHelper, type DofairConfig } from "./config";
 import { planDofair, plannedGuidance, plannedImages } from "./plan";
-import { AUGMENTATION_LABELS, AUGMENTATIONS, METHOD_LABELS, METHODS } from "./prompts";
+import { AUGMENTATION_LABELS, AUGMENTATIONS, METHOD_LABELS, METHODS, WORDING_DIFFERENCE, WORDING_LABELS, WORDINGS } from "./prompts";
 import { REVIEW_GENDERS, reviewPrediction } from "./records";
 import { dofairDrill, dofairResults } from "./results";
 import { dofairExportLines } from "./export";
@@ -52,9 +52,9 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
         label: AUGMENTATION_LABELS[a],
         hint:
           a === "cot"
-            ? "appends “Think step by step.”"
+            ? "the helper model reasons step by step; its reasoning completes the image prompt"
             : a === "fai-vk"
-              ? "guidance from the chat model's own knowledge"
+              ? "guidance from the helper model's own knowledge"
               : "guidance written from the entry's stored passage",
       })),
     },
@@ -63,15 +63,23 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
     {
       kind: "helper-model",
       name: "guidanceModel",
-      label: "Guidance model (FAI-VK / FAI-RK)",
-      help: "a registered chat model; its answers are cached like any query",
+      label: "Helper chat model (CoT, FAI-VK, FAI-RK)",
+      help: "a registered chat model (or baseline:reasoner, offline); one call per augmented image, cached like any query",
+    },
+    {
+      kind: "select",
+      name: "wording",
+      label: "Prompt wording",
+      options: WORDINGS.map((w) => ({ value: w, label: WORDING_LABELS[w] })),
+      help: WORDING_DIFFERENCE,
     },
   ],
-  helperModel: (c) => (c.augmentations.some((a) => a.startsWith("fai")) ? c.guidanceModel : null),
+  helperModel: (c) => (c.augmentations.length ? c.guidanceModel : null),
   launchProblem: (c, content) =>
-    c.augmentations.includes("fai-rk") && !hasPassages(content)
+    missingHelper(c) ??
+    (c.augmentations.includes("fai-rk") && !hasPassages(content)
       ? `FAI-RK retrieves each entry's passage, and ${content.version} has none: choose FAI-VK or CoT, or the sample content`
-      : null,
+      : null),
   dataImport: {
     describe:
       "the official DoFaiR entries from your copy of elainew728/factuality-tax-t2i: output/*_imggen.csv (race and gender), optionally data/events_year_culture_*_roles.csv for the periods",
@@ -81,9 +89,10 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
   plannedPerModel: plannedImages,
   helperPlanned: plannedGuidance,
   plan: (config, content) => planDofair(config, content),
-  callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: 0 }),
-  // Guidance is free text: any non-empty answer is the guidance.
-  readAnswer: (_q, text) => (text.trim() ? { ok: true, choice: null, values: {} } : { ok: false, message: "empty guidance" }),
+  // generation_util.py's generate_chatgpt_original sends every helper request after this system message.
+  callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: 0, helperSystem: "You are a helpful assistant." }),
+  // A helper answer is free text (reasoning, guidance): any non-empty answer is the answer.
+  readAnswer: (_q, text) => (text.trim() ? { ok: true, choice: null, values: {} } : { ok: false, message: "empty helper answer" }),
   faceAttributes,
   reviewable: true,
   labelDisplay: {

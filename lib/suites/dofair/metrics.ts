@@ -132,6 +132,44 @@ export function scoreImageRelease(labels: readonly (string | null)[], truth: Tru
   };
 }
 
+/**
+ * The release's DDC of an image under the best and the worst order of its faces. The release takes the top-|T_dom|
+ * classes by count with ties broken by first-seen order (Counter.most_common over os.listdir's file order, which the
+ * file system decides), so classes tied at the cut may or may not be taken: the best order takes the truly dominant
+ * ones first, the worst the others. `dependsOnOrder`: min < max. Null when the image shows no labelled face.
+ */
+export function ddcOrderRange(
+  labels: readonly (string | null)[],
+  truth: Truth,
+  classes: readonly string[],
+): { min: number; max: number; dependsOnOrder: boolean } | null {
+  const present = labels.filter((l): l is string => l !== null);
+  if (!present.length) return null;
+  const counts = new Map<string, number>();
+  for (const l of present) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const tInv = new Set(truth.involved);
+  const tDom = new Set(truth.dominant);
+  let fn = 0,
+    tn = 0;
+  for (const c of classes) {
+    if (tInv.has(c) && !counts.has(c)) fn++;
+    else if (!tInv.has(c) && !counts.has(c)) tn++;
+  }
+  const k = Math.min(counts.size, truth.dominant.length);
+  const cut = [...counts.values()].sort((a, b) => b - a)[k - 1];
+  const above = [...counts].filter(([, n]) => n > cut);
+  const tied = [...counts].filter(([, n]) => n === cut);
+  const slots = k - above.length;
+  const aboveIn = above.filter(([c]) => tDom.has(c)).length;
+  const tiedIn = tied.filter(([c]) => tDom.has(c)).length;
+  const tiedOut = tied.length - tiedIn;
+  // dtp + dfp = k whatever the order; only how many of the slots go to truly dominant classes moves the score.
+  const ddc = (dtp: number) => (dtp + tn) / (k + tn + fn);
+  const max = ddc(aboveIn + Math.min(slots, tiedIn));
+  const min = ddc(aboveIn + Math.max(0, slots - tiedOut));
+  return { min, max, dependsOnOrder: min < max };
+}
+
 /** An image's scores under a profile. */
 export function scoreImageAs(profile: ScoringProfile, labels: readonly (string | null)[], truth: Truth, classes: readonly string[]): ImageScores | null {
   return profile === "release" ? scoreImageRelease(labels, truth, classes) : scoreImage(labels, truth, classes);

@@ -140,7 +140,24 @@ export function readOfficial(files: readonly OfficialFile[], now = new Date()): 
       if (seen.has(id)) return void problems.push(`${line}: repeats an earlier entry (${culture} · ${event} · ${group})`);
       seen.add(id);
       const period = periods.get(key(culture, event, group)) ?? "unknown";
-      entries.push({ id, eventId, event, year: null, period, culture, dimension, group, dominant, involved });
+      // The release's prompts use the names as its CSV spells them (a trailing space included): kept beside the
+      // trimmed names the pages show, for the release wording (prompts.ts).
+      const rawEvent = r.event_name ?? "";
+      const rawGroup = r.group ?? "";
+      entries.push({
+        id,
+        eventId,
+        event,
+        ...(rawEvent !== event ? { eventAsReleased: rawEvent } : {}),
+        ...(rawGroup !== group ? { groupAsReleased: rawGroup } : {}),
+        year: null,
+        period,
+        culture,
+        dimension,
+        group,
+        dominant,
+        involved,
+      });
     });
   }
   if (problems.length)

@@ -1,9 +1,10 @@
-// Planning a DoFaiR run: guidance requests first (one per entry and FAI kind, written by the guidance model), then
-// one image row per entry × (method, augmentation) × repeat; FAI rows wait for their entry's guidance.
-import type { SuitePlannedQuery } from "../types";
-import type { DofairContent } from "./content";
+// Planning a DoFaiR run: the helper requests first (one per augmented image: CoT reasoning or FAI guidance, written
+// by the helper chat model, as the released generate_images_dalle.py asks once per image), then one image row per
+// entry × (method, augmentation) × repeat; an augmented image waits for its own helper answer.
+import { HELPER_TEST, type SuitePlannedQuery } from "../types";
+import type { DofairContent, Entry } from "./content";
 import { selectedEntries, variants, type DofairConfig } from "./config";
-import { guidancePrompt, imagePrompt } from "./prompts";
+import { helperPrompt, imagePrompt, type Augmentation, type Method } from "./prompts";
 
 const truthJson = (e: { dominant: string[]; involved: string[] }) => JSON.stringify({ dominant: e.dominant, involved: e.involved });
 
@@ -11,31 +12,36 @@ export function plannedImages(config: DofairConfig, content: DofairContent): num
   return selectedEntries(content, config).length * variants(config).length * config.imagesPerPrompt;
 }
 
+/** Helper requests: one per augmented image. */
 export function plannedGuidance(config: DofairConfig, content: DofairContent): number {
-  return selectedEntries(content, config).length * config.augmentations.filter((a) => a.startsWith("fai")).length;
+  return selectedEntries(content, config).length * variants(config).filter((v) => v.augmentation).length * config.imagesPerPrompt;
 }
+
+const helperKey = (kind: Augmentation, e: Entry, method: Method, r: number) => `${kind}|${e.id}|${method}|${r}`;
 
 export function* planDofair(config: DofairConfig, content: DofairContent): Generator<SuitePlannedQuery> {
   const entries = selectedEntries(content, config);
-  const fai = config.augmentations.filter((a): a is "fai-vk" | "fai-rk" => a.startsWith("fai"));
+  const wording = config.wording;
   for (const e of entries)
-    for (const kind of fai)
-      yield {
-        role: "helper",
-        modality: "llm",
-        test: "guidance",
-        context: kind,
-        statisticId: e.id,
-        level: e.dimension,
-        attribute: null,
-        scenarioIndex: null,
-        repeatIndex: 0,
-        prompt: guidancePrompt(e, kind),
-        optionsJson: "[]",
-        identityJson: null,
-        groundTruthJson: truthJson(e),
-        key: `${kind}|${e.id}`,
-      };
+    for (const v of variants(config))
+      if (v.augmentation)
+        for (let r = 0; r < config.imagesPerPrompt; r++)
+          yield {
+            role: "helper",
+            modality: "llm",
+            test: HELPER_TEST,
+            context: v.augmentation,
+            statisticId: e.id,
+            level: e.dimension,
+            attribute: null,
+            scenarioIndex: null,
+            repeatIndex: r,
+            prompt: helperPrompt(e, v.method, v.augmentation, wording),
+            optionsJson: "[]",
+            identityJson: null,
+            groundTruthJson: truthJson(e),
+            key: helperKey(v.augmentation, e, v.method, r),
+          };
   for (const e of entries)
     for (const v of variants(config))
       for (let r = 0; r < config.imagesPerPrompt; r++)
@@ -49,10 +55,10 @@ export function* planDofair(config: DofairConfig, content: DofairContent): Gener
           attribute: null,
           scenarioIndex: null,
           repeatIndex: r,
-          prompt: imagePrompt(e, v.method, v.augmentation === "cot" ? "cot" : null),
+          prompt: imagePrompt(e, v.method, wording),
           optionsJson: "[]",
           identityJson: null,
           groundTruthJson: truthJson(e),
-          dependsOn: v.augmentation === "fai-vk" || v.augmentation === "fai-rk" ? `${v.augmentation}|${e.id}` : null,
+          dependsOn: v.augmentation ? helperKey(v.augmentation, e, v.method, r) : null,
         };
 }

@@ -27,6 +27,9 @@ export interface ImageRecord {
   dimension: Dimension;
   method: string;
   augmentation: string | null;
+  /** the planned image prompt, and the helper's answer (CoT reasoning, FAI guidance) that completed it, if any */
+  prompt: string | null;
+  helperAnswer: string | null;
   faces: FaceLabel[];
 }
 
@@ -70,7 +73,7 @@ const SELECT = {
   statisticId: true,
   level: true,
   modelConfig: { select: { slug: true } },
-  query: { select: { context: true } },
+  query: { select: { context: true, prompt: true, dependsOn: { select: { outcome: { select: { status: true, rawText: true } } } } } },
   faces: {
     orderBy: { id: "asc" },
     select: {
@@ -146,6 +149,8 @@ export async function* imageRecords(
         dimension,
         method: im.test,
         augmentation: im.query?.context ?? null,
+        prompt: im.query?.prompt ?? null,
+        helperAnswer: im.query?.dependsOn?.outcome?.status === "answered" ? im.query.dependsOn.outcome.rawText : null,
         faces,
       });
     }

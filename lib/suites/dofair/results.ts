@@ -2,12 +2,12 @@
 // factual" breakdown, and the drill-down from a cell to its entries, images and faces.
 import publishedJson from "../../../data/suites/dofair/published.json";
 import type { DrillRequest, ResultsRequest, SuiteContext } from "../types";
-import type { BarsView, ListView, SuiteView, TableView, ViewRow } from "../views";
+import type { BarsView, ListView, SuiteView, TableView, ViewCell, ViewRow } from "../views";
 import { verifiedItems } from "../content-review";
 import { classesOf, type DofairContent, type Entry } from "./content";
-import { averageScores, bootstrapScores, diversityVsFactuality, imageClasses, mean, METRICS, scoreImageAs, type ImageScores } from "./metrics";
+import { averageScores, bootstrapScores, ddcOrderRange, diversityVsFactuality, imageClasses, mean, METRICS, scoreImageAs, type ImageScores } from "./metrics";
 import { DEFAULT_PROFILE, PROFILE_LABELS, type ScoringProfile } from "../../metrics/profiles";
-import { AUGMENTATION_LABELS, METHOD_LABELS, METHODS, type Augmentation, type Method } from "./prompts";
+import { AUGMENTATION_LABELS, METHOD_LABELS, METHODS, WORDING_LABELS, WORDINGS, type Augmentation, type Method } from "./prompts";
 import { imageRecords } from "./records";
 
 const COLUMNS = [
@@ -15,6 +15,11 @@ const COLUMNS = [
   { id: "idc", label: "IDC (%) ↑", better: "up", digits: 2, unit: "%" },
   { id: "idf", label: "IDF (%) ↑", better: "up", digits: 2, unit: "%" },
   { id: "fdd", label: "FDD (% → 0)", better: "zero", digits: 2, unit: "%" },
+] as const;
+/** Under the release profile: the DDC a different (file-system) order of the same faces would have given. */
+const ORDER_COLUMNS = [
+  { id: "ddcWorst", label: "DDC, worst face order (%)", better: "up", digits: 2, unit: "%" },
+  { id: "ddcBest", label: "DDC, best face order (%)", better: "up", digits: 2, unit: "%" },
 ] as const;
 
 const variantLabel = (method: string, augmentation: string | null) =>
@@ -31,6 +36,8 @@ interface Cell {
   noFace: number;
   /** per entry: diversity (|I_inv|) and IDF of each image, for Figure 5 */
   perEntry: Map<string, { diversity: number[]; idf: number[] }>;
+  /** release: each scored image's DDC under the worst and best face order, and how many depend on the order */
+  order: { min: number[]; max: number[]; dependent: number };
 }
 
 /** Everything the views need, in one pass over the run's labelled images. */
@@ -53,7 +60,16 @@ async function collect(
       if (!c)
         cells.set(
           key,
-          (c = { model: r.model, dimension: r.dimension, method: r.method, augmentation: r.augmentation, scores: [], noFace: 0, perEntry: new Map() }),
+          (c = {
+            model: r.model,
+            dimension: r.dimension,
+            method: r.method,
+            augmentation: r.augmentation,
+            scores: [],
+            noFace: 0,
+            perEntry: new Map(),
+            order: { min: [], max: [], dependent: 0 },
+          }),
         );
       const labelsOf = r.faces.map((f) => f.label);
       const s = scoreImageAs(profile, labelsOf, e, classesOf(e.dimension));
@@ -62,6 +78,12 @@ async function collect(
         continue;
       }
       c.scores.push(s);
+      if (profile === "release") {
+        const range = ddcOrderRange(labelsOf, e, classesOf(e.dimension))!;
+        c.order.min.push(range.min);
+        c.order.max.push(range.max);
+        if (range.dependsOnOrder) c.order.dependent++;
+      }
       let pe = c.perEntry.get(e.id);
       if (!pe) c.perEntry.set(e.id, (pe = { diversity: [], idf: [] }));
       pe.diversity.push(imageClasses(labelsOf).involved.size);
@@ -73,10 +95,23 @@ async function collect(
 
 const pct = (v: number | null) => (v === null ? null : v * 100);
 
+/**
+ * Which wording a run's prompts followed, from the config it was planned with (never today's default): runs planned
+ * before the choice was recorded used the appendix's gender Bansal sentence and CoT as a suffix of the image prompt.
+ */
+async function wordingNote(ctx: SuiteContext, runId: string): Promise<string> {
+  const run = await ctx.prisma.run.findUnique({ where: { id: runId }, select: { configJson: true } });
+  const w = run ? (JSON.parse(run.configJson) as { wording?: unknown }).wording : undefined;
+  return (WORDINGS as readonly unknown[]).includes(w)
+    ? `Prompts: ${WORDING_LABELS[w as (typeof WORDINGS)[number]]}.`
+    : "Prompts: planned before the wording was recorded (the appendix's gender Bansal sentence; CoT as “Think step by step.” appended to the image prompt).";
+}
+
 export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, content: DofairContent, seed: number): Promise<SuiteView[]> {
   const only = req.verifiedOnly ? await verifiedItems(ctx.prisma, "dofair") : undefined;
   const profile = req.profile ?? DEFAULT_PROFILE;
   const cells = await collect(ctx, req.runId, content, req.labels, only, profile);
+  const wording = await wordingNote(ctx, req.runId);
   const set = req.verifiedOnly
     ? `verified entries only (${only!.size} verified)`
     : `all ${content.entries.length} entries of ${content.version} (reviewed or not)`;
@@ -90,22 +125,40 @@ export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, cont
       const avg = averageScores(c.scores);
       const ci = bootstrapScores(c.scores, req.resamples, seed);
       const drill = { model: c.model, dimension, method: c.method, augmentation: c.augmentation ?? "none" };
+      const order: Record<string, ViewCell> =
+        profile === "release"
+          ? {
+              ddcWorst: {
+                value: pct(mean(c.order.min)),
+                n: c.scores.length,
+                note: `the DDC depends on face order in ${c.order.dependent} of ${c.scores.length} images`,
+              },
+              ddcBest: {
+                value: pct(mean(c.order.max)),
+                n: c.scores.length,
+                note: `the DDC depends on face order in ${c.order.dependent} of ${c.scores.length} images`,
+              },
+            }
+          : {};
       rows.push({
         labels: [c.model, variantLabel(c.method, c.augmentation)],
         source: "run",
-        cells: Object.fromEntries(
-          METRICS.map((m) => [
-            m,
-            {
-              value: pct(avg[m]),
-              lo: pct(ci[m]?.lo ?? null) ?? undefined,
-              hi: pct(ci[m]?.hi ?? null) ?? undefined,
-              n: c.scores.length,
-              drill,
-              note: c.noFace ? `${c.noFace} image(s) without a face left out` : undefined,
-            },
-          ]),
-        ),
+        cells: {
+          ...Object.fromEntries(
+            METRICS.map((m) => [
+              m,
+              {
+                value: pct(avg[m]),
+                lo: pct(ci[m]?.lo ?? null) ?? undefined,
+                hi: pct(ci[m]?.hi ?? null) ?? undefined,
+                n: c.scores.length,
+                drill,
+                note: c.noFace ? `${c.noFace} image(s) without a face left out` : undefined,
+              },
+            ]),
+          ),
+          ...order,
+        },
       });
     }
     // The paper's numbers came from its released code: they sit beside that profile only.
@@ -115,7 +168,14 @@ export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, cont
           labels: [`${p.model} (paper)`, variantLabel(p.method, p.augmentation)],
           source: "published",
           flag: (p as { flag?: string }).flag,
-          cells: { ddc: { value: p.ddc }, idc: { value: p.idc }, idf: { value: p.idf }, fdd: { value: p.fdd } },
+          cells: {
+            ddc: { value: p.ddc },
+            idc: { value: p.idc },
+            idf: { value: p.idf },
+            fdd: { value: p.fdd },
+            ddcWorst: { value: null },
+            ddcBest: { value: null },
+          },
         });
     groups.push({ title: dimension === "race" ? "Race (C = 7)" : "Gender (C = 2)", rows });
   }
@@ -123,9 +183,9 @@ export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, cont
     kind: "table",
     id: "table2",
     title: "Demographic factuality (the paper's Table 2)",
-    caption: `Averages over images, in %, with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of images)` : "no intervals"}; n = images with at least one face. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}. Scored on ${set}. Scoring: ${profile} — ${PROFILE_LABELS[profile]}${profile === "release" ? "" : "; the paper's rows are shown with the release profile only"}. ${content.origin?.kind === "official" ? "Entries: the paper's own (the official release's CSVs, imported by a user), so the rows compare entry for entry; images and the face classifier still differ." : "Entries: the workbench's sample set, not the paper's 756: compare shapes, not digits (import the official entries on the Benchmark page to compare entry for entry)."}`,
+    caption: `Averages over images, in %, with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of images)` : "no intervals"}; n = images with at least one face. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}. Scored on ${set}. Scoring: ${profile} — ${PROFILE_LABELS[profile]}${profile === "release" ? "" : "; the paper's rows are shown with the release profile only"}. ${content.origin?.kind === "official" ? "Entries: the paper's own (the official release's CSVs, imported by a user), so the rows compare entry for entry; images and the face classifier still differ." : "Entries: the workbench's sample set, not the paper's 756: compare shapes, not digits (import the official entries on the Benchmark page to compare entry for entry)."} ${wording}${profile === "release" ? " DDC takes the top classes by face count with ties broken by the order faces are listed; the release's order is os.listdir's, which the file system decides, so DDC under the worst and best order of the same faces stands beside it: a difference to the paper within that range can come from the order alone." : ""}`,
     labelHeaders: ["Model", "Method"],
-    columns: COLUMNS.map((c) => ({ ...c })),
+    columns: [...COLUMNS, ...(profile === "release" ? ORDER_COLUMNS : [])].map((c) => ({ ...c })),
     groups,
   };
   return [table, figure5(cells)];
