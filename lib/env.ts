@@ -190,8 +190,9 @@ export function readSecret(name: string): string | undefined {
 
 /** Checksums of FairFace weights an admin vouched for: labels from them are comparable with the papers'. */
 /** FOF_FACE_CHIPS as the chip method labels record. */
-export function faceChipMethod(e: Pick<Env, "FOF_FACE_CHIPS"> = env()): "dlib-5pt" | "square" {
-  return e.FOF_FACE_CHIPS === "square" ? "square" : "dlib-5pt";
+export function faceChipMethod(e: Pick<Env, "FOF_FACE_CHIPS"> = env()): "dlib-5pt-800" | "square" {
+  // "dlib-5pt-800": lib/faces/provenance.ts's ALIGNED_CHIP (FairFace's chips, cut as predict.py cuts them)
+  return e.FOF_FACE_CHIPS === "square" ? "square" : "dlib-5pt-800";
 }
 
 export function verifiedFairFace(e: Pick<Env, "FAIRFACE_MODEL_SHA256" | "FOF_FAIRFACE_SHA256"> = env()): string[] {

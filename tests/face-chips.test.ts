@@ -5,6 +5,8 @@ import path from "node:path";
 import * as ort from "onnxruntime-web";
 import { describe, expect, it } from "vitest";
 import { classifyFaces, detectFaces, labelImage, loadLayout, ModelLayoutError, type RgbaImage } from "../lib/faces";
+import { classifyDrawnFace } from "../lib/faces/pipeline";
+import { fairfacePreResize } from "../lib/faces/resize";
 import { extractChip, faceChipDetails, FAIRFACE_CHIP, pyramidDown, similarityTransform } from "../lib/faces/chip";
 import { assertLandmarker, dlibFivePoints, fivePoints, landmarkRegion, type Point } from "../lib/faces/landmarks";
 import { MODEL_FILES, verifyFile } from "../lib/faces/model-files";
@@ -130,8 +132,21 @@ describe.skipIf((!existsSync(LANDMARKER) && process.env.CI !== "true") || !exist
     const img = decode("grace-hopper-512.jpg");
     const [aligned] = await labelImage(ort, det, cls, layout, img, undefined, lm);
     expect(aligned.landmarks).toHaveLength(5);
-    const [again] = await classifyFaces(ort, cls, layout, img, [aligned], [aligned.landmarks!]);
-    expect(again.race).toEqual(aligned.probabilities.race);
+    // As predict.py: the chip is cut from the image resized to 800 px (512 → 800 here); boxes and points come back on
+    // the original (×511/799), so carrying them there again reproduces the label exactly.
+    const work = fairfacePreResize(img);
+    expect([work.width, work.height]).toEqual([800, 800]);
+    const s = 799 / 511;
+    const there = aligned.landmarks!.map((p) => ({ x: p.x * s, y: p.y * s }));
+    const box = { x1: aligned.x1 * s, y1: aligned.y1 * s, x2: aligned.x2 * s, y2: aligned.y2 * s };
+    const [again] = await classifyFaces(ort, cls, layout, work, [box], [there]);
+    for (let i = 0; i < again.race.length; i++) expect(again.race[i]).toBeCloseTo(aligned.probabilities.race[i], 6);
+    // … which is not what a chip cut from the image at its own size gives (the app before the pre-resize)
+    const [unresized] = await classifyFaces(ort, cls, layout, img, [aligned], [aligned.landmarks!]);
+    expect(unresized.race).not.toEqual(aligned.probabilities.race);
+    // a box drawn on the original is classified the same way (the review page's hand-drawn faces)
+    const drawn = await classifyDrawnFace(ort, cls, layout, img, aligned, lm);
+    expect(drawn.race.length).toBe(aligned.probabilities.race.length);
     const [square] = await classifyFaces(ort, cls, layout, img, [aligned]);
     expect(square.race).not.toEqual(aligned.probabilities.race);
     await expect(classifyFaces(ort, cls, layout, img, [aligned], [])).rejects.toThrow(/one set of landmarks per face/);

@@ -24,7 +24,7 @@ const classifier = { model: "fairface", sha256: "a".repeat(64) };
 const PIPELINE = {
   detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 },
   // FairFace's aligned chips, as the Label page cuts them by default
-  chip: "dlib-5pt" as const,
+  chip: "dlib-5pt-800" as const,
   landmarker: { model: "face-landmarks-68", sha256: "f10b0ba1d2a8a099adefede1ebf3733e44fe370715e7303dbeb7f59c02142258" },
   runtime: "browser-wasm" as const,
 };

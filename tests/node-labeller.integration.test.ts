@@ -72,7 +72,7 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     const run = await generatedRun(14);
     const deps = { leaseImages: engine.leaseImages, saveLabels: engine.saveLabels, releaseLeases: engine.releaseLeases };
     const aligned = await createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), landmarker: modelFile(LANDMARKER), threads: 1 });
-    expect(aligned.chip).toBe("dlib-5pt");
+    expect(aligned.chip).toBe("dlib-5pt-800");
     const square = await createNodeLabeller({ detector: modelFile(DETECTOR), classifier: modelFile(STANDIN), threads: 1 });
     expect(square.chip).toBe("square");
     // the landmarker slot refuses a model that is not the 68-point landmarker
@@ -88,10 +88,10 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     await expect(labelQueue(prisma(), deps, square, { dataDir, runId: run.id, batch: 2 })).rejects.toThrow(/labelled on aligned chips.*square crops/);
     expect(await prisma().image.count({ where: { runId: run.id, labelStatus: "leased" } })).toBe(0); // given back
     const faces = await prisma().face.findMany({ where: { image: { runId: run.id } }, select: { chipMethod: true, landmarkerVersion: true } });
-    expect(new Set(faces.map((f) => f.chipMethod))).toEqual(new Set(["dlib-5pt"]));
+    expect(new Set(faces.map((f) => f.chipMethod))).toEqual(new Set(["dlib-5pt-800"]));
     expect(new Set(faces.map((f) => f.landmarkerVersion))).toEqual(new Set([aligned.landmarkerFile!.sha256]));
     const p = await labelProvenance(prisma(), [run.id]);
-    expect(p.chips).toEqual([{ method: "dlib-5pt", faces: faces.length }]);
+    expect(p.chips).toEqual([{ method: "dlib-5pt-800", faces: faces.length }]);
     expect(p.mixed).toBe(false);
   });
 
@@ -157,7 +157,7 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
       const faces = lines.filter((l) => l.face);
       expect(faces.length).toBeGreaterThan(0);
       expect(new Set(faces.map((l) => l.face!.classifier.sha256))).toEqual(new Set([modelFile(STANDIN).sha256]));
-      expect(new Set(faces.map((l) => l.face!.chip.method))).toEqual(new Set(["dlib-5pt"]));
+      expect(new Set(faces.map((l) => l.face!.chip.method))).toEqual(new Set(["dlib-5pt-800"]));
     },
     300_000,
   );

@@ -19,7 +19,7 @@ const prov = (classifiers: LabelProvenance["classifiers"]): LabelProvenance => (
   classifiers,
   detectors: [{ name: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", faces: 3 }],
   runtimes: [{ runtime: "node-cpu", faces: 3 }],
-  chips: [{ method: "dlib-5pt", faces: 3 }],
+  chips: [{ method: "dlib-5pt-800", faces: 3 }],
   readers: [],
   faces: classifiers.reduce((a, c) => a + c.faces, 0),
   mixed: classifiers.length > 1,
@@ -114,11 +114,16 @@ describe("cautions wherever numbers appear", () => {
       ...prov(real),
       mixed: true,
       chips: [
-        { method: "dlib-5pt" as const, faces: 2 },
+        { method: "dlib-5pt-800" as const, faces: 2 },
         { method: "square" as const, faces: 1 },
       ],
     };
     expect(provenanceCaution(two)).toBe("faces cut by two chip methods: not scored");
-    expect(mixedClassifiersMessage(two)).toMatch(/cut two ways \(dlib-5pt 2 faces, square 1 faces\)/);
+    expect(mixedClassifiersMessage(two)).toMatch(/cut two ways \(dlib-5pt-800 2 faces, square 1 faces\)/);
+    // chips cut before predict.py's pre-resize was followed: aligned, but not the papers' computation
+    const legacy = { ...prov(real), chips: [{ method: "dlib-5pt" as const, faces: 3 }] };
+    expect(provenanceCaution(legacy)).toMatch(/cut without predict\.py's resize to 800 px/);
+    expect(provenanceTag(legacy)).toBe("chips not pre-resized");
+    expect(provenanceText(legacy)).toMatch(/Chips: aligned chips cut from the image at its own size/);
   });
 });

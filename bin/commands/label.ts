@@ -32,7 +32,7 @@ export interface LabelOptions {
 /** The model files: given, else where the server finds them (FAIRFACE_MODEL_PATH, public/models …). */
 function modelPaths(opts: LabelOptions) {
   const e = env();
-  const chips = opts.chips ? (opts.chips === "square" ? "square" : opts.chips === "aligned" ? "dlib-5pt" : null) : faceChipMethod(e);
+  const chips = opts.chips ? (opts.chips === "square" ? "square" : opts.chips === "aligned" ? "dlib-5pt-800" : null) : faceChipMethod(e);
   if (!chips) throw new Error("--chips: choose aligned or square");
   return labellerModelFiles({ cwd: projectRoot(), dataDir: e.dataDir, fairfacePath: e.FAIRFACE_MODEL_PATH }, chips, opts);
 }
@@ -79,7 +79,7 @@ export async function labelHere(prisma: ReturnType<typeof db>, runId: string, op
   const labeller = await createLabeller(run.labelInstrument === "clip" ? "clip" : "faces", opts, device, threads);
   process.stderr.write(
     labeller.kind === "faces"
-      ? `labelling with ${labeller.classifierFile.name} (sha256 ${labeller.classifierFile.sha256.slice(0, 12)}…) on ${labeller.chip === "dlib-5pt" ? "aligned chips" : "square crops"}, ${labeller.runtime}\n`
+      ? `labelling with ${labeller.classifierFile.name} (sha256 ${labeller.classifierFile.sha256.slice(0, 12)}…) on ${labeller.chip === "square" ? "square crops" : "aligned chips (pre-resized to 800 px, as predict.py)"}, ${labeller.runtime}\n`
       : `reading with CLIP ${labeller.visionFile.name} (sha256 ${labeller.visionFile.sha256.slice(0, 12)}…), texts from weights ${labeller.texts.weightsSha256.slice(0, 12)}…, ${labeller.runtime}\n`,
   );
   // Ctrl-C / SIGTERM: finish the batch in hand (its labels are written), then stop; nothing is left leased.

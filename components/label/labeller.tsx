@@ -38,7 +38,7 @@ export function Labeller({
     <div className="space-y-6">
       <Card
         title="Face pipeline"
-        description={`UltraFace RFB-320 (threshold 0.95, NMS) → ${chips === "dlib-5pt" ? "68 landmarks → FairFace's aligned chips (dlib's get_face_chip: 300 px, padding 0.25 → 224)" : "square crops with 25 % margin (FOF_FACE_CHIPS=square: not FairFace's aligned chips)"} → FairFace ResNet-34. Runs in this browser.`}
+        description={`UltraFace RFB-320 (threshold 0.95, NMS) → ${chips !== "square" ? "the image resized to 800 px on its longer side (dlib's resize_image, as FairFace's predict.py) → 68 landmarks → FairFace's aligned chips (dlib's get_face_chip: 300 px, padding 0.25 → 224)" : "square crops with 25 % margin (FOF_FACE_CHIPS=square: not FairFace's aligned chips)"} → FairFace ResNet-34. Runs in this browser.`}
       >
         <dl className="grid gap-3 text-sm sm:grid-cols-3">
           <div>

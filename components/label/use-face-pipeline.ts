@@ -112,7 +112,7 @@ export function useFacePipeline({
         }
         assertDetector(det);
         detectorRef.current = { session: det, sha256: await sha256Hex(detBytes) };
-        if (chips === "dlib-5pt") {
+        if (chips !== "square") {
           landmarkerRef.current = await loadLandmarker(ort, b.ep);
           if (!landmarkerRef.current) {
             setPhase("error");

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from "react";
 import { DEFAULT_DETECTION_THRESHOLD } from "@/lib/faces/detector";
 import { labelImage } from "@/lib/faces/pipeline";
+import { ALIGNED_CHIP } from "@/lib/faces/provenance";
 import { applyLabelDisplay, FAIRFACE_DISPLAY } from "@/lib/suites/label-display";
 import type { LabelDisplay } from "@/lib/suites/types";
 import { decode, postJson } from "@/components/faces/runtime";
@@ -129,7 +130,7 @@ export function useLabellingLoop(runId: string | null, initialTodo: number, pipe
             lease: lease.lease,
             classifier: { model: classifierName, sha256: cls.sha256, source: source?.kind === "browser" ? "browser" : "server" },
             detector: { model: "ultraface-rfb-320", sha256: det.sha256, threshold: DEFAULT_DETECTION_THRESHOLD },
-            ...(lm ? { chip: "dlib-5pt", landmarker: { model: lm.name, sha256: lm.sha256 } } : { chip: "square" }),
+            ...(lm ? { chip: ALIGNED_CHIP, landmarker: { model: lm.name, sha256: lm.sha256 } } : { chip: "square" }),
             runtime: `browser-${backend.ep}`,
             results,
           });

@@ -2,11 +2,11 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
-import { classifyFaces } from "@/lib/faces/pipeline";
+import { classifyDrawnFace } from "@/lib/faces/pipeline";
+import { ALIGNED_CHIP, isAlignedChip } from "@/lib/faces/provenance";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { decode, loadFairFace, loadLandmarker, loadOrt, type LoadedClassifier, type LoadedLandmarker, type Ort } from "@/components/faces/runtime";
-import { fivePoints } from "@/lib/faces/landmarks";
 import { keyAction, keyHint, type LabelSets } from "@/lib/review/label-set";
 import { fetchImage, patchFace, postFace, storeServerFaces, type ReviewFace } from "./api";
 import type { ReviewActions } from "./use-review-actions";
@@ -69,14 +69,13 @@ export function ImageView({
       // Cut the way the run's faces were cut (its first classified face says how); a run without any yet: FairFace's
       // aligned chip when the server serves the landmarker (FOF_FACE_CHIPS=aligned), else a square crop.
       const lm = data?.chip === "square" ? null : loaded.lm;
-      if (data?.chip === "dlib-5pt" && !lm) throw new Error("this run's faces are aligned chips, and the landmark model is not installed");
-      const points = lm ? await fivePoints(loaded.ort, lm.session, rgba, [f.box]) : undefined;
-      const [p] = await classifyFaces(loaded.ort, loaded.c.session, loaded.c.layout, rgba, [f.box], points);
+      if (isAlignedChip(data?.chip) && !lm) throw new Error("this run's faces are aligned chips, and the landmark model is not installed");
+      const p = await classifyDrawnFace(loaded.ort, loaded.c.session, loaded.c.layout, rgba, f.box, lm?.session);
       storeServerFaces(qc, [
         await patchFace(f.id, {
           annotator,
           classifier: { model: "fairface", sha256: loaded.c.sha256 },
-          ...(lm ? { chip: "dlib-5pt", landmarker: { model: lm.name, sha256: lm.sha256 } } : { chip: "square" }),
+          ...(lm ? { chip: ALIGNED_CHIP, landmarker: { model: lm.name, sha256: lm.sha256 } } : { chip: "square" }),
           runtime: "browser-wasm",
           probabilities: { race: p.race, gender: p.gender, age: p.age },
         }),

@@ -74,12 +74,12 @@ export function clipModelFiles(
  */
 export function labellerModelFiles(
   where: { cwd: string; dataDir: string; fairfacePath?: string },
-  chips: "dlib-5pt" | "square",
+  chips: "dlib-5pt-800" | "square",
   given: { detector?: string; classifier?: string; landmarker?: string } = {},
 ): { detector: string; classifier: string; landmarker: string | null } {
   const detector = given.detector ?? locateFaceModel("detector", where)?.file;
   const classifier = given.classifier ?? locateFaceModel("fairface", where)?.file;
-  const landmarker = chips === "dlib-5pt" ? (given.landmarker ?? locateFaceModel("landmarker", where)?.file) : null;
+  const landmarker = chips !== "square" ? (given.landmarker ?? locateFaceModel("landmarker", where)?.file) : null;
   if (!detector) throw new Error("no face detector: run `npm run setup:models`, or pass --detector <file.onnx>");
   if (!classifier) throw new Error("no FairFace model: set FAIRFACE_MODEL_PATH (or copy it to public/models/fairface.onnx), or pass --classifier <file.onnx>");
   if (landmarker === undefined)

@@ -15,7 +15,7 @@ import type { FairFaceLayout } from "./classifier";
 import type { RgbaImage } from "./image";
 import { decodeWebp } from "../images/webp";
 import { DEFAULT_DETECTION_THRESHOLD } from "./detector";
-import type { ChipMethod, LabelRuntime } from "./provenance";
+import { ALIGNED_CHIP, type ChipMethod, type LabelRuntime } from "./provenance";
 
 type Ort = typeof OrtWeb;
 type Session = OrtWeb.InferenceSession;
@@ -91,7 +91,7 @@ export async function createNodeLabeller(opts: {
     detectorFile: opts.detector,
     landmarker,
     landmarkerFile: opts.landmarker ?? null,
-    chip: landmarker ? "dlib-5pt" : "square",
+    chip: landmarker ? ALIGNED_CHIP : "square",
     labelRuntime: `node-${device}`,
     runtime: `node-${device} (${threads} thread${threads === 1 ? "" : "s"})`,
   };

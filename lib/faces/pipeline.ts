@@ -14,6 +14,7 @@ import { DEFAULT_DETECTION_THRESHOLD, DETECTOR, decodeDetections, detectorInput,
 import type { Box, RgbaImage } from "./image";
 import { alignedClassifierInput } from "./chip";
 import { fivePoints, type Point } from "./landmarks";
+import { fairfacePreResize } from "./resize";
 
 type Ort = typeof OrtType;
 type Session = OrtType.InferenceSession;
@@ -72,8 +73,23 @@ export interface LabelledFace extends Detection {
 }
 
 /**
+ * Where a point of the pre-resized image lies on the original: dlib's resize maps output column c to input column
+ * c·(W − 1)/(w − 1) (rows alike), so boxes and landmarks are stored on the image as the reviewer sees it.
+ */
+function mapping(from: RgbaImage, to: RgbaImage) {
+  const sx = (to.width - 1) / Math.max(from.width - 1, 1);
+  const sy = (to.height - 1) / Math.max(from.height - 1, 1);
+  return {
+    box: (b: Box): Box => ({ x1: b.x1 * sx, y1: b.y1 * sy, x2: b.x2 * sx, y2: b.y2 * sy }),
+    point: (p: Point): Point => ({ x: p.x * sx, y: p.y * sy }),
+  };
+}
+
+/**
  * One image: detect every face, classify each — on FairFace's aligned chips when a landmarker is given (the
- * default of every labeller), on square crops otherwise.
+ * default of every labeller), as predict.py cuts them: the image resized to 800 px on its longer side first
+ * (lib/faces/resize.ts), detected, landmarked and cut there, the boxes and points returned on the original; on
+ * square crops of the image as it is otherwise.
  */
 export async function labelImage(
   ort: Ort,
@@ -84,10 +100,36 @@ export async function labelImage(
   threshold?: number,
   landmarker?: Session | null,
 ): Promise<LabelledFace[]> {
-  const faces = await detectFaces(ort, detector, img, threshold);
-  const points = landmarker ? await fivePoints(ort, landmarker, img, faces) : undefined;
-  const probs = await classifyFaces(ort, classifier, layout, img, faces, points);
-  return faces.map((f, i) => ({ ...f, probabilities: probs[i], ...(points ? { landmarks: points[i] } : {}) }));
+  if (!landmarker) {
+    const faces = await detectFaces(ort, detector, img, threshold);
+    const probs = await classifyFaces(ort, classifier, layout, img, faces);
+    return faces.map((f, i) => ({ ...f, probabilities: probs[i] }));
+  }
+  const work = fairfacePreResize(img);
+  const faces = await detectFaces(ort, detector, work, threshold);
+  const points = await fivePoints(ort, landmarker, work, faces);
+  const probs = await classifyFaces(ort, classifier, layout, work, faces, points);
+  const back = mapping(work, img);
+  return faces.map((f, i) => ({ ...back.box(f), score: f.score, probabilities: probs[i], landmarks: points[i].map(back.point) }));
+}
+
+/**
+ * A face whose box a person drew on the original image, classified the way the labeller cuts faces: with a
+ * landmarker, on the pre-resized image (the box carried there and back); without one, a square crop.
+ */
+export async function classifyDrawnFace(
+  ort: Ort,
+  classifier: Session,
+  layout: FairFaceLayout,
+  img: RgbaImage,
+  box: Box,
+  landmarker?: Session | null,
+): Promise<FaceProbabilities> {
+  if (!landmarker) return (await classifyFaces(ort, classifier, layout, img, [box]))[0];
+  const work = fairfacePreResize(img);
+  const there = mapping(img, work).box(box);
+  const points = await fivePoints(ort, landmarker, work, [there]);
+  return (await classifyFaces(ort, classifier, layout, work, [there], points))[0];
 }
 
 export function loadLayout(session: Session): FairFaceLayout {

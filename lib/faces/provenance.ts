@@ -16,15 +16,25 @@ export type LabelInstrument = (typeof LABEL_INSTRUMENTS)[number];
 export const labelInstrumentSchema = z.enum(LABEL_INSTRUMENTS);
 
 /**
- * How a face's classifier input was cut: "dlib-5pt" = FairFace's own chips (five landmarks, dlib's get_face_chip,
- * 300 px, padding 0.25, then 224 — lib/faces/chip.ts), "square" = a square crop of the detector's box (+25 %).
+ * How a face's classifier input was cut: "dlib-5pt-800" = FairFace's own chips as predict.py cuts them — the image
+ * first resized so its longer side is 800 px (dlib's resize_image: lib/faces/resize.ts), then five landmarks and
+ * dlib's get_face_chip, 300 px, padding 0.25, then 224 (lib/faces/chip.ts); "dlib-5pt" = the same chips cut from the
+ * image at its own size (labels made before the pre-resize); "square" = a square crop of the detector's box (+25 %).
  * FairFace was trained and published on aligned chips, so only those are read beside the papers.
  */
-const CHIP_METHODS = ["dlib-5pt", "square"] as const;
+const CHIP_METHODS = ["dlib-5pt-800", "dlib-5pt", "square"] as const;
 export type ChipMethod = (typeof CHIP_METHODS)[number];
 export const chipMethodSchema = z.enum(CHIP_METHODS);
+/** What labellers record for aligned chips today. */
+export const ALIGNED_CHIP = "dlib-5pt-800" satisfies ChipMethod;
+export const isAlignedChip = (m: string | null | undefined): boolean => m === "dlib-5pt-800" || m === "dlib-5pt";
+/** A stored chip method as one of ours (faces from before chips were recorded were square crops). */
+export const chipMethodOf = (m: string | null | undefined): ChipMethod => (m === "dlib-5pt-800" || m === "dlib-5pt" ? m : "square");
 export const CHIP_METHOD_TEXT: Record<ChipMethod, string> = {
-  "dlib-5pt": "aligned chips (five landmarks, dlib's get_face_chip at 300 px with padding 0.25, then 224), as FairFace's predict.py cuts them",
+  "dlib-5pt-800":
+    "aligned chips as FairFace's predict.py cuts them (the image resized to 800 px on its longer side with dlib's resize_image, five landmarks, dlib's get_face_chip at 300 px with padding 0.25, then 224)",
+  "dlib-5pt":
+    "aligned chips cut from the image at its own size (five landmarks, dlib's get_face_chip at 300 px with padding 0.25, then 224; predict.py resizes to 800 px first)",
   square: "square crops of the detector's boxes (+25 %), not FairFace's aligned chips",
 };
 
@@ -143,6 +153,8 @@ export function provenanceCaution(p: Pick<LabelProvenance, "classifiers" | "chip
   if (s === "stand-in") return "labels by a stand-in classifier, not FairFace: not comparable with the papers";
   if (s === "unverified") return "labels by a classifier not verified as FairFace: not comparable with the papers";
   if (p.chips.some((c) => c.method === "square")) return "FairFace on square crops, not its aligned chips: not comparable with the papers";
+  if (p.chips.some((c) => c.method === "dlib-5pt"))
+    return "FairFace on aligned chips cut without predict.py's resize to 800 px (labelled before it): not the same computation as the papers'";
   return null;
 }
 
@@ -183,7 +195,7 @@ export function faceProvenance(f: {
     classifier: f.classifierVersion ? { name: f.classifierModel, sha256: f.classifierVersion } : null,
     chip: f.classifierVersion
       ? {
-          method: f.chipMethod === "dlib-5pt" ? "dlib-5pt" : "square",
+          method: chipMethodOf(f.chipMethod),
           landmarker: f.landmarkerVersion ? { name: f.landmarkerModel, sha256: f.landmarkerVersion } : null,
         }
       : null,
@@ -200,5 +212,5 @@ export function provenanceTag(p: Pick<LabelProvenance, "classifiers" | "chips" |
   if (p.mixed) return p.classifiers.length > 1 ? "mixed classifiers" : "mixed chips";
   if (p.classifiers[0].status === "stand-in") return "stand-in labels";
   if (p.classifiers[0].status === "unverified") return "unverified classifier";
-  return p.chips.some((c) => c.method === "square") ? "square crops" : null;
+  return p.chips.some((c) => c.method === "square") ? "square crops" : p.chips.some((c) => c.method === "dlib-5pt") ? "chips not pre-resized" : null;
 }

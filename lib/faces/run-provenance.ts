@@ -3,7 +3,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { DomainError } from "../core/errors";
 import { verifiedFairFace } from "../env";
-import { classifierStatus, mixedClassifiersMessage, type ChipMethod, type LabelProvenance } from "./provenance";
+import { ALIGNED_CHIP, chipMethodOf, classifierStatus, mixedClassifiersMessage, type ChipMethod, type LabelProvenance } from "./provenance";
 import { KNOWN_CLIP_WEIGHTS } from "./clip-texts";
 
 type Db = Pick<PrismaClient, "face" | "imageReading">;
@@ -30,7 +30,7 @@ export async function labelProvenance(prisma: Db, runIds: string[], verified: re
   // Faces from before chips were recorded were square crops: they count as such.
   const chipCounts = new Map<ChipMethod, number>();
   for (const c of chipRows) {
-    const method: ChipMethod = c.chipMethod === "dlib-5pt" ? "dlib-5pt" : "square";
+    const method: ChipMethod = chipMethodOf(c.chipMethod);
     chipCounts.set(method, (chipCounts.get(method) ?? 0) + c._count._all);
   }
   const chips = [...chipCounts].map(([method, faces]) => ({ method, faces })).sort((a, b) => b.faces - a.faces);
@@ -52,7 +52,7 @@ export async function labelProvenance(prisma: Db, runIds: string[], verified: re
     faces: classifiers.reduce((a, c) => a + c.faces, 0),
     mixed: classifiers.length > 1 || chips.length > 1 || readers.length > 1,
     comparable:
-      (classifiers.length > 0 && classifiers.every((c) => c.status === "fairface") && chips.every((c) => c.method === "dlib-5pt")) ||
+      (classifiers.length > 0 && classifiers.every((c) => c.status === "fairface") && chips.every((c) => c.method === ALIGNED_CHIP)) ||
       (classifiers.length === 0 && readers.length > 0 && readers.every((r) => r.known)),
   };
 }
@@ -73,5 +73,5 @@ export async function runClassifier(prisma: Db, runId: string): Promise<{ name: 
     where: { deleted: false, classifierVersion: { not: null }, image: { runId } },
     select: { classifierModel: true, classifierVersion: true, chipMethod: true },
   });
-  return f?.classifierVersion ? { name: f.classifierModel, sha256: f.classifierVersion, chip: f.chipMethod === "dlib-5pt" ? "dlib-5pt" : "square" } : null;
+  return f?.classifierVersion ? { name: f.classifierModel, sha256: f.classifierVersion, chip: chipMethodOf(f.chipMethod) } : null;
 }

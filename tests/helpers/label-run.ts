@@ -66,7 +66,7 @@ export async function labelRun(prisma: PrismaClient, engine: Engine, dataDir: st
       lease: lease.lease,
       classifier: { model: "fairface-standin-single18", sha256: classifierSha },
       detector: { model: "ultraface-rfb-320", sha256: "6c0256ccd3164f844736a401faf936ec2930764a87ae39442180887d0c5c8854", threshold: 0.95 },
-      chip: "dlib-5pt",
+      chip: "dlib-5pt-800",
       landmarker: { model: "face-landmarks-68", sha256: landmarkerSha },
       runtime: "browser-wasm",
       results,

@@ -11,6 +11,7 @@ import { FAIRFACE_AGES, FAIRFACE_GENDERS, FAIRFACE_RACES } from "../../faces/lab
 import {
   CHIP_METHOD_TEXT,
   chipMethodSchema,
+  isAlignedChip,
   labelInstrumentSchema,
   labelRuntimeSchema,
   modelDisplayName,
@@ -111,7 +112,7 @@ const labelResultsSchema = z
       .min(1)
       .max(64),
   })
-  .refine((r) => (r.chip === "dlib-5pt") === !!r.landmarker, { path: ["landmarker"], message: "aligned chips name their landmarker; square crops have none" });
+  .refine((r) => isAlignedChip(r.chip) === !!r.landmarker, { path: ["landmarker"], message: "aligned chips name their landmarker; square crops have none" });
 
 export interface LeasedImage {
   id: string;
@@ -275,7 +276,7 @@ export async function assertRunClassifier(
   if (current && current.sha256 === classifier.sha256 && current.chip !== chip)
     throw new DomainError(
       "conflict",
-      `run ${runId} is labelled on ${CHIP_METHOD_TEXT[current.chip]}; these labels come from ${CHIP_METHOD_TEXT[chip]}. One run is labelled one way, so its scores never mix two instruments: label it with the same pipeline (FOF_FACE_CHIPS, the landmarker installed or not).`,
+      `run ${runId} is labelled on ${CHIP_METHOD_TEXT[current.chip]}; these labels come from ${CHIP_METHOD_TEXT[chip]}. One run is labelled one way, so its scores never mix two instruments: ${current.chip === "dlib-5pt" ? "its faces were cut before labellers followed predict.py's resize to 800 px, which no labeller does any more — launch the run again to label it as predict.py does." : "label it with the same pipeline (FOF_FACE_CHIPS, the landmarker installed or not)."}`,
     );
   if (current && current.sha256 !== classifier.sha256)
     throw new DomainError(

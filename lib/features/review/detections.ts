@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { itemTitle, suiteOfFace } from "../../suites/faces";
 import { assertRunClassifier, boxWithin, probabilitiesSchema } from "../labelling/leases";
-import { chipMethodSchema, labelRuntimeSchema, modelRefSchema } from "../../faces/provenance";
+import { chipMethodSchema, isAlignedChip, labelRuntimeSchema, modelRefSchema } from "../../faces/provenance";
 import { runClassifier } from "../../faces/run-provenance";
 import { DomainError } from "../../core/errors";
 import { annotatorSchema, facesByIds, reviewScopeSchema, scopeWhere } from "./faces";
@@ -38,7 +38,7 @@ export const updateFaceSchema = z.union([
       runtime: labelRuntimeSchema,
       probabilities: probabilitiesSchema,
     })
-    .refine((u) => (u.chip === "dlib-5pt") === !!u.landmarker, { path: ["landmarker"], message: "aligned chips name their landmarker" }),
+    .refine((u) => isAlignedChip(u.chip) === !!u.landmarker, { path: ["landmarker"], message: "aligned chips name their landmarker" }),
 ]);
 
 /** Deletes (or restores) a detection, or stores the browser classifier's output for a hand-drawn face. */
