@@ -162,7 +162,7 @@ async function main() {
     "|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
-    "Aligned chips as predict.py cuts them (the image resized to 800 px on its longer side with dlib's resize_image first: what the labellers do, chip method dlib-5pt-800) against aligned chips cut from the image at its own size (dlib-5pt, the labels made before): the same arg-max class, and the mean TV distance.",
+    "Aligned chips as predict.py cuts them (landmarks and chip on the image resized to 800 px on its longer side with dlib's resize_image: what the labellers do, chip method dlib-5pt-800) against aligned chips cut from the image at its own size (dlib-5pt, the labels made before): the same arg-max class, and the mean TV distance.",
     "",
     "| classifier | faces | agree race | agree gender | agree age | TV race / gender / age |",
     "|---|---|---|---|---|---|",

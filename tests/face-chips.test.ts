@@ -132,8 +132,8 @@ describe.skipIf((!existsSync(LANDMARKER) && process.env.CI !== "true") || !exist
     const img = decode("grace-hopper-512.jpg");
     const [aligned] = await labelImage(ort, det, cls, layout, img, undefined, lm);
     expect(aligned.landmarks).toHaveLength(5);
-    // As predict.py: the chip is cut from the image resized to 800 px (512 → 800 here); boxes and points come back on
-    // the original (×511/799), so carrying them there again reproduces the label exactly.
+    // As predict.py: the chip is cut from the image resized to 800 px (512 → 800 here) with the landmarks placed there;
+    // the points come back on the original (×511/799), so carrying them there again reproduces the label exactly.
     const work = fairfacePreResize(img);
     expect([work.width, work.height]).toEqual([800, 800]);
     const s = 799 / 511;

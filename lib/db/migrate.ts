@@ -58,8 +58,9 @@ const sqliteFile = (url: string) => url.replace(/^file:/, "");
 
 /** Names of the committed migrations (of the URL's provider), in order. */
 function committedMigrations(provider: "sqlite" | "postgresql"): string[] {
-  const dir = path.join(process.cwd(), MIGRATIONS[provider]);
-  return readdirSync(dir, { withFileTypes: true })
+  // Read at run time from the deployed tree: the server bundle must not trace the project through it.
+  const dir = path.join(/* turbopackIgnore: true */ process.cwd(), MIGRATIONS[provider]);
+  return readdirSync(/* turbopackIgnore: true */ dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, "migration.sql")))
     .map((d) => d.name)
     .sort();

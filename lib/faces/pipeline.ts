@@ -87,9 +87,10 @@ function mapping(from: RgbaImage, to: RgbaImage) {
 
 /**
  * One image: detect every face, classify each — on FairFace's aligned chips when a landmarker is given (the
- * default of every labeller), as predict.py cuts them: the image resized to 800 px on its longer side first
- * (lib/faces/resize.ts), detected, landmarked and cut there, the boxes and points returned on the original; on
- * square crops of the image as it is otherwise.
+ * default of every labeller), cut as predict.py cuts them: from the image resized to 800 px on its longer side
+ * (lib/faces/resize.ts), with the landmarks placed there, the points returned on the original; on square crops of
+ * the image as it is otherwise. Detection runs on the image as it is: the detector is UltraFace, not predict.py's
+ * dlib CNN, and scales its input to 320 × 240 itself (a detour through 800 px would only resample it twice).
  */
 export async function labelImage(
   ort: Ort,
@@ -100,17 +101,17 @@ export async function labelImage(
   threshold?: number,
   landmarker?: Session | null,
 ): Promise<LabelledFace[]> {
+  const faces = await detectFaces(ort, detector, img, threshold);
   if (!landmarker) {
-    const faces = await detectFaces(ort, detector, img, threshold);
     const probs = await classifyFaces(ort, classifier, layout, img, faces);
     return faces.map((f, i) => ({ ...f, probabilities: probs[i] }));
   }
   const work = fairfacePreResize(img);
-  const faces = await detectFaces(ort, detector, work, threshold);
-  const points = await fivePoints(ort, landmarker, work, faces);
-  const probs = await classifyFaces(ort, classifier, layout, work, faces, points);
+  const there = faces.map(mapping(img, work).box);
+  const points = await fivePoints(ort, landmarker, work, there);
+  const probs = await classifyFaces(ort, classifier, layout, work, there, points);
   const back = mapping(work, img);
-  return faces.map((f, i) => ({ ...back.box(f), score: f.score, probabilities: probs[i], landmarks: points[i].map(back.point) }));
+  return faces.map((f, i) => ({ ...f, probabilities: probs[i], landmarks: points[i].map(back.point) }));
 }
 
 /**

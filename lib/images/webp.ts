@@ -31,7 +31,7 @@ function decoder(): Promise<Decode> {
       default: (b: ArrayBuffer) => Promise<RgbaPixels>;
       init: (m: WebAssembly.Module) => Promise<void>;
     };
-    await mod.init(await WebAssembly.compile(readFileSync(files.wasm)));
+    await mod.init(await WebAssembly.compile(readFileSync(/* turbopackIgnore: true */ files.wasm)));
     return (buf: Uint8Array) => mod.default(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
   })();
   loading.catch(() => (loading = null));
