@@ -87,6 +87,29 @@ describe("personal access tokens", () => {
     const list = await call(runs.GET as Handler, "/api/v1/runs?suite=fact-or-fair", { token: viewerToken });
     expect(list.status).toBe(200);
     expect((await list.json()).runs.map((r: { id: string }) => r.id)).toContain(created.id);
+    // Paged by key: following `next` one run at a time walks the whole list newest first, no run twice, none missed.
+    for (let i = 0; i < 3; i++) await call(runs.POST as Handler, "/api/v1/runs", { token: runnerToken, body: LAUNCH });
+    await plansSettled();
+    const all = (await (await call(runs.GET as Handler, "/api/v1/runs?limit=100", { token: viewerToken })).json()) as {
+      runs: Array<{ id: string }>;
+      next: string | null;
+    };
+    expect(all.runs.length).toBeGreaterThanOrEqual(4);
+    expect(all.next).toBeNull();
+    const walked: string[] = [];
+    let before: string | null = null;
+    do {
+      const page = (await (await call(runs.GET as Handler, `/api/v1/runs?limit=1${before ? `&before=${before}` : ""}`, { token: viewerToken })).json()) as {
+        runs: Array<{ id: string }>;
+        next: string | null;
+      };
+      walked.push(...page.runs.map((r) => r.id));
+      before = page.next;
+    } while (before && walked.length <= all.runs.length);
+    expect(walked).toEqual(all.runs.map((r) => r.id));
+    const unknown = await call(runs.GET as Handler, "/api/v1/runs?before=no-such-run", { token: viewerToken });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).error).toMatch(/before: no run "no-such-run"/);
     const one = await call(run.GET as Handler, `/api/v1/runs/${created.id}`, { token: viewerToken, params: { id: created.id } });
     expect((await one.json()).id).toBe(created.id);
     const s = await call(scores.GET as Handler, `/api/v1/runs/${created.id}/scores`, { token: viewerToken, params: { id: created.id } });

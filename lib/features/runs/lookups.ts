@@ -1,6 +1,7 @@
 // Reading runs for pages and route handlers: the run lists, one run's header, the settings a report prints. Pages
 // call these instead of querying the database, so the HTTP API and the CLI read runs the same way.
 import type { PrismaClient } from "../../../generated/prisma/client";
+import { DomainError } from "../../core/errors";
 
 /** The most runs a list page shows (newest first). */
 const LIST_LIMIT = 100;
@@ -52,12 +53,20 @@ export async function workspaceCounts(prisma: PrismaClient) {
   return { runs, models, images };
 }
 
-/** Runs for the HTTP API, newest first: what a CI job needs to find and follow its runs. */
-export async function runList(prisma: PrismaClient, q: { suite?: string; status?: string; id?: string; limit: number }) {
-  const runs = await prisma.run.findMany({
+/**
+ * Runs for the HTTP API, newest first: what a CI job needs to find and follow its runs. Paged by key: `before` = the
+ * previous page's last run (its `next`), so a page reads its own rows at any depth; null `next`: no more.
+ */
+export async function runList(prisma: PrismaClient, q: { suite?: string; status?: string; id?: string; limit: number; before?: string }) {
+  if (q.before && !(await prisma.run.findUnique({ where: { id: q.before }, select: { id: true } })))
+    throw new DomainError("invalid", `before: no run "${q.before}" (pass the previous page's next)`);
+  const take = Math.min(LIST_LIMIT, q.limit);
+  const found = await prisma.run.findMany({
     where: { ...(q.id ? { id: q.id } : {}), ...(q.suite ? { suiteId: q.suite } : {}), ...(q.status ? { status: q.status } : {}) },
-    orderBy: { createdAt: "desc" },
-    take: Math.min(LIST_LIMIT, q.limit),
+    // id breaks ties between runs created in the same millisecond, so pages neither repeat nor skip one
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    ...(q.before ? { cursor: { id: q.before }, skip: 1 } : {}),
+    take: take + 1,
     select: {
       id: true,
       name: true,
@@ -75,5 +84,9 @@ export async function runList(prisma: PrismaClient, q: { suite?: string; status?
       models: { select: { modelConfig: { select: { slug: true } } } },
     },
   });
-  return runs.map(({ models, suiteId, ...r }) => ({ ...r, suite: suiteId, models: models.map((m) => m.modelConfig.slug) }));
+  const runs = found.slice(0, take);
+  return {
+    runs: runs.map(({ models, suiteId, ...r }) => ({ ...r, suite: suiteId, models: models.map((m) => m.modelConfig.slug) })),
+    next: found.length > take ? runs[runs.length - 1].id : null,
+  };
 }

@@ -32,7 +32,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     query: runListQuery,
     ok: {
       status: 200,
-      description: "{ runs: [{ id, name, suite, modality, status, preset, seed, plannedCount, budgetUsd, spentUsd, models, createdAt, … }] }",
+      description:
+        "{ runs: [{ id, name, suite, modality, status, preset, seed, plannedCount, budgetUsd, spentUsd, models, createdAt, … }], next: the id to pass as `before` for the next page, or null }",
     },
   },
   {

@@ -28,6 +28,7 @@ export const runListQuery = z.strictObject({
   suite: z.string().trim().max(64).optional().describe("only runs of this suite"),
   status: z.string().trim().max(32).optional().describe("only runs in this status (queued, running, completed …)"),
   limit: z.coerce.number().int().min(1).max(100).default(50).describe("newest first, at most 100"),
+  before: z.string().trim().min(1).max(64).optional().describe("the page after this run: the previous page's `next` (runs created before it)"),
 });
 
 export const steerBody = z.strictObject({

@@ -16,17 +16,19 @@ import { runListQuery, steerBody, type STEER_ACTIONS } from "./schemas";
 const runView = <R extends { id: string; status: string }>(r: R, failed: number) => ({ ...r, outcome: outcomeLabel(r.status, failed), failed });
 
 export async function listRuns(query: Record<string, string>) {
-  const runs = await runList(db(), runListQuery.parse(query));
+  const { runs, next } = await runList(db(), runListQuery.parse(query));
   const counts = await outcomeCounts(
     db(),
     runs.map((r) => r.id),
   );
-  return { runs: runs.map((r) => runView(r, counts.get(r.id)?.failed ?? 0)) };
+  return { runs: runs.map((r) => runView(r, counts.get(r.id)?.failed ?? 0)), next };
 }
 
 export async function launch(body: unknown, { viewer }: { viewer: Viewer | null }) {
   const run = await launchRun(db(), viewer!, body as never);
-  const [view] = await runList(db(), { id: run.id, limit: 1 });
+  const {
+    runs: [view],
+  } = await runList(db(), { id: run.id, limit: 1 });
   return { run: runView(view, 0) };
 }
 
