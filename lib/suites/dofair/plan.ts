@@ -19,6 +19,19 @@ export function plannedGuidance(config: DofairConfig, content: DofairContent): n
 
 const helperKey = (kind: Augmentation, e: Entry, method: Method, r: number) => `${kind}|${e.id}|${method}|${r}`;
 
+/** What a helper row and the image row it completes share: the entry, its truth, the augmentation and the repeat. */
+const coordinates = (e: Entry, augmentation: Augmentation | null, r: number) => ({
+  context: augmentation,
+  statisticId: e.id,
+  level: e.dimension,
+  attribute: null,
+  scenarioIndex: null,
+  repeatIndex: r,
+  optionsJson: "[]",
+  identityJson: null,
+  groundTruthJson: truthJson(e),
+});
+
 export function* planDofair(config: DofairConfig, content: DofairContent): Generator<SuitePlannedQuery> {
   const entries = selectedEntries(content, config);
   const wording = config.wording;
@@ -30,16 +43,8 @@ export function* planDofair(config: DofairConfig, content: DofairContent): Gener
             role: "helper",
             modality: "llm",
             test: HELPER_TEST,
-            context: v.augmentation,
-            statisticId: e.id,
-            level: e.dimension,
-            attribute: null,
-            scenarioIndex: null,
-            repeatIndex: r,
+            ...coordinates(e, v.augmentation, r),
             prompt: helperPrompt(e, v.method, v.augmentation, wording),
-            optionsJson: "[]",
-            identityJson: null,
-            groundTruthJson: truthJson(e),
             key: helperKey(v.augmentation, e, v.method, r),
           };
   for (const e of entries)
@@ -49,16 +54,8 @@ export function* planDofair(config: DofairConfig, content: DofairContent): Gener
           role: "subject",
           modality: "t2i",
           test: v.method,
-          context: v.augmentation,
-          statisticId: e.id,
-          level: e.dimension,
-          attribute: null,
-          scenarioIndex: null,
-          repeatIndex: r,
+          ...coordinates(e, v.augmentation, r),
           prompt: imagePrompt(e, v.method, wording),
-          optionsJson: "[]",
-          identityJson: null,
-          groundTruthJson: truthJson(e),
           dependsOn: v.augmentation ? helperKey(v.augmentation, e, v.method, r) : null,
         };
 }

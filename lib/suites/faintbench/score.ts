@@ -193,7 +193,22 @@ export interface ModelScores {
 function scoredAt(units: Entry[][], key: Key, resamples: number, seed: number): Scored {
   const mine = units.map((u) => u.filter((e) => (e.w[key] ?? 0) > 0)).filter((u) => u.length);
   const mean = (es: readonly Entry[]) => weightedMean(es.map((e) => ({ value: e.value, weight: e.w[key]! })));
-  const ci = bootstrap(mine, (s) => mean(s.flat()), resamples, seed);
+  // A resample is a multiset of units: each unit's weighted sum and weight, added up once per draw (no allocation).
+  const sums = mine.map((u) => u.reduce((a, e) => ({ num: a.num + e.value * e.w[key]!, den: a.den + e.w[key]! }), { num: 0, den: 0 }));
+  const ci = bootstrap(
+    sums,
+    (s) => {
+      let num = 0;
+      let den = 0;
+      for (const x of s) {
+        num += x.num;
+        den += x.den;
+      }
+      return den > 0 ? num / den : null;
+    },
+    resamples,
+    seed,
+  );
   return { value: mean(mine.flat()), n: mine.length, ...(ci ?? {}) };
 }
 
