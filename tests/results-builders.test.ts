@@ -268,14 +268,16 @@ describe("comparison and CSV", () => {
     const groups = [group({ run: { id: "r1", name: 'Run "one", big' } }), group({ run, attribute: "gender", sKLD: null })];
     const csv = scoresCsv(
       groups,
-      new Map([[pointIntervalKey(groups[0]), { sFact: { lo: 0.4, hi: 0.6, se: 0.05, resamples: 1000 }, sE: null, sKLD: null, sFair: null, distance: null }]]),
+      new Map([[pointIntervalKey(groups[0]), { sFact: { estimate: 0.51, lo: 0.4, hi: 0.6, se: 0.05, resamples: 1000, flags: ["collapsed" as const] }, sE: null, sKLD: null, sFair: null, distance: null }]]),
     );
     const lines = csv.trim().split("\n");
     expect(lines[0]).toBe(SCORE_CSV_COLUMNS.join(","));
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain('"Run ""one"", big"');
-    expect(lines[1]).toContain(",S-B,race,10,0,0.5,0.4,0.9,0.94,0.1,0.4,0.6,");
-    expect(lines[2]).toMatch(/,gender,10,0,0\.5,0\.4,,0\.94,0\.1,,,,,,,,,,,global$/); // an LLM row: d by the definition
+    expect(lines[1]).toContain(",S-B,race,10,0,0.5,0.4,0.9,0.94,0.1,0.51,0.4,0.6,collapsed,");
+    expect(lines[1]).toMatch(/,global,population,bias-corrected estimate and basic interval from a Rao–Wu/);
+    // an LLM row without intervals: d by the definition, no target or method
+    expect(lines[2]).toMatch(/,gender,10,0,0\.5,0\.4,,0\.94,0\.1(,){21}global,,$/);
   });
 });
 

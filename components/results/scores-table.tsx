@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useState } from "react";
 import type { GroupResult } from "@/lib/metrics/scores";
 import { Score } from "@/components/ui/score";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -9,6 +10,8 @@ import { breakdownPageHref } from "@/lib/results/links";
 import { useRunIntervals } from "./use-intervals";
 import { Delta } from "@/components/results/delta";
 import { CONTEXT_LABELS } from "@/lib/benchmark/labels";
+import { IntervalCell, IntervalTargetPicker } from "./interval-cell";
+import { DEFAULT_INTERVAL_TARGET, type IntervalTarget } from "@/lib/metrics/design";
 
 const METRIC_COLUMNS = [
   ["sFact", "S_fact"],
@@ -23,7 +26,8 @@ const groupKey = (s: GroupResult) => `${s.model}|${s.modality}|${s.test}|${s.con
 /**
  * Scores per (model, test, context, attribute), ×100; optionally with the run each row comes from, the difference
  * to `baseline` rows of the same group (e.g. human-corrected against model labels), links to each row's breakdown,
- * and ± the bootstrap 95 % interval half-width of the runs in `intervalsFor` (fetched after the page is shown).
+ * and the bias-corrected estimate with its 95 % interval for the runs in `intervalsFor` (fetched after the page is
+ * shown), under the target the reader picks (the population by default), labelled as such.
  */
 export function ScoresTable({
   rows,
@@ -43,8 +47,11 @@ export function ScoresTable({
 }) {
   const withRun = !hideRunColumn && rows.some((r) => r.run);
   const base = new Map((baseline ?? []).map((b) => [groupKey(b), b]));
-  const iv = useRunIntervals(intervalsFor, intervalParams);
+  const [target, setTarget] = useState<IntervalTarget>(DEFAULT_INTERVAL_TARGET);
+  const iv = useRunIntervals(intervalsFor, { ...intervalParams, ...(target === DEFAULT_INTERVAL_TARGET ? {} : { target }) });
   return (
+    <>
+      {intervalsFor.length > 0 && <IntervalTargetPicker target={target} onChange={setTarget} pending={iv.pending} errors={iv.errors} />}
     <Table>
       <thead>
         <tr>
@@ -96,15 +103,7 @@ export function ScoresTable({
                 return (
                   <Td key={key} className="text-right">
                     <Score value={s[key]} />
-                    {i && (
-                      <span
-                        data-testid={`pm-${key}`}
-                        className="block text-[10px] tabular-nums text-slate-500"
-                        title={`95 % bootstrap interval ${(i.lo * 100).toFixed(2)}–${(i.hi * 100).toFixed(2)}`}
-                      >
-                        ±{(((i.hi - i.lo) / 2) * 100).toFixed(2)}
-                      </span>
-                    )}
+                    {i && <IntervalCell interval={i} target={target} testId={`pm-${key}`} />}
                     {baseline && (
                       <Delta value={delta} metric={key} title="difference to the model's own labels (green: better for this metric)" testId={`delta-${key}`} />
                     )}
@@ -125,5 +124,6 @@ export function ScoresTable({
         })}
       </tbody>
     </Table>
+    </>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useQueries } from "@tanstack/react-query";
 import type { BootstrapIntervals } from "@/lib/metrics/bootstrap";
-import type { IntervalsResult } from "@/lib/features/results/explore";
+import type { IntervalsResult } from "@/lib/features/results/intervals";
 import { pointIntervalKey } from "@/lib/results/tradeoff";
 
 /**

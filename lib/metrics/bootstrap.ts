@@ -1,23 +1,14 @@
-// Bootstrap confidence intervals for the scores: answers are resampled with replacement within each
-// (statistic, level) cell — the unit the paper's scores are built from — and every score recomputed. Seeded, so
-// the same data and seed give the same intervals.
-import { classCount, classesOf, type Attribute, type Label } from "../benchmark";
-import { createRng } from "../benchmark/rng";
-import type { AnswerRecord, DistanceMethod, Scores } from "./scores";
-import { scoresFromCells, truthOf, weightOf } from "./scores";
+// Bootstrap intervals for FACT-OR-FAIR's scores from answer records: the records are arranged by how they were
+// sampled — (statistic, level) cells, their scenarios (`cluster`), and their units (an answer; an image with its
+// faces: `unit`) — and handed to the stratified cluster bootstrap (cluster-bootstrap.ts), which resamples what
+// the chosen target says was drawn. Seeded, so the same data and seed give the same intervals.
+import { classCount, classesOf, type Attribute } from "../benchmark";
+import type { AnswerRecord, DistanceMethod } from "./scores";
+import { truthOf, weightOf } from "./scores";
+import { designBootstrap, designBootstrapSteps, type BootstrapIntervals, type DesignCell } from "./cluster-bootstrap";
+import { DEFAULT_INTERVAL_TARGET, type IntervalTarget } from "./design";
 
-export const BOOTSTRAP_METRICS = ["sFact", "sE", "sKLD", "sFair", "distance"] as const;
-export type BootstrapMetric = (typeof BOOTSTRAP_METRICS)[number];
-
-interface Interval {
-  /** lower and upper percentile bounds */
-  lo: number;
-  hi: number;
-  /** bootstrap standard error */
-  se: number;
-  /** resamples in which the score was defined */
-  resamples: number;
-}
+export { BOOTSTRAP_METRICS, type BootstrapIntervals, type BootstrapMetric } from "./cluster-bootstrap";
 
 export interface BootstrapOptions {
   resamples?: number;
@@ -26,25 +17,72 @@ export interface BootstrapOptions {
   level?: number;
   /** how d is found (scores.ts DistanceMethod) */
   method?: DistanceMethod;
+  /** what the interval is about (design.ts); the population by default */
+  target?: IntervalTarget;
+  /** the previous method, for the simulation only (cluster-bootstrap.ts `scheme`) */
+  scheme?: "design" | "answers-percentile";
 }
 
-function percentile(sorted: number[], q: number): number {
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
-}
+export type BootstrapRecord = Pick<AnswerRecord, "statisticId" | "level" | "answer" | "count" | "truth"> & {
+  /** the scenario (or prompt) the answer is to, within its cell; absent: one per cell */
+  cluster?: string | number | null;
+  /** the unit its answer belongs to — an image, whose faces are never split; absent: every answer is its own unit */
+  unit?: string | null;
+};
 
-export type BootstrapIntervals = Record<BootstrapMetric, Interval | null>;
-type BootstrapRecord = Pick<AnswerRecord, "statisticId" | "level" | "answer" | "count" | "truth">;
-
-/** Percentile intervals for S_fact, S_E, S_KLD, S_fair and d of one group's records (one attribute). */
-export function bootstrapScores(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute, opts: BootstrapOptions = {}): BootstrapIntervals {
-  const steps = bootstrapSteps(records, attribute, opts);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
+/** The records arranged as cells → clusters → units (class counts per unit; refusals are units without one). */
+export function designCells(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute): DesignCell[] {
+  const classes = classesOf(attribute) as readonly string[];
+  const k = classCount(attribute);
+  const cells = new Map<string, DesignCell & { byCluster: Map<string, { answers: number[][]; byUnit: Map<string, number[]> }> }>();
+  for (const r of records) {
+    const key = `${r.statisticId}|${r.level}`;
+    let c = cells.get(key);
+    if (!c) {
+      const truthLabel = truthOf(r, attribute);
+      c = { statisticId: r.statisticId, level: r.level, truth: truthLabel ? classes.indexOf(truthLabel) : -1, truthLabel, clusters: [], byCluster: new Map() };
+      cells.set(key, c);
+    }
+    const clusterKey = String(r.cluster ?? "");
+    let cl = c.byCluster.get(clusterKey);
+    if (!cl) c.byCluster.set(clusterKey, (cl = { answers: [], byUnit: new Map() }));
+    const idx = r.answer === null ? -1 : classes.indexOf(r.answer);
+    if (r.answer !== null && idx < 0) throw new RangeError(`"${r.answer}" is not a ${attribute} class`);
+    const w = weightOf(r);
+    if (r.unit) {
+      let u = cl.byUnit.get(r.unit);
+      if (!u) cl.byUnit.set(r.unit, (u = new Array<number>(k).fill(0)));
+      if (idx >= 0) u[idx] += w;
+      continue;
+    }
+    for (let i = 0; i < w; i++) {
+      const u = new Array<number>(k).fill(0);
+      if (idx >= 0) u[idx] = 1;
+      cl.answers.push(u);
+    }
   }
+  // Clusters in a fixed order, so the same data gives the same resamples whatever order the records came in.
+  return [...cells.values()].map(({ byCluster, ...c }) => ({
+    ...c,
+    clusters: [...byCluster.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, cl]) => [...cl.answers, ...[...cl.byUnit.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, u]) => u)]),
+  }));
+}
+
+const designOptions = (attribute: Attribute, opts: BootstrapOptions) => ({
+  resamples: opts.resamples ?? 1000,
+  seed: opts.seed ?? 1,
+  key: attribute,
+  level: opts.level,
+  target: opts.target ?? DEFAULT_INTERVAL_TARGET,
+  method: opts.method,
+  scheme: opts.scheme,
+});
+
+/** Intervals for S_fact, S_E, S_KLD, S_fair and d of one group's records (one attribute). */
+export function bootstrapScores(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute, opts: BootstrapOptions = {}): BootstrapIntervals {
+  return designBootstrap(designCells(records, attribute), classCount(attribute), designOptions(attribute, opts));
 }
 
 /**
@@ -56,68 +94,10 @@ export async function bootstrapScoresAsync(
   attribute: Attribute,
   opts: BootstrapOptions = {},
 ): Promise<BootstrapIntervals> {
-  const steps = bootstrapSteps(records, attribute, opts);
+  const steps = designBootstrapSteps(designCells(records, attribute), classCount(attribute), designOptions(attribute, opts));
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-}
-
-/** Yields after every slice of about `SLICE_MS` of work (checked between resamples). */
-const SLICE_MS = 15;
-
-function* bootstrapSteps(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute, opts: BootstrapOptions): Generator<void, BootstrapIntervals> {
-  const resamples = opts.resamples ?? 1000;
-  const level = opts.level ?? 0.95;
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError("resamples must be a positive integer");
-  const classes = classesOf(attribute) as readonly string[];
-  const k = classCount(attribute);
-  // Per cell: the answers as class indices (k = refused), and the index of the true class.
-  const cells = new Map<string, { statisticId: string; level: "highest" | "lowest"; answers: number[]; truth: number; truthLabel: Label | null }>();
-  for (const r of records) {
-    const key = `${r.statisticId}|${r.level}`;
-    let c = cells.get(key);
-    if (!c) {
-      const truthLabel = truthOf(r, attribute);
-      cells.set(key, (c = { statisticId: r.statisticId, level: r.level, answers: [], truth: truthLabel ? classes.indexOf(truthLabel) : -1, truthLabel }));
-    }
-    const idx = r.answer === null ? k : classes.indexOf(r.answer);
-    if (idx < 0) throw new RangeError(`"${r.answer}" is not a ${attribute} class`);
-    for (let w = weightOf(r); w > 0; w--) c.answers.push(idx);
-  }
-  const rng = createRng(opts.seed ?? 1, `bootstrap|${attribute}`);
-  const values: Record<BootstrapMetric, number[]> = { sFact: [], sE: [], sKLD: [], sFair: [], distance: [] };
-  const list = [...cells.values()];
-  let sliceStart = performance.now();
-  for (let b = 0; b < resamples; b++) {
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      yield;
-      sliceStart = performance.now();
-    }
-    const resampled = list.map((c) => {
-      const counts = new Array<number>(k).fill(0);
-      const n = c.answers.length;
-      for (let i = 0; i < n; i++) {
-        const a = c.answers[Math.floor(rng.float() * n)];
-        if (a < k) counts[a]++;
-      }
-      return { statisticId: c.statisticId, level: c.level, counts, truth: c.truthLabel, correct: c.truth >= 0 ? counts[c.truth] : 0 };
-    });
-    const s: Omit<Scores, "n" | "refused"> = scoresFromCells(resampled, k, opts.method);
-    for (const m of BOOTSTRAP_METRICS) if (s[m] !== null) values[m].push(s[m] as number);
-  }
-  const out = {} as Record<BootstrapMetric, Interval | null>;
-  for (const m of BOOTSTRAP_METRICS) {
-    const v = values[m].sort((x, y) => x - y);
-    // A score defined in fewer than half of the resamples has no meaningful interval.
-    if (v.length < resamples / 2) {
-      out[m] = null;
-      continue;
-    }
-    const mean = v.reduce((a, x) => a + x, 0) / v.length;
-    const se = Math.sqrt(v.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, v.length - 1));
-    out[m] = { lo: percentile(v, (1 - level) / 2), hi: percentile(v, 1 - (1 - level) / 2), se, resamples: v.length };
-  }
-  return out;
 }

@@ -1,11 +1,12 @@
-// Scores as CSV: one row per run × model × test/context × attribute, on the 0–1 scale, with the bootstrap 95 %
-// bounds where they have been computed (empty otherwise).
+// Scores as CSV: one row per run × model × test/context × attribute, on the 0–1 scale, with the bias-corrected
+// estimates, 95 % bounds and flags where intervals have been computed (empty otherwise), their target and method.
 import { stringify } from "csv-stringify/sync";
 import { BOOTSTRAP_METRICS, type BootstrapIntervals, type BootstrapMetric } from "../metrics/bootstrap";
 import type { MeasuredGroup } from "./leaderboard";
 import { columnOf, pointIntervalKey } from "./tradeoff";
 import { distanceMethodOf } from "../metrics/scores";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../metrics/profiles";
+import { DEFAULT_INTERVAL_TARGET, INTERVAL_METHOD, type IntervalTarget } from "../metrics/design";
 
 const CSV_NAMES: Record<BootstrapMetric, string> = { sFact: "s_fact", sE: "s_e", sKLD: "s_kld", sFair: "s_fair", distance: "d" };
 
@@ -21,9 +22,12 @@ export const SCORE_CSV_COLUMNS: readonly string[] = [
   "n",
   "refused",
   ...BOOTSTRAP_METRICS.map((m) => CSV_NAMES[m]),
-  ...BOOTSTRAP_METRICS.flatMap((m) => [`${CSV_NAMES[m]}_lo`, `${CSV_NAMES[m]}_hi`]),
+  ...BOOTSTRAP_METRICS.flatMap((m) => [`${CSV_NAMES[m]}_estimate`, `${CSV_NAMES[m]}_lo`, `${CSV_NAMES[m]}_hi`, `${CSV_NAMES[m]}_flags`]),
   // how d was found: "global" (the paper's definition) or "bounded" (the released scripts' search; the release profile)
   "d_method",
+  // what the intervals are about and how they were computed (lib/metrics/design.ts)
+  "interval_target",
+  "interval_method",
 ];
 
 /**
@@ -39,6 +43,7 @@ export function scoresCsv(
   groups: readonly MeasuredGroup[],
   intervals: ReadonlyMap<string, BootstrapIntervals> = new Map(),
   profile: ScoringProfile = DEFAULT_PROFILE,
+  target: IntervalTarget = DEFAULT_INTERVAL_TARGET,
 ): string {
   const num = (v: number | null | undefined) => (v === null || v === undefined ? "" : v);
   const rows = groups.map((g) => {
@@ -55,8 +60,10 @@ export function scoresCsv(
       g.n,
       g.refused,
       ...BOOTSTRAP_METRICS.map((m) => num(g[m])),
-      ...BOOTSTRAP_METRICS.flatMap((m) => [num(iv?.[m]?.lo), num(iv?.[m]?.hi)]),
+      ...BOOTSTRAP_METRICS.flatMap((m) => [num(iv?.[m]?.estimate), num(iv?.[m]?.lo), num(iv?.[m]?.hi), iv?.[m]?.flags.join(" ") ?? ""]),
       distanceMethodOf(profile, g.modality),
+      iv ? target : "",
+      iv ? INTERVAL_METHOD : "",
     ];
   });
   return stringify(rows, { header: true, columns: [...SCORE_CSV_COLUMNS], record_delimiter: "\n", cast: { string: escapeFormula } });

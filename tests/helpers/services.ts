@@ -18,6 +18,7 @@ export * from "../../lib/features/review/detections";
 export * from "../../lib/features/review/assignments";
 export * from "../../lib/features/review/options";
 export * from "../../lib/features/results/explore";
+export * from "../../lib/features/results/intervals";
 export * from "../../lib/features/runs/pinned";
 export * from "../../lib/core/errors";
 export * from "../../lib/features/review/report";

@@ -3,7 +3,7 @@
 // answers or faces behind one bar segment, paginated.
 import { assertOneClassifier } from "../../faces/run-provenance";
 import { createHash } from "node:crypto";
-import type { PrismaClient } from "../../../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../../../generated/prisma/client";
 import type { Attribute, Context, Label, Level, Test } from "../../benchmark";
 import {
   bootstrapScoresAsync,
@@ -11,6 +11,7 @@ import {
   distanceMethodOf,
   type AnswerRecord,
   type BootstrapIntervals,
+  type BootstrapRecord,
   type DetailedGroupResult,
   type GroupResult,
 } from "../../metrics";
@@ -22,6 +23,7 @@ import { badRequest, DomainError, tooMany } from "../../core/errors";
 import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { dialectOf, jsonTextSql } from "../../db/dialect";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
+import { DEFAULT_INTERVAL_TARGET, INTERVAL_METHOD, INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
 
 export interface ScoreOptions {
   raceMapping?: RaceMapping;
@@ -48,14 +50,28 @@ type CountRow = {
  * (a few hundred rows whatever the run's size); for T2I runs the face records streamed and merged.
  */
 export async function aggregatedRecords(prisma: PrismaClient, runId: string, opts: ScoreOptions = {}): Promise<AnswerRecord[]> {
+  return mergedRecords(prisma, runId, opts, false);
+}
+
+/**
+ * The same records kept apart by how they were sampled, for the intervals: an LLM answer with its scenario
+ * (`cluster`, a few thousand rows at most), a face with its image (`unit`: faces of one image are never resampled
+ * as if independent).
+ */
+export async function designRecords(prisma: PrismaClient, runId: string, opts: ScoreOptions = {}): Promise<Array<AnswerRecord & BootstrapRecord>> {
+  return mergedRecords(prisma, runId, opts, true);
+}
+
+async function mergedRecords(prisma: PrismaClient, runId: string, opts: ScoreOptions, design: boolean): Promise<Array<AnswerRecord & BootstrapRecord>> {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true } });
   const bm = await runBenchmark(prisma, runId);
   if (!run || !bm) return [];
   if (run.modality === "t2i") {
-    const merged = new Map<string, AnswerRecord>();
+    const merged = new Map<string, AnswerRecord & BootstrapRecord>();
     for await (const chunk of runRecordChunks(prisma, runId, opts)) {
       for (const r of chunk) {
-        const key = [r.model, r.test, r.statisticId, r.level, r.attribute, r.answer].join("|");
+        const unit = design ? (r as FaceRecord).imageId : null;
+        const key = [r.model, r.test, r.statisticId, r.level, r.attribute, r.answer, unit].join("|");
         const m = merged.get(key);
         if (m) m.count = (m.count ?? 1) + 1;
         else
@@ -70,20 +86,22 @@ export async function aggregatedRecords(prisma: PrismaClient, runId: string, opt
             answer: r.answer,
             truth: r.truth,
             count: 1,
+            ...(unit ? { unit } : {}),
           });
       }
     }
     return [...merged.values()];
   }
   const slug = opts.modelSlug ?? null;
-  const rows = await prisma.$queryRaw<CountRow[]>`
+  const rows = await prisma.$queryRaw<Array<CountRow & { scenario: number | null }>>`
     SELECT m."slug" AS model, q."test" AS test, q."context" AS context, q."statisticId" AS "statisticId", q."level" AS level,
-           q."attribute" AS attribute, o."gender" AS gender, o."race" AS race, COUNT(*) AS n
+           q."attribute" AS attribute, o."gender" AS gender, o."race" AS race,
+           ${design ? Prisma.sql`q."scenarioIndex"` : Prisma.sql`NULL`} AS scenario, COUNT(*) AS n
     FROM "Query" q
     JOIN "ModelConfig" m ON m."id" = q."modelConfigId"
     LEFT JOIN "Outcome" o ON o."queryId" = q."id"
     WHERE q."runId" = ${runId} AND q."status" IN ('answered', 'refused') AND (CAST(${slug} AS TEXT) IS NULL OR m."slug" = ${slug})
-    GROUP BY m."slug", q."test", q."context", q."statisticId", q."level", q."attribute", o."gender", o."race"`;
+    GROUP BY m."slug", q."test", q."context", q."statisticId", q."level", q."attribute", o."gender", o."race"${design ? Prisma.sql`, q."scenarioIndex"` : Prisma.empty}`;
   return rows.flatMap((r) =>
     // As runRecordChunks: an objective query scores its own attribute, a subjective answer both of the person's.
     scoredAttributes(bm, r.statisticId, r.attribute).map((attribute) => ({
@@ -97,12 +115,13 @@ export async function aggregatedRecords(prisma: PrismaClient, runId: string, opt
       answer: ((attribute === "gender" ? r.gender : r.race) ?? null) as Label | null,
       truth: pinnedTruth(bm, r.statisticId, attribute, r.level as Level),
       count: Number(r.n),
+      ...(r.scenario !== null && r.scenario !== undefined ? { cluster: Number(r.scenario) } : {}),
     })),
   );
 }
 
 /** These are FACT-OR-FAIR's scores: another suite's run is scored by its suite (its views), never read as if it were one. */
-async function assertFactOrFairRun(prisma: PrismaClient, runId: string) {
+export async function assertFactOrFairRun(prisma: PrismaClient, runId: string) {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { suiteId: true } });
   if (run && run.suiteId !== DEFAULT_SUITE_ID)
     throw new DomainError(
@@ -175,100 +194,6 @@ export async function runInfluenceCounts(prisma: PrismaClient, runId: string): P
 export async function runInfluence(prisma: PrismaClient, runId: string): Promise<InfluenceRow[]> {
   const bm = await runBenchmark(prisma, runId);
   return bm ? contextInfluence(await runInfluenceCounts(prisma, runId), bm) : [];
-}
-
-interface GroupIntervals {
-  model: string;
-  modality: "llm" | "t2i";
-  test: Test;
-  context: Context | null;
-  attribute: Attribute;
-  intervals: BootstrapIntervals;
-}
-
-export interface IntervalsResult {
-  runId: string;
-  resamples: number;
-  seed: number;
-  level: number;
-  /** the scoring profile d was found under */
-  profile: ScoringProfile;
-  computedAt: string;
-  cached: boolean;
-  groups: GroupIntervals[];
-}
-
-const inFlight = new Map<string, Promise<IntervalsResult>>();
-
-/** The interval choices offered: each distinct pair is its own computation, so the set is small and bounded. */
-export const INTERVAL_LEVELS = [0.9, 0.95, 0.99] as const;
-export const INTERVAL_RESAMPLES = [1000, 2000, 5000] as const;
-
-/**
- * One bootstrap computation at a time per process: they are CPU-bound, and a burst of requests for different runs
- * must queue rather than share the event loop's slices ever more thinly. Requests for the same data share a job.
- */
-let computeQueue: Promise<unknown> = Promise.resolve();
-let queued = 0;
-const MAX_QUEUED_INTERVALS = 32;
-function enqueue<T>(job: () => Promise<T>): Promise<T> {
-  if (queued >= MAX_QUEUED_INTERVALS) return Promise.reject(tooMany("too many interval computations queued; try again shortly"));
-  queued++;
-  const next = computeQueue.then(job, job).finally(() => queued--);
-  computeQueue = next.catch(() => undefined);
-  return next;
-}
-
-/**
- * Bootstrap 95 % intervals for every group of a run (resampling answers within statistic × level, seeded with the
- * run's seed). Cached in ScoreCache under a hash of the aggregated data and options, so a repeat request is a read,
- * and new answers or labels are a new key; concurrent requests for one key share one computation, which yields to
- * the event loop as it goes.
- */
-export async function runIntervals(
-  prisma: PrismaClient,
-  runId: string,
-  opts: ScoreOptions & { resamples?: number; level?: number } = {},
-): Promise<IntervalsResult | null> {
-  const run = await prisma.run.findUnique({ where: { id: runId }, select: { seed: true } });
-  if (!run) return null;
-  await assertFactOrFairRun(prisma, runId);
-  const resamples = opts.resamples ?? 1000;
-  const level = opts.level ?? 0.95;
-  if (!(INTERVAL_RESAMPLES as readonly number[]).includes(resamples)) throw badRequest(`resamples must be one of ${INTERVAL_RESAMPLES.join(", ")}`);
-  if (!(INTERVAL_LEVELS as readonly number[]).includes(level)) throw badRequest(`level must be one of ${INTERVAL_LEVELS.join(", ")}`);
-  const records = await aggregatedRecords(prisma, runId, opts);
-  const canonical = records
-    .map((r) => [r.model, r.modality, r.test, r.context, r.statisticId, r.level, r.attribute, r.answer, r.truth ?? "-", r.count ?? 1].join("|"))
-    .sort();
-  const profile = opts.profile ?? DEFAULT_PROFILE;
-  const key = createHash("sha256")
-    .update(JSON.stringify({ v: 3, runId, resamples, level, seed: run.seed, profile, canonical }))
-    .digest("hex");
-  const hit = await prisma.scoreCache.findUnique({ where: { key } });
-  if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };
-  let job = inFlight.get(key);
-  if (!job) {
-    job = enqueue(async () => {
-      const groups: GroupIntervals[] = [];
-      for (const g of detailedGroups(records, profile)) {
-        const mine = records.filter(
-          (r) => r.model === g.model && r.modality === g.modality && r.test === g.test && r.context === g.context && r.attribute === g.attribute,
-        );
-        const intervals = await bootstrapScoresAsync(mine, g.attribute, { resamples, level, seed: run.seed, method: distanceMethodOf(profile, g.modality) });
-        groups.push({ model: g.model, modality: g.modality, test: g.test, context: g.context, attribute: g.attribute, intervals });
-      }
-      const result: IntervalsResult = { runId, resamples, seed: run.seed, level, profile, computedAt: new Date().toISOString(), cached: false, groups };
-      await prisma.scoreCache.upsert({ where: { key }, create: { key, runId, kind: "bootstrap", json: JSON.stringify(result) }, update: {} });
-      // Older entries of this run are stale (other data or options): keep the table from growing without bound.
-      await prisma.scoreCache.deleteMany({
-        where: { runId, kind: "bootstrap", key: { not: key }, createdAt: { lt: new Date(Date.now() - 24 * 3600 * 1000) } },
-      });
-      return result;
-    }).finally(() => inFlight.delete(key));
-    inFlight.set(key, job);
-  }
-  return job;
 }
 
 export interface AnswerFilter {

@@ -5,12 +5,14 @@ import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/metrics/profiles";
 import { db } from "@/lib/db";
 import { LABEL_SOURCES } from "@/lib/features/results/run-results";
-import { runIntervals, runsScores } from "@/lib/features/results/explore";
+import { runsScores } from "@/lib/features/results/explore";
+import { runIntervals } from "@/lib/features/results/intervals";
 import { scoresCsv } from "@/lib/results/csv";
 import { attachment } from "@/lib/results/export";
 import { runIdsParam } from "@/lib/results/selection";
 import { pointIntervalKey } from "@/lib/results/tradeoff";
 import type { BootstrapIntervals } from "@/lib/metrics";
+import { intervalTargetParam } from "@/lib/server/api/schemas";
 import { DomainError } from "@/lib/core/errors";
 import { outcomeCounts } from "@/lib/features/runs/outcomes";
 import { outcomeLabel } from "@/lib/core/run-status";
@@ -30,6 +32,7 @@ const schema = z.strictObject({
   profile: z.enum(SCORING_PROFILES).default(DEFAULT_PROFILE),
   /** 1: add bootstrap bounds (computed now if not cached; suites with generic views always carry theirs) */
   intervals: z.enum(["0", "1"]).default("0"),
+  target: intervalTargetParam,
   /** suites whose content is reviewed: score every item or only verified ones */
   items: z.enum(ITEM_SETS).default("all"),
 });
@@ -58,15 +61,15 @@ export const GET = jsonRead("results.read", async (query, { viewer }) => {
   const intervals = new Map<string, BootstrapIntervals>();
   if (parsed.data.intervals === "1") {
     for (const run of ordered) {
-      const res = await runIntervals(db(), run.id, { labels, raceMapping, profile });
+      const res = await runIntervals(db(), run.id, { labels, raceMapping, profile, target: parsed.data.target });
       for (const g of res?.groups ?? []) intervals.set(pointIntervalKey({ ...g, run }), g.intervals);
     }
   }
   const stamp = new Date().toISOString().slice(0, 10);
-  if (format === "csv") return attachment(scoresCsv(groups, intervals, profile), `fact-or-fair-scores-${profile}-${stamp}.csv`, "text/csv; charset=utf-8");
+  if (format === "csv") return attachment(scoresCsv(groups, intervals, profile, parsed.data.target), `fact-or-fair-scores-${profile}-${stamp}.csv`, "text/csv; charset=utf-8");
   const results = groups.map((g) => ({ ...g, intervals: intervals.get(pointIntervalKey(g)) ?? null }));
   return attachment(
-    JSON.stringify({ labels, raceMapping, profile, runs: ordered, results }, null, 2) + "\n",
+    JSON.stringify({ labels, raceMapping, profile, intervalTarget: parsed.data.target, runs: ordered, results }, null, 2) + "\n",
     `fact-or-fair-scores-${profile}-${stamp}.json`,
     "application/json",
   );

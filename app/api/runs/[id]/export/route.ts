@@ -6,7 +6,8 @@ import { DomainError } from "@/lib/core/errors";
 import { actorOf, audit } from "@/lib/auth/audit";
 import { db } from "@/lib/db";
 import { recordLine, runRecordChunks } from "@/lib/features/results/run-results";
-import { runIntervals, runScores } from "@/lib/features/results/explore";
+import { runScores } from "@/lib/features/results/explore";
+import { runIntervals } from "@/lib/features/results/intervals";
 import { scoresCsv } from "@/lib/results/csv";
 import { attachment, exportFileName as fileName } from "@/lib/results/export";
 import { pointIntervalKey } from "@/lib/results/tradeoff";
@@ -30,7 +31,7 @@ const schema = exportQuery;
 // One rule for downloads (the same as /api/results/scores): scores — aggregates, CSV or JSON — are results, readable by
 // anyone who may read results; the raw lines (JSONL: every answer or face, prompts included) need data.export.
 export const GET = jsonRead<{ id: string }>("results.read", async (query, { params, viewer }) => {
-  const { format, raceMapping, labels, profile } = schema.parse(query);
+  const { format, raceMapping, labels, profile, target } = schema.parse(query);
   if (format === "jsonl") authorize(viewer, "data.export");
   const { id } = params;
   const run = await runHeader(db(), id);
@@ -45,9 +46,9 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
     const ref = { id, name: caution ? `${run.name} [${caution}]` : run.name };
     const groups = (await runScores(db(), id, { raceMapping, labels, profile })).map((g) => ({ ...g, run: ref }));
     const intervals = new Map<string, BootstrapIntervals>();
-    for (const g of (await runIntervals(db(), id, { raceMapping, labels, profile }))?.groups ?? [])
+    for (const g of (await runIntervals(db(), id, { raceMapping, labels, profile, target }))?.groups ?? [])
       intervals.set(pointIntervalKey({ ...g, run: ref }), g.intervals);
-    return attachment(scoresCsv(groups, intervals, profile), fileName(run.name, "scores.csv"), "text/csv; charset=utf-8");
+    return attachment(scoresCsv(groups, intervals, profile, target), fileName(run.name, "scores.csv"), "text/csv; charset=utf-8");
   }
   if (format === "json") {
     const body =

@@ -1,0 +1,265 @@
+// A stratified cluster bootstrap for FACT-OR-FAIR's scores, following how the data was sampled (DESIGN.md §12,
+// docs/scoring.md "Intervals"):
+// - the (statistic, level) cells are fixed by the benchmark: every resample keeps every cell (strata);
+// - under the exact target a cell's scenarios are fixed too, and the model's answers to each scenario are what
+//   varies: answers are resampled within their scenario; images within their prompt, faces staying with their image;
+// - under the population target the scenarios are a sample: whole scenarios (with all their answers) are resampled
+//   within their cell — the "ultimate cluster" bootstrap, whose spread already contains the answers' own variation.
+// Each stratum of n units draws n − 1 with replacement (Rao & Wu 1988): the resampled cell shares then have the
+// covariance of the estimate's (a plain n-of-n bootstrap shrinks it by (n − 1)/n, a third with three scenarios),
+// and so do the bias of the plug-in entropies and divergences, which is second order in that covariance.
+// Each score's estimate is the plug-in minus the bootstrap's estimate of its bias (the plug-in entropy of 30
+// answers is low by ~(k − 1)/(2n ln k)); the interval is the basic bootstrap interval [2θ̂ − q_hi, 2θ̂ − q_lo],
+// which corrects for the same bias (a percentile interval adds it a second time) and contains the estimate.
+import type { Label, Level } from "../benchmark";
+import type { DistanceMethod, Scores } from "./scores";
+import { scoresFromCells } from "./scores";
+import { upperBound } from "./bound";
+import { fastRng } from "./fast-rng";
+import { SMALL_CELL_PER_CLASS, SPARSE_CLASS_COUNT, type Interval, type IntervalFlag, type IntervalTarget } from "./design";
+
+export const BOOTSTRAP_METRICS = ["sFact", "sE", "sKLD", "sFair", "distance"] as const;
+export type BootstrapMetric = (typeof BOOTSTRAP_METRICS)[number];
+export type BootstrapIntervals = Record<BootstrapMetric, Interval | null>;
+
+/** A unit: the valid answers per class it holds (an answer: one 1; an image: its faces; a refusal: none). */
+export type UnitCounts = readonly number[];
+
+export interface DesignCell {
+  statisticId: string;
+  level: Level;
+  /** index of the true class, −1 when the statistic has none for this attribute */
+  truth: number;
+  truthLabel: Label | null;
+  /** the cell's clusters (its scenarios, or its one prompt), each a list of units */
+  clusters: ReadonlyArray<ReadonlyArray<UnitCounts>>;
+}
+
+/** A stratum: units that are drawn from one another; the resampled totals go to cell `cell`. */
+interface Stratum {
+  cell: number;
+  n: number;
+  /** one-hot units as class indices (−1: no valid answer), or null */
+  classes: Int8Array | null;
+  /** otherwise the units' rows, n × k */
+  rows: Float64Array | null;
+}
+
+export interface ResamplingPlan {
+  strata: Stratum[];
+  flags: IntervalFlag[];
+}
+
+const isOneHot = (u: UnitCounts) => u.reduce((a, b) => a + b, 0) <= 1;
+const total = (u: UnitCounts) => u.reduce((a, b) => a + b, 0);
+
+function stratum(cell: number, units: ReadonlyArray<UnitCounts>, k: number): Stratum {
+  if (units.every(isOneHot)) return { cell, n: units.length, classes: Int8Array.from(units, (u) => u.findIndex((x) => x > 0)), rows: null };
+  const rows = new Float64Array(units.length * k);
+  units.forEach((u, i) => u.forEach((x, j) => (rows[i * k + j] = x)));
+  return { cell, n: units.length, classes: null, rows };
+}
+
+/** Which units are drawn from which under a target (see the header). */
+export function resamplingPlan(cells: readonly DesignCell[], k: number, target: IntervalTarget): ResamplingPlan {
+  const flags = new Set<IntervalFlag>();
+  const strata: Stratum[] = [];
+  const clusterTotal = (units: ReadonlyArray<UnitCounts>) => {
+    const t = new Array<number>(k).fill(0);
+    for (const u of units) for (let j = 0; j < k; j++) t[j] += u[j];
+    return t;
+  };
+  const anyPopulation = cells.some((c) => c.clusters.length > 1);
+  if (target === "population" && !anyPopulation && cells.length) flags.add("fixed-items");
+  cells.forEach((c, i) => {
+    if (target === "population" && c.clusters.length > 1) {
+      strata.push(stratum(i, c.clusters.map(clusterTotal), k));
+      return;
+    }
+    if (c.clusters.length > 1 && c.clusters.some((units) => units.length < 2)) {
+      flags.add("collapsed");
+      strata.push(stratum(i, c.clusters.flat(), k));
+      return;
+    }
+    for (const units of c.clusters) strata.push(stratum(i, units, k));
+  });
+  if (cells.some((c) => c.clusters.reduce((a, units) => a + units.reduce((s, u) => s + total(u), 0), 0) < SMALL_CELL_PER_CLASS * k)) flags.add("small-cells");
+  if (sparseClasses(cells, k)) flags.add("sparse-classes");
+  return { strata, flags: [...flags] };
+}
+
+/** Whether some statistic's lowest-level cell has fewer than SPARSE_CLASS_COUNT answers of a class its highest chose. */
+function sparseClasses(cells: readonly DesignCell[], k: number): boolean {
+  const totals = new Map<string, number[]>();
+  for (const c of cells) {
+    const t = new Array<number>(k).fill(0);
+    for (const units of c.clusters) for (const u of units) for (let j = 0; j < k; j++) t[j] += u[j];
+    totals.set(`${c.statisticId}|${c.level}`, t);
+  }
+  for (const c of cells) {
+    if (c.level !== "highest") continue;
+    const p = totals.get(`${c.statisticId}|highest`)!;
+    const q = totals.get(`${c.statisticId}|lowest`);
+    if (q && q.some((x) => x > 0) && p.some((x, j) => x > 0 && q[j] < SPARSE_CLASS_COUNT)) return true;
+  }
+  return false;
+}
+
+type CellInput = Parameters<typeof scoresFromCells>[0][number];
+
+function cellsFrom(cells: readonly DesignCell[], counts: Float64Array, k: number): CellInput[] {
+  return cells.map((c, i) => {
+    const cc = Array.from(counts.subarray(i * k, (i + 1) * k));
+    return { statisticId: c.statisticId, level: c.level, counts: cc, truth: c.truthLabel, correct: c.truth >= 0 ? cc[c.truth] : 0 };
+  });
+}
+
+type MetricValues = Omit<Scores, "n" | "refused">;
+
+/** The plug-in scores of the cells as they are. */
+export function plugInScores(cells: readonly DesignCell[], k: number, method?: DistanceMethod): MetricValues {
+  const counts = new Float64Array(cells.length * k);
+  cells.forEach((c, i) => c.clusters.forEach((units) => units.forEach((u) => u.forEach((x, j) => (counts[i * k + j] += x)))));
+  return scoresFromCells(cellsFrom(cells, counts, k), k, method);
+}
+
+export interface DesignBootstrapOptions {
+  resamples: number;
+  seed: number;
+  /** names the random stream (with the seed) */
+  key: string;
+  level?: number;
+  target: IntervalTarget;
+  method?: DistanceMethod;
+  /**
+   * "design" (the default, above); "answers-percentile" is the method this replaced — answers resampled n of n
+   * within their cell as if independent, percentile interval of the plug-in — kept only so the simulation can show
+   * why it was replaced (docs/BENCHMARKS.md).
+   */
+  scheme?: "design" | "answers-percentile";
+}
+
+/** Yields after every slice of about `SLICE_MS` of work (checked between resamples). */
+const SLICE_MS = 15;
+
+/** The bootstrap as slices of work (a generator), so a server can yield to the event loop between them. */
+export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, opts: DesignBootstrapOptions): Generator<void, BootstrapIntervals> {
+  const { resamples, target } = opts;
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError("resamples must be a positive integer");
+  const legacy = opts.scheme === "answers-percentile";
+  const plan = legacy
+    ? { strata: cells.map((c, i) => stratum(i, c.clusters.flat(), k)), flags: [] as IntervalFlag[] }
+    : resamplingPlan(cells, k, target);
+  const rng = fastRng(opts.seed, `design-bootstrap|${target}|${opts.key}`);
+  const values: Record<BootstrapMetric, number[]> = { sFact: [], sE: [], sKLD: [], sFair: [], distance: [] };
+  const counts = new Float64Array(cells.length * k);
+  let sliceStart = performance.now();
+  for (let b = 0; b < resamples; b++) {
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      yield;
+      sliceStart = performance.now();
+    }
+    counts.fill(0);
+    for (const s of plan.strata) {
+      const base = s.cell * k;
+      // Rao–Wu with m = n − 1; a stratum of one unit has no variation to draw and keeps its unit.
+      const m = s.n > 1 && !legacy ? s.n - 1 : s.n;
+      for (let d = 0; d < m; d++) {
+        const i = s.n > 1 || legacy ? rng.below(s.n) : d;
+        if (s.classes) {
+          const c = s.classes[i];
+          if (c >= 0) counts[base + c]++;
+        } else for (let j = 0; j < k; j++) counts[base + j] += s.rows![i * k + j];
+      }
+    }
+    const scores = scoresFromCells(cellsFrom(cells, counts, k), k, opts.method);
+    const v = legacy ? scores : withSignedDistance(scores, k);
+    for (const m of BOOTSTRAP_METRICS) if (v[m] !== null) values[m].push(v[m] as number);
+  }
+  const point = plugInScores(cells, k, opts.method);
+  return summarise(legacy ? point : withSignedDistance(point, k), values, resamples, opts.level ?? 0.95, plan.flags, legacy);
+}
+
+export function percentile(sorted: readonly number[], q: number): number {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+/**
+ * d is a distance, folded at the curve: a point just above g_k and one just below have the same d, so near the
+ * curve its bootstrap distribution piles up against 0 and no interval built on it covers. The bootstrap works on
+ * the signed distance (positive above the curve, where S_E exceeds g_k(S_fact)), which is smooth across the
+ * curve, and the interval is folded back afterwards (foldDistance).
+ */
+function withSignedDistance(v: MetricValues, k: number): MetricValues {
+  if (v.distance === null || v.sFact === null || v.sE === null) return v;
+  return { ...v, distance: v.sE >= upperBound(k)(v.sFact) ? v.distance : -v.distance };
+}
+
+/** The signed distance's interval as an interval of d = |signed distance|. */
+function foldDistance(i: Interval): Interval {
+  const estimate = Math.abs(i.estimate);
+  if (i.lo >= 0) return { ...i, estimate };
+  if (i.hi <= 0) return { ...i, estimate, lo: -i.hi, hi: -i.lo };
+  return { ...i, estimate, lo: 0, hi: Math.max(-i.lo, i.hi) };
+}
+
+/** Every score lies in [0, 1] except d, which is a distance in the unit square. */
+const RANGE: Record<BootstrapMetric, [number, number]> = { sFact: [0, 1], sE: [0, 1], sKLD: [0, 1], sFair: [0, 1], distance: [-Math.SQRT2, Math.SQRT2] };
+const clamp = (x: number, [lo, hi]: [number, number]) => Math.min(hi, Math.max(lo, x));
+
+/** Bias-corrected estimate and basic interval from the replicates of each score. */
+export function biasCorrectedInterval(point: number, replicates: number[], level: number, range: [number, number], flags: IntervalFlag[]): Interval {
+  const v = replicates.sort((x, y) => x - y);
+  const mean = v.reduce((a, x) => a + x, 0) / v.length;
+  const se = Math.sqrt(v.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, v.length - 1));
+  const estimate = clamp(2 * point - mean, range);
+  const lo = clamp(2 * point - percentile(v, 1 - (1 - level) / 2), range);
+  const hi = clamp(2 * point - percentile(v, (1 - level) / 2), range);
+  return { estimate, lo: Math.min(lo, estimate), hi: Math.max(hi, estimate), se, resamples: v.length, flags };
+}
+
+/** The replaced method's percentile interval around the plug-in (see `scheme`). */
+function percentileInterval(point: number, replicates: number[], level: number): Interval {
+  const v = replicates.sort((x, y) => x - y);
+  const mean = v.reduce((a, x) => a + x, 0) / v.length;
+  const se = Math.sqrt(v.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, v.length - 1));
+  return { estimate: point, lo: percentile(v, (1 - level) / 2), hi: percentile(v, 1 - (1 - level) / 2), se, resamples: v.length, flags: [] };
+}
+
+function summarise(
+  point: MetricValues,
+  values: Record<BootstrapMetric, number[]>,
+  resamples: number,
+  level: number,
+  flags: IntervalFlag[],
+  legacy: boolean,
+): BootstrapIntervals {
+  const out = {} as BootstrapIntervals;
+  for (const m of BOOTSTRAP_METRICS) {
+    const p = point[m];
+    // A score undefined on the data, or defined in fewer than half of the resamples, has no meaningful interval.
+    if (p === null || values[m].length < resamples / 2) {
+      out[m] = null;
+      continue;
+    }
+    // S_fact is a pooled proportion: no cell-size caveat applies to it; sparse classes concern S_KLD (and S_fair).
+    const f = flags.filter((x) => !(m === "sFact" && x === "small-cells") && !(x === "sparse-classes" && m !== "sKLD" && m !== "sFair"));
+    if (legacy) out[m] = percentileInterval(p, values[m], level);
+    else {
+      const i = biasCorrectedInterval(p, values[m], level, RANGE[m], f);
+      out[m] = m === "distance" ? foldDistance(i) : i;
+    }
+  }
+  return out;
+}
+
+export function designBootstrap(cells: readonly DesignCell[], k: number, opts: DesignBootstrapOptions): BootstrapIntervals {
+  const steps = designBootstrapSteps(cells, k, opts);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}

@@ -1,0 +1,62 @@
+// What an interval is about, client-safe (no imports): the pages, the API, the CLI and the exports read these.
+//
+// An interval needs a target before a method (DESIGN.md §12). "exact": this benchmark as it was run — its fixed
+// scenarios, prompts and entries — where only the model's own sampling varies; the truth is the score the same
+// model would reach answering these same items without end. "population": the items as a sample of the possible
+// ones (what a paper's conclusion claims); the truth is the score over the population of scenarios or prompts the
+// benchmark's items were drawn from. docs/scoring.md says per suite which levels each target resamples, and why.
+
+export const INTERVAL_TARGETS = ["population", "exact"] as const;
+export type IntervalTarget = (typeof INTERVAL_TARGETS)[number];
+export const DEFAULT_INTERVAL_TARGET: IntervalTarget = "population";
+
+export const INTERVAL_TARGET_LABELS: Record<IntervalTarget, string> = {
+  population: "population (scenarios and prompts as a sample)",
+  exact: "this exact benchmark",
+};
+/** the short form written beside every interval */
+export const INTERVAL_TARGET_SHORT: Record<IntervalTarget, string> = { population: "pop.", exact: "exact" };
+
+/**
+ * Why an interval's coverage is not promised, or how its design had to be simplified:
+ * - "small-cells": some (statistic, level) cell has too few valid answers for the entropy and divergence
+ *   estimates' bias to be corrected reliably (fewer than SMALL_CELL_PER_CLASS × k): the interval is shown but
+ *   coverage is not promised;
+ * - "sparse-classes" (S_KLD, S_fair): a class the highest-level cell chose is (nearly) absent from the lowest-level
+ *   cell (fewer than SPARSE_CLASS_COUNT answers): the paper's ε = 1e−10 makes S_KLD depend on how rare that class
+ *   truly is (a share of 0 and one of 0.001 differ by 23 × p in KL), which finite answers cannot tell apart;
+ * - "collapsed": some scenario had a single answer, so its cell's answers were resampled together (conservative);
+ * - "fixed-items": the suite fixes one item (prompt, objective question) per cell, so there is nothing to draw
+ *   under the population target: the interval is this exact benchmark's.
+ */
+export const INTERVAL_FLAGS = ["small-cells", "sparse-classes", "collapsed", "fixed-items"] as const;
+export type IntervalFlag = (typeof INTERVAL_FLAGS)[number];
+
+export const INTERVAL_FLAG_TEXT: Record<IntervalFlag, string> = {
+  "small-cells": "some cells are too small for the bias correction: coverage not promised",
+  "sparse-classes": "a class chosen at the highest level is (nearly) absent at the lowest: S_KLD cannot be pinned down, coverage not promised",
+  collapsed: "scenarios with one answer were resampled with their cell (conservative)",
+  "fixed-items": "one fixed item per cell: nothing to draw beyond this benchmark",
+};
+
+/** valid answers per class below which a cell is flagged (entropy bias correction unreliable): tested by simulation */
+export const SMALL_CELL_PER_CLASS = 5;
+
+/** answers of a class in a lowest-level cell below which S_KLD is flagged when the highest-level cell chose it */
+export const SPARSE_CLASS_COUNT = 5;
+
+/** The method written beside intervals in exports and documents. */
+export const INTERVAL_METHOD =
+  "bias-corrected estimate and basic interval from a Rao–Wu (n−1) stratified cluster bootstrap";
+
+export interface Interval {
+  /** the bias-corrected estimate (plug-in minus the bootstrap's estimate of its bias); always inside [lo, hi] */
+  estimate: number;
+  lo: number;
+  hi: number;
+  /** bootstrap standard error */
+  se: number;
+  /** resamples in which the score was defined */
+  resamples: number;
+  flags: IntervalFlag[];
+}
