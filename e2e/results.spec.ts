@@ -25,6 +25,13 @@ test("a reviewer finds, from the chart, which statistics and answers drive a mod
   // Bootstrap intervals are computed server-side after the page is shown, then drawn as error bars.
   await expect(chart.getByText(/Error bars: 95 % bootstrap, 1000 resamples/)).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("pm-sFact").first()).toBeVisible();
+  // Each score's bias-corrected estimate and interval, about the target picked above the table (population first).
+  const picker = page.getByTestId("interval-target");
+  await expect(picker.getByLabel("What the intervals are about")).toHaveValue("population");
+  await expect(page.getByTestId("pm-sE").first()).toHaveText(/^\d+\.\d \[\d+\.\d, \d+\.\d\]/);
+  await picker.getByLabel("What the intervals are about").selectOption("exact");
+  await expect(picker).not.toContainText("Computing intervals", { timeout: 60_000 });
+  await expect(page.getByTestId("pm-sE").first()).toHaveText(/^\d+\.\d \[\d+\.\d, \d+\.\d\]/);
 
   // Hover one of our points: every score and d.
   await ours.first().hover({ force: true });

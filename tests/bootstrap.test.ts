@@ -109,7 +109,13 @@ describe("intervals that follow the sampling design", () => {
       ),
     );
     const cells = designCells(faces, "gender");
-    expect(cells[0].clusters).toEqual([[[0, 2], [2, 0], [2, 0]]]);
+    expect(cells[0].clusters).toEqual([
+      [
+        [0, 2],
+        [2, 0],
+        [2, 0],
+      ],
+    ]);
     const iv = bootstrapScores(faces, "gender", { resamples: 50, seed: 1 }).sE!;
     // One prompt per cell: nothing to draw beyond this benchmark, and 6 faces per cell are too few to promise coverage.
     expect(iv.flags).toEqual(expect.arrayContaining(["fixed-items", "small-cells"]));

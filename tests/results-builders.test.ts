@@ -268,7 +268,18 @@ describe("comparison and CSV", () => {
     const groups = [group({ run: { id: "r1", name: 'Run "one", big' } }), group({ run, attribute: "gender", sKLD: null })];
     const csv = scoresCsv(
       groups,
-      new Map([[pointIntervalKey(groups[0]), { sFact: { estimate: 0.51, lo: 0.4, hi: 0.6, se: 0.05, resamples: 1000, flags: ["collapsed" as const] }, sE: null, sKLD: null, sFair: null, distance: null }]]),
+      new Map([
+        [
+          pointIntervalKey(groups[0]),
+          {
+            sFact: { estimate: 0.51, lo: 0.4, hi: 0.6, se: 0.05, resamples: 1000, flags: ["collapsed" as const] },
+            sE: null,
+            sKLD: null,
+            sFair: null,
+            distance: null,
+          },
+        ],
+      ]),
     );
     const lines = csv.trim().split("\n");
     expect(lines[0]).toBe(SCORE_CSV_COLUMNS.join(","));

@@ -7,7 +7,8 @@ process.env.FOF_DATA_DIR = testDataDir("fof-results-");
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("./helpers/services");
-const { createRun, presetConfig, Worker, aggregatedRecords, runRecords, runDetailed, runScores, runInfluenceCounts, runIntervals, cellQueries } = engine;
+const { createRun, presetConfig, Worker, aggregatedRecords, runRecords, runDetailed, runScores, runInfluenceCounts, runIntervals, cellQueries, designRecords } =
+  engine;
 const { scoreGroups } = await import("../lib/metrics");
 const { contextInfluence } = await import("../lib/results/context");
 const { breakdownRows } = await import("../lib/results/breakdown");
@@ -96,6 +97,24 @@ describe("results engine", () => {
     expect(a!.groups).toEqual(b!.groups);
     expect(await prisma().scoreCache.count({ where: { runId } })).toBe(2);
     expect(await runIntervals(prisma(), "no-such-run")).toBeNull();
+  });
+
+  it("keeps answers with their scenario for the intervals, and computes each target apart", async () => {
+    const records = await designRecords(prisma(), runId);
+    // The same answers as the scores read, kept apart by scenario (subjective) and not at all (objective).
+    expect(records.reduce((a, r) => a + (r.count ?? 1), 0)).toBe((await runRecords(prisma(), runId)).length);
+    expect(new Set(records.filter((r) => r.test === "subjective").map((r) => r.cluster))).toEqual(new Set([0, 1, 2]));
+    expect(records.filter((r) => r.test === "objective").every((r) => r.cluster === undefined)).toBe(true);
+    const population = await runIntervals(prisma(), runId);
+    const exact = await runIntervals(prisma(), runId, { target: "exact" });
+    expect([population!.target, exact!.target]).toEqual(["population", "exact"]);
+    expect(exact!.method).toMatch(/Rao–Wu/);
+    expect(exact!.groups).not.toEqual(population!.groups);
+    // Objective cells hold one fixed question each: the population interval is the exact one, and says so.
+    const objective = population!.groups.find((g) => g.test === "objective" && g.intervals.sFact)!;
+    expect(objective.intervals.sFact!.flags).toContain("fixed-items");
+    for (const g of population!.groups) for (const i of Object.values(g.intervals)) if (i) expect(i.lo <= i.estimate && i.estimate <= i.hi).toBe(true);
+    await expect(runIntervals(prisma(), runId, { target: "bogus" as never })).rejects.toThrow(/target/);
   });
 
   it("lists the queries behind a breakdown cell, paginated, matching the cell's counts", async () => {

@@ -52,78 +52,83 @@ export function ScoresTable({
   return (
     <>
       {intervalsFor.length > 0 && <IntervalTargetPicker target={target} onChange={setTarget} pending={iv.pending} errors={iv.errors} />}
-    <Table>
-      <thead>
-        <tr>
-          {withRun && <Th>Run</Th>}
-          <Th>Model</Th>
-          <Th>Test</Th>
-          <Th>Context</Th>
-          <Th title="the paper's column">Col.</Th>
-          <Th>Attribute</Th>
-          <Th className="text-right">n</Th>
-          <Th className="text-right">refused</Th>
-          {METRIC_COLUMNS.map(([key, label]) => (
-            <Th key={key} className="text-right">
-              {label}
-            </Th>
-          ))}
-          {breakdownLinks && <Th>Statistics</Th>}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((s) => {
-          const intervals = iv.intervals.get(pointIntervalKey(s));
-          const href =
-            breakdownLinks && s.run
-              ? breakdownPageHref(s.run.id, { model: s.model, test: s.test, context: s.context, attribute: s.attribute, ...intervalParams })
-              : null;
-          return (
-            <tr key={`${s.run?.id}${s.model}${s.modality}${s.test}${s.context}${s.attribute}`} data-testid="score-row">
-              {withRun && (
-                <Td>
-                  {s.run && (
-                    <Link className="text-indigo-700 hover:underline" href={`/runs/${s.run.id}`}>
-                      {s.run.name}
-                    </Link>
-                  )}
-                </Td>
-              )}
-              <Td>{s.model}</Td>
-              <Td className="capitalize">{s.test}</Td>
-              <Td>{s.context ? CONTEXT_LABELS[s.context] : "–"}</Td>
-              <Td>{columnOf(s.modality, s.test, s.context)}</Td>
-              <Td className="capitalize">{s.attribute}</Td>
-              <Td className="text-right tabular-nums">{s.n}</Td>
-              <Td className="text-right tabular-nums">{s.refused}</Td>
-              {METRIC_COLUMNS.map(([key]) => {
-                const b = base.get(groupKey(s))?.[key];
-                const delta = b === undefined || b === null || s[key] === null ? null : (s[key] as number) - b;
-                const i = intervals?.[key];
-                return (
-                  <Td key={key} className="text-right">
-                    <Score value={s[key]} />
-                    {i && <IntervalCell interval={i} target={target} testId={`pm-${key}`} />}
-                    {baseline && (
-                      <Delta value={delta} metric={key} title="difference to the model's own labels (green: better for this metric)" testId={`delta-${key}`} />
+      <Table>
+        <thead>
+          <tr>
+            {withRun && <Th>Run</Th>}
+            <Th>Model</Th>
+            <Th>Test</Th>
+            <Th>Context</Th>
+            <Th title="the paper's column">Col.</Th>
+            <Th>Attribute</Th>
+            <Th className="text-right">n</Th>
+            <Th className="text-right">refused</Th>
+            {METRIC_COLUMNS.map(([key, label]) => (
+              <Th key={key} className="text-right">
+                {label}
+              </Th>
+            ))}
+            {breakdownLinks && <Th>Statistics</Th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((s) => {
+            const intervals = iv.intervals.get(pointIntervalKey(s));
+            const href =
+              breakdownLinks && s.run
+                ? breakdownPageHref(s.run.id, { model: s.model, test: s.test, context: s.context, attribute: s.attribute, ...intervalParams })
+                : null;
+            return (
+              <tr key={`${s.run?.id}${s.model}${s.modality}${s.test}${s.context}${s.attribute}`} data-testid="score-row">
+                {withRun && (
+                  <Td>
+                    {s.run && (
+                      <Link className="text-indigo-700 hover:underline" href={`/runs/${s.run.id}`}>
+                        {s.run.name}
+                      </Link>
                     )}
                   </Td>
-                );
-              })}
-              {breakdownLinks && (
-                <Td>
-                  {href && (
-                    <Link className="text-indigo-700 hover:underline" href={href}>
-                      Breakdown
-                    </Link>
-                  )}
-                </Td>
-              )}
-            </tr>
-          );
-        })}
-      </tbody>
-    </Table>
+                )}
+                <Td>{s.model}</Td>
+                <Td className="capitalize">{s.test}</Td>
+                <Td>{s.context ? CONTEXT_LABELS[s.context] : "–"}</Td>
+                <Td>{columnOf(s.modality, s.test, s.context)}</Td>
+                <Td className="capitalize">{s.attribute}</Td>
+                <Td className="text-right tabular-nums">{s.n}</Td>
+                <Td className="text-right tabular-nums">{s.refused}</Td>
+                {METRIC_COLUMNS.map(([key]) => {
+                  const b = base.get(groupKey(s))?.[key];
+                  const delta = b === undefined || b === null || s[key] === null ? null : (s[key] as number) - b;
+                  const i = intervals?.[key];
+                  return (
+                    <Td key={key} className="text-right">
+                      <Score value={s[key]} />
+                      {i && <IntervalCell interval={i} target={target} testId={`pm-${key}`} />}
+                      {baseline && (
+                        <Delta
+                          value={delta}
+                          metric={key}
+                          title="difference to the model's own labels (green: better for this metric)"
+                          testId={`delta-${key}`}
+                        />
+                      )}
+                    </Td>
+                  );
+                })}
+                {breakdownLinks && (
+                  <Td>
+                    {href && (
+                      <Link className="text-indigo-700 hover:underline" href={href}>
+                        Breakdown
+                      </Link>
+                    )}
+                  </Td>
+                )}
+              </tr>
+            );
+          })}
+        </tbody>
+      </Table>
     </>
   );
 }

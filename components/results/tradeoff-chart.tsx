@@ -7,6 +7,7 @@ import type { Attribute } from "@/lib/benchmark/labels";
 import { breakdownHref, chartSeries, pointIntervalKey, type ChartDatum, type ChartMetric, type TradeoffPoint } from "@/lib/results/tradeoff";
 import { formatScore } from "@/components/ui/score";
 import { useRunIntervals } from "./use-intervals";
+import { INTERVAL_TARGET_LABELS } from "@/lib/metrics/design";
 import { modelColour, PUBLISHED_COLOUR } from "@/lib/results/colours";
 import { Input } from "@/components/ui/input";
 
@@ -187,7 +188,7 @@ export function TradeoffChart({ points, bounds, runIds, initialAttribute = "race
             : iv.errors.length
               ? `Intervals unavailable: ${iv.errors[0]}`
               : iv.resamples
-                ? `Error bars: 95 % bootstrap, ${iv.resamples} resamples`
+                ? `Error bars: 95 % bootstrap, ${iv.resamples} resamples (${iv.target ? INTERVAL_TARGET_LABELS[iv.target] : ""})`
                 : ""}
         </span>
       </div>

@@ -44,5 +44,6 @@ export function useRunIntervals(runIds: readonly string[], params: Record<string
     pending: results.filter((r) => r.isPending).length,
     errors: results.filter((r) => r.error).map((r) => (r.error as Error).message),
     resamples: meta?.resamples ?? null,
+    target: meta?.target ?? null,
   };
 }

@@ -147,9 +147,7 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
   const { resamples, target } = opts;
   if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError("resamples must be a positive integer");
   const legacy = opts.scheme === "answers-percentile";
-  const plan = legacy
-    ? { strata: cells.map((c, i) => stratum(i, c.clusters.flat(), k)), flags: [] as IntervalFlag[] }
-    : resamplingPlan(cells, k, target);
+  const plan = legacy ? { strata: cells.map((c, i) => stratum(i, c.clusters.flat(), k)), flags: [] as IntervalFlag[] } : resamplingPlan(cells, k, target);
   const rng = fastRng(opts.seed, `design-bootstrap|${target}|${opts.key}`);
   const values: Record<BootstrapMetric, number[]> = { sFact: [], sE: [], sKLD: [], sFair: [], distance: [] };
   const counts = new Float64Array(cells.length * k);

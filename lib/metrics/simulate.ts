@@ -57,8 +57,7 @@ function cellTruths(design: SimDesign, model: SimModel): CellTruth[] {
       const truth = s < withTruth ? (level === "highest" ? s % design.k : (s + 1) % design.k) : -1;
       const uniform = new Array<number>(design.k).fill(1 / design.k);
       let base = uniform;
-      if (model.kind !== "uniform" && truth >= 0)
-        base = uniform.map((_, j) => (j === truth ? model.accuracy : (1 - model.accuracy) / (design.k - 1)));
+      if (model.kind !== "uniform" && truth >= 0) base = uniform.map((_, j) => (j === truth ? model.accuracy : (1 - model.accuracy) / (design.k - 1)));
       out.push({ statisticId: `s${String(s).padStart(2, "0")}`, level, truth, base });
     }
   return out;
@@ -97,7 +96,12 @@ function dirichlet(rng: FastRng, alpha: readonly number[]): number[] {
 function drawScenarios(rng: FastRng, truths: readonly CellTruth[], design: SimDesign, model: SimModel): number[][][] {
   return truths.map((c) =>
     Array.from({ length: design.scenariosPerCell }, () =>
-      model.kind === "scenario" ? dirichlet(rng, c.base.map((p) => p * model.concentration)) : c.base,
+      model.kind === "scenario"
+        ? dirichlet(
+            rng,
+            c.base.map((p) => p * model.concentration),
+          )
+        : c.base,
     ),
   );
 }

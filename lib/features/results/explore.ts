@@ -2,28 +2,17 @@
 // context influence counts, bootstrap intervals (computed off the request path and cached by content), and the
 // answers or faces behind one bar segment, paginated.
 import { assertOneClassifier } from "../../faces/run-provenance";
-import { createHash } from "node:crypto";
 import { Prisma, type PrismaClient } from "../../../generated/prisma/client";
 import type { Attribute, Context, Label, Level, Test } from "../../benchmark";
-import {
-  bootstrapScoresAsync,
-  detailedGroups,
-  distanceMethodOf,
-  type AnswerRecord,
-  type BootstrapIntervals,
-  type BootstrapRecord,
-  type DetailedGroupResult,
-  type GroupResult,
-} from "../../metrics";
+import { detailedGroups, type AnswerRecord, type BootstrapRecord, type DetailedGroupResult, type GroupResult } from "../../metrics";
 import type { RaceMapping } from "../../faces/labels";
 import { contextInfluence, type InfluenceCount, type InfluenceRow } from "../../results/context";
 import { pinnedTruth, runRecordChunks, scoredAttributes, type FaceRecord, type LabelSource } from "./run-results";
 import { runBenchmark } from "../runs/pinned";
-import { badRequest, DomainError, tooMany } from "../../core/errors";
+import { DomainError } from "../../core/errors";
 import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { dialectOf, jsonTextSql } from "../../db/dialect";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
-import { DEFAULT_INTERVAL_TARGET, INTERVAL_METHOD, INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
 
 export interface ScoreOptions {
   raceMapping?: RaceMapping;

@@ -78,7 +78,9 @@ export async function runIntervals(
   const records = await designRecords(prisma, runId, opts);
   const canonical = records
     .map((r) =>
-      [r.model, r.modality, r.test, r.context, r.statisticId, r.level, r.attribute, r.answer, r.truth ?? "-", r.count ?? 1, r.cluster ?? "", r.unit ?? ""].join("|"),
+      [r.model, r.modality, r.test, r.context, r.statisticId, r.level, r.attribute, r.answer, r.truth ?? "-", r.count ?? 1, r.cluster ?? "", r.unit ?? ""].join(
+        "|",
+      ),
     )
     .sort();
   const profile = opts.profile ?? DEFAULT_PROFILE;
@@ -127,4 +129,3 @@ export async function runIntervals(
   }
   return job;
 }
-

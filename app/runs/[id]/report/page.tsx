@@ -12,6 +12,8 @@ import { db } from "@/lib/db";
 import { runBenchmark } from "@/lib/features/runs/pinned";
 import { runDetailed, runInfluence } from "@/lib/features/results/explore";
 import { runIntervals } from "@/lib/features/results/intervals";
+import { IntervalCell } from "@/components/results/interval-cell";
+import { DEFAULT_INTERVAL_TARGET, INTERVAL_METHOD, INTERVAL_TARGET_LABELS } from "@/lib/metrics/design";
 import { publishedScores } from "@/lib/published";
 import { breakdownRows } from "@/lib/results/breakdown";
 import { INFLUENCE_COLUMNS, INFLUENCE_LABELS } from "@/lib/results/context";
@@ -127,7 +129,9 @@ export default async function ReportPage({
       <section>
         <h2 className="mb-2 text-base font-semibold">Scores</h2>
         <p className="mb-1 text-xs text-slate-500">
-          ×100 with 95 % bootstrap intervals ({intervals?.resamples ?? "–"} resamples within statistic × level, seed {intervals?.seed ?? run.seed}).
+          ×100 (the plug-in, as the paper computes it); under each, the bias-corrected estimate and its 95 % interval about the{" "}
+          {INTERVAL_TARGET_LABELS[intervals?.target ?? DEFAULT_INTERVAL_TARGET]} ({intervals?.method ?? INTERVAL_METHOD}, {intervals?.resamples ?? "–"}{" "}
+          resamples, seed {intervals?.seed ?? run.seed}); ⚠ coverage not promised (docs/scoring.md, Intervals).
         </p>
         <Table data-testid="report-scores">
           <thead>
@@ -157,11 +161,7 @@ export default async function ReportPage({
                   {BOOTSTRAP_METRICS.map((m) => (
                     <Td key={m} className="text-right">
                       <Score value={g[m]} />
-                      {iv?.[m] && (
-                        <span className="block text-[10px] tabular-nums text-slate-500">
-                          [{(iv[m]!.lo * 100).toFixed(2)}, {(iv[m]!.hi * 100).toFixed(2)}]
-                        </span>
-                      )}
+                      {iv?.[m] && <IntervalCell interval={iv[m]!} target={intervals?.target ?? DEFAULT_INTERVAL_TARGET} />}
                     </Td>
                   ))}
                 </tr>

@@ -1,0 +1,113 @@
+// npm run bench:stats — the intervals' simulation with known truth (lib/metrics/simulate.ts), in full: ≥ 400 simulated
+// runs per model, design, preset and target, the nominal 95 % intervals' coverage per score, and the replaced
+// method beside it. Splits the configurations over two processes (one per core) and writes docs/BENCHMARKS.md.
+// `--part i/n` runs one share and prints its rows as JSON lines (used by the parent).
+import { spawn } from "node:child_process";
+import os from "node:os";
+import { BOOTSTRAP_METRICS } from "../lib/metrics/cluster-bootstrap";
+import { SIM_IMAGES, simulateCoverage, SUBJECTIVE_DESIGNS, T2I_DESIGNS, type CoverageRow, type SimModel } from "../lib/metrics/simulate";
+import type { IntervalTarget } from "../lib/metrics/design";
+import { writeBenchSection } from "./bench-section";
+
+const RUNS = Number(process.env.BENCH_STATS_RUNS ?? 400);
+const RESAMPLES = Number(process.env.BENCH_STATS_RESAMPLES ?? 400);
+const PRESETS = ["smoke", "quick", "paper"] as const;
+
+interface Config {
+  preset: (typeof PRESETS)[number];
+  design: "subjective" | "t2i";
+  k: 2 | 4;
+  model: string;
+  target: IntervalTarget;
+  scheme: "design" | "answers-percentile";
+}
+
+const MODELS: Record<string, SimModel> = {
+  "calibrated 0.8": { kind: "calibrated", accuracy: 0.8 },
+  uniform: { kind: "uniform" },
+  "scenario-sensitive": { kind: "scenario", accuracy: 0.6, concentration: 8 },
+};
+
+function configs(): Config[] {
+  const out: Config[] = [];
+  for (const preset of PRESETS)
+    for (const k of [4, 2] as const) {
+      const c = (model: string, target: IntervalTarget, scheme: Config["scheme"] = "design", design: Config["design"] = "subjective") =>
+        out.push({ preset, design, k, model, target, scheme });
+      c("calibrated 0.8", "exact");
+      c("uniform", "exact");
+      c("scenario-sensitive", "exact");
+      c("scenario-sensitive", "population");
+      c("calibrated 0.8", "exact", "design", "t2i");
+      if (preset !== "smoke") {
+        c("calibrated 0.8", "exact", "answers-percentile");
+        c("scenario-sensitive", "population", "answers-percentile");
+      }
+    }
+  return out;
+}
+
+function runConfig(c: Config): CoverageRow[] {
+  const base = c.design === "t2i" ? { ...T2I_DESIGNS[c.preset], images: SIM_IMAGES } : SUBJECTIVE_DESIGNS[c.preset];
+  return simulateCoverage({
+    design: { ...base, k: c.k },
+    model: MODELS[c.model],
+    target: c.target,
+    runs: RUNS,
+    resamples: RESAMPLES,
+    seed: 2026,
+    scheme: c.scheme,
+  });
+}
+
+async function main() {
+  const part = process.argv.indexOf("--part");
+  if (part > 0) {
+    const [i, n] = process.argv[part + 1].split("/").map(Number);
+    configs().forEach((c, j) => {
+      if (j % n !== i) return;
+      process.stdout.write(JSON.stringify({ c, rows: runConfig(c) }) + "\n");
+    });
+    return;
+  }
+  const started = Date.now();
+  const parts = 2;
+  const outputs = await Promise.all(
+    Array.from({ length: parts }, (_, i) => {
+      const child = spawn(process.execPath, [...process.execArgv, process.argv[1], "--part", `${i}/${parts}`], { stdio: ["ignore", "pipe", "inherit"] });
+      let text = "";
+      child.stdout.on("data", (d: Buffer) => (text += d));
+      return new Promise<string>((resolve, reject) =>
+        child.on("close", (code) => (code === 0 ? resolve(text) : reject(new Error(`part ${i} exited ${code}`)))),
+      );
+    }),
+  );
+  const results = outputs.flatMap((t) => t.trim().split("\n")).map((l) => JSON.parse(l) as { c: Config; rows: CoverageRow[] });
+  const key = (c: Config) => configs().findIndex((x) => JSON.stringify(x) === JSON.stringify(c));
+  results.sort((a, b) => key(a.c) - key(b.c));
+  const pct = (x: number, n: number) => (n ? `${((100 * x) / n).toFixed(1)} %` : "–");
+  const cell = (r: CoverageRow) => {
+    const unflagged = r.runs - r.flagged;
+    const base = pct(r.covered, r.runs);
+    return r.flagged ? `${base} (⚠ ${r.flagged}; unflagged ${pct(r.coveredUnflagged, unflagged)})` : base;
+  };
+  const lines = [
+    `## Interval coverage by simulation (\`npm run bench:stats\`) — ${new Date().toISOString().slice(0, 10)}`,
+    "",
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB. Command: \`npm run bench:stats\` (${RUNS} simulated runs per row, ${RESAMPLES} resamples each, seed 2026; ${((Date.now() - started) / 60000).toFixed(1)} min on two processes).`,
+    "",
+    "Each simulated run draws a FACT-OR-FAIR group's answers from a model whose scores are known exactly (lib/metrics/simulate.ts) and computes the app's 95 % intervals; a cell gives the share of runs whose interval covered the truth — *exact*: the score of the benchmark's own (fixed) scenarios answered without end; *population*: the score over the population the scenarios are drawn from (every run draws its own). Designs: subjective — 19 statistics × 2 levels × 3 scenarios × 1 / 10 / 100 answers (smoke / quick / paper), 3 % refusals, 80 % of statistics with a ground truth; t2i — one prompt per cell, 1 / 5 / 20 images of 0–3 faces (faces of an image alike with ρ = 0.5). Models: calibrated 0.8 (the built-in baseline's answer distribution), uniform, scenario-sensitive (each scenario's distribution Dirichlet(8 · calibrated 0.6)). \"design\": the app's method (Rao–Wu stratified cluster bootstrap, bias-corrected basic interval); \"answers-percentile\": the method it replaced. ⚠ n: runs whose interval carried a flag withdrawing the coverage promise (small cells, sparse classes), and the coverage of the others. With 400 runs the binomial spread is ±1.1 points at 95 %.",
+    "",
+    `| preset | design | k | model | target | method | ${BOOTSTRAP_METRICS.map((m) => ({ sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair", distance: "d" })[m]).join(" | ")} |`,
+    `|---|---|---|---|---|---|${BOOTSTRAP_METRICS.map(() => "---").join("|")}|`,
+    ...results.map(
+      ({ c, rows }) =>
+        `| ${c.preset} | ${c.design} | ${c.k} | ${c.model} | ${c.target} | ${c.scheme} | ${BOOTSTRAP_METRICS.map((m) => cell(rows.find((r) => r.metric === m)!)).join(" | ")} |`,
+    ),
+    "",
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+  writeBenchSection("## Interval coverage by simulation (`npm run bench:stats`)", lines.join("\n"));
+}
+
+void main();

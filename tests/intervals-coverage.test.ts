@@ -1,0 +1,30 @@
+// The fast version of the intervals' simulation (the full one: npm run bench:stats → docs/BENCHMARKS.md): data drawn
+// from models whose scores are known exactly, intervals from the app's own bootstrap, coverage counted.
+import { describe, expect, it } from "vitest";
+import { simulateCoverage, SUBJECTIVE_DESIGNS, type CoverageRow } from "@/lib/metrics/simulate";
+
+const RUNS = 100;
+const rate = (r: CoverageRow) => r.covered / r.runs;
+const row = (rows: CoverageRow[], m: CoverageRow["metric"]) => rows.find((r) => r.metric === m)!;
+
+describe("interval coverage by simulation (quick preset: 3 scenarios × 10 answers per cell)", () => {
+  it("covers this exact benchmark's value for a calibrated model, where the replaced method missed it", () => {
+    const design = { ...SUBJECTIVE_DESIGNS.quick, k: 4 };
+    const model = { kind: "calibrated" as const, accuracy: 0.8 };
+    const rows = simulateCoverage({ design, model, target: "exact", runs: RUNS, resamples: 200, seed: 3 });
+    // 95 % nominal; with 100 runs the binomial spread is ±2.2 points, so 88 % is > 3 sd below.
+    for (const m of ["sFact", "sE", "distance"] as const) expect(rate(row(rows, m))).toBeGreaterThanOrEqual(0.88);
+    const old = simulateCoverage({ design, model, target: "exact", runs: 40, resamples: 200, seed: 3, scheme: "answers-percentile" });
+    expect(rate(row(old, "sE"))).toBeLessThan(0.2);
+    expect(rate(row(old, "sFact"))).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it("covers the population value when answers depend on the scenario; answer-level resampling does not", () => {
+    const design = { ...SUBJECTIVE_DESIGNS.quick, k: 2 };
+    const model = { kind: "scenario" as const, accuracy: 0.6, concentration: 3 };
+    const rows = simulateCoverage({ design, model, target: "population", runs: RUNS, resamples: 200, seed: 5 });
+    for (const m of ["sFact", "sE", "distance"] as const) expect(rate(row(rows, m))).toBeGreaterThanOrEqual(0.88);
+    const old = simulateCoverage({ design, model, target: "population", runs: 40, resamples: 200, seed: 5, scheme: "answers-percentile" });
+    expect(rate(row(old, "sFact"))).toBeLessThan(0.8);
+  });
+});
