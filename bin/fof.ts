@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Command, CommanderError } from "commander";
 import { ROLES } from "../lib/auth/roles";
-import { remoteExport, remoteFrom, remoteImport, remoteRun, remoteScores, type Remote } from "./commands/remote";
+import { remoteCompare, remoteExport, remoteFrom, remoteImport, remoteRun, remoteScores, type Remote } from "./commands/remote";
 
 // Each command's module is loaded when that command runs, not before: `fof --help` prints at once, and a run loads
 // the engine but not the labeller, the importer or the account commands (docs/BENCHMARKS.md, CLI start-up).
@@ -88,11 +88,32 @@ program
     "--fail-under <gates>",
     'exit 5 when a model misses a gate on its worst group, e.g. "d<=0.25" or "d<=0.25,sFair>=0.8" (scores on their 0–1 scale, not the pages\' ×100)',
   )
+  .option("--compare-to <run>", "after the run: compare each model with this reference run's model of the same slug (or its only model)")
+  .option("--fail-if-worse <metrics>", 'with --compare-to: exit 5 when a model is worse with adjusted p < 0.05 on one of these, e.g. "sFair,d"')
   .option("--pretty", "indent the JSON output")
   .action(
     either(
       lazy(run, (m) => m.runCommand),
       remoteRun,
+    ),
+  );
+
+program
+  .command("compare")
+  .description("is B different from A? every score of every group both have: B − A with a 95 % interval, p and Holm-adjusted p")
+  .argument("<a>", "side A (the reference): <run id> or <run id>:<model>")
+  .argument("<b>", "side B: <run id> or <run id>:<model>")
+  .option("--target <target>", "intervals about the population of scenarios (default) or this exact benchmark: population | exact")
+  .option("--resamples <n>", "bootstrap resamples: 1000 | 2000 | 5000", "1000")
+  .option("--json", 'print {"comparisons": [{metric, group, a, b, delta, lo, hi, p, pAdjusted, paired, separable, …}]}')
+  .option("--pretty", "indent the JSON output")
+  .action(
+    either(
+      lazy(
+        () => import("./commands/compare"),
+        (m) => m.compareCommand,
+      ),
+      remoteCompare,
     ),
   );
 

@@ -127,6 +127,16 @@ test("leaderboard, context influence, comparison of two models and the printable
   await expect(table).toContainText("baseline:uniform");
   expect(await table.getByTestId("compare-delta").count()).toBeGreaterThan(0);
   await expect(page.getByTestId("compare-statistics")).toContainText("Crime Rate");
+  // Is the difference real? B − A with its interval, Holm-adjusted p and a sentence, per group.
+  const comparison = page.getByTestId("comparison");
+  await expect(comparison).toContainText(/paired: both answered the same content and the same questions/, { timeout: 60_000 });
+  const rows = comparison.getByTestId("comparison-row");
+  await expect(rows.first()).toBeVisible();
+  expect(await rows.count()).toBeGreaterThanOrEqual(2);
+  await expect(rows.first()).toContainText(/S_E/);
+  await expect(rows.first()).toContainText(/separable|is (higher|lower) than A's/);
+  await page.getByLabel("every score (not only S_E)").check();
+  expect(await rows.count()).toBeGreaterThan(8);
 
   // The printable report: settings, seed, model versions, dates, chart and scores with intervals.
   await page.goto(`/runs/${runId}`);

@@ -5,6 +5,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
 import type { RunOptions } from "./run";
+import { compareArgs, compareGate, gateSummary, printComparison, reportGate, type CompareCliOptions } from "./compare-cli";
+import type { ComparisonResult } from "../../lib/features/results/comparisons";
 
 export interface Remote {
   server: string;
@@ -107,6 +109,8 @@ function configOverrides(opts: RunOptions): Record<string, unknown> {
 export async function remoteRun(r: Remote, opts: RunOptions & { wait?: boolean; failUnder?: string; pollMs?: number }) {
   const gates = opts.failUnder ? parseThresholds(opts.failUnder) : null;
   if (gates && !opts.wait) throw new Error("--fail-under needs --wait (the gate reads the finished run's scores)");
+  const worse = compareGate(opts);
+  if (worse && !opts.wait) throw new Error("--compare-to needs --wait (the comparison reads the finished run)");
   const suite = opts.suite ?? "fact-or-fair";
   // A suite launched in several shapes (FACT-OR-FAIR: chat or text-to-image): the one of the models' modality.
   const [{ suites }, { models }] = await Promise.all([
@@ -154,6 +158,27 @@ export async function remoteRun(r: Remote, opts: RunOptions & { wait?: boolean; 
       process.stderr.write(`${g.ok ? "pass" : "FAIL"}  ${g.model}  ${g.gate}  (worst ${g.worst === null ? "none" : g.worst.toFixed(4)})\n`);
     if (results.some((g) => !g.ok)) process.exitCode = EXIT.gateMissed;
   }
+  if (worse) {
+    let failed = false;
+    for (const model of opts.model) {
+      const q = new URLSearchParams({ a: opts.compareTo!, b: `${run.id}:${model}` });
+      const result = await getJson<ComparisonResult>(r, `/api/v1/compare?${q}`).catch(async () =>
+        // The reference may hold the same model under its slug: name it (a multi-model reference needs it).
+        getJson<ComparisonResult>(r, `/api/v1/compare?${new URLSearchParams({ a: `${opts.compareTo}:${model}`, b: `${run.id}:${model}` })}`),
+      );
+      if (reportGate(model, result, worse)) failed = true;
+    }
+    process.stderr.write(gateSummary(worse, failed));
+    if (failed) process.exitCode = EXIT.gateMissed;
+  }
+}
+
+/** `fof --server … compare A B`: the server's /api/v1/compare. */
+export async function remoteCompare(r: Remote, a: string, b: string, opts: CompareCliOptions) {
+  const args = compareArgs(a, b, opts);
+  const side = (s: { runId: string; model?: string }) => (s.model ? `${s.runId}:${s.model}` : s.runId);
+  const q = new URLSearchParams({ a: side(args.a), b: side(args.b), target: args.target, resamples: String(args.resamples) });
+  printComparison(await getJson<ComparisonResult>(r, `/api/v1/compare?${q}`), opts);
 }
 
 export async function remoteScores(r: Remote, runId: string, opts: { raceMapping?: string; labels?: string; profile?: string; pretty?: boolean }) {

@@ -15,6 +15,8 @@ import { progressLine } from "./progress";
 import { env } from "../../lib/env";
 import { labelWorkerFromEnv } from "../../lib/features/labelling/worker";
 import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
+import { compareGate } from "./compare-cli";
+import { gateAgainst } from "./compare";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
   if (value === undefined) return undefined;
@@ -49,6 +51,9 @@ export interface RunOptions {
   wait?: boolean;
   /** release gates on the scores, e.g. "d<=0.25" (exit 5 when a model misses one) */
   failUnder?: string;
+  /** a reference run to compare each model with, and the metrics that must not get separably worse */
+  compareTo?: string;
+  failIfWorse?: string;
 }
 
 const int = (v: string | undefined, what: string) => {
@@ -65,6 +70,7 @@ export async function runCommand(opts: RunOptions) {
   if (opts.content) throw new Error("--content is for suites with imported content versions (--suite)");
   if (!PRESET_NAMES.includes(opts.preset as PresetName)) throw new Error(`unknown preset "${opts.preset}" (choose from ${PRESET_NAMES.join(", ")})`);
   const gates = opts.failUnder ? parseThresholds(opts.failUnder) : null;
+  const worse = compareGate(opts);
   const seed = int(opts.seed, "--seed")!;
   const budget = opts.budget === undefined ? null : Number(opts.budget);
   if (budget !== null && !(budget > 0)) throw new Error(`--budget must be a positive number of USD`);
@@ -95,7 +101,6 @@ export async function runCommand(opts: RunOptions) {
   if (opts.label) await labelHere(prisma, run.id);
   const results = await runScores(prisma, run.id);
   process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
-  await prisma.$disconnect();
   process.exitCode = exitCodeOf(final);
   if (gates) {
     const checked = checkThresholds(results, gates);
@@ -103,6 +108,8 @@ export async function runCommand(opts: RunOptions) {
       process.stderr.write(`${g.ok ? "pass" : "FAIL"}  ${g.model}  ${g.gate}  (worst ${g.worst === null ? "none" : g.worst.toFixed(4)})\n`);
     if (checked.some((g) => !g.ok)) process.exitCode = EXIT.gateMissed;
   }
+  if (worse && (await gateAgainst(prisma, opts.compareTo!, run.id, opts.model, worse))) process.exitCode = EXIT.gateMissed;
+  await prisma.$disconnect();
 }
 
 /**
@@ -123,6 +130,7 @@ function exitCodeOf(final: { status: string; failed: number }): number {
 async function runSuiteCommand(opts: RunOptions) {
   const suite = suiteOf(opts.suite!);
   if (opts.failUnder) throw new Error(`--fail-under reads FACT-OR-FAIR's scores; ${suite.name} reports result tables (read them from the JSON)`);
+  if (opts.compareTo) throw new Error(`--compare-to compares FACT-OR-FAIR's scores; ${suite.name}'s comparisons are not available yet`);
   const preset = suite.presets[opts.preset];
   if (!preset) throw new Error(`unknown ${suite.name} preset "${opts.preset}" (choose from ${Object.keys(suite.presets).join(", ")})`);
   const fofOnly = (["tests", "contexts", "objectiveRepeats", "subjectiveRepeats", "imagesPerPrompt"] as const).filter((k) => opts[k] !== undefined);

@@ -62,12 +62,14 @@ export function designCells(records: ReadonlyArray<BootstrapRecord>, attribute: 
     }
   }
   // Clusters in a fixed order, so the same data gives the same resamples whatever order the records came in.
-  return [...cells.values()].map(({ byCluster, ...c }) => ({
-    ...c,
-    clusters: [...byCluster.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, cl]) => [...cl.answers, ...[...cl.byUnit.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, u]) => u)]),
-  }));
+  return [...cells.values()].map(({ byCluster, ...c }) => {
+    const sorted = [...byCluster.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return {
+      ...c,
+      clusterKeys: sorted.map(([key]) => key),
+      clusters: sorted.map(([, cl]) => [...cl.answers, ...[...cl.byUnit.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, u]) => u)]),
+    };
+  });
 }
 
 const designOptions = (attribute: Attribute, opts: BootstrapOptions) => ({

@@ -15,11 +15,18 @@ import type { Label, Level } from "../benchmark";
 import type { DistanceMethod, Scores } from "./scores";
 import { scoresFromCells } from "./scores";
 import { upperBound } from "./bound";
-import { fastRng } from "./fast-rng";
-import { SMALL_CELL_PER_CLASS, SPARSE_CLASS_COUNT, type Interval, type IntervalFlag, type IntervalTarget } from "./design";
+import { fastRng, type FastRng } from "./fast-rng";
+import {
+  BOOTSTRAP_METRICS,
+  SMALL_CELL_PER_CLASS,
+  SPARSE_CLASS_COUNT,
+  type BootstrapMetric,
+  type Interval,
+  type IntervalFlag,
+  type IntervalTarget,
+} from "./design";
 
-export const BOOTSTRAP_METRICS = ["sFact", "sE", "sKLD", "sFair", "distance"] as const;
-export type BootstrapMetric = (typeof BOOTSTRAP_METRICS)[number];
+export { BOOTSTRAP_METRICS, type BootstrapMetric } from "./design";
 export type BootstrapIntervals = Record<BootstrapMetric, Interval | null>;
 
 /** A unit: the valid answers per class it holds (an answer: one 1; an image: its faces; a refusal: none). */
@@ -33,12 +40,19 @@ export interface DesignCell {
   truthLabel: Label | null;
   /** the cell's clusters (its scenarios, or its one prompt), each a list of units */
   clusters: ReadonlyArray<ReadonlyArray<UnitCounts>>;
+  /** the clusters' names (scenario numbers), in the same order: two models' scenarios pair by them */
+  clusterKeys?: readonly string[];
 }
 
 /** A stratum: units that are drawn from one another; the resampled totals go to cell `cell`. */
-interface Stratum {
+export interface Stratum {
   cell: number;
   n: number;
+  /**
+   * for strata whose units are whole clusters (scenarios): the cell and its clusters' names, so that two models'
+   * strata over the same scenarios can share their draws (paired comparisons); null for strata of answers or images
+   */
+  pairKey: string | null;
   /** one-hot units as class indices (−1: no valid answer), or null */
   classes: Int8Array | null;
   /** otherwise the units' rows, n × k */
@@ -53,11 +67,11 @@ export interface ResamplingPlan {
 const isOneHot = (u: UnitCounts) => u.reduce((a, b) => a + b, 0) <= 1;
 const total = (u: UnitCounts) => u.reduce((a, b) => a + b, 0);
 
-function stratum(cell: number, units: ReadonlyArray<UnitCounts>, k: number): Stratum {
-  if (units.every(isOneHot)) return { cell, n: units.length, classes: Int8Array.from(units, (u) => u.findIndex((x) => x > 0)), rows: null };
+function stratum(cell: number, units: ReadonlyArray<UnitCounts>, k: number, pairKey: string | null = null): Stratum {
+  if (units.every(isOneHot)) return { cell, n: units.length, pairKey, classes: Int8Array.from(units, (u) => u.findIndex((x) => x > 0)), rows: null };
   const rows = new Float64Array(units.length * k);
   units.forEach((u, i) => u.forEach((x, j) => (rows[i * k + j] = x)));
-  return { cell, n: units.length, classes: null, rows };
+  return { cell, n: units.length, pairKey, classes: null, rows };
 }
 
 /** Which units are drawn from which under a target (see the header). */
@@ -73,7 +87,8 @@ export function resamplingPlan(cells: readonly DesignCell[], k: number, target: 
   if (target === "population" && !anyPopulation && cells.length) flags.add("fixed-items");
   cells.forEach((c, i) => {
     if (target === "population" && c.clusters.length > 1) {
-      strata.push(stratum(i, c.clusters.map(clusterTotal), k));
+      const names = c.clusterKeys ?? c.clusters.map((_, j) => String(j));
+      strata.push(stratum(i, c.clusters.map(clusterTotal), k, `${c.statisticId}|${c.level}|${names.join(",")}`));
       return;
     }
     if (c.clusters.length > 1 && c.clusters.some((units) => units.length < 2)) {
@@ -105,9 +120,34 @@ function sparseClasses(cells: readonly DesignCell[], k: number): boolean {
   return false;
 }
 
+/** Rao–Wu with m = n − 1 draws; a stratum of one unit has no variation to draw and keeps its unit. */
+export function raoWuDraws(n: number, rng: FastRng): Int32Array {
+  if (n <= 1) return Int32Array.from({ length: n }, (_, i) => i);
+  const out = new Int32Array(n - 1);
+  for (let d = 0; d < n - 1; d++) out[d] = rng.below(n);
+  return out;
+}
+
+function plainDraws(n: number, rng: FastRng): Int32Array {
+  const out = new Int32Array(n);
+  for (let d = 0; d < n; d++) out[d] = rng.below(n);
+  return out;
+}
+
+/** Adds the drawn units of a stratum to its cell's class counts. */
+export function drawStratum(s: Stratum, counts: Float64Array, k: number, draws: Int32Array): void {
+  const base = s.cell * k;
+  for (const i of draws) {
+    if (s.classes) {
+      const c = s.classes[i];
+      if (c >= 0) counts[base + c]++;
+    } else for (let j = 0; j < k; j++) counts[base + j] += s.rows![i * k + j];
+  }
+}
+
 type CellInput = Parameters<typeof scoresFromCells>[0][number];
 
-function cellsFrom(cells: readonly DesignCell[], counts: Float64Array, k: number): CellInput[] {
+export function cellsFrom(cells: readonly DesignCell[], counts: Float64Array, k: number): CellInput[] {
   return cells.map((c, i) => {
     const cc = Array.from(counts.subarray(i * k, (i + 1) * k));
     return { statisticId: c.statisticId, level: c.level, counts: cc, truth: c.truthLabel, correct: c.truth >= 0 ? cc[c.truth] : 0 };
@@ -151,6 +191,9 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
   const rng = fastRng(opts.seed, `design-bootstrap|${target}|${opts.key}`);
   const values: Record<BootstrapMetric, number[]> = { sFact: [], sE: [], sKLD: [], sFair: [], distance: [] };
   const counts = new Float64Array(cells.length * k);
+  // Sparse classes: S_KLD and S_fair also read with every class given half an answer (see widenBySmoothed).
+  const sparse = !legacy && plan.flags.includes("sparse-classes");
+  const smoothed: { sKLD: number[]; sFair: number[] } = { sKLD: [], sFair: [] };
   let sliceStart = performance.now();
   for (let b = 0; b < resamples; b++) {
     if (performance.now() - sliceStart >= SLICE_MS) {
@@ -158,24 +201,16 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
       sliceStart = performance.now();
     }
     counts.fill(0);
-    for (const s of plan.strata) {
-      const base = s.cell * k;
-      // Rao–Wu with m = n − 1; a stratum of one unit has no variation to draw and keeps its unit.
-      const m = s.n > 1 && !legacy ? s.n - 1 : s.n;
-      for (let d = 0; d < m; d++) {
-        const i = s.n > 1 || legacy ? rng.below(s.n) : d;
-        if (s.classes) {
-          const c = s.classes[i];
-          if (c >= 0) counts[base + c]++;
-        } else for (let j = 0; j < k; j++) counts[base + j] += s.rows![i * k + j];
-      }
-    }
+    for (const s of plan.strata) drawStratum(s, counts, k, legacy ? plainDraws(s.n, rng) : raoWuDraws(s.n, rng));
     const scores = scoresFromCells(cellsFrom(cells, counts, k), k, opts.method);
     const v = legacy ? scores : withSignedDistance(scores, k);
     for (const m of BOOTSTRAP_METRICS) if (v[m] !== null) values[m].push(v[m] as number);
+    if (sparse) pushSmoothed(smoothed, cells, counts, k, v.sE);
   }
   const point = plugInScores(cells, k, opts.method);
-  return summarise(legacy ? point : withSignedDistance(point, k), values, resamples, opts.level ?? 0.95, plan.flags, legacy);
+  const out = summarise(legacy ? point : withSignedDistance(point, k), values, resamples, opts.level ?? 0.95, plan.flags, legacy);
+  if (sparse) widenBySmoothed(out, cells, k, point.sE, smoothed, opts.level ?? 0.95);
+  return out;
 }
 
 export function percentile(sorted: readonly number[], q: number): number {
@@ -204,8 +239,70 @@ function foldDistance(i: Interval): Interval {
   return { ...i, estimate, lo: 0, hi: Math.max(-i.lo, i.hi) };
 }
 
+/**
+ * S_KLD with half an answer added to every class of every cell (Krichevsky–Trofimov): the reading of a class a cell
+ * never chose as rare rather than impossible. Statistics count as in the paper (both levels answered).
+ */
+export function smoothedSKld(cells: readonly DesignCell[], counts: Float64Array, k: number): number | null {
+  const at = new Map<string, number>();
+  cells.forEach((c, i) => at.set(`${c.statisticId}|${c.level}`, i));
+  const terms: number[] = [];
+  for (const [key, i] of at) {
+    if (!key.endsWith("|highest")) continue;
+    const j = at.get(key.slice(0, -"highest".length) + "lowest");
+    if (j === undefined) continue;
+    const p = counts.subarray(i * k, (i + 1) * k);
+    const q = counts.subarray(j * k, (j + 1) * k);
+    const tp = p.reduce((a, x) => a + x, 0);
+    const tq = q.reduce((a, x) => a + x, 0);
+    if (tp <= 0 || tq <= 0) continue;
+    let kl = 0;
+    for (let c = 0; c < k; c++) {
+      const pc = (p[c] + 0.5) / (tp + k / 2);
+      kl += pc * Math.log(pc / ((q[c] + 0.5) / (tq + k / 2)));
+    }
+    terms.push(Math.exp(-kl));
+  }
+  return terms.length ? terms.reduce((a, x) => a + x, 0) / terms.length : null;
+}
+
+function pushSmoothed(into: { sKLD: number[]; sFair: number[] }, cells: readonly DesignCell[], counts: Float64Array, k: number, sE: number | null) {
+  const kld = smoothedSKld(cells, counts, k);
+  if (kld === null) return;
+  into.sKLD.push(kld);
+  if (sE !== null) into.sFair.push(sE + kld - sE * kld);
+}
+
+/**
+ * Where a class the highest level chose is (nearly) absent at the lowest, S_KLD depends on how rare that class truly
+ * is, which the answers cannot tell (design.ts "sparse-classes"): the interval is widened to also hold the interval
+ * of the smoothed reading, so it spans both "absent" (the paper's ε) and "rare". The estimate stays the paper's
+ * reading, bias-corrected.
+ */
+function widenBySmoothed(
+  out: BootstrapIntervals,
+  cells: readonly DesignCell[],
+  k: number,
+  sE: number | null,
+  smoothed: { sKLD: number[]; sFair: number[] },
+  level: number,
+) {
+  const counts = new Float64Array(cells.length * k);
+  cells.forEach((c, i) => c.clusters.forEach((units) => units.forEach((u) => u.forEach((x, j) => (counts[i * k + j] += x)))));
+  const kld = smoothedSKld(cells, counts, k);
+  if (kld === null) return;
+  const points = { sKLD: kld, sFair: sE === null ? null : sE + kld - sE * kld };
+  for (const m of ["sKLD", "sFair"] as const) {
+    const i = out[m];
+    const p = points[m];
+    if (!i || p === null || smoothed[m].length < 2) continue;
+    const s = biasCorrectedInterval(p, smoothed[m], level, RANGE[m], i.flags);
+    out[m] = { ...i, lo: Math.min(i.lo, s.lo), hi: Math.max(i.hi, s.hi) };
+  }
+}
+
 /** Every score lies in [0, 1] except d, which is a distance in the unit square. */
-const RANGE: Record<BootstrapMetric, [number, number]> = { sFact: [0, 1], sE: [0, 1], sKLD: [0, 1], sFair: [0, 1], distance: [-Math.SQRT2, Math.SQRT2] };
+export const RANGE: Record<BootstrapMetric, [number, number]> = { sFact: [0, 1], sE: [0, 1], sKLD: [0, 1], sFair: [0, 1], distance: [-Math.SQRT2, Math.SQRT2] };
 const clamp = (x: number, [lo, hi]: [number, number]) => Math.min(hi, Math.max(lo, x));
 
 /** Bias-corrected estimate and basic interval from the replicates of each score. */

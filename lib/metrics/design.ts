@@ -6,6 +6,10 @@
 // ones (what a paper's conclusion claims); the truth is the score over the population of scenarios or prompts the
 // benchmark's items were drawn from. docs/scoring.md says per suite which levels each target resamples, and why.
 
+/** The scores that get intervals and comparisons, in the tables' order. */
+export const BOOTSTRAP_METRICS = ["sFact", "sE", "sKLD", "sFair", "distance"] as const;
+export type BootstrapMetric = (typeof BOOTSTRAP_METRICS)[number];
+
 export const INTERVAL_TARGETS = ["population", "exact"] as const;
 export type IntervalTarget = (typeof INTERVAL_TARGETS)[number];
 export const DEFAULT_INTERVAL_TARGET: IntervalTarget = "population";

@@ -41,7 +41,7 @@ export const T2I_DESIGNS = {
 } as const;
 export const SIM_IMAGES = { faces: [0.1, 0.6, 0.2, 0.1], rho: 0.5 } as const;
 
-interface CellTruth {
+export interface CellTruth {
   statisticId: string;
   level: "highest" | "lowest";
   truth: number;
@@ -49,7 +49,7 @@ interface CellTruth {
   base: number[];
 }
 
-function cellTruths(design: SimDesign, model: SimModel): CellTruth[] {
+export function cellTruths(design: SimDesign, model: SimModel): CellTruth[] {
   const out: CellTruth[] = [];
   const withTruth = Math.round(design.statistics * design.truthShare);
   for (let s = 0; s < design.statistics; s++)
@@ -93,7 +93,7 @@ function dirichlet(rng: FastRng, alpha: readonly number[]): number[] {
 }
 
 /** Each cell's scenarios' distributions: all equal to the population's, except under the scenario model. */
-function drawScenarios(rng: FastRng, truths: readonly CellTruth[], design: SimDesign, model: SimModel): number[][][] {
+export function drawScenarios(rng: FastRng, truths: readonly CellTruth[], design: SimDesign, model: SimModel): number[][][] {
   return truths.map((c) =>
     Array.from({ length: design.scenariosPerCell }, () =>
       model.kind === "scenario"
@@ -112,7 +112,7 @@ function drawClass(rng: FastRng, p: readonly number[]): number {
   return p.length - 1;
 }
 
-function drawUnit(rng: FastRng, p: readonly number[], design: SimDesign): UnitCounts {
+export function drawUnit(rng: FastRng, p: readonly number[], design: SimDesign): UnitCounts {
   const u = new Array<number>(design.k).fill(0);
   if (!design.images) {
     if (rng.float() >= design.refusalRate) u[drawClass(rng, p)]++;

@@ -16,6 +16,7 @@ import { loadSelection, type SearchParams } from "../../../lib/features/results/
 import { Delta } from "@/components/results/delta";
 import { pageGuard } from "@/app/guard";
 import { Input, Select } from "@/components/ui/input";
+import { ComparisonCard } from "@/components/results/comparison-card";
 
 export const metadata: Metadata = { title: "Compare · Results" };
 
@@ -131,6 +132,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                 </tbody>
               </Table>
             </Card>
+            <ComparisonCard
+              reference={{ side: `${entities[0].run.id}:${entities[0].model}`, label: entities[0].label }}
+              others={entities.slice(1).map((e) => ({ side: `${e.run.id}:${e.model}`, label: e.label }))}
+              metric={metric}
+            />
             <Card
               title={`Per statistic: ${column}, ${attribute}`}
               description="Mean normalised entropy of the statistic's two levels (H), exp(−KL) between its highest and lowest answers, and accuracy; differences to the reference below."

@@ -47,7 +47,7 @@ export const INTERVAL_RESAMPLES = [1000, 2000, 5000] as const;
 let computeQueue: Promise<unknown> = Promise.resolve();
 let queued = 0;
 const MAX_QUEUED_INTERVALS = 32;
-function enqueue<T>(job: () => Promise<T>): Promise<T> {
+export function enqueue<T>(job: () => Promise<T>): Promise<T> {
   if (queued >= MAX_QUEUED_INTERVALS) return Promise.reject(tooMany("too many interval computations queued; try again shortly"));
   queued++;
   const next = computeQueue.then(job, job).finally(() => queued--);

@@ -4,7 +4,7 @@
 // app/api/v1 is listed here (and nothing else is).
 import { z } from "zod";
 import type { Access } from "../http";
-import { exportQuery, importOpenBody, launchRequestSchema, runListQuery, runSummaryQuery, scoresQuery, steerBody } from "./schemas";
+import { compareQuery, exportQuery, importOpenBody, launchRequestSchema, runListQuery, runSummaryQuery, scoresQuery, steerBody } from "./schemas";
 
 const API_VERSION = "1.0.0";
 
@@ -69,6 +69,20 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "A run's data: JSONL interchange lines (data.export), or its scores as JSON or CSV",
     query: exportQuery,
     ok: { status: 200, description: "a file", contentTypes: ["application/x-ndjson", "application/json", "text/csv"] },
+  },
+  {
+    method: "get",
+    path: "/api/v1/compare",
+    access: "results.read",
+    summary: "Is B different from A? Every score of every group both FACT-OR-FAIR sides have, B − A with an interval and p-values",
+    description:
+      "Δ = B − A per score and group with a 95 % interval (bias-corrected, from a stratified cluster bootstrap that draws the same scenarios for both sides when they answered the same content: `paired`), a two-sided p-value (the bootstrap test that agrees with the interval; objective S_fact on the same questions: the exact McNemar test) and Holm's adjustment over the whole family. `separable`: adjusted p < 0.05 and both sides' intervals keep their coverage promise. Computed once per state of both sides' data, then cached.",
+    query: compareQuery,
+    ok: {
+      status: 200,
+      description:
+        "{ a, b, target, paired, pairing, comparisons: [{ metric, group, a, b, delta, lo, hi, p, pAdjusted, paired, separable, better, testUsed, flags, sentence }] }",
+    },
   },
   ...(["pause", "resume", "cancel"] as const).map((action): ApiRoute => ({
     method: "post",

@@ -5,7 +5,9 @@ import { RACE_MAPPINGS } from "../../faces/labels";
 import { LABEL_SOURCES } from "../../results/label-sources";
 import { DEFAULT_PROFILE, SCORING_PROFILES } from "../../metrics/profiles";
 import { DEFAULT_SUITE_ID } from "../../suites";
-import { DEFAULT_INTERVAL_TARGET, INTERVAL_TARGETS } from "../../metrics/design";
+import { compareParams, intervalTargetParam } from "../../results/compare-params";
+
+export { intervalTargetParam };
 
 export { launchRequestSchema } from "../../features/runs/launch";
 
@@ -18,11 +20,7 @@ const scoring = {
 
 export const runSummaryQuery = z.strictObject(scoring);
 
-/** What intervals are about: this exact benchmark, or the population its scenarios and prompts stand for. */
-export const intervalTargetParam = z
-  .enum(INTERVAL_TARGETS)
-  .default(DEFAULT_INTERVAL_TARGET)
-  .describe("intervals about the population the scenarios and prompts stand for (default), or this exact benchmark");
+export const compareQuery = z.strictObject({ ...compareParams, ...scoring });
 
 export const exportQuery = z.strictObject({
   format: z.enum(["jsonl", "json", "csv"]).default("jsonl").describe("jsonl: the interchange v1 lines (needs data.export); json or csv: scores"),

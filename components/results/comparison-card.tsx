@@ -1,0 +1,120 @@
+"use client";
+
+// "Is the difference real?" on the Compare page: each model against the reference, every score of every group, as
+// Δ [interval], Holm-adjusted p and a sentence (GET /api/v1/compare, computed off the page and cached).
+import { useState } from "react";
+import { useQueries } from "@tanstack/react-query";
+import { Card } from "@/components/ui/card";
+import { Table, Td, Th } from "@/components/ui/table";
+import { METRIC_NAMES } from "@/lib/results/comparison-text";
+import { INTERVAL_TARGET_LABELS, INTERVAL_TARGETS, type BootstrapMetric, type IntervalTarget } from "@/lib/metrics/design";
+import type { ComparisonResult } from "@/lib/features/results/comparisons";
+
+const f = (x: number) => (x * 100).toFixed(1);
+const fp = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
+
+export function ComparisonCard({
+  reference,
+  others,
+  metric,
+}: {
+  reference: { side: string; label: string };
+  others: Array<{ side: string; label: string }>;
+  metric: BootstrapMetric;
+}) {
+  const [target, setTarget] = useState<IntervalTarget>("population");
+  const [all, setAll] = useState(false);
+  const results = useQueries({
+    queries: others.map((o) => ({
+      queryKey: ["compare", reference.side, o.side, target],
+      queryFn: async (): Promise<ComparisonResult> => {
+        const res = await fetch(`/api/v1/compare?${new URLSearchParams({ a: reference.side, b: o.side, target })}`);
+        const body = await res.json();
+        if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
+        return body as ComparisonResult;
+      },
+      staleTime: 60_000,
+      retry: 0,
+    })),
+  });
+  return (
+    <Card
+      title="Is the difference real?"
+      description={`B − A against the reference (A = ${reference.label}), ×100, with 95 % intervals; p adjusted by Holm over every score and group of the pair. “Separable”: adjusted p < 0.05.`}
+    >
+      <div className="mb-2 flex flex-wrap items-center gap-3 text-xs text-slate-600" data-testid="comparison-controls">
+        <label className="flex items-center gap-1">
+          Intervals about
+          <select className="rounded border border-slate-300 bg-white px-1 py-0.5" value={target} onChange={(e) => setTarget(e.target.value as IntervalTarget)}>
+            {INTERVAL_TARGETS.map((t) => (
+              <option key={t} value={t}>
+                {INTERVAL_TARGET_LABELS[t]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-1">
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
+          every score (not only {METRIC_NAMES[metric]})
+        </label>
+      </div>
+      {others.map((o, i) => {
+        const r = results[i];
+        if (r.isPending)
+          return (
+            <p key={o.side} className="text-sm text-slate-500" aria-live="polite">
+              Comparing {o.label}…
+            </p>
+          );
+        if (r.error)
+          return (
+            <p key={o.side} className="text-sm text-red-700">
+              {o.label}: {(r.error as Error).message}
+            </p>
+          );
+        const rows = r.data!.comparisons.filter((c) => all || c.metric === metric);
+        return (
+          <div key={o.side} className="mb-4" data-testid="comparison">
+            <p className="mb-1 text-sm">
+              <strong>B = {o.label}</strong> <span className="text-slate-500">· {r.data!.pairing}</span>
+            </p>
+            <Table>
+              <thead>
+                <tr>
+                  <Th>Group</Th>
+                  <Th>Score</Th>
+                  <Th className="text-right">A</Th>
+                  <Th className="text-right">B</Th>
+                  <Th className="text-right">B − A [95 %]</Th>
+                  <Th className="text-right">p (adj.)</Th>
+                  <Th>Verdict</Th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((c) => (
+                  <tr key={`${c.group}|${c.metric}`} data-testid="comparison-row" data-separable={c.separable}>
+                    <Td>{c.group}</Td>
+                    <Td>{METRIC_NAMES[c.metric]}</Td>
+                    <Td className="text-right tabular-nums">{f(c.a)}</Td>
+                    <Td className="text-right tabular-nums">{f(c.b)}</Td>
+                    <Td className="text-right tabular-nums">
+                      {c.delta > 0 ? "+" : ""}
+                      {f(c.delta)} [{f(c.lo)}, {f(c.hi)}]
+                    </Td>
+                    <Td
+                      className="text-right tabular-nums"
+                      title={`unadjusted ${fp(c.p)} (${c.testUsed === "mcnemar" ? "exact McNemar" : "paired bootstrap"})`}
+                    >
+                      {fp(c.pAdjusted)}
+                    </Td>
+                    <Td className={c.separable ? "font-medium" : "text-slate-500"}>{c.sentence}</Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          </div>
+        );
+      })}
+    </Card>
+  );
+}

@@ -1,0 +1,93 @@
+// Comparisons on real (baseline) runs: sides named and checked, pairing by content and questions, McNemar for
+// objective accuracy on the same questions, Holm over the family, the cache, and GET /api/v1/compare's guard.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
+
+process.env.FOF_DATA_DIR = testDataDir("fof-compare-");
+
+const { db, migrateAndSeed } = await import("../lib/db");
+const { createRun, presetConfig, Worker } = await import("./helpers/services");
+const { compareSides } = await import("../lib/features/results/comparisons");
+const { createUser } = await import("../lib/auth/users");
+const { createToken } = await import("../lib/auth/tokens");
+const route = await import("../app/api/v1/compare/route");
+
+const prisma = () => db();
+let both = "";
+let other = "";
+let viewerToken = "";
+
+async function work(models: string[], seed: number) {
+  const config = presetConfig("quick", { contexts: ["baseline"] });
+  const run = await createRun(prisma(), { models, config, seed });
+  await new Worker(prisma(), { runId: run.id, pollMs: 10, flushMs: 10 }).run({ untilDone: true });
+  return run.id;
+}
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+  both = await work(["baseline:uniform", "baseline:calibrated:0.8"], 5);
+  other = await work(["baseline:uniform"], 6);
+  const viewer = await createUser(prisma(), { email: "reader@example.org", name: "Reader", password: "test-password-123", role: "viewer" });
+  viewerToken = (await createToken(prisma(), viewer.id, { name: "read" })).secret;
+}, 120_000);
+afterAll(async () => {
+  await prisma().$disconnect();
+});
+
+describe("comparisons", () => {
+  it("names its sides exactly, and refuses what cannot be compared", async () => {
+    await expect(compareSides(prisma(), { runId: both }, { runId: other })).rejects.toThrow(/has 2 models \(.*baseline:uniform.*\): name one as/);
+    await expect(compareSides(prisma(), { runId: other }, { runId: other })).rejects.toThrow(/two different sides/);
+    await expect(compareSides(prisma(), { runId: both, model: "gpt-x" }, { runId: other })).rejects.toThrow(/no model "gpt-x"/);
+    await expect(compareSides(prisma(), { runId: "nope" }, { runId: other })).rejects.toThrow(/run nope/);
+  });
+
+  it("tells a calibrated model from uniform answers on the same questions, with McNemar for objective accuracy", async () => {
+    const r = await compareSides(prisma(), { runId: both, model: "baseline:uniform" }, { runId: both, model: "baseline:calibrated:0.8" });
+    expect(r.paired).toBe(true);
+    expect(r.pairing).toMatch(/same questions/);
+    expect(r.target).toBe("population");
+    const objective = r.comparisons.filter((c) => c.test === "objective" && c.metric === "sFact");
+    expect(objective).toHaveLength(2);
+    for (const c of objective) {
+      expect(c.testUsed).toBe("mcnemar");
+      expect(c.separable).toBe(true);
+      expect(c.sentence).toMatch(/^B's S_fact \(O (gender|race)\) is higher than A's by .*\(better\)$/);
+    }
+    const raceEntropy = r.comparisons.find((c) => c.group === "S-B race" && c.metric === "sE")!;
+    expect(raceEntropy.separable).toBe(true);
+    expect(raceEntropy.delta).toBeLessThan(0);
+    for (const c of r.comparisons) {
+      expect(c.pAdjusted).toBeGreaterThanOrEqual(c.p);
+      expect(c.lo <= c.delta && c.delta <= c.hi).toBe(true);
+    }
+    expect((await compareSides(prisma(), { runId: both, model: "baseline:uniform" }, { runId: both, model: "baseline:calibrated:0.8" })).cached).toBe(true);
+  });
+
+  it("finds nothing between two runs of uniform answers with different seeds", async () => {
+    const r = await compareSides(prisma(), { runId: both, model: "baseline:uniform" }, { runId: other });
+    expect(r.paired).toBe(true); // same content: the same scenarios
+    expect(r.pairing).not.toMatch(/same questions/); // other seed: other persons and option orders
+    expect(r.comparisons.filter((c) => c.test === "objective" && c.metric === "sFact").every((c) => c.testUsed === "bootstrap")).toBe(true);
+    expect(r.comparisons.filter((c) => c.separable)).toEqual([]);
+  });
+
+  it("answers GET /api/v1/compare to a reader's token, and refuses the anonymous and the malformed", async () => {
+    const call = (query: string, token?: string) =>
+      route.GET(new Request(`http://127.0.0.1:3000/api/v1/compare?${query}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }), {
+        params: Promise.resolve({}),
+      });
+    const q = new URLSearchParams({ a: `${both}:baseline:uniform`, b: other, target: "exact" }).toString();
+    const ok = await call(q, viewerToken);
+    expect(ok.status).toBe(200);
+    const body = await ok.json();
+    expect(body.target).toBe("exact");
+    expect(Object.keys(body.comparisons[0])).toEqual(
+      expect.arrayContaining(["metric", "group", "a", "b", "delta", "lo", "hi", "p", "pAdjusted", "paired", "separable"]),
+    );
+    expect((await call(q)).status).toBe(401);
+    expect((await call("a=has space&b=x", viewerToken)).status).toBe(400);
+    expect((await call(`${q}&resamples=7`, viewerToken)).status).toBe(400);
+  });
+});

@@ -1,0 +1,128 @@
+// Differences between two models: Holm, McNemar, the bootstrap test's agreement with its interval, pairing, and a
+// fast version of the false-positive / power simulation (the full one: npm run bench:stats).
+import { describe, expect, it } from "vitest";
+import { holm, mcnemarExact } from "@/lib/metrics/tests";
+import { bootstrapP, isSeparable, normalTail, pairedDifferences } from "@/lib/metrics/paired";
+import { biasCorrectedInterval, type DesignCell } from "@/lib/metrics/cluster-bootstrap";
+import { fastRng } from "@/lib/metrics/fast-rng";
+import { simulateSeparable } from "@/lib/metrics/simulate-compare";
+import { SUBJECTIVE_DESIGNS } from "@/lib/metrics/simulate";
+import { comparisonSentence } from "@/lib/results/comparison-text";
+
+describe("tests for decisions", () => {
+  it("adjusts a family by Holm's step-down rule", () => {
+    // Hand-computed: sorted 0.01, 0.02, 0.03, 0.5 → ×4, ×3, ×2, ×1 = 0.04, 0.06, 0.06 (monotone), 0.5.
+    expect(holm([0.03, 0.5, 0.01, 0.02])).toEqual([0.06, 0.5, 0.04, 0.06]);
+    expect(holm([0.9, 0.8])).toEqual([1, 1]); // 0.8 × 2 capped at 1; monotone after it
+    expect(holm([0.04, 0.3])).toEqual([0.08, 0.3]);
+    expect(holm([])).toEqual([]);
+  });
+
+  it("gives McNemar's exact p-values", () => {
+    expect(mcnemarExact(0, 0)).toBe(1);
+    expect(mcnemarExact(0, 10)).toBeCloseTo(2 / 1024, 12);
+    // 2 · P(X ≤ 2), X ~ Bin(12, ½) = 2 · (1 + 12 + 66)/4096
+    expect(mcnemarExact(10, 2)).toBeCloseTo((2 * 79) / 4096, 12);
+    expect(mcnemarExact(5, 5)).toBe(1);
+  });
+
+  it("has a normal tail accurate far out", () => {
+    expect(normalTail(0)).toBeCloseTo(0.5, 7);
+    expect(normalTail(1.959964)).toBeCloseTo(0.025, 6);
+    expect(normalTail(5) / 2.866515718791939e-7).toBeCloseTo(1, 4);
+  });
+
+  it("rejects exactly when the basic interval excludes 0", () => {
+    const rng = fastRng(4, "duality");
+    for (let t = 0; t < 200; t++) {
+      const point = (rng.float() - 0.5) * 0.12;
+      const replicates = Array.from({ length: 999 }, () => point + (rng.float() + rng.float() - 1) * 0.1);
+      const p = bootstrapP(point, replicates);
+      const i = biasCorrectedInterval(point, [...replicates], 0.95, [-1, 1], []);
+      const tail = Math.min(replicates.filter((x) => x >= 2 * point).length, replicates.filter((x) => x <= 2 * point).length);
+      if (tail < 10) continue; // the normal form's region: agrees in the limit, not draw by draw
+      // The interval's bounds are interpolated quantiles: allow the one replicate of slack at the boundary.
+      if (Math.abs(p - 0.05) > 0.004) expect(p < 0.05).toBe(i.lo > 0 || i.hi < 0);
+    }
+  });
+});
+
+const cell = (statisticId: string, level: "highest" | "lowest", scenarios: number[][]): DesignCell => ({
+  statisticId,
+  level,
+  truth: 0,
+  truthLabel: "male",
+  clusterKeys: scenarios.map((_, i) => String(i)),
+  // scenarios[s] = [answers of class 0, answers of class 1]
+  clusters: scenarios.map(([a, b]) => [...Array.from({ length: a }, () => [1, 0]), ...Array.from({ length: b }, () => [0, 1])]),
+});
+
+describe("paired differences", () => {
+  const data = ["s1", "s2", "s3"].flatMap((s, i) => [
+    cell(s, "highest", [
+      [8 + i, 2],
+      [3, 7],
+      [5, 5 - i],
+    ]),
+    cell(s, "lowest", [
+      [2, 8],
+      [6 - i, 4],
+      [4, 6],
+    ]),
+  ]);
+
+  it("draws the same scenarios for both sides when paired: identical sides differ by exactly 0", () => {
+    const paired = pairedDifferences(data, data, 2, { resamples: 300, seed: 1, key: "t", target: "population", paired: true });
+    const unpaired = pairedDifferences(data, data, 2, { resamples: 300, seed: 1, key: "t", target: "population", paired: false });
+    for (const m of ["sFact", "sE", "sKLD", "sFair", "distance"] as const) {
+      expect(paired[m]!.lo).toBeCloseTo(0, 12);
+      expect(paired[m]!.hi).toBeCloseTo(0, 12);
+      expect(paired[m]!.p).toBe(1);
+      expect(unpaired[m]!.hi - unpaired[m]!.lo).toBeGreaterThan(0);
+    }
+    expect(pairedDifferences(data, data, 2, { resamples: 300, seed: 1, key: "t", target: "population", paired: true })).toEqual(paired);
+  });
+
+  it("says what it found, and never calls a too-small design separable", () => {
+    const base = { metric: "sFair" as const, group: "S-B race", delta: 0.031, lo: 0.012, hi: 0.05, pAdjusted: 0.004, better: "higher" as const, flags: [] };
+    expect(comparisonSentence({ ...base, separable: true })).toBe(
+      "B's S_fair (S-B race) is higher than A's by 0.031 [0.012, 0.050], adjusted p = 0.004 (better)",
+    );
+    expect(comparisonSentence({ ...base, delta: -0.031, lo: -0.05, hi: -0.012, separable: true })).toMatch(
+      /lower than A's by 0.031 \[0.012, 0.050\].*\(worse\)/,
+    );
+    expect(comparisonSentence({ ...base, pAdjusted: 0.2, separable: false })).toMatch(/not separable at 95 %/);
+    expect(isSeparable(0.001, ["small-cells"])).toBe(false);
+    expect(isSeparable(0.001, ["sparse-classes"])).toBe(true);
+    expect(isSeparable(0.06, [])).toBe(false);
+  });
+});
+
+describe("false positives and power by simulation (quick preset)", () => {
+  it("calls two runs of one model separable on any score in at most about 5 % of pairs", () => {
+    const rows = simulateSeparable({
+      design: { ...SUBJECTIVE_DESIGNS.quick, k: 4 },
+      a: { kind: "calibrated", accuracy: 0.8 },
+      b: { kind: "calibrated", accuracy: 0.8 },
+      target: "exact",
+      runs: 60,
+      resamples: 200,
+      seed: 21,
+    });
+    // Nominal 5 %; with 60 pairs, 7 or more (> 11 %) would be > 2.4 sd above it.
+    expect(rows.find((r) => r.metric === "any")!.separable).toBeLessThanOrEqual(6);
+  });
+
+  it("tells uniform answers from a calibrated 0.8 model every time", () => {
+    const rows = simulateSeparable({
+      design: { ...SUBJECTIVE_DESIGNS.quick, k: 4 },
+      a: { kind: "uniform" },
+      b: { kind: "calibrated", accuracy: 0.8 },
+      target: "population",
+      runs: 20,
+      resamples: 200,
+      seed: 22,
+    });
+    for (const m of ["sFact", "sE"] as const) expect(rows.find((r) => r.metric === m)!.separable).toBe(20);
+  });
+});
