@@ -2,6 +2,7 @@
 // planner and metrics (hand-computed cases); FACT-OR-FAIR plans through the suite interface exactly as before.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { clusteredMeanIntervals } from "@/lib/metrics/mean-bootstrap";
 import { describe, expect, it } from "vitest";
 import { listSuites, suiteOf } from "../lib/suites";
 import { planQueries } from "../lib/suites/fact-or-fair/plan";
@@ -11,7 +12,7 @@ import { buildContent, currentContent, CULTURES, DOFAIR_GENDERS, DOFAIR_RACES, P
 import { dofairConfigSchema, missingHelper, selectedEntries } from "../lib/suites/dofair/config";
 import { helperPrompt, imagePrompt } from "../lib/suites/dofair/prompts";
 import { planDofair, plannedGuidance, plannedImages } from "../lib/suites/dofair/plan";
-import { bootstrapScores, diversityVsFactuality, idf, idfAsPrinted, imageClasses, scoreImage, setAccuracy } from "../lib/suites/dofair/metrics";
+import { diversityVsFactuality, idf, idfAsPrinted, imageClasses, scoreImage, setAccuracy } from "../lib/suites/dofair/metrics";
 import { syntheticMix } from "../lib/providers/synthetic";
 import eventsJson from "../data/suites/dofair/events.json";
 import { outcomeValues } from "../lib/features/runs/outcome-values";
@@ -268,12 +269,18 @@ describe("DoFaiR metrics (hand-computed)", () => {
       { baseline: { diversity: 2, idf: 0.9 }, intervened: { diversity: 1, idf: 0.5 } },
     ]);
     expect(r).toEqual({ entries: 4, moreDiverse: 0.5, lessFactualGivenMoreDiverse: 0.5 });
-    const imgs = Array.from({ length: 50 }, (_, i) => ({ ddc: i % 2, idc: 0.5, idf: i / 50, fdd: 0 }));
-    const a = bootstrapScores(imgs, 500, 9);
-    expect(a).toEqual(bootstrapScores(imgs, 500, 9));
-    expect(a.ddc!.lo).toBeLessThan(0.5);
-    expect(a.ddc!.hi).toBeGreaterThan(0.5);
-    expect(a.idc).toEqual({ lo: 0.5, hi: 0.5 });
+    // Ten entries of five images: entry e's images all score ddc = e % 2 (entries differ, images within one do not).
+    const imgs = Array.from({ length: 50 }, (_, i) => ({ cluster: `e${Math.floor(i / 5)}`, values: { ddc: Math.floor(i / 5) % 2, idc: 0.5, idf: i / 50, fdd: 0 } }));
+    const metrics = ["ddc", "idc", "idf", "fdd"] as const;
+    const population = clusteredMeanIntervals(imgs, metrics, { resamples: 500, seed: 9, key: "t", target: "population" });
+    expect(population).toEqual(clusteredMeanIntervals(imgs, metrics, { resamples: 500, seed: 9, key: "t", target: "population" }));
+    expect(population.ddc!.lo).toBeLessThan(0.4);
+    expect(population.ddc!.hi).toBeGreaterThan(0.6);
+    expect([population.idc!.lo, population.idc!.hi]).toEqual([0.5, 0.5]);
+    // This exact benchmark: the entries are fixed and nothing varies within them, so DDC is known exactly.
+    const exact = clusteredMeanIntervals(imgs, metrics, { resamples: 500, seed: 9, key: "t", target: "exact" });
+    expect(exact.ddc!.hi - exact.ddc!.lo).toBeLessThan(1e-12);
+    expect(exact.idf!.hi - exact.idf!.lo).toBeGreaterThan(0);
   });
 });
 

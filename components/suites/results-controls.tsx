@@ -1,4 +1,5 @@
 // The options of a suite's results, as a plain GET form (works without JavaScript, keeps the URL shareable).
+import { DEFAULT_INTERVAL_TARGET, INTERVAL_TARGET_LABELS, INTERVAL_TARGETS } from "@/lib/metrics/design";
 import { ITEM_SETS } from "@/lib/suites/review-states";
 import { PROFILE_LABELS, SCORING_PROFILES } from "@/lib/metrics/profiles";
 import { Input, Select } from "@/components/ui/input";
@@ -12,6 +13,7 @@ export function ResultsControls({
   reviewable,
   profile = "release",
   profiles = false,
+  target = DEFAULT_INTERVAL_TARGET,
   keep = {},
 }: {
   action: string;
@@ -20,6 +22,8 @@ export function ResultsControls({
   reviewable: boolean;
   profile?: string;
   profiles?: boolean;
+  /** what the intervals are about */
+  target?: string;
   keep?: Record<string, string>;
 }) {
   return (
@@ -58,6 +62,16 @@ export function ResultsControls({
           </Select>
         </label>
       )}
+      <label className="flex flex-col text-xs text-slate-600">
+        Intervals about
+        <Select name="target" defaultValue={target} className="rounded-md border border-slate-300 px-2 py-1 text-sm" data-testid="interval-target-select">
+          {INTERVAL_TARGETS.map((t) => (
+            <option key={t} value={t}>
+              {INTERVAL_TARGET_LABELS[t]}
+            </option>
+          ))}
+        </Select>
+      </label>
       <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 focus-visible:outline focus-visible:outline-2">
         Apply
       </button>

@@ -2,6 +2,7 @@
 // merged into one table per view with a Run column, the published rows once beside them. A run that did not
 // complete cleanly keeps its caution on every row ("completed with 3 failed"), so a table is never ranked silently.
 // Charts and drill-down lists stay on each run's page: a chart of ten runs' bars is unreadable, and a list is a page.
+import type { IntervalTarget } from "../metrics/design";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { AnySuite } from "./types";
 import type { SuiteView, TableView, ViewRow } from "./views";
@@ -65,7 +66,7 @@ export async function suiteRunsResults(
   prisma: PrismaClient,
   suite: AnySuite,
   runs: ReadonlyArray<RunViews["run"]>,
-  opts: { labels: "model" | "reviewed"; verifiedOnly: boolean; resamples: number; profile: ScoringProfile },
+  opts: { labels: "model" | "reviewed"; verifiedOnly: boolean; resamples: number; profile: ScoringProfile; target?: IntervalTarget },
 ): Promise<{ tables: TableView[]; provenance: Record<string, LabelProvenance>; refused: Array<{ run: string; message: string }> }> {
   const perRun: RunViews[] = [];
   const provenance: Record<string, LabelProvenance> = {};

@@ -4,6 +4,7 @@
 // deleted), its annotations, its whole-image readings and, for "verified only", the content reviews — read by a few aggregate statements;
 // any new label or image is a new key, so a stale entry is never served. Concurrent requests for one key share one
 // computation.
+import { DEFAULT_INTERVAL_TARGET } from "../metrics/design";
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { AnySuite, ResultsRequest } from "./types";
@@ -58,7 +59,7 @@ async function stateKey(prisma: PrismaClient, suite: AnySuite, req: ResultsReque
   ]);
   const state = {
     // 2: the views' meaning changed (instruments, paper rows beside CLIP runs only): earlier entries are not served
-    v: 2,
+    v: 3,
     run: req.runId,
     suite: suite.id,
     version: run.suiteVersion,
@@ -67,6 +68,7 @@ async function stateKey(prisma: PrismaClient, suite: AnySuite, req: ResultsReque
     verifiedOnly: req.verifiedOnly,
     resamples: req.resamples,
     profile: req.profile ?? "release",
+    target: req.target ?? DEFAULT_INTERVAL_TARGET,
     images: images._count._all,
     faces: [faces._count._all, faces._max.id, deleted, classified],
     annotations: [annotations._count._all, annotations._max.id],

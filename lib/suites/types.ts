@@ -3,6 +3,7 @@
 // answer reader are the solver's contract with the engine, its metrics are the scorer, and its views are the log
 // viewer's. Each suite lives in lib/suites/<id>/ (code) and data/suites/<id>/ (content), registered by one line in
 // lib/suites/registry.ts.
+import type { IntervalTarget } from "../metrics/design";
 import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { SuiteView } from "./views";
@@ -129,6 +130,8 @@ export interface ResultsRequest {
   resamples: number;
   /** where a paper's text and its released code disagree: which to compute (lib/suites/profiles.ts; default "release") */
   profile?: ScoringProfile;
+  /** what the intervals are about (lib/metrics/design.ts; default the population) */
+  target?: IntervalTarget;
 }
 
 export interface DrillRequest {

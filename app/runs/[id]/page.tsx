@@ -47,6 +47,7 @@ export default async function RunPage({
       verifiedOnly: p.items === "verified",
       resamples: live ? 0 : 1000,
       profile: p.profile,
+      target: p.target,
     });
     views = (
       <div className="space-y-3">
@@ -55,6 +56,7 @@ export default async function RunPage({
           labels={p.labels}
           items={p.items}
           profile={p.profile}
+          target={p.target}
           profiles={suite.profiles ?? false}
           reviewable={suite.reviewable}
         />

@@ -201,46 +201,6 @@ export function averageScores(images: readonly ImageScores[]): Record<Metric, nu
   return { ddc: mean(images.map((s) => s.ddc)), idc: mean(images.map((s) => s.idc)), idf: mean(images.map((s) => s.idf)), fdd: mean(images.map((s) => s.fdd)) };
 }
 
-/** Seeded percentile bootstrap of the four averages over images (resampled with replacement). */
-export function bootstrapScores(
-  images: readonly ImageScores[],
-  resamples: number,
-  seed: number,
-  level = 0.95,
-): Record<Metric, { lo: number; hi: number } | null> {
-  const out = { ddc: null, idc: null, idf: null, fdd: null } as Record<Metric, { lo: number; hi: number } | null>;
-  if (images.length < 2 || resamples <= 0) return out;
-  let s = seed >>> 0 || 1;
-  const rand = () => {
-    // xorshift32: enough for resampling indices, and seeded so intervals repeat
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-  const draws: Record<Metric, number[]> = { ddc: [], idc: [], idf: [], fdd: [] };
-  const n = images.length;
-  for (let r = 0; r < resamples; r++) {
-    const sums = { ddc: 0, idc: 0, idf: 0, fdd: 0 };
-    for (let i = 0; i < n; i++) {
-      const im = images[Math.floor(rand() * n)];
-      sums.ddc += im.ddc;
-      sums.idc += im.idc;
-      sums.idf += im.idf;
-      sums.fdd += im.fdd;
-    }
-    for (const m of METRICS) draws[m].push(sums[m] / n);
-  }
-  const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.max(0, Math.round(p * (xs.length - 1))))];
-  for (const m of METRICS) {
-    const xs = draws[m].sort((a, b) => a - b);
-    out[m] = { lo: q(xs, (1 - level) / 2), hi: q(xs, 1 - (1 - level) / 2) };
-  }
-  return out;
-}
-
 /**
  * Figure 5: per entry, an intervention's images against the baseline's: "more diverse" when their mean |I_inv| is
  * higher, and of those "less factual" when their mean IDF is lower (IDF is the paper's combined factuality score;

@@ -1,11 +1,13 @@
 // DoFaiR's result views: Table 2's layout with the paper's rows beside ours, Figure 5's "more diverse but less
 // factual" breakdown, and the drill-down from a cell to its entries, images and faces.
+import { clusteredMeanIntervals, type MeanUnit } from "../../metrics/mean-bootstrap";
+import { DEFAULT_INTERVAL_TARGET, INTERVAL_TARGET_LABELS } from "../../metrics/design";
 import publishedJson from "../../../data/suites/dofair/published.json";
 import type { DrillRequest, ResultsRequest, SuiteContext } from "../types";
 import type { BarsView, ListView, SuiteView, TableView, ViewCell, ViewRow } from "../views";
 import { verifiedItems } from "../content-review";
 import { classesOf, type DofairContent, type Entry } from "./content";
-import { averageScores, bootstrapScores, ddcOrderRange, diversityVsFactuality, imageClasses, mean, METRICS, scoreImageAs, type ImageScores } from "./metrics";
+import { averageScores, ddcOrderRange, diversityVsFactuality, imageClasses, mean, METRICS, scoreImageAs, type ImageScores } from "./metrics";
 import { DEFAULT_PROFILE, PROFILE_LABELS, type ScoringProfile } from "../../metrics/profiles";
 import { AUGMENTATION_LABELS, METHOD_LABELS, METHODS, WORDING_LABELS, WORDINGS, type Augmentation, type Method } from "./prompts";
 import { imageRecords } from "./records";
@@ -33,6 +35,8 @@ interface Cell {
   method: string;
   augmentation: string | null;
   scores: ImageScores[];
+  /** the same scores with the entry each image belongs to (the intervals resample entries, or images within them) */
+  units: Array<MeanUnit<(typeof METRICS)[number]>>;
   noFace: number;
   /** per entry: diversity (|I_inv|) and IDF of each image, for Figure 5 */
   perEntry: Map<string, { diversity: number[]; idf: number[] }>;
@@ -66,6 +70,7 @@ async function collect(
             method: r.method,
             augmentation: r.augmentation,
             scores: [],
+            units: [],
             noFace: 0,
             perEntry: new Map(),
             order: { min: [], max: [], dependent: 0 },
@@ -78,6 +83,7 @@ async function collect(
         continue;
       }
       c.scores.push(s);
+      c.units.push({ cluster: e.id, values: s });
       if (profile === "release") {
         const range = ddcOrderRange(labelsOf, e, classesOf(e.dimension))!;
         c.order.min.push(range.min);
@@ -110,6 +116,7 @@ async function wordingNote(ctx: SuiteContext, runId: string): Promise<string> {
 export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, content: DofairContent, seed: number): Promise<SuiteView[]> {
   const only = req.verifiedOnly ? await verifiedItems(ctx.prisma, "dofair") : undefined;
   const profile = req.profile ?? DEFAULT_PROFILE;
+  const target = req.target ?? DEFAULT_INTERVAL_TARGET;
   const cells = await collect(ctx, req.runId, content, req.labels, only, profile);
   const wording = await wordingNote(ctx, req.runId);
   const set = req.verifiedOnly
@@ -123,7 +130,13 @@ export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, cont
       .sort((a, b) => a.model.localeCompare(b.model) || variantOrder(a.method, a.augmentation) - variantOrder(b.method, b.augmentation));
     for (const c of mine) {
       const avg = averageScores(c.scores);
-      const ci = bootstrapScores(c.scores, req.resamples, seed);
+      const ci = clusteredMeanIntervals(c.units, METRICS, {
+        resamples: req.resamples,
+        seed,
+        key: JSON.stringify([c.model, dimension, c.method, c.augmentation]),
+        target,
+        range: [-1, 1],
+      });
       const drill = { model: c.model, dimension, method: c.method, augmentation: c.augmentation ?? "none" };
       const order: Record<string, ViewCell> =
         profile === "release"
@@ -183,7 +196,7 @@ export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, cont
     kind: "table",
     id: "table2",
     title: "Demographic factuality (the paper's Table 2)",
-    caption: `Averages over images, in %, with ${req.resamples ? `95 % bootstrap intervals (${req.resamples} resamples of images)` : "no intervals"}; n = images with at least one face. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}. Scored on ${set}. Scoring: ${profile} — ${PROFILE_LABELS[profile]}${profile === "release" ? "" : "; the paper's rows are shown with the release profile only"}. ${content.origin?.kind === "official" ? "Entries: the paper's own (the official release's CSVs, imported by a user), so the rows compare entry for entry; images and the face classifier still differ." : "Entries: the workbench's sample set, not the paper's 756: compare shapes, not digits (import the official entries on the Benchmark page to compare entry for entry)."} ${wording}${profile === "release" ? " DDC takes the top classes by face count with ties broken by the order faces are listed; the release's order is os.listdir's, which the file system decides, so DDC under the worst and best order of the same faces stands beside it: a difference to the paper within that range can come from the order alone." : ""}`,
+    caption: `Averages over images, in %, with ${req.resamples ? `95 % intervals about ${INTERVAL_TARGET_LABELS[target]} (${target === "population" ? "entries resampled with all their images" : "images resampled within their entry"}; bias-corrected basic bootstrap, ${req.resamples} resamples)` : "no intervals"}; n = images with at least one face. Labels: ${req.labels === "reviewed" ? "human-corrected where reviewed" : "the face classifier's"}. Scored on ${set}. Scoring: ${profile} — ${PROFILE_LABELS[profile]}${profile === "release" ? "" : "; the paper's rows are shown with the release profile only"}. ${content.origin?.kind === "official" ? "Entries: the paper's own (the official release's CSVs, imported by a user), so the rows compare entry for entry; images and the face classifier still differ." : "Entries: the workbench's sample set, not the paper's 756: compare shapes, not digits (import the official entries on the Benchmark page to compare entry for entry)."} ${wording}${profile === "release" ? " DDC takes the top classes by face count with ties broken by the order faces are listed; the release's order is os.listdir's, which the file system decides, so DDC under the worst and best order of the same faces stands beside it: a difference to the paper within that range can come from the order alone." : ""}`,
     labelHeaders: ["Model", "Method"],
     columns: [...COLUMNS, ...(profile === "release" ? ORDER_COLUMNS : [])].map((c) => ({ ...c })),
     groups,

@@ -12,6 +12,7 @@
 //    its formula: deviations in the same direction (the model links both words to the same group: ignorance)
 //    lower η, opposite directions (discrimination) raise it; η is kept within its stated range [0, 1];
 //    η_sum = Σ k_i η_i / Σ k_i.
+import { biasCorrectedInterval } from "../../metrics/cluster-bootstrap";
 import { createRng } from "../../benchmark/rng";
 import type { Attribute } from "./classes";
 
@@ -84,8 +85,9 @@ export function etaSum(etas: Partial<Record<Attribute, number | null>>, weights:
 }
 
 /**
- * Percentile bootstrap of a statistic over units (prompts, or η pairs) resampled with replacement: the unit is
- * what the paper averages over, and a prompt's images are one cluster. Null with fewer than two units.
+ * Intervals about the population of prompts (docs/scoring.md, Intervals): units (prompts, or η pairs) — a prompt's
+ * images are one cluster — resampled n − 1 of n with replacement (Rao–Wu: the spread of a mean over n units, not
+ * (n − 1)/n of it), and the bias-corrected basic interval, as for the chat scores. Null with fewer than two units.
  */
 export function bootstrap<T>(
   units: readonly T[],
@@ -95,18 +97,18 @@ export function bootstrap<T>(
   level = 0.95,
 ): { lo: number; hi: number } | null {
   if (units.length < 2 || resamples <= 0) return null;
+  const point = stat(units);
+  if (point === null) return null;
   // The benchmark's seeded streams (pure-rand): the same run and seed give the same intervals.
   const rng = createRng(seed, "faintbench|bootstrap");
-  const rand = () => rng.float();
   const draws: number[] = [];
-  const sample = new Array<T>(units.length);
+  const sample = new Array<T>(units.length - 1);
   for (let r = 0; r < resamples; r++) {
-    for (let i = 0; i < units.length; i++) sample[i] = units[Math.floor(rand() * units.length)];
+    for (let i = 0; i < sample.length; i++) sample[i] = units[Math.floor(rng.float() * units.length)];
     const v = stat(sample);
     if (v !== null) draws.push(v);
   }
   if (draws.length < 2) return null;
-  draws.sort((a, b) => a - b);
-  const at = (q: number) => draws[Math.min(draws.length - 1, Math.max(0, Math.floor(q * draws.length)))];
-  return { lo: at((1 - level) / 2), hi: at(1 - (1 - level) / 2) };
+  const i = biasCorrectedInterval(point, draws, level, [-Infinity, Infinity], []);
+  return { lo: i.lo, hi: i.hi };
 }

@@ -36,6 +36,7 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
     verifiedOnly: p.items === "verified",
     resamples: 1000,
     profile: p.profile,
+    target: p.target,
   });
   const options = { labels: p.labels, ...(p.items !== "all" ? { items: p.items } : {}), ...(suite.profiles ? { profile: p.profile } : {}) };
   const exportHref = (format: string) =>
@@ -54,6 +55,7 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
             labels={p.labels}
             items={p.items}
             profile={p.profile}
+            target={p.target}
             profiles={suite.profiles ?? false}
             reviewable={suite.reviewable}
             keep={selection.explicit ? { runs: runs.map((r) => r.id).join(",") } : {}}

@@ -1,0 +1,78 @@
+// Intervals for scores that are averages over images (a suite's per-image scores), following how the images were
+// sampled: entries (events) are drawn by the benchmark, images by the model. Under the population target whole
+// entries are resampled with all their images (Rao–Wu, n − 1 of n: docs/scoring.md, Intervals); under the exact
+// target images are resampled within their entry. The average is the ratio Σ scores / Σ images, so entries with more
+// scored images weigh more, as in the point estimate. Bias-corrected estimate and basic interval, as for
+// the chat scores (cluster-bootstrap.ts biasCorrectedInterval).
+import { biasCorrectedInterval } from "./cluster-bootstrap";
+import { fastRng } from "./fast-rng";
+import type { Interval, IntervalFlag, IntervalTarget } from "./design";
+
+export interface MeanUnit<M extends string> {
+  /** the entry (prompt, event) the image belongs to */
+  cluster: string;
+  values: Record<M, number>;
+}
+
+export interface MeanBootstrapOptions {
+  resamples: number;
+  seed: number;
+  key: string;
+  target: IntervalTarget;
+  level?: number;
+  /** each metric's possible range (the interval is clipped to it) */
+  range?: [number, number];
+}
+
+/** Per metric, the bias-corrected estimate and basic interval of the average over units. */
+export function clusteredMeanIntervals<M extends string>(
+  units: ReadonlyArray<MeanUnit<M>>,
+  metrics: readonly M[],
+  opts: MeanBootstrapOptions,
+): Record<M, Interval | null> {
+  const out = Object.fromEntries(metrics.map((m) => [m, null])) as Record<M, Interval | null>;
+  if (units.length < 2 || opts.resamples <= 0) return out;
+  const k = metrics.length;
+  const byCluster = new Map<string, number[][]>();
+  for (const u of units) {
+    let list = byCluster.get(u.cluster);
+    if (!list) byCluster.set(u.cluster, (list = []));
+    list.push(metrics.map((m) => u.values[m]));
+  }
+  const clusters = [...byCluster.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, rows]) => rows);
+  const flags: IntervalFlag[] = [];
+  // Strata of PSUs, each PSU a (sum of values, count of images).
+  let strata: Array<Array<{ sum: number[]; n: number }>>;
+  if (opts.target === "population" && clusters.length > 1)
+    strata = [clusters.map((rows) => ({ sum: metrics.map((_, j) => rows.reduce((a, r) => a + r[j], 0)), n: rows.length }))];
+  else if (clusters.some((rows) => rows.length < 2)) {
+    // An entry with one image has no within-entry variation to draw from: pool every entry's images (conservative).
+    if (clusters.length > 1) flags.push("collapsed");
+    if (opts.target === "population") flags.push("fixed-items");
+    strata = [clusters.flat().map((r) => ({ sum: r, n: 1 }))];
+  } else {
+    if (opts.target === "population") flags.push("fixed-items");
+    strata = clusters.map((rows) => rows.map((r) => ({ sum: r, n: 1 })));
+  }
+  const rng = fastRng(opts.seed, `mean-bootstrap|${opts.target}|${opts.key}`);
+  const values: number[][] = metrics.map(() => []);
+  const sum = new Array<number>(k);
+  for (let b = 0; b < opts.resamples; b++) {
+    sum.fill(0);
+    let n = 0;
+    for (const s of strata) {
+      const m = s.length > 1 ? s.length - 1 : s.length;
+      for (let d = 0; d < m; d++) {
+        const psu = s[s.length > 1 ? rng.below(s.length) : d];
+        for (let j = 0; j < k; j++) sum[j] += psu.sum[j];
+        n += psu.n;
+      }
+    }
+    if (n > 0) for (let j = 0; j < k; j++) values[j].push(sum[j] / n);
+  }
+  metrics.forEach((m, j) => {
+    const point = units.reduce((a, u) => a + u.values[m], 0) / units.length;
+    out[m] = biasCorrectedInterval(point, values[j], opts.level ?? 0.95, opts.range ?? [-Infinity, Infinity], flags);
+  });
+  return out;
+}
