@@ -112,6 +112,10 @@ test("leaderboard, context influence, comparison of two models and the printable
   await expect(llm.locator("th[aria-sort='ascending']")).toHaveCount(1);
   await expect(page.getByTestId("summary-table")).toContainText("Midjourney");
   await expect(page.getByTestId("summary-table")).toContainText("baseline:calibrated:0.8");
+  // Rank intervals among our models (the run's two), per column and attribute.
+  const ranks = page.getByTestId("rank-intervals").first();
+  await expect(ranks).toContainText("95 % rank intervals", { timeout: 60_000 });
+  await expect(ranks.getByTestId("rank-row").first()).toContainText(/\d \[\d(–\d)?\]/);
 
   // Context influence: ours (measured from the run's context queries) beside the published Table 3.
   await page.goto(`/results/context?runs=${runId}`);

@@ -8,6 +8,7 @@ process.env.FOF_DATA_DIR = testDataDir("fof-compare-");
 const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, presetConfig, Worker } = await import("./helpers/services");
 const { compareSides } = await import("../lib/features/results/comparisons");
+const { runsRankIntervals } = await import("../lib/features/results/ranks");
 const { createUser } = await import("../lib/auth/users");
 const { createToken } = await import("../lib/auth/tokens");
 const route = await import("../app/api/v1/compare/route");
@@ -71,6 +72,20 @@ describe("comparisons", () => {
     expect(r.pairing).not.toMatch(/same questions/); // other seed: other persons and option orders
     expect(r.comparisons.filter((c) => c.test === "objective" && c.metric === "sFact").every((c) => c.testUsed === "bootstrap")).toBe(true);
     expect(r.comparisons.filter((c) => c.separable)).toEqual([]);
+  });
+
+  it("ranks every run's model with 95 % rank intervals: two uniform runs tie, the calibrated model is last on S_E", async () => {
+    const r = await runsRankIntervals(prisma(), [both, other], "sE");
+    const race = r.rows.filter((x) => x.column === "S-B" && x.attribute === "race");
+    expect(race).toHaveLength(3);
+    const calibrated = race.find((x) => x.model === "baseline:calibrated:0.8")!;
+    expect(calibrated).toMatchObject({ rank: 3, lo: 3, hi: 3, tiedWith: [] });
+    const uniform = race.filter((x) => x.model === "baseline:uniform");
+    for (const u of uniform) {
+      expect([u.lo, u.hi]).toEqual([1, 2]);
+      expect(u.tiedWith).toHaveLength(1);
+    }
+    expect((await runsRankIntervals(prisma(), [both, other], "sE")).cached).toBe(true);
   });
 
   it("answers GET /api/v1/compare to a reader's token, and refuses the anonymous and the malformed", async () => {

@@ -6,6 +6,7 @@ import { bootstrapP, isSeparable, normalTail, pairedDifferences } from "@/lib/me
 import { biasCorrectedInterval, type DesignCell } from "@/lib/metrics/cluster-bootstrap";
 import { fastRng } from "@/lib/metrics/fast-rng";
 import { simulateSeparable } from "@/lib/metrics/simulate-compare";
+import { rankIntervals } from "@/lib/metrics/ranks";
 import { SUBJECTIVE_DESIGNS } from "@/lib/metrics/simulate";
 import { comparisonSentence } from "@/lib/results/comparison-text";
 
@@ -124,5 +125,27 @@ describe("false positives and power by simulation (quick preset)", () => {
       seed: 22,
     });
     for (const m of ["sFact", "sE"] as const) expect(rows.find((r) => r.metric === m)!.separable).toBe(20);
+  });
+});
+
+describe("rank intervals", () => {
+  const arm = (key: string, centre: number, spread: number) => {
+    const rng = fastRng(7, key);
+    return { key, point: centre, replicates: Float64Array.from({ length: 400 }, () => centre + (rng.float() - 0.5) * spread) };
+  };
+
+  it("ranks arms that are far apart exactly, and calls overlapping ones ties", () => {
+    const apart = rankIntervals([arm("a", 0.9, 0.05), arm("b", 0.5, 0.05), arm("c", 0.1, 0.05)], "higher");
+    expect([...apart.values()].map((r) => [r.rank, r.lo, r.hi, r.tiedWith.length])).toEqual([
+      [1, 1, 1, 0],
+      [2, 2, 2, 0],
+      [3, 3, 3, 0],
+    ]);
+    // d: lower is better, so the order turns round.
+    expect(rankIntervals([arm("a", 0.9, 0.05), arm("b", 0.5, 0.05)], "lower").get("b")!.rank).toBe(1);
+    const close = rankIntervals([arm("a", 0.52, 0.3), arm("b", 0.5, 0.3), arm("c", 0.1, 0.05)], "higher");
+    expect(close.get("a")).toMatchObject({ rank: 1, lo: 1, hi: 2, tiedWith: ["b"] });
+    expect(close.get("b")).toMatchObject({ rank: 2, lo: 1, hi: 2, tiedWith: ["a"] });
+    expect(close.get("c")).toMatchObject({ rank: 3, lo: 3, hi: 3, tiedWith: [] });
   });
 });

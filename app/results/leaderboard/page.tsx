@@ -11,6 +11,7 @@ import { LLM_COLUMNS, T2I_COLUMNS, leaderboardRows, summaryRows } from "@/lib/re
 import { METRIC_INFO } from "@/lib/results/metric-info";
 import { loadSelection, type SearchParams } from "../../../lib/features/results/select-runs";
 import { pageGuard } from "@/app/guard";
+import { RankIntervals } from "@/components/results/rank-intervals";
 
 export const metadata: Metadata = { title: "Leaderboard · Results" };
 
@@ -145,6 +146,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             rows={perMetric("llm")}
             testId="llm-table"
           />
+          <RankIntervals runs={selection.selected.map((r) => ({ id: r.id, name: r.name }))} metric={metric} modality="llm" columns={LLM_COLUMNS} />
           <h3 className="mb-1 mt-6 text-sm font-semibold">Text-to-image models</h3>
           <SortableTable
             caption={`${info.label} ×100 per T2I model, attribute and test`}
@@ -153,6 +155,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             rows={perMetric("t2i")}
             testId="t2i-table"
           />
+          <RankIntervals runs={selection.selected.map((r) => ({ id: r.id, name: r.name }))} metric={metric} modality="t2i" columns={T2I_COLUMNS} />
         </Card>
         <p className="text-xs text-slate-500">
           Source: {published.source}. {published.scale}
