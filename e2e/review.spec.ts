@@ -190,6 +190,10 @@ test.describe("review faces", () => {
     await expect(page.getByTestId("detection")).toContainText("Detections reviewed4");
     await expect(page.getByTestId("detection")).toContainText("False detections (deleted or “not a face”)2 (50.0 %)");
     await expect(page.getByTestId("detection")).toContainText("Missed faces (drawn by reviewers)1");
+    // Labeller by group: error rates per human-majority class with intervals (too few faces here for a disparity).
+    const byGroup = page.getByTestId("labeller-gender");
+    await expect(byGroup.getByRole("row").filter({ hasText: /^male/ })).toContainText(/\[\d+\.\d %, \d+\.\d %\]/);
+    await expect(byGroup.getByTestId("labeller-disparity")).toContainText("No disparity to report yet");
     await page.goto(`/review/agreement?runId=${runId}`);
     await expect(page.getByTestId("annotator-progress")).toContainText("Administrator (admin@e2e.example.org)");
   });

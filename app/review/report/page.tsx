@@ -5,6 +5,7 @@ import { reportScopeSchema, reviewReport } from "@/lib/features/review/report";
 import { reviewOptions } from "@/lib/features/review/options";
 import { published } from "@/lib/published";
 import type { AttributeReport } from "@/lib/review";
+import { LabellerByGroup } from "@/components/review/labeller-by-group";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -109,6 +110,16 @@ export default async function DetectorReportPage({ searchParams }: { searchParam
           <p className="mt-2 text-xs text-slate-500">
             {report.reviewed} faces reviewed in this scope. Faces whose annotators have no strict majority are left out of the error rate (gender{" "}
             {d.gender.undecided}, race {d.race.paper.undecided}); faces a majority marked “not a face” are counted as detector errors below.
+          </p>
+        </Card>
+        <Card title="Labeller by group: for whom the classifier errs" className="lg:col-span-2">
+          <div className="grid gap-4 lg:grid-cols-2">
+            <LabellerByGroup attribute="gender" r={d.gender} />
+            <LabellerByGroup attribute="race (paper mapping)" r={d.race.paper} />
+          </div>
+          <p className="mt-2 text-xs text-slate-500">
+            Error rates per class of the human majority, with Wilson 95 % intervals; the disparity is the rate ratio of the most and least misread classes
+            with Katz&apos;s interval. A score comparison between groups is only as good as the labeller is even across them.
           </p>
         </Card>
         <Card title="Confusion matrices">
