@@ -30,7 +30,9 @@ describe("labeller by group", () => {
     expect(d.worst).toBe("female");
     expect(d.ratio).toBeCloseTo(0.2 / 0.0375, 10);
     expect(d.separable).toBe(true);
-    expect(d.sentence).toMatch(/^FairFace misreads the gender of faces the reviewers call female 5\.3× as often as of male ones \[1\.\d, \d+(\.\d)?\] \(12 of 60 against 3 of 80\)$/);
+    expect(d.sentence).toMatch(
+      /^FairFace misreads the gender of faces the reviewers call female 5\.3× as often as of male ones \[1\.\d, \d+(\.\d)?\] \(12 of 60 against 3 of 80\)$/,
+    );
     // Too few faces in a class: no comparison.
     expect(errorDisparity(classErrors({ ...r, confusion: { male: { male: 5, female: 1 }, female: { male: 12, female: 48 } } }), "gender")).toBeNull();
   });

@@ -270,7 +270,10 @@ describe("DoFaiR metrics (hand-computed)", () => {
     ]);
     expect(r).toEqual({ entries: 4, moreDiverse: 0.5, lessFactualGivenMoreDiverse: 0.5 });
     // Ten entries of five images: entry e's images all score ddc = e % 2 (entries differ, images within one do not).
-    const imgs = Array.from({ length: 50 }, (_, i) => ({ cluster: `e${Math.floor(i / 5)}`, values: { ddc: Math.floor(i / 5) % 2, idc: 0.5, idf: i / 50, fdd: 0 } }));
+    const imgs = Array.from({ length: 50 }, (_, i) => ({
+      cluster: `e${Math.floor(i / 5)}`,
+      values: { ddc: Math.floor(i / 5) % 2, idc: 0.5, idf: i / 50, fdd: 0 },
+    }));
     const metrics = ["ddc", "idc", "idf", "fdd"] as const;
     const population = clusteredMeanIntervals(imgs, metrics, { resamples: 500, seed: 9, key: "t", target: "population" });
     expect(population).toEqual(clusteredMeanIntervals(imgs, metrics, { resamples: 500, seed: 9, key: "t", target: "population" }));

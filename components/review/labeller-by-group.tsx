@@ -28,14 +28,21 @@ export function LabellerByGroup({ attribute, r }: { attribute: string; r: Attrib
               <Td className="text-right tabular-nums">{e.n}</Td>
               <Td className="text-right tabular-nums">{e.errors}</Td>
               <Td className="text-right tabular-nums">
-                {pct(e.rate)} {e.rate !== null && <span className="text-xs text-slate-500">[{pct(e.lo)}, {pct(e.hi)}]</span>}
+                {pct(e.rate)}{" "}
+                {e.rate !== null && (
+                  <span className="text-xs text-slate-500">
+                    [{pct(e.lo)}, {pct(e.hi)}]
+                  </span>
+                )}
               </Td>
             </tr>
           ))}
         </tbody>
       </Table>
       <p className="mt-1 text-xs text-slate-600" data-testid="labeller-disparity">
-        {disparity ? `${disparity.sentence[0].toUpperCase()}${disparity.sentence.slice(1)}.` : `No disparity to report yet: it needs two classes with at least ${MIN_FACES_PER_CLASS} reviewed faces and some errors.`}
+        {disparity
+          ? `${disparity.sentence[0].toUpperCase()}${disparity.sentence.slice(1)}.`
+          : `No disparity to report yet: it needs two classes with at least ${MIN_FACES_PER_CLASS} reviewed faces and some errors.`}
       </p>
     </div>
   );

@@ -9,10 +9,14 @@ import { ScoresTable } from "@/components/results/scores-table";
 import { isLive } from "@/lib/core/run-status";
 import { PROFILE_LABELS, SCORING_PROFILES, type ScoringProfile } from "@/lib/metrics/profiles";
 import type { RunViewSettings } from "./use-run-summary";
+import { useState } from "react";
+import { CorrectedScores } from "./corrected-scores";
 
 export function RunScores({ run, canExport, settings }: { run: RunSummary; canExport: boolean; settings: RunViewSettings }) {
   const t2i = run.modality === "t2i";
   const { labels, setLabels, raceMapping, setRaceMapping, profile, setProfile } = settings;
+  // The third label source is computed on its own (the classifier's measured confusion): the summary keeps the model's.
+  const [corrected, setCorrected] = useState(false);
   return (
     <Card
       title="Scores"
@@ -30,12 +34,17 @@ export function RunScores({ run, canExport, settings }: { run: RunSummary; canEx
               </label>
               <Select
                 id="face-labels"
-                value={labels}
-                onChange={(e) => setLabels(e.target.value as "model" | "reviewed")}
+                value={corrected ? "corrected" : labels}
+                onChange={(e) => {
+                  const v = e.target.value;
+                  setCorrected(v === "corrected");
+                  setLabels(v === "reviewed" ? "reviewed" : "model");
+                }}
                 className="rounded-md border border-slate-300 px-2 py-1 text-xs"
               >
                 <option value="model">model (FairFace as it ran)</option>
                 <option value="reviewed">human-corrected (majority, model otherwise)</option>
+                <option value="corrected">misclassification-corrected (FairFace&apos;s measured errors)</option>
               </Select>
             </span>
           )}
@@ -110,7 +119,9 @@ export function RunScores({ run, canExport, settings }: { run: RunSummary; canEx
         </div>
       }
     >
-      {run.scores.length === 0 ? (
+      {corrected ? (
+        <CorrectedScores runId={run.id} raceMapping={raceMapping} profile={profile} />
+      ) : run.scores.length === 0 ? (
         <p className="text-sm text-slate-500">{t2i ? "No labelled images yet." : "No answers yet."}</p>
       ) : (
         <>

@@ -15,6 +15,10 @@ import type { Label, Level } from "../benchmark";
 import type { DistanceMethod, Scores } from "./scores";
 import { scoresFromCells } from "./scores";
 import { upperBound } from "./bound";
+import { pushSmoothed, widenBySmoothed } from "./sparse-kld";
+import { biasCorrectedInterval, percentile, RANGE } from "./interval-math";
+
+export { biasCorrectedInterval, percentile, RANGE };
 import { fastRng, type FastRng } from "./fast-rng";
 import {
   BOOTSTRAP_METRICS,
@@ -154,7 +158,7 @@ export function cellsFrom(cells: readonly DesignCell[], counts: Float64Array, k:
   });
 }
 
-type MetricValues = Omit<Scores, "n" | "refused">;
+export type MetricValues = Omit<Scores, "n" | "refused">;
 
 /** The plug-in scores of the cells as they are. */
 export function plugInScores(cells: readonly DesignCell[], k: number, method?: DistanceMethod): MetricValues {
@@ -213,20 +217,13 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
   return out;
 }
 
-export function percentile(sorted: readonly number[], q: number): number {
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
-}
-
 /**
  * d is a distance, folded at the curve: a point just above g_k and one just below have the same d, so near the
  * curve its bootstrap distribution piles up against 0 and no interval built on it covers. The bootstrap works on
  * the signed distance (positive above the curve, where S_E exceeds g_k(S_fact)), which is smooth across the
  * curve, and the interval is folded back afterwards (foldDistance).
  */
-function withSignedDistance(v: MetricValues, k: number): MetricValues {
+export function withSignedDistance(v: MetricValues, k: number): MetricValues {
   if (v.distance === null || v.sFact === null || v.sE === null) return v;
   return { ...v, distance: v.sE >= upperBound(k)(v.sFact) ? v.distance : -v.distance };
 }
@@ -239,83 +236,6 @@ function foldDistance(i: Interval): Interval {
   return { ...i, estimate, lo: 0, hi: Math.max(-i.lo, i.hi) };
 }
 
-/**
- * S_KLD with half an answer added to every class of every cell (Krichevsky–Trofimov): the reading of a class a cell
- * never chose as rare rather than impossible. Statistics count as in the paper (both levels answered).
- */
-export function smoothedSKld(cells: readonly DesignCell[], counts: Float64Array, k: number): number | null {
-  const at = new Map<string, number>();
-  cells.forEach((c, i) => at.set(`${c.statisticId}|${c.level}`, i));
-  const terms: number[] = [];
-  for (const [key, i] of at) {
-    if (!key.endsWith("|highest")) continue;
-    const j = at.get(key.slice(0, -"highest".length) + "lowest");
-    if (j === undefined) continue;
-    const p = counts.subarray(i * k, (i + 1) * k);
-    const q = counts.subarray(j * k, (j + 1) * k);
-    const tp = p.reduce((a, x) => a + x, 0);
-    const tq = q.reduce((a, x) => a + x, 0);
-    if (tp <= 0 || tq <= 0) continue;
-    let kl = 0;
-    for (let c = 0; c < k; c++) {
-      const pc = (p[c] + 0.5) / (tp + k / 2);
-      kl += pc * Math.log(pc / ((q[c] + 0.5) / (tq + k / 2)));
-    }
-    terms.push(Math.exp(-kl));
-  }
-  return terms.length ? terms.reduce((a, x) => a + x, 0) / terms.length : null;
-}
-
-function pushSmoothed(into: { sKLD: number[]; sFair: number[] }, cells: readonly DesignCell[], counts: Float64Array, k: number, sE: number | null) {
-  const kld = smoothedSKld(cells, counts, k);
-  if (kld === null) return;
-  into.sKLD.push(kld);
-  if (sE !== null) into.sFair.push(sE + kld - sE * kld);
-}
-
-/**
- * Where a class the highest level chose is (nearly) absent at the lowest, S_KLD depends on how rare that class truly
- * is, which the answers cannot tell (design.ts "sparse-classes"): the interval is widened to also hold the interval
- * of the smoothed reading, so it spans both "absent" (the paper's ε) and "rare". The estimate stays the paper's
- * reading, bias-corrected.
- */
-function widenBySmoothed(
-  out: BootstrapIntervals,
-  cells: readonly DesignCell[],
-  k: number,
-  sE: number | null,
-  smoothed: { sKLD: number[]; sFair: number[] },
-  level: number,
-) {
-  const counts = new Float64Array(cells.length * k);
-  cells.forEach((c, i) => c.clusters.forEach((units) => units.forEach((u) => u.forEach((x, j) => (counts[i * k + j] += x)))));
-  const kld = smoothedSKld(cells, counts, k);
-  if (kld === null) return;
-  const points = { sKLD: kld, sFair: sE === null ? null : sE + kld - sE * kld };
-  for (const m of ["sKLD", "sFair"] as const) {
-    const i = out[m];
-    const p = points[m];
-    if (!i || p === null || smoothed[m].length < 2) continue;
-    const s = biasCorrectedInterval(p, smoothed[m], level, RANGE[m], i.flags);
-    out[m] = { ...i, lo: Math.min(i.lo, s.lo), hi: Math.max(i.hi, s.hi) };
-  }
-}
-
-/** Every score lies in [0, 1] except d, which is a distance in the unit square. */
-export const RANGE: Record<BootstrapMetric, [number, number]> = { sFact: [0, 1], sE: [0, 1], sKLD: [0, 1], sFair: [0, 1], distance: [-Math.SQRT2, Math.SQRT2] };
-const clamp = (x: number, [lo, hi]: [number, number]) => Math.min(hi, Math.max(lo, x));
-
-/** Bias-corrected estimate and basic interval from the replicates of each score. */
-export function biasCorrectedInterval(point: number, replicates: number[], level: number, range: [number, number], flags: IntervalFlag[]): Interval {
-  const v = replicates.sort((x, y) => x - y);
-  const mean = v.reduce((a, x) => a + x, 0) / v.length;
-  const se = Math.sqrt(v.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, v.length - 1));
-  const estimate = clamp(2 * point - mean, range);
-  const lo = clamp(2 * point - percentile(v, 1 - (1 - level) / 2), range);
-  const hi = clamp(2 * point - percentile(v, (1 - level) / 2), range);
-  return { estimate, lo: Math.min(lo, estimate), hi: Math.max(hi, estimate), se, resamples: v.length, flags };
-}
-
 /** The replaced method's percentile interval around the plug-in (see `scheme`). */
 function percentileInterval(point: number, replicates: number[], level: number): Interval {
   const v = replicates.sort((x, y) => x - y);
@@ -324,7 +244,7 @@ function percentileInterval(point: number, replicates: number[], level: number):
   return { estimate: point, lo: percentile(v, (1 - level) / 2), hi: percentile(v, 1 - (1 - level) / 2), se, resamples: v.length, flags: [] };
 }
 
-function summarise(
+export function summarise(
   point: MetricValues,
   values: Record<BootstrapMetric, number[]>,
   resamples: number,

@@ -18,11 +18,11 @@ import {
   plugInScores,
   raoWuDraws,
   resamplingPlan,
-  smoothedSKld,
   type BootstrapMetric,
   type DesignCell,
 } from "./cluster-bootstrap";
 import type { IntervalFlag, IntervalTarget } from "./design";
+import { smoothedSKld } from "./sparse-kld";
 
 export interface Difference {
   /** the plug-in scores of A and B, as the tables show them */

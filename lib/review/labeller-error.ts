@@ -2,6 +2,9 @@
 // the largest disparity between classes as a rate ratio with Katz's log interval — "misreads Black faces' race 2.4×
 // as often as White faces' [1.3, 4.4]". Pure; read by the detector report and the results' warnings.
 import type { AttributeReport } from "./report";
+import { wilson } from "../metrics/interval-math";
+
+export { wilson };
 
 export interface ClassError {
   cls: string;
@@ -26,16 +29,6 @@ export interface Disparity {
 }
 
 const Z = 1.959963984540054;
-
-/** Wilson's score interval for a proportion: good coverage down to small n and rates near 0 or 1. */
-export function wilson(x: number, n: number, z = Z): { lo: number; hi: number } {
-  if (n === 0) return { lo: 0, hi: 1 };
-  const p = x / n;
-  const d = 1 + (z * z) / n;
-  const centre = (p + (z * z) / (2 * n)) / d;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return { lo: Math.max(0, centre - half), hi: Math.min(1, centre + half) };
-}
 
 export function classErrors<T extends string>(r: AttributeReport<T>): ClassError[] {
   return r.classes.map((cls) => {

@@ -118,8 +118,8 @@ export default async function DetectorReportPage({ searchParams }: { searchParam
             <LabellerByGroup attribute="race (paper mapping)" r={d.race.paper} />
           </div>
           <p className="mt-2 text-xs text-slate-500">
-            Error rates per class of the human majority, with Wilson 95 % intervals; the disparity is the rate ratio of the most and least misread classes
-            with Katz&apos;s interval. A score comparison between groups is only as good as the labeller is even across them.
+            Error rates per class of the human majority, with Wilson 95 % intervals; the disparity is the rate ratio of the most and least misread classes with
+            Katz&apos;s interval. A score comparison between groups is only as good as the labeller is even across them.
           </p>
         </Card>
         <Card title="Confusion matrices">

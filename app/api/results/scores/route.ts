@@ -66,7 +66,8 @@ export const GET = jsonRead("results.read", async (query, { viewer }) => {
     }
   }
   const stamp = new Date().toISOString().slice(0, 10);
-  if (format === "csv") return attachment(scoresCsv(groups, intervals, profile, parsed.data.target), `fact-or-fair-scores-${profile}-${stamp}.csv`, "text/csv; charset=utf-8");
+  if (format === "csv")
+    return attachment(scoresCsv(groups, intervals, profile, parsed.data.target), `fact-or-fair-scores-${profile}-${stamp}.csv`, "text/csv; charset=utf-8");
   const results = groups.map((g) => ({ ...g, intervals: intervals.get(pointIntervalKey(g)) ?? null }));
   return attachment(
     JSON.stringify({ labels, raceMapping, profile, intervalTarget: parsed.data.target, runs: ordered, results }, null, 2) + "\n",
