@@ -112,6 +112,11 @@ async function labelAndCheck(page: Page, runId: string, backend: RegExp, labelle
       .allInnerTexts()
   ).map((t) => t.trim());
   expect(subjective.slice(5, 7)).toEqual(["2", "2"]);
+  // The third label source: corrected for FairFace's measured errors — refused until enough faces are reviewed.
+  await page.getByLabel("Face labels").selectOption("corrected");
+  await expect(page.getByTestId("corrected-refused").first()).toContainText(/too few reviewed faces .*at least 10 per class/, { timeout: 30_000 });
+  await page.getByLabel("Face labels").selectOption("model");
+  await expect(rows).toHaveCount(4);
 
   // One JSONL line per face (and one null line per image without a face).
   const res = await page.request.get(`/api/runs/${runId}/export?format=jsonl`);

@@ -45,6 +45,11 @@ export function CorrectedScores({ runId, raceMapping, profile }: { runId: string
           .join("; ")}
         ); intervals resample the reviewed faces with the images. Under each score: estimate [95 % interval].
       </p>
+      {r.warnings.map((w) => (
+        <p key={w} className="rounded bg-amber-50 px-2 py-1 text-sm text-amber-900" data-testid="labeller-warning">
+          ⚠ {w}
+        </p>
+      ))}
       {r.refused.map((x) => (
         <p key={x.attribute} className="rounded bg-amber-50 px-2 py-1 text-sm text-amber-900" data-testid="corrected-refused">
           {x.attribute}: {x.reason}

@@ -16,6 +16,7 @@ import { badRequest } from "../../core/errors";
 import { runRecordChunks, type FaceRecord } from "./run-results";
 import { assertFactOrFairRun } from "./explore";
 import { enqueue } from "./intervals";
+import { classErrors, errorDisparity } from "../../review/labeller-error";
 
 export interface CorrectedGroup {
   model: string;
@@ -36,6 +37,11 @@ export interface CorrectedResult {
   reviewed: Record<Attribute, Record<string, number>>;
   /** attributes refused, with the reason */
   refused: Array<{ attribute: Attribute; reason: string }>;
+  /**
+   * where the labeller misreads one group separably more often than another (lib/review/labeller-error.ts): score
+   * differences between those groups smaller than the gap in error rates may be the labeller's
+   */
+  warnings: string[];
   groups: CorrectedGroup[];
   cached: boolean;
 }
@@ -74,6 +80,7 @@ export async function runCorrectedScores(
   return enqueue(async () => {
     const reviewed = {} as CorrectedResult["reviewed"];
     const refused: CorrectedResult["refused"] = [];
+    const warnings: string[] = [];
     const groups: CorrectedGroup[] = [];
     for (const attribute of ["gender", "race"] as const) {
       const classes = classesOf(attribute) as readonly string[];
@@ -82,6 +89,8 @@ export async function runCorrectedScores(
       const perClass = Object.fromEntries(classes.map((c) => [c, 0]));
       for (const f of mine) if (f.humanAnswer && f.modelAnswer && classes.includes(f.humanAnswer)) perClass[f.humanAnswer]++;
       reviewed[attribute] = perClass;
+      const gap = labellerGap(mine, classes, attribute);
+      if (gap) warnings.push(gap);
       const short = classes.filter((c) => perClass[c] < MIN_REVIEWED_PER_CLASS);
       if (short.length) {
         refused.push({
@@ -129,8 +138,20 @@ export async function runCorrectedScores(
         groups.push({ model, test, attribute, ...point, intervals });
       }
     }
-    const result: CorrectedResult = { runId, target, reviewed, refused, groups, cached: false };
+    const result: CorrectedResult = { runId, target, reviewed, refused, warnings, groups, cached: false };
     await prisma.scoreCache.upsert({ where: { key }, create: { key, runId, kind: "corrected", json: JSON.stringify(result) }, update: {} });
     return result;
   });
+}
+
+/** The labeller's largest separable disparity between groups on this run's reviewed faces, as a warning; or null. */
+function labellerGap(faces: readonly FaceRecord[], classes: readonly string[], attribute: Attribute): string | null {
+  const confusion = Object.fromEntries(classes.map((h) => [h, Object.fromEntries(classes.map((m) => [m, 0]))])) as Record<string, Record<string, number>>;
+  for (const f of faces) if (f.humanAnswer && f.modelAnswer && classes.includes(f.humanAnswer) && classes.includes(f.modelAnswer)) confusion[f.humanAnswer][f.modelAnswer]++;
+  const errors = classErrors({ classes, n: 0, errors: 0, errorRate: null, confusion, undecided: 0 });
+  const d = errorDisparity(errors, attribute, "FairFace");
+  if (!d?.separable) return null;
+  const worst = errors.find((e) => e.cls === d.worst)!.rate!;
+  const best = errors.find((e) => e.cls === d.best)!.rate!;
+  return `${d.sentence}: differences in ${attribute} scores smaller than ${((worst - best) * 100).toFixed(1)} points between these groups may be the labeller's, not the model's.`;
 }
