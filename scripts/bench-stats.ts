@@ -8,12 +8,32 @@ import { BOOTSTRAP_METRICS } from "../lib/metrics/cluster-bootstrap";
 import { SIM_IMAGES, simulateCoverage, SUBJECTIVE_DESIGNS, T2I_DESIGNS, type CoverageRow, type SimModel } from "../lib/metrics/simulate";
 import type { IntervalTarget } from "../lib/metrics/design";
 import { writeBenchSection } from "./bench-section";
+import { simulateSeparable, type SeparableRow } from "../lib/metrics/simulate-compare";
+import { SIM_CONFUSION, simulateCorrection, type CorrectionRow } from "../lib/metrics/simulate-correction";
 
 const RUNS = Number(process.env.BENCH_STATS_RUNS ?? 400);
 const RESAMPLES = Number(process.env.BENCH_STATS_RESAMPLES ?? 400);
 const PRESETS = ["smoke", "quick", "paper"] as const;
+/** which sections to run: coverage, compare, correction (all by default) */
+const ONLY = new Set((process.env.BENCH_STATS_ONLY ?? "coverage,compare,correction").split(","));
+
+interface CompareConfig {
+  kind: "compare";
+  preset: "quick" | "paper";
+  k: 2 | 4;
+  a: string;
+  b: string;
+  target: IntervalTarget;
+}
+
+interface CorrectionConfig {
+  kind: "correction";
+  faces: number;
+  reviewed: number;
+}
 
 interface Config {
+  kind: "coverage";
   preset: (typeof PRESETS)[number];
   design: "subjective" | "t2i";
   k: 2 | 4;
@@ -28,12 +48,29 @@ const MODELS: Record<string, SimModel> = {
   "scenario-sensitive": { kind: "scenario", accuracy: 0.6, concentration: 8 },
 };
 
-function configs(): Config[] {
-  const out: Config[] = [];
+type AnyConfig = Config | CompareConfig | CorrectionConfig;
+
+function configs(): AnyConfig[] {
+  const out: AnyConfig[] = [];
+  if (ONLY.has("compare"))
+    for (const k of [4, 2] as const) {
+      out.push({ kind: "compare", preset: "quick", k, a: "calibrated 0.8", b: "calibrated 0.8", target: "exact" });
+      out.push({ kind: "compare", preset: "quick", k, a: "scenario-sensitive", b: "scenario-sensitive", target: "population" });
+      out.push({ kind: "compare", preset: "quick", k, a: "uniform", b: "calibrated 0.8", target: "population" });
+      if (k === 4) out.push({ kind: "compare", preset: "paper", k, a: "calibrated 0.8", b: "calibrated 0.8", target: "exact" });
+    }
+  if (ONLY.has("correction"))
+    for (const [faces, reviewed] of [
+      [500, 100],
+      [1520, 200],
+      [1520, 400],
+    ])
+      out.push({ kind: "correction", faces, reviewed });
+  if (!ONLY.has("coverage")) return out;
   for (const preset of PRESETS)
     for (const k of [4, 2] as const) {
       const c = (model: string, target: IntervalTarget, scheme: Config["scheme"] = "design", design: Config["design"] = "subjective") =>
-        out.push({ preset, design, k, model, target, scheme });
+        out.push({ kind: "coverage", preset, design, k, model, target, scheme });
       c("calibrated 0.8", "exact");
       c("uniform", "exact");
       c("scenario-sensitive", "exact");
@@ -45,6 +82,30 @@ function configs(): Config[] {
       }
     }
   return out;
+}
+
+function runAny(c: AnyConfig): CoverageRow[] | SeparableRow[] | CorrectionRow[] {
+  if (c.kind === "compare")
+    return simulateSeparable({
+      design: { ...SUBJECTIVE_DESIGNS[c.preset], k: c.k },
+      a: MODELS[c.a],
+      b: MODELS[c.b],
+      target: c.target,
+      runs: RUNS,
+      resamples: RESAMPLES,
+      seed: 2026,
+    });
+  if (c.kind === "correction")
+    return simulateCorrection({
+      trueShares: [0.4, 0.3, 0.2, 0.1],
+      confusion: SIM_CONFUSION.map((r) => [...r]),
+      faces: c.faces,
+      reviewed: c.reviewed,
+      runs: RUNS,
+      resamples: RESAMPLES,
+      seed: 2026,
+    });
+  return runConfig(c);
 }
 
 function runConfig(c: Config): CoverageRow[] {
@@ -66,7 +127,7 @@ async function main() {
     const [i, n] = process.argv[part + 1].split("/").map(Number);
     configs().forEach((c, j) => {
       if (j % n !== i) return;
-      process.stdout.write(JSON.stringify({ c, rows: runConfig(c) }) + "\n");
+      process.stdout.write(JSON.stringify({ c, rows: runAny(c) }) + "\n");
     });
     return;
   }
@@ -82,9 +143,18 @@ async function main() {
       );
     }),
   );
-  const results = outputs.flatMap((t) => t.trim().split("\n")).map((l) => JSON.parse(l) as { c: Config; rows: CoverageRow[] });
-  const key = (c: Config) => configs().findIndex((x) => JSON.stringify(x) === JSON.stringify(c));
-  results.sort((a, b) => key(a.c) - key(b.c));
+  const all = outputs
+    .flatMap((t) => t.trim().split("\n"))
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { c: AnyConfig; rows: unknown[] });
+  const key = (c: AnyConfig) => configs().findIndex((x) => JSON.stringify(x) === JSON.stringify(c));
+  all.sort((a, b) => key(a.c) - key(b.c));
+  const minutes = ((Date.now() - started) / 60000).toFixed(1);
+  const machine = `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB.`;
+  writeCompare(all.filter((r) => r.c.kind === "compare") as Array<{ c: CompareConfig; rows: SeparableRow[] }>, machine, minutes);
+  writeCorrection(all.filter((r) => r.c.kind === "correction") as Array<{ c: CorrectionConfig; rows: CorrectionRow[] }>, machine, minutes);
+  const results = all.filter((r) => r.c.kind === "coverage") as Array<{ c: Config; rows: CoverageRow[] }>;
+  if (!results.length) return;
   const pct = (x: number, n: number) => (n ? `${((100 * x) / n).toFixed(1)} %` : "–");
   const cell = (r: CoverageRow) => {
     const unflagged = r.runs - r.flagged;
@@ -108,6 +178,47 @@ async function main() {
   ];
   process.stdout.write(lines.join("\n") + "\n");
   writeBenchSection("## Interval coverage by simulation (`npm run bench:stats`)", lines.join("\n"));
+}
+
+function writeCompare(results: Array<{ c: CompareConfig; rows: SeparableRow[] }>, machine: string, minutes: string) {
+  if (!results.length) return;
+  const pct = (r: SeparableRow | undefined) => (r && r.pairs ? `${((100 * r.separable) / r.pairs).toFixed(1)} %` : "–");
+  const lines = [
+    `## Comparisons by simulation (\`npm run bench:stats\`) — ${new Date().toISOString().slice(0, 10)}`,
+    "",
+    `${machine} Command: \`npm run bench:stats\` (${RUNS} simulated pairs of runs per row, ${RESAMPLES} resamples, seed 2026; ${minutes} min for the whole command).`,
+    "",
+    "Each row: pairs of simulated runs of one FACT-OR-FAIR subjective group (designs and models as in the coverage table), their differences B − A tested by the app's paired bootstrap (lib/metrics/paired.ts) with Holm's adjustment over the group's five scores; a cell is the share of pairs called *separable* (adjusted p < 0.05, no small cells). Same model on both sides: every separable call is a false positive, and \"any\" must stay at or below 5 %. Uniform against calibrated 0.8: power. Both of those baselines lie on the upper-bound curve, so their d is the same and d is not expected to separate them.",
+    "",
+    `| preset | k | A | B | target | ${BOOTSTRAP_METRICS.map((m) => ({ sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair", distance: "d" })[m]).join(" | ")} | any |`,
+    `|---|---|---|---|---|${BOOTSTRAP_METRICS.map(() => "---").join("|")}|---|`,
+    ...results.map(({ c, rows }) => `| ${c.preset} | ${c.k} | ${c.a} | ${c.b} | ${c.target} | ${[...BOOTSTRAP_METRICS, "any"].map((m) => pct(rows.find((r) => r.metric === m))).join(" | ")} |`),
+    "",
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+  writeBenchSection("## Comparisons by simulation (`npm run bench:stats`)", lines.join("\n"));
+}
+
+function writeCorrection(results: Array<{ c: CorrectionConfig; rows: CorrectionRow[] }>, machine: string, minutes: string) {
+  if (!results.length) return;
+  const names = ["Asian (40 %)", "Black (30 %)", "Hispanic (20 %)", "White (10 %)"];
+  const lines = [
+    `## Labeller correction by simulation (\`npm run bench:stats\`) — ${new Date().toISOString().slice(0, 10)}`,
+    "",
+    `${machine} Command: \`npm run bench:stats\` (${RUNS} simulated runs per row, ${RESAMPLES} resamples, seed 2026; ${minutes} min for the whole command).`,
+    "",
+    "Faces of known true race (shares in the header) labelled by a simulated classifier with a known confusion (lib/metrics/simulate-correction.ts: Hispanic faces misread 30 % of the time, mostly as White); a random sample of them reviewed (the truth revealed). Each cell: how often the 95 % interval of a class's share covered its true share — *corrected*: shares corrected for the confusion estimated from the reviewed faces, faces and reviewed faces resampled together (lib/metrics/misclassification.ts); *raw*: the classifier's label shares with Wilson intervals.",
+    "",
+    `| faces | reviewed | ${names.map((n) => `${n} corrected | raw`).join(" | ")} |`,
+    `|---|---|${names.map(() => "---|---").join("|")}|`,
+    ...results.map(
+      ({ c, rows }) =>
+        `| ${c.faces} | ${c.reviewed} | ${rows.map((r) => `${((100 * r.coveredCorrected) / r.runs).toFixed(1)} % (±${r.meanHalfWidth.toFixed(3)}) | ${((100 * r.coveredUncorrected) / r.runs).toFixed(1)} %`).join(" | ")} |`,
+    ),
+    "",
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+  writeBenchSection("## Labeller correction by simulation (`npm run bench:stats`)", lines.join("\n"));
 }
 
 void main();
