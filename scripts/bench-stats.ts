@@ -192,7 +192,10 @@ function writeCompare(results: Array<{ c: CompareConfig; rows: SeparableRow[] }>
     "",
     `| preset | k | A | B | target | ${BOOTSTRAP_METRICS.map((m) => ({ sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair", distance: "d" })[m]).join(" | ")} | any |`,
     `|---|---|---|---|---|${BOOTSTRAP_METRICS.map(() => "---").join("|")}|---|`,
-    ...results.map(({ c, rows }) => `| ${c.preset} | ${c.k} | ${c.a} | ${c.b} | ${c.target} | ${[...BOOTSTRAP_METRICS, "any"].map((m) => pct(rows.find((r) => r.metric === m))).join(" | ")} |`),
+    ...results.map(
+      ({ c, rows }) =>
+        `| ${c.preset} | ${c.k} | ${c.a} | ${c.b} | ${c.target} | ${[...BOOTSTRAP_METRICS, "any"].map((m) => pct(rows.find((r) => r.metric === m))).join(" | ")} |`,
+    ),
     "",
   ];
   process.stdout.write(lines.join("\n") + "\n");

@@ -37,7 +37,7 @@ export function printComparison(result: ComparisonResult, opts: CompareCliOption
 }
 
 /** "sFair,d" → the metrics; names as in the JSON (sFact, sE, sKLD, sFair, d or distance). */
-export function parseWorseMetrics(text: string): BootstrapMetric[] {
+function parseWorseMetrics(text: string): BootstrapMetric[] {
   return text.split(",").map((raw) => {
     const m = raw.trim() === "d" ? "distance" : raw.trim();
     if (!(BOOTSTRAP_METRICS as readonly string[]).includes(m))
@@ -54,7 +54,7 @@ export function compareGate(opts: { compareTo?: string; failIfWorse?: string }):
 }
 
 /** The comparisons in which B is separably worse than A on one of `metrics`. */
-export function worseRows(result: ComparisonResult, metrics: readonly BootstrapMetric[]) {
+function worseRows(result: ComparisonResult, metrics: readonly BootstrapMetric[]) {
   return result.comparisons.filter((c) => metrics.includes(c.metric) && c.separable && (c.better === "higher" ? c.delta < 0 : c.delta > 0));
 }
 

@@ -18,7 +18,7 @@ import { upperBound } from "./bound";
 import { pushSmoothed, widenBySmoothed } from "./sparse-kld";
 import { biasCorrectedInterval, percentile, RANGE } from "./interval-math";
 
-export { biasCorrectedInterval, percentile, RANGE };
+export { biasCorrectedInterval };
 import { fastRng, type FastRng } from "./fast-rng";
 import {
   BOOTSTRAP_METRICS,

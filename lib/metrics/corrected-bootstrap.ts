@@ -30,7 +30,7 @@ export interface CorrectedOptions {
 }
 
 /** The cells with each unit cut to its first k entries (its labels). */
-export function labelCells(cells: readonly DesignCell[], k: number): DesignCell[] {
+function labelCells(cells: readonly DesignCell[], k: number): DesignCell[] {
   return cells.map((c) => ({ ...c, clusters: c.clusters.map((units) => units.map((u) => u.slice(0, k))) }));
 }
 

@@ -52,7 +52,7 @@ export interface PairedOptions {
   method?: DistanceMethod;
 }
 
-export const COMPARE_ALPHA = 0.05;
+const COMPARE_ALPHA = 0.05;
 
 /**
  * The rule that calls a difference real: its Holm-adjusted p below α, and no cell too small for the bias correction

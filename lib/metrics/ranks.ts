@@ -25,16 +25,7 @@ export interface JointOptions {
 
 type Replicates = Map<string, Record<BootstrapMetric, Float64Array>>;
 
-/** Each arm's replicates of every score, resample by resample (NaN where the score is undefined in a resample). */
-export function jointReplicates(arms: readonly Arm[], k: number, opts: JointOptions): Replicates {
-  const steps = jointReplicatesSteps(arms, k, opts);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}
-
-/** The same, yielding to the event loop between slices of work (a server computing it keeps answering). */
+/** Each arm's replicates of every score, resample by resample (NaN where undefined), yielding to the event loop. */
 export async function jointReplicatesAsync(arms: readonly Arm[], k: number, opts: JointOptions): Promise<Replicates> {
   const steps = jointReplicatesSteps(arms, k, opts);
   for (;;) {

@@ -10,7 +10,7 @@ export const intervalTargetParam = z
   .describe("intervals about the population the scenarios and prompts stand for (default), or this exact benchmark");
 
 /** "<run id>" or "<run id>:<model slug>" (the model may be left out when the run has one). */
-export const compareSide = z
+const compareSide = z
   .string()
   .trim()
   .min(1)

@@ -26,7 +26,7 @@ export interface CompareSide {
   model?: string;
 }
 
-export interface ComparisonRow {
+interface ComparisonRow {
   metric: BootstrapMetric;
   /** the paper's column (O, S-B …) and attribute, e.g. "S-B race" */
   group: string;

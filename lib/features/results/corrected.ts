@@ -18,7 +18,7 @@ import { assertFactOrFairRun } from "./explore";
 import { enqueue } from "./intervals";
 import { classErrors, errorDisparity } from "../../review/labeller-error";
 
-export interface CorrectedGroup {
+interface CorrectedGroup {
   model: string;
   test: Test;
   attribute: Attribute;
@@ -147,7 +147,8 @@ export async function runCorrectedScores(
 /** The labeller's largest separable disparity between groups on this run's reviewed faces, as a warning; or null. */
 function labellerGap(faces: readonly FaceRecord[], classes: readonly string[], attribute: Attribute): string | null {
   const confusion = Object.fromEntries(classes.map((h) => [h, Object.fromEntries(classes.map((m) => [m, 0]))])) as Record<string, Record<string, number>>;
-  for (const f of faces) if (f.humanAnswer && f.modelAnswer && classes.includes(f.humanAnswer) && classes.includes(f.modelAnswer)) confusion[f.humanAnswer][f.modelAnswer]++;
+  for (const f of faces)
+    if (f.humanAnswer && f.modelAnswer && classes.includes(f.humanAnswer) && classes.includes(f.modelAnswer)) confusion[f.humanAnswer][f.modelAnswer]++;
   const errors = classErrors({ classes, n: 0, errors: 0, errorRate: null, confusion, undecided: 0 });
   const d = errorDisparity(errors, attribute, "FairFace");
   if (!d?.separable) return null;

@@ -9,7 +9,7 @@ import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
 import { DEFAULT_INTERVAL_TARGET, INTERVAL_METHOD, INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
 import { assertFactOrFairRun, designRecords, type ScoreOptions } from "./explore";
 
-export interface GroupIntervals {
+interface GroupIntervals {
   model: string;
   modality: "llm" | "t2i";
   test: Test;

@@ -14,7 +14,7 @@ import { BETTER } from "../../results/leaderboard";
 import { assertFactOrFairRun, designRecords } from "./explore";
 import { enqueue } from "./intervals";
 
-export interface RankRow {
+interface RankRow {
   modality: "llm" | "t2i";
   runId: string;
   model: string;
