@@ -102,7 +102,9 @@ export function resamplingPlan(cells: readonly DesignCell[], k: number, target: 
     }
     for (const units of c.clusters) strata.push(stratum(i, units, k));
   });
-  if (cells.some((c) => c.clusters.reduce((a, units) => a + units.reduce((s, u) => s + total(u), 0), 0) < SMALL_CELL_PER_CLASS * k)) flags.add("small-cells");
+  // Counted in units with an answer (answers; images with a face), not faces: an image's faces share a prompt and a
+  // seed and are often alike, so three faces of one image tell less than three answers.
+  if (cells.some((c) => c.clusters.reduce((a, units) => a + units.filter((u) => total(u) > 0).length, 0) < SMALL_CELL_PER_CLASS * k)) flags.add("small-cells");
   if (sparseClasses(cells, k)) flags.add("sparse-classes");
   return { strata, flags: [...flags] };
 }

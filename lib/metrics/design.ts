@@ -23,8 +23,8 @@ export const INTERVAL_TARGET_SHORT: Record<IntervalTarget, string> = { populatio
 
 /**
  * Why an interval's coverage is not promised, or how its design had to be simplified:
- * - "small-cells": some (statistic, level) cell has too few valid answers for the entropy and divergence
- *   estimates' bias to be corrected reliably (fewer than SMALL_CELL_PER_CLASS × k): the interval is shown but
+ * - "small-cells": some (statistic, level) cell has too few units with an answer (answers; images with a face) for
+ *   the entropy and divergence estimates' bias to be corrected reliably (fewer than SMALL_CELL_PER_CLASS × k): shown but
  *   coverage is not promised;
  * - "sparse-classes" (S_KLD, S_fair): a class the highest-level cell chose is (nearly) absent from the lowest-level
  *   cell (fewer than SPARSE_CLASS_COUNT answers): the paper's ε = 1e−10 makes S_KLD depend on how rare that class
