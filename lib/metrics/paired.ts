@@ -18,6 +18,7 @@ import {
   plugInScores,
   raoWuDraws,
   resamplingPlan,
+  withSignedDistance,
   type BootstrapMetric,
   type DesignCell,
 } from "./cluster-bootstrap";
@@ -152,6 +153,12 @@ function* pairedDifferencesSteps(a: readonly DesignCell[], b: readonly DesignCel
   // and a difference counts only when both readings find it.
   const sparse = planA.flags.includes("sparse-classes") || planB.flags.includes("sparse-classes");
   const smoothed: Record<"sKLD" | "sFair", number[]> = { sKLD: [], sFair: [] };
+  const sideOf = (cells: readonly DesignCell[]) => {
+    const d = withSignedDistance(plugInScores(cells, k, opts.method), k).distance;
+    return d === null ? null : d >= 0 ? 1 : -1;
+  };
+  const [sideA, sideB] = [sideOf(a), sideOf(b)];
+  const side = sideA !== null && sideA === sideB ? sideA : 0;
   let sliceStart = performance.now();
   for (let r = 0; r < opts.resamples; r++) {
     if (performance.now() - sliceStart >= SLICE_MS) {
@@ -173,6 +180,13 @@ function* pairedDifferencesSteps(a: readonly DesignCell[], b: readonly DesignCel
     const sa = scoresFromCells(cellsFrom(a, countsA, k), k, opts.method);
     const sb = scoresFromCells(cellsFrom(b, countsB, k), k, opts.method);
     for (const m of BOOTSTRAP_METRICS) if (sa[m] !== null && sb[m] !== null) values[m].push((sb[m] as number) - (sa[m] as number));
+    // d: where both sides lie on one side of the curve, their difference is read on the signed distance, which is
+    // smooth across the curve (cluster-bootstrap.ts withSignedDistance); a folded d's replicates pile up at 0.
+    if (side !== 0 && sa.distance !== null && sb.distance !== null) {
+      const da = withSignedDistance(sa, k).distance;
+      const db = withSignedDistance(sb, k).distance;
+      if (da !== null && db !== null) values.distance[values.distance.length - 1] = side * (db - da);
+    }
     if (sparse) pushSmoothedDelta(smoothed, a, countsA, sa.sE, b, countsB, sb.sE, k);
   }
   const pa = plugInScores(a, k, opts.method);
