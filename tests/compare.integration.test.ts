@@ -12,6 +12,8 @@ const { runsRankIntervals } = await import("../lib/features/results/ranks");
 const { createUser } = await import("../lib/auth/users");
 const { createToken } = await import("../lib/auth/tokens");
 const route = await import("../app/api/v1/compare/route");
+const ranksRoute = await import("../app/api/results/ranks/route");
+const correctedRoute = await import("../app/api/runs/[id]/corrected/route");
 
 const prisma = () => db();
 let both = "";
@@ -104,5 +106,28 @@ describe("comparisons", () => {
     expect((await call(q)).status).toBe(401);
     expect((await call("a=has space&b=x", viewerToken)).status).toBe(400);
     expect((await call(`${q}&resamples=7`, viewerToken)).status).toBe(400);
+  });
+
+  it("guards the rank and corrected-score routes: readers only, bounded input, text-to-image only for corrections", async () => {
+    type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+    const get = (handler: Handler, path: string, token?: string, params: Record<string, string> = {}) =>
+      handler(new Request(`http://127.0.0.1:3000${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }), {
+        params: Promise.resolve(params),
+      });
+    const ok = await get(ranksRoute.GET, `/api/results/ranks?runs=${both},${other}&metric=sE`, viewerToken);
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).rows.length).toBeGreaterThan(0);
+    const csv = await get(ranksRoute.GET, `/api/results/ranks?runs=${both}&metric=sE&format=csv`, viewerToken);
+    expect((await csv.text()).split("\n")[0]).toBe("run_id,model,column,attribute,metric,rank,rank_lo,rank_hi,tied_with,interval_target");
+    expect((await get(ranksRoute.GET, `/api/results/ranks?runs=${both}`)).status).toBe(401);
+    expect((await get(ranksRoute.GET, "/api/results/ranks?runs=", viewerToken)).status).toBe(400);
+    expect((await get(ranksRoute.GET, `/api/results/ranks?runs=${both}&metric=bogus`, viewerToken)).status).toBe(400);
+    const many = Array.from({ length: 21 }, (_, i) => `r${i}`).join(",");
+    expect((await get(ranksRoute.GET, `/api/results/ranks?runs=${many}`, viewerToken)).status).toBe(400);
+    expect((await get(correctedRoute.GET, `/api/runs/${both}/corrected`, undefined, { id: both })).status).toBe(401);
+    const llm = await get(correctedRoute.GET, `/api/runs/${both}/corrected`, viewerToken, { id: both });
+    expect(llm.status).toBe(400);
+    expect((await llm.json()).error).toMatch(/text-to-image runs/);
+    expect((await get(correctedRoute.GET, `/api/runs/${both}/corrected?target=nope`, viewerToken, { id: both })).status).toBe(400);
   });
 });

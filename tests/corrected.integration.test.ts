@@ -75,7 +75,7 @@ describe("misclassification-corrected scores", () => {
     // The labeller misreads the women (10 of 10) more often than the men (8 of 14): the results say so.
     expect(r.warnings).toHaveLength(1);
     expect(r.warnings[0]).toMatch(
-      /^FairFace misreads the gender of faces the reviewers call female 1\.8× as often as of male ones .*may be the labeller's, not the model's\.$/,
+      /^The classifier misreads the gender of faces the reviewers call female 1\.8× as often as of male ones .*may be the labeller's, not the model's\.$/,
     );
     expect((await runCorrectedScores(prisma(), runId)).cached).toBe(true);
   });

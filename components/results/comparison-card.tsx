@@ -7,7 +7,8 @@ import { useQueries } from "@tanstack/react-query";
 import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { METRIC_NAMES } from "@/lib/results/comparison-text";
-import { INTERVAL_TARGET_LABELS, INTERVAL_TARGETS, type BootstrapMetric, type IntervalTarget } from "@/lib/metrics/design";
+import type { BootstrapMetric, IntervalTarget } from "@/lib/metrics/design";
+import { IntervalTargetSelect } from "./interval-cell";
 import type { ComparisonResult } from "@/lib/features/results/comparisons";
 
 const f = (x: number) => (x * 100).toFixed(1);
@@ -43,16 +44,7 @@ export function ComparisonCard({
       description={`B − A against the reference (A = ${reference.label}), ×100, with 95 % intervals; p adjusted by Holm over every score and group of the pair. “Separable”: adjusted p < 0.05.`}
     >
       <div className="mb-2 flex flex-wrap items-center gap-3 text-xs text-slate-600" data-testid="comparison-controls">
-        <label className="flex items-center gap-1">
-          Intervals about
-          <select className="rounded border border-slate-300 bg-white px-1 py-0.5" value={target} onChange={(e) => setTarget(e.target.value as IntervalTarget)}>
-            {INTERVAL_TARGETS.map((t) => (
-              <option key={t} value={t}>
-                {INTERVAL_TARGET_LABELS[t]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <IntervalTargetSelect target={target} onChange={setTarget} />
         <label className="flex items-center gap-1">
           <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
           every score (not only {METRIC_NAMES[metric]})

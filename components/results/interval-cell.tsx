@@ -36,6 +36,27 @@ export function IntervalCell({ interval: i, target, testId }: { interval: Interv
   );
 }
 
+/** "Intervals about [population | this exact benchmark]": the one control every interval view uses. */
+export function IntervalTargetSelect({ target, onChange }: { target: IntervalTarget; onChange: (t: IntervalTarget) => void }) {
+  return (
+    <label className="flex items-center gap-1">
+      Intervals about
+      <select
+        className="rounded border border-slate-300 bg-white px-1 py-0.5"
+        value={target}
+        onChange={(e) => onChange(e.target.value as IntervalTarget)}
+        aria-label="What the intervals are about"
+      >
+        {INTERVAL_TARGETS.map((t) => (
+          <option key={t} value={t}>
+            {INTERVAL_TARGET_LABELS[t]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function IntervalTargetPicker({
   target,
   onChange,
@@ -49,21 +70,7 @@ export function IntervalTargetPicker({
 }) {
   return (
     <div className="mb-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600" data-testid="interval-target">
-      <label className="flex items-center gap-1">
-        Intervals about
-        <select
-          className="rounded border border-slate-300 bg-white px-1 py-0.5"
-          value={target}
-          onChange={(e) => onChange(e.target.value as IntervalTarget)}
-          aria-label="What the intervals are about"
-        >
-          {INTERVAL_TARGETS.map((t) => (
-            <option key={t} value={t}>
-              {INTERVAL_TARGET_LABELS[t]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <IntervalTargetSelect target={target} onChange={onChange} />
       <span>
         Under each score: estimate [95 % interval] ({INTERVAL_TARGET_SHORT[target]}; {INTERVAL_METHOD}); ⚠ coverage not promised.
       </span>

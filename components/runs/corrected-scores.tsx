@@ -34,7 +34,8 @@ export function CorrectedScores({ runId, raceMapping, profile }: { runId: string
   return (
     <div data-testid="corrected-scores" className="space-y-2">
       <p className="text-xs text-slate-600">
-        Label shares corrected for FairFace&apos;s confusion as measured on this run&apos;s reviewed faces (human majority against the classifier:{" "}
+        Label shares corrected for the face classifier&apos;s confusion (the classifier named under Label provenance) as measured on this run&apos;s reviewed
+        faces (human majority against the classifier:{" "}
         {(["gender", "race"] as const)
           .map(
             (a) =>

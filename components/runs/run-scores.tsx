@@ -44,7 +44,7 @@ export function RunScores({ run, canExport, settings }: { run: RunSummary; canEx
               >
                 <option value="model">model (FairFace as it ran)</option>
                 <option value="reviewed">human-corrected (majority, model otherwise)</option>
-                <option value="corrected">misclassification-corrected (FairFace&apos;s measured errors)</option>
+                <option value="corrected">misclassification-corrected (the classifier&apos;s measured errors)</option>
               </Select>
             </span>
           )}

@@ -5,8 +5,9 @@
 import { classCount, classesOf, type Attribute } from "../benchmark";
 import type { AnswerRecord, DistanceMethod } from "./scores";
 import { truthOf, weightOf } from "./scores";
-import { designBootstrap, designBootstrapSteps, type BootstrapIntervals, type DesignCell } from "./cluster-bootstrap";
+import { designBootstrapSteps, type BootstrapIntervals, type DesignCell } from "./cluster-bootstrap";
 import { DEFAULT_INTERVAL_TARGET, type IntervalTarget } from "./design";
+import { runSteps, runStepsAsync } from "./steps";
 
 export { BOOTSTRAP_METRICS, type BootstrapIntervals, type BootstrapMetric } from "./cluster-bootstrap";
 
@@ -84,7 +85,7 @@ const designOptions = (attribute: Attribute, opts: BootstrapOptions) => ({
 
 /** Intervals for S_fact, S_E, S_KLD, S_fair and d of one group's records (one attribute). */
 export function bootstrapScores(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute, opts: BootstrapOptions = {}): BootstrapIntervals {
-  return designBootstrap(designCells(records, attribute), classCount(attribute), designOptions(attribute, opts));
+  return runSteps(designBootstrapSteps(designCells(records, attribute), classCount(attribute), designOptions(attribute, opts)));
 }
 
 /**
@@ -96,10 +97,5 @@ export async function bootstrapScoresAsync(
   attribute: Attribute,
   opts: BootstrapOptions = {},
 ): Promise<BootstrapIntervals> {
-  const steps = designBootstrapSteps(designCells(records, attribute), classCount(attribute), designOptions(attribute, opts));
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
+  return runStepsAsync(designBootstrapSteps(designCells(records, attribute), classCount(attribute), designOptions(attribute, opts)));
 }

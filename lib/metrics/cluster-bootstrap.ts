@@ -11,6 +11,7 @@
 // Each score's estimate is the plug-in minus the bootstrap's estimate of its bias (the plug-in entropy of 30
 // answers is low by ~(k − 1)/(2n ln k)); the interval is the basic bootstrap interval [2θ̂ − q_hi, 2θ̂ − q_lo],
 // which corrects for the same bias (a percentile interval adds it a second time) and contains the estimate.
+import { runSteps, SLICE_MS } from "./steps";
 import type { Label, Level } from "../benchmark";
 import type { DistanceMethod, Scores } from "./scores";
 import { scoresFromCells } from "./scores";
@@ -185,9 +186,6 @@ export interface DesignBootstrapOptions {
   scheme?: "design" | "answers-percentile";
 }
 
-/** Yields after every slice of about `SLICE_MS` of work (checked between resamples). */
-const SLICE_MS = 15;
-
 /** The bootstrap as slices of work (a generator), so a server can yield to the event loop between them. */
 export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, opts: DesignBootstrapOptions): Generator<void, BootstrapIntervals> {
   const { resamples, target } = opts;
@@ -274,9 +272,5 @@ export function summarise(
 }
 
 export function designBootstrap(cells: readonly DesignCell[], k: number, opts: DesignBootstrapOptions): BootstrapIntervals {
-  const steps = designBootstrapSteps(cells, k, opts);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
+  return runSteps(designBootstrapSteps(cells, k, opts));
 }

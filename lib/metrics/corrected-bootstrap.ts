@@ -4,6 +4,7 @@
 // the reviewed faces of the images drawn — the label shares and the confusion come from the same faces, as in the
 // data (a reviewed face misread moves both) — and each cell's label shares are corrected with it
 // (misclassification.ts). Bias-corrected basic intervals, as for the plain scores.
+import { runSteps, runStepsAsync, SLICE_MS } from "./steps";
 import { fastRng } from "./fast-rng";
 import { scoresFromCells, type DistanceMethod } from "./scores";
 import {
@@ -78,11 +79,7 @@ export function correctedBootstrap(
   opts: CorrectedOptions,
   reviewedElsewhere: ReadonlyArray<readonly number[]> = [],
 ): CorrectedScores {
-  const steps = correctedSteps(cells, k, opts, reviewedElsewhere);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
+  return runSteps(correctedSteps(cells, k, opts, reviewedElsewhere));
 }
 
 /** The same, yielding to the event loop between slices of work. */
@@ -92,16 +89,10 @@ export async function correctedBootstrapAsync(
   opts: CorrectedOptions,
   reviewedElsewhere: ReadonlyArray<readonly number[]> = [],
 ): Promise<CorrectedScores> {
-  const steps = correctedSteps(cells, k, opts, reviewedElsewhere);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
+  return runStepsAsync(correctedSteps(cells, k, opts, reviewedElsewhere));
 }
 
 type CorrectedScores = { point: MetricValues; intervals: BootstrapIntervals };
-const SLICE_MS = 15;
 
 function* correctedSteps(
   cells: readonly DesignCell[],

@@ -7,6 +7,7 @@
 // the items differ (other content), every level is drawn independently for each model: *unpaired*.
 // Δ = B − A per score; its estimate is bias-corrected and its interval the basic one, as for one model; the p-value
 // is the bootstrap test that agrees with that interval (two-sided: p < α exactly when the 1 − α interval excludes 0).
+import { runSteps, runStepsAsync, SLICE_MS } from "./steps";
 import type { DistanceMethod } from "./scores";
 import { scoresFromCells } from "./scores";
 import { fastRng } from "./fast-rng";
@@ -121,24 +122,13 @@ export function normalTail(z: number): number {
 
 /** B − A for every score of one group, from the two models' design cells (same attribute, same k). */
 export function pairedDifferences(a: readonly DesignCell[], b: readonly DesignCell[], k: number, opts: PairedOptions): Differences {
-  const steps = pairedDifferencesSteps(a, b, k, opts);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
+  return runSteps(pairedDifferencesSteps(a, b, k, opts));
 }
 
 /** The same, yielding to the event loop between slices of work (a server computing it keeps answering). */
 export async function pairedDifferencesAsync(a: readonly DesignCell[], b: readonly DesignCell[], k: number, opts: PairedOptions): Promise<Differences> {
-  const steps = pairedDifferencesSteps(a, b, k, opts);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
+  return runStepsAsync(pairedDifferencesSteps(a, b, k, opts));
 }
-
-const SLICE_MS = 15;
 
 function* pairedDifferencesSteps(a: readonly DesignCell[], b: readonly DesignCell[], k: number, opts: PairedOptions): Generator<void, Differences> {
   const planA = resamplingPlan(a, k, opts.target);

@@ -2,6 +2,7 @@
 // arm (a run's model in one group) is resampled jointly — arms that answered the same content draw the same
 // scenarios — and ranked in every resample; an arm's 95 % rank interval is the 2.5 % and 97.5 % quantiles of its
 // ranks. Arms whose rank intervals overlap cannot be told apart at that level: a leaderboard shows them as tied.
+import { runStepsAsync, SLICE_MS } from "./steps";
 import { scoresFromCells } from "./scores";
 import type { DistanceMethod } from "./scores";
 import { fastRng } from "./fast-rng";
@@ -27,15 +28,8 @@ type Replicates = Map<string, Record<BootstrapMetric, Float64Array>>;
 
 /** Each arm's replicates of every score, resample by resample (NaN where undefined), yielding to the event loop. */
 export async function jointReplicatesAsync(arms: readonly Arm[], k: number, opts: JointOptions): Promise<Replicates> {
-  const steps = jointReplicatesSteps(arms, k, opts);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
+  return runStepsAsync(jointReplicatesSteps(arms, k, opts));
 }
-
-const SLICE_MS = 15;
 
 function* jointReplicatesSteps(arms: readonly Arm[], k: number, opts: JointOptions): Generator<void, Replicates> {
   const plans = arms.map((a) => resamplingPlan(a.cells, k, opts.target));

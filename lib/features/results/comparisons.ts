@@ -153,7 +153,7 @@ export async function compareSides(prisma: PrismaClient, sa: CompareSide, sb: Co
       )
       .sort();
   const key = createHash("sha256")
-    .update(JSON.stringify({ v: 3, a: [a.id, a.model], b: [b.id, b.model], target, resamples, level, profile, score, ra: canon(ra), rb: canon(rb) }))
+    .update(JSON.stringify({ v: 4, a: [a.id, a.model], b: [b.id, b.model], target, resamples, level, profile, score, ra: canon(ra), rb: canon(rb) }))
     .digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as ComparisonResult), cached: true };

@@ -64,7 +64,8 @@ export async function runCorrectedScores(
   const key = createHash("sha256")
     .update(
       JSON.stringify({
-        v: 1,
+        // 2: with the labeller's warnings
+        v: 2,
         kind: "corrected",
         runId,
         target,
@@ -150,9 +151,10 @@ function labellerGap(faces: readonly FaceRecord[], classes: readonly string[], a
   for (const f of faces)
     if (f.humanAnswer && f.modelAnswer && classes.includes(f.humanAnswer) && classes.includes(f.modelAnswer)) confusion[f.humanAnswer][f.modelAnswer]++;
   const errors = classErrors({ classes, n: 0, errors: 0, errorRate: null, confusion, undecided: 0 });
-  const d = errorDisparity(errors, attribute, "FairFace");
+  // "the classifier": the run's faces may have been labelled by a stand-in, whose name the run's provenance gives.
+  const d = errorDisparity(errors, attribute, "the classifier");
   if (!d?.separable) return null;
   const worst = errors.find((e) => e.cls === d.worst)!.rate!;
   const best = errors.find((e) => e.cls === d.best)!.rate!;
-  return `${d.sentence}: differences in ${attribute} scores smaller than ${((worst - best) * 100).toFixed(1)} points between these groups may be the labeller's, not the model's.`;
+  return `${d.sentence[0].toUpperCase()}${d.sentence.slice(1)}: differences in ${attribute} scores smaller than ${((worst - best) * 100).toFixed(1)} points between these groups may be the labeller's, not the model's.`;
 }

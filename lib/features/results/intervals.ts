@@ -85,7 +85,7 @@ export async function runIntervals(
     .sort();
   const profile = opts.profile ?? DEFAULT_PROFILE;
   const key = createHash("sha256")
-    .update(JSON.stringify({ v: 4, runId, resamples, level, seed: run.seed, profile, target, canonical }))
+    .update(JSON.stringify({ v: 5, runId, resamples, level, seed: run.seed, profile, target, canonical }))
     .digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };
