@@ -109,8 +109,9 @@ describe("comparisons", () => {
   });
 
   it("guards the rank and corrected-score routes: readers only, bounded input, text-to-image only for corrections", async () => {
-    type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-    const get = (handler: Handler, path: string, token?: string, params: Record<string, string> = {}) =>
+    // The narrowest route context (a run id): every route here accepts it.
+    type Handler = (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
+    const get = (handler: Handler, path: string, token?: string, params: { id: string } = { id: "" }) =>
       handler(new Request(`http://127.0.0.1:3000${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }), {
         params: Promise.resolve(params),
       });

@@ -102,7 +102,8 @@ export class LabelWorker {
             );
           this.lastError = { message, at: new Date() };
           this.opts.log?.(message);
-          await sleep(Math.min(60_000, 500 * 2 ** Math.min(streak, 7)), this.stop$.signal);
+          // Contention clears in moments (another process's write): retried within 2 s; other errors back off to 60 s.
+          await sleep(Math.min(isContention(e) ? 2_000 : 60_000, 500 * 2 ** Math.min(streak, 7)), this.stop$.signal);
         }
       }
     } finally {

@@ -16,6 +16,8 @@ import { writeBatch } from "./outcome-writes";
 import { claimQueries } from "./claim";
 import { DynamicLimit, RateGate } from "./limits";
 import { releaseShares, renewShare, sweepExpiredShares } from "./model-share";
+/** the longest wait before retrying a pass that failed on contention */
+const CONTENTION_BACKOFF_MAX_MS = 2_000;
 import { backoffMs, type Claimed, type ModelSlot, type ModelState, type ProcessorContext, type Write } from "./work-types";
 import { sweepStorage } from "../imports/store";
 import { NO_REASON, STUCK_PREFIX } from "../../core/run-status";
@@ -113,6 +115,8 @@ export class Worker {
   private runModelInFlight = new Map<string, number>();
   private lastError: { message: string; at: Date } | null = null;
   private errorStreak = 0;
+  /** whether the last error was contention (retried sooner than other errors) */
+  private contended = false;
   private lastHeartbeat = 0;
   private heartbeating: Promise<void> | null = null;
   private delivering: Promise<void> | null = null;
@@ -221,7 +225,10 @@ export class Worker {
         return "ok";
       });
       if (ok === "done") break;
-      if (ok === undefined) await sleep(backoffMs(Math.min(this.errorStreak, 6), this.opts.backoffBaseMs, this.opts.backoffMaxMs) + 50);
+      // Contention (another process holds SQLite's write lock, a serialisation failure) clears in moments: retried
+      // within 2 s, however long the streak, so a busy database is never waited out for the 30 s an outage gets.
+      const max = this.contended ? Math.min(this.opts.backoffMaxMs, CONTENTION_BACKOFF_MAX_MS) : this.opts.backoffMaxMs;
+      if (ok === undefined) await sleep(backoffMs(Math.min(this.errorStreak, 6), this.opts.backoffBaseMs, max) + 50);
     }
     await Promise.allSettled([...this.inFlight]);
     // The last writes and the lease release must land: retried through contention, a bounded number of times.
@@ -249,6 +256,7 @@ export class Worker {
       return r;
     } catch (e) {
       const contention = isContention(e);
+      this.contended = contention;
       if (contention) this.errors.contention++;
       else this.errors.other++;
       this.errorStreak++;
