@@ -9,8 +9,8 @@ export interface GoldFace {
   labels: Readonly<Record<string, string>>;
 }
 
-/** One annotator's current labels: face → attribute → value. */
-export type AnnotatorLabels = ReadonlyMap<number, Readonly<Record<string, string | null>>>;
+/** Every annotator's current labels per face: face → annotator → attribute → value. */
+export type FaceLabels = ReadonlyMap<number, ReadonlyMap<string, Readonly<Record<string, string | null>>>>;
 
 export interface Rate {
   /** comparisons made (faces × attributes) */
@@ -44,43 +44,47 @@ function majority(values: readonly string[]): string | null {
 
 /**
  * Every annotator's accuracy on gold faces and agreement with the others (leave-one-out: an annotator is compared with
- * the majority of the *other* annotators of the face, so a face labelled by two people compares each with the other).
+ * the strict majority of the *other* annotators of the face, so a face labelled by two people compares each with the
+ * other). `notPeers`: annotators whose votes are out of the consensus are not anyone's peers (they are still scored).
+ * One pass over the faces: a face costs its annotators² × attributes, not every annotator's whole history.
  */
 export function annotatorQuality(
-  byAnnotator: ReadonlyMap<string, AnnotatorLabels>,
+  labels: FaceLabels,
   gold: readonly GoldFace[],
   attributes: readonly string[],
+  notPeers: ReadonlySet<string> = new Set(),
 ): AnnotatorQuality[] {
   const goldOf = new Map(gold.map((g) => [g.faceId, g.labels]));
-  return [...byAnnotator.keys()].sort().map((annotator) => {
-    const mine = byAnnotator.get(annotator)!;
-    let goldN = 0;
-    let goldAgree = 0;
-    let peerN = 0;
-    let peerAgree = 0;
-    for (const [faceId, labels] of mine) {
-      const g = goldOf.get(faceId);
+  const tally = new Map<string, { goldN: number; goldAgree: number; peerN: number; peerAgree: number }>();
+  for (const [faceId, byAnnotator] of labels) {
+    const g = goldOf.get(faceId);
+    for (const [annotator, mine] of byAnnotator) {
+      let t = tally.get(annotator);
+      if (!t) tally.set(annotator, (t = { goldN: 0, goldAgree: 0, peerN: 0, peerAgree: 0 }));
       for (const attribute of attributes) {
-        const value = labels[attribute];
+        const value = mine[attribute];
         if (value === null || value === undefined) continue;
         if (g?.[attribute] !== undefined) {
-          goldN++;
-          if (g[attribute] === value) goldAgree++;
+          t.goldN++;
+          if (g[attribute] === value) t.goldAgree++;
         }
         const others: string[] = [];
         for (const [other, theirs] of byAnnotator) {
-          if (other === annotator) continue;
-          const v = theirs.get(faceId)?.[attribute];
+          if (other === annotator || notPeers.has(other)) continue;
+          const v = theirs[attribute];
           if (v !== null && v !== undefined) others.push(v);
         }
         const m = others.length ? majority(others) : null;
         if (m !== null) {
-          peerN++;
-          if (m === value) peerAgree++;
+          t.peerN++;
+          if (m === value) t.peerAgree++;
         }
       }
     }
-    return { annotator, gold: rateOf(goldAgree, goldN), peers: rateOf(peerAgree, peerN) };
+  }
+  return [...tally.keys()].sort().map((annotator) => {
+    const t = tally.get(annotator)!;
+    return { annotator, gold: rateOf(t.goldAgree, t.goldN), peers: rateOf(t.peerAgree, t.peerN) };
   });
 }
 
@@ -88,10 +92,15 @@ export function annotatorQuality(
  * Whether a queue slot should be a gold face: every `1 / rate`-th face an annotator is served, deterministically from
  * the annotator and the slot (so a reload serves the same mix and the gold faces cannot be told apart by timing).
  */
-export function isGoldSlot(annotator: string, slot: number, rate: number): boolean {
+export function isGoldSlot(annotator: string, slot: number | string, rate: number): boolean {
   if (!(rate > 0)) return false;
   if (rate >= 1) return true;
+  return hashOf(`${annotator}|${slot}`) / 4294967296 < rate;
+}
+
+/** FNV-1a of a string: a stable, well-spread 32-bit number (not a secret). */
+export function hashOf(text: string): number {
   let h = 2166136261;
-  for (const ch of `${annotator}|${slot}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
-  return (h >>> 0) / 4294967296 < rate;
+  for (const ch of text) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  return h >>> 0;
 }

@@ -14,3 +14,6 @@ CREATE TABLE "AnnotatorExclusion" (
     "reason" TEXT NOT NULL,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
 );
+
+-- AlterTable
+ALTER TABLE "Assignment" ADD COLUMN "goldRate" REAL NOT NULL DEFAULT 0;

@@ -20,3 +20,6 @@ CREATE TABLE "AnnotatorExclusion" (
 
 -- AddForeignKey
 ALTER TABLE "GoldLabel" ADD CONSTRAINT "GoldLabel_faceId_fkey" FOREIGN KEY ("faceId") REFERENCES "Face"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AlterTable
+ALTER TABLE "Assignment" ADD COLUMN "goldRate" DOUBLE PRECISION NOT NULL DEFAULT 0;
