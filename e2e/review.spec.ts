@@ -196,5 +196,29 @@ test.describe("review faces", () => {
     await expect(byGroup.getByTestId("labeller-disparity")).toContainText("No disparity to report yet");
     await page.goto(`/review/agreement?runId=${runId}`);
     await expect(page.getByTestId("annotator-progress")).toContainText("Administrator (admin@e2e.example.org)");
+
+    // Annotators measured: the admin marks A (reviewed: male, White) as gold beside the focused face …
+    await page.goto(`/review?runId=${runId}`);
+    const focused = page.getByTestId("gold-control");
+    await focused.getByRole("button", { name: "Mark as gold" }).click();
+    await expect(focused).toContainText("gold gender male, race White");
+    // … and on Agreement sees each annotator's accuracy on gold with its interval, then excludes and restores them.
+    await page.goto(`/review/agreement?runId=${runId}`);
+    const me = page.getByTestId("annotator-quality").locator("tr", { hasText: "Administrator" });
+    await expect(me).toContainText(/100 % \[\d+ %, 100 %\] · n 2/);
+    await expect(me).toContainText("counted");
+    await me.getByRole("button", { name: "Exclude" }).click();
+    const ask = page.getByRole("dialog", { name: /Exclude .*votes\?/ });
+    await ask.getByLabel("Reason").fill("e2e: checking the exclusion");
+    await ask.getByRole("button", { name: "Exclude votes" }).click();
+    await expect(me).toContainText("excluded e2e: checking the exclusion");
+    // Their votes are out of the consensus: the reviewed scores no longer follow them (C is a face again).
+    await page.goto(`/runs/${runId}`);
+    await page.getByLabel("Face labels").selectOption("reviewed");
+    await expect.poll(() => sFact(page, "race")).not.toBe("33.33");
+    await page.goto(`/review/agreement?runId=${runId}`);
+    await me.getByRole("button", { name: "Restore" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Restore votes" }).click();
+    await expect(me).toContainText("counted");
   });
 });

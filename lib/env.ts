@@ -98,6 +98,8 @@ const schema = z.object({
   /** face photos the built-in synthetic image model composes (comma-separated paths; ../shared test photos by default) */
   FOF_SYNTHETIC_FACES: z.preprocess(emptyToUndefined, z.string().max(4000).optional()),
   /** the most queries (or images) one launch may plan, over all its models */
+  /** the share of an annotator's own review queue served as gold faces outside an assignment (docs/operations.md) */
+  FOF_REVIEW_GOLD_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(0.5).default(0.05)),
   FOF_MAX_QUERIES_PER_RUN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000_000).default(500_000)),
 });
 

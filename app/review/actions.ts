@@ -31,6 +31,8 @@ export async function createAssignmentAction(_prev: AssignmentFormState, form: F
       perModel: String(form.get("perModel") ?? "25"),
       overlap: String(form.get("overlap") || annotators.length),
       seed: String(form.get("seed") || "1"),
+      // a percentage on the form; blank: none
+      goldRate: Number(form.get("goldPercent") || 0) / 100,
     });
     await audit(db(), {
       ...actorOf(g.viewer),

@@ -9,6 +9,7 @@ import { ReviewQueue } from "@/components/review/review-queue";
 import { FILTER_KEYS, type Filters } from "@/components/review/filters";
 import { ReviewTabs } from "@/components/review/review-tabs";
 import { pageGuard } from "@/app/guard";
+import { can } from "@/lib/auth/roles";
 import { workspaceCounts } from "@/lib/features/runs/lookups";
 
 export const metadata: Metadata = { title: "Review" };
@@ -32,7 +33,12 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
           Faces appear here once a text-to-image run has images (generated or imported) and they are labelled on the Label page.
         </EmptyState>
       ) : (
-        <ReviewQueue options={options} labelSets={labelSets()} initial={initial} me={{ id: viewer.id, name: viewer.name }} />
+        <ReviewQueue
+          options={options}
+          labelSets={labelSets()}
+          initial={initial}
+          me={{ id: viewer.id, name: viewer.name, canManageGold: can(viewer.role, "annotators.manage") }}
+        />
       )}
     </>
   );

@@ -37,6 +37,9 @@ export function AssignmentForm({ runs, people }: { runs: Array<{ id: string; nam
         <Field label="Annotators per image (blank: all)">
           <Input id="as-overlap" name="overlap" type="number" min={1} className={input} />
         </Field>
+        <Field label="Gold faces (% of each queue)" hint="Reviewed faces an admin marked gold, served blind to measure accuracy (0: none).">
+          <Input id="as-gold" name="goldPercent" type="number" min={0} max={50} step={1} defaultValue={5} className={input} />
+        </Field>
         <Field label="Seed">
           <Input id="as-seed" name="seed" type="number" min={0} defaultValue={1} className={input} />
         </Field>

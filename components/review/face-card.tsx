@@ -7,6 +7,7 @@ import { cn } from "@/components/ui/cn";
 import type { LabelSets } from "@/lib/review/label-set";
 import type { ReviewFace } from "./api";
 import { FaceCrop } from "./face-crop";
+import { GoldControl } from "./gold-control";
 import { attributesOf, labelText } from "./label-text";
 
 const pct = (p: number) => `${Math.round(p * 100)} %`;
@@ -93,7 +94,7 @@ export function FaceCell({
   );
 }
 
-export function FocusedFace({ current, labelSets }: { current: ReviewFace; labelSets: LabelSets }) {
+export function FocusedFace({ current, labelSets, canManageGold = false }: { current: ReviewFace; labelSets: LabelSets; canManageGold?: boolean }) {
   return (
     <Card title="Focused face">
       <dl className="space-y-1 text-xs" data-testid="focused-face">
@@ -130,10 +131,18 @@ export function FocusedFace({ current, labelSets }: { current: ReviewFace; label
         {current.labels.map((l) => (
           <div key={l.annotator}>
             <dt className="inline text-slate-500">{l.name}: </dt>
-            <dd className="inline">{labelText(l, attributesOf(labelSets, current.suite))}</dd>
+            <dd className="inline">
+              {labelText(l, attributesOf(labelSets, current.suite))}
+              {l.excluded && (
+                <span className="ml-1 rounded bg-rose-100 px-1 text-rose-800" title="an admin left this annotator's votes out of the consensus">
+                  not counted
+                </span>
+              )}
+            </dd>
           </div>
         ))}
       </dl>
+      {canManageGold && <GoldControl face={current} />}
     </Card>
   );
 }

@@ -26,7 +26,7 @@ export function ReviewQueue({
   options: ReviewOptions;
   labelSets: LabelSets;
   initial: Partial<Filters>;
-  me: { id: string; name: string };
+  me: { id: string; name: string; canManageGold?: boolean };
 }) {
   const annotator = me.id;
   const [filters, setFilters] = useState<Filters>(() => Object.fromEntries(FILTER_KEYS.map((k) => [k, initial[k] ?? (k === "state" ? "all" : "")])) as Filters);
@@ -182,7 +182,7 @@ export function ReviewQueue({
             saving={actions.saving}
             undoDepth={actions.undoDepth}
           />
-          {current && <FocusedFace current={current} labelSets={labelSets} />}
+          {current && <FocusedFace current={current} labelSets={labelSets} canManageGold={me.canManageGold} />}
         </aside>
       </div>
       <FacelessImages params={params} onOpen={(imageId) => setOpenImage({ imageId, faceId: null })} />

@@ -37,6 +37,7 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   "faces.label": "label faces",
   "faces.review": "review faces",
   "review.manage": "manage review assignments",
+  "annotators.manage": "mark gold faces or exclude an annotator's votes",
   "content.review": "verify or dispute benchmark content",
   "content.import": "import a suite's content from files",
   "models.manage": "manage models",

@@ -37,6 +37,8 @@ export const PERMISSIONS = [
   "content.import",
   /** deal review assignments, see agreement and the detector report */
   "review.manage",
+  /** mark reviewed faces as gold (served blind to measure annotators) and leave an annotator's votes out of consensus */
+  "annotators.manage",
   /** register, change, archive and delete models; see the server's credentials */
   "models.manage",
   /** users, roles, spending limits, invitations, the activity log */

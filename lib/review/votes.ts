@@ -65,11 +65,16 @@ function isEmptyLabel(l: { values: Record<string, string>; notAFace: boolean }):
  * The newest row per (face, annotator), ordered by time and then id (rows written in the same millisecond keep
  * their insertion order). Withdrawn labels are dropped. Returns face id → annotator → label.
  */
-export function currentLabels(rows: readonly AnnotationRow[], classes: LabelClasses | null = FOF_LABEL_CLASSES): Map<number, Map<string, AnnotatorLabel>> {
+export function currentLabels(
+  rows: readonly AnnotationRow[],
+  classes: LabelClasses | null = FOF_LABEL_CLASSES,
+  /** annotators whose votes an admin left out of every consensus (AnnotatorExclusion): their rows are not read */
+  excluded?: ReadonlySet<string>,
+): Map<number, Map<string, AnnotatorLabel>> {
   // Values outside the classes (another suite's label, a stale spelling) are not votes. `null`: every stored value
   // counts — for the review pages, which show faces of several suites (each label was checked against its face's
   // suite when it was written).
-  const sorted = [...rows].sort((a, b) => {
+  const sorted = (excluded?.size ? rows.filter((r) => !excluded.has(r.annotator)) : [...rows]).sort((a, b) => {
     const t = new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime();
     return t !== 0 ? t : (a.id ?? 0) - (b.id ?? 0);
   });

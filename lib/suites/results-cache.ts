@@ -11,6 +11,7 @@ import type { AnySuite, ResultsRequest } from "./types";
 import type { SuiteView } from "./views";
 import { assertOneClassifier } from "../faces/run-provenance";
 import { isContention } from "../db/retry";
+import { excludedAnnotators } from "../review/exclusions";
 
 const KIND = "suite-views";
 const inFlight = new Map<string, Promise<SuiteView[]>>();
@@ -57,6 +58,8 @@ async function stateKey(prisma: PrismaClient, suite: AnySuite, req: ResultsReque
     prisma.imageReading.aggregate({ where, _count: { _all: true }, _max: { createdAt: true } }),
     req.verifiedOnly ? prisma.contentReview.aggregate({ where: { suiteId: suite.id }, _count: { _all: true }, _max: { id: true } }) : null,
   ]);
+  // who is out of the consensus changes the human labels without a new annotation row
+  const excluded = req.labels === "reviewed" ? [...(await excludedAnnotators(prisma))].sort() : [];
   const state = {
     // 2: the views' meaning changed (instruments, paper rows beside CLIP runs only): earlier entries are not served
     v: 3,
@@ -74,6 +77,7 @@ async function stateKey(prisma: PrismaClient, suite: AnySuite, req: ResultsReque
     annotations: [annotations._count._all, annotations._max.id],
     readings: [readings._count._all, readings._max.createdAt?.toISOString() ?? null],
     reviews: reviews ? [reviews._count._all, reviews._max.id] : null,
+    excluded,
   };
   return createHash("sha256").update(JSON.stringify(state)).digest("hex");
 }

@@ -10,6 +10,7 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { AssignmentForm } from "@/components/review/assignment-form";
+import { AnnotatorQuality } from "@/components/review/annotator-quality";
 import { ReviewTabs } from "@/components/review/review-tabs";
 import { ScopeForm } from "@/components/review/scope-form";
 import { pageGuard } from "@/app/guard";
@@ -44,7 +45,7 @@ function Kappa({ k }: { k: KappaResult | null | undefined }) {
 }
 
 export default async function AgreementPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  await pageGuard("review.manage", "/review/agreement");
+  const viewer = await pageGuard("review.manage", "/review/agreement");
   await connection();
   const sp = await searchParams;
   const parsed = reportScopeSchema.safeParse(
@@ -59,6 +60,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
     ...report.annotators.map((a) => a.name),
     ...report.agreement.pairs.flatMap((p) => p.annotators),
     ...assignments.flatMap((a) => a.annotators.map((x) => x.name)),
+    ...report.quality.annotators.map((a) => a.annotator),
   ]);
   const people = (await listUsers(db()))
     .filter((u) => !u.disabled && !u.placeholder && can(u.role, "faces.review"))
@@ -175,6 +177,20 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
           )}
         </Card>
         <Card
+          title="Annotator quality"
+          description="How often each annotator matches gold faces (served blind in their queues) and the other annotators. An admin may leave someone's votes out of every consensus."
+        >
+          {report.quality.annotators.length === 0 ? (
+            <p className="text-sm text-slate-600">No labels yet.</p>
+          ) : (
+            <AnnotatorQuality
+              rows={report.quality.annotators.map((a) => ({ ...a, name: names.get(a.annotator) ?? a.annotator }))}
+              gold={report.quality.gold}
+              canManage={can(viewer.role, "annotators.manage")}
+            />
+          )}
+        </Card>
+        <Card
           title="Assignments"
           description="Each annotator gets a seeded random sample of each model's labelled images; overlapping annotators make agreement measurable."
         >
@@ -187,7 +203,8 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
                   <p className="font-medium">
                     {a.name}{" "}
                     <span className="text-xs font-normal text-slate-500">
-                      {a.images} images · {a.perModel} per model · {a.overlap} annotator{a.overlap > 1 ? "s" : ""} per image · seed {a.seed}
+                      {a.images} images · {a.perModel} per model · {a.overlap} annotator{a.overlap > 1 ? "s" : ""} per image · {Math.round(a.goldRate * 100)} %
+                      gold · seed {a.seed}
                     </span>
                   </p>
                   <Table>

@@ -5,6 +5,7 @@ import type { AnswerRecord } from "../../metrics";
 import { toInterchangeLine } from "../../interchange";
 import { faceLabels, type RaceMapping } from "../../faces/labels";
 import { FACE_PROVENANCE_SELECT, faceProvenance, type FaceProvenance } from "../../faces/provenance";
+import { excludedAnnotators } from "../../review/exclusions";
 import { ANNOTATION_ROW_SELECT, consensus, currentLabels, reviewedLabel, type AnnotationRow } from "../../review/votes";
 import { runBenchmark } from "../runs/pinned";
 import type { LabelSource } from "../../results/label-sources";
@@ -148,9 +149,13 @@ type ImageRow = {
  * An image with no face (left) yields a null answer per attribute: excluded from every score, counted as refused.
  * Images not yet labelled (and, for `reviewed`, without a hand-drawn face) and failed generations yield nothing.
  */
-function imageRecords(bm: Benchmark, img: ImageRow, raceMapping: RaceMapping | undefined, labels: LabelSource): FaceRecord[] {
+function imageRecords(bm: Benchmark, img: ImageRow, raceMapping: RaceMapping | undefined, labels: LabelSource, excluded: ReadonlySet<string>): FaceRecord[] {
   const processed = img.labelStatus === "labelled" || img.labelStatus === "no_face";
-  const current = currentLabels(img.faces.flatMap((f) => f.annotations));
+  const current = currentLabels(
+    img.faces.flatMap((f) => f.annotations),
+    undefined,
+    excluded,
+  );
   const faces = img.faces
     .filter((f) => (labels === "model" ? processed && f.source === "detector" : !f.deleted))
     .map((f) => {
@@ -205,6 +210,8 @@ export async function* runRecordChunks(prisma: PrismaClient, runId: string, opts
   const take = opts.chunk ?? 5000;
   const model = opts.modelSlug ? { modelConfig: { slug: opts.modelSlug } } : {};
   if (run.modality === "t2i") {
+    // annotators an admin left out of the consensus: their votes make no human label
+    const excluded = await excludedAnnotators(prisma);
     let cursor: string | undefined;
     for (;;) {
       const labels = opts.labels ?? "model";
@@ -221,7 +228,7 @@ export async function* runRecordChunks(prisma: PrismaClient, runId: string, opts
         take,
       });
       if (!rows.length) return;
-      yield rows.flatMap((r) => imageRecords(bm, r, opts.raceMapping, labels));
+      yield rows.flatMap((r) => imageRecords(bm, r, opts.raceMapping, labels, excluded));
       cursor = rows[rows.length - 1].id;
     }
   }

@@ -13,6 +13,8 @@ export const assignmentSchema = z.object({
   annotators: z.array(annotatorSchema).min(1, "at least one annotator"),
   perModel: z.coerce.number().int().min(1).max(10_000).default(25),
   overlap: z.coerce.number().int().min(1).max(50),
+  /** the share of each annotator's queue served as gold faces (blind): 0–0.5 */
+  goldRate: z.coerce.number().min(0).max(0.5).default(0),
   seed: z.coerce
     .number()
     .int()
@@ -43,6 +45,7 @@ export async function createAssignment(prisma: PrismaClient, input: z.input<type
         seed: a.seed,
         perModel: a.perModel,
         overlap: a.overlap,
+        goldRate: a.goldRate,
         annotatorsJson: JSON.stringify(annotators),
       },
     });
@@ -72,6 +75,7 @@ export async function listAssignments(prisma: PrismaClient) {
       seed: a.seed,
       perModel: a.perModel,
       overlap: a.overlap,
+      goldRate: a.goldRate,
       createdAt: a.createdAt.toISOString(),
       runIds: (JSON.parse(a.scopeJson) as { runIds: string[] }).runIds,
       images: imageIds.length,

@@ -11,6 +11,7 @@ import type { FaceAttribute } from "../../suites/types";
 import { squareCrop } from "../../faces/image";
 import { consensus, currentLabels, type AnnotationRow, type AnnotatorLabel, type Consensus } from "../../review";
 import { displayNames } from "../../auth/names";
+import { excludedAnnotators } from "../../review/exclusions";
 
 /** A simple name-based identity (roles come later): letters, digits, spaces and . _ ' - */
 export const annotatorSchema = z
@@ -144,10 +145,21 @@ function consensusView(c: Consensus | null) {
   };
 }
 
-export function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, annotator?: string) {
-  const list = labels ? [...labels.values()] : [];
-  const c = list.length ? consensus(list) : null;
+export interface FaceViewOptions {
+  /** annotators whose votes an admin left out of the consensus: their labels are shown, marked, and not counted */
+  excluded?: ReadonlySet<string>;
+  /**
+   * an annotator's own queue: until they label the face, nobody else's label or the majority is sent (labels given
+   * independently keep agreement and gold accuracy honest, and a gold face looks like any other)
+   */
+  blind?: boolean;
+}
+
+export function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undefined, annotator?: string, opts: FaceViewOptions = {}) {
   const mine = annotator ? (labels?.get(annotator) ?? null) : null;
+  const list = opts.blind && !mine ? [] : labels ? [...labels.values()] : [];
+  const counted = opts.excluded?.size ? list.filter((l) => !opts.excluded!.has(l.annotator)) : list;
+  const c = counted.length ? consensus(counted) : null;
   const suite = suiteOfFace(f.image.run?.suiteId);
   return {
     /** the suite whose label set this face is reviewed with */
@@ -183,6 +195,8 @@ export function faceView(f: FaceRow, labels: Map<string, AnnotatorLabel> | undef
     labels: list.map((l) => ({
       annotator: l.annotator,
       name: l.annotator,
+      /** left out of the consensus by an admin */
+      excluded: opts.excluded?.has(l.annotator) ?? false,
       values: l.values,
       gender: l.gender as string | null,
       race: l.race as string | null,
@@ -257,14 +271,17 @@ export function matches(face: ReviewFace, f: z.infer<typeof reviewFilterSchema>)
  * (state, confidence) are applied while scanning in chunks.
  */
 
-export async function facesByIds(prisma: PrismaClient, ids: number[], annotator?: string): Promise<ReviewFace[]> {
-  const rows = (await prisma.face.findMany({ where: { id: { in: ids } }, include: FACE_INCLUDE, orderBy: { id: "asc" } })) as FaceRow[];
+export async function facesByIds(prisma: PrismaClient, ids: number[], annotator?: string, opts: { blind?: boolean } = {}): Promise<ReviewFace[]> {
+  const [rows, excluded] = await Promise.all([
+    prisma.face.findMany({ where: { id: { in: ids } }, include: FACE_INCLUDE, orderBy: { id: "asc" } }) as Promise<FaceRow[]>,
+    excludedAnnotators(prisma),
+  ]);
   const labels = currentLabels(
     rows.flatMap((r) => r.annotations),
     null,
   );
   return named(
     prisma,
-    rows.map((r) => faceView(r, labels.get(r.id), annotator)),
+    rows.map((r) => faceView(r, labels.get(r.id), annotator, { excluded, blind: opts.blind })),
   );
 }

@@ -1,7 +1,10 @@
 // Human review of face labels: the review queue (a page of faces after a filter) and annotators' labels, appended
 // (never overwritten), each checked against the face's suite's attributes. Validation at the boundary (zod).
 import { z } from "zod";
-import type { PrismaClient } from "../../../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../../../generated/prisma/client";
+import { isGoldSlot, hashOf } from "../../review/annotator-quality";
+import { excludedAnnotators } from "../../review/exclusions";
+import { goldRate } from "./annotators";
 import { invalidLabel } from "../../review/label-set";
 import { suiteOfFace } from "../../suites/faces";
 import { currentLabels } from "../../review";
@@ -25,6 +28,9 @@ export async function reviewQueue(prisma: PrismaClient, input: ReviewFilter) {
   if ((f.state === "unreviewed" || f.state === "reviewed") && !f.annotator) throw new DomainError("invalid", `the "${f.state}" filter needs an annotator name`);
   const where = scopeWhere(f);
   const backwards = f.before !== undefined && f.after === undefined;
+  // My queue is blind: nobody else's label until I give mine (and gold faces look like the rest).
+  const blind = f.state === "unreviewed";
+  const excluded = await excludedAnnotators(prisma);
   const chunk = Math.max(200, f.pageSize * 4);
   const out: ReviewFace[] = [];
   let cursor = backwards ? f.before! : (f.after ?? 0);
@@ -43,7 +49,7 @@ export async function reviewQueue(prisma: PrismaClient, input: ReviewFilter) {
       null,
     );
     for (const r of rows) {
-      const v = faceView(r, labels.get(r.id), f.annotator);
+      const v = faceView(r, labels.get(r.id), f.annotator, { excluded, blind });
       if (matches(v, f)) out.push(v);
       if (out.length > f.pageSize) break;
     }
@@ -58,12 +64,48 @@ export async function reviewQueue(prisma: PrismaClient, input: ReviewFilter) {
   if (backwards) faces.reverse();
   const total = await prisma.face.count({ where });
   return {
-    faces: await named(prisma, faces),
+    faces: blind && f.annotator ? await withGold(prisma, await named(prisma, faces), f.annotator, f.assignmentId, where) : await named(prisma, faces),
     total,
-    /** cursors for the next and previous pages (null at either end) */
+    /** cursors for the next and previous pages (null at either end): the queue's own faces, never a gold one */
     next: backwards ? (faces.length ? faces[faces.length - 1].id : null) : more || !exhausted ? (faces.at(-1)?.id ?? null) : null,
     prev: backwards ? (more ? (faces[0]?.id ?? null) : null) : f.after ? (faces[0]?.id ?? null) : null,
   };
+}
+
+/**
+ * Serves gold faces blind among an annotator's unreviewed faces: each slot of the page is gold with the configured
+ * rate (deterministic from the annotator and the page, so a reload serves the same mix), filled with gold faces they
+ * have not labelled — from the queue's scope first, so a gold face shows the same run and model as its neighbours.
+ */
+async function withGold(prisma: PrismaClient, faces: ReviewFace[], annotator: string, assignmentId: string | undefined, where: Prisma.FaceWhereInput) {
+  const rate = faces.length ? await goldRate(prisma, assignmentId) : 0;
+  const slots = faces.map((_, i) => isGoldSlot(annotator, `${faces[0]?.id}:${i}`, rate));
+  const wanted = slots.filter(Boolean).length;
+  if (!wanted) return faces;
+  const onPage = new Set(faces.map((x) => x.id));
+  const candidates = async (scope: Prisma.FaceWhereInput) =>
+    (
+      await prisma.goldLabel.findMany({
+        where: { face: { ...scope, deleted: false, annotations: { none: { annotator } } } },
+        select: { faceId: true },
+        take: 500,
+      })
+    )
+      .map((g) => g.faceId)
+      .filter((id) => !onPage.has(id));
+  let ids = await candidates(where);
+  if (ids.length < wanted) ids = [...new Set([...ids, ...(await candidates({}))])];
+  // A different order per annotator, the same on every reload.
+  const rank = (id: number) => hashOf(`${annotator}:${id}`);
+  const chosen = ids.sort((a, b) => rank(a) - rank(b) || a - b).slice(0, wanted);
+  if (!chosen.length) return faces;
+  const gold = await facesByIds(prisma, chosen, annotator, { blind: true });
+  const out: ReviewFace[] = [];
+  faces.forEach((x, i) => {
+    if (slots[i] && gold.length) out.push(gold.shift()!);
+    out.push(x);
+  });
+  return out;
 }
 
 /** An attribute id as a suite declares it (gender, race, age, skin_tone …). */

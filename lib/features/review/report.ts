@@ -2,6 +2,8 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { FACE_RECORD_SELECT } from "../results/run-results";
+import { annotatorMeasures } from "./annotators";
+import { excludedAnnotators } from "../../review/exclusions";
 import { agreement, cohenKappa, consensus, currentLabels, detectorReport, type AnnotatorLabel, type KappaResult } from "../../review";
 
 export const reportScopeSchema = z.object({
@@ -119,7 +121,20 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
   const allPairs = pairKappas(labels, attrs);
   const from = (scope.page - 1) * PAIRS_PAGE_SIZE;
   const pairs = allPairs.slice(from, from + PAIRS_PAGE_SIZE);
-  const majority = new Map([...labels].map(([id, m]) => [id, consensus(m.values())]));
+  // The consensus leaves excluded annotators out (their agreement above still shows how far they agree).
+  const [excluded, measured] = await Promise.all([
+    excludedAnnotators(prisma),
+    annotatorMeasures(
+      prisma,
+      labels,
+      attrs.filter((a) => a !== FACE),
+    ),
+  ]);
+  const majority = new Map<number, ReturnType<typeof consensus>>();
+  for (const [id, m] of labels) {
+    const votes = [...m.values()].filter((l) => !excluded.has(l.annotator));
+    if (votes.length) majority.set(id, consensus(votes));
+  }
   const report = detectorReport(
     faces.map((f) => ({
       source: f.source,
@@ -143,5 +158,7 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
     annotatorCount: annotators.length,
     agreement: { overall, pairs, pairCount: allPairs.length, page: scope.page, pageSize: PAIRS_PAGE_SIZE },
     detector: report,
+    /** each annotator's accuracy on gold faces and agreement with the others, and who is excluded */
+    quality: { gold: measured.gold, annotators: measured.annotators.slice((scope.page - 1) * ANNOTATORS_PAGE_SIZE, scope.page * ANNOTATORS_PAGE_SIZE) },
   };
 }

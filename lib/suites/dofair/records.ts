@@ -6,6 +6,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT, consensus, currentLabels } from "../../review/votes";
 import { DOFAIR_GENDERS, DOFAIR_RACES, type Dimension } from "./content";
 import { labelledImagePages } from "../image-pages";
+import { excludedAnnotators } from "../../review/exclusions";
 
 interface FaceLabel {
   faceId: number;
@@ -113,6 +114,8 @@ export async function* imageRecords(
     ...(filter.method ? { test: filter.method } : {}),
     ...(filter.augmentation !== undefined ? { query: { context: filter.augmentation } } : {}),
   };
+  // annotators an admin left out of the consensus make no human label
+  const excluded = labels === "reviewed" ? await excludedAnnotators(prisma) : undefined;
   for await (const rows of labelledImagePages(prisma, runId, SELECT, where, pageSize)) {
     const out: ImageRecord[] = [];
     for (const im of rows) {
@@ -123,6 +126,7 @@ export async function* imageRecords(
           ? currentLabels(
               im.faces.flatMap((f) => f.annotations),
               HUMAN_CLASSES,
+              excluded,
             )
           : null;
       const faces: FaceLabel[] = [];

@@ -7,6 +7,7 @@ import { ANNOTATION_ROW_SELECT, consensus, currentLabels } from "../../review/vo
 import { ATTRIBUTES, CLASSES, type Attribute } from "./classes";
 import { predict } from "./labels";
 import { labelledImagePages } from "../image-pages";
+import { excludedAnnotators } from "../../review/exclusions";
 
 interface FaceLabels {
   faceId: number;
@@ -88,6 +89,8 @@ export async function* imageRecords(
     ...(filter.visibility ? { test: filter.visibility } : {}),
     ...(filter.acquired ? { level: filter.acquired } : {}),
   };
+  // annotators an admin left out of the consensus make no human label
+  const excluded = labels === "reviewed" ? await excludedAnnotators(prisma) : undefined;
   for await (const rows of labelledImagePages(prisma, runId, SELECT, where, pageSize)) {
     const out: ImageRecord[] = [];
     for (const im of rows) {
@@ -97,6 +100,7 @@ export async function* imageRecords(
           ? currentLabels(
               im.faces.flatMap((f) => f.annotations),
               HUMAN_CLASSES,
+              excluded,
             )
           : null;
       const faces: FaceLabels[] = [];
