@@ -9,6 +9,8 @@ process.env.FOF_DATA_DIR = dataDir;
 const { db, migrateAndSeed } = await import("../lib/db");
 const { importImages, leaseImages, saveLabels, upsertModel, saveAnnotations, runScores } = await import("./helpers/services");
 const { runCorrectedScores } = await import("../lib/features/results/corrected");
+const { labellerWarnings } = await import("../lib/features/review/report");
+const { setExclusion } = await import("../lib/features/review/annotators");
 
 const prisma = () => db();
 const png = (shade: number) => {
@@ -78,5 +80,15 @@ describe("misclassification-corrected scores", () => {
       /^The classifier misreads the gender of faces the reviewers call female 1\.8× as often as of male ones .*may be the labeller's, not the model's\.$/,
     );
     expect((await runCorrectedScores(prisma(), runId)).cached).toBe(true);
+    // The same warning where two runs' scores are compared (the Compare page, GET /api/v1/compare) …
+    expect(await labellerWarnings(prisma(), [runId])).toEqual([
+      expect.stringMatching(
+        /^FairFace misreads the gender of faces the reviewers call female 1\.8× as often as of male ones .*may be the labeller's, not the models'\.$/,
+      ),
+    ]);
+    // … read from the counted votes: with the only annotator excluded, there is no review to warn from.
+    await setExclusion(prisma(), { annotator: "ann", excluded: true, reason: "test" }, { id: "admin" });
+    expect(await labellerWarnings(prisma(), [runId])).toEqual([]);
+    await setExclusion(prisma(), { annotator: "ann", excluded: false }, { id: "admin" });
   });
 });

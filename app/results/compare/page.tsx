@@ -17,6 +17,8 @@ import { Delta } from "@/components/results/delta";
 import { pageGuard } from "@/app/guard";
 import { Input, Select } from "@/components/ui/input";
 import { ComparisonCard } from "@/components/results/comparison-card";
+import { Alert } from "@/components/ui/alert";
+import { labellerWarnings } from "@/lib/features/review/report";
 
 export const metadata: Metadata = { title: "Compare · Results" };
 
@@ -51,6 +53,9 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const scoreRows = compareScores(entities);
   const statRows = compareStatistics(entities, column, attribute);
   const keep = { metric, column, attribute };
+  // Text-to-image scores rest on FairFace's labels: say where it misreads one group more than another.
+  const t2i = selection.selected.filter((r) => r.modality === "t2i").map((r) => r.id);
+  const labeller = t2i.length ? await labellerWarnings(db(), t2i) : [];
   return (
     <>
       <PageHeader
@@ -132,6 +137,13 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                 </tbody>
               </Table>
             </Card>
+            {labeller.length > 0 && (
+              <Alert tone="warning" title="The labeller errs unevenly" data-testid="labeller-warning">
+                {labeller.map((w) => (
+                  <p key={w}>{w}</p>
+                ))}
+              </Alert>
+            )}
             <ComparisonCard
               reference={{ side: `${entities[0].run.id}:${entities[0].model}`, label: entities[0].label }}
               others={entities.slice(1).map((e) => ({ side: `${e.run.id}:${e.model}`, label: e.label }))}

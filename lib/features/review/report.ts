@@ -4,7 +4,8 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { FACE_RECORD_SELECT } from "../results/run-results";
 import { annotatorMeasures } from "./annotators";
 import { excludedAnnotators } from "../../review/exclusions";
-import { agreement, cohenKappa, consensus, currentLabels, detectorReport, type AnnotatorLabel, type KappaResult } from "../../review";
+import { classErrors, errorDisparity } from "../../review/labeller-error";
+import { agreement, cohenKappa, consensus, currentLabels, detectorReport, type AnnotatorLabel, type AttributeReport, type KappaResult } from "../../review";
 
 export const reportScopeSchema = z.object({
   runId: z.string().max(40).optional(),
@@ -161,4 +162,53 @@ export async function reviewReport(prisma: PrismaClient, input: z.input<typeof r
     /** each annotator's accuracy on gold faces and agreement with the others, and who is excluded */
     quality: { gold: measured.gold, annotators: measured.annotators.slice((scope.page - 1) * ANNOTATORS_PAGE_SIZE, scope.page * ANNOTATORS_PAGE_SIZE) },
   };
+}
+
+/**
+ * Where the classifier misreads one group separably more often than another on the reviewed faces of these runs
+ * (the human majority, excluded annotators aside): a sentence per attribute, for pages comparing text-to-image
+ * scores — a gap between two models smaller than the labeller's gap between groups may be the labeller's.
+ */
+export async function labellerWarnings(prisma: PrismaClient, runIds: readonly string[]): Promise<string[]> {
+  const [faces, excluded] = await Promise.all([
+    prisma.face.findMany({
+      where: { image: { runId: { in: [...runIds] } }, deleted: false, annotations: { some: {} } },
+      select: FACE_RECORD_SELECT,
+    }),
+    excludedAnnotators(prisma),
+  ]);
+  if (!faces.length) return [];
+  const labels = currentLabels(
+    faces.flatMap((f) => f.annotations),
+    null,
+    excluded,
+  );
+  const d = detectorReport(
+    faces.map((f) => {
+      const m = labels.get(f.id);
+      return {
+        source: "detector",
+        deleted: false,
+        genderProbs: f.genderProbsJson ? (JSON.parse(f.genderProbsJson) as number[]) : null,
+        raceProbs: f.raceProbsJson ? (JSON.parse(f.raceProbsJson) as number[]) : null,
+        consensus: m ? consensus(m.values()) : null,
+      };
+    }),
+  );
+  const out: string[] = [];
+  const reports: Array<[string, AttributeReport<string>]> = [
+    ["gender", d.gender as AttributeReport<string>],
+    ["race", d.race.paper as AttributeReport<string>],
+  ];
+  for (const [attribute, r] of reports) {
+    const errors = classErrors(r);
+    const gap = errorDisparity(errors, attribute, "FairFace");
+    if (!gap?.separable) continue;
+    const worst = errors.find((e) => e.cls === gap.worst)!.rate!;
+    const best = errors.find((e) => e.cls === gap.best)!.rate!;
+    out.push(
+      `${gap.sentence}: differences in ${attribute} scores smaller than ${((worst - best) * 100).toFixed(1)} points may be the labeller's, not the models'.`,
+    );
+  }
+  return out;
 }

@@ -81,7 +81,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     ok: {
       status: 200,
       description:
-        "{ a, b, target, paired, pairing, comparisons: [{ metric, group, a, b, delta, lo, hi, p, pAdjusted, paired, separable, better, testUsed, flags, sentence }] }",
+        "{ a, b, target, paired, pairing, comparisons: [{ metric, group, a, b, delta, lo, hi, p, pAdjusted, paired, separable, better, testUsed, flags, sentence }], labellerWarnings: [sentence] (text-to-image: where FairFace misreads one group separably more often than another on the runs' reviewed faces) }",
     },
   },
   ...(["pause", "resume", "cancel"] as const).map((action): ApiRoute => ({
