@@ -18,6 +18,7 @@ const { DOFAIR_RACES } = await import("../lib/suites/dofair/content");
 const { viewsCsv } = await import("../lib/suites/export");
 const { startEmulator } = await import("./emulator/server");
 const prisma = () => db();
+const { compareSides } = await import("../lib/features/results/comparisons");
 const { labelRun } = await import("./helpers/label-run");
 
 let emulator: Awaited<ReturnType<typeof startEmulator>>;
@@ -227,6 +228,48 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     if (vt.kind !== "table") throw new Error("no table");
     expect(vt.caption).toMatch(/verified entries only \(0 verified\)/);
     expect(vt.groups.flatMap((g) => g.rows).filter((r) => r.source === "run")).toHaveLength(0);
+  }, 240_000);
+
+  it("compares two runs: every metric of every group as Δ with its interval and adjusted p, paired on the same entries", async () => {
+    const config = { dimensions: ["race"], methods: ["baseline"], augmentations: [], imagesPerPrompt: 2, entriesPerDimension: 6 };
+    const runs = [];
+    // The synthetic model draws the same image for the same prompt and index: the second run draws a third image per
+    // prompt, so the two runs differ by sampling only.
+    for (const [seed, imagesPerPrompt] of [
+      [5, 2],
+      [6, 3],
+    ]) {
+      const run = await engine.createRun(prisma(), {
+        suite: "dofair",
+        models: ["baseline:synthetic-faces"],
+        config: { ...config, imagesPerPrompt },
+        preset: "custom",
+        seed,
+      });
+      await new engine.Worker(prisma(), { runId: run.id, pollMs: 20, flushMs: 10 }).run({ untilDone: true });
+      await labelAll(run.id);
+      runs.push(run.id);
+    }
+    const r = await compareSides(prisma(), { runId: runs[0] }, { runId: runs[1] }, { resamples: 400 });
+    expect(r.suite).toBe("dofair");
+    expect(r.paired).toBe(true);
+    expect(r.pairing).toMatch(/same entries/);
+    expect(r.comparisons.map((c) => c.metric)).toEqual(["ddc", "idc", "idf", "fdd"]);
+    expect(r.comparisons.some((c) => c.delta !== 0)).toBe(true);
+    for (const c of r.comparisons) {
+      expect(c.group).toBe("race · Baseline");
+      expect(c.lo).toBeLessThanOrEqual(c.delta);
+      expect(c.delta).toBeLessThanOrEqual(c.hi);
+      expect(c.pAdjusted).toBeGreaterThanOrEqual(c.p);
+      expect(c.sentence).toMatch(/^(B's|DDC|IDC|IDF|FDD)/);
+    }
+    // One model against itself: nothing separable.
+    expect(r.comparisons.filter((c) => c.separable)).toEqual([]);
+    // Seeded: the same answer twice.
+    expect((await compareSides(prisma(), { runId: runs[0] }, { runId: runs[1] }, { resamples: 400 })).comparisons).toEqual(r.comparisons);
+    // Runs of two suites are not compared.
+    const fof = await engine.createRun(prisma(), { models: ["baseline:uniform"], config: engine.presetConfig("smoke", { tests: ["objective"] }), seed: 1 });
+    await expect(compareSides(prisma(), { runId: runs[0] }, { runId: fof.id })).rejects.toThrow(/DoFaiR run cannot be compared with a FACT-OR-FAIR run/);
   }, 240_000);
 
   it("refuses FAI without a helper model, a letter-answering baseline as helper, and a chat model as the audited image model", async () => {

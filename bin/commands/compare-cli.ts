@@ -4,7 +4,7 @@ import { z } from "zod";
 import { compareParams } from "../../lib/results/compare-params";
 import { METRIC_NAMES } from "../../lib/results/comparison-text";
 import { BOOTSTRAP_METRICS, type BootstrapMetric } from "../../lib/metrics/design";
-import type { ComparisonResult } from "../../lib/features/results/comparisons";
+import type { ComparisonCore, ComparisonResult } from "../../lib/features/results/comparisons";
 
 export interface CompareCliOptions {
   target?: string;
@@ -29,7 +29,7 @@ export function printComparison(result: ComparisonResult, opts: CompareCliOption
   }
   const lines = [
     `A = ${result.a.runId}:${result.a.model}   B = ${result.b.runId}:${result.b.model}`,
-    `${result.pairing}; intervals about ${result.target === "exact" ? "this exact benchmark" : "the population of scenarios"}; 95 %, Holm-adjusted over ${result.comparisons.length} comparisons`,
+    `${result.pairing}; intervals about ${result.target === "exact" ? "this exact benchmark" : `the population of ${result.items}`}; 95 %, Holm-adjusted over ${result.comparisons.length} comparisons`,
     ...result.comparisons.map((c) => `${c.separable ? "*" : " "} ${c.sentence}`),
     `${result.comparisons.filter((c) => c.separable).length} separable (*).`,
   ];
@@ -55,13 +55,15 @@ export function compareGate(opts: { compareTo?: string; failIfWorse?: string }):
 
 /** The comparisons in which B is separably worse than A on one of `metrics`. */
 function worseRows(result: ComparisonResult, metrics: readonly BootstrapMetric[]) {
-  return result.comparisons.filter((c) => metrics.includes(c.metric) && c.separable && (c.better === "higher" ? c.delta < 0 : c.delta > 0));
+  const gated = (c: ComparisonCore) => (metrics as readonly string[]).includes(c.metric);
+  const worse = (c: ComparisonCore) => (c.better === "zero" ? Math.abs(c.b) > Math.abs(c.a) : c.better === "higher" ? c.delta < 0 : c.delta > 0);
+  return result.comparisons.filter((c) => gated(c) && c.separable && worse(c));
 }
 
 /** Every gated comparison on stderr; true when B is worse somewhere. */
 export function reportGate(model: string, result: ComparisonResult, metrics: readonly BootstrapMetric[]): boolean {
   const bad = worseRows(result, metrics);
-  for (const c of result.comparisons.filter((x) => metrics.includes(x.metric)))
+  for (const c of result.comparisons.filter((x) => (metrics as readonly string[]).includes(x.metric)))
     process.stderr.write(`${bad.includes(c) ? "WORSE" : "ok   "}  ${model}  ${c.sentence}\n`);
   return bad.length > 0;
 }

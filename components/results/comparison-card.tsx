@@ -86,7 +86,7 @@ export function ComparisonCard({
                 {rows.map((c) => (
                   <tr key={`${c.group}|${c.metric}`} data-testid="comparison-row" data-separable={c.separable}>
                     <Td>{c.group}</Td>
-                    <Td>{METRIC_NAMES[c.metric]}</Td>
+                    <Td>{c.metricName ?? METRIC_NAMES[c.metric as BootstrapMetric] ?? c.metric}</Td>
                     <Td className="text-right tabular-nums">{f(c.a)}</Td>
                     <Td className="text-right tabular-nums">{f(c.b)}</Td>
                     <Td className="text-right tabular-nums">

@@ -5,7 +5,7 @@
 // scored images weigh more, as in the point estimate. Bias-corrected estimate and basic interval, as for
 // the chat scores (cluster-bootstrap.ts biasCorrectedInterval).
 import { biasCorrectedInterval } from "./cluster-bootstrap";
-import { fastRng } from "./fast-rng";
+import { fastRng, type FastRng } from "./fast-rng";
 import type { Interval, IntervalFlag, IntervalTarget } from "./design";
 
 export interface MeanUnit<M extends string> {
@@ -24,6 +24,60 @@ export interface MeanBootstrapOptions {
   range?: [number, number];
 }
 
+/** A resampling unit: the summed values of its images and how many images (an entry under the population target). */
+export interface Psu {
+  sum: number[];
+  n: number;
+}
+
+/**
+ * The strata and primary units a target resamples (see the header), with the flags that withdraw its promise. Units
+ * are grouped by entry in a stable order, so a seed gives the same replicates on every machine.
+ */
+export function meanStrata<M extends string>(
+  units: ReadonlyArray<MeanUnit<M>>,
+  metrics: readonly M[],
+  target: IntervalTarget,
+): { strata: Psu[][]; flags: IntervalFlag[]; clusters: Map<string, Psu> } {
+  const byCluster = new Map<string, number[][]>();
+  for (const u of units) {
+    let list = byCluster.get(u.cluster);
+    if (!list) byCluster.set(u.cluster, (list = []));
+    list.push(metrics.map((m) => u.values[m]));
+  }
+  const sorted = [...byCluster.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const clusters = sorted.map(([, rows]) => rows);
+  const totals = new Map(sorted.map(([id, rows]) => [id, { sum: metrics.map((_, j) => rows.reduce((a, r) => a + r[j], 0)), n: rows.length }]));
+  const flags: IntervalFlag[] = [];
+  let strata: Psu[][];
+  if (target === "population" && clusters.length > 1) strata = [[...totals.values()]];
+  else if (clusters.some((rows) => rows.length < 2)) {
+    // An entry with one image has no within-entry variation to draw from: pool every entry's images (conservative).
+    if (clusters.length > 1) flags.push("collapsed");
+    if (target === "population") flags.push("fixed-items");
+    strata = [clusters.flat().map((r) => ({ sum: r, n: 1 }))];
+  } else {
+    if (target === "population") flags.push("fixed-items");
+    strata = clusters.map((rows) => rows.map((r) => ({ sum: r, n: 1 })));
+  }
+  return { strata, flags, clusters: totals };
+}
+
+/** One Rao–Wu replicate (n − 1 of n units per stratum) of the average: Σ values / Σ images per metric, or null. */
+export function replicateMean(strata: readonly Psu[][], k: number, rng: FastRng): number[] | null {
+  const sum = new Array<number>(k).fill(0);
+  let n = 0;
+  for (const s of strata) {
+    const m = s.length > 1 ? s.length - 1 : s.length;
+    for (let d = 0; d < m; d++) {
+      const psu = s[s.length > 1 ? rng.below(s.length) : d];
+      for (let j = 0; j < k; j++) sum[j] += psu.sum[j];
+      n += psu.n;
+    }
+  }
+  return n > 0 ? sum.map((x) => x / n) : null;
+}
+
 /** Per metric, the bias-corrected estimate and basic interval of the average over units. */
 export function clusteredMeanIntervals<M extends string>(
   units: ReadonlyArray<MeanUnit<M>>,
@@ -32,43 +86,12 @@ export function clusteredMeanIntervals<M extends string>(
 ): Record<M, Interval | null> {
   const out = Object.fromEntries(metrics.map((m) => [m, null])) as Record<M, Interval | null>;
   if (units.length < 2 || opts.resamples <= 0) return out;
-  const k = metrics.length;
-  const byCluster = new Map<string, number[][]>();
-  for (const u of units) {
-    let list = byCluster.get(u.cluster);
-    if (!list) byCluster.set(u.cluster, (list = []));
-    list.push(metrics.map((m) => u.values[m]));
-  }
-  const clusters = [...byCluster.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, rows]) => rows);
-  const flags: IntervalFlag[] = [];
-  // Strata of PSUs, each PSU a (sum of values, count of images).
-  let strata: Array<Array<{ sum: number[]; n: number }>>;
-  if (opts.target === "population" && clusters.length > 1)
-    strata = [clusters.map((rows) => ({ sum: metrics.map((_, j) => rows.reduce((a, r) => a + r[j], 0)), n: rows.length }))];
-  else if (clusters.some((rows) => rows.length < 2)) {
-    // An entry with one image has no within-entry variation to draw from: pool every entry's images (conservative).
-    if (clusters.length > 1) flags.push("collapsed");
-    if (opts.target === "population") flags.push("fixed-items");
-    strata = [clusters.flat().map((r) => ({ sum: r, n: 1 }))];
-  } else {
-    if (opts.target === "population") flags.push("fixed-items");
-    strata = clusters.map((rows) => rows.map((r) => ({ sum: r, n: 1 })));
-  }
+  const { strata, flags } = meanStrata(units, metrics, opts.target);
   const rng = fastRng(opts.seed, `mean-bootstrap|${opts.target}|${opts.key}`);
   const values: number[][] = metrics.map(() => []);
-  const sum = new Array<number>(k);
   for (let b = 0; b < opts.resamples; b++) {
-    sum.fill(0);
-    let n = 0;
-    for (const s of strata) {
-      const m = s.length > 1 ? s.length - 1 : s.length;
-      for (let d = 0; d < m; d++) {
-        const psu = s[s.length > 1 ? rng.below(s.length) : d];
-        for (let j = 0; j < k; j++) sum[j] += psu.sum[j];
-        n += psu.n;
-      }
-    }
-    if (n > 0) for (let j = 0; j < k; j++) values[j].push(sum[j] / n);
+    const r = replicateMean(strata, metrics.length, rng);
+    if (r) r.forEach((x, j) => values[j].push(x));
   }
   metrics.forEach((m, j) => {
     const point = units.reduce((a, u) => a + u.values[m], 0) / units.length;

@@ -11,17 +11,22 @@ const fp = (p: number) => (p < 0.001 ? "< 0.001" : `= ${p.toFixed(3)}`);
  * "not separable at 95 %", with the reason when the intervals' coverage is not promised.
  */
 export function comparisonSentence(r: {
-  metric: BootstrapMetric;
+  /** a FACT-OR-FAIR score, or another suite's metric with its `metricName` */
+  metric: string;
+  metricName?: string;
   group: string;
+  a?: number;
+  b?: number;
   delta: number;
   lo: number;
   hi: number;
   pAdjusted: number;
   separable: boolean;
-  better: "higher" | "lower";
+  /** "zero": the closer to 0 the better (a signed gap); needs a and b */
+  better: "higher" | "lower" | "zero";
   flags: readonly string[];
 }): string {
-  const name = `${METRIC_NAMES[r.metric]} (${r.group})`;
+  const name = `${r.metricName ?? METRIC_NAMES[r.metric as BootstrapMetric] ?? r.metric} (${r.group})`;
   if (!r.separable) {
     const why = r.flags.includes("small-cells") ? ": too few answers per cell to promise the test's error rate" : "";
     return `${name}: not separable at 95 % (B − A = ${f3(r.delta)} [${f3(r.lo)}, ${f3(r.hi)}], adjusted p ${fp(r.pAdjusted)})${why}`;
@@ -29,6 +34,6 @@ export function comparisonSentence(r: {
   const higher = r.delta > 0;
   // The size of the gap with its interval, both on the gap's own side of 0.
   const interval = higher ? `${f3(r.delta)} [${f3(r.lo)}, ${f3(r.hi)}]` : `${f3(-r.delta)} [${f3(-r.hi)}, ${f3(-r.lo)}]`;
-  const good = higher === (r.better === "higher");
+  const good = r.better === "zero" ? Math.abs(r.b ?? 0) < Math.abs(r.a ?? 0) : higher === (r.better === "higher");
   return `B's ${name} is ${higher ? "higher" : "lower"} than A's by ${interval}, adjusted p ${fp(r.pAdjusted)} (${good ? "better" : "worse"})`;
 }

@@ -4,6 +4,7 @@
 // viewer's. Each suite lives in lib/suites/<id>/ (code) and data/suites/<id>/ (content), registered by one line in
 // lib/suites/registry.ts.
 import type { IntervalTarget } from "../metrics/design";
+import type { MeanUnit } from "../metrics/mean-bootstrap";
 import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { SuiteView } from "./views";
@@ -116,6 +117,19 @@ export interface FaceAttribute extends LabelAttribute {
   predict(face: { raceProbsJson: string | null; genderProbsJson: string | null; ageProbsJson?: string | null }): { value: string; p: number } | null;
 }
 
+/**
+ * What two runs of a suite are compared on (lib/features/results/suite-comparisons.ts): per (model, group) the
+ * per-image scores, each with its entry, for suites whose headline scores are averages over images.
+ */
+export interface ComparableScores {
+  metrics: ReadonlyArray<{ id: string; label: string; better: "higher" | "lower" | "zero" }>;
+  /** every metric's possible range */
+  range: [number, number];
+  /** what the population target resamples, in words ("entries", "prompts") */
+  items: string;
+  groups: Array<{ model: string; key: string; label: string; units: Array<MeanUnit<string>> }>;
+}
+
 export interface SuiteContext {
   prisma: PrismaClient;
 }
@@ -180,6 +194,8 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   itemColumns: readonly string[];
   /** the run's results as generic views (tables beside published rows, charts, drill-down links) */
   results?(ctx: SuiteContext, req: ResultsRequest): Promise<SuiteView[]>;
+  /** the per-image scores paired comparisons resample; left out: the suite offers no comparisons yet */
+  comparable?(ctx: SuiteContext, req: { runId: string; labels: "model" | "reviewed"; profile?: ScoringProfile }): Promise<ComparableScores>;
   /** whether its scores differ between the paper's text and the released code (the results offer both profiles) */
   profiles?: boolean;
   drill?(ctx: SuiteContext, req: DrillRequest): Promise<SuiteView[]>;

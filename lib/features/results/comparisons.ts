@@ -9,24 +9,24 @@ import { designCells, distanceMethodOf } from "../../metrics";
 import { BOOTSTRAP_METRICS, type BootstrapMetric } from "../../metrics/cluster-bootstrap";
 import { isSeparable, pairedDifferencesAsync, type Difference } from "../../metrics/paired";
 import { holm, mcnemarExact } from "../../metrics/tests";
-import { DEFAULT_INTERVAL_TARGET, type IntervalTarget } from "../../metrics/design";
-import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
+import { DEFAULT_INTERVAL_TARGET } from "../../metrics/design";
+import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { badRequest, notFound } from "../../core/errors";
 import { columnOf } from "../../results/tradeoff";
 import { BETTER } from "../../results/leaderboard";
 import { comparisonSentence } from "../../results/comparison-text";
-import { assertFactOrFairRun, designRecords, type ScoreOptions } from "./explore";
+import { designRecords } from "./explore";
+import { compareSuiteSides } from "./suite-comparisons";
+import type { CompareOptions, CompareSide, ComparisonCore, ComparisonResult } from "./comparison-types";
+
+export type { CompareOptions, CompareSide, ComparisonCore, ComparisonResult };
+import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { pinnedTruth } from "./run-results";
 import { runBenchmark } from "../runs/pinned";
 import { enqueue } from "./intervals";
 
-export interface CompareSide {
-  runId: string;
-  /** the model's slug; may be left out when the run has one model */
-  model?: string;
-}
-
-interface ComparisonRow {
+/** A FACT-OR-FAIR comparison: its group's coordinates always set (see ComparisonCore for the rest). */
+interface ComparisonRow extends ComparisonCore {
   metric: BootstrapMetric;
   /** the paper's column (O, S-B …) and attribute, e.g. "S-B race" */
   group: string;
@@ -34,46 +34,22 @@ interface ComparisonRow {
   test: Test;
   context: Context | null;
   attribute: Attribute;
-  a: number;
-  b: number;
-  /** bias-corrected B − A */
-  delta: number;
-  lo: number;
-  hi: number;
-  p: number;
-  pAdjusted: number;
-  /** the two sides answered the same planned items (see lib/metrics/paired.ts) */
-  paired: boolean;
-  /** adjusted p < 0.05 and no cell too small to promise coverage (lib/metrics/paired.ts isSeparable) */
-  separable: boolean;
-  /** "higher" or "lower": which direction is better for this metric */
   better: "higher" | "lower";
-  /** how p was found: the paired bootstrap, or the exact McNemar test (objective accuracy, same questions) */
-  testUsed: "bootstrap" | "mcnemar";
-  flags: string[];
-  sentence: string;
-}
-
-export interface ComparisonResult {
-  a: { runId: string; model: string };
-  b: { runId: string; model: string };
-  target: IntervalTarget;
-  resamples: number;
-  level: number;
-  paired: boolean;
-  /** why they are (not) paired, in words */
-  pairing: string;
-  cached: boolean;
-  comparisons: ComparisonRow[];
 }
 
 async function resolveSide(prisma: PrismaClient, side: CompareSide) {
   const run = await prisma.run.findUnique({
     where: { id: side.runId },
-    select: { id: true, seed: true, modality: true, benchmarkVersionId: true, models: { select: { modelConfig: { select: { slug: true } } } } },
+    select: {
+      id: true,
+      seed: true,
+      suiteId: true,
+      modality: true,
+      benchmarkVersionId: true,
+      models: { select: { modelConfig: { select: { slug: true } } } },
+    },
   });
   if (!run) throw notFound(`run ${side.runId}`);
-  await assertFactOrFairRun(prisma, run.id);
   const slugs = run.models.map((m) => m.modelConfig.slug);
   const model = side.model ?? (slugs.length === 1 ? slugs[0] : null);
   if (!model) throw badRequest(`run ${run.id} has ${slugs.length} models (${slugs.join(", ")}): name one as ${run.id}:<model>`);
@@ -118,17 +94,13 @@ async function objectiveAnswers(prisma: PrismaClient, side: Side, attribute: Att
   }));
 }
 
-export interface CompareOptions extends Pick<ScoreOptions, "labels" | "raceMapping"> {
-  target?: IntervalTarget;
-  resamples?: number;
-  level?: number;
-  profile?: ScoringProfile;
-}
-
 /** Every score of every group both sides have, B − A, with the family's Holm-adjusted p-values. */
 export async function compareSides(prisma: PrismaClient, sa: CompareSide, sb: CompareSide, opts: CompareOptions = {}): Promise<ComparisonResult> {
   const [a, b] = [await resolveSide(prisma, sa), await resolveSide(prisma, sb)];
   if (a.id === b.id && a.model === b.model) throw badRequest("compare two different sides (another run or another model)");
+  if (a.suiteId !== b.suiteId) throw badRequest(`a ${suiteOf(a.suiteId).name} run cannot be compared with a ${suiteOf(b.suiteId).name} run`);
+  // Other suites compare their own averages (lib/features/results/suite-comparisons.ts).
+  if (a.suiteId !== DEFAULT_SUITE_ID) return compareSuiteSides(prisma, a, b, opts);
   if (a.modality !== b.modality) throw badRequest(`a ${a.modality} run cannot be compared with a ${b.modality} run`);
   const target = opts.target ?? DEFAULT_INTERVAL_TARGET;
   const resamples = opts.resamples ?? 1000;
@@ -208,6 +180,8 @@ export async function compareSides(prisma: PrismaClient, sa: CompareSide, sb: Co
       return { ...row, sentence: comparisonSentence(row) };
     });
     const result: ComparisonResult = {
+      suite: DEFAULT_SUITE_ID,
+      items: "scenarios",
       a: { runId: a.id, model: a.model },
       b: { runId: b.id, model: b.model },
       target,

@@ -74,14 +74,14 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: "get",
     path: "/api/v1/compare",
     access: "results.read",
-    summary: "Is B different from A? Every score of every group both FACT-OR-FAIR sides have, B − A with an interval and p-values",
+    summary: "Is B different from A? Every score of every group both sides (two runs of one suite) have, B − A with an interval and p-values",
     description:
-      "Δ = B − A per score and group with a 95 % interval (bias-corrected, from a stratified cluster bootstrap that draws the same scenarios for both sides when they answered the same content: `paired`), a two-sided p-value (the bootstrap test that agrees with the interval; objective S_fact on the same questions: the exact McNemar test) and Holm's adjustment over the whole family. `separable`: adjusted p < 0.05 and both sides' intervals keep their coverage promise. Computed once per state of both sides' data, then cached.",
+      "Δ = B − A per score and group with a 95 % interval (bias-corrected, from a stratified cluster bootstrap that draws the same scenarios for both sides when they answered the same content: `paired`), a two-sided p-value (the bootstrap test that agrees with the interval; objective S_fact on the same questions: the exact McNemar test) and Holm's adjustment over the whole family. `separable`: adjusted p < 0.05 and both sides' intervals keep their coverage promise. FACT-OR-FAIR: computed once per state of both sides' data, then cached. Suites whose scores are averages over images (DoFaiR's DDC, IDC, IDF, FDD per dimension and method) compare those averages, resampling their entries (the same entries for both sides when they ran the same content); a suite that offers no comparisons yet answers 400 saying so.",
     query: compareQuery,
     ok: {
       status: 200,
       description:
-        "{ a, b, target, paired, pairing, comparisons: [{ metric, group, a, b, delta, lo, hi, p, pAdjusted, paired, separable, better, testUsed, flags, sentence }], labellerWarnings: [sentence] (text-to-image: where FairFace misreads one group separably more often than another on the runs' reviewed faces) }",
+        "{ suite, a, b, target, paired, pairing, items, comparisons: [{ metric, metricName?, group, a, b, delta, lo, hi, p, pAdjusted, paired, separable, better, testUsed, flags, sentence }], labellerWarnings: [sentence] (text-to-image: where FairFace misreads one group separably more often than another on the runs' reviewed faces) }",
     },
   },
   ...(["pause", "resume", "cancel"] as const).map((action): ApiRoute => ({

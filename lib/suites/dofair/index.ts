@@ -8,6 +8,7 @@ import { planDofair, plannedGuidance, plannedImages } from "./plan";
 import { AUGMENTATION_LABELS, AUGMENTATIONS, METHOD_LABELS, METHODS, WORDING_DIFFERENCE, WORDING_LABELS, WORDINGS } from "./prompts";
 import { REVIEW_GENDERS, reviewPrediction } from "./records";
 import { dofairDrill, dofairResults } from "./results";
+import { dofairComparable } from "./compare";
 import { dofairExportLines } from "./export";
 
 const faceAttributes: FaceAttribute[] = [
@@ -142,6 +143,10 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
       select: { seed: true, benchmarkVersion: { select: { contentJson: true } } },
     });
     return dofairResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed);
+  },
+  comparable: async (ctx, req) => {
+    const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { benchmarkVersion: { select: { contentJson: true } } } });
+    return dofairComparable(ctx, req, parsePinned(run.benchmarkVersion.contentJson));
   },
   exportLines: (ctx, req) => dofairExportLines(ctx, req),
   drill: async (ctx, req) => {

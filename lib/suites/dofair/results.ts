@@ -12,7 +12,7 @@ import { DEFAULT_PROFILE, PROFILE_LABELS, type ScoringProfile } from "../../metr
 import { AUGMENTATION_LABELS, METHOD_LABELS, METHODS, WORDING_LABELS, WORDINGS, type Augmentation, type Method } from "./prompts";
 import { imageRecords } from "./records";
 
-const COLUMNS = [
+export const COLUMNS = [
   { id: "ddc", label: "DDC (%) ↑", better: "up", digits: 2, unit: "%" },
   { id: "idc", label: "IDC (%) ↑", better: "up", digits: 2, unit: "%" },
   { id: "idf", label: "IDF (%) ↑", better: "up", digits: 2, unit: "%" },
@@ -24,7 +24,7 @@ const ORDER_COLUMNS = [
   { id: "ddcBest", label: "DDC, best face order (%)", better: "up", digits: 2, unit: "%" },
 ] as const;
 
-const variantLabel = (method: string, augmentation: string | null) =>
+export const variantLabel = (method: string, augmentation: string | null) =>
   augmentation ? (AUGMENTATION_LABELS[augmentation as Augmentation] ?? augmentation) : (METHOD_LABELS[method as Method] ?? method);
 const variantOrder = (method: string, augmentation: string | null) =>
   METHODS.indexOf(method as Method) * 10 + (augmentation ? ["cot", "fai-vk", "fai-rk"].indexOf(augmentation) + 1 : 0);
@@ -45,7 +45,7 @@ interface Cell {
 }
 
 /** Everything the views need, in one pass over the run's labelled images. */
-async function collect(
+export async function collect(
   ctx: SuiteContext,
   runId: string,
   content: DofairContent,
