@@ -21,7 +21,8 @@ export function ComparisonCard({
 }: {
   reference: { side: string; label: string };
   others: Array<{ side: string; label: string }>;
-  metric: BootstrapMetric;
+  /** the score the page is about (the others behind "every score"); left out: every row (another suite's metrics) */
+  metric?: BootstrapMetric;
 }) {
   const [target, setTarget] = useState<IntervalTarget>("population");
   const [all, setAll] = useState(false);
@@ -45,10 +46,12 @@ export function ComparisonCard({
     >
       <div className="mb-2 flex flex-wrap items-center gap-3 text-xs text-slate-600" data-testid="comparison-controls">
         <IntervalTargetSelect target={target} onChange={setTarget} />
-        <label className="flex items-center gap-1">
-          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
-          every score (not only {METRIC_NAMES[metric]})
-        </label>
+        {metric && (
+          <label className="flex items-center gap-1">
+            <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
+            every score (not only {METRIC_NAMES[metric]})
+          </label>
+        )}
       </div>
       {others.map((o, i) => {
         const r = results[i];
@@ -64,7 +67,7 @@ export function ComparisonCard({
               {o.label}: {(r.error as Error).message}
             </p>
           );
-        const rows = r.data!.comparisons.filter((c) => all || c.metric === metric);
+        const rows = r.data!.comparisons.filter((c) => all || !metric || c.metric === metric);
         return (
           <div key={o.side} className="mb-4" data-testid="comparison">
             <p className="mb-1 text-sm">

@@ -16,6 +16,7 @@ import { suiteRunsResults } from "@/lib/suites/cross-run";
 import { selectRuns, type SearchParams } from "@/lib/features/results/select-runs";
 import { pageGuard } from "@/app/guard";
 import { Alert } from "@/components/ui/alert";
+import { ComparisonCard } from "@/components/results/comparison-card";
 
 export const metadata: Metadata = { title: "Results" };
 
@@ -30,6 +31,7 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
   const p = resultParams(sp);
   const selection = await selectRuns(sp, suite.id);
   const runs = selection.picked.map((r) => ({ id: r.id, name: r.name, caution: selection.cautions[r.id] }));
+  const sides = selection.picked.flatMap((r) => r.models.map((m) => ({ side: `${r.id}:${m.modelConfig.slug}`, label: `${m.modelConfig.slug} · ${r.name}` })));
   // Intervals for the runs shown: each run's are cached per state of its data, so a revisit costs a lookup.
   const { tables, provenance, refused } = await suiteRunsResults(db(), suite, runs, {
     labels: p.labels,
@@ -89,6 +91,8 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
               </p>
             ))}
             <SuiteViews views={tables} drillBase="" />
+            {/* Suites that compare their averages (Suite.comparable): every model of the runs shown against the first. */}
+            {suite.comparable && sides.length > 1 && <ComparisonCard reference={sides[0]} others={sides.slice(1)} />}
             <section aria-label="How the faces were labelled" className="space-y-2 rounded border border-slate-200 p-3">
               <h2 className="text-sm font-semibold">How the faces were labelled</h2>
               {runs.map((r) => provenance[r.id] && <ProvenanceDetails key={r.id} p={provenance[r.id]} runName={r.name} />)}
