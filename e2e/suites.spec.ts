@@ -123,6 +123,30 @@ test.describe("DoFaiR", () => {
   });
 });
 
+test("two DoFaiR runs compared on the Results page: Δ with its interval and adjusted p per metric and group", async ({ page }) => {
+  test.skip(!hasShared, "../shared/models is not present");
+  test.setTimeout(300_000);
+  const runs: string[] = [];
+  for (const images of [1, 2]) {
+    const runId = await launchOnSyntheticModel(page, { id: "dofair", name: "DoFaiR" }, async (form) => {
+      await form.locator('input[name="methods"][value="bianchi"]').uncheck();
+      await form.getByLabel("Entries per dimension (0 = all)").fill("3");
+      await form.getByLabel("Images per prompt").fill(String(images));
+      await expect(form.getByTestId("estimate")).toContainText(`${6 * images} images planned`);
+    });
+    await labelInBrowser(page, runId, 6 * images);
+    runs.push(runId);
+  }
+  await page.goto(`/results/suites/dofair?runs=${runs.join(",")}`);
+  const card = page.getByTestId("comparison");
+  await expect(card).toContainText("paired: both ran the same content (the same entries)");
+  const rows = card.getByTestId("comparison-row");
+  // race and gender × DDC, IDC, IDF and FDD, each B − A with its interval and a verdict
+  await expect(rows).toHaveCount(8);
+  await expect(rows.filter({ hasText: "race · Baseline" })).toHaveCount(4);
+  await expect(rows.first()).toContainText(/[+-]?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]/);
+});
+
 test("a disputed entry shows its reviewer and note to signed-in accounts only", async ({ page, browser, baseURL }) => {
   await page.goto("/benchmark/suites/dofair?q=Haiti");
   const item = page.getByTestId("suite-item").first();
