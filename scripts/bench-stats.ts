@@ -10,12 +10,13 @@ import type { IntervalTarget } from "../lib/metrics/design";
 import { writeBenchSection } from "./bench-section";
 import { simulateSeparable, type SeparableRow } from "../lib/metrics/simulate-compare";
 import { SIM_CONFUSION, simulateCorrection, type CorrectionRow } from "../lib/metrics/simulate-correction";
+import { simulateMeanComparisons, type MeanCompareRow } from "../lib/metrics/simulate-means";
 
 const RUNS = Number(process.env.BENCH_STATS_RUNS ?? 400);
 const RESAMPLES = Number(process.env.BENCH_STATS_RESAMPLES ?? 400);
 const PRESETS = ["smoke", "quick", "paper"] as const;
-/** which sections to run: coverage, compare, correction (all by default) */
-const ONLY = new Set((process.env.BENCH_STATS_ONLY ?? "coverage,compare,correction").split(","));
+/** which sections to run: coverage, compare, correction, means (all by default) */
+const ONLY = new Set((process.env.BENCH_STATS_ONLY ?? "coverage,compare,correction,means").split(","));
 
 interface CompareConfig {
   kind: "compare";
@@ -23,6 +24,12 @@ interface CompareConfig {
   k: 2 | 4;
   a: string;
   b: string;
+  target: IntervalTarget;
+}
+
+/** paired differences of averages over entries (DoFaiR's scores: lib/metrics/simulate-means.ts) */
+interface MeansConfig {
+  kind: "means";
   target: IntervalTarget;
 }
 
@@ -48,7 +55,7 @@ const MODELS: Record<string, SimModel> = {
   "scenario-sensitive": { kind: "scenario", accuracy: 0.6, concentration: 8 },
 };
 
-type AnyConfig = Config | CompareConfig | CorrectionConfig;
+type AnyConfig = Config | CompareConfig | CorrectionConfig | MeansConfig;
 
 function configs(): AnyConfig[] {
   const out: AnyConfig[] = [];
@@ -66,6 +73,7 @@ function configs(): AnyConfig[] {
       [1520, 400],
     ])
       out.push({ kind: "correction", faces, reviewed });
+  if (ONLY.has("means")) for (const target of ["population", "exact"] as const) out.push({ kind: "means", target });
   if (!ONLY.has("coverage")) return out;
   for (const preset of PRESETS)
     for (const k of [4, 2] as const) {
@@ -84,7 +92,8 @@ function configs(): AnyConfig[] {
   return out;
 }
 
-function runAny(c: AnyConfig): CoverageRow[] | SeparableRow[] | CorrectionRow[] {
+function runAny(c: AnyConfig): CoverageRow[] | SeparableRow[] | CorrectionRow[] | MeanCompareRow[] {
+  if (c.kind === "means") return [simulateMeanComparisons({ runs: RUNS, resamples: RESAMPLES, target: c.target, seed: 2026 })];
   if (c.kind === "compare")
     return simulateSeparable({
       design: { ...SUBJECTIVE_DESIGNS[c.preset], k: c.k },
@@ -153,6 +162,11 @@ async function main() {
   const machine = `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB.`;
   writeCompare(all.filter((r) => r.c.kind === "compare") as Array<{ c: CompareConfig; rows: SeparableRow[] }>, machine, minutes);
   writeCorrection(all.filter((r) => r.c.kind === "correction") as Array<{ c: CorrectionConfig; rows: CorrectionRow[] }>, machine, minutes);
+  writeMeans(
+    all.filter((r) => r.c.kind === "means").flatMap((r) => r.rows as MeanCompareRow[]),
+    machine,
+    minutes,
+  );
   const results = all.filter((r) => r.c.kind === "coverage") as Array<{ c: Config; rows: CoverageRow[] }>;
   if (!results.length) return;
   const pct = (x: number, n: number) => (n ? `${((100 * x) / n).toFixed(1)} %` : "–");
@@ -222,6 +236,28 @@ function writeCorrection(results: Array<{ c: CorrectionConfig; rows: CorrectionR
   ];
   process.stdout.write(lines.join("\n") + "\n");
   writeBenchSection("## Labeller correction by simulation (`npm run bench:stats`)", lines.join("\n"));
+}
+
+function writeMeans(rows: MeanCompareRow[], machine: string, minutes: string) {
+  if (!rows.length) return;
+  const pct = (x: number, n: number) => `${((100 * x) / n).toFixed(1)} %`;
+  const lines = [
+    `## DoFaiR comparisons by simulation (\`npm run bench:stats\`) — ${new Date().toISOString().slice(0, 10)}`,
+    "",
+    `${machine} Command: \`npm run bench:stats\` (${RUNS} simulated pairs per row, ${RESAMPLES} resamples, seed 2026; ${minutes} min for the whole command).`,
+    "",
+    "Simulated benchmarks of 40 entries × 5 images, each entry with its own rate (0.05–0.85, drawn fresh per pair), each image scoring 1 with its entry's rate (lib/metrics/simulate-means.ts) — the shape of DoFaiR's per-image scores. Δ = B − A of the averages by the app's comparison (lib/metrics/paired-means.ts; both sides ran the same entries: *paired*). *False positives*: the same model on both sides called different (p < 0.05, one metric, before any adjustment). *Coverage*: side B's images score with rate + 0.1, and the 95 % interval covers +0.1. *Width*: the paired interval's mean width over the unpaired one's on the same data.",
+    "",
+    "| target | false positives | coverage of +0.1 | width paired / unpaired | estimate inside its interval |",
+    "|---|---|---|---|---|",
+    ...rows.map(
+      (r) =>
+        `| ${r.target} | ${pct(r.falsePositives, r.runs)} | ${pct(r.covered, r.runs)} | ${r.widthRatio.toFixed(2)} | ${r.estimateInside ? "always" : "not always"} |`,
+    ),
+    "",
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+  writeBenchSection("## DoFaiR comparisons by simulation (`npm run bench:stats`)", lines.join("\n"));
 }
 
 void main();
