@@ -137,10 +137,14 @@ export async function annotatorMeasures(prisma: PrismaClient, labels: ReadonlyMa
       new Map([...m].map(([a, l]) => [a, l.notAFace ? Object.fromEntries(attributes.map((x) => [x, "not a face"])) : l.values])),
     );
   const [goldRows, exclusions] = await Promise.all([
-    prisma.goldLabel.findMany({ where: { faceId: { in: [...labels.keys()] } } }),
+    // The gold set is small (admins mark faces by hand): read whole and filtered here, so a report over a large scope
+    // never binds one parameter per reviewed face.
+    prisma.goldLabel.findMany(),
     prisma.annotatorExclusion.findMany(),
   ]);
-  const gold: GoldFace[] = goldRows.map((r) => ({ faceId: r.faceId, labels: JSON.parse(r.labelsJson) as Record<string, string> }));
+  const gold: GoldFace[] = goldRows
+    .filter((r) => labels.has(r.faceId))
+    .map((r) => ({ faceId: r.faceId, labels: JSON.parse(r.labelsJson) as Record<string, string> }));
   const excluded = new Map(exclusions.map((e) => [e.annotator, { by: e.excludedBy, reason: e.reason, at: e.createdAt.toISOString() }]));
   return {
     gold: gold.length,
