@@ -83,7 +83,7 @@ describe("misclassification-corrected scores", () => {
     // The same warning where two runs' scores are compared (the Compare page, GET /api/v1/compare) …
     expect(await labellerWarnings(prisma(), [runId])).toEqual([
       expect.stringMatching(
-        /^FairFace misreads the gender of faces the reviewers call female 1\.8× as often as of male ones .*may be the labeller's, not the models'\.$/,
+        /^The classifier misreads the gender of faces the reviewers call female 1\.8× as often as of male ones .*may be the labeller's, not the models'\.$/,
       ),
     ]);
     // … read from the counted votes: with the only annotator excluded, there is no review to warn from.

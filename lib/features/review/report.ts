@@ -202,7 +202,8 @@ export async function labellerWarnings(prisma: PrismaClient, runIds: readonly st
   ];
   for (const [attribute, r] of reports) {
     const errors = classErrors(r);
-    const gap = errorDisparity(errors, attribute, "FairFace");
+    // "the classifier": a run may be labelled by a stand-in, never to be read as FairFace's error
+    const gap = errorDisparity(errors, attribute, "The classifier");
     if (!gap?.separable) continue;
     const worst = errors.find((e) => e.cls === gap.worst)!.rate!;
     const best = errors.find((e) => e.cls === gap.best)!.rate!;
