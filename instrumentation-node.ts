@@ -5,6 +5,8 @@ export async function registerNode() {
   await firstRun(env());
   if (env().FOF_WORKER === "off") return;
   const { startServerWorker, startServerLabelWorker } = await import("./lib/features/runs/server-worker");
+  // Adaptive runs' looks are scored by the results layer, which the engine does not import (layer order).
+  (await import("./lib/features/results/adaptive-looks")).registerLooks();
   if (env().FOF_WORKER_LABEL !== "only") startServerWorker();
   if (env().FOF_WORKER_LABEL !== "off") void startServerLabelWorker();
 }

@@ -80,6 +80,10 @@ program
   .option("--subjective-repeats <n>", "override the preset")
   .option("--images-per-prompt <n>", "text-to-image models: override the preset (paper 20, quick 5, smoke 1)")
   .option("--budget <usd>", "stop the run cleanly when this much has been spent")
+  .option(
+    "--until <target>",
+    'adaptive: stop when the target is met, the preset being the cap — "halfwidth<=0.05" (every subjective score ±0.05, valid under the stopping rule), "sE<=0.03,sFact<=0.05", or "decided:sFact,sE" (each model vs the first)',
+  )
   .option("--name <name>", "run name")
   .option("--content <version>", "other suites: plan on a stored content version (e.g. imported official data: `fof suite-data list <suite>`)")
   .option("--label", "text-to-image: label the faces here (onnxruntime-node, as `fof label`) before printing the scores")

@@ -131,6 +131,7 @@ export async function remoteRun(r: Remote, opts: RunOptions & { wait?: boolean; 
     ...(opts.budget ? { budgetUsd: Number(opts.budget) } : {}),
     ...(opts.name ? { name: opts.name } : {}),
     ...(opts.content ? { contentVersion: opts.content } : {}),
+    ...(opts.until ? { until: opts.until } : {}),
   });
   process.stderr.write(`launched ${run.id} (${run.plannedCount} queries) on ${r.server}\n`);
   if (!opts.wait) {
@@ -148,7 +149,9 @@ export async function remoteRun(r: Remote, opts: RunOptions & { wait?: boolean; 
     await new Promise((res) => setTimeout(res, opts.pollMs ?? 2000));
   }
   const scores = await getJson<{ results?: Array<{ model: string }>; views?: unknown }>(r, `/api/v1/runs/${run.id}/scores`);
-  process.stdout.write(JSON.stringify(scores, null, opts.pretty ? 2 : undefined) + "\n");
+  const adaptive = (view as { adaptive?: { summary: string } | null }).adaptive ?? null;
+  if (adaptive) process.stderr.write(`${adaptive.summary}\n`);
+  process.stdout.write(JSON.stringify(adaptive ? { ...scores, adaptive } : scores, null, opts.pretty ? 2 : undefined) + "\n");
   if (view.status !== "completed") process.exitCode = EXIT.incomplete;
   else if (view.failed > 0) process.exitCode = EXIT.itemsFailed;
   if (gates) {

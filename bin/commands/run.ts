@@ -16,6 +16,12 @@ import { env } from "../../lib/env";
 import { labelWorkerFromEnv } from "../../lib/features/labelling/worker";
 import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
 import { compareGate } from "./compare-cli";
+import { adaptiveStateOf, adaptiveSummary } from "../../lib/results/adaptive";
+import { formatUntil } from "../../lib/metrics/sequential";
+import { registerLooks } from "../../lib/features/results/adaptive-looks";
+
+// This process's worker takes adaptive runs' looks (scored by the results layer).
+registerLooks();
 import { gateAgainst } from "./compare";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
@@ -40,6 +46,8 @@ export interface RunOptions {
   objectiveRepeats?: string;
   subjectiveRepeats?: string;
   budget?: string;
+  /** adaptive: stop when this target is met (lib/metrics/sequential.ts parseUntil) */
+  until?: string;
   imagesPerPrompt?: string;
   name?: string;
   pretty?: boolean;
@@ -94,13 +102,14 @@ export async function runCommand(opts: RunOptions) {
   if (opts.label) instrumentFiles("faces"); // no face models: refused before anything is generated
   const { run, final } = await planAndWork(
     prisma,
-    { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name },
+    { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name, ...(opts.until ? { until: opts.until } : {}) },
     t2i,
     !!opts.label,
   );
   if (opts.label) await labelHere(prisma, run.id);
   const results = await runScores(prisma, run.id);
-  process.stdout.write(JSON.stringify({ results }, null, opts.pretty ? 2 : undefined) + "\n");
+  const adaptive = adaptiveOutput(final);
+  process.stdout.write(JSON.stringify({ results, ...(adaptive ? { adaptive } : {}) }, null, opts.pretty ? 2 : undefined) + "\n");
   process.exitCode = exitCodeOf(final);
   if (gates) {
     const checked = checkThresholds(results, gates);
@@ -110,6 +119,22 @@ export async function runCommand(opts: RunOptions) {
   }
   if (worse && (await gateAgainst(prisma, opts.compareTo!, run.id, opts.model, worse))) process.exitCode = EXIT.gateMissed;
   await prisma.$disconnect();
+}
+
+/**
+ * An adaptive run's verdict beside its scores: the sentence, and the last look's intervals — the ones valid under the
+ * stopping rule (their level is the look's, lib/metrics/sequential.ts), not the Results page's fixed-size 95 % ones.
+ */
+function adaptiveOutput(run: { adaptiveJson: string | null; status: string; budgetUsd: number | null }) {
+  const state = adaptiveStateOf(run.adaptiveJson);
+  if (!state) return null;
+  const last = state.looks.at(-1) ?? null;
+  return {
+    until: formatUntil(state.target),
+    outcome: state.outcome,
+    summary: adaptiveSummary(state, run),
+    intervals: last ? { look: last.look, level: last.level, target: state.intervalTarget, rows: last.rows } : null,
+  };
 }
 
 /**
@@ -170,6 +195,7 @@ async function runSuiteCommand(opts: RunOptions) {
       budgetUsd: budget,
       name: opts.name,
       ...(opts.content ? { contentVersion: opts.content } : {}),
+      ...(opts.until ? { until: opts.until } : {}),
     },
     t2i,
     !!opts.label,
@@ -242,6 +268,8 @@ async function workToEnd(
   const failed = (await outcomeCounts(prisma, [run.id])).get(run.id)!.failed;
   const final = { ...row, failed };
   process.stderr.write(`run ${run.id}: ${outcomeLabel(row.status, failed)}${row.error ? ` (${row.error})` : ""}\n`);
+  const adaptive = adaptiveStateOf(row.adaptiveJson);
+  if (adaptive) process.stderr.write(`run ${run.id}: ${adaptiveSummary(adaptive, row)}\n`);
   // Every distinct reason a call failed, with how many items it took: a failure is never only a number.
   if (failed > 0) for (const r of await failureReasons(prisma, run.id, 20)) process.stderr.write(`  ${r.count.toLocaleString("en-US")} failed: ${r.reason}\n`);
   if (t2i && failed < run.plannedCount && !labelling)

@@ -125,7 +125,7 @@ export function drawUnit(rng: FastRng, p: readonly number[], design: SimDesign):
 }
 
 /** The scores of cells whose answers follow `dists` exactly (the truth). */
-function truthScores(truths: readonly CellTruth[], dists: readonly number[][], k: number) {
+export function truthScores(truths: readonly CellTruth[], dists: readonly number[][], k: number) {
   const cells: DesignCell[] = truths.map((c, i) => ({
     statisticId: c.statisticId,
     level: c.level,

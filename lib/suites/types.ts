@@ -196,6 +196,11 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   results?(ctx: SuiteContext, req: ResultsRequest): Promise<SuiteView[]>;
   /** the per-image scores paired comparisons resample; left out: the suite offers no comparisons yet */
   comparable?(ctx: SuiteContext, req: { runId: string; labels: "model" | "reviewed"; profile?: ScoringProfile }): Promise<ComparableScores>;
+  /**
+   * Adaptive runs (lib/metrics/sequential.ts): why this config cannot stop on a target, or null when it can; left
+   * out, the suite's runs are always of fixed size. The look itself is registered by the layer that scores the suite.
+   */
+  adaptiveProblem?(config: Config): string | null;
   /** whether its scores differ between the paper's text and the released code (the results offer both profiles) */
   profiles?: boolean;
   drill?(ctx: SuiteContext, req: DrillRequest): Promise<SuiteView[]>;

@@ -1,4 +1,6 @@
 // The run page's data: progress per model and test, spend, throughput, ETA and running scores.
+import { adaptiveStateOf, adaptiveSummary } from "../../results/adaptive";
+import { formatUntil } from "../../metrics/sequential";
 import type { LabelInstrument } from "../../faces/provenance";
 import { suiteOf } from "../../suites";
 import type { PrismaClient } from "../../../generated/prisma/client";
@@ -113,6 +115,8 @@ export async function runSummary(
     models: run.models.map((m) => m.modelConfig),
     progress,
     labelling,
+    /** adaptive runs (lib/results/adaptive.ts): target, looks, verdict and its sentence; null otherwise */
+    adaptive: adaptiveView(run),
     health: run.status === "running" || run.status === "planning" ? await workerHealth(prisma, runId) : null,
     raceMapping: opts.raceMapping ?? "paper",
     labels,
@@ -131,6 +135,12 @@ export async function runSummary(
         : null,
   };
 }
+function adaptiveView(run: { adaptiveJson: string | null; status: string; budgetUsd: number | null; wavesReleased: number }) {
+  const state = adaptiveStateOf(run.adaptiveJson);
+  if (!state) return null;
+  return { ...state, until: formatUntil(state.target), wavesReleased: run.wavesReleased, summary: adaptiveSummary(state, run) };
+}
+
 export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;
 
 /** How stale a live run's scores may be on its page (they move by a hair per second). */

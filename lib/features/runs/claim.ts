@@ -20,6 +20,8 @@ export interface ClaimRequest {
    * more are claimed than the budget covers after what is spent and what live leases (any worker's) reserve.
    */
   reserve?: { perQueryUsd: number } | null;
+  /** adaptive runs: only rows of waves up to this one are due (lib/features/runs/adaptive.ts); others have wave 0 */
+  maxWave?: number;
 }
 
 const COLUMNS = [
@@ -42,9 +44,10 @@ const COLUMNS = [
 ] as const;
 const RETURNING = COLUMNS.map((c) => `"${c}"`).join(", ");
 
-// Due: pending with no backoff pending and no helper answer awaited; or leased under an expired lease.
+// Due: pending with no backoff pending, no helper answer awaited, and in a released wave; or leased under an
+// expired lease. $WAVE is an integer the claim inlines (a run's released waves; 0 for runs of fixed size).
 const DUE = `q."status" = 'pending' AND (q."nextAttemptAt" IS NULL OR q."nextAttemptAt" <= $NOW)
-  AND (q."dependsOnId" IS NULL OR EXISTS (SELECT 1 FROM "Outcome" o WHERE o."queryId" = q."dependsOnId"))`;
+  AND (q."dependsOnId" IS NULL OR EXISTS (SELECT 1 FROM "Outcome" o WHERE o."queryId" = q."dependsOnId")) AND q."wave" <= $WAVE`;
 const EXPIRED = `q."status" = 'leased' AND q."leaseUntil" < $NOW`;
 
 // How many queries the run's budget still covers at a worst-case cost each: budget − spent − live reservations.
@@ -91,18 +94,20 @@ export async function claimQueries(prisma: PrismaClient, req: ClaimRequest): Pro
   const until = new Date(now.getTime() + req.leaseMs);
   const [token, leaseUntil, run, model, at, n] = [req.token, d.bind(until), req.runId, req.modelConfigId, d.bind(now), req.n];
   const w = req.reserve && req.reserve.perQueryUsd > 0 ? req.reserve.perQueryUsd : null;
+  const wave = String(Math.max(0, Math.floor(Number(req.maxWave ?? 0)) || 0));
+  const sql = (text: string) => text.replaceAll("$WAVE", wave);
   let rows: Array<Record<string, unknown>>;
   if (w === null) {
     const args = dialect === "sqlite" ? [token, leaseUntil, run, model, at, n, run, model, at, n, n] : [token, leaseUntil, run, model, at, n];
-    rows = await prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(SQL[dialect], ...args);
+    rows = await prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(sql(SQL[dialect]), ...args);
   } else if (dialect === "sqlite") {
     // One statement: SQLite runs it alone, so the budget read and the reservation cannot interleave with another's.
-    rows = await prisma.$queryRawUnsafe(RESERVING.sqlite, token, leaseUntil, w, run, model, at, n, run, model, at, n, n, n, at, w, run);
+    rows = await prisma.$queryRawUnsafe(sql(RESERVING.sqlite), token, leaseUntil, w, run, model, at, n, run, model, at, n, n, n, at, w, run);
   } else {
     // PostgreSQL: claims of one budgeted run are serialised on its row, so two workers never spend the same dollar.
     rows = await prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(`SELECT 1 FROM "Run" WHERE "id" = $1 FOR UPDATE`, run);
-      return tx.$queryRawUnsafe<Array<Record<string, unknown>>>(RESERVING.postgresql, token, leaseUntil, run, model, at, n, w);
+      return tx.$queryRawUnsafe<Array<Record<string, unknown>>>(sql(RESERVING.postgresql), token, leaseUntil, run, model, at, n, w);
     });
   }
   if (!rows.length) return [];

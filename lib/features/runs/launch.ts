@@ -11,6 +11,9 @@ import { findSuite, listSuites } from "../../suites";
 import { launchVariant } from "../../suites/launch-variants";
 import { prepareRun } from "./runs";
 import { planInBackground } from "./planning";
+import { adaptiveTargetSchema } from "../../results/adaptive";
+import { formatUntil, type AdaptiveTarget } from "../../metrics/sequential";
+import { INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
 
 export const launchRequestSchema = z
   .object({
@@ -24,6 +27,10 @@ export const launchRequestSchema = z
     name: z.string().trim().min(1).max(200).optional(),
     autoLabel: z.boolean().default(false).describe("text-to-image: label workers label its faces as images arrive"),
     contentVersion: z.string().trim().min(1).max(120).optional().describe("plan on a stored content version of the suite"),
+    until: adaptiveTargetSchema
+      .optional()
+      .describe('adaptive: stop when met, the preset being the cap — "halfwidth<=0.05", "sE<=0.03,sFact<=0.05" or "decided:sFact,sE" (or the object form)'),
+    intervalTarget: z.enum(INTERVAL_TARGETS).optional().describe("adaptive: what the target's intervals are about: population (default) | exact"),
   })
   .strict();
 export type LaunchRequest = z.input<typeof launchRequestSchema>;
@@ -79,6 +86,8 @@ export async function startRun(
     autoLabel: boolean;
     name?: string;
     contentVersion?: string;
+    until?: AdaptiveTarget;
+    intervalTarget?: IntervalTarget;
   },
 ) {
   const budgetUsd = await budgetWithinLimit(prisma, viewer, req.budgetUsd);
@@ -93,6 +102,7 @@ export async function startRun(
     name: req.name,
     createdById: viewer.id,
     ...(req.contentVersion ? { contentVersion: req.contentVersion } : {}),
+    ...(req.until ? { until: req.until, intervalTarget: req.intervalTarget } : {}),
   });
   const run = prepared.run;
   await audit(prisma, {
@@ -108,6 +118,7 @@ export async function startRun(
       budgetUsd: req.budgetUsd,
       autoLabel: req.autoLabel,
       content: run.suiteVersion,
+      ...(req.until ? { until: formatUntil(req.until) } : {}),
     },
   });
   // Answered now, planned after: the caller gets the run in "planning" (./planning.ts).

@@ -1,5 +1,7 @@
 // Reading runs for pages and route handlers: the run lists, one run's header, the settings a report prints. Pages
 // call these instead of querying the database, so the HTTP API and the CLI read runs the same way.
+import { adaptiveStateOf, adaptiveSummary } from "../../results/adaptive";
+import { formatUntil } from "../../metrics/sequential";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DomainError } from "../../core/errors";
 
@@ -81,12 +83,25 @@ export async function runList(prisma: PrismaClient, q: { suite?: string; status?
       createdAt: true,
       startedAt: true,
       finishedAt: true,
+      adaptiveJson: true,
       models: { select: { modelConfig: { select: { slug: true } } } },
     },
   });
   const runs = found.slice(0, take);
   return {
-    runs: runs.map(({ models, suiteId, ...r }) => ({ ...r, suite: suiteId, models: models.map((m) => m.modelConfig.slug) })),
+    runs: runs.map(({ models, suiteId, adaptiveJson, ...r }) => ({
+      ...r,
+      suite: suiteId,
+      models: models.map((m) => m.modelConfig.slug),
+      /** adaptive runs: the target and the verdict in one line (null for runs of fixed size) */
+      adaptive: adaptiveBrief(adaptiveJson, r),
+    })),
     next: found.length > take ? runs[runs.length - 1].id : null,
   };
+}
+
+function adaptiveBrief(json: string | null, run: { status: string; budgetUsd: number | null }) {
+  const state = adaptiveStateOf(json);
+  if (!state) return null;
+  return { until: formatUntil(state.target), outcome: state.outcome?.kind ?? null, summary: adaptiveSummary(state, run) };
 }

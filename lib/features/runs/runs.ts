@@ -15,6 +15,10 @@ import { modelProblem } from "../../providers/problems";
 import { forgetShared } from "../../core/shared";
 import { contentOfVersion } from "../../suites/content-versions";
 import { DomainError } from "../../core/errors";
+import { DEFAULT_INTERVAL_TARGET, INTERVAL_TARGETS } from "../../metrics/design";
+import { assignWaves, UNRELEASED_WAVE } from "./adaptive";
+import { adaptiveTargetSchema, newAdaptiveState } from "../../results/adaptive";
+import { dialectOf } from "../../db/dialect";
 const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   /** the suite it runs (lib/suites/registry.ts) */
@@ -31,6 +35,10 @@ const createRunSchema = z.object({
   createdById: z.string().max(64).nullable().default(null),
   /** plan on this stored content version of the suite (e.g. imported official data) instead of today's shipped one */
   contentVersion: z.string().trim().min(1).max(120).optional(),
+  /** adaptive: stop when this target is met (lib/metrics/sequential.ts); the plan (preset) is the cap */
+  until: adaptiveTargetSchema.optional(),
+  /** what the adaptive target's intervals are about */
+  intervalTarget: z.enum(INTERVAL_TARGETS).default(DEFAULT_INTERVAL_TARGET),
 });
 /** `config` is the suite's own (its schema validates it when the run is planned). */
 export type CreateRunInput = Omit<z.input<typeof createRunSchema>, "config"> & { config: unknown };
@@ -181,6 +189,12 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
       `this launch plans ${total.toLocaleString("en-US")} ${modality === "t2i" ? "images and queries" : "queries"}; one run may plan at most ${cap.toLocaleString("en-US")} (FOF_MAX_QUERIES_PER_RUN). Use fewer repeats or models, or split it into several runs.`,
     );
   if (perModel === 0) throw new DomainError("invalid", "this configuration plans nothing: choose at least one item, test or method");
+  if (parsed.until) {
+    const why = suite.adaptiveProblem ? suite.adaptiveProblem(config) : `${suite.name} runs cannot stop on a target yet: launch them at a fixed preset`;
+    if (why) throw new DomainError("invalid", why);
+    if (parsed.until.kind === "decided" && models.length < 2)
+      throw new DomainError("invalid", "a run that stops when A vs B is decided needs at least two models (the first is the reference)");
+  }
   const version = await withContentionRetry(() => ensureBenchmarkVersion(prisma, content, suite.id));
   const name = parsed.name ?? `${suite.name} · ${models.map((m) => m.label).join(", ")} · ${parsed.preset} · seed ${parsed.seed}`;
   const runModels = helper ? [...models, helper] : models;
@@ -202,6 +216,7 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
         createdById: parsed.createdById,
         // The size is known before a row is written: progress while planning reads rows written / planned.
         plannedCount: total,
+        adaptiveJson: parsed.until ? JSON.stringify(newAdaptiveState(parsed.until, parsed.intervalTarget)) : null,
         benchmarkVersionId: version.id,
         startedAt: new Date(),
         models: { create: runModels.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
@@ -212,7 +227,7 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
   return {
     run,
     plan: (onFailure = "remove") =>
-      planQueries(prisma, { run, suite, config, content, models, helper, total, seed: parsed.seed, chunk: opts.chunk, onFailure }),
+      planQueries(prisma, { run, suite, config, content, models, helper, total, seed: parsed.seed, chunk: opts.chunk, onFailure, adaptive: Boolean(parsed.until) }),
   };
 }
 
@@ -229,6 +244,8 @@ async function planQueries(
     seed: number;
     chunk?: number;
     onFailure: "remove" | "fail";
+    /** rows are written unreleased and cut into waves once all are in (./adaptive.ts) */
+    adaptive: boolean;
   },
 ) {
   const { run, suite, config, content, models, helper, total } = p;
@@ -266,6 +283,7 @@ async function planQueries(
       dependsOnId,
       status: "pending",
       attempts: 0,
+      wave: p.adaptive ? UNRELEASED_WAVE : 0,
       cacheKey: cacheKey({ provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, params, prompt: q.prompt, repeatIndex: q.repeatIndex, attempt: 0 }),
     };
   };
@@ -298,7 +316,19 @@ async function planQueries(
       if (rows.length) await write();
     }
     const done = await withContentionRetry(() =>
-      prisma.run.updateMany({ where: { id: run.id, status: "planning" }, data: { status: "running", plannedCount: total } }),
+      prisma.$transaction(async (tx) => {
+        if (p.adaptive) {
+          // The waves are cut once every row is in; a helper's rows are all in the first (its answers feed every wave).
+          const run0 = await tx.run.findUniqueOrThrow({ where: { id: run.id }, select: { adaptiveJson: true } });
+          const schedule = (JSON.parse(run0.adaptiveJson ?? "{}") as { schedule: Parameters<typeof assignWaves>[2] }).schedule;
+          await assignWaves(tx, run.id, schedule, p.seed, dialectOf(prisma));
+          if (helper) await tx.query.updateMany({ where: { runId: run.id, modelConfigId: helper.id }, data: { wave: 1 } });
+        }
+        return tx.run.updateMany({
+          where: { id: run.id, status: "planning" },
+          data: { status: "running", plannedCount: total, ...(p.adaptive ? { wavesReleased: 1 } : {}) },
+        });
+      }),
     );
     if (done.count === 0) throw new PlanningStopped();
     return await prisma.run.findUniqueOrThrow({ where: { id: run.id } });

@@ -27,6 +27,8 @@ import { callableModel } from "./callable-model";
 import { errorLine, releaseLeasesOf, releaseStaleWorkers } from "./liveness";
 import { emitIfLabellingDone, emitRunEvent } from "../webhooks/emit";
 import { deliverDue } from "../webhooks/deliver";
+import { looksDue, takeLook } from "./adaptive";
+import { adaptiveStateOf } from "../../results/adaptive";
 
 export interface WorkerOptions {
   /** only work on this run (the CLI's `fof run`); all running runs otherwise */
@@ -126,7 +128,9 @@ export class Worker {
   private stuck: { since: number } | null = null;
   private activeRunIds: string[] = [];
   /** the running runs as last read (every runCheckMs), and the spend written since */
-  private runState: { at: number; runs: Array<{ id: string; budgetUsd: number | null; spentUsd: number }> } = { at: 0, runs: [] };
+  private runState: { at: number; runs: Array<{ id: string; budgetUsd: number | null; spentUsd: number; wavesReleased: number }> } = { at: 0, runs: [] };
+  /** adaptive runs whose look this worker is taking (./adaptive.ts): one at a time per run, off the claiming loop */
+  private looking = new Map<string, Promise<unknown>>();
   private spentSinceCheck = new Map<string, number>();
   private lastFinishCheck = 0;
   /** what the processors see of this worker */
@@ -230,7 +234,7 @@ export class Worker {
       const max = this.contended ? Math.min(this.opts.backoffMaxMs, CONTENTION_BACKOFF_MAX_MS) : this.opts.backoffMaxMs;
       if (ok === undefined) await sleep(backoffMs(Math.min(this.errorStreak, 6), this.opts.backoffBaseMs, max) + 50);
     }
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.inFlight, ...this.looking.values()]);
     // The last writes and the lease release must land: retried through contention, a bounded number of times.
     for (let i = 0; i < 20 && (this.buffer.length || i === 0); i++) {
       const done = await this.guard("final flush", () => this.flush());
@@ -353,7 +357,7 @@ export class Worker {
             : this.opts.plannedHere && !this.opts.runId
               ? { OR: [{ status: "running" }, { status: "planning", id: { in: [...this.opts.plannedHere()] } }] }
               : { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
-        select: { id: true, budgetUsd: true, spentUsd: true },
+        select: { id: true, budgetUsd: true, spentUsd: true, wavesReleased: true },
       });
       this.runState = { at: Date.now(), runs };
       this.spentSinceCheck.clear();
@@ -438,7 +442,7 @@ export class Worker {
   }
 
   /** Claims and starts as many queries of a run as its models have free slots. */
-  private async fill(run: { id: string; budgetUsd: number | null; spentUsd: number }, activeRuns = 1): Promise<boolean> {
+  private async fill(run: { id: string; budgetUsd: number | null; spentUsd: number; wavesReleased: number }, activeRuns = 1): Promise<boolean> {
     const runId = run.id;
     // Results that cannot be written yet hold back new claims: the buffer stays bounded, and nothing more is paid
     // for while its results could be lost.
@@ -485,7 +489,7 @@ export class Worker {
         unaffordable++;
         continue;
       }
-      const claimed = await this.claim(runId, modelConfigId, room, w > 0 ? { perQueryUsd: w } : null);
+      const claimed = await this.claim(runId, modelConfigId, room, w > 0 ? { perQueryUsd: w } : null, run.wavesReleased);
       m.slot.idle = claimed.length < room;
       for (const q of claimed) {
         claimedAny = true;
@@ -541,8 +545,8 @@ export class Worker {
     return Math.min(Math.max(n, 1), Math.max(activeRuns, 1));
   }
 
-  private claim(runId: string, modelConfigId: string, n: number, reserve: { perQueryUsd: number } | null): Promise<Claimed[]> {
-    return claimQueries(this.prisma, { runId, modelConfigId, n, token: `${this.owner}:${++this.claimSeq}`, leaseMs: this.opts.leaseMs, reserve });
+  private claim(runId: string, modelConfigId: string, n: number, reserve: { perQueryUsd: number } | null, maxWave: number): Promise<Claimed[]> {
+    return claimQueries(this.prisma, { runId, modelConfigId, n, token: `${this.owner}:${++this.claimSeq}`, leaseMs: this.opts.leaseMs, reserve, maxWave });
   }
 
   private push(w: Write) {
@@ -631,17 +635,37 @@ export class Worker {
   }
 
   /**
+   * Takes an adaptive run's look beside the loop: the bootstrap takes seconds (it yields as it goes), and other runs
+   * keep being claimed meanwhile. Its verdict is one conditional update, so a look another worker took first is a no-op.
+   */
+  private startLook(runId: string) {
+    const job = this.guard("look", async () => {
+      const did = await takeLook(this.prisma, runId);
+      if (did === "no-evaluator") this.opts.log?.(`run ${runId}: this worker cannot score its suite's looks; another worker will`);
+      else if (did !== "none") this.opts.log?.(`run ${runId}: look ${did === "stopped" ? "stopped the run" : "released the next wave"}`);
+      this.runState.at = 0; // re-read the runs (their released waves) next pass
+    }).finally(() => this.looking.delete(runId));
+    this.looking.set(runId, job);
+  }
+
+  /**
    * Marks runs done when every query has an outcome: "failed" when not one call succeeded (with the commonest reason
    * in Run.error), else "completed" — its failed items are counted wherever its status is shown (outcomeLabel).
    */
   private async finishRuns(runIds: string[]) {
     if (Date.now() - this.lastFinishCheck < this.opts.runCheckMs) return;
     this.lastFinishCheck = Date.now();
+    // Adaptive runs whose released waves are answered: a look is due (it stops the run or releases a wave).
+    const settled = runIds.filter((id) => !this.looking.has(id) && !this.buffer.some((w) => w.kind !== "cache" && w.query.runId === id));
+    for (const runId of await looksDue(this.prisma, settled)) this.startLook(runId);
     for (const runId of runIds) {
       // A run this worker still has calls or unwritten results for is not finished.
       if (this.buffer.some((w) => w.kind !== "cache" && w.query.runId === runId)) continue;
       const open = await this.prisma.query.count({ where: { runId, status: { in: ["pending", "leased"] } } });
-      if (open !== 0) continue;
+      if (open !== 0 || this.looking.has(runId)) continue;
+      // An adaptive run ends only by its last look's verdict (met, or the cap), never just because a wave is done.
+      const adaptive = await this.prisma.run.findUnique({ where: { id: runId }, select: { adaptiveJson: true } });
+      if (adaptive?.adaptiveJson && !adaptiveStateOf(adaptive.adaptiveJson)?.outcome) continue;
       const counts = (await outcomeCounts(this.prisma, [runId])).get(runId)!;
       const allFailed = counts.failed > 0 && counts.answered + counts.refused === 0;
       const error = allFailed

@@ -1,6 +1,8 @@
 // Recording a run event for every active webhook that wants it: one delivery row per hook, event and run (the unique
 // key makes emitting twice harmless — two workers finishing the same run, a retried transaction). Delivery happens
 // apart (./deliver.ts), so a slow receiver never holds up the engine.
+import { adaptiveStateOf, adaptiveSummary } from "../../results/adaptive";
+import { formatUntil } from "../../metrics/sequential";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { publicUrl } from "../../auth/server";
 import type { WebhookEvent } from "./events";
@@ -27,9 +29,11 @@ export async function emitRunEvent(prisma: Db, runId: string, event: WebhookEven
       budgetUsd: true,
       finishedAt: true,
       error: true,
+      adaptiveJson: true,
     },
   });
   if (!run) return 0;
+  const adaptive = adaptiveStateOf(run.adaptiveJson);
   // How its items ended, with the outcome the run page shows: a run "completed" with failed items says so.
   const byStatus = await prisma.query.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
   const n = (st: string) => byStatus.find((r) => r.status === st)?._count._all ?? 0;
@@ -41,6 +45,11 @@ export async function emitRunEvent(prisma: Db, runId: string, event: WebhookEven
       ...run,
       suite: run.suiteId,
       suiteId: undefined,
+      adaptiveJson: undefined,
+      // Adaptive runs: the target, the verdict ("target met at N of M items …") and the last look's intervals.
+      adaptive: adaptive
+        ? { until: formatUntil(adaptive.target), outcome: adaptive.outcome, summary: adaptiveSummary(adaptive, run), lastLook: adaptive.looks.at(-1) ?? null }
+        : null,
       outcome: outcomeLabel(run.status, items.failed),
       items,
       url: `${publicUrl()}/runs/${run.id}`,

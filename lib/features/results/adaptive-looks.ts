@@ -1,0 +1,77 @@
+// FACT-OR-FAIR's look for adaptive runs (lib/features/runs/adaptive.ts): the same design bootstrap as the Results
+// page's intervals (./intervals.ts), at the look's level, over the subjective groups — the part of the plan whose
+// size the run adapts. The objective questions are few (3 per statistic and attribute at the paper preset: their
+// S_fact cannot reach ±0.05 at any size the preset allows) and are reported with their intervals, outside the target.
+// A-vs-B ("decided"): every other model against the first, paired over the same scenarios (lib/metrics/paired.ts).
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { classCount } from "../../benchmark";
+import { bootstrapScoresAsync, designCells, detailedGroups, distanceMethodOf } from "../../metrics";
+import { BOOTSTRAP_METRICS } from "../../metrics/design";
+import { pairedDifferencesAsync } from "../../metrics/paired";
+import { DEFAULT_PROFILE } from "../../metrics/profiles";
+import { DEFAULT_SUITE_ID } from "../../suites";
+import { registerLookEvaluator, type LookEvaluator } from "../runs/adaptive";
+import type { LookRow } from "../../results/adaptive";
+import { designRecords } from "./explore";
+import { enqueue } from "./intervals";
+
+/** Resamples per look: 2,000, so that a 99.5 % look's tails rest on 5 resamples each rather than 2. */
+export const LOOK_RESAMPLES = 2000;
+
+const groupText = (g: { test: string; context: string | null; attribute: string }) => [g.test, g.context, g.attribute].filter(Boolean).join(" · ");
+
+export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
+  // Queued with the Results page's interval jobs: one CPU-bound bootstrap at a time per process.
+  enqueue(async () => {
+    const records = (await designRecords(prisma, req.runId)).filter((r) => r.test === "subjective");
+    const groups = detailedGroups(records, DEFAULT_PROFILE);
+    const rows: LookRow[] = [];
+    const method = (modality: "llm" | "t2i") => distanceMethodOf(DEFAULT_PROFILE, modality);
+    const of = (g: (typeof groups)[number], model = g.model) =>
+      records.filter((r) => r.model === model && r.modality === g.modality && r.test === g.test && r.context === g.context && r.attribute === g.attribute);
+    if (req.target.kind === "halfwidth") {
+      const wanted = req.target.halfwidth;
+      for (const g of groups) {
+        const iv = await bootstrapScoresAsync(of(g), g.attribute, { resamples: LOOK_RESAMPLES, level: req.level, seed: req.seed, target: req.intervalTarget, method: method(g.modality) });
+        for (const m of BOOTSTRAP_METRICS) {
+          const i = iv[m];
+          if (wanted[m] === undefined || !i) continue;
+          rows.push({ model: g.model, group: groupText(g), metric: m, estimate: i.estimate, lo: i.lo, hi: i.hi, target: wanted[m] });
+        }
+      }
+      return rows;
+    }
+    const reference = await firstModel(prisma, req.runId);
+    if (!reference) return rows;
+    for (const g of groups) {
+      if (g.model === reference) continue;
+      const a = of(g, reference);
+      if (!a.length) continue;
+      const diffs = await pairedDifferencesAsync(designCells(a, g.attribute), designCells(of(g), g.attribute), classCount(g.attribute), {
+        resamples: LOOK_RESAMPLES,
+        level: req.level,
+        seed: req.seed,
+        key: `look|${groupText(g)}|${g.model}`,
+        target: req.intervalTarget,
+        paired: true,
+        method: method(g.modality),
+      });
+      for (const m of req.target.metrics) {
+        const d = diffs[m];
+        if (!d) continue;
+        rows.push({ model: `${g.model} − ${reference}`, group: groupText(g), metric: m, estimate: d.delta, lo: d.lo, hi: d.hi, decided: d.lo > 0 || d.hi < 0 });
+      }
+    }
+    return rows;
+  });
+
+/** The reference of an A-vs-B run: the first model launched (its rows were planned first). */
+async function firstModel(prisma: PrismaClient, runId: string): Promise<string | null> {
+  const q = await prisma.query.findFirst({ where: { runId }, orderBy: { id: "asc" }, select: { modelConfig: { select: { slug: true } } } });
+  return q?.modelConfig.slug ?? null;
+}
+
+/** Registers the look with the engine: the server's instrumentation and the CLI's commands call this once. */
+export function registerLooks(): void {
+  registerLookEvaluator(DEFAULT_SUITE_ID, factOrFairLook);
+}

@@ -1,0 +1,125 @@
+// Audits that stop when the answer is clear (DESIGN.md §12, docs/scoring.md "Adaptive runs"), client-safe: the
+// launch form, the CLI, the API, the engine and the simulation read these same definitions.
+//
+// The design is group-sequential and fixed before the first call: the full plan (the preset: the cap) is cut into
+// waves, each a random, stratified, growing prefix of it; after each wave ("a look") the scores' intervals are
+// computed at that look's level and the run stops when its target is met, else the next wave is released. The
+// levels come from Bonferroni alpha spending: look j spends α_j of α = 0.05, Σ α_j = α, so the probability that the
+// interval reported at whichever look the run stops misses its truth is at most Σ_j P(look j's interval misses) ≤ α
+// — whatever the stopping rule, the dependence between looks or how often anyone watched. Unequal shares put most
+// of α where a run is expected to stop (Bonferroni allows any split fixed in advance).
+import { BOOTSTRAP_METRICS, type BootstrapMetric } from "./design";
+
+/** α of the whole design: a stopped run's intervals cover with at least 1 − α. */
+export const ADAPTIVE_ALPHA = 0.05;
+
+export interface LookSchedule {
+  /** cumulative share of the plan released by each look, increasing, the last 1 (the cap) */
+  fractions: readonly number[];
+  /** share of α each look spends, summing to 1 */
+  alphaShares: readonly number[];
+}
+
+/**
+ * The default design: four looks at 8, 24, 50 and 100 % of the plan. 70 % of α is spent at 24 % (interval level
+ * 96.5 %), where a FACT-OR-FAIR paper preset's ±0.05 target is met (bench:adaptive); the other looks spend 10 % each
+ * (level 99.5 %): the first lets a clear A-vs-B difference stop within a tenth of the plan, the later ones carry a
+ * harder target on to the cap. Fewer looks keep each look's share large (five equal looks would need 99 % intervals
+ * everywhere, about 30 % more items for the same width).
+ */
+export const DEFAULT_SCHEDULE: LookSchedule = {
+  fractions: [0.08, 0.24, 0.5, 1],
+  alphaShares: [0.1, 0.7, 0.1, 0.1],
+};
+
+/** Each look's interval level, 1 − α·share. */
+export function lookLevels(schedule: LookSchedule = DEFAULT_SCHEDULE, alpha = ADAPTIVE_ALPHA): number[] {
+  return schedule.alphaShares.map((s) => 1 - alpha * s);
+}
+
+/** How many of a stratum's n items are released by each look: ⌈f·n⌉, at least one, never fewer than before. */
+export function waveSizes(n: number, schedule: LookSchedule = DEFAULT_SCHEDULE): number[] {
+  let prev = 0;
+  return schedule.fractions.map((f) => (prev = Math.min(n, Math.max(prev, 1, Math.ceil(f * n - 1e-9)))));
+}
+
+/** The wave (1-based) of the item at `rank` (0-based) of a stratum of n in the released order. */
+export function waveOfRank(rank: number, n: number, schedule: LookSchedule = DEFAULT_SCHEDULE): number {
+  const sizes = waveSizes(n, schedule);
+  const j = sizes.findIndex((s) => rank < s);
+  return (j < 0 ? sizes.length - 1 : j) + 1;
+}
+
+/** What a run stops on. */
+export type AdaptiveTarget =
+  /** every targeted score's interval is at most ±h (h per metric; a metric without one is not targeted) */
+  | { kind: "halfwidth"; halfwidth: Partial<Record<BootstrapMetric, number>> }
+  /** every compared model differs from the first (the reference) on each of these metrics: the difference's interval excludes 0 */
+  | { kind: "decided"; metrics: BootstrapMetric[] };
+
+const METRIC_ALIASES: Record<string, BootstrapMetric> = { sfact: "sFact", se: "sE", skld: "sKLD", sfair: "sFair", d: "distance", distance: "distance" };
+const metricOf = (s: string): BootstrapMetric => {
+  const m = METRIC_ALIASES[s.trim().toLowerCase().replace(/[_\s]/g, "")];
+  if (!m) throw new Error(`unknown score "${s.trim()}": one of sFact, sE, sKLD, sFair, d`);
+  return m;
+};
+
+/**
+ * Reads a target as written on the command line or in the API: `halfwidth<=0.05` (every score ±0.05),
+ * `halfwidth<=0.05,sKLD<=0.08` (per-score overrides), `sE<=0.03,sFact<=0.05` (only those scores), or
+ * `decided:sFact,sE` (A vs B). Throws with a readable message.
+ */
+export function parseUntil(text: string): AdaptiveTarget {
+  const t = text.trim();
+  if (t.length > 200) throw new Error("the target is too long");
+  const decided = /^decided\s*[:=]\s*(.+)$/i.exec(t);
+  if (decided) {
+    const metrics = [...new Set(decided[1].split(/[,+]/).map(metricOf))];
+    return { kind: "decided", metrics };
+  }
+  const halfwidth: Partial<Record<BootstrapMetric, number>> = {};
+  const clauses = t.split(",").map((c) => c.trim());
+  if (!clauses.length || clauses.some((c) => !c)) throw new Error('write the target as "halfwidth<=0.05", "sE<=0.03,sFact<=0.05" or "decided:sFact,sE"');
+  let all: number | null = null;
+  for (const c of clauses) {
+    const m = /^([A-Za-z_]+)\s*<=\s*([0-9]*\.?[0-9]+)$/.exec(c);
+    if (!m) throw new Error(`cannot read "${c}": write e.g. "halfwidth<=0.05" or "sKLD<=0.08"`);
+    const h = Number(m[2]);
+    if (!(h > 0 && h <= 0.5)) throw new Error(`a half-width must be in (0, 0.5]: ${c}`);
+    if (m[1].toLowerCase() === "halfwidth") all = h;
+    else halfwidth[metricOf(m[1])] = h;
+  }
+  if (all !== null) for (const m of BOOTSTRAP_METRICS) halfwidth[m] ??= all;
+  return { kind: "halfwidth", halfwidth };
+}
+
+export function formatUntil(t: AdaptiveTarget): string {
+  if (t.kind === "decided") return `decided:${t.metrics.join(",")}`;
+  const entries = BOOTSTRAP_METRICS.filter((m) => t.halfwidth[m] !== undefined).map((m) => [m, t.halfwidth[m]!] as const);
+  const values = new Set(entries.map(([, h]) => h));
+  if (entries.length === BOOTSTRAP_METRICS.length && values.size === 1) return `halfwidth<=${entries[0][1]}`;
+  return entries.map(([m, h]) => `${m}<=${h}`).join(",");
+}
+
+/** One targeted score's interval at a look. */
+export interface LookInterval {
+  metric: BootstrapMetric;
+  /** which group (model, test, context, attribute …) in words */
+  group: string;
+  lo: number;
+  hi: number;
+}
+
+/** The widest targeted interval relative to its target, and whether every one is within it. */
+export function halfwidthVerdict(intervals: readonly LookInterval[], target: Extract<AdaptiveTarget, { kind: "halfwidth" }>) {
+  let met = true;
+  let widest: { metric: BootstrapMetric; group: string; halfwidth: number; target: number } | null = null;
+  for (const i of intervals) {
+    const h = target.halfwidth[i.metric];
+    if (h === undefined) continue;
+    const hw = (i.hi - i.lo) / 2;
+    if (hw > h + 1e-12) met = false;
+    if (!widest || hw / h > widest.halfwidth / widest.target) widest = { metric: i.metric, group: i.group, halfwidth: hw, target: h };
+  }
+  return { met, widest };
+}
