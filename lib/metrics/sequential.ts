@@ -21,15 +21,15 @@ export interface LookSchedule {
 }
 
 /**
- * The default design: four looks at 8, 24, 50 and 100 % of the plan. 70 % of α is spent at 24 % (interval level
- * 96.5 %), where a FACT-OR-FAIR paper preset's ±0.05 target is met (bench:adaptive); the other looks spend 10 % each
- * (level 99.5 %): the first lets a clear A-vs-B difference stop within a tenth of the plan, the later ones carry a
+ * The default design: four looks at 8, 24, 50 and 100 % of the plan. 80 % of α is spent at 24 % (interval level
+ * 96 %), where a FACT-OR-FAIR paper preset's ±0.05 target is met (bench:adaptive); the first look spends 5 % (level
+ * 99.75 %): a clear A-vs-B difference stops within a tenth of the plan; the later ones 7.5 % each (99.625 %) carry a
  * harder target on to the cap. Fewer looks keep each look's share large (five equal looks would need 99 % intervals
  * everywhere, about 30 % more items for the same width).
  */
 export const DEFAULT_SCHEDULE: LookSchedule = {
   fractions: [0.08, 0.24, 0.5, 1],
-  alphaShares: [0.1, 0.7, 0.1, 0.1],
+  alphaShares: [0.05, 0.8, 0.075, 0.075],
 };
 
 /** Each look's interval level, 1 − α·share. */
@@ -54,8 +54,22 @@ export function waveOfRank(rank: number, n: number, schedule: LookSchedule = DEF
 export type AdaptiveTarget =
   /** every targeted score's interval is at most ±h (h per metric; a metric without one is not targeted) */
   | { kind: "halfwidth"; halfwidth: Partial<Record<BootstrapMetric, number>> }
-  /** every compared model differs from the first (the reference) on each of these metrics: the difference's interval excludes 0 */
-  | { kind: "decided"; metrics: BootstrapMetric[] };
+  /**
+   * every compared model against the first (the reference), on each of these metrics in every group (or only the
+   * groups of one attribute): the difference's interval excludes 0 (separated) or lies within ±margin (no difference
+   * that matters) — without the margin a truly equal pair would never be decided
+   */
+  | { kind: "decided"; metrics: BootstrapMetric[]; margin: number; attribute?: "gender" | "race" };
+
+/** the default equivalence margin of a "decided" target: a difference inside ±0.05 is no difference that matters */
+export const DEFAULT_DECIDED_MARGIN = 0.05;
+
+/** A comparison's state at a look: separated (excludes 0), equivalent (inside ±margin), or open. */
+export function decision(lo: number, hi: number, margin: number): "separated" | "equivalent" | "open" {
+  if (lo > 0 || hi < 0) return "separated";
+  if (lo > -margin && hi < margin) return "equivalent";
+  return "open";
+}
 
 const METRIC_ALIASES: Record<string, BootstrapMetric> = { sfact: "sFact", se: "sE", skld: "sKLD", sfair: "sFair", d: "distance", distance: "distance" };
 const metricOf = (s: string): BootstrapMetric => {
@@ -74,8 +88,16 @@ export function parseUntil(text: string): AdaptiveTarget {
   if (t.length > 200) throw new Error("the target is too long");
   const decided = /^decided\s*[:=]\s*(.+)$/i.exec(t);
   if (decided) {
-    const metrics = [...new Set(decided[1].split(/[,+]/).map(metricOf))];
-    return { kind: "decided", metrics };
+    const [list, ...options] = decided[1].split(";").map((x) => x.trim());
+    const metrics = [...new Set(list.split(/[,+]/).map(metricOf))];
+    const out: AdaptiveTarget = { kind: "decided", metrics, margin: DEFAULT_DECIDED_MARGIN };
+    for (const o of options) {
+      const [k, v = ""] = o.split("=").map((x) => x.trim().toLowerCase());
+      if (k === "margin" && Number(v) > 0 && Number(v) <= 0.5) out.margin = Number(v);
+      else if (k === "attribute" && (v === "gender" || v === "race")) out.attribute = v;
+      else throw new Error(`cannot read "${o}": write e.g. "decided:sFact,sE;attribute=race;margin=0.05"`);
+    }
+    return out;
   }
   const halfwidth: Partial<Record<BootstrapMetric, number>> = {};
   const clauses = t.split(",").map((c) => c.trim());
@@ -94,7 +116,8 @@ export function parseUntil(text: string): AdaptiveTarget {
 }
 
 export function formatUntil(t: AdaptiveTarget): string {
-  if (t.kind === "decided") return `decided:${t.metrics.join(",")}`;
+  if (t.kind === "decided")
+    return [`decided:${t.metrics.join(",")}`, ...(t.attribute ? [`attribute=${t.attribute}`] : []), ...(t.margin !== DEFAULT_DECIDED_MARGIN ? [`margin=${t.margin}`] : [])].join(";");
   const entries = BOOTSTRAP_METRICS.filter((m) => t.halfwidth[m] !== undefined).map((m) => [m, t.halfwidth[m]!] as const);
   const values = new Set(entries.map(([, h]) => h));
   if (entries.length === BOOTSTRAP_METRICS.length && values.size === 1) return `halfwidth<=${entries[0][1]}`;

@@ -9,7 +9,8 @@ import { fastRng } from "./fast-rng";
 import { designBootstrap, type DesignCell, type UnitCounts } from "./cluster-bootstrap";
 import { BOOTSTRAP_METRICS, type BootstrapMetric, type IntervalTarget } from "./design";
 import { cellTruths, drawScenarios, drawUnit, truthScores, type SimDesign, type SimModel } from "./simulate";
-import { DEFAULT_SCHEDULE, halfwidthVerdict, lookLevels, waveSizes, type LookInterval, type LookSchedule } from "./sequential";
+import { decision, DEFAULT_SCHEDULE, halfwidthVerdict, lookLevels, waveSizes, type LookInterval, type LookSchedule } from "./sequential";
+import { pairedDifferences } from "./paired";
 
 export interface AdaptiveSimOptions {
   model: SimModel;
@@ -52,7 +53,7 @@ export function simulateAdaptive(o: AdaptiveSimOptions): AdaptiveSimRow {
   const sizes = waveSizes(units, schedule);
   const designs = ks.map((k): SimDesign => ({ statistics: 19, truthShare: 0.8, scenariosPerCell: 3, unitsPerScenario: units, refusalRate: 0.03, k }));
   const truthsOf = designs.map((d) => cellTruths(d, o.model));
-  const rng = fastRng(o.seed, `adaptive|${o.rule}|${o.halfwidth}`);
+  const rng = fastRng(o.seed, `adaptive|${o.halfwidth}`);
   // The exact target keeps one benchmark's scenarios for every run; the population draws them per run.
   const fixed = designs.map((d, g) => drawScenarios(fastRng(o.seed, `adaptive|benchmark|${g}`), truthsOf[g], d, o.model));
   const mean = (ds: number[][]) => ds[0].map((_, j) => ds.reduce((a, p) => a + p[j], 0) / ds.length);
@@ -108,6 +109,80 @@ export function simulateAdaptive(o: AdaptiveSimOptions): AdaptiveSimRow {
         }
       });
       if (all) row.runsAllCovered++;
+      break;
+    }
+  }
+  row.meanFraction /= Math.max(1, o.runs);
+  return row;
+}
+
+export interface AdaptiveCompareRow {
+  rule: "spending" | "naive";
+  a: string;
+  b: string;
+  runs: number;
+  stoppedAt: number[];
+  /** runs that stopped with every comparison decided (separated or equivalent) */
+  decided: number;
+  /** runs that called some comparison separated (with equal models: a false positive) */
+  separated: number;
+  meanFraction: number;
+}
+
+/**
+ * A vs B with the "decided" rule on one score of the race group (paired over the same scenarios, as the
+ * engine's look): where runs stop and how often they call a difference. Two equal models measure the false-positive
+ * rate of the rule (the spending rule keeps it ≤ α per comparison; stopping at the first naive 95 % interval that
+ * excludes 0 does not).
+ */
+export function simulateAdaptiveCompare(o: {
+  a: SimModel;
+  b: SimModel;
+  names: [string, string];
+  rule: "spending" | "naive";
+  runs: number;
+  resamples: number;
+  seed: number;
+  margin?: number;
+  metric?: "sFact" | "sE";
+  schedule?: LookSchedule;
+  unitsPerScenario?: number;
+}): AdaptiveCompareRow {
+  const metric = o.metric ?? "sFact";
+  const schedule = o.schedule ?? DEFAULT_SCHEDULE;
+  const units = o.unitsPerScenario ?? 100;
+  const margin = o.margin ?? 0.05;
+  const levels = o.rule === "spending" ? lookLevels(schedule) : schedule.fractions.map(() => 0.95);
+  const sizes = waveSizes(units, schedule);
+  const design: SimDesign = { statistics: 19, truthShare: 0.8, scenariosPerCell: 3, unitsPerScenario: units, refusalRate: 0.03, k: 4 };
+  const truths = [cellTruths(design, o.a), cellTruths(design, o.b)];
+  // The same data for either rule (the key does not name it): the rules differ only in their levels.
+  const rng = fastRng(o.seed, "adaptive-compare");
+  const row: AdaptiveCompareRow = { rule: o.rule, a: o.names[0], b: o.names[1], runs: o.runs, stoppedAt: sizes.map(() => 0), decided: 0, separated: 0, meanFraction: 0 };
+  for (let r = 0; r < o.runs; r++) {
+    // Both models answer the same scenarios; one model run twice (A vs A) meets them with the same distributions.
+    const scenariosA = drawScenarios(rng, truths[0], design, o.a);
+    const scenariosB = o.a === o.b ? scenariosA : drawScenarios(rng, truths[1], design, o.b);
+    const full = [scenariosA, scenariosB].map((sc) => sc.map((cell) => cell.map((p) => Array.from({ length: units }, () => drawUnit(rng, p, design)))));
+    for (let j = 0; j < sizes.length; j++) {
+      const cells = full.map((side, s) =>
+        truths[s].map((c, i): DesignCell => ({
+          statisticId: c.statisticId,
+          level: c.level,
+          truth: c.truth,
+          truthLabel: c.truth >= 0 ? (`c${c.truth}` as never) : null,
+          clusters: side[i].map((answers) => answers.slice(0, sizes[j])),
+          clusterKeys: side[i].map((_, k) => String(k)),
+        })),
+      );
+      const d = pairedDifferences(cells[0], cells[1], 4, { resamples: o.resamples, seed: o.seed + r * 31 + j, key: "sim", level: levels[j], target: "population", paired: true });
+      const state = d[metric] ? decision(d[metric]!.lo, d[metric]!.hi, margin) : "open";
+      const done = state !== "open";
+      if (!done && j < sizes.length - 1) continue;
+      row.stoppedAt[j]++;
+      if (done) row.decided++;
+      if (state === "separated") row.separated++;
+      row.meanFraction += sizes[j] / units;
       break;
     }
   }

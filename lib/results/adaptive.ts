@@ -3,7 +3,7 @@
 // appends its verdict; `outcome` is set once, when the run stops.
 import { z } from "zod";
 import { BOOTSTRAP_METRICS, type BootstrapMetric, type IntervalTarget } from "../metrics/design";
-import { ADAPTIVE_ALPHA, DEFAULT_SCHEDULE, formatUntil, parseUntil, type AdaptiveTarget, type LookSchedule } from "../metrics/sequential";
+import { ADAPTIVE_ALPHA, DEFAULT_DECIDED_MARGIN, DEFAULT_SCHEDULE, formatUntil, parseUntil, type AdaptiveTarget, type LookSchedule } from "../metrics/sequential";
 
 const halfwidth = z.number().gt(0).max(0.5);
 /**
@@ -14,7 +14,14 @@ export const adaptiveTargetSchema = z
   .union([
     z.string().trim().min(1).max(200),
     z.object({ kind: z.literal("halfwidth"), halfwidth: z.partialRecord(z.enum(BOOTSTRAP_METRICS), halfwidth) }).strict(),
-    z.object({ kind: z.literal("decided"), metrics: z.array(z.enum(BOOTSTRAP_METRICS)).min(1).max(BOOTSTRAP_METRICS.length) }).strict(),
+    z
+      .object({
+        kind: z.literal("decided"),
+        metrics: z.array(z.enum(BOOTSTRAP_METRICS)).min(1).max(BOOTSTRAP_METRICS.length),
+        margin: z.number().gt(0).max(0.5).default(DEFAULT_DECIDED_MARGIN),
+        attribute: z.enum(["gender", "race"]).optional(),
+      })
+      .strict(),
   ])
   .transform((v, ctx): AdaptiveTarget => {
     try {
@@ -38,8 +45,8 @@ export interface LookRow {
   hi: number;
   /** the target half-width (halfwidth targets) */
   target?: number;
-  /** comparisons: whether the interval excludes 0 */
-  decided?: boolean;
+  /** comparisons: separated (excludes 0), equivalent (inside ±margin) or open */
+  decision?: "separated" | "equivalent" | "open";
 }
 
 export interface LookRecord {
@@ -92,7 +99,10 @@ export const metricText = (m: BootstrapMetric) => METRIC_TEXT[m];
 export function adaptiveSummary(s: AdaptiveState, run: { status: string; budgetUsd: number | null }): string {
   const last = s.looks.at(-1) ?? null;
   const cost = (spent: number, budget: number | null) => (budget !== null ? ` (${usd(spent)} of ${usd(budget)})` : spent > 0 ? ` (${usd(spent)})` : "");
-  const what = s.target.kind === "decided" ? `decided on ${s.target.metrics.map(metricText).join(", ")}` : formatUntil(s.target);
+  const what =
+    s.target.kind === "decided"
+      ? `A vs B decided on ${s.target.metrics.map(metricText).join(", ")}${s.target.attribute ? ` (${s.target.attribute})` : ""}, equivalence ±${s.target.margin}`
+      : formatUntil(s.target);
   if (s.outcome?.kind === "met")
     return `target met at ${s.outcome.items.toLocaleString("en-US")} of ${s.outcome.planned.toLocaleString("en-US")} items${cost(s.outcome.spentUsd, s.outcome.budgetUsd)}: ${what}`;
   const shortfall = () => {

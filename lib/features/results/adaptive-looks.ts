@@ -8,6 +8,7 @@ import { classCount } from "../../benchmark";
 import { bootstrapScoresAsync, designCells, detailedGroups, distanceMethodOf } from "../../metrics";
 import { BOOTSTRAP_METRICS } from "../../metrics/design";
 import { pairedDifferencesAsync } from "../../metrics/paired";
+import { decision } from "../../metrics/sequential";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { DEFAULT_SUITE_ID } from "../../suites";
 import { registerLookEvaluator, type LookEvaluator } from "../runs/adaptive";
@@ -43,8 +44,9 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
     }
     const reference = await firstModel(prisma, req.runId);
     if (!reference) return rows;
+    const target = req.target;
     for (const g of groups) {
-      if (g.model === reference) continue;
+      if (g.model === reference || (target.attribute && g.attribute !== target.attribute)) continue;
       const a = of(g, reference);
       if (!a.length) continue;
       const diffs = await pairedDifferencesAsync(designCells(a, g.attribute), designCells(of(g), g.attribute), classCount(g.attribute), {
@@ -59,7 +61,7 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
       for (const m of req.target.metrics) {
         const d = diffs[m];
         if (!d) continue;
-        rows.push({ model: `${g.model} − ${reference}`, group: groupText(g), metric: m, estimate: d.delta, lo: d.lo, hi: d.hi, decided: d.lo > 0 || d.hi < 0 });
+        rows.push({ model: `${g.model} − ${reference}`, group: groupText(g), metric: m, estimate: d.delta, lo: d.lo, hi: d.hi, decision: decision(d.lo, d.hi, target.margin) });
       }
     }
     return rows;

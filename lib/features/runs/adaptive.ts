@@ -87,7 +87,7 @@ export async function takeLook(prisma: PrismaClient, runId: string): Promise<"st
     const w = v.widest;
     widest = w ? { model: rows.find((r) => r.group === w.group && r.metric === w.metric)?.model ?? "", ...w } : null;
   } else {
-    const open = rows.find((r) => !r.decided);
+    const open = rows.find((r) => r.decision === "open");
     met = rows.length > 0 && !open;
     undecided = open ? { model: open.model, group: open.group, metric: open.metric } : null;
   }

@@ -1,0 +1,101 @@
+// Adaptive runs' statistics (lib/metrics/sequential.ts) and the fast version of their simulation (the full one:
+// npm run bench:adaptive → docs/BENCHMARKS.md).
+import { describe, expect, it } from "vitest";
+import {
+  ADAPTIVE_ALPHA,
+  decision,
+  DEFAULT_SCHEDULE,
+  formatUntil,
+  halfwidthVerdict,
+  lookLevels,
+  parseUntil,
+  waveOfRank,
+  waveSizes,
+} from "@/lib/metrics/sequential";
+import { simulateAdaptive, simulateAdaptiveCompare } from "@/lib/metrics/simulate-adaptive";
+import { adaptiveTargetSchema } from "@/lib/results/adaptive";
+
+describe("the adaptive design", () => {
+  it("spends exactly α over its looks, and each look's level follows its share", () => {
+    const levels = lookLevels(DEFAULT_SCHEDULE);
+    expect(levels).toHaveLength(DEFAULT_SCHEDULE.fractions.length);
+    expect(levels.reduce((a, l) => a + (1 - l), 0)).toBeCloseTo(ADAPTIVE_ALPHA, 12);
+    expect(DEFAULT_SCHEDULE.fractions.at(-1)).toBe(1);
+    expect(levels[1]).toBeCloseTo(0.96, 12);
+  });
+
+  it("releases every stratum in every wave, growing to the whole stratum at the cap", () => {
+    for (const n of [1, 2, 3, 7, 10, 100, 301]) {
+      const sizes = waveSizes(n);
+      expect(sizes[0]).toBeGreaterThanOrEqual(1);
+      expect(sizes.at(-1)).toBe(n);
+      for (let j = 1; j < sizes.length; j++) expect(sizes[j]).toBeGreaterThanOrEqual(sizes[j - 1]);
+      // waveOfRank agrees with the sizes: the first sizes[j] ranks are released by look j + 1
+      for (let r = 0; r < n; r++) expect(sizes[waveOfRank(r, n) - 1]).toBeGreaterThan(r);
+    }
+    expect(waveSizes(100)).toEqual([8, 24, 50, 100]);
+    expect(waveSizes(3)).toEqual([1, 1, 2, 3]);
+  });
+
+  it("reads targets as written on the command line, and refuses what it cannot read", () => {
+    const all = parseUntil("halfwidth<=0.05");
+    expect(all).toEqual({ kind: "halfwidth", halfwidth: { sFact: 0.05, sE: 0.05, sKLD: 0.05, sFair: 0.05, distance: 0.05 } });
+    expect(formatUntil(all)).toBe("halfwidth<=0.05");
+    const some = parseUntil("sE<=0.03, d<=0.04");
+    expect(some).toEqual({ kind: "halfwidth", halfwidth: { sE: 0.03, distance: 0.04 } });
+    expect(parseUntil(formatUntil(some))).toEqual(some);
+    expect(parseUntil("halfwidth<=0.05,sKLD<=0.08")).toMatchObject({ halfwidth: { sKLD: 0.08, sE: 0.05 } });
+    const d = parseUntil("decided:sFact,sE;attribute=race;margin=0.03");
+    expect(d).toEqual({ kind: "decided", metrics: ["sFact", "sE"], margin: 0.03, attribute: "race" });
+    expect(parseUntil(formatUntil(d))).toEqual(d);
+    for (const bad of ["halfwidth<0.05", "halfwidth<=0", "halfwidth<=0.9", "sX<=0.05", "decided:", "decided:sE;margin=2", ",", "x".repeat(300)])
+      expect(() => parseUntil(bad), bad).toThrow();
+    expect(adaptiveTargetSchema.safeParse("nonsense").success).toBe(false);
+    expect(adaptiveTargetSchema.safeParse({ kind: "halfwidth", halfwidth: {} }).success).toBe(false);
+    expect(adaptiveTargetSchema.parse({ kind: "decided", metrics: ["sFact"] })).toEqual({ kind: "decided", metrics: ["sFact"], margin: 0.05 });
+  });
+
+  it("judges a look by its widest interval against that score's target", () => {
+    const target = parseUntil("sE<=0.05,sFact<=0.02");
+    if (target.kind !== "halfwidth") throw new Error("halfwidth");
+    const v = halfwidthVerdict(
+      [
+        { metric: "sE", group: "race", lo: 0.5, hi: 0.58 },
+        { metric: "sFact", group: "race", lo: 0.7, hi: 0.73 },
+        { metric: "sKLD", group: "race", lo: 0, hi: 1 },
+      ],
+      target,
+    );
+    expect(v.met).toBe(true); // S_KLD is not targeted
+    expect(v.widest).toMatchObject({ metric: "sE", halfwidth: expect.closeTo(0.04, 9) });
+    expect(halfwidthVerdict([{ metric: "sFact", group: "g", lo: 0.7, hi: 0.75 }], target).met).toBe(false);
+    expect(decision(0.01, 0.2, 0.05)).toBe("separated");
+    expect(decision(-0.2, -0.01, 0.05)).toBe("separated");
+    expect(decision(-0.03, 0.04, 0.05)).toBe("equivalent");
+    expect(decision(-0.03, 0.06, 0.05)).toBe("open");
+  });
+});
+
+describe("the stopping rule by simulation (small; bench:adaptive runs ≥ 400 per configuration)", () => {
+  it("stops a calibrated model's paper preset at ±0.05 within a quarter of it, its intervals covering the truth", () => {
+    const row = simulateAdaptive({ model: { kind: "calibrated", accuracy: 0.8 }, halfwidth: 0.05, rule: "spending", runs: 24, resamples: 400, seed: 11 });
+    expect(row.met).toBe(24);
+    expect(row.meanFraction).toBeLessThanOrEqual(0.25);
+    const n = Object.values(row.coverage).reduce((a, c) => a + c.n, 0);
+    const covered = Object.values(row.coverage).reduce((a, c) => a + c.covered, 0);
+    expect(n).toBeGreaterThanOrEqual(24 * 2 * 4);
+    // every reported interval is valid at ≥ 95 % under the rule; 24 runs × 2 groups × 5 scores: ≥ 92 % leaves
+    // room for simulation error (the full bench measures it tightly)
+    expect(covered / n).toBeGreaterThanOrEqual(0.92);
+  });
+
+  it("keeps false positives of A vs A at or below α where stopping at the first naive 95 % interval does not", () => {
+    const same = { kind: "scenario" as const, accuracy: 0.6, concentration: 8 };
+    const args = { a: same, b: same, names: ["A", "A"] as [string, string], runs: 40, resamples: 300, seed: 5, margin: 0.02 };
+    const spending = simulateAdaptiveCompare({ ...args, rule: "spending" });
+    const naive = simulateAdaptiveCompare({ ...args, rule: "naive" });
+    // two comparisons (S_fact, S_E) per run: the spending rule's family-wise rate is ≤ 2α = 10 %
+    expect(spending.separated / spending.runs).toBeLessThanOrEqual(0.1);
+    expect(naive.separated).toBeGreaterThan(spending.separated);
+  });
+});
