@@ -7,6 +7,7 @@ import { ItemList } from "./item-list";
 import { Alert } from "@/components/ui/alert";
 import { isLive } from "@/lib/core/run-status";
 import { FailuresPanel } from "./failures-panel";
+import { AdaptiveCard } from "./adaptive-card";
 import { LabellingCard } from "./labelling-card";
 import { ImageGrid } from "./image-grid";
 import { RunProgress } from "./run-progress";
@@ -37,6 +38,8 @@ export function RunView({
     <div className="space-y-6">
       {error && <Alert compact>Live updates failed: {error.message}</Alert>}
       {!imported && <RunProgress run={run} canManage={canManage} control={control} updatedAt={updatedAt} />}
+
+      {run.adaptive && <AdaptiveCard adaptive={run.adaptive} plannedCount={run.adaptive.looks[0]?.planned ?? run.plannedCount} />}
 
       <FailuresPanel runId={run.id} failed={run.failed} failures={run.failures} usageFinding={run.usageFinding} canSeeItems={canExport} />
 

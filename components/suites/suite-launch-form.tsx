@@ -39,6 +39,8 @@ export function SuiteLaunchForm(props: {
   spendingLeft?: number | null;
   /** text-to-image forms: "label automatically", with how many label workers are alive now */
   autoLabel?: { workers: number } | null;
+  /** whether this form's runs can stop on a target (adaptive runs; the preset is then the cap) */
+  adaptive?: boolean;
 }) {
   const [state, action, pending] = useActionState<LaunchState, FormData>(launchSuiteRun, {});
   const models = useModelChoice(props.suite.id, props.variant, props.models);
@@ -278,6 +280,25 @@ export function SuiteLaunchForm(props: {
           />
           {err("budgetUsd") && <span className="text-xs text-red-700">{err("budgetUsd")}</span>}
         </label>
+        {props.adaptive && (
+          <label className="flex flex-col gap-1 text-sm">
+            Stop when (optional)
+            <Input
+              type="text"
+              name="until"
+              maxLength={200}
+              placeholder="halfwidth<=0.05"
+              aria-describedby="until-help"
+              aria-invalid={!!err("until")}
+              className={`w-56 rounded-md border px-2 py-1 font-mono ${err("until") ? "border-red-500" : "border-slate-300"}`}
+            />
+            <span id="until-help" className="max-w-xs text-xs text-slate-500">
+              Adaptive: the preset becomes the cap. <code>halfwidth&lt;=0.05</code> stops when every subjective score is known to ±0.05;{" "}
+              <code>decided:sFact,sE</code> when each model vs the first is decided. Its intervals stay valid however often you look.
+            </span>
+            {err("until") && <span className="text-xs text-red-700">{err("until")}</span>}
+          </label>
+        )}
         <label className="flex flex-col gap-1 text-sm">
           Name (optional)
           <Input type="text" name="name" maxLength={200} className="w-72 rounded-md border border-slate-300 px-2 py-1" />

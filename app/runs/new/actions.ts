@@ -10,6 +10,7 @@ import { DomainError } from "@/lib/core/errors";
 import { findSuite } from "@/lib/suites";
 import { launchVariant } from "@/lib/suites/launch-variants";
 import { fieldErrorsOf } from "@/lib/validation/friendly";
+import { adaptiveTargetSchema } from "@/lib/results/adaptive";
 
 export interface LaunchState {
   message?: string;
@@ -27,6 +28,8 @@ const suiteFormSchema = z.object({
   contentVersion: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.string().trim().max(120).optional()),
   /** a checkbox: "on" when ticked, absent otherwise */
   autoLabel: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+  /** adaptive: stop when this target is met (empty: a run of fixed size) */
+  until: z.preprocess((v) => (v === "" || v == null ? undefined : v), adaptiveTargetSchema.optional()),
 });
 
 /** Launches a run of any suite with its generic form: the variant's fields (and fixed values), checked by the suite's schema. */
@@ -43,6 +46,7 @@ export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promis
     name: form.get("name") ?? "",
     contentVersion: form.get("contentVersion"),
     autoLabel: form.get("autoLabel"),
+    until: form.get("until"),
   });
   if (!parsed.success) return { message: "Please fix the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues) };
   const f = parsed.data;
@@ -65,6 +69,7 @@ export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promis
       autoLabel: f.autoLabel,
       name: f.name,
       contentVersion: f.contentVersion,
+      ...(f.until ? { until: f.until } : {}),
     });
     runId = run.id;
   } catch (e) {

@@ -83,6 +83,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
         helpers={helpers.map((m) => ({ slug: m.slug, label: m.label, keyMissing: keyMissing(m) }))}
         spendingLeft={left}
         autoLabel={modality === "t2i" ? { workers: await liveLabelWorkers(db()) } : null}
+        adaptive={!!suite.adaptiveProblem && suite.adaptiveProblem({ ...(presets[variant.defaultPreset]?.config ?? {}), ...(variant.fixed ?? {}) }) === null}
         contents={contents
           .filter((c) => c.current || c.imported)
           .map((c) => ({

@@ -163,6 +163,12 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
   const content = opts.content ?? opts.benchmark ?? (parsed.contentVersion ? await contentOfVersion(prisma, suite.id, parsed.contentVersion) : suite.content());
   const problem = suite.launchProblem?.(config, content);
   if (problem) throw new DomainError("invalid", problem);
+  if (parsed.until) {
+    const why = suite.adaptiveProblem ? suite.adaptiveProblem(config) : `${suite.name} runs cannot stop on a target yet: launch them at a fixed preset`;
+    if (why) throw new DomainError("invalid", why);
+    if (parsed.until.kind === "decided" && new Set(parsed.models).size < 2)
+      throw new DomainError("invalid", "a run that stops when A vs B is decided needs at least two models (the first is the reference)");
+  }
   const modality = suite.modalityOf(config);
   const models: Array<Awaited<ReturnType<typeof launchModel>>> = [];
   for (const slug of new Set(parsed.models)) models.push(await launchModel(prisma, slug, modality, "audited model"));
@@ -189,12 +195,6 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
       `this launch plans ${total.toLocaleString("en-US")} ${modality === "t2i" ? "images and queries" : "queries"}; one run may plan at most ${cap.toLocaleString("en-US")} (FOF_MAX_QUERIES_PER_RUN). Use fewer repeats or models, or split it into several runs.`,
     );
   if (perModel === 0) throw new DomainError("invalid", "this configuration plans nothing: choose at least one item, test or method");
-  if (parsed.until) {
-    const why = suite.adaptiveProblem ? suite.adaptiveProblem(config) : `${suite.name} runs cannot stop on a target yet: launch them at a fixed preset`;
-    if (why) throw new DomainError("invalid", why);
-    if (parsed.until.kind === "decided" && models.length < 2)
-      throw new DomainError("invalid", "a run that stops when A vs B is decided needs at least two models (the first is the reference)");
-  }
   const version = await withContentionRetry(() => ensureBenchmarkVersion(prisma, content, suite.id));
   const name = parsed.name ?? `${suite.name} · ${models.map((m) => m.label).join(", ")} · ${parsed.preset} · seed ${parsed.seed}`;
   const runModels = helper ? [...models, helper] : models;
