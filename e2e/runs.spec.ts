@@ -89,3 +89,36 @@ test("an OpenAI-compatible model served by the emulator: register it, launch, wa
   await expect(page.getByTestId("raw-output")).toContainText('{"answer":');
   await expect(page.locator("pre").filter({ hasText: "descent." }).first()).toBeVisible();
 });
+
+test("an adaptive run: the paper preset as a cap, stopped when every subjective score is known to ±0.05", async ({ page }) => {
+  await page.goto("/runs/new");
+  await page.locator("form[data-hydrated]").waitFor();
+  for (const box of await page.locator('input[name="models"]:checked').all()) await box.uncheck();
+  await page.locator('input[name="models"][value="baseline:calibrated:0.8"]').check();
+  await page.getByLabel("Preset").selectOption("paper");
+  for (const box of await page.locator('input[name="contexts"]').all()) {
+    if ((await box.getAttribute("value")) === "baseline") await box.check();
+    else await box.uncheck();
+  }
+  // A target it cannot read is refused on the form, before anything is created.
+  await page.getByLabel("Stop when (optional)").fill("halfwidth<0.05");
+  await page.getByRole("button", { name: "Launch run" }).click();
+  await expect(page.getByText(/cannot read "halfwidth<0.05"/)).toBeVisible();
+  await page.getByLabel("Stop when (optional)").fill("halfwidth<=0.05");
+  await page.getByRole("button", { name: "Launch run" }).click();
+  await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/, { timeout: 30_000 });
+  await expect(page.getByTestId("adaptive-state")).toHaveText("target met", { timeout: 120_000 });
+  // 19 statistics × 2 levels × 3 scenarios × 100 answers + 228 objective = 11,628 planned; met at the second look.
+  const summary = await page.getByTestId("adaptive-summary").innerText();
+  const [, used, cap] = /^target met at ([\d,]+) of ([\d,]+) items: halfwidth<=0\.05$/.exec(summary) ?? [];
+  expect(cap).toBe("11,628");
+  expect(Number(used.replace(/,/g, ""))).toBeLessThanOrEqual(11_628 / 4);
+  // Every reported interval within ±0.05, at the look's level.
+  const rows = page.getByTestId("adaptive-rows").locator("tbody tr");
+  expect(await rows.count()).toBeGreaterThan(0);
+  for (const text of await rows.allInnerTexts()) {
+    const [, hw] = /±(0\.\d+) \/ ±0\.05/.exec(text) ?? [];
+    expect(Number(hw)).toBeLessThanOrEqual(0.05);
+  }
+  await expect(page.getByText("completed", { exact: true })).toBeVisible({ timeout: 30_000 });
+});

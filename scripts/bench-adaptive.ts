@@ -47,7 +47,17 @@ function configs(): Config[] {
 function runConfig(c: Config): AdaptiveSimRow | AdaptiveCompareRow {
   if (c.kind === "halfwidth") return simulateAdaptive({ model: MODELS[c.model], halfwidth: c.h, rule: c.rule, runs: RUNS, resamples: RESAMPLES, seed: 2026 });
   const a = MODELS[c.a];
-  return simulateAdaptiveCompare({ a, b: c.a === c.b ? a : MODELS[c.b], names: [c.a, c.b], rule: c.rule, runs: RUNS, resamples: RESAMPLES, seed: 2026, margin: c.margin, metric: c.metric });
+  return simulateAdaptiveCompare({
+    a,
+    b: c.a === c.b ? a : MODELS[c.b],
+    names: [c.a, c.b],
+    rule: c.rule,
+    runs: RUNS,
+    resamples: RESAMPLES,
+    seed: 2026,
+    margin: c.margin,
+    metric: c.metric,
+  });
 }
 
 const pct = (x: number, n: number) => (n ? `${((100 * x) / n).toFixed(1)} %` : "–");
@@ -65,7 +75,9 @@ async function simSection() {
       const child = spawn(process.execPath, [...process.execArgv, process.argv[1], "--part", `${i}/${parts}`], { stdio: ["ignore", "pipe", "inherit"] });
       let text = "";
       child.stdout.on("data", (d: Buffer) => (text += d));
-      return new Promise<string>((resolve, reject) => child.on("close", (code) => (code === 0 ? resolve(text) : reject(new Error(`part ${i} exited ${code}`)))));
+      return new Promise<string>((resolve, reject) =>
+        child.on("close", (code) => (code === 0 ? resolve(text) : reject(new Error(`part ${i} exited ${code}`)))),
+      );
     }),
   );
   const all = outputs

@@ -74,7 +74,9 @@ describe("adaptive runs", () => {
     expect(state.outcome).toMatchObject({ kind: "cap", look: 4, items: 1140 });
     expect(await prisma().outcome.count({ where: { query: { runId: run.id } } })).toBe(1140);
     const summary = (await runSummary(prisma(), run.id))!;
-    expect(summary.adaptive?.summary).toMatch(/^cap reached before the target: widest interval ±0\.\d{3} on S_fact \(baseline:uniform, subjective · baseline · (gender|race); target ±0\.001\)$/);
+    expect(summary.adaptive?.summary).toMatch(
+      /^cap reached before the target: widest interval ±0\.\d{3} on S_fact \(baseline:uniform, subjective · baseline · (gender|race); target ±0\.001\)$/,
+    );
   }, 120_000);
 
   it("stops an A-vs-B run as soon as every comparison is decided", async () => {
@@ -89,17 +91,24 @@ describe("adaptive runs", () => {
     expect(state.outcome).toMatchObject({ kind: "met", look: 1 });
     const rows = state.looks[0].rows;
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ model: "baseline:calibrated:0.8 − baseline:uniform", group: "subjective · baseline · race", metric: "sFact", decision: "separated" });
+    expect(rows[0]).toMatchObject({
+      model: "baseline:calibrated:0.8 − baseline:uniform",
+      group: "subjective · baseline · race",
+      metric: "sFact",
+      decision: "separated",
+    });
     expect(rows[0].lo).toBeGreaterThan(0);
   }, 120_000);
 
   it("refuses a target it cannot keep before anything is created", async () => {
     const before = await prisma().run.count();
     await expect(createRun(prisma(), { models: ["baseline:uniform"], config: small(), seed: 1, until: "halfwidth<0.05" })).rejects.toThrow(/cannot read/);
-    await expect(createRun(prisma(), { models: ["baseline:uniform"], config: small(), seed: 1, until: "decided:sFact" })).rejects.toThrow(/at least two models/);
-    await expect(createRun(prisma(), { models: ["baseline:synthetic-faces"], config: t2iPresetConfig("smoke"), seed: 1, until: "halfwidth<=0.05" })).rejects.toThrow(
-      /text-to-image runs cannot stop on a target yet/,
+    await expect(createRun(prisma(), { models: ["baseline:uniform"], config: small(), seed: 1, until: "decided:sFact" })).rejects.toThrow(
+      /at least two models/,
     );
+    await expect(
+      createRun(prisma(), { models: ["baseline:synthetic-faces"], config: t2iPresetConfig("smoke"), seed: 1, until: "halfwidth<=0.05" }),
+    ).rejects.toThrow(/text-to-image runs cannot stop on a target yet/);
     expect(await prisma().run.count()).toBe(before);
   });
 });

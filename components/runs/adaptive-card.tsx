@@ -23,7 +23,9 @@ export function AdaptiveCard({ adaptive, plannedCount }: { adaptive: Adaptive; p
         <span className="flex items-center gap-2">
           Adaptive target <code className="font-mono text-xs">{adaptive.until}</code>
           <span data-testid="adaptive-state">
-            <Badge tone={tone}>{adaptive.outcome?.kind === "met" ? "target met" : adaptive.outcome ? "cap reached" : `look ${last ? last.look : 0} of ${looks}`}</Badge>
+            <Badge tone={tone}>
+              {adaptive.outcome?.kind === "met" ? "target met" : adaptive.outcome ? "cap reached" : `look ${last ? last.look : 0} of ${looks}`}
+            </Badge>
           </span>
         </span>
       }

@@ -117,7 +117,11 @@ export function parseUntil(text: string): AdaptiveTarget {
 
 export function formatUntil(t: AdaptiveTarget): string {
   if (t.kind === "decided")
-    return [`decided:${t.metrics.join(",")}`, ...(t.attribute ? [`attribute=${t.attribute}`] : []), ...(t.margin !== DEFAULT_DECIDED_MARGIN ? [`margin=${t.margin}`] : [])].join(";");
+    return [
+      `decided:${t.metrics.join(",")}`,
+      ...(t.attribute ? [`attribute=${t.attribute}`] : []),
+      ...(t.margin !== DEFAULT_DECIDED_MARGIN ? [`margin=${t.margin}`] : []),
+    ].join(";");
   const entries = BOOTSTRAP_METRICS.filter((m) => t.halfwidth[m] !== undefined).map((m) => [m, t.halfwidth[m]!] as const);
   const values = new Set(entries.map(([, h]) => h));
   if (entries.length === BOOTSTRAP_METRICS.length && values.size === 1) return `halfwidth<=${entries[0][1]}`;

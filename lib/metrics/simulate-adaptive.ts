@@ -158,7 +158,16 @@ export function simulateAdaptiveCompare(o: {
   const truths = [cellTruths(design, o.a), cellTruths(design, o.b)];
   // The same data for either rule (the key does not name it): the rules differ only in their levels.
   const rng = fastRng(o.seed, "adaptive-compare");
-  const row: AdaptiveCompareRow = { rule: o.rule, a: o.names[0], b: o.names[1], runs: o.runs, stoppedAt: sizes.map(() => 0), decided: 0, separated: 0, meanFraction: 0 };
+  const row: AdaptiveCompareRow = {
+    rule: o.rule,
+    a: o.names[0],
+    b: o.names[1],
+    runs: o.runs,
+    stoppedAt: sizes.map(() => 0),
+    decided: 0,
+    separated: 0,
+    meanFraction: 0,
+  };
   for (let r = 0; r < o.runs; r++) {
     // Both models answer the same scenarios; one model run twice (A vs A) meets them with the same distributions.
     const scenariosA = drawScenarios(rng, truths[0], design, o.a);
@@ -175,7 +184,14 @@ export function simulateAdaptiveCompare(o: {
           clusterKeys: side[i].map((_, k) => String(k)),
         })),
       );
-      const d = pairedDifferences(cells[0], cells[1], 4, { resamples: o.resamples, seed: o.seed + r * 31 + j, key: "sim", level: levels[j], target: "population", paired: true });
+      const d = pairedDifferences(cells[0], cells[1], 4, {
+        resamples: o.resamples,
+        seed: o.seed + r * 31 + j,
+        key: "sim",
+        level: levels[j],
+        target: "population",
+        paired: true,
+      });
       const state = d[metric] ? decision(d[metric]!.lo, d[metric]!.hi, margin) : "open";
       const done = state !== "open";
       if (!done && j < sizes.length - 1) continue;

@@ -3,7 +3,15 @@
 // appends its verdict; `outcome` is set once, when the run stops.
 import { z } from "zod";
 import { BOOTSTRAP_METRICS, type BootstrapMetric, type IntervalTarget } from "../metrics/design";
-import { ADAPTIVE_ALPHA, DEFAULT_DECIDED_MARGIN, DEFAULT_SCHEDULE, formatUntil, parseUntil, type AdaptiveTarget, type LookSchedule } from "../metrics/sequential";
+import {
+  ADAPTIVE_ALPHA,
+  DEFAULT_DECIDED_MARGIN,
+  DEFAULT_SCHEDULE,
+  formatUntil,
+  parseUntil,
+  type AdaptiveTarget,
+  type LookSchedule,
+} from "../metrics/sequential";
 
 const halfwidth = z.number().gt(0).max(0.5);
 /**
@@ -107,7 +115,8 @@ export function adaptiveSummary(s: AdaptiveState, run: { status: string; budgetU
     return `target met at ${s.outcome.items.toLocaleString("en-US")} of ${s.outcome.planned.toLocaleString("en-US")} items${cost(s.outcome.spentUsd, s.outcome.budgetUsd)}: ${what}`;
   const shortfall = () => {
     if (!last) return "no look was taken";
-    if (last.widest) return `widest interval ±${last.widest.halfwidth.toFixed(3)} on ${metricText(last.widest.metric)} (${last.widest.model}, ${last.widest.group}; target ±${last.widest.target})`;
+    if (last.widest)
+      return `widest interval ±${last.widest.halfwidth.toFixed(3)} on ${metricText(last.widest.metric)} (${last.widest.model}, ${last.widest.group}; target ±${last.widest.target})`;
     if (last.undecided) return `not decided on ${metricText(last.undecided.metric)} (${last.undecided.model}, ${last.undecided.group})`;
     return "the target was not met";
   };

@@ -33,7 +33,13 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
     if (req.target.kind === "halfwidth") {
       const wanted = req.target.halfwidth;
       for (const g of groups) {
-        const iv = await bootstrapScoresAsync(of(g), g.attribute, { resamples: LOOK_RESAMPLES, level: req.level, seed: req.seed, target: req.intervalTarget, method: method(g.modality) });
+        const iv = await bootstrapScoresAsync(of(g), g.attribute, {
+          resamples: LOOK_RESAMPLES,
+          level: req.level,
+          seed: req.seed,
+          target: req.intervalTarget,
+          method: method(g.modality),
+        });
         for (const m of BOOTSTRAP_METRICS) {
           const i = iv[m];
           if (wanted[m] === undefined || !i) continue;
@@ -61,7 +67,15 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
       for (const m of req.target.metrics) {
         const d = diffs[m];
         if (!d) continue;
-        rows.push({ model: `${g.model} − ${reference}`, group: groupText(g), metric: m, estimate: d.delta, lo: d.lo, hi: d.hi, decision: decision(d.lo, d.hi, target.margin) });
+        rows.push({
+          model: `${g.model} − ${reference}`,
+          group: groupText(g),
+          metric: m,
+          estimate: d.delta,
+          lo: d.lo,
+          hi: d.hi,
+          decision: decision(d.lo, d.hi, target.margin),
+        });
       }
     }
     return rows;

@@ -7,6 +7,7 @@ import { DEFAULT_PROFILE, SCORING_PROFILES, type ScoringProfile } from "@/lib/me
 import { DEFAULT_SUITE_ID } from "@/lib/suites";
 import { labelProvenance } from "@/lib/faces/run-provenance";
 import { mixedClassifiersMessage, provenanceCaution, provenanceTag, type LabelProvenance } from "@/lib/faces/provenance";
+import { adaptiveStateOf } from "@/lib/results/adaptive";
 import { DEFAULT_RUN_COUNT, SCORABLE_STATUSES, paramValue, runIdsParam } from "@/lib/results/selection";
 
 /** A run with fewer answered items is left out of the default selection (too small to compare). */
@@ -33,7 +34,15 @@ export async function selectRuns(sp: SearchParams, suiteId: string) {
     where: { status: { in: [...SCORABLE_STATUSES] }, suiteId },
     orderBy: { createdAt: "desc" },
     take: 100,
-    select: { id: true, name: true, modality: true, status: true, createdAt: true, models: { select: { modelConfig: { select: { slug: true } } } } },
+    select: {
+      id: true,
+      name: true,
+      modality: true,
+      status: true,
+      createdAt: true,
+      adaptiveJson: true,
+      models: { select: { modelConfig: { select: { slug: true } } } },
+    },
   });
   // Failed items per run: a run with failures is never ranked silently — its name carries the count wherever it shows.
   const outcomes = await outcomeCounts(
@@ -44,8 +53,13 @@ export async function selectRuns(sp: SearchParams, suiteId: string) {
   // Same-named runs are told apart by when they were made.
   const nameCount = new Map<string, number>();
   for (const r of all) nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
-  const shown = (r: { id: string; name: string; createdAt: Date }) =>
-    `${r.name}${(nameCount.get(r.name) ?? 0) > 1 ? ` · ${r.createdAt.toISOString().slice(0, 16).replace("T", " ")}` : ""}${failedOf(r.id) ? ` (${failedOf(r.id).toLocaleString("en-US")} failed)` : ""}`;
+  // An adaptive run stopped early: its n is not the preset's (nor the paper's), so its name says so beside published rows.
+  const adaptiveOf = (json: string | null) => {
+    const o = adaptiveStateOf(json)?.outcome;
+    return o ? ` (adaptive: ${o.items.toLocaleString("en-US")} of ${o.planned.toLocaleString("en-US")} items)` : json ? " (adaptive)" : "";
+  };
+  const shown = (r: { id: string; name: string; createdAt: Date; adaptiveJson: string | null }) =>
+    `${r.name}${(nameCount.get(r.name) ?? 0) > 1 ? ` · ${r.createdAt.toISOString().slice(0, 16).replace("T", " ")}` : ""}${adaptiveOf(r.adaptiveJson)}${failedOf(r.id) ? ` (${failedOf(r.id).toLocaleString("en-US")} failed)` : ""}`;
   // The default selection: the latest runs with something to compare — not cancelled ones, nor runs too small to
   // score (fewer than MIN_DEFAULT_ITEMS answered); any run can still be picked by hand.
   const scored = (id: string) => (outcomes.get(id)?.answered ?? 0) + (outcomes.get(id)?.refused ?? 0);

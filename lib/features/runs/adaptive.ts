@@ -29,7 +29,7 @@ const evaluators = (g.__fofLookEvaluators ??= new Map());
 export function registerLookEvaluator(suiteId: string, fn: LookEvaluator): void {
   evaluators.set(suiteId, fn);
 }
-export function lookEvaluatorFor(suiteId: string): LookEvaluator | undefined {
+function lookEvaluatorFor(suiteId: string): LookEvaluator | undefined {
   return evaluators.get(suiteId);
 }
 
@@ -38,7 +38,13 @@ export function lookEvaluatorFor(suiteId: string): LookEvaluator | undefined {
  * of the repeat index — repeats are independent draws already (each has its own drawn options and identities), so
  * any fixed order is a random sample; the seed only varies which.
  */
-export async function assignWaves(tx: Pick<PrismaClient, "$executeRawUnsafe">, runId: string, schedule: LookSchedule, seed: number, dialect: "sqlite" | "postgresql") {
+export async function assignWaves(
+  tx: Pick<PrismaClient, "$executeRawUnsafe">,
+  runId: string,
+  schedule: LookSchedule,
+  seed: number,
+  dialect: "sqlite" | "postgresql",
+) {
   const s = Math.abs(Math.floor(seed)) % 1_000_003;
   const permille = schedule.fractions.map((f) => Math.max(1, Math.min(1000, Math.round(f * 1000))));
   const cases = permille
@@ -74,10 +80,7 @@ export async function takeLook(prisma: PrismaClient, runId: string): Promise<"st
   const looks = state.schedule.fractions.length;
   const level = lookLevels(state.schedule, state.alpha)[look - 1];
   const rows = await evaluate(prisma, { runId, seed: run.seed, level, intervalTarget: state.intervalTarget, target: state.target });
-  const [items, planned] = await Promise.all([
-    prisma.query.count({ where: { runId, wave: { lte: look } } }),
-    prisma.query.count({ where: { runId } }),
-  ]);
+  const [items, planned] = await Promise.all([prisma.query.count({ where: { runId, wave: { lte: look } } }), prisma.query.count({ where: { runId } })]);
   let met: boolean;
   let widest: LookRecord["widest"] = null;
   let undecided: LookRecord["undecided"] = null;
@@ -116,7 +119,10 @@ export async function takeLook(prisma: PrismaClient, runId: string): Promise<"st
 /** Adaptive runs among these whose released waves have no open row: a look is due on each. */
 export async function looksDue(prisma: PrismaClient, runIds: readonly string[]): Promise<string[]> {
   if (!runIds.length) return [];
-  const runs = await prisma.run.findMany({ where: { id: { in: [...runIds] }, adaptiveJson: { not: null }, status: "running", wavesReleased: { gt: 0 } }, select: LOOK_SELECT });
+  const runs = await prisma.run.findMany({
+    where: { id: { in: [...runIds] }, adaptiveJson: { not: null }, status: "running", wavesReleased: { gt: 0 } },
+    select: LOOK_SELECT,
+  });
   const due: string[] = [];
   for (const r of runs) {
     if (adaptiveStateOf(r.adaptiveJson)?.outcome) continue;
@@ -125,4 +131,3 @@ export async function looksDue(prisma: PrismaClient, runIds: readonly string[]):
   }
   return due;
 }
-

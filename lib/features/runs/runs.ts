@@ -227,7 +227,19 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
   return {
     run,
     plan: (onFailure = "remove") =>
-      planQueries(prisma, { run, suite, config, content, models, helper, total, seed: parsed.seed, chunk: opts.chunk, onFailure, adaptive: Boolean(parsed.until) }),
+      planQueries(prisma, {
+        run,
+        suite,
+        config,
+        content,
+        models,
+        helper,
+        total,
+        seed: parsed.seed,
+        chunk: opts.chunk,
+        onFailure,
+        adaptive: Boolean(parsed.until),
+      }),
   };
 }
 
