@@ -89,13 +89,16 @@ describe("the stopping rule by simulation (small; bench:adaptive runs ≥ 400 pe
     expect(covered / n).toBeGreaterThanOrEqual(0.92);
   });
 
-  it("keeps false positives of A vs A at or below α where stopping at the first naive 95 % interval does not", () => {
+  it("keeps false positives of A vs A near α where stopping at the first naive 95 % interval does not", () => {
+    // Margin 0: a run stops only when the difference's interval excludes 0 (or at the cap), so every stop on a
+    // separation of A from itself is a false positive.
     const same = { kind: "scenario" as const, accuracy: 0.6, concentration: 8 };
-    const args = { a: same, b: same, names: ["A", "A"] as [string, string], runs: 40, resamples: 300, seed: 5, margin: 0.02 };
+    const args = { a: same, b: same, names: ["A", "A"] as [string, string], runs: 100, resamples: 150, seed: 5, margin: 0 };
     const spending = simulateAdaptiveCompare({ ...args, rule: "spending" });
     const naive = simulateAdaptiveCompare({ ...args, rule: "naive" });
-    // two comparisons (S_fact, S_E) per run: the spending rule's family-wise rate is ≤ 2α = 10 %
-    expect(spending.separated / spending.runs).toBeLessThanOrEqual(0.1);
-    expect(naive.separated).toBeGreaterThan(spending.separated);
+    // α = 5 %; with 100 runs 3 binomial sd reach 11.5 % (bench:adaptive measures it on 400)
+    expect(spending.separated / spending.runs).toBeLessThanOrEqual(0.115);
+    expect(naive.separated / naive.runs).toBeGreaterThanOrEqual(0.15);
+    expect(naive.separated).toBeGreaterThan(2 * spending.separated);
   });
 });

@@ -131,6 +131,35 @@ describe("personal access tokens", () => {
     expect((await bad.json()).error).toMatch(/no preset "huge": one of .*smoke/);
     const extra = await call(runs.POST as Handler, "/api/v1/runs", { token: runnerToken, body: { ...LAUNCH, owner: "someone-else" } });
     expect(extra.status).toBe(400);
+    // Adaptive targets are read at the boundary: one it cannot read names the field, and nothing is created.
+    const before = await db().run.count();
+    const until = await call(runs.POST as Handler, "/api/v1/runs", { token: runnerToken, body: { ...LAUNCH, until: "halfwidth<0.05" } });
+    expect(until.status).toBe(400);
+    expect(JSON.stringify(await until.json())).toContain('cannot read \\"halfwidth<0.05\\"');
+    const decided = await call(runs.POST as Handler, "/api/v1/runs", {
+      token: runnerToken,
+      body: { ...LAUNCH, config: { tests: ["subjective"], contexts: ["baseline"] }, until: { kind: "decided", metrics: ["sFact"] } },
+    });
+    expect(decided.status).toBe(400);
+    expect((await decided.json()).error).toMatch(/at least two models/);
+    const objective = await call(runs.POST as Handler, "/api/v1/runs", { token: runnerToken, body: { ...LAUNCH, until: "halfwidth<=0.05" } });
+    expect((await objective.json()).error).toMatch(/include the subjective test/);
+    expect(await db().run.count()).toBe(before);
+  });
+
+  it("launch an adaptive run: the target travels with the run, and its verdict comes back with it", async () => {
+    const launched = await call(runs.POST as Handler, "/api/v1/runs", {
+      token: runnerToken,
+      body: { ...LAUNCH, config: { tests: ["subjective"], contexts: ["baseline"] }, until: "halfwidth<=0.45" },
+    });
+    expect(launched.status).toBe(202);
+    const { run: created } = await launched.json();
+    expect(created.adaptive).toMatchObject({ until: "halfwidth<=0.45", outcome: null });
+    await plansSettled();
+    const row = await db().run.findUniqueOrThrow({ where: { id: created.id }, select: { wavesReleased: true, adaptiveJson: true } });
+    expect(row.wavesReleased).toBe(1);
+    expect(JSON.parse(row.adaptiveJson!)).toMatchObject({ target: { kind: "halfwidth", halfwidth: { sE: 0.45 } }, intervalTarget: "population" });
+    await call(cancel.POST as Handler, `/api/v1/runs/${created.id}/cancel`, { token: runnerToken, body: {}, params: { id: created.id } });
   });
 
   it("no token, a malformed one, a revoked one and an expired one are 401", async () => {

@@ -164,3 +164,22 @@ describe("fof --server", () => {
     expect(failed?.stderr).toContain(`cannot reach http://127.0.0.1:${port} (ECONNREFUSED 127.0.0.1:${port})`);
   });
 });
+
+describe("fof run --until (adaptive)", () => {
+  it("stops at the target, prints the verdict, and reports the intervals valid under the stopping rule", async () => {
+    const env = { ...process.env, FOF_DATA_DIR: testDataDir("fof-run-until-") };
+    const args = ["--model", "baseline:calibrated:0.8", "--tests", "subjective", "--contexts", "baseline", "--preset", "quick", "--until", "halfwidth<=0.45"];
+    const { stdout, stderr } = await run("npm", ["run", "--silent", "fof", "--", "run", ...args], { env, maxBuffer: 10 * 1024 * 1024 });
+    expect(stderr).toMatch(/target met at 114 of 1,140 items: halfwidth<=0\.45/);
+    const out = JSON.parse(stdout) as {
+      results: unknown[];
+      adaptive: { outcome: { kind: string }; intervals: { level: number; rows: Array<{ lo: number; hi: number }> } };
+    };
+    expect(out.adaptive.outcome.kind).toBe("met");
+    expect(out.adaptive.intervals.level).toBeCloseTo(0.9975, 12);
+    expect(out.adaptive.intervals.rows.every((r) => (r.hi - r.lo) / 2 <= 0.45)).toBe(true);
+    await expect(run("npm", ["run", "--silent", "fof", "--", "run", ...args.slice(0, -1), "decided:sFact"], { env })).rejects.toMatchObject({
+      stderr: expect.stringContaining("at least two models"),
+    });
+  }, 120_000);
+});

@@ -30,7 +30,12 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
   paper: { title: "FACT-OR-FAIR: A Checklist for Behavioral Testing of AI Models on Fairness-Related Queries", citation: "Huang et al., 2025" },
   modalityOf: (c) => (isT2i(c) ? "t2i" : "llm"),
   // Text-to-image runs wait on labels between looks: not built yet (issue #36, item 4).
-  adaptiveProblem: (c) => (isT2i(c) ? "text-to-image runs cannot stop on a target yet: launch them at a fixed preset" : null),
+  adaptiveProblem: (c) =>
+    isT2i(c)
+      ? "text-to-image runs cannot stop on a target yet: launch them at a fixed preset"
+      : !c.tests.includes("subjective")
+        ? "an adaptive run targets the subjective scores: include the subjective test (the objective questions alone are too few to pin down)"
+        : null,
   content: () => benchmark,
   parseContent: parsePinned,
   configSchema: z.union([t2iRunConfigSchema, runConfigSchema]) as z.ZodType<FofConfig>,
