@@ -7,13 +7,13 @@
 // - engine: `fof run`'s path in-process (createRun + Worker) on the built-in baselines at the paper preset with a
 //   target: items used of the paper preset's 45,828 (a provider's latency changes how long, not how many).
 // Splits the simulations over two processes (one per core) and writes docs/BENCHMARKS.md.
-import { spawn } from "node:child_process";
 import os from "node:os";
 import { BOOTSTRAP_METRICS } from "../lib/metrics/design";
 import { simulateAdaptive, simulateAdaptiveCompare, type AdaptiveCompareRow, type AdaptiveSimRow } from "../lib/metrics/simulate-adaptive";
 import type { SimModel } from "../lib/metrics/simulate";
 import { DEFAULT_SCHEDULE, lookLevels } from "../lib/metrics/sequential";
 import { writeBenchSection } from "./bench-section";
+import { partOf, runInParts } from "./bench-parts";
 
 const RUNS = Number(process.env.BENCH_ADAPTIVE_RUNS ?? 400);
 const RESAMPLES = Number(process.env.BENCH_ADAPTIVE_RESAMPLES ?? 400);
@@ -69,22 +69,7 @@ const schedule = () =>
 
 async function simSection() {
   const started = Date.now();
-  const parts = 2;
-  const outputs = await Promise.all(
-    Array.from({ length: parts }, (_, i) => {
-      const child = spawn(process.execPath, [...process.execArgv, process.argv[1], "--part", `${i}/${parts}`], { stdio: ["ignore", "pipe", "inherit"] });
-      let text = "";
-      child.stdout.on("data", (d: Buffer) => (text += d));
-      return new Promise<string>((resolve, reject) =>
-        child.on("close", (code) => (code === 0 ? resolve(text) : reject(new Error(`part ${i} exited ${code}`)))),
-      );
-    }),
-  );
-  const all = outputs
-    .flatMap((t) => t.trim().split("\n"))
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { i: number; c: Config; row: AdaptiveSimRow & AdaptiveCompareRow })
-    .sort((a, b) => a.i - b.i);
+  const all = (await runInParts<{ i: number; c: Config; row: AdaptiveSimRow & AdaptiveCompareRow }>(2)).sort((a, b) => a.i - b.i);
   const minutes = ((Date.now() - started) / 60000).toFixed(1);
   const stops = (r: { stoppedAt: number[]; runs: number }) => r.stoppedAt.map((n) => pct(n, r.runs)).join(" / ");
   const lines = [
@@ -170,9 +155,9 @@ async function engineSection() {
 }
 
 async function main() {
-  const part = process.argv.indexOf("--part");
-  if (part > 0) {
-    const [i, n] = process.argv[part + 1].split("/").map(Number);
+  const part = partOf();
+  if (part) {
+    const { i, n } = part;
     configs().forEach((c, j) => {
       if (j % n !== i) return;
       process.stdout.write(JSON.stringify({ i: j, c, row: runConfig(c) }) + "\n");

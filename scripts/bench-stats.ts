@@ -2,12 +2,12 @@
 // runs per model, design, preset and target, the nominal 95 % intervals' coverage per score, and the replaced
 // method beside it. Splits the configurations over two processes (one per core) and writes docs/BENCHMARKS.md.
 // `--part i/n` runs one share and prints its rows as JSON lines (used by the parent).
-import { spawn } from "node:child_process";
 import os from "node:os";
 import { BOOTSTRAP_METRICS } from "../lib/metrics/cluster-bootstrap";
 import { SIM_IMAGES, simulateCoverage, SUBJECTIVE_DESIGNS, T2I_DESIGNS, type CoverageRow, type SimModel } from "../lib/metrics/simulate";
 import type { IntervalTarget } from "../lib/metrics/design";
 import { writeBenchSection } from "./bench-section";
+import { partOf, runInParts } from "./bench-parts";
 import { simulateSeparable, type SeparableRow } from "../lib/metrics/simulate-compare";
 import { SIM_CONFUSION, simulateCorrection, type CorrectionRow } from "../lib/metrics/simulate-correction";
 import { simulateMeanComparisons, type MeanCompareRow } from "../lib/metrics/simulate-means";
@@ -131,9 +131,9 @@ function runConfig(c: Config): CoverageRow[] {
 }
 
 async function main() {
-  const part = process.argv.indexOf("--part");
-  if (part > 0) {
-    const [i, n] = process.argv[part + 1].split("/").map(Number);
+  const part = partOf();
+  if (part) {
+    const { i, n } = part;
     configs().forEach((c, j) => {
       if (j % n !== i) return;
       process.stdout.write(JSON.stringify({ c, rows: runAny(c) }) + "\n");
@@ -141,21 +141,7 @@ async function main() {
     return;
   }
   const started = Date.now();
-  const parts = 2;
-  const outputs = await Promise.all(
-    Array.from({ length: parts }, (_, i) => {
-      const child = spawn(process.execPath, [...process.execArgv, process.argv[1], "--part", `${i}/${parts}`], { stdio: ["ignore", "pipe", "inherit"] });
-      let text = "";
-      child.stdout.on("data", (d: Buffer) => (text += d));
-      return new Promise<string>((resolve, reject) =>
-        child.on("close", (code) => (code === 0 ? resolve(text) : reject(new Error(`part ${i} exited ${code}`)))),
-      );
-    }),
-  );
-  const all = outputs
-    .flatMap((t) => t.trim().split("\n"))
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { c: AnyConfig; rows: unknown[] });
+  const all = await runInParts<{ c: AnyConfig; rows: unknown[] }>(2);
   const key = (c: AnyConfig) => configs().findIndex((x) => JSON.stringify(x) === JSON.stringify(c));
   all.sort((a, b) => key(a.c) - key(b.c));
   const minutes = ((Date.now() - started) / 60000).toFixed(1);
