@@ -281,23 +281,26 @@ export function SuiteLaunchForm(props: {
           {err("budgetUsd") && <span className="text-xs text-red-700">{err("budgetUsd")}</span>}
         </label>
         {props.adaptive && (
-          <label className="flex flex-col gap-1 text-sm">
-            Stop when (optional)
-            <Input
-              type="text"
-              name="until"
-              maxLength={200}
-              placeholder="halfwidth<=0.05"
-              aria-describedby="until-help"
-              aria-invalid={!!err("until")}
-              className={`w-56 rounded-md border px-2 py-1 font-mono ${err("until") ? "border-red-500" : "border-slate-300"}`}
-            />
+          <div className="flex flex-col gap-1 text-sm">
+            {/* The help stays outside the label: the field's accessible name is "Stop when (optional)" alone. */}
+            <label className="flex flex-col gap-1">
+              Stop when (optional)
+              <Input
+                type="text"
+                name="until"
+                maxLength={200}
+                placeholder="halfwidth<=0.05"
+                aria-describedby="until-help"
+                aria-invalid={!!err("until")}
+                className={`w-56 rounded-md border px-2 py-1 font-mono ${err("until") ? "border-red-500" : "border-slate-300"}`}
+              />
+            </label>
             <span id="until-help" className="max-w-xs text-xs text-slate-500">
-              Adaptive: the preset becomes the cap. <code>halfwidth&lt;=0.05</code> stops when every subjective score is known to ±0.05;{" "}
+              Adaptive: the chosen size becomes a cap. <code>halfwidth&lt;=0.05</code> stops when every subjective score is known to ±0.05;{" "}
               <code>decided:sFact,sE</code> when each model vs the first is decided. Its intervals stay valid however often you look.
             </span>
             {err("until") && <span className="text-xs text-red-700">{err("until")}</span>}
-          </label>
+          </div>
         )}
         <label className="flex flex-col gap-1 text-sm">
           Name (optional)
