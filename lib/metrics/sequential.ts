@@ -130,6 +130,8 @@ export function formatUntil(t: AdaptiveTarget): string {
 
 /** One targeted score's interval at a look. */
 export interface LookInterval {
+  /** whose score (runs of several models judge each model's own intervals) */
+  model?: string;
   metric: BootstrapMetric;
   /** which group (model, test, context, attribute …) in words */
   group: string;
@@ -140,13 +142,13 @@ export interface LookInterval {
 /** The widest targeted interval relative to its target, and whether every one is within it. */
 export function halfwidthVerdict(intervals: readonly LookInterval[], target: Extract<AdaptiveTarget, { kind: "halfwidth" }>) {
   let met = true;
-  let widest: { metric: BootstrapMetric; group: string; halfwidth: number; target: number } | null = null;
+  let widest: { model: string; metric: BootstrapMetric; group: string; halfwidth: number; target: number } | null = null;
   for (const i of intervals) {
     const h = target.halfwidth[i.metric];
     if (h === undefined) continue;
     const hw = (i.hi - i.lo) / 2;
     if (hw > h + 1e-12) met = false;
-    if (!widest || hw / h > widest.halfwidth / widest.target) widest = { metric: i.metric, group: i.group, halfwidth: hw, target: h };
+    if (!widest || hw / h > widest.halfwidth / widest.target) widest = { model: i.model ?? "", metric: i.metric, group: i.group, halfwidth: hw, target: h };
   }
   return { met, widest };
 }

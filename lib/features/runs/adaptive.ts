@@ -87,8 +87,7 @@ export async function takeLook(prisma: PrismaClient, runId: string): Promise<"st
   if (state.target.kind === "halfwidth") {
     const v = halfwidthVerdict(rows, state.target);
     met = v.met && rows.length > 0;
-    const w = v.widest;
-    widest = w ? { model: rows.find((r) => r.group === w.group && r.metric === w.metric)?.model ?? "", ...w } : null;
+    widest = v.widest;
   } else {
     const open = rows.find((r) => r.decision === "open");
     met = rows.length > 0 && !open;
