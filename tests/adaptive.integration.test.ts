@@ -79,6 +79,17 @@ describe("adaptive runs", () => {
     );
   }, 120_000);
 
+  it("judges each model of a run by its own intervals, and names the model holding it back", async () => {
+    const run = await createRun(prisma(), { models: ["baseline:uniform", "baseline:calibrated:0.8"], config: small(), seed: 5, until: "sFact<=0.001" });
+    const done = await work(run.id);
+    const state = adaptiveStateOf(done.adaptiveJson)!;
+    const first = state.looks[0];
+    expect(new Set(first.rows.map((r) => r.model))).toEqual(new Set(["baseline:uniform", "baseline:calibrated:0.8"]));
+    const widest = first.rows.reduce((a, r) => ((r.hi - r.lo) / 2 > (a.hi - a.lo) / 2 ? r : a));
+    expect(first.widest).toMatchObject({ model: widest.model, group: widest.group, metric: "sFact" });
+    expect(state.outcome?.kind).toBe("cap");
+  }, 120_000);
+
   it("stops an A-vs-B run as soon as every comparison is decided", async () => {
     const run = await createRun(prisma(), {
       models: ["baseline:uniform", "baseline:calibrated:0.8"],
