@@ -7,6 +7,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { classCount } from "../../benchmark";
 import { bootstrapScoresAsync, designCells, detailedGroups, distanceMethodOf } from "../../metrics";
 import { BOOTSTRAP_METRICS } from "../../metrics/design";
+import { RANGE } from "../../metrics/interval-math";
 import { pairedDifferencesAsync } from "../../metrics/paired";
 import { decision } from "../../metrics/sequential";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
@@ -42,8 +43,12 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
         });
         for (const m of BOOTSTRAP_METRICS) {
           const i = iv[m];
-          if (wanted[m] === undefined || !i) continue;
-          rows.push({ model: g.model, group: groupText(g), metric: m, estimate: i.estimate, lo: i.lo, hi: i.hi, target: wanted[m] });
+          if (wanted[m] === undefined) continue;
+          // A targeted score without an interval yet (undefined in most resamples) is not pinned down: it counts as
+          // its whole range, so it can never let a run stop.
+          const [lo, hi] = RANGE[m];
+          const row = i ? { estimate: i.estimate, lo: i.lo, hi: i.hi } : { estimate: (lo + hi) / 2, lo, hi };
+          rows.push({ model: g.model, group: groupText(g), metric: m, ...row, target: wanted[m] });
         }
       }
       return rows;
