@@ -7,7 +7,7 @@ import { testDataDir } from "./helpers/data-dir";
 process.env.FOF_DATA_DIR = testDataDir("fof-adaptive-");
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const { createRun, presetConfig, runSummary, Worker, t2iPresetConfig } = await import("./helpers/services");
+const { createRun, presetConfig, runSummary, Worker } = await import("./helpers/services");
 const { registerLooks } = await import("../lib/features/results/adaptive-looks");
 const { adaptiveStateOf } = await import("../lib/results/adaptive");
 const { waveSizes } = await import("../lib/metrics/sequential");
@@ -117,9 +117,12 @@ describe("adaptive runs", () => {
     await expect(createRun(prisma(), { models: ["baseline:uniform"], config: small(), seed: 1, until: "decided:sFact" })).rejects.toThrow(
       /at least two models/,
     );
-    await expect(
-      createRun(prisma(), { models: ["baseline:synthetic-faces"], config: t2iPresetConfig("smoke"), seed: 1, until: "halfwidth<=0.05" }),
-    ).rejects.toThrow(/text-to-image runs cannot stop on a target yet/);
+    await expect(createRun(prisma(), { models: ["baseline:uniform"], config: presetConfig("quick", { tests: ["objective"] }), seed: 1, until: "sFact<=0.05" })).rejects.toThrow(
+      /include the subjective test/,
+    );
+    await expect(createRun(prisma(), { models: ["baseline:uniform"], config: small(), seed: 1, until: { kind: "halfwidth", halfwidth: { idf: 0.05 } } })).rejects.toThrow(
+      /until: unknown score "idf"/,
+    );
     expect(await prisma().run.count()).toBe(before);
   });
 });

@@ -9,11 +9,14 @@ import {
   halfwidthVerdict,
   lookLevels,
   parseUntil,
+  resolveUntil,
   waveOfRank,
   waveSizes,
+  type AdaptiveTarget,
 } from "@/lib/metrics/sequential";
 import { simulateAdaptive, simulateAdaptiveCompare } from "@/lib/metrics/simulate-adaptive";
-import { adaptiveTargetSchema } from "@/lib/results/adaptive";
+import { adaptiveSummary, adaptiveTargetSchema, metricText, newAdaptiveState } from "@/lib/results/adaptive";
+import { suiteOf } from "@/lib/suites";
 
 describe("the adaptive design", () => {
   it("spends exactly α over its looks, and each look's level follows its share", () => {
@@ -50,9 +53,29 @@ describe("the adaptive design", () => {
     expect(parseUntil(formatUntil(d))).toEqual(d);
     for (const bad of ["halfwidth<0.05", "halfwidth<=0", "halfwidth<=0.9", "sX<=0.05", "decided:", "decided:sE;margin=2", ",", "x".repeat(300)])
       expect(() => parseUntil(bad), bad).toThrow();
-    expect(adaptiveTargetSchema.safeParse("nonsense").success).toBe(false);
-    expect(adaptiveTargetSchema.safeParse({ kind: "halfwidth", halfwidth: {} }).success).toBe(false);
-    expect(adaptiveTargetSchema.parse({ kind: "decided", metrics: ["sFact"] })).toEqual({ kind: "decided", metrics: ["sFact"], margin: 0.05 });
+    // The schema checks the shape at the boundary; the suite's vocabulary decides which scores it may name.
+    expect(() => resolveUntil("nonsense")).toThrow(/cannot read/);
+    expect(() => resolveUntil({ kind: "halfwidth", halfwidth: {} })).toThrow(/names no score/);
+    expect(() => resolveUntil({ kind: "halfwidth", halfwidth: { ddc: 0.05 } })).toThrow(/unknown score "ddc": one of S_fact, S_E, S_KLD, S_fair, d/);
+    expect(adaptiveTargetSchema.safeParse({ kind: "halfwidth", halfwidth: { "s E": 0.05 } }).success).toBe(false);
+    expect(adaptiveTargetSchema.safeParse({ kind: "halfwidth", halfwidth: { sE: 0.9 } }).success).toBe(false);
+    const obj = adaptiveTargetSchema.parse({ kind: "decided", metrics: ["sfact"] });
+    expect(resolveUntil(obj as AdaptiveTarget)).toEqual({ kind: "decided", metrics: ["sFact"], margin: 0.05 });
+    expect(() => resolveUntil({ kind: "decided", metrics: ["sE"], margin: 0.05, attribute: "age" })).toThrow(/attribute: one of gender, race/);
+  });
+
+  it("reads another suite's scores in its own vocabulary", () => {
+    const dofair = suiteOf("dofair").adaptiveVocabulary!({});
+    const all = resolveUntil("halfwidth<=0.05", dofair);
+    expect(all).toEqual({ kind: "halfwidth", halfwidth: { ddc: 0.05, idc: 0.05, idf: 0.05, fdd: 0.05 } });
+    expect(formatUntil(all, dofair)).toBe("halfwidth<=0.05");
+    expect(resolveUntil("DDC<=0.03,fdd<=0.1", dofair)).toEqual({ kind: "halfwidth", halfwidth: { ddc: 0.03, fdd: 0.1 } });
+    expect(() => resolveUntil("sE<=0.05", dofair)).toThrow(/unknown score "sE": one of DDC, IDC, IDF, FDD/);
+    expect(() => resolveUntil("decided:ddc;attribute=race", dofair)).toThrow(/cannot read "attribute=race"/);
+    const state = newAdaptiveState(resolveUntil("decided:idf", dofair), "population", dofair);
+    expect(adaptiveSummary(state, { status: "running", budgetUsd: null })).toMatch(/^adaptive \(A vs B decided on IDF, equivalence ±0.05\)/);
+    expect(metricText("idf", state)).toBe("IDF");
+    expect(suiteOf("faintbench").adaptiveVocabulary).toBeUndefined();
   });
 
   it("judges a look by its widest interval against that score's target", () => {

@@ -16,8 +16,7 @@ import { env } from "../../lib/env";
 import { labelWorkerFromEnv } from "../../lib/features/labelling/worker";
 import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
 import { compareGate } from "./compare-cli";
-import { adaptiveStateOf, adaptiveSummary } from "../../lib/results/adaptive";
-import { formatUntil } from "../../lib/metrics/sequential";
+import { adaptiveStateOf, adaptiveSummary, targetText } from "../../lib/results/adaptive";
 import { registerLooks } from "../../lib/features/results/adaptive-looks";
 
 // This process's worker takes adaptive runs' looks (scored by the results layer).
@@ -130,7 +129,7 @@ function adaptiveOutput(run: { adaptiveJson: string | null; status: string; budg
   if (!state) return null;
   const last = state.looks.at(-1) ?? null;
   return {
-    until: formatUntil(state.target),
+    until: targetText(state),
     outcome: state.outcome,
     summary: adaptiveSummary(state, run),
     intervals: last ? { look: last.look, level: last.level, target: state.intervalTarget, rows: last.rows } : null,
@@ -218,6 +217,9 @@ export const SUITE_IDS = () =>
  * the rest are written (whilePlanning), so a long plan costs no time at the provider.
  */
 async function planAndWork(prisma: ReturnType<typeof db>, input: Parameters<typeof createRun>[1], t2i: boolean, labelling = false) {
+  // An adaptive text-to-image run's looks wait for its labels: without --label nothing here would label them.
+  if (input.until && t2i && !labelling)
+    throw new Error("an adaptive text-to-image run is scored as its images are labelled: add --label (this process labels them between looks)");
   let started: { worker: Worker; working: Promise<void> } | null = null;
   const log = (m: string) => process.stderr.write(`${m}\n`);
   let run: Awaited<ReturnType<typeof createRun>>;
@@ -233,7 +235,19 @@ async function planAndWork(prisma: ReturnType<typeof db>, input: Parameters<type
     throw e;
   }
   const { worker, working } = started!;
-  return { run, final: await workToEnd(prisma, run, t2i, worker, working, labelling) };
+  if (!(input.until && t2i)) return { run, final: await workToEnd(prisma, run, t2i, worker, working, labelling) };
+  // Adaptive text-to-image: this run's images are labelled here as they arrive, so each look can be taken.
+  const labeller = await labelWorkerFromEnv(prisma, undefined, {}, { runId: run.id, idleMs: 250 }).catch((e) => {
+    worker.stop();
+    throw e;
+  });
+  const labellingDone = labeller.run();
+  try {
+    return { run, final: await workToEnd(prisma, run, t2i, worker, working, labelling) };
+  } finally {
+    labeller.stop();
+    await labellingDone;
+  }
 }
 
 async function workToEnd(

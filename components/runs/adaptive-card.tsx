@@ -34,6 +34,12 @@ export function AdaptiveCard({ adaptive, plannedCount }: { adaptive: Adaptive; p
       <p className="text-sm" data-testid="adaptive-summary">
         {adaptive.summary}
       </p>
+      {adaptive.waitingForLabels > 0 && (
+        <p className="mt-1 text-sm text-slate-600" data-testid="adaptive-waiting">
+          The next look waits for the labels of {adaptive.waitingForLabels.toLocaleString("en-US")} image{adaptive.waitingForLabels === 1 ? "" : "s"} already
+          generated; no more are generated until it is taken.
+        </p>
+      )}
       {last && (
         <div className="mt-3 overflow-x-auto">
           <p className="mb-1 text-xs text-slate-500">
@@ -58,7 +64,7 @@ export function AdaptiveCard({ adaptive, plannedCount }: { adaptive: Adaptive; p
                   <tr key={`${r.model}|${r.group}|${r.metric}`} className={ok ? "" : "font-medium text-amber-800"}>
                     <td className="pr-3">{r.model}</td>
                     <td className="pr-3">{r.group}</td>
-                    <td className="pr-3">{metricText(r.metric)}</td>
+                    <td className="pr-3">{metricText(r.metric, adaptive)}</td>
                     <td className="pr-3 tabular-nums">
                       {r.estimate.toFixed(3)} [{r.lo.toFixed(3)}, {r.hi.toFixed(3)}]
                     </td>

@@ -8,7 +8,7 @@
 // interval reported at whichever look the run stops misses its truth is at most Σ_j P(look j's interval misses) ≤ α
 // — whatever the stopping rule, the dependence between looks or how often anyone watched. Unequal shares put most
 // of α where a run is expected to stop (Bonferroni allows any split fixed in advance).
-import { BOOTSTRAP_METRICS, type BootstrapMetric } from "./design";
+import { BOOTSTRAP_METRICS } from "./design";
 
 /** α of the whole design: a stopped run's intervals cover with at least 1 − α. */
 export const ADAPTIVE_ALPHA = 0.05;
@@ -32,6 +32,9 @@ export const DEFAULT_SCHEDULE: LookSchedule = {
   alphaShares: [0.05, 0.8, 0.075, 0.075],
 };
 
+/** Resamples per look: 2,000, so that a 99.75 % look's tails rest on 5 resamples each rather than 2. */
+export const LOOK_RESAMPLES = 2000;
+
 /** Each look's interval level, 1 − α·share. */
 export function lookLevels(schedule: LookSchedule = DEFAULT_SCHEDULE, alpha = ADAPTIVE_ALPHA): number[] {
   return schedule.alphaShares.map((s) => 1 - alpha * s);
@@ -50,16 +53,37 @@ export function waveOfRank(rank: number, n: number, schedule: LookSchedule = DEF
   return (j < 0 ? sizes.length - 1 : j) + 1;
 }
 
+/**
+ * The scores a suite's adaptive runs may target, as they are written (`sE<=0.03`, `decided:ddc`): ids, how they are
+ * shown, the spellings accepted for them, and the attributes a "decided" target may be narrowed to. The suite gives
+ * it (Suite.adaptiveVocabulary); the run stores the names, so every surface shows them without knowing the suite.
+ */
+export interface MetricVocabulary {
+  ids: readonly string[];
+  names: Readonly<Record<string, string>>;
+  /** lower-case spellings (underscores and spaces dropped) → id; every id is accepted as written too */
+  aliases?: Readonly<Record<string, string>>;
+  attributes?: readonly string[];
+}
+
+/** FACT-OR-FAIR's headline scores (the design bootstrap's metrics). */
+export const FOF_VOCABULARY: MetricVocabulary = {
+  ids: BOOTSTRAP_METRICS,
+  names: { sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair", distance: "d" },
+  aliases: { sfact: "sFact", se: "sE", skld: "sKLD", sfair: "sFair", d: "distance", distance: "distance" },
+  attributes: ["gender", "race"],
+};
+
 /** What a run stops on. */
 export type AdaptiveTarget =
   /** every targeted score's interval is at most ±h (h per metric; a metric without one is not targeted) */
-  | { kind: "halfwidth"; halfwidth: Partial<Record<BootstrapMetric, number>> }
+  | { kind: "halfwidth"; halfwidth: Record<string, number> }
   /**
    * every compared model against the first (the reference), on each of these metrics in every group (or only the
    * groups of one attribute): the difference's interval excludes 0 (separated) or lies within ±margin (no difference
    * that matters) — without the margin a truly equal pair would never be decided
    */
-  | { kind: "decided"; metrics: BootstrapMetric[]; margin: number; attribute?: "gender" | "race" };
+  | { kind: "decided"; metrics: string[]; margin: number; attribute?: string };
 
 /** the default equivalence margin of a "decided" target: a difference inside ±0.05 is no difference that matters */
 export const DEFAULT_DECIDED_MARGIN = 0.05;
@@ -71,19 +95,24 @@ export function decision(lo: number, hi: number, margin: number): "separated" | 
   return "open";
 }
 
-const METRIC_ALIASES: Record<string, BootstrapMetric> = { sfact: "sFact", se: "sE", skld: "sKLD", sfair: "sFair", d: "distance", distance: "distance" };
-const metricOf = (s: string): BootstrapMetric => {
-  const m = METRIC_ALIASES[s.trim().toLowerCase().replace(/[_\s]/g, "")];
-  if (!m) throw new Error(`unknown score "${s.trim()}": one of sFact, sE, sKLD, sFair, d`);
-  return m;
-};
+function metricReader(vocab: MetricVocabulary) {
+  const norm = (x: string) => x.trim().toLowerCase().replace(/[_\s]/g, "");
+  const byName = new Map<string, string>(vocab.ids.map((id) => [norm(id), id]));
+  for (const [k, v] of Object.entries(vocab.aliases ?? {})) byName.set(norm(k), v);
+  return (s: string): string => {
+    const m = byName.get(norm(s));
+    if (!m) throw new Error(`unknown score "${s.trim()}": one of ${vocab.ids.map((id) => vocab.names[id] ?? id).join(", ")}`);
+    return m;
+  };
+}
 
 /**
  * Reads a target as written on the command line or in the API: `halfwidth<=0.05` (every score ±0.05),
  * `halfwidth<=0.05,sKLD<=0.08` (per-score overrides), `sE<=0.03,sFact<=0.05` (only those scores), or
- * `decided:sFact,sE` (A vs B). Throws with a readable message.
+ * `decided:sFact,sE` (A vs B) — in the suite's vocabulary. Throws with a readable message.
  */
-export function parseUntil(text: string): AdaptiveTarget {
+export function parseUntil(text: string, vocab: MetricVocabulary = FOF_VOCABULARY): AdaptiveTarget {
+  const metricOf = metricReader(vocab);
   const t = text.trim();
   if (t.length > 200) throw new Error("the target is too long");
   const decided = /^decided\s*[:=]\s*(.+)$/i.exec(t);
@@ -91,40 +120,60 @@ export function parseUntil(text: string): AdaptiveTarget {
     const [list, ...options] = decided[1].split(";").map((x) => x.trim());
     const metrics = [...new Set(list.split(/[,+]/).map(metricOf))];
     const out: AdaptiveTarget = { kind: "decided", metrics, margin: DEFAULT_DECIDED_MARGIN };
+    const example = `decided:${vocab.ids.slice(0, 2).join(",")}${vocab.attributes?.length ? `;attribute=${vocab.attributes[0]}` : ""};margin=0.05`;
     for (const o of options) {
       const [k, v = ""] = o.split("=").map((x) => x.trim().toLowerCase());
       if (k === "margin" && Number(v) > 0 && Number(v) <= 0.5) out.margin = Number(v);
-      else if (k === "attribute" && (v === "gender" || v === "race")) out.attribute = v;
-      else throw new Error(`cannot read "${o}": write e.g. "decided:sFact,sE;attribute=race;margin=0.05"`);
+      else if (k === "attribute" && vocab.attributes?.includes(v)) out.attribute = v;
+      else throw new Error(`cannot read "${o}": write e.g. "${example}"`);
     }
     return out;
   }
-  const halfwidth: Partial<Record<BootstrapMetric, number>> = {};
+  const halfwidth: Record<string, number> = {};
   const clauses = t.split(",").map((c) => c.trim());
-  if (!clauses.length || clauses.some((c) => !c)) throw new Error('write the target as "halfwidth<=0.05", "sE<=0.03,sFact<=0.05" or "decided:sFact,sE"');
+  const [a, b] = vocab.ids;
+  if (!clauses.length || clauses.some((c) => !c)) throw new Error(`write the target as "halfwidth<=0.05", "${a}<=0.03,${b ?? a}<=0.05" or "decided:${a}"`);
   let all: number | null = null;
   for (const c of clauses) {
     const m = /^([A-Za-z_]+)\s*<=\s*([0-9]*\.?[0-9]+)$/.exec(c);
-    if (!m) throw new Error(`cannot read "${c}": write e.g. "halfwidth<=0.05" or "sKLD<=0.08"`);
+    if (!m) throw new Error(`cannot read "${c}": write e.g. "halfwidth<=0.05" or "${b ?? a}<=0.08"`);
     const h = Number(m[2]);
     if (!(h > 0 && h <= 0.5)) throw new Error(`a half-width must be in (0, 0.5]: ${c}`);
     if (m[1].toLowerCase() === "halfwidth") all = h;
     else halfwidth[metricOf(m[1])] = h;
   }
-  if (all !== null) for (const m of BOOTSTRAP_METRICS) halfwidth[m] ??= all;
+  if (all !== null) for (const m of vocab.ids) halfwidth[m] ??= all;
   return { kind: "halfwidth", halfwidth };
 }
 
-export function formatUntil(t: AdaptiveTarget): string {
+/**
+ * A target as sent (text, or the object form) checked against a suite's vocabulary: every score it names is one of
+ * the suite's, and it names at least one. Throws with a readable message.
+ */
+export function resolveUntil(input: string | AdaptiveTarget, vocab: MetricVocabulary = FOF_VOCABULARY): AdaptiveTarget {
+  const t = typeof input === "string" ? parseUntil(input, vocab) : input;
+  const metricOf = metricReader(vocab);
+  if (t.kind === "halfwidth") {
+    const entries = Object.entries(t.halfwidth).filter(([, h]) => h !== undefined);
+    if (!entries.length) throw new Error("the target names no score");
+    return { kind: "halfwidth", halfwidth: Object.fromEntries(entries.map(([m, h]) => [metricOf(m), h])) };
+  }
+  if (t.attribute !== undefined && !vocab.attributes?.includes(t.attribute))
+    throw new Error(vocab.attributes?.length ? `attribute: one of ${vocab.attributes.join(", ")}` : "this suite's comparisons take no attribute");
+  return { ...t, metrics: [...new Set(t.metrics.map(metricOf))] };
+}
+
+export function formatUntil(t: AdaptiveTarget, vocab: Pick<MetricVocabulary, "ids"> = FOF_VOCABULARY): string {
   if (t.kind === "decided")
     return [
       `decided:${t.metrics.join(",")}`,
       ...(t.attribute ? [`attribute=${t.attribute}`] : []),
       ...(t.margin !== DEFAULT_DECIDED_MARGIN ? [`margin=${t.margin}`] : []),
     ].join(";");
-  const entries = BOOTSTRAP_METRICS.filter((m) => t.halfwidth[m] !== undefined).map((m) => [m, t.halfwidth[m]!] as const);
+  const ids = [...vocab.ids, ...Object.keys(t.halfwidth).filter((m) => !vocab.ids.includes(m))];
+  const entries = ids.filter((m) => t.halfwidth[m] !== undefined).map((m) => [m, t.halfwidth[m]!] as const);
   const values = new Set(entries.map(([, h]) => h));
-  if (entries.length === BOOTSTRAP_METRICS.length && values.size === 1) return `halfwidth<=${entries[0][1]}`;
+  if (entries.length === vocab.ids.length && vocab.ids.every((m) => t.halfwidth[m] !== undefined) && values.size === 1) return `halfwidth<=${entries[0][1]}`;
   return entries.map(([m, h]) => `${m}<=${h}`).join(",");
 }
 
@@ -132,7 +181,7 @@ export function formatUntil(t: AdaptiveTarget): string {
 export interface LookInterval {
   /** whose score (runs of several models judge each model's own intervals) */
   model?: string;
-  metric: BootstrapMetric;
+  metric: string;
   /** which group (model, test, context, attribute …) in words */
   group: string;
   lo: number;
@@ -142,7 +191,7 @@ export interface LookInterval {
 /** The widest targeted interval relative to its target, and whether every one is within it. */
 export function halfwidthVerdict(intervals: readonly LookInterval[], target: Extract<AdaptiveTarget, { kind: "halfwidth" }>) {
   let met = true;
-  let widest: { model: string; metric: BootstrapMetric; group: string; halfwidth: number; target: number } | null = null;
+  let widest: { model: string; metric: string; group: string; halfwidth: number; target: number } | null = null;
   for (const i of intervals) {
     const h = target.halfwidth[i.metric];
     if (h === undefined) continue;

@@ -2,52 +2,49 @@
 // (client-safe: no server imports). The design (target, schedule, α, interval target) is fixed at launch; each look
 // appends its verdict; `outcome` is set once, when the run stops.
 import { z } from "zod";
-import { BOOTSTRAP_METRICS, type BootstrapMetric, type IntervalTarget } from "../metrics/design";
+import type { IntervalTarget } from "../metrics/design";
 import {
   ADAPTIVE_ALPHA,
   DEFAULT_DECIDED_MARGIN,
   DEFAULT_SCHEDULE,
+  FOF_VOCABULARY,
   formatUntil,
-  parseUntil,
   type AdaptiveTarget,
   type LookSchedule,
+  type MetricVocabulary,
 } from "../metrics/sequential";
 
 const halfwidth = z.number().gt(0).max(0.5);
+const metricId = z.string().regex(/^[A-Za-z_]{1,24}$/, "a score's id: letters and underscores");
 /**
  * A target as the API and the launch form send it: the CLI's text (`"halfwidth<=0.05"`, `"decided:sFact,sE"`) or
- * its object form. Checked at every boundary; a target naming no score is refused.
+ * its object form. Its shape is checked here, at every boundary; which scores it may name depends on the suite, so
+ * the launch reads it against the suite's vocabulary (resolveUntil, lib/metrics/sequential.ts) before anything is
+ * created.
  */
-export const adaptiveTargetSchema = z
-  .union([
-    z.string().trim().min(1).max(200),
-    z.object({ kind: z.literal("halfwidth"), halfwidth: z.partialRecord(z.enum(BOOTSTRAP_METRICS), halfwidth) }).strict(),
-    z
-      .object({
-        kind: z.literal("decided"),
-        metrics: z.array(z.enum(BOOTSTRAP_METRICS)).min(1).max(BOOTSTRAP_METRICS.length),
-        margin: z.number().gt(0).max(0.5).default(DEFAULT_DECIDED_MARGIN),
-        attribute: z.enum(["gender", "race"]).optional(),
-      })
-      .strict(),
-  ])
-  .transform((v, ctx): AdaptiveTarget => {
-    try {
-      const t = typeof v === "string" ? parseUntil(v) : v;
-      if (t.kind === "halfwidth" && !Object.keys(t.halfwidth).length) throw new Error("the target names no score");
-      return t;
-    } catch (e) {
-      ctx.addIssue({ code: "custom", message: e instanceof Error ? e.message : String(e) });
-      return z.NEVER;
-    }
-  });
+export const adaptiveTargetSchema = z.union([
+  z.string().trim().min(1).max(200),
+  z.object({ kind: z.literal("halfwidth"), halfwidth: z.record(metricId, halfwidth).refine((r) => Object.keys(r).length <= 12, "at most 12 scores") }).strict(),
+  z
+    .object({
+      kind: z.literal("decided"),
+      metrics: z.array(metricId).min(1).max(12),
+      margin: z.number().gt(0).max(0.5).default(DEFAULT_DECIDED_MARGIN),
+      attribute: z.string().max(24).optional(),
+    })
+    .strict(),
+]);
+export type UntilInput = z.output<typeof adaptiveTargetSchema>;
+
+/** The target as written, for audit lines and the CLI (text stays text). */
+export const untilText = (u: UntilInput): string => (typeof u === "string" ? u : formatUntil(u as AdaptiveTarget));
 
 /** One targeted interval at a look: a model's score in one group. */
 export interface LookRow {
   model: string;
   /** the group in words (e.g. "subjective · baseline · race"), or "B − A …" for a comparison */
   group: string;
-  metric: BootstrapMetric;
+  metric: string;
   estimate: number;
   lo: number;
   hi: number;
@@ -67,8 +64,8 @@ export interface LookRecord {
   at: string;
   met: boolean;
   /** the widest interval relative to its target (halfwidth), or the first undecided comparison */
-  widest: { model: string; group: string; metric: BootstrapMetric; halfwidth: number; target: number } | null;
-  undecided?: { model: string; group: string; metric: BootstrapMetric } | null;
+  widest: { model: string; group: string; metric: string; halfwidth: number; target: number } | null;
+  undecided?: { model: string; group: string; metric: string } | null;
   rows: LookRow[];
 }
 
@@ -77,13 +74,21 @@ export interface AdaptiveState {
   schedule: LookSchedule;
   alpha: number;
   intervalTarget: IntervalTarget;
+  /** the suite's scores (ids in order, and how each is shown); absent on FACT-OR-FAIR runs of before this field */
+  metrics?: { ids: string[]; names: Record<string, string> };
   looks: LookRecord[];
   /** set when the run stopped: why, at which look, with what it used */
   outcome: null | { kind: "met" | "cap"; look: number; items: number; planned: number; spentUsd: number; budgetUsd: number | null; at: string };
 }
 
-export function newAdaptiveState(target: AdaptiveTarget, intervalTarget: IntervalTarget, schedule: LookSchedule = DEFAULT_SCHEDULE): AdaptiveState {
-  return { target, schedule, alpha: ADAPTIVE_ALPHA, intervalTarget, looks: [], outcome: null };
+export function newAdaptiveState(
+  target: AdaptiveTarget,
+  intervalTarget: IntervalTarget,
+  vocab: MetricVocabulary = FOF_VOCABULARY,
+  schedule: LookSchedule = DEFAULT_SCHEDULE,
+): AdaptiveState {
+  const metrics = { ids: [...vocab.ids], names: { ...vocab.names } };
+  return { target, schedule, alpha: ADAPTIVE_ALPHA, intervalTarget, metrics, looks: [], outcome: null };
 }
 
 export function adaptiveStateOf(json: string | null | undefined): AdaptiveState | null {
@@ -97,8 +102,10 @@ export function adaptiveStateOf(json: string | null | undefined): AdaptiveState 
 
 const pct = (x: number) => `${(100 * x).toFixed(x < 0.1 ? 1 : 0)} %`;
 const usd = (x: number) => `$${x.toFixed(2)}`;
-const METRIC_TEXT: Record<BootstrapMetric, string> = { sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair", distance: "d" };
-export const metricText = (m: BootstrapMetric) => METRIC_TEXT[m];
+/** How a score is shown: by the names the run stored (its suite's), else FACT-OR-FAIR's. */
+export const metricText = (m: string, s?: Pick<AdaptiveState, "metrics"> | null) => s?.metrics?.names[m] ?? FOF_VOCABULARY.names[m] ?? m;
+/** The run's target as text, in its suite's vocabulary. */
+export const targetText = (s: AdaptiveState) => formatUntil(s.target, s.metrics ?? FOF_VOCABULARY);
 
 /**
  * The run's adaptive verdict in one sentence, as the run page, the CLI and webhooks say it: "target met at N of M
@@ -109,15 +116,15 @@ export function adaptiveSummary(s: AdaptiveState, run: { status: string; budgetU
   const cost = (spent: number, budget: number | null) => (budget !== null ? ` (${usd(spent)} of ${usd(budget)})` : spent > 0 ? ` (${usd(spent)})` : "");
   const what =
     s.target.kind === "decided"
-      ? `A vs B decided on ${s.target.metrics.map(metricText).join(", ")}${s.target.attribute ? ` (${s.target.attribute})` : ""}, equivalence ±${s.target.margin}`
-      : formatUntil(s.target);
+      ? `A vs B decided on ${s.target.metrics.map((m) => metricText(m, s)).join(", ")}${s.target.attribute ? ` (${s.target.attribute})` : ""}, equivalence ±${s.target.margin}`
+      : targetText(s);
   if (s.outcome?.kind === "met")
     return `target met at ${s.outcome.items.toLocaleString("en-US")} of ${s.outcome.planned.toLocaleString("en-US")} items${cost(s.outcome.spentUsd, s.outcome.budgetUsd)}: ${what}`;
   const shortfall = () => {
     if (!last) return "no look was taken";
     if (last.widest)
-      return `widest interval ±${last.widest.halfwidth.toFixed(3)} on ${metricText(last.widest.metric)} (${last.widest.model}, ${last.widest.group}; target ±${last.widest.target})`;
-    if (last.undecided) return `not decided on ${metricText(last.undecided.metric)} (${last.undecided.model}, ${last.undecided.group})`;
+      return `widest interval ±${last.widest.halfwidth.toFixed(3)} on ${metricText(last.widest.metric, s)} (${last.widest.model}, ${last.widest.group}; target ±${last.widest.target})`;
+    if (last.undecided) return `not decided on ${metricText(last.undecided.metric, s)} (${last.undecided.model}, ${last.undecided.group})`;
     return "the target was not met";
   };
   if (s.outcome?.kind === "cap") return `cap reached before the target: ${shortfall()}`;

@@ -3,6 +3,7 @@
 // answer reader are the solver's contract with the engine, its metrics are the scorer, and its views are the log
 // viewer's. Each suite lives in lib/suites/<id>/ (code) and data/suites/<id>/ (content), registered by one line in
 // lib/suites/registry.ts.
+import type { MetricVocabulary } from "../metrics/sequential";
 import type { IntervalTarget } from "../metrics/design";
 import type { MeanUnit } from "../metrics/mean-bootstrap";
 import type { z } from "zod";
@@ -38,6 +39,15 @@ export interface QueryColumns {
   identityJson: string | null;
   groundTruthJson: string;
 }
+
+/**
+ * How an adaptive run's plan is cut into waves (lib/features/runs/adaptive.ts assignWaves): every row's stratum
+ * (each stratum is in every wave) and cluster (the unit a wave draws whole, in a seeded order shared by every
+ * stratum, so models and variants stay paired).
+ */
+export type WaveUnitOf = (
+  row: { modelConfigId: string } & Pick<QueryColumns, "test" | "context" | "statisticId" | "level" | "attribute" | "scenarioIndex" | "repeatIndex">,
+) => { stratum: string; cluster: string };
 
 export interface SuitePlannedQuery extends QueryColumns {
   role: "subject" | "helper";
@@ -197,9 +207,16 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   /** the per-image scores paired comparisons resample; left out: the suite offers no comparisons yet */
   comparable?(ctx: SuiteContext, req: { runId: string; labels: "model" | "reviewed"; profile?: ScoringProfile }): Promise<ComparableScores>;
   /**
-   * Adaptive runs (lib/metrics/sequential.ts): why this config cannot stop on a target, or null when it can; left
-   * out, the suite's runs are always of fixed size. The look itself is registered by the layer that scores the suite.
+   * Adaptive runs (lib/metrics/sequential.ts): the scores a target may name (`ddc<=0.05`, `decided:sE`); left out,
+   * the suite's runs are always of fixed size. The look itself is registered by the layer that scores the suite.
    */
+  adaptiveVocabulary?(config: Config): MetricVocabulary;
+  /**
+   * How its adaptive runs grow (default: by repeats within every coordinate — every statistic, level and scenario in
+   * every wave); `target` is what the run's intervals are about, when the suite's answer depends on it.
+   */
+  waveUnit?(config: Config, target: IntervalTarget): WaveUnitOf;
+  /** why this config cannot stop on a target although the suite's runs can, or null */
   adaptiveProblem?(config: Config): string | null;
   /** whether its scores differ between the paper's text and the released code (the results offer both profiles) */
   profiles?: boolean;

@@ -73,6 +73,9 @@ export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promis
     });
     runId = run.id;
   } catch (e) {
+    // A target the suite cannot read is the "Stop when" field's error, shown beside it.
+    if (e instanceof DomainError && e.message.startsWith("until: "))
+      return { message: "Please fix the highlighted fields.", fieldErrors: { until: e.message.slice("until: ".length) } };
     if (e instanceof DomainError) return { message: e.message };
     throw e;
   }

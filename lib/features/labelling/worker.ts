@@ -21,6 +21,8 @@ export interface LabelWorkerOptions {
   idleMs?: number;
   heartbeatMs?: number;
   log?: (message: string) => void;
+  /** label only this run's images (`fof run --label` on an adaptive run, whose looks wait for its labels) */
+  runId?: string;
 }
 
 export class LabelWorker {
@@ -79,6 +81,7 @@ export class LabelWorker {
             await labelQueue(this.prisma, this.engine, labeller, {
               dataDir: this.opts.dataDir,
               autoLabel: true,
+              ...(this.opts.runId ? { runId: this.opts.runId } : {}),
               batch: this.opts.batch ?? 8,
               leaseMs: this.opts.leaseMs,
               signal: this.stop$.signal,
@@ -138,6 +141,7 @@ export async function labelWorkerFromEnv(
   prisma: PrismaClient,
   log?: (m: string) => void,
   files: { detector?: string; classifier?: string; landmarker?: string } = {},
+  scope: Pick<LabelWorkerOptions, "runId" | "idleMs"> = {},
 ): Promise<LabelWorker> {
   const [
     { env, faceChipMethod },
@@ -181,5 +185,5 @@ export async function labelWorkerFromEnv(
     : null;
   const engine = { ...leases, saveReadings: readings.saveReadings };
   const labellers = [faces, clip].filter((l): l is NonNullable<typeof l> => !!l);
-  return new LabelWorker(prisma, engine, labellers, { dataDir: e.dataDir, leaseMs: e.FOF_LABEL_LEASE_MS, log });
+  return new LabelWorker(prisma, engine, labellers, { dataDir: e.dataDir, leaseMs: e.FOF_LABEL_LEASE_MS, log, ...scope });
 }

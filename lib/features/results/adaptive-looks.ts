@@ -1,31 +1,32 @@
 // FACT-OR-FAIR's look for adaptive runs (lib/features/runs/adaptive.ts): the same design bootstrap as the Results
-// page's intervals (./intervals.ts), at the look's level, over the subjective groups — the part of the plan whose
-// size the run adapts. The objective questions are few (3 per statistic and attribute at the paper preset: their
-// S_fact cannot reach ±0.05 at any size the preset allows) and are reported with their intervals, outside the target.
+// page's intervals (./intervals.ts), at the look's level. Chat runs: over the subjective groups — the part of the
+// plan whose size the run adapts; the objective questions are few (3 per statistic and attribute at the paper preset:
+// their S_fact cannot reach ±0.05 at any size the preset allows) and are reported with their intervals, outside the
+// target. Text-to-image runs: every test (a prompt's images are many), faces staying with their image.
 // A-vs-B ("decided"): every other model against the first, paired over the same scenarios (lib/metrics/paired.ts).
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { classCount } from "../../benchmark";
 import { bootstrapScoresAsync, designCells, detailedGroups, distanceMethodOf } from "../../metrics";
-import { BOOTSTRAP_METRICS } from "../../metrics/design";
+import { BOOTSTRAP_METRICS, type BootstrapMetric } from "../../metrics/design";
 import { RANGE } from "../../metrics/interval-math";
 import { pairedDifferencesAsync } from "../../metrics/paired";
-import { decision } from "../../metrics/sequential";
+import { decision, LOOK_RESAMPLES } from "../../metrics/sequential";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
-import { DEFAULT_SUITE_ID } from "../../suites";
+import { DEFAULT_SUITE_ID, listSuites } from "../../suites";
 import { registerLookEvaluator, type LookEvaluator } from "../runs/adaptive";
 import type { LookRow } from "../../results/adaptive";
 import { designRecords } from "./explore";
 import { enqueue } from "./intervals";
+import { firstModel, meanScoresLook } from "./mean-looks";
 
-/** Resamples per look: 2,000, so that a 99.5 % look's tails rest on 5 resamples each rather than 2. */
-export const LOOK_RESAMPLES = 2000;
 
 const groupText = (g: { test: string; context: string | null; attribute: string }) => [g.test, g.context, g.attribute].filter(Boolean).join(" · ");
 
 export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
   // Queued with the Results page's interval jobs: one CPU-bound bootstrap at a time per process.
   enqueue(async () => {
-    const records = (await designRecords(prisma, req.runId)).filter((r) => r.test === "subjective");
+    // Chat runs: the subjective groups; text-to-image runs: every test (each prompt has many images).
+    const records = (await designRecords(prisma, req.runId)).filter((r) => r.modality === "t2i" || r.test === "subjective");
     const groups = detailedGroups(records, DEFAULT_PROFILE);
     const rows: LookRow[] = [];
     const method = (modality: "llm" | "t2i") => distanceMethodOf(DEFAULT_PROFILE, modality);
@@ -70,7 +71,7 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
         method: method(g.modality),
       });
       for (const m of req.target.metrics) {
-        const d = diffs[m];
+        const d = diffs[m as BootstrapMetric];
         if (!d) continue;
         rows.push({
           model: `${g.model} − ${reference}`,
@@ -86,13 +87,9 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
     return rows;
   });
 
-/** The reference of an A-vs-B run: the first model launched (its rows were planned first). */
-async function firstModel(prisma: PrismaClient, runId: string): Promise<string | null> {
-  const q = await prisma.query.findFirst({ where: { runId }, orderBy: { id: "asc" }, select: { modelConfig: { select: { slug: true } } } });
-  return q?.modelConfig.slug ?? null;
-}
-
 /** Registers the look with the engine: the server's instrumentation and the CLI's commands call this once. */
 export function registerLooks(): void {
   registerLookEvaluator(DEFAULT_SUITE_ID, factOrFairLook);
+  // Suites whose scores are averages over images, each with its own look (the same bootstrap as their intervals).
+  for (const suite of listSuites()) if (suite.id !== DEFAULT_SUITE_ID && suite.comparable && suite.adaptiveVocabulary) registerLookEvaluator(suite.id, meanScoresLook(suite));
 }

@@ -1,6 +1,6 @@
 // The run page's data: progress per model and test, spend, throughput, ETA and running scores.
-import { adaptiveStateOf, adaptiveSummary } from "../../results/adaptive";
-import { formatUntil } from "../../metrics/sequential";
+import { labelsPending } from "../runs/adaptive";
+import { adaptiveStateOf, adaptiveSummary, targetText } from "../../results/adaptive";
 import type { LabelInstrument } from "../../faces/provenance";
 import { suiteOf } from "../../suites";
 import type { PrismaClient } from "../../../generated/prisma/client";
@@ -116,7 +116,7 @@ export async function runSummary(
     progress,
     labelling,
     /** adaptive runs (lib/results/adaptive.ts): target, looks, verdict and its sentence; null otherwise */
-    adaptive: adaptiveView(run),
+    adaptive: await adaptiveView(prisma, run),
     health: run.status === "running" || run.status === "planning" ? await workerHealth(prisma, runId) : null,
     raceMapping: opts.raceMapping ?? "paper",
     labels,
@@ -135,10 +135,15 @@ export async function runSummary(
         : null,
   };
 }
-function adaptiveView(run: { adaptiveJson: string | null; status: string; budgetUsd: number | null; wavesReleased: number }) {
+async function adaptiveView(
+  prisma: PrismaClient,
+  run: { id: string; modality: string; adaptiveJson: string | null; status: string; budgetUsd: number | null; wavesReleased: number },
+) {
   const state = adaptiveStateOf(run.adaptiveJson);
   if (!state) return null;
-  return { ...state, until: formatUntil(state.target), wavesReleased: run.wavesReleased, summary: adaptiveSummary(state, run) };
+  // A text-to-image run's next look waits for the labels of the images released so far.
+  const waitingForLabels = run.modality === "t2i" && !state.outcome && run.status === "running" ? await labelsPending(prisma, run.id, run.wavesReleased) : 0;
+  return { ...state, until: targetText(state), wavesReleased: run.wavesReleased, waitingForLabels, summary: adaptiveSummary(state, run) };
 }
 
 export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;

@@ -1,14 +1,17 @@
 // Adaptive runs in the engine (docs/scoring.md "Adaptive runs"; the statistics are lib/metrics/sequential.ts):
-// - planning writes every row of the full plan (the cap) unreleased, then cuts it into waves in one statement: within
-//   each stratum (model × test × context × statistic × level × attribute × scenario) the repeats are put in a seeded
-//   order and the first ⌈f_j·n⌉ go to the waves up to j, so every prefix holds every stratum — a random, stratified,
-//   growing sample of the design;
+// - planning writes every row of the full plan (the cap) unreleased, then cuts it into waves (assignWaves): within
+//   each stratum the suite names (FACT-OR-FAIR: model × test × context × statistic × level × attribute × scenario,
+//   growing by repeats; DoFaiR: model × method × augmentation × dimension, growing by entries) the clusters are put
+//   in a seeded order and the first ⌈f_j·n⌉ go to the waves up to j, so every prefix holds every stratum — a random,
+//   stratified, growing sample of the design;
 // - workers claim only released waves (claim.ts); when a released wave has no open row, a worker takes a look:
 //   the suite's evaluator computes every targeted interval at the look's level, and the run either stops (target
 //   met, or the cap's last look) — its unreleased rows removed, never called — or releases the next wave. The look
 //   is one conditional update on the run's released wave, so of several workers exactly one acts on it.
 import type { PrismaClient } from "../../../generated/prisma/client";
-import { halfwidthVerdict, lookLevels, type AdaptiveTarget, type LookSchedule } from "../../metrics/sequential";
+import { createHash } from "node:crypto";
+import { halfwidthVerdict, lookLevels, waveOfRank, type AdaptiveTarget, type LookSchedule } from "../../metrics/sequential";
+import type { WaveUnitOf } from "../../suites/types";
 import type { IntervalTarget } from "../../metrics/design";
 import { forgetShared } from "../../core/shared";
 import { adaptiveStateOf, type AdaptiveState, type LookRecord, type LookRow } from "../../results/adaptive";
@@ -34,36 +37,85 @@ function lookEvaluatorFor(suiteId: string): LookEvaluator | undefined {
 }
 
 /**
- * Cuts a planned adaptive run into waves (one statement). The seeded order within a stratum is an affine permutation
- * of the repeat index — repeats are independent draws already (each has its own drawn options and identities), so
- * any fixed order is a random sample; the seed only varies which.
+ * The default wave unit (FACT-OR-FAIR): every stratum (model × test × context × statistic × level × attribute ×
+ * scenario) is in every wave, and it grows by repeats — each repeat an independent draw of the same question.
+ */
+export const repeatWaves: WaveUnitOf = (q) => ({
+  stratum: [q.modelConfigId, q.test, q.context, q.statisticId, q.level, q.attribute, q.scenarioIndex].join("\u0001"),
+  cluster: String(q.repeatIndex),
+});
+
+/** A seeded order of a wave's clusters: the same cluster ranks the same in every stratum (so models stay paired). */
+const clusterRank = (seed: number, cluster: string) => createHash("sha256").update(`${seed}\u0001${cluster}`).digest().readUInt32BE(0);
+
+/**
+ * Cuts a planned adaptive run into waves: within each stratum (the suite's WaveUnitOf) its clusters are put in a
+ * seeded random order and the first ⌈f_j·n⌉ go to the waves up to j (waveOfRank), every row of a cluster with it;
+ * so every prefix holds every stratum, and each a random sample of its clusters. A helper row (a chat model writing
+ * guidance) goes with the earliest row that waits for it. The rows are read once (a run may plan at most
+ * FOF_MAX_QUERIES_PER_RUN) and written wave by wave in chunks.
  */
 export async function assignWaves(
-  tx: Pick<PrismaClient, "$executeRawUnsafe">,
+  tx: Pick<PrismaClient, "query">,
   runId: string,
   schedule: LookSchedule,
   seed: number,
-  dialect: "sqlite" | "postgresql",
+  unitOf: WaveUnitOf = repeatWaves,
 ) {
-  const s = Math.abs(Math.floor(seed)) % 1_000_003;
-  const permille = schedule.fractions.map((f) => Math.max(1, Math.min(1000, Math.round(f * 1000))));
-  const cases = permille
-    .slice(0, -1)
-    .map((f, j) => `WHEN rn <= (n * ${f} + 999) / 1000 THEN ${j + 1}`)
-    .join(" ");
-  const sql = `UPDATE "Query" SET "wave" = w."wave" FROM (
-      SELECT id, CASE ${cases} ELSE ${permille.length} END AS "wave" FROM (
-        SELECT q."id" AS id,
-          ROW_NUMBER() OVER (PARTITION BY q."modelConfigId", q."test", q."context", q."statisticId", q."level", q."attribute", q."scenarioIndex"
-            ORDER BY ((q."repeatIndex" + 1) * 7919 + ${s}) % 1000003, q."id") AS rn,
-          COUNT(*) OVER (PARTITION BY q."modelConfigId", q."test", q."context", q."statisticId", q."level", q."attribute", q."scenarioIndex") AS n
-        FROM "Query" q WHERE q."runId" = ${dialect === "sqlite" ? "?" : "$1"}
-      ) ranked
-    ) w WHERE "Query"."id" = w.id`;
-  return tx.$executeRawUnsafe(sql, runId);
+  const rows = await tx.query.findMany({
+    where: { runId },
+    select: { id: true, dependsOnId: true, modelConfigId: true, test: true, context: true, statisticId: true, level: true, attribute: true, scenarioIndex: true, repeatIndex: true },
+  });
+  const strata = new Map<string, Map<string, number[]>>();
+  const dependsOn = new Map<number, number>();
+  for (const r of rows) {
+    if (r.dependsOnId !== null) dependsOn.set(r.id, r.dependsOnId);
+    const { stratum, cluster } = unitOf(r);
+    let clusters = strata.get(stratum);
+    if (!clusters) strata.set(stratum, (clusters = new Map()));
+    let ids = clusters.get(cluster);
+    if (!ids) clusters.set(cluster, (ids = []));
+    ids.push(r.id);
+  }
+  const waveOf = new Map<number, number>();
+  const ranks = new Map<string, number>();
+  const rank = (c: string) => ranks.get(c) ?? (ranks.set(c, clusterRank(seed, c)), ranks.get(c)!);
+  for (const clusters of strata.values()) {
+    const ordered = [...clusters.keys()].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+    ordered.forEach((c, i) => {
+      const w = waveOfRank(i, ordered.length, schedule);
+      for (const id of clusters.get(c)!) waveOf.set(id, w);
+    });
+  }
+  // Helpers: the earliest wave of the rows that wait for them (a helper nobody waits for: the first).
+  const helpers = new Set(dependsOn.values());
+  for (const h of helpers) waveOf.set(h, Number.POSITIVE_INFINITY);
+  for (const [id, h] of dependsOn) waveOf.set(h, Math.min(waveOf.get(h)!, waveOf.get(id)!));
+  const byWave = new Map<number, number[]>();
+  for (const [id, w] of waveOf) {
+    const wave = Number.isFinite(w) ? w : 1;
+    let ids = byWave.get(wave);
+    if (!ids) byWave.set(wave, (ids = []));
+    ids.push(id);
+  }
+  for (const [wave, ids] of byWave)
+    for (let i = 0; i < ids.length; i += WAVE_CHUNK) await tx.query.updateMany({ where: { id: { in: ids.slice(i, i + WAVE_CHUNK) } }, data: { wave } });
+  return rows.length;
 }
+/** ids per UPDATE … WHERE id IN (…): within the smallest limit on bound parameters (SQLite builds of 999) */
+const WAVE_CHUNK = 900;
 
-const LOOK_SELECT = { id: true, status: true, seed: true, suiteId: true, adaptiveJson: true, wavesReleased: true, spentUsd: true, budgetUsd: true } as const;
+const LOOK_SELECT = {
+  id: true,
+  status: true,
+  seed: true,
+  suiteId: true,
+  modality: true,
+  adaptiveJson: true,
+  wavesReleased: true,
+  spentUsd: true,
+  budgetUsd: true,
+} as const;
 
 /**
  * Takes the look due on a run whose released waves are all answered: evaluates, then stops the run or releases the
@@ -115,7 +167,15 @@ export async function takeLook(prisma: PrismaClient, runId: string): Promise<"st
   return stop ? "stopped" : "released";
 }
 
-/** Adaptive runs among these whose released waves have no open row: a look is due on each. */
+/** Images of a text-to-image run's released waves still waiting for their labels (a look scores labelled images). */
+export function labelsPending(prisma: PrismaClient, runId: string, wavesReleased: number): Promise<number> {
+  return prisma.image.count({ where: { runId, labelStatus: { in: ["unlabelled", "leased"] }, query: { wave: { lte: wavesReleased } } } });
+}
+
+/**
+ * Adaptive runs among these whose released waves have no open row — and, for text-to-image runs, no image waiting
+ * for its labels (the run waits for its label workers rather than generating more): a look is due on each.
+ */
 export async function looksDue(prisma: PrismaClient, runIds: readonly string[]): Promise<string[]> {
   if (!runIds.length) return [];
   const runs = await prisma.run.findMany({
@@ -126,7 +186,9 @@ export async function looksDue(prisma: PrismaClient, runIds: readonly string[]):
   for (const r of runs) {
     if (adaptiveStateOf(r.adaptiveJson)?.outcome) continue;
     const open = await prisma.query.count({ where: { runId: r.id, wave: { lte: r.wavesReleased }, status: { in: ["pending", "leased"] } } });
-    if (open === 0) due.push(r.id);
+    if (open !== 0) continue;
+    if (r.modality === "t2i" && (await labelsPending(prisma, r.id, r.wavesReleased)) > 0) continue;
+    due.push(r.id);
   }
   return due;
 }

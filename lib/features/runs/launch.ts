@@ -11,8 +11,7 @@ import { findSuite, listSuites } from "../../suites";
 import { launchVariant } from "../../suites/launch-variants";
 import { prepareRun } from "./runs";
 import { planInBackground } from "./planning";
-import { adaptiveTargetSchema } from "../../results/adaptive";
-import { formatUntil, type AdaptiveTarget } from "../../metrics/sequential";
+import { adaptiveTargetSchema, untilText, type UntilInput } from "../../results/adaptive";
 import { INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
 
 export const launchRequestSchema = z
@@ -86,7 +85,7 @@ export async function startRun(
     autoLabel: boolean;
     name?: string;
     contentVersion?: string;
-    until?: AdaptiveTarget;
+    until?: UntilInput;
     intervalTarget?: IntervalTarget;
   },
 ) {
@@ -118,7 +117,7 @@ export async function startRun(
       budgetUsd: req.budgetUsd,
       autoLabel: req.autoLabel,
       content: run.suiteVersion,
-      ...(req.until ? { until: formatUntil(req.until) } : {}),
+      ...(req.until ? { until: untilText(req.until) } : {}),
     },
   });
   // Answered now, planned after: the caller gets the run in "planning" (./planning.ts).

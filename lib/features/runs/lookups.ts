@@ -1,7 +1,6 @@
 // Reading runs for pages and route handlers: the run lists, one run's header, the settings a report prints. Pages
 // call these instead of querying the database, so the HTTP API and the CLI read runs the same way.
-import { adaptiveStateOf, adaptiveSummary } from "../../results/adaptive";
-import { formatUntil } from "../../metrics/sequential";
+import { adaptiveStateOf, adaptiveSummary, targetText } from "../../results/adaptive";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DomainError } from "../../core/errors";
 
@@ -103,5 +102,5 @@ export async function runList(prisma: PrismaClient, q: { suite?: string; status?
 function adaptiveBrief(json: string | null, run: { status: string; budgetUsd: number | null }) {
   const state = adaptiveStateOf(json);
   if (!state) return null;
-  return { until: formatUntil(state.target), outcome: state.outcome?.kind ?? null, summary: adaptiveSummary(state, run) };
+  return { until: targetText(state), outcome: state.outcome?.kind ?? null, summary: adaptiveSummary(state, run) };
 }

@@ -15,10 +15,10 @@ import { modelProblem } from "../../providers/problems";
 import { forgetShared } from "../../core/shared";
 import { contentOfVersion } from "../../suites/content-versions";
 import { DomainError } from "../../core/errors";
-import { DEFAULT_INTERVAL_TARGET, INTERVAL_TARGETS } from "../../metrics/design";
-import { assignWaves, UNRELEASED_WAVE } from "./adaptive";
+import { DEFAULT_INTERVAL_TARGET, INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
+import { assignWaves, repeatWaves, UNRELEASED_WAVE } from "./adaptive";
 import { adaptiveTargetSchema, newAdaptiveState } from "../../results/adaptive";
-import { dialectOf } from "../../db/dialect";
+import { resolveUntil, type AdaptiveTarget } from "../../metrics/sequential";
 const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   /** the suite it runs (lib/suites/registry.ts) */
@@ -163,10 +163,18 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
   const content = opts.content ?? opts.benchmark ?? (parsed.contentVersion ? await contentOfVersion(prisma, suite.id, parsed.contentVersion) : suite.content());
   const problem = suite.launchProblem?.(config, content);
   if (problem) throw new DomainError("invalid", problem);
+  // An adaptive run's target, read in the suite's own scores; the design (waves, levels) is fixed with it here.
+  let until: AdaptiveTarget | null = null;
+  const vocabulary = suite.adaptiveVocabulary?.(config) ?? null;
   if (parsed.until) {
-    const why = suite.adaptiveProblem ? suite.adaptiveProblem(config) : `${suite.name} runs cannot stop on a target yet: launch them at a fixed preset`;
-    if (why) throw new DomainError("invalid", why);
-    if (parsed.until.kind === "decided" && new Set(parsed.models).size < 2)
+    const why = !vocabulary ? `${suite.name} runs cannot stop on a target yet: launch them at a fixed preset` : (suite.adaptiveProblem?.(config) ?? null);
+    if (why || !vocabulary) throw new DomainError("invalid", why ?? "");
+    try {
+      until = resolveUntil(parsed.until as string | AdaptiveTarget, vocabulary);
+    } catch (e) {
+      throw new DomainError("invalid", `until: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (until.kind === "decided" && new Set(parsed.models).size < 2)
       throw new DomainError("invalid", "a run that stops when A vs B is decided needs at least two models (the first is the reference)");
   }
   const modality = suite.modalityOf(config);
@@ -211,12 +219,13 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
         seed: parsed.seed,
         configJson: JSON.stringify(config),
         budgetUsd: parsed.budgetUsd,
-        autoLabel: parsed.autoLabel && modality === "t2i",
+        // An adaptive text-to-image run is scored as its images are labelled: its labelling is never left to a person.
+        autoLabel: (parsed.autoLabel || Boolean(until)) && modality === "t2i",
         labelInstrument: modality === "t2i" ? (suite.labelInstrument?.(config) ?? "faces") : "faces",
         createdById: parsed.createdById,
         // The size is known before a row is written: progress while planning reads rows written / planned.
         plannedCount: total,
-        adaptiveJson: parsed.until ? JSON.stringify(newAdaptiveState(parsed.until, parsed.intervalTarget)) : null,
+        adaptiveJson: until && vocabulary ? JSON.stringify(newAdaptiveState(until, parsed.intervalTarget, vocabulary)) : null,
         benchmarkVersionId: version.id,
         startedAt: new Date(),
         models: { create: runModels.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
@@ -238,7 +247,8 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
         seed: parsed.seed,
         chunk: opts.chunk,
         onFailure,
-        adaptive: Boolean(parsed.until),
+        adaptive: Boolean(until),
+        intervalTarget: parsed.intervalTarget,
       }),
   };
 }
@@ -256,6 +266,8 @@ async function planQueries(
     seed: number;
     chunk?: number;
     onFailure: "remove" | "fail";
+    /** what an adaptive run's intervals are about (how its waves grow may depend on it) */
+    intervalTarget: IntervalTarget;
     /** rows are written unreleased and cut into waves once all are in (./adaptive.ts) */
     adaptive: boolean;
   },
@@ -330,11 +342,10 @@ async function planQueries(
     const done = await withContentionRetry(() =>
       prisma.$transaction(async (tx) => {
         if (p.adaptive) {
-          // The waves are cut once every row is in; a helper's rows are all in the first (its answers feed every wave).
+          // The waves are cut once every row is in; a helper's rows go with the rows that wait for them.
           const run0 = await tx.run.findUniqueOrThrow({ where: { id: run.id }, select: { adaptiveJson: true } });
           const schedule = (JSON.parse(run0.adaptiveJson ?? "{}") as { schedule: Parameters<typeof assignWaves>[2] }).schedule;
-          await assignWaves(tx, run.id, schedule, p.seed, dialectOf(prisma));
-          if (helper) await tx.query.updateMany({ where: { runId: run.id, modelConfigId: helper.id }, data: { wave: 1 } });
+          await assignWaves(tx, run.id, schedule, p.seed, p.suite.waveUnit?.(config, p.intervalTarget) ?? repeatWaves);
         }
         return tx.run.updateMany({
           where: { id: run.id, status: "planning" },

@@ -1,8 +1,7 @@
 // Recording a run event for every active webhook that wants it: one delivery row per hook, event and run (the unique
 // key makes emitting twice harmless — two workers finishing the same run, a retried transaction). Delivery happens
 // apart (./deliver.ts), so a slow receiver never holds up the engine.
-import { adaptiveStateOf, adaptiveSummary } from "../../results/adaptive";
-import { formatUntil } from "../../metrics/sequential";
+import { adaptiveStateOf, adaptiveSummary, targetText } from "../../results/adaptive";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { publicUrl } from "../../auth/server";
 import type { WebhookEvent } from "./events";
@@ -48,7 +47,7 @@ export async function emitRunEvent(prisma: Db, runId: string, event: WebhookEven
       adaptiveJson: undefined,
       // Adaptive runs: the target, the verdict ("target met at N of M items …") and the last look's intervals.
       adaptive: adaptive
-        ? { until: formatUntil(adaptive.target), outcome: adaptive.outcome, summary: adaptiveSummary(adaptive, run), lastLook: adaptive.looks.at(-1) ?? null }
+        ? { until: targetText(adaptive), outcome: adaptive.outcome, summary: adaptiveSummary(adaptive, run), lastLook: adaptive.looks.at(-1) ?? null }
         : null,
       outcome: outcomeLabel(run.status, items.failed),
       items,

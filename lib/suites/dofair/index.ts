@@ -7,7 +7,7 @@ import { dofairConfigSchema, DOFAIR_PRESETS, missingHelper, type DofairConfig } 
 import { planDofair, plannedGuidance, plannedImages } from "./plan";
 import { AUGMENTATION_LABELS, AUGMENTATIONS, METHOD_LABELS, METHODS, WORDING_DIFFERENCE, WORDING_LABELS, WORDINGS } from "./prompts";
 import { REVIEW_GENDERS, reviewPrediction } from "./records";
-import { dofairDrill, dofairResults } from "./results";
+import { COLUMNS, dofairDrill, dofairResults } from "./results";
 import { dofairComparable } from "./compare";
 import { dofairExportLines } from "./export";
 
@@ -144,6 +144,18 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
     });
     return dofairResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed);
   },
+  // Adaptive runs stop on the per-image averages' intervals (the look: lib/features/results/mean-looks.ts).
+  adaptiveVocabulary: () => ({
+    ids: COLUMNS.map((c) => c.id),
+    names: Object.fromEntries(COLUMNS.map((c) => [c.id, c.label.replace(/ \(.*$/, "")])),
+  }),
+  // Under the population target (entries a sample of possible events) a run grows by entries — every entry's images
+  // together, the same entries for every model and variant, so comparisons stay paired — within each (model, method,
+  // augmentation, dimension); under the exact target (these entries, fixed) it can only grow by images per prompt.
+  waveUnit: (_config, target) => (q) =>
+    target === "population"
+      ? { stratum: [q.modelConfigId, q.test, q.context, q.level].join("\u0001"), cluster: q.statisticId }
+      : { stratum: [q.modelConfigId, q.test, q.context, q.level, q.statisticId].join("\u0001"), cluster: String(q.repeatIndex) },
   comparable: async (ctx, req) => {
     const run = await ctx.prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { benchmarkVersion: { select: { contentJson: true } } } });
     return dofairComparable(ctx, req, parsePinned(run.benchmarkVersion.contentJson));

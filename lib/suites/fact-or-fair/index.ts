@@ -10,6 +10,7 @@ import { planQueries } from "./plan";
 import { presetConfig, runConfigSchema, t2iPresetConfig, t2iRunConfigSchema, type RunConfig, type T2iRunConfig } from "./config";
 import { chatTokensFof, plannedPerModelFof } from "./size";
 import type { Suite } from "../types";
+import { FOF_VOCABULARY } from "../../metrics/sequential";
 
 type FofConfig = RunConfig | T2iRunConfig;
 const isT2i = (c: FofConfig): c is T2iRunConfig => "modality" in c && c.modality === "t2i";
@@ -29,13 +30,13 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
   summary: "19 U.S. statistics: factuality (objective queries) against fairness (subjective scenarios), LLMs and text-to-image",
   paper: { title: "FACT-OR-FAIR: A Checklist for Behavioral Testing of AI Models on Fairness-Related Queries", citation: "Huang et al., 2025" },
   modalityOf: (c) => (isT2i(c) ? "t2i" : "llm"),
-  // Text-to-image runs wait on labels between looks: not built yet (issue #36, item 4).
+  adaptiveVocabulary: () => FOF_VOCABULARY,
+  // Chat runs target the subjective scores (the objective questions are a handful per statistic); text-to-image runs
+  // target every test, each prompt's images being many, and wait for their labels between looks.
   adaptiveProblem: (c) =>
-    isT2i(c)
-      ? "text-to-image runs cannot stop on a target yet: launch them at a fixed preset"
-      : !c.tests.includes("subjective")
-        ? "an adaptive run targets the subjective scores: include the subjective test (the objective questions alone are too few to pin down)"
-        : null,
+    !isT2i(c) && !c.tests.includes("subjective")
+      ? "an adaptive run targets the subjective scores: include the subjective test (the objective questions alone are too few to pin down)"
+      : null,
   content: () => benchmark,
   parseContent: parsePinned,
   configSchema: z.union([t2iRunConfigSchema, runConfigSchema]) as z.ZodType<FofConfig>,
