@@ -170,7 +170,7 @@ describe("fof run --until (adaptive)", () => {
     const env = { ...process.env, FOF_DATA_DIR: testDataDir("fof-run-until-") };
     const args = ["--model", "baseline:calibrated:0.8", "--tests", "subjective", "--contexts", "baseline", "--preset", "quick", "--until", "halfwidth<=0.45"];
     const { stdout, stderr } = await run("npm", ["run", "--silent", "fof", "--", "run", ...args], { env, maxBuffer: 10 * 1024 * 1024 });
-    expect(stderr).toMatch(/target met at 114 of 1,140 items: halfwidth<=0\.45/);
+    expect(stderr).toMatch(/target met at 114 of 1,140 items: halfwidth<=0\.45(;|\n)/);
     const out = JSON.parse(stdout) as {
       results: unknown[];
       adaptive: { outcome: { kind: string }; intervals: { level: number; rows: Array<{ lo: number; hi: number }> } };

@@ -5,7 +5,7 @@ import { Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import type { RunSummary } from "@/lib/features/results/summary";
 import { metricText } from "@/lib/results/adaptive";
-import { INTERVAL_TARGET_SHORT } from "@/lib/metrics/design";
+import { INTERVAL_FLAG_TEXT, INTERVAL_TARGET_SHORT } from "@/lib/metrics/design";
 
 type Adaptive = NonNullable<RunSummary["adaptive"]>;
 
@@ -67,6 +67,11 @@ export function AdaptiveCard({ adaptive, plannedCount }: { adaptive: Adaptive; p
                     <td className="pr-3">{metricText(r.metric, adaptive)}</td>
                     <td className="pr-3 tabular-nums">
                       {r.estimate.toFixed(3)} [{r.lo.toFixed(3)}, {r.hi.toFixed(3)}]
+                      {r.flags?.length ? (
+                        <span className="ml-1 text-amber-700" title={r.flags.map((f) => INTERVAL_FLAG_TEXT[f]).join("; ")} data-testid="adaptive-flag">
+                          ⚠<span className="sr-only">{r.flags.map((f) => INTERVAL_FLAG_TEXT[f]).join("; ")}</span>
+                        </span>
+                      ) : null}
                     </td>
                     <td className="pr-3 tabular-nums">{r.target !== undefined ? `±${hw.toFixed(3)} / ±${r.target}` : r.decision}</td>
                   </tr>

@@ -2,11 +2,12 @@
 // (client-safe: no server imports). The design (target, schedule, α, interval target) is fixed at launch; each look
 // appends its verdict; `outcome` is set once, when the run stops.
 import { z } from "zod";
-import type { IntervalTarget } from "../metrics/design";
+import { INTERVAL_FLAG_TEXT, type IntervalFlag, type IntervalTarget } from "../metrics/design";
 import {
   ADAPTIVE_ALPHA,
   DEFAULT_DECIDED_MARGIN,
   DEFAULT_SCHEDULE,
+  decision,
   FOF_VOCABULARY,
   formatUntil,
   type AdaptiveTarget,
@@ -52,6 +53,23 @@ export interface LookRow {
   target?: number;
   /** comparisons: separated (excludes 0), equivalent (inside ±margin) or open */
   decision?: "separated" | "equivalent" | "open";
+  /** the interval's cautions (lib/metrics/design.ts INTERVAL_FLAG_TEXT): e.g. small cells, coverage not promised */
+  flags?: IntervalFlag[];
+}
+
+/** The flags a look reports: those that qualify the interval ("collapsed" is only conservative, not a caution). */
+export const lookFlags = (flags: readonly IntervalFlag[] | undefined): { flags?: IntervalFlag[] } => {
+  const f = (flags ?? []).filter((x) => x !== "collapsed");
+  return f.length ? { flags: f } : {};
+};
+
+/**
+ * A comparison's state at a look: as sequential.ts decision(), except that a difference whose cells are too small
+ * for the bias correction is never called separated (as the Compare page's isSeparable).
+ */
+export function lookDecision(lo: number, hi: number, margin: number, flags: readonly IntervalFlag[] | undefined) {
+  const d = decision(lo, hi, margin);
+  return d === "separated" && flags?.includes("small-cells") ? "open" : d;
 }
 
 export interface LookRecord {
@@ -107,6 +125,14 @@ export const metricText = (m: string, s?: Pick<AdaptiveState, "metrics"> | null)
 /** The run's target as text, in its suite's vocabulary. */
 export const targetText = (s: AdaptiveState) => formatUntil(s.target, s.metrics ?? FOF_VOCABULARY);
 
+/** The reported intervals' cautions, counted per kind: "; 3 of 80 intervals: a class … absent …" */
+function cautions(look: LookRecord | null): string {
+  if (!look) return "";
+  const counts = new Map<IntervalFlag, number>();
+  for (const r of look.rows) for (const f of r.flags ?? []) counts.set(f, (counts.get(f) ?? 0) + 1);
+  return [...counts].map(([f, n]) => `; ${n} of ${look.rows.length} intervals: ${INTERVAL_FLAG_TEXT[f]}`).join("");
+}
+
 /**
  * The run's adaptive verdict in one sentence, as the run page, the CLI and webhooks say it: "target met at N of M
  * items ($X of $Y)", "cap reached before the target: widest interval ±w on <metric>", or the live state.
@@ -119,7 +145,7 @@ export function adaptiveSummary(s: AdaptiveState, run: { status: string; budgetU
       ? `A vs B decided on ${s.target.metrics.map((m) => metricText(m, s)).join(", ")}${s.target.attribute ? ` (${s.target.attribute})` : ""}, equivalence ±${s.target.margin}`
       : targetText(s);
   if (s.outcome?.kind === "met")
-    return `target met at ${s.outcome.items.toLocaleString("en-US")} of ${s.outcome.planned.toLocaleString("en-US")} items${cost(s.outcome.spentUsd, s.outcome.budgetUsd)}: ${what}`;
+    return `target met at ${s.outcome.items.toLocaleString("en-US")} of ${s.outcome.planned.toLocaleString("en-US")} items${cost(s.outcome.spentUsd, s.outcome.budgetUsd)}: ${what}${cautions(last)}`;
   const shortfall = () => {
     if (!last) return "no look was taken";
     if (last.widest)
@@ -127,7 +153,7 @@ export function adaptiveSummary(s: AdaptiveState, run: { status: string; budgetU
     if (last.undecided) return `not decided on ${metricText(last.undecided.metric, s)} (${last.undecided.model}, ${last.undecided.group})`;
     return "the target was not met";
   };
-  if (s.outcome?.kind === "cap") return `cap reached before the target: ${shortfall()}`;
+  if (s.outcome?.kind === "cap") return `cap reached before the target: ${shortfall()}${cautions(last)}`;
   if (run.status === "budget_exhausted") return `budget reached before the target: ${shortfall()}`;
   const looks = s.schedule.fractions.length;
   if (!last) return `adaptive (${what}): first look after ${pct(s.schedule.fractions[0])} of the plan`;

@@ -10,11 +10,11 @@ import { bootstrapScoresAsync, designCells, detailedGroups, distanceMethodOf } f
 import { BOOTSTRAP_METRICS, type BootstrapMetric } from "../../metrics/design";
 import { RANGE } from "../../metrics/interval-math";
 import { pairedDifferencesAsync } from "../../metrics/paired";
-import { decision, LOOK_RESAMPLES } from "../../metrics/sequential";
+import { LOOK_RESAMPLES } from "../../metrics/sequential";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { DEFAULT_SUITE_ID, listSuites } from "../../suites";
 import { registerLookEvaluator, type LookEvaluator } from "../runs/adaptive";
-import type { LookRow } from "../../results/adaptive";
+import { lookDecision, lookFlags, type LookRow } from "../../results/adaptive";
 import { designRecords } from "./explore";
 import { enqueue } from "./intervals";
 import { firstModel, meanScoresLook } from "./mean-looks";
@@ -48,7 +48,7 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
           // A targeted score without an interval yet (undefined in most resamples) is not pinned down: it counts as
           // its whole range, so it can never let a run stop.
           const [lo, hi] = RANGE[m];
-          const row = i ? { estimate: i.estimate, lo: i.lo, hi: i.hi } : { estimate: (lo + hi) / 2, lo, hi };
+          const row = i ? { estimate: i.estimate, lo: i.lo, hi: i.hi, ...lookFlags(i.flags) } : { estimate: (lo + hi) / 2, lo, hi };
           rows.push({ model: g.model, group: groupText(g), metric: m, ...row, target: wanted[m] });
         }
       }
@@ -80,7 +80,8 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
           estimate: d.delta,
           lo: d.lo,
           hi: d.hi,
-          decision: decision(d.lo, d.hi, target.margin),
+          decision: lookDecision(d.lo, d.hi, target.margin, d.flags),
+          ...lookFlags(d.flags),
         });
       }
     }

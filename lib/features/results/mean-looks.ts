@@ -6,11 +6,11 @@
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { clusteredMeanIntervals } from "../../metrics/mean-bootstrap";
 import { pairedMeanDifferences } from "../../metrics/paired-means";
-import { decision, LOOK_RESAMPLES } from "../../metrics/sequential";
+import { LOOK_RESAMPLES } from "../../metrics/sequential";
 import type { AnySuite } from "../../suites";
 import { HELPER_TEST } from "../../suites/types";
 import type { LookEvaluator } from "../runs/adaptive";
-import type { LookRow } from "../../results/adaptive";
+import { lookDecision, lookFlags, type LookRow } from "../../results/adaptive";
 
 export function meanScoresLook(suite: AnySuite): LookEvaluator {
   return async (prisma: PrismaClient, req) => {
@@ -28,7 +28,7 @@ export function meanScoresLook(suite: AnySuite): LookEvaluator {
           if (wanted[m] === undefined) continue;
           const i = iv[m];
           // No interval yet (fewer than two scored images): not pinned down, counted as its whole range.
-          const row = i ? { estimate: i.estimate, lo: i.lo, hi: i.hi } : { estimate: (lo + hi) / 2, lo, hi };
+          const row = i ? { estimate: i.estimate, lo: i.lo, hi: i.hi, ...lookFlags(i.flags) } : { estimate: (lo + hi) / 2, lo, hi };
           rows.push({ model: g.model, group: g.label, metric: m, ...row, target: wanted[m] });
         }
       }
@@ -45,7 +45,16 @@ export function meanScoresLook(suite: AnySuite): LookEvaluator {
         const d = diffs[m];
         rows.push(
           d
-            ? { model: `${gb.model} − ${reference}`, group: gb.label, metric: m, estimate: d.delta, lo: d.lo, hi: d.hi, decision: decision(d.lo, d.hi, target.margin) }
+            ? {
+                model: `${gb.model} − ${reference}`,
+                group: gb.label,
+                metric: m,
+                estimate: d.delta,
+                lo: d.lo,
+                hi: d.hi,
+                decision: lookDecision(d.lo, d.hi, target.margin, d.flags),
+                ...lookFlags(d.flags),
+              }
             : { model: `${gb.model} − ${reference}`, group: gb.label, metric: m, estimate: 0, lo: lo - hi, hi: hi - lo, decision: "open" },
         );
       }
