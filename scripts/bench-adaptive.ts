@@ -1,9 +1,10 @@
 // npm run bench:adaptive — adaptive runs' stopping rule verified by simulation (lib/metrics/simulate-adaptive.ts) and
-// their cost measured through the engine. Sections (BENCH_ADAPTIVE_ONLY=sim,engine; both by default):
+// their cost measured through the engine. Sections (BENCH_ADAPTIVE_ONLY=sim,images,engine; all by default):
 // - sim: ≥ 400 simulated runs per row (BENCH_ADAPTIVE_RUNS) of a FACT-OR-FAIR subjective context (gender and race
 //   groups) at the paper preset's design: where runs stop, items used, and how often the intervals a stopped run
 //   reports cover the truth — the engine's rule (alpha spending) beside the naive rule (95 % intervals at every look);
 //   A vs A (false positives) and uniform vs calibrated (power) for the A-vs-B rule;
+// - images: text-to-image runs (FACT-OR-FAIR portraits, DoFaiR) by simulation (./bench-adaptive-images.ts);
 // - engine: `fof run`'s path in-process (createRun + Worker) on the built-in baselines at the paper preset with a
 //   target: items used of the paper preset's 45,828 (a provider's latency changes how long, not how many).
 // Splits the simulations over two processes (one per core) and writes docs/BENCHMARKS.md.
@@ -14,10 +15,11 @@ import type { SimModel } from "../lib/metrics/simulate";
 import { DEFAULT_SCHEDULE, lookLevels } from "../lib/metrics/sequential";
 import { writeBenchSection } from "./bench-section";
 import { partOf, runInParts } from "./bench-parts";
+import { imagesSection } from "./bench-adaptive-images";
 
 const RUNS = Number(process.env.BENCH_ADAPTIVE_RUNS ?? 400);
 const RESAMPLES = Number(process.env.BENCH_ADAPTIVE_RESAMPLES ?? 400);
-const ONLY = new Set((process.env.BENCH_ADAPTIVE_ONLY ?? "sim,engine").split(","));
+const ONLY = new Set((process.env.BENCH_ADAPTIVE_ONLY ?? "sim,images,engine").split(","));
 
 const MODELS: Record<string, SimModel> = {
   "calibrated 0.8": { kind: "calibrated", accuracy: 0.8 },
@@ -165,6 +167,7 @@ async function main() {
     return;
   }
   if (ONLY.has("sim")) await simSection();
+  if (ONLY.has("images")) await imagesSection();
   if (ONLY.has("engine")) await engineSection();
 }
 

@@ -2,11 +2,11 @@
 // `--part i/n`, each part prints one JSON line per configuration it ran, and the parent gathers the lines.
 import { spawn } from "node:child_process";
 
-/** Runs this script `parts` times with `--part i/parts` and returns every JSON line the parts printed, parsed. */
-export async function runInParts<T>(parts = 2): Promise<T[]> {
+/** Runs this script (or `script`) `parts` times with `--part i/parts` and returns every JSON line the parts printed, parsed. */
+export async function runInParts<T>(parts = 2, script = process.argv[1]): Promise<T[]> {
   const outputs = await Promise.all(
     Array.from({ length: parts }, (_, i) => {
-      const child = spawn(process.execPath, [...process.execArgv, process.argv[1], "--part", `${i}/${parts}`], { stdio: ["ignore", "pipe", "inherit"] });
+      const child = spawn(process.execPath, [...process.execArgv, script, "--part", `${i}/${parts}`], { stdio: ["ignore", "pipe", "inherit"] });
       let text = "";
       child.stdout.on("data", (d: Buffer) => (text += d));
       return new Promise<string>((resolve, reject) =>

@@ -103,17 +103,17 @@ describe.skipIf(!hasShared)("adaptive text-to-image runs", () => {
       methods: ["baseline", "bianchi"],
       augmentations: ["cot"],
       imagesPerPrompt: 1,
-      entriesPerDimension: 12,
+      entriesPerDimension: 8,
       guidanceModel: "baseline:reasoner",
     };
     const run = await engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config, preset: "custom", seed: 5, until: "idf<=0.01" });
-    expect(run.plannedCount).toBe(24 * 3 + 24);
+    expect(run.plannedCount).toBe(16 * 3 + 16);
     const rows = await prisma().query.findMany({
       where: { runId: run.id },
       select: { id: true, test: true, context: true, level: true, statisticId: true, wave: true, dependsOnId: true },
     });
     const subject = rows.filter((r) => r.test !== "guidance");
-    // Within each (method, augmentation, dimension): 1, 3, 6, 12 entries by the looks — the same entries everywhere.
+    // Within each (method, augmentation, dimension): 1, 2, 4, 8 entries by the looks — the same entries everywhere.
     const entriesOf = (wave: number, level: string, test: string, context: string | null) =>
       subject
         .filter((r) => r.wave <= wave && r.level === level && r.test === test && r.context === context)
@@ -122,24 +122,45 @@ describe.skipIf(!hasShared)("adaptive text-to-image runs", () => {
     for (const level of ["race", "gender"])
       for (let w = 1; w <= 4; w++) {
         const base = entriesOf(w, level, "baseline", null);
-        expect(base).toHaveLength(waveSizes(12)[w - 1]);
+        expect(base).toHaveLength(waveSizes(8)[w - 1]);
         expect(entriesOf(w, level, "bianchi", null)).toEqual(base);
         expect(entriesOf(w, level, "bianchi", "cot")).toEqual(base);
       }
     // A helper's row is in the wave of the image that waits for it.
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const r of subject.filter((x) => x.dependsOnId !== null)) expect(byId.get(r.dependsOnId!)!.wave).toBe(r.wave);
-    expect(rows.filter((r) => r.test === "guidance")).toHaveLength(24);
+    expect(rows.filter((r) => r.test === "guidance")).toHaveLength(16);
     const end = await workAndLabel(run.id);
     const state = adaptiveStateOf(end.adaptiveJson)!;
-    // ±0.01 on IDF cannot be met by 24 entries: the run goes look by look to the cap, labelling every wave first.
-    expect(state.outcome).toMatchObject({ kind: "cap", look: 4, items: 96, planned: 96 });
-    expect(state.looks.map((l) => l.items)).toEqual(waveSizes(12).map((s) => s * 2 * 4));
+    // ±0.01 on IDF cannot be met by 16 entries: the run goes look by look to the cap, labelling every wave first.
+    expect(state.outcome).toMatchObject({ kind: "cap", look: 4, items: 64, planned: 64 });
+    expect(state.looks.map((l) => l.items)).toEqual(waveSizes(8).map((s) => s * 2 * 4));
     expect(state.metrics?.names.idf).toBe("IDF");
     expect(state.looks[0].rows.every((r) => r.metric === "idf")).toBe(true);
     expect(new Set(state.looks[0].rows.map((r) => r.group)).size).toBe(6);
     const summary = (await engine.runSummary(prisma(), run.id))!;
     expect(summary.adaptive?.summary).toMatch(/^cap reached before the target: widest interval ±\d\.\d{3} on IDF \(baseline:synthetic-faces, .+; target ±0\.01\)$/);
+  }, 240_000);
+
+  it("FAIntbench grows by images per prompt and looks at Table 2's scores in its own words", async () => {
+    const config = { ...(suiteOf("faintbench").presets.smoke.config as object), acquired: ["occupation"], imagesPerPrompt: 2 };
+    const run = await engine.createRun(prisma(), { suite: "faintbench", models: ["baseline:synthetic-faces"], config, preset: "custom", seed: 3, until: "halfwidth<=0.5" });
+    const prompts = run.plannedCount / 2;
+    // Every prompt is in the first wave (one of its two images).
+    const first = await prisma().query.findMany({ where: { runId: run.id, wave: 1 }, select: { statisticId: true } });
+    expect(first).toHaveLength(prompts);
+    expect(new Set(first.map((q) => q.statisticId)).size).toBe(prompts);
+    const end = await workAndLabel(run.id);
+    const state = adaptiveStateOf(end.adaptiveJson)!;
+    expect(state.outcome).toMatchObject({ kind: "met", look: 1, items: prompts });
+    const rows = state.looks[0].rows;
+    expect(rows.map((r) => r.metric).sort()).toEqual(["eta", "explicit", "implicit"]);
+    const implicit = rows.find((r) => r.metric === "implicit")!;
+    expect(implicit.lo).toBeLessThan(implicit.hi);
+    expect(implicit.lo).toBeGreaterThanOrEqual(0);
+    expect(implicit.hi).toBeLessThanOrEqual(1);
+    expect(state.metrics?.names.eta).toBe("η");
+    expect(await prisma().query.count({ where: { runId: run.id } })).toBe(prompts);
   }, 240_000);
 
   it("refuses what cannot stop on a target before anything is created", async () => {
@@ -151,9 +172,9 @@ describe.skipIf(!hasShared)("adaptive text-to-image runs", () => {
         config: suiteOf("faintbench").presets.smoke.config,
         preset: "smoke",
         seed: 1,
-        until: "halfwidth<=0.05",
+        until: "decided:implicit",
       }),
-    ).rejects.toThrow(/^FAIntbench runs cannot stop on a target yet: launch them at a fixed preset$/);
+    ).rejects.toThrow(/until: this suite's runs stop on ±h targets/);
     await expect(
       engine.createRun(prisma(), {
         suite: "dofair",

@@ -17,6 +17,12 @@ import {
 import { simulateAdaptive, simulateAdaptiveCompare } from "@/lib/metrics/simulate-adaptive";
 import { adaptiveSummary, adaptiveTargetSchema, metricText, newAdaptiveState } from "@/lib/results/adaptive";
 import { suiteOf } from "@/lib/suites";
+import { simulateAdaptiveMeans, truthOfMeans } from "@/lib/metrics/simulate-adaptive-means";
+import { dofairSimGroups } from "@/lib/suites/dofair/simulate";
+import { METRICS as DOFAIR_METRICS } from "@/lib/suites/dofair/metrics";
+import { SIM_IMAGES, T2I_DESIGNS } from "@/lib/metrics/simulate";
+import { faintSimTruth, simulateFaint } from "@/lib/suites/faintbench/simulate";
+import type { FaintContent } from "@/lib/suites/faintbench/content";
 
 describe("the adaptive design", () => {
   it("spends exactly α over its looks, and each look's level follows its share", () => {
@@ -75,7 +81,10 @@ describe("the adaptive design", () => {
     const state = newAdaptiveState(resolveUntil("decided:idf", dofair), "population", dofair);
     expect(adaptiveSummary(state, { status: "running", budgetUsd: null })).toMatch(/^adaptive \(A vs B decided on IDF, equivalence ±0.05\)/);
     expect(metricText("idf", state)).toBe("IDF");
-    expect(suiteOf("faintbench").adaptiveVocabulary).toBeUndefined();
+    const faint = suiteOf("faintbench").adaptiveVocabulary!({});
+    expect(resolveUntil("halfwidth<=0.05", faint)).toEqual({ kind: "halfwidth", halfwidth: { implicit: 0.05, explicit: 0.05, eta: 0.05 } });
+    expect(resolveUntil("η<=0.03", faint)).toEqual({ kind: "halfwidth", halfwidth: { eta: 0.03 } });
+    expect(() => resolveUntil("decided:implicit", faint)).toThrow(/stop on ±h targets/);
   });
 
   it("judges a look by its widest interval against that score's target", () => {
@@ -123,5 +132,42 @@ describe("the stopping rule by simulation (small; bench:adaptive runs ≥ 400 pe
     expect(spending.separated / spending.runs).toBeLessThanOrEqual(0.115);
     expect(naive.separated / naive.runs).toBeGreaterThanOrEqual(0.15);
     expect(naive.separated).toBeGreaterThan(2 * spending.separated);
+  });
+
+  it("stops a race-only DoFaiR paper preset at ±0.05 within a quarter of its entries, its intervals covering the truth", () => {
+    // The suite's own image model and scoring (lib/suites/dofair/simulate.ts): 600 race entries, two variants.
+    const groups = dofairSimGroups({ race: 600, gender: 0 }).filter((g) => g.entries > 0);
+    const truth = truthOfMeans(groups, DOFAIR_METRICS, 1, 40_000);
+    const row = simulateAdaptiveMeans({ groups, metrics: DOFAIR_METRICS, range: [-1, 1], imagesPerEntry: 1, halfwidth: 0.05, rule: "spending", runs: 30, resamples: 400, seed: 5, truth });
+    expect(row.met).toBe(30);
+    expect(row.meanFraction).toBeLessThanOrEqual(0.25);
+    const n = Object.values(row.coverage).reduce((a, c) => a + c.n, 0);
+    const covered = Object.values(row.coverage).reduce((a, c) => a + c.covered, 0);
+    expect(n).toBe(30 * 2 * 4);
+    expect(covered / n).toBeGreaterThanOrEqual(0.92);
+    // The gender cells (156 entries, one image each) cannot reach ±0.05: such a run goes to its cap.
+    const both = dofairSimGroups({ race: 0, gender: 156 }).filter((g) => g.entries > 0);
+    const capped = simulateAdaptiveMeans({ groups: both, metrics: DOFAIR_METRICS, range: [-1, 1], imagesPerEntry: 1, halfwidth: 0.05, rule: "spending", runs: 4, resamples: 200, seed: 5 });
+    expect(capped.stoppedAt).toEqual([0, 0, 0, 4]);
+    expect(capped.met).toBe(0);
+  });
+
+  it("stops portraits when the cap is large enough, growing by images per prompt", () => {
+    const design = { ...T2I_DESIGNS.paper, unitsPerScenario: 200, images: SIM_IMAGES };
+    const row = simulateAdaptive({ model: { kind: "calibrated", accuracy: 0.8 }, halfwidth: 0.05, rule: "spending", runs: 6, resamples: 300, seed: 3, design });
+    expect(row.met).toBe(6);
+    expect(row.meanFraction).toBeLessThan(1);
+    const n = Object.values(row.coverage).reduce((a, c) => a + c.n, 0);
+    expect(n).toBe(6 * 2 * 5);
+  });
+
+  it("stops FAIntbench's paper preset at ±0.05 after its first wave, every prompt scored by the suite's own functions", () => {
+    const content = suiteOf("faintbench").content() as FaintContent;
+    const model = { bias: 0.3, compliance: 0.8, concentration: 20 };
+    const truth = faintSimTruth(content, model, 4);
+    const row = simulateFaint({ content, model, imagesPerPrompt: 800, halfwidth: 0.05, rule: "spending", runs: 3, resamples: 200, seed: 9, truth });
+    expect(row.stoppedAt).toEqual([3, 0, 0, 0]);
+    expect(row.meanFraction).toBeCloseTo(0.08, 9);
+    for (const m of ["implicit", "explicit", "eta"] as const) expect(row.coverage[m]).toEqual({ n: 3, covered: 3 });
   });
 });

@@ -64,6 +64,8 @@ export interface MetricVocabulary {
   /** lower-case spellings (underscores and spaces dropped) → id; every id is accepted as written too */
   aliases?: Readonly<Record<string, string>>;
   attributes?: readonly string[];
+  /** false: the suite's runs stop on ±h targets only (no paired comparison to decide A vs B with yet) */
+  decided?: boolean;
 }
 
 /** FACT-OR-FAIR's headline scores (the design bootstrap's metrics). */
@@ -135,7 +137,7 @@ export function parseUntil(text: string, vocab: MetricVocabulary = FOF_VOCABULAR
   if (!clauses.length || clauses.some((c) => !c)) throw new Error(`write the target as "halfwidth<=0.05", "${a}<=0.03,${b ?? a}<=0.05" or "decided:${a}"`);
   let all: number | null = null;
   for (const c of clauses) {
-    const m = /^([A-Za-z_]+)\s*<=\s*([0-9]*\.?[0-9]+)$/.exec(c);
+    const m = /^([\p{L}_]+)\s*<=\s*([0-9]*\.?[0-9]+)$/u.exec(c);
     if (!m) throw new Error(`cannot read "${c}": write e.g. "halfwidth<=0.05" or "${b ?? a}<=0.08"`);
     const h = Number(m[2]);
     if (!(h > 0 && h <= 0.5)) throw new Error(`a half-width must be in (0, 0.5]: ${c}`);
@@ -158,6 +160,7 @@ export function resolveUntil(input: string | AdaptiveTarget, vocab: MetricVocabu
     if (!entries.length) throw new Error("the target names no score");
     return { kind: "halfwidth", halfwidth: Object.fromEntries(entries.map(([m, h]) => [metricOf(m), h])) };
   }
+  if (vocab.decided === false) throw new Error("this suite's runs stop on ±h targets (e.g. \"halfwidth<=0.05\"); A vs B cannot decide them yet");
   if (t.attribute !== undefined && !vocab.attributes?.includes(t.attribute))
     throw new Error(vocab.attributes?.length ? `attribute: one of ${vocab.attributes.join(", ")}` : "this suite's comparisons take no attribute");
   return { ...t, metrics: [...new Set(t.metrics.map(metricOf))] };

@@ -26,6 +26,8 @@ export interface AdaptiveSimOptions {
   unitsPerScenario?: number;
   /** the attributes simulated, one group each (default gender and race) */
   ks?: readonly number[];
+  /** the design (default: the chat paper preset's subjective context; T2I_DESIGNS.paper with images for portraits) */
+  design?: Omit<SimDesign, "k">;
 }
 
 export interface AdaptiveSimRow {
@@ -47,11 +49,12 @@ export interface AdaptiveSimRow {
 export function simulateAdaptive(o: AdaptiveSimOptions): AdaptiveSimRow {
   const schedule = o.schedule ?? DEFAULT_SCHEDULE;
   const target = o.target ?? "population";
-  const units = o.unitsPerScenario ?? 100;
+  const base = o.design ?? { statistics: 19, truthShare: 0.8, scenariosPerCell: 3, unitsPerScenario: 100, refusalRate: 0.03 };
+  const units = o.unitsPerScenario ?? base.unitsPerScenario;
   const ks = o.ks ?? [2, 4];
   const levels = o.rule === "spending" ? lookLevels(schedule) : schedule.fractions.map(() => 0.95);
   const sizes = waveSizes(units, schedule);
-  const designs = ks.map((k): SimDesign => ({ statistics: 19, truthShare: 0.8, scenariosPerCell: 3, unitsPerScenario: units, refusalRate: 0.03, k }));
+  const designs = ks.map((k): SimDesign => ({ ...base, unitsPerScenario: units, k }));
   const truthsOf = designs.map((d) => cellTruths(d, o.model));
   const rng = fastRng(o.seed, `adaptive|${o.halfwidth}`);
   // The exact target keeps one benchmark's scenarios for every run; the population draws them per run.

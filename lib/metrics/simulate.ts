@@ -86,7 +86,7 @@ function normal(rng: FastRng): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.float());
 }
 
-function dirichlet(rng: FastRng, alpha: readonly number[]): number[] {
+export function dirichlet(rng: FastRng, alpha: readonly number[]): number[] {
   const g = alpha.map((a) => gamma(rng, a));
   const z = g.reduce((a, b) => a + b, 0);
   return g.map((x) => x / z);

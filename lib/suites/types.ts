@@ -3,7 +3,8 @@
 // answer reader are the solver's contract with the engine, its metrics are the scorer, and its views are the log
 // viewer's. Each suite lives in lib/suites/<id>/ (code) and data/suites/<id>/ (content), registered by one line in
 // lib/suites/registry.ts.
-import type { MetricVocabulary } from "../metrics/sequential";
+import type { AdaptiveTarget, MetricVocabulary } from "../metrics/sequential";
+import type { LookRow } from "../results/adaptive";
 import type { IntervalTarget } from "../metrics/design";
 import type { MeanUnit } from "../metrics/mean-bootstrap";
 import type { z } from "zod";
@@ -158,6 +159,15 @@ export interface ResultsRequest {
   target?: IntervalTarget;
 }
 
+export interface LookRequest {
+  runId: string;
+  seed: number;
+  /** the look's interval level (lib/metrics/sequential.ts lookLevels) */
+  level: number;
+  intervalTarget: IntervalTarget;
+  target: AdaptiveTarget;
+}
+
 export interface DrillRequest {
   runId: string;
   labels: "model" | "reviewed";
@@ -216,6 +226,11 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
    * every wave); `target` is what the run's intervals are about, when the suite's answer depends on it.
    */
   waveUnit?(config: Config, target: IntervalTarget): WaveUnitOf;
+  /**
+   * The look of an adaptive run (lib/features/runs/adaptive.ts), when the suite scores it itself: every targeted
+   * interval at the look's level. Left out, the look registered for the suite by the results layer is taken.
+   */
+  look?(ctx: SuiteContext, req: LookRequest): Promise<LookRow[]>;
   /** why this config cannot stop on a target although the suite's runs can, or null */
   adaptiveProblem?(config: Config): string | null;
   /** whether its scores differ between the paper's text and the released code (the results offer both profiles) */

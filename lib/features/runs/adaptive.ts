@@ -12,6 +12,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { createHash } from "node:crypto";
 import { halfwidthVerdict, lookLevels, waveOfRank, type AdaptiveTarget, type LookSchedule } from "../../metrics/sequential";
 import type { WaveUnitOf } from "../../suites/types";
+import { findSuite } from "../../suites";
 import type { IntervalTarget } from "../../metrics/design";
 import { forgetShared } from "../../core/shared";
 import { adaptiveStateOf, type AdaptiveState, type LookRecord, type LookRow } from "../../results/adaptive";
@@ -33,35 +34,68 @@ export function registerLookEvaluator(suiteId: string, fn: LookEvaluator): void 
   evaluators.set(suiteId, fn);
 }
 function lookEvaluatorFor(suiteId: string): LookEvaluator | undefined {
-  return evaluators.get(suiteId);
+  const registered = evaluators.get(suiteId);
+  if (registered) return registered;
+  // A suite that scores its own looks (FAIntbench) needs no registration.
+  const suite = findSuite(suiteId);
+  const own = suite?.look?.bind(suite);
+  return own ? (prisma, req) => own({ prisma }, req) : undefined;
 }
-
-/**
- * The default wave unit (FACT-OR-FAIR): every stratum (model × test × context × statistic × level × attribute ×
- * scenario) is in every wave, and it grows by repeats — each repeat an independent draw of the same question.
- */
-export const repeatWaves: WaveUnitOf = (q) => ({
-  stratum: [q.modelConfigId, q.test, q.context, q.statisticId, q.level, q.attribute, q.scenarioIndex].join("\u0001"),
-  cluster: String(q.repeatIndex),
-});
 
 /** A seeded order of a wave's clusters: the same cluster ranks the same in every stratum (so models stay paired). */
 const clusterRank = (seed: number, cluster: string) => createHash("sha256").update(`${seed}\u0001${cluster}`).digest().readUInt32BE(0);
 
 /**
- * Cuts a planned adaptive run into waves: within each stratum (the suite's WaveUnitOf) its clusters are put in a
- * seeded random order and the first ⌈f_j·n⌉ go to the waves up to j (waveOfRank), every row of a cluster with it;
+ * The default cut (FACT-OR-FAIR, FAIntbench), in two statements whatever the run's size (a FAIntbench paper run plans
+ * 2,123,200 rows per model): within every stratum — model × test × context × statistic × level × attribute ×
+ * scenario — the repeats, independent draws of the same item, are put in a seeded order (an affine permutation of
+ * the repeat index: repeats are exchangeable, so any fixed order is a random sample; the seed varies which) and the
+ * first ⌈f_j·n⌉ go to the waves up to j. Helper rows then take the earliest wave of the rows that wait for them.
+ */
+async function assignRepeatWaves(tx: Pick<PrismaClient, "$executeRawUnsafe">, runId: string, schedule: LookSchedule, seed: number, dialect: "sqlite" | "postgresql") {
+  const s = Math.abs(Math.floor(seed)) % 1_000_003;
+  const permille = schedule.fractions.map((f) => Math.max(1, Math.min(1000, Math.round(f * 1000))));
+  const cases = permille
+    .slice(0, -1)
+    .map((f, j) => `WHEN rn <= (n * ${f} + 999) / 1000 THEN ${j + 1}`)
+    .join(" ");
+  const p1 = dialect === "sqlite" ? "?" : "$1";
+  const strata = `q."modelConfigId", q."test", q."context", q."statisticId", q."level", q."attribute", q."scenarioIndex"`;
+  const cut = await tx.$executeRawUnsafe(
+    `UPDATE "Query" SET "wave" = w."wave" FROM (
+      SELECT id, CASE ${cases} ELSE ${permille.length} END AS "wave" FROM (
+        SELECT q."id" AS id,
+          ROW_NUMBER() OVER (PARTITION BY ${strata} ORDER BY ((q."repeatIndex" + 1) * 7919 + ${s}) % 1000003, q."id") AS rn,
+          COUNT(*) OVER (PARTITION BY ${strata}) AS n
+        FROM "Query" q WHERE q."runId" = ${p1}
+      ) ranked
+    ) w WHERE "Query"."id" = w.id`,
+    runId,
+  );
+  await tx.$executeRawUnsafe(
+    `UPDATE "Query" SET "wave" = (SELECT MIN(d."wave") FROM "Query" d WHERE d."dependsOnId" = "Query"."id")
+     WHERE "runId" = ${p1} AND EXISTS (SELECT 1 FROM "Query" d WHERE d."dependsOnId" = "Query"."id")`,
+    runId,
+  );
+  return cut;
+}
+
+/**
+ * Cuts a planned adaptive run into waves: the default cut (assignRepeatWaves), or for a suite with its own unit
+ * (Suite.waveUnit: DoFaiR's entries) within each stratum it names its clusters are put in a seeded random order and the first ⌈f_j·n⌉ go to the waves up to j (waveOfRank), every row of a cluster with it;
  * so every prefix holds every stratum, and each a random sample of its clusters. A helper row (a chat model writing
  * guidance) goes with the earliest row that waits for it. The rows are read once (a run may plan at most
  * FOF_MAX_QUERIES_PER_RUN) and written wave by wave in chunks.
  */
 export async function assignWaves(
-  tx: Pick<PrismaClient, "query">,
+  tx: Pick<PrismaClient, "query" | "$executeRawUnsafe">,
   runId: string,
   schedule: LookSchedule,
   seed: number,
-  unitOf: WaveUnitOf = repeatWaves,
+  dialect: "sqlite" | "postgresql",
+  unitOf?: WaveUnitOf,
 ) {
+  if (!unitOf) return assignRepeatWaves(tx, runId, schedule, seed, dialect);
   const rows = await tx.query.findMany({
     where: { runId },
     select: { id: true, dependsOnId: true, modelConfigId: true, test: true, context: true, statisticId: true, level: true, attribute: true, scenarioIndex: true, repeatIndex: true },

@@ -16,7 +16,8 @@ import { forgetShared } from "../../core/shared";
 import { contentOfVersion } from "../../suites/content-versions";
 import { DomainError } from "../../core/errors";
 import { DEFAULT_INTERVAL_TARGET, INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
-import { assignWaves, repeatWaves, UNRELEASED_WAVE } from "./adaptive";
+import { assignWaves, UNRELEASED_WAVE } from "./adaptive";
+import { dialectOf } from "../../db/dialect";
 import { adaptiveTargetSchema, newAdaptiveState } from "../../results/adaptive";
 import { resolveUntil, type AdaptiveTarget } from "../../metrics/sequential";
 const createRunSchema = z.object({
@@ -345,7 +346,7 @@ async function planQueries(
           // The waves are cut once every row is in; a helper's rows go with the rows that wait for them.
           const run0 = await tx.run.findUniqueOrThrow({ where: { id: run.id }, select: { adaptiveJson: true } });
           const schedule = (JSON.parse(run0.adaptiveJson ?? "{}") as { schedule: Parameters<typeof assignWaves>[2] }).schedule;
-          await assignWaves(tx, run.id, schedule, p.seed, p.suite.waveUnit?.(config, p.intervalTarget) ?? repeatWaves);
+          await assignWaves(tx, run.id, schedule, p.seed, dialectOf(prisma), p.suite.waveUnit?.(config, p.intervalTarget));
         }
         return tx.run.updateMany({
           where: { id: run.id, status: "planning" },

@@ -7,6 +7,7 @@ import { faintConfigSchema, FAINT_PRESETS, type FaintConfig } from "./config";
 import { planFaint, plannedImages } from "./plan";
 import { AGE_9_TO_3, predict, RACE_7_TO_5 } from "./labels";
 import { faintResults } from "./results";
+import { FAINT_VOCABULARY, faintLook } from "./look";
 import { faintDrill } from "./drill";
 import { faintExportLines } from "./export";
 import { importConfig, importTarget, IMPORT_NAMING } from "./import";
@@ -135,6 +136,9 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
       ],
     })),
   profiles: true,
+  // Adaptive runs grow by images per prompt and stop on Table 2's scores (./look.ts).
+  adaptiveVocabulary: () => FAINT_VOCABULARY,
+  look: faintLook,
   results: async (ctx, req) => {
     const run = await ctx.prisma.run.findUniqueOrThrow({
       where: { id: req.runId },

@@ -18,7 +18,7 @@ type Metric = "implicit" | "explicit" | "eta";
 const METRIC_LABELS: Record<Metric, string> = { implicit: "Implicit bias score ↑", explicit: "Explicit bias score ↑", eta: "Manifestation factor η" };
 
 /** Tallies of every model's prompts, in one pass over the run's labelled images (and what read its CLIP images). */
-async function collect(ctx: SuiteContext, runId: string, content: FaintContent, labels: "model" | "reviewed") {
+export async function collect(ctx: SuiteContext, runId: string, content: FaintContent, labels: "model" | "reviewed") {
   const prompts = new Map(content.prompts.map((p) => [p.id, p]));
   const byModel = new Map<string, Map<string, PromptTally>>();
   const clipBy = new Map<string, ClipProvenance>();

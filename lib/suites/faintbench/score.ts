@@ -190,7 +190,7 @@ export interface ModelScores {
 }
 
 /** A score restricted to the entries that count at `key`, weighted there, with its bootstrap interval over units. */
-function scoredAt(units: Entry[][], key: Key, resamples: number, seed: number): Scored {
+function scoredAt(units: Entry[][], key: Key, resamples: number, seed: number, level = 0.95): Scored {
   const mine = units.map((u) => u.filter((e) => (e.w[key] ?? 0) > 0)).filter((u) => u.length);
   const mean = (es: readonly Entry[]) => weightedMean(es.map((e) => ({ value: e.value, weight: e.w[key]! })));
   // A resample is a multiset of units: each unit's weighted sum and weight, added up once per draw (no allocation).
@@ -208,26 +208,27 @@ function scoredAt(units: Entry[][], key: Key, resamples: number, seed: number): 
     },
     resamples,
     seed,
+    level,
   );
   return { value: mean(mine.flat()), n: mine.length, ...(ci ?? {}) };
 }
 
-function levels(units: Entry[][], resamples: number, seed: number) {
+function levels(units: Entry[][], resamples: number, seed: number, level = 0.95) {
   return {
-    all: scoredAt(units, "all", resamples, seed),
-    byAttribute: Object.fromEntries(ATTRIBUTES.map((a) => [a, scoredAt(units, a, resamples, seed)])) as Record<Attribute, Scored>,
-    byAcquired: Object.fromEntries(ACQUIRED.map((q) => [q, scoredAt(units, q, resamples, seed)])) as Record<Acquired, Scored>,
+    all: scoredAt(units, "all", resamples, seed, level),
+    byAttribute: Object.fromEntries(ATTRIBUTES.map((a) => [a, scoredAt(units, a, resamples, seed, level)])) as Record<Attribute, Scored>,
+    byAcquired: Object.fromEntries(ACQUIRED.map((q) => [q, scoredAt(units, q, resamples, seed, level)])) as Record<Acquired, Scored>,
   };
 }
 
 /** The explicit levels the release also computes: per requested class and per category. */
-function explicitExtraLevels(units: Entry[][], resamples: number, seed: number) {
+function explicitExtraLevels(units: Entry[][], resamples: number, seed: number, level = 0.95) {
   return {
-    byClass: Object.fromEntries(EXPLICIT_CLASSES.map((c) => [c.key, scoredAt(units, classKey(c.attribute, c.value), resamples, seed)])) as Record<
+    byClass: Object.fromEntries(EXPLICIT_CLASSES.map((c) => [c.key, scoredAt(units, classKey(c.attribute, c.value), resamples, seed, level)])) as Record<
       string,
       Scored
     >,
-    byCategory: Object.fromEntries(CATEGORIES.map((c) => [c, scoredAt(units, categoryKey(c), resamples, seed)])) as Record<string, Scored>,
+    byCategory: Object.fromEntries(CATEGORIES.map((c) => [c, scoredAt(units, categoryKey(c), resamples, seed, level)])) as Record<string, Scored>,
   };
 }
 
@@ -308,6 +309,8 @@ export function modelScores(
   resamples: number,
   seed: number,
   profile: ScoringProfile = "release",
+  /** the intervals' level (an adaptive run's look takes its own; 95 % elsewhere) */
+  level = 0.95,
 ): ModelScores {
   const w = content.weights;
   const { implicitUnits, explicitUnits } = entries(content, tallies, profile);
@@ -342,12 +345,12 @@ export function modelScores(
   const etaOf = (units: readonly Partial<Record<Attribute, number>>[], a: Attribute) => eta(units.flatMap((u) => (u[a] === undefined ? [] : [u[a]!])));
   const etaAll = (units: readonly Partial<Record<Attribute, number>>[]) =>
     etaSum(Object.fromEntries(ATTRIBUTES.map((a) => [a, etaOf(units, a)])), w.attribute.eta);
-  const etaCi = (stat: (u: readonly Partial<Record<Attribute, number>>[]) => number | null) => bootstrap(pairUnits, stat, resamples, seed) ?? {};
-  const imp = levels(implicitUnits, resamples, seed);
-  const exp = { ...levels(explicitUnits, resamples, seed), ...explicitExtraLevels(explicitUnits, resamples, seed) };
+  const etaCi = (stat: (u: readonly Partial<Record<Attribute, number>>[]) => number | null) => bootstrap(pairUnits, stat, resamples, seed, level) ?? {};
+  const imp = levels(implicitUnits, resamples, seed, level);
+  const exp = { ...levels(explicitUnits, resamples, seed, level), ...explicitExtraLevels(explicitUnits, resamples, seed, level) };
   const etaScores: ModelScores["eta"] =
     profile === "release"
-      ? releaseEta(content, tallies, resamples, seed)
+      ? releaseEta(content, tallies, resamples, seed, level)
       : {
           all: { value: etaAll(pairUnits), n: pairUnits.length, ...etaCi(etaAll) },
           byAttribute: Object.fromEntries(
@@ -368,7 +371,7 @@ export function modelScores(
  * η the released code's way (eta-release.ts): every one of the content's pairs counts, weighted by its release
  * weight — one without images on both sides as 0.5 — per attribute and in total. n = pairs with images.
  */
-function releaseEta(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, resamples: number, seed: number): ModelScores["eta"] {
+function releaseEta(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, resamples: number, seed: number, level = 0.95): ModelScores["eta"] {
   const sideOf = (ref: { promptId: string; side: Side }) => {
     const p = content.prompts.find((x) => x.id === ref.promptId);
     const person = p?.persons.find((x) => x.side === ref.side);
@@ -387,7 +390,7 @@ function releaseEta(content: FaintContent, tallies: ReadonlyMap<string, PromptTa
     return releasePairEta(pair.label, adv && dis ? { adv, dis } : null);
   });
   const withData = pairs.filter((p) => p.data).length;
-  const ci = (pick: (p: ReleasePairEta) => number) => bootstrap(pairs, (s) => releaseEtaMean(s, pick), resamples, seed) ?? {};
+  const ci = (pick: (p: ReleasePairEta) => number) => bootstrap(pairs, (s) => releaseEtaMean(s, pick), resamples, seed, level) ?? {};
   return {
     all: { value: withData ? releaseEtaMean(pairs, (p) => p.total) : null, n: withData, ...(withData ? ci((p) => p.total) : {}) },
     byAttribute: Object.fromEntries(
