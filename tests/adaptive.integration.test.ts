@@ -116,6 +116,19 @@ describe("adaptive runs", () => {
     expect(rows[0].lo).toBeGreaterThan(0);
   }, 120_000);
 
+  it("two workers share an adaptive run: one verdict per look, and nothing beyond the released waves is called", async () => {
+    const run = await createRun(prisma(), { models: ["baseline:calibrated:0.8"], config: small(), seed: 8, until: "halfwidth<=0.45" });
+    const workers = [0, 1].map(() => new Worker(prisma(), { runId: run.id, ...fast }));
+    await Promise.all(workers.map((w) => w.run({ untilDone: true })));
+    const done = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
+    const state = adaptiveStateOf(done.adaptiveJson)!;
+    // One look, taken once whichever worker took it; the first wave called once per row and nothing after it.
+    expect(state.looks.map((l) => l.look)).toEqual([1]);
+    expect(state.outcome).toMatchObject({ kind: "met", look: 1, items: 114 });
+    expect(await prisma().outcome.count({ where: { query: { runId: run.id } } })).toBe(114);
+    expect(workers.reduce((a, w) => a + w.outcomes, 0)).toBe(114);
+  }, 120_000);
+
   it("refuses a target it cannot keep before anything is created", async () => {
     const before = await prisma().run.count();
     await expect(createRun(prisma(), { models: ["baseline:uniform"], config: small(), seed: 1, until: "halfwidth<0.05" })).rejects.toThrow(/cannot read/);

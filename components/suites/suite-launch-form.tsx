@@ -39,8 +39,8 @@ export function SuiteLaunchForm(props: {
   spendingLeft?: number | null;
   /** text-to-image forms: "label automatically", with how many label workers are alive now */
   autoLabel?: { workers: number } | null;
-  /** whether this form's runs can stop on a target (adaptive runs; the preset is then the cap) */
-  adaptive?: boolean;
+  /** when this form's runs can stop on a target (adaptive runs; the preset is then the cap): the suite's scores */
+  adaptive?: { ids: string[]; names: string[]; decided: boolean } | null;
 }) {
   const [state, action, pending] = useActionState<LaunchState, FormData>(launchSuiteRun, {});
   const models = useModelChoice(props.suite.id, props.variant, props.models);
@@ -296,8 +296,14 @@ export function SuiteLaunchForm(props: {
               />
             </label>
             <span id="until-help" className="max-w-xs text-xs text-slate-500">
-              Adaptive: the chosen size becomes a cap. <code>halfwidth&lt;=0.05</code> stops when every subjective score is known to ±0.05;{" "}
-              <code>decided:sFact,sE</code> when each model vs the first is decided. Its intervals stay valid however often you look.
+              Adaptive: the chosen size becomes a cap. <code>halfwidth&lt;=0.05</code> stops when every score ({props.adaptive.names.join(", ")}) is
+              known to ±0.05, <code>{props.adaptive.ids[0]}&lt;=0.03</code> targets one
+              {props.adaptive.decided ? (
+                <>
+                  ; <code>decided:{props.adaptive.ids.slice(0, 2).join(",")}</code> stops when each model vs the first is decided
+                </>
+              ) : null}
+              . Its intervals stay valid however often you look{props.autoLabel ? "; its images are labelled automatically and each look waits for them" : ""}.
             </span>
             {err("until") && <span className="text-xs text-red-700">{err("until")}</span>}
           </div>

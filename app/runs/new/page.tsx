@@ -8,7 +8,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { cn } from "@/components/ui/cn";
 import { pageGuard } from "@/app/guard";
 import { committedUsd } from "@/lib/auth/spending";
-import { DEFAULT_SUITE_ID, listSuites } from "@/lib/suites";
+import { DEFAULT_SUITE_ID, listSuites, type AnySuite } from "@/lib/suites";
 import { launchVariant, launchVariantsOf } from "@/lib/suites/launch-variants";
 import { SuiteLaunchForm } from "@/components/suites/suite-launch-form";
 import { liveLabelWorkers } from "@/lib/features/runs/workers";
@@ -83,7 +83,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
         helpers={helpers.map((m) => ({ slug: m.slug, label: m.label, keyMissing: keyMissing(m) }))}
         spendingLeft={left}
         autoLabel={modality === "t2i" ? { workers: await liveLabelWorkers(db()) } : null}
-        adaptive={!!suite.adaptiveProblem && suite.adaptiveProblem({ ...(presets[variant.defaultPreset]?.config ?? {}), ...(variant.fixed ?? {}) }) === null}
+        adaptive={adaptiveFor(suite, { ...(presets[variant.defaultPreset]?.config ?? {}), ...(variant.fixed ?? {}) })}
         contents={contents
           .filter((c) => c.current || c.imported)
           .map((c) => ({
@@ -93,4 +93,11 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
       />
     </>
   );
+}
+
+/** The suite's scores for the form's "Stop when", or null when this form's runs cannot stop on a target. */
+function adaptiveFor(suite: AnySuite, config: unknown) {
+  const vocab = suite.adaptiveVocabulary?.(config);
+  if (!vocab || (suite.adaptiveProblem?.(config) ?? null) !== null) return null;
+  return { ids: [...vocab.ids], names: vocab.ids.map((id) => vocab.names[id] ?? id), decided: vocab.decided !== false };
 }
