@@ -140,6 +140,23 @@ describe("results engine", () => {
       expect(res.rows.every((q) => q.answer === answer)).toBe(true);
     }
     expect((await cellQueries(prisma(), runId, { ...filter, answer: "refused" })).total).toBe(row.refused);
+    // Paged by key: walking `next` visits every query of the cell once, in order; `prev` walks back the same pages.
+    const seen: number[] = [];
+    const pages: Array<Awaited<ReturnType<typeof cellQueries>>> = [];
+    for (let page = await cellQueries(prisma(), runId, filter); ; page = await cellQueries(prisma(), runId, { ...filter, after: page.next! })) {
+      pages.push(page);
+      seen.push(...page.rows.map((q) => q.id));
+      if (page.next === null) break;
+    }
+    expect(seen).toHaveLength(row.n);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    expect(new Set(seen).size).toBe(row.n);
+    expect(pages[0].prev).toBeNull();
+    if (pages.length > 1) {
+      const back = await cellQueries(prisma(), runId, { ...filter, before: pages[1].prev! });
+      expect(back.rows.map((q) => q.id)).toEqual(pages[0].rows.map((q) => q.id));
+      expect(back.prev).toBeNull();
+    }
   });
 
   it("validates the run selection parameter", () => {

@@ -70,6 +70,9 @@ describe("run routes", () => {
       [queries.GET, "?page=2"], // pages are by cursor (after / before), never by offset
       [queries.GET, "?after=-1"],
       [images.GET, "?labelStatus=x"],
+      [images.GET, "?page=2"], // images page by cursor too
+      [images.GET, "?after=../x"],
+      [images.GET, "?after=a&before=b"],
       [exportRoute.GET, "?format=xml"],
       [intervals.GET, "?level=0.5"],
       [intervals.GET, "?resamples=1000000"],

@@ -15,6 +15,7 @@ process.env.REPLICATE_API_TOKEN = "r8_emulator";
 const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, runScores, t2iPresetConfig, upsertModel, Worker, labelProgress, t2iImageCounts } = await import("./helpers/services");
 const { resolveStoredImage } = await import("../lib/images");
+const { runImages } = await import("../lib/features/results/run-images");
 
 let emu: Emulator;
 const prisma = () => db();
@@ -82,6 +83,21 @@ describe("T2I runs", () => {
     expect(outs.every((o) => o.cached && o.costUsd === 0)).toBe(true);
     expect(await prisma().image.count({ where: { runId: run.id } })).toBe(38);
     expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).spentUsd).toBe(0);
+    // The run's images page by key: `next` walks all 38 once, in order; `prev` returns to the page before.
+    const seen: string[] = [];
+    const pages: Array<Awaited<ReturnType<typeof runImages>>> = [];
+    for (let page = await runImages(prisma(), run.id, { pageSize: 10 }); ; page = await runImages(prisma(), run.id, { pageSize: 10, after: page.next! })) {
+      pages.push(page);
+      seen.push(...page.rows.map((i) => i.id));
+      if (page.next === null) break;
+    }
+    expect(pages.map((p) => p.rows.length)).toEqual([10, 10, 10, 8]);
+    expect(new Set(seen).size).toBe(38);
+    expect([...seen].sort()).toEqual(seen);
+    expect(pages.every((p) => p.total === 38)).toBe(true);
+    const back = await runImages(prisma(), run.id, { pageSize: 10, before: pages[2].prev! });
+    expect(back.rows.map((i) => i.id)).toEqual(pages[1].rows.map((i) => i.id));
+    expect(back.prev).toBe(pages[1].prev);
   });
 
   it("generates through Replicate image models with the replicate SDK", async () => {

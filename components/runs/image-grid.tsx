@@ -3,7 +3,7 @@
 // status; refreshed while the run is live or still being labelled.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { runImages } from "@/lib/features/results/summary";
+import type { runImages } from "@/lib/features/results/run-images";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -13,8 +13,15 @@ import { getJson } from "@/lib/client/fetch";
 type ImagePage = Awaited<ReturnType<typeof runImages>>;
 
 export function ImageGrid({ runId, raceMapping, live }: { runId: string; raceMapping: string; live: boolean }) {
-  const [filter, setFilter] = useState({ labelStatus: "", page: 1 });
-  const params = new URLSearchParams({ page: String(filter.page), pageSize: "24", labelStatus: filter.labelStatus, raceMapping });
+  // Pages by cursor (the API never pages by offset); the page number is only counted here, for the reader.
+  const [filter, setFilter] = useState<{ labelStatus: string; page: number; after?: string; before?: string }>({ labelStatus: "", page: 1 });
+  const params = new URLSearchParams({
+    pageSize: "24",
+    raceMapping,
+    ...(filter.labelStatus ? { labelStatus: filter.labelStatus } : {}),
+    ...(filter.after ? { after: filter.after } : {}),
+    ...(filter.before ? { before: filter.before } : {}),
+  });
   const { data, error } = useQuery({
     queryKey: ["run-images", runId, filter, raceMapping],
     queryFn: () => getJson<ImagePage>(`/api/runs/${runId}/images?${params}`),
@@ -95,13 +102,21 @@ export function ImageGrid({ runId, raceMapping, live }: { runId: string; raceMap
         ))}
       </ul>
       <nav aria-label="Image pages" className="mt-3 flex items-center gap-2 text-sm">
-        <Button variant="secondary" disabled={filter.page <= 1} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>
+        <Button
+          variant="secondary"
+          disabled={!data?.prev || filter.page <= 1}
+          onClick={() => data?.prev && setFilter({ labelStatus: filter.labelStatus, page: filter.page - 1, before: data.prev })}
+        >
           Previous
         </Button>
         <span className="tabular-nums">
           Page {filter.page} of {pages}
         </span>
-        <Button variant="secondary" disabled={filter.page >= pages} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>
+        <Button
+          variant="secondary"
+          disabled={!data?.next}
+          onClick={() => data?.next && setFilter({ labelStatus: filter.labelStatus, page: filter.page + 1, after: data.next })}
+        >
           Next
         </Button>
       </nav>

@@ -26,7 +26,10 @@ export const answersParamsSchema = groupParamsSchema.extend({
   statisticId: z.string().trim().min(1).max(80),
   level: z.enum(LEVELS),
   answer: z.string().trim().min(1).max(20).optional(),
+  /** the page's number, as the reader counts (chat answers page by cursor: `after` / `before` a query id) */
   page: z.coerce.number().int().min(1).max(100000).default(1),
+  after: z.coerce.number().int().min(0).optional(),
+  before: z.coerce.number().int().min(1).optional(),
 });
 
 /** Search params as a flat record (the last value of a repeated key; empty values dropped). */

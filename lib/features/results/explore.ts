@@ -13,6 +13,8 @@ import { DomainError } from "../../core/errors";
 import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { dialectOf, jsonTextSql } from "../../db/dialect";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
+import { shared } from "../../core/shared";
+import { TOTAL_MAX_AGE_MS } from "../runs/items";
 
 export interface ScoreOptions {
   raceMapping?: RaceMapping;
@@ -198,9 +200,12 @@ export interface AnswerFilter {
   pageSize: number;
   raceMapping?: RaceMapping;
   labels?: LabelSource;
+  /** chat answers: the page after (before) the query with this id — keyset paging, never an offset */
+  after?: number;
+  before?: number;
 }
 
-/** The LLM queries behind one cell (and answer) of a group: paginated in SQL. */
+/** The LLM queries behind one cell (and answer) of a group: paged by key (the query id) in SQL, its count shared a while. */
 export async function cellQueries(prisma: PrismaClient, runId: string, f: AnswerFilter) {
   const answerWhere =
     f.answer === undefined
@@ -219,12 +224,19 @@ export async function cellQueries(prisma: PrismaClient, runId: string, f: Answer
     OR: [{ attribute: f.attribute }, { attribute: null }],
     AND: [answerWhere],
   };
-  const [total, rows] = await Promise.all([
-    prisma.query.count({ where }),
-    prisma.query.findMany({ where, orderBy: { id: "asc" }, skip: (f.page - 1) * f.pageSize, take: f.pageSize, include: { outcome: true } }),
+  const backwards = f.before !== undefined;
+  const cursor = backwards ? { id: { lt: f.before } } : f.after !== undefined ? { id: { gt: f.after } } : {};
+  const [total, found] = await Promise.all([
+    shared(`cell-total|${runId}|${JSON.stringify(where)}`, TOTAL_MAX_AGE_MS, () => prisma.query.count({ where })),
+    prisma.query.findMany({ where: { AND: [where, cursor] }, orderBy: { id: backwards ? "desc" : "asc" }, take: f.pageSize + 1, include: { outcome: true } }),
   ]);
+  const more = found.length > f.pageSize;
+  const rows = backwards ? found.slice(0, f.pageSize).reverse() : found.slice(0, f.pageSize);
   return {
     total,
+    /** cursors: `after` for the next page, `before` for the previous one (null: none that way) */
+    next: rows.length && (backwards || more) ? rows[rows.length - 1].id : null,
+    prev: rows.length && (backwards ? more : f.after !== undefined) ? rows[0].id : null,
     rows: rows.map((q) => ({
       id: q.id,
       repeatIndex: q.repeatIndex,

@@ -7,7 +7,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT } from "./run-results";
 import { labelProgress, runProgress, type LabelSource } from "./run-results";
 import { runScores } from "./explore";
-import { faceLabels, type RaceMapping } from "../../faces/labels";
+import type { RaceMapping } from "../../faces/labels";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
 import { currentLabels } from "../../review/votes";
 import { DONE_QUERY, isLive, outcomeLabel, workerState } from "../../core/run-status";
@@ -163,39 +163,3 @@ export function sharedRunSummary(prisma: PrismaClient, runId: string, opts: Para
   return shared(`summary|${runId}|${JSON.stringify(opts)}`, SUMMARY_SHARE_MS, () => runSummary(prisma, runId, opts));
 }
 
-/** A page of a T2I run's images with their label status and faces (mapped with the paper's race mapping). */
-export async function runImages(
-  prisma: PrismaClient,
-  runId: string,
-  filter: { page: number; pageSize: number; labelStatus?: string; raceMapping?: RaceMapping },
-) {
-  const where = { runId, ...(filter.labelStatus ? { labelStatus: filter.labelStatus } : {}) };
-  const [total, rows] = await Promise.all([
-    prisma.image.count({ where }),
-    prisma.image.findMany({
-      where,
-      orderBy: [{ statisticId: "asc" }, { level: "asc" }, { test: "asc" }, { id: "asc" }],
-      skip: (filter.page - 1) * filter.pageSize,
-      take: filter.pageSize,
-      include: { modelConfig: { select: { slug: true } }, faces: { where: { deleted: false }, orderBy: { id: "asc" } } },
-    }),
-  ]);
-  return {
-    total,
-    page: filter.page,
-    pageSize: filter.pageSize,
-    rows: rows.map((i) => ({
-      id: i.id,
-      model: i.modelConfig.slug,
-      test: i.test,
-      statisticId: i.statisticId,
-      level: i.level,
-      width: i.width,
-      height: i.height,
-      source: i.source,
-      originalName: i.originalName,
-      labelStatus: i.labelStatus,
-      faces: i.faces.map((f) => ({ id: f.id, x1: f.x1, y1: f.y1, x2: f.x2, y2: f.y2, score: f.detectorScore, ...faceLabels(f, filter.raceMapping) })),
-    })),
-  };
-}

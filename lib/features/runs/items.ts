@@ -10,7 +10,7 @@ import { shared } from "../../core/shared";
 import { composeWithHelper } from "../../suites/types";
 
 /** How stale a filter's item count may be: paging through a live run does not recount 160,000 rows a page. */
-const TOTAL_MAX_AGE_MS = 10_000;
+export const TOTAL_MAX_AGE_MS = 10_000;
 
 export const itemFilterSchema = z.strictObject({
   /** the page after the item with this id (keyset paging: a page costs its size, at any depth) */

@@ -55,12 +55,19 @@ export default async function AnswersPage({
     answer: p.answer,
     page: p.page,
     pageSize: PAGE_SIZE,
+    ...(p.after !== undefined ? { after: p.after } : {}),
+    ...(p.before !== undefined ? { before: p.before } : {}),
     labels: p.labels,
     raceMapping: p.raceMapping,
   };
   const data = t2i ? await cellFaces(db(), id, filter) : await cellQueries(db(), id, filter);
   const pages = Math.max(1, Math.ceil(data.total / PAGE_SIZE));
-  const pageHref = (page: number) => `${answersHref(id, ref, { statisticId: statistic.id, level: p.level, answer: p.answer })}&page=${page}`;
+  // Chat answers page by cursor (a query id); images of a cell (a bounded list, read whole) by number.
+  const cursors = t2i ? null : (data as Awaited<ReturnType<typeof cellQueries>>);
+  const pageHref = (page: number, cursor?: { after: number } | { before: number }) =>
+    `${answersHref(id, ref, { statisticId: statistic.id, level: p.level, answer: p.answer })}&page=${page}${cursor ? `&${new URLSearchParams(Object.entries(cursor).map(([k, v]) => [k, String(v)]))}` : ""}`;
+  const prevHref = cursors ? (cursors.prev !== null && p.page > 1 ? pageHref(p.page - 1, { before: cursors.prev }) : null) : p.page > 1 ? pageHref(p.page - 1) : null;
+  const nextHref = cursors ? (cursors.next !== null ? pageHref(p.page + 1, { after: cursors.next }) : null) : p.page < pages ? pageHref(p.page + 1) : null;
   const what = p.answer === undefined ? "all answers" : p.answer === "refused" ? (t2i ? "no face / refused" : "refused or invalid") : `answer ${p.answer}`;
   return (
     <>
@@ -157,16 +164,16 @@ export default async function AnswersPage({
               ))}
           </ol>
           <nav aria-label="Pages" className="mt-3 flex items-center gap-3 text-sm">
-            {p.page > 1 && (
-              <Link className="text-indigo-700 hover:underline" href={pageHref(p.page - 1)} rel="prev">
+            {prevHref && (
+              <Link className="text-indigo-700 hover:underline" href={prevHref} rel="prev">
                 ← Previous
               </Link>
             )}
             <span className="text-slate-500">
               Page {p.page} of {pages}
             </span>
-            {p.page < pages && (
-              <Link className="text-indigo-700 hover:underline" href={pageHref(p.page + 1)} rel="next">
+            {nextHref && (
+              <Link className="text-indigo-700 hover:underline" href={nextHref} rel="next">
                 Next →
               </Link>
             )}
