@@ -11,7 +11,7 @@ process.env.FOF_DATA_DIR = testDataDir("fof-webhooks-");
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, presetConfig, Worker } = await import("./helpers/services");
-const { createWebhook, listDeliveries } = await import("../lib/features/webhooks/hooks");
+const { createWebhook, deliveryPage, listDeliveries } = await import("../lib/features/webhooks/hooks");
 const { deliverDue } = await import("../lib/features/webhooks/deliver");
 const { verifySignature } = await import("../lib/features/webhooks/signature");
 const { steerRun } = await import("../lib/features/runs/steer");
@@ -125,5 +125,22 @@ describe("webhooks", () => {
     expect(d.status).toBe("failed");
     expect(d.attempts).toBe(6);
     expect(d.tries[0].error).toMatch(/refused to connect/);
+  });
+
+  it("page the delivery log by key, newest first, each delivery once", async () => {
+    const hook = await db().webhook.create({ data: { url: "https://paging.example.test/h", eventsJson: JSON.stringify(["run.completed"]), secret: "s" } });
+    const t0 = Date.now();
+    for (let i = 0; i < 5; i++)
+      await db().webhookDelivery.create({
+        data: { webhookId: hook.id, event: "run.completed", subject: `paging-${i}`, payloadJson: "{}", status: "delivered", createdAt: new Date(t0 + i * 1000) },
+      });
+    const seen: string[] = [];
+    let page = await deliveryPage(db(), { webhookId: hook.id, limit: 2 });
+    for (;;) {
+      seen.push(...page.rows.map((d) => d.subject));
+      if (!page.older) break;
+      page = await deliveryPage(db(), { webhookId: hook.id, limit: 2, before: page.older });
+    }
+    expect(seen).toEqual(["paging-4", "paging-3", "paging-2", "paging-1", "paging-0"]);
   });
 });

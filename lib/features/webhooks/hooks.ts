@@ -63,12 +63,17 @@ export async function deleteWebhook(prisma: PrismaClient, id: string, by: Actor 
   await audit(prisma, { ...actorOf(by), action: "webhook.delete", targetType: "webhook", targetId: id, details: { url: hook.url } });
 }
 
-/** The delivery log, newest first: each delivery's state and every attempt with its response code or error. */
-export async function listDeliveries(prisma: PrismaClient, opts: { webhookId?: string; limit?: number } = {}) {
-  const rows = await prisma.webhookDelivery.findMany({
+/**
+ * The delivery log, newest first: each delivery's state and every attempt with its response code or error. Paged by
+ * key — `before` a delivery's id, the page of older ones (index (createdAt, id)): a page costs its size at any depth.
+ */
+export async function deliveryPage(prisma: PrismaClient, opts: { webhookId?: string; limit?: number; before?: string } = {}) {
+  const limit = Math.min(200, opts.limit ?? 50);
+  const found = await prisma.webhookDelivery.findMany({
     where: opts.webhookId ? { webhookId: opts.webhookId } : {},
-    orderBy: { createdAt: "desc" },
-    take: Math.min(200, opts.limit ?? 50),
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    ...(opts.before ? { cursor: { id: opts.before }, skip: 1 } : {}),
+    take: limit + 1,
     select: {
       id: true,
       webhookId: true,
@@ -82,6 +87,7 @@ export async function listDeliveries(prisma: PrismaClient, opts: { webhookId?: s
       createdAt: true,
     },
   });
+  const rows = found.slice(0, limit);
   // Each delivery names the run it is about (its name, linked), not just an id.
   const runs = new Map(
     (await prisma.run.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.subject))] } }, select: { id: true, name: true } })).map((r) => [
@@ -89,11 +95,20 @@ export async function listDeliveries(prisma: PrismaClient, opts: { webhookId?: s
       r.name,
     ]),
   );
-  return rows.map(({ attemptsJson, ...d }) => ({
-    ...d,
-    runName: runs.get(d.subject) ?? null,
-    tries: JSON.parse(attemptsJson) as Array<{ at: string; status: number | null; error: string | null; ms: number }>,
-  }));
+  return {
+    rows: rows.map(({ attemptsJson, ...d }) => ({
+      ...d,
+      runName: runs.get(d.subject) ?? null,
+      tries: JSON.parse(attemptsJson) as Array<{ at: string; status: number | null; error: string | null; ms: number }>,
+    })),
+    /** the cursor of the page of older deliveries, or null when there is none */
+    older: found.length > limit ? rows[rows.length - 1].id : null,
+  };
+}
+
+/** The newest deliveries (one page). */
+export async function listDeliveries(prisma: PrismaClient, opts: { webhookId?: string; limit?: number } = {}) {
+  return (await deliveryPage(prisma, opts)).rows;
 }
 
 /** Sends a delivery again on request (an admin's word that the receiver is fixed): audited with who asked. */
