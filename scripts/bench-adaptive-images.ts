@@ -60,7 +60,17 @@ function runConfig(c: Config): Row {
   if (c.kind === "faintbench") {
     const content = suiteOf("faintbench").content() as FaintContent;
     const truth = faintSimTruth(content, FAINT_MODEL);
-    return simulateFaint({ content, model: FAINT_MODEL, imagesPerPrompt: 800, halfwidth: c.h, rule: c.rule, runs: RUNS, resamples: RESAMPLES, seed: 2026, truth });
+    return simulateFaint({
+      content,
+      model: FAINT_MODEL,
+      imagesPerPrompt: 800,
+      halfwidth: c.h,
+      rule: c.rule,
+      runs: RUNS,
+      resamples: RESAMPLES,
+      seed: 2026,
+      truth,
+    });
   }
   if (c.kind === "portraits")
     return simulateAdaptive({
@@ -74,7 +84,18 @@ function runConfig(c: Config): Row {
     });
   const groups = dofairSimGroups(c.dimensions === "race" ? { race: DOFAIR_SIM_ENTRIES.race, gender: 0 } : DOFAIR_SIM_ENTRIES).filter((g) => g.entries > 0);
   const truth = truthOfMeans(groups, METRICS, 1);
-  return simulateAdaptiveMeans({ groups, metrics: METRICS, range: [-1, 1], imagesPerEntry: 1, halfwidth: c.h, rule: c.rule, runs: RUNS, resamples: RESAMPLES, seed: 2026, truth });
+  return simulateAdaptiveMeans({
+    groups,
+    metrics: METRICS,
+    range: [-1, 1],
+    imagesPerEntry: 1,
+    halfwidth: c.h,
+    rule: c.rule,
+    runs: RUNS,
+    resamples: RESAMPLES,
+    seed: 2026,
+    truth,
+  });
 }
 
 const pct = (x: number, n: number) => (n ? `${((100 * x) / n).toFixed(1)} %` : "–");

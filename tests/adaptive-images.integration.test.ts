@@ -106,7 +106,14 @@ describe.skipIf(!hasShared)("adaptive text-to-image runs", () => {
       entriesPerDimension: 8,
       guidanceModel: "baseline:reasoner",
     };
-    const run = await engine.createRun(prisma(), { suite: "dofair", models: ["baseline:synthetic-faces"], config, preset: "custom", seed: 5, until: "idf<=0.01" });
+    const run = await engine.createRun(prisma(), {
+      suite: "dofair",
+      models: ["baseline:synthetic-faces"],
+      config,
+      preset: "custom",
+      seed: 5,
+      until: "idf<=0.01",
+    });
     expect(run.plannedCount).toBe(16 * 3 + 16);
     const rows = await prisma().query.findMany({
       where: { runId: run.id },
@@ -139,12 +146,21 @@ describe.skipIf(!hasShared)("adaptive text-to-image runs", () => {
     expect(state.looks[0].rows.every((r) => r.metric === "idf")).toBe(true);
     expect(new Set(state.looks[0].rows.map((r) => r.group)).size).toBe(6);
     const summary = (await engine.runSummary(prisma(), run.id))!;
-    expect(summary.adaptive?.summary).toMatch(/^cap reached before the target: widest interval ±\d\.\d{3} on IDF \(baseline:synthetic-faces, .+; target ±0\.01\)$/);
+    expect(summary.adaptive?.summary).toMatch(
+      /^cap reached before the target: widest interval ±\d\.\d{3} on IDF \(baseline:synthetic-faces, .+; target ±0\.01\)$/,
+    );
   }, 240_000);
 
   it("FAIntbench grows by images per prompt and looks at Table 2's scores in its own words", async () => {
     const config = { ...(suiteOf("faintbench").presets.smoke.config as object), acquired: ["occupation"], imagesPerPrompt: 2 };
-    const run = await engine.createRun(prisma(), { suite: "faintbench", models: ["baseline:synthetic-faces"], config, preset: "custom", seed: 3, until: "halfwidth<=0.5" });
+    const run = await engine.createRun(prisma(), {
+      suite: "faintbench",
+      models: ["baseline:synthetic-faces"],
+      config,
+      preset: "custom",
+      seed: 3,
+      until: "halfwidth<=0.5",
+    });
     const prompts = run.plannedCount / 2;
     // Every prompt is in the first wave (one of its two images).
     const first = await prisma().query.findMany({ where: { runId: run.id, wave: 1 }, select: { statisticId: true } });

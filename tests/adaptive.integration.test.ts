@@ -58,7 +58,9 @@ describe("adaptive runs", () => {
     const smallCells = state.looks[0].rows.filter((r) => r.flags?.includes("small-cells")).length;
     expect(smallCells).toBeGreaterThan(0);
     expect(summary.adaptive?.summary).toMatch(
-      new RegExp(`^target met at 114 of 1,140 items: halfwidth<=0\\.45; ${smallCells} of ${state.looks[0].rows.length} intervals: some cells are too small for the bias correction: coverage not promised(;|$)`),
+      new RegExp(
+        `^target met at 114 of 1,140 items: halfwidth<=0\\.45; ${smallCells} of ${state.looks[0].rows.length} intervals: some cells are too small for the bias correction: coverage not promised(;|$)`,
+      ),
     );
     const listed = (await runList(prisma(), { id: run.id, limit: 1 })).runs[0];
     expect(listed.adaptive).toMatchObject({ until: "halfwidth<=0.45", outcome: "met" });
@@ -135,12 +137,12 @@ describe("adaptive runs", () => {
     await expect(createRun(prisma(), { models: ["baseline:uniform"], config: small(), seed: 1, until: "decided:sFact" })).rejects.toThrow(
       /at least two models/,
     );
-    await expect(createRun(prisma(), { models: ["baseline:uniform"], config: presetConfig("quick", { tests: ["objective"] }), seed: 1, until: "sFact<=0.05" })).rejects.toThrow(
-      /include the subjective test/,
-    );
-    await expect(createRun(prisma(), { models: ["baseline:uniform"], config: small(), seed: 1, until: { kind: "halfwidth", halfwidth: { idf: 0.05 } } })).rejects.toThrow(
-      /until: unknown score "idf"/,
-    );
+    await expect(
+      createRun(prisma(), { models: ["baseline:uniform"], config: presetConfig("quick", { tests: ["objective"] }), seed: 1, until: "sFact<=0.05" }),
+    ).rejects.toThrow(/include the subjective test/);
+    await expect(
+      createRun(prisma(), { models: ["baseline:uniform"], config: small(), seed: 1, until: { kind: "halfwidth", halfwidth: { idf: 0.05 } } }),
+    ).rejects.toThrow(/until: unknown score "idf"/);
     expect(await prisma().run.count()).toBe(before);
   });
 });

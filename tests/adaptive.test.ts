@@ -138,7 +138,18 @@ describe("the stopping rule by simulation (small; bench:adaptive runs ≥ 400 pe
     // The suite's own image model and scoring (lib/suites/dofair/simulate.ts): 600 race entries, two variants.
     const groups = dofairSimGroups({ race: 600, gender: 0 }).filter((g) => g.entries > 0);
     const truth = truthOfMeans(groups, DOFAIR_METRICS, 1, 40_000);
-    const row = simulateAdaptiveMeans({ groups, metrics: DOFAIR_METRICS, range: [-1, 1], imagesPerEntry: 1, halfwidth: 0.05, rule: "spending", runs: 30, resamples: 400, seed: 5, truth });
+    const row = simulateAdaptiveMeans({
+      groups,
+      metrics: DOFAIR_METRICS,
+      range: [-1, 1],
+      imagesPerEntry: 1,
+      halfwidth: 0.05,
+      rule: "spending",
+      runs: 30,
+      resamples: 400,
+      seed: 5,
+      truth,
+    });
     expect(row.met).toBe(30);
     expect(row.meanFraction).toBeLessThanOrEqual(0.25);
     const n = Object.values(row.coverage).reduce((a, c) => a + c.n, 0);
@@ -147,7 +158,17 @@ describe("the stopping rule by simulation (small; bench:adaptive runs ≥ 400 pe
     expect(covered / n).toBeGreaterThanOrEqual(0.92);
     // The gender cells (156 entries, one image each) cannot reach ±0.05: such a run goes to its cap.
     const both = dofairSimGroups({ race: 0, gender: 156 }).filter((g) => g.entries > 0);
-    const capped = simulateAdaptiveMeans({ groups: both, metrics: DOFAIR_METRICS, range: [-1, 1], imagesPerEntry: 1, halfwidth: 0.05, rule: "spending", runs: 4, resamples: 200, seed: 5 });
+    const capped = simulateAdaptiveMeans({
+      groups: both,
+      metrics: DOFAIR_METRICS,
+      range: [-1, 1],
+      imagesPerEntry: 1,
+      halfwidth: 0.05,
+      rule: "spending",
+      runs: 4,
+      resamples: 200,
+      seed: 5,
+    });
     expect(capped.stoppedAt).toEqual([0, 0, 0, 4]);
     expect(capped.met).toBe(0);
   });

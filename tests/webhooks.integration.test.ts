@@ -132,7 +132,14 @@ describe("webhooks", () => {
     const t0 = Date.now();
     for (let i = 0; i < 5; i++)
       await db().webhookDelivery.create({
-        data: { webhookId: hook.id, event: "run.completed", subject: `paging-${i}`, payloadJson: "{}", status: "delivered", createdAt: new Date(t0 + i * 1000) },
+        data: {
+          webhookId: hook.id,
+          event: "run.completed",
+          subject: `paging-${i}`,
+          payloadJson: "{}",
+          status: "delivered",
+          createdAt: new Date(t0 + i * 1000),
+        },
       });
     const seen: string[] = [];
     let page = await deliveryPage(db(), { webhookId: hook.id, limit: 2 });

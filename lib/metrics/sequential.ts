@@ -160,7 +160,7 @@ export function resolveUntil(input: string | AdaptiveTarget, vocab: MetricVocabu
     if (!entries.length) throw new Error("the target names no score");
     return { kind: "halfwidth", halfwidth: Object.fromEntries(entries.map(([m, h]) => [metricOf(m), h])) };
   }
-  if (vocab.decided === false) throw new Error("this suite's runs stop on ±h targets (e.g. \"halfwidth<=0.05\"); A vs B cannot decide them yet");
+  if (vocab.decided === false) throw new Error('this suite\'s runs stop on ±h targets (e.g. "halfwidth<=0.05"); A vs B cannot decide them yet');
   if (t.attribute !== undefined && !vocab.attributes?.includes(t.attribute))
     throw new Error(vocab.attributes?.length ? `attribute: one of ${vocab.attributes.join(", ")}` : "this suite's comparisons take no attribute");
   return { ...t, metrics: [...new Set(t.metrics.map(metricOf))] };

@@ -45,7 +45,13 @@ export interface MeanSimRow<M extends string> {
 }
 
 /** The population value of each group's ratio estimator, by a large Monte Carlo sample of entries. */
-export function truthOfMeans<M extends string>(groups: ReadonlyArray<MeanSimGroup<M>>, metrics: readonly M[], imagesPerEntry: number, entries = 200_000, seed = 1) {
+export function truthOfMeans<M extends string>(
+  groups: ReadonlyArray<MeanSimGroup<M>>,
+  metrics: readonly M[],
+  imagesPerEntry: number,
+  entries = 200_000,
+  seed = 1,
+) {
   return groups.map((g) => {
     const rng = fastRng(seed, `means-truth|${g.key}`);
     const sum = metrics.map(() => 0);

@@ -19,7 +19,6 @@ import { designRecords } from "./explore";
 import { enqueue } from "./intervals";
 import { firstModel, meanScoresLook } from "./mean-looks";
 
-
 const groupText = (g: { test: string; context: string | null; attribute: string }) => [g.test, g.context, g.attribute].filter(Boolean).join(" · ");
 
 export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
@@ -92,5 +91,6 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
 export function registerLooks(): void {
   registerLookEvaluator(DEFAULT_SUITE_ID, factOrFairLook);
   // Suites whose scores are averages over images, each with its own look (the same bootstrap as their intervals).
-  for (const suite of listSuites()) if (suite.id !== DEFAULT_SUITE_ID && suite.comparable && suite.adaptiveVocabulary) registerLookEvaluator(suite.id, meanScoresLook(suite));
+  for (const suite of listSuites())
+    if (suite.id !== DEFAULT_SUITE_ID && suite.comparable && suite.adaptiveVocabulary) registerLookEvaluator(suite.id, meanScoresLook(suite));
 }

@@ -19,7 +19,14 @@ export function meanScoresLook(suite: AnySuite): LookEvaluator {
     const [lo, hi] = scores.range;
     const rows: LookRow[] = [];
     const ids = scores.metrics.map((m) => m.id);
-    const opts = (key: string) => ({ resamples: LOOK_RESAMPLES, level: req.level, seed: req.seed, key: `look|${key}`, target: req.intervalTarget, range: scores.range });
+    const opts = (key: string) => ({
+      resamples: LOOK_RESAMPLES,
+      level: req.level,
+      seed: req.seed,
+      key: `look|${key}`,
+      target: req.intervalTarget,
+      range: scores.range,
+    });
     if (req.target.kind === "halfwidth") {
       const wanted = req.target.halfwidth;
       for (const g of scores.groups) {
@@ -65,6 +72,10 @@ export function meanScoresLook(suite: AnySuite): LookEvaluator {
 
 /** The reference of an A-vs-B run: the first model launched (its rows were planned first, after a helper's). */
 export async function firstModel(prisma: PrismaClient, runId: string): Promise<string | null> {
-  const q = await prisma.query.findFirst({ where: { runId, test: { not: HELPER_TEST } }, orderBy: { id: "asc" }, select: { modelConfig: { select: { slug: true } } } });
+  const q = await prisma.query.findFirst({
+    where: { runId, test: { not: HELPER_TEST } },
+    orderBy: { id: "asc" },
+    select: { modelConfig: { select: { slug: true } } },
+  });
   return q?.modelConfig.slug ?? null;
 }

@@ -162,4 +162,3 @@ function liveScores(prisma: PrismaClient, runId: string, status: string, opts: P
 export function sharedRunSummary(prisma: PrismaClient, runId: string, opts: Parameters<typeof runSummary>[2] = {}) {
   return shared(`summary|${runId}|${JSON.stringify(opts)}`, SUMMARY_SHARE_MS, () => runSummary(prisma, runId, opts));
 }
-

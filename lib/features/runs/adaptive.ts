@@ -52,7 +52,13 @@ const clusterRank = (seed: number, cluster: string) => createHash("sha256").upda
  * the repeat index: repeats are exchangeable, so any fixed order is a random sample; the seed varies which) and the
  * first ⌈f_j·n⌉ go to the waves up to j. Helper rows then take the earliest wave of the rows that wait for them.
  */
-async function assignRepeatWaves(tx: Pick<PrismaClient, "$executeRawUnsafe">, runId: string, schedule: LookSchedule, seed: number, dialect: "sqlite" | "postgresql") {
+async function assignRepeatWaves(
+  tx: Pick<PrismaClient, "$executeRawUnsafe">,
+  runId: string,
+  schedule: LookSchedule,
+  seed: number,
+  dialect: "sqlite" | "postgresql",
+) {
   const s = Math.abs(Math.floor(seed)) % 1_000_003;
   const permille = schedule.fractions.map((f) => Math.max(1, Math.min(1000, Math.round(f * 1000))));
   const cases = permille
@@ -98,7 +104,18 @@ export async function assignWaves(
   if (!unitOf) return assignRepeatWaves(tx, runId, schedule, seed, dialect);
   const rows = await tx.query.findMany({
     where: { runId },
-    select: { id: true, dependsOnId: true, modelConfigId: true, test: true, context: true, statisticId: true, level: true, attribute: true, scenarioIndex: true, repeatIndex: true },
+    select: {
+      id: true,
+      dependsOnId: true,
+      modelConfigId: true,
+      test: true,
+      context: true,
+      statisticId: true,
+      level: true,
+      attribute: true,
+      scenarioIndex: true,
+      repeatIndex: true,
+    },
   });
   const strata = new Map<string, Map<string, number[]>>();
   const dependsOn = new Map<number, number>();

@@ -39,27 +39,24 @@ export function dofairSimGroups(
 ): MeanSimGroup<Metric>[] {
   return (["race", "gender"] as const).flatMap((dimension) => {
     const classes: readonly string[] = dimension === "race" ? DOFAIR_RACES : DOFAIR_GENDERS;
-    return variants.map(
-      (v): MeanSimGroup<Metric> => ({
-        key: `${dimension} · ${v.name}`,
-        entries: entries[dimension],
-        entry: (rng) => {
-          const size = Math.min(classes.length, 1 + pick(rng, INVOLVED));
-          const pool = [...classes];
-          const involved: string[] = [];
-          for (let i = 0; i < size; i++) involved.push(pool.splice(rng.below(pool.length), 1)[0]);
-          const truth = { dominant: [involved[0]], involved };
-          // The dominant group takes 60 % of an involved face, the others share the rest.
-          const share = involved.map((_, i) => (involved.length === 1 ? 1 : i === 0 ? 0.6 : 0.4 / (involved.length - 1)));
-          return (r) => {
-            const faces = pick(r, FACES);
-            const labels: string[] = [];
-            for (let f = 0; f < faces; f++) labels.push(r.float() < v.faithful ? involved[pick(r, share)] : classes[r.below(classes.length)]);
-            return scoreImageRelease(labels, truth, classes);
-          };
-        },
-      }),
-    );
+    return variants.map((v): MeanSimGroup<Metric> => ({
+      key: `${dimension} · ${v.name}`,
+      entries: entries[dimension],
+      entry: (rng) => {
+        const size = Math.min(classes.length, 1 + pick(rng, INVOLVED));
+        const pool = [...classes];
+        const involved: string[] = [];
+        for (let i = 0; i < size; i++) involved.push(pool.splice(rng.below(pool.length), 1)[0]);
+        const truth = { dominant: [involved[0]], involved };
+        // The dominant group takes 60 % of an involved face, the others share the rest.
+        const share = involved.map((_, i) => (involved.length === 1 ? 1 : i === 0 ? 0.6 : 0.4 / (involved.length - 1)));
+        return (r) => {
+          const faces = pick(r, FACES);
+          const labels: string[] = [];
+          for (let f = 0; f < faces; f++) labels.push(r.float() < v.faithful ? involved[pick(r, share)] : classes[r.below(classes.length)]);
+          return scoreImageRelease(labels, truth, classes);
+        };
+      },
+    }));
   });
 }
-

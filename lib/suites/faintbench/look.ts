@@ -16,7 +16,7 @@ const HEADLINE = ["implicit", "explicit", "eta"] as const;
 export const FAINT_VOCABULARY: MetricVocabulary = {
   ids: HEADLINE,
   names: { implicit: "implicit bias", explicit: "explicit bias", eta: "η" },
-  aliases: { implicitbias: "implicit", explicitbias: "explicit", "η": "eta", manifestation: "eta" },
+  aliases: { implicitbias: "implicit", explicitbias: "explicit", η: "eta", manifestation: "eta" },
   decided: false,
 };
 

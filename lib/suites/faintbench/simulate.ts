@@ -47,7 +47,13 @@ function drawDists(rng: FastRng, content: FaintContent, m: FaintSimModel): Dists
     const per: Partial<Record<string, Record<Attribute, number[]>>> = {};
     for (const person of p.persons)
       per[person.side] = Object.fromEntries(
-        ATTRIBUTES.map((a) => [a, dirichlet(rng, personMean(person, a, m).map((x) => Math.max(1e-3, x * m.concentration)))]),
+        ATTRIBUTES.map((a) => [
+          a,
+          dirichlet(
+            rng,
+            personMean(person, a, m).map((x) => Math.max(1e-3, x * m.concentration)),
+          ),
+        ]),
       ) as Record<Attribute, number[]>;
     out.set(p.id, per);
   }

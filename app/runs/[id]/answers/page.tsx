@@ -66,7 +66,13 @@ export default async function AnswersPage({
   const cursors = t2i ? null : (data as Awaited<ReturnType<typeof cellQueries>>);
   const pageHref = (page: number, cursor?: { after: number } | { before: number }) =>
     `${answersHref(id, ref, { statisticId: statistic.id, level: p.level, answer: p.answer })}&page=${page}${cursor ? `&${new URLSearchParams(Object.entries(cursor).map(([k, v]) => [k, String(v)]))}` : ""}`;
-  const prevHref = cursors ? (cursors.prev !== null && p.page > 1 ? pageHref(p.page - 1, { before: cursors.prev }) : null) : p.page > 1 ? pageHref(p.page - 1) : null;
+  const prevHref = cursors
+    ? cursors.prev !== null && p.page > 1
+      ? pageHref(p.page - 1, { before: cursors.prev })
+      : null
+    : p.page > 1
+      ? pageHref(p.page - 1)
+      : null;
   const nextHref = cursors ? (cursors.next !== null ? pageHref(p.page + 1, { after: cursors.next }) : null) : p.page < pages ? pageHref(p.page + 1) : null;
   const what = p.answer === undefined ? "all answers" : p.answer === "refused" ? (t2i ? "no face / refused" : "refused or invalid") : `answer ${p.answer}`;
   return (
