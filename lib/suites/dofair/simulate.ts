@@ -28,7 +28,7 @@ export interface DofairSimVariant {
 
 /** The paper's set: 600 race and 156 gender entries; one group per dimension × variant. */
 export const DOFAIR_SIM_ENTRIES = { race: 600, gender: 156 } as const;
-export const DOFAIR_SIM_VARIANTS: readonly DofairSimVariant[] = [
+const DOFAIR_SIM_VARIANTS: readonly DofairSimVariant[] = [
   { name: "baseline", faithful: 0.85 },
   { name: "diversity intervention", faithful: 0.45 },
 ];
