@@ -14,6 +14,7 @@ import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { dialectOf, jsonTextSql } from "../../db/dialect";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
 import { shared } from "../../core/shared";
+import { keysetPage, keysetQuery } from "../../core/keyset";
 import { TOTAL_MAX_AGE_MS } from "../runs/items";
 
 export interface ScoreOptions {
@@ -224,19 +225,17 @@ export async function cellQueries(prisma: PrismaClient, runId: string, f: Answer
     OR: [{ attribute: f.attribute }, { attribute: null }],
     AND: [answerWhere],
   };
-  const backwards = f.before !== undefined;
-  const cursor = backwards ? { id: { lt: f.before } } : f.after !== undefined ? { id: { gt: f.after } } : {};
+  const page = keysetQuery(f);
   const [total, found] = await Promise.all([
     shared(`cell-total|${runId}|${JSON.stringify(where)}`, TOTAL_MAX_AGE_MS, () => prisma.query.count({ where })),
-    prisma.query.findMany({ where: { AND: [where, cursor] }, orderBy: { id: backwards ? "desc" : "asc" }, take: f.pageSize + 1, include: { outcome: true } }),
+    prisma.query.findMany({ where: { AND: [where, page.where] }, orderBy: page.orderBy, take: f.pageSize + 1, include: { outcome: true } }),
   ]);
-  const more = found.length > f.pageSize;
-  const rows = backwards ? found.slice(0, f.pageSize).reverse() : found.slice(0, f.pageSize);
+  const { rows, next, prev } = keysetPage(found, f.pageSize, f);
   return {
     total,
     /** cursors: `after` for the next page, `before` for the previous one (null: none that way) */
-    next: rows.length && (backwards || more) ? rows[rows.length - 1].id : null,
-    prev: rows.length && (backwards ? more : f.after !== undefined) ? rows[0].id : null,
+    next,
+    prev,
     rows: rows.map((q) => ({
       id: q.id,
       repeatIndex: q.repeatIndex,

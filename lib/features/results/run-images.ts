@@ -4,6 +4,7 @@
 // (TOTAL_MAX_AGE_MS) instead of being recounted for every page of a 160,000-image run.
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { shared } from "../../core/shared";
+import { keysetPage, keysetQuery } from "../../core/keyset";
 import { faceLabels, type RaceMapping } from "../../faces/labels";
 import { TOTAL_MAX_AGE_MS } from "../runs/items";
 
@@ -19,25 +20,23 @@ export interface ImagePageFilter {
 
 export async function runImages(prisma: PrismaClient, runId: string, filter: ImagePageFilter) {
   const where = { runId, ...(filter.labelStatus ? { labelStatus: filter.labelStatus } : {}) };
-  const backwards = filter.before !== undefined;
-  const cursor = backwards ? { id: { lt: filter.before } } : filter.after !== undefined ? { id: { gt: filter.after } } : {};
+  const page = keysetQuery(filter);
   const [total, found] = await Promise.all([
     shared(`images-total|${runId}|${filter.labelStatus ?? ""}`, TOTAL_MAX_AGE_MS, () => prisma.image.count({ where })),
     prisma.image.findMany({
-      where: { ...where, ...cursor },
-      orderBy: { id: backwards ? "desc" : "asc" },
+      where: { ...where, ...page.where },
+      orderBy: page.orderBy,
       take: filter.pageSize + 1,
       include: { modelConfig: { select: { slug: true } }, faces: { where: { deleted: false }, orderBy: { id: "asc" } } },
     }),
   ]);
-  const more = found.length > filter.pageSize;
-  const rows = backwards ? found.slice(0, filter.pageSize).reverse() : found.slice(0, filter.pageSize);
+  const { rows, next, prev } = keysetPage(found, filter.pageSize, filter);
   return {
     total,
     pageSize: filter.pageSize,
     /** cursors: `after` for the next page, `before` for the previous one (null: none that way) */
-    next: rows.length && (backwards || more) ? rows[rows.length - 1].id : null,
-    prev: rows.length && (backwards ? more : filter.after !== undefined) ? rows[0].id : null,
+    next,
+    prev,
     rows: rows.map((i) => ({
       id: i.id,
       model: i.modelConfig.slug,

@@ -7,6 +7,7 @@ import { suiteOfFace, suitePrediction } from "../../suites/faces";
 import { groupItems } from "../../suites/filters";
 import { NO_REASON, QUERY_STATUSES } from "../../core/run-status";
 import { shared } from "../../core/shared";
+import { keysetPage, keysetQuery } from "../../core/keyset";
 import { composeWithHelper } from "../../suites/types";
 
 /** How stale a filter's item count may be: paging through a live run does not recount 160,000 rows a page. */
@@ -59,8 +60,9 @@ export async function runItems(prisma: PrismaClient, runId: string, input: ItemF
   // Keyset paging on the id (the primary key, and the last column of every (runId, …) index): a page reads its
   // own rows and one more, never the ones before it. The count of the filter is shared between pages and readers
   // for a while (exact, at most TOTAL_MAX_AGE_MS old) instead of being recounted for every page.
-  const backwards = filter.before !== undefined;
-  const cursor = backwards ? { id: { lt: filter.before } } : filter.after !== undefined ? { id: { gt: filter.after } } : {};
+  // after=0 is the first page (there is no query 0).
+  const cursors = { after: filter.after || undefined, before: filter.before };
+  const page = keysetQuery(cursors);
   const [total, found] = await Promise.all([
     shared(
       `items-total|${runId}|${JSON.stringify(filter, (k, v) => (k === "after" || k === "before" || k === "pageSize" ? undefined : v))}`,
@@ -68,8 +70,8 @@ export async function runItems(prisma: PrismaClient, runId: string, input: ItemF
       () => prisma.query.count({ where }),
     ),
     prisma.query.findMany({
-      where: { AND: [where, cursor] },
-      orderBy: { id: backwards ? "desc" : "asc" },
+      where: { AND: [where, page.where] },
+      orderBy: page.orderBy,
       take: filter.pageSize + 1,
       include: {
         outcome: true,
@@ -92,14 +94,13 @@ export async function runItems(prisma: PrismaClient, runId: string, input: ItemF
       },
     }),
   ]);
-  const more = found.length > filter.pageSize;
-  const rows = backwards ? found.slice(0, filter.pageSize).reverse() : found.slice(0, filter.pageSize);
+  const { rows, next, prev } = keysetPage(found, filter.pageSize, cursors);
   return {
     total,
     pageSize: filter.pageSize,
     /** cursors: `after` for the next page, `before` for the previous one (null: none that way) */
-    next: rows.length && (backwards || more) ? rows[rows.length - 1].id : null,
-    prev: rows.length && (backwards ? more : filter.after !== undefined && filter.after > 0) ? rows[0].id : null,
+    next,
+    prev,
     rows: rows.map((q) => ({
       id: q.id,
       model: q.modelConfig.slug,

@@ -168,13 +168,15 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
   let until: AdaptiveTarget | null = null;
   const vocabulary = suite.adaptiveVocabulary?.(config) ?? null;
   if (parsed.until) {
-    const why = !vocabulary ? `${suite.name} runs cannot stop on a target yet: launch them at a fixed preset` : (suite.adaptiveProblem?.(config) ?? null);
-    if (why || !vocabulary) throw new DomainError("invalid", why ?? "");
+    if (!vocabulary) throw new DomainError("invalid", `${suite.name} runs cannot stop on a target yet: launch them at a fixed preset`);
+    // The target as written first (a typo is named as such), then whether this config can stop on it.
     try {
       until = resolveUntil(parsed.until as string | AdaptiveTarget, vocabulary);
     } catch (e) {
       throw new DomainError("invalid", `until: ${e instanceof Error ? e.message : String(e)}`);
     }
+    const why = suite.adaptiveProblem?.(config) ?? null;
+    if (why) throw new DomainError("invalid", why);
     if (until.kind === "decided" && new Set(parsed.models).size < 2)
       throw new DomainError("invalid", "a run that stops when A vs B is decided needs at least two models (the first is the reference)");
   }
