@@ -107,7 +107,7 @@ export async function imagesSection() {
   const stops = (r: Row) => r.stoppedAt.map((n) => pct(n, r.runs)).join(" / ");
   const cov = (r: Row, ids: readonly string[]) => ids.map((m) => pct(r.coverage[m].covered, r.coverage[m].n)).join(" | ");
   const levels = lookLevels()
-    .map((l) => `${(100 * l).toFixed(3).replace(/0+$/, "")} %`)
+    .map((l) => `${(100 * l).toFixed(3).replace(/\.?0+$/, "")} %`)
     .join(", ");
   const lines = [
     `## Adaptive text-to-image runs by simulation (\`npm run bench:adaptive\`) — ${new Date().toISOString().slice(0, 10)}`,

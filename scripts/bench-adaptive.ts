@@ -66,7 +66,7 @@ const pct = (x: number, n: number) => (n ? `${((100 * x) / n).toFixed(1)} %` : "
 const machine = () => `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB.`;
 const schedule = () =>
   `Looks at ${DEFAULT_SCHEDULE.fractions.map((f) => `${f * 100} %`).join(", ")} of the plan, intervals at ${lookLevels()
-    .map((l) => `${(100 * l).toFixed(3).replace(/0+$/, "")} %`)
+    .map((l) => `${(100 * l).toFixed(3).replace(/\.?0+$/, "")} %`)
     .join(", ")} (lib/metrics/sequential.ts DEFAULT_SCHEDULE)`;
 
 async function simSection() {
