@@ -3,6 +3,8 @@
 export async function registerNode() {
   const { env } = await import("./lib/env");
   await firstRun(env());
+  const metricsAt = env().FOF_METRICS_LISTEN;
+  if (metricsAt) (await import("./lib/server/metrics-listener")).startMetricsListener(metricsAt, (m) => console.error(`[metrics] ${m}`));
   if (env().FOF_WORKER === "off") return;
   const { startServerWorker, startServerLabelWorker } = await import("./lib/features/runs/server-worker");
   // Adaptive runs' looks are scored by the results layer, which the engine does not import (layer order).

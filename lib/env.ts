@@ -55,6 +55,17 @@ const schema = z.object({
    * off, on (beside calls) or only (a label-only worker)
    */
   FOF_WORKER_LABEL: z.preprocess(emptyToUndefined, z.enum(["off", "on", "only"]).default("off")),
+  /**
+   * also answer GET /metrics on this address (host:port, e.g. 127.0.0.1:9464), for a scraper kept off the public
+   * port; the same token is asked for there
+   */
+  FOF_METRICS_LISTEN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[\w.:[\]-]+:\d{1,5}$/, "host:port, e.g. 127.0.0.1:9464")
+      .optional(),
+  ),
   /** more FairFace weights vouched for by checksum (comma-separated sha256), besides FAIRFACE_MODEL_SHA256 */
   FOF_FAIRFACE_SHA256: z.preprocess(
     emptyToUndefined,

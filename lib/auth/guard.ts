@@ -32,6 +32,7 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   "results.read": "read results",
   "data.export": "read or export raw data",
   "runs.manage": "launch or steer runs",
+  "metrics.read": "read the operator's metrics",
   "runs.manage.any": "steer other people's runs",
   "images.import": "import images",
   "faces.label": "label faces",

@@ -1,7 +1,7 @@
 // Who may do what: the one role matrix, client-safe, imported by the server guard (which refuses) and by pages
 // (which hide what a role cannot do). One role per user, set by an admin.
 
-export const ROLES = ["admin", "runner", "reviewer", "annotator", "viewer"] as const;
+export const ROLES = ["admin", "runner", "reviewer", "annotator", "viewer", "metrics"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const ROLE_LABELS: Record<Role, string> = {
@@ -10,6 +10,7 @@ export const ROLE_LABELS: Record<Role, string> = {
   reviewer: "Reviewer — read every run and result, export, compare, deal assignments",
   annotator: "Annotator — label and review faces they are assigned or allowed",
   viewer: "Viewer — read-only results",
+  metrics: "Metrics — only the Prometheus metrics (a scraper's account or token), nothing else",
 };
 
 /**
@@ -45,6 +46,8 @@ export const PERMISSIONS = [
   "users.manage",
   /** webhooks: the URLs told about run events, and their delivery log */
   "webhooks.manage",
+  /** scrape the operator's metrics (GET /metrics): counts, latencies, spend per model and account */
+  "metrics.read",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -54,6 +57,7 @@ const MATRIX: Record<Role, readonly Permission[]> = {
   reviewer: ["results.read", "data.export", "review.manage", "faces.review", "content.review"],
   annotator: ["faces.label", "faces.review"],
   viewer: ["results.read"],
+  metrics: ["metrics.read"],
 };
 
 export function isRole(value: unknown): value is Role {

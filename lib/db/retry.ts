@@ -1,3 +1,5 @@
+import { instruments } from "../core/metrics";
+
 // Database contention is transient: SQLite reports a writer's lock held past the busy timeout as "database is
 // locked" / SQLITE_BUSY, which Prisma's adapter surfaces as "Operation has timed out"; interactive transactions that
 // cannot start in time fail likewise. Such failures are retried with backoff; anything else is thrown at once.
@@ -26,6 +28,7 @@ export async function withContentionRetry<T>(fn: () => Promise<T>, { maxMs = 60_
       return await fn();
     } catch (e) {
       if (!isContention(e) || Date.now() - start > maxMs) throw e;
+      instruments().dbBusyRetries.inc();
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
     }
   }

@@ -9,6 +9,7 @@ import type { Permission } from "../auth/roles";
 import { DomainError } from "../core/errors";
 import { isContention } from "../db/retry";
 import { logger, requestIdOf } from "../log";
+import { instruments, routeTemplate } from "../core/metrics";
 
 export { DomainError, notFound } from "../core/errors";
 
@@ -86,8 +87,8 @@ export async function readBodyBytes(req: Request, maxBytes: number, tooLarge: st
 }
 
 /**
- * Runs a route with a request id: the response carries it (x-request-id), one log line records the request
- * (method, path, status, time), and an unexpected error is logged with its stack and answered 500 naming only the id.
+ * Runs a route with a request id: the response carries it (x-request-id), one log line and the request histogram
+ * (GET /metrics) record the request (method, path — templated there —, status, time), and an unexpected error is logged with its stack and answered 500 naming only the id.
  */
 async function logged(req: Request, run: () => Promise<Response>): Promise<Response> {
   const reqId = requestIdOf(req);
@@ -105,7 +106,9 @@ async function logged(req: Request, run: () => Promise<Response>): Promise<Respo
   } catch {
     // immutable headers (a redirect): the log line still has the id
   }
-  logger.info({ reqId, method: req.method, path, status: res.status, ms: Math.round(performance.now() - t0) }, "request");
+  const ms = performance.now() - t0;
+  logger.info({ reqId, method: req.method, path, status: res.status, ms: Math.round(ms) }, "request");
+  instruments().http.observe({ method: req.method, route: routeTemplate(path), status: String(res.status) }, ms / 1000);
   return res;
 }
 

@@ -9,6 +9,7 @@ import type { NodeLabeller } from "../../faces/node-labeller";
 import type { ClipLabeller } from "../../faces/node-clip";
 import { labelQueue, type LabelProgress } from "./queue";
 import { isContention } from "../../db/retry";
+import { instruments } from "../../core/metrics";
 
 type Engine = Parameters<typeof labelQueue>[1];
 
@@ -88,6 +89,8 @@ export class LabelWorker {
               onBatch: (_total, batch) => {
                 this.done.images += batch.images;
                 this.done.faces += batch.faces;
+                instruments().labelled.inc({ what: "images", instrument: labeller.kind }, batch.images);
+                instruments().labelled.inc({ what: "faces", instrument: labeller.kind }, batch.faces);
                 this.done.refused += batch.refused;
                 for (const r of batch.runIds) this.runs.add(r);
               },

@@ -8,6 +8,7 @@ import { NO_VALUES } from "./outcome-values";
 import {
   capOutput,
   classifyFailure,
+  noteFailure,
   retryDelay,
   type Attempt,
   type CacheRow,
@@ -16,6 +17,7 @@ import {
   type ModelState,
   type ProcessorContext,
 } from "./work-types";
+import { instruments } from "../../core/metrics";
 
 /**
  * One image: from the cache when the same prompt and repeat were generated before and the file is still stored,
@@ -81,6 +83,7 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
     const res = await m.imageProvider.generate({ prompt, ...m.imageSize, signal: controller.signal, streamKey: q.cacheKey });
     if (res.revisedPrompt) res.revisedPrompt = capOutput(res.revisedPrompt);
     const ms = Math.round(performance.now() - t0);
+    instruments().providerCall.observe({ model: m.slug, result: "ok" }, ms / 1000);
     // A generated image is paid for once it arrives, valid or not.
     const price = m.pricePerImage;
     let valid;
@@ -89,8 +92,10 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
     } catch (e) {
       if (!(e instanceof ImageValidationError)) throw e;
       attempts.push({ error: `invalid image: ${e.message}`, latencyMs: ms });
-      if (q.attempts < config.maxRetries)
+      if (q.attempts < config.maxRetries) {
+        instruments().providerRetries.inc({ model: m.slug, kind: "invalid_image" });
         return ctx.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + ctx.backoff(q.attempts)), reason: `invalid image: ${e.message}` });
+      }
       return done("failed", `gave up after ${q.attempts + 1} attempts: invalid image: ${e.message}`, { costUsd: price, latencyMs: ms });
     }
     const stored = storeImage(ctx.dataDir, res.bytes, valid);
@@ -126,9 +131,11 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
     const ms = Math.round(performance.now() - t0);
     const e = classifyFailure(err, controller.signal.aborted, config.timeoutMs);
     const message = e.message;
+    noteFailure(m.slug, e.kind, ms, e.status);
     attempts.push({ error: `${e.kind}: ${message}`, latencyMs: ms });
     if (e.kind === "fatal") return done("failed", message);
     if (q.attempts < config.maxRetries) {
+      instruments().providerRetries.inc({ model: m.slug, kind: e.kind });
       const delay = retryDelay(ctx, q.attempts, e);
       return ctx.push({ kind: "retry", query: q, nextAttemptAt: new Date(Date.now() + delay), reason: `${e.kind}: ${message}` });
     }

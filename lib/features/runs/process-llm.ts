@@ -8,6 +8,7 @@ import {
   attemptKey,
   capOutput,
   classifyFailure,
+  noteFailure,
   retryDelay,
   type Attempt,
   type CacheRow,
@@ -15,6 +16,7 @@ import {
   type ModelState,
   type ProcessorContext,
 } from "./work-types";
+import { instruments } from "../../core/metrics";
 
 export type AnswerReader = (query: { test: string; attribute: string | null; optionsJson: string }, text: string) => AnswerReading;
 
@@ -84,6 +86,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
           },
         });
         const ms = Math.round(performance.now() - t0);
+        instruments().providerCall.observe({ model: m.slug, result: "ok" }, ms / 1000);
         latency += ms;
         text = capOutput(res.text);
         m.slot.rate.charge((res.inputTokens ?? 0) + (res.outputTokens ?? 0));
@@ -102,9 +105,11 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
         const ms = Math.round(performance.now() - t0);
         const e = classifyFailure(err, controller.signal.aborted, config.timeoutMs);
         const message = e.message;
+        noteFailure(m.slug, e.kind, ms, e.status);
         attempts.push({ error: `${e.kind}: ${message}`, latencyMs: ms });
         if (e.kind === "fatal") return fail("failed", message, null);
         if (q.attempts < config.maxRetries) {
+          instruments().providerRetries.inc({ model: m.slug, kind: e.kind });
           const delay = retryDelay(ctx, q.attempts, e);
           // Responses already paid for in this attempt are cached, so the retry re-uses them.
           if (cacheRows.length) ctx.push({ kind: "cache", rows: cacheRows });

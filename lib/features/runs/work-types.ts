@@ -16,6 +16,7 @@ export function capOutput(text: string): string {
 
 import type { DynamicLimit, RateGate } from "./limits";
 import type { OutcomeValues } from "./outcome-values";
+import { instruments } from "../../core/metrics";
 
 export interface Claimed {
   id: number;
@@ -159,6 +160,13 @@ export function classifyFailure(err: unknown, aborted: boolean, timeoutMs: numbe
   const e = err instanceof ProviderError ? err : new ProviderError(aborted ? `timed out after ${timeoutMs} ms` : String(err), "retryable");
   if (aborted && !/timed out/.test(e.message)) return new ProviderError(`timed out after ${timeoutMs} ms`, e.kind, e.retryAfterMs, e.status);
   return e;
+}
+
+/** A failed provider call, for GET /metrics: its latency by failure kind, and a 429 counted as rate limited. */
+export function noteFailure(model: string, kind: string, ms: number, status?: number) {
+  const m = instruments();
+  m.providerCall.observe({ model, result: kind }, ms / 1000);
+  if (kind === "rate_limited" || status === 429) m.providerRateLimited.inc({ model });
 }
 
 /** When to try a query again: the provider's Retry-After for a rate limit, else full-jitter backoff. */

@@ -29,6 +29,7 @@ import { emitIfLabellingDone, emitRunEvent } from "../webhooks/emit";
 import { deliverDue } from "../webhooks/deliver";
 import { looksDue, takeLook } from "./adaptive";
 import { adaptiveStateOf } from "../../results/adaptive";
+import { instruments } from "../../core/metrics";
 
 export interface WorkerOptions {
   /** only work on this run (the CLI's `fof run`); all running runs otherwise */
@@ -261,8 +262,10 @@ export class Worker {
     } catch (e) {
       const contention = isContention(e);
       this.contended = contention;
-      if (contention) this.errors.contention++;
-      else this.errors.other++;
+      if (contention) {
+        this.errors.contention++;
+        instruments().dbBusyRetries.inc();
+      } else this.errors.other++;
       this.errorStreak++;
       const message = errorLine(what, e);
       this.lastError = { message, at: new Date() };

@@ -6,6 +6,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { createHttpFetch } from "../../providers/http-fetch";
 import { WEBHOOK_HEADERS } from "./events";
 import { sign } from "./signature";
+import { instruments } from "../../core/metrics";
 
 const MAX_ATTEMPTS = 6;
 const TIMEOUT_MS = 10_000;
@@ -71,6 +72,8 @@ async function attempt(prisma: PrismaClient, id: string, now: number, doFetch: F
   const attempts = d.attempts + 1;
   const tries = [...(JSON.parse(d.attemptsJson) as unknown[]), { at: new Date(now).toISOString(), status, error, ms: Date.now() - t0 }].slice(-20);
   const ok = error === null;
+  const gaveUp = !ok && (attempts >= MAX_ATTEMPTS || !d.webhook.active);
+  instruments().webhookAttempts.inc({ result: ok ? "delivered" : gaveUp ? "failed" : "retry" });
   await prisma.webhookDelivery.update({
     where: { id },
     data: {
@@ -79,7 +82,7 @@ async function attempt(prisma: PrismaClient, id: string, now: number, doFetch: F
       leaseUntil: null,
       ...(ok
         ? { status: "delivered", deliveredAt: new Date() }
-        : attempts >= MAX_ATTEMPTS || !d.webhook.active
+        : gaveUp
           ? { status: "failed" }
           : { status: "pending", nextAttemptAt: new Date(now + backoffMs(attempts)) }),
     },

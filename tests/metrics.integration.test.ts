@@ -1,0 +1,124 @@
+// GET /metrics: Prometheus text to an admin's token or a metrics-only one (a scraper's), 401 without a token, 403 to a
+// role that may not read it; after a run its values agree with the database's rows (runs, outcomes, spend per model
+// and account) and with the calls this process made (the provider histogram counts each call once); request
+// latencies are labelled by route template, never by id; the separate listener (FOF_METRICS_LISTEN) asks the same.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
+
+process.env.FOF_DATA_DIR = testDataDir("fof-metrics-");
+
+const { db, migrateAndSeed } = await import("../lib/db");
+const { createUser } = await import("../lib/auth/users");
+const { createToken } = await import("../lib/auth/tokens");
+const { createRun, presetConfig, Worker } = await import("./helpers/services");
+const { routeTemplate } = await import("../lib/core/metrics");
+const { startMetricsListener } = await import("../lib/server/metrics-listener");
+const metrics = await import("../app/metrics/route");
+const runsApi = await import("../app/api/v1/runs/route");
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+const get = (handler: Handler, url: string, token?: string) =>
+  handler(new Request(`http://127.0.0.1:3000${url}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }), { params: Promise.resolve({}) });
+
+/** The value of one series of the text format, e.g. value(text, 'fof_runs{status="completed"}'). */
+function value(text: string, series: string): number | null {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : null;
+}
+
+let adminToken = "";
+let scraperToken = "";
+let viewerToken = "";
+let runnerId = "";
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+  const admin = await createUser(db(), { email: "ops@example.org", name: "Ops", password: "test-password-123", role: "admin" });
+  const runner = await createUser(db(), { email: "runner@example.org", name: "Runner", password: "test-password-123", role: "runner" });
+  const viewer = await createUser(db(), { email: "viewer@example.org", name: "Viewer", password: "test-password-123", role: "viewer" });
+  runnerId = runner.id;
+  adminToken = (await createToken(db(), admin.id, { name: "admin" })).secret;
+  scraperToken = (await createToken(db(), admin.id, { name: "prometheus", role: "metrics" })).secret;
+  viewerToken = (await createToken(db(), viewer.id, { name: "dashboards" })).secret;
+});
+afterAll(async () => {
+  await db().$disconnect();
+});
+
+describe("GET /metrics", () => {
+  it("answers a scraper's token and an admin's, refuses anonymous (401) and other roles (403)", async () => {
+    expect((await get(metrics.GET as Handler, "/metrics")).status).toBe(401);
+    expect((await get(metrics.GET as Handler, "/metrics", viewerToken)).status).toBe(403);
+    const res = await get(metrics.GET as Handler, "/metrics", scraperToken);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    expect(text).toMatch(/^# HELP fof_runs Runs by status$/m);
+    expect(text).toMatch(/^fof_nodejs_eventloop_lag_p99_seconds /m);
+    expect((await get(metrics.GET as Handler, "/metrics", adminToken)).status).toBe(200);
+    // A metrics token reads metrics and nothing else.
+    expect((await get(runsApi.GET as Handler, "/api/v1/runs", scraperToken)).status).toBe(403);
+  });
+
+  it("agrees with the database after a run: runs, outcomes and spend per model and account, each call counted once", async () => {
+    const run = await createRun(db(), {
+      models: ["baseline:uniform", "baseline:calibrated:0.8"],
+      config: presetConfig("smoke", { tests: ["subjective"], contexts: ["baseline"] }),
+      seed: 41,
+      createdById: runnerId,
+    });
+    await new Worker(db(), { runId: run.id, pollMs: 5, flushMs: 10, runCheckMs: 10 }).run({ untilDone: true });
+    // The database snapshot is shared for a few seconds: wait it out so this scrape reads after the run.
+    await new Promise((r) => setTimeout(r, 5_100));
+    const text = await (await get(metrics.GET as Handler, "/metrics", scraperToken)).text();
+    for (const status of ["completed", "running", "failed"]) {
+      const n = await db().run.count({ where: { status } });
+      expect(value(text, `fof_runs{status="${status}"}`) ?? 0, status).toBe(n);
+    }
+    for (const model of ["baseline:uniform", "baseline:calibrated:0.8"]) {
+      const outcomes = await db().outcome.findMany({
+        where: { query: { modelConfig: { slug: model } } },
+        select: { status: true, cached: true, costUsd: true },
+      });
+      expect(outcomes.length).toBeGreaterThan(0);
+      for (const status of new Set(outcomes.map((o) => o.status)))
+        expect(value(text, `fof_outcomes{model="${model}",outcome="${status}"}`), `${model} ${status}`).toBe(
+          outcomes.filter((o) => o.status === status).length,
+        );
+      const calls = outcomes.filter((o) => !o.cached).length;
+      expect(value(text, `fof_provider_call_duration_seconds_count{model="${model}",result="ok"}`), model).toBe(calls);
+      expect(value(text, `fof_spend_usd{model="${model}"}`)).toBeCloseTo(
+        outcomes.reduce((a, o) => a + (o.costUsd ?? 0), 0),
+        9,
+      );
+    }
+    const spent = await db().run.aggregate({ where: { createdById: runnerId }, _sum: { spentUsd: true } });
+    expect(value(text, `fof_spend_usd_by_account{account="${runnerId}"}`)).toBeCloseTo(spent._sum.spentUsd ?? 0, 9);
+    expect(value(text, `fof_queries_open{status="pending"}`)).toBe(await db().query.count({ where: { status: "pending" } }));
+  }, 60_000);
+
+  it("labels request latencies by route template, never by id", async () => {
+    expect(routeTemplate("/api/runs/cmi2x1abcdefghijklmnopqrs/queries")).toBe("/api/runs/:id/queries");
+    expect(routeTemplate("/api/runs/123/images")).toBe("/api/runs/:id/images");
+    expect(routeTemplate("/api/v1/runs")).toBe("/api/v1/runs");
+    await get(runsApi.GET as Handler, "/api/v1/runs", adminToken);
+    const text = await (await get(metrics.GET as Handler, "/metrics", adminToken)).text();
+    expect(text).toMatch(/^fof_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/runs",status="200"\} \d+$/m);
+    expect(text).toMatch(/fof_http_request_duration_seconds_count\{method="GET",route="\/metrics",status="401"\} \d+/);
+  });
+
+  it("answers on its own address with the same token check (FOF_METRICS_LISTEN)", async () => {
+    const server = startMetricsListener("127.0.0.1:0");
+    await new Promise((r) => server.once("listening", r));
+    const { port } = server.address() as { port: number };
+    try {
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
+      const ok = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${scraperToken}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toMatch(/^fof_runs\{/m);
+      expect((await fetch(`http://127.0.0.1:${port}/other`, { headers: { authorization: `Bearer ${scraperToken}` } })).status).toBe(404);
+    } finally {
+      server.close();
+    }
+  });
+});
