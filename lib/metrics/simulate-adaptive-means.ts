@@ -1,4 +1,4 @@
-// The stopping rule checked against known truth for suites whose scores are averages over images (DoFaiR), as
+// The stopping rule checked against known truth for suites whose scores are averages over images, as
 // simulate-adaptive.ts does for FACT-OR-FAIR's chat runs: simulated runs grow by whole entries in the schedule's
 // waves (the engine's cut for the population target), after each wave every group's intervals come from the app's
 // own clustered bootstrap (mean-bootstrap.ts) at the look's level, and the run stops when every targeted one is

@@ -1,5 +1,5 @@
 // The look of an adaptive run (lib/features/runs/adaptive.ts) for suites whose headline scores are averages over
-// images (Suite.comparable: DoFaiR's DDC, IDC, IDF, FDD): every (model, group)'s interval at the look's level by the
+// images (Suite.comparable, e.g. DDC, IDC, IDF, FDD): every (model, group)'s interval at the look's level by the
 // same clustered bootstrap as the run page's intervals (lib/metrics/mean-bootstrap.ts), and for "decided" targets
 // every other model against the first, paired over the same entries (lib/metrics/paired-means.ts) as the Compare
 // page's. The engine takes a look only when every image of the released waves is labelled.

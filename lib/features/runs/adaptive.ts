@@ -1,9 +1,9 @@
 // Adaptive runs in the engine (docs/scoring.md "Adaptive runs"; the statistics are lib/metrics/sequential.ts):
 // - planning writes every row of the full plan (the cap) unreleased, then cuts it into waves (assignWaves): within
 //   each stratum the suite names (FACT-OR-FAIR: model × test × context × statistic × level × attribute × scenario,
-//   growing by repeats; DoFaiR: model × method × augmentation × dimension, growing by entries) the clusters are put
-//   in a seeded order and the first ⌈f_j·n⌉ go to the waves up to j, so every prefix holds every stratum — a random,
-//   stratified, growing sample of the design;
+//   growing by repeats; a suite of historical entries: model × method × augmentation × dimension, growing by
+//   entries) the clusters are put in a seeded order and the first ⌈f_j·n⌉ go to the waves up to j, so every prefix
+//   holds every stratum — a random, stratified, growing sample of the design;
 // - workers claim only released waves (claim.ts); when a released wave has no open row, a worker takes a look:
 //   the suite's evaluator computes every targeted interval at the look's level, and the run either stops (target
 //   met, or the cap's last look) — its unreleased rows removed, never called — or releases the next wave. The look
@@ -36,7 +36,7 @@ export function registerLookEvaluator(suiteId: string, fn: LookEvaluator): void 
 function lookEvaluatorFor(suiteId: string): LookEvaluator | undefined {
   const registered = evaluators.get(suiteId);
   if (registered) return registered;
-  // A suite that scores its own looks (FAIntbench) needs no registration.
+  // A suite that scores its own looks (Suite.look) needs no registration.
   const suite = findSuite(suiteId);
   const own = suite?.look?.bind(suite);
   return own ? (prisma, req) => own({ prisma }, req) : undefined;
@@ -46,8 +46,8 @@ function lookEvaluatorFor(suiteId: string): LookEvaluator | undefined {
 const clusterRank = (seed: number, cluster: string) => createHash("sha256").update(`${seed}\u0001${cluster}`).digest().readUInt32BE(0);
 
 /**
- * The default cut (FACT-OR-FAIR, FAIntbench), in two statements whatever the run's size (a FAIntbench paper run plans
- * 2,123,200 rows per model): within every stratum — model × test × context × statistic × level × attribute ×
+ * The default cut, in two statements whatever the run's size (a paper-size text-to-image run may plan 2,123,200
+ * rows per model): within every stratum — model × test × context × statistic × level × attribute ×
  * scenario — the repeats, independent draws of the same item, are put in a seeded order (an affine permutation of
  * the repeat index: repeats are exchangeable, so any fixed order is a random sample; the seed varies which) and the
  * first ⌈f_j·n⌉ go to the waves up to j. Helper rows then take the earliest wave of the rows that wait for them.
@@ -88,7 +88,8 @@ async function assignRepeatWaves(
 
 /**
  * Cuts a planned adaptive run into waves: the default cut (assignRepeatWaves), or for a suite with its own unit
- * (Suite.waveUnit: DoFaiR's entries) within each stratum it names its clusters are put in a seeded random order and the first ⌈f_j·n⌉ go to the waves up to j (waveOfRank), every row of a cluster with it;
+ * (Suite.waveUnit, e.g. a suite's entries) within each stratum it names its clusters are put in a seeded random
+ * order and the first ⌈f_j·n⌉ go to the waves up to j (waveOfRank), every row of a cluster with it;
  * so every prefix holds every stratum, and each a random sample of its clusters. A helper row (a chat model writing
  * guidance) goes with the earliest row that waits for it. The rows are read once (a run may plan at most
  * FOF_MAX_QUERIES_PER_RUN) and written wave by wave in chunks.
