@@ -162,6 +162,35 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     300_000,
   );
 
+  it.skipIf(sqliteOnly)(
+    "`fof run … --until … --label` labels an adaptive image run between its looks and says where it stopped; without --label it refuses",
+    async () => {
+      const env = { ...process.env, FOF_DATA_DIR: testDataDir("fof-run-until-label-"), FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1" };
+      delete (env as Record<string, string | undefined>).DATABASE_URL;
+      const fof = (args: string[]) => promisify(execFile)("npm", ["run", "--silent", "fof", "--", ...args], { env, maxBuffer: 64 * 1024 * 1024 });
+      const args = [
+        "run",
+        "--suite",
+        "faintbench",
+        "--model",
+        "baseline:synthetic-faces",
+        "--preset",
+        "smoke",
+        "--config",
+        '{"acquired":["occupation"],"imagesPerPrompt":2}',
+      ];
+      await expect(fof([...args, "--until", "halfwidth<=0.5"])).rejects.toMatchObject({
+        stderr: expect.stringContaining("an adaptive text-to-image run is scored as its images are labelled: add --label"),
+      });
+      // ±0.5 is every score's whole range: met at the first look, one image of each of the 22 prompts.
+      const { stdout, stderr } = await fof([...args, "--until", "halfwidth<=0.5", "--label"]);
+      expect(stderr).toMatch(/target met at 22 of 44 items: halfwidth<=0\.5/);
+      const body = JSON.parse(stdout) as { run: string };
+      expect(body.run).toBeTruthy();
+    },
+    300_000,
+  );
+
   // SQLite only: the lock another process holds is the SQLite file's.
   it.skipIf(sqliteOnly)("`fof run … --label` rides out another process holding the database's write lock, and labels every image", async () => {
     // The default one-machine set-up: the server's worker writes the same SQLite file while the command generates and
