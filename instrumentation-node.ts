@@ -2,6 +2,8 @@
 // `fof worker`; FOF_WORKER_LABEL=on|only also (or only) labels the faces of runs launched with "label automatically".
 export async function registerNode() {
   const { env } = await import("./lib/env");
+  // Before better-auth is made: a refused issuer is never offered nor contacted (lib/auth/sso.ts).
+  await (await import("./lib/auth/sso")).prepareSso();
   await firstRun(env());
   const metricsAt = env().FOF_METRICS_LISTEN;
   if (metricsAt) (await import("./lib/server/metrics-listener")).startMetricsListener(metricsAt, (m) => console.error(`[metrics] ${m}`));

@@ -16,6 +16,11 @@ export const ADMIN_STATE = path.join(dataDir, "admin-state.json");
 const firstRunPort = Number(process.env.E2E_FIRST_RUN_PORT ?? port + 1);
 const firstRunDir = process.env.E2E_FIRST_RUN_DIR ?? mkdtempSync(path.join(tmpdir(), "fof-e2e-first-"));
 process.env.E2E_FIRST_RUN_DIR = firstRunDir;
+/** A third server signing people in through a test OpenID Connect provider (e2e/sso.spec.ts). */
+export const ssoPort = Number(process.env.E2E_SSO_PORT ?? port + 2);
+export const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 3298);
+const ssoDir = process.env.E2E_SSO_DIR ?? mkdtempSync(path.join(tmpdir(), "fof-e2e-sso-"));
+process.env.E2E_SSO_DIR = ssoDir;
 
 export default defineConfig({
   testDir: "e2e",
@@ -54,8 +59,9 @@ export default defineConfig({
   projects: [
     // Signs in once and keeps the session cookie for every journey.
     { name: "sign-in", testMatch: /sign-in\.setup\.ts/, use: { ...devices["Desktop Chrome"] } },
-    { name: "chromium", dependencies: ["sign-in"], testIgnore: /first-run\.spec\.ts/, use: { ...devices["Desktop Chrome"], storageState: ADMIN_STATE } },
+    { name: "chromium", dependencies: ["sign-in"], testIgnore: /(first-run|sso)\.spec\.ts/, use: { ...devices["Desktop Chrome"], storageState: ADMIN_STATE } },
     { name: "first-run", testMatch: /first-run\.spec\.ts/, use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${firstRunPort}` } },
+    { name: "sso", testMatch: /sso\.spec\.ts/, use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${ssoPort}` } },
   ],
   webServer: [
     {
@@ -97,6 +103,40 @@ export default defineConfig({
       // Listens on every interface: the journey also reaches it from this machine's network address, as a remote
       // client would, to check that forged forwarding headers do not make a request "local".
       env: { PORT: String(firstRunPort), HOST: "0.0.0.0", FOF_DATA_DIR: firstRunDir, FOF_WORKER: "off", NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" },
+    },
+    {
+      // A real OpenID Connect provider (oidc-provider) on loopback, its people's groups set by the journey.
+      command: `node_modules/.bin/tsx tests/helpers/oidc-provider-cli.ts ${oidcPort} http://127.0.0.1:${ssoPort}/api/auth/callback/oidc`,
+      url: `http://127.0.0.1:${oidcPort}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // Signs people in through that provider: example.org only, groups mapped to roles, accounts made at first sign-in.
+      command: "node_modules/.bin/tsx scripts/start.ts",
+      url: `http://127.0.0.1:${ssoPort}/sign-in`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        PORT: String(ssoPort),
+        HOST: "127.0.0.1",
+        FOF_DATA_DIR: ssoDir,
+        FOF_WORKER: "off",
+        FOF_ADMIN_EMAIL: E2E_ADMIN.email,
+        FOF_ADMIN_PASSWORD: E2E_ADMIN.password,
+        FOF_ALLOWED_ENDPOINTS: "127.0.0.1",
+        FOF_OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
+        FOF_OIDC_CLIENT_ID: "fof-workbench",
+        FOF_OIDC_CLIENT_SECRET: "a-test-client-secret-of-some-length",
+        FOF_OIDC_NAME: "Example SSO",
+        FOF_OIDC_SCOPES: "openid email profile groups",
+        FOF_OIDC_ALLOWED_DOMAINS: "example.org",
+        FOF_OIDC_ROLE_MAP: JSON.stringify({ "fof-runners": "runner", "fof-viewers": "viewer" }),
+        NEXT_TELEMETRY_DISABLED: "1",
+        CHECKPOINT_DISABLE: "1",
+      },
     },
   ],
 });

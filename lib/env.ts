@@ -102,6 +102,28 @@ const schema = z.object({
    * "127.0.0.1,::1"); anyone else's forwarding headers are ignored (lib/auth/client-address.ts)
    */
   FOF_TRUSTED_PROXIES: z.preprocess(emptyToUndefined, z.string().max(4000).optional()),
+  /**
+   * single sign-on over OpenID Connect (docs/operations.md "Single sign-on"): the issuer (its discovery document is
+   * read from <issuer>/.well-known/openid-configuration), this app's client id (the secret: FOF_OIDC_CLIENT_SECRET)
+   */
+  FOF_OIDC_ISSUER: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional()),
+  FOF_OIDC_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().max(400).optional()),
+  /** the sign-in button's name, e.g. "Acme SSO" */
+  FOF_OIDC_NAME: z.preprocess(emptyToUndefined, z.string().max(60).default("single sign-on")),
+  /** scopes asked for (space- or comma-separated); openid is always asked */
+  FOF_OIDC_SCOPES: z.preprocess(emptyToUndefined, z.string().max(1000).default("openid email profile")),
+  /** email domains allowed to sign in (comma-separated, e.g. "example.org,lab.example.org"); unset: any */
+  FOF_OIDC_ALLOWED_DOMAINS: z.preprocess(emptyToUndefined, z.string().max(4000).optional()),
+  /** the claim carrying a person's groups (a dotted path such as realm_access.roles for Keycloak) */
+  FOF_OIDC_GROUPS_CLAIM: z.preprocess(emptyToUndefined, z.string().max(200).default("groups")),
+  /** groups → roles as JSON, e.g. {"fof-admins":"admin","ml-team":"runner"}; several matches: the first role in the role table */
+  FOF_OIDC_ROLE_MAP: z.preprocess(emptyToUndefined, z.string().max(20_000).optional()),
+  /** the role of a person whose groups map to none (a role name, or "none": refused) */
+  FOF_OIDC_DEFAULT_ROLE: z.preprocess(emptyToUndefined, z.string().max(40).default("none")),
+  /** just-in-time accounts: a person without an account gets one at their first sign-in (off: invitations only) */
+  FOF_OIDC_JIT: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
+  /** email + password sign-in beside single sign-on (off only takes effect while single sign-on is configured) */
+  FOF_PASSWORD_SIGN_IN: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
   /** create this admin on start when no user exists (CI, scripts) */
   FOF_ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email("must be an email address").optional()),
   /** how long a database call waits for another writer's lock before it fails (and is retried) */

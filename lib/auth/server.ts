@@ -7,11 +7,17 @@ import path from "node:path";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
+import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { db } from "../db";
+import { logger } from "../log";
 import { env } from "../env";
 import { audit } from "./audit";
 import { accountLockedFor, clearFailures, recordFailure } from "./sign-in-limit";
+import { SSO_PROVIDER_ID } from "./sso-config";
+import { currentSsoRequest, ssoPluginConfig, ssoState } from "./sso";
+import { applySsoSignIn, auditSsoCreated, ssoNewUserRole, validateSsoIdentity } from "./sso-apply";
+import { SSO_MESSAGES } from "./sso-messages";
 
 /** Sessions last a week and are refreshed daily while used; a disabled user's sessions are refused at once. */
 const SESSION_DAYS = 7;
@@ -38,24 +44,45 @@ export function publicUrl(): string {
   return e.FOF_PUBLIC_URL ?? `http://${e.HOST === "0.0.0.0" ? "127.0.0.1" : e.HOST}:${e.PORT}`;
 }
 
+/**
+ * Email + password sign-in, unless single sign-on is offered and the operator turned passwords off (never both off:
+ * a team whose identity provider is refused could not sign in at all).
+ */
+export function passwordSignIn(): boolean {
+  return env().FOF_PASSWORD_SIGN_IN === "on" || ssoPluginConfig() === null;
+}
+
 function createAuth() {
   const url = publicUrl();
+  const sso = ssoPluginConfig();
   return betterAuth({
     appName: "FACT-OR-FAIR workbench",
     secret: authSecret(),
     baseURL: url,
     trustedOrigins: [url, ...(env().FOF_TRUSTED_ORIGINS ?? [])],
     database: prismaAdapter(db(), { provider: "sqlite" }),
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 256 },
+    emailAndPassword: { enabled: passwordSignIn(), disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 256 },
+    // The provider's email is trusted to join a sign-on to an existing account of the same address (an invited person's);
+    // the allowed domains bound whose. Its tokens are not needed after sign-in: stored encrypted.
+    account: { accountLinking: { trustedProviders: [SSO_PROVIDER_ID] }, encryptOAuthTokens: true },
     session: { expiresIn: SESSION_DAYS * 24 * 3600, updateAge: 24 * 3600 },
     user: {
+      // Single sign-on identities are decided before any account is made or linked (lib/auth/sso-apply.ts).
+      validateUserInfo: (data, ctx) => validateSsoIdentity(data, clientIp(ctx.headers)),
       additionalFields: {
         role: { type: "string", required: false, defaultValue: "viewer", input: false },
         disabled: { type: "boolean", required: false, defaultValue: false, input: false },
       },
     },
-    // Counters in the database: every process shares them. Sign-in: 5 tries a minute per client.
-    rateLimit: { enabled: true, storage: "database", window: 60, max: 100, customRules: { "/sign-in/email": { window: 60, max: 5 } } },
+    // Counters in the database: every process shares them. Sign-in: 5 tries a minute per client; single sign-on starts
+    // 30 (a team behind one address signs on in the morning; the provider checks the person).
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 100,
+      customRules: { "/sign-in/email": { window: 60, max: 5 }, "/sign-in/social": { window: 60, max: 30 } },
+    },
     advanced: {
       // Secure cookies whenever the public address is https (behind the TLS proxy); httpOnly and SameSite=Lax always.
       useSecureCookies: url.startsWith("https://"),
@@ -66,7 +93,12 @@ function createAuth() {
     },
     // Errors that are not the library's own answers (a database busy with another writer, a bug) reach the route
     // (app/api/auth/[...all]/route.ts), which maps them like every other route: contention is 503 + Retry-After.
-    onAPIError: { throw: true },
+    // A single sign-on that ends without a session goes back to the sign-in page, which words its code.
+    onAPIError: { throw: true, errorURL: `${url}/sign-in` },
+    // The library's own log lines (a failed state check, a provider's refusal) join ours, structured and levelled.
+    logger: {
+      log: (level, message, ...args) => logger[level]({ component: "better-auth", details: args.map((a) => (a instanceof Error ? a.message : a)) }, message),
+    },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path === "/sign-in/email") {
@@ -76,6 +108,15 @@ function createAuth() {
             throw new APIError("TOO_MANY_REQUESTS", {
               message: `Too many failed sign-ins for this account: try again in ${Math.ceil(wait / 60_000)} minute(s).`,
             });
+        }
+        if (ctx.path === "/sign-in/social") {
+          // Only the authorization-code flow of the configured provider: no ID tokens posted by the client, no
+          // scopes of its own.
+          const body = (ctx.body ?? {}) as Record<string, unknown>;
+          if (body.provider !== SSO_PROVIDER_ID || body.idToken !== undefined || body.scopes !== undefined || body.requestSignUp !== undefined)
+            throw new APIError("BAD_REQUEST", { message: "single sign-on takes only the configured provider" });
+          if ((await ssoState()).status !== "ready")
+            throw new APIError("SERVICE_UNAVAILABLE", { code: "sso_unavailable", message: SSO_MESSAGES.sso_unavailable });
         }
         if (ctx.path === "/sign-out") {
           const session = await getSessionFromCtx(ctx).catch(() => null);
@@ -95,21 +136,37 @@ function createAuth() {
       }),
     },
     databaseHooks: {
+      user: {
+        create: {
+          // A just-in-time account gets the role its groups map to (decided in validateUserInfo, same request).
+          before: async (user) => {
+            const role = ssoNewUserRole();
+            return role ? { data: { ...user, role } } : { data: user };
+          },
+          after: async (user, ctx) => auditSsoCreated(user, clientIp(ctx?.headers)),
+        },
+      },
       session: {
         create: {
-          // A disabled account cannot start a session (sign-in fails like a wrong password: no enumeration).
-          before: async (session) => {
+          // A disabled account cannot start a session (sign-in fails like a wrong password: no enumeration). A single
+          // sign-on is told so (the provider has vouched for the person), and its role follows the groups.
+          before: async (session, ctx) => {
+            if (currentSsoRequest()?.decision) {
+              await applySsoSignIn(session.userId, clientIp(ctx?.headers));
+              return { data: session };
+            }
             const user = await db().user.findUnique({ where: { id: session.userId }, select: { disabled: true } });
             if (!user || user.disabled) return false;
             return { data: session };
           },
           after: async (session) => {
-            await audit(db(), { userId: session.userId, action: "user.sign-in", ip: session.ipAddress ?? null });
+            const via = currentSsoRequest()?.decision ? { details: { via: "sso" } } : {};
+            await audit(db(), { userId: session.userId, action: "user.sign-in", ip: session.ipAddress ?? null, ...via });
           },
         },
       },
     },
-    plugins: [nextCookies()],
+    plugins: [nextCookies(), ...(sso ? [genericOAuth({ config: [sso] })] : [])],
   });
 }
 

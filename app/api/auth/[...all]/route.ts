@@ -1,15 +1,18 @@
 import { auth } from "@/lib/auth/server";
+import { SSO_PROVIDER_ID } from "@/lib/auth/sso-config";
+import { withSsoRequest } from "@/lib/auth/sso";
 import { errorResponse } from "@/lib/server/http";
 
 /**
- * better-auth's own endpoints — only those the app uses: sign-in, sign-out and the session. Public by design: the
+ * better-auth's own endpoints — only those the app uses: sign-in (email + password, or single sign-on: its start and
+ * the provider's callback), sign-out and the session. Public by design: the
  * library checks the request's origin against the trusted origins and rate-limits sign-in (per client and, through
- * our hook, per account); sign-up is closed. Every other endpoint better-auth ships (update-user, change-email,
+ * our hook, per account); sign-up is closed (single sign-on's just-in-time accounts are decided in lib/auth/sso-apply.ts). Every other endpoint better-auth ships (update-user, change-email,
  * delete-user, …) answers 404: names, roles and passwords change through the app's own validated, audited actions.
  */
 const ALLOWED: Record<string, ReadonlySet<string>> = {
-  GET: new Set(["/get-session"]),
-  POST: new Set(["/sign-in/email", "/sign-out"]),
+  GET: new Set(["/get-session", `/callback/${SSO_PROVIDER_ID}`]),
+  POST: new Set(["/sign-in/email", "/sign-in/social", "/sign-out"]),
 };
 
 function allowed(req: Request): boolean {
@@ -27,7 +30,8 @@ const notFound = () => Response.json({ error: "not found" }, { status: 404 });
 async function handle(req: Request): Promise<Response> {
   if (!allowed(req)) return notFound();
   try {
-    return await auth().handler(req);
+    // Room for a single sign-on's decision, from the identity check to the session it starts (lib/auth/sso.ts).
+    return await withSsoRequest(() => auth().handler(req));
   } catch (e) {
     return errorResponse(e);
   }

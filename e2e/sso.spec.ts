@@ -1,0 +1,79 @@
+// Single sign-on in a real browser against a real OpenID Connect provider on loopback (oidc-provider, started by
+// playwright.config.ts; its people's groups set here): a person of an allowed domain signs in and lands with the role
+// their groups map to; removed from the group, the next sign-in lowers it; another domain is refused with words of
+// ours; an admin's disabling holds whatever the provider says.
+import { expect, test, type Page } from "@playwright/test";
+import { E2E_ADMIN, oidcPort } from "../playwright.config";
+
+async function setPerson(email: string, groups: string[]) {
+  const res = await fetch(`http://127.0.0.1:${oidcPort}/__test/people/${encodeURIComponent(email)}`, {
+    method: "PUT",
+    body: JSON.stringify({ name: email.split("@")[0], groups }),
+  });
+  expect(res.status).toBe(204);
+}
+
+/** From the sign-in page through the provider's login form (skipped when the provider remembers the person). */
+async function signOn(page: Page, email: string) {
+  await page.goto("/sign-in");
+  await page.locator("[data-testid=sso][data-hydrated]").waitFor();
+  await page.getByRole("button", { name: "Sign in with Example SSO" }).click();
+  await page.waitForURL((u) => u.port === String(oidcPort) || !u.pathname.startsWith("/api/auth"));
+  if (new URL(page.url()).port === String(oidcPort)) {
+    await page.locator('input[name="login"]').fill(email);
+    await page.locator('input[name="password"]').fill("anything");
+    await page.getByRole("button", { name: "Sign-in" }).click();
+  }
+  await page.waitForURL((u) => u.port !== String(oidcPort) && !u.pathname.startsWith("/api/auth"));
+}
+
+/** The Account page names the person and their role ("ana · ana@example.org · Runner — …"). */
+async function expectRole(page: Page, email: string, label: string) {
+  await page.goto("/account");
+  await expect(page.getByText(`${email} · ${label} —`)).toBeVisible();
+}
+
+test("a person signs in through the provider with their groups' role, which follows the groups", async ({ page }) => {
+  await setPerson("ana@example.org", ["fof-runners"]);
+  await signOn(page, "ana@example.org");
+  await expect(page).not.toHaveURL(/sign-in/);
+  await expectRole(page, "ana@example.org", "Runner");
+  // Removed from the runners at the provider: the next sign-in lowers the role.
+  await setPerson("ana@example.org", ["fof-viewers"]);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(/\/sign-in/);
+  await signOn(page, "ana@example.org");
+  await expectRole(page, "ana@example.org", "Viewer");
+});
+
+test("a person of another domain is refused with the reason", async ({ page }) => {
+  await setPerson("mallory@elsewhere.example", ["fof-runners"]);
+  await signOn(page, "mallory@elsewhere.example");
+  await expect(page).toHaveURL(/\/sign-in\?.*error=sso_domain_refused/);
+  await expect(page.getByTestId("sso-error")).toHaveText(/domain may not sign in here/);
+  await page.goto("/runs");
+  await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test("an account an admin disabled stays disabled whatever the provider says", async ({ page, browser }) => {
+  await setPerson("ben@example.org", ["fof-runners"]);
+  await signOn(page, "ben@example.org");
+  await expect(page).not.toHaveURL(/sign-in/);
+  // The admin signs in with their password (still offered beside single sign-on) and disables Ben.
+  const admin = await (await browser.newContext()).newPage();
+  await admin.goto("/sign-in");
+  await admin.locator("form[data-hydrated][data-testid=sign-in-form]").waitFor();
+  await admin.getByLabel("Email").fill(E2E_ADMIN.email);
+  await admin.getByLabel("Password").fill(E2E_ADMIN.password);
+  await admin.getByRole("button", { name: "Sign in", exact: true }).click();
+  await admin.waitForURL((u) => !u.pathname.startsWith("/sign-in"));
+  await admin.goto("/users");
+  await admin.getByRole("row").filter({ hasText: "ben@example.org" }).getByRole("button", { name: "Disable" }).click();
+  await admin.getByRole("button", { name: "Disable account" }).click();
+  await expect(admin.getByRole("row").filter({ hasText: "ben@example.org" }).getByRole("button", { name: "Enable" })).toBeVisible();
+  // Ben's session ended; signing on again is refused although the provider still vouches for him.
+  await page.goto("/runs");
+  await expect(page).toHaveURL(/\/sign-in/);
+  await signOn(page, "ben@example.org");
+  await expect(page.getByTestId("sso-error")).toHaveText(/This account is disabled/);
+});
