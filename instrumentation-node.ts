@@ -2,6 +2,8 @@
 // `fof worker`; FOF_WORKER_LABEL=on|only also (or only) labels the faces of runs launched with "label automatically".
 export async function registerNode() {
   const { env } = await import("./lib/env");
+  // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set (lib/core/tracing.ts); Next.js's own request spans join ours.
+  await (await import("./lib/core/tracing")).startTracing(env().FOF_WORKER_LABEL === "only" ? "fof-labeller" : "fof-web");
   // Before better-auth is made: a refused issuer is never offered nor contacted (lib/auth/sso.ts).
   await (await import("./lib/auth/sso")).prepareSso();
   await firstRun(env());

@@ -2,7 +2,20 @@
 const nextConfig = {
   // Native SQLite driver stays outside the bundle.
   // Native / driver packages stay outside the bundle (SQLite driver; PostgreSQL driver; the logger).
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "pino", "onnxruntime-node"],
+  // OpenTelemetry stays one copy shared with Next.js's own tracer (its global provider), loaded only when traces are on.
+  serverExternalPackages: [
+    "better-sqlite3",
+    "@prisma/adapter-better-sqlite3",
+    "pg",
+    "@prisma/adapter-pg",
+    "pino",
+    "onnxruntime-node",
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/context-async-hooks",
+    "@opentelemetry/resources",
+  ],
   poweredByHeader: false,
   experimental: {
     // Server actions carry form fields only: image uploads stream to disk through /api/imports, file by file.

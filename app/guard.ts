@@ -5,6 +5,7 @@ import { forbidden, redirect } from "next/navigation";
 import { assertSession, authorize, viewerFrom, type Viewer } from "@/lib/auth/guard";
 import type { Permission } from "@/lib/auth/roles";
 import { DomainError } from "@/lib/core/errors";
+import { markActiveSpan } from "@/lib/core/tracing";
 
 /** The signed-in viewer of this request, or null. */
 export async function currentViewer(): Promise<Viewer | null> {
@@ -24,13 +25,17 @@ export async function currentViewer(): Promise<Viewer | null> {
 export async function actionGuard(permission: Permission | "signed-in"): Promise<{ viewer: Viewer } | { message: string }> {
   try {
     const viewer = await currentViewer();
+    markActiveSpan({ "fof.action.permission": permission, ...(viewer ? { "enduser.id": viewer.id, "enduser.role": viewer.role } : {}) });
     if (permission === "signed-in") {
       if (!viewer) throw new DomainError("unauthenticated", "sign in first");
       return { viewer: assertSession(viewer) };
     }
     return { viewer: authorize(viewer, permission) };
   } catch (e) {
-    if (e instanceof DomainError) return { message: e.message };
+    if (e instanceof DomainError) {
+      markActiveSpan({ "fof.action.refused": e.code });
+      return { message: e.message };
+    }
     throw e;
   }
 }

@@ -6,6 +6,7 @@ import path from "node:path";
 import { Command, CommanderError } from "commander";
 import { ROLES } from "../lib/auth/roles";
 import { remoteCompare, remoteExport, remoteFrom, remoteImport, remoteRun, remoteScores, type Remote } from "./commands/remote";
+import { flushTracing, startTracing, tracingConfigured } from "../lib/core/tracing";
 
 // Each command's module is loaded when that command runs, not before: `fof --help` prints at once, and a run loads
 // the engine but not the labeller, the importer or the account commands (docs/BENCHMARKS.md, CLI start-up).
@@ -278,7 +279,10 @@ tokenGroup
 
 async function main() {
   try {
+    // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (the SDK is not even loaded otherwise: `fof --help` stays quick).
+    if (tracingConfigured()) await startTracing("fof-cli");
     await program.parseAsync(process.argv);
+    await flushTracing();
   } catch (err) {
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? 0 : 2;

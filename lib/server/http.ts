@@ -10,6 +10,7 @@ import { DomainError } from "../core/errors";
 import { isContention } from "../db/retry";
 import { logger, requestIdOf } from "../log";
 import { instruments, routeTemplate } from "../core/metrics";
+import { traced } from "../core/tracing";
 
 export { DomainError, notFound } from "../core/errors";
 
@@ -95,8 +96,17 @@ async function logged(req: Request, run: () => Promise<Response>): Promise<Respo
   const t0 = performance.now();
   const path = new URL(req.url).pathname;
   let res: Response;
+  const route = routeTemplate(path);
   try {
-    res = await run();
+    res = await traced(
+      `${req.method} ${route}`,
+      { "http.request.method": req.method, "http.route": route, "fof.request_id": reqId, ...runOf(path) },
+      async (span) => {
+        const r = await run();
+        span?.setAttribute("http.response.status_code", r.status);
+        return r;
+      },
+    );
   } catch (err) {
     logger.error({ reqId, method: req.method, path, err }, "unhandled error");
     res = Response.json({ error: `internal error (request ${reqId})` }, { status: 500 });
@@ -108,8 +118,14 @@ async function logged(req: Request, run: () => Promise<Response>): Promise<Respo
   }
   const ms = performance.now() - t0;
   logger.info({ reqId, method: req.method, path, status: res.status, ms: Math.round(ms) }, "request");
-  instruments().http.observe({ method: req.method, route: routeTemplate(path), status: String(res.status) }, ms / 1000);
+  instruments().http.observe({ method: req.method, route, status: String(res.status) }, ms / 1000);
   return res;
+}
+
+/** The run a route is about (…/runs/<id>/…), as a span attribute. */
+function runOf(path: string): { "fof.run_id"?: string } {
+  const id = /\/runs\/([\w-]{1,64})(?:\/|$)/.exec(path)?.[1];
+  return id && id !== "new" ? { "fof.run_id": id } : {};
 }
 
 /** What a route needs: a permission of the caller's role, any signed-in user, or explicitly nobody (`public`). */

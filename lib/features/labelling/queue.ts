@@ -11,6 +11,7 @@ import { clipProvenance, readImages, type ClipLabeller } from "../../faces/node-
 import { findSuite } from "../../suites";
 import { instrumentScope } from "./leases";
 import { withContentionRetry } from "../../db/retry";
+import { traced } from "../../core/tracing";
 
 /** How long a labeller keeps trying through another writer's lock before it gives the batch back and says so. */
 const CONTENTION_PATIENCE_MS = 120_000;
@@ -71,41 +72,41 @@ export async function labelQueue(
       await new Promise((r) => setTimeout(r, Math.min(1_000, Math.max(100, (opts.leaseMs ?? 60_000) / 4))));
       continue;
     }
+    const runIds = [...new Set(lease.images.map((i) => i.runId).filter((x): x is string => !!x))];
     try {
-      const rows = await patient(() =>
-        prisma.image.findMany({ where: { id: { in: lease.images.map((i) => i.id) } }, select: { id: true, path: true, mimeType: true } }),
-      );
-      const pixels = (row: (typeof rows)[number]) => decodeStoredImage(readFileSync(path.join(opts.dataDir, row.path)), row.mimeType);
-      let saved: { saved: number; faces: number; refused: string[] };
-      if (l.kind === "faces") {
-        const results: Array<{ imageId: string; faces: Awaited<ReturnType<typeof labelPixels>> }> = [];
-        for (const row of rows) results.push({ imageId: row.id, faces: await labelPixels(l, await pixels(row), threshold) });
-        saved = await patient(() => engine.saveLabels(prisma, { lease: lease.lease, ...labellerProvenance(l, threshold), results }));
-      } else {
-        if (!engine.saveReadings) throw new Error("this engine cannot store CLIP readings");
-        // One batch through the vision tower per suite (each suite names the text groups it reads).
-        const results: Array<{ imageId: string; groups: Record<string, number[]> }> = [];
-        const suiteOf = new Map(lease.images.map((i) => [i.id, i.suiteId]));
-        for (const suiteId of new Set(suiteOf.values())) {
-          const groups = findSuite(suiteId)?.clipGroups;
-          if (!groups) throw new Error(`${suiteId} has no CLIP instrument`);
-          const mine = rows.filter((r) => suiteOf.get(r.id) === suiteId);
-          const read = await readImages(l, await Promise.all(mine.map(pixels)), groups);
-          results.push(...mine.map((r, i) => ({ imageId: r.id, groups: read[i] })));
-        }
-        const save = engine.saveReadings;
-        saved = { ...(await patient(() => save(prisma, { lease: lease.lease, ...clipProvenance(l), results }))), faces: 0 };
-      }
-      progress.images += saved.saved;
-      progress.faces += saved.faces;
-      progress.refused += saved.refused.length;
-      opts.onBatch?.(
-        { ...progress },
-        {
-          images: saved.saved,
-          faces: saved.faces,
-          refused: saved.refused.length,
-          runIds: [...new Set(lease.images.map((i) => i.runId).filter((x): x is string => !!x))],
+      await traced(
+        "label.batch",
+        { "fof.labeller": l.kind, "fof.images": lease.images.length, "fof.run_ids": runIds, ...(runIds.length === 1 ? { "fof.run_id": runIds[0] } : {}) },
+        async (span) => {
+          const rows = await patient(() =>
+            prisma.image.findMany({ where: { id: { in: lease.images.map((i) => i.id) } }, select: { id: true, path: true, mimeType: true } }),
+          );
+          const pixels = (row: (typeof rows)[number]) => decodeStoredImage(readFileSync(path.join(opts.dataDir, row.path)), row.mimeType);
+          let saved: { saved: number; faces: number; refused: string[] };
+          if (l.kind === "faces") {
+            const results: Array<{ imageId: string; faces: Awaited<ReturnType<typeof labelPixels>> }> = [];
+            for (const row of rows) results.push({ imageId: row.id, faces: await labelPixels(l, await pixels(row), threshold) });
+            saved = await patient(() => engine.saveLabels(prisma, { lease: lease.lease, ...labellerProvenance(l, threshold), results }));
+          } else {
+            if (!engine.saveReadings) throw new Error("this engine cannot store CLIP readings");
+            // One batch through the vision tower per suite (each suite names the text groups it reads).
+            const results: Array<{ imageId: string; groups: Record<string, number[]> }> = [];
+            const suiteOf = new Map(lease.images.map((i) => [i.id, i.suiteId]));
+            for (const suiteId of new Set(suiteOf.values())) {
+              const groups = findSuite(suiteId)?.clipGroups;
+              if (!groups) throw new Error(`${suiteId} has no CLIP instrument`);
+              const mine = rows.filter((r) => suiteOf.get(r.id) === suiteId);
+              const read = await readImages(l, await Promise.all(mine.map(pixels)), groups);
+              results.push(...mine.map((r, i) => ({ imageId: r.id, groups: read[i] })));
+            }
+            const save = engine.saveReadings;
+            saved = { ...(await patient(() => save(prisma, { lease: lease.lease, ...clipProvenance(l), results }))), faces: 0 };
+          }
+          progress.images += saved.saved;
+          progress.faces += saved.faces;
+          progress.refused += saved.refused.length;
+          span?.setAttributes({ "fof.saved": saved.saved, "fof.faces": saved.faces, "fof.refused": saved.refused.length });
+          opts.onBatch?.({ ...progress }, { images: saved.saved, faces: saved.faces, refused: saved.refused.length, runIds });
         },
       );
     } catch (e) {

@@ -18,6 +18,7 @@ import {
   type ProcessorContext,
 } from "./work-types";
 import { instruments } from "../../core/metrics";
+import { contentAttribute, endSpan, startSpan } from "../../core/tracing";
 
 /**
  * One image: from the cache when the same prompt and repeat were generated before and the file is still stored,
@@ -79,11 +80,20 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), config.timeoutMs);
   const t0 = performance.now();
+  const span = startSpan("provider.image", {
+    "gen_ai.operation.name": "image_generation",
+    "gen_ai.request.model": m.slug,
+    "fof.run_id": q.runId,
+    "fof.query_id": q.id,
+    "fof.attempt": q.attempts + 1,
+    ...contentAttribute("fof.prompt", prompt),
+  });
   try {
     const res = await m.imageProvider.generate({ prompt, ...m.imageSize, signal: controller.signal, streamKey: q.cacheKey });
     if (res.revisedPrompt) res.revisedPrompt = capOutput(res.revisedPrompt);
     const ms = Math.round(performance.now() - t0);
     instruments().providerCall.observe({ model: m.slug, result: "ok" }, ms / 1000);
+    endSpan(span, { "fof.outcome": "ok", "fof.image_bytes": res.bytes.length });
     // A generated image is paid for once it arrives, valid or not.
     const price = m.pricePerImage;
     let valid;
@@ -132,6 +142,7 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
     const e = classifyFailure(err, controller.signal.aborted, config.timeoutMs);
     const message = e.message;
     noteFailure(m.slug, e.kind, ms, e.status);
+    endSpan(span, { "fof.outcome": e.kind, ...(e.status ? { "http.response.status_code": e.status } : {}) }, message);
     attempts.push({ error: `${e.kind}: ${message}`, latencyMs: ms });
     if (e.kind === "fatal") return done("failed", message);
     if (q.attempts < config.maxRetries) {

@@ -17,6 +17,7 @@ import {
   type ProcessorContext,
 } from "./work-types";
 import { instruments } from "../../core/metrics";
+import { contentAttribute, endSpan, startSpan } from "../../core/tracing";
 
 export type AnswerReader = (query: { test: string; attribute: string | null; optionsJson: string }, text: string) => AnswerReading;
 
@@ -68,6 +69,15 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), config.timeoutMs);
       const t0 = performance.now();
+      const span = startSpan("provider.chat", {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.request.model": m.slug,
+        "fof.run_id": q.runId,
+        "fof.query_id": q.id,
+        "fof.attempt": q.attempts + 1,
+        "fof.ask": ask,
+        ...contentAttribute("fof.prompt", q.prompt),
+      });
       try {
         const res = await m.provider.chat({
           prompt: q.prompt,
@@ -89,6 +99,12 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
         instruments().providerCall.observe({ model: m.slug, result: "ok" }, ms / 1000);
         latency += ms;
         text = capOutput(res.text);
+        endSpan(span, {
+          "fof.outcome": "ok",
+          "gen_ai.usage.input_tokens": res.inputTokens ?? 0,
+          "gen_ai.usage.output_tokens": res.outputTokens ?? 0,
+          ...contentAttribute("fof.answer", text),
+        });
         m.slot.rate.charge((res.inputTokens ?? 0) + (res.outputTokens ?? 0));
         inTok = (inTok ?? 0) + (res.inputTokens ?? 0);
         outTok = (outTok ?? 0) + (res.outputTokens ?? 0);
@@ -106,6 +122,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
         const e = classifyFailure(err, controller.signal.aborted, config.timeoutMs);
         const message = e.message;
         noteFailure(m.slug, e.kind, ms, e.status);
+        endSpan(span, { "fof.outcome": e.kind, ...(e.status ? { "http.response.status_code": e.status } : {}) }, message);
         attempts.push({ error: `${e.kind}: ${message}`, latencyMs: ms });
         if (e.kind === "fatal") return fail("failed", message, null);
         if (q.attempts < config.maxRetries) {

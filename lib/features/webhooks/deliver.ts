@@ -7,6 +7,7 @@ import { createHttpFetch } from "../../providers/http-fetch";
 import { WEBHOOK_HEADERS } from "./events";
 import { sign } from "./signature";
 import { instruments } from "../../core/metrics";
+import { traced } from "../../core/tracing";
 
 const MAX_ATTEMPTS = 6;
 const TIMEOUT_MS = 10_000;
@@ -51,17 +52,29 @@ async function attempt(prisma: PrismaClient, id: string, now: number, doFetch: F
   if (!d.webhook.active) error = "the webhook was turned off";
   else
     try {
-      const res = await doFetch(d.webhook.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "fof-webhooks/1",
-          [WEBHOOK_HEADERS.event]: d.event,
-          [WEBHOOK_HEADERS.delivery]: d.id,
-          [WEBHOOK_HEADERS.signature]: sign(d.webhook.secret, d.payloadJson, Date.now()),
-        },
-        body: d.payloadJson,
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+      // The URL's host only: a webhook URL may carry a token in its path or query.
+      const attrs = {
+        "fof.delivery_id": d.id,
+        "fof.event": d.event,
+        "fof.run_id": d.subject,
+        "fof.attempt": d.attempts + 1,
+        "server.address": new URL(d.webhook.url).host,
+      };
+      const res = await traced("webhook.deliver", attrs, async (span) => {
+        const r = await doFetch(d.webhook.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "user-agent": "fof-webhooks/1",
+            [WEBHOOK_HEADERS.event]: d.event,
+            [WEBHOOK_HEADERS.delivery]: d.id,
+            [WEBHOOK_HEADERS.signature]: sign(d.webhook.secret, d.payloadJson, Date.now()),
+          },
+          body: d.payloadJson,
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+        span?.setAttribute("http.response.status_code", r.status);
+        return r;
       });
       status = res.status;
       await res.arrayBuffer().catch(() => undefined);
