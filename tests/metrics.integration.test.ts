@@ -2,6 +2,8 @@
 // role that may not read it; after a run its values agree with the database's rows (runs, outcomes, spend per model
 // and account) and with the calls this process made (the provider histogram counts each call once); request
 // latencies are labelled by route template, never by id; the separate listener (FOF_METRICS_LISTEN) asks the same.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDataDir } from "./helpers/data-dir";
 
@@ -105,6 +107,38 @@ describe("GET /metrics", () => {
     const text = await (await get(metrics.GET as Handler, "/metrics", adminToken)).text();
     expect(text).toMatch(/^fof_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/runs",status="200"\} \d+$/m);
     expect(text).toMatch(/fof_http_request_duration_seconds_count\{method="GET",route="\/metrics",status="401"\} \d+/);
+  });
+
+  it("ships a Grafana dashboard whose every query names a metric this server exports", async () => {
+    // Grafana itself is not obtainable here (neither Debian nor npm carries it): its import is untested; what can
+    // drift — the metric names, panel ids, the datasource variable — is checked against the live scrape.
+    const text = await (await get(metrics.GET as Handler, "/metrics", scraperToken)).text();
+    const dashboard = JSON.parse(readFileSync(path.resolve(__dirname, "../deploy/grafana/fof-dashboard.json"), "utf8")) as {
+      uid: string;
+      title: string;
+      schemaVersion: number;
+      templating: { list: Array<{ name: string; type: string; query: string }> };
+      panels: Array<{
+        id: number;
+        title: string;
+        gridPos: Record<string, number>;
+        datasource: { uid: string };
+        targets: Array<{ refId: string; expr: string }>;
+      }>;
+    };
+    expect(dashboard.uid).toMatch(/^[\w-]{1,40}$/);
+    expect(dashboard.schemaVersion).toBeGreaterThanOrEqual(36);
+    expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: "datasource", type: "datasource", query: "prometheus" }));
+    expect(new Set(dashboard.panels.map((p) => p.id)).size).toBe(dashboard.panels.length);
+    const names = new Set<string>();
+    for (const panel of dashboard.panels) {
+      expect(panel.datasource.uid, panel.title).toBe("${datasource}");
+      expect(Object.keys(panel.gridPos).sort()).toEqual(["h", "w", "x", "y"]);
+      expect(panel.targets.length, panel.title).toBeGreaterThan(0);
+      for (const t of panel.targets) for (const m of t.expr.match(/\bfof_[a-z0-9_]+/g) ?? []) names.add(m.replace(/_(bucket|sum|count)$/, ""));
+    }
+    expect(names.size).toBeGreaterThan(10);
+    for (const name of names) expect(text, name).toMatch(new RegExp(`^# TYPE ${name} `, "m"));
   });
 
   it("answers on its own address with the same token check (FOF_METRICS_LISTEN)", async () => {
