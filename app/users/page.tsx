@@ -2,21 +2,30 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
-import { listUsers } from "@/lib/auth/users";
+import { userPage } from "@/lib/auth/users";
 import { isRole } from "@/lib/auth/roles";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
+import { Input } from "@/components/ui/input";
 import { InviteForm, UserControls } from "@/components/users/user-forms";
 import { pageGuard } from "@/app/guard";
 
 export const metadata: Metadata = { title: "Users" };
 
-export default async function UsersPage() {
+/** A query parameter as one bounded string (anything else: absent). */
+const param = (v: string | string[] | undefined, max = 200) => (typeof v === "string" && v.length <= max ? v : undefined);
+
+export default async function UsersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await pageGuard("users.manage", "/users");
   await connection();
-  const users = await listUsers(db());
+  const sp = await searchParams;
+  const q = param(sp.q, 100)?.trim() || undefined;
+  // Pages by key (an email), never by offset: any number of accounts, each page its own size.
+  const page = await userPage(db(), { q, after: param(sp.after), before: param(sp.before) });
+  const users = page.rows;
+  const link = (c: { after?: string; before?: string }) => `/users?${new URLSearchParams({ ...(q ? { q } : {}), ...c })}`;
   return (
     <>
       <PageHeader
@@ -32,7 +41,21 @@ export default async function UsersPage() {
         <Card title="Invite someone">
           <InviteForm />
         </Card>
-        <Card title={`Accounts (${users.length})`}>
+        <Card title={`Accounts (${page.total}${q ? ` matching “${q}”` : ""})`}>
+          <form method="get" className="mb-3 flex items-end gap-2 text-sm" role="search">
+            <label>
+              <span className="block text-xs font-medium text-slate-600">Find by email or name</span>
+              <Input type="search" name="q" defaultValue={q ?? ""} className="rounded-md border border-slate-300 px-2 py-1" />
+            </label>
+            <button type="submit" className="rounded-md px-3 py-1.5 font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+              Find
+            </button>
+            {q && (
+              <Link href="/users" className="py-1.5 text-indigo-700 hover:underline">
+                Everyone
+              </Link>
+            )}
+          </form>
           <Table data-testid="users">
             <thead>
               <tr>
@@ -56,6 +79,22 @@ export default async function UsersPage() {
               ))}
             </tbody>
           </Table>
+          {(page.prev || page.next) && (
+            <nav className="mt-3 flex justify-between text-sm" aria-label="Pages of accounts">
+              {page.prev ? (
+                <Link href={link({ before: page.prev })} className="text-indigo-700 hover:underline" rel="prev">
+                  ← Previous
+                </Link>
+              ) : (
+                <span />
+              )}
+              {page.next && (
+                <Link href={link({ after: page.next })} className="text-indigo-700 hover:underline" rel="next">
+                  Next →
+                </Link>
+              )}
+            </nav>
+          )}
         </Card>
       </div>
     </>

@@ -5,7 +5,7 @@ import { db } from "../../lib/db";
 import { createInvitation, createResetLink } from "../../lib/auth/invitations";
 import { publicUrl } from "../../lib/auth/server";
 import { ROLES, isRole, type Role } from "../../lib/auth/roles";
-import { createUser, listUsers, setDisabled, setRole, setSpendingLimit } from "../../lib/auth/users";
+import { allUsers, createUser, firstAdmin, setDisabled, setRole, setSpendingLimit } from "../../lib/auth/users";
 import { readSecret } from "../../lib/env";
 import { accountByEmail, retrying, withDb } from "./accounts";
 
@@ -35,7 +35,7 @@ export const userCommands = {
     }),
   list: () =>
     withDb(async () => {
-      for (const u of await retrying(() => listUsers(db())))
+      for await (const u of allUsers(db()))
         process.stdout.write(
           `${u.email}\t${u.role}${u.disabled ? "\tdisabled" : ""}${u.spendingLimitUsd !== null ? `\tlimit $${u.spendingLimitUsd}` : ""}${u.placeholder ? "\tplaceholder" : ""}\n`,
         );
@@ -62,7 +62,7 @@ export const userCommands = {
     }),
   invite: (opts: { role: string; email?: string }) =>
     withDb(async () => {
-      const admin = (await retrying(() => listUsers(db()))).find((u) => u.role === "admin" && !u.disabled);
+      const admin = await retrying(() => firstAdmin(db()));
       if (!admin) throw new Error("create an admin first (fof user add --role admin)");
       const inv = await retrying(() => createInvitation(db(), admin.id, { role: role(opts.role), email: opts.email ?? null }));
       process.stdout.write(`${publicUrl()}${inv.path}\n`);

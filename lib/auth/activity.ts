@@ -7,6 +7,13 @@ const ACTIVITY_PAGE_SIZE = 50;
 
 export const activityFilterSchema = z.object({
   userId: z.string().max(64).optional(),
+  /** an account by its email (the page's filter field; any number of accounts, no list to pick from) */
+  email: z
+    .string()
+    .trim()
+    .max(200)
+    .transform((s) => s.toLowerCase())
+    .optional(),
   action: z.enum(AUDIT_ACTIONS).optional(),
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
@@ -20,9 +27,12 @@ export async function activity(prisma: PrismaClient, input: z.input<typeof activ
     ...(f.from ? { gte: new Date(`${f.from}T00:00:00Z`) } : {}),
     ...(f.to ? { lt: new Date(new Date(`${f.to}T00:00:00Z`).getTime() + 24 * 3600_000) } : {}),
   };
+  // An email that names no account matches nothing (never "anyone").
+  const byEmail = f.email ? ((await prisma.user.findUnique({ where: { email: f.email }, select: { id: true } }))?.id ?? "-") : undefined;
+  const userId = byEmail ?? f.userId;
   const rows = await prisma.auditLog.findMany({
     where: {
-      ...(f.userId ? { userId: f.userId } : {}),
+      ...(userId ? { userId } : {}),
       ...(f.action ? { action: f.action } : {}),
       ...(f.from || f.to ? { at } : {}),
       ...(f.before ? { id: { lt: f.before } } : {}),

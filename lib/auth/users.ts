@@ -95,12 +95,55 @@ export async function setSpendingLimit(prisma: PrismaClient, byUserId: string | 
   });
 }
 
-export async function listUsers(prisma: PrismaClient) {
-  return prisma.user.findMany({
-    orderBy: [{ placeholder: "asc" }, { email: "asc" }],
-    select: { id: true, email: true, name: true, role: true, disabled: true, spendingLimitUsd: true, placeholder: true, createdAt: true },
-    take: 1000,
-  });
+/** Accounts per page of the Users page and `fof user list`. */
+export const USERS_PAGE_SIZE = 100;
+
+const USER_ROW = { id: true, email: true, name: true, role: true, disabled: true, spendingLimitUsd: true, placeholder: true, createdAt: true } as const;
+
+/**
+ * One page of accounts in email order, by key (after / before an email), optionally those whose email or name
+ * contains `q`: a page costs its size however many accounts there are. `total` counts the matching accounts.
+ */
+export async function userPage(prisma: PrismaClient, c: { after?: string; before?: string; q?: string; pageSize?: number } = {}) {
+  const size = Math.min(Math.max(c.pageSize ?? USERS_PAGE_SIZE, 1), 500);
+  const q = c.q?.trim().slice(0, 100);
+  const search = q ? { OR: [{ email: { contains: q.toLowerCase() } }, { name: { contains: q } }] } : {};
+  const backwards = c.before !== undefined;
+  const cursor = backwards ? { email: { lt: c.before } } : c.after !== undefined ? { email: { gt: c.after } } : {};
+  const [found, total] = await Promise.all([
+    prisma.user.findMany({ where: { AND: [search, cursor] }, orderBy: { email: backwards ? "desc" : "asc" }, take: size + 1, select: USER_ROW }),
+    prisma.user.count({ where: search }),
+  ]);
+  const more = found.length > size;
+  const rows = backwards ? found.slice(0, size).reverse() : found.slice(0, size);
+  return {
+    rows,
+    total,
+    next: rows.length && (backwards || more) ? rows[rows.length - 1].email : null,
+    prev: rows.length && (backwards ? more : c.after !== undefined) ? rows[0].email : null,
+  };
+}
+
+/** Every account, page by page (the CLI's list; a server page never reads them all). */
+export async function* allUsers(prisma: PrismaClient) {
+  let after: string | undefined;
+  for (;;) {
+    const page = await userPage(prisma, { after, pageSize: 500 });
+    yield* page.rows;
+    if (!page.next) return;
+    after = page.next;
+  }
+}
+
+/** The enabled, real accounts whose role may do `permission` (a form's choices; the most `take`). */
+export function usersWhoCan(prisma: PrismaClient, permission: Permission, take = 1000) {
+  const roles = ROLES.filter((r) => can(r, permission));
+  return prisma.user.findMany({ where: { role: { in: roles }, disabled: false, placeholder: false }, orderBy: { email: "asc" }, take, select: USER_ROW });
+}
+
+/** The first enabled admin (who `fof user invite` acts as). */
+export function firstAdmin(prisma: PrismaClient) {
+  return prisma.user.findFirst({ where: { role: "admin", disabled: false, placeholder: false }, orderBy: { createdAt: "asc" }, select: { id: true } });
 }
 
 export async function findUserByEmail(prisma: PrismaClient, email: string) {

@@ -15,7 +15,7 @@ import { ReviewTabs } from "@/components/review/review-tabs";
 import { ScopeForm } from "@/components/review/scope-form";
 import { pageGuard } from "@/app/guard";
 import { displayNames } from "@/lib/auth/names";
-import { listUsers } from "@/lib/auth/users";
+import { usersWhoCan } from "@/lib/auth/users";
 import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Annotators & agreement" };
@@ -62,9 +62,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
     ...assignments.flatMap((a) => a.annotators.map((x) => x.name)),
     ...report.quality.annotators.map((a) => a.annotator),
   ]);
-  const people = (await listUsers(db()))
-    .filter((u) => !u.disabled && !u.placeholder && can(u.role, "faces.review"))
-    .map((u) => ({ id: u.id, name: `${u.name} (${u.email})` }));
+  const people = (await usersWhoCan(db(), "faces.review")).map((u) => ({ id: u.id, name: `${u.name} (${u.email})` }));
   const pages = Math.max(1, Math.ceil(report.agreement.pairCount / report.agreement.pageSize), Math.ceil(report.annotatorCount / 100));
   const pageQuery = (page: number) =>
     new URLSearchParams({

@@ -4,7 +4,6 @@ import { connection } from "next/server";
 import { db } from "@/lib/db";
 import { activity, activityFilterSchema } from "@/lib/auth/activity";
 import { AUDIT_ACTIONS } from "@/lib/auth/audit";
-import { listUsers } from "@/lib/auth/users";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -20,10 +19,10 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
   await connection();
   const parsed = activityFilterSchema.safeParse(flatParams(await searchParams));
   if (!parsed.success) return <EmptyState title="Invalid filter">{parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}</EmptyState>;
-  const [data, users] = await Promise.all([activity(db(), parsed.data), listUsers(db())]);
+  const data = await activity(db(), parsed.data);
   const f = data.filter;
   const nextHref = data.next
-    ? `/users/activity?${new URLSearchParams({ ...(f.userId ? { userId: f.userId } : {}), ...(f.action ? { action: f.action } : {}), ...(f.from ? { from: f.from } : {}), ...(f.to ? { to: f.to } : {}), before: String(data.next) })}`
+    ? `/users/activity?${new URLSearchParams({ ...(f.userId ? { userId: f.userId } : {}), ...(f.email ? { email: f.email } : {}), ...(f.action ? { action: f.action } : {}), ...(f.from ? { from: f.from } : {}), ...(f.to ? { to: f.to } : {}), before: String(data.next) })}`
     : null;
   return (
     <>
@@ -39,15 +38,8 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
       <Card>
         <form className="mb-3 flex flex-wrap items-end gap-2 text-sm" method="get">
           <label>
-            <span className="block text-xs font-medium text-slate-600">User</span>
-            <Select name="userId" defaultValue={f.userId ?? ""} className="rounded-md border border-slate-300 px-2 py-1.5">
-              <option value="">anyone</option>
-              {users.map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.email}
-                </option>
-              ))}
-            </Select>
+            <span className="block text-xs font-medium text-slate-600">User (email)</span>
+            <Input type="email" name="email" defaultValue={f.email ?? ""} placeholder="anyone" className="rounded-md border border-slate-300 px-2 py-1" />
           </label>
           <label>
             <span className="block text-xs font-medium text-slate-600">Action</span>
