@@ -96,7 +96,7 @@ export async function setSpendingLimit(prisma: PrismaClient, byUserId: string | 
 }
 
 /** Accounts per page of the Users page and `fof user list`. */
-export const USERS_PAGE_SIZE = 100;
+const USERS_PAGE_SIZE = 100;
 
 const USER_ROW = { id: true, email: true, name: true, role: true, disabled: true, spendingLimitUsd: true, placeholder: true, createdAt: true } as const;
 
