@@ -106,7 +106,7 @@ export default defineConfig({
     },
     {
       // A real OpenID Connect provider (oidc-provider) on loopback, its people's groups set by the journey.
-      command: `node_modules/.bin/tsx tests/helpers/oidc-provider-cli.ts ${oidcPort} http://127.0.0.1:${ssoPort}/api/auth/callback/oidc`,
+      command: `node_modules/.bin/tsx tests/helpers/oidc-provider-cli.mts ${oidcPort} http://127.0.0.1:${ssoPort}/api/auth/callback/oidc`,
       url: `http://127.0.0.1:${oidcPort}/.well-known/openid-configuration`,
       reuseExistingServer: false,
       timeout: 30_000,

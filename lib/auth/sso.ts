@@ -167,7 +167,9 @@ async function profileOf(idToken: string | undefined, accessToken: string | unde
 interface SsoRequest {
   decision?: SsoDecision;
 }
-const requests = new AsyncLocalStorage<SsoRequest>();
+// One store per process, on globalThis as the auth instance is: Next.js bundles this module into each route and page,
+// and the instance that runs the hooks may come from another bundle than the route that set the store.
+const requests = ((globalThis as unknown as { __fofSsoRequests?: AsyncLocalStorage<SsoRequest> }).__fofSsoRequests ??= new AsyncLocalStorage<SsoRequest>());
 
 /** Runs better-auth's handler for one request with room for its sign-in decision. */
 export const withSsoRequest = <T>(fn: () => Promise<T>): Promise<T> => requests.run({}, fn);
