@@ -10,6 +10,9 @@ import { mixedClassifiersMessage, provenanceCaution, provenanceTag, type LabelPr
 import { adaptiveStateOf } from "@/lib/results/adaptive";
 import { DEFAULT_RUN_COUNT, SCORABLE_STATUSES, paramValue, runIdsParam } from "@/lib/results/selection";
 
+/** The newest runs the picker lists (older ones are reached by their link, `?runs=`). */
+const PICKER_RUNS = 100;
+
 /** A run with fewer answered items is left out of the default selection (too small to compare). */
 export const MIN_DEFAULT_ITEMS = 20;
 
@@ -29,21 +32,24 @@ export async function selectRuns(sp: SearchParams, suiteId: string) {
   // How d is found for text-to-image groups (release: as the authors' scripts, beside the published rows).
   const profileParsed = z.enum(SCORING_PROFILES).safeParse(paramValue(sp.profile) ?? DEFAULT_PROFILE);
   const profile: ScoringProfile = profileParsed.success ? profileParsed.data : DEFAULT_PROFILE;
-  const all = await db().run.findMany({
-    // Runs of one suite at a time: suites' scores are not comparable with each other.
-    where: { status: { in: [...SCORABLE_STATUSES] }, suiteId },
-    orderBy: { createdAt: "desc" },
-    take: 100,
-    select: {
-      id: true,
-      name: true,
-      modality: true,
-      status: true,
-      createdAt: true,
-      adaptiveJson: true,
-      models: { select: { modelConfig: { select: { slug: true } } } },
-    },
-  });
+  const select = {
+    id: true,
+    name: true,
+    modality: true,
+    status: true,
+    createdAt: true,
+    adaptiveJson: true,
+    models: { select: { modelConfig: { select: { slug: true } } } },
+  } as const;
+  // Runs of one suite at a time: suites' scores are not comparable with each other.
+  const scorable = { status: { in: [...SCORABLE_STATUSES] }, suiteId };
+  // The picker offers the newest PICKER_RUNS; runs named in the address are read whatever their age (a link to an
+  // old comparison keeps working), and join the picker.
+  const [newest, named] = await Promise.all([
+    db().run.findMany({ where: scorable, orderBy: { createdAt: "desc" }, take: PICKER_RUNS, select }),
+    requested.length ? db().run.findMany({ where: { ...scorable, id: { in: requested } }, select }) : Promise.resolve([]),
+  ]);
+  const all = [...newest, ...named.filter((r) => !newest.some((n) => n.id === r.id))];
   // Failed items per run: a run with failures is never ranked silently — its name carries the count wherever it shows.
   const outcomes = await outcomeCounts(
     db(),
