@@ -16,6 +16,7 @@ const { db, migrateAndSeed } = await import("../lib/db");
 const { createRun, runScores, t2iPresetConfig, upsertModel, Worker, labelProgress, t2iImageCounts } = await import("./helpers/services");
 const { resolveStoredImage } = await import("../lib/images");
 const { runImages } = await import("../lib/features/results/run-images");
+const { cellFaces } = await import("../lib/features/results/explore");
 
 let emu: Emulator;
 const prisma = () => db();
@@ -259,5 +260,54 @@ describe("T2I scores", () => {
     const share = (face1: string) => truths.reduce((a, t) => a + (t === face1 ? 1 : 0) + (t === "Black" ? 1 : 0), 0) / (2 * truths.length);
     expect(race.sFact).toBeCloseTo(share("White"), 12);
     expect(summed.find((g) => g.attribute === "race")!.sFact).toBeCloseTo(share("Asian"), 12);
+  });
+
+  it("pages a cell's faces by key on whole images, forwards and back, reading only that cell's images", async () => {
+    const run = await prisma().run.findFirstOrThrow({ where: { models: { some: { modelConfig: { slug: "emu-dalle" } } } }, orderBy: { createdAt: "asc" } });
+    const seed = await prisma().image.findFirstOrThrow({ where: { runId: run.id, labelStatus: "labelled" }, include: { faces: true } });
+    // Five more labelled images in the same cell, two faces each (copies of the first).
+    for (let i = 0; i < 5; i++) {
+      const { id: _id, faces, createdAt: _c, ...row } = seed;
+      const copy = await prisma().image.create({ data: { ...row, labelStatus: "labelled" } });
+      await prisma().face.createMany({ data: faces.map(({ id: _f, imageId: _i, ...f }) => ({ ...f, imageId: copy.id })) });
+    }
+    const filter = {
+      model: "emu-dalle",
+      test: seed.test as "objective",
+      context: null,
+      statisticId: seed.statisticId,
+      level: seed.level as "highest",
+      attribute: "gender" as const,
+      page: 1,
+      pageSize: 3,
+    };
+    const whole = await cellFaces(prisma(), run.id, { ...filter, pageSize: 1000 });
+    expect(whole.total).toBe(12);
+    expect(whole.rows).toHaveLength(12);
+    expect(whole.next).toBeNull();
+    const forward: string[] = [];
+    const pages: Array<Awaited<ReturnType<typeof cellFaces>>> = [];
+    let page = await cellFaces(prisma(), run.id, filter);
+    expect(page.prev).toBeNull();
+    for (;;) {
+      pages.push(page);
+      forward.push(...page.rows.map((r) => `${r.imageId}:${r.faceId}`));
+      // Whole images: a page never splits one (3 asked, 2 faces an image: 4).
+      expect(new Set(page.rows.map((r) => r.imageId)).size * 2).toBe(page.rows.length);
+      if (!page.next) break;
+      page = await cellFaces(prisma(), run.id, { ...filter, afterImage: page.next });
+    }
+    expect(forward).toEqual(whole.rows.map((r) => `${r.imageId}:${r.faceId}`));
+    expect(pages.map((p) => p.rows.length)).toEqual([4, 4, 4]);
+    expect(page.total).toBe(12);
+    const back = await cellFaces(prisma(), run.id, { ...filter, beforeImage: page.prev! });
+    expect(back.rows).toEqual(pages[1]!.rows);
+    const first = await cellFaces(prisma(), run.id, { ...filter, beforeImage: back.prev! });
+    expect(first.rows).toEqual(pages[0]!.rows);
+    expect(first.prev).toBeNull();
+    // An answer's faces only: every face here is a man (face 1) or a woman (face 2).
+    const men = await cellFaces(prisma(), run.id, { ...filter, answer: "male" as never, pageSize: 1000 });
+    expect(men.total).toBe(6);
+    expect(men.rows.every((r) => r.answer === "male")).toBe(true);
   });
 });

@@ -30,6 +30,15 @@ export const answersParamsSchema = groupParamsSchema.extend({
   page: z.coerce.number().int().min(1).max(100000).default(1),
   after: z.coerce.number().int().min(0).optional(),
   before: z.coerce.number().int().min(1).optional(),
+  /** text-to-image faces page by an image id */
+  afterImage: z
+    .string()
+    .regex(/^[\w-]{1,64}$/)
+    .optional(),
+  beforeImage: z
+    .string()
+    .regex(/^[\w-]{1,64}$/)
+    .optional(),
 });
 
 /** Search params as a flat record (the last value of a repeated key; empty values dropped). */

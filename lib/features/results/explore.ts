@@ -252,27 +252,59 @@ export async function cellQueries(prisma: PrismaClient, runId: string, f: Answer
   };
 }
 
-/** The T2I faces (or faceless images) behind one cell (and answer), under the chosen labels and race mapping. */
-export async function cellFaces(prisma: PrismaClient, runId: string, f: AnswerFilter) {
-  const all: FaceRecord[] = [];
-  for await (const chunk of runRecordChunks(prisma, runId, { raceMapping: f.raceMapping, labels: f.labels, modelSlug: f.model })) {
+/**
+ * The T2I faces (or faceless images) behind one cell (and answer), under the chosen labels and race mapping: only the
+ * cell's images are read (by their own columns), a page by key on the image id (whole images: a page may hold a few
+ * more records than its size), reading stops when the page is full; the count is shared a while.
+ */
+export async function cellFaces(prisma: PrismaClient, runId: string, f: AnswerFilter & { afterImage?: string; beforeImage?: string }) {
+  const cell = { test: f.test, statisticId: f.statisticId, level: f.level };
+  const opts = { raceMapping: f.raceMapping, labels: f.labels, modelSlug: f.model, cell, chunk: 200 };
+  const matches = (r: FaceRecord) =>
+    r.attribute === f.attribute && (f.answer === undefined || (f.answer === "refused" ? r.answer === null : r.answer === f.answer));
+  const backwards = f.beforeImage !== undefined;
+  // Whole images, in the reading direction, until the page is full and one more image shows there is more.
+  const groups: FaceRecord[][] = [];
+  let taken = 0;
+  let more = false;
+  reading: for await (const chunk of runRecordChunks(prisma, runId, { ...opts, afterImage: f.afterImage, beforeImage: f.beforeImage })) {
     for (const r of chunk as FaceRecord[]) {
-      if (r.test !== f.test || r.statisticId !== f.statisticId || r.level !== f.level || r.attribute !== f.attribute) continue;
-      if (f.answer !== undefined && (f.answer === "refused" ? r.answer !== null : r.answer !== f.answer)) continue;
-      all.push(r);
+      if (!matches(r)) continue;
+      const last = groups[groups.length - 1];
+      if (last && last[0].imageId === r.imageId) last.push(r);
+      else if (taken >= f.pageSize) {
+        more = true;
+        break reading;
+      } else groups.push([r]);
+      taken++;
     }
   }
-  const page = all.slice((f.page - 1) * f.pageSize, f.page * f.pageSize);
+  if (backwards) groups.reverse();
+  const page = groups.flat();
+  const total = await shared(
+    `cell-faces|${runId}|${JSON.stringify({ ...cell, m: f.model, a: f.attribute, ans: f.answer, l: f.labels, rm: f.raceMapping })}`,
+    TOTAL_MAX_AGE_MS,
+    async () => {
+      let n = 0;
+      for await (const chunk of runRecordChunks(prisma, runId, { ...opts, chunk: 2000 })) for (const r of chunk as FaceRecord[]) if (matches(r)) n++;
+      return n;
+    },
+  );
+  const first = groups[0]?.[0]?.imageId ?? null;
+  const lastId = groups[groups.length - 1]?.[0]?.imageId ?? null;
   const faces = await prisma.face.findMany({
     where: { id: { in: page.map((r) => r.faceId).filter((x): x is number => x !== null) } },
     select: { id: true, x1: true, y1: true, x2: true, y2: true, source: true },
   });
   const images = await prisma.image.findMany({
-    where: { id: { in: page.map((r) => r.imageId) } },
+    where: { id: { in: [...new Set(page.map((r) => r.imageId))] } },
     select: { id: true, width: true, height: true, originalName: true, source: true },
   });
   return {
-    total: all.length,
+    total,
+    /** cursors on the image id: `afterImage` for the next page, `beforeImage` for the previous one (null: none that way) */
+    next: page.length && (backwards || more) ? lastId : null,
+    prev: page.length && (backwards ? more : f.afterImage !== undefined) ? first : null,
     rows: page.map((r) => ({
       imageId: r.imageId,
       faceId: r.faceId,

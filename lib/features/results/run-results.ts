@@ -200,6 +200,11 @@ export interface RecordOptions {
   modelSlug?: string;
   /** rows read per database round trip */
   chunk?: number;
+  /** T2I: only the images of one cell (test, statistic, level), by the image's own columns (indexed) */
+  cell?: { test: string; statisticId: string; level: string };
+  /** T2I: images after this id, or before it (then in descending id order) — a page by key */
+  afterImage?: string;
+  beforeImage?: string;
 }
 
 /** A run's scoring records in chunks (id order), so exports of 50k+ answers stream in bounded memory. */
@@ -212,7 +217,8 @@ export async function* runRecordChunks(prisma: PrismaClient, runId: string, opts
   if (run.modality === "t2i") {
     // annotators an admin left out of the consensus: their votes make no human label
     const excluded = await excludedAnnotators(prisma);
-    let cursor: string | undefined;
+    const descending = opts.beforeImage !== undefined;
+    let cursor: string | undefined = opts.beforeImage ?? opts.afterImage;
     for (;;) {
       const labels = opts.labels ?? "model";
       const status = { labelStatus: { in: ["labelled", "no_face"] } };
@@ -221,10 +227,11 @@ export async function* runRecordChunks(prisma: PrismaClient, runId: string, opts
           runId,
           ...(labels === "model" ? status : { OR: [status, { faces: { some: { source: "manual", deleted: false } } }] }),
           ...model,
-          ...(cursor ? { id: { gt: cursor } } : {}),
+          ...(opts.cell ?? {}),
+          ...(cursor ? { id: descending ? { lt: cursor } : { gt: cursor } } : {}),
         },
         select: IMAGE_RECORD_SELECT,
-        orderBy: { id: "asc" },
+        orderBy: { id: descending ? "desc" : "asc" },
         take,
       });
       if (!rows.length) return;

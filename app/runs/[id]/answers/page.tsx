@@ -57,23 +57,19 @@ export default async function AnswersPage({
     pageSize: PAGE_SIZE,
     ...(p.after !== undefined ? { after: p.after } : {}),
     ...(p.before !== undefined ? { before: p.before } : {}),
+    ...(p.afterImage !== undefined ? { afterImage: p.afterImage } : {}),
+    ...(p.beforeImage !== undefined ? { beforeImage: p.beforeImage } : {}),
     labels: p.labels,
     raceMapping: p.raceMapping,
   };
   const data = t2i ? await cellFaces(db(), id, filter) : await cellQueries(db(), id, filter);
   const pages = Math.max(1, Math.ceil(data.total / PAGE_SIZE));
-  // Chat answers page by cursor (a query id); images of a cell (a bounded list, read whole) by number.
-  const cursors = t2i ? null : (data as Awaited<ReturnType<typeof cellQueries>>);
-  const pageHref = (page: number, cursor?: { after: number } | { before: number }) =>
-    `${answersHref(id, ref, { statisticId: statistic.id, level: p.level, answer: p.answer })}&page=${page}${cursor ? `&${new URLSearchParams(Object.entries(cursor).map(([k, v]) => [k, String(v)]))}` : ""}`;
-  const prevHref = cursors
-    ? cursors.prev !== null && p.page > 1
-      ? pageHref(p.page - 1, { before: cursors.prev })
-      : null
-    : p.page > 1
-      ? pageHref(p.page - 1)
-      : null;
-  const nextHref = cursors ? (cursors.next !== null ? pageHref(p.page + 1, { after: cursors.next }) : null) : p.page < pages ? pageHref(p.page + 1) : null;
+  // Pages by key, never by offset: chat answers by a query id, a cell's faces by an image id (whole images).
+  const [afterKey, beforeKey] = t2i ? ["afterImage", "beforeImage"] : ["after", "before"];
+  const pageHref = (page: number, cursor: Record<string, string | number>) =>
+    `${answersHref(id, ref, { statisticId: statistic.id, level: p.level, answer: p.answer })}&page=${page}&${new URLSearchParams(Object.entries(cursor).map(([k, v]) => [k, String(v)]))}`;
+  const prevHref = data.prev !== null && p.page > 1 ? pageHref(p.page - 1, { [beforeKey]: data.prev }) : null;
+  const nextHref = data.next !== null ? pageHref(p.page + 1, { [afterKey]: data.next }) : null;
   const what = p.answer === undefined ? "all answers" : p.answer === "refused" ? (t2i ? "no face / refused" : "refused or invalid") : `answer ${p.answer}`;
   return (
     <>
@@ -176,7 +172,8 @@ export default async function AnswersPage({
               </Link>
             )}
             <span className="text-slate-500">
-              Page {p.page} of {pages}
+              Page {p.page} of {t2i ? "about " : ""}
+              {pages}
             </span>
             {nextHref && (
               <Link className="text-indigo-700 hover:underline" href={nextHref} rel="next">
