@@ -162,6 +162,29 @@ describe("personal access tokens", () => {
     await call(cancel.POST as Handler, `/api/v1/runs/${created.id}/cancel`, { token: runnerToken, body: {}, params: { id: created.id } });
   });
 
+  it("lists models a page at a time by key, archived apart, or one by its slug", async () => {
+    const all = await db().modelConfig.findMany({ where: { archived: false }, orderBy: { slug: "asc" }, select: { slug: true } });
+    expect(all.length).toBeGreaterThan(3);
+    const seen: string[] = [];
+    let after: string | null = null;
+    do {
+      const res = await call(models.GET as Handler, `/api/v1/models?limit=2${after ? `&after=${encodeURIComponent(after)}` : ""}`, { token: runnerToken });
+      expect(res.status).toBe(200);
+      const page = (await res.json()) as { models: Array<{ slug: string; archived: boolean }>; next: string | null };
+      expect(page.models.length).toBeLessThanOrEqual(2);
+      expect(page.models.every((m) => !m.archived)).toBe(true);
+      seen.push(...page.models.map((m) => m.slug));
+      after = page.next;
+    } while (after);
+    expect(seen).toEqual(all.map((m) => m.slug));
+    const one = (await (await call(models.GET as Handler, `/api/v1/models?slug=${encodeURIComponent(all[1]!.slug)}`, { token: runnerToken })).json()) as {
+      models: Array<{ slug: string }>;
+    };
+    expect(one.models.map((m) => m.slug)).toEqual([all[1]!.slug]);
+    expect((await call(models.GET as Handler, "/api/v1/models?limit=0", { token: runnerToken })).status).toBe(400);
+    expect((await call(models.GET as Handler, "/api/v1/models?page=2", { token: runnerToken })).status).toBe(400);
+  });
+
   it("no token, a malformed one, a revoked one and an expired one are 401", async () => {
     expect((await call(runs.GET as Handler, "/api/v1/runs")).status).toBe(401);
     expect((await call(runs.GET as Handler, "/api/v1/runs", { token: "fof_not-a-real-token" })).status).toBe(401);

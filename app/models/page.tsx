@@ -13,16 +13,25 @@ import { credentialStatus } from "@/lib/providers";
 import { pageGuard } from "@/app/guard";
 
 import { modelProblem } from "@/lib/providers/problems";
-import { listModels } from "@/lib/features/runs/models";
+import { modelPage } from "@/lib/features/runs/models";
+import { CursorNav } from "@/components/ui/cursor-nav";
 import { Alert } from "@/components/ui/alert";
 export const metadata: Metadata = { title: "Models" };
 
-export default async function ModelsPage() {
+/** A cursor from the address: one bounded string (a slug), else none. */
+const slugParam = (v: string | string[] | undefined) => (typeof v === "string" && v.length <= 200 ? v : undefined);
+
+export default async function ModelsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await pageGuard("models.manage", "/models");
   await connection();
-  const all = await listModels(db());
-  const models = all.filter((m) => !m.archived);
-  const archived = all.filter((m) => m.archived);
+  const sp = await searchParams;
+  // Both lists page by key (a slug), never by offset, each with its own cursor.
+  const [active, old] = await Promise.all([
+    modelPage(db(), { archived: false, after: slugParam(sp.after), before: slugParam(sp.before) }),
+    modelPage(db(), { archived: true, after: slugParam(sp.archivedAfter), before: slugParam(sp.archivedBefore), pageSize: 50 }),
+  ]);
+  const models = active.rows;
+  const archived = old.rows;
   const credentials = declaredCredentials();
   return (
     <>
@@ -31,7 +40,7 @@ export default async function ModelsPage() {
         description="Models under audit and the server configuration. Keys are declared by the operator in the server environment, each bound to the endpoints it may be sent to, and never shown."
       />
       <div className="grid gap-6 lg:grid-cols-3">
-        <Card title="Registered models" className="lg:col-span-2">
+        <Card title={`Registered models (${active.total})`} className="lg:col-span-2">
           {models.length === 0 ? (
             <EmptyState title="No models registered" />
           ) : (
@@ -110,12 +119,17 @@ export default async function ModelsPage() {
               </tbody>
             </Table>
           )}
+          <CursorNav
+            label="Pages of models"
+            prev={active.prev && `/models?before=${encodeURIComponent(active.prev)}`}
+            next={active.next && `/models?after=${encodeURIComponent(active.next)}`}
+          />
         </Card>
         <Card title="Register or update a model" className="lg:col-span-2">
           <ModelForm credentials={credentials.map((c) => c.name)} />
         </Card>
         {archived.length > 0 && (
-          <Card title={`Archived models (${archived.length})`} className="lg:col-span-2">
+          <Card title={`Archived models (${old.total})`} className="lg:col-span-2">
             <ul className="divide-y divide-slate-100 text-sm">
               {archived.map((m) => (
                 <li key={m.id} className="flex items-center justify-between gap-2 py-1.5">
@@ -126,6 +140,11 @@ export default async function ModelsPage() {
                 </li>
               ))}
             </ul>
+            <CursorNav
+              label="Pages of archived models"
+              prev={old.prev && `/models?archivedBefore=${encodeURIComponent(old.prev)}`}
+              next={old.next && `/models?archivedAfter=${encodeURIComponent(old.next)}`}
+            />
           </Card>
         )}
         <Card

@@ -9,6 +9,7 @@ import { Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Input } from "@/components/ui/input";
+import { CursorNav } from "@/components/ui/cursor-nav";
 import { InviteForm, UserControls } from "@/components/users/user-forms";
 import { pageGuard } from "@/app/guard";
 
@@ -79,22 +80,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
               ))}
             </tbody>
           </Table>
-          {(page.prev || page.next) && (
-            <nav className="mt-3 flex justify-between text-sm" aria-label="Pages of accounts">
-              {page.prev ? (
-                <Link href={link({ before: page.prev })} className="text-indigo-700 hover:underline" rel="prev">
-                  ← Previous
-                </Link>
-              ) : (
-                <span />
-              )}
-              {page.next && (
-                <Link href={link({ after: page.next })} className="text-indigo-700 hover:underline" rel="next">
-                  Next →
-                </Link>
-              )}
-            </nav>
-          )}
+          <CursorNav label="Pages of accounts" prev={page.prev && link({ before: page.prev })} next={page.next && link({ after: page.next })} />
         </Card>
       </div>
     </>

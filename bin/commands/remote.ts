@@ -115,7 +115,7 @@ export async function remoteRun(r: Remote, opts: RunOptions & { wait?: boolean; 
   // A suite launched in several shapes (FACT-OR-FAIR: chat or text-to-image): the one of the models' modality.
   const [{ suites }, { models }] = await Promise.all([
     getJson<Suites>(r, "/api/v1/suites"),
-    getJson<{ models: Array<{ slug: string; modality: string }> }>(r, "/api/v1/models"),
+    getJson<{ models: Array<{ slug: string; modality: string }> }>(r, `/api/v1/models?slug=${encodeURIComponent(opts.model[0] ?? "")}`),
   ]);
   const variants = suites.find((s) => s.id === suite)?.variants ?? [];
   const modality = models.find((m) => m.slug === opts.model[0])?.modality;

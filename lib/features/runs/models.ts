@@ -110,9 +110,26 @@ export async function deleteModel(prisma: PrismaClient, slug: string) {
 
 const BY_PROVIDER_THEN_LABEL = [{ provider: "asc" as const }, { label: "asc" as const }];
 
-/** The Models page: every registered model, archived ones included (at most 500). */
-export function listModels(prisma: PrismaClient) {
-  return prisma.modelConfig.findMany({ orderBy: BY_PROVIDER_THEN_LABEL, take: 500 });
+/**
+ * A page of registered models in slug order, by key (after / before a slug) — active or archived ones — for the
+ * Models page and GET /api/v1/models: a page costs its size however many models a team registers.
+ */
+export async function modelPage(prisma: PrismaClient, c: { archived: boolean; after?: string; before?: string; pageSize?: number }) {
+  const size = Math.min(Math.max(c.pageSize ?? 100, 1), 500);
+  const backwards = c.before !== undefined;
+  const cursor = backwards ? { slug: { lt: c.before } } : c.after !== undefined ? { slug: { gt: c.after } } : {};
+  const [found, total] = await Promise.all([
+    prisma.modelConfig.findMany({ where: { archived: c.archived, ...cursor }, orderBy: { slug: backwards ? "desc" : "asc" }, take: size + 1 }),
+    prisma.modelConfig.count({ where: { archived: c.archived } }),
+  ]);
+  const more = found.length > size;
+  const rows = backwards ? found.slice(0, size).reverse() : found.slice(0, size);
+  return {
+    rows,
+    total,
+    next: rows.length && (backwards || more) ? rows[rows.length - 1].slug : null,
+    prev: rows.length && (backwards ? more : c.after !== undefined) ? rows[0].slug : null,
+  };
 }
 
 /**

@@ -4,7 +4,17 @@
 // app/api/v1 is listed here (and nothing else is).
 import { z } from "zod";
 import type { Access } from "../http";
-import { compareQuery, exportQuery, importOpenBody, launchRequestSchema, runListQuery, runSummaryQuery, scoresQuery, steerBody } from "./schemas";
+import {
+  compareQuery,
+  exportQuery,
+  importOpenBody,
+  launchRequestSchema,
+  modelListQuery,
+  runListQuery,
+  runSummaryQuery,
+  scoresQuery,
+  steerBody,
+} from "./schemas";
 
 const API_VERSION = "1.0.0";
 
@@ -96,8 +106,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: "get",
     path: "/api/v1/models",
     access: "results.read",
-    summary: "Registered models (never a secret: a credential is named, not shown)",
-    ok: { status: 200, description: "{ models: [{ slug, label, modality, provider, archived }] }" },
+    summary: "Registered models, a page at a time in slug order (never a secret: a credential is named, not shown)",
+    query: modelListQuery,
+    ok: {
+      status: 200,
+      description: "{ models: [{ slug, label, modality, provider, archived }], next: the slug to pass as `after` for the next page, or null }",
+    },
   },
   {
     method: "get",

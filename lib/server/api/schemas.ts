@@ -37,6 +37,13 @@ export const runListQuery = z.strictObject({
   before: z.string().trim().min(1).max(64).optional().describe("the page after this run: the previous page's `next` (runs created before it)"),
 });
 
+export const modelListQuery = z.strictObject({
+  archived: z.enum(["true", "false"]).default("false").describe("archived models instead of the active ones"),
+  limit: z.coerce.number().int().min(1).max(500).default(100).describe("in slug order, at most 500"),
+  after: z.string().trim().min(1).max(200).optional().describe("the page after this slug: the previous page's `next`"),
+  slug: z.string().trim().min(1).max(200).optional().describe("only this model (active or archived)"),
+});
+
 export const steerBody = z.strictObject({
   budgetUsd: z.number().positive().max(1_000_000).nullable().optional().describe("a new budget (null: none) with the change"),
 });

@@ -6,12 +6,12 @@ import { outcomeCounts } from "../../features/runs/outcomes";
 import { outcomeLabel } from "../../core/run-status";
 import { launchRun } from "../../features/runs/launch";
 import { runList } from "../../features/runs/lookups";
-import { listModels as allModels } from "../../features/runs/models";
+import { modelPage } from "../../features/runs/models";
 import { steerRun } from "../../features/runs/steer";
 import { listSuites as allSuites } from "../../suites";
 import { launchVariantsOf } from "../../suites/launch-variants";
 import type { Viewer } from "../../auth/guard";
-import { runListQuery, steerBody, type STEER_ACTIONS } from "./schemas";
+import { modelListQuery, runListQuery, steerBody, type STEER_ACTIONS } from "./schemas";
 
 const runView = <R extends { id: string; status: string }>(r: R, failed: number) => ({ ...r, outcome: outcomeLabel(r.status, failed), failed });
 
@@ -40,9 +40,22 @@ export const steer =
     return { run: { id: run.id, status: run.status, budgetUsd: run.budgetUsd } };
   };
 
-export const listModels = async () => ({
-  models: (await allModels(db())).map((m) => ({ slug: m.slug, label: m.label, modality: m.modality, provider: m.provider, archived: m.archived })),
-});
+export async function listModels(query: Record<string, string>) {
+  const q = modelListQuery.parse(query);
+  const view = (m: { slug: string; label: string; modality: string; provider: string; archived: boolean }) => ({
+    slug: m.slug,
+    label: m.label,
+    modality: m.modality,
+    provider: m.provider,
+    archived: m.archived,
+  });
+  if (q.slug) {
+    const one = await db().modelConfig.findUnique({ where: { slug: q.slug } });
+    return { models: one ? [view(one)] : [], next: null };
+  }
+  const page = await modelPage(db(), { archived: q.archived === "true", after: q.after, pageSize: q.limit });
+  return { models: page.rows.map(view), next: page.next };
+}
 
 export const listSuites = async () => ({
   suites: allSuites().map((s) => ({
