@@ -15,7 +15,7 @@ const fof = (args: string[]) => exec("npm", ["run", "--silent", "fof", "--", ...
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const { createUser } = await import("../lib/auth/users");
-const { createToken, listTokens, revokeToken } = await import("../lib/auth/tokens");
+const { createToken, tokenPage, allTokens, revokeToken } = await import("../lib/auth/tokens");
 const { authorize } = await import("../lib/auth/guard");
 const { plansSettled } = await import("../lib/features/runs/planning");
 const { openApiDocument, API_ROUTES } = await import("../lib/server/api/openapi");
@@ -197,7 +197,15 @@ describe("personal access tokens", () => {
     const old = await createToken(db(), runnerId, { name: "expired" });
     await db().apiToken.update({ where: { id: old.token.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await call(models.GET as Handler, "/api/v1/models", { token: old.secret })).status).toBe(401);
-    expect((await listTokens(db(), runnerId)).map((t) => t.name)).toEqual(expect.arrayContaining(["release-ci", "short-lived", "expired"]));
+    const names: string[] = [];
+    for await (const t of allTokens(db(), runnerId)) names.push(t.name);
+    expect(names).toEqual(expect.arrayContaining(["release-ci", "short-lived", "expired"]));
+    // Newest first, a page by key: two pages of one walk the same tokens as the whole list.
+    const first = await tokenPage(db(), runnerId, { pageSize: 2 });
+    expect(first.rows.map((t) => t.name)).toEqual(names.slice(0, 2));
+    const second = await tokenPage(db(), runnerId, { pageSize: 2, before: first.older! });
+    expect(second.rows.map((t) => t.name)).toEqual(names.slice(2, 4));
+    expect(names[0]).toBe("expired");
   });
 
   it("carry a lower role when asked, never a higher one, never manage accounts; each use is audited once a day", async () => {

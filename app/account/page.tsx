@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { pageGuard } from "@/app/guard";
 import { db } from "@/lib/db";
-import { listTokens, roleWithin } from "@/lib/auth/tokens";
+import { roleWithin, tokenPage } from "@/lib/auth/tokens";
+import { CursorNav } from "@/components/ui/cursor-nav";
 import { ROLES, ROLE_LABELS } from "@/lib/auth/roles";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card } from "@/components/ui/card";
@@ -10,10 +11,13 @@ import { TokenForm, TokenList } from "@/components/account/tokens";
 
 export const metadata: Metadata = { title: "Account" };
 
-export default async function AccountPage() {
+export default async function AccountPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const viewer = await pageGuard("signed-in", "/account");
   await connection();
-  const tokens = await listTokens(db(), viewer.id);
+  const raw = (await searchParams).before;
+  const before = typeof raw === "string" && /^[a-z0-9]{1,40}$/.test(raw) ? raw : undefined;
+  const page = await tokenPage(db(), viewer.id, { before });
+  const tokens = page.rows;
   const now = new Date();
   return (
     <>
@@ -34,6 +38,13 @@ export default async function AccountPage() {
             lastUsed: t.lastUsedAt?.toISOString().slice(0, 10) ?? "never",
             created: t.createdAt.toISOString().slice(0, 10),
           }))}
+        />
+        <CursorNav
+          label="Pages of tokens"
+          prev={before ? "/account" : null}
+          next={page.older && `/account?before=${page.older}`}
+          prevText="← Newest"
+          nextText="Older tokens →"
         />
       </Card>
     </>

@@ -2,7 +2,7 @@
 // as for `fof user`). `create` prints the secret alone on its last line, once: a CI job stores it as a secret.
 import { db } from "../../lib/db";
 import { isRole, ROLES } from "../../lib/auth/roles";
-import { createToken, listTokens, revokeToken } from "../../lib/auth/tokens";
+import { allTokens, createToken, revokeToken } from "../../lib/auth/tokens";
 import { accountByEmail, retrying, withDb } from "./accounts";
 
 const state = (t: { revokedAt: Date | null; expiresAt: Date | null }) =>
@@ -24,7 +24,7 @@ export const tokenCommands = {
   list: (opts: { email: string }) =>
     withDb(async () => {
       const u = await accountByEmail(opts.email);
-      for (const t of await retrying(() => listTokens(db(), u.id)))
+      for await (const t of allTokens(db(), u.id))
         process.stdout.write(
           [
             t.name,

@@ -79,9 +79,32 @@ export async function createToken(prisma: PrismaClient, userId: string, input: T
   return { secret, token };
 }
 
-/** An account's tokens, newest first, revoked and expired ones included (their state shown). */
-export function listTokens(prisma: PrismaClient, userId: string) {
-  return prisma.apiToken.findMany({ where: { userId }, orderBy: { createdAt: "desc" }, take: 200, select: PUBLIC });
+/**
+ * A page of an account's tokens, newest first (ids are time-ordered cuids), revoked and expired ones included
+ * (their state shown), by key: `before` the previous page's `older`. Live ones are at most MAX_TOKENS_PER_USER;
+ * the history of revoked ones grows without bound, a page at a time.
+ */
+export async function tokenPage(prisma: PrismaClient, userId: string, c: { before?: string; pageSize?: number } = {}) {
+  const size = Math.min(Math.max(c.pageSize ?? 50, 1), 200);
+  const found = await prisma.apiToken.findMany({
+    where: { userId, ...(c.before ? { id: { lt: c.before } } : {}) },
+    orderBy: { id: "desc" },
+    take: size + 1,
+    select: PUBLIC,
+  });
+  const rows = found.slice(0, size);
+  return { rows, older: found.length > size ? rows[rows.length - 1]!.id : null };
+}
+
+/** Every token of an account, newest first, page by page (the CLI's list). */
+export async function* allTokens(prisma: PrismaClient, userId: string) {
+  let before: string | undefined;
+  for (;;) {
+    const page = await tokenPage(prisma, userId, { before, pageSize: 200 });
+    yield* page.rows;
+    if (!page.older) return;
+    before = page.older;
+  }
 }
 
 /** Revokes an account's live token by name (or id); a revoked token is refused from its next request on. */
