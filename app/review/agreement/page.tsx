@@ -3,6 +3,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
 import { listAssignments } from "@/lib/features/review/assignments";
+import { CursorNav } from "@/components/ui/cursor-nav";
 import { reportScopeSchema, reviewReport } from "@/lib/features/review/report";
 import { reviewOptions } from "@/lib/features/review/options";
 import type { KappaResult } from "@/lib/review";
@@ -52,7 +53,13 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
     Object.fromEntries(Object.entries(sp).filter(([k, v]) => v && ["runId", "model", "assignmentId", "page"].includes(k))),
   );
   const scope = parsed.success ? parsed.data : reportScopeSchema.parse({});
-  const [options, report, assignments] = await Promise.all([reviewOptions(db()), reviewReport(db(), scope), listAssignments(db())]);
+  // Assignments page by key (an assignment id), newest first.
+  const assignmentsBefore = typeof sp.assignmentsBefore === "string" && /^[a-z0-9]{1,40}$/.test(sp.assignmentsBefore) ? sp.assignmentsBefore : undefined;
+  const [options, report, assignments] = await Promise.all([
+    reviewOptions(db()),
+    reviewReport(db(), scope),
+    listAssignments(db(), { before: assignmentsBefore }),
+  ]);
   // A column per attribute some annotator labelled (age only for suites that score it), then face / not a face.
   const attrs = report.attributes.map((a) => [a, titleOf(a)] as const);
   // Annotators are accounts (ids); older name-only labels were given placeholder accounts with the old name.
@@ -233,6 +240,15 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
                 </li>
               ))}
             </ul>
+          )}
+          {(assignments.older || assignmentsBefore) && (
+            <CursorNav
+              label="Pages of assignments"
+              prev={assignmentsBefore ? "/review/agreement" : null}
+              next={assignments.older && `/review/agreement?assignmentsBefore=${assignments.older}`}
+              prevText="← Newest"
+              nextText="Older assignments →"
+            />
           )}
         </Card>
         <Card title="Deal a new assignment">

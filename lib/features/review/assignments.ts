@@ -54,9 +54,21 @@ export async function createAssignment(prisma: PrismaClient, input: z.input<type
   });
 }
 
-/** Assignments with each annotator's progress: assigned images, faces in them, and faces they have labelled. */
-export async function listAssignments(prisma: PrismaClient) {
-  const assignments = await prisma.assignment.findMany({ orderBy: { createdAt: "desc" }, include: { items: { select: { annotator: true, imageId: true } } } });
+/**
+ * A page of assignments, newest first (ids are time-ordered), each with its annotators' progress: assigned images,
+ * faces in them, and faces they have labelled. By key (`before` the previous page's `older`): the page reads only
+ * its own assignments' items and faces, however many assignments came before.
+ */
+export async function listAssignments(prisma: PrismaClient, c: { before?: string; pageSize?: number } = {}) {
+  const size = Math.min(Math.max(c.pageSize ?? 10, 1), 50);
+  const found = await prisma.assignment.findMany({
+    where: c.before ? { id: { lt: c.before } } : {},
+    orderBy: { id: "desc" },
+    take: size + 1,
+    include: { items: { select: { annotator: true, imageId: true } } },
+  });
+  const assignments = found.slice(0, size);
+  const older = found.length > size ? assignments[assignments.length - 1]!.id : null;
   const out = [];
   for (const a of assignments) {
     const imageIds = [...new Set(a.items.map((i) => i.imageId))];
@@ -86,5 +98,5 @@ export async function listAssignments(prisma: PrismaClient) {
       }),
     });
   }
-  return out;
+  return Object.assign(out, { older });
 }
