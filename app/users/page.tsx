@@ -3,6 +3,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
 import { userPage } from "@/lib/auth/users";
+import { SSO_PROVIDER_ID } from "@/lib/auth/sso-messages";
 import { isRole } from "@/lib/auth/roles";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card } from "@/components/ui/card";
@@ -71,7 +72,8 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
                 <tr key={u.id}>
                   <Td>
                     {u.name} <span className="block text-xs text-slate-500">{u.email}</span>
-                    {u.disabled && <Badge tone="danger">disabled</Badge>} {u.placeholder && <Badge tone="neutral">from older labels</Badge>}
+                    {u.disabled && <Badge tone="danger">disabled</Badge>} {u.placeholder && <Badge tone="neutral">from older labels</Badge>}{" "}
+                    {u.accounts.some((a) => a.providerId === SSO_PROVIDER_ID) && <Badge tone="neutral">single sign-on</Badge>}
                   </Td>
                   <Td>{u.role}</Td>
                   <Td className="tabular-nums">{u.spendingLimitUsd === null ? "none" : `$${u.spendingLimitUsd.toFixed(2)}`}</Td>

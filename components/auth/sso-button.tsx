@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { Alert } from "@/components/ui/alert";
+import { SSO_PROVIDER_ID } from "@/lib/auth/sso-messages";
 
 /**
  * Starts single sign-on: better-auth answers with the identity provider's authorization URL (state, PKCE and nonce
@@ -30,7 +31,7 @@ export function SsoButton({ name, next, primary }: { name: string; next: string;
               method: "POST",
               headers: { "content-type": "application/json" },
               body: JSON.stringify({
-                provider: "oidc",
+                provider: SSO_PROVIDER_ID,
                 callbackURL: next,
                 errorCallbackURL: `/sign-in?next=${encodeURIComponent(next)}`,
                 disableRedirect: true,

@@ -14,10 +14,9 @@ import { logger } from "../log";
 import { env } from "../env";
 import { audit } from "./audit";
 import { accountLockedFor, clearFailures, recordFailure } from "./sign-in-limit";
-import { SSO_PROVIDER_ID } from "./sso-config";
 import { currentSsoRequest, ssoPluginConfig, ssoState } from "./sso";
 import { applySsoSignIn, auditSsoCreated, ssoNewUserRole, validateSsoIdentity } from "./sso-apply";
-import { SSO_MESSAGES } from "./sso-messages";
+import { SSO_MESSAGES, SSO_PROVIDER_ID } from "./sso-messages";
 
 /** Sessions last a week and are refreshed daily while used; a disabled user's sessions are refused at once. */
 const SESSION_DAYS = 7;

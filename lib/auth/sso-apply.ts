@@ -5,11 +5,11 @@
 import { APIError } from "better-auth/api";
 import { db } from "../db";
 import { audit } from "./audit";
-import { decide, SSO_PROVIDER_ID, type SsoRefusal } from "./sso-config";
+import { decide, type SsoRefusal } from "./sso-config";
 import { currentSsoRequest, ssoState } from "./sso";
 import { isRole, type Role } from "./roles";
 import { roleWithin } from "./tokens";
-import { SSO_MESSAGES } from "./sso-messages";
+import { SSO_MESSAGES, SSO_PROVIDER_ID } from "./sso-messages";
 
 /** The groups an audit row keeps (enough to see why; a provider may send hundreds). */
 const AUDITED_GROUPS = 20;

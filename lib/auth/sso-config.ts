@@ -5,8 +5,6 @@ import { z } from "zod";
 import type { Env } from "../env";
 import { ROLES, type Role } from "./roles";
 
-/** better-auth's id for the one OpenID Connect provider: its callback is /api/auth/callback/oidc. */
-export const SSO_PROVIDER_ID = "oidc";
 /** The most groups read from one person's claim (a hostile or broken provider cannot make us walk millions). */
 const MAX_GROUPS = 1000;
 

@@ -1,6 +1,9 @@
 // What the sign-in page says for each way a single sign-on can end without a session. Client-safe. The page shows
 // only these texts, chosen by the `error` code of the redirect: a crafted link cannot put its own words on our page.
 
+/** better-auth's id for the one OpenID Connect provider: its callback is /api/auth/callback/oidc. */
+export const SSO_PROVIDER_ID = "oidc";
+
 export const SSO_MESSAGES = {
   sso_domain_refused: "Your email address's domain may not sign in here. Ask an admin if it should.",
   sso_no_role: "Your groups at the identity provider give you no role here. Ask an admin to add you to a group that does.",

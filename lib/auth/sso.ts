@@ -11,7 +11,8 @@ import type { GenericOAuthConfig, GenericOAuthUserInfo } from "better-auth/plugi
 import { env, readSecret } from "../env";
 import { createHttpFetch } from "../providers/http-fetch";
 import { checkUrl, currentPolicy, OutboundRefusedError, targetOf } from "../providers/outbound";
-import { issuerKey, SSO_PROVIDER_ID, ssoConfigFrom, type SsoConfig, type SsoDecision } from "./sso-config";
+import { issuerKey, ssoConfigFrom, type SsoConfig, type SsoDecision } from "./sso-config";
+import { SSO_PROVIDER_ID } from "./sso-messages";
 
 /** Discovery and userinfo answers are small; a hostile endpoint cannot make us read more. */
 const ssoFetch = createHttpFetch({ maxBytes: 1024 * 1024 });

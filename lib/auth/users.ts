@@ -111,7 +111,13 @@ export async function userPage(prisma: PrismaClient, c: { after?: string; before
   const backwards = c.before !== undefined;
   const cursor = backwards ? { email: { lt: c.before } } : c.after !== undefined ? { email: { gt: c.after } } : {};
   const [found, total] = await Promise.all([
-    prisma.user.findMany({ where: { AND: [search, cursor] }, orderBy: { email: backwards ? "desc" : "asc" }, take: size + 1, select: USER_ROW }),
+    prisma.user.findMany({
+      where: { AND: [search, cursor] },
+      orderBy: { email: backwards ? "desc" : "asc" },
+      take: size + 1,
+      // how each signs in: a password ("credential") and/or single sign-on ("oidc")
+      select: { ...USER_ROW, accounts: { select: { providerId: true } } },
+    }),
     prisma.user.count({ where: search }),
   ]);
   const more = found.length > size;

@@ -1,5 +1,5 @@
 import { auth } from "@/lib/auth/server";
-import { SSO_PROVIDER_ID } from "@/lib/auth/sso-config";
+import { SSO_PROVIDER_ID } from "@/lib/auth/sso-messages";
 import { withSsoRequest } from "@/lib/auth/sso";
 import { errorResponse } from "@/lib/server/http";
 
