@@ -9,6 +9,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { CLIENT_SECRET_ENV } from "../lib/auth/client-address";
 import { writeBenchSection } from "./bench-section";
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);
@@ -22,6 +24,7 @@ const ADMIN = { email: "bench@example.org", password: "bench-password-long" };
 const SHARED_MODELS = path.resolve("../shared/models");
 const dataDir = mkdtempSync(path.join(tmpdir(), "fof-bench-pages-"));
 const allowed = "127.0.0.1,::1,localhost";
+const SEPARATE_WORKER = process.env.BENCH_WORKER === "process";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], q: number) => {
@@ -90,14 +93,21 @@ async function seed() {
 }
 
 async function startServer(): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+  // The serving process itself, as `npm start` spawns it (the database is migrated and seeded already). With
+  // BENCH_PROFILE_DIR it writes a CPU profile there when it stops: what dominates, measured rather than guessed.
+  const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const server = spawn(process.execPath, [...profile, "--import", "tsx", "scripts/serve.ts"], {
     env: {
       ...process.env,
+      NODE_ENV: "production",
+      [CLIENT_SECRET_ENV]: randomBytes(24).toString("base64url"),
       PORT: String(PORT),
       HOST: "127.0.0.1",
       FOF_DATA_DIR: dataDir,
       FOF_ALLOWED_ENDPOINTS: allowed,
       FOF_LOG_LEVEL: "warn",
+      // BENCH_WORKER=process: the team layout — the web process serves pages only, a `fof worker` process runs the run.
+      ...(SEPARATE_WORKER ? { FOF_WORKER: "off" } : {}),
       NEXT_TELEMETRY_DISABLED: "1",
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -114,6 +124,15 @@ async function startServer(): Promise<ChildProcess> {
   throw new Error("the server did not start");
 }
 
+/** `fof worker` in its own process (BENCH_WORKER=process), as a team deployment runs it. */
+function startWorker(): ChildProcess | null {
+  if (!SEPARATE_WORKER) return null;
+  return spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker"], {
+    env: { ...process.env, FOF_DATA_DIR: dataDir, FOF_ALLOWED_ENDPOINTS: allowed, FOF_LOG_LEVEL: "warn" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
 async function main() {
   if (!existsSync(".next/BUILD_ID")) throw new Error("no production build: run `npm run build` first");
   const scripts = path.join(dataDir, "scripts.json");
@@ -126,6 +145,7 @@ async function main() {
   const ids = await seed();
   process.stderr.write(`seeded in ${((performance.now() - t) / 1000).toFixed(0)} s\n`);
   const server = await startServer();
+  const worker = startWorker();
   try {
     const signIn = await fetch(`${BASE}/api/auth/sign-in/email`, {
       method: "POST",
@@ -207,9 +227,9 @@ async function main() {
       return `| ${name} | ${xs.length} | ${pct(xs, 0.5).toFixed(0)} ms | ${pct(xs, 0.99).toFixed(0)} ms | ${Math.max(...xs).toFixed(0)} ms |`;
     });
     const section = [
-      "## Pages under load (`npm run bench:pages`)",
+      SEPARATE_WORKER ? "## Pages under load, worker apart (`BENCH_WORKER=process npm run bench:pages`)" : "## Pages under load (`npm run bench:pages`)",
       "",
-      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}. Command: \`npm run build && npm run bench:pages\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_POLLERS=${POLLERS}, BENCH_SECONDS=${SECONDS}). The production server as \`npm start\` runs it (SQLite, its worker beside the handlers), on loopback; a paper-preset FACT-OR-FAIR run (${run.plannedCount.toLocaleString("en-US")} queries) on an emulated model at ${LATENCY_MS} ms latency, concurrency ${CONCURRENCY}, in flight the whole time; ${POLLERS} clients poll its live summary every second while one reader opens the pages below in turn (each response read whole). Seeded beside it: a finished quick FACT-OR-FAIR run (two baselines), a DoFaiR and a FAIntbench run on the synthetic image model.`,
+      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}. Command: \`npm run build && npm run bench:pages\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_POLLERS=${POLLERS}, BENCH_SECONDS=${SECONDS}). The production server (SQLite) ${SEPARATE_WORKER ? "serving pages only, the run worked by a \`fof worker\` process beside it (BENCH_WORKER=process, the team layout)" : "as \`npm start\` runs it, its worker beside the handlers"}, on loopback; a paper-preset FACT-OR-FAIR run (${run.plannedCount.toLocaleString("en-US")} queries) on an emulated model at ${LATENCY_MS} ms latency, concurrency ${CONCURRENCY}, in flight the whole time; ${POLLERS} clients poll its live summary every second while one reader opens the pages below in turn (each response read whole). Seeded beside it: a finished quick FACT-OR-FAIR run (two baselines), a DoFaiR and a FAIntbench run on the synthetic image model.`,
       "",
       `Launch of the paper preset through POST /api/v1/runs: **${launchMs.toFixed(0)} ms** (status ${run.status}; planning continues in the background). The run's throughput during the window: ${qps.toFixed(0)} q/s = **${(qps / bound).toFixed(3)} × C/L** (${bound.toFixed(0)} q/s).`,
       "",
@@ -223,11 +243,14 @@ async function main() {
       "Targets (issue #37 item 4): every page p99 < 300 ms, the live summary p99 < 300 ms under 20 pollers with the run ≥ 0.9 × C/L, Results' intervals within 1 s of the page. The server shares this machine's cores with the emulator and this script's clients; each page's p99 comes from few requests (the reader walks the pages in turn), so it is close to the worst one seen.",
       "",
     ].join("\n");
-    writeBenchSection("## Pages under load", section);
+    writeBenchSection(SEPARATE_WORKER ? "## Pages under load, worker apart" : "## Pages under load (", section);
     process.stdout.write(`${section}\n`);
   } finally {
+    const exited = new Promise((r) => server.once("exit", r));
     server.kill("SIGTERM");
+    worker?.kill("SIGTERM");
     emulator.kill("SIGTERM");
+    await Promise.race([exited, sleep(15_000)]);
   }
 }
 
