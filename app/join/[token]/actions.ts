@@ -3,7 +3,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db";
-import { auth } from "@/lib/auth/server";
+import { auth, passwordSignIn } from "@/lib/auth/server";
 import { acceptInvitation, inspectLink, resetPassword } from "@/lib/auth/invitations";
 import { DomainError } from "@/lib/core/errors";
 import { z } from "zod";
@@ -17,6 +17,7 @@ export async function redeemLink(_prev: JoinState, form: FormData): Promise<Join
   const token = String(form.get("token") ?? "");
   const link = await inspectLink(db(), token);
   if (!link) return { message: "This link is not valid (used, expired or unknown): ask an admin for a new one." };
+  let signOn = false;
   try {
     let email: string;
     if (link.kind === "invite") {
@@ -31,11 +32,13 @@ export async function redeemLink(_prev: JoinState, form: FormData): Promise<Join
       await resetPassword(db(), { token, password: String(form.get("password") ?? "") });
       email = link.email!;
     }
-    await auth().api.signInEmail({ body: { email, password: String(form.get("password")) }, headers: await headers() });
+    // Passwords turned off (single sign-on only): the account is ready; the person signs on, joined to it by email.
+    if (!passwordSignIn()) signOn = true;
+    else await auth().api.signInEmail({ body: { email, password: String(form.get("password")) }, headers: await headers() });
   } catch (e) {
     if (e instanceof DomainError) return { message: e.message };
     if (e instanceof z.ZodError) return { message: e.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
     throw e;
   }
-  redirect("/");
+  redirect(signOn ? "/sign-in" : "/");
 }
