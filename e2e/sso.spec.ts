@@ -78,3 +78,17 @@ test("an account an admin disabled stays disabled whatever the provider says", a
   await signOn(page, "ben@example.org");
   await expect(page.getByTestId("sso-error")).toHaveText(/This account is disabled/);
 });
+
+test("a callback with a forged state is refused in the browser, started here or not", async ({ page }) => {
+  // A login CSRF: the attacker's own code and a state this browser never started.
+  await page.goto("/api/auth/callback/oidc?code=attacker-code&state=forged-state-value");
+  await expect(page).toHaveURL(/\/sign-in\?.*error=state_/);
+  await expect(page.getByTestId("sso-error")).toHaveText(/could not be verified/);
+  // A sign-on started in this browser, answered with another state.
+  await page.getByRole("button", { name: "Sign in with Example SSO" }).click();
+  await page.waitForURL((u) => u.port === String(oidcPort));
+  await page.goto("/api/auth/callback/oidc?code=attacker-code&state=another-state-value");
+  await expect(page.getByTestId("sso-error")).toHaveText(/could not be verified/);
+  await page.goto("/runs");
+  await expect(page).toHaveURL(/\/sign-in/);
+});
