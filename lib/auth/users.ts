@@ -6,6 +6,7 @@ import { hashPassword } from "better-auth/crypto";
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { DomainError } from "../core/errors";
+import { keysetPageBy, keysetQueryBy } from "../core/keyset";
 import { readSecret } from "../env";
 import { audit } from "./audit";
 import { can, ROLES, type Permission, type Role } from "./roles";
@@ -108,26 +109,18 @@ export async function userPage(prisma: PrismaClient, c: { after?: string; before
   const size = Math.min(Math.max(c.pageSize ?? USERS_PAGE_SIZE, 1), 500);
   const q = c.q?.trim().slice(0, 100);
   const search = q ? { OR: [{ email: { contains: q.toLowerCase() } }, { name: { contains: q } }] } : {};
-  const backwards = c.before !== undefined;
-  const cursor = backwards ? { email: { lt: c.before } } : c.after !== undefined ? { email: { gt: c.after } } : {};
+  const page = keysetQueryBy("email", c);
   const [found, total] = await Promise.all([
     prisma.user.findMany({
-      where: { AND: [search, cursor] },
-      orderBy: { email: backwards ? "desc" : "asc" },
+      where: { AND: [search, page.where] },
+      orderBy: page.orderBy,
       take: size + 1,
       // how each signs in: a password ("credential") and/or single sign-on ("oidc")
       select: { ...USER_ROW, accounts: { select: { providerId: true } } },
     }),
     prisma.user.count({ where: search }),
   ]);
-  const more = found.length > size;
-  const rows = backwards ? found.slice(0, size).reverse() : found.slice(0, size);
-  return {
-    rows,
-    total,
-    next: rows.length && (backwards || more) ? rows[rows.length - 1].email : null,
-    prev: rows.length && (backwards ? more : c.after !== undefined) ? rows[0].email : null,
-  };
+  return { ...keysetPageBy("email", found, size, c), total };
 }
 
 /** Every account, page by page (the CLI's list; a server page never reads them all). */

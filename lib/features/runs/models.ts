@@ -7,6 +7,7 @@ import { canonicalEndpoint, checkCredential, CredentialError } from "../../provi
 import { MODALITIES } from "../../benchmark/labels";
 import { DomainError } from "../../core/errors";
 import { REASONER_SLUG } from "../../providers/baselines";
+import { keysetPageBy, keysetQueryBy } from "../../core/keyset";
 
 export const modelInputSchema = z
   .object({
@@ -116,20 +117,12 @@ const BY_PROVIDER_THEN_LABEL = [{ provider: "asc" as const }, { label: "asc" as 
  */
 export async function modelPage(prisma: PrismaClient, c: { archived: boolean; after?: string; before?: string; pageSize?: number }) {
   const size = Math.min(Math.max(c.pageSize ?? 100, 1), 500);
-  const backwards = c.before !== undefined;
-  const cursor = backwards ? { slug: { lt: c.before } } : c.after !== undefined ? { slug: { gt: c.after } } : {};
+  const page = keysetQueryBy("slug", c);
   const [found, total] = await Promise.all([
-    prisma.modelConfig.findMany({ where: { archived: c.archived, ...cursor }, orderBy: { slug: backwards ? "desc" : "asc" }, take: size + 1 }),
+    prisma.modelConfig.findMany({ where: { archived: c.archived, ...page.where }, orderBy: page.orderBy, take: size + 1 }),
     prisma.modelConfig.count({ where: { archived: c.archived } }),
   ]);
-  const more = found.length > size;
-  const rows = backwards ? found.slice(0, size).reverse() : found.slice(0, size);
-  return {
-    rows,
-    total,
-    next: rows.length && (backwards || more) ? rows[rows.length - 1].slug : null,
-    prev: rows.length && (backwards ? more : c.after !== undefined) ? rows[0].slug : null,
-  };
+  return { ...keysetPageBy("slug", found, size, c), total };
 }
 
 /**
