@@ -109,7 +109,7 @@ export default defineConfig({
       command: `node_modules/.bin/tsx tests/helpers/oidc-provider-cli.mts ${oidcPort} http://127.0.0.1:${ssoPort}/api/auth/callback/oidc`,
       url: `http://127.0.0.1:${oidcPort}/.well-known/openid-configuration`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      timeout: 60_000,
     },
     {
       // Signs people in through that provider: example.org only, groups mapped to roles, accounts made at first sign-in.

@@ -10,6 +10,8 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedStep = null;
 // Names of failing tests, repeated at the very end: a CI log is often read from its tail only.
 const failures = [];
+/** [step, its last lines] for steps that failed without naming a failed test. */
+const lastWords = [];
 
 function vitestFailures(results, label) {
   for (const file of results?.testResults ?? []) {
@@ -45,13 +47,25 @@ function step(title, cmd, args) {
   return res.status === 0;
 }
 
+/** The last lines a step printed: repeated at the end when it failed without naming a failed test. */
+const tails = new Map();
+
 /** A step whose output streams as it runs, while other work goes on in this process. */
 function asyncStep(title, cmd, args) {
   process.stdout.write(`\n=== ${title} ===\n`);
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: "inherit", env: process.env });
+    const child = spawn(cmd, args, { stdio: ["inherit", "pipe", "pipe"], env: process.env });
+    let tail = "";
+    const keep = (stream, out) =>
+      stream.on("data", (d) => {
+        out.write(d);
+        tail = (tail + d.toString()).slice(-6_000);
+      });
+    keep(child.stdout, process.stdout);
+    keep(child.stderr, process.stderr);
     child.on("close", (code, signal) => {
+      tails.set(title, tail);
       timings.push([title, since(t0)]);
       if (code !== 0 && !failedStep) failedStep = `${title} (exit ${code ?? signal})`;
       resolve(code === 0);
@@ -148,14 +162,19 @@ if (built) {
     process.stdout.write("Chromium not found at /usr/bin/chromium: install it (apt-get install -y chromium) or set CHROMIUM_PATH.\n");
     failedStep ??= "e2e: no Chromium";
   } else {
-    await asyncStep("end-to-end tests (Playwright + Chromium)", bin("playwright"), ["test"]);
+    const title = "end-to-end tests (Playwright + Chromium)";
+    const ok = await asyncStep(title, bin("playwright"), ["test"]);
     const e2e = readJson("test-results/e2e-results.json");
     if (e2e?.stats) {
       totals.passed += e2e.stats.expected + (e2e.stats.flaky ?? 0);
       totals.failed += e2e.stats.unexpected;
       totals.skipped += e2e.stats.skipped;
       for (const suite of e2e.suites ?? []) playwrightFailures(suite, "[e2e]");
+      // Errors outside any test (a web server that did not start, a global set-up) are in the report's `errors`.
+      for (const err of e2e.errors ?? []) failures.push(`[e2e] ${(err.message ?? "").split("\n").slice(0, 3).join(" ").slice(0, 400)}`);
     } else if (!failedStep) failedStep = "playwright wrote no results";
+    // Failed with no failed test named: its own last lines say why (a CI log is read from its tail).
+    if (!ok && !failures.some((f) => f.startsWith("[e2e]"))) lastWords.push([title, tails.get(title) ?? ""]);
   }
 }
 const pgStatus = await pgPhase;
@@ -174,6 +193,7 @@ else {
 
 process.stdout.write(`\nStep times (s): ${timings.map(([t, sec]) => `${t} ${sec}`).join(" · ")}\n`);
 process.stdout.write("\n");
+for (const [title, tail] of lastWords) process.stdout.write(`The last lines of ${title}:\n${tail.split("\n").slice(-40).join("\n")}\n\n`);
 if (failures.length > 0) process.stdout.write(`Failed tests:\n${failures.map((f) => `  ${f}`).join("\n")}\n`);
 if (failedStep) process.stdout.write(`FAILED: ${failedStep}\n`);
 process.stdout.write(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);

@@ -23,7 +23,11 @@ export const TEST_CLIENT = { id: "fof-workbench", secret: "a-test-client-secret-
 /** Starts the provider; `redirectUris` are the app's callbacks (…/api/auth/callback/oidc). `issuerHost` names it. */
 export async function startOidcProvider(opts: { port?: number; redirectUris: string[]; issuerHost?: string }): Promise<TestProvider> {
   const people = new Map<string, Person>();
-  const server = http.createServer();
+  // Requests that arrive while the keys are made wait for the provider rather than hang unanswered: the server
+  // listens first (the issuer names its port), and a readiness probe (Playwright's webServer) may be that early.
+  let ready!: (handle: http.RequestListener) => void;
+  const handler = new Promise<http.RequestListener>((resolve) => (ready = resolve));
+  const server = http.createServer((req, res) => void handler.then((handle) => handle(req, res)));
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const issuer = `http://${opts.issuerHost ?? "127.0.0.1"}:${port}`;
@@ -71,7 +75,7 @@ export async function startOidcProvider(opts: { port?: number; redirectUris: str
   // Quiet: the development keys and interactions warn once on every start.
   provider.on("server_error", (_ctx, err) => console.error("[oidc-provider]", err));
   const handle = provider.callback();
-  server.on("request", (req, res) => {
+  ready((req, res) => {
     // A browser journey's test (another process) sets a person's groups here: PUT /__test/people/<email> {name, groups}.
     const control = req.url?.match(/^\/__test\/people\/([^/?]+)$/);
     if (!control || req.method !== "PUT") return void handle(req, res);
