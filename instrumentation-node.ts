@@ -9,6 +9,9 @@ export async function registerNode() {
   await firstRun(env());
   const metricsAt = env().FOF_METRICS_LISTEN;
   if (metricsAt) (await import("./lib/server/metrics-listener")).startMetricsListener(metricsAt, (m) => console.error(`[metrics] ${m}`));
+  // Intervals and result views computed when a run's data settles (its end, its last label — labels can arrive
+  // through this process's API even with FOF_WORKER=off), before anyone opens them.
+  (await import("./lib/features/results/ahead")).registerAhead();
   if (env().FOF_WORKER === "off") return;
   const { startServerWorker, startServerLabelWorker } = await import("./lib/features/runs/server-worker");
   // Adaptive runs' looks are scored by the results layer, which the engine does not import (layer order).

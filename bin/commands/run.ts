@@ -18,6 +18,7 @@ import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
 import { compareGate } from "./compare-cli";
 import { adaptiveStateOf, adaptiveSummary, targetText } from "../../lib/results/adaptive";
 import { registerLooks } from "../../lib/features/results/adaptive-looks";
+import { registerAhead } from "../../lib/features/results/ahead";
 
 // This process's worker takes adaptive runs' looks (scored by the results layer).
 registerLooks();
@@ -309,6 +310,8 @@ export async function workerCommand(opts: WorkerCommandOptions = {}) {
   // Labelling first: a missing or wrong model stops the command before it takes any work.
   const labeller = mode === "off" ? null : await labelWorkerFromEnv(prisma, (m) => log.info({ labeller: true }, m));
   const worker = mode === "only" ? null : new Worker(prisma, { log: (m) => log.info(m) });
+  // A service: what a run's first viewer would wait for (intervals, result views) is computed here when it settles.
+  registerAhead();
   if (worker) log = log.child({ worker: worker.owner });
   const stop = () => {
     worker?.stop();

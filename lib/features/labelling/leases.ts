@@ -21,6 +21,7 @@ import {
 } from "../../faces/provenance";
 import { runClassifier } from "../../faces/run-provenance";
 import { DomainError } from "../../core/errors";
+import { runSettled } from "../../core/settled";
 import { emitIfLabellingDone } from "../webhooks/emit";
 
 const LABEL_LEASE_MS = 3 * 60_000;
@@ -206,7 +207,9 @@ export async function saveLabels(
   const r = labelResultsSchema.parse(input);
   const owner = boundLease(r.lease, account);
   const ids = distinctImageIds(r.results);
-  return prisma.$transaction(async (tx) => {
+  // Runs whose last image this batch labelled: their intervals and views are computed ahead once it commits.
+  const settled: string[] = [];
+  const out = await prisma.$transaction(async (tx) => {
     const held = await tx.image.findMany({
       where: { id: { in: ids }, labelStatus: "leased", leaseOwner: owner },
       select: { id: true, width: true, height: true, runId: true, run: { select: { labelInstrument: true } } },
@@ -260,9 +263,11 @@ export async function saveLabels(
       await tx.image.updateMany({ where: { id: { in: withFaces } }, data: { labelStatus: "labelled", leaseOwner: null, leaseUntil: null } });
     if (without.length) await tx.image.updateMany({ where: { id: { in: without } }, data: { labelStatus: "no_face", leaseOwner: null, leaseUntil: null } });
     // The batch that labels a finished run's last image tells the webhooks (in this transaction: never lost).
-    for (const runId of new Set(held.map((h) => h.runId).filter((x): x is string => !!x))) await emitIfLabellingDone(tx, runId);
+    for (const runId of new Set(held.map((h) => h.runId).filter((x): x is string => !!x))) if (await emitIfLabellingDone(tx, runId)) settled.push(runId);
     return { saved: ok.size, faces, refused: ids.filter((id) => !ok.has(id)) };
   });
+  for (const id of settled) void runSettled(prisma, id);
+  return out;
 }
 
 /** Refuses labels of a run from a classifier (or chip method) other than the one its faces already come from (409). */

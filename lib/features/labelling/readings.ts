@@ -8,6 +8,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { DomainError } from "../../core/errors";
 import { labelRuntimeSchema, modelRefSchema } from "../../faces/provenance";
 import { findSuite } from "../../suites";
+import { runSettled } from "../../core/settled";
 import { emitIfLabellingDone } from "../webhooks/emit";
 import { boundLease, distinctImageIds, leaseTokenSchema } from "./leases";
 
@@ -36,7 +37,9 @@ export async function saveReadings(prisma: PrismaClient, input: unknown, account
   const r = readingResultsSchema.parse(input);
   const owner = boundLease(r.lease, account);
   const ids = distinctImageIds(r.results);
-  return prisma.$transaction(async (tx) => {
+  // Runs whose last image this batch labelled: their intervals and views are computed ahead once it commits.
+  const settled: string[] = [];
+  const out = await prisma.$transaction(async (tx) => {
     const held = await tx.image.findMany({
       where: { id: { in: ids }, labelStatus: "leased", leaseOwner: owner },
       select: { id: true, runId: true, run: { select: { suiteId: true, labelInstrument: true } } },
@@ -91,7 +94,9 @@ export async function saveReadings(prisma: PrismaClient, input: unknown, account
       await tx.imageReading.createMany({ data: rows });
       await tx.image.updateMany({ where: { id: { in: rows.map((x) => x.imageId) } }, data: { labelStatus: "labelled", leaseOwner: null, leaseUntil: null } });
     }
-    for (const runId of new Set(held.map((h) => h.runId).filter((x): x is string => !!x))) await emitIfLabellingDone(tx, runId);
+    for (const runId of new Set(held.map((h) => h.runId).filter((x): x is string => !!x))) if (await emitIfLabellingDone(tx, runId)) settled.push(runId);
     return { saved: rows.length, refused: ids.filter((id) => !ok.has(id)) };
   });
+  for (const id of settled) void runSettled(prisma, id);
+  return out;
 }

@@ -1,6 +1,7 @@
 // Intervals for a run's FACT-OR-FAIR scores, off the request path: computed once per state of the data, target and
 // options (cached in ScoreCache by content), one computation at a time per process, yielding as it goes.
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import type { Attribute, Context, Test } from "../../benchmark";
 import { bootstrapScoresAsync, detailedGroups, distanceMethodOf, type BootstrapIntervals } from "../../metrics";
@@ -8,6 +9,9 @@ import { badRequest, tooMany } from "../../core/errors";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
 import { DEFAULT_INTERVAL_TARGET, INTERVAL_METHOD, INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
 import { assertFactOrFairRun, designRecords, type ScoreOptions } from "./explore";
+import { LABEL_SOURCES } from "./run-results";
+import { RACE_MAPPINGS } from "../../faces/labels";
+import { SCORING_PROFILES } from "../../metrics/profiles";
 
 interface GroupIntervals {
   model: string;
@@ -37,8 +41,26 @@ export interface IntervalsResult {
 const inFlight = new Map<string, Promise<IntervalsResult>>();
 
 /** The interval choices offered: each distinct pair is its own computation, so the set is small and bounded. */
-export const INTERVAL_LEVELS = [0.9, 0.95, 0.99] as const;
-export const INTERVAL_RESAMPLES = [1000, 2000, 5000] as const;
+const INTERVAL_LEVELS = [0.9, 0.95, 0.99] as const;
+const INTERVAL_RESAMPLES = [1000, 2000, 5000] as const;
+
+/** GET /api/runs/:id/intervals's options; its defaults are what the pages ask for, and what is computed ahead (./ahead.ts). */
+export const intervalsQuery = z.strictObject({
+  labels: z.enum(LABEL_SOURCES).default("model"),
+  raceMapping: z.enum(RACE_MAPPINGS).default("paper"),
+  profile: z.enum(SCORING_PROFILES).default(DEFAULT_PROFILE),
+  // this exact benchmark, or the population its scenarios and prompts stand for (lib/metrics/design.ts)
+  target: z.enum(INTERVAL_TARGETS).default(DEFAULT_INTERVAL_TARGET),
+  // A few fixed choices: every distinct (level, resamples) is a separate computation and cache entry.
+  resamples: z
+    .enum(INTERVAL_RESAMPLES.map(String) as [string, ...string[]])
+    .default("1000")
+    .transform(Number),
+  level: z
+    .enum(INTERVAL_LEVELS.map(String) as [string, ...string[]])
+    .default("0.95")
+    .transform(Number),
+});
 
 /**
  * One bootstrap computation at a time per process: they are CPU-bound, and a burst of requests for different runs

@@ -25,6 +25,7 @@ import { isContention } from "../../db/retry";
 import { failureReasons, outcomeCounts } from "./outcomes";
 import { callableModel } from "./callable-model";
 import { errorLine, releaseLeasesOf, releaseStaleWorkers } from "./liveness";
+import { runSettled } from "../../core/settled";
 import { emitIfLabellingDone, emitRunEvent } from "../webhooks/emit";
 import { deliverDue } from "../webhooks/deliver";
 import { looksDue, takeLook } from "./adaptive";
@@ -678,15 +679,18 @@ export class Worker {
           )
         : undefined;
       // The status and its webhook deliveries in one transaction: a run never ends without its event.
-      await this.prisma.$transaction(async (tx) => {
+      const ended = await this.prisma.$transaction(async (tx) => {
         const ended = await tx.run.updateMany({
           where: { id: runId, status: "running" },
           data: { status: allFailed ? "failed" : "completed", finishedAt: new Date(), ...(error ? { error } : {}) },
         });
-        if (!ended.count) return;
+        if (!ended.count) return false;
         await emitRunEvent(tx, runId, allFailed ? "run.failed" : "run.completed");
         if (!allFailed) await emitIfLabellingDone(tx, runId);
+        return true;
       });
+      // Its answers are final: intervals and result views are computed now, not when someone first opens them.
+      if (ended && !allFailed) void runSettled(this.prisma, runId);
     }
   }
 }

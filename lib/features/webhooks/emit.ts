@@ -64,10 +64,12 @@ export async function emitRunEvent(prisma: Db, runId: string, event: WebhookEven
   return hooks.length;
 }
 
-/** A text-to-image run whose images are all generated and labelled: "labelling.done" (once). */
-export async function emitIfLabellingDone(prisma: Db, runId: string): Promise<void> {
+/** A text-to-image run whose images are all generated and labelled: "labelling.done" (once). True when it is. */
+export async function emitIfLabellingDone(prisma: Db, runId: string): Promise<boolean> {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true, status: true } });
-  if (!run || run.modality !== "t2i" || run.status !== "completed") return;
+  if (!run || run.modality !== "t2i" || run.status !== "completed") return false;
   const open = await prisma.image.count({ where: { runId, labelStatus: { in: ["unlabelled", "leased"] } } });
-  if (open === 0 && (await prisma.image.count({ where: { runId } })) > 0) await emitRunEvent(prisma, runId, "labelling.done");
+  if (open !== 0 || (await prisma.image.count({ where: { runId } })) === 0) return false;
+  await emitRunEvent(prisma, runId, "labelling.done");
+  return true;
 }
