@@ -171,6 +171,14 @@ async function main() {
       ["run page: FAIntbench", `/runs/${ids.faint}`],
     ];
     for (const [, url] of pages) await timed(url);
+    // The floor: each page with nothing else in flight (median of 5), and how much it sends.
+    const quiet = new Map<string, { ms: number; kb: number }>();
+    for (const [name, url] of pages) {
+      const xs: number[] = [];
+      for (let i = 0; i < 5; i++) xs.push(await timed(url));
+      const kb = (await (await fetch(`${BASE}${url}`, { headers: { cookie } })).arrayBuffer()).byteLength / 1024;
+      quiet.set(name, { ms: pct(xs, 0.5), kb });
+    }
 
     // The launch of the paper preset: validated, estimated, created — planning continues in the background.
     const s = performance.now();
@@ -246,7 +254,8 @@ async function main() {
     const bound = CONCURRENCY / (LATENCY_MS / 1000);
     const rows = pages.map(([name]) => {
       const xs = lat.get(name)!;
-      return `| ${name} | ${xs.length} | ${pct(xs, 0.5).toFixed(0)} ms | ${pct(xs, 0.99).toFixed(0)} ms | ${Math.max(...xs).toFixed(0)} ms |`;
+      const q = quiet.get(name);
+      return `| ${name} | ${q ? `${q.ms.toFixed(0)} ms, ${q.kb.toFixed(0)} KiB` : "–"} | ${xs.length} | ${pct(xs, 0.5).toFixed(0)} ms | ${pct(xs, 0.99).toFixed(0)} ms | ${Math.max(...xs).toFixed(0)} ms |`;
     });
     const section = [
       SEPARATE_WORKER ? "## Pages under load, worker apart (`BENCH_WORKER=process npm run bench:pages`)" : "## Pages under load (`npm run bench:pages`)",
@@ -255,10 +264,10 @@ async function main() {
       "",
       `Launch of the paper preset through POST /api/v1/runs: **${launchMs.toFixed(0)} ms** (status ${run.status}; planning continues in the background). The run's throughput during the window: ${qps.toFixed(0)} q/s = **${(qps / bound).toFixed(3)} × C/L** (${bound.toFixed(0)} q/s).`,
       "",
-      "| page | requests | p50 | p99 | max |",
-      "|---|---|---|---|---|",
+      "| page | alone (p50, size) | requests under load | p50 | p99 | max |",
+      "|---|---|---|---|---|---|",
       ...rows,
-      `| live summary (${POLLERS} pollers, 1/s each) | ${polls.length} | ${pct(polls, 0.5).toFixed(0)} ms | ${pct(polls, 0.99).toFixed(0)} ms | ${Math.max(...polls).toFixed(0)} ms |`,
+      `| live summary (${POLLERS} pollers, 1/s each) | – | ${polls.length} | ${pct(polls, 0.5).toFixed(0)} ms | ${pct(polls, 0.99).toFixed(0)} ms | ${Math.max(...polls).toFixed(0)} ms |`,
       "",
       `Results page after the run was cancelled: ${resultsMs.toFixed(0)} ms; its intervals for the quick run (2 models, 12,160 queries each; 1,000 resamples): ${cold.toFixed(0)} ms computed, ${warm.toFixed(0)} ms cached.`,
       "",

@@ -2,15 +2,27 @@
 // would otherwise recompute the same counts (and scores) over every row. Readers of the same key within `maxAgeMs`
 // share one result — the one in flight, or one at most that old. Per process, bounded; results are never older than
 // their key's age limit, so a page is at most that stale.
-const entries = new Map<string, { at: number; value: Promise<unknown> }>();
+// Shared by every bundle of a Next process (route handlers and pages are bundled apart; forgetShared must reach both).
+const gs = globalThis as unknown as { __fofShared?: Map<string, { at: number; maxAgeMs: number; value: Promise<unknown> }> };
+const entries = (gs.__fofShared ??= new Map());
 const MAX_KEYS = 500;
 
-export function shared<T>(key: string, maxAgeMs: number, compute: () => Promise<T>): Promise<T> {
+/**
+ * `maxAgeMs` may depend on the value: a finished run's summary stays valid longer than a live one's. While a value
+ * is computed, readers of its key join that computation; its age limit counts from when it started.
+ */
+export function shared<T>(key: string, maxAgeMs: number | ((value: T) => number), compute: () => Promise<T>): Promise<T> {
   const now = Date.now();
   const hit = entries.get(key);
-  if (hit && now - hit.at < maxAgeMs) return hit.value as Promise<T>;
+  if (hit && now - hit.at < hit.maxAgeMs) return hit.value as Promise<T>;
   const value = compute();
-  entries.set(key, { at: now, value });
+  const entry = { at: now, maxAgeMs: typeof maxAgeMs === "number" ? maxAgeMs : Number.POSITIVE_INFINITY, value };
+  entries.set(key, entry);
+  if (typeof maxAgeMs === "function")
+    value.then(
+      (v) => (entry.maxAgeMs = maxAgeMs(v)),
+      () => undefined,
+    );
   // A failure is not kept: the next reader tries again.
   value.catch(() => {
     if (entries.get(key)?.value === value) entries.delete(key);

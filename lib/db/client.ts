@@ -16,14 +16,27 @@ const g = globalThis as unknown as { __fofPrisma?: PrismaClient };
  * on stderr at exit, for the benchmarks). Transactions count their BEGIN and COMMIT.
  */
 const sqlStats = { statements: 0, transactions: 0 };
+/** Per statement text: how often and how long (FOF_SQL_STATS=2 also prints the 25 costliest at exit: what to index or cache). */
+const sqlTimes = new Map<string, { n: number; ms: number }>();
 type AdapterFactory = { connect(): Promise<unknown>; provider: string; adapterName: string };
 function counted<T extends AdapterFactory>(factory: T): T {
-  if (process.env.FOF_SQL_STATS !== "1") return factory;
+  if (process.env.FOF_SQL_STATS !== "1" && process.env.FOF_SQL_STATS !== "2") return factory;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const wrap = (q: any) => {
     for (const m of ["queryRaw", "executeRaw"]) {
       const f = q[m].bind(q);
-      q[m] = (...a: unknown[]) => (sqlStats.statements++, f(...a));
+      q[m] = (...a: unknown[]) => {
+        sqlStats.statements++;
+        if (process.env.FOF_SQL_STATS !== "2") return f(...a);
+        const t0 = performance.now();
+        const sql = String((a[0] as { sql?: string })?.sql ?? "").slice(0, 240);
+        return (f(...a) as Promise<unknown>).finally(() => {
+          const e = sqlTimes.get(sql) ?? { n: 0, ms: 0 };
+          e.n++;
+          e.ms += performance.now() - t0;
+          sqlTimes.set(sql, e);
+        });
+      };
     }
     if (q.startTransaction) {
       const start = q.startTransaction.bind(q);
@@ -39,8 +52,12 @@ function counted<T extends AdapterFactory>(factory: T): T {
   factory.connect = async () => wrap(await connect());
   return factory;
 }
-if (process.env.FOF_SQL_STATS === "1")
-  process.once("exit", () => process.stderr.write(`${JSON.stringify({ sqlStats, maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`));
+if (process.env.FOF_SQL_STATS === "1" || process.env.FOF_SQL_STATS === "2")
+  process.once("exit", () => {
+    const costliest = [...sqlTimes].sort((x, y) => y[1].ms - x[1].ms).slice(0, 25);
+    for (const [sql, e] of costliest) process.stderr.write(`${e.ms.toFixed(0).padStart(8)} ms ${String(e.n).padStart(7)} × ${sql.replace(/\s+/g, " ")}\n`);
+    process.stderr.write(`${JSON.stringify({ sqlStats, maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+  });
 
 /**
  * SQLite: every connection waits up to FOF_DB_BUSY_TIMEOUT_MS for another writer (SQLite's busy timeout) instead of

@@ -14,6 +14,7 @@ import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { dialectOf, jsonTextSql } from "../../db/dialect";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
 import { shared } from "../../core/shared";
+import { isLive } from "../../core/run-status";
 import { keysetPage, keysetQuery } from "../../core/keyset";
 import { TOTAL_MAX_AGE_MS } from "../runs/items";
 
@@ -126,7 +127,21 @@ export async function assertFactOrFairRun(prisma: PrismaClient, runId: string) {
 export async function runDetailed(prisma: PrismaClient, runId: string, opts: ScoreOptions = {}): Promise<DetailedGroupResult[]> {
   await assertFactOrFairRun(prisma, runId);
   await assertOneClassifier(prisma, [runId]);
-  return detailedGroups(await aggregatedRecords(prisma, runId, opts), opts.profile ?? DEFAULT_PROFILE);
+  return detailedGroups(await settledAggregates(prisma, runId, opts), opts.profile ?? DEFAULT_PROFILE);
+}
+
+/** How long an ended language-model run's aggregates are reused (they change only when it is steered: forgetShared). */
+const SETTLED_AGGREGATES_MS = 10_000;
+
+/**
+ * aggregatedRecords, reused across pages for a language-model run that has ended: every page that shows its scores
+ * (run page, Results, compare, report) would otherwise re-aggregate every answer (tens of ms of synchronous SQLite
+ * each on a quick run). A live run's and a text-to-image run's (labels keep changing) are read fresh.
+ */
+async function settledAggregates(prisma: PrismaClient, runId: string, opts: ScoreOptions): Promise<AnswerRecord[]> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true, status: true } });
+  if (!run || run.modality !== "llm" || isLive(run.status)) return aggregatedRecords(prisma, runId, opts);
+  return shared(`aggregates|${runId}|${JSON.stringify(opts)}`, SETTLED_AGGREGATES_MS, () => aggregatedRecords(prisma, runId, opts));
 }
 
 /** Scores per group of a run (aggregated in SQL; equal to scoreGroups over runRecords). */

@@ -158,7 +158,20 @@ function liveScores(prisma: PrismaClient, runId: string, status: string, opts: P
   return live ? shared(`scores|${runId}|${JSON.stringify(opts)}`, LIVE_SCORES_MS, () => runScores(prisma, runId, opts)) : runScores(prisma, runId, opts);
 }
 
-/** runSummary for pollers: readers of the same run and options within SUMMARY_SHARE_MS share one computation. */
+/**
+ * A language-model run that has ended changes only when someone steers it (a retry, a new budget: forgetShared), so
+ * its summary — counts over every row, its scores — is shared longer; a text-to-image run's labels keep arriving.
+ */
+const SETTLED_SHARE_MS = 10_000;
+
+/**
+ * runSummary for pollers and the run page: readers of the same run and options within SUMMARY_SHARE_MS (an ended
+ * language-model run: SETTLED_SHARE_MS) share one computation.
+ */
 export function sharedRunSummary(prisma: PrismaClient, runId: string, opts: Parameters<typeof runSummary>[2] = {}) {
-  return shared(`summary|${runId}|${JSON.stringify(opts)}`, SUMMARY_SHARE_MS, () => runSummary(prisma, runId, opts));
+  return shared(
+    `summary|${runId}|${JSON.stringify(opts)}`,
+    (s) => (s && s.modality === "llm" && !isLive(s.status) ? SETTLED_SHARE_MS : SUMMARY_SHARE_MS),
+    () => runSummary(prisma, runId, opts),
+  );
 }
