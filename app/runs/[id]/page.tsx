@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
-import { runSummary, sharedRunSummary } from "@/lib/features/results/summary";
+import { pageRunSummary } from "@/lib/features/results/summary";
 import { suiteOf } from "@/lib/suites";
 import { resultParams } from "@/lib/suites/params";
 import { clientFilters, suiteFilters } from "@/lib/suites/filters";
@@ -31,11 +31,7 @@ export default async function RunPage({
   const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const id = (await params).id;
-  // A language-model run's page shares its summary with the run's pollers (one computation serves them all; a live
-  // page polls anyway). A text-to-image run's is read fresh: labels and reviews made a moment ago must show.
-  const head = await db().run.findUnique({ where: { id }, select: { modality: true } });
-  if (!head) notFound();
-  const summary = head.modality === "llm" ? await sharedRunSummary(db(), id) : await runSummary(db(), id);
+  const summary = await pageRunSummary(db(), id);
   if (!summary) notFound();
   const suite = suiteOf(summary.suite.id);
   const owner = await runHeader(db(), id);

@@ -175,3 +175,13 @@ export function sharedRunSummary(prisma: PrismaClient, runId: string, opts: Para
     () => runSummary(prisma, runId, opts),
   );
 }
+
+/**
+ * The run page's summary: a language-model run's is shared with the run's pollers (one computation serves them all;
+ * a live page polls anyway); a text-to-image run's is read fresh, so labels and reviews made a moment ago show.
+ */
+export async function pageRunSummary(prisma: PrismaClient, runId: string) {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true } });
+  if (!run) return null;
+  return run.modality === "llm" ? sharedRunSummary(prisma, runId) : runSummary(prisma, runId);
+}
