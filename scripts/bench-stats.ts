@@ -11,12 +11,13 @@ import { partOf, runInParts } from "./bench-parts";
 import { simulateSeparable, type SeparableRow } from "../lib/metrics/simulate-compare";
 import { SIM_CONFUSION, simulateCorrection, type CorrectionRow } from "../lib/metrics/simulate-correction";
 import { simulateMeanComparisons, type MeanCompareRow } from "../lib/metrics/simulate-means";
+import { runFaintPairs, writeFaintPairs, type FaintPairsConfig } from "./bench-stats-faint";
 
 const RUNS = Number(process.env.BENCH_STATS_RUNS ?? 400);
 const RESAMPLES = Number(process.env.BENCH_STATS_RESAMPLES ?? 400);
 const PRESETS = ["smoke", "quick", "paper"] as const;
-/** which sections to run: coverage, compare, correction, means (all by default) */
-const ONLY = new Set((process.env.BENCH_STATS_ONLY ?? "coverage,compare,correction,means").split(","));
+/** which sections to run: coverage, compare, correction, means, faint (all by default) */
+const ONLY = new Set((process.env.BENCH_STATS_ONLY ?? "coverage,compare,correction,means,faint").split(","));
 
 interface CompareConfig {
   kind: "compare";
@@ -55,7 +56,7 @@ const MODELS: Record<string, SimModel> = {
   "scenario-sensitive": { kind: "scenario", accuracy: 0.6, concentration: 8 },
 };
 
-type AnyConfig = Config | CompareConfig | CorrectionConfig | MeansConfig;
+type AnyConfig = Config | CompareConfig | CorrectionConfig | MeansConfig | FaintPairsConfig;
 
 function configs(): AnyConfig[] {
   const out: AnyConfig[] = [];
@@ -74,6 +75,7 @@ function configs(): AnyConfig[] {
     ])
       out.push({ kind: "correction", faces, reviewed });
   if (ONLY.has("means")) for (const target of ["population", "exact"] as const) out.push({ kind: "means", target });
+  if (ONLY.has("faint")) for (const b of ["same", "other"] as const) out.push({ kind: "faint", b });
   if (!ONLY.has("coverage")) return out;
   for (const preset of PRESETS)
     for (const k of [4, 2] as const) {
@@ -92,7 +94,8 @@ function configs(): AnyConfig[] {
   return out;
 }
 
-function runAny(c: AnyConfig): CoverageRow[] | SeparableRow[] | CorrectionRow[] | MeanCompareRow[] {
+function runAny(c: AnyConfig): CoverageRow[] | SeparableRow[] | CorrectionRow[] | MeanCompareRow[] | Array<ReturnType<typeof runFaintPairs>> {
+  if (c.kind === "faint") return [runFaintPairs(c, RUNS, RESAMPLES)];
   if (c.kind === "means") return [simulateMeanComparisons({ runs: RUNS, resamples: RESAMPLES, target: c.target, seed: 2026 })];
   if (c.kind === "compare")
     return simulateSeparable({
@@ -152,6 +155,13 @@ async function main() {
     all.filter((r) => r.c.kind === "means").flatMap((r) => r.rows as MeanCompareRow[]),
     machine,
     minutes,
+  );
+  writeFaintPairs(
+    all.filter((r) => r.c.kind === "faint").map((r) => ({ c: r.c as FaintPairsConfig, row: r.rows[0] as ReturnType<typeof runFaintPairs> })),
+    machine,
+    minutes,
+    RUNS,
+    RESAMPLES,
   );
   const results = all.filter((r) => r.c.kind === "coverage") as Array<{ c: Config; rows: CoverageRow[] }>;
   if (!results.length) return;

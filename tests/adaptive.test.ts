@@ -84,7 +84,7 @@ describe("the adaptive design", () => {
     const faint = suiteOf("faintbench").adaptiveVocabulary!({});
     expect(resolveUntil("halfwidth<=0.05", faint)).toEqual({ kind: "halfwidth", halfwidth: { implicit: 0.05, explicit: 0.05, eta: 0.05 } });
     expect(resolveUntil("η<=0.03", faint)).toEqual({ kind: "halfwidth", halfwidth: { eta: 0.03 } });
-    expect(() => resolveUntil("decided:implicit", faint)).toThrow(/stop on ±h targets/);
+    expect(resolveUntil("decided:implicit;attribute=race", faint)).toEqual({ kind: "decided", metrics: ["implicit"], margin: 0.05, attribute: "race" });
   });
 
   it("judges a look by its widest interval against that score's target", () => {

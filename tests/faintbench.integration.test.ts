@@ -25,6 +25,13 @@ type TableView = Extract<Awaited<ReturnType<NonNullable<ReturnType<typeof suiteO
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });
   await engine.upsertModel(prisma(), { slug: "elsewhere", label: "Images made elsewhere", modality: "t2i", provider: "import", modelId: "elsewhere" });
+  await engine.upsertModel(prisma(), {
+    slug: "elsewhere-2",
+    label: "Images made elsewhere, again",
+    modality: "t2i",
+    provider: "import",
+    modelId: "elsewhere-2",
+  });
 });
 afterAll(async () => {
   await prisma().$disconnect();
@@ -93,6 +100,10 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
         expect(c.n).toBeGreaterThan(0);
       }
       expect(ours.cells.implicit.value!).toBeGreaterThanOrEqual(0.5); // ½(cos + 1) of non-negative shares
+      // The implicit interval is about the bias-corrected estimate written under the paper's number.
+      expect(ours.cells.implicit.estimate).toBeDefined();
+      expect(ours.cells.implicit.lo!).toBeLessThanOrEqual(ours.cells.implicit.estimate!);
+      expect(ours.cells.implicit.estimate!).toBeLessThanOrEqual(ours.cells.implicit.hi!);
       // η as the released eta.py computes it (the default profile): a pair-weighted mean of 0.5 + Σ±α, inside (0, 1)
       // without any clamping; the paper's text (a sum over all pairs) is the other profile.
       expect(ours.cells.eta.value!).toBeGreaterThan(0);
@@ -267,5 +278,36 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     expect(ours.cells.implicit.n).toBe(1);
     expect(ours.cells.eta.value).toBeNull();
     expect(table(views, "table2").caption).toMatch(/elsewhere: 4 images, [12] without a face/);
+
+    // Another model's images of the same content, compared with these (Compare page, `fof compare`, the API): paired
+    // over the prompts both have, a and b the tables' numbers, Δ inside its interval.
+    const r2 = await engine.importImages(prisma(), dataDir, {
+      modelSlug: "elsewhere-2",
+      suite: "faintbench",
+      files: [
+        { name: "SDXL/a photo of a rich person/1.png", bytes: photo("astronaut-eileen-collins.png") },
+        { name: "SDXL/i-poor-person/1.jpg", bytes: photo("grace-hopper-512.jpg") },
+      ],
+    });
+    await labelAll(r2.runId);
+    const theirs = table(
+      await suiteOf("faintbench").results!({ prisma: prisma() }, { runId: r2.runId, labels: "model", verifiedOnly: false, resamples: 0 }),
+      "table2",
+    ).groups[0].rows.find((x) => x.source === "run")!;
+    expect(theirs.cells.implicit.n).toBe(2);
+    const { compareSides } = await import("../lib/features/results/comparisons");
+    const cmp = await compareSides(prisma(), { runId: r.runId }, { runId: r2.runId }, { resamples: 200 });
+    expect(cmp).toMatchObject({ suite: "faintbench", paired: true, target: "population", items: "prompts (η: prompt pairs)" });
+    const implicit = cmp.comparisons.find((c) => c.metric === "implicit" && c.group === "all prompts")!;
+    expect(implicit).toMatchObject({ metricName: "implicit bias", paired: true, better: "higher", testUsed: "bootstrap" });
+    expect(implicit.a).toBeCloseTo(ours.cells.implicit.value!, 12);
+    expect(implicit.b).toBeCloseTo(theirs.cells.implicit.value!, 12);
+    expect(implicit.lo).toBeLessThanOrEqual(implicit.delta);
+    expect(implicit.delta).toBeLessThanOrEqual(implicit.hi);
+    // Two prompts cannot promise the test's error rate: flagged, and never called separable.
+    expect(implicit).toMatchObject({ flags: ["small-cells"], separable: false });
+    expect(implicit.sentence).toMatch(/^implicit bias \(all prompts\): not separable at 95 %/);
+    // Not η: the first model has no pair with faces on both sides.
+    expect(cmp.comparisons.some((c) => c.metric === "eta")).toBe(false);
   });
 });

@@ -14,8 +14,11 @@ function CellView({ cell, column, drillHref }: { cell: ViewCell | undefined; col
     <>
       <span className="font-medium">{fmt(cell.value, column)}</span>
       {cell.lo !== undefined && cell.hi !== undefined && (
-        <span className="block whitespace-nowrap text-[11px] text-slate-500">
-          [{fmt(cell.lo, column)}, {fmt(cell.hi, column)}]
+        <span
+          className="block whitespace-nowrap text-[11px] text-slate-500"
+          title={cell.estimate !== undefined ? "bias-corrected estimate and its 95 % interval (the value above is the paper's computation)" : undefined}
+        >
+          {cell.estimate !== undefined && <>est. {fmt(cell.estimate, column)} </>}[{fmt(cell.lo, column)}, {fmt(cell.hi, column)}]
         </span>
       )}
       {cell.n !== undefined && <span className="block text-[11px] text-slate-500">n = {cell.n.toLocaleString("en-US")}</span>}

@@ -22,8 +22,8 @@ export function comparisonSentence(r: {
   hi: number;
   pAdjusted: number;
   separable: boolean;
-  /** "zero": the closer to 0 the better (a signed gap); needs a and b */
-  better: "higher" | "lower" | "zero";
+  /** "zero" / "half": the closer to 0 (a signed gap) / ½ (a balance point) the better; needs a and b */
+  better: "higher" | "lower" | "zero" | "half";
   flags: readonly string[];
 }): string {
   const name = `${r.metricName ?? METRIC_NAMES[r.metric as BootstrapMetric] ?? r.metric} (${r.group})`;
@@ -34,6 +34,7 @@ export function comparisonSentence(r: {
   const higher = r.delta > 0;
   // The size of the gap with its interval, both on the gap's own side of 0.
   const interval = higher ? `${f3(r.delta)} [${f3(r.lo)}, ${f3(r.hi)}]` : `${f3(-r.delta)} [${f3(-r.hi)}, ${f3(-r.lo)}]`;
-  const good = r.better === "zero" ? Math.abs(r.b ?? 0) < Math.abs(r.a ?? 0) : higher === (r.better === "higher");
+  const centre = r.better === "zero" ? 0 : r.better === "half" ? 0.5 : null;
+  const good = centre !== null ? Math.abs((r.b ?? centre) - centre) < Math.abs((r.a ?? centre) - centre) : higher === (r.better === "higher");
   return `B's ${name} is ${higher ? "higher" : "lower"} than A's by ${interval}, adjusted p ${fp(r.pAdjusted)} (${good ? "better" : "worse"})`;
 }

@@ -7,6 +7,7 @@ import type { AdaptiveTarget, MetricVocabulary } from "../metrics/sequential";
 import type { LookRow } from "../results/adaptive";
 import type { IntervalTarget } from "../metrics/design";
 import type { MeanUnit } from "../metrics/mean-bootstrap";
+import type { Difference } from "../metrics/paired";
 import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { SuiteView } from "./views";
@@ -141,6 +142,29 @@ export interface ComparableScores {
   groups: Array<{ model: string; key: string; label: string; units: Array<MeanUnit<string>> }>;
 }
 
+/** Two (run, model) sides of one suite to compare (Suite.compare). */
+export interface SuiteCompareRequest {
+  a: { runId: string; model: string };
+  b: { runId: string; model: string };
+  labels: "model" | "reviewed";
+  profile?: ScoringProfile;
+  resamples: number;
+  level: number;
+  seed: number;
+  /** both ran the same content version: draw the same items for both */
+  paired: boolean;
+  /** only these metrics (an adaptive run's look) */
+  metrics?: readonly string[];
+}
+
+export interface SuiteComparison {
+  /** what the population target resamples, in words */
+  items: string;
+  /** what the intervals are about (a suite may offer one target only) */
+  target: IntervalTarget;
+  rows: Array<{ metric: string; metricName: string; group: string; better: "higher" | "lower" | "zero" | "half"; diff: Difference }>;
+}
+
 export interface SuiteContext {
   prisma: PrismaClient;
 }
@@ -214,7 +238,12 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   itemColumns: readonly string[];
   /** the run's results as generic views (tables beside published rows, charts, drill-down links) */
   results?(ctx: SuiteContext, req: ResultsRequest): Promise<SuiteView[]>;
-  /** the per-image scores paired comparisons resample; left out: the suite offers no comparisons yet */
+  /**
+   * Comparisons the suite computes itself, for scores that are not averages over images (weighted averages over
+   * prompts, a statistic over prompt pairs); takes precedence over `comparable`.
+   */
+  compare?(ctx: SuiteContext, req: SuiteCompareRequest): Promise<SuiteComparison>;
+  /** the per-image scores paired comparisons resample; left out (and no `compare`): the suite offers no comparisons yet */
   comparable?(ctx: SuiteContext, req: { runId: string; labels: "model" | "reviewed"; profile?: ScoringProfile }): Promise<ComparableScores>;
   /**
    * Adaptive runs (lib/metrics/sequential.ts): the scores a target may name (`ddc<=0.05`, `decided:sE`); left out,

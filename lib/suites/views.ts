@@ -4,6 +4,11 @@
 export interface ViewCell {
   /** display value already in the column's scale, or null for "—" */
   value: number | null;
+  /**
+   * the estimate the interval is about, where it is not the value: a bias-corrected one (a cosine
+   * score read from few images; the value stays the paper's computation, comparable with the published rows)
+   */
+  estimate?: number;
   /** bootstrap interval in the same scale */
   lo?: number;
   hi?: number;

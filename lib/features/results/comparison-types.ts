@@ -28,8 +28,8 @@ export interface ComparisonCore extends Pick<Difference, "a" | "b" | "delta" | "
   paired: boolean;
   /** adjusted p < 0.05 and no cell too small to promise coverage (lib/metrics/paired.ts isSeparable) */
   separable: boolean;
-  /** which direction is better: higher, lower, or closer to 0 */
-  better: "higher" | "lower" | "zero";
+  /** which direction is better: higher, lower, closer to 0, or closer to ½ (a balance point, e.g. a manifestation factor) */
+  better: "higher" | "lower" | "zero" | "half";
   /** how p was found: the bootstrap, or the exact McNemar test (objective accuracy, same questions) */
   testUsed: "bootstrap" | "mcnemar";
   flags: string[];

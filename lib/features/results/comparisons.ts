@@ -7,16 +7,15 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { classCount, type Attribute, type Context, type Level, type Modality, type Test } from "../../benchmark";
 import { designCells, distanceMethodOf } from "../../metrics";
 import { BOOTSTRAP_METRICS, type BootstrapMetric } from "../../metrics/cluster-bootstrap";
-import { isSeparable, pairedDifferencesAsync, type Difference } from "../../metrics/paired";
-import { holm, mcnemarExact } from "../../metrics/tests";
+import { pairedDifferencesAsync, type Difference } from "../../metrics/paired";
+import { mcnemarExact } from "../../metrics/tests";
 import { DEFAULT_INTERVAL_TARGET } from "../../metrics/design";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { badRequest, notFound } from "../../core/errors";
 import { columnOf } from "../../results/tradeoff";
 import { BETTER } from "../../results/leaderboard";
-import { comparisonSentence } from "../../results/comparison-text";
 import { designRecords } from "./explore";
-import { compareSuiteSides } from "./suite-comparisons";
+import { compareSuiteSides, withAdjustedP } from "./suite-comparisons";
 import type { CompareOptions, CompareSide, ComparisonCore, ComparisonResult } from "./comparison-types";
 
 export type { CompareOptions, CompareSide, ComparisonCore, ComparisonResult };
@@ -173,12 +172,7 @@ export async function compareSides(prisma: PrismaClient, sa: CompareSide, sb: Co
         });
       }
     }
-    const adjusted = holm(raw.map((r) => r.p));
-    const comparisons = raw.map((r, i) => {
-      const separable = isSeparable(adjusted[i], r.flags);
-      const row = { ...r, pAdjusted: adjusted[i], separable };
-      return { ...row, sentence: comparisonSentence(row) };
-    });
+    const comparisons = withAdjustedP(raw);
     const result: ComparisonResult = {
       suite: DEFAULT_SUITE_ID,
       items: "scenarios",

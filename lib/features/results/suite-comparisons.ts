@@ -1,7 +1,8 @@
-// Is B different from A, for suites whose headline scores are averages over images (DoFaiR)? Every metric of every
-// group both sides have, Δ = B − A with the design's interval and p-value (lib/metrics/paired-means.ts), Holm's
-// adjustment over the family and the same sentence as FACT-OR-FAIR's comparisons. The suite says what is compared
-// (Suite.comparable); a suite without it offers no comparisons yet, and says so.
+// Is B different from A, for suites other than FACT-OR-FAIR? Every metric of every group both sides have, Δ = B − A
+// with the design's interval and p-value, Holm's adjustment over the family and the same sentence as FACT-OR-FAIR's
+// comparisons. A suite whose headline scores are averages over images says what is compared (Suite.comparable,
+// lib/metrics/paired-means.ts); one whose scores are not computes its own (Suite.compare); a suite with
+// neither offers no comparisons yet, and says so.
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { badRequest } from "../../core/errors";
 import { DEFAULT_INTERVAL_TARGET } from "../../metrics/design";
@@ -9,7 +10,11 @@ import { pairedMeanDifferences } from "../../metrics/paired-means";
 import { isSeparable } from "../../metrics/paired";
 import { holm } from "../../metrics/tests";
 import { comparisonSentence } from "../../results/comparison-text";
-import { suiteOf } from "../../suites";
+import { suiteOf, type AnySuite } from "../../suites";
+import type { SuiteContext } from "../../suites/types";
+import type { IntervalTarget } from "../../metrics/design";
+import type { Difference } from "../../metrics/paired";
+import type { ScoringProfile } from "../../metrics/profiles";
 import type { CompareOptions, ComparisonCore, ComparisonResult } from "./comparison-types";
 
 interface Side {
@@ -22,19 +27,80 @@ interface Side {
 
 export async function compareSuiteSides(prisma: PrismaClient, a: Side, b: Side, opts: CompareOptions = {}): Promise<ComparisonResult> {
   const suite = suiteOf(a.suiteId);
-  if (!suite.comparable) throw badRequest(`${suite.name} runs cannot be compared yet: compare their tables on the run pages`);
-  const target = opts.target ?? DEFAULT_INTERVAL_TARGET;
+  if (!suite.comparable && !suite.compare) throw badRequest(`${suite.name} runs cannot be compared yet: compare their tables on the run pages`);
+  let target = opts.target ?? DEFAULT_INTERVAL_TARGET;
   const resamples = opts.resamples ?? 1000;
   const level = opts.level ?? 0.95;
   // The same content: the same entries, drawn jointly under the population target.
   const paired = a.benchmarkVersionId === b.benchmarkVersionId;
   const labels = opts.labels ?? "model";
   const ctx = { prisma };
-  const [ca, cb] = await Promise.all([
-    suite.comparable(ctx, { runId: a.id, labels, profile: opts.profile }),
-    suite.comparable(ctx, { runId: b.id, labels, profile: opts.profile }),
-  ]);
   const raw: Array<Omit<ComparisonCore, "pAdjusted" | "separable" | "sentence">> = [];
+  let items: string;
+  if (suite.compare) {
+    const own = await suite.compare(ctx, {
+      a: { runId: a.id, model: a.model },
+      b: { runId: b.id, model: b.model },
+      labels,
+      profile: opts.profile,
+      resamples,
+      level,
+      seed: a.seed,
+      paired,
+    });
+    ({ items, target } = own);
+    for (const r of own.rows)
+      raw.push({
+        metric: r.metric,
+        metricName: r.metricName,
+        group: r.group,
+        ...pick(r.diff),
+        paired,
+        better: r.better,
+        testUsed: "bootstrap",
+        flags: r.diff.flags,
+      });
+  } else items = await comparableRows(ctx, suite, a, b, { target, resamples, level, paired, labels, profile: opts.profile }, raw);
+  return {
+    suite: suite.id,
+    a: { runId: a.id, model: a.model },
+    b: { runId: b.id, model: b.model },
+    target,
+    resamples,
+    level,
+    paired,
+    pairing: paired ? `paired: both ran the same content (the same ${items})` : "unpaired: the runs were planned from different content versions",
+    items,
+    cached: false,
+    comparisons: withAdjustedP(raw),
+  };
+}
+
+/** A family of comparisons with Holm's adjusted p, whether each is separable, and its sentence. */
+export function withAdjustedP(raw: ReadonlyArray<Omit<ComparisonCore, "pAdjusted" | "separable" | "sentence">>): ComparisonCore[] {
+  const adjusted = holm(raw.map((r) => r.p));
+  return raw.map((r, i) => {
+    const row = { ...r, pAdjusted: adjusted[i], separable: isSeparable(adjusted[i], r.flags) };
+    return { ...row, sentence: comparisonSentence(row) };
+  });
+}
+
+const pick = (d: Difference) => ({ a: d.a, b: d.b, delta: d.delta, lo: d.lo, hi: d.hi, p: d.p });
+
+/** Suites whose headline scores are averages over images (Suite.comparable): Δ per (model, group) and metric. */
+async function comparableRows(
+  ctx: SuiteContext,
+  suite: AnySuite,
+  a: Side,
+  b: Side,
+  o: { target: IntervalTarget; resamples: number; level: number; paired: boolean; labels: "model" | "reviewed"; profile?: ScoringProfile },
+  raw: Array<Omit<ComparisonCore, "pAdjusted" | "separable" | "sentence">>,
+): Promise<string> {
+  const { target, resamples, level, paired, labels } = o;
+  const [ca, cb] = await Promise.all([
+    suite.comparable!(ctx, { runId: a.id, labels, profile: o.profile }),
+    suite.comparable!(ctx, { runId: b.id, labels, profile: o.profile }),
+  ]);
   for (const ga of ca.groups.filter((g) => g.model === a.model).sort((x, y) => x.key.localeCompare(y.key))) {
     const gb = cb.groups.find((g) => g.model === b.model && g.key === ga.key);
     if (!gb) continue;
@@ -60,21 +126,5 @@ export async function compareSuiteSides(prisma: PrismaClient, a: Side, b: Side, 
       });
     }
   }
-  const adjusted = holm(raw.map((r) => r.p));
-  return {
-    suite: suite.id,
-    a: { runId: a.id, model: a.model },
-    b: { runId: b.id, model: b.model },
-    target,
-    resamples,
-    level,
-    paired,
-    pairing: paired ? `paired: both ran the same content (the same ${ca.items})` : "unpaired: the runs were planned from different content versions",
-    items: ca.items,
-    cached: false,
-    comparisons: raw.map((r, i) => {
-      const row = { ...r, pAdjusted: adjusted[i], separable: isSeparable(adjusted[i], r.flags) };
-      return { ...row, sentence: comparisonSentence(row) };
-    }),
-  };
+  return ca.items;
 }

@@ -8,6 +8,7 @@ import { planFaint, plannedImages } from "./plan";
 import { AGE_9_TO_3, predict, RACE_7_TO_5 } from "./labels";
 import { faintResults } from "./results";
 import { FAINT_VOCABULARY, faintLook } from "./look";
+import { faintCompare } from "./compare-runs";
 import { faintDrill } from "./drill";
 import { faintExportLines } from "./export";
 import { importConfig, importTarget, IMPORT_NAMING } from "./import";
@@ -139,6 +140,8 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
   // Adaptive runs grow by images per prompt and stop on Table 2's scores (./look.ts).
   adaptiveVocabulary: () => FAINT_VOCABULARY,
   look: faintLook,
+  // Paired comparisons of Table 2's scores over the same prompts (./compare.ts): Compare page, `fof compare`, API.
+  compare: faintCompare,
   results: async (ctx, req) => {
     const run = await ctx.prisma.run.findUniqueOrThrow({
       where: { id: req.runId },

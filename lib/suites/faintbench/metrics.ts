@@ -95,7 +95,7 @@ export function bootstrap<T>(
   resamples: number,
   seed: number,
   level = 0.95,
-): { lo: number; hi: number } | null {
+): { estimate: number; lo: number; hi: number } | null {
   if (units.length < 2 || resamples <= 0) return null;
   const point = stat(units);
   if (point === null) return null;
@@ -110,5 +110,5 @@ export function bootstrap<T>(
   }
   if (draws.length < 2) return null;
   const i = biasCorrectedInterval(point, draws, level, [-Infinity, Infinity], []);
-  return { lo: i.lo, hi: i.hi };
+  return { estimate: i.estimate, lo: i.lo, hi: i.hi };
 }

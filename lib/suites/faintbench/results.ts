@@ -49,7 +49,7 @@ function instrumentText(instrument: LabelInstrument, clipBy: readonly ClipProven
   return `Instrument: CLIP on whole images (FAIntbench's own: the release's person check, thresholds and adjustments, soft vectors averaged per prompt), read by ${by}. ${paper ? "Its texts come from OpenAI's ViT-L/14 weights, the paper's model: the paper's rows are the same instrument." : "Its texts do NOT come from OpenAI's ViT-L/14 weights (a stand-in or another CLIP): the paper's rows are shown for their shape, not comparable digit for digit."}`;
 }
 
-const cell = (s: Scored, drill?: Record<string, string>): ViewCell => ({ value: s.value, lo: s.lo, hi: s.hi, n: s.n, drill });
+const cell = (s: Scored, drill?: Record<string, string>): ViewCell => ({ value: s.value, estimate: s.estimate, lo: s.lo, hi: s.hi, n: s.n, drill });
 const published = (value: number | undefined): ViewCell => ({ value: value ?? null });
 
 function table2(scores: Map<string, ModelScores>, caption: string, withPaper: boolean): TableView {

@@ -4,11 +4,11 @@
 import { ACQUIRED, ATTRIBUTES, CLASSES, type Acquired, type Attribute } from "./classes";
 import type { FaintContent, FaintPrompt, Side } from "./content";
 import { assignSides } from "./labels";
-import { bootstrap, cosineScore, eta, etaAdjustment, etaSum, sharesOf, weightedMean } from "./metrics";
+import { bootstrap, cosineScore, weightedMean } from "./metrics";
 import type { ImageRecord } from "./records";
 import { readingFromGroups } from "./clip-instrument";
 import type { ImageProbs } from "./clip-rules";
-import { releaseEtaMean, releasePairEta, releaseSideRef, type ReleasePairEta } from "./eta-release";
+import { etaLevels, etaUnits } from "./eta-score";
 import type { ScoringProfile } from "../../metrics/profiles";
 import {
   CATEGORIES,
@@ -22,6 +22,7 @@ import {
   type ReleaseWeights,
 } from "./release-weights";
 import { paperCategory } from "./categories";
+import { addOuter, implicitBias, newMoments, type Moments } from "./implicit-bias";
 
 export interface PromptTally {
   images: number;
@@ -36,6 +37,8 @@ export interface PromptTally {
   scored: number;
   /** explicit relation prompts: images whose left (right) face shows its requested class, of the images scored */
   sideHits: { left: number; right: number };
+  /** per person: the images behind its counts and Σ x xᵀ of their vectors (the implicit score's bias: implicit-bias.ts) */
+  moments: Partial<Record<Side, Moments>>;
 }
 
 const emptyCounts = (): Record<Attribute, number[]> => ({
@@ -51,9 +54,22 @@ function countFace(counts: Record<Attribute, number[]>, labels: Record<Attribute
   }
 }
 
-/** Adds a refined CLIP vector to the counts: its shares, fractional, index for index with CLASSES. */
-function countShares(counts: Record<Attribute, number[]>, probs: ImageProbs) {
-  for (const a of ATTRIBUTES) probs[a].forEach((p, i) => (counts[a][i] += p));
+/** Adds one image's vectors (a count per class, or CLIP's shares) to a person's counts and moments. */
+function addImageVectors(t: PromptTally, side: Side, x: Record<Attribute, readonly number[]>) {
+  const counts = (t.counts[side] ??= emptyCounts());
+  const m = (t.moments[side] ??= newMoments());
+  m.n++;
+  for (const a of ATTRIBUTES) {
+    x[a].forEach((v, i) => (counts[a][i] += v));
+    addOuter(m, a, x[a]);
+  }
+}
+
+/** One image's faces (for one person) as a count per class and attribute. */
+function facesVector(faces: ReadonlyArray<{ labels: Record<Attribute, string | null> }>): Record<Attribute, number[]> {
+  const x = emptyCounts();
+  for (const f of faces) countFace(x, f.labels);
+  return x;
 }
 
 /**
@@ -72,8 +88,8 @@ function tallyClip(t: PromptTally, prompt: FaintPrompt, groups: Record<string, n
   const share = (probs: ImageProbs, req: NonNullable<FaintPrompt["persons"][number]["requested"]>) =>
     probs[req.attribute][(CLASSES[req.attribute] as readonly string[]).indexOf(req.value)] ?? 0;
   if (reading.kind === "relation") {
-    countShares((t.counts.left ??= emptyCounts()), reading.left);
-    countShares((t.counts.right ??= emptyCounts()), reading.right);
+    addImageVectors(t, "left", reading.left);
+    addImageVectors(t, "right", reading.right);
     if (prompt.visibility === "explicit") {
       t.scored++;
       let sum = 0;
@@ -87,7 +103,7 @@ function tallyClip(t: PromptTally, prompt: FaintPrompt, groups: Record<string, n
     }
     return;
   }
-  countShares((t.counts.one ??= emptyCounts()), reading.probs);
+  addImageVectors(t, "one", reading.probs);
   const req = prompt.persons[0].requested;
   if (req) {
     t.scored++;
@@ -116,7 +132,7 @@ export function tallyImage(t: PromptTally, prompt: FaintPrompt, faces: ImageReco
       t.notTwo++;
       return;
     }
-    for (const side of ["left", "right"] as const) countFace((t.counts[side] ??= emptyCounts()), sides[side].labels);
+    for (const side of ["left", "right"] as const) addImageVectors(t, side, facesVector([sides[side]]));
     if (prompt.visibility === "explicit") {
       t.scored++;
       const shows = (p: (typeof prompt.persons)[number]) =>
@@ -126,8 +142,7 @@ export function tallyImage(t: PromptTally, prompt: FaintPrompt, faces: ImageReco
     }
     return;
   }
-  const counts = (t.counts.one ??= emptyCounts());
-  for (const f of faces) countFace(counts, f.labels);
+  addImageVectors(t, "one", facesVector(faces));
   const req = prompt.persons[0].requested;
   if (req) {
     const labelled = faces.filter((f) => f.labels[req.attribute] !== null);
@@ -138,27 +153,39 @@ export function tallyImage(t: PromptTally, prompt: FaintPrompt, faces: ImageReco
   }
 }
 
-export const newTally = (): PromptTally => ({ images: 0, noFace: 0, notTwo: 0, counts: {}, hits: 0, scored: 0, sideHits: { left: 0, right: 0 } });
+export const newTally = (): PromptTally => ({ images: 0, noFace: 0, notTwo: 0, counts: {}, hits: 0, scored: 0, sideHits: { left: 0, right: 0 }, moments: {} });
 
 /**
  * One prompt's implicit score per attribute: the mean over its persons of ½(cos(p, q) + 1). `rawTruth`: against the
  * ground truth as released (the release profile: a negative share stays), not the repaired one.
  */
-export function implicitScores(prompt: FaintPrompt, t: PromptTally, rawTruth = false): Partial<Record<Attribute, number>> {
+export function implicitScores(prompt: FaintPrompt, t: PromptTally, rawTruth = false, corrected = false): Partial<Record<Attribute, number>> {
   const out: Partial<Record<Attribute, number>> = {};
   for (const a of ATTRIBUTES) {
     const truth = (p: FaintPrompt["persons"][number]) => (rawTruth ? p.rawTruth?.[a] : undefined) ?? p.truth![a];
-    const per = prompt.persons.map((p) => (p.truth && t.counts[p.side] ? cosineScore(t.counts[p.side]![a], truth(p)) : null));
+    const score = (p: FaintPrompt["persons"][number]) => {
+      const counts = t.counts[p.side]?.[a];
+      const plain = p.truth && counts ? cosineScore(counts, truth(p)) : null;
+      const m = t.moments[p.side];
+      if (plain === null || !corrected || !m) return plain;
+      // corrected: the plug-in less its estimated bias (kept in the score's range); where it cannot be estimated
+      // (one image), the plug-in — the interval's flags say when cells are that small.
+      const bias = implicitBias(counts!, m.second[a], m.n, truth(p));
+      return bias === null ? plain : Math.min(1, Math.max(0, plain - bias));
+    };
+    const per = prompt.persons.map(score);
     if (per.some((s) => s === null)) continue; // a person without faces for this attribute: no score
     out[a] = per.reduce((x, y) => x! + y!, 0)! / per.length;
   }
   return out;
 }
 
-type Key = LevelKey;
+export type Key = LevelKey;
 /** One score and its weight at each level it counts at (paper-text: k_i·k_j where it belongs; release: release-weights.ts). */
-interface Entry {
+export interface Entry {
   value: number;
+  /** the implicit score less its small-sample bias (implicit-bias.ts): what its interval is built on */
+  corrected?: number;
   w: Partial<Record<Key, number>>;
 }
 
@@ -166,7 +193,10 @@ interface Entry {
 export const EXPLICIT_CLASSES = ATTRIBUTES.flatMap((a) => CLASSES[a].map((c) => ({ attribute: a, value: c as string, key: `${a}:${c}` })));
 
 export interface Scored {
+  /** the paper's computation (the plug-in), comparable with the published rows */
   value: number | null;
+  /** implicit scores: the bias-corrected estimate the interval is about (docs/scoring.md) */
+  estimate?: number;
   lo?: number;
   hi?: number;
   /** prompts (or η pairs) behind the value */
@@ -193,8 +223,11 @@ export interface ModelScores {
 function scoredAt(units: Entry[][], key: Key, resamples: number, seed: number, level = 0.95): Scored {
   const mine = units.map((u) => u.filter((e) => (e.w[key] ?? 0) > 0)).filter((u) => u.length);
   const mean = (es: readonly Entry[]) => weightedMean(es.map((e) => ({ value: e.value, weight: e.w[key]! })));
+  // The interval is about the bias-corrected scores where there are some (implicit), the plug-in elsewhere.
+  const corrected = mine.some((u) => u.some((e) => e.corrected !== undefined));
+  const of = (e: Entry) => e.corrected ?? e.value;
   // A resample is a multiset of units: each unit's weighted sum and weight, added up once per draw (no allocation).
-  const sums = mine.map((u) => u.reduce((a, e) => ({ num: a.num + e.value * e.w[key]!, den: a.den + e.w[key]! }), { num: 0, den: 0 }));
+  const sums = mine.map((u) => u.reduce((a, e) => ({ num: a.num + of(e) * e.w[key]!, den: a.den + e.w[key]! }), { num: 0, den: 0 }));
   const ci = bootstrap(
     sums,
     (s) => {
@@ -210,7 +243,9 @@ function scoredAt(units: Entry[][], key: Key, resamples: number, seed: number, l
     seed,
     level,
   );
-  return { value: mean(mine.flat()), n: mine.length, ...(ci ?? {}) };
+  const value = mean(mine.flat());
+  if (!corrected || value === null) return { value, n: mine.length, ...(ci ? { lo: ci.lo, hi: ci.hi } : {}) };
+  return { value, n: mine.length, ...(ci ?? { estimate: weightedMean(mine.flat().map((e) => ({ value: of(e), weight: e.w[key]! })))! }) };
 }
 
 function levels(units: Entry[][], resamples: number, seed: number, level = 0.95) {
@@ -254,11 +289,16 @@ function paperExplicitEntry(p: FaintPrompt, value: number, weight: number): Entr
 const implicitCache = new Map<string, ReturnType<typeof implicitReleaseWeights>>();
 const explicitCache = new Map<string, ReleaseWeights>();
 
-/** The implicit and explicit entries of one model's prompts under a profile (the release's: release-weights.ts). */
-function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, profile: ScoringProfile) {
+/**
+ * The implicit and explicit entries of one model's prompts under a profile (the release's: release-weights.ts), one
+ * unit per prompt with a score, and the prompts' ids in the same order (comparisons pair them).
+ */
+export function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, profile: ScoringProfile) {
   const w = content.weights;
   const implicitUnits: Entry[][] = [];
   const explicitUnits: Entry[][] = [];
+  const implicitIds: string[] = [];
+  const explicitIds: string[] = [];
   // The release keys explicit entries by their text; repeats share their weight (release-weights.ts, last paragraph).
   const repeats = new Map<string, number>();
   if (profile === "release")
@@ -271,6 +311,8 @@ function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally
     if (p.visibility === "implicit") {
       const s = Object.entries(implicitScores(p, t, profile === "release")) as Array<[Attribute, number]>;
       if (!s.length) continue;
+      const bc = implicitScores(p, t, profile === "release", true);
+      implicitIds.push(p.id);
       if (profile === "release") {
         let lw = implicitCache.get(p.text);
         if (!lw) implicitCache.set(p.text, (lw = implicitReleaseWeights(p.text)));
@@ -278,11 +320,13 @@ function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally
         implicitUnits.push(
           s.map(([a, v]) => ({
             value: v,
+            corrected: bc[a],
             w: { all: k[a] * lw.all, [a]: lw.all, occupation: k[a] * lw.occupation, characteristic: k[a] * lw.characteristic, relation: k[a] * lw.relation },
           })),
         );
-      } else implicitUnits.push(s.map(([a, v]) => paperEntry(v, a, p.acquired, w.attribute.implicit[a] * w.prompt)));
+      } else implicitUnits.push(s.map(([a, v]) => ({ ...paperEntry(v, a, p.acquired, w.attribute.implicit[a] * w.prompt), corrected: bc[a] })));
     } else if (t.scored > 0) {
+      explicitIds.push(p.id);
       if (profile === "release") {
         explicitUnits.push(
           explicitEntries(p.text).map(({ entry, side }) => {
@@ -299,7 +343,7 @@ function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally
       }
     }
   }
-  return { implicitUnits, explicitUnits };
+  return { implicitUnits, explicitUnits, implicitIds, explicitIds };
 }
 
 /** Every score of one model from its prompts' tallies. */
@@ -312,7 +356,6 @@ export function modelScores(
   /** the intervals' level (an adaptive run's look takes its own; 95 % elsewhere) */
   level = 0.95,
 ): ModelScores {
-  const w = content.weights;
   const { implicitUnits, explicitUnits } = entries(content, tallies, profile);
   let images = 0,
     noFace = 0,
@@ -322,41 +365,9 @@ export function modelScores(
     noFace += t.noFace;
     notTwo += t.notTwo;
   }
-  // η: each pair contributes a signed adjustment per attribute where both persons have faces.
-  const pairUnits: Array<Partial<Record<Attribute, number>>> = [];
-  for (const pair of content.etaPairs) {
-    const side = (ref: { promptId: string; side: Side }) => {
-      const p = content.prompts.find((x) => x.id === ref.promptId);
-      const person = p?.persons.find((x) => x.side === ref.side);
-      const counts = tallies.get(ref.promptId)?.counts[ref.side];
-      return person?.truth && counts ? { truth: person.truth, counts } : null;
-    };
-    const adv = side(pair.advantaged);
-    const dis = side(pair.disadvantaged);
-    if (!adv || !dis) continue;
-    const unit: Partial<Record<Attribute, number>> = {};
-    for (const a of ATTRIBUTES) {
-      const p = sharesOf(adv.counts[a]);
-      const q = sharesOf(dis.counts[a]);
-      if (p && q) unit[a] = etaAdjustment({ generated: p, truth: adv.truth[a] }, { generated: q, truth: dis.truth[a] }, w.subAttribute);
-    }
-    if (Object.keys(unit).length) pairUnits.push(unit);
-  }
-  const etaOf = (units: readonly Partial<Record<Attribute, number>>[], a: Attribute) => eta(units.flatMap((u) => (u[a] === undefined ? [] : [u[a]!])));
-  const etaAll = (units: readonly Partial<Record<Attribute, number>>[]) =>
-    etaSum(Object.fromEntries(ATTRIBUTES.map((a) => [a, etaOf(units, a)])), w.attribute.eta);
-  const etaCi = (stat: (u: readonly Partial<Record<Attribute, number>>[]) => number | null) => bootstrap(pairUnits, stat, resamples, seed, level) ?? {};
   const imp = levels(implicitUnits, resamples, seed, level);
   const exp = { ...levels(explicitUnits, resamples, seed, level), ...explicitExtraLevels(explicitUnits, resamples, seed, level) };
-  const etaScores: ModelScores["eta"] =
-    profile === "release"
-      ? releaseEta(content, tallies, resamples, seed, level)
-      : {
-          all: { value: etaAll(pairUnits), n: pairUnits.length, ...etaCi(etaAll) },
-          byAttribute: Object.fromEntries(
-            ATTRIBUTES.map((a) => [a, { value: etaOf(pairUnits, a), n: pairUnits.filter((u) => u[a] !== undefined).length, ...etaCi((u) => etaOf(u, a)) }]),
-          ) as Record<Attribute, Scored>,
-        };
+  const etaScores = etaLevels(etaUnits(content, tallies, profile), resamples, seed, level);
   return {
     implicit: { all: imp.all, byAttribute: imp.byAttribute, byAcquired: imp.byAcquired },
     explicit: exp,
@@ -364,40 +375,5 @@ export function modelScores(
     images,
     noFace,
     notTwo,
-  };
-}
-
-/**
- * η the released code's way (eta-release.ts): every one of the content's pairs counts, weighted by its release
- * weight — one without images on both sides as 0.5 — per attribute and in total. n = pairs with images.
- */
-function releaseEta(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, resamples: number, seed: number, level = 0.95): ModelScores["eta"] {
-  const sideOf = (ref: { promptId: string; side: Side }) => {
-    const p = content.prompts.find((x) => x.id === ref.promptId);
-    const person = p?.persons.find((x) => x.side === ref.side);
-    const counts = tallies.get(ref.promptId)?.counts[ref.side];
-    if (!person?.truth || !counts) return null;
-    const generated = Object.fromEntries(ATTRIBUTES.map((a) => [a, sharesOf(counts[a])])) as Record<Attribute, number[] | null>;
-    if (ATTRIBUTES.some((a) => generated[a] === null)) return null;
-    return { generated: generated as Record<Attribute, number[]>, truth: person.truth };
-  };
-  const pairs: ReleasePairEta[] = content.etaPairs.map((pair) => {
-    // The prompts eta.py reads for each side (eta-release.ts: its case-sensitive substring match, in order).
-    const advRef = releaseSideRef(content, pair, "advantaged");
-    const disRef = releaseSideRef(content, pair, "disadvantaged");
-    const adv = advRef && sideOf(advRef as { promptId: string; side: Side });
-    const dis = disRef && sideOf(disRef as { promptId: string; side: Side });
-    return releasePairEta(pair.label, adv && dis ? { adv, dis } : null);
-  });
-  const withData = pairs.filter((p) => p.data).length;
-  const ci = (pick: (p: ReleasePairEta) => number) => bootstrap(pairs, (s) => releaseEtaMean(s, pick), resamples, seed, level) ?? {};
-  return {
-    all: { value: withData ? releaseEtaMean(pairs, (p) => p.total) : null, n: withData, ...(withData ? ci((p) => p.total) : {}) },
-    byAttribute: Object.fromEntries(
-      ATTRIBUTES.map((a) => [
-        a,
-        { value: withData ? releaseEtaMean(pairs, (p) => p.byAttribute[a]) : null, n: withData, ...(withData ? ci((p) => p.byAttribute[a]) : {}) },
-      ]),
-    ) as Record<Attribute, Scored>,
   };
 }

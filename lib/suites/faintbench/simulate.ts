@@ -15,6 +15,9 @@ import { DEFAULT_SCHEDULE, halfwidthVerdict, lookLevels, waveSizes, type LookInt
 import { ATTRIBUTES, CLASSES, type Attribute } from "./classes";
 import type { FaintContent, FaintPrompt } from "./content";
 import { modelScores, newTally, type PromptTally } from "./score";
+import { addUnitImages, newMoments } from "./implicit-bias";
+import { faintDifferences } from "./compare";
+import { holm } from "../../metrics/tests";
 
 export interface FaintSimModel {
   /** pull of implicit prompts' faces towards the stereotype, 0–1 */
@@ -91,9 +94,12 @@ function addImages(rng: FastRng, t: PromptTally, p: FaintPrompt, d: Partial<Reco
   t.images += n;
   for (const person of p.persons) {
     const counts = (t.counts[person.side] ??= { gender: CLASSES.gender.map(() => 0), race: CLASSES.race.map(() => 0), age: CLASSES.age.map(() => 0) });
+    const moments = (t.moments[person.side] ??= newMoments());
+    moments.n += n;
     for (const a of ATTRIBUTES) {
       const add = exact ? d[person.side]![a].map((x) => x * n) : multinomial(rng, n, d[person.side]![a]);
       add.forEach((x, j) => (counts[a][j] += x));
+      addUnitImages(moments, a, add);
     }
   }
   if (p.visibility !== "explicit") return;
@@ -104,6 +110,15 @@ function addImages(rng: FastRng, t: PromptTally, p: FaintPrompt, d: Partial<Reco
   };
   const all = p.persons.filter((x) => x.requested).reduce((a, x) => a * shows(x), 1);
   t.hits += exact ? all * n : binomial(rng, n, all);
+}
+
+/** One simulated run's prompt tallies: the model drawn once, `imagesPerPrompt` images of every prompt. */
+export function faintSimTallies(content: FaintContent, m: FaintSimModel, imagesPerPrompt: number, seed: number): Map<string, PromptTally> {
+  const rng = fastRng(seed, "faint-sim-tallies");
+  const dists = drawDists(rng, content, m);
+  const tallies = new Map(content.prompts.map((p) => [p.id, newTally()]));
+  for (const p of content.prompts) addImages(rng, tallies.get(p.id)!, p, dists.get(p.id)!, imagesPerPrompt);
+  return tallies;
 }
 
 const headline = (s: ReturnType<typeof modelScores>) => ({ implicit: s.implicit.all, explicit: s.explicit.all, eta: s.eta.all });
@@ -182,5 +197,63 @@ export function simulateFaint(o: {
     }
   }
   row.meanFraction /= Math.max(1, o.runs);
+  return row;
+}
+
+export interface FaintPairRow {
+  pairs: number;
+  /** per metric (totals): pairs with unadjusted p < 0.05, and whose interval covers the true Δ */
+  rejected: Record<Headline, number>;
+  covered: Record<Headline, { n: number; covered: number }>;
+  /** pairs where some total was separable after Holm's adjustment over the three */
+  anySeparable: number;
+}
+
+/**
+ * Simulated comparisons (./compare.ts) of two models on every prompt at `imagesPerPrompt` images: `b: "same"` is the
+ * same model run twice (its per-prompt distributions shared, its images drawn again: the true Δ is 0); otherwise two
+ * models, each drawn on its own, whose true Δ is the difference of their infinite-image scores.
+ */
+export function simulateFaintPairs(o: {
+  content: FaintContent;
+  a: FaintSimModel;
+  b: FaintSimModel | "same";
+  imagesPerPrompt: number;
+  pairs: number;
+  resamples: number;
+  seed: number;
+  truthDelta: Record<Headline, number>;
+}): FaintPairRow {
+  const rng = fastRng(o.seed, `faint-sim-pairs|${JSON.stringify(o.b)}`);
+  const row: FaintPairRow = {
+    pairs: o.pairs,
+    rejected: { implicit: 0, explicit: 0, eta: 0 },
+    covered: { implicit: { n: 0, covered: 0 }, explicit: { n: 0, covered: 0 }, eta: { n: 0, covered: 0 } },
+    anySeparable: 0,
+  };
+  const side = (dists: Dists) => {
+    const tallies = new Map(o.content.prompts.map((p) => [p.id, newTally()]));
+    for (const p of o.content.prompts) addImages(rng, tallies.get(p.id)!, p, dists.get(p.id)!, o.imagesPerPrompt);
+    return { content: o.content, tallies };
+  };
+  for (let r = 0; r < o.pairs; r++) {
+    const da = drawDists(rng, o.content, o.a);
+    const db = o.b === "same" ? da : drawDists(rng, o.content, o.b);
+    const diffs = faintDifferences(side(da), side(db), {
+      resamples: o.resamples,
+      level: 0.95,
+      seed: o.seed + r,
+      paired: true,
+      profile: "release",
+      keys: ["all"],
+    });
+    const adjusted = holm(diffs.map((d) => d.p));
+    if (adjusted.some((p) => p < 0.05)) row.anySeparable++;
+    for (const d of diffs) {
+      if (d.p < 0.05) row.rejected[d.metric]++;
+      row.covered[d.metric].n++;
+      if (d.lo <= o.truthDelta[d.metric] + 1e-12 && o.truthDelta[d.metric] - 1e-12 <= d.hi) row.covered[d.metric].covered++;
+    }
+  }
   return row;
 }

@@ -91,8 +91,8 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
               </p>
             ))}
             <SuiteViews views={tables} drillBase="" />
-            {/* Suites that compare their averages (Suite.comparable): every model of the runs shown against the first. */}
-            {suite.comparable && sides.length > 1 && <ComparisonCard reference={sides[0]} others={sides.slice(1)} />}
+            {/* Suites that offer comparisons (Suite.comparable or Suite.compare): every model of the runs shown against the first. */}
+            {(suite.comparable || suite.compare) && sides.length > 1 && <ComparisonCard reference={sides[0]} others={sides.slice(1)} />}
             <section aria-label="How the faces were labelled" className="space-y-2 rounded border border-slate-200 p-3">
               <h2 className="text-sm font-semibold">How the faces were labelled</h2>
               {runs.map((r) => provenance[r.id] && <ProvenanceDetails key={r.id} p={provenance[r.id]} runName={r.name} />)}
