@@ -267,6 +267,34 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     expect(r.comparisons.filter((c) => c.separable)).toEqual([]);
     // Seeded: the same answer twice.
     expect((await compareSides(prisma(), { runId: runs[0] }, { runId: runs[1] }, { resamples: 400 })).comparisons).toEqual(r.comparisons);
+    // Rank intervals across the two runs (the suite's Results page, /api/results/ranks): per metric and group, both
+    // (run, model)s, the same entries drawn for both; one model twice cannot be ordered — a tie.
+    const { suiteRankIntervals } = await import("../lib/features/results/suite-ranks");
+    const ranks = await suiteRankIntervals(prisma(), suiteOf("dofair"), runs);
+    expect(ranks).toMatchObject({ suite: "dofair", target: "population", cached: false });
+    expect(new Set(ranks.rows.map((x) => x.metric))).toEqual(new Set(["ddc", "idc", "idf", "fdd"]));
+    expect(ranks.rows.find((x) => x.metric === "fdd")!.metricName).toMatch(/^\|FDD/);
+    for (const x of ranks.rows) {
+      expect(x.group).toBe("race · Baseline");
+      expect(x.lo).toBeLessThanOrEqual(x.rank);
+      expect(x.rank).toBeLessThanOrEqual(x.hi);
+    }
+    expect(ranks.rows.filter((x) => x.metric === "idf")).toHaveLength(2);
+    expect((await suiteRankIntervals(prisma(), suiteOf("dofair"), runs)).cached).toBe(true);
+    // Through the route (a viewer's token): the same rows, and a CSV with the suite's columns.
+    const { createUser } = await import("../lib/auth/users");
+    const { createToken } = await import("../lib/auth/tokens");
+    const ranksRoute = await import("../app/api/results/ranks/route");
+    const viewer = await createUser(prisma(), { email: "ranks-reader@example.org", name: "Reader", password: "test-password-123", role: "viewer" });
+    const token = (await createToken(prisma(), viewer.id, { name: "read" })).secret;
+    const get = (q: string) =>
+      ranksRoute.GET(new Request(`http://127.0.0.1:3000/api/results/ranks?${q}`, { headers: { authorization: `Bearer ${token}` } }), {
+        params: Promise.resolve({}),
+      });
+    const json = await (await get(`runs=${runs.join(",")}`)).json();
+    expect(json.rows).toEqual(ranks.rows);
+    const csv = await (await get(`runs=${runs.join(",")}&format=csv`)).text();
+    expect(csv.split("\n")[0]).toBe("run_id,model,metric,group,rank,rank_lo,rank_hi,tied_with,interval_target");
     // Runs of two suites are not compared.
     const fof = await engine.createRun(prisma(), { models: ["baseline:uniform"], config: engine.presetConfig("smoke", { tests: ["objective"] }), seed: 1 });
     await expect(compareSides(prisma(), { runId: runs[0] }, { runId: fof.id })).rejects.toThrow(/DoFaiR run cannot be compared with a FACT-OR-FAIR run/);

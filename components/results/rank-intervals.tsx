@@ -3,8 +3,8 @@
 // Rank intervals beside the leaderboard: each of our runs' models ranked per paper column and attribute in every
 // joint bootstrap resample; "1–3" is where its rank lies with 95 % confidence, and rows whose intervals overlap are
 // ties — the leaderboard's bold and underline rank point estimates, this says which of those ranks are real.
-import { useQuery } from "@tanstack/react-query";
 import { Table, Td, Th } from "@/components/ui/table";
+import { RankCell, RanksStatus, useRanks } from "./rank-parts";
 import type { RanksResult } from "@/lib/features/results/ranks";
 import type { BootstrapMetric } from "@/lib/metrics/design";
 
@@ -20,26 +20,9 @@ export function RankIntervals({
   columns: readonly string[];
 }) {
   const params = new URLSearchParams({ runs: runs.map((r) => r.id).join(","), metric });
-  const q = useQuery({
-    queryKey: ["ranks", params.toString()],
-    queryFn: async (): Promise<RanksResult> => {
-      const res = await fetch(`/api/results/ranks?${params}`);
-      const body = await res.json();
-      if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
-      return body as RanksResult;
-    },
-    staleTime: 60_000,
-    retry: 0,
-    enabled: runs.length > 0,
-  });
+  const q = useRanks<RanksResult>(params, runs.length > 0);
   if (!runs.length) return null;
-  if (q.isPending)
-    return (
-      <p className="text-xs text-slate-500" aria-live="polite">
-        Computing rank intervals…
-      </p>
-    );
-  if (q.error) return <p className="text-xs text-red-700">Rank intervals unavailable: {(q.error as Error).message}</p>;
+  if (q.isPending || q.error) return <RanksStatus q={q} />;
   const rows = q.data!.rows.filter((r) => r.modality === modality && columns.includes(r.column));
   if (!rows.length)
     return (
@@ -82,25 +65,9 @@ export function RankIntervals({
                     {mine[0].model} <span className="text-xs text-slate-500">· {name(runId)}</span>
                   </Td>
                   <Td className="capitalize">{attribute}</Td>
-                  {columns.map((c) => {
-                    const r = mine.find((x) => x.column === c);
-                    return (
-                      <Td
-                        key={c}
-                        className="text-right tabular-nums"
-                        title={r?.tiedWith.length ? `not separable from ${r.tiedWith.length} other(s)` : undefined}
-                      >
-                        {r ? (
-                          <>
-                            {r.rank} [{r.lo === r.hi ? r.lo : `${r.lo}–${r.hi}`}]
-                            {r.tiedWith.length > 0 && <span className="ml-1 text-[10px] text-amber-700">tie</span>}
-                          </>
-                        ) : (
-                          "–"
-                        )}
-                      </Td>
-                    );
-                  })}
+                  {columns.map((c) => (
+                    <RankCell key={c} r={mine.find((x) => x.column === c)} />
+                  ))}
                 </tr>
               );
             }),

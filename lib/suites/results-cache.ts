@@ -19,7 +19,7 @@ const inFlight = new Map<string, Promise<SuiteView[]>>();
 export async function cachedSuiteResults(prisma: PrismaClient, suite: AnySuite, req: ResultsRequest): Promise<SuiteView[]> {
   // One run, one instrument: faces from two classifiers are never scored together (409 with what labelled what).
   await assertOneClassifier(prisma, [req.runId]);
-  const key = await stateKey(prisma, suite, req);
+  const key = await suiteStateKey(prisma, suite, req);
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return JSON.parse(hit.json) as SuiteView[];
   let job = inFlight.get(key);
@@ -44,7 +44,7 @@ export async function cachedSuiteResults(prisma: PrismaClient, suite: AnySuite, 
   return job;
 }
 
-async function stateKey(prisma: PrismaClient, suite: AnySuite, req: ResultsRequest): Promise<string> {
+export async function suiteStateKey(prisma: PrismaClient, suite: AnySuite, req: ResultsRequest): Promise<string> {
   const run = await prisma.run.findUniqueOrThrow({ where: { id: req.runId }, select: { suiteVersion: true, seed: true } });
   const where = { image: { runId: req.runId } };
   const [images, faces, deleted, classified, annotations, readings, reviews] = await Promise.all([

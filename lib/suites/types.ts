@@ -8,6 +8,7 @@ import type { LookRow } from "../results/adaptive";
 import type { IntervalTarget } from "../metrics/design";
 import type { MeanUnit } from "../metrics/mean-bootstrap";
 import type { Difference } from "../metrics/paired";
+import type { UnitArm } from "../metrics/ranks-units";
 import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { SuiteView } from "./views";
@@ -165,6 +166,18 @@ export interface SuiteComparison {
   rows: Array<{ metric: string; metricName: string; group: string; better: "higher" | "lower" | "zero" | "half"; diff: Difference }>;
 }
 
+/**
+ * One ranking of a suite's rank intervals (Suite.rankArms): a headline score in one group, every (run, model) arm
+ * with its resampling units and statistic (lib/metrics/ranks-units.ts). `better`: which way ranks first.
+ */
+export interface RankGroup {
+  metric: string;
+  metricName: string;
+  group: string;
+  better: "higher" | "lower";
+  arms: Array<UnitArm<unknown> & { runId: string; model: string }>;
+}
+
 export interface SuiteContext {
   prisma: PrismaClient;
 }
@@ -243,6 +256,11 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
    * prompts, a statistic over prompt pairs); takes precedence over `comparable`.
    */
   compare?(ctx: SuiteContext, req: SuiteCompareRequest): Promise<SuiteComparison>;
+  /**
+   * Rank intervals across runs (the suite's Results page, /api/results/ranks): per headline score and group, each
+   * (run, model) arm's units. Left out, a suite with `comparable` ranks its averages over entries.
+   */
+  rankArms?(ctx: SuiteContext, req: { runIds: readonly string[]; labels: "model" | "reviewed"; profile?: ScoringProfile }): Promise<RankGroup[]>;
   /** the per-image scores paired comparisons resample; left out (and no `compare`): the suite offers no comparisons yet */
   comparable?(ctx: SuiteContext, req: { runId: string; labels: "model" | "reviewed"; profile?: ScoringProfile }): Promise<ComparableScores>;
   /**

@@ -14,6 +14,7 @@ import { ACQUIRED, ACQUIRED_LABELS, ATTRIBUTES, ATTRIBUTE_LABELS } from "./class
 import type { FaintContent } from "./content";
 import { etaUnits, type EtaLevel } from "./eta-score";
 import { entries, type Entry, type Key, type PromptTally } from "./score";
+import { sumRatio, type WeightedSum } from "./metrics";
 
 export type FaintMetric = "implicit" | "explicit" | "eta";
 export const FAINT_METRIC_NAMES: Record<FaintMetric, string> = { implicit: "implicit bias", explicit: "explicit bias", eta: "η" };
@@ -94,9 +95,9 @@ function difference(
   return { a: plain[0], b: plain[1], delta: i.estimate, lo: i.lo, hi: i.hi, p: bootstrapP(point, diffs), resamples: diffs.length, flags };
 }
 
-/** Per prompt at one level: the weighted sum of its (corrected) entries and their weight, or undefined. */
-function sums(units: readonly Entry[][], ids: readonly string[], key: Key, corrected: boolean) {
-  const out = new Map<string, { num: number; den: number }>();
+/** Per prompt at one level: the weighted sum of its (bias-corrected, where asked) entries and their weight. */
+export function promptSums(units: readonly Entry[][], ids: readonly string[], key: Key, corrected: boolean) {
+  const out = new Map<string, WeightedSum>();
   units.forEach((u, i) => {
     let num = 0;
     let den = 0;
@@ -113,18 +114,10 @@ function sums(units: readonly Entry[][], ids: readonly string[], key: Key, corre
 
 function averageDifference(a: ReturnType<typeof entries>, b: ReturnType<typeof entries>, metric: "implicit" | "explicit", key: Key, o: FaintCompareOptions) {
   const pick = (e: ReturnType<typeof entries>, corrected: boolean) =>
-    metric === "implicit" ? sums(e.implicitUnits, e.implicitIds, key, corrected) : sums(e.explicitUnits, e.explicitIds, key, corrected);
+    metric === "implicit" ? promptSums(e.implicitUnits, e.implicitIds, key, corrected) : promptSums(e.explicitUnits, e.explicitIds, key, corrected);
   const plain = [pick(a, false), pick(b, false)];
   const used = [pick(a, true), pick(b, true)];
-  const ratio = (m: ReadonlyMap<string, { num: number; den: number }>) => {
-    let num = 0;
-    let den = 0;
-    for (const v of m.values()) {
-      num += v.num;
-      den += v.den;
-    }
-    return den > 0 ? num / den : null;
-  };
+  const ratio = (m: ReadonlyMap<string, WeightedSum>) => sumRatio(m.values());
   // Paired: both sides index the union of their prompts (a prompt one side lacks adds nothing to that side).
   const lists = o.paired
     ? (() => {

@@ -9,6 +9,7 @@ import { AGE_9_TO_3, predict, RACE_7_TO_5 } from "./labels";
 import { faintResults } from "./results";
 import { FAINT_VOCABULARY, faintLook } from "./look";
 import { faintCompare } from "./compare-runs";
+import { faintRankArms } from "./ranks";
 import { faintDrill } from "./drill";
 import { faintExportLines } from "./export";
 import { importConfig, importTarget, IMPORT_NAMING } from "./import";
@@ -142,6 +143,7 @@ export const faintbench: Suite<FaintContent, FaintConfig> = {
   look: faintLook,
   // Paired comparisons of Table 2's scores over the same prompts (./compare.ts): Compare page, `fof compare`, API.
   compare: faintCompare,
+  rankArms: faintRankArms,
   results: async (ctx, req) => {
     const run = await ctx.prisma.run.findUniqueOrThrow({
       where: { id: req.runId },

@@ -52,6 +52,23 @@ export function weightedMean(xs: readonly Weighted[]): number | null {
   return den > 0 ? num / den : null;
 }
 
+/** A prompt's weighted sum at one level and its weight. */
+export interface WeightedSum {
+  num: number;
+  den: number;
+}
+
+/** Σ num / Σ den over units (a weighted average from its units' sums), or null without weight. */
+export function sumRatio(units: Iterable<WeightedSum>): number | null {
+  let num = 0;
+  let den = 0;
+  for (const x of units) {
+    num += x.num;
+    den += x.den;
+  }
+  return den > 0 ? num / den : null;
+}
+
 /** Σ over classes of ±α for one η pair and attribute (the signed adjustment it contributes). */
 export function etaAdjustment(
   advantaged: { generated: readonly number[]; truth: readonly number[] },

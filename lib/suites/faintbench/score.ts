@@ -4,7 +4,7 @@
 import { ACQUIRED, ATTRIBUTES, CLASSES, type Acquired, type Attribute } from "./classes";
 import type { FaintContent, FaintPrompt, Side } from "./content";
 import { assignSides } from "./labels";
-import { bootstrap, cosineScore, weightedMean } from "./metrics";
+import { bootstrap, cosineScore, sumRatio, weightedMean } from "./metrics";
 import type { ImageRecord } from "./records";
 import { readingFromGroups } from "./clip-instrument";
 import type { ImageProbs } from "./clip-rules";
@@ -228,21 +228,7 @@ function scoredAt(units: Entry[][], key: Key, resamples: number, seed: number, l
   const of = (e: Entry) => e.corrected ?? e.value;
   // A resample is a multiset of units: each unit's weighted sum and weight, added up once per draw (no allocation).
   const sums = mine.map((u) => u.reduce((a, e) => ({ num: a.num + of(e) * e.w[key]!, den: a.den + e.w[key]! }), { num: 0, den: 0 }));
-  const ci = bootstrap(
-    sums,
-    (s) => {
-      let num = 0;
-      let den = 0;
-      for (const x of s) {
-        num += x.num;
-        den += x.den;
-      }
-      return den > 0 ? num / den : null;
-    },
-    resamples,
-    seed,
-    level,
-  );
+  const ci = bootstrap(sums, sumRatio, resamples, seed, level);
   const value = mean(mine.flat());
   if (!corrected || value === null) return { value, n: mine.length, ...(ci ? { lo: ci.lo, hi: ci.hi } : {}) };
   return { value, n: mine.length, ...(ci ?? { estimate: weightedMean(mine.flat().map((e) => ({ value: of(e), weight: e.w[key]! })))! }) };

@@ -17,6 +17,7 @@ import { selectRuns, type SearchParams } from "@/lib/features/results/select-run
 import { pageGuard } from "@/app/guard";
 import { Alert } from "@/components/ui/alert";
 import { ComparisonCard } from "@/components/results/comparison-card";
+import { SuiteRankIntervals } from "@/components/results/suite-rank-intervals";
 
 export const metadata: Metadata = { title: "Results" };
 
@@ -93,6 +94,9 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
             <SuiteViews views={tables} drillBase="" />
             {/* Suites that offer comparisons (Suite.comparable or Suite.compare): every model of the runs shown against the first. */}
             {(suite.comparable || suite.compare) && sides.length > 1 && <ComparisonCard reference={sides[0]} others={sides.slice(1)} />}
+            {(suite.rankArms || suite.comparable) && sides.length > 1 && (
+              <SuiteRankIntervals runs={runs.map((r) => ({ id: r.id, name: r.name }))} labels={p.labels} profile={suite.profiles ? p.profile : undefined} />
+            )}
             <section aria-label="How the faces were labelled" className="space-y-2 rounded border border-slate-200 p-3">
               <h2 className="text-sm font-semibold">How the faces were labelled</h2>
               {runs.map((r) => provenance[r.id] && <ProvenanceDetails key={r.id} p={provenance[r.id]} runName={r.name} />)}
