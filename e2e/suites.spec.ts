@@ -145,6 +145,11 @@ test("two DoFaiR runs compared on the Results page: Δ with its interval and adj
   await expect(rows).toHaveCount(8);
   await expect(rows.filter({ hasText: "race · Baseline" })).toHaveCount(4);
   await expect(rows.first()).toContainText(/[+-]?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]/);
+  // Rank intervals per headline score under the tables: each run's model, ranked on joint resamples of the same entries.
+  const ranks = page.getByTestId("suite-rank-intervals");
+  await expect(ranks.getByTestId("suite-rank-row")).toHaveCount(2);
+  await expect(ranks.getByTestId("suite-rank-row").first()).toContainText(/\d \[\d(–\d)?\]/);
+  await expect(ranks.getByRole("columnheader", { name: /\|FDD/ }).first()).toBeVisible();
 });
 
 test("a disputed entry shows its reviewer and note to signed-in accounts only", async ({ page, browser, baseURL }) => {
