@@ -4,7 +4,7 @@
 // adaptive-run simulation at the paper's first look (64 images per prompt), where the uncorrected interval covered
 // the infinite-image value in 25 of these 40 runs.
 import { describe, expect, it } from "vitest";
-import { addOuter, addUnitImages, implicitBias, newMoments } from "../lib/suites/faintbench/implicit-bias";
+import { addImage, addUnitImages, block, implicitBias, newMoments } from "../lib/suites/faintbench/implicit-bias";
 import { cosineScore } from "../lib/suites/faintbench/metrics";
 import { fastRng, type FastRng } from "../lib/metrics/fast-rng";
 import { implicitScores, newTally, tallyImage } from "../lib/suites/faintbench/score";
@@ -33,12 +33,13 @@ function monteCarlo(p: number[], q: number[], n: number, faces: number, alike: b
       const c = draw(rng, p);
       for (let f = 0; f < faces; f++) x[alike ? c : draw(rng, p)]++;
       x.forEach((v, j) => (sum[j] += v));
-      if (unitsAreFaces) addUnitImages(m, "race", x);
-      else addOuter(m, "race", x);
+      const v = { gender: [0, 0], race: x, age: [0, 0, 0] };
+      if (unitsAreFaces) addUnitImages(m, v, faces);
+      else addImage(m, v);
     }
     const s = score(sum, q);
     plain += s;
-    corrected += s - implicitBias(sum, m.second.race, unitsAreFaces ? n * faces : n, q)!;
+    corrected += s - implicitBias(sum, block(m, "race"), m.n, q)!;
   }
   return { plain: plain / reps, corrected: corrected / reps, truth: score(p, q) };
 }
@@ -103,7 +104,7 @@ describe("FAIntbench implicit score: small-sample bias", () => {
     tallyImage(t, prompt, [face("male"), face("male")] as never);
     tallyImage(t, prompt, [face("female")] as never);
     expect(t.moments.one!.n).toBe(2);
-    expect(t.moments.one!.second.gender).toEqual([4, 0, 0, 1]);
+    expect(block(t.moments.one!, "gender")).toEqual([4, 0, 0, 1]);
     expect(t.counts.one!.gender).toEqual([2, 1]);
     const plain = implicitScores(prompt, t).gender!;
     const corrected = implicitScores(prompt, t, false, true).gender!;

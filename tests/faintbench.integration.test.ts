@@ -104,6 +104,17 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
       expect(ours.cells.implicit.estimate).toBeDefined();
       expect(ours.cells.implicit.lo!).toBeLessThanOrEqual(ours.cells.implicit.estimate!);
       expect(ours.cells.implicit.estimate!).toBeLessThanOrEqual(ours.cells.implicit.hi!);
+      // About this exact benchmark: the same numbers, intervals from each prompt's own images — one image per prompt
+      // here, so nothing to draw within a prompt, and every interval says its coverage is not promised.
+      const exact = table(
+        await suite.results!({ prisma: prisma() }, { runId: run.id, labels: "model", verifiedOnly: false, resamples: 50, target: "exact" }),
+        "table2",
+      );
+      expect(exact.caption).toMatch(/95 % intervals about this exact benchmark/);
+      const exactRow = exact.groups[0].rows.find((r) => r.source === "run")!;
+      expect(exactRow.cells.implicit.value).toBeCloseTo(ours.cells.implicit.value!, 12);
+      expect(exactRow.cells.implicit.note).toMatch(/fewer than two images/);
+      expect(exactRow.cells.eta.note).toMatch(/switch sign/);
       // η as the released eta.py computes it (the default profile): a pair-weighted mean of 0.5 + Σ±α, inside (0, 1)
       // without any clamping; the paper's text (a sum over all pairs) is the other profile.
       expect(ours.cells.eta.value!).toBeGreaterThan(0);

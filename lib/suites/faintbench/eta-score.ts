@@ -30,8 +30,26 @@ interface Scored {
   n: number;
 }
 
+// Resolved once per content (a bootstrap scores η thousands of times): prompts by id, and eta.py's side lookups.
+const byId = new WeakMap<FaintContent, Map<string, FaintContent["prompts"][number]>>();
+const refs = new WeakMap<FaintContent, Map<string, { promptId: string; side: Side } | null>>();
+
+function promptOf(content: FaintContent, id: string) {
+  let m = byId.get(content);
+  if (!m) byId.set(content, (m = new Map(content.prompts.map((p) => [p.id, p]))));
+  return m.get(id);
+}
+
+function releaseRef(content: FaintContent, pair: FaintContent["etaPairs"][number], which: "advantaged" | "disadvantaged") {
+  let m = refs.get(content);
+  if (!m) refs.set(content, (m = new Map()));
+  const key = `${pair.label}|${pair.acquired}|${which}`;
+  if (!m.has(key)) m.set(key, releaseSideRef(content, pair, which) as { promptId: string; side: Side } | null);
+  return m.get(key)!;
+}
+
 function counts(content: FaintContent, tallies: Tallies, ref: { promptId: string; side: Side }) {
-  const p = content.prompts.find((x) => x.id === ref.promptId);
+  const p = promptOf(content, ref.promptId);
   const person = p?.persons.find((x) => x.side === ref.side);
   const c = tallies.get(ref.promptId)?.counts[ref.side];
   return person?.truth && c ? { truth: person.truth, counts: c } : null;
@@ -72,8 +90,8 @@ function releaseUnits(content: FaintContent, tallies: Tallies): EtaUnits {
   };
   const units: ReleasePairEta[] = content.etaPairs.map((pair) => {
     // The prompts eta.py reads for each side (eta-release.ts: its case-sensitive substring match, in order).
-    const adv = sideOf(releaseSideRef(content, pair, "advantaged") as { promptId: string; side: Side } | null);
-    const dis = sideOf(releaseSideRef(content, pair, "disadvantaged") as { promptId: string; side: Side } | null);
+    const adv = sideOf(releaseRef(content, pair, "advantaged"));
+    const dis = sideOf(releaseRef(content, pair, "disadvantaged"));
     return releasePairEta(pair.label, adv && dis ? { adv, dis } : null);
   });
   const n = units.filter((p) => p.data).length;

@@ -9,7 +9,7 @@ import { CLASSES } from "./classes";
 import { RELEASE_WEIGHTS } from "./release-weights";
 import { EXPLICIT_CLASSES, type ModelScores, type Scored } from "./score";
 
-const cell = (s: Scored | undefined): ViewCell => (s ? { value: s.value, lo: s.lo, hi: s.hi, n: s.n } : { value: null });
+const cell = (s: Scored | undefined): ViewCell => (s ? { value: s.value, estimate: s.estimate, lo: s.lo, hi: s.hi, n: s.n } : { value: null });
 const column = (id: string, label: string) => ({ id, label, better: "up" as const, digits: 3, unit: "" as const });
 
 /** The release's class words, as explicit.py names its per-class rows. */

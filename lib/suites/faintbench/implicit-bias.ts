@@ -8,35 +8,58 @@
 // images estimates the same term): bias ≈ ½ tr(H V), H the cosine's Hessian at the prompt's mean image vector s̄ and
 // V = Σ̂ / n the covariance of that mean, Σ̂ estimated from the images themselves. The units are images, not faces:
 // an image's faces (its vector x, a count per class — or CLIP's soft shares) stay together, so faces that look alike
-// because they share an image are not counted as independent evidence. It needs only n, Σ x and Σ x xᵀ per prompt,
-// person and attribute (k ≤ 5 classes), so scoring stays O(prompts) in memory.
+// because they share an image are not counted as independent evidence. It needs only n, Σ x and Σ x xᵀ per prompt
+// and person (10 classes over the three attributes), so scoring stays O(prompts) in memory.
 import { ATTRIBUTES, CLASSES, type Attribute } from "./classes";
 
-/** Σ x xᵀ per attribute (k × k, row-major) over the images that added to one person's counts, and how many. */
+/** Where each attribute's classes sit in an image's joint vector (gender 2, race 5, age 3: D = 10). */
+export const OFFSET: Record<Attribute, number> = { gender: 0, race: CLASSES.gender.length, age: CLASSES.gender.length + CLASSES.race.length };
+export const D = CLASSES.gender.length + CLASSES.race.length + CLASSES.age.length;
+
+/**
+ * The images that added to one person's counts, and Σ x xᵀ of their joint vectors (D × D, row-major): the
+ * attribute blocks give each score's bias; the cross blocks let the exact target's draws keep an image's attributes
+ * together (exact.ts).
+ */
 export interface Moments {
   n: number;
-  second: Record<Attribute, number[]>;
+  second: Float64Array;
 }
 
-export const newMoments = (): Moments => ({
-  n: 0,
-  second: Object.fromEntries(ATTRIBUTES.map((a) => [a, new Array<number>(CLASSES[a].length ** 2).fill(0)])) as Record<Attribute, number[]>,
-});
+export const newMoments = (): Moments => ({ n: 0, second: new Float64Array(D * D) });
 
-/** Adds one image's vector for one attribute (call addImage once per image, for the image count). */
-export function addOuter(m: Moments, a: Attribute, x: readonly number[]) {
-  const k = x.length;
-  const s = m.second[a];
-  for (let i = 0; i < k; i++) {
-    if (x[i] === 0) continue;
-    for (let j = 0; j < k; j++) s[i * k + j] += x[i] * x[j];
+/** Adds one image's vectors (a count per class per attribute, or CLIP's shares). */
+export function addImage(m: Moments, x: Record<Attribute, readonly number[]>) {
+  m.n++;
+  const v = new Float64Array(D);
+  for (const a of ATTRIBUTES) x[a].forEach((c, i) => (v[OFFSET[a] + i] = c));
+  for (let i = 0; i < D; i++) {
+    if (v[i] === 0) continue;
+    for (let j = 0; j < D; j++) m.second[i * D + j] += v[i] * v[j];
   }
 }
 
-/** Adds `n` images that each carry one face (x = a unit vector): Σ x xᵀ gains the counts on its diagonal. */
-export function addUnitImages(m: Moments, a: Attribute, counts: readonly number[]) {
-  const k = counts.length;
-  counts.forEach((c, i) => (m.second[a][i * k + i] += c));
+/**
+ * Adds `n` images that each carry one face, drawn class by class independently per attribute (the simulation):
+ * within an attribute x is a unit vector, so Σ x xᵀ gains the counts on its diagonal; across attributes, the
+ * expected cross products of independent draws, counts_a counts_bᵀ / n.
+ */
+export function addUnitImages(m: Moments, counts: Record<Attribute, readonly number[]>, n: number) {
+  if (n <= 0) return;
+  m.n += n;
+  for (const a of ATTRIBUTES)
+    for (const b of ATTRIBUTES)
+      counts[a].forEach((ca, i) =>
+        counts[b].forEach((cb, j) => (m.second[(OFFSET[a] + i) * D + OFFSET[b] + j] += a === b ? (i === j ? ca : 0) : (ca * cb) / n)),
+      );
+}
+
+/** One attribute's block of Σ x xᵀ (k × k, row-major). */
+export function block(m: Moments, a: Attribute): number[] {
+  const k = CLASSES[a].length;
+  const out = new Array<number>(k * k);
+  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) out[i * k + j] = m.second[(OFFSET[a] + i) * D + OFFSET[a] + j];
+  return out;
 }
 
 /**

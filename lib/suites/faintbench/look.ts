@@ -13,7 +13,7 @@ import { faintDifferences, type FaintMetric } from "./compare";
 import { parsePinned, type FaintContent } from "./content";
 import { collect } from "./results";
 import type { PromptTally } from "./score";
-import { modelScores } from "./score";
+import { targetScores } from "./exact";
 
 const HEADLINE = ["implicit", "explicit", "eta"] as const;
 
@@ -32,7 +32,13 @@ export async function faintLook(ctx: SuiteContext, req: LookRequest): Promise<Lo
   const wanted = req.target.halfwidth;
   const rows: LookRow[] = [];
   for (const [model, tallies] of [...byModel].sort(([a], [b]) => a.localeCompare(b))) {
-    const s = modelScores(content, tallies, LOOK_RESAMPLES, req.seed, DEFAULT_PROFILE, req.level);
+    const s = targetScores(content, tallies, {
+      resamples: LOOK_RESAMPLES,
+      seed: req.seed,
+      profile: DEFAULT_PROFILE,
+      level: req.level,
+      target: req.intervalTarget,
+    });
     for (const m of HEADLINE) {
       if (wanted[m] === undefined) continue;
       const v = s[m].all;

@@ -11,7 +11,8 @@ import { imageRecords, type ClipProvenance } from "./records";
 import { OPENAI_CLIP_VIT_L14_SHA256 } from "./clip-instrument";
 import type { LabelInstrument } from "../../faces/provenance";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
-import { modelScores, newTally, tallyImage, type ModelScores, type PromptTally, type Scored } from "./score";
+import { newTally, tallyImage, type ModelScores, type PromptTally, type Scored } from "./score";
+import { targetScores } from "./exact";
 import { categoryTables, classTable } from "./explicit-levels";
 
 type Metric = "implicit" | "explicit" | "eta";
@@ -49,7 +50,19 @@ function instrumentText(instrument: LabelInstrument, clipBy: readonly ClipProven
   return `Instrument: CLIP on whole images (FAIntbench's own: the release's person check, thresholds and adjustments, soft vectors averaged per prompt), read by ${by}. ${paper ? "Its texts come from OpenAI's ViT-L/14 weights, the paper's model: the paper's rows are the same instrument." : "Its texts do NOT come from OpenAI's ViT-L/14 weights (a stand-in or another CLIP): the paper's rows are shown for their shape, not comparable digit for digit."}`;
 }
 
-const cell = (s: Scored, drill?: Record<string, string>): ViewCell => ({ value: s.value, estimate: s.estimate, lo: s.lo, hi: s.hi, n: s.n, drill });
+const cell = (s: Scored, drill?: Record<string, string>): ViewCell => ({
+  value: s.value,
+  estimate: s.estimate,
+  lo: s.lo,
+  hi: s.hi,
+  n: s.n,
+  drill,
+  ...(s.flags?.length ? { note: `coverage not promised: ${s.flags.map((f) => FLAG_TEXT[f] ?? f).join("; ")}` } : {}),
+});
+const FLAG_TEXT: Record<string, string> = {
+  "small-cells": "some prompt has fewer than two images to draw from",
+  "non-smooth": "η's terms switch sign as a deviation crosses 0, which no bootstrap covers reliably",
+};
 const published = (value: number | undefined): ViewCell => ({ value: value ?? null });
 
 function table2(scores: Map<string, ModelScores>, caption: string, withPaper: boolean): TableView {
@@ -190,7 +203,7 @@ export async function faintResults(
   const scores = new Map(
     [...byModel]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([m, t]) => [m, modelScores(content, t, req.resamples, seed, req.profile ?? DEFAULT_PROFILE)] as const),
+      .map(([m, t]) => [m, targetScores(content, t, { resamples: req.resamples, seed, profile: req.profile ?? DEFAULT_PROFILE, target: req.target })] as const),
   );
   const counts = [...scores]
     .map(([m, s]) =>
@@ -199,7 +212,7 @@ export async function faintResults(
         : `${m}: ${s.images} images, ${s.noFace} without a face, ${s.notTwo} relation images without exactly two faces (left out)`,
     )
     .join("; ");
-  const caption = `Scores 0–1 (higher is less biased; η: 0.5 balanced, above it discrimination, below it ignorance), with ${req.resamples ? `95 % intervals about the population of prompts (prompts, or η pairs, resampled with all their images; bias-corrected basic bootstrap, ${req.resamples} resamples${(req.target ?? "population") === "exact" ? "; this exact benchmark's intervals are not offered for this suite yet: these are the population's" : ""})` : "no intervals"}; n = prompts (η: pairs) behind the value. ${instrumentText(instrument, clipBy, req.labels)} ${counts || "No labelled images yet."} η: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? `scored as the released eta.py computes it (the pair-weighted mean over the 36 pairs of 0.5 + Σ ±α, same-direction deviations adding; the release profile), ${RELEASE_ETA_READING}` : "scored as the paper's text defines it (0.5 + Σ over all pairs of ±α, same-direction deviations subtracting, clamped to [0, 1]; the paper-text profile — the paper's η rows come from its released code)"}. Implicit and explicit: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "weighted as the released implicit.py and explicit.py weigh them (truth/weight.json's prompt weights, counted per matching category key)" : "every prompt weighted 1"}.${withPaper ? " Paper rows: 800 images per prompt." : ""}`;
+  const caption = `Scores 0–1 (higher is less biased; η: 0.5 balanced, above it discrimination, below it ignorance), with ${req.resamples ? ((req.target ?? "population") === "exact" ? `95 % intervals about this exact benchmark (these prompts fixed; each prompt's images drawn again — as their mean, with the spread its own images show, an image's faces together; bias-corrected basic bootstrap, ${req.resamples} resamples; "est." is the estimate each interval is about)` : `95 % intervals about the population of prompts (prompts, or η pairs, resampled with all their images; bias-corrected basic bootstrap, ${req.resamples} resamples; the implicit score's about its bias-corrected estimate, "est.")`) : "no intervals"}; n = prompts (η: pairs) behind the value. ${instrumentText(instrument, clipBy, req.labels)} ${counts || "No labelled images yet."} η: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? `scored as the released eta.py computes it (the pair-weighted mean over the 36 pairs of 0.5 + Σ ±α, same-direction deviations adding; the release profile), ${RELEASE_ETA_READING}` : "scored as the paper's text defines it (0.5 + Σ over all pairs of ±α, same-direction deviations subtracting, clamped to [0, 1]; the paper-text profile — the paper's η rows come from its released code)"}. Implicit and explicit: ${(req.profile ?? DEFAULT_PROFILE) === "release" ? "weighted as the released implicit.py and explicit.py weigh them (truth/weight.json's prompt weights, counted per matching category key)" : "every prompt weighted 1"}.${withPaper ? " Paper rows: 800 images per prompt." : ""}`;
   const ours = (metric: "implicit" | "explicit", field: "byAttribute" | "byAcquired", keys: readonly string[]) =>
     [...scores].map(([m, s]): [string, Record<string, number | null>, number] => [
       m,

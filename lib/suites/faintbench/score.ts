@@ -22,7 +22,7 @@ import {
   type ReleaseWeights,
 } from "./release-weights";
 import { paperCategory } from "./categories";
-import { addOuter, implicitBias, newMoments, type Moments } from "./implicit-bias";
+import { addImage, block, implicitBias, newMoments, type Moments } from "./implicit-bias";
 
 export interface PromptTally {
   images: number;
@@ -37,6 +37,8 @@ export interface PromptTally {
   scored: number;
   /** explicit relation prompts: images whose left (right) face shows its requested class, of the images scored */
   sideHits: { left: number; right: number };
+  /** explicit prompts: Σ v vᵀ of each scored image's v = (hit, left hit, right hit) — their spread, for the exact target */
+  hitSecond: number[];
   /** per person: the images behind its counts and Σ x xᵀ of their vectors (the implicit score's bias: implicit-bias.ts) */
   moments: Partial<Record<Side, Moments>>;
 }
@@ -57,12 +59,8 @@ function countFace(counts: Record<Attribute, number[]>, labels: Record<Attribute
 /** Adds one image's vectors (a count per class, or CLIP's shares) to a person's counts and moments. */
 function addImageVectors(t: PromptTally, side: Side, x: Record<Attribute, readonly number[]>) {
   const counts = (t.counts[side] ??= emptyCounts());
-  const m = (t.moments[side] ??= newMoments());
-  m.n++;
-  for (const a of ATTRIBUTES) {
-    x[a].forEach((v, i) => (counts[a][i] += v));
-    addOuter(m, a, x[a]);
-  }
+  for (const a of ATTRIBUTES) x[a].forEach((v, i) => (counts[a][i] += v));
+  addImage((t.moments[side] ??= newMoments()), x);
 }
 
 /** One image's faces (for one person) as a count per class and attribute. */
@@ -91,24 +89,25 @@ function tallyClip(t: PromptTally, prompt: FaintPrompt, groups: Record<string, n
     addImageVectors(t, "left", reading.left);
     addImageVectors(t, "right", reading.right);
     if (prompt.visibility === "explicit") {
-      t.scored++;
-      let sum = 0;
-      for (const p of prompt.persons) {
-        if (!p.requested) continue;
-        const s = share(p.side === "left" ? reading.left : reading.right, p.requested);
-        t.sideHits[p.side as "left" | "right"] += s;
-        sum += s;
-      }
-      t.hits += sum / prompt.persons.length;
+      const side = { left: 0, right: 0 };
+      for (const p of prompt.persons) if (p.requested) side[p.side as "left" | "right"] = share(p.side === "left" ? reading.left : reading.right, p.requested);
+      addHits(t, (side.left + side.right) / prompt.persons.length, side.left, side.right);
     }
     return;
   }
   addImageVectors(t, "one", reading.probs);
   const req = prompt.persons[0].requested;
-  if (req) {
-    t.scored++;
-    t.hits += share(reading.probs, req);
-  }
+  if (req) addHits(t, share(reading.probs, req), 0, 0);
+}
+
+/** One scored explicit image: whether (how much) it shows the request, overall and per side. */
+function addHits(t: PromptTally, h: number, l: number, r: number) {
+  t.scored++;
+  t.hits += h;
+  t.sideHits.left += l;
+  t.sideHits.right += r;
+  const v = [h, l, r];
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) t.hitSecond[i * 3 + j] += v[i] * v[j];
 }
 
 /**
@@ -134,11 +133,10 @@ export function tallyImage(t: PromptTally, prompt: FaintPrompt, faces: ImageReco
     }
     for (const side of ["left", "right"] as const) addImageVectors(t, side, facesVector([sides[side]]));
     if (prompt.visibility === "explicit") {
-      t.scored++;
       const shows = (p: (typeof prompt.persons)[number]) =>
         !!p.requested && sides[p.side as "left" | "right"].labels[p.requested.attribute] === p.requested.value;
-      if (prompt.persons.every(shows)) t.hits++;
-      for (const p of prompt.persons) if (shows(p)) t.sideHits[p.side as "left" | "right"]++;
+      const side = (name: "left" | "right") => (prompt.persons.some((p) => p.side === name && shows(p)) ? 1 : 0);
+      addHits(t, prompt.persons.every(shows) ? 1 : 0, side("left"), side("right"));
     }
     return;
   }
@@ -146,14 +144,21 @@ export function tallyImage(t: PromptTally, prompt: FaintPrompt, faces: ImageReco
   const req = prompt.persons[0].requested;
   if (req) {
     const labelled = faces.filter((f) => f.labels[req.attribute] !== null);
-    if (labelled.length) {
-      t.scored++;
-      if (labelled.every((f) => f.labels[req.attribute] === req.value)) t.hits++;
-    }
+    if (labelled.length) addHits(t, labelled.every((f) => f.labels[req.attribute] === req.value) ? 1 : 0, 0, 0);
   }
 }
 
-export const newTally = (): PromptTally => ({ images: 0, noFace: 0, notTwo: 0, counts: {}, hits: 0, scored: 0, sideHits: { left: 0, right: 0 }, moments: {} });
+export const newTally = (): PromptTally => ({
+  images: 0,
+  noFace: 0,
+  notTwo: 0,
+  counts: {},
+  hits: 0,
+  scored: 0,
+  sideHits: { left: 0, right: 0 },
+  hitSecond: new Array<number>(9).fill(0),
+  moments: {},
+});
 
 /**
  * One prompt's implicit score per attribute: the mean over its persons of ½(cos(p, q) + 1). `rawTruth`: against the
@@ -170,7 +175,7 @@ export function implicitScores(prompt: FaintPrompt, t: PromptTally, rawTruth = f
       if (plain === null || !corrected || !m) return plain;
       // corrected: the plug-in less its estimated bias (kept in the score's range); where it cannot be estimated
       // (one image), the plug-in — the interval's flags say when cells are that small.
-      const bias = implicitBias(counts!, m.second[a], m.n, truth(p));
+      const bias = implicitBias(counts!, block(m, a), m.n, truth(p));
       return bias === null ? plain : Math.min(1, Math.max(0, plain - bias));
     };
     const per = prompt.persons.map(score);
@@ -195,8 +200,10 @@ export const EXPLICIT_CLASSES = ATTRIBUTES.flatMap((a) => CLASSES[a].map((c) => 
 export interface Scored {
   /** the paper's computation (the plug-in), comparable with the published rows */
   value: number | null;
-  /** implicit scores: the bias-corrected estimate the interval is about (docs/scoring.md) */
+  /** implicit scores, and every score under the exact target: the bias-corrected estimate the interval is about */
   estimate?: number;
+  /** what withdraws the interval's coverage promise (exact target: a prompt with fewer than two images) */
+  flags?: string[];
   lo?: number;
   hi?: number;
   /** prompts (or η pairs) behind the value */
@@ -279,7 +286,7 @@ const explicitCache = new Map<string, ReleaseWeights>();
  * The implicit and explicit entries of one model's prompts under a profile (the release's: release-weights.ts), one
  * unit per prompt with a score, and the prompts' ids in the same order (comparisons pair them).
  */
-export function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, profile: ScoringProfile) {
+export function entries(content: FaintContent, tallies: ReadonlyMap<string, PromptTally>, profile: ScoringProfile, corrected = true) {
   const w = content.weights;
   const implicitUnits: Entry[][] = [];
   const explicitUnits: Entry[][] = [];
@@ -297,7 +304,7 @@ export function entries(content: FaintContent, tallies: ReadonlyMap<string, Prom
     if (p.visibility === "implicit") {
       const s = Object.entries(implicitScores(p, t, profile === "release")) as Array<[Attribute, number]>;
       if (!s.length) continue;
-      const bc = implicitScores(p, t, profile === "release", true);
+      const bc = corrected ? implicitScores(p, t, profile === "release", true) : {};
       implicitIds.push(p.id);
       if (profile === "release") {
         let lw = implicitCache.get(p.text);

@@ -17,6 +17,8 @@ import type { FaintContent, FaintPrompt } from "./content";
 import { modelScores, newTally, type PromptTally } from "./score";
 import { addUnitImages, newMoments } from "./implicit-bias";
 import { faintDifferences } from "./compare";
+import { targetScores } from "./exact";
+import type { IntervalTarget } from "../../metrics/design";
 import { holm } from "../../metrics/tests";
 
 export interface FaintSimModel {
@@ -94,13 +96,12 @@ function addImages(rng: FastRng, t: PromptTally, p: FaintPrompt, d: Partial<Reco
   t.images += n;
   for (const person of p.persons) {
     const counts = (t.counts[person.side] ??= { gender: CLASSES.gender.map(() => 0), race: CLASSES.race.map(() => 0), age: CLASSES.age.map(() => 0) });
-    const moments = (t.moments[person.side] ??= newMoments());
-    moments.n += n;
+    const added = {} as Record<Attribute, number[]>;
     for (const a of ATTRIBUTES) {
-      const add = exact ? d[person.side]![a].map((x) => x * n) : multinomial(rng, n, d[person.side]![a]);
-      add.forEach((x, j) => (counts[a][j] += x));
-      addUnitImages(moments, a, add);
+      added[a] = exact ? d[person.side]![a].map((x) => x * n) : multinomial(rng, n, d[person.side]![a]);
+      added[a].forEach((x, j) => (counts[a][j] += x));
     }
+    addUnitImages((t.moments[person.side] ??= newMoments()), added, n);
   }
   if (p.visibility !== "explicit") return;
   t.scored += n;
@@ -109,7 +110,9 @@ function addImages(rng: FastRng, t: PromptTally, p: FaintPrompt, d: Partial<Reco
     return d[person.side]![req.attribute][(CLASSES[req.attribute] as readonly string[]).indexOf(req.value)];
   };
   const all = p.persons.filter((x) => x.requested).reduce((a, x) => a * shows(x), 1);
-  t.hits += exact ? all * n : binomial(rng, n, all);
+  const hits = exact ? all * n : binomial(rng, n, all);
+  t.hits += hits;
+  t.hitSecond[0] += exact ? all * all * n : hits; // each image's hit is 0 or 1 (exact: its expectation per image)
 }
 
 /** One simulated run's prompt tallies: the model drawn once, `imagesPerPrompt` images of every prompt. */
@@ -122,6 +125,14 @@ export function faintSimTallies(content: FaintContent, m: FaintSimModel, imagesP
 }
 
 const headline = (s: ReturnType<typeof modelScores>) => ({ implicit: s.implicit.all, explicit: s.explicit.all, eta: s.eta.all });
+
+/** The headline scores of one draw of the model's prompts with infinitely many images each. */
+function exactTruth(rng: FastRng, content: FaintContent, dists: Dists): Record<Headline, number> {
+  const tallies = new Map(content.prompts.map((p) => [p.id, newTally()]));
+  for (const p of content.prompts) addImages(rng, tallies.get(p.id)!, p, dists.get(p.id)!, 1e6, true);
+  const h = headline(modelScores(content, tallies, 0, 1));
+  return { implicit: h.implicit.value ?? NaN, explicit: h.explicit.value ?? NaN, eta: h.eta.value ?? NaN };
+}
 
 /** Each headline score with infinitely many images per prompt, averaged over `draws` draws of the model. */
 export function faintSimTruth(content: FaintContent, m: FaintSimModel, draws = 20, seed = 1): Record<Headline, number> {
@@ -157,8 +168,10 @@ export function simulateFaint(o: {
   runs: number;
   resamples: number;
   seed: number;
+  /** population: the score over the model's draws (prompts resampled); exact: this run's prompts, images without end */
   truth: Record<Headline, number>;
   schedule?: LookSchedule;
+  target?: IntervalTarget;
 }): FaintSimRow {
   const schedule = o.schedule ?? DEFAULT_SCHEDULE;
   const levels = o.rule === "spending" ? lookLevels(schedule) : schedule.fractions.map(() => 0.95);
@@ -177,10 +190,14 @@ export function simulateFaint(o: {
   for (let r = 0; r < o.runs; r++) {
     const dists = drawDists(rng, o.content, o.model);
     const tallies = new Map(o.content.prompts.map((p) => [p.id, newTally()]));
+    // The exact target's truth is this run's: its prompts' own distributions, infinitely many images each.
+    const truth = o.target === "exact" ? exactTruth(rng, o.content, dists) : o.truth;
     for (let j = 0; j < sizes.length; j++) {
       const add = sizes[j] - (j ? sizes[j - 1] : 0);
       for (const p of o.content.prompts) addImages(rng, tallies.get(p.id)!, p, dists.get(p.id)!, add);
-      const h = headline(modelScores(o.content, tallies, o.resamples, o.seed + r * 31 + j, "release", levels[j]));
+      const h = headline(
+        targetScores(o.content, tallies, { resamples: o.resamples, seed: o.seed + r * 31 + j, profile: "release", level: levels[j], target: o.target }),
+      );
       const looked: LookInterval[] = HEADLINE.map((m) => ({ metric: m, group: "all", lo: h[m].lo ?? 0, hi: h[m].hi ?? 1 }));
       const { met } = halfwidthVerdict(looked, goal);
       if (!met && j < sizes.length - 1) continue;
@@ -191,7 +208,7 @@ export function simulateFaint(o: {
         const { lo, hi } = h[m];
         if (lo === undefined || hi === undefined) continue;
         row.coverage[m].n++;
-        if (lo <= o.truth[m] + 1e-12 && o.truth[m] - 1e-12 <= hi) row.coverage[m].covered++;
+        if (lo <= truth[m] + 1e-12 && truth[m] - 1e-12 <= hi) row.coverage[m].covered++;
       }
       break;
     }
