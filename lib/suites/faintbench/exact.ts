@@ -13,10 +13,11 @@ import type { ScoringProfile } from "../../metrics/profiles";
 import { ACQUIRED, ATTRIBUTES, CLASSES, type Attribute } from "./classes";
 import type { FaintContent, Side } from "./content";
 import { D, OFFSET } from "./implicit-bias";
-import { EXPLICIT_CLASSES, entries, implicitScores, modelScores, newTally, type Entry, type ModelScores, type PromptTally, type Scored } from "./score";
+import { EXPLICIT_CLASSES, entries, modelScores, newTally, type Entry, type ModelScores, type PromptTally, type Scored } from "./score";
 import { CATEGORIES, categoryKey, classKey, explicitEntries } from "./release-weights";
 import type { IntervalTarget } from "../../metrics/design";
 import { etaUnits, type EtaLevel } from "./eta-score";
+import { cosineScore } from "./metrics";
 
 /** Lower-triangular L with L Lᵀ = V (n × n, row-major); a pivot ≤ 0 (a class never seen, a degenerate mix) is skipped. */
 export function cholesky(v: ArrayLike<number>, n: number): Float64Array {
@@ -80,24 +81,54 @@ function template(content: FaintContent, tallies: ReadonlyMap<string, PromptTall
   const e = entries(content, tallies, profile, false);
   const keys = new Map<string, number>();
   const keyOf = (k: string) => keys.get(k) ?? (keys.set(k, keys.size), keys.size - 1);
-  const flat = (metric: string, es: readonly Entry[]) =>
-    es.map((x) => {
-      const ws = Object.entries(x.w).filter(([, w]) => w !== undefined && w > 0) as Array<[string, number]>;
-      return { value: x.value, keys: Int32Array.from(ws, ([k]) => keyOf(`${metric}|${k}`)), weights: Float64Array.from(ws, ([, w]) => w) };
-    });
+  // Flat arrays (one per field, every entry's weights in a row): a replicate's sums run over them without allocating.
+  const wStart = [0];
+  const wKey: number[] = [];
+  const w: number[] = [];
+  const value: number[] = [];
+  const tag: number[] = []; // implicit: the attribute's index; explicit: 0 the prompt, 1 left, 2 right
+  const push = (metric: string, x: Entry, t: number) => {
+    for (const [k, v] of Object.entries(x.w))
+      if (v !== undefined && v > 0) {
+        wKey.push(keyOf(`${metric}|${k}`));
+        w.push(v);
+      }
+    wStart.push(wKey.length);
+    value.push(x.value);
+    tag.push(t);
+  };
   const prompts = new Map(content.prompts.map((p) => [p.id, p]));
-  const implicit = e.implicitUnits.map((u, i) => ({
-    prompt: prompts.get(e.implicitIds[i])!,
+  const unitStart = [0];
+  const implicit = e.implicitUnits.map((u, i) => {
     // an implicit entry is one attribute's score: the attribute is the one level key among its weights
-    entries: flat("implicit", u).map((x, j) => ({ ...x, attribute: ATTRIBUTES.find((a) => (u[j].w[a] ?? 0) > 0)! })),
-  }));
+    for (const x of u)
+      push(
+        "implicit",
+        x,
+        ATTRIBUTES.findIndex((a) => (x.w[a] ?? 0) > 0),
+      );
+    unitStart.push(value.length);
+    return prompts.get(e.implicitIds[i])!;
+  });
   const explicit = e.explicitUnits.map((u, i) => {
     const p = prompts.get(e.explicitIds[i])!;
     // release: an entry per side (explicitEntries, in entries' order); paper-text: the prompt as a whole
     const sides = profile === "release" ? explicitEntries(p.text).map((x) => x.side) : ["one" as const];
-    return { id: p.id, entries: flat("explicit", u).map((x, j) => ({ ...x, side: sides[j] ?? "one" })) };
+    u.forEach((x, j) => push("explicit", x, ["one", "left", "right"].indexOf(sides[j] ?? "one")));
+    unitStart.push(value.length);
+    return p;
   });
-  return { keys, implicit, explicit };
+  return {
+    keys,
+    implicit,
+    explicit,
+    unitStart: Int32Array.from(unitStart),
+    wStart: Int32Array.from(wStart),
+    wKey: Int32Array.from(wKey),
+    w: Float64Array.from(w),
+    value: Float64Array.from(value),
+    tag: Int32Array.from(tag),
+  };
 }
 
 /** One replicate's implicit and explicit scores at every level, from tallies aligned with the template's units. */
@@ -111,20 +142,36 @@ function averages(
 ) {
   num.fill(0);
   den.fill(0);
-  const add = (value: number, x: { keys: Int32Array; weights: Float64Array }) => {
-    for (let i = 0; i < x.keys.length; i++) {
-      num[x.keys[i]] += value * x.weights[i];
-      den[x.keys[i]] += x.weights[i];
+  const add = (e: number, v: number) => {
+    for (let k = t.wStart[e]; k < t.wStart[e + 1]; k++) {
+      num[t.wKey[k]] += v * t.w[k];
+      den[t.wKey[k]] += t.w[k];
     }
   };
-  t.implicit.forEach((u, i) => {
-    const scores = implicitScores(u.prompt, implicit[i], profile === "release");
-    for (const x of u.entries) add(scores[x.attribute] ?? x.value, x);
-  });
-  t.explicit.forEach((u, i) => {
+  const raw = profile === "release";
+  for (let i = 0; i < t.implicit.length; i++) {
+    const p = t.implicit[i];
+    for (let e = t.unitStart[i]; e < t.unitStart[i + 1]; e++) {
+      const a = ATTRIBUTES[t.tag[e]];
+      // the mean over the prompt's persons; a person without faces for it: the entry keeps its value
+      let sum = 0;
+      let ok = true;
+      for (const person of p.persons) {
+        const c = implicit[i].counts[person.side]?.[a];
+        const q = (raw ? person.rawTruth?.[a] : undefined) ?? person.truth?.[a];
+        const v = c && q ? cosineScore(c, q) : null;
+        if (v === null) ok = false;
+        else sum += v;
+      }
+      add(e, ok ? sum / p.persons.length : t.value[e]);
+    }
+  }
+  const off = t.implicit.length;
+  for (let i = 0; i < t.explicit.length; i++) {
     const d = explicit[i];
-    for (const x of u.entries) add((x.side === "one" ? d.hits : d.sideHits[x.side]) / d.scored, x);
-  });
+    for (let e = t.unitStart[off + i]; e < t.unitStart[off + i + 1]; e++)
+      add(e, (t.tag[e] === 0 ? d.hits : t.tag[e] === 1 ? d.sideHits.left : d.sideHits.right) / d.scored);
+  }
 }
 
 /** Every score the views show, keyed "implicit|<level>", "explicit|<level>", "eta|<level>". */
@@ -146,8 +193,8 @@ function scoresOf(t: Template, content: FaintContent, tallies: ReadonlyMap<strin
 type Template = ReturnType<typeof template>;
 /** The tallies in the template's unit order (looked up once, not per replicate). */
 const align = (t: Template, tallies: ReadonlyMap<string, PromptTally>) => ({
-  implicit: t.implicit.map((u) => tallies.get(u.prompt.id)!),
-  explicit: t.explicit.map((u) => tallies.get(u.id)!),
+  implicit: t.implicit.map((p) => tallies.get(p.id)!),
+  explicit: t.explicit.map((p) => tallies.get(p.id)!),
 });
 
 interface ExactInterval {
@@ -156,7 +203,7 @@ interface ExactInterval {
   hi: number;
   /**
    * why coverage is not promised: `small-cells` — some prompt has fewer than two images (nothing to draw for it);
-   * `non-smooth` — η, whose ±α terms switch sign as a deviation crosses 0 (80 % in the simulation)
+   * `non-smooth` — η, whose ±α terms switch sign as a deviation crosses 0 (72 % in the simulation)
    */
   flags: Array<"small-cells" | "non-smooth">;
 }
