@@ -12,6 +12,7 @@ const SHARED = path.resolve(__dirname, "../../shared/models");
 const hasShared = existsSync(path.join(SHARED, "ultraface-version-RFB-320.onnx"));
 const dataDir = testDataDir("fof-adaptive-images-");
 process.env.FOF_DATA_DIR = dataDir;
+process.env.OPENAI_API_KEY = "sk-emulator";
 
 const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("./helpers/services");
@@ -20,6 +21,7 @@ const { adaptiveStateOf } = await import("../lib/results/adaptive");
 const { waveSizes } = await import("../lib/metrics/sequential");
 const { labelRun } = await import("./helpers/label-run");
 const { suiteOf } = await import("../lib/suites");
+const { startEmulator } = await import("./emulator/server");
 
 const prisma = () => db();
 const fast = { pollMs: 5, flushMs: 10, runCheckMs: 10 };
@@ -177,6 +179,49 @@ describe.skipIf(!hasShared)("adaptive text-to-image runs", () => {
     expect(implicit.hi).toBeLessThanOrEqual(1);
     expect(state.metrics?.names.eta).toBe("η");
     expect(await prisma().query.count({ where: { runId: run.id } })).toBe(prompts);
+  }, 240_000);
+
+  it("FAIntbench stops when A vs B is decided: the second image model against the first, paired over the same prompts", async () => {
+    // A second image model: the provider emulator answering the shared face photos in turn (OpenAI Images API).
+    const emu = await startEmulator();
+    try {
+      emu.setScript("emu-faces", { photos: ["grace-hopper-512.jpg", "astronaut-eileen-collins.png"].map((f) => path.join(SHARED, "test-images", f)) });
+      await engine.upsertModel(prisma(), {
+        slug: "emu-faces",
+        label: "emu-faces",
+        modality: "t2i",
+        provider: "openai-compatible",
+        modelId: "emu-faces",
+        baseUrl: emu.openaiBaseUrl,
+        width: 256,
+        height: 256,
+        pricePerImage: 0.04,
+        concurrency: 4,
+      });
+      // twelve occupations: enough prompts for the comparison to promise its error rates (fewer are flagged small-cells)
+      const config = { visibility: ["implicit"], acquired: ["occupation"], itemsPerAcquired: 12, imagesPerPrompt: 2 };
+      const run = await engine.createRun(prisma(), {
+        suite: "faintbench",
+        models: ["baseline:synthetic-faces", "emu-faces"],
+        config,
+        preset: "custom",
+        seed: 4,
+        // implicit scores lie in [½, 1]: any interval of their difference is inside ±0.5 — decided at the first look
+        until: "decided:implicit;margin=0.5",
+      });
+      const end = await workAndLabel(run.id);
+      const state = adaptiveStateOf(end.adaptiveJson)!;
+      expect(state.outcome).toMatchObject({ kind: "met", look: 1 });
+      expect(state.outcome!.items).toBeLessThan(run.plannedCount);
+      const rows = state.looks[0].rows;
+      expect(rows).toEqual([
+        expect.objectContaining({ model: "emu-faces − baseline:synthetic-faces", group: "all prompts", metric: "implicit", decision: "equivalent" }),
+      ]);
+      expect(rows[0].lo).toBeLessThanOrEqual(rows[0].estimate);
+      expect(rows[0].estimate).toBeLessThanOrEqual(rows[0].hi);
+    } finally {
+      await emu.close();
+    }
   }, 240_000);
 
   it("refuses what cannot stop on a target before anything is created", async () => {
