@@ -61,8 +61,8 @@ export async function suiteStateKey(prisma: PrismaClient, suite: AnySuite, req: 
   // who is out of the consensus changes the human labels without a new annotation row
   const excluded = req.labels === "reviewed" ? [...(await excludedAnnotators(prisma))].sort() : [];
   const state = {
-    // the views' meaning changed: 2–3 instruments, paper rows beside CLIP runs only; 4 FAIntbench's implicit interval
-    // about its bias-corrected estimate, its exact target — earlier entries are not served
+    // the views' meaning changed: 2–3 instruments, paper rows beside CLIP runs only; 4 a cosine score's interval about
+    // its bias-corrected estimate, exact-target intervals for prompt-averaged scores — earlier entries are not served
     v: 4,
     run: req.runId,
     suite: suite.id,
