@@ -298,6 +298,12 @@ describe.skipIf(!hasShared)("DoFaiR end to end on the synthetic image model", ()
     // Runs of two suites are not compared.
     const fof = await engine.createRun(prisma(), { models: ["baseline:uniform"], config: engine.presetConfig("smoke", { tests: ["objective"] }), seed: 1 });
     await expect(compareSides(prisma(), { runId: runs[0] }, { runId: fof.id })).rejects.toThrow(/DoFaiR run cannot be compared with a FACT-OR-FAIR run/);
+    // The ranks route refuses runs of two suites, a run that does not exist, an unknown option, and no token.
+    expect((await get(`runs=${runs[0]},${fof.id}`)).status).toBe(400);
+    expect((await get("runs=no-such-run")).status).toBe(404);
+    expect((await get(`runs=${runs[0]}&labels=everyone`)).status).toBe(400);
+    const anonymous = await ranksRoute.GET(new Request(`http://127.0.0.1:3000/api/results/ranks?runs=${runs[0]}`), { params: Promise.resolve({}) });
+    expect(anonymous.status).toBe(401);
   }, 240_000);
 
   it("refuses FAI without a helper model, a letter-answering baseline as helper, and a chat model as the audited image model", async () => {
