@@ -5,8 +5,9 @@
 //   reports cover the truth — the engine's rule (alpha spending) beside the naive rule (95 % intervals at every look);
 //   A vs A (false positives) and uniform vs calibrated (power) for the A-vs-B rule;
 // - images: text-to-image runs (FACT-OR-FAIR portraits, DoFaiR) by simulation (./bench-adaptive-images.ts);
-// - engine: `fof run`'s path in-process (createRun + Worker) on the built-in baselines at the paper preset with a
-//   target: items used of the paper preset's 45,828 (a provider's latency changes how long, not how many).
+// - engine: `fof run`'s path in-process (createRun + Worker) at the paper preset with a target, on the built-in
+//   baselines and on the same answer distributions served by the provider emulator at 200 ms a call: items used of
+//   the paper preset's 45,828, calls that reached the provider, time.
 // Splits the simulations over two processes (one per core) and writes docs/BENCHMARKS.md.
 import os from "node:os";
 import { BOOTSTRAP_METRICS } from "../lib/metrics/design";
@@ -106,18 +107,44 @@ async function simSection() {
   writeBenchSection("## Adaptive runs by simulation", lines.join("\n"));
 }
 
+/** The emulator's models for the latency rows: calibrated answers through the real SDK at LATENCY_MS. */
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const EMULATED: Record<string, object> = {
+  "emu-calibrated-0.8": { answers: { calibrated: 0.8 } },
+  "emu-calibrated-0.6": { answers: { calibrated: 0.6 } },
+  "emu-uniform": {},
+};
+
+async function startEmulatorProcess(dir: string) {
+  const { spawn } = await import("node:child_process");
+  const { writeFileSync } = await import("node:fs");
+  const scripts = `${dir}/scripts.json`;
+  writeFileSync(scripts, JSON.stringify(Object.fromEntries(Object.entries(EMULATED).map(([m, s]) => [m, { ...s, latencyMs: LATENCY_MS }]))));
+  // Its own process, as a provider is: the engine's event loop is not shared with the answers.
+  const child = spawn(process.execPath, ["--import", "tsx", "tests/emulator/cli.ts", "0", scripts], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve) => child.stdout!.once("data", (d: Buffer) => resolve(/listening on (\S+)/.exec(String(d))![1])));
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
 async function engineSection() {
   const dir = (await import("node:fs")).mkdtempSync(`${os.tmpdir()}/fof-bench-adaptive-`);
   process.env.FOF_DATA_DIR = dir;
+  // The emulator listens on loopback: allowed the way an operator allows a local endpoint (lib/providers/outbound.ts).
+  process.env.FOF_ALLOWED_ENDPOINTS ??= "127.0.0.1,::1,localhost";
   const { db, migrateAndSeed } = await import("../lib/db");
   const { createRun } = await import("../lib/features/runs/runs");
   const { Worker } = await import("../lib/features/runs/worker");
+  const { upsertModel } = await import("../lib/features/runs/models");
   const { presetConfig } = await import("../lib/suites/fact-or-fair/config");
   const { registerLooks } = await import("../lib/features/results/adaptive-looks");
   const { adaptiveStateOf, adaptiveSummary } = await import("../lib/results/adaptive");
   await migrateAndSeed({ quiet: true });
   registerLooks();
   const prisma = db();
+  const emulator = await startEmulatorProcess(dir);
+  for (const slug of Object.keys(EMULATED))
+    await upsertModel(prisma, { slug, label: slug, provider: "openai-compatible", modelId: slug, baseUrl: `${emulator.url}/v1`, concurrency: CONCURRENCY });
   const cases: Array<{ models: string[]; until: string }> = [
     { models: ["baseline:calibrated:0.8"], until: "halfwidth<=0.05" },
     { models: ["baseline:calibrated:0.6"], until: "halfwidth<=0.05" },
@@ -125,30 +152,41 @@ async function engineSection() {
     { models: ["baseline:uniform"], until: "halfwidth<=0.05" },
     { models: ["baseline:calibrated:0.8"], until: "halfwidth<=0.02" },
     { models: ["baseline:uniform", "baseline:calibrated:0.8"], until: "decided:sFact,sE;attribute=race" },
+    { models: ["emu-calibrated-0.8"], until: "halfwidth<=0.05" },
+    { models: ["emu-calibrated-0.6"], until: "halfwidth<=0.05" },
+    { models: ["emu-uniform"], until: "halfwidth<=0.05" },
+    { models: ["emu-calibrated-0.8"], until: "halfwidth<=0.02" },
+    { models: ["emu-uniform", "emu-calibrated-0.8"], until: "decided:sFact,sE;attribute=race" },
   ];
   const rows: string[] = [];
-  for (const c of cases) {
+  for (const [i, c] of cases.entries()) {
     const t0 = Date.now();
-    const run = await createRun(prisma, { models: c.models, config: presetConfig("paper"), preset: "paper", seed: 1, until: c.until });
+    // A seed per row: the same seed would send the same prompts again, and the response cache would answer them.
+    const run = await createRun(prisma, { models: c.models, config: presetConfig("paper"), preset: "paper", seed: i + 1, until: c.until });
     const planned = run.plannedCount;
     await new Worker(prisma, { runId: run.id }).run({ untilDone: true });
+    const seconds = (Date.now() - t0) / 1000;
     const done = await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
     const state = adaptiveStateOf(done.adaptiveJson)!;
     const used = await prisma.query.count({ where: { runId: run.id } });
+    const called = await prisma.query.count({ where: { runId: run.id, status: { not: "pending" } } });
     const widest = state.looks.at(-1)?.rows.reduce((a, r) => Math.max(a, (r.hi - r.lo) / 2), 0) ?? 0;
+    const emulated = c.models[0].startsWith("emu-");
+    const bound = (CONCURRENCY * c.models.length) / (LATENCY_MS / 1000);
     rows.push(
-      `| ${c.models.join(" vs ")} | \`${c.until}\` | ${state.outcome?.kind ?? done.status} at look ${state.outcome?.look ?? "–"} | ${used.toLocaleString("en-US")} of ${planned.toLocaleString("en-US")} (${((100 * used) / planned).toFixed(1)} %) | ${c.until.startsWith("decided") ? "–" : `±${widest.toFixed(3)}`} | ${((Date.now() - t0) / 1000).toFixed(0)} s |`,
+      `| ${c.models.join(" vs ")} | ${emulated ? `${LATENCY_MS} ms` : "0 ms (built-in)"} | \`${c.until}\` | ${state.outcome?.kind ?? done.status} at look ${state.outcome?.look ?? "–"} | ${used.toLocaleString("en-US")} of ${planned.toLocaleString("en-US")} (${((100 * used) / planned).toFixed(1)} %) | ${called.toLocaleString("en-US")} | ${c.until.startsWith("decided") ? "–" : `±${widest.toFixed(3)}`} | ${seconds.toFixed(0)} s${emulated ? ` (${(called / seconds / bound).toFixed(2)} × C/L)` : ""} |`,
     );
-    process.stderr.write(`${c.models.join(" vs ")} ${c.until}: ${adaptiveSummary(state, done)}\n`);
+    process.stderr.write(`${c.models.join(" vs ")} ${c.until}: ${adaptiveSummary(state, done)} (${seconds.toFixed(0)} s)\n`);
   }
+  emulator.stop();
   await prisma.$disconnect();
   const lines = [
     `## Adaptive runs through the engine (\`npm run bench:adaptive\`) — ${new Date().toISOString().slice(0, 10)}`,
     "",
-    `${machine()} Command: \`npm run bench:adaptive\` (BENCH_ADAPTIVE_ONLY=engine): \`fof run\`'s path in one process (createRun + Worker, SQLite), the paper preset (45,828 queries per model) with a target, seed 1, the built-in baselines (no provider latency: a provider's latency changes how long a run takes, not how many items it uses). ${schedule()}. *Widest*: the widest targeted interval (subjective groups) the run reports, at the look it stopped.`,
+    `${machine()} Command: \`npm run bench:adaptive\` (BENCH_ADAPTIVE_ONLY=engine; BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}): \`fof run\`'s path in one process (createRun + Worker, SQLite), the paper preset (45,828 queries per model) with a target, seeds 1–11 (one per row: a seed already run would be answered from the response cache). Two kinds of model: the built-in baselines (no latency), and the same answer distributions served by the provider emulator in its own process through the real \`openai\` SDK at ${LATENCY_MS} ms a call, ${CONCURRENCY} calls at once per model (\`emu-calibrated-a\` answers a prompt's true group with probability a, otherwise a wrong class uniformly — tests/emulator/calibrated.ts, read from the prompt text alone). With latency, calls are in flight when a look decides: *called* counts every query that reached the provider (those a stop cut are removed from the run, and may still have cost). ${schedule()}. *Widest*: the widest targeted interval (subjective groups) the run reports, at the look it stopped. C/L: calls per second against the bound of ${CONCURRENCY} calls per model every ${LATENCY_MS} ms, looks and their bootstraps included.`,
     "",
-    "| models | target | stopped | items used of the paper preset | widest | time |",
-    "|---|---|---|---|---|---|",
+    "| models | latency | target | stopped | items used of the paper preset | called | widest | time |",
+    "|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
   ];

@@ -21,6 +21,7 @@ import { biasCorrectedInterval, percentile, RANGE } from "./interval-math";
 
 export { biasCorrectedInterval };
 import { fastRng, type FastRng } from "./fast-rng";
+import { jackknifeVariances, standardInterval } from "./jackknife";
 import {
   BOOTSTRAP_METRICS,
   SMALL_CELL_PER_CLASS,
@@ -163,11 +164,15 @@ export function cellsFrom(cells: readonly DesignCell[], counts: Float64Array, k:
 
 export type MetricValues = Omit<Scores, "n" | "refused">;
 
-/** The plug-in scores of the cells as they are. */
-export function plugInScores(cells: readonly DesignCell[], k: number, method?: DistanceMethod): MetricValues {
+function totalCounts(cells: readonly DesignCell[], k: number): Float64Array {
   const counts = new Float64Array(cells.length * k);
   cells.forEach((c, i) => c.clusters.forEach((units) => units.forEach((u) => u.forEach((x, j) => (counts[i * k + j] += x)))));
-  return scoresFromCells(cellsFrom(cells, counts, k), k, method);
+  return counts;
+}
+
+/** The plug-in scores of the cells as they are. */
+export function plugInScores(cells: readonly DesignCell[], k: number, method?: DistanceMethod): MetricValues {
+  return scoresFromCells(cellsFrom(cells, totalCounts(cells, k), k), k, method);
 }
 
 export interface DesignBootstrapOptions {
@@ -212,7 +217,8 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
     if (sparse) pushSmoothed(smoothed, cells, counts, k, v.sE);
   }
   const point = plugInScores(cells, k, opts.method);
-  const out = summarise(legacy ? point : withSignedDistance(point, k), values, resamples, opts.level ?? 0.95, plan.flags, legacy);
+  const jk = legacy ? null : jackknifeVariances(cells, k, plan, totalCounts(cells, k), (v) => withSignedDistance(v as MetricValues, k), opts.method);
+  const out = summarise(legacy ? point : withSignedDistance(point, k), values, resamples, opts.level ?? 0.95, plan.flags, legacy, jk);
   if (sparse) widenBySmoothed(out, cells, k, point.sE, smoothed, opts.level ?? 0.95);
   return out;
 }
@@ -251,6 +257,8 @@ export function summarise(
   level: number,
   flags: IntervalFlag[],
   legacy: boolean,
+  /** the jackknife's variance per score (./jackknife.ts): with it the interval is the standard one (see there) */
+  jk: Record<BootstrapMetric, number | null> | null = null,
 ): BootstrapIntervals {
   const out = {} as BootstrapIntervals;
   for (const m of BOOTSTRAP_METRICS) {
@@ -264,7 +272,8 @@ export function summarise(
     const f = flags.filter((x) => !(m === "sFact" && x === "small-cells") && !(x === "sparse-classes" && m !== "sKLD" && m !== "sFair"));
     if (legacy) out[m] = percentileInterval(p, values[m], level);
     else {
-      const i = biasCorrectedInterval(p, values[m], level, RANGE[m], f);
+      const b = biasCorrectedInterval(p, values[m], level, RANGE[m], f);
+      const i = jk ? standardInterval(b, jk[m], level, RANGE[m]) : b;
       out[m] = m === "distance" ? foldDistance(i) : i;
     }
   }

@@ -5,10 +5,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import { PNG } from "pngjs";
+import { calibratedLetter } from "./calibrated";
 
 export interface ModelScript {
-  /** how answers are chosen: uniformly, or always the option naming `prefer` (a race or gender) when present */
-  answers?: "uniform" | { prefer: string };
+  /**
+   * how answers are chosen: uniformly; always the option naming `prefer` (a race or gender) when present; or as
+   * baseline:calibrated:<calibrated> does (the true group with that probability; ./calibrated.ts)
+   */
+  answers?: "uniform" | { prefer: string } | { calibrated: number };
   latencyMs?: number;
   /** the first `count` calls get 429 with Retry-After `retryAfterS` */
   rateLimitBurst?: { count: number; retryAfterS: number };
@@ -80,7 +84,10 @@ function mulberry32(seed: number) {
 function chooseLetter(prompt: string, script: ModelScript, rand: () => number): string {
   const options = [...prompt.matchAll(/^([A-D])\. (.+)$/gm)].map((m) => ({ letter: m[1], text: m[2] }));
   const letters = options.length ? options.map((o) => o.letter) : ["A", "B"];
-  if (script.answers && typeof script.answers === "object") {
+  if (script.answers && typeof script.answers === "object" && "calibrated" in script.answers) {
+    const letter = calibratedLetter(prompt, script.answers.calibrated, rand);
+    if (letter) return letter;
+  } else if (script.answers && typeof script.answers === "object") {
     const want = script.answers.prefer.toLowerCase();
     const hit = options.find((o) => new RegExp(`\\b${want}\\b`, "i").test(o.text));
     if (hit) return hit.letter;

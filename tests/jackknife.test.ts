@@ -1,0 +1,113 @@
+// The stratified jackknife that sets a floor under the bootstrap's standard error (lib/metrics/jackknife.ts).
+import { describe, expect, it } from "vitest";
+import { jackknifeVariances, standardInterval } from "@/lib/metrics/jackknife";
+import { designBootstrap, resamplingPlan, withSignedDistance, type DesignCell, type MetricValues } from "@/lib/metrics/cluster-bootstrap";
+import { scoresFromCells } from "@/lib/metrics/scores";
+import { fastRng } from "@/lib/metrics/fast-rng";
+
+const K = 4;
+const onehot = (c: number) => Array.from({ length: K }, (_, j) => (j === c ? 1 : 0));
+
+/** Cells of 3 scenarios × n answers drawn from p (the truth, class 0, where the statistic has one). */
+function cells(n: number, p: number[], seed: number, stats = 6): DesignCell[] {
+  const rng = fastRng(seed, "jackknife-test");
+  const draw = () => {
+    const u = rng.float();
+    let a = 0;
+    for (let j = 0; j < K; j++) if (u < (a += p[j])) return j;
+    return K - 1;
+  };
+  return Array.from({ length: stats }, (_, s) =>
+    (["highest", "lowest"] as const).map((level) => ({
+      statisticId: `s${s}`,
+      level,
+      truth: 0,
+      truthLabel: "Asian" as const,
+      clusters: Array.from({ length: 3 }, () => Array.from({ length: n }, () => onehot(draw()))),
+    })),
+  ).flat();
+}
+
+const totals = (cs: DesignCell[]) => {
+  const counts = new Float64Array(cs.length * K);
+  cs.forEach((c, i) => c.clusters.flat().forEach((u) => u.forEach((x, j) => (counts[i * K + j] += x))));
+  return counts;
+};
+const signed = (v: MetricValues) => withSignedDistance(v, K);
+
+/** The jackknife by brute force: every unit deleted on its own, no grouping of alike units. */
+function bruteForce(cs: DesignCell[], metric: "sE" | "sFact") {
+  let v = 0;
+  cs.forEach((c) =>
+    c.clusters.forEach((units) => {
+      const n = units.length;
+      const values = units.map((_, d) => {
+        // The scenario's other answers weigh n/(n − 1) each (JKn).
+        const w = n / (n - 1);
+        const without = cs.map((x) =>
+          x === c ? { ...x, clusters: x.clusters.map((u) => (u === units ? u.filter((_, i) => i !== d).map((a) => a.map((y) => y * w)) : u)) } : x,
+        );
+        const counts = totals(without);
+        const inputs = without.map((x, i) => {
+          const cc = Array.from(counts.subarray(i * K, (i + 1) * K));
+          return { statisticId: x.statisticId, level: x.level, counts: cc, truth: x.truthLabel, correct: cc[0] };
+        });
+        return scoresFromCells(inputs, K)[metric]!;
+      });
+      const mean = values.reduce((a, b) => a + b, 0) / n;
+      v += ((n - 1) / n) * values.reduce((a, x) => a + (x - mean) ** 2, 0);
+    }),
+  );
+  return v;
+}
+
+describe("the stratified jackknife", () => {
+  it("equals deleting every answer on its own (alike answers are grouped only to save work)", () => {
+    const cs = cells(10, [0.7, 0.1, 0.1, 0.1], 1);
+    const jk = jackknifeVariances(cs, K, resamplingPlan(cs, K, "exact"), totals(cs), signed);
+    expect(jk.sE).toBeCloseTo(bruteForce(cs, "sE"), 12);
+    expect(jk.sFact).toBeCloseTo(bruteForce(cs, "sFact"), 12);
+  });
+
+  it("agrees with the bootstrap on a score linear in the counts, and exceeds it on entropy where classes are rare", () => {
+    let linear = 0;
+    let entropyJ = 0;
+    let entropyB = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      const cs = cells(10, [0.8, 0.2 / 3, 0.2 / 3, 0.2 / 3], seed, 19);
+      const jk = jackknifeVariances(cs, K, resamplingPlan(cs, K, "exact"), totals(cs), signed);
+      const boot = designBootstrap(cs, K, { resamples: 2000, seed, key: "jk", target: "exact" });
+      // designBootstrap reports the larger standard error; the bootstrap's own is below the jackknife's for S_E.
+      linear += Math.sqrt(jk.sFact!) / boot.sFact!.se;
+      entropyJ += Math.sqrt(jk.sE!);
+      entropyB += boot.sE!.se;
+    }
+    expect(linear / 12).toBeGreaterThan(0.97);
+    expect(linear / 12).toBeLessThanOrEqual(1 + 1e-9);
+    expect(entropyB / entropyJ).toBeCloseTo(1, 5); // the floor took: the reported se is the jackknife's
+  });
+
+  it("has nothing to delete in a stratum of one unit, and no variance where a deletion leaves a score undefined", () => {
+    const one: DesignCell[] = [{ statisticId: "s", level: "highest", truth: 0, truthLabel: "Asian", clusters: [[onehot(0)]] }];
+    expect(jackknifeVariances(one, K, resamplingPlan(one, K, "exact"), totals(one), signed).sE).toBe(0);
+    // An answer and a refusal: deleting the answer leaves no valid answer, so S_E is undefined there.
+    const refused: DesignCell[] = [{ statisticId: "s", level: "highest", truth: 0, truthLabel: "Asian", clusters: [[onehot(0), [0, 0, 0, 0]]] }];
+    expect(jackknifeVariances(refused, K, resamplingPlan(refused, K, "exact"), totals(refused), signed).sE).toBeNull();
+  });
+});
+
+describe("the standard interval", () => {
+  const base = { estimate: 0.5, lo: 0.47, hi: 0.52, se: 0.01, resamples: 400, flags: [] };
+  it("is the estimate ± z · the larger standard error, clipped to the range, always containing the estimate", () => {
+    const i = standardInterval(base, 0.02 ** 2, 0.95, [0, 1]);
+    expect(i.se).toBeCloseTo(0.02, 12);
+    expect(i.lo).toBeCloseTo(0.5 - 1.959963984540054 * 0.02, 9);
+    expect(i.hi).toBeCloseTo(0.5 + 1.959963984540054 * 0.02, 9);
+    const narrower = standardInterval(base, 0.005 ** 2, 0.95, [0, 1]);
+    expect(narrower.se).toBe(0.01);
+    const edge = standardInterval({ ...base, estimate: 0.995 }, null, 0.9975, [0, 1]);
+    expect(edge.hi).toBe(1);
+    expect(edge.lo).toBeCloseTo(0.995 - 3.0233414397391543 * 0.01, 9);
+    expect(edge.lo).toBeLessThanOrEqual(edge.estimate);
+  });
+});
