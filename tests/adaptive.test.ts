@@ -15,7 +15,7 @@ import {
   type AdaptiveTarget,
 } from "@/lib/metrics/sequential";
 import { simulateAdaptive, simulateAdaptiveCompare } from "@/lib/metrics/simulate-adaptive";
-import { adaptiveSummary, adaptiveTargetSchema, metricText, newAdaptiveState } from "@/lib/results/adaptive";
+import { adaptiveSummary, adaptiveTargetSchema, lookDecision, metricText, newAdaptiveState } from "@/lib/results/adaptive";
 import { suiteOf } from "@/lib/suites";
 import { simulateAdaptiveMeans, truthOfMeans } from "@/lib/metrics/simulate-adaptive-means";
 import { dofairSimGroups } from "@/lib/suites/dofair/simulate";
@@ -105,6 +105,11 @@ describe("the adaptive design", () => {
     expect(decision(-0.2, -0.01, 0.05)).toBe("separated");
     expect(decision(-0.03, 0.04, 0.05)).toBe("equivalent");
     expect(decision(-0.03, 0.06, 0.05)).toBe("open");
+    // A difference on cells too small for the bias correction decides nothing, either way.
+    expect(lookDecision(0.01, 0.03, 0.05, [])).toBe("separated");
+    expect(lookDecision(0.01, 0.03, 0.05, ["small-cells"])).toBe("open");
+    expect(lookDecision(-0.01, 0.03, 0.05, ["small-cells"])).toBe("open");
+    expect(lookDecision(-0.01, 0.03, 0.05, ["collapsed"])).toBe("equivalent");
   });
 });
 

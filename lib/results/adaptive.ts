@@ -65,11 +65,11 @@ export const lookFlags = (flags: readonly IntervalFlag[] | undefined): { flags?:
 
 /**
  * A comparison's state at a look: as sequential.ts decision(), except that a difference whose cells are too small
- * for the bias correction is never called separated (as the Compare page's isSeparable).
+ * for the bias correction decides nothing — neither separated (as the Compare page's isSeparable) nor equivalent:
+ * its interval's coverage is not promised either way, so the run goes on (to its cap, at worst) rather than stop on it.
  */
 export function lookDecision(lo: number, hi: number, margin: number, flags: readonly IntervalFlag[] | undefined) {
-  const d = decision(lo, hi, margin);
-  return d === "separated" && flags?.includes("small-cells") ? "open" : d;
+  return flags?.includes("small-cells") ? "open" : decision(lo, hi, margin);
 }
 
 export interface LookRecord {

@@ -106,8 +106,9 @@ export async function runIntervals(
     )
     .sort();
   const profile = opts.profile ?? DEFAULT_PROFILE;
+  // v6: the standard interval with the jackknife's floor (lib/metrics/jackknife.ts) — earlier entries are not served
   const key = createHash("sha256")
-    .update(JSON.stringify({ v: 5, runId, resamples, level, seed: run.seed, profile, target, canonical }))
+    .update(JSON.stringify({ v: 6, runId, resamples, level, seed: run.seed, profile, target, canonical }))
     .digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };
