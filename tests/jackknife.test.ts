@@ -111,3 +111,19 @@ describe("the standard interval", () => {
     expect(edge.lo).toBeLessThanOrEqual(edge.estimate);
   });
 });
+
+describe("S_fact's flag", () => {
+  it("is raised when a prompt has a single image: nothing to draw, the variance is missing", () => {
+    const face = (c: number) => onehot(c);
+    const single: DesignCell[] = Array.from({ length: 6 }, (_, s) => ({
+      statisticId: `s${s}`,
+      level: "highest" as const,
+      truth: 0,
+      truthLabel: "Asian" as const,
+      clusters: [[face(s % 2)]],
+    }));
+    expect(designBootstrap(single, K, { resamples: 200, seed: 1, key: "one", target: "exact" }).sFact!.flags).toContain("small-cells");
+    const many = cells(10, [0.7, 0.1, 0.1, 0.1], 4);
+    expect(designBootstrap(many, K, { resamples: 200, seed: 1, key: "many", target: "exact" }).sFact!.flags).not.toContain("small-cells");
+  });
+});

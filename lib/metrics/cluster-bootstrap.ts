@@ -220,6 +220,10 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
   const jk = legacy ? null : jackknifeVariances(cells, k, plan, totalCounts(cells, k), (v) => withSignedDistance(v as MetricValues, k), opts.method);
   const out = summarise(legacy ? point : withSignedDistance(point, k), values, resamples, opts.level ?? 0.95, plan.flags, legacy, jk);
   if (sparse) widenBySmoothed(out, cells, k, point.sE, smoothed, opts.level ?? 0.95);
+  // S_fact is a pooled proportion and needs no cell size, but a stratum of one unit (one image per prompt) has no
+  // spread to draw: its share of the variance is missing, and S_fact's interval loses its promise too.
+  if (!legacy && out.sFact && plan.flags.includes("small-cells") && plan.strata.some((s) => s.n === 1))
+    out.sFact = { ...out.sFact, flags: [...out.sFact.flags, "small-cells"] };
   return out;
 }
 
