@@ -5,8 +5,8 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Command, CommanderError } from "commander";
 import { ROLES } from "../lib/auth/roles";
-import { remoteCompare, remoteExport, remoteFrom, remoteImport, remoteRun, remoteScores, type Remote } from "./commands/remote";
-import { flushTracing, startTracing, tracingConfigured } from "../lib/core/tracing";
+import { remoteFrom, type Remote } from "./commands/remote-from";
+import { tracingConfigured } from "../lib/core/tracing-config";
 
 // Each command's module is loaded when that command runs, not before: `fof --help` prints at once, and a run loads
 // the engine but not the labeller, the importer or the account commands (docs/BENCHMARKS.md, CLI start-up).
@@ -19,6 +19,11 @@ const data = () => import("./commands/data");
 const users = () => import("./commands/user");
 const tokensModule = () => import("./commands/token");
 const suiteDataModule = () => import("./commands/suite-data");
+type RemoteModule = typeof import("./commands/remote");
+/** A command's team-server side, loaded when a server is named. */
+function onServer<A extends unknown[]>(pick: (m: RemoteModule) => (r: Remote, ...a: A) => Promise<unknown>) {
+  return async (r: Remote, ...a: A) => void (await pick(await import("./commands/remote"))(r, ...a));
+}
 
 /** The suites, for the help text: one folder each under data/suites (read here rather than loading every suite). */
 function suiteIds(): string {
@@ -99,7 +104,7 @@ program
   .action(
     either(
       lazy(run, (m) => m.runCommand),
-      remoteRun,
+      onServer((m) => m.remoteRun),
     ),
   );
 
@@ -118,7 +123,7 @@ program
         () => import("./commands/compare"),
         (m) => m.compareCommand,
       ),
-      remoteCompare,
+      onServer((m) => m.remoteCompare),
     ),
   );
 
@@ -133,7 +138,7 @@ program
   .action(
     either(
       lazy(data, (m) => m.scoresCommand),
-      remoteScores,
+      onServer((m) => m.remoteScores),
     ),
   );
 
@@ -146,7 +151,7 @@ program
   .action(
     either(
       lazy(data, (m) => m.exportCommand),
-      remoteExport,
+      onServer((m) => m.remoteExport),
     ),
   );
 
@@ -165,7 +170,7 @@ program
   .action(
     either(
       lazy(data, (m) => m.importCommand),
-      remoteImport,
+      onServer((m) => m.remoteImport),
     ),
   );
 
@@ -280,9 +285,10 @@ tokenGroup
 async function main() {
   try {
     // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (the SDK is not even loaded otherwise: `fof --help` stays quick).
-    if (tracingConfigured()) await startTracing("fof-cli");
+    const tracing = tracingConfigured() ? await import("../lib/core/tracing") : null;
+    await tracing?.startTracing("fof-cli");
     await program.parseAsync(process.argv);
-    await flushTracing();
+    await tracing?.flushTracing();
   } catch (err) {
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? 0 : 2;

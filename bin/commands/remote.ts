@@ -8,27 +8,9 @@ import type { RunOptions } from "./run";
 import { compareArgs, compareGate, gateSummary, printComparison, reportGate, type CompareCliOptions } from "./compare-cli";
 import type { ComparisonResult } from "../../lib/features/results/comparisons";
 
-export interface Remote {
-  server: string;
-  token: string;
-}
+import type { Remote } from "./remote-from";
 
-/** The server and token from the flags or the environment; null when neither names a server (work locally). */
-export function remoteFrom(opts: { server?: string; token?: string }): Remote | null {
-  const server = opts.server ?? process.env.FOF_SERVER;
-  if (!server) return null;
-  const token = opts.token ?? process.env.FOF_TOKEN;
-  if (!token) throw new Error("--server needs a token: --token <token> or FOF_TOKEN (make one with `fof token create` or on the Account page)");
-  let url: URL;
-  try {
-    url = new URL(server);
-  } catch {
-    throw new Error(`--server "${server}" is not a URL (e.g. https://fof.example.org)`);
-  }
-  if (url.protocol !== "https:" && !["localhost", "127.0.0.1", "[::1]"].includes(url.hostname))
-    throw new Error(`--server ${url.origin}: a token is only sent over https (or to this machine)`);
-  return { server: url.origin, token };
-}
+export { remoteFrom, type Remote } from "./remote-from";
 
 /** Network errors worth one more try (a connection cut mid-way, a proxy's timeout); a refusal or an unknown host is not. */
 const TRANSIENT = new Set(["ECONNRESET", "ETIMEDOUT", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN"]);

@@ -4,6 +4,9 @@
 // attempt, status, tokens), never prompts, answers or keys — prompts and answers only when the operator opts in
 // (FOF_TRACE_CONTENT=on); keys never.
 import { SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
+import { tracingConfigured } from "./tracing-config";
+
+export { tracingConfigured };
 
 interface TracingState {
   /** prompts and answers as span attributes (the operator opted in) */
@@ -15,11 +18,6 @@ const g = globalThis as unknown as { __fofTracing?: TracingState };
 const TRACER = "fact-or-fair-workbench";
 /** The most of a prompt or answer a span carries when content is on. */
 const MAX_CONTENT = 4096;
-
-/** Whether the environment asks for traces (the OTLP exporter's own variables). */
-export function tracingConfigured(source: Record<string, string | undefined> = process.env): boolean {
-  return !!(source.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || source.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) && source.OTEL_SDK_DISABLED !== "true";
-}
 
 /**
  * Starts exporting spans over OTLP/HTTP (the exporter reads OTEL_EXPORTER_OTLP_* — endpoint, headers, timeout — and

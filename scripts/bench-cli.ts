@@ -1,0 +1,83 @@
+// npm run bench:cli — how soon the CLI answers, as deployed (dist/fof.mjs, built fresh by build:cli): `fof --help`
+// from process start to exit, beside Node doing nothing (`node -e 0`), and `fof run`'s first provider call after
+// the process starts (the provider emulator in this process notes when the first request arrives; the run is
+// killed then). Median and worst of BENCH_CLI_TRIES (10 help, 5 runs). Writes docs/BENCHMARKS.md.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startEmulator } from "../tests/emulator/server";
+import { writeBenchSection } from "./bench-section";
+
+const TRIES = Number(process.env.BENCH_CLI_TRIES ?? 10);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x: number) => `${Math.round(x)} ms`;
+
+function timed(args: string[], env: NodeJS.ProcessEnv = process.env): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return performance.now() - t0;
+}
+
+async function firstCall(env: NodeJS.ProcessEnv, seed: number, calls: () => number): Promise<number> {
+  const before = calls();
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ["dist/fof.mjs", "run", "--model", "bench-cli", "--preset", "smoke", "--seed", String(seed)], {
+    env,
+    stdio: ["ignore", "ignore", "ignore"],
+  });
+  try {
+    for (;;) {
+      if (calls() > before) return performance.now() - t0;
+      if (child.exitCode !== null) throw new Error(`fof run exited ${child.exitCode} before calling the provider`);
+      if (performance.now() - t0 > 30_000) throw new Error("no provider call within 30 s");
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  } finally {
+    child.kill("SIGKILL");
+  }
+}
+
+async function main() {
+  execFileSync("npm", ["run", "--silent", "build:cli"], { stdio: "inherit" });
+  const dir = mkdtempSync(path.join(os.tmpdir(), "fof-bench-cli-"));
+  const env = { ...process.env, FOF_DATA_DIR: dir, FOF_ALLOWED_ENDPOINTS: "127.0.0.1,::1,localhost" };
+  process.env.FOF_DATA_DIR = dir;
+  process.env.FOF_ALLOWED_ENDPOINTS = env.FOF_ALLOWED_ENDPOINTS;
+  const emulator = await startEmulator({ "bench-cli": {} });
+  const { db, migrateAndSeed } = await import("../lib/db");
+  const { upsertModel } = await import("../lib/features/runs/models");
+  await migrateAndSeed({ quiet: true });
+  await upsertModel(db(), { slug: "bench-cli", label: "bench-cli", provider: "openai-compatible", modelId: "bench-cli", baseUrl: emulator.openaiBaseUrl, concurrency: 8 });
+  await db().$disconnect();
+
+  const nothing = Array.from({ length: TRIES }, () => timed(["-e", "0"]));
+  const help = Array.from({ length: TRIES }, () => timed(["dist/fof.mjs", "--help"], env));
+  const runs: number[] = [];
+  for (let i = 0; i < Math.max(3, Math.ceil(TRIES / 2)); i++) runs.push(await firstCall(env, 100 + i, () => emulator.stats().calls));
+  await emulator.close();
+
+  const row = (what: string, xs: number[], target: string) => `| ${what} | ${ms(median(xs))} | ${ms(Math.max(...xs))} | ${target} |`;
+  const lines = [
+    `## CLI start-up (\`npm run bench:cli\`) — ${new Date().toISOString().slice(0, 10)}`,
+    "",
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? "CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. Command: \`npm run bench:cli\` (${TRIES} tries each; the bundled CLI, \`node dist/fof.mjs\`, as deployed; wall time from spawning the process).`,
+    "",
+    "| what | median | worst | target (issue #37) |",
+    "|---|---|---|---|",
+    row("`node -e 0` (Node itself, for scale)", nothing, "–"),
+    row("`fof --help` until it exits", help, "< 200 ms"),
+    row("`fof run --preset smoke`: its first provider call", runs, "< 500 ms"),
+    "",
+    "Reading: a command loads only its own code (each is a chunk loaded at its dynamic import); `--help` loads commander and the help text, not the database client, the validators, the remote client or the tracer (the OpenTelemetry API is loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set). A run's first call comes after the database client, migrations check and the run's first planned rows.",
+    "",
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+  writeBenchSection("## CLI start-up", lines.join("\n"));
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
