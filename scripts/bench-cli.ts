@@ -49,7 +49,14 @@ async function main() {
   const { db, migrateAndSeed } = await import("../lib/db");
   const { upsertModel } = await import("../lib/features/runs/models");
   await migrateAndSeed({ quiet: true });
-  await upsertModel(db(), { slug: "bench-cli", label: "bench-cli", provider: "openai-compatible", modelId: "bench-cli", baseUrl: emulator.openaiBaseUrl, concurrency: 8 });
+  await upsertModel(db(), {
+    slug: "bench-cli",
+    label: "bench-cli",
+    provider: "openai-compatible",
+    modelId: "bench-cli",
+    baseUrl: emulator.openaiBaseUrl,
+    concurrency: 8,
+  });
   await db().$disconnect();
 
   const nothing = Array.from({ length: TRIES }, () => timed(["-e", "0"]));
