@@ -67,6 +67,14 @@ describe("the stratified jackknife", () => {
     const jk = jackknifeVariances(cs, K, resamplingPlan(cs, K, "exact"), totals(cs), signed);
     expect(jk.sE).toBeCloseTo(bruteForce(cs, "sE"), 12);
     expect(jk.sFact).toBeCloseTo(bruteForce(cs, "sFact"), 12);
+    // Images of several faces (rows, not one-hot answers), some alike: grouped by content, the same variance.
+    const rng = fastRng(9, "images");
+    const images: DesignCell[] = cs.map((c) => ({
+      ...c,
+      clusters: c.clusters.map((units) => units.map(() => Array.from({ length: K }, () => (rng.float() < 0.3 ? 1 : 0)))),
+    }));
+    const jkImages = jackknifeVariances(images, K, resamplingPlan(images, K, "exact"), totals(images), signed);
+    expect(jkImages.sE).toBeCloseTo(bruteForce(images, "sE"), 12);
   });
 
   it("agrees with the bootstrap on a score linear in the counts, and exceeds it on entropy where classes are rare", () => {

@@ -34,7 +34,7 @@ interface Cell {
   truthLabel: Label | null;
 }
 
-/** The units of a stratum grouped by identical content (one-hot answers of a class are alike), with their counts. */
+/** The units of a stratum grouped by identical content, with how many times each occurs. */
 function distinctUnits(s: Stratum, k: number): Array<{ unit: Float64Array; times: number }> {
   if (s.classes) {
     const times = new Map<number, number>();
@@ -45,7 +45,16 @@ function distinctUnits(s: Stratum, k: number): Array<{ unit: Float64Array; times
       return { unit, times: t };
     });
   }
-  return Array.from({ length: s.n }, (_, i) => ({ unit: s.rows!.slice(i * k, (i + 1) * k), times: 1 }));
+  // Images with the same faces per class (or scenarios with the same totals) are alike too.
+  const byKey = new Map<string, { unit: Float64Array; times: number }>();
+  for (let i = 0; i < s.n; i++) {
+    const unit = s.rows!.slice(i * k, (i + 1) * k);
+    const key = unit.join(",");
+    const seen = byKey.get(key);
+    if (seen) seen.times++;
+    else byKey.set(key, { unit, times: 1 });
+  }
+  return [...byKey.values()];
 }
 
 /**
