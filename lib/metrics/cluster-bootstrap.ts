@@ -21,7 +21,7 @@ import { biasCorrectedInterval, percentile, RANGE } from "./interval-math";
 
 export { biasCorrectedInterval };
 import { fastRng, type FastRng } from "./fast-rng";
-import { jackknifeVariances, standardInterval } from "./jackknife";
+import { jackknifeSteps, standardInterval } from "./jackknife";
 import {
   BOOTSTRAP_METRICS,
   SMALL_CELL_PER_CLASS,
@@ -217,7 +217,7 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
     if (sparse) pushSmoothed(smoothed, cells, counts, k, v.sE);
   }
   const point = plugInScores(cells, k, opts.method);
-  const jk = legacy ? null : jackknifeVariances(cells, k, plan, totalCounts(cells, k), (v) => withSignedDistance(v as MetricValues, k), opts.method);
+  const jk = legacy ? null : yield* jackknifeSteps(cells, k, plan, totalCounts(cells, k), (v) => withSignedDistance(v as MetricValues, k), opts.method);
   const out = summarise(legacy ? point : withSignedDistance(point, k), values, resamples, opts.level ?? 0.95, plan.flags, legacy, jk);
   if (sparse) widenBySmoothed(out, cells, k, point.sE, smoothed, opts.level ?? 0.95);
   // S_fact is a pooled proportion and needs no cell size, but a stratum of one unit (one image per prompt) has no

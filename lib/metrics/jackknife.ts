@@ -16,6 +16,7 @@ import { scoresFromCells } from "./scores";
 import type { BootstrapMetric, Interval } from "./design";
 import { BOOTSTRAP_METRICS } from "./design";
 import normalQuantile from "@stdlib/stats-base-dists-normal-quantile";
+import { runSteps, SLICE_MS } from "./steps";
 import type { Label, Level } from "../benchmark";
 
 // Structural views of ./cluster-bootstrap's types (which imports this module).
@@ -62,14 +63,19 @@ function distinctUnits(s: Stratum, k: number): Array<{ unit: Float64Array; times
  * one stratum at a time, its others reweighted (a stratum of one unit has nothing to delete; Rust & Rao 1996's
  * JKn). Null where a deletion leaves a score undefined.
  */
-export function jackknifeVariances(
+export function jackknifeVariances(...args: Parameters<typeof jackknifeSteps>): Record<BootstrapMetric, number | null> {
+  return runSteps(jackknifeSteps(...args));
+}
+
+/** The same as slices of work: a paper-size group takes ~0.1 s, so a server yields to its event loop between strata. */
+export function* jackknifeSteps(
   cells: readonly Cell[],
   k: number,
   plan: { strata: readonly Stratum[] },
   counts: Float64Array,
   signed: Signed,
   method?: DistanceMethod,
-): Record<BootstrapMetric, number | null> {
+): Generator<void, Record<BootstrapMetric, number | null>> {
   const out = Object.fromEntries(BOOTSTRAP_METRICS.map((m) => [m, 0])) as Record<BootstrapMetric, number | null>;
   const work = Float64Array.from(counts);
   const inputs = (c: Float64Array) =>
@@ -77,8 +83,13 @@ export function jackknifeVariances(
       const cc = Array.from(c.subarray(i * k, (i + 1) * k));
       return { statisticId: cell.statisticId, level: cell.level, counts: cc, truth: cell.truthLabel, correct: cell.truth >= 0 ? cc[cell.truth] : 0 };
     });
+  let sliceStart = performance.now();
   for (const s of plan.strata) {
     if (s.n < 2) continue;
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      yield;
+      sliceStart = performance.now();
+    }
     const base = s.cell * k;
     const units = distinctUnits(s, k);
     // The stratum's remaining n − 1 units are weighted n/(n − 1), so that it keeps its weight in its cell and the
