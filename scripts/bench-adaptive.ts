@@ -25,19 +25,23 @@ const ONLY = new Set((process.env.BENCH_ADAPTIVE_ONLY ?? "sim,images,engine").sp
 const MODELS: Record<string, SimModel> = {
   "calibrated 0.8": { kind: "calibrated", accuracy: 0.8 },
   "calibrated 0.6": { kind: "calibrated", accuracy: 0.6 },
+  "calibrated 0.7": { kind: "calibrated", accuracy: 0.7 },
+  "calibrated 0.9": { kind: "calibrated", accuracy: 0.9 },
   uniform: { kind: "uniform" },
   "scenario-sensitive": { kind: "scenario", accuracy: 0.6, concentration: 8 },
 };
 
 type Config =
-  | { kind: "halfwidth"; model: string; h: number; rule: "spending" | "naive" }
+  | { kind: "halfwidth"; model: string; h: number; rule: "spending" | "naive" | "fixed-25" }
   | { kind: "compare"; a: string; b: string; rule: "spending" | "naive"; margin: number; metric: "sFact" | "sE"; attribute: "race" };
 
 function configs(): Config[] {
   const out: Config[] = [];
   for (const rule of ["spending", "naive"] as const)
     for (const model of ["calibrated 0.8", "scenario-sensitive"]) out.push({ kind: "halfwidth", model, h: 0.05, rule });
-  out.push({ kind: "halfwidth", model: "calibrated 0.6", h: 0.05, rule: "spending" });
+  for (const model of ["calibrated 0.6", "calibrated 0.7", "calibrated 0.9"]) out.push({ kind: "halfwidth", model, h: 0.05, rule: "spending" });
+  // What no stopping rule can beat: one 95 % interval at a quarter of the plan, no look before it (else the cap).
+  for (const model of ["calibrated 0.6", "calibrated 0.7"]) out.push({ kind: "halfwidth", model, h: 0.05, rule: "fixed-25" });
   out.push({ kind: "halfwidth", model: "uniform", h: 0.05, rule: "spending" });
   out.push({ kind: "halfwidth", model: "calibrated 0.8", h: 0.02, rule: "spending" });
   for (const rule of ["spending", "naive"] as const) {
@@ -47,8 +51,14 @@ function configs(): Config[] {
   return out;
 }
 
+/** A quarter of the plan at 95 %, then the cap: the fixed-size design a sequential one is measured against. */
+const FIXED_QUARTER = { fractions: [0.25, 1], alphaShares: [1, 0] };
+const simBase = (c: { model: string; h: number }) => ({ model: MODELS[c.model], halfwidth: c.h, runs: RUNS, resamples: RESAMPLES, seed: 2026 });
+
 function runConfig(c: Config): AdaptiveSimRow | AdaptiveCompareRow {
-  if (c.kind === "halfwidth") return simulateAdaptive({ model: MODELS[c.model], halfwidth: c.h, rule: c.rule, runs: RUNS, resamples: RESAMPLES, seed: 2026 });
+  if (c.kind === "halfwidth" && c.rule === "fixed-25")
+    return { ...simulateAdaptive({ ...simBase(c), rule: "naive", schedule: FIXED_QUARTER }), rule: "fixed-25" as never };
+  if (c.kind === "halfwidth") return simulateAdaptive({ ...simBase(c), rule: c.rule as "spending" | "naive" });
   const a = MODELS[c.a];
   return simulateAdaptiveCompare({
     a,
@@ -80,7 +90,7 @@ async function simSection() {
     "",
     `${machine()} Command: \`npm run bench:adaptive\` (${RUNS} simulated runs per row, ${RESAMPLES} resamples per look, seed 2026; ${minutes} min on two processes). ${schedule()}.`,
     "",
-    "**Target ±h.** Each simulated run is one FACT-OR-FAIR subjective context at the paper preset's design (19 statistics × 2 levels × 3 scenarios × 100 answers; its gender and race groups, 3 % refusals), released in the schedule's waves; after each wave the app's design bootstrap (population target) gives every score's interval, and the run stops when all ten are within ±h. *spending*: each look at its own level — the engine's rule; *naive*: 95 % intervals at every look. *Stopped at*: share of runs per look. *Coverage*: share of the intervals reported at the stop that cover the true score (per score, over both groups); the promise is ≥ 95 % each. With 400 runs (800 intervals per score) the binomial spread is ±0.8 points at 95 %.",
+    "**Target ±h.** Each simulated run is one FACT-OR-FAIR subjective context at the paper preset's design (19 statistics × 2 levels × 3 scenarios × 100 answers; its gender and race groups, 3 % refusals), released in the schedule's waves; after each wave the app's design bootstrap (population target) gives every score's interval, and the run stops when all ten are within ±h. *spending*: each look at its own level — the engine's rule; *naive*: 95 % intervals at every look. *fixed*: no sequential design at all — one 95 % interval after a quarter of the plan, else the cap (two looks): the most a quarter of the plan can show, which no valid stopping rule beats. *Stopped at*: share of runs per look. *Coverage*: share of the intervals reported at the stop that cover the true score (per score, over both groups); the promise is ≥ 95 % each. With 400 runs (800 intervals per score) the binomial spread is ±0.8 points at 95 %.",
     "",
     `| model | h | rule | stopped at look 1 / 2 / 3 / 4 | target met | items used (of the cap) | ${BOOTSTRAP_METRICS.map((m) => ({ sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair", distance: "d" })[m]).join(" | ")} |`,
     `|---|---|---|---|---|---|${BOOTSTRAP_METRICS.map(() => "---").join("|")}|`,
@@ -88,7 +98,8 @@ async function simSection() {
       .filter((r) => r.c.kind === "halfwidth")
       .map(({ c, row }) => {
         const h = c as Extract<Config, { kind: "halfwidth" }>;
-        return `| ${h.model} | ±${h.h} | ${h.rule} | ${stops(row)} | ${pct(row.met, row.runs)} | ${(100 * row.meanFraction).toFixed(1)} % | ${BOOTSTRAP_METRICS.map((m) => pct(row.coverage[m].covered, row.coverage[m].n)).join(" | ")} |`;
+        const rule = h.rule === "fixed-25" ? "fixed: 95 % at 25 %, else the cap" : h.rule;
+        return `| ${h.model} | ±${h.h} | ${rule} | ${stops(row)} | ${pct(row.met, row.runs)} | ${(100 * row.meanFraction).toFixed(1)} % | ${BOOTSTRAP_METRICS.map((m) => pct(row.coverage[m].covered, row.coverage[m].n)).join(" | ")} |`;
       }),
     "",
     "**A vs B decided.** Pairs of models on the same scenarios (race group, paper design), their paired S_fact difference (lib/metrics/paired.ts) at each look: *separated* when its interval excludes 0, *equivalent* when it lies within ±margin; the run stops when it is either. A vs A (margin 0: it stops only on a separation) counts false positives — the promise is ≤ 5 %; uniform vs calibrated 0.8 counts how soon a real difference is decided.",

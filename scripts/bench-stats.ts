@@ -10,6 +10,7 @@ import { writeBenchSection } from "./bench-section";
 import { partOf, runInParts } from "./bench-parts";
 import { simulateSeparable, type SeparableRow } from "../lib/metrics/simulate-compare";
 import { SIM_CONFUSION, simulateCorrection, type CorrectionRow } from "../lib/metrics/simulate-correction";
+import { MIN_REVIEWED_PER_CLASS } from "../lib/metrics/misclassification";
 import { simulateMeanComparisons, type MeanCompareRow } from "../lib/metrics/simulate-means";
 import { runFaintPairs, writeFaintPairs, type FaintPairsConfig } from "./bench-stats-faint";
 
@@ -222,13 +223,13 @@ function writeCorrection(results: Array<{ c: CorrectionConfig; rows: CorrectionR
     "",
     `${machine} Command: \`npm run bench:stats\` (${RUNS} simulated runs per row, ${RESAMPLES} resamples, seed 2026; ${minutes} min for the whole command).`,
     "",
-    "Faces of known true race (shares in the header) labelled by a simulated classifier with a known confusion (lib/metrics/simulate-correction.ts: Hispanic faces misread 30 % of the time, mostly as White); a random sample of them reviewed (the truth revealed). Each cell: how often the 95 % interval of a class's share covered its true share — *corrected*: shares corrected for the confusion estimated from the reviewed faces, faces and reviewed faces resampled together (lib/metrics/misclassification.ts); *raw*: the classifier's label shares with Wilson intervals.",
+    "Faces of known true race (shares in the header) labelled by a simulated classifier with a known confusion (lib/metrics/simulate-correction.ts: Hispanic faces misread 30 % of the time, mostly as White); a random sample of them reviewed (the truth revealed). Each cell: how often the 95 % interval of a class's share covered its true share — *corrected*: shares corrected for the confusion estimated from the reviewed faces, faces and reviewed faces resampled together (lib/metrics/misclassification.ts); *raw*: the classifier's label shares with Wilson intervals. The corrected interval is the app's (lib/metrics/corrected-bootstrap.ts): the standard interval about the bias-corrected share, the bootstrap's standard error (until 2026-11-28 the basic interval: at 500 faces with 100 reviewed it covered White's 10 % in 90.7 % of the runs not refused, of 400). *Refused*: runs where some class had fewer than ${MIN_REVIEWED_PER_CLASS} reviewed faces — the app refuses the correction there and shows no interval, so they are left out of the coverage (before 2026-11-28 the simulation counted them).",
     "",
-    `| faces | reviewed | ${names.map((n) => `${n} corrected | raw`).join(" | ")} |`,
-    `|---|---|${names.map(() => "---|---").join("|")}|`,
+    `| faces | reviewed | refused | ${names.map((n) => `${n} corrected | raw`).join(" | ")} |`,
+    `|---|---|---|${names.map(() => "---|---").join("|")}|`,
     ...results.map(
       ({ c, rows }) =>
-        `| ${c.faces} | ${c.reviewed} | ${rows.map((r) => `${((100 * r.coveredCorrected) / r.runs).toFixed(1)} % (±${r.meanHalfWidth.toFixed(3)}) | ${((100 * r.coveredUncorrected) / r.runs).toFixed(1)} %`).join(" | ")} |`,
+        `| ${c.faces} | ${c.reviewed} | ${rows[0].refused} of ${rows[0].refused + rows[0].runs} | ${rows.map((r) => `${((100 * r.coveredCorrected) / r.runs).toFixed(1)} % (±${r.meanHalfWidth.toFixed(3)}) | ${((100 * r.coveredUncorrected) / r.runs).toFixed(1)} %`).join(" | ")} |`,
     ),
     "",
   ];

@@ -2,7 +2,8 @@
 // fast version of the false-positive / power simulation (the full one: npm run bench:stats).
 import { describe, expect, it } from "vitest";
 import { holm, mcnemarExact } from "@/lib/metrics/tests";
-import { bootstrapP, isSeparable, normalTail, pairedDifferences } from "@/lib/metrics/paired";
+import normalQuantile from "@stdlib/stats-base-dists-normal-quantile";
+import { bootstrapP, isSeparable, normalTail, pairedDifferences, standardDifference } from "@/lib/metrics/paired";
 import { biasCorrectedInterval, type DesignCell } from "@/lib/metrics/cluster-bootstrap";
 import { fastRng } from "@/lib/metrics/fast-rng";
 import { simulateSeparable } from "@/lib/metrics/simulate-compare";
@@ -45,6 +46,27 @@ describe("tests for decisions", () => {
       // The interval's bounds are interpolated quantiles: allow the one replicate of slack at the boundary.
       if (Math.abs(p - 0.05) > 0.004) expect(p < 0.05).toBe(i.lo > 0 || i.hi < 0);
     }
+  });
+});
+
+describe("the standard interval of a difference", () => {
+  it("rejects exactly when its interval excludes 0, and centres on the bias-corrected estimate", () => {
+    const rng = fastRng(5, "standard-duality");
+    for (let t = 0; t < 300; t++) {
+      const point = (rng.float() - 0.5) * 0.12;
+      const level = [0.95, 0.96, 0.9975][t % 3];
+      const replicates = Array.from({ length: 400 }, () => point + 0.01 + (rng.float() + rng.float() - 1) * 0.1);
+      const d = standardDifference(point, [...replicates], level, [-1, 1], []);
+      const mean = replicates.reduce((a, x) => a + x, 0) / replicates.length;
+      expect(d.estimate).toBeCloseTo(2 * point - mean, 12);
+      expect((d.hi - d.lo) / 2 / d.se).toBeCloseTo(normalQuantile(1 - (1 - level) / 2, 0, 1), 9);
+      expect(d.p < 1 - level).toBe(d.lo > 0 || d.hi < 0);
+    }
+  });
+
+  it("gives p = 1 for identical sides and p = 0 for a difference with no spread", () => {
+    expect(standardDifference(0, [0, 0, 0], 0.95, [-1, 1], []).p).toBe(1);
+    expect(standardDifference(0.2, [0.2, 0.2, 0.2], 0.95, [-1, 1], []).p).toBe(0);
   });
 });
 

@@ -3,7 +3,9 @@
 // resample the images are drawn as the target says (cluster-bootstrap.ts), and the confusion is re-estimated from
 // the reviewed faces of the images drawn — the label shares and the confusion come from the same faces, as in the
 // data (a reviewed face misread moves both) — and each cell's label shares are corrected with it
-// (misclassification.ts). Bias-corrected basic intervals, as for the plain scores.
+// (misclassification.ts). Bias-corrected estimates with the standard interval about them, as for the plain scores,
+// its standard error the bootstrap's (the jackknife floor is not computed here: a unit's deletion would move the
+// confusion too). Simulated: npm run bench:stats, "Labeller correction".
 import { runSteps, runStepsAsync, SLICE_MS } from "./steps";
 import { fastRng } from "./fast-rng";
 import { scoresFromCells, type DistanceMethod } from "./scores";
@@ -20,6 +22,7 @@ import {
 } from "./cluster-bootstrap";
 import { confusionFromCounts, correctShares } from "./misclassification";
 import { BOOTSTRAP_METRICS, type BootstrapMetric, type IntervalTarget } from "./design";
+import { BOOTSTRAP_SE_ONLY } from "./jackknife";
 
 export interface CorrectedOptions {
   resamples: number;
@@ -129,5 +132,5 @@ function* correctedSteps(
   cells.forEach((c, i) => c.clusters.forEach((units) => units.forEach((u) => u.forEach((x, j) => (ext[i * width + j] += x)))));
   for (const u of reviewedElsewhere) u.forEach((x, j) => (extra[j] += x));
   const point = scoresOf(cells, ext, k, extra, opts.method);
-  return { point, intervals: summarise(withSignedDistance(point, k), values, opts.resamples, opts.level ?? 0.95, flags, false) };
+  return { point, intervals: summarise(withSignedDistance(point, k), values, opts.resamples, opts.level ?? 0.95, flags, false, BOOTSTRAP_SE_ONLY) };
 }

@@ -119,6 +119,9 @@ export function* jackknifeSteps(
   return out;
 }
 
+/** For summarise(): the standard interval with the bootstrap's standard error alone (a jackknife variance of 0). */
+export const BOOTSTRAP_SE_ONLY = Object.fromEntries(BOOTSTRAP_METRICS.map((m) => [m, 0])) as Record<BootstrapMetric, number>;
+
 /**
  * The standard interval about the bootstrap's bias-corrected estimate, its standard error the larger of the
  * bootstrap's and the jackknife's, clipped to the score's range (it always contains the estimate).

@@ -5,8 +5,9 @@
 // npm run bench:stats.
 import { fastRng, type FastRng } from "./fast-rng";
 import { biasCorrectedInterval } from "./cluster-bootstrap";
-import { confusionMatrix, correctShares } from "./misclassification";
+import { confusionMatrix, correctShares, reviewCoverage } from "./misclassification";
 import { wilson } from "./interval-math";
+import { standardInterval } from "./jackknife";
 
 export interface CorrectionSimOptions {
   trueShares: readonly number[];
@@ -21,7 +22,10 @@ export interface CorrectionSimOptions {
 
 export interface CorrectionRow {
   cls: number;
+  /** runs the app would correct: every class has MIN_REVIEWED_PER_CLASS reviewed faces (the others it refuses) */
   runs: number;
+  /** runs refused for too few reviewed faces of some class, as the app refuses them (misclassification.ts) */
+  refused: number;
   coveredCorrected: number;
   coveredUncorrected: number;
   meanHalfWidth: number;
@@ -44,7 +48,7 @@ function draw(rng: FastRng, p: readonly number[]): number {
 export function simulateCorrection(o: CorrectionSimOptions): CorrectionRow[] {
   const k = o.trueShares.length;
   const rng = fastRng(o.seed, "sim|correction");
-  const rows: CorrectionRow[] = o.trueShares.map((_, cls) => ({ cls, runs: 0, coveredCorrected: 0, coveredUncorrected: 0, meanHalfWidth: 0 }));
+  const rows: CorrectionRow[] = o.trueShares.map((_, cls) => ({ cls, runs: 0, refused: 0, coveredCorrected: 0, coveredUncorrected: 0, meanHalfWidth: 0 }));
   for (let r = 0; r < o.runs; r++) {
     const faces = Array.from({ length: o.faces }, () => {
       const t = draw(rng, o.trueShares);
@@ -52,6 +56,11 @@ export function simulateCorrection(o: CorrectionSimOptions): CorrectionRow[] {
     });
     // Reviewers see a random sample of the faces: their truth is revealed.
     const pairs = faces.slice(0, o.reviewed);
+    // The app refuses the correction where a class has too few reviewed faces: such a run reports no interval.
+    if (!reviewCoverage(pairs, k).enough) {
+      for (const row of rows) row.refused++;
+      continue;
+    }
     const labels = faces.map(([, l]) => l);
     const shares = (ls: readonly number[]) => {
       const c = new Array<number>(k).fill(0);
@@ -74,14 +83,16 @@ export function simulateCorrection(o: CorrectionSimOptions): CorrectionRow[] {
     }
     const observed = shares(labels);
     for (const row of rows) {
-      const i = biasCorrectedInterval(point[row.cls], reps[row.cls], 0.95, [0, 1], []);
+      // As the app's corrected scores (corrected-bootstrap.ts): the standard interval about the bias-corrected share.
+      const i = standardInterval(biasCorrectedInterval(point[row.cls], reps[row.cls], 0.95, [0, 1], []), 0, 0.95, [0, 1]);
       const truth = o.trueShares[row.cls];
       row.runs++;
       if (i.lo <= truth && truth <= i.hi) row.coveredCorrected++;
-      row.meanHalfWidth += (i.hi - i.lo) / 2 / o.runs;
+      row.meanHalfWidth += (i.hi - i.lo) / 2;
       const w = wilson(Math.round(observed[row.cls] * labels.length), labels.length);
       if (w.lo <= truth && truth <= w.hi) row.coveredUncorrected++;
     }
   }
+  for (const row of rows) row.meanHalfWidth /= Math.max(1, row.runs);
   return rows;
 }

@@ -64,8 +64,8 @@ export async function runCorrectedScores(
   const key = createHash("sha256")
     .update(
       JSON.stringify({
-        // 2: with the labeller's warnings
-        v: 2,
+        // 2: with the labeller's warnings; 3: the standard interval (lib/metrics/corrected-bootstrap.ts)
+        v: 3,
         kind: "corrected",
         runId,
         target,
