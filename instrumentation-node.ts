@@ -28,7 +28,7 @@ async function firstRun(e: { dataDir: string; FOF_ADMIN_EMAIL?: string }) {
   const { db } = await import("./lib/db");
   const { ensureAdminFromEnv, userCount } = await import("./lib/auth/users");
   const { setupToken } = await import("./lib/auth/setup");
-  const { publicUrl } = await import("./lib/auth/server");
+  const { publicUrl } = await import("./lib/core/public-url");
   const { adoptNameOnlyAnnotators } = await import("./lib/auth/legacy");
   try {
     const adopted = await adoptNameOnlyAnnotators(db());

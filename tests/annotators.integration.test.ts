@@ -14,7 +14,7 @@ const { setGold, setExclusion } = await import("../lib/features/review/annotator
 const goldRoute = await import("../app/api/review/gold/route");
 const exclusionRoute = await import("../app/api/review/exclusions/route");
 const { sessionCookie } = await import("./helpers/session");
-const { publicUrl } = await import("../lib/auth/server");
+const { publicUrl } = await import("../lib/core/public-url");
 
 const prisma = () => db();
 const png = (shade: number) => {

@@ -13,7 +13,7 @@ const sqlite = !process.env.DATABASE_URL;
 const { db, migrateAndSeed } = await import("../lib/db");
 const Database = (await import("better-sqlite3")).default;
 const { sessionCookie } = await import("./helpers/session");
-const { publicUrl } = await import("../lib/auth/server");
+const { publicUrl } = await import("../lib/core/public-url");
 
 type Holder = InstanceType<typeof Database>;
 let holder: Holder;

@@ -197,7 +197,7 @@ describe.skipIf(!hasShared)("a DoFaiR run on the imported official entries", () 
 describe("the suite launch estimate route", () => {
   it("plans nothing, counts and prices a launch, and refuses the wrong caller, origin or body", async () => {
     const { sessionCookie } = await import("./helpers/session");
-    const { publicUrl } = await import("../lib/auth/server");
+    const { publicUrl } = await import("../lib/core/public-url");
     const route = await import("../app/api/suites/[suiteId]/estimate/route");
     const post = (body: unknown, cookie: string, site = "same-origin") =>
       route.POST(

@@ -5,24 +5,26 @@ import { failureReasons, outcomeCounts } from "../../lib/features/runs/outcomes"
 import { outcomeLabel } from "../../lib/core/run-status";
 import { presetConfig, PRESET_NAMES, t2iPresetConfig, type PresetName } from "../../lib/suites/fact-or-fair/config";
 import { runProgress } from "../../lib/features/results/run-results";
-import { runScores } from "../../lib/features/results/explore";
 import { Worker } from "../../lib/features/runs/worker";
 import { DEFAULT_SUITE_ID, listSuites, suiteOf } from "../../lib/suites";
 import { logger } from "../../lib/log";
-import { genericSuiteOfRun, suiteResultsJson } from "../../lib/suites/export";
-import { instrumentFiles, labelHere } from "./label";
 import { progressLine } from "./progress";
 import { env } from "../../lib/env";
-import { labelWorkerFromEnv } from "../../lib/features/labelling/worker";
 import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
 import { compareGate } from "./compare-cli";
-import { adaptiveStateOf, adaptiveSummary, targetText } from "../../lib/results/adaptive";
-import { registerLooks } from "../../lib/features/results/adaptive-looks";
-import { registerAhead } from "../../lib/features/results/ahead";
 
-// This process's worker takes adaptive runs' looks (scored by the results layer).
-registerLooks();
-import { gateAgainst } from "./compare";
+// What only some runs need, or only after the last call, is loaded when it is needed: a run's first provider call
+// waits for everything imported here (npm run bench:cli). Scores, exports, labelling, comparisons: below, lazily.
+const resultsModule = () => import("../../lib/features/results/explore");
+const exporting = () => import("../../lib/suites/export");
+const labelModule = () => import("./label");
+const labelWorker = () => import("../../lib/features/labelling/worker");
+
+/** This process's worker takes adaptive runs' looks (scored by the results layer, loaded for them only). */
+async function registerLooks() {
+  (await import("../../lib/features/results/adaptive-looks")).registerLooks();
+}
+import { adaptiveStateOf, adaptiveSummary, targetText } from "../../lib/results/adaptive";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
   if (value === undefined) return undefined;
@@ -99,15 +101,15 @@ export async function runCommand(opts: RunOptions) {
         ...(opts.subjectiveRepeats ? { subjectiveRepeats: int(opts.subjectiveRepeats, "--subjective-repeats") } : {}),
       });
   if (opts.label && !t2i) throw new Error("--label is for text-to-image models (their faces are labelled)");
-  if (opts.label) instrumentFiles("faces"); // no face models: refused before anything is generated
+  if (opts.label) (await labelModule()).instrumentFiles("faces"); // no face models: refused before anything is generated
   const { run, final } = await planAndWork(
     prisma,
     { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name, ...(opts.until ? { until: opts.until } : {}) },
     t2i,
     !!opts.label,
   );
-  if (opts.label) await labelHere(prisma, run.id);
-  const results = await runScores(prisma, run.id);
+  if (opts.label) await (await labelModule()).labelHere(prisma, run.id);
+  const results = await (await resultsModule()).runScores(prisma, run.id);
   const adaptive = adaptiveOutput(final);
   process.stdout.write(JSON.stringify({ results, ...(adaptive ? { adaptive } : {}) }, null, opts.pretty ? 2 : undefined) + "\n");
   process.exitCode = exitCodeOf(final);
@@ -117,7 +119,7 @@ export async function runCommand(opts: RunOptions) {
       process.stderr.write(`${g.ok ? "pass" : "FAIL"}  ${g.model}  ${g.gate}  (worst ${g.worst === null ? "none" : g.worst.toFixed(4)})\n`);
     if (checked.some((g) => !g.ok)) process.exitCode = EXIT.gateMissed;
   }
-  if (worse && (await gateAgainst(prisma, opts.compareTo!, run.id, opts.model, worse))) process.exitCode = EXIT.gateMissed;
+  if (worse && (await (await import("./compare")).gateAgainst(prisma, opts.compareTo!, run.id, opts.model, worse))) process.exitCode = EXIT.gateMissed;
   await prisma.$disconnect();
 }
 
@@ -182,7 +184,7 @@ async function runSuiteCommand(opts: RunOptions) {
   if (opts.label) {
     // The instrument's files (face models, or CLIP's pair), refused before anything is generated.
     const parsed = suite.configSchema.safeParse({ ...(preset.config as object), ...overrides });
-    instrumentFiles((parsed.success ? suite.labelInstrument?.(parsed.data) : undefined) ?? "faces");
+    (await labelModule()).instrumentFiles((parsed.success ? suite.labelInstrument?.(parsed.data) : undefined) ?? "faces");
   }
   const { run, final } = await planAndWork(
     prisma,
@@ -200,9 +202,12 @@ async function runSuiteCommand(opts: RunOptions) {
     t2i,
     !!opts.label,
   );
-  if (opts.label) await labelHere(prisma, run.id);
+  if (opts.label) await (await labelModule()).labelHere(prisma, run.id);
+  const { genericSuiteOfRun, suiteResultsJson } = await exporting();
   const generic = await genericSuiteOfRun(prisma, run.id);
-  const body = generic ? await suiteResultsJson(prisma, run.id, generic, { labels: "model" }) : { results: await runScores(prisma, run.id) };
+  const body = generic
+    ? await suiteResultsJson(prisma, run.id, generic, { labels: "model" })
+    : { results: await (await resultsModule()).runScores(prisma, run.id) };
   process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");
   await prisma.$disconnect();
   process.exitCode = exitCodeOf(final);
@@ -221,6 +226,7 @@ async function planAndWork(prisma: ReturnType<typeof db>, input: Parameters<type
   // An adaptive text-to-image run's looks wait for its labels: without --label nothing here would label them.
   if (input.until && t2i && !labelling)
     throw new Error("an adaptive text-to-image run is scored as its images are labelled: add --label (this process labels them between looks)");
+  if (input.until) await registerLooks();
   let started: { worker: Worker; working: Promise<void> } | null = null;
   const log = (m: string) => process.stderr.write(`${m}\n`);
   let run: Awaited<ReturnType<typeof createRun>>;
@@ -238,7 +244,7 @@ async function planAndWork(prisma: ReturnType<typeof db>, input: Parameters<type
   const { worker, working } = started!;
   if (!(input.until && t2i)) return { run, final: await workToEnd(prisma, run, t2i, worker, working, labelling) };
   // Adaptive text-to-image: this run's images are labelled here as they arrive, so each look can be taken.
-  const labeller = await labelWorkerFromEnv(prisma, undefined, {}, { runId: run.id, idleMs: 250 }).catch((e) => {
+  const labeller = await (await labelWorker()).labelWorkerFromEnv(prisma, undefined, {}, { runId: run.id, idleMs: 250 }).catch((e) => {
     worker.stop();
     throw e;
   });
@@ -308,10 +314,11 @@ export async function workerCommand(opts: WorkerCommandOptions = {}) {
   // A service: structured JSON logs (lib/log.ts) with the worker's id on every line.
   let log = logger.child({ component: "worker" });
   // Labelling first: a missing or wrong model stops the command before it takes any work.
-  const labeller = mode === "off" ? null : await labelWorkerFromEnv(prisma, (m) => log.info({ labeller: true }, m));
+  const labeller = mode === "off" ? null : await (await labelWorker()).labelWorkerFromEnv(prisma, (m) => log.info({ labeller: true }, m));
   const worker = mode === "only" ? null : new Worker(prisma, { log: (m) => log.info(m) });
   // A service: what a run's first viewer would wait for (intervals, result views) is computed here when it settles.
-  registerAhead();
+  (await import("../../lib/features/results/ahead")).registerAhead();
+  await registerLooks();
   if (worker) log = log.child({ worker: worker.owner });
   const stop = () => {
     worker?.stop();

@@ -3,7 +3,7 @@
 // would show in `ps` and shell history). Changes are audited as made by "server".
 import { db } from "../../lib/db";
 import { createInvitation, createResetLink } from "../../lib/auth/invitations";
-import { publicUrl } from "../../lib/auth/server";
+import { publicUrl } from "../../lib/core/public-url";
 import { ROLES, isRole, type Role } from "../../lib/auth/roles";
 import { allUsers, createUser, firstAdmin, setDisabled, setRole, setSpendingLimit } from "../../lib/auth/users";
 import { readSecret } from "../../lib/env";

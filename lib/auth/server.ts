@@ -12,6 +12,7 @@ import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "b
 import { db } from "../db";
 import { logger } from "../log";
 import { env } from "../env";
+import { publicUrl } from "../core/public-url";
 import { audit } from "./audit";
 import { accountLockedFor, clearFailures, recordFailure } from "./sign-in-limit";
 import { currentSsoRequest, ssoPluginConfig, ssoState } from "./sso";
@@ -35,12 +36,6 @@ function authSecret(): string {
   writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
   chmodSync(file, 0o600);
   return readFileSync(file, "utf8").trim();
-}
-
-/** Where the app is reached: FOF_PUBLIC_URL behind a proxy, else the address it listens on. */
-export function publicUrl(): string {
-  const e = env();
-  return e.FOF_PUBLIC_URL ?? `http://${e.HOST === "0.0.0.0" ? "127.0.0.1" : e.HOST}:${e.PORT}`;
 }
 
 /**

@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseProviderOf, env } from "../env";
-import { createPrismaClient } from "./client";
+import { db } from "./client";
 import { seed } from "./seed";
 
 const MIGRATIONS = { sqlite: "prisma/migrations", postgresql: "prisma/postgresql/migrations" } as const;
@@ -108,12 +108,9 @@ async function appliedPostgres(url: string): Promise<Set<string>> {
 }
 
 async function seedOnly(databaseUrl: string, quiet: boolean) {
-  const prisma = createPrismaClient(databaseUrl);
-  try {
-    const seeded = await seed(prisma);
-    const where = databaseProviderOf(databaseUrl) === "sqlite" ? sqliteFile(databaseUrl) : databaseUrl.replace(/\/\/[^@/]*@/, "//"); // never print a password
-    if (!quiet) process.stderr.write(`database ready: ${where} (benchmark ${seeded.benchmarkVersion})\n`);
-  } finally {
-    await prisma.$disconnect();
-  }
+  // The process's own client (lib/db db()): a second one would load and compile Prisma's query compiler again (a
+  // CLI command's start waits for it, npm run bench:cli).
+  const seeded = await seed(db());
+  const where = databaseProviderOf(databaseUrl) === "sqlite" ? sqliteFile(databaseUrl) : databaseUrl.replace(/\/\/[^@/]*@/, "//"); // never print a password
+  if (!quiet) process.stderr.write(`database ready: ${where} (benchmark ${seeded.benchmarkVersion})\n`);
 }

@@ -51,6 +51,8 @@ const DEFAULT_BASELINES = ["baseline:uniform", "baseline:oracle", "baseline:cali
 
 export async function seed(prisma: PrismaClient) {
   const version = await ensureBenchmarkVersion(prisma);
-  for (const slug of DEFAULT_BASELINES) await ensureBaselineModel(prisma, slug);
+  // Every start runs this: one read when all are there (each upsert is a write, and a write waits for the lock).
+  const have = new Set((await prisma.modelConfig.findMany({ where: { slug: { in: DEFAULT_BASELINES } }, select: { slug: true } })).map((m) => m.slug));
+  for (const slug of DEFAULT_BASELINES) if (!have.has(slug)) await ensureBaselineModel(prisma, slug);
   return { benchmarkVersion: version.version };
 }

@@ -1,7 +1,8 @@
 // Signed-in requests for route-handler tests: an account of the given role, signed in through better-auth's own
 // endpoint, and its session cookie.
 import { db } from "../../lib/db";
-import { auth, publicUrl } from "../../lib/auth/server";
+import { auth } from "../../lib/auth/server";
+import { publicUrl } from "../../lib/core/public-url";
 import { createUser } from "../../lib/auth/users";
 import type { Role } from "../../lib/auth/roles";
 

@@ -130,7 +130,10 @@ export class Worker {
   private stuck: { since: number } | null = null;
   private activeRunIds: string[] = [];
   /** the running runs as last read (every runCheckMs), and the spend written since */
-  private runState: { at: number; runs: Array<{ id: string; budgetUsd: number | null; spentUsd: number; wavesReleased: number }> } = { at: 0, runs: [] };
+  private runState: { at: number; runs: Array<{ id: string; status: string; budgetUsd: number | null; spentUsd: number; wavesReleased: number }> } = {
+    at: 0,
+    runs: [],
+  };
   /** adaptive runs whose look this worker is taking (./adaptive.ts): one at a time per run, off the claiming loop */
   private looking = new Map<string, Promise<unknown>>();
   private spentSinceCheck = new Map<string, number>();
@@ -188,7 +191,10 @@ export class Worker {
    * holds, so another worker takes over at once.
    */
   async run({ untilDone = false }: { untilDone?: boolean } = {}): Promise<void> {
-    await this.guard("startup", async () => {
+    // Housekeeping (dead workers, expired shares, interrupted plans, abandoned files). A worker of one run (`fof
+    // run`) does it beside its first calls rather than before them: a walk of a large data directory is not the
+    // run's to wait for (npm run bench:cli).
+    const startup = this.guard("startup", async () => {
       await this.releaseStaleWorkers();
       await sweepExpiredShares(this.prisma);
       const swept = await sweepInterruptedPlanning(this.prisma);
@@ -196,6 +202,7 @@ export class Worker {
       const storage = await sweepStorage(this.prisma, this.dataDir);
       if (storage.uploads || storage.files) this.opts.log?.(`removed ${storage.uploads} abandoned upload(s) and ${storage.files} unreferenced file(s)`);
     });
+    if (!this.opts.runId) await startup;
     // Heartbeats on their own timer: a worker whose loop is busy or failing still says it is alive, and what ails it.
     await this.beat();
     const beats = setInterval(() => void this.beat(), Math.max(50, Math.floor(this.opts.heartbeatMs / 2)));
@@ -225,8 +232,10 @@ export class Worker {
           lastFlush = Date.now();
         }
         if (nothingClaimed.length) await this.finishRuns(nothingClaimed);
-        // Nothing to start: wait for a call to finish (or for new work), without spinning on the database.
-        if (!claimedAny) await sleep(this.inFlight.size ? Math.min(this.opts.pollMs, 20) : this.opts.pollMs);
+        // Nothing to start: wait for a call to finish (or for new work), without spinning on the database. A run
+        // still being planned here writes its first rows within milliseconds: its first call should not wait a poll.
+        const soon = this.inFlight.size > 0 || runs.some((r) => r.status === "planning");
+        if (!claimedAny) await sleep(soon ? Math.min(this.opts.pollMs, 20) : this.opts.pollMs);
         else await sleep(0);
         return "ok";
       });
@@ -236,7 +245,7 @@ export class Worker {
       const max = this.contended ? Math.min(this.opts.backoffMaxMs, CONTENTION_BACKOFF_MAX_MS) : this.opts.backoffMaxMs;
       if (ok === undefined) await sleep(backoffMs(Math.min(this.errorStreak, 6), this.opts.backoffBaseMs, max) + 50);
     }
-    await Promise.allSettled([...this.inFlight, ...this.looking.values()]);
+    await Promise.allSettled([startup, ...this.inFlight, ...this.looking.values()]);
     // The last writes and the lease release must land: retried through contention, a bounded number of times.
     for (let i = 0; i < 20 && (this.buffer.length || i === 0); i++) {
       const done = await this.guard("final flush", () => this.flush());
@@ -361,7 +370,7 @@ export class Worker {
             : this.opts.plannedHere && !this.opts.runId
               ? { OR: [{ status: "running" }, { status: "planning", id: { in: [...this.opts.plannedHere()] } }] }
               : { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
-        select: { id: true, budgetUsd: true, spentUsd: true, wavesReleased: true },
+        select: { id: true, status: true, budgetUsd: true, spentUsd: true, wavesReleased: true },
       });
       this.runState = { at: Date.now(), runs };
       this.spentSinceCheck.clear();

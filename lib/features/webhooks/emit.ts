@@ -3,7 +3,7 @@
 // apart (./deliver.ts), so a slow receiver never holds up the engine.
 import { adaptiveStateOf, adaptiveSummary, targetText } from "../../results/adaptive";
 import type { PrismaClient } from "../../../generated/prisma/client";
-import { publicUrl } from "../../auth/server";
+import { publicUrl } from "../../core/public-url";
 import type { WebhookEvent } from "./events";
 import { outcomeLabel } from "../../core/run-status";
 
