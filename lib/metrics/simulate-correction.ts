@@ -70,15 +70,18 @@ export function simulateCorrection(o: CorrectionSimOptions): CorrectionRow[] {
     const point = correctShares(shares(labels), confusionMatrix(pairs, k));
     const reps: number[][] = Array.from({ length: k }, () => []);
     // Faces are resampled once, each with its label and, if reviewed, its truth: the label shares and the confusion
-    // of a resample come from the same faces, as they do in the data (a reviewed face misread moves both).
+    // of a resample come from the same faces, as they do in the data (a reviewed face misread moves both). Reviewed
+    // and unreviewed faces are drawn each from their own (Rao–Wu, n − 1), as the app draws reviewed and unreviewed
+    // images (corrected-bootstrap.ts byReview): how many were reviewed is fixed by the review, not by chance.
     for (let b = 0; b < o.resamples; b++) {
       const ls: number[] = [];
       const ps: Array<readonly [number, number]> = [];
-      for (let d = 0; d < faces.length - 1; d++) {
-        const i = rng.below(faces.length);
+      for (let d = 0; d < o.reviewed - 1; d++) {
+        const i = rng.below(o.reviewed);
         ls.push(labels[i]);
-        if (i < o.reviewed) ps.push(faces[i]);
+        ps.push(faces[i]);
       }
+      for (let d = 0; d < faces.length - o.reviewed - 1; d++) ls.push(labels[o.reviewed + rng.below(faces.length - o.reviewed)]);
       correctShares(shares(ls), confusionMatrix(ps, k)).forEach((x, j) => reps[j].push(x));
     }
     const observed = shares(labels);
