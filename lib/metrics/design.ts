@@ -49,7 +49,8 @@ export const SMALL_CELL_PER_CLASS = 5;
 export const SPARSE_CLASS_COUNT = 5;
 
 /** The method written beside intervals in exports and documents. */
-export const INTERVAL_METHOD = "bias-corrected estimate and basic interval from a Rao–Wu (n−1) stratified cluster bootstrap";
+export const INTERVAL_METHOD =
+  "bias-corrected estimate ± z × standard error, the larger of a Rao–Wu (n−1) stratified cluster bootstrap's and the stratified jackknife's";
 
 export interface Interval {
   /** the bias-corrected estimate (plug-in minus the bootstrap's estimate of its bias); always inside [lo, hi] */
