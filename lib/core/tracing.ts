@@ -3,12 +3,15 @@
 // line: no span objects, no SDK loaded, nothing on the engine's hot path. Spans carry ids and numbers (run, model,
 // attempt, status, tokens), never prompts, answers or keys — prompts and answers only when the operator opts in
 // (FOF_TRACE_CONTENT=on); keys never.
-import { SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
+// The API itself is loaded by startTracing (kept in the state below), not here: off, nothing of OpenTelemetry loads
+// (~35 ms of a CLI command's start, npm run bench:cli).
+import type { Attributes, Span } from "@opentelemetry/api";
 import { tracingConfigured } from "./tracing-config";
 
 export { tracingConfigured };
 
 interface TracingState {
+  api: typeof import("@opentelemetry/api");
   /** prompts and answers as span attributes (the operator opted in) */
   content: boolean;
   flush(): Promise<void>;
@@ -16,6 +19,8 @@ interface TracingState {
 
 const g = globalThis as unknown as { __fofTracing?: TracingState };
 const TRACER = "fact-or-fair-workbench";
+/** SpanStatusCode.ERROR (a stable value of the OTLP specification; the enum would load the API). */
+const ERROR = 2;
 /** The most of a prompt or answer a span carries when content is on. */
 const MAX_CONTENT = 4096;
 
@@ -40,7 +45,7 @@ export async function startTracing(serviceName: string, source: Record<string, s
   });
   api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   api.trace.setGlobalTracerProvider(provider);
-  g.__fofTracing = { content: source.FOF_TRACE_CONTENT === "on", flush: () => provider.forceFlush() };
+  g.__fofTracing = { api, content: source.FOF_TRACE_CONTENT === "on", flush: () => provider.forceFlush() };
   return true;
 }
 
@@ -58,7 +63,7 @@ export async function flushTracing(): Promise<void> {
 /** Runs `fn` in a span that is the parent of spans started inside it; off: runs `fn` alone. */
 export async function traced<T>(name: string, attributes: Attributes, fn: (span: Span | undefined) => Promise<T>): Promise<T> {
   if (!g.__fofTracing) return fn(undefined);
-  return trace.getTracer(TRACER).startActiveSpan(name, { attributes }, async (span) => {
+  return g.__fofTracing.api.trace.getTracer(TRACER).startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await fn(span);
     } catch (e) {
@@ -72,7 +77,7 @@ export async function traced<T>(name: string, attributes: Attributes, fn: (span:
 
 /** Starts a span to be ended by endSpan (for code whose success and failure paths part, e.g. a provider call); off: undefined. */
 export function startSpan(name: string, attributes: Attributes): Span | undefined {
-  return g.__fofTracing ? trace.getTracer(TRACER).startSpan(name, { attributes }) : undefined;
+  return g.__fofTracing ? g.__fofTracing.api.trace.getTracer(TRACER).startSpan(name, { attributes }) : undefined;
 }
 
 /** Ends a span with its outcome: `error` marks it failed. */
@@ -80,13 +85,13 @@ export function endSpan(span: Span | undefined, attributes: Attributes, error?: 
   // Ended already (a later step of the same call failed after its success was recorded): keep the first outcome.
   if (!span?.isRecording()) return;
   span.setAttributes(attributes);
-  if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: error.slice(0, 300) });
+  if (error) span.setStatus({ code: ERROR, message: error.slice(0, 300) });
   span.end();
 }
 
 /** Marks the span the request runs in (Next.js's own, for a server action) with what it is about; off: nothing. */
 export function markActiveSpan(attributes: Attributes): void {
-  if (g.__fofTracing) trace.getActiveSpan()?.setAttributes(attributes);
+  if (g.__fofTracing) g.__fofTracing.api.trace.getActiveSpan()?.setAttributes(attributes);
 }
 
 /** A prompt or an answer as an attribute, only when the operator opted in (else nothing). */
@@ -96,6 +101,6 @@ export function contentAttribute(key: string, text: string | null | undefined): 
 
 function fail(span: Span, e: unknown) {
   const message = e instanceof Error ? e.message : String(e);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: message.slice(0, 300) });
+  span.setStatus({ code: ERROR, message: message.slice(0, 300) });
   span.setAttribute("error.type", e instanceof Error ? e.name : "error");
 }

@@ -6,7 +6,6 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { databaseProviderOf, env } from "../env";
 import { db } from "./client";
 import { seed } from "./seed";
@@ -93,6 +92,8 @@ function appliedSqlite(file: string): Set<string> {
 }
 
 async function appliedPostgres(url: string): Promise<Set<string>> {
+  // Loaded here: an SQLite process (the default, every CLI command on one machine) never needs the driver.
+  const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
