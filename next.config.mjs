@@ -9,6 +9,8 @@ const nextConfig = {
     "pg",
     "@prisma/adapter-pg",
     "pino",
+    // required on first use by lib/core/metrics.ts: one copy, whichever bundle records or scrapes
+    "prom-client",
     "onnxruntime-node",
     "@opentelemetry/api",
     "@opentelemetry/sdk-trace",

@@ -4,9 +4,17 @@
 // and its worker run in different module graphs), so counters are never split or double-registered. What the
 // database already knows (runs, outcomes, spend, queues) is read from it at scrape time instead, so it agrees with
 // the rows by construction. Server-only.
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+//
+// prom-client is required on the first use, not imported: a `fof run` process records its first call's duration
+// only after the call, and loading the client (and starting its default collectors) before it was ~50 ms of the
+// run's start (`npm run bench:cli`).
+import { createRequire } from "node:module";
+import path from "node:path";
+
+type PromClient = typeof import("prom-client");
 
 function build() {
+  const { collectDefaultMetrics, Counter, Histogram, Registry } = createRequire(path.join(process.cwd(), "package.json"))("prom-client") as PromClient;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "fof_" });
   const registers = [registry];

@@ -57,7 +57,9 @@ if (process.env.FOF_SQL_STATS === "1" || process.env.FOF_SQL_STATS === "2")
   process.once("exit", () => {
     const costliest = [...sqlTimes].sort((x, y) => y[1].ms - x[1].ms).slice(0, 25);
     for (const [sql, e] of costliest) process.stderr.write(`${e.ms.toFixed(0).padStart(8)} ms ${String(e.n).padStart(7)} × ${sql.replace(/\s+/g, " ")}\n`);
-    process.stderr.write(`${JSON.stringify({ sqlStats, maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+    const usage = process.resourceUsage();
+    const cpuMs = Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000);
+    process.stderr.write(`${JSON.stringify({ sqlStats, maxRssMiB: Math.round(usage.maxRSS / 1024), cpuMs })}\n`);
   });
 
 /**

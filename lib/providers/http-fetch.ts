@@ -1,6 +1,7 @@
-// The fetch the openai SDK is given: node:http(s) with keep-alive agents instead of the WHATWG fetch built into
-// Node. Measured against the provider emulator it halves the client's CPU per call (≈ 0.6 → 0.3 ms), which is most
-// of what a worker spends per query on a fast endpoint (docs/BENCHMARKS.md, Engine). It is deliberately small:
+// Requests to providers over node:http(s) with keep-alive agents instead of the WHATWG fetch built into Node:
+// httpRequest (what the chat provider calls directly, ./openai.ts) and, around it, the fetch the openai SDK is given
+// for images. Measured against the provider emulator it halved the client's CPU per call (≈ 0.6 → 0.3 ms), which is
+// most of what a worker spends per query on a fast endpoint (docs/BENCHMARKS.md, Engine). It is deliberately small:
 //  - JSON requests only (a string or bytes body); anything else (forms, streams) goes to the built-in fetch;
 //  - responses are read whole, up to MAX_RESPONSE_BYTES (a hostile endpoint cannot exhaust memory), gzip /
 //    deflate / br decoded;
@@ -55,21 +56,52 @@ async function httpFetch(input: string | URL | Request, init: RequestInit, maxBy
     return fetch(input, init);
   }
   const url = new URL(input instanceof URL ? input.href : input);
-  const agent = agents[url.protocol as "http:" | "https:"];
-  if (!agent) throw new TypeError(`unsupported protocol ${url.protocol}`);
-  checkUrl(url, policy);
-  const lookup = guardedLookup(policy, targetOf(url));
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((v, k) => (headers[k] = v));
+  const res = await httpRequest(url, { method: init.method ?? "GET", headers, body: body ?? undefined, signal: init.signal ?? undefined }, maxBytes, policy);
+  const h = new Headers();
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (v === undefined || k === "content-encoding" || k === "content-length") continue;
+    for (const one of Array.isArray(v) ? v : [v]) h.append(k, one);
+  }
+  return new Response(NULL_BODY.has(res.status) ? null : res.body, { status: res.status, statusText: res.statusText, headers: h });
+}
+
+/** A response read whole: its status, headers as node:http gives them, and its body decoded. */
+export interface RawResponse {
+  status: number;
+  statusText: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer<ArrayBuffer>;
+}
+
+/**
+ * One request over node:http(s) under the outbound policy, its body read whole (at most `maxBytes`, decoded). What
+ * the fetch above wraps in a WHATWG Response, and what a provider's hot path may call directly (./openai.ts): the
+ * Response, its Headers and their lazily loaded implementation cost more CPU per call than the request itself.
+ */
+export function httpRequest(
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal?: AbortSignal },
+  maxBytes = MAX_RESPONSE_BYTES,
+  policy = currentPolicy(),
+): Promise<RawResponse> {
+  const agent = agents[url.protocol as "http:" | "https:"];
+  if (!agent) return Promise.reject(new TypeError(`unsupported protocol ${url.protocol}`));
+  try {
+    checkUrl(url, policy);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   // Bodies come back decoded by us; ask for what we decode.
-  headers["accept-encoding"] = "gzip, deflate, br";
-  return new Promise<Response>((resolve, reject) => {
+  const headers = { ...init.headers, "accept-encoding": "gzip, deflate, br" };
+  return new Promise<RawResponse>((resolve, reject) => {
     const req = (url.protocol === "https:" ? https : http).request(url, {
-      method: init.method ?? "GET",
+      method: init.method,
       headers,
       agent,
-      lookup,
-      signal: init.signal ?? undefined,
+      lookup: guardedLookup(policy, targetOf(url)),
+      signal: init.signal,
     });
     req.on("error", reject);
     req.on("response", (res) => {
@@ -86,16 +118,10 @@ async function httpFetch(input: string | URL | Request, init: RequestInit, maxBy
         chunks.push(c);
       });
       stream.on("error", reject);
-      stream.on("end", () => {
-        const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) {
-          if (v === undefined || k === "content-encoding" || k === "content-length") continue;
-          for (const one of Array.isArray(v) ? v : [v]) h.append(k, one);
-        }
-        const status = res.statusCode ?? 502;
-        resolve(new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage ?? "", headers: h }));
-      });
+      stream.on("end", () =>
+        resolve({ status: res.statusCode ?? 502, statusText: res.statusMessage ?? "", headers: res.headers, body: Buffer.concat(chunks) }),
+      );
     });
-    req.end(body ?? undefined);
+    req.end(init.body);
   });
 }

@@ -119,6 +119,16 @@ export function outboundPolicy(allowed: readonly string[]): OutboundPolicy {
 
 /** The operator's policy now: FOF_ALLOWED_ENDPOINTS plus every base URL a credential is bound to (read per call). */
 export function currentPolicy(): OutboundPolicy {
+  // Asked for on every provider call: built once per value of the variables it reads (bench:engine's profile had
+  // it at ~1.5 % of a worker's CPU, rebuilt per call), and again whenever one changes.
+  const key = ["FOF_ALLOWED_ENDPOINTS", "FOF_CREDENTIALS", "OPENAI_BASE_URL", "REPLICATE_BASE_URL"].map((k) => process.env[k] ?? "").join("\u0000");
+  if (policyCache?.key !== key) policyCache = { key, policy: buildPolicy() };
+  return policyCache.policy;
+}
+
+let policyCache: { key: string; policy: OutboundPolicy } | null = null;
+
+function buildPolicy(): OutboundPolicy {
   const fromEnv = (process.env.FOF_ALLOWED_ENDPOINTS ?? "").split(",");
   let declared: string[] = [];
   try {

@@ -9,9 +9,12 @@ export type * from "./views";
 /** The suite every run planned before suites existed belongs to. */
 export const DEFAULT_SUITE_ID = "fact-or-fair";
 
-// The default suite first, then by name (a module namespace lists its exports alphabetically).
+// The default suite first, then by name (a module namespace lists its exports alphabetically). Compared by code
+// unit, not localeCompare: this runs as every process loads, and a first localeCompare builds ICU's collator (~6 ms
+// of `fof run`'s start, bench:cli); the names are plain ASCII.
+const byName = (a: AnySuite, b: AnySuite) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 const SUITES: readonly AnySuite[] = (Object.values(registered) as AnySuite[]).sort(
-  (a, b) => Number(b.id === DEFAULT_SUITE_ID) - Number(a.id === DEFAULT_SUITE_ID) || a.name.localeCompare(b.name),
+  (a, b) => Number(b.id === DEFAULT_SUITE_ID) - Number(a.id === DEFAULT_SUITE_ID) || byName(a, b),
 );
 
 export function listSuites(): readonly AnySuite[] {

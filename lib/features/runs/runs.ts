@@ -256,6 +256,9 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
   };
 }
 
+/** Rows in a run's first planning chunk: about one claim's worth for a worker at a typical concurrency. */
+const FIRST_CHUNK = 64;
+
 async function planQueries(
   prisma: PrismaClient,
   p: {
@@ -276,10 +279,14 @@ async function planQueries(
   },
 ) {
   const { run, suite, config, content, models, helper, total } = p;
-  // ~500 rows per transaction keeps each synchronous step (render + insert) near 50 ms: see bench:limits.
+  // ~500 rows per transaction keeps each synchronous step (render + insert) near 50 ms: see bench:limits. The first
+  // chunk is smaller: a worker already waiting on the run (`fof run`, Worker whilePlanning) claims its first calls
+  // as soon as there is a batch's worth, not after the first 500 are rendered (bench:cli).
   const chunk = p.chunk ?? 500;
+  const firstChunk = Math.min(chunk, FIRST_CHUNK);
   let rows: Array<Record<string, string | number | null>> = [];
   let written = 0;
+  const full = () => rows.length >= (written === 0 ? firstChunk : chunk);
   // Each chunk also beats the planning heartbeat (Run.startedAt while "planning"): a launch that died is swept by
   // any worker once it is silent for PLANNING_STALE_MS. A run cancelled (or swept) meanwhile stops the planning.
   const write = async () => {
@@ -323,7 +330,7 @@ async function planQueries(
         if (q.role !== "helper") continue;
         keys.push(q.key ?? String(keys.length));
         rows.push(row(helper, q, null));
-        if (rows.length >= chunk) await write();
+        if (full()) await write();
       }
       if (rows.length) await write();
       const ids = await prisma.query.findMany({ where: { runId: run.id, modelConfigId: helper.id }, select: { id: true }, orderBy: { id: "asc" } });
@@ -338,7 +345,7 @@ async function planQueries(
           if (dependsOnId === null) throw new DomainError("invalid", `planner error: "${q.dependsOn}" names no helper query`);
         }
         rows.push(row(m, q, dependsOnId));
-        if (rows.length >= chunk) await write();
+        if (full()) await write();
       }
       if (rows.length) await write();
     }

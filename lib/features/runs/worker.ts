@@ -136,6 +136,9 @@ export class Worker {
   };
   /** adaptive runs whose look this worker is taking (./adaptive.ts): one at a time per run, off the claiming loop */
   private looking = new Map<string, Promise<unknown>>();
+  /** Settles at this worker's first claim: a one-run worker's housekeeping waits for it (run()). */
+  private markClaimed: () => void = () => {};
+  private readonly claimedOnce = new Promise<void>((resolve) => (this.markClaimed = resolve));
   private spentSinceCheck = new Map<string, number>();
   private lastFinishCheck = 0;
   /** what the processors see of this worker */
@@ -192,9 +195,10 @@ export class Worker {
    */
   async run({ untilDone = false }: { untilDone?: boolean } = {}): Promise<void> {
     // Housekeeping (dead workers, expired shares, interrupted plans, abandoned files). A worker of one run (`fof
-    // run`) does it beside its first calls rather than before them: a walk of a large data directory is not the
-    // run's to wait for (npm run bench:cli).
+    // run`) does it once its first calls are out (or after a second) rather than before them: neither a walk of a
+    // large data directory nor the first compilation of its statements is the run's to wait for (bench:cli).
     const startup = this.guard("startup", async () => {
+      if (this.opts.runId) await Promise.race([this.claimedOnce, sleep(1_000)]);
       await this.releaseStaleWorkers();
       await sweepExpiredShares(this.prisma);
       const swept = await sweepInterruptedPlanning(this.prisma);
@@ -504,6 +508,7 @@ export class Worker {
       }
       const claimed = await this.claim(runId, modelConfigId, room, w > 0 ? { perQueryUsd: w } : null, run.wavesReleased);
       m.slot.idle = claimed.length < room;
+      if (claimed.length) this.markClaimed();
       for (const q of claimed) {
         claimedAny = true;
         m.slot.inFlight++;
