@@ -1,12 +1,13 @@
 // Text-to-image providers behind one interface: OpenAI Images (dall-e-3, gpt-image-1, or any OpenAI-compatible
 // images endpoint) and Replicate image models (sdxl-turbo, flux-1.1-pro …). They return the image bytes; the
 // caller validates them by content (lib/images) before anything is stored.
-import OpenAI from "openai";
+// The SDKs are loaded with a provider's first image (./sdks.ts).
+import type OpenAI from "openai";
+import type Replicate from "replicate";
+import { loadOpenAI, loadReplicate, type OpenAISdk } from "./sdks";
 import { createHttpFetch, nodeHttpFetch } from "./http-fetch";
 import { IMAGE_LIMITS } from "../images/validate";
 import { OutboundRefusedError } from "./outbound";
-import Replicate from "replicate";
-import { classifyOpenAIError } from "./openai";
 import { classifyStatus, redact, retryAfterMs } from "./errors";
 import { ProviderError } from "./types";
 
@@ -67,12 +68,14 @@ async function download(url: string, signal: AbortSignal, secrets: string[]): Pr
 }
 
 export function openaiImageProvider(opts: { apiKey: string; baseURL?: string | null; model: string; quality?: string; timeoutMs: number }): ImageProvider {
-  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL ?? undefined, maxRetries: 0, timeout: opts.timeoutMs, fetch: nodeHttpFetch });
+  let client: OpenAI | null = null;
   // gpt-image-* always answers base64 and rejects response_format; DALL·E answers URLs unless asked for base64.
   const wantsFormat = !opts.model.startsWith("gpt-image");
   return {
     name: "openai-images",
     async generate(req) {
+      const sdk = await loadOpenAI();
+      client ??= new sdk({ apiKey: opts.apiKey, baseURL: opts.baseURL ?? undefined, maxRetries: 0, timeout: opts.timeoutMs, fetch: nodeHttpFetch });
       try {
         const res = await client.images.generate(
           {
@@ -95,19 +98,20 @@ export function openaiImageProvider(opts: { apiKey: string; baseURL?: string | n
         if (!bytes) throw new ProviderError("the provider returned neither image data nor a URL", "retryable");
         return { bytes, revisedPrompt: item.revised_prompt ?? null };
       } catch (err) {
-        throw classifyOpenAIError(err, opts.apiKey);
+        throw classifyOpenAIError(sdk, err, opts.apiKey);
       }
     },
   };
 }
 
 export function replicateImageProvider(opts: { auth: string; baseUrl?: string | null; model: string; extraInput?: Record<string, unknown> }): ImageProvider {
-  const client = new Replicate({ auth: opts.auth, baseUrl: opts.baseUrl ?? undefined, useFileOutput: false, fetch: nodeHttpFetch });
+  let client: Replicate | null = null;
   return {
     name: "replicate-images",
     async generate(req) {
       let output: unknown;
       try {
+        client ??= new (await loadReplicate())({ auth: opts.auth, baseUrl: opts.baseUrl ?? undefined, useFileOutput: false, fetch: nodeHttpFetch });
         output = await client.run(opts.model as `${string}/${string}`, {
           input: { prompt: req.prompt, width: req.width, height: req.height, ...opts.extraInput },
           signal: req.signal,
@@ -129,4 +133,19 @@ export function replicateImageProvider(opts: { auth: string; baseUrl?: string | 
       return { bytes: await download(url, req.signal, [opts.auth]), revisedPrompt: null };
     },
   };
+}
+
+/** An openai SDK failure (images) as the engine classifies failures; the provider's text redacted. */
+function classifyOpenAIError(sdk: OpenAISdk, err: unknown, apiKey?: string): ProviderError {
+  if (err instanceof ProviderError) return err;
+  if (err instanceof sdk.APIConnectionTimeoutError) return new ProviderError("request timed out", "retryable");
+  if (err instanceof sdk.APIUserAbortError) return new ProviderError("request aborted (timeout)", "retryable");
+  // The outbound policy refused the endpoint: the same answer every time, so not worth a retry.
+  if (err instanceof sdk.APIConnectionError && err.cause instanceof OutboundRefusedError) return new ProviderError(err.cause.message, "fatal");
+  if (err instanceof sdk.APIConnectionError) return new ProviderError(`connection error: ${redact(err.message, [apiKey])}`, "retryable");
+  if (err instanceof sdk.APIError) {
+    const retryAfter = retryAfterMs(err.headers?.get?.("retry-after"));
+    return classifyStatus(err.status, `HTTP ${err.status ?? "?"}: ${redact(err.message, [apiKey])}`, retryAfter);
+  }
+  return new ProviderError(redact(err instanceof Error ? err.message : String(err), [apiKey]), "retryable");
 }

@@ -1,4 +1,3 @@
-import OpenAI from "openai";
 import { OPENAI_API_URL } from "../env";
 import { OutboundRefusedError } from "./outbound";
 import { httpRequest, type RawResponse } from "./http-fetch";
@@ -87,17 +86,3 @@ function readCompletion(res: RawResponse, apiKey: string): ChatResponse {
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null);
-
-export function classifyOpenAIError(err: unknown, apiKey?: string): ProviderError {
-  if (err instanceof ProviderError) return err;
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return new ProviderError("request timed out", "retryable");
-  if (err instanceof OpenAI.APIUserAbortError) return new ProviderError("request aborted (timeout)", "retryable");
-  // The outbound policy refused the endpoint: the same answer every time, so not worth a retry.
-  if (err instanceof OpenAI.APIConnectionError && err.cause instanceof OutboundRefusedError) return new ProviderError(err.cause.message, "fatal");
-  if (err instanceof OpenAI.APIConnectionError) return new ProviderError(`connection error: ${redact(err.message, [apiKey])}`, "retryable");
-  if (err instanceof OpenAI.APIError) {
-    const retryAfter = retryAfterMs(err.headers?.get?.("retry-after"));
-    return classifyStatus(err.status, `HTTP ${err.status ?? "?"}: ${redact(err.message, [apiKey])}`, retryAfter);
-  }
-  return new ProviderError(redact(err instanceof Error ? err.message : String(err), [apiKey]), "retryable");
-}

@@ -1,15 +1,18 @@
-import Replicate from "replicate";
+import type Replicate from "replicate";
+import { loadReplicate } from "./sdks";
 import { nodeHttpFetch } from "./http-fetch";
 import { classifyStatus, redact, retryAfterMs } from "./errors";
 import { ProviderError, type ChatProvider, type ChatRequest, type ChatResponse, type ModelParams } from "./types";
 
 /** Replicate language models (e.g. meta/meta-llama-3-70b-instruct, qwen) through predictions. */
 export function replicateProvider(opts: { auth: string; baseUrl?: string | null; model: string; params: ModelParams }): ChatProvider {
-  const client = new Replicate({ auth: opts.auth, baseUrl: opts.baseUrl ?? undefined, useFileOutput: false, fetch: nodeHttpFetch });
+  let client: Replicate | null = null;
   return {
     name: "replicate",
     async chat(req: ChatRequest): Promise<ChatResponse> {
       try {
+        // The SDK is loaded with the first call (./sdks.ts).
+        client ??= new (await loadReplicate())({ auth: opts.auth, baseUrl: opts.baseUrl ?? undefined, useFileOutput: false, fetch: nodeHttpFetch });
         const output = await client.run(opts.model as `${string}/${string}`, {
           input: { prompt: req.prompt, temperature: opts.params.temperature, max_tokens: opts.params.maxTokens, max_new_tokens: opts.params.maxTokens },
           signal: req.signal,
