@@ -42,7 +42,7 @@ function keyFor(model: ProviderModel): string | undefined {
   }
 }
 
-/** The SDK insists on a key; a keyless OpenAI-compatible server (Ollama, vLLM) gets this non-secret placeholder. */
+/** A keyless OpenAI-compatible server (Ollama, vLLM) is sent this non-secret placeholder as its bearer token. */
 const NO_KEY = "no-key";
 
 export interface ProviderModel {

@@ -306,8 +306,12 @@ async function planQueries(
   };
   // A helper call sent with a system message (CallSettings.helperSystem) is another request: its cache key says so.
   const helperSystem = suite.callSettings(config).helperSystem;
+  // A model's parameters are read once, not per row (a zod parse each: ~4 µs × every planned row).
+  const paramsOf = new Map<string, ReturnType<typeof imageParams> | ReturnType<typeof modelParams>>();
   const row = (m: (typeof models)[number], q: SuitePlannedQuery, dependsOnId: number | null) => {
-    const base = q.modality === "t2i" ? imageParams(m) : modelParams(m);
+    const pk = `${m.id}|${q.modality}`;
+    let base = paramsOf.get(pk);
+    if (!base) paramsOf.set(pk, (base = q.modality === "t2i" ? imageParams(m) : modelParams(m)));
     const params = q.role === "helper" && helperSystem ? { ...base, system: helperSystem } : base;
     const { role: _role, key: _key, dependsOn: _dep, ...cols } = q;
     return {
