@@ -95,11 +95,17 @@ describe.skipIf(!hasPhotos)("fof run --suite (a suite's own preset and settings)
 });
 
 describe("fof worker logs", () => {
-  it("writes structured JSON lines with the worker's id on stderr", async () => {
+  it("writes structured JSON lines with the worker's id on stderr, and serves GET /metrics on FOF_METRICS_LISTEN", async () => {
     const { spawn } = await import("node:child_process");
+    const { createServer } = await import("node:net");
+    // A free port for the worker's metrics listener (docs/operations.md: set it on worker hosts).
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
     // Without VITEST in its environment the child logs at FOF_LOG_LEVEL (tests are silent otherwise).
     const { VITEST: _vitest, ...parent } = process.env;
-    const env = { ...parent, FOF_DATA_DIR: testDataDir("fof-worker-log-"), FOF_LOG_LEVEL: "info" };
+    const env = { ...parent, FOF_DATA_DIR: testDataDir("fof-worker-log-"), FOF_LOG_LEVEL: "info", FOF_METRICS_LISTEN: `127.0.0.1:${port}` };
     const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker"], { env, stdio: ["ignore", "pipe", "pipe"] });
     let err = "";
     const line = await new Promise<string>((resolve, reject) => {
@@ -107,12 +113,15 @@ describe("fof worker logs", () => {
       child.stderr.on("data", (d: Buffer) => {
         err += d.toString();
         const first = err.split("\n").find((l) => l.includes("worker started"));
-        if (first) {
+        if (first && err.includes("metrics on http://")) {
           clearTimeout(timer);
           resolve(first);
         }
       });
     });
+    // The same token check as the server's route: no token, 401 (tests/metrics.integration.test.ts covers the rest).
+    const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(res.status).toBe(401);
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
     const entry = JSON.parse(line);

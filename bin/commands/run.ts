@@ -326,8 +326,13 @@ export async function workerCommand(opts: WorkerCommandOptions = {}) {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // GET /metrics on a private address of this host (docs/operations.md): this process's provider calls, retries and
+  // labelling, which no other process can report. Loaded only when asked for (the guard brings better-auth).
+  const metricsAt = env().FOF_METRICS_LISTEN;
+  const metrics = metricsAt ? (await import("../../lib/server/metrics-listener")).startMetricsListener(metricsAt, (m) => log.info(m)) : null;
   log.info({ calls: !!worker, labels: !!labeller }, "worker started");
   await Promise.all([worker?.run(), labeller?.run()]);
+  metrics?.close();
   // How much this worker did: deployments and bench:scale see how work was split between workers.
   log.info({ outcomes: worker?.outcomes ?? null, labelled: labeller?.done ?? null }, "worker stopped");
   await prisma.$disconnect();
