@@ -42,6 +42,16 @@ const jsonAsParse = {
   },
 };
 
+// Prisma's runtime, imported from an ES module, resolves to its CommonJS build under Node (the "node" export
+// condition): Node then lexes its 230 kB for named exports before running it. Its ES module build is the same
+// runtime (one copy: nothing else in the bundle imports the other) and loads in about half the time (bench:cli).
+const prismaRuntimeEsm = {
+  name: "prisma-runtime-esm",
+  setup(b) {
+    b.onResolve({ filter: /^@prisma\/client\/runtime\/client$/ }, () => ({ path: "@prisma/client/runtime/client.mjs", external: true }));
+  },
+};
+
 rmSync("dist", { recursive: true, force: true });
 await build({
   entryPoints: ["bin/fof.ts"],
@@ -50,7 +60,7 @@ await build({
   platform: "node",
   format: "esm",
   external: EXTERNAL,
-  plugins: [jsonAsParse],
+  plugins: [jsonAsParse, prismaRuntimeEsm],
   // Bundled CommonJS packages call require() for Node's own modules; an ES module has no require of its own.
   banner: { js: 'import { createRequire as __fofCreateRequire } from "node:module"; const require = __fofCreateRequire(import.meta.url);' },
   outdir: "dist",

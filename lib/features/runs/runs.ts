@@ -280,13 +280,14 @@ async function planQueries(
 ) {
   const { run, suite, config, content, models, helper, total } = p;
   // ~500 rows per transaction keeps each synchronous step (render + insert) near 50 ms: see bench:limits. The first
-  // chunk is smaller: a worker already waiting on the run (`fof run`, Worker whilePlanning) claims its first calls
-  // as soon as there is a batch's worth, not after the first 500 are rendered (bench:cli).
+  // chunks are smaller and double up to it: a worker already waiting on the run (`fof run`, Worker whilePlanning)
+  // claims its first calls as soon as there is a batch's worth, and their connections (which complete only when
+  // the event loop is free) are not held up behind a 500-row step (bench:cli).
   const chunk = p.chunk ?? 500;
-  const firstChunk = Math.min(chunk, FIRST_CHUNK);
+  let next = Math.min(chunk, FIRST_CHUNK);
   let rows: Array<Record<string, string | number | null>> = [];
   let written = 0;
-  const full = () => rows.length >= (written === 0 ? firstChunk : chunk);
+  const full = () => rows.length >= next;
   // Each chunk also beats the planning heartbeat (Run.startedAt while "planning"): a launch that died is swept by
   // any worker once it is silent for PLANNING_STALE_MS. A run cancelled (or swept) meanwhile stops the planning.
   const write = async () => {
@@ -302,6 +303,7 @@ async function planQueries(
     );
     if (!alive) throw new PlanningStopped();
     written += batch.length;
+    next = Math.min(chunk, next * 2);
     await yieldToEventLoop();
   };
   // A helper call sent with a system message (CallSettings.helperSystem) is another request: its cache key says so.

@@ -11,7 +11,6 @@ import { sweepInterruptedPlanning } from "./runs";
 import { processLlm } from "./process-llm";
 import { maxPromptChars, overReportStop, worstCaseUsd } from "./budget";
 import { NO_VALUES } from "./outcome-values";
-import { processImage } from "./process-image";
 import { writeBatch } from "./outcome-writes";
 import { claimQueries } from "./claim";
 import { DynamicLimit, RateGate } from "./limits";
@@ -19,7 +18,6 @@ import { releaseShares, renewShare, sweepExpiredShares } from "./model-share";
 /** the longest wait before retrying a pass that failed on contention */
 const CONTENTION_BACKOFF_MAX_MS = 2_000;
 import { backoffMs, type Claimed, type ModelSlot, type ModelState, type ProcessorContext, type Write } from "./work-types";
-import { sweepStorage } from "../imports/store";
 import { NO_REASON, STUCK_PREFIX } from "../../core/run-status";
 import { isContention } from "../../db/retry";
 import { failureReasons, outcomeCounts } from "./outcomes";
@@ -85,6 +83,12 @@ const MAX_BUFFERED = 2_000;
 /** A worker whose results have waited this long unwritten reports itself stuck (Workers page, run page). */
 const STUCK_AFTER_MS = 20_000;
 const UNSTORABLE = "the result could not be stored";
+
+// Loaded when first needed: a text run never stores images (the image codecs, archive readers and the import
+// store are ~1 MB of code) and the storage walk is housekeeping; a run's first call does not wait for either
+// (npm run bench:cli).
+const imageProcessor = () => import("./process-image");
+const importStore = () => import("../imports/store");
 /** How often a running worker looks for launches that died while planning. */
 const PLANNING_SWEEP_MS = 30_000;
 /** How often due webhook deliveries are looked for. */
@@ -136,9 +140,9 @@ export class Worker {
   };
   /** adaptive runs whose look this worker is taking (./adaptive.ts): one at a time per run, off the claiming loop */
   private looking = new Map<string, Promise<unknown>>();
-  /** Settles at this worker's first claim: a one-run worker's housekeeping waits for it (run()). */
-  private markClaimed: () => void = () => {};
-  private readonly claimedOnce = new Promise<void>((resolve) => (this.markClaimed = resolve));
+  /** Settles with this worker's first result (a call answered or failed): a one-run worker's housekeeping waits for it (run()). */
+  private markFirstResult: () => void = () => {};
+  private readonly firstResult = new Promise<void>((resolve) => (this.markFirstResult = resolve));
   private spentSinceCheck = new Map<string, number>();
   private lastFinishCheck = 0;
   /** what the processors see of this worker */
@@ -195,15 +199,16 @@ export class Worker {
    */
   async run({ untilDone = false }: { untilDone?: boolean } = {}): Promise<void> {
     // Housekeeping (dead workers, expired shares, interrupted plans, abandoned files). A worker of one run (`fof
-    // run`) does it once its first calls are out (or after a second) rather than before them: neither a walk of a
-    // large data directory nor the first compilation of its statements is the run's to wait for (bench:cli).
+    // run`) does it once its first call has come back (or after a second) rather than before: neither a walk of a
+    // large data directory nor the first compilation of its statements is the run's to wait for, and run at the
+    // first claim it held the event loop while the first requests waited to connect (bench:cli).
     const startup = this.guard("startup", async () => {
-      if (this.opts.runId) await Promise.race([this.claimedOnce, sleep(1_000)]);
+      if (this.opts.runId) await Promise.race([this.firstResult, sleep(1_000)]);
       await this.releaseStaleWorkers();
       await sweepExpiredShares(this.prisma);
       const swept = await sweepInterruptedPlanning(this.prisma);
       if (swept) this.opts.log?.(`removed ${swept} run(s) whose planning was interrupted`);
-      const storage = await sweepStorage(this.prisma, this.dataDir);
+      const storage = await (await importStore()).sweepStorage(this.prisma, this.dataDir);
       if (storage.uploads || storage.files) this.opts.log?.(`removed ${storage.uploads} abandoned upload(s) and ${storage.files} unreferenced file(s)`);
     });
     if (!this.opts.runId) await startup;
@@ -508,13 +513,16 @@ export class Worker {
       }
       const claimed = await this.claim(runId, modelConfigId, room, w > 0 ? { perQueryUsd: w } : null, run.wavesReleased);
       m.slot.idle = claimed.length < room;
-      if (claimed.length) this.markClaimed();
       for (const q of claimed) {
         claimedAny = true;
         m.slot.inFlight++;
         this.runModelInFlight.set(rmKey, (this.runModelInFlight.get(rmKey) ?? 0) + 1);
         const p = m.slot.limit
-          .run(() => (q.modality === "t2i" ? processImage(this.context, q, m, settings) : processLlm(this.context, q, m, settings, suite.readAnswer)))
+          .run(async () =>
+            q.modality === "t2i"
+              ? (await imageProcessor()).processImage(this.context, q, m, settings)
+              : processLlm(this.context, q, m, settings, suite.readAnswer),
+          )
           .catch((e: unknown) => this.opts.log?.(`query ${q.id}: ${e instanceof Error ? e.message : String(e)}`))
           .finally(() => {
             m.slot.inFlight--;
@@ -570,6 +578,7 @@ export class Worker {
   private push(w: Write) {
     if (w.kind === "outcome") this.outcomes++;
     this.buffer.push(w);
+    this.markFirstResult();
     if (this.buffer.length > this.peakBuffered) this.peakBuffered = this.buffer.length;
   }
 
