@@ -124,17 +124,17 @@ async function startServer(): Promise<ChildProcess> {
   throw new Error("the server did not start");
 }
 
-/** `fof worker` in its own process (BENCH_WORKER=process), as a team deployment runs it. */
+/** `fof worker` in its own process (BENCH_WORKER=process), as a team deployment runs it: the bundled CLI. */
 function startWorker(): ChildProcess | null {
   if (!SEPARATE_WORKER) return null;
-  return spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker"], {
+  return spawn(process.execPath, ["dist/fof.mjs", "worker"], {
     env: { ...process.env, FOF_DATA_DIR: dataDir, FOF_ALLOWED_ENDPOINTS: allowed, FOF_LOG_LEVEL: "warn" },
     stdio: ["ignore", "ignore", "inherit"],
   });
 }
 
 async function main() {
-  if (!existsSync(".next/BUILD_ID")) throw new Error("no production build: run `npm run build` first");
+  if (!existsSync(".next/BUILD_ID") || !existsSync("dist/fof.mjs")) throw new Error("no production build: run `npm run build` first");
   const scripts = path.join(dataDir, "scripts.json");
   writeFileSync(scripts, JSON.stringify({ "bench-latency": { latencyMs: LATENCY_MS } }));
   const emulator = spawn(process.execPath, ["--import", "tsx", "tests/emulator/cli.ts", String(EMULATOR_PORT), scripts], {
@@ -198,11 +198,28 @@ async function main() {
     const start = performance.now();
     const done0 = await processed();
     let stop = false;
+    // When the slow answers came (seconds into the window), and when the run's planning ended: a stall that every
+    // page shares at one moment and a page that is slow throughout call for different fixes.
+    const slow: Array<{ at: number; ms: number; what: string }> = [];
+    let plannedAt: number | null = null;
+    let doneAtPlanned = 0;
+    const note = (what: string, at: number, ms: number) => {
+      if (ms > 300) slow.push({ at: (at - start) / 1000, ms, what });
+    };
     const poller = async (i: number) => {
       await sleep((i * 1000) / POLLERS);
       while (!stop) {
-        const ms = await timed(`/api/runs/${run.id}`);
+        const t = performance.now();
+        const res = await fetch(`${BASE}/api/runs/${run.id}`, { headers: { cookie } });
+        const body = (await res.json()) as { status?: string; done?: number };
+        const ms = performance.now() - t;
+        if (!res.ok) throw new Error(`/api/runs/${run.id}: HTTP ${res.status}`);
+        if (plannedAt === null && body.status !== "planning") {
+          plannedAt = (performance.now() - start) / 1000;
+          doneAtPlanned = body.done ?? 0;
+        }
         polls.push(ms);
+        note("live summary", t, ms);
         await sleep(Math.max(0, 1000 - ms));
       }
     };
@@ -210,14 +227,21 @@ async function main() {
       while (!stop)
         for (const [name, url] of pages) {
           if (stop) break;
-          lat.get(name)!.push(await timed(url));
+          const t = performance.now();
+          const ms = await timed(url);
+          lat.get(name)!.push(ms);
+          note(name, t, ms);
           await sleep(200);
         }
     };
     const window = sleep(SECONDS * 1000).then(() => (stop = true));
     await Promise.all([window, reader(), ...Array.from({ length: POLLERS }, (_, i) => poller(i))]);
     const seconds = (performance.now() - start) / 1000;
-    const qps = ((await processed()) - done0) / seconds;
+    const doneAtEnd = await processed();
+    const qps = (doneAtEnd - done0) / seconds;
+    const planned = plannedAt as number | null;
+    // The throughput once planning was over: what the run keeps up when it is the worker's only work.
+    const afterPlanning = planned !== null && seconds - planned > 5 ? (doneAtEnd - doneAtPlanned) / (seconds - planned) : null;
     await fetch(`${BASE}/api/v1/runs/${run.id}/cancel`, {
       method: "POST",
       headers: { authorization: `Bearer ${ids.token}`, "content-type": "application/json" },
@@ -262,12 +286,14 @@ async function main() {
       "",
       `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}. Command: \`npm run build && ${SEPARATE_WORKER ? "BENCH_WORKER=process " : ""}npm run bench:pages\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_POLLERS=${POLLERS}, BENCH_SECONDS=${SECONDS}). The production server (SQLite) ${SEPARATE_WORKER ? "serving pages only, the run worked by a \`fof worker\` process beside it (BENCH_WORKER=process, the team layout)" : "as \`npm start\` runs it, its worker beside the handlers"}, on loopback; a paper-preset FACT-OR-FAIR run (${run.plannedCount.toLocaleString("en-US")} queries) on an emulated model at ${LATENCY_MS} ms latency, concurrency ${CONCURRENCY}, in flight the whole time; ${POLLERS} clients poll its live summary every second while one reader opens the pages below in turn (each response read whole). Seeded beside it: a finished quick FACT-OR-FAIR run (two baselines), a DoFaiR and a FAIntbench run on the synthetic image model.`,
       "",
-      `Launch of the paper preset through POST /api/v1/runs: **${launchMs.toFixed(0)} ms** (status ${run.status}; planning continues in the background). The run's throughput during the window: ${qps.toFixed(0)} q/s = **${(qps / bound).toFixed(3)} × C/L** (${bound.toFixed(0)} q/s).`,
+      `Launch of the paper preset through POST /api/v1/runs: **${launchMs.toFixed(0)} ms** (status ${run.status}; planning continues in the background). The run's throughput during the window: ${qps.toFixed(0)} q/s = **${(qps / bound).toFixed(3)} × C/L** (${bound.toFixed(0)} q/s)${afterPlanning === null ? "" : `; once its planning was over, ${afterPlanning.toFixed(0)} q/s = ${(afterPlanning / bound).toFixed(3)} × C/L`}.`,
       "",
       "| page | alone (p50, size) | requests under load | p50 | p99 | max |",
       "|---|---|---|---|---|---|",
       ...rows,
       `| live summary (${POLLERS} pollers, 1/s each) | – | ${polls.length} | ${pct(polls, 0.5).toFixed(0)} ms | ${pct(polls, 0.99).toFixed(0)} ms | ${Math.max(...polls).toFixed(0)} ms |`,
+      "",
+      `Answers over 300 ms: ${slow.length} of ${polls.length + [...lat.values()].reduce((a, xs) => a + xs.length, 0)}; the run's planning ended ${plannedAt === null ? "after the window" : `${(plannedAt as number).toFixed(1)} s into the window`}; when they came (seconds into the window: count, worst): ${timeline(slow, SECONDS)}.`,
       "",
       `Results page after the run was cancelled: ${resultsMs.toFixed(0)} ms; its intervals for the quick run (2 models, 12,160 queries each; 1,000 resamples): ${cold.toFixed(0)} ms computed, ${warm.toFixed(0)} ms cached.`,
       "",
@@ -285,6 +311,16 @@ async function main() {
     emulator.kill("SIGTERM");
     await Promise.race([exited, sleep(15_000)]);
   }
+}
+
+/** Slow answers per 5 s of the window: "0–5 s: 3 (912 ms)", buckets without any left out. */
+function timeline(slow: ReadonlyArray<{ at: number; ms: number }>, seconds: number): string {
+  const parts: string[] = [];
+  for (let b = 0; b < seconds + 5; b += 5) {
+    const xs = slow.filter((x) => x.at >= b && x.at < b + 5);
+    if (xs.length) parts.push(`${b}–${b + 5} s: ${xs.length} (${Math.max(...xs.map((x) => x.ms)).toFixed(0)} ms)`);
+  }
+  return parts.join(", ") || "none";
 }
 
 main().catch((e) => {

@@ -51,11 +51,20 @@ describe("run engine", () => {
   it("lets the launching process work a run while it is still planned, and never completes it before planning ends", async () => {
     await register("emu-overlap");
     const run = await createRun(prisma(), { models: ["emu-overlap"], config: objectiveOnly(), seed: 4 });
-    // As if planning were still going on: the rows written so far are pending, the status "planning".
-    await prisma().run.update({ where: { id: run.id }, data: { status: "planning" } });
-    // Other workers leave a planning run alone.
+    // As if planning were still going on: the rows written so far are pending, the status "planning" — and its
+    // planner gone quiet (heartbeat a minute ago): other workers leave it alone.
+    await prisma().run.update({ where: { id: run.id }, data: { status: "planning", startedAt: new Date(Date.now() - 60_000) } });
     await new Worker(prisma(), { ...fast }).run({ untilDone: true });
     expect(await outcomes(run.id)).toHaveLength(0);
+    // A planner plainly alive (heartbeat now): another worker calls its rows too, and never completes the run.
+    await prisma().run.update({ where: { id: run.id }, data: { startedAt: new Date() } });
+    const other = new Worker(prisma(), { ...fast, runCheckMs: 10 });
+    const otherWorking = other.run();
+    for (let i = 0; i < 500 && (await outcomes(run.id)).length < 10; i++) await new Promise((r) => setTimeout(r, 20));
+    other.stop();
+    await otherWorking;
+    expect((await outcomes(run.id)).length).toBeGreaterThanOrEqual(10);
+    expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("planning");
     // The launching process's worker calls its rows, but the run stays "planning" (more rows may come).
     const own = new Worker(prisma(), { runId: run.id, whilePlanning: true, ...fast, runCheckMs: 10 });
     const working = own.run({ untilDone: true });

@@ -91,7 +91,9 @@ export function createPrismaClient(databaseUrl = env().databaseUrl): PrismaClien
   // better-sqlite3 waits for a busy lock synchronously, on the calling thread: a long wait freezes the whole process
   // (every page, the health check). So SQLite's own wait stays short; the patience (FOF_DB_BUSY_TIMEOUT_MS) is spent
   // in asynchronous retries (withContentionRetry, the worker's backoff) or a 503 + Retry-After to an HTTP caller.
-  const adapter = patientStatements(counted(new PrismaBetterSQLite3({ url: databaseUrl, timeout: Math.min(timeout, SQLITE_SYNC_BUSY_MS) })), timeout);
+  const adapter = walNormal(
+    patientStatements(counted(new PrismaBetterSQLite3({ url: databaseUrl, timeout: Math.min(timeout, SQLITE_SYNC_BUSY_MS) })), timeout),
+  );
   return new PrismaClient({ adapter, transactionOptions });
 }
 
@@ -119,6 +121,24 @@ function patientStatements<T extends AdapterFactory>(factory: T, patienceMs: num
         }
       };
     }
+    return conn;
+  };
+  return factory;
+}
+
+/**
+ * SQLite in WAL mode with synchronous=NORMAL (the setting is per connection): a commit appends to the WAL without
+ * waiting for the disk, which is synced at checkpoints. SQLite's default (FULL) synced every commit: ~2 ms each,
+ * on the event loop (better-sqlite3 is synchronous), ~800 of them a minute in a server working a run — the stalls
+ * pages queued behind (npm run bench:pages). The database stays consistent whatever happens; what a power loss or an
+ * OS crash (not a process crash) can lose is the last commits before it, and the engine's leases make those calls
+ * again.
+ */
+function walNormal<T extends AdapterFactory>(factory: T): T {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const conn = (await connect()) as { executeScript(script: string): Promise<void> };
+    await conn.executeScript("PRAGMA synchronous = NORMAL");
     return conn;
   };
   return factory;

@@ -10,7 +10,7 @@ import { budgetWithinLimit, type Steerer } from "../../auth/spending";
 import { findSuite, listSuites } from "../../suites";
 import { launchVariant } from "../../suites/launch-variants";
 import { prepareRun } from "./runs";
-import { planInBackground } from "./planning";
+import { planInBackground, SERVER_PLANNING } from "./planning";
 import { adaptiveTargetSchema, untilText, type UntilInput } from "../../results/adaptive";
 import { INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
 
@@ -90,19 +90,23 @@ export async function startRun(
   },
 ) {
   const budgetUsd = await budgetWithinLimit(prisma, viewer, req.budgetUsd);
-  const prepared = await prepareRun(prisma, {
-    suite: req.suite,
-    models: req.models,
-    config: req.config,
-    preset: req.preset,
-    seed: req.seed,
-    budgetUsd,
-    autoLabel: req.autoLabel,
-    name: req.name,
-    createdById: viewer.id,
-    ...(req.contentVersion ? { contentVersion: req.contentVersion } : {}),
-    ...(req.until ? { until: req.until, intervalTarget: req.intervalTarget } : {}),
-  });
+  const prepared = await prepareRun(
+    prisma,
+    {
+      suite: req.suite,
+      models: req.models,
+      config: req.config,
+      preset: req.preset,
+      seed: req.seed,
+      budgetUsd,
+      autoLabel: req.autoLabel,
+      name: req.name,
+      createdById: viewer.id,
+      ...(req.contentVersion ? { contentVersion: req.contentVersion } : {}),
+      ...(req.until ? { until: req.until, intervalTarget: req.intervalTarget } : {}),
+    },
+    SERVER_PLANNING,
+  );
   const run = prepared.run;
   await audit(prisma, {
     ...actorOf(viewer),

@@ -1,4 +1,5 @@
 // Creating and steering runs. Every planned query is a row before any call is made (one transaction).
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { ensureBenchmarkVersion } from "../../db/benchmark-version";
@@ -101,6 +102,8 @@ export interface CreateRunOptions {
   maxQueries?: number;
   /** rows planned and inserted per transaction; the event loop is yielded between chunks */
   chunk?: number;
+  /** the share of the event loop planning may take (0–1; a serving process leaves the rest to its requests) */
+  share?: number;
   /** called once the run's row exists (status "planning"), before its queries are written: `fof run` starts its
    * own worker here, which works the rows as they are planned */
   onCreated?: (run: { id: string }) => void;
@@ -249,6 +252,7 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
         total,
         seed: parsed.seed,
         chunk: opts.chunk,
+        share: opts.share,
         onFailure,
         adaptive: Boolean(until),
         intervalTarget: parsed.intervalTarget,
@@ -271,6 +275,7 @@ async function planQueries(
     total: number;
     seed: number;
     chunk?: number;
+    share?: number;
     onFailure: "remove" | "fail";
     /** what an adaptive run's intervals are about (how its waves grow may depend on it) */
     intervalTarget: IntervalTarget;
@@ -288,6 +293,10 @@ async function planQueries(
   let rows: Array<Record<string, string | number | null>> = [];
   let written = 0;
   const full = () => rows.length >= next;
+  // With a share below 1, each step is followed by a pause in proportion to it: what the event loop is not given to
+  // planning goes to whatever else the process serves.
+  const share = Math.min(1, Math.max(0.05, p.share ?? 1));
+  let stepStart = performance.now();
   // Each chunk also beats the planning heartbeat (Run.startedAt while "planning"): a launch that died is swept by
   // any worker once it is silent for PLANNING_STALE_MS. A run cancelled (or swept) meanwhile stops the planning.
   const write = async () => {
@@ -304,7 +313,9 @@ async function planQueries(
     if (!alive) throw new PlanningStopped();
     written += batch.length;
     next = Math.min(chunk, next * 2);
-    await yieldToEventLoop();
+    const pause = share < 1 ? ((performance.now() - stepStart) * (1 - share)) / share : 0;
+    await (pause > 1 ? sleep(pause) : yieldToEventLoop());
+    stepStart = performance.now();
   };
   // A helper call sent with a system message (CallSettings.helperSystem) is another request: its cache key says so.
   const helperSystem = suite.callSettings(config).helperSystem;

@@ -36,8 +36,9 @@ export interface WorkerOptions {
   /**
    * Work `runId` while it is still being planned, by the same process (the CLI's `fof run`: its planned rows are
    * called while the rest is written). A run being planned is never completed: its status is "planning" until the
-   * last row is in. Nobody else works a planning run, so a launch that dies mid-plan is still swept whole (its
-   * paid answers stay in the response cache, and a new launch re-uses them).
+   * last row is in. Other workers work it only while its planner is plainly alive (PLANNING_FRESH_MS); a launch that
+   * dies mid-plan is swept whole once its heartbeat is PLANNING_STALE_MS old (its paid answers stay in the response
+   * cache, and a new launch re-uses them).
    */
   whilePlanning?: boolean;
   /**
@@ -89,6 +90,13 @@ const UNSTORABLE = "the result could not be stored";
 // (npm run bench:cli).
 const imageProcessor = () => import("./process-image");
 const importStore = () => import("../imports/store");
+/**
+ * A run being planned elsewhere is worked while its planner's heartbeat (every planning step) is this recent: well
+ * inside PLANNING_STALE_MS, after which an interrupted launch is swept, so no call is started for a run about to go.
+ * A team's separate workers thus call a launch's rows while the web process writes the rest (bench:pages, worker
+ * apart: they had waited for the whole planning).
+ */
+const PLANNING_FRESH_MS = 30_000;
 /** How often a running worker looks for launches that died while planning. */
 const PLANNING_SWEEP_MS = 30_000;
 /** How often due webhook deliveries are looked for. */
@@ -376,9 +384,19 @@ export class Worker {
         where:
           this.opts.runId && this.opts.whilePlanning
             ? { id: this.opts.runId, status: { in: ["running", "planning"] } }
-            : this.opts.plannedHere && !this.opts.runId
-              ? { OR: [{ status: "running" }, { status: "planning", id: { in: [...this.opts.plannedHere()] } }] }
-              : { status: "running", ...(this.opts.runId ? { id: this.opts.runId } : {}) },
+            : this.opts.runId
+              ? { status: "running", id: this.opts.runId }
+              : {
+                  OR: [
+                    { status: "running" },
+                    // A run being planned: its rows are called as they are written, by the planning process's own
+                    // worker and by any other whose planner is plainly alive (heartbeat within PLANNING_FRESH_MS).
+                    {
+                      status: "planning",
+                      OR: [{ startedAt: { gte: new Date(Date.now() - PLANNING_FRESH_MS) } }, { id: { in: [...(this.opts.plannedHere?.() ?? [])] } }],
+                    },
+                  ],
+                },
         select: { id: true, status: true, budgetUsd: true, spentUsd: true, wavesReleased: true },
       });
       this.runState = { at: Date.now(), runs };
