@@ -55,7 +55,7 @@ describe("openaiProvider (chat completions over node:http)", () => {
     expect(await ask({ system: "You are a helpful assistant." })).toEqual({ text: "B", inputTokens: 12, outputTokens: 1 });
     const call = seen.at(-1)!;
     expect(call).toMatchObject({ url: "/v1/chat/completions", method: "POST" });
-    expect(call.headers).toMatchObject({ authorization: `Bearer ${KEY}`, "content-type": "application/json" });
+    expect(call.headers).toMatchObject({ authorization: `Bearer ${KEY}`, "content-type": "application/json", "user-agent": "fof-workbench/1 (node)" });
     expect(JSON.parse(call.body)).toEqual({
       model: "gpt-test",
       messages: [

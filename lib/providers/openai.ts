@@ -16,7 +16,13 @@ import { ProviderError, type ChatProvider, type ChatRequest, type ChatResponse, 
  */
 export function openaiProvider(opts: { apiKey: string; baseURL?: string | null; model: string; params: ModelParams; timeoutMs: number }): ChatProvider {
   const url = new URL(`${(opts.baseURL ?? OPENAI_API_URL).replace(/\/+$/, "")}/chat/completions`);
-  const headers = { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${opts.apiKey}` };
+  // A User-Agent of our own: some providers' front ends refuse requests without one (the SDK sent its own).
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json",
+    "user-agent": "fof-workbench/1 (node)",
+    authorization: `Bearer ${opts.apiKey}`,
+  };
   return {
     name: "openai",
     async chat(req: ChatRequest): Promise<ChatResponse> {
