@@ -17,7 +17,10 @@ function vitestFailures(results, label) {
   for (const file of results?.testResults ?? []) {
     for (const t of file.assertionResults ?? []) {
       if (t.status !== "failed") continue;
-      const why = (t.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
+      // vitest reports a test over its time limit by the stack of the error it made when the test began, whose first
+      // line is "Error: STACK_TRACE_ERROR": say what happened instead.
+      const first = (t.failureMessages?.[0] ?? "").split("\n")[0];
+      const why = (first === "Error: STACK_TRACE_ERROR" ? "timed out (over the test's time limit)" : first).slice(0, 300);
       failures.push(`${label} ${file.name.replace(process.cwd() + "/", "")} › ${t.fullName}: ${why}`);
     }
   }

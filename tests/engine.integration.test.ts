@@ -1,8 +1,8 @@
 // The run engine against the provider emulator, through the real openai / replicate SDKs.
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "./emulator/server";
 import { testDataDir } from "./helpers/data-dir";
+import { startFof } from "./helpers/service-process";
 
 process.env.FOF_DATA_DIR = testDataDir("fof-engine-");
 
@@ -308,34 +308,22 @@ describe("crash safety", () => {
     const planned = run.plannedCount;
     const env = { ...process.env, FOF_DATA_DIR: process.env.FOF_DATA_DIR };
     // node --import tsx (not the tsx wrapper, which would leave its child running after SIGKILL)
-    const startWorker = () => {
-      const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker"], { env, stdio: ["ignore", "ignore", "pipe"] });
-      child.stderr.on("data", (d) => process.env.FOF_DEBUG && process.stderr.write(d));
-      return child;
-    };
-
-    const first = startWorker();
+    const first = startFof(["worker"], env);
     // Let it get well into the run (a third of the outcomes written: a loaded machine may take a while to start
     // the process, so this waits on the state, not on a clock), then kill it without warning.
-    const deadline = Date.now() + 120_000;
-    while (Date.now() < deadline && (await prisma().outcome.count({ where: { query: { runId: run.id } } })) < planned / 3)
-      await new Promise((r) => setTimeout(r, 50));
-    first.kill("SIGKILL");
-    await new Promise((r) => first.once("exit", r));
+    const outcomes = () => prisma().outcome.count({ where: { query: { runId: run.id } } });
+    await first.until("a third of the outcomes written", async () => (await outcomes()) >= planned / 3, 120_000, 50);
+    await first.stop(30_000, "SIGKILL");
     const doneAtKill = await prisma().outcome.count({ where: { query: { runId: run.id } } });
     // The dead worker's in-flight queries: still leased (called, or answered but not yet written).
     const inFlightAtKill = await prisma().query.count({ where: { runId: run.id, status: "leased" } });
     expect(doneAtKill).toBeGreaterThan(0);
     expect(doneAtKill).toBeLessThan(planned);
 
-    const second = startWorker();
-    for (let i = 0; i < 600; i++) {
-      const r = await prisma().run.findUniqueOrThrow({ where: { id: run.id } });
-      if (r.status === "completed") break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    second.kill("SIGTERM");
-    await new Promise((r) => second.once("exit", r));
+    const second = startFof(["worker"], env);
+    const completed = async () => (await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status === "completed";
+    await second.until("the run completed by a second worker", completed, 60_000);
+    await second.stop();
 
     expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
     const outs = await prisma().outcome.findMany({ where: { query: { runId: run.id } }, select: { queryId: true } });

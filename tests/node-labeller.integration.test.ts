@@ -1,13 +1,14 @@
 // Labelling without a browser: two onnxruntime-node labellers split a run through the same lease queue as the Label
 // page (every image labelled once, by one of them); a labeller killed with SIGKILL loses no image; `fof label <run>`
 // labels a run in one command, its faces recording the classifier's sha256. Runs on SQLite and PostgreSQL.
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDataDir } from "./helpers/data-dir";
 import { sqliteOnly } from "./helpers/databases";
+import { startFof } from "./helpers/service-process";
 
 const SHARED = path.resolve(__dirname, "../../shared/models");
 const hasShared = existsSync(path.join(SHARED, "fairface-standin-single18.onnx"));
@@ -99,12 +100,10 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
     const run = await generatedRun(13);
     const env = { ...process.env, FOF_DATA_DIR: dataDir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1", FOF_LABEL_LEASE_MS: "2000" };
     // One process (no npm or tsx wrapper), so the kill reaches the labeller itself.
-    const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "label", run.id, "--detector", DETECTOR, "--batch", "2"], { env, stdio: "ignore" });
+    const labeller = startFof(["label", run.id, "--detector", DETECTOR, "--batch", "2"], env);
     const labelled = () => prisma().image.count({ where: { runId: run.id, labelStatus: { in: ["labelled", "no_face"] } } });
-    for (let i = 0; i < 600 && (await labelled()) < 2; i++) await new Promise((r) => setTimeout(r, 50));
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGKILL");
-    await exited;
+    await labeller.until("two images labelled", async () => (await labelled()) >= 2, 90_000, 50);
+    await labeller.stop(30_000, "SIGKILL");
     const before = await labelled();
     expect(before).toBeGreaterThanOrEqual(2);
     expect(before).toBeLessThan(16);
@@ -279,11 +278,11 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
 
   it('`fof worker --label-only` labels a run launched with "label automatically" as its images arrive, and only such runs; every face says what produced it', async () => {
     const manual = await generatedRun(14);
-    const env = { ...process.env, FOF_DATA_DIR: dataDir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1", FOF_LOG_LEVEL: "silent" };
-    const child = spawn(process.execPath, ["--import", "tsx", "bin/fof.ts", "worker", "--label-only"], { env, stdio: "ignore" });
+    const env = { ...process.env, FOF_DATA_DIR: dataDir, FAIRFACE_MODEL_PATH: STANDIN, FOF_LABEL_THREADS: "1", FOF_LOG_LEVEL: "info" };
+    const worker = startFof(["worker", "--label-only"], env);
     try {
       // The worker says it is alive and what it labels with before any run asks for it.
-      for (let i = 0; i < 600 && !(await engine.liveLabelWorkers(prisma())); i++) await new Promise((r) => setTimeout(r, 100));
+      await worker.until("the label worker's heartbeat", async () => (await engine.liveLabelWorkers(prisma())) > 0, 90_000);
       const row = await prisma().workerStatus.findFirstOrThrow({ where: { labeller: { not: null }, stoppedAt: null } });
       expect(row.labeller).toMatch(/^fairface-standin-single18 \(sha256 8156c9d98941…\) on node-cpu \(1 thread\)$/);
       const auto = await engine.createRun(prisma(), {
@@ -297,8 +296,7 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
       expect((await prisma().run.findUniqueOrThrow({ where: { id: auto.id } })).autoLabel).toBe(true);
       await new engine.Worker(prisma(), { runId: auto.id, pollMs: 20, flushMs: 10 }).run({ untilDone: true });
       const pending = () => prisma().image.count({ where: { runId: auto.id, labelStatus: { in: ["unlabelled", "leased"] } } });
-      for (let i = 0; i < 1200 && (await pending()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
-      expect(await pending()).toBe(0);
+      await worker.until("every image of the auto-labelled run labelled", async () => (await pending()) === 0, 120_000);
       // A run without "label automatically" is left to the Label page.
       expect(await prisma().image.count({ where: { runId: manual.id, labelStatus: "unlabelled" } })).toBe(16);
       const faces = await prisma().face.findMany({
@@ -318,13 +316,12 @@ describe.skipIf(!hasShared)("server-side labelling", () => {
           labelRuntime: "node-cpu",
         });
     } finally {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
+      // SIGTERM: it finishes the batch in hand and marks its row stopped (bounded: a worker that never stops fails here).
+      await worker.stop();
     }
     // Stopped cleanly: its row says so, and no label worker is counted any more.
     expect(await engine.liveLabelWorkers(prisma())).toBe(0);
-  }, 240_000);
+  }, 300_000);
 
   it("a stand-in's scores are marked wherever they appear; faces from two classifiers are not scored", async () => {
     const run = await generatedRun(16);
