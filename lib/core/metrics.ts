@@ -51,6 +51,12 @@ function build() {
       help: "Database statements retried because another writer held the lock (SQLite) or a transaction conflicted",
       registers,
     }),
+    sqliteCheckpoint: new Histogram({
+      name: "fof_sqlite_checkpoint_duration_seconds",
+      help: "SQLite WAL checkpoints that moved pages, done by this process's checkpoint thread (off the event loop), in seconds",
+      buckets: [0.001, 0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    }),
     labelled: new Counter({
       name: "fof_labelled_total",
       help: "Images and faces labelled by this process's label workers and the labels they saved, by what (images | faces) and instrument",

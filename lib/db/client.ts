@@ -9,6 +9,7 @@ import { PrismaClient } from "../../generated/prisma/client";
 import { PrismaClient as PrismaClientPg } from "../../generated/prisma-pg/client";
 import { databaseProviderOf, env } from "../env";
 import { isContention } from "./retry";
+import { offloadCheckpoints, sqliteFile } from "./wal";
 
 const g = globalThis as unknown as { __fofPrisma?: PrismaClient };
 
@@ -93,6 +94,7 @@ export function createPrismaClient(databaseUrl = env().databaseUrl): PrismaClien
   // in asynchronous retries (withContentionRetry, the worker's backoff) or a 503 + Retry-After to an HTTP caller.
   const adapter = walNormal(
     patientStatements(counted(new PrismaBetterSQLite3({ url: databaseUrl, timeout: Math.min(timeout, SQLITE_SYNC_BUSY_MS) })), timeout),
+    sqliteFile(databaseUrl),
   );
   return new PrismaClient({ adapter, transactionOptions });
 }
@@ -134,11 +136,13 @@ function patientStatements<T extends AdapterFactory>(factory: T, patienceMs: num
  * OS crash (not a process crash) can lose is the last commits before it, and the engine's leases make those calls
  * again.
  */
-function walNormal<T extends AdapterFactory>(factory: T): T {
+function walNormal<T extends AdapterFactory>(factory: T, file: string): T {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const conn = (await connect()) as { executeScript(script: string): Promise<void> };
     await conn.executeScript("PRAGMA synchronous = NORMAL");
+    // Checkpoints (the copy into the database file and its sync) move to a thread once this process writes much.
+    offloadCheckpoints(file, (on) => conn.executeScript(`PRAGMA wal_autocheckpoint = ${on ? 1000 : 0}`));
     return conn;
   };
   return factory;

@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import { databaseProviderOf, env } from "../env";
 import { db } from "./client";
 import { seed } from "./seed";
+import { sqliteFile } from "./wal";
 
 const MIGRATIONS = { sqlite: "prisma/migrations", postgresql: "prisma/postgresql/migrations" } as const;
 const CONFIG = { sqlite: "prisma.config.ts", postgresql: "prisma.pg.config.ts" } as const;
@@ -52,8 +53,6 @@ function ownerOnly(file: string, mode: number) {
     // not our file (a mounted volume, another owner): the umask still covers what we create
   }
 }
-
-const sqliteFile = (url: string) => url.replace(/^file:/, "");
 
 /** Names of the committed migrations (of the URL's provider), in order. */
 function committedMigrations(provider: "sqlite" | "postgresql"): string[] {
