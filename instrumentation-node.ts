@@ -1,5 +1,6 @@
-// The Node half of instrumentation.ts: starts the run engine inside the Next server. FOF_WORKER=off leaves runs to
-// `fof worker`; FOF_WORKER_LABEL=on|only also (or only) labels the faces of runs launched with "label automatically".
+// The Node half of instrumentation.ts: starts the run engine inside the Next server (FOF_WORKER=on|inline: `next dev`,
+// scripts/serve.ts alone). `npm start` passes FOF_WORKER=off here and runs `fof worker` beside it (scripts/start.ts);
+// FOF_WORKER_LABEL=on|only also (or only) labels the faces of runs launched with "label automatically".
 export async function registerNode() {
   const { env } = await import("./lib/env");
   // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set (lib/core/tracing.ts); Next.js's own request spans join ours.

@@ -62,7 +62,7 @@ test("every section of the shell renders and unknown addresses get the not-found
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
     await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
   }
-  // The web server's own worker is listed, alive, with its host and pid.
+  // The worker `npm start` runs beside the web server is listed, alive, with its host and pid.
   await page.goto("/workers");
   await expect(page.getByTestId("worker-row").filter({ hasText: "alive" }).first()).toBeVisible();
   await page.goto("/models");

@@ -7,6 +7,16 @@ import { z } from "zod";
 const optionalUrl = z.url({ message: "must be an absolute URL" }).optional();
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
+/** a host:port to listen on (a metrics listener's) */
+const listenAddress = (example: string) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[\w.:[\]-]+:\d{1,5}$/, `host:port, e.g. ${example}`)
+      .optional(),
+  );
+
 const schema = z.object({
   FOF_DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./storage")),
   /** file:… → SQLite (the embedded default, in FOF_DATA_DIR when unset); postgres://… or postgresql://… → PostgreSQL */
@@ -39,7 +49,13 @@ const schema = z.object({
   ),
   /** a FairFace .onnx file on the server's disk, served to the Label page (instead of public/models/fairface.onnx) */
   FAIRFACE_MODEL_PATH: z.preprocess(emptyToUndefined, z.string().optional()),
-  FOF_WORKER: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
+  /**
+   * who works runs: "on" = a worker process beside the web server under `npm start` (the web process itself under
+   * `next dev` or scripts/serve.ts alone), "inline" = the web server's own process, "off" = `fof worker` processes
+   */
+  FOF_WORKER: z.preprocess(emptyToUndefined, z.enum(["on", "inline", "off"]).default("on")),
+  /** `npm start`'s worker process also answers GET /metrics on this address (its provider calls, retries, labels) */
+  FOF_WORKER_METRICS_LISTEN: listenAddress("127.0.0.1:9465"),
   /** server-side face labelling (fof label): onnxruntime-node's device and threads per session */
   FOF_LABEL_DEVICE: z.preprocess(emptyToUndefined, z.enum(["cpu", "cuda"]).default("cpu")),
   FOF_LABEL_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(1)),
@@ -59,13 +75,7 @@ const schema = z.object({
    * also answer GET /metrics on this address (host:port, e.g. 127.0.0.1:9464), for a scraper kept off the public
    * port; the same token is asked for there
    */
-  FOF_METRICS_LISTEN: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^[\w.:[\]-]+:\d{1,5}$/, "host:port, e.g. 127.0.0.1:9464")
-      .optional(),
-  ),
+  FOF_METRICS_LISTEN: listenAddress("127.0.0.1:9464"),
   /** more FairFace weights vouched for by checksum (comma-separated sha256), besides FAIRFACE_MODEL_SHA256 */
   FOF_FAIRFACE_SHA256: z.preprocess(
     emptyToUndefined,

@@ -1,6 +1,6 @@
 // `npm run bench:pages`: the pages people open, timed through HTTP against the production build while a paper-size
-// run is in flight (issue #37 item 4). Seeds finished runs of each suite, starts the server as `npm start` does (its
-// worker beside the handlers), launches the paper preset through POST /api/v1/runs (timed: it must answer at once),
+// run is in flight (issue #37 item 4). Seeds finished runs of each suite, starts the server as `npm start` does (the
+// web process and a `fof worker` process beside it; BENCH_WORKER=inline: the worker in the web process), launches the paper preset through POST /api/v1/runs (timed: it must answer at once),
 // then for BENCH_SECONDS (60) has BENCH_POLLERS (20) clients poll the run's live summary every second while one
 // reader walks the pages in turn. Reports each page's response time p50/p99 (the whole body read, on loopback), the
 // run's throughput against C/L, how long the Results page's intervals take after the page, and writes the section
@@ -24,7 +24,7 @@ const ADMIN = { email: "bench@example.org", password: "bench-password-long" };
 const SHARED_MODELS = path.resolve("../shared/models");
 const dataDir = mkdtempSync(path.join(tmpdir(), "fof-bench-pages-"));
 const allowed = "127.0.0.1,::1,localhost";
-const SEPARATE_WORKER = process.env.BENCH_WORKER === "process";
+const SEPARATE_WORKER = process.env.BENCH_WORKER !== "inline";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], q: number) => {
@@ -106,8 +106,9 @@ async function startServer(): Promise<ChildProcess> {
       FOF_DATA_DIR: dataDir,
       FOF_ALLOWED_ENDPOINTS: allowed,
       FOF_LOG_LEVEL: "warn",
-      // BENCH_WORKER=process: the team layout — the web process serves pages only, a `fof worker` process runs the run.
-      ...(SEPARATE_WORKER ? { FOF_WORKER: "off" } : {}),
+      // As `npm start` runs it: the web process serves pages only, a `fof worker` process runs the run (scripts/start.ts).
+      // BENCH_WORKER=inline: one process, the worker beside the handlers (FOF_WORKER=inline).
+      FOF_WORKER: SEPARATE_WORKER ? "off" : "inline",
       NEXT_TELEMETRY_DISABLED: "1",
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -124,7 +125,7 @@ async function startServer(): Promise<ChildProcess> {
   throw new Error("the server did not start");
 }
 
-/** `fof worker` in its own process (BENCH_WORKER=process), as a team deployment runs it: the bundled CLI. */
+/** `fof worker` in its own process, as `npm start` and a team deployment run it: the bundled CLI. */
 function startWorker(): ChildProcess | null {
   if (!SEPARATE_WORKER) return null;
   return spawn(process.execPath, ["dist/fof.mjs", "worker"], {
@@ -282,9 +283,9 @@ async function main() {
       return `| ${name} | ${q ? `${q.ms.toFixed(0)} ms, ${q.kb.toFixed(0)} KiB` : "–"} | ${xs.length} | ${pct(xs, 0.5).toFixed(0)} ms | ${pct(xs, 0.99).toFixed(0)} ms | ${Math.max(...xs).toFixed(0)} ms |`;
     });
     const section = [
-      SEPARATE_WORKER ? "## Pages under load, worker apart (`BENCH_WORKER=process npm run bench:pages`)" : "## Pages under load (`npm run bench:pages`)",
+      SEPARATE_WORKER ? "## Pages under load (`npm run bench:pages`)" : "## Pages under load, worker inline (`BENCH_WORKER=inline npm run bench:pages`)",
       "",
-      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}. Command: \`npm run build && ${SEPARATE_WORKER ? "BENCH_WORKER=process " : ""}npm run bench:pages\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_POLLERS=${POLLERS}, BENCH_SECONDS=${SECONDS}). The production server (SQLite) ${SEPARATE_WORKER ? "serving pages only, the run worked by a \`fof worker\` process beside it (BENCH_WORKER=process, the team layout)" : "as \`npm start\` runs it, its worker beside the handlers"}, on loopback; a paper-preset FACT-OR-FAIR run (${run.plannedCount.toLocaleString("en-US")} queries) on an emulated model at ${LATENCY_MS} ms latency, concurrency ${CONCURRENCY}, in flight the whole time; ${POLLERS} clients poll its live summary every second while one reader opens the pages below in turn (each response read whole). Seeded beside it: a finished quick FACT-OR-FAIR run (two baselines), a DoFaiR and a FAIntbench run on the synthetic image model.`,
+      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}. Command: \`npm run build && ${SEPARATE_WORKER ? "" : "BENCH_WORKER=inline "}npm run bench:pages\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_POLLERS=${POLLERS}, BENCH_SECONDS=${SECONDS}). The production server (SQLite) ${SEPARATE_WORKER ? "as \`npm start\` runs it: the web process serving pages only, the run worked by its \`fof worker\` process beside it" : "with its worker beside the handlers in one process (BENCH_WORKER=inline, FOF_WORKER=inline; \`npm start\`'s layout until 2026-11-28)"}, on loopback; a paper-preset FACT-OR-FAIR run (${run.plannedCount.toLocaleString("en-US")} queries) on an emulated model at ${LATENCY_MS} ms latency, concurrency ${CONCURRENCY}, in flight the whole time; ${POLLERS} clients poll its live summary every second while one reader opens the pages below in turn (each response read whole). Seeded beside it: a finished quick FACT-OR-FAIR run (two baselines), a DoFaiR and a FAIntbench run on the synthetic image model.`,
       "",
       `Launch of the paper preset through POST /api/v1/runs: **${launchMs.toFixed(0)} ms** (status ${run.status}; planning continues in the background). The run's throughput during the window: ${qps.toFixed(0)} q/s = **${(qps / bound).toFixed(3)} × C/L** (${bound.toFixed(0)} q/s)${afterPlanning === null ? "" : `; once its planning was over, ${afterPlanning.toFixed(0)} q/s = ${(afterPlanning / bound).toFixed(3)} × C/L`}.`,
       "",
@@ -302,7 +303,7 @@ async function main() {
       "Targets (issue #37 item 4): every page p99 < 300 ms, the live summary p99 < 300 ms under 20 pollers with the run ≥ 0.9 × C/L, Results' intervals within 1 s of the page. The server shares this machine's cores with the emulator and this script's clients; each page's p99 comes from few requests (the reader walks the pages in turn), so it is close to the worst one seen.",
       "",
     ].join("\n");
-    writeBenchSection(SEPARATE_WORKER ? "## Pages under load, worker apart" : "## Pages under load (", section);
+    writeBenchSection(SEPARATE_WORKER ? "## Pages under load (" : "## Pages under load, worker inline", section);
     process.stdout.write(`${section}\n`);
   } finally {
     const exited = new Promise((r) => server.once("exit", r));
