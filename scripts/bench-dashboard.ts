@@ -107,7 +107,7 @@ async function main() {
   const section = [
     "## Live run page (`npm run bench:dashboard`)",
     "",
-    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:dashboard\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_POLLERS=${POLLERS}, BENCH_SECONDS=${SECONDS}: a window of the paper run's ${(45828).toLocaleString("en-US")} queries, then it is cancelled). SQLite (WAL) in a temp dir; the worker in the same process as the readers, as under \`npm start\`; each reader reads the run's summary (progress, spend, throughput, workers, running scores) once a second.`,
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:dashboard\` (BENCH_LATENCY_MS=${LATENCY_MS}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_POLLERS=${POLLERS}, BENCH_SECONDS=${SECONDS}: a window of the paper run's ${(45828).toLocaleString("en-US")} queries, then it is cancelled). SQLite (WAL) in a temp dir; the worker in the same process as the readers (\`npm start\`'s layout until 2026-11-28; now \`FOF_WORKER=inline\`); each reader reads the run's summary (progress, spend, throughput, workers, running scores) once a second.`,
     "",
     `| case | queries answered in the window | window | throughput | vs C/L bound (${bound.toFixed(0)} q/s) | polls | poll p50 | poll p99 | poll max |`,
     "|---|---|---|---|---|---|---|---|---|",
