@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPrismaClient } from "../lib/db/client";
-import { walCheckpointer } from "../lib/db/wal";
+import { offloadCheckpoints, walCheckpointer } from "../lib/db/wal";
 import { testDataDir } from "./helpers/data-dir";
 
 const dir = testDataDir("fof-wal-");
@@ -53,6 +53,24 @@ describe("WAL checkpoints off the event loop (SQLite)", () => {
     await until("a checkpoint by the thread", () => (walCheckpointer(file)?.pages ?? 0) > 0);
     await until("the database file grown by the checkpoints", () => statSync(file).size > before);
     expect(Number((await c.$queryRawUnsafe<Array<{ n: bigint }>>("SELECT COUNT(*) AS n FROM scratch"))[0].n)).toBe(600);
+  }, 60_000);
+
+  it("a connection closed before the thread is ready is forgotten, never an uncaught error", async () => {
+    // CI once failed on it: a test's client disconnected, then the thread's "ready" set its closed connection, whose
+    // driver throws at once ("The database connection is not open") — an uncaught exception in the process.
+    const { c, file } = await client("closed.db");
+    let calls = 0;
+    offloadCheckpoints(file, () => {
+      calls++;
+      throw new TypeError("The database connection is not open");
+    });
+    await write(c, 300);
+    await until("the checkpoint thread running", () => walCheckpointer(file)?.state === "running");
+    await until("the closed connection told once", () => calls === 1);
+    // Forgotten: registering another connection does not reach the closed one again.
+    offloadCheckpoints(file, async () => undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(calls).toBe(1);
   }, 60_000);
 
   it("a client that writes little starts no thread", async () => {

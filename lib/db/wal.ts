@@ -71,7 +71,17 @@ export function offloadCheckpoints(file: string, autocheckpoint: Autocheckpoint)
     watch(key, c);
   }
   c.connections.add(autocheckpoint);
-  if (c.state === "running") void autocheckpoint(false).catch(() => undefined);
+  if (c.state === "running") void tell(c, autocheckpoint, false);
+}
+
+/**
+ * Sets one connection's own checkpoints. A connection closed since it registered (a client disconnected) throws — at
+ * once, the driver being synchronous — and is forgotten: its client is gone, and it must not take the process down.
+ */
+function tell(c: Checkpointer, f: Autocheckpoint, on: boolean): Promise<void> {
+  return Promise.resolve()
+    .then(() => f(on))
+    .catch(() => void c.connections.delete(f));
 }
 
 function watch(file: string, c: Checkpointer) {
@@ -99,7 +109,7 @@ function start(file: string, c: Checkpointer) {
   }
   c.state = "starting";
   const thread = new Worker(THREAD, { eval: true, workerData: { driver, file, everyMs: CHECKPOINT_EVERY_MS } });
-  const setAll = (on: boolean) => Promise.all([...c.connections].map((f) => f(on).catch(() => undefined)));
+  const setAll = (on: boolean) => Promise.all([...c.connections].map((f) => tell(c, f, on)));
   thread.on("message", (m: { ready?: true; ms?: number; checkpointed?: number }) => {
     if (m.ready) {
       c.state = "running";
