@@ -10,8 +10,8 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import type { AnySuite, ResultsRequest } from "./types";
 import type { SuiteView } from "./views";
 import { assertOneClassifier } from "../faces/run-provenance";
-import { isContention } from "../db/retry";
 import { excludedAnnotators } from "../review/exclusions";
+import { keepInCache } from "../db/score-cache";
 
 const KIND = "suite-views";
 const inFlight = new Map<string, Promise<SuiteView[]>>();
@@ -26,17 +26,8 @@ export async function cachedSuiteResults(prisma: PrismaClient, suite: AnySuite, 
   if (!job) {
     job = (async () => {
       const views = await suite.results!({ prisma }, req);
-      try {
-        await prisma.scoreCache.upsert({ where: { key }, create: { key, runId: req.runId, kind: KIND, json: JSON.stringify(views) }, update: {} });
-        // Entries of other states of this run are stale: keep the table from growing without bound.
-        await prisma.scoreCache.deleteMany({
-          where: { runId: req.runId, kind: KIND, key: { not: key }, createdAt: { lt: new Date(Date.now() - 3600 * 1000) } },
-        });
-      } catch (e) {
-        // The cache only saves the next reader time: a write that meets another process's lock (SQLite, a label
-        // worker mid-batch) is skipped rather than failing a computed answer. The next request caches it.
-        if (!isContention(e)) throw e;
-      }
+      // Entries of other states of this run are stale: keep the table from growing without bound.
+      await keepInCache(prisma, { key, runId: req.runId, kind: KIND, json: JSON.stringify(views) }, new Date(Date.now() - 3600 * 1000));
       return views;
     })().finally(() => inFlight.delete(key));
     inFlight.set(key, job);

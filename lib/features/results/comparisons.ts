@@ -23,6 +23,7 @@ import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { pinnedTruth } from "./run-results";
 import { runBenchmark } from "../runs/pinned";
 import { enqueue } from "./intervals";
+import { keepInCache } from "../../db/score-cache";
 
 /** A FACT-OR-FAIR comparison: its group's coordinates always set (see ComparisonCore for the rest). */
 interface ComparisonRow extends ComparisonCore {
@@ -187,7 +188,7 @@ export async function compareSides(prisma: PrismaClient, sa: CompareSide, sb: Co
       cached: false,
       comparisons,
     };
-    await prisma.scoreCache.upsert({ where: { key }, create: { key, runId: a.id, kind: "compare", json: JSON.stringify(result) }, update: {} });
+    await keepInCache(prisma, { key, runId: a.id, kind: "compare", json: JSON.stringify(result) });
     return result;
   }
 }

@@ -17,6 +17,7 @@ import { runRecordChunks, type FaceRecord } from "./run-results";
 import { assertFactOrFairRun } from "./explore";
 import { enqueue } from "./intervals";
 import { classErrors, errorDisparity } from "../../review/labeller-error";
+import { keepInCache } from "../../db/score-cache";
 
 interface CorrectedGroup {
   model: string;
@@ -140,7 +141,7 @@ export async function runCorrectedScores(
       }
     }
     const result: CorrectedResult = { runId, target, reviewed, refused, warnings, groups, cached: false };
-    await prisma.scoreCache.upsert({ where: { key }, create: { key, runId, kind: "corrected", json: JSON.stringify(result) }, update: {} });
+    await keepInCache(prisma, { key, runId, kind: "corrected", json: JSON.stringify(result) });
     return result;
   });
 }

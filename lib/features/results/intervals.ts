@@ -12,6 +12,7 @@ import { assertFactOrFairRun, designRecords, type ScoreOptions } from "./explore
 import { LABEL_SOURCES } from "./run-results";
 import { RACE_MAPPINGS } from "../../faces/labels";
 import { SCORING_PROFILES } from "../../metrics/profiles";
+import { keepInCache } from "../../db/score-cache";
 
 interface GroupIntervals {
   model: string;
@@ -141,11 +142,8 @@ export async function runIntervals(
         cached: false,
         groups,
       };
-      await prisma.scoreCache.upsert({ where: { key }, create: { key, runId, kind: "bootstrap", json: JSON.stringify(result) }, update: {} });
       // Older entries of this run are stale (other data or options): keep the table from growing without bound.
-      await prisma.scoreCache.deleteMany({
-        where: { runId, kind: "bootstrap", key: { not: key }, createdAt: { lt: new Date(Date.now() - 24 * 3600 * 1000) } },
-      });
+      await keepInCache(prisma, { key, runId, kind: "bootstrap", json: JSON.stringify(result) }, new Date(Date.now() - 24 * 3600 * 1000));
       return result;
     }).finally(() => inFlight.delete(key));
     inFlight.set(key, job);

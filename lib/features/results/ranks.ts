@@ -13,6 +13,7 @@ import { columnOf } from "../../results/tradeoff";
 import { BETTER } from "../../results/leaderboard";
 import { assertFactOrFairRun, designRecords } from "./explore";
 import { enqueue } from "./intervals";
+import { keepInCache } from "../../db/score-cache";
 
 interface RankRow {
   modality: "llm" | "t2i";
@@ -91,7 +92,7 @@ export async function runsRankIntervals(
       }
     }
     const result: RanksResult = { metric, target, resamples: RESAMPLES, cached: false, rows };
-    await prisma.scoreCache.upsert({ where: { key }, create: { key, runId: runs[0].id, kind: "ranks", json: JSON.stringify(result) }, update: {} });
+    await keepInCache(prisma, { key, runId: runs[0].id, kind: "ranks", json: JSON.stringify(result) });
     return result;
   });
 }

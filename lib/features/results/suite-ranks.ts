@@ -15,6 +15,7 @@ import type { AnySuite } from "../../suites";
 import type { RankGroup, SuiteContext } from "../../suites/types";
 import { suiteStateKey } from "../../suites/results-cache";
 import { enqueue } from "./intervals";
+import { keepInCache } from "../../db/score-cache";
 
 interface SuiteRankRow {
   metric: string;
@@ -126,7 +127,7 @@ export async function suiteRankIntervals(
       }
     }
     const result: SuiteRanksResult = { suite: suite.id, target: "population", resamples: RESAMPLES, cached: false, rows };
-    await prisma.scoreCache.upsert({ where: { key }, create: { key, runId: [...runIds].sort()[0], kind: "ranks", json: JSON.stringify(result) }, update: {} });
+    await keepInCache(prisma, { key, runId: [...runIds].sort()[0], kind: "ranks", json: JSON.stringify(result) });
     return result;
   });
 }

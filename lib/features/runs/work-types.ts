@@ -143,6 +143,18 @@ export function backoffMs(retry: number, baseMs: number, maxMs: number, random =
   return Math.round(random() * Math.min(maxMs, baseMs * 2 ** retry));
 }
 
+/**
+ * A worker pass that failed on contention is retried after 25 ms doubling to 250 ms (full jitter): another process's
+ * write lock is held for milliseconds (a planning step of 100 rows, a batch of results). With an outage's backoff
+ * (the worker's base doubling, 2 s at most) a worker beside a web process planning a paper run spent most of the
+ * planning asleep: 0.32 × C/L while it planned (bench:pages, worker process beside the web, 2026-11-28). Any other
+ * failure waits the outage's backoff (50 ms more: never a spin).
+ */
+export function passRetryMs(contended: boolean, streak: number, baseMs: number, maxMs: number, random = Math.random): number {
+  const retry = Math.min(streak, 6);
+  return contended ? backoffMs(retry, Math.min(baseMs, 25), Math.min(maxMs, 250), random) : backoffMs(retry, baseMs, maxMs, random) + 50;
+}
+
 /** What a processor needs from the worker that runs it. */
 export interface ProcessorContext {
   prisma: PrismaClient;

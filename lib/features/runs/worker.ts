@@ -15,9 +15,7 @@ import { writeBatch } from "./outcome-writes";
 import { claimQueries } from "./claim";
 import { DynamicLimit, RateGate } from "./limits";
 import { releaseShares, renewShare, sweepExpiredShares } from "./model-share";
-/** the longest wait before retrying a pass that failed on contention */
-const CONTENTION_BACKOFF_MAX_MS = 2_000;
-import { backoffMs, type Claimed, type ModelSlot, type ModelState, type ProcessorContext, type Write } from "./work-types";
+import { backoffMs, passRetryMs, type Claimed, type ModelSlot, type ModelState, type ProcessorContext, type Write } from "./work-types";
 import { NO_REASON, STUCK_PREFIX } from "../../core/run-status";
 import { isContention } from "../../db/retry";
 import { failureReasons, outcomeCounts } from "./outcomes";
@@ -258,9 +256,8 @@ export class Worker {
       });
       if (ok === "done") break;
       // Contention (another process holds SQLite's write lock, a serialisation failure) clears in moments: retried
-      // within 2 s, however long the streak, so a busy database is never waited out for the 30 s an outage gets.
-      const max = this.contended ? Math.min(this.opts.backoffMaxMs, CONTENTION_BACKOFF_MAX_MS) : this.opts.backoffMaxMs;
-      if (ok === undefined) await sleep(backoffMs(Math.min(this.errorStreak, 6), this.opts.backoffBaseMs, max) + 50);
+      // within 250 ms, however long the streak, so a busy database is never waited out for the 30 s an outage gets.
+      if (ok === undefined) await sleep(passRetryMs(this.contended, this.errorStreak, this.opts.backoffBaseMs, this.opts.backoffMaxMs));
     }
     await Promise.allSettled([startup, ...this.inFlight, ...this.looking.values()]);
     // The last writes and the lease release must land: retried through contention, a bounded number of times.
