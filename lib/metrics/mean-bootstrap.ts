@@ -2,9 +2,13 @@
 // sampled: entries (events) are drawn by the benchmark, images by the model. Under the population target whole
 // entries are resampled with all their images (Rao–Wu, n − 1 of n: docs/scoring.md, Intervals); under the exact
 // target images are resampled within their entry. The average is the ratio Σ scores / Σ images, so entries with more
-// scored images weigh more, as in the point estimate. Bias-corrected estimate and basic interval, as for
-// the chat scores (cluster-bootstrap.ts biasCorrectedInterval).
+// scored images weigh more, as in the point estimate. The interval is the chat scores' (lib/metrics/jackknife.ts): the
+// standard interval about the bias-corrected estimate, its standard error the larger of the bootstrap's and the
+// stratified jackknife's. Until 2026-11-28 it was the basic interval (reflected percentiles), which a stopped DoFaiR
+// run (race entries, 144 at its 96 % look) reported with 94.8 % coverage on average over 12 cells of 1,000 runs; the
+// standard interval reads 95.4 %, with the jackknife's floor 95.7 % (bench:adaptive, DoFaiR rows).
 import { biasCorrectedInterval } from "./cluster-bootstrap";
+import { standardInterval } from "./jackknife";
 import { fastRng, type FastRng } from "./fast-rng";
 import type { Interval, IntervalFlag, IntervalTarget } from "./design";
 
@@ -93,9 +97,37 @@ export function clusteredMeanIntervals<M extends string>(
     const r = replicateMean(strata, metrics.length, rng);
     if (r) r.forEach((x, j) => values[j].push(x));
   }
+  const jk = ratioJackknife(strata, metrics.length);
   metrics.forEach((m, j) => {
     const point = units.reduce((a, u) => a + u.values[m], 0) / units.length;
-    out[m] = biasCorrectedInterval(point, values[j], opts.level ?? 0.95, opts.range ?? [-Infinity, Infinity], flags);
+    const range = opts.range ?? [-Infinity, Infinity];
+    const b = biasCorrectedInterval(point, values[j], opts.level ?? 0.95, range, flags);
+    out[m] = standardInterval(b, jk[j], opts.level ?? 0.95, range);
   });
   return out;
+}
+
+/**
+ * The stratified delete-one jackknife's variance of the average Σ values / Σ images, per metric: for each stratum of
+ * two units or more, (n − 1)/n Σ (average without unit i − their mean)². Exact in expectation for a mean; a stratum of
+ * one unit adds nothing (it has no spread to measure).
+ */
+export function ratioJackknife(strata: readonly Psu[][], k: number): number[] {
+  const total = new Array<number>(k).fill(0);
+  let n = 0;
+  for (const s of strata)
+    for (const u of s) {
+      for (let j = 0; j < k; j++) total[j] += u.sum[j];
+      n += u.n;
+    }
+  const variance = new Array<number>(k).fill(0);
+  for (const s of strata) {
+    if (s.length < 2) continue;
+    for (let j = 0; j < k; j++) {
+      const without = s.map((u) => (n - u.n > 0 ? (total[j] - u.sum[j]) / (n - u.n) : total[j] / n));
+      const mean = without.reduce((a, x) => a + x, 0) / without.length;
+      variance[j] += ((s.length - 1) / s.length) * without.reduce((a, x) => a + (x - mean) ** 2, 0);
+    }
+  }
+  return variance;
 }

@@ -53,8 +53,9 @@ export async function suiteStateKey(prisma: PrismaClient, suite: AnySuite, req: 
   const excluded = req.labels === "reviewed" ? [...(await excludedAnnotators(prisma))].sort() : [];
   const state = {
     // the views' meaning changed: 2–3 instruments, paper rows beside CLIP runs only; 4 a cosine score's interval about
-    // its bias-corrected estimate, exact-target intervals for prompt-averaged scores — earlier entries are not served
-    v: 4,
+    // its bias-corrected estimate, exact-target intervals for prompt-averaged scores; 5 averages' standard interval with
+    // the jackknife's floor (lib/metrics/mean-bootstrap.ts) — earlier entries are not served
+    v: 5,
     run: req.runId,
     suite: suite.id,
     version: run.suiteVersion,
