@@ -220,6 +220,7 @@ program
   .description("work every running run (the same engine as the web server) until stopped")
   .option("--label", 'also label the faces of runs launched with "label automatically" (onnxruntime-node; default FOF_WORKER_LABEL)')
   .option("--label-only", "only label faces, take no calls")
+  .option("--label-if-available", "with labelling on: if the face models do not load, say why and work runs without labelling (npm start's worker)")
   .action(lazy(run, (m) => m.workerCommand));
 
 const userGroup = program.command("user").description("accounts: add, list, role, disable, enable, limit, invite, reset");

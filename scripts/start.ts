@@ -17,7 +17,10 @@ const say = (m: string) => process.stderr.write(`[start] ${m}\n`);
 /** The bundled CLI that `npm run build` makes (as the worker units run it); the sources through tsx without one. */
 function workerArgs(cwd: string): string[] {
   const bundled = path.join(cwd, "dist", "fof.mjs");
-  return existsSync(bundled) ? [bundled, "worker"] : ["--import", "tsx", path.join(cwd, "bin", "fof.ts"), "worker"];
+  // --label-if-available: with FOF_WORKER_LABEL=on and no face models, runs are still worked (as the server's own
+  // worker did); a `fof worker` unit stops instead, so an operator sees the mistake.
+  const cmd = ["worker", "--label-if-available"];
+  return existsSync(bundled) ? [bundled, ...cmd] : ["--import", "tsx", path.join(cwd, "bin", "fof.ts"), ...cmd];
 }
 
 async function main() {

@@ -130,6 +130,26 @@ describe("fof worker logs", () => {
     expect(new Date(entry.time).getTime()).toBeGreaterThan(0);
   });
 
+  it("with --label-if-available (npm start's worker), face models that do not load are logged and runs still worked", async () => {
+    const { startFof } = await import("./helpers/service-process");
+    const { VITEST: _vitest, ...parent } = process.env;
+    const env = { ...parent, FOF_DATA_DIR: testDataDir("fof-worker-soft-"), FOF_LOG_LEVEL: "info", FAIRFACE_MODEL_PATH: "/nowhere/fairface.onnx" };
+    const worker = startFof(["worker", "--label", "--label-if-available"], env);
+    await worker.until(
+      "the worker started without labelling",
+      async () => /"calls":true,"labels":false,"msg":"worker started"/.test(worker.output()),
+      90_000,
+      100,
+    );
+    expect(worker.output()).toMatch(/not labelling \(runs are worked without it\): no FairFace model/);
+    expect(await worker.stop(30_000)).toBe(0);
+    // Without the flag, as a `fof worker` unit runs: the mistake stops the command.
+    const strict = startFof(["worker", "--label"], env);
+    await strict.until("the command to exit", async () => strict.child.exitCode !== null, 90_000, 100).catch(() => undefined);
+    expect(await strict.stop(30_000)).not.toBe(0);
+    expect(strict.output()).toMatch(/no FairFace model/);
+  }, 200_000);
+
   it("refuses the synthetic image model without its photos, with the reason, and exits non-zero", async () => {
     const env = { ...process.env, FOF_DATA_DIR: testDataDir("fof-run-"), FOF_SYNTHETIC_FACES: "/nowhere/face.png" };
     const failed = await run("npm", ["run", "--silent", "fof", "--", "run", "--suite", "dofair", "--model", "baseline:synthetic-faces", "--preset", "smoke"], {

@@ -305,6 +305,11 @@ export interface WorkerCommandOptions {
   /** label the faces of auto-labelled runs too ("on"), or only ("only"); FOF_WORKER_LABEL by default */
   label?: boolean;
   labelOnly?: boolean;
+  /**
+   * with labelling on (not label-only): models that do not load are logged and the worker works runs without them,
+   * as the web server's own worker did — `npm start`'s worker process; a `fof worker` unit stops instead
+   */
+  labelIfAvailable?: boolean;
 }
 
 export async function workerCommand(opts: WorkerCommandOptions = {}) {
@@ -314,7 +319,18 @@ export async function workerCommand(opts: WorkerCommandOptions = {}) {
   // A service: structured JSON logs (lib/log.ts) with the worker's id on every line.
   let log = logger.child({ component: "worker" });
   // Labelling first: a missing or wrong model stops the command before it takes any work.
-  const labeller = mode === "off" ? null : await (await labelWorker()).labelWorkerFromEnv(prisma, (m) => log.info({ labeller: true }, m));
+  const labeller =
+    mode === "off"
+      ? null
+      : await (
+          await labelWorker()
+        )
+          .labelWorkerFromEnv(prisma, (m) => log.info({ labeller: true }, m))
+          .catch((e: unknown) => {
+            if (!opts.labelIfAvailable || mode === "only") throw e;
+            log.error(`not labelling (runs are worked without it): ${e instanceof Error ? e.message : String(e)}`);
+            return null;
+          });
   const worker = mode === "only" ? null : new Worker(prisma, { log: (m) => log.info(m) });
   // A service: what a run's first viewer would wait for (intervals, result views) is computed here when it settles.
   (await import("../../lib/features/results/ahead")).registerAhead();
