@@ -162,6 +162,43 @@ describe("personal access tokens", () => {
     await call(cancel.POST as Handler, `/api/v1/runs/${created.id}/cancel`, { token: runnerToken, body: {}, params: { id: created.id } });
   });
 
+  it("an adaptive paper-preset launch through the API ends with its target met on a quarter of its items, and GET says so", async () => {
+    // Issue #36's done-when, through the API (the browser's is e2e/runs.spec.ts, the CLI's bench:adaptive): the
+    // paper preset's baseline context is the cap (19 × 2 × 3 × 100 subjective + 228 objective = 11,628 items).
+    const { registerLooks } = await import("../lib/features/results/adaptive-looks");
+    const { Worker } = await import("./helpers/services");
+    registerLooks();
+    const launched = await call(runs.POST as Handler, "/api/v1/runs", {
+      token: runnerToken,
+      body: {
+        suite: "fact-or-fair",
+        models: ["baseline:calibrated:0.8"],
+        preset: "paper",
+        config: { contexts: ["baseline"] },
+        seed: 11,
+        until: "halfwidth<=0.05",
+      },
+    });
+    expect(launched.status).toBe(202);
+    const { run: created } = await launched.json();
+    await plansSettled();
+    await new Worker(db(), { runId: created.id, pollMs: 5, flushMs: 10, runCheckMs: 10 }).run({ untilDone: true });
+    const got = await call(run.GET as Handler, `/api/v1/runs/${created.id}`, { token: runnerToken, params: { id: created.id } });
+    expect(got.status).toBe(200);
+    const body = (await got.json()) as {
+      status: string;
+      adaptive: { outcome: { kind: string; items: number; planned: number }; summary: string; looks: Array<{ rows: Array<{ lo: number; hi: number }> }> };
+    };
+    expect(body.status).toBe("completed");
+    expect(body.adaptive.outcome).toMatchObject({ kind: "met", planned: 11_628 });
+    expect(body.adaptive.outcome.items).toBeLessThanOrEqual(11_628 / 4);
+    expect(body.adaptive.summary).toMatch(/^target met at [\d,]+ of 11,628 items: halfwidth<=0\.05/);
+    // Every interval the stopping look reported is within ±0.05.
+    const last = body.adaptive.looks.at(-1)!;
+    expect(last.rows.length).toBeGreaterThan(0);
+    for (const r of last.rows) expect((r.hi - r.lo) / 2).toBeLessThanOrEqual(0.05 + 1e-12);
+  }, 240_000);
+
   it("lists models a page at a time by key, archived apart, or one by its slug", async () => {
     const all = await db().modelConfig.findMany({ where: { archived: false }, orderBy: { slug: "asc" }, select: { slug: true } });
     expect(all.length).toBeGreaterThan(3);
