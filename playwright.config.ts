@@ -22,6 +22,30 @@ export const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 3298);
 const ssoDir = process.env.E2E_SSO_DIR ?? mkdtempSync(path.join(tmpdir(), "fof-e2e-sso-"));
 process.env.E2E_SSO_DIR = ssoDir;
 
+/**
+ * How every journey's Chromium is launched. A software WebGPU adapter (SwiftShader: `webgpu: true`) only for the
+ * journeys that need one (e2e/faces-webgpu.spec.ts): with its flags Chromium composites every page through SwiftShader's
+ * Vulkan/GL as well, and its GPU process took ~5× the CPU of a plain headless browser (52 against 10 CPU-seconds over
+ * the teams journeys) on a CI machine where every core is busy.
+ */
+export function chromiumLaunch({ webgpu = false } = {}) {
+  return {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu-sandbox",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      ...(webgpu
+        ? ["--enable-unsafe-webgpu", "--enable-features=Vulkan", "--use-angle=swiftshader", "--use-vulkan=swiftshader", "--enable-unsafe-swiftshader"]
+        : []),
+    ],
+  };
+}
+
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
@@ -30,31 +54,13 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
   // Limits catch hangs, not slowness: a busy 2-core CI machine must not fail a journey that a quiet one passes
   // (speed is measured by the benchmarks). A journey whose work is known to vary widely with the machine (software
-  // WebGPU) derives its own limit from what it measures (e2e/faces.spec.ts).
+  // WebGPU) derives its own limit from what it measures (e2e/faces-webgpu.spec.ts).
   timeout: 180_000,
   expect: { timeout: 15_000 },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu-sandbox",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-quic",
-        // A software WebGPU adapter (SwiftShader), so the Label page's WebGPU path runs in e2e; the WASM journey
-        // forces WASM with ?backend=wasm.
-        "--enable-unsafe-webgpu",
-        "--enable-features=Vulkan",
-        "--use-angle=swiftshader",
-        "--use-vulkan=swiftshader",
-        "--enable-unsafe-swiftshader",
-      ],
-    },
+    launchOptions: chromiumLaunch(),
   },
   projects: [
     // Signs in once and keeps the session cookie for every journey.

@@ -8,6 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, expect, test } from "@playwright/test";
+import { chromiumLaunch } from "../playwright.config";
 
 const hasCaddy = spawnSync("sh", ["-c", "command -v caddy"]).status === 0;
 const ADMIN = { email: "tls-admin@e2e.example.org", password: "tls-admin-password" };
@@ -109,17 +110,12 @@ test.describe("deployment behind Caddy (TLS, internal CA)", () => {
   });
 
   test("the Label page is a secure, cross-origin-isolated context over HTTPS under a real name", async () => {
+    const launch = chromiumLaunch({ webgpu: true });
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      ...launch,
       // fof.test resolves to this machine; Caddy's internal CA is not in Chromium's store, so its certificate is
       // accepted for this browser only (the page is still https, hence a secure context).
-      args: [
-        "--no-sandbox",
-        `--host-resolver-rules=MAP fof.test 127.0.0.1`,
-        "--enable-unsafe-webgpu",
-        "--use-angle=swiftshader",
-        "--enable-unsafe-swiftshader",
-      ],
+      args: [...launch.args, `--host-resolver-rules=MAP fof.test 127.0.0.1`],
     });
     try {
       const context = await browser.newContext({ ignoreHTTPSErrors: true });

@@ -66,8 +66,11 @@ if (process.env.FOF_SQL_STATS === "1" || process.env.FOF_SQL_STATS === "2")
 /**
  * SQLite: every connection waits up to FOF_DB_BUSY_TIMEOUT_MS for another writer (SQLite's busy timeout) instead of
  * failing at once with "database is locked"; what still fails is retried by its caller (the worker backs off).
- * PostgreSQL: a pool of FOF_DB_POOL_SIZE connections; lock waits are bounded by the same timeout.
+ * PostgreSQL: a pool of FOF_DB_POOL_SIZE connections; lock waits are bounded by the same timeout, and so is the wait
+ * for a connection (a new one, or a free one from the pool) — but never under PG_CONNECT_FLOOR_MS: opening a
+ * connection on a loaded machine can take longer than a short lock patience is meant to allow.
  */
+const PG_CONNECT_FLOOR_MS = 5_000;
 /**
  * PostgreSQL's driver adapter (and with it pg), required only when a PostgreSQL client is made: an SQLite process —
  * the default, and every CLI command on one machine — never loads them (~70 ms of a command's start, npm run
@@ -84,7 +87,12 @@ export function createPrismaClient(databaseUrl = env().databaseUrl): PrismaClien
   if (databaseProviderOf(databaseUrl) === "postgresql") {
     const { PrismaPg } = postgresAdapter();
     const adapter = counted(
-      new PrismaPg({ connectionString: databaseUrl, max: env().FOF_DB_POOL_SIZE, connectionTimeoutMillis: timeout, options: `-c lock_timeout=${timeout}` }),
+      new PrismaPg({
+        connectionString: databaseUrl,
+        max: env().FOF_DB_POOL_SIZE,
+        connectionTimeoutMillis: Math.max(timeout, PG_CONNECT_FLOOR_MS),
+        options: `-c lock_timeout=${timeout}`,
+      }),
     );
     // Same models, same delegates (generated from one schema): the PostgreSQL client is used through the one type.
     return new PrismaClientPg({ adapter, transactionOptions }) as unknown as PrismaClient;
