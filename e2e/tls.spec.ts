@@ -4,7 +4,7 @@
 // crypto.subtle) — the things a plain-HTTP LAN address silently loses. Skips when Caddy is not installed.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, expect, test } from "@playwright/test";
@@ -21,6 +21,14 @@ const freePort = () =>
       const { port } = s.address() as { port: number };
       s.close(() => resolve(port));
     });
+  });
+
+/** Whether something accepts a TCP connection on this machine's `port`. */
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
   });
 
 async function waitFor(url: string, ok: (status: number) => boolean, what: string, log: () => string) {
@@ -93,14 +101,13 @@ test.describe("deployment behind Caddy (TLS, internal CA)", () => {
     caddy.stdout!.on("data", (d) => (caddyLog += d));
     caddy.stderr!.on("data", (d) => (caddyLog += d));
     children.push(caddy);
-    // Caddy's certificate is for fof.test, signed by its own CA: wait until it answers on the TLS port at all.
-    for (let i = 0; i < 120; i++) {
-      if (
-        /serving initial configuration|certificate obtained successfully|enabling automatic TLS/.test(caddyLog) &&
-        spawnSync("sh", ["-c", `exec 3<>/dev/tcp/127.0.0.1/${httpsPort}`]).status === 0
-      )
-        break;
+    // Caddy's certificate is for fof.test, signed by its own CA: wait until it answers on the TLS port at all. (This
+    // once probed the port with `sh -c 'exec 3<>/dev/tcp/…'`, a bash-only path that Debian's sh does not have: every
+    // probe failed and the loop spent its whole 30 s.)
+    for (let i = 0; ; i++) {
+      if (/serving initial configuration|certificate obtained successfully|enabling automatic TLS/.test(caddyLog) && (await accepts(httpsPort))) break;
       if (caddy.exitCode !== null) throw new Error(`caddy exited: ${caddyLog}`);
+      if (i === 120) throw new Error(`caddy did not listen on ${httpsPort} within 30 s: ${caddyLog.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   });

@@ -15,7 +15,9 @@ try {
   const files = ["tests/*.integration.test.ts", "tests/migrations.test.ts"];
   const run = spawnSync(
     "node_modules/.bin/vitest",
-    ["run", ...files, "--reporter=default", "--reporter=json", "--outputFile.json=test-reports/pg-results.json"],
+    // Two files at a time whatever vitest.config.mts says: this pass runs beside the e2e journeys, which are the longer
+    // of the two and must not wait for it.
+    ["run", ...files, "--maxWorkers=2", "--reporter=default", "--reporter=json", "--outputFile.json=test-reports/pg-results.json"],
     {
       stdio: "inherit",
       shell: true,
