@@ -41,10 +41,10 @@ function playwrightFailures(suite, label) {
 const timings = [];
 const since = (t0) => Math.round((performance.now() - t0) / 100) / 10;
 
-function step(title, cmd, args) {
+function step(title, cmd, args, env = {}) {
   process.stdout.write(`\n=== ${title} ===\n`);
   const t0 = performance.now();
-  const res = spawnSync(cmd, args, { stdio: "inherit", env: process.env });
+  const res = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
   timings.push([title, since(t0)]);
   if (res.status !== 0 && !failedStep) failedStep = `${title} (exit ${res.status ?? res.signal})`;
   return res.status === 0;
@@ -148,7 +148,8 @@ if (unit) {
 // thread and the browser: about one core) and the integration tests again on PostgreSQL, when its binaries are here
 // (a throwaway cluster on loopback, one migrated template database, a fresh copy per test file:
 // tests/helpers/pg-database.ts). The PostgreSQL pass's output is kept and printed after the journeys'.
-const built = step("production build", bin("next"), ["build"]);
+// Types were checked above, over the same tsconfig: the build skips its own pass (next.config.mjs).
+const built = step("production build", bin("next"), ["build"], { FOF_BUILD_TYPES_CHECKED: "1" });
 const pgStart = performance.now();
 const pgOutput = [];
 const pgPhase = new Promise((resolve) => {

@@ -67,6 +67,39 @@ describe.skipIf(!sqlite)("a held SQLite write lock", () => {
     expect(write.ticks).toBeGreaterThanOrEqual(3);
   });
 
+  it("lets a transaction that reads, then writes, wait for another process's lock instead of failing at once", async () => {
+    // The shape of a label save, a lease, a claim. A deferred transaction reads first and meets the lock only at its
+    // first write, where waiting cannot help it (its snapshot may be stale): it failed within ~25 ms, and a label
+    // saved in the browser while the worker process wrote answered 503 and was rolled back.
+    holder.exec("BEGIN IMMEDIATE");
+    setTimeout(() => holder.exec("COMMIT"), 400);
+    const tx = await ticksDuring(() =>
+      db().$transaction(async (t) => {
+        await t.run.count();
+        await t.auditLog.create({ data: { action: "test.busy.transaction" } });
+      }),
+    );
+    expect(tx.value).not.toBeInstanceOf(Error);
+    expect(tx.ms).toBeGreaterThanOrEqual(350);
+    expect(tx.ticks).toBeGreaterThanOrEqual(3);
+  });
+
+  it("answers a request whose transaction meets a lock held briefly, instead of 503", async () => {
+    const cookie = await sessionCookie("annotator");
+    const route = await import("../app/api/label/lease/route");
+    holder.exec("BEGIN IMMEDIATE");
+    setTimeout(() => holder.exec("COMMIT"), 400);
+    const res = await route.POST(
+      new Request(`${publicUrl()}/api/label/lease`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "sec-fetch-site": "same-origin", cookie },
+        body: JSON.stringify({ max: 1 }),
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect((await res.json()).images).toHaveLength(1);
+  });
+
   it("answers 503 with Retry-After, not 500, when a request's write outlasts the patience", async () => {
     const cookie = await sessionCookie("annotator");
     const route = await import("../app/api/label/lease/route");

@@ -9,6 +9,7 @@ import { PrismaClient } from "../../generated/prisma/client";
 import { PrismaClient as PrismaClientPg } from "../../generated/prisma-pg/client";
 import { databaseProviderOf, env } from "../env";
 import { isContention } from "./retry";
+import { immediateTransactions } from "./sqlite-transactions";
 import { offloadCheckpoints, sqliteFile } from "./wal";
 
 const g = globalThis as unknown as { __fofPrisma?: PrismaClient };
@@ -101,7 +102,10 @@ export function createPrismaClient(databaseUrl = env().databaseUrl): PrismaClien
   // (every page, the health check). So SQLite's own wait stays short; the patience (FOF_DB_BUSY_TIMEOUT_MS) is spent
   // in asynchronous retries (withContentionRetry, the worker's backoff) or a 503 + Retry-After to an HTTP caller.
   const adapter = walNormal(
-    patientStatements(counted(new PrismaBetterSQLite3({ url: databaseUrl, timeout: Math.min(timeout, SQLITE_SYNC_BUSY_MS) })), timeout),
+    immediateTransactions(
+      patientStatements(counted(new PrismaBetterSQLite3({ url: databaseUrl, timeout: Math.min(timeout, SQLITE_SYNC_BUSY_MS) })), timeout),
+      timeout,
+    ),
     sqliteFile(databaseUrl),
   );
   return new PrismaClient({ adapter, transactionOptions });
