@@ -7,7 +7,7 @@
 // asynchronously (the event loop keeps serving), for up to the patience, before anything is read. What still fails
 // after the patience fails as before (503 + Retry-After to an HTTP caller). Every interactive transaction of the
 // workbench writes, so taking the lock at the start costs nothing it would not have taken anyway.
-import { isContention } from "./retry";
+import { withContentionRetry } from "./retry";
 
 type AdapterFactory = { connect(): Promise<unknown> };
 interface Transaction {
@@ -29,18 +29,10 @@ export function immediateTransactions<T extends AdapterFactory>(factory: T, pati
       // The adapter's BEGIN, holding its connection for this transaction; nothing has been read yet, so it is swapped
       // for an immediate one.
       const tx = await start(isolationLevel);
-      const t0 = Date.now();
       try {
         await tx.executeRaw(sql("ROLLBACK"));
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await tx.executeRaw(sql("BEGIN IMMEDIATE"));
-            return tx;
-          } catch (e) {
-            if (!isContention(e) || Date.now() - t0 >= patienceMs) throw e;
-            await new Promise((r) => setTimeout(r, Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random())));
-          }
-        }
+        await withContentionRetry(() => tx.executeRaw(sql("BEGIN IMMEDIATE")), { maxMs: patienceMs, baseMs: 5, capMs: 200 });
+        return tx;
       } catch (e) {
         // No transaction is open: hand the connection back (the adapter's rollback only releases it).
         await tx.rollback();
