@@ -4,6 +4,7 @@
 // ours; an admin's disabling holds whatever the provider says.
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_ADMIN, oidcPort } from "../playwright.config";
+import { crawlAs } from "./pages/crawl";
 
 async function setPerson(email: string, groups: string[]) {
   const res = await fetch(`http://127.0.0.1:${oidcPort}/__test/people/${encodeURIComponent(email)}`, {
@@ -45,6 +46,11 @@ test("a person signs in through the provider with their groups' role, which foll
   await page.waitForURL(/\/sign-in/);
   await signOn(page, "ana@example.org");
   await expectRole(page, "ana@example.org", "Viewer");
+  // This server has no runs at all: every empty state a viewer meets offers only what a viewer may follow (a "Launch
+  // one" link there once led a viewer to a 403).
+  const crawl = await crawlAs(page, ["/", "/runs", "/results", "/benchmark", "/account"], { maxPages: 40 });
+  expect(crawl.visited.length).toBeGreaterThan(8);
+  expect(crawl.refused).toEqual([]);
 });
 
 test("a person of another domain is refused with the reason", async ({ page }) => {

@@ -44,10 +44,16 @@ export default async function RunsPage() {
       <Card>
         {runs.length === 0 ? (
           <EmptyState title="No runs yet">
-            <Link className="text-indigo-700 underline" href="/runs/new">
-              Launch one
-            </Link>{" "}
-            — the built-in baselines need no API key.
+            {can(viewer.role, "runs.manage") ? (
+              <>
+                <Link className="text-indigo-700 underline" href="/runs/new">
+                  Launch one
+                </Link>{" "}
+                — the built-in baselines need no API key.
+              </>
+            ) : (
+              "Runs appear here once someone who may launch runs starts one."
+            )}
           </EmptyState>
         ) : (
           <Table>

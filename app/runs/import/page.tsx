@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { ImportForm } from "@/components/images/import-form";
 import { EmptyState } from "@/components/ui/empty-state";
 import { pageGuard } from "@/app/guard";
+import { can } from "@/lib/auth/roles";
 import { DEFAULT_SUITE_ID, listSuites } from "@/lib/suites";
 import { importableModels } from "@/lib/features/runs/models";
 import { listImportRuns } from "@/lib/features/runs/lookups";
@@ -14,7 +15,7 @@ import { listImportRuns } from "@/lib/features/runs/lookups";
 export const metadata: Metadata = { title: "Import images" };
 
 export default async function ImportPage({ searchParams }: { searchParams: Promise<{ run?: string }> }) {
-  await pageGuard("images.import", "/runs/import");
+  const viewer = await pageGuard("images.import", "/runs/import");
   await connection();
   const [models, runs] = await Promise.all([importableModels(db()), listImportRuns(db())]);
   const { run } = await searchParams;
@@ -26,11 +27,18 @@ export default async function ImportPage({ searchParams }: { searchParams: Promi
       />
       {models.length === 0 ? (
         <EmptyState title="No text-to-image model registered">
-          Register one on the{" "}
-          <Link href="/models" className="text-indigo-700 underline">
-            Models page
-          </Link>{" "}
-          (kind “Text-to-image”, provider “Import only”).
+          {/* A runner may import but not register models: only an admin is sent to the Models page. */}
+          {can(viewer.role, "models.manage") ? (
+            <>
+              Register one on the{" "}
+              <Link href="/models" className="text-indigo-700 underline">
+                Models page
+              </Link>{" "}
+              (kind “Text-to-image”, provider “Import only”).
+            </>
+          ) : (
+            "An admin registers one on the Models page (kind “Text-to-image”, provider “Import only”)."
+          )}
         </EmptyState>
       ) : (
         <ImportForm

@@ -15,6 +15,7 @@ import { resultParams } from "@/lib/suites/params";
 import { suiteRunsResults } from "@/lib/suites/cross-run";
 import { selectRuns, type SearchParams } from "@/lib/features/results/select-runs";
 import { pageGuard } from "@/app/guard";
+import { can } from "@/lib/auth/roles";
 import { Alert } from "@/components/ui/alert";
 import { ComparisonCard } from "@/components/results/comparison-card";
 import { SuiteRankIntervals } from "@/components/results/suite-rank-intervals";
@@ -24,7 +25,7 @@ export const metadata: Metadata = { title: "Results" };
 /** A suite's results across runs and models (suites with generic views), beside its paper's published rows. */
 export default async function SuiteResultsPage({ params, searchParams }: { params: Promise<{ suiteId: string }>; searchParams: Promise<SearchParams> }) {
   const { suiteId } = await params;
-  await pageGuard("results.read", `/results/suites/${suiteId}`);
+  const viewer = await pageGuard("results.read", `/results/suites/${suiteId}`);
   await connection();
   const suite = findSuite(suiteId);
   if (!suite?.results || suite.customRunPages) notFound();
@@ -78,11 +79,18 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
         <RunPicker selection={selection} keep={Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)]))} />
         {runs.length === 0 ? (
           <EmptyState title={`No ${suite.name} runs to show yet`}>
-            Launch one from{" "}
-            <Link className="text-indigo-700 underline" href={`/runs/new?suite=${suite.id}`}>
-              Runs
-            </Link>{" "}
-            (the synthetic image model needs no API key), or pick runs above.
+            {/* Only a role that may launch is offered the launch form (a viewer would meet a 403 there). */}
+            {can(viewer.role, "runs.manage") ? (
+              <>
+                Launch one from{" "}
+                <Link className="text-indigo-700 underline" href={`/runs/new?suite=${suite.id}`}>
+                  Runs
+                </Link>{" "}
+                (the synthetic image model needs no API key), or pick runs above.
+              </>
+            ) : (
+              <>Pick runs above, or ask someone who may launch runs to start one.</>
+            )}
           </EmptyState>
         ) : (
           <>
