@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -23,6 +23,17 @@ const ssoDir = process.env.E2E_SSO_DIR ?? mkdtempSync(path.join(tmpdir(), "fof-e
 process.env.E2E_SSO_DIR = ssoDir;
 
 /**
+ * The browser the journeys drive: CHROMIUM_PATH, else Debian's chromium-headless-shell when installed, else Debian's
+ * chromium. The headless shell is the same engine without the browser's own UI layers: over the teams and suites
+ * journeys it spent 92 against 124 CPU-seconds (renderer, browser and GPU processes) and they took 114 against 131 s,
+ * WebGPU through SwiftShader included (e2e/faces-webgpu.spec.ts passes on both).
+ */
+export function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  return existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium";
+}
+
+/**
  * How every journey's Chromium is launched. A software WebGPU adapter (SwiftShader: `webgpu: true`) only for the
  * journeys that need one (e2e/faces-webgpu.spec.ts): with its flags Chromium composites every page through SwiftShader's
  * Vulkan/GL as well, and its GPU process took ~5× the CPU of a plain headless browser (52 against 10 CPU-seconds over
@@ -30,7 +41,7 @@ process.env.E2E_SSO_DIR = ssoDir;
  */
 export function chromiumLaunch({ webgpu = false } = {}) {
   return {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: chromiumPath(),
     args: [
       "--no-sandbox",
       "--disable-gpu-sandbox",
@@ -59,7 +70,10 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: "retain-on-failure",
+    // A trace (DOM snapshots and screenshots of every step) is recorded for a journey's retry, not for every first
+    // try: recording it for all of them cost the browser and the runner CPU on every journey, to keep a trace only
+    // for the rare failure. A failure in CI is retried (retries: 1), so a failing journey still leaves its trace.
+    trace: "on-first-retry",
     launchOptions: chromiumLaunch(),
   },
   projects: [

@@ -162,8 +162,10 @@ const pgPhase = new Promise((resolve) => {
   });
 });
 if (built) {
-  if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) {
-    process.stdout.write("Chromium not found at /usr/bin/chromium: install it (apt-get install -y chromium) or set CHROMIUM_PATH.\n");
+  // The journeys take CHROMIUM_PATH, else chromium-headless-shell, else chromium (playwright.config.ts chromiumPath).
+  const browsers = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
+  if (!browsers.some((b) => existsSync(b))) {
+    process.stdout.write(`Chromium not found at ${browsers.join(" or ")}: install it (apt-get install -y chromium-headless-shell) or set CHROMIUM_PATH.\n`);
     failedStep ??= "e2e: no Chromium";
   } else {
     const title = "end-to-end tests (Playwright + Chromium)";
