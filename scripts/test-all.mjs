@@ -76,35 +76,28 @@ function asyncStep(title, cmd, args) {
   });
 }
 
-/** A step whose output is kept, to be printed whole later (beside other steps, whose output would interleave). */
-function bufferedStep(title, cmd, args) {
-  const t0 = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { ...process.env, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
-    const out = [];
-    child.stdout.on("data", (d) => out.push(d));
-    child.stderr.on("data", (d) => out.push(d));
-    child.on("close", (code, signal) => {
-      timings.push([title, since(t0)]);
-      resolve({ title, code: code ?? signal, out: Buffer.concat(out) });
-    });
-  });
-}
-
 /** Steps that are independent and mostly single-threaded, two at a time; each one's output is printed whole, in order. */
 async function parallelSteps(steps, at = 2) {
   const results = new Array(steps.length);
   let next = 0;
+  const runOne = (i) =>
+    new Promise((resolve) => {
+      const [title, cmd, args] = steps[i];
+      const t0 = performance.now();
+      const child = spawn(cmd, args, { env: { ...process.env, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+      const out = [];
+      child.stdout.on("data", (d) => out.push(d));
+      child.stderr.on("data", (d) => out.push(d));
+      child.on("close", (code, signal) => resolve((results[i] = { title, code: code ?? signal, out: Buffer.concat(out), s: since(t0) })));
+    });
   const lanes = Array.from({ length: Math.min(at, steps.length) }, async () => {
-    while (next < steps.length) {
-      const i = next++;
-      results[i] = await bufferedStep(...steps[i]);
-    }
+    while (next < steps.length) await runOne(next++);
   });
   await Promise.all(lanes);
   for (const r of results) {
     process.stdout.write(`\n=== ${r.title} ===\n`);
     process.stdout.write(r.out);
+    timings.push([r.title, r.s]);
     if (r.code !== 0 && !failedStep) failedStep = `${r.title} (exit ${r.code})`;
   }
 }
@@ -137,26 +130,37 @@ await parallelSteps([
   ],
 ]);
 
-// Then the production build, and two lanes at once that together keep both cores busy: the end-to-end journeys (one
-// browser, one journey after another: about 1.3 cores on their own), and beside them vitest — the integration tests on
-// PostgreSQL (when its binaries are here: a throwaway cluster on loopback, one migrated template database, a fresh
-// copy per test file, tests/helpers/pg-database.ts), then every unit and integration test on SQLite (one file more than
-// the cores, vitest.config.mts), which fills what the journeys leave and, once they end, both cores. On a 2-core
-// machine this took ~X s less than vitest first and the journeys after (docs/BENCHMARKS.md, CI wall time). The
-// vitest lane's output is kept and printed, whole, after the journeys'.
+step("unit and integration tests (vitest)", bin("vitest"), [
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  "--outputFile.json=test-reports/unit-results.json",
+]);
+const unit = readJson("test-reports/unit-results.json");
+if (unit) {
+  totals.passed += unit.numPassedTests;
+  totals.failed += unit.numFailedTests;
+  totals.skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
+  vitestFailures(unit, "[vitest, SQLite]");
+} else if (!failedStep) failedStep = "vitest wrote no results";
+
+// Then the production build, and two things at once: the end-to-end journeys (bound by the one server process's
+// thread and the browser: about one core) and the integration tests again on PostgreSQL, when its binaries are here
+// (a throwaway cluster on loopback, one migrated template database, a fresh copy per test file:
+// tests/helpers/pg-database.ts). The PostgreSQL pass's output is kept and printed after the journeys'.
 // Types were checked above, over the same tsconfig: the build skips its own pass (next.config.mjs).
 const built = step("production build", bin("next"), ["build"], { FOF_BUILD_TYPES_CHECKED: "1" });
-
-const vitestLane = (async () => {
-  const pg = await bufferedStep("integration tests on PostgreSQL (beside the journeys)", bin("tsx"), ["scripts/test-postgres.ts"]);
-  const sqlite = await bufferedStep("unit and integration tests on SQLite (vitest, beside the journeys)", bin("vitest"), [
-    "run",
-    "--reporter=default",
-    "--reporter=json",
-    "--outputFile.json=test-reports/unit-results.json",
-  ]);
-  return { pg, sqlite };
-})();
+const pgStart = performance.now();
+const pgOutput = [];
+const pgPhase = new Promise((resolve) => {
+  const child = spawn(bin("tsx"), ["scripts/test-postgres.ts"], { env: { ...process.env, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.on("data", (d) => pgOutput.push(d));
+  child.stderr.on("data", (d) => pgOutput.push(d));
+  child.on("close", (code) => {
+    timings.push(["integration tests on PostgreSQL (beside the journeys)", since(pgStart)]);
+    resolve(code);
+  });
+});
 if (built) {
   // The journeys take CHROMIUM_PATH, else chromium-headless-shell, else chromium (playwright.config.ts chromiumPath).
   const browsers = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
@@ -179,21 +183,9 @@ if (built) {
     if (!ok && !failures.some((f) => f.startsWith("[e2e]"))) lastWords.push([title, tails.get(title) ?? ""]);
   }
 }
-const { pg, sqlite } = await vitestLane;
-process.stdout.write(`\n=== unit and integration tests (vitest, SQLite) ===\n`);
-process.stdout.write(sqlite.out);
-const unit = readJson("test-reports/unit-results.json");
-if (unit) {
-  totals.passed += unit.numPassedTests;
-  totals.failed += unit.numFailedTests;
-  totals.skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
-  vitestFailures(unit, "[vitest, SQLite]");
-}
-if (sqlite.code !== 0 && !failedStep) failedStep = unit ? `unit and integration tests on SQLite (exit ${sqlite.code})` : "vitest wrote no results";
-if (sqlite.code !== 0 && !failures.some((f) => f.startsWith("[vitest, SQLite]"))) lastWords.push([sqlite.title, sqlite.out.toString().slice(-6_000)]);
-// scripts/test-postgres.ts prints its own heading.
-process.stdout.write(pg.out);
-if (pg.code === 3) process.stdout.write("PostgreSQL part skipped: no PostgreSQL binaries here (Debian: apt install postgresql).\n");
+const pgStatus = await pgPhase;
+process.stdout.write(Buffer.concat(pgOutput));
+if (pgStatus === 3) process.stdout.write("PostgreSQL part skipped: no PostgreSQL binaries here (Debian: apt install postgresql).\n");
 else {
   const pgResults = readJson("test-reports/pg-results.json");
   if (pgResults) {
@@ -202,8 +194,7 @@ else {
     totals.skipped += pgResults.numPendingTests + (pgResults.numTodoTests ?? 0);
     vitestFailures(pgResults, "[vitest, PostgreSQL]");
   }
-  if (pg.code !== 0 && !failedStep) failedStep = `integration tests on PostgreSQL (exit ${pg.code})`;
-  if (pg.code !== 0 && !failures.some((f) => f.startsWith("[vitest, PostgreSQL]"))) lastWords.push([pg.title, pg.out.toString().slice(-6_000)]);
+  if (pgStatus !== 0 && !failedStep) failedStep = `integration tests on PostgreSQL (exit ${pgStatus})`;
 }
 
 process.stdout.write(`\nStep times (s): ${timings.map(([t, sec]) => `${t} ${sec}`).join(" · ")}\n`);
