@@ -64,6 +64,34 @@ describe("distance to the bound", () => {
       expect(Math.abs(distanceToBound(x, y, k) - Math.sqrt(best)), `(${x}, ${y}) k=${k}`).toBeLessThan(1e-9);
     }
   });
+  it("scans only the blocks that can hold the answer, and answers exactly as a scan of the whole grid", () => {
+    // One block of the whole grid is never pruned: the full scan. Points around and on the curves, corners, edges.
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const full = 4001;
+    let n = 0;
+    for (const k of [2, 3, 4, 6]) {
+      const g = upperBound(k);
+      for (let t = 0; t < 6_000; t++) {
+        const x = t % 4 === 0 ? Math.round(rand() * 4000) / 4000 : rand() * 1.4 - 0.2;
+        const y = t % 3 === 0 ? g(Math.min(1, Math.max(0, x))) + (rand() - 0.5) * 1e-3 : rand() * 1.4 - 0.2;
+        expect(distanceToBound(x, y, k), `(${x}, ${y}) k=${k}`).toBe(distanceToBound(x, y, k, 4000, full));
+        n++;
+      }
+      for (const [x, y] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+        [1 / k, g(1 / k)],
+        [1 / k, 0],
+        [0.5, 2],
+        [-1, -1],
+      ])
+        expect(distanceToBound(x, y, k)).toBe(distanceToBound(x, y, k, 4000, full));
+    }
+    expect(n).toBe(24_000);
+  });
 });
 
 describe("scores (paper profile)", () => {

@@ -152,6 +152,14 @@ export function computeScores(
   };
 }
 
+type Ordered = Pick<CellScore, "statisticId" | "level">;
+const byStatisticLevel = (a: Ordered, b: Ordered) =>
+  a.statisticId < b.statisticId ? -1 : a.statisticId > b.statisticId ? 1 : a.level < b.level ? -1 : a.level > b.level ? 1 : 0;
+const isSorted = (cells: readonly Ordered[]) => {
+  for (let i = 1; i < cells.length; i++) if (byStatisticLevel(cells[i - 1], cells[i]) > 0) return false;
+  return true;
+};
+
 /**
  * The scores from per-(statistic, level) answer counts (in the attribute's class order, refusals left out); sets
  * each cell's normalised entropy. Shared by computeScores and the bootstrap, which resamples the counts.
@@ -164,14 +172,13 @@ export function scoresFromCells(
   let factValid = 0;
   let factCorrect = 0;
   const entropies: number[] = [];
-  const byKey = new Map<string, (typeof cells)[number]>();
-  // A fixed order (statistic, level) makes the floating-point sums independent of the order records arrived in.
-  const ordered = [...cells].sort((a, b) =>
-    a.statisticId < b.statisticId ? -1 : a.statisticId > b.statisticId ? 1 : a.level < b.level ? -1 : a.level > b.level ? 1 : 0,
-  );
-  for (const cell of ordered) {
-    byKey.set(`${cell.statisticId}|${cell.level}`, cell);
-    const p = toDistribution(cell.counts);
+  // A fixed order (statistic, level) makes the floating-point sums independent of the order records arrived in. The
+  // bootstrap calls this once per resample with cells in one order throughout, often already sorted: checked first.
+  const ordered = isSorted(cells) ? cells : [...cells].sort(byStatisticLevel);
+  const dists: Array<number[] | null> = new Array(ordered.length);
+  for (let i = 0; i < ordered.length; i++) {
+    const cell = ordered[i];
+    const p = (dists[i] = toDistribution(cell.counts));
     if (!p) continue;
     cell.normalizedEntropy = normalizedEntropy(p);
     entropies.push(cell.normalizedEntropy);
@@ -180,12 +187,19 @@ export function scoresFromCells(
       factCorrect += cell.correct;
     }
   }
+  // Per statistic (its cells are adjacent once ordered), the divergence of its highest from its lowest cell: the last
+  // cell of each level counts, as a map keyed by (statistic, level) would keep it.
   const divergences: StatisticDivergence[] = [];
-  for (const id of new Set(ordered.map((c) => c.statisticId))) {
-    const hi = byKey.get(`${id}|highest`);
-    const lo = byKey.get(`${id}|lowest`);
-    const p = hi && toDistribution(hi.counts);
-    const q = lo && toDistribution(lo.counts);
+  for (let i = 0; i < ordered.length;) {
+    const id = ordered[i].statisticId;
+    let hi = -1;
+    let lo = -1;
+    for (; i < ordered.length && ordered[i].statisticId === id; i++) {
+      if (ordered[i].level === "highest") hi = i;
+      else if (ordered[i].level === "lowest") lo = i;
+    }
+    const p = hi >= 0 ? dists[hi] : null;
+    const q = lo >= 0 ? dists[lo] : null;
     if (!p || !q) continue;
     const kl = smoothedKL(p, q);
     divergences.push({ statisticId: id, kl, expNegKl: Math.exp(-kl) });
