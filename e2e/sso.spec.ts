@@ -40,6 +40,10 @@ test("a person signs in through the provider with their groups' role, which foll
   await signOn(page, "ana@example.org");
   await expect(page).not.toHaveURL(/sign-in/);
   await expectRole(page, "ana@example.org", "Runner");
+  // This server has no runs: a runner's empty states offer only what a runner may follow.
+  const asRunner = await crawlAs(page, ["/", "/runs", "/runs/import", "/results", "/account"], { maxPages: 40 });
+  expect(asRunner.visited).toContain("/runs/import");
+  expect(asRunner.refused).toEqual([]);
   // Removed from the runners at the provider: the next sign-in lowers the role.
   await setPerson("ana@example.org", ["fof-viewers"]);
   await page.getByRole("button", { name: "Sign out" }).click();
