@@ -135,6 +135,26 @@ program
     ),
   );
 
+for (const [action, what] of [
+  ["pause", "pause a run: nothing more is called until it is resumed (in-flight calls finish and are saved); a run still planning plans on"],
+  ["resume", "resume a paused run (or one stopped at its budget, once raised on the run page or API)"],
+  ["cancel", "cancel a run for good: a planning run stops planning; finished answers and their costs are kept"],
+] as const)
+  program
+    .command(action)
+    .description(what)
+    .argument("<run>", "run id")
+    .option("--pretty", "indent the JSON output")
+    .action(
+      either(
+        lazy(
+          () => import("./commands/steer"),
+          (m) => m.steerCommand(action),
+        ),
+        onServer((m) => (r: Remote, runId: string, opts: { pretty?: boolean }) => m.remoteSteer(r, action, runId, opts)),
+      ),
+    );
+
 program
   .command("scores")
   .description("print a stored run's scores as JSON (the `score` shape); T2I runs are scored from their labelled faces")

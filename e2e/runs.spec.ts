@@ -122,3 +122,26 @@ test("an adaptive run: the paper preset as a cap, stopped when every subjective 
   }
   await expect(page.getByText("completed", { exact: true })).toBeVisible({ timeout: 30_000 });
 });
+
+test("a run launched at the wrong preset is paused, resumed and cancelled while it is still planning", async ({ page }) => {
+  // The paper preset: 45,828 queries, written in the background for many seconds after the launch answers.
+  await launch(page, ["baseline:uniform"], "paper");
+  const status = page.getByTestId("planning-progress");
+  await expect(status).toContainText("calls start as they are");
+  await page.getByRole("button", { name: "Pause", exact: true }).click();
+  await expect(page.getByText("paused", { exact: true })).toBeVisible();
+  await expect(status).toContainText("paused: nothing is called until you resume it");
+  // Paused, it plans on: the count of rows written keeps rising while nothing is called.
+  const written = async () => Number(/Planning: ([\d,]+) of/.exec(await status.innerText())![1].replace(/,/g, ""));
+  const before = await written();
+  await expect.poll(written, { timeout: 20_000 }).toBeGreaterThan(before);
+  await page.getByRole("button", { name: "Resume", exact: true }).click();
+  await expect(page.getByText("planning", { exact: true })).toBeVisible();
+  await expect(status).toContainText("calls start as they are");
+  await page.getByRole("button", { name: "Cancel", exact: true }).click();
+  await page.getByRole("button", { name: "Cancel run" }).click();
+  await expect(page.getByText("cancelled", { exact: true })).toBeVisible();
+  await expect(status).toBeHidden();
+  // Planning stopped: what was written is the run's size now, short of the preset's 45,828.
+  await expect(page.getByTestId("run-done")).not.toContainText("/ 45,828");
+});

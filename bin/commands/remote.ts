@@ -158,6 +158,12 @@ export async function remoteRun(r: Remote, opts: RunOptions & { wait?: boolean; 
   }
 }
 
+/** `fof --server … pause|resume|cancel <run>`: POST /api/v1/runs/{id}/{action}, as the token's account. */
+export async function remoteSteer(r: Remote, action: "pause" | "resume" | "cancel", runId: string, opts: { pretty?: boolean }) {
+  const { run } = await postJson<{ run: { id: string; status: string; budgetUsd: number | null } }>(r, `/api/v1/runs/${encodeURIComponent(runId)}/${action}`, {});
+  (await import("./steer")).printSteered(run, opts);
+}
+
 /** `fof --server … compare A B`: the server's /api/v1/compare. */
 export async function remoteCompare(r: Remote, a: string, b: string, opts: CompareCliOptions) {
   const args = compareArgs(a, b, opts);

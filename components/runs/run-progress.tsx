@@ -67,7 +67,7 @@ export function RunProgress({
       description={`seed ${run.seed} · preset ${run.preset} · ${run.models.map((m) => m.slug).join(", ")}`}
       actions={
         <div className="flex gap-2">
-          {canManage && (run.status === "running" || run.status === "queued") && (
+          {canManage && (run.status === "running" || run.status === "queued" || run.status === "planning") && (
             <Button variant="secondary" onClick={() => control.mutate("pause")} disabled={control.isPending}>
               Pause
             </Button>
@@ -100,11 +100,11 @@ export function RunProgress({
         </Alert>
       )}
       {run.error && <p className="mb-2 text-sm text-amber-800">{run.error}</p>}
-      {run.status === "planning" && (
+      {run.planning && (run.status === "planning" || run.status === "paused") && (
         <div className="mb-3" data-testid="planning-progress">
           <p className="mb-1 text-sm text-slate-700">
-            Planning: {run.written.toLocaleString("en-US")} of {run.plannedCount.toLocaleString("en-US")} {t2i ? "items" : "queries"} written; calls start as
-            they are.
+            Planning: {run.written.toLocaleString("en-US")} of {run.plannedCount.toLocaleString("en-US")} {t2i ? "items" : "queries"} written;{" "}
+            {run.status === "paused" ? "paused: nothing is called until you resume it." : "calls start as they are."}
           </p>
           <ProgressBar label="Planning progress" value={run.written} max={run.plannedCount} />
         </div>

@@ -32,9 +32,13 @@ export function useRunSummary(initial: RunSummary) {
     queryFn: () => getJson<RunSummary>(`/api/runs/${initial.id}?raceMapping=${raceMapping}&labels=${labels}&profile=${profile}`),
     initialData: raceMapping === initial.raceMapping && labels === initial.labels && profile === initial.profile ? initial : undefined,
     placeholderData: keepPreviousData,
-    // T2I runs also follow labelling, which happens in other tabs and workers.
+    // T2I runs also follow labelling, which happens in other tabs and workers; a run paused while planning, its planning.
     refetchInterval: (q) =>
-      q.state.data && (isLive(q.state.data.status) || (t2i && (q.state.data.labelling?.unlabelled ?? 0) > 0)) ? (t2i ? 3000 : 1000) : false,
+      q.state.data && (isLive(q.state.data.status) || q.state.data.planning || (t2i && (q.state.data.labelling?.unlabelled ?? 0) > 0))
+        ? t2i
+          ? 3000
+          : 1000
+        : false,
   });
   const control = useMutation<void, Error, "pause" | "resume" | "cancel">({
     mutationFn: async (action) => {

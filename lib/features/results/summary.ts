@@ -90,6 +90,8 @@ export async function runSummary(
     suite: { id: suite.id, name: suite.name, version: run.suiteVersion, customRunPages: ownScores },
     modality: run.modality as "llm" | "t2i",
     status: run.status,
+    /** its queries are still being written (also while paused: a paused planning run plans on and calls nothing) */
+    planning: run.planning,
     error: run.error,
     seed: run.seed,
     preset: run.preset,

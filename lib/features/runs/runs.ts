@@ -221,6 +221,7 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
         suiteVersion: version.version,
         modality,
         status: "planning",
+        planning: true,
         preset: parsed.preset,
         seed: parsed.seed,
         configJson: JSON.stringify(config),
@@ -304,7 +305,7 @@ async function planQueries(
     rows = [];
     const alive = await withContentionRetry(() =>
       prisma.$transaction(async (tx) => {
-        const beat = await tx.run.updateMany({ where: { id: run.id, status: "planning" }, data: { startedAt: new Date() } });
+        const beat = await tx.run.updateMany({ where: { id: run.id, ...STILL_PLANNING }, data: { startedAt: new Date() } });
         if (beat.count === 0) return false;
         await insertMany(tx, "Query", batch);
         return true;
@@ -374,10 +375,10 @@ async function planQueries(
           const schedule = (JSON.parse(run0.adaptiveJson ?? "{}") as { schedule: Parameters<typeof assignWaves>[2] }).schedule;
           await assignWaves(tx, run.id, schedule, p.seed, dialectOf(prisma), p.suite.waveUnit?.(config, p.intervalTarget));
         }
-        return tx.run.updateMany({
-          where: { id: run.id, status: "planning" },
-          data: { status: "running", plannedCount: total, ...(p.adaptive ? { wavesReleased: 1 } : {}) },
-        });
+        const planned = { planning: false, plannedCount: total, ...(p.adaptive ? { wavesReleased: 1 } : {}) };
+        const started = await tx.run.updateMany({ where: { id: run.id, status: "planning" }, data: { status: "running", ...planned } });
+        // Paused while planning: every row is in, and it stays paused (resume makes it "running").
+        return started.count ? started : tx.run.updateMany({ where: { id: run.id, status: "paused", planning: true }, data: planned });
       }),
     );
     if (done.count === 0) throw new PlanningStopped();
@@ -386,7 +387,9 @@ async function planQueries(
     if (e instanceof PlanningStopped) {
       // Cancelled while planning: the run stays, cancelled, with the rows written so far (nothing was called for
       // the rest). Swept meanwhile (its heartbeat was silent too long): it is gone, and so is this launch.
-      const cancelled = await withContentionRetry(() => prisma.run.updateMany({ where: { id: run.id, status: "cancelled" }, data: { plannedCount: written } }));
+      const cancelled = await withContentionRetry(() =>
+        prisma.run.updateMany({ where: { id: run.id, status: "cancelled" }, data: { plannedCount: written, planning: false } }),
+      );
       if (cancelled.count) return await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
       throw new DomainError("invalid", "the run was removed while it was being planned (its planning looked interrupted)");
     }
@@ -397,7 +400,7 @@ async function planQueries(
       await withContentionRetry(() =>
         prisma.$transaction([
           prisma.query.deleteMany({ where: { runId: run.id } }),
-          prisma.run.updateMany({ where: { id: run.id }, data: { status: "failed", error: reason, plannedCount: 0, finishedAt: new Date() } }),
+          prisma.run.updateMany({ where: { id: run.id }, data: { status: "failed", planning: false, error: reason, plannedCount: 0, finishedAt: new Date() } }),
         ]),
       ).catch(() => undefined);
     } else await withContentionRetry(() => prisma.run.delete({ where: { id: run.id } })).catch(() => undefined);
@@ -408,27 +411,53 @@ async function planQueries(
 /** Planning stopped by a cancel (or a sweep) between two chunks. */
 class PlanningStopped extends Error {}
 
+/** A run whose planner goes on: planning, or paused meanwhile (a paused planning run plans on and calls nothing). */
+const STILL_PLANNING = { OR: [{ status: "planning" }, { status: "paused", planning: true }] };
+
 /**
  * How long a planning run's heartbeat (refreshed with every 500-row chunk) may be silent before a worker takes it
  * for a crashed launch and removes it. Longer than a chunk's contention retries (60 s).
  */
 export const PLANNING_STALE_MS = 2 * 60_000;
 
-/** Removes runs whose planning was interrupted (the launching process died): no half-planned run is kept. */
+/**
+ * Removes runs whose planning was interrupted (the launching process died): no half-planned run is kept — one paused
+ * while planning neither. One cancelled while planning keeps its rows, cancelled, and is no longer planning.
+ */
 export async function sweepInterruptedPlanning(prisma: PrismaClient, staleMs = PLANNING_STALE_MS): Promise<number> {
-  const r = await prisma.run.deleteMany({ where: { status: "planning", startedAt: { lt: new Date(Date.now() - staleMs) } } });
+  const stale = { startedAt: { lt: new Date(Date.now() - staleMs) } };
+  const r = await prisma.run.deleteMany({ where: { ...stale, ...STILL_PLANNING } });
+  await prisma.run.updateMany({ where: { ...stale, status: "cancelled", planning: true }, data: { planning: false } });
   return r.count;
 }
 
 const TRANSITIONS: Record<"pause" | "resume" | "cancel", { from: readonly RunStatus[]; to: RunStatus }> = {
-  pause: { from: ["running", "queued"], to: "paused" },
+  // A planning run may be paused: it plans on and nothing is called until it is resumed (back to "planning" while its
+  // rows are still being written, "running" after).
+  pause: { from: ["planning", "running", "queued"], to: "paused" },
   resume: { from: RESUMABLE, to: "running" },
   // A planning run may be cancelled too: its planner stops at the next chunk (or it was interrupted and is stuck).
   cancel: { from: ["planning", "running", "queued", "paused", "budget_exhausted", "failed"], to: "cancelled" },
 };
 
-/** Pause, resume or cancel. In-flight calls finish and are recorded; nothing is thrown away. */
+/**
+ * Pause, resume or cancel. In-flight calls finish and are recorded; nothing is thrown away. The change is made only
+ * on the state it was decided from (status and planning): the planner finishing at the same moment is never undone
+ * (a resumed run left "planning" with no planner), it is read again and decided anew.
+ */
 export async function setRunState(prisma: PrismaClient, runId: string, action: keyof typeof TRANSITIONS, opts: { budgetUsd?: number | null } = {}) {
+  for (let attempt = 0; ; attempt++) {
+    const updated = await trySetRunState(prisma, runId, action, opts);
+    if (updated) {
+      // Pollers see the new status at once, not up to SUMMARY_SHARE_MS later.
+      forgetShared(runId);
+      return updated;
+    }
+    if (attempt >= 4) throw new DomainError("conflict", "the run changed while it was being steered: try again");
+  }
+}
+
+async function trySetRunState(prisma: PrismaClient, runId: string, action: keyof typeof TRANSITIONS, opts: { budgetUsd?: number | null }) {
   const run = await prisma.run.findUnique({ where: { id: runId } });
   if (!run) throw new DomainError("not_found", "run not found");
   const t = TRANSITIONS[action];
@@ -442,13 +471,13 @@ export async function setRunState(prisma: PrismaClient, runId: string, action: k
     (run.spentUsd >= budgetUsd || (run.status === "budget_exhausted" && run.budgetUsd !== null && budgetUsd <= run.budgetUsd))
   )
     throw new DomainError("invalid", `the budget ($${budgetUsd.toFixed(2)}) is spent; raise it to resume`);
-  const updated = await prisma.run.update({
-    where: { id: runId },
-    data: { status: t.to, budgetUsd, finishedAt: action === "cancel" ? new Date() : null, error: null },
+  // A run paused while planning resumes planning: its planner is still writing (and its heartbeat says so).
+  const to: RunStatus = action === "resume" && run.planning ? "planning" : t.to;
+  const changed = await prisma.run.updateMany({
+    where: { id: runId, status: run.status, planning: run.planning },
+    data: { status: to, budgetUsd, finishedAt: action === "cancel" ? new Date() : null, error: null },
   });
-  // Pollers see the new status at once, not up to SUMMARY_SHARE_MS later.
-  forgetShared(runId);
-  return updated;
+  return changed.count ? prisma.run.findUniqueOrThrow({ where: { id: runId } }) : null;
 }
 
 /** Turns "label automatically" on or off for a text-to-image run (the run page; launch sets it). */

@@ -11,16 +11,24 @@ import { emitRunEvent } from "../webhooks/emit";
 /**
  * Pause, resume or cancel a run, optionally with a new budget — for its owner or an admin only. A budget the owner
  * sets is checked against the owner's limit; a raise by anyone else is charged to them (a BudgetGrant, checked
- * against their own limit). The audit row names who is charged and how much.
+ * against their own limit). The audit row names who is charged and how much. `viewer` null is the machine's
+ * operator (`fof pause|resume|cancel` on the database's own host, no account): it steers any run, never its budget.
  */
-export async function steerRun(prisma: PrismaClient, viewer: Steerer, runId: string, action: "pause" | "resume" | "cancel", budgetUsd?: number | null) {
+export async function steerRun(
+  prisma: PrismaClient,
+  viewer: Steerer | null,
+  runId: string,
+  action: "pause" | "resume" | "cancel",
+  budgetUsd?: number | null,
+) {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { id: true, createdById: true, budgetUsd: true } });
   if (!run) throw new DomainError("not_found", "run not found");
-  if (!maySteer(viewer, run)) throw new DomainError("forbidden", "only the run's owner or an admin may pause, resume, cancel or re-budget it");
-  const own = run.createdById === viewer.id;
+  if (viewer && !maySteer(viewer, run)) throw new DomainError("forbidden", "only the run's owner or an admin may pause, resume, cancel or re-budget it");
+  if (!viewer && budgetUsd !== undefined) throw new DomainError("invalid", "a budget is changed by an account (the run page or the API), not by the operator");
+  const own = !!viewer && run.createdById === viewer.id;
   let budget: number | null | undefined = budgetUsd;
   let charged: { userId: string; usd: number } | null = null;
-  if (budgetUsd !== undefined) {
+  if (budgetUsd !== undefined && viewer) {
     if (own) {
       // The owner's own budget: what others granted is theirs, so the owner's part is the rest.
       const granted = (await prisma.budgetGrant.aggregate({ where: { runId, userId: { not: viewer.id } }, _sum: { usd: true } }))._sum.usd ?? 0;
@@ -60,6 +68,7 @@ export async function steerRun(prisma: PrismaClient, viewer: Steerer, runId: str
       previousBudgetUsd: run.budgetUsd,
       owner: run.createdById,
       ...(charged ? { chargedTo: charged.userId, chargedUsd: Number(charged.usd.toFixed(6)) } : {}),
+      ...(viewer ? {} : { via: "cli" }),
     },
   });
   return updated;

@@ -98,7 +98,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: "post",
     path: `/api/v1/runs/{id}/${action}`,
     access: "runs.manage",
-    summary: `${action[0].toUpperCase()}${action.slice(1)} a run (its owner, or a role that steers any run)`,
+    summary: `${action[0].toUpperCase()}${action.slice(1)} a run (its owner, or a role that steers any run), while it is planning too`,
     body: steerBody,
     ok: { status: 200, description: "{ run: { id, status, budgetUsd } }" },
   })),
