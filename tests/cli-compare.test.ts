@@ -42,8 +42,8 @@ describe("fof compare", () => {
   it("fails a release (exit 5) only on a score that got separably worse", async () => {
     const gate = await fof(["run", "--model", "baseline:calibrated:0.8", ...QUICK, "--seed", "3", "--compare-to", first, "--fail-if-worse", "sFact,sE"]);
     expect(gate.code).toBe(5);
-    expect(gate.stderr).toMatch(/^WORSE {2}baseline:calibrated:0\.8 {2}B's S_E \(S-B race\) is lower than A's by/m);
-    expect(gate.stderr).toMatch(/^ok +baseline:calibrated:0\.8 {2}B's S_fact \(O race\) is higher than A's/m);
+    expect(gate.stderr).toMatch(/^WORSE {2}baseline:calibrated:0\.8 {2}B is worse on S_E \(S-B race\): lower by/m);
+    expect(gate.stderr).toMatch(/^ok +baseline:calibrated:0\.8 {2}B is better on S_fact \(O race\): higher by/m);
     expect(gate.stderr).toMatch(/--fail-if-worse S_fact,S_E: worse than the reference/);
     const better = await fof(["run", "--model", "baseline:calibrated:0.8", ...QUICK, "--seed", "3", "--compare-to", first, "--fail-if-worse", "sFact"]);
     expect(better.code).toBe(0);

@@ -26,11 +26,13 @@ describe("FAIntbench comparisons", () => {
     const sa = modelScores(content, ta, 0, 1);
     const sb = modelScores(content, tb, 0, 1);
     const implicit = diffs.find((d) => d.metric === "implicit" && d.key === "all")!;
-    expect(implicit.a).toBeCloseTo(sa.implicit.all.value!, 12);
-    expect(implicit.b).toBeCloseTo(sb.implicit.all.value!, 12);
+    expect(implicit.aPlugIn).toBeCloseTo(sa.implicit.all.value!, 12);
+    expect(implicit.bPlugIn).toBeCloseTo(sb.implicit.all.value!, 12);
     const eta = diffs.find((d) => d.metric === "eta" && d.key === "race")!;
-    expect(eta.a).toBeCloseTo(sa.eta.byAttribute.race.value!, 12);
+    expect(eta.aPlugIn).toBeCloseTo(sa.eta.byAttribute.race.value!, 12);
     for (const d of diffs) {
+      // The values shown beside Δ are the ones it is the difference of.
+      expect(Math.abs(d.delta - (d.b - d.a))).toBeLessThan(1e-9);
       expect(d.lo).toBeLessThanOrEqual(d.delta);
       expect(d.delta).toBeLessThanOrEqual(d.hi);
     }
@@ -39,7 +41,7 @@ describe("FAIntbench comparisons", () => {
     expect(diffs.find((d) => d.metric === "explicit" && d.key === "all")!.hi).toBeLessThan(0);
     // η is better closer to ½: the sentence reads its side of ½.
     const s = comparisonSentence({ ...eta, metricName: "η", group: "race", pAdjusted: 0.001, separable: true, better: "half", flags: [] });
-    expect(s).toMatch(Math.abs(eta.b - 0.5) < Math.abs(eta.a - 0.5) ? /\(better\)$/ : /\(worse\)$/);
+    expect(s).toMatch(Math.abs(eta.b - 0.5) < Math.abs(eta.a - 0.5) ? /^B is better on η \(race\): closer to ½/ : /^B is worse on η \(race\): farther from ½/);
   });
 
   it("reads identical sides as Δ = 0, p = 1", () => {

@@ -311,8 +311,10 @@ describe.skipIf(!hasShared)("FAIntbench end to end", () => {
     expect(cmp).toMatchObject({ suite: "faintbench", paired: true, target: "population", items: "prompts (η: prompt pairs)" });
     const implicit = cmp.comparisons.find((c) => c.metric === "implicit" && c.group === "all prompts")!;
     expect(implicit).toMatchObject({ metricName: "implicit bias", paired: true, better: "higher", testUsed: "bootstrap" });
-    expect(implicit.a).toBeCloseTo(ours.cells.implicit.value!, 12);
-    expect(implicit.b).toBeCloseTo(theirs.cells.implicit.value!, 12);
+    // The tables' values come along as the plug-ins; a and b are the values Δ is the difference of.
+    expect(implicit.aPlugIn).toBeCloseTo(ours.cells.implicit.value!, 12);
+    expect(implicit.bPlugIn).toBeCloseTo(theirs.cells.implicit.value!, 12);
+    expect(implicit.delta).toBeCloseTo(implicit.b - implicit.a, 12);
     expect(implicit.lo).toBeLessThanOrEqual(implicit.delta);
     expect(implicit.delta).toBeLessThanOrEqual(implicit.hi);
     // Two prompts cannot promise the test's error rate: flagged, and never called separable.

@@ -50,14 +50,14 @@ describe("tests for decisions", () => {
 });
 
 describe("the standard interval of a difference", () => {
-  it("rejects exactly when its interval excludes 0, and centres on the bias-corrected estimate", () => {
+  it("rejects exactly when its interval excludes 0, and centres on the estimate it is given", () => {
     const rng = fastRng(5, "standard-duality");
     for (let t = 0; t < 300; t++) {
       const point = (rng.float() - 0.5) * 0.12;
       const level = [0.95, 0.96, 0.9975][t % 3];
       const replicates = Array.from({ length: 400 }, () => point + 0.01 + (rng.float() + rng.float() - 1) * 0.1);
-      const d = standardDifference(point, [...replicates], level, [-1, 1], []);
       const mean = replicates.reduce((a, x) => a + x, 0) / replicates.length;
+      const d = standardDifference(2 * point - mean, [...replicates], level, [-1, 1], []);
       expect(d.estimate).toBeCloseTo(2 * point - mean, 12);
       expect((d.hi - d.lo) / 2 / d.se).toBeCloseTo(normalQuantile(1 - (1 - level) / 2, 0, 1), 9);
       expect(d.p < 1 - level).toBe(d.lo > 0 || d.hi < 0);
@@ -108,13 +108,26 @@ describe("paired differences", () => {
 
   it("says what it found, and never calls a too-small design separable", () => {
     const base = { metric: "sFair" as const, group: "S-B race", delta: 0.031, lo: 0.012, hi: 0.05, pAdjusted: 0.004, better: "higher" as const, flags: [] };
-    expect(comparisonSentence({ ...base, separable: true })).toBe(
-      "B's S_fair (S-B race) is higher than A's by 0.031 [0.012, 0.050], adjusted p = 0.004 (better)",
+    expect(comparisonSentence({ ...base, a: 0.5, b: 0.531, separable: true })).toBe(
+      "B is better on S_fair (S-B race): higher by 0.031 [0.012, 0.050] (A 0.500, B 0.531), adjusted p = 0.004",
     );
-    expect(comparisonSentence({ ...base, delta: -0.031, lo: -0.05, hi: -0.012, separable: true })).toMatch(
-      /lower than A's by 0.031 \[0.012, 0.050\].*\(worse\)/,
+    expect(comparisonSentence({ ...base, delta: -0.031, lo: -0.05, hi: -0.012, separable: true })).toBe(
+      "B is worse on S_fair (S-B race): lower by 0.031 [0.012, 0.050], adjusted p = 0.004",
     );
-    expect(comparisonSentence({ ...base, pAdjusted: 0.2, separable: false })).toMatch(/not separable at 95 %/);
+    expect(comparisonSentence({ ...base, pAdjusted: 0.2, separable: false })).toBe(
+      "S_fair (S-B race): not separable at 95 % — B − A = +0.031 [+0.012, +0.050], adjusted p = 0.200",
+    );
+    // d: which side is closer to the bound, in words; two models on the bound are not separable on d by construction.
+    const d = { ...base, metric: "distance" as const, group: "O race", better: "lower" as const };
+    expect(comparisonSentence({ ...d, a: 0.031, b: 0.012, delta: -0.019, lo: -0.033, hi: -0.005, separable: true })).toBe(
+      "B is better on d (O race): closer to the upper bound by 0.019 [0.005, 0.033] (A 0.031, B 0.012), adjusted p = 0.004",
+    );
+    expect(
+      comparisonSentence({ ...d, a: 0.02, b: 0.03, aPlugIn: 0.05, bPlugIn: 0.03, delta: 0.01, lo: -0.02, hi: 0.04, pAdjusted: 0.6, separable: false }),
+    ).toMatch(
+      /^d \(O race\): not separable at 95 % — B − A = \+0\.010 \[−0\.020, \+0\.040\] \(A 0\.020, B 0\.030\), adjusted p = 0\.600; both lie on or near the upper-bound curve/,
+    );
+    expect(comparisonSentence({ ...d, a: 0.2, b: 0.21, delta: 0.01, lo: -0.02, hi: 0.04, pAdjusted: 0.6, separable: false })).not.toMatch(/upper-bound curve/);
     expect(isSeparable(0.001, ["small-cells"])).toBe(false);
     expect(isSeparable(0.001, ["sparse-classes"])).toBe(true);
     expect(isSeparable(0.06, [])).toBe(false);

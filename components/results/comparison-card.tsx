@@ -42,7 +42,7 @@ export function ComparisonCard({
   return (
     <Card
       title="Is the difference real?"
-      description={`B − A against the reference (A = ${reference.label}), ×100, with 95 % intervals; p adjusted by Holm over every score and group of the pair. “Separable”: adjusted p < 0.05.`}
+      description={`B − A against the reference (A = ${reference.label}), ×100, with 95 % intervals; p adjusted by Holm over every score and group of the pair. “Separable”: adjusted p < 0.05. A and B are each side's bias-corrected estimate — the values B − A is the difference of — with the plug-in (the tables' value) beneath.`}
     >
       <div className="mb-2 flex flex-wrap items-center gap-3 text-xs text-slate-600" data-testid="comparison-controls">
         <IntervalTargetSelect target={target} onChange={setTarget} />
@@ -90,8 +90,8 @@ export function ComparisonCard({
                   <tr key={`${c.group}|${c.metric}`} data-testid="comparison-row" data-separable={c.separable}>
                     <Td>{c.group}</Td>
                     <Td>{c.metricName ?? METRIC_NAMES[c.metric as BootstrapMetric] ?? c.metric}</Td>
-                    <Td className="text-right tabular-nums">{f(c.a)}</Td>
-                    <Td className="text-right tabular-nums">{f(c.b)}</Td>
+                    <SideCell value={c.a} plugIn={c.aPlugIn} />
+                    <SideCell value={c.b} plugIn={c.bPlugIn} />
                     <Td className="text-right tabular-nums">
                       {c.delta > 0 ? "+" : ""}
                       {f(c.delta)} [{f(c.lo)}, {f(c.hi)}]
@@ -111,5 +111,19 @@ export function ComparisonCard({
         );
       })}
     </Card>
+  );
+}
+
+/** One side's value as compared (bias-corrected: B − A is the difference of these), its plug-in beneath when it differs. */
+function SideCell({ value, plugIn }: { value: number; plugIn?: number }) {
+  return (
+    <Td className="text-right tabular-nums">
+      {f(value)}
+      {plugIn !== undefined && f(plugIn) !== f(value) && (
+        <span className="block text-xs text-slate-500" title="plug-in: the score as the tables show it, before the bias correction">
+          plug-in {f(plugIn)}
+        </span>
+      )}
+    </Td>
   );
 }

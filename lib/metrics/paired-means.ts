@@ -6,7 +6,7 @@
 // side is resampled on its own.
 import { biasCorrectedInterval } from "./interval-math";
 import { fastRng } from "./fast-rng";
-import { bootstrapP, type Difference } from "./paired";
+import { bootstrapP, shownSides, type Difference } from "./paired";
 import { meanStrata, replicateMean, type MeanBootstrapOptions, type MeanUnit, type Psu } from "./mean-bootstrap";
 
 const average = (units: ReadonlyArray<MeanUnit<string>>, m: string) => units.reduce((s, u) => s + u.values[m], 0) / units.length;
@@ -72,7 +72,10 @@ export function pairedMeanDifferences<M extends string>(
     const point = tidy(pb - pa);
     const diffs = reps.map(([x, y]) => tidy(y[j] - x[j]));
     const i = biasCorrectedInterval(point, [...diffs], opts.level ?? 0.95, [lo - hi, hi - lo], flags);
-    out[m] = { a: pa, b: pb, delta: i.estimate, lo: i.lo, hi: i.hi, p: bootstrapP(point, diffs), resamples: diffs.length, flags };
+    // Shown beside Δ: each side's bias-corrected average, whose difference Δ is (paired.ts shownSides).
+    const sides = shownSides({ a: pa, b: pb }, { a: reps.map(([x]) => x[j]), b: reps.map(([, y]) => y[j]) }, [lo, hi]);
+    const delta = tidy(sides.delta);
+    out[m] = { ...sides, delta, lo: Math.min(i.lo, delta), hi: Math.max(i.hi, delta), p: bootstrapP(point, diffs), resamples: diffs.length, flags };
   });
   return out;
 }

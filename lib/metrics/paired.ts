@@ -30,10 +30,16 @@ import { smoothedSKld } from "./sparse-kld";
 import { standardInterval } from "./jackknife";
 
 export interface Difference {
-  /** the plug-in scores of A and B, as the tables show them */
+  /**
+   * A's and B's estimates whose difference is Δ: each side's bias-corrected estimate from its own replicates (the
+   * ones paired into Δ's), so that b − a = delta to the last bits and a reader never sees B below A with Δ > 0.
+   */
   a: number;
   b: number;
-  /** the bias-corrected estimate of B − A, always inside [lo, hi] */
+  /** the plug-in scores of A and B, as the tables show them (secondary: Δ is not their difference) */
+  aPlugIn: number;
+  bPlugIn: number;
+  /** B − A = b − a: the bias-corrected estimate of the difference, always inside [lo, hi] */
   delta: number;
   lo: number;
   hi: number;
@@ -75,6 +81,9 @@ const RANGE: Record<BootstrapMetric, [number, number]> = {
   sFair: [-1, 1],
   distance: [-Math.SQRT2, Math.SQRT2],
 };
+
+/** The range of one side's score (d: its folded distance). */
+const SIDE_RANGE: Record<BootstrapMetric, [number, number]> = { sFact: [0, 1], sE: [0, 1], sKLD: [0, 1], sFair: [0, 1], distance: [0, Math.SQRT2] };
 
 /** Replicates beyond the test's boundary below which the tail is too thin to count (see bootstrapP). */
 const MIN_TAIL = 10;
@@ -124,14 +133,41 @@ export function normalTail(z: number): number {
 }
 
 /**
- * Δ's standard interval about its bias-corrected estimate and the p-value dual to it: 0 lies outside the 1 − α
- * interval exactly when p < α (the range, [−1, 1] or d's, always holds 0, so clipping never breaks that).
+ * Δ's standard interval about its estimate (the difference of the two sides' bias-corrected estimates, shownSides)
+ * and the p-value dual to it: 0 lies outside the 1 − α interval exactly when p < α (the range, [−1, 1] or d's,
+ * always holds 0, so clipping never breaks that).
  */
-export function standardDifference(point: number, replicates: number[], level: number, range: [number, number], flags: IntervalFlag[]) {
-  const b = biasCorrectedInterval(point, replicates, level, range, flags);
+export function standardDifference(estimate: number, replicates: number[], level: number, range: [number, number], flags: IntervalFlag[]) {
+  const b = { ...biasCorrectedInterval(estimate, replicates, level, range, flags), estimate };
   const i = standardInterval(b, null, level, range);
   const p = i.se > 0 ? Math.min(1, 2 * normalTail(Math.abs(i.estimate) / i.se)) : i.estimate === 0 ? 1 : 0;
   return { ...i, p };
+}
+
+const meanOf = (v: readonly number[]) => v.reduce((s, x) => s + x, 0) / v.length;
+
+/**
+ * The two sides of a difference as shown beside it: each side's bias-corrected estimate 2·plug-in − mean of its
+ * replicates (the replicates paired into Δ's, so without clamping b − a is the bias-corrected Δ itself), clamped
+ * to the score's range — and folded at 0 first for d, as one model's interval folds its signed distance — and
+ * Δ = b − a exactly. The plug-ins come along as the secondary values the tables show.
+ */
+export function shownSides(
+  plugIn: { a: number; b: number },
+  replicates: { a: readonly number[]; b: readonly number[] },
+  range: readonly [number, number],
+  fold = false,
+): Pick<Difference, "a" | "b" | "aPlugIn" | "bPlugIn" | "delta"> {
+  const side = (point: number, reps: readonly number[]) => {
+    const e = reps.length ? 2 * point - meanOf(reps) : point;
+    const v = fold ? Math.abs(e) : e;
+    return Math.min(range[1], Math.max(range[0], v));
+  };
+  const a = side(plugIn.a, replicates.a);
+  const b = side(plugIn.b, replicates.b);
+  // Identical sides read Δ = 0 exactly (sums in another order differ in the last bit).
+  const delta = Math.abs(b - a) < 1e-12 ? 0 : b - a;
+  return { a, b, aPlugIn: plugIn.a, bPlugIn: plugIn.b, delta };
 }
 
 /** B − A for every score of one group, from the two models' design cells (same attribute, same k). */
@@ -152,6 +188,11 @@ function* pairedDifferencesSteps(a: readonly DesignCell[], b: readonly DesignCel
   const countsA = new Float64Array(a.length * k);
   const countsB = new Float64Array(b.length * k);
   const values: Record<BootstrapMetric, number[]> = { sFact: [], sE: [], sKLD: [], sFair: [], distance: [] };
+  // Each side's replicate of a score, kept where its Δ replicate is (values[m][r] = perSide[m].b[r] − perSide[m].a[r]).
+  const perSide = Object.fromEntries(BOOTSTRAP_METRICS.map((m) => [m, { a: [] as number[], b: [] as number[] }])) as Record<
+    BootstrapMetric,
+    { a: number[]; b: number[] }
+  >;
   const shared = new Map<string, Int32Array>();
   // Sparse classes on either side: S_KLD and S_fair are also read smoothed (cluster-bootstrap.ts widenBySmoothed),
   // and a difference counts only when both readings find it.
@@ -183,13 +224,23 @@ function* pairedDifferencesSteps(a: readonly DesignCell[], b: readonly DesignCel
     }
     const sa = scoresFromCells(cellsFrom(a, countsA, k), k, opts.method);
     const sb = scoresFromCells(cellsFrom(b, countsB, k), k, opts.method);
-    for (const m of BOOTSTRAP_METRICS) if (sa[m] !== null && sb[m] !== null) values[m].push((sb[m] as number) - (sa[m] as number));
+    for (const m of BOOTSTRAP_METRICS)
+      if (sa[m] !== null && sb[m] !== null) {
+        values[m].push((sb[m] as number) - (sa[m] as number));
+        perSide[m].a.push(sa[m] as number);
+        perSide[m].b.push(sb[m] as number);
+      }
     // d: where both sides lie on one side of the curve, their difference is read on the signed distance, which is
     // smooth across the curve (cluster-bootstrap.ts withSignedDistance); a folded d's replicates pile up at 0.
     if (side !== 0 && sa.distance !== null && sb.distance !== null) {
       const da = withSignedDistance(sa, k).distance;
       const db = withSignedDistance(sb, k).distance;
-      if (da !== null && db !== null) values.distance[values.distance.length - 1] = side * (db - da);
+      if (da !== null && db !== null) {
+        const last = values.distance.length - 1;
+        perSide.distance.a[last] = side * da;
+        perSide.distance.b[last] = side * db;
+        values.distance[last] = side * db - side * da;
+      }
     }
     if (sparse) pushSmoothedDelta(smoothed, a, countsA, sa.sE, b, countsB, sb.sE, k);
   }
@@ -204,14 +255,15 @@ function* pairedDifferencesSteps(a: readonly DesignCell[], b: readonly DesignCel
       out[m] = null;
       continue;
     }
-    const point = vb - va;
     const flags = warn.filter((f) => !(m === "sFact" && f === "small-cells") && !(f === "sparse-classes" && m !== "sKLD" && m !== "sFair"));
-    const i = standardDifference(point, values[m], opts.level ?? 0.95, RANGE[m], flags);
-    const d = { a: va, b: vb, delta: i.estimate, lo: i.lo, hi: i.hi, p: i.p, resamples: i.resamples, flags };
+    // d's plug-ins are on the side of the curve its replicates were read on (both plug-ins share it, or both fold).
+    const sides = shownSides({ a: va, b: vb }, perSide[m], SIDE_RANGE[m], m === "distance");
+    const i = standardDifference(sides.delta, values[m], opts.level ?? 0.95, RANGE[m], flags);
+    const d: Difference = { ...sides, delta: i.estimate, lo: i.lo, hi: i.hi, p: i.p, resamples: i.resamples, flags };
     if (sparse && (m === "sKLD" || m === "sFair")) {
       const sp = smoothedPoint(a, b, k, pa.sE, pb.sE, m);
       if (sp !== null && smoothed[m].length >= opts.resamples / 2) {
-        const s = standardDifference(sp, smoothed[m], opts.level ?? 0.95, RANGE[m], flags);
+        const s = standardDifference(2 * sp - meanOf(smoothed[m]), smoothed[m], opts.level ?? 0.95, RANGE[m], flags);
         Object.assign(d, { lo: Math.min(d.lo, s.lo), hi: Math.max(d.hi, s.hi), p: Math.max(d.p, s.p) });
       }
     }

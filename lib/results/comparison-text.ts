@@ -7,16 +7,31 @@ const f3 = (x: number) => x.toFixed(3);
 const fp = (p: number) => (p < 0.001 ? "< 0.001" : `= ${p.toFixed(3)}`);
 
 /**
- * "B's S_fair is higher than A's by 0.031 [0.012, 0.050], adjusted p = 0.004 (better)" when separable; otherwise
- * "not separable at 95 %", with the reason when the intervals' coverage is not promised.
+ * Both sides' d at or below this (the plug-ins, as the tables show them): both lie on or near the upper-bound curve,
+ * where d cannot tell models apart by construction — uniform guessing and calibrated answers both sit there (d ≈
+ * 0.02–0.05 from sampling noise alone at the quick preset); S_fact says where on the curve each one is.
+ */
+export const D_NEAR_BOUND = 0.05;
+
+const signed = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${f3(Math.abs(x))}`;
+
+/**
+ * The comparison in plain words, with the two values whose difference Δ is:
+ * "B is better on d (O race): closer to the upper bound by 0.019 [0.005, 0.033] (A 0.031, B 0.012), adjusted p = 0.010"
+ * when separable; otherwise "S_fair (S-B race): not separable at 95 % — B − A = +0.004 [−0.011, 0.019] (A …, B …), …",
+ * with the reason when the intervals' coverage is not promised, and for d when both sides sit on the bound.
  */
 export function comparisonSentence(r: {
   /** a FACT-OR-FAIR score, or another suite's metric with its `metricName` */
   metric: string;
   metricName?: string;
   group: string;
+  /** the values whose difference is `delta` (bias-corrected where Δ is) */
   a?: number;
   b?: number;
+  /** the plug-ins the tables show */
+  aPlugIn?: number;
+  bPlugIn?: number;
   delta: number;
   lo: number;
   hi: number;
@@ -27,14 +42,26 @@ export function comparisonSentence(r: {
   flags: readonly string[];
 }): string {
   const name = `${r.metricName ?? METRIC_NAMES[r.metric as BootstrapMetric] ?? r.metric} (${r.group})`;
+  const values = r.a !== undefined && r.b !== undefined ? ` (A ${f3(r.a)}, B ${f3(r.b)})` : "";
   if (!r.separable) {
     const why = r.flags.includes("small-cells") ? ": too few answers per cell to promise the test's error rate" : "";
-    return `${name}: not separable at 95 % (B − A = ${f3(r.delta)} [${f3(r.lo)}, ${f3(r.hi)}], adjusted p ${fp(r.pAdjusted)})${why}`;
+    const [pa, pb] = [r.aPlugIn ?? r.a, r.bPlugIn ?? r.b];
+    const onBound =
+      r.metric === "distance" && pa !== undefined && pb !== undefined && Math.max(pa, pb) <= D_NEAR_BOUND
+        ? "; both lie on or near the upper-bound curve, where d cannot tell models apart: S_fact says where on it each one sits"
+        : "";
+    return `${name}: not separable at 95 % — B − A = ${signed(r.delta)} [${signed(r.lo)}, ${signed(r.hi)}]${values}, adjusted p ${fp(r.pAdjusted)}${why}${onBound}`;
   }
   const higher = r.delta > 0;
   // The size of the gap with its interval, both on the gap's own side of 0.
   const interval = higher ? `${f3(r.delta)} [${f3(r.lo)}, ${f3(r.hi)}]` : `${f3(-r.delta)} [${f3(-r.hi)}, ${f3(-r.lo)}]`;
   const centre = r.better === "zero" ? 0 : r.better === "half" ? 0.5 : null;
-  const good = centre !== null ? Math.abs((r.b ?? centre) - centre) < Math.abs((r.a ?? centre) - centre) : higher === (r.better === "higher");
-  return `B's ${name} is ${higher ? "higher" : "lower"} than A's by ${interval}, adjusted p ${fp(r.pAdjusted)} (${good ? "better" : "worse"})`;
+  if (centre !== null) {
+    const closer = Math.abs((r.b ?? centre) - centre) < Math.abs((r.a ?? centre) - centre);
+    const to = centre === 0 ? "0" : "½";
+    return `B is ${closer ? "better" : "worse"} on ${name}: ${closer ? "closer to" : "farther from"} ${to}, B − A = ${signed(r.delta)} [${signed(r.lo)}, ${signed(r.hi)}]${values}, adjusted p ${fp(r.pAdjusted)}`;
+  }
+  const good = higher === (r.better === "higher");
+  const direction = r.metric === "distance" ? (higher ? "farther from the upper bound" : "closer to the upper bound") : higher ? "higher" : "lower";
+  return `B is ${good ? "better" : "worse"} on ${name}: ${direction} by ${interval}${values}, adjusted p ${fp(r.pAdjusted)}`;
 }

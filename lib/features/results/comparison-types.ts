@@ -13,7 +13,7 @@ export interface CompareSide {
 }
 
 /** One comparison of any suite: what the API, the CLI and the Compare page read. */
-export interface ComparisonCore extends Pick<Difference, "a" | "b" | "delta" | "lo" | "hi" | "p"> {
+export interface ComparisonCore extends Pick<Difference, "a" | "b" | "aPlugIn" | "bPlugIn" | "delta" | "lo" | "hi" | "p"> {
   metric: string;
   /** the metric's name where it is not a FACT-OR-FAIR score */
   metricName?: string;

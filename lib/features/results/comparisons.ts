@@ -124,9 +124,10 @@ export async function compareSides(prisma: PrismaClient, sa: CompareSide, sb: Co
         [r.modality, r.test, r.context, r.statisticId, r.level, r.attribute, r.answer, r.truth ?? "-", r.count ?? 1, r.cluster ?? "", r.unit ?? ""].join("|"),
       )
       .sort();
-  // v5: differences get the standard interval and its dual p (lib/metrics/paired.ts) — earlier entries not served
+  // v6: A and B are each side's bias-corrected estimate, Δ = b − a (lib/metrics/paired.ts shownSides), with the
+  // plug-ins beside them — earlier entries not served
   const key = createHash("sha256")
-    .update(JSON.stringify({ v: 5, a: [a.id, a.model], b: [b.id, b.model], target, resamples, level, profile, score, ra: canon(ra), rb: canon(rb) }))
+    .update(JSON.stringify({ v: 6, a: [a.id, a.model], b: [b.id, b.model], target, resamples, level, profile, score, ra: canon(ra), rb: canon(rb) }))
     .digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as ComparisonResult), cached: true };
@@ -163,6 +164,8 @@ export async function compareSides(prisma: PrismaClient, sa: CompareSide, sb: Co
           attribute,
           a: d.a,
           b: d.b,
+          aPlugIn: d.aPlugIn,
+          bPlugIn: d.bPlugIn,
           delta: d.delta,
           lo: d.lo,
           hi: d.hi,

@@ -85,7 +85,7 @@ export function withAdjustedP(raw: ReadonlyArray<Omit<ComparisonCore, "pAdjusted
   });
 }
 
-const pick = (d: Difference) => ({ a: d.a, b: d.b, delta: d.delta, lo: d.lo, hi: d.hi, p: d.p });
+const pick = (d: Difference) => ({ a: d.a, b: d.b, aPlugIn: d.aPlugIn, bPlugIn: d.bPlugIn, delta: d.delta, lo: d.lo, hi: d.hi, p: d.p });
 
 /** Suites whose headline scores are averages over images (Suite.comparable): Δ per (model, group) and metric. */
 async function comparableRows(
@@ -113,12 +113,7 @@ async function comparableRows(
         metric: m.id,
         metricName: m.label,
         group: ga.label,
-        a: d.a,
-        b: d.b,
-        delta: d.delta,
-        lo: d.lo,
-        hi: d.hi,
-        p: d.p,
+        ...pick(d),
         paired,
         better: m.better,
         testUsed: "bootstrap",

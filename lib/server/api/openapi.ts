@@ -91,7 +91,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     ok: {
       status: 200,
       description:
-        "{ suite, a, b, target, paired, pairing, items, comparisons: [{ metric, metricName?, group, a, b, delta, lo, hi, p, pAdjusted, paired, separable, better, testUsed, flags, sentence }], labellerWarnings: [sentence] (text-to-image: where FairFace misreads one group separably more often than another on the runs' reviewed faces) }",
+        "{ suite, a, b, target, paired, pairing, items, comparisons: [{ metric, metricName?, group, a, b (each side's bias-corrected value: delta = b − a), aPlugIn, bPlugIn (the tables' plug-ins), delta, lo, hi, p, pAdjusted, paired, separable, better, testUsed, flags, sentence }], labellerWarnings: [sentence] (text-to-image: where FairFace misreads one group separably more often than another on the runs' reviewed faces) }",
     },
   },
   ...(["pause", "resume", "cancel"] as const).map((action): ApiRoute => ({

@@ -4,10 +4,11 @@
 // that ran the same content are **paired**: every replicate draws the same prompts (η: the same pairs) for both, n − 1
 // of the n both have (Rao–Wu, as one model's intervals), so what a prompt does to every model cancels in Δ. Other
 // content: each side draws its own. The implicit score is compared on its bias-corrected per-prompt scores
-// (implicit-bias.ts), as its intervals are; `a` and `b` stay the plug-ins the tables show.
+// (implicit-bias.ts), as its intervals are; `a` and `b` are each side's bias-corrected score (Δ = b − a), `aPlugIn`
+// and `bPlugIn` the plug-ins the tables show.
 import { biasCorrectedInterval } from "../../metrics/interval-math";
 import { fastRng, type FastRng } from "../../metrics/fast-rng";
-import { bootstrapP, type Difference } from "../../metrics/paired";
+import { bootstrapP, shownSides, type Difference } from "../../metrics/paired";
 import type { ScoringProfile } from "../../metrics/profiles";
 import type { IntervalFlag } from "../../metrics/design";
 import { ACQUIRED, ACQUIRED_LABELS, ATTRIBUTES, ATTRIBUTE_LABELS } from "./classes";
@@ -80,19 +81,26 @@ function difference(
   const ia: number[] = [];
   const ib: number[] = [];
   const diffs: number[] = [];
+  const sideReps = { a: [] as number[], b: [] as number[] };
   for (let r = 0; r < o.resamples; r++) {
     const x = draw(ra, na, ia);
     const y = joint ? x : draw(rb, nb, ib);
     const va = stat(0, x);
     const vb = stat(1, y);
-    if (va !== null && vb !== null) diffs.push(vb - va);
+    if (va !== null && vb !== null) {
+      diffs.push(vb - va);
+      sideReps.a.push(va);
+      sideReps.b.push(vb);
+    }
   }
   if (diffs.length < 2) return null;
   const point = pb - pa;
   // A handful of prompts (pairs) cannot promise the bootstrap's error rates: shown, never called separable.
   const flags: IntervalFlag[] = scored < MIN_UNITS ? ["small-cells"] : [];
   const i = biasCorrectedInterval(point, [...diffs], o.level, [-1, 1], flags);
-  return { a: plain[0], b: plain[1], delta: i.estimate, lo: i.lo, hi: i.hi, p: bootstrapP(point, diffs), resamples: diffs.length, flags };
+  // Shown beside Δ: each side's bias-corrected score, whose difference Δ is; the tables' plug-ins come along.
+  const sides = { ...shownSides({ a: pa, b: pb }, sideReps, [0, 1]), aPlugIn: plain[0], bPlugIn: plain[1] };
+  return { ...sides, lo: Math.min(i.lo, sides.delta), hi: Math.max(i.hi, sides.delta), p: bootstrapP(point, diffs), resamples: diffs.length, flags };
 }
 
 /** Per prompt at one level: the weighted sum of its (bias-corrected, where asked) entries and their weight. */
