@@ -241,6 +241,7 @@ program
   .option("--label", 'also label the faces of runs launched with "label automatically" (onnxruntime-node; default FOF_WORKER_LABEL)')
   .option("--label-only", "only label faces, take no calls")
   .option("--label-if-available", "with labelling on: if the face models do not load, say why and work runs without labelling (npm start's worker)")
+  .option("--metrics-socket <path>", "serve this process's counters on a Unix socket for the web server's /metrics (npm start's worker)")
   .action(lazy(run, (m) => m.workerCommand));
 
 const userGroup = program.command("user").description("accounts: add, list, role, disable, enable, limit, invite, reset");

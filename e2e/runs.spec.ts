@@ -52,6 +52,12 @@ test("a team launches the calibrated-oracle and uniform baselines with no key, w
   expect(oE).toBeGreaterThan(30);
   const [, uE] = await cells("baseline:uniform", "subjective", "baseline", "race");
   expect(uE).toBeGreaterThan(93);
+
+  // npm start's worker process recorded those outcomes, and the web server's one /metrics says so (process="worker").
+  const metrics = await (await page.request.get("/metrics")).text();
+  const written = [...metrics.matchAll(/^fof_outcomes_written_total\{[^}]*process="worker"[^}]*\} (\d+)$/gm)].reduce((a, m) => a + Number(m[1]), 0);
+  expect(written).toBeGreaterThanOrEqual(12_160);
+  expect(metrics).toMatch(/^fof_worker_metrics_up 1$/m);
 });
 
 test("an OpenAI-compatible model served by the emulator: register it, launch, watch to completion, open a query", async ({ page }) => {

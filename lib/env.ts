@@ -56,6 +56,11 @@ const schema = z.object({
   FOF_WORKER: z.preprocess(emptyToUndefined, z.enum(["on", "inline", "off"]).default("on")),
   /** `npm start`'s worker process also answers GET /metrics on this address (its provider calls, retries, labels) */
   FOF_WORKER_METRICS_LISTEN: listenAddress("127.0.0.1:9465"),
+  /**
+   * Set by `npm start` on both of its processes (not by operators): the worker serves its own counters on this Unix
+   * socket, and the web server's /metrics reads and includes them (lib/server/process-metrics.ts)
+   */
+  FOF_WORKER_METRICS_SOCKET: z.preprocess(emptyToUndefined, z.string().min(1).max(200).optional()),
   /** server-side face labelling (fof label): onnxruntime-node's device and threads per session */
   FOF_LABEL_DEVICE: z.preprocess(emptyToUndefined, z.enum(["cpu", "cuda"]).default("cpu")),
   FOF_LABEL_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(1)),

@@ -11,17 +11,9 @@ import { env } from "../lib/env";
 import { migrateAndSeed } from "../lib/db/migrate";
 import { CLIENT_SECRET_ENV, parseTrustedProxies } from "../lib/auth/client-address";
 import { supervise } from "../lib/server/supervise";
+import { workerArgs, workerMetricsSocket } from "../lib/server/worker-process";
 
 const say = (m: string) => process.stderr.write(`[start] ${m}\n`);
-
-/** The bundled CLI that `npm run build` makes (as the worker units run it); the sources through tsx without one. */
-function workerArgs(cwd: string): string[] {
-  const bundled = path.join(cwd, "dist", "fof.mjs");
-  // --label-if-available: with FOF_WORKER_LABEL=on and no face models, runs are still worked (as the server's own
-  // worker did); a `fof worker` unit stops instead, so an operator sees the mistake.
-  const cmd = ["worker", "--label-if-available"];
-  return existsSync(bundled) ? [bundled, ...cmd] : ["--import", "tsx", path.join(cwd, "bin", "fof.ts"), ...cmd];
-}
 
 async function main() {
   const { PORT, HOST, dataDir, FOF_WORKER, FOF_WORKER_METRICS_LISTEN } = env();
@@ -32,7 +24,10 @@ async function main() {
   parseTrustedProxies(process.env.FOF_TRUSTED_PROXIES); // a typo stops the start, not the first request
   await migrateAndSeed();
   process.stderr.write(`FACT-OR-FAIR workbench on http://${HOST}:${PORT} (data in ${dataDir})\n`);
-  const base = { ...process.env, NODE_ENV: "production" as const };
+  const base: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production" };
+  delete base.FOF_WORKER_METRICS_SOCKET; // ours to set, below
+  // The worker serves its counters on a socket, and the web server's /metrics includes them (process="worker").
+  const metricsSocket = FOF_WORKER === "on" ? workerMetricsSocket(dataDir) : null;
   // Next.js behind our own node:http server (scripts/serve.ts), which decides the client's address from the socket.
   // A fresh secret per start signs what it tells the app about each request. With a worker process of its own, the
   // server does no run work (FOF_WORKER=off there); "inline" is the server's own worker.
@@ -41,12 +36,13 @@ async function main() {
     PORT: String(PORT),
     HOST,
     FOF_WORKER: FOF_WORKER === "on" ? "off" : FOF_WORKER,
+    ...(metricsSocket ? { FOF_WORKER_METRICS_SOCKET: metricsSocket } : {}),
     [CLIENT_SECRET_ENV]: randomBytes(24).toString("base64url"),
   };
   const web = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "scripts", "serve.ts")], { stdio: "inherit", env: webEnv });
   // The web process keeps FOF_METRICS_LISTEN for its own listener; the worker answers on its own address if asked.
   const workerEnv = { ...base, FOF_METRICS_LISTEN: FOF_WORKER_METRICS_LISTEN ?? "" };
-  const worker = FOF_WORKER === "on" ? supervise("worker", { args: workerArgs(process.cwd()), env: workerEnv, log: say }) : null;
+  const worker = FOF_WORKER === "on" ? supervise("worker", { args: workerArgs(process.cwd(), metricsSocket), env: workerEnv, log: say }) : null;
   if (worker && FOF_WORKER_METRICS_LISTEN) say(`the worker's metrics on ${FOF_WORKER_METRICS_LISTEN}`);
   if (FOF_WORKER === "off") say("FOF_WORKER=off: no worker here — runs wait for `fof worker` processes");
   let stopping = false;

@@ -310,6 +310,8 @@ export interface WorkerCommandOptions {
    * as the web server's own worker did — `npm start`'s worker process; a `fof worker` unit stops instead
    */
   labelIfAvailable?: boolean;
+  /** npm start's worker: serve this process's counters on this Unix socket for the web server's /metrics */
+  metricsSocket?: string;
 }
 
 export async function workerCommand(opts: WorkerCommandOptions = {}) {
@@ -346,9 +348,16 @@ export async function workerCommand(opts: WorkerCommandOptions = {}) {
   // labelling, which no other process can report. Loaded only when asked for (the guard brings better-auth).
   const metricsAt = env().FOF_METRICS_LISTEN;
   const metrics = metricsAt ? (await import("../../lib/server/metrics-listener")).startMetricsListener(metricsAt, (m) => log.info(m)) : null;
+  // npm start's worker: its counters reach the web server's /metrics through a socket (lib/server/process-metrics.ts).
+  const forServer = opts.metricsSocket
+    ? (await import("../../lib/server/process-metrics")).serveProcessMetrics(opts.metricsSocket, (await import("../../lib/server/metrics")).DB_GAUGES, (m) =>
+        log.info(m),
+      )
+    : null;
   log.info({ calls: !!worker, labels: !!labeller }, "worker started");
   await Promise.all([worker?.run(), labeller?.run()]);
   metrics?.close();
+  forServer?.close();
   // How much this worker did: deployments and bench:scale see how work was split between workers.
   log.info({ outcomes: worker?.outcomes ?? null, labelled: labeller?.done ?? null }, "worker stopped");
   await prisma.$disconnect();

@@ -57,6 +57,12 @@ function build() {
       buckets: [0.001, 0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     }),
+    outcomesWritten: new Counter({
+      name: "fof_outcomes_written_total",
+      help: "Outcomes this process's workers recorded (each query's one outcome, counted once it is committed), by modality and outcome",
+      labelNames: ["modality", "outcome"] as const,
+      registers,
+    }),
     labelled: new Counter({
       name: "fof_labelled_total",
       help: "Images and faces labelled by this process's label workers and the labels they saved, by what (images | faces) and instrument",

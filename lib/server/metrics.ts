@@ -3,10 +3,27 @@
 // outcomes and spend per model, spend per account, the label queue, CLIP readings, webhook deliveries, live
 // workers. Read, not counted, so they agree with the rows whichever process did the work; one read serves every
 // scrape within DB_READ_MS (a scraper every 15 s costs four aggregate queries, whatever the number of scrapers).
-import { Gauge } from "prom-client";
+import { AggregatorRegistry, Gauge } from "prom-client";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { instruments } from "../core/metrics";
 import { shared } from "../core/shared";
+import { env } from "../env";
+import { withProcessLabel, type MetricJson } from "./metrics-merge";
+import { ownMetrics, workerSeries } from "./process-metrics";
+
+/** The gauges read from the database: the same whichever process serves them (never labelled by process). */
+export const DB_GAUGES: ReadonlySet<string> = new Set([
+  "fof_runs",
+  "fof_queries_open",
+  "fof_outcomes",
+  "fof_spend_usd",
+  "fof_spend_usd_by_account",
+  "fof_images",
+  "fof_label_queue_depth",
+  "fof_readings",
+  "fof_webhook_deliveries",
+  "fof_workers_alive",
+]);
 
 /** How long one database read serves scrapes. */
 const DB_READ_MS = 5_000;
@@ -73,8 +90,9 @@ function registerDbGauges(db: Db) {
     help: string,
     labelNames: readonly L[],
     fill: (s: DbSnapshot, set: (labels: Record<L, string>, v: number) => void) => void,
-  ) =>
-    new Gauge({
+  ) => {
+    if (!DB_GAUGES.has(name)) throw new Error(`${name}: a database gauge not listed in DB_GAUGES`);
+    return new Gauge({
       name,
       help,
       labelNames,
@@ -85,6 +103,7 @@ function registerDbGauges(db: Db) {
         fill(s, (labels, v) => (labelNames.length ? this.set(labels as never, v) : this.set(v)));
       },
     });
+  };
   gauge("fof_runs", "Runs by status", ["status"], (s, set) => s.runs.forEach((r) => set({ status: r.status }, r.n)));
   gauge("fof_queries_open", "Queries (images and chat calls) waiting (pending) or in flight (leased)", ["status"], (s, set) =>
     ["pending", "leased"].forEach((status) => set({ status }, s.queries.find((q) => q.status === status)?.n ?? 0)),
@@ -113,9 +132,34 @@ function registerDbGauges(db: Db) {
   );
 }
 
-/** The metrics text a scrape gets, and its content type. */
+/**
+ * The metrics text a scrape gets, and its content type. Under npm start (FOF_WORKER_METRICS_SOCKET) it also holds the
+ * supervised worker's series: each process's own labelled `process="web"` / `process="worker"`, the database's once,
+ * and `fof_worker_metrics_up` (0: the worker did not answer this time; its last series are shown).
+ */
 export async function scrape(db: Db): Promise<{ text: string; contentType: string }> {
   registerDbGauges(db);
   const { registry } = instruments();
-  return { text: await registry.metrics(), contentType: registry.contentType };
+  const socket = env().FOF_WORKER_METRICS_SOCKET;
+  if (!socket) return { text: await registry.metrics(), contentType: registry.contentType };
+  const [all, worker] = await Promise.all([registry.getMetricsAsJSON() as Promise<unknown> as Promise<MetricJson[]>, workerSeries(socket)]);
+  const web = withProcessLabel(
+    all.filter((m) => !DB_GAUGES.has(m.name)),
+    "web",
+  );
+  const up: MetricJson = {
+    name: "fof_worker_metrics_up",
+    help: "Whether npm start's worker process answered this scrape (1) or not (0: its last series are shown)",
+    type: "gauge",
+    values: [{ value: worker.up ? 1 : 0, labels: {} }],
+    aggregator: "sum",
+  };
+  // Every series is labelled by its process, so nothing collides: each metric is merged by plain concatenation
+  // (prom-client's per-metric aggregators would average or omit some of Node's own).
+  const parts = [[...web, ...all.filter((m) => DB_GAUGES.has(m.name)), up], worker.metrics].map((ms) => ms.map((m) => ({ ...m, aggregator: "sum" as const })));
+  const merged = AggregatorRegistry.aggregate(parts as unknown as Parameters<typeof AggregatorRegistry.aggregate>[0]);
+  return { text: await merged.metrics(), contentType: registry.contentType };
 }
+
+/** The worker's own series for the web server (its database gauges left to the server). */
+export const workerOwnMetrics = () => ownMetrics(DB_GAUGES);

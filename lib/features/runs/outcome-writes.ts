@@ -6,6 +6,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { insertMany } from "../../db/bulk";
 import { chunked } from "../../db/chunks";
 import type { Write } from "./work-types";
+import { instruments } from "../../core/metrics";
 
 /** Writes a batch in one transaction (idempotent per query: an outcome already there is not written again). */
 export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]): Promise<void> {
@@ -24,7 +25,10 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
     excessByRun.set(w.query.runId, { calls: e.calls + w.usageExcess.calls, usd: e.usd + w.usageExcess.usd });
   }
 
+  // What this batch recorded, counted once its transaction commits (an outcome another worker wrote first is not).
+  let recorded: typeof outcomes = [];
   await prisma.$transaction(async (tx) => {
+    recorded = [];
     if (cacheRows.length) {
       const existing = new Set<string>();
       for (const keys of chunked(cacheRows.map((r) => r.key)))
@@ -54,6 +58,7 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
       for (const ids of chunked(outcomes.map((o) => o.query.id)))
         for (const o of await tx.outcome.findMany({ where: { queryId: { in: ids } }, select: { queryId: true } })) done.add(o.queryId);
       const fresh = outcomes.filter((o) => !done.has(o.query.id));
+      recorded = fresh;
       const now = new Date();
       await insertMany(
         tx,
@@ -116,4 +121,10 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
     for (const [runId, e] of excessByRun)
       await tx.run.update({ where: { id: runId }, data: { overReportedCalls: { increment: e.calls }, usageExcessUsd: { increment: e.usd } } });
   });
+  const counts = new Map<string, number>();
+  for (const o of recorded) counts.set(`${o.query.modality}|${o.status}`, (counts.get(`${o.query.modality}|${o.status}`) ?? 0) + 1);
+  for (const [key, n] of counts) {
+    const [modality, outcome] = key.split("|");
+    instruments().outcomesWritten.inc({ modality, outcome }, n);
+  }
 }
