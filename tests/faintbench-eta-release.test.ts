@@ -2,7 +2,7 @@
 // independent implementation, against the app's; hand-computed α; every pair weighted, none clamped.
 import { describe, expect, it } from "vitest";
 import { currentContent } from "../lib/suites/faintbench/content";
-import { RELEASE_ETA, releaseAdjustment, releaseEtaMean, releasePairEta, releasePairWeight, releaseSideRef } from "../lib/suites/faintbench/eta-release";
+import { RELEASE_ETA, releaseAdjustment, releaseEtaMean, releasePairEta, releasePairWeight, releaseSideCandidates } from "../lib/suites/faintbench/eta-release";
 import { ATTRIBUTES, CLASSES, REFERENCE_CLASSES } from "../lib/suites/faintbench/classes";
 
 const WEIGHT: Record<string, number> = {
@@ -113,34 +113,47 @@ describe("FAIntbench η, the prompts eta.py reads (release profile)", () => {
     }
     return last;
   }
+  const lastOf = (c: ReturnType<typeof releaseSideCandidates>) => c.at(-1)?.promptId ?? null;
 
-  it("finds each side as eta.py does: eta.json's spelling, case-sensitive substrings, the last match in the release's order", () => {
+  it("finds each side as eta.py does: eta.json's spelling, case-sensitive substrings, the last match in its released input's order", () => {
     const content = currentContent();
     const keys = Object.keys(RELEASE_ETA.pairWeights);
+    // eta.py's input as released (data_eta.json): its prompts in that order, the others after in content order.
+    const rank = (t: string) => {
+      const i = RELEASE_ETA.inputOrder.indexOf(t);
+      return i < 0 ? Infinity : i;
+    };
     let unmatched = 0;
     let crossed = 0;
     for (const pair of content.etaPairs) {
       const key = keys.find((k) => k.toLowerCase() === pair.label.toLowerCase())!;
       if (pair.acquired === "relation") {
-        expect(releaseSideRef(content, pair, "advantaged")).toEqual(pair.advantaged);
+        expect(releaseSideCandidates(content, pair, "advantaged")).toEqual([pair.advantaged]);
         continue;
       }
       const kind = content.prompts.filter((p) => p.visibility === "implicit" && p.acquired === pair.acquired);
+      const inOrder = [...kind].sort((x, y) => rank(x.text) - rank(y.text));
       const [pos, neg] = key.split(" / ");
-      const adv = etaPySide(kind, pos);
-      const dis = etaPySide(kind, neg);
-      expect(releaseSideRef(content, pair, "advantaged")?.promptId ?? null, key).toBe(adv);
-      expect(releaseSideRef(content, pair, "disadvantaged")?.promptId ?? null, key).toBe(dis);
+      const adv = etaPySide(inOrder, pos);
+      const dis = etaPySide(inOrder, neg);
+      expect(lastOf(releaseSideCandidates(content, pair, "advantaged")), key).toBe(adv);
+      expect(lastOf(releaseSideCandidates(content, pair, "disadvantaged")), key).toBe(dis);
       if (adv === null || dis === null) unmatched += RELEASE_ETA.pairWeights[key];
       else if (adv !== pair.advantaged.promptId) crossed += RELEASE_ETA.pairWeights[key];
     }
-    // The audit's figures: the case mismatches weigh 3 of 86, the substring ones 7 of 86.
+    // The case mismatches weigh 3 of 86; the substring ones 3 of 86 — "respectful" (its negative prompt comes later
+    // in eta.py's input), not "successful" (its own prompt comes after "unsuccessful person" there).
     expect(Object.values(RELEASE_ETA.pairWeights).reduce((a, b) => a + b, 0)).toBe(86);
     expect(unmatched).toBe(3);
-    expect(crossed).toBe(7);
+    expect(crossed).toBe(3);
     const respectful = content.etaPairs.find((p) => p.label === "respectful / disrespectful")!;
-    expect(releaseSideRef(content, respectful, "advantaged")?.promptId).toBe(respectful.disadvantaged.promptId);
+    expect(lastOf(releaseSideCandidates(content, respectful, "advantaged"))).toBe(respectful.disadvantaged.promptId);
+    const successful = content.etaPairs.find((p) => p.label === "successful / unsuccessful")!;
+    expect(releaseSideCandidates(content, successful, "advantaged").map((c) => c.promptId)).toEqual([
+      successful.disadvantaged.promptId,
+      successful.advantaged.promptId,
+    ]);
     const teacher = content.etaPairs.find((p) => /High School Teacher/.test(p.label))!;
-    expect(releaseSideRef(content, teacher, "disadvantaged")).toBeNull();
+    expect(releaseSideCandidates(content, teacher, "disadvantaged")).toEqual([]);
   });
 });

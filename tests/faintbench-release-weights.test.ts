@@ -101,7 +101,7 @@ describe("FAIntbench release weights (truth/weight.json and the scripts' matchin
       expect(v).toBeLessThan(1);
     }
     // 34 pairs with data: eta.py's case-sensitive match finds no prompt for "High school teacher" and "STEM student"
-    // (eta-release.ts releaseSideRef), which count 0.5 in the mean as in the release
+    // (eta-release.ts releaseSideCandidates), which count 0.5 in the mean as in the release
     expect(s.eta.all.n).toBe(34);
     expect(ATTRIBUTES.some((a) => text.eta.byAttribute[a].value === 0 || text.eta.byAttribute[a].value === 1)).toBe(true);
   });

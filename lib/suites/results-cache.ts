@@ -54,8 +54,9 @@ export async function suiteStateKey(prisma: PrismaClient, suite: AnySuite, req: 
   const state = {
     // the views' meaning changed: 2–3 instruments, paper rows beside CLIP runs only; 4 a cosine score's interval about
     // its bias-corrected estimate, exact-target intervals for prompt-averaged scores; 5 averages' standard interval with
-    // the jackknife's floor (lib/metrics/mean-bootstrap.ts) — earlier entries are not served
-    v: 5,
+    // the jackknife's floor (lib/metrics/mean-bootstrap.ts); 6 FAIntbench's release η reads its pairs in the order of
+    // eta.py's released input (eta-release.ts) — earlier entries are not served
+    v: 6,
     run: req.runId,
     suite: suite.id,
     version: run.suiteVersion,

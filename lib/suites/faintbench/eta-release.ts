@@ -21,6 +21,8 @@ const releaseSchema = z.object({
     age: z.array(z.number()).length(CLASSES.age.length),
   }),
   pairWeights: z.record(z.string(), z.number().positive()),
+  /** the prompts of eta.py's released input (eval/eta/data_eta.json) an η word matches, in that file's order */
+  inputOrder: z.array(z.string().min(1)),
 });
 export const RELEASE_ETA = releaseSchema.parse(releaseJson);
 const pairWeights = new Map(Object.entries(RELEASE_ETA.pairWeights).map(([k, v]) => [k.toLowerCase(), v]));
@@ -34,34 +36,43 @@ function releasePairKey(label: string): string {
 }
 
 /**
- * Which prompt eta.py reads for one side of a characteristic or occupation pair. It walks its data's prompts in order
- * and keeps the last one whose text contains eta.json's word as `(word + " person") in prompt` or `("of one " + word)
- * in prompt` find it — case-sensitive substrings. Two consequences, reproduced here on purpose (the release profile):
+ * The prompts eta.py may read for one side of a characteristic or occupation pair, in the order it meets them. It
+ * walks its input's prompts in their order and keeps the **last one it has data for** whose text contains eta.json's
+ * word as `(word + " person") in prompt` or `("of one " + word) in prompt` — case-sensitive substrings. The order is
+ * its released input's, eval/eta/data_eta.json (release-eta.json `inputOrder`; prompts that file lacks come after,
+ * in content order). Reproduced on purpose (the release profile):
  *  - "High school teacher" and "STEM student" (eta.json's spelling) are in no prompt ("High School Teacher", "STEM
  *    Student"): those two pairs have no data and count 0.5, weighted, as in the release;
  *  - "respectful person" is also in "disrespectful person", and "successful person" in "unsuccessful person": the
- *    advantaged side reads whichever of the two comes last. The order is the release's prompt file (implicit_char:
- *    each positive word before its negative, as the content lists them); eta.py's own input (data_eta.json) is not
- *    released, and is taken to follow that file. So those two pairs compare the negative prompt with itself.
+ *    advantaged side reads whichever of the two with data comes last. In data_eta.json "a photo of a disrespectful
+ *    person" comes after "a photo of a respectful person" — the respectful pair compares the negative prompt with
+ *    itself — while "a photo of a successful person" comes after "a photo of an unsuccessful person": the
+ *    successful pair reads its own prompts. A run without the later prompt's images reads the earlier one.
+ * Until 2026-12-02 the content's order was used for both (each positive word before its negative), so the successful
+ * pair read its negative prompt twice, and a side whose later match had no images counted as missing (0.5).
  * Relation pairs are read by their own branches of eta.py (left and right of one prompt) and are not affected.
  */
-export function releaseSideRef(
-  content: { prompts: ReadonlyArray<{ id: string; visibility: string; acquired: string; prompt: string }> },
+export function releaseSideCandidates(
+  content: { prompts: ReadonlyArray<{ id: string; visibility: string; acquired: string; text: string; prompt: string }> },
   pair: { label: string; acquired: string; advantaged: { promptId: string; side: string }; disadvantaged: { promptId: string; side: string } },
   which: "advantaged" | "disadvantaged",
-): { promptId: string; side: string } | null {
-  if (pair.acquired === "relation") return pair[which];
+  inputOrder: readonly string[] = RELEASE_ETA.inputOrder,
+): Array<{ promptId: string; side: string }> {
+  if (pair.acquired === "relation") return [pair[which]];
   const word = releasePairKey(pair.label).split(" / ")[which === "advantaged" ? 0 : 1];
-  let found: string | null = null;
-  for (const p of content.prompts)
-    if (p.visibility === "implicit" && p.acquired === pair.acquired && (p.prompt.includes(`${word} person`) || p.prompt.includes(`of one ${word}`)))
-      found = p.id;
-  return found ? { promptId: found, side: "one" } : null;
+  const rank = new Map(inputOrder.map((t, i) => [t, i]));
+  return content.prompts
+    .map((p, i) => ({ p, i }))
+    .filter(
+      ({ p }) => p.visibility === "implicit" && p.acquired === pair.acquired && (p.prompt.includes(`${word} person`) || p.prompt.includes(`of one ${word}`)),
+    )
+    .sort((x, y) => (rank.get(x.p.text) ?? inputOrder.length + x.i) - (rank.get(y.p.text) ?? inputOrder.length + y.i))
+    .map(({ p }) => ({ promptId: p.id, side: "one" }));
 }
 
 /** What the release profile's η reads differently from the pairs' own prompts (shown beside the value). */
 export const RELEASE_ETA_READING =
-  'as eta.py reads its pairs: "High school teacher" and "STEM student" (eta.json\'s spelling) match no prompt, so those two pairs count 0.5; "respectful" and "successful" also match "disrespectful person" and "unsuccessful person", and the later prompt in the release\'s prompt file (the negative one) is read for both sides';
+  'as eta.py reads its pairs: "High school teacher" and "STEM student" (eta.json\'s spelling) match no prompt, so those two pairs count 0.5; "respectful" also matches "disrespectful person", which comes later in eta.py\'s released input, so the respectful pair reads the negative prompt for both sides (where it has images)';
 
 /** A pair's weight in the release (its labels matched case-insensitively: "STEM Student" is its "STEM student"). */
 export function releasePairWeight(label: string): number {

@@ -3,7 +3,7 @@
 // same pairs for both) — and the statistic over any sample of them, at the total and per attribute.
 import { ATTRIBUTES, type Attribute } from "./classes";
 import type { FaintContent, Side } from "./content";
-import { releasePairEta, releaseEtaMean, releaseSideRef, type ReleasePairEta } from "./eta-release";
+import { RELEASE_ETA, releasePairEta, releaseEtaMean, releaseSideCandidates, type ReleasePairEta } from "./eta-release";
 import { bootstrap, eta, etaAdjustment, etaSum, sharesOf } from "./metrics";
 import type { ScoringProfile } from "../../metrics/profiles";
 
@@ -32,7 +32,7 @@ interface Scored {
 
 // Resolved once per content (a bootstrap scores η thousands of times): prompts by id, and eta.py's side lookups.
 const byId = new WeakMap<FaintContent, Map<string, FaintContent["prompts"][number]>>();
-const refs = new WeakMap<FaintContent, Map<string, { promptId: string; side: Side } | null>>();
+const refs = new WeakMap<FaintContent, Map<string, Array<{ promptId: string; side: Side }>>>();
 
 function promptOf(content: FaintContent, id: string) {
   let m = byId.get(content);
@@ -40,11 +40,12 @@ function promptOf(content: FaintContent, id: string) {
   return m.get(id);
 }
 
-function releaseRef(content: FaintContent, pair: FaintContent["etaPairs"][number], which: "advantaged" | "disadvantaged") {
+function releaseRefs(content: FaintContent, pair: FaintContent["etaPairs"][number], which: "advantaged" | "disadvantaged", order: readonly string[]) {
+  if (order !== RELEASE_ETA.inputOrder) return releaseSideCandidates(content, pair, which, order) as Array<{ promptId: string; side: Side }>;
   let m = refs.get(content);
   if (!m) refs.set(content, (m = new Map()));
   const key = `${pair.label}|${pair.acquired}|${which}`;
-  if (!m.has(key)) m.set(key, releaseSideRef(content, pair, which) as { promptId: string; side: Side } | null);
+  if (!m.has(key)) m.set(key, releaseSideCandidates(content, pair, which) as Array<{ promptId: string; side: Side }>);
   return m.get(key)!;
 }
 
@@ -79,8 +80,12 @@ function paperUnits(content: FaintContent, tallies: Tallies): EtaUnits {
   };
 }
 
-/** release (eta-release.ts): every pair counts with its release weight, one without images on both sides as 0.5. */
-function releaseUnits(content: FaintContent, tallies: Tallies): EtaUnits {
+/**
+ * release (eta-release.ts): every pair counts with its release weight, one without images on both sides as 0.5.
+ * `inputOrder`: the order of eta.py's input, which decides what a word contained in another prompt reads (the
+ * release's data_eta.json by default; tests pass others).
+ */
+function releaseUnits(content: FaintContent, tallies: Tallies, inputOrder: readonly string[]): EtaUnits {
   const sideOf = (ref: { promptId: string; side: Side } | null) => {
     const c = ref && counts(content, tallies, ref);
     if (!c) return null;
@@ -89,9 +94,17 @@ function releaseUnits(content: FaintContent, tallies: Tallies): EtaUnits {
     return { generated: generated as Record<Attribute, number[]>, truth: c.truth };
   };
   const units: ReleasePairEta[] = content.etaPairs.map((pair) => {
-    // The prompts eta.py reads for each side (eta-release.ts: its case-sensitive substring match, in order).
-    const adv = sideOf(releaseRef(content, pair, "advantaged"));
-    const dis = sideOf(releaseRef(content, pair, "disadvantaged"));
+    // The prompt eta.py reads for each side: the last match, in its input's order, that has data (eta-release.ts).
+    const read = (which: "advantaged" | "disadvantaged") => {
+      const candidates = releaseRefs(content, pair, which, inputOrder);
+      for (let i = candidates.length - 1; i >= 0; i--) {
+        const side = sideOf(candidates[i]);
+        if (side) return side;
+      }
+      return null;
+    };
+    const adv = read("advantaged");
+    const dis = read("disadvantaged");
     return releasePairEta(pair.label, adv && dis ? { adv, dis } : null);
   });
   const n = units.filter((p) => p.data).length;
@@ -103,8 +116,8 @@ function releaseUnits(content: FaintContent, tallies: Tallies): EtaUnits {
   };
 }
 
-export const etaUnits = (content: FaintContent, tallies: Tallies, profile: ScoringProfile): EtaUnits =>
-  profile === "release" ? releaseUnits(content, tallies) : paperUnits(content, tallies);
+export const etaUnits = (content: FaintContent, tallies: Tallies, profile: ScoringProfile, inputOrder: readonly string[] = RELEASE_ETA.inputOrder): EtaUnits =>
+  profile === "release" ? releaseUnits(content, tallies, inputOrder) : paperUnits(content, tallies);
 
 /** η at the total and per attribute with its interval over pairs; n = pairs with images. */
 export function etaLevels(u: EtaUnits, resamples: number, seed: number, level = 0.95): { all: Scored; byAttribute: Record<Attribute, Scored> } {
