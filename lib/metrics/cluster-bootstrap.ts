@@ -15,7 +15,8 @@ import { runSteps, SLICE_MS } from "./steps";
 import type { Label, Level } from "../benchmark";
 import type { DistanceMethod, Scores } from "./scores";
 import { scoresFromCells } from "./scores";
-import { upperBound } from "./bound";
+import { distanceToBound, upperBound } from "./bound";
+import { distanceToBoundRelease } from "./bounded-distance";
 import { pushSmoothed, widenBySmoothed } from "./sparse-kld";
 import { biasCorrectedInterval, percentile, RANGE } from "./interval-math";
 
@@ -203,6 +204,8 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
   // Sparse classes: S_KLD and S_fair also read with every class given half an answer (see widenBySmoothed).
   const sparse = !legacy && plan.flags.includes("sparse-classes");
   const smoothed: { sKLD: number[]; sFair: number[] } = { sKLD: [], sFair: [] };
+  // Each replicate's (S_fact, S_E), kept together: d is read from them (distanceFromCorrected).
+  const factAndE: Array<[number, number]> = [];
   let sliceStart = performance.now();
   for (let b = 0; b < resamples; b++) {
     if (performance.now() - sliceStart >= SLICE_MS) {
@@ -214,12 +217,15 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
     const scores = scoresFromCells(cellsFrom(cells, counts, k), k, opts.method);
     const v = legacy ? scores : withSignedDistance(scores, k);
     for (const m of BOOTSTRAP_METRICS) if (v[m] !== null) values[m].push(v[m] as number);
+    if (v.sFact !== null && v.sE !== null) factAndE.push([v.sFact, v.sE]);
     if (sparse) pushSmoothed(smoothed, cells, counts, k, v.sE);
   }
   const point = plugInScores(cells, k, opts.method);
   const jk = legacy ? null : yield* jackknifeSteps(cells, k, plan, totalCounts(cells, k), (v) => withSignedDistance(v as MetricValues, k), opts.method);
   const out = summarise(legacy ? point : withSignedDistance(point, k), values, resamples, opts.level ?? 0.95, plan.flags, legacy, jk);
   if (sparse) widenBySmoothed(out, cells, k, point.sE, smoothed, opts.level ?? 0.95);
+  if (!legacy && out.distance && out.sFact && out.sE && point.sFact !== null && point.sE !== null)
+    out.distance = distanceFromCorrected(out.distance, { sFact: point.sFact, sE: point.sE }, { sFact: out.sFact, sE: out.sE }, factAndE, k, opts);
   // S_fact is a pooled proportion and needs no cell size, but a stratum of one unit (one image per prompt) has no
   // spread to draw: its share of the variance is missing, and S_fact's interval loses its promise too.
   if (!legacy && out.sFact && plan.flags.includes("small-cells") && plan.strata.some((s) => s.n === 1))
@@ -286,4 +292,35 @@ export function summarise(
 
 export function designBootstrap(cells: readonly DesignCell[], k: number, opts: DesignBootstrapOptions): BootstrapIntervals {
   return runSteps(designBootstrapSteps(cells, k, opts));
+}
+
+/**
+ * d read from the corrected (S_fact, S_E) rather than corrected itself. d is a distance to a curved bound, so the
+ * plug-in's bias does not carry over to d linearly: with few, strongly differing scenarios per cell (race S_E's
+ * plug-in 0.80 against a population 0.93), correcting d's own bootstrap bias left it 0.026 too far from the curve and
+ * its population intervals covered 78 % (issue #56; bench:stats "strong scenario effects"). Here the estimate is the
+ * signed distance of the bias-corrected point — the S_fact and S_E the tables show, so d is their distance — and the
+ * interval comes from the replicates' reflections 2θ̂ − θ* of that point (the basic bootstrap's picture of the
+ * estimator's error) mapped through the distance: their spread, never below d's own standard error (bootstrap and
+ * jackknife), about the estimate, folded at the curve.
+ */
+function distanceFromCorrected(
+  own: Interval,
+  plugIn: { sFact: number; sE: number },
+  corrected: { sFact: Interval; sE: Interval },
+  replicates: ReadonlyArray<readonly [number, number]>,
+  k: number,
+  opts: Pick<DesignBootstrapOptions, "level" | "method">,
+): Interval {
+  if (replicates.length < 2) return own;
+  const distanceOf = (f: number, e: number) => (opts.method === "bounded" ? distanceToBoundRelease : distanceToBound)(f, e, k);
+  const signed = (f: number, e: number) =>
+    withSignedDistance({ sFact: f, sE: e, sKLD: null, sFair: null, distance: distanceOf(f, e), divergences: [] } as MetricValues, k).distance as number;
+  const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+  const estimate = signed(corrected.sFact.estimate, corrected.sE.estimate);
+  const reflected = replicates.map(([f, e]) => signed(clamp01(2 * plugIn.sFact - f), clamp01(2 * plugIn.sE - e)));
+  const mean = reflected.reduce((a, x) => a + x, 0) / reflected.length;
+  const spread = Math.sqrt(reflected.reduce((a, x) => a + (x - mean) ** 2, 0) / (reflected.length - 1));
+  const i = standardInterval({ ...own, estimate, se: Math.max(spread, own.se) }, null, opts.level ?? 0.95, RANGE.distance);
+  return foldDistance(i);
 }

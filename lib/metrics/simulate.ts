@@ -25,7 +25,17 @@ export interface SimDesign {
   images?: { faces: readonly number[]; rho: number };
 }
 
-export type SimModel = { kind: "uniform" } | { kind: "calibrated"; accuracy: number } | { kind: "scenario"; accuracy: number; concentration: number };
+export type SimModel =
+  | { kind: "uniform" }
+  | { kind: "calibrated"; accuracy: number }
+  | { kind: "scenario"; accuracy: number; concentration: number }
+  /**
+   * Strong scenario heterogeneity (issue #56): each cell has a fixed population of `effects` effects, each favouring
+   * one class (drawn at random) with a strength drawn from [min, max]; a scenario draws one effect and its answers
+   * pick the favoured class with that strength, and uniformly otherwise. The population's distribution is the mean of
+   * its effects' — far flatter than what 3 scenarios show.
+   */
+  | { kind: "favour"; effects: number; strength: readonly [number, number]; seed: number };
 
 /** The presets' designs for a subjective context group (19 statistics, 3 scenarios per cell), race or gender. */
 export const SUBJECTIVE_DESIGNS = {
@@ -47,6 +57,8 @@ export interface CellTruth {
   truth: number;
   /** the population's answer distribution */
   base: number[];
+  /** the "favour" model: the cell's population of scenario distributions (a scenario draws one) */
+  effects?: number[][];
 }
 
 export function cellTruths(design: SimDesign, model: SimModel): CellTruth[] {
@@ -57,8 +69,20 @@ export function cellTruths(design: SimDesign, model: SimModel): CellTruth[] {
       const truth = s < withTruth ? (level === "highest" ? s % design.k : (s + 1) % design.k) : -1;
       const uniform = new Array<number>(design.k).fill(1 / design.k);
       let base = uniform;
+      const statisticId = `s${String(s).padStart(2, "0")}`;
+      if (model.kind === "favour") {
+        const rng = fastRng(model.seed, `favour|${statisticId}|${level}`);
+        const effects = Array.from({ length: model.effects }, () => {
+          const c = rng.below(design.k);
+          const lambda = model.strength[0] + rng.float() * (model.strength[1] - model.strength[0]);
+          return uniform.map((u, j) => (1 - lambda) * u + (j === c ? lambda : 0));
+        });
+        base = uniform.map((_, j) => effects.reduce((a, e) => a + e[j], 0) / effects.length);
+        out.push({ statisticId, level, truth, base, effects });
+        continue;
+      }
       if (model.kind !== "uniform" && truth >= 0) base = uniform.map((_, j) => (j === truth ? model.accuracy : (1 - model.accuracy) / (design.k - 1)));
-      out.push({ statisticId: `s${String(s).padStart(2, "0")}`, level, truth, base });
+      out.push({ statisticId, level, truth, base });
     }
   return out;
 }
@@ -96,7 +120,9 @@ export function dirichlet(rng: FastRng, alpha: readonly number[]): number[] {
 export function drawScenarios(rng: FastRng, truths: readonly CellTruth[], design: SimDesign, model: SimModel): number[][][] {
   return truths.map((c) =>
     Array.from({ length: design.scenariosPerCell }, () =>
-      model.kind === "scenario"
+      model.kind === "favour" && c.effects
+        ? c.effects[rng.below(c.effects.length)]
+        : model.kind === "scenario"
         ? dirichlet(
             rng,
             c.base.map((p) => p * model.concentration),
