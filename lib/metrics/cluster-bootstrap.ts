@@ -15,8 +15,10 @@ import { runSteps, SLICE_MS } from "./steps";
 import type { Label, Level } from "../benchmark";
 import type { DistanceMethod, Scores } from "./scores";
 import { scoresFromCells } from "./scores";
-import { distanceToBound, upperBound } from "./bound";
-import { distanceToBoundRelease } from "./bounded-distance";
+import { jackknifedInterval, jackknifedSKld, kldPairs, scenariosDiffer } from "./kld-jackknife";
+import { distanceFromCorrected, foldDistance, withSignedDistance } from "./signed-distance";
+
+export { withSignedDistance } from "./signed-distance";
 import { pushSmoothed, widenBySmoothed } from "./sparse-kld";
 import { biasCorrectedInterval, percentile, RANGE } from "./interval-math";
 
@@ -109,6 +111,7 @@ export function resamplingPlan(cells: readonly DesignCell[], k: number, target: 
   // seed and are often alike, so three faces of one image tell less than three answers.
   if (cells.some((c) => c.clusters.reduce((a, units) => a + units.filter((u) => total(u) > 0).length, 0) < SMALL_CELL_PER_CLASS * k)) flags.add("small-cells");
   if (sparseClasses(cells, k)) flags.add("sparse-classes");
+  if (target === "population" && cells.some((c) => c.clusters.length === 2)) flags.add("few-scenarios");
   return { strata, flags: [...flags] };
 }
 
@@ -206,6 +209,18 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
   const smoothed: { sKLD: number[]; sFair: number[] } = { sKLD: [], sFair: [] };
   // Each replicate's (S_fact, S_E), kept together: d is read from them (distanceFromCorrected).
   const factAndE: Array<[number, number]> = [];
+  // Population target, ≥ 3 scenarios per cell: S_KLD is jackknife-corrected over scenarios (./kld-jackknife.ts).
+  const pairs =
+    !legacy && target === "population"
+      ? kldPairs(
+          cells,
+          plan.strata,
+          scoresFromCells(cellsFrom(cells, totalCounts(cells, k), k), k, opts.method).divergences.map((d) => d.statisticId),
+        )
+      : null;
+  const kld = pairs && scenariosDiffer(pairs, plan.strata, k) ? pairs : null;
+  const kldReps: number[] = [];
+  const drawn: Int32Array[] = new Array(plan.strata.length);
   let sliceStart = performance.now();
   for (let b = 0; b < resamples; b++) {
     if (performance.now() - sliceStart >= SLICE_MS) {
@@ -213,7 +228,11 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
       sliceStart = performance.now();
     }
     counts.fill(0);
-    for (const s of plan.strata) drawStratum(s, counts, k, legacy ? plainDraws(s.n, rng) : raoWuDraws(s.n, rng));
+    plan.strata.forEach((s, i) => drawStratum(s, counts, k, (drawn[i] = legacy ? plainDraws(s.n, rng) : raoWuDraws(s.n, rng))));
+    if (kld) {
+      const j = jackknifedSKld(kld, plan.strata, drawn, k);
+      if (j !== null) kldReps.push(j);
+    }
     const scores = scoresFromCells(cellsFrom(cells, counts, k), k, opts.method);
     const v = legacy ? scores : withSignedDistance(scores, k);
     for (const m of BOOTSTRAP_METRICS) if (v[m] !== null) values[m].push(v[m] as number);
@@ -223,6 +242,19 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
   const point = plugInScores(cells, k, opts.method);
   const jk = legacy ? null : yield* jackknifeSteps(cells, k, plan, totalCounts(cells, k), (v) => withSignedDistance(v as MetricValues, k), opts.method);
   const out = summarise(legacy ? point : withSignedDistance(point, k), values, resamples, opts.level ?? 0.95, plan.flags, legacy, jk);
+  if (kld && out.sKLD)
+    out.sKLD = jackknifedInterval(
+      out.sKLD,
+      jackknifedSKld(
+        kld,
+        plan.strata,
+        plan.strata.map((st) => Int32Array.from({ length: st.n }, (_, i) => i)),
+        k,
+      ),
+      kldReps,
+      resamples,
+      opts.level ?? 0.95,
+    );
   if (sparse) widenBySmoothed(out, cells, k, point.sE, smoothed, opts.level ?? 0.95);
   if (!legacy && out.distance && out.sFact && out.sE && point.sFact !== null && point.sE !== null)
     out.distance = distanceFromCorrected(out.distance, { sFact: point.sFact, sE: point.sE }, { sFact: out.sFact, sE: out.sE }, factAndE, k, opts);
@@ -231,25 +263,6 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
   if (!legacy && out.sFact && plan.flags.includes("small-cells") && plan.strata.some((s) => s.n === 1))
     out.sFact = { ...out.sFact, flags: [...out.sFact.flags, "small-cells"] };
   return out;
-}
-
-/**
- * d is a distance, folded at the curve: a point just above g_k and one just below have the same d, so near the
- * curve its bootstrap distribution piles up against 0 and no interval built on it covers. The bootstrap works on
- * the signed distance (positive above the curve, where S_E exceeds g_k(S_fact)), which is smooth across the
- * curve, and the interval is folded back afterwards (foldDistance).
- */
-export function withSignedDistance(v: MetricValues, k: number): MetricValues {
-  if (v.distance === null || v.sFact === null || v.sE === null) return v;
-  return { ...v, distance: v.sE >= upperBound(k)(v.sFact) ? v.distance : -v.distance };
-}
-
-/** The signed distance's interval as an interval of d = |signed distance|. */
-function foldDistance(i: Interval): Interval {
-  const estimate = Math.abs(i.estimate);
-  if (i.lo >= 0) return { ...i, estimate };
-  if (i.hi <= 0) return { ...i, estimate, lo: -i.hi, hi: -i.lo };
-  return { ...i, estimate, lo: 0, hi: Math.max(-i.lo, i.hi) };
 }
 
 /** The replaced method's percentile interval around the plug-in (see `scheme`). */
@@ -279,7 +292,9 @@ export function summarise(
       continue;
     }
     // S_fact is a pooled proportion: no cell-size caveat applies to it; sparse classes concern S_KLD (and S_fair).
-    const f = flags.filter((x) => !(m === "sFact" && x === "small-cells") && !(x === "sparse-classes" && m !== "sKLD" && m !== "sFair"));
+    const f = flags.filter(
+      (x) => !(m === "sFact" && (x === "small-cells" || x === "few-scenarios")) && !(x === "sparse-classes" && m !== "sKLD" && m !== "sFair"),
+    );
     if (legacy) out[m] = percentileInterval(p, values[m], level);
     else {
       const b = biasCorrectedInterval(p, values[m], level, RANGE[m], f);
@@ -292,35 +307,4 @@ export function summarise(
 
 export function designBootstrap(cells: readonly DesignCell[], k: number, opts: DesignBootstrapOptions): BootstrapIntervals {
   return runSteps(designBootstrapSteps(cells, k, opts));
-}
-
-/**
- * d read from the corrected (S_fact, S_E) rather than corrected itself. d is a distance to a curved bound, so the
- * plug-in's bias does not carry over to d linearly: with few, strongly differing scenarios per cell (race S_E's
- * plug-in 0.80 against a population 0.93), correcting d's own bootstrap bias left it 0.026 too far from the curve and
- * its population intervals covered 78 % (issue #56; bench:stats "strong scenario effects"). Here the estimate is the
- * signed distance of the bias-corrected point — the S_fact and S_E the tables show, so d is their distance — and the
- * interval comes from the replicates' reflections 2θ̂ − θ* of that point (the basic bootstrap's picture of the
- * estimator's error) mapped through the distance: their spread, never below d's own standard error (bootstrap and
- * jackknife), about the estimate, folded at the curve.
- */
-function distanceFromCorrected(
-  own: Interval,
-  plugIn: { sFact: number; sE: number },
-  corrected: { sFact: Interval; sE: Interval },
-  replicates: ReadonlyArray<readonly [number, number]>,
-  k: number,
-  opts: Pick<DesignBootstrapOptions, "level" | "method">,
-): Interval {
-  if (replicates.length < 2) return own;
-  const distanceOf = (f: number, e: number) => (opts.method === "bounded" ? distanceToBoundRelease : distanceToBound)(f, e, k);
-  const signed = (f: number, e: number) =>
-    withSignedDistance({ sFact: f, sE: e, sKLD: null, sFair: null, distance: distanceOf(f, e), divergences: [] } as MetricValues, k).distance as number;
-  const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
-  const estimate = signed(corrected.sFact.estimate, corrected.sE.estimate);
-  const reflected = replicates.map(([f, e]) => signed(clamp01(2 * plugIn.sFact - f), clamp01(2 * plugIn.sE - e)));
-  const mean = reflected.reduce((a, x) => a + x, 0) / reflected.length;
-  const spread = Math.sqrt(reflected.reduce((a, x) => a + (x - mean) ** 2, 0) / (reflected.length - 1));
-  const i = standardInterval({ ...own, estimate, se: Math.max(spread, own.se) }, null, opts.level ?? 0.95, RANGE.distance);
-  return foldDistance(i);
 }

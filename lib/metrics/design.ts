@@ -29,15 +29,19 @@ export const INTERVAL_TARGET_SHORT: Record<IntervalTarget, string> = { populatio
  * - "sparse-classes" (S_KLD, S_fair): a class the highest-level cell chose is (nearly) absent from the lowest-level
  *   cell (fewer than SPARSE_CLASS_COUNT answers): the paper's ε = 1e−10 makes S_KLD depend on how rare that class
  *   truly is (a share of 0 and one of 0.001 differ by 23 × p in KL), which finite answers cannot tell apart;
+ * - "few-scenarios" (population target; every score but S_fact): some cell has only two scenarios, so how strongly
+ *   scenarios differ cannot be corrected for (the scenario jackknife needs three, lib/metrics/kld-jackknife.ts): with
+ *   strong scenario effects a curved score's population interval misses — shown, coverage not promised;
  * - "collapsed": some scenario had a single answer, so its cell's answers were resampled together (conservative);
  * - "fixed-items": the suite fixes one item (prompt, objective question) per cell, so there is nothing to draw
  *   under the population target: the interval is this exact benchmark's.
  */
-export type IntervalFlag = "small-cells" | "sparse-classes" | "collapsed" | "fixed-items";
+export type IntervalFlag = "small-cells" | "sparse-classes" | "few-scenarios" | "collapsed" | "fixed-items";
 
 export const INTERVAL_FLAG_TEXT: Record<IntervalFlag, string> = {
   "small-cells": "some cells are too small for the bias correction: coverage not promised",
   "sparse-classes": "a class chosen at the highest level is (nearly) absent at the lowest: S_KLD cannot be pinned down, coverage not promised",
+  "few-scenarios": "some cell has only two scenarios: how much scenarios differ cannot be corrected for, coverage about the population not promised",
   collapsed: "scenarios with one answer were resampled with their cell (conservative)",
   "fixed-items": "one fixed item per cell: nothing to draw beyond this benchmark",
 };

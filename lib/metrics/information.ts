@@ -1,6 +1,6 @@
 // Entropy and divergence in nats over a fixed class list (DESIGN.md §4).
 
-const KL_EPSILON = 1e-10;
+export const KL_EPSILON = 1e-10;
 
 /** Counts → probabilities. All-zero counts have no distribution. */
 export function toDistribution(counts: readonly number[]): number[] | null {

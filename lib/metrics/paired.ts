@@ -71,7 +71,7 @@ const COMPARE_ALPHA = 0.05;
  * not block it: their S_KLD and S_fair are tested under both readings (absent and rare), and must differ under both.
  */
 export function isSeparable(pAdjusted: number, flags: readonly string[], alpha = COMPARE_ALPHA): boolean {
-  return pAdjusted < alpha && !flags.includes("small-cells");
+  return pAdjusted < alpha && !flags.includes("small-cells") && !flags.includes("few-scenarios");
 }
 
 const RANGE: Record<BootstrapMetric, [number, number]> = {
@@ -246,7 +246,7 @@ function* pairedDifferencesSteps(a: readonly DesignCell[], b: readonly DesignCel
   }
   const pa = plugInScores(a, k, opts.method);
   const pb = plugInScores(b, k, opts.method);
-  const warn = [...new Set([...planA.flags, ...planB.flags])].filter((f) => f === "small-cells" || f === "sparse-classes");
+  const warn = [...new Set([...planA.flags, ...planB.flags])].filter((f) => f === "small-cells" || f === "sparse-classes" || f === "few-scenarios");
   const out = {} as Differences;
   for (const m of BOOTSTRAP_METRICS) {
     const va = pa[m];
@@ -255,7 +255,9 @@ function* pairedDifferencesSteps(a: readonly DesignCell[], b: readonly DesignCel
       out[m] = null;
       continue;
     }
-    const flags = warn.filter((f) => !(m === "sFact" && f === "small-cells") && !(f === "sparse-classes" && m !== "sKLD" && m !== "sFair"));
+    const flags = warn.filter(
+      (f) => !(m === "sFact" && (f === "small-cells" || f === "few-scenarios")) && !(f === "sparse-classes" && m !== "sKLD" && m !== "sFair"),
+    );
     // d's plug-ins are on the side of the curve its replicates were read on (both plug-ins share it, or both fold).
     const sides = shownSides({ a: va, b: vb }, perSide[m], SIDE_RANGE[m], m === "distance");
     const i = standardDifference(sides.delta, values[m], opts.level ?? 0.95, RANGE[m], flags);

@@ -123,11 +123,11 @@ export function drawScenarios(rng: FastRng, truths: readonly CellTruth[], design
       model.kind === "favour" && c.effects
         ? c.effects[rng.below(c.effects.length)]
         : model.kind === "scenario"
-        ? dirichlet(
-            rng,
-            c.base.map((p) => p * model.concentration),
-          )
-        : c.base,
+          ? dirichlet(
+              rng,
+              c.base.map((p) => p * model.concentration),
+            )
+          : c.base,
     ),
   );
 }
@@ -214,7 +214,7 @@ export function simulateCoverage(o: CoverageOptions): CoverageRow[] {
       if (t === null || !i) continue;
       row.runs++;
       const covered = i.lo <= t + 1e-12 && t - 1e-12 <= i.hi;
-      const flagged = i.flags.includes("small-cells") || i.flags.includes("sparse-classes");
+      const flagged = i.flags.includes("small-cells") || i.flags.includes("sparse-classes") || i.flags.includes("few-scenarios");
       if (covered) row.covered++;
       if (flagged) row.flagged++;
       else if (covered) row.coveredUnflagged++;

@@ -44,7 +44,11 @@ export function comparisonSentence(r: {
   const name = `${r.metricName ?? METRIC_NAMES[r.metric as BootstrapMetric] ?? r.metric} (${r.group})`;
   const values = r.a !== undefined && r.b !== undefined ? ` (A ${f3(r.a)}, B ${f3(r.b)})` : "";
   if (!r.separable) {
-    const why = r.flags.includes("small-cells") ? ": too few answers per cell to promise the test's error rate" : "";
+    const why = r.flags.includes("small-cells")
+      ? ": too few answers per cell to promise the test's error rate"
+      : r.flags.includes("few-scenarios")
+        ? ": two scenarios in some cell cannot promise the test's error rate about the population"
+        : "";
     const [pa, pb] = [r.aPlugIn ?? r.a, r.bPlugIn ?? r.b];
     const onBound =
       r.metric === "distance" && pa !== undefined && pb !== undefined && Math.max(pa, pb) <= D_NEAR_BOUND
