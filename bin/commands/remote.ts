@@ -160,7 +160,11 @@ export async function remoteRun(r: Remote, opts: RunOptions & { wait?: boolean; 
 
 /** `fof --server … pause|resume|cancel <run>`: POST /api/v1/runs/{id}/{action}, as the token's account. */
 export async function remoteSteer(r: Remote, action: "pause" | "resume" | "cancel", runId: string, opts: { pretty?: boolean }) {
-  const { run } = await postJson<{ run: { id: string; status: string; budgetUsd: number | null } }>(r, `/api/v1/runs/${encodeURIComponent(runId)}/${action}`, {});
+  const { run } = await postJson<{ run: { id: string; status: string; budgetUsd: number | null } }>(
+    r,
+    `/api/v1/runs/${encodeURIComponent(runId)}/${action}`,
+    {},
+  );
   (await import("./steer")).printSteered(run, opts);
 }
 

@@ -32,7 +32,7 @@ export interface KldPair {
 }
 
 /** Fewest scenarios per cell for the jackknife: a replicate draws n − 1, and deleting one needs two. */
-export const KLD_JACKKNIFE_MIN_SCENARIOS = 3;
+const KLD_JACKKNIFE_MIN_SCENARIOS = 3;
 
 /**
  * The statistics whose S_KLD term can be jackknifed over scenarios: both cells one stratum of ≥ 3 scenarios each.

@@ -11,7 +11,7 @@ const fp = (p: number) => (p < 0.001 ? "< 0.001" : `= ${p.toFixed(3)}`);
  * where d cannot tell models apart by construction — uniform guessing and calibrated answers both sit there (d ≈
  * 0.02–0.05 from sampling noise alone at the quick preset); S_fact says where on the curve each one is.
  */
-export const D_NEAR_BOUND = 0.05;
+const D_NEAR_BOUND = 0.05;
 
 const signed = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${f3(Math.abs(x))}`;
 

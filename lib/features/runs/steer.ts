@@ -14,13 +14,7 @@ import { emitRunEvent } from "../webhooks/emit";
  * against their own limit). The audit row names who is charged and how much. `viewer` null is the machine's
  * operator (`fof pause|resume|cancel` on the database's own host, no account): it steers any run, never its budget.
  */
-export async function steerRun(
-  prisma: PrismaClient,
-  viewer: Steerer | null,
-  runId: string,
-  action: "pause" | "resume" | "cancel",
-  budgetUsd?: number | null,
-) {
+export async function steerRun(prisma: PrismaClient, viewer: Steerer | null, runId: string, action: "pause" | "resume" | "cancel", budgetUsd?: number | null) {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { id: true, createdById: true, budgetUsd: true } });
   if (!run) throw new DomainError("not_found", "run not found");
   if (viewer && !maySteer(viewer, run)) throw new DomainError("forbidden", "only the run's owner or an admin may pause, resume, cancel or re-budget it");
