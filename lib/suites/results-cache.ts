@@ -54,8 +54,8 @@ export async function suiteStateKey(prisma: PrismaClient, suite: AnySuite, req: 
   const state = {
     // the views' meaning changed: 2–3 instruments, paper rows beside CLIP runs only; 4 a cosine score's interval about
     // its bias-corrected estimate, exact-target intervals for prompt-averaged scores; 5 averages' standard interval with
-    // the jackknife's floor (lib/metrics/mean-bootstrap.ts); 6 FAIntbench's release η reads its pairs in the order of
-    // eta.py's released input (eta-release.ts) — earlier entries are not served
+    // the jackknife's floor (lib/metrics/mean-bootstrap.ts); 6 a suite's release profile reads its η pairs in the order of
+    // its authors' released input (the suite's eta-release.ts) — earlier entries are not served
     v: 6,
     run: req.runId,
     suite: suite.id,
