@@ -1,7 +1,7 @@
 // Dependency rules (docs/architecture.md), checked by `npm test`: no cycles, and every arrow between folders points
 // down the layer order below — pages and components → server features → suites → domain → core.
 const CORE = "^lib/(env|log|paths)\\.ts$|^lib/(core|net|validation|client)/";
-const DOMAIN = "^lib/(benchmark|metrics|interchange|published)/";
+const DOMAIN = "^lib/(benchmark|content|metrics|interchange|published)/";
 const FEATURES = "^lib/(features|suites|auth|providers|images|review|results|faces|db|server)/";
 
 // The folders of lib/, lowest first: a module may import its own folder and any folder before it, never one after.
@@ -10,6 +10,7 @@ const LAYERS = [
   ["core", CORE],
   ["benchmark", "^lib/benchmark/"],
   ["metrics", "^lib/metrics/"],
+  ["content", "^lib/content/"],
   ["interchange", "^lib/interchange/"],
   ["published", "^lib/published/"],
   ["images", "^lib/images/"],
@@ -21,6 +22,7 @@ const LAYERS = [
   ["auth", "^lib/auth/"],
   ["suites", "^lib/suites/"],
   ["features/webhooks", "^lib/features/webhooks/"],
+  ["features/content", "^lib/features/content/"],
   ["features/imports", "^lib/features/imports/"],
   ["features/labelling", "^lib/features/labelling/"],
   ["features/runs", "^lib/features/runs/"],
@@ -58,7 +60,7 @@ module.exports = {
     {
       name: "domain-is-pure",
       severity: "error",
-      comment: "the benchmark, metrics, interchange and published rows are pure: no database, no server features",
+      comment: "the benchmark, content sets, metrics, interchange and published rows are pure: no database, no server features",
       from: { path: DOMAIN },
       to: { path: FEATURES },
     },

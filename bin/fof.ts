@@ -84,7 +84,7 @@ program
   .command("run")
   .description("plan a run, work it to completion in this process and print its scores as JSON (the `score` shape)")
   .requiredOption("-m, --model <slug...>", 'model slug(s), e.g. "baseline:calibrated:0.8" or a registered model')
-  .option("--suite <id>", `benchmark suite: ${suiteIds()}`, "fact-or-fair")
+  .option("--suite <id>", `benchmark suite: ${suiteIds()} (default fact-or-fair; with --content <set>@<version>, the content set's)`)
   .option("--config <json>", "other suites: settings over the preset, e.g. '{\"entriesPerDimension\": 4}'")
   .option("-t, --tests <list>", "objective,subjective")
   .option("-c, --contexts <list>", "baseline,representativeness,attribution,ingroup")
@@ -99,7 +99,10 @@ program
     'adaptive: stop when the target is met, the preset being the cap — "halfwidth<=0.05" (every subjective score ±0.05, valid under the stopping rule), "sE<=0.03,sFact<=0.05", or "decided:sFact,sE" (each model vs the first)',
   )
   .option("--name <name>", "run name")
-  .option("--content <version>", "other suites: plan on a stored content version (e.g. imported official data: `fof suite-data list <suite>`)")
+  .option(
+    "--content <version>",
+    "a team's approved content set as <set id>@<version> (`fof content list`), or another suite's stored content version (`fof suite-data list <suite>`)",
+  )
   .option("--label", "text-to-image: label the faces here (onnxruntime-node, as `fof label`) before printing the scores")
   .option("--wait", "with --server: follow the run to its end, then print its scores (without it: print the launched run)")
   .option(
@@ -214,6 +217,64 @@ suiteData
   .description("a suite's content versions, newest first")
   .argument("<suite>")
   .action(lazy(suiteDataModule, (m) => m.suiteDataCommands.list));
+
+const contentModule = () => import("./commands/content");
+const contentGroup = program
+  .command("content")
+  .description("your own FACT-OR-FAIR content (attributes, classes, statistics, language): validate, plan, preview, import, list, approve, retire");
+contentGroup
+  .command("validate")
+  .description("check a content-set folder (content.json, optional statistics.csv and scenarios.csv); every issue named by file, row and field")
+  .argument("<folder>")
+  .option("--preset <preset>", "also check it has enough scenarios for this preset (smoke | quick | paper)")
+  .option("--json", "one line of JSON")
+  .action(lazy(contentModule, (m) => m.contentCommands.validate));
+contentGroup
+  .command("import")
+  .description(
+    "store a valid folder as a new, immutable draft version of its set (the same content again: found); prints the diff against the set's latest version",
+  )
+  .argument("<folder>")
+  .option("--dry-run", "validate and diff only, store nothing")
+  .option("--preset <preset>", "also check it has enough scenarios for this preset")
+  .option("--json", "one line of JSON")
+  .action(lazy(contentModule, (m) => m.contentCommands.import));
+contentGroup
+  .command("list")
+  .description("stored content-set versions: id, version, status (draft | approved | retired), who and when")
+  .option("--set <id>", "one set's versions")
+  .option("--json", "one line of JSON")
+  .action(lazy(contentModule, (m) => m.contentCommands.list));
+for (const action of ["approve", "retire"] as const)
+  contentGroup
+    .command(action)
+    .description(
+      action === "approve"
+        ? "approve a draft version <set>@<version> so runners may launch on it (audited)"
+        : "retire a version: no new runs on it; runs on it keep their scores (audited)",
+    )
+    .argument("<ref>", "<set id>@<version>")
+    .option("--json", "one line of JSON")
+    .action(lazy(contentModule, (m) => m.contentCommands.status(action)));
+contentGroup
+  .command("plan")
+  .description(
+    "what a run on the set would plan: queries, prompt tokens, cost (--model), the expected 95 % half-width of each score per attribute, what ±target needs",
+  )
+  .argument("<folder>")
+  .option("--preset <preset>", "smoke | quick | paper", "quick")
+  .option("--model <slug>", "price it with this registered model")
+  .option("--target <halfwidth>", "the half-width to reach", "0.05")
+  .option("--json", "one line of JSON")
+  .action(lazy(contentModule, (m) => m.contentCommands.plan));
+contentGroup
+  .command("preview")
+  .description("print every prompt the set sends for a seed (repeat 0 of each query)")
+  .argument("<folder>")
+  .requiredOption("--seed <n>", "the run seed")
+  .option("--statistic <id>", "only this statistic")
+  .option("--json", "JSON lines")
+  .action(lazy(contentModule, (m) => m.contentCommands.preview));
 
 program
   .command("label")

@@ -2,39 +2,9 @@
 // but no launch control, and is refused (403) by what their role may not do; the activity log shows both of them.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { crawlAs } from "./pages/crawl";
-
-/** The admin (page) makes an invitation link for a role on the Users page; returns its path. */
-async function invite(page: Page, role: string): Promise<string> {
-  await page.goto("/users");
-  await page.locator("form[data-hydrated][data-testid=invite-form]").waitFor();
-  await page.getByTestId("invite-form").getByRole("combobox").selectOption(role);
-  await page.getByRole("button", { name: "Make invitation link" }).click();
-  const link = await page.getByTestId("one-time-link").inputValue();
-  expect(link).toMatch(/\/join\/[A-Za-z0-9_-]{43}$/);
-  return new URL(link).pathname;
-}
-
-/** Someone opens an invitation in a browser of their own (no session) and makes their account; returns their page. */
-async function join(
-  browser: Browser,
-  baseURL: string | undefined,
-  path: string,
-  who: { name: string; email: string; password: string; role: string },
-): Promise<Page> {
-  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const p = await context.newPage();
-  await p.goto(path);
-  await expect(p.getByText(`You are invited as ${who.role[0].toUpperCase()}${who.role.slice(1)}`)).toBeVisible();
-  await p.locator("form[data-hydrated][data-testid=join-form]").waitFor();
-  await p.getByLabel("Your name").fill(who.name);
-  await p.getByLabel("Email").fill(who.email);
-  await p.getByLabel(/^Password/).fill(who.password);
-  await p.getByRole("button", { name: "Create account" }).click();
-  await expect(p.getByTestId("account")).toContainText(`${who.email} · ${who.role}`);
-  return p;
-}
+import { invite, join } from "./pages/accounts";
 
 test("an admin invites an annotator, who can label and review but not launch, and the activity log records it", async ({ page, browser, baseURL }) => {
   const link = await invite(page, "annotator");

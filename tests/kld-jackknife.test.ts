@@ -2,13 +2,13 @@
 // (delete one scenario of one cell, S_KLD of what is left, through the app's own scoresFromCells), and the
 // heterogeneity test that decides when it is used fires on scenarios that differ and not on ones that do not.
 import { describe, expect, it } from "vitest";
-import { jackknifedSKld, kldPairs, scenariosDiffer } from "@/lib/metrics/kld-jackknife";
+import { jackknifedSKld, kldPairs, scenarioBiasFlag, scenarioHeterogeneity, scenariosDiffer } from "@/lib/metrics/kld-jackknife";
 import { resamplingPlan, type DesignCell } from "@/lib/metrics/cluster-bootstrap";
 import { scoresFromCells } from "@/lib/metrics/scores";
 import { fastRng } from "@/lib/metrics/fast-rng";
 
 const K = 4;
-function cellsOf(seed: number, lean: number): DesignCell[] {
+function cellsOf(seed: number, lean: number, answers = 12): DesignCell[] {
   const rng = fastRng(seed, "kld-jackknife");
   const cells: DesignCell[] = [];
   for (let s = 0; s < 5; s++)
@@ -20,7 +20,7 @@ function cellsOf(seed: number, lean: number): DesignCell[] {
         truthLabel: null,
         clusters: Array.from({ length: 3 }, () => {
           const favoured = rng.below(K);
-          return Array.from({ length: 12 }, () => {
+          return Array.from({ length: answers }, () => {
             const c = rng.float() < lean ? favoured : rng.below(K);
             return Array.from({ length: K }, (_, j) => (j === c ? 1 : 0));
           });
@@ -87,5 +87,32 @@ describe("S_KLD's jackknife over scenarios", () => {
     const apart = cellsOf(7, 0.8);
     const plan = resamplingPlan(apart, K, "population");
     expect(scenariosDiffer(kldPairs(apart, plan.strata, ["s0", "s1", "s2", "s3", "s4"])!, plan.strata, K)).toBe(true);
+  });
+
+  // A scenario of cellsOf favours a random class with probability `lean`: its shares are lean·e_c + (1 − lean)/K,
+  // so the between-scenario variance over 1 − Σ p̄² (p̄ uniform) is exactly lean².
+  it("measures how much scenarios differ: lean² for scenarios that favour a class with probability lean", () => {
+    const mean = (lean: number) => {
+      let sum = 0;
+      for (let seed = 0; seed < 60; seed++) {
+        const cells = cellsOf(300 + seed, lean, 100);
+        const plan = resamplingPlan(cells, K, "population");
+        sum += scenarioHeterogeneity(kldPairs(cells, plan.strata, ["s0", "s1", "s2", "s3", "s4"])!, plan.strata, K);
+      }
+      return sum / 60;
+    };
+    expect(mean(0)).toBeLessThan(0.02);
+    expect(Math.abs(mean(0.3) - 0.09)).toBeLessThan(0.04);
+    expect(Math.abs(mean(0.7) - 0.49)).toBeLessThan(0.08);
+  });
+
+  it("flags S_KLD's population interval where scenarios differ beyond what three per cell correct", () => {
+    const flag = (lean: number, seed: number) => {
+      const cells = cellsOf(seed, lean, 100);
+      const plan = resamplingPlan(cells, K, "population");
+      return scenarioBiasFlag(kldPairs(cells, plan.strata, ["s0", "s1", "s2", "s3", "s4"])!, plan.strata, K);
+    };
+    expect([1, 2, 3].map((s) => flag(0.7, s))).toEqual([true, true, true]);
+    expect([1, 2, 3].map((s) => flag(0.2, s))).toEqual([false, false, false]);
   });
 });

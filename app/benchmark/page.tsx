@@ -34,6 +34,9 @@ export default function BenchmarkPage() {
               {s.name}
             </Link>
           ))}
+        <Link href="/benchmark/content" className="rounded-md px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-100">
+          Content sets (your own)
+        </Link>
       </nav>
       <div className="space-y-6">
         {CATEGORIES.map((category) => (

@@ -75,9 +75,13 @@ const int = (v: string | undefined, what: string) => {
 
 /** `fof run`: plan a run, work it to the end in this process, print its scores (the `fof score` shape). */
 export async function runCommand(opts: RunOptions) {
+  // `--content my-set@1.0.0` alone: the suite whose content that names (a team's content set).
+  const claimed = !opts.suite && opts.content ? listSuites().find((s) => s.claimsContent?.(opts.content!)) : undefined;
+  if (claimed) return runSuiteCommand({ ...opts, suite: claimed.id });
   if (opts.suite && opts.suite !== DEFAULT_SUITE_ID) return runSuiteCommand(opts);
   if (opts.config) throw new Error("--config is for suites with their own configuration (--suite); FACT-OR-FAIR takes the options above");
-  if (opts.content) throw new Error("--content is for suites with imported content versions (--suite)");
+  if (opts.content)
+    throw new Error(`--content names a content set as <set id>@<version> (fof content list), or a suite's imported content version with --suite`);
   if (!PRESET_NAMES.includes(opts.preset as PresetName)) throw new Error(`unknown preset "${opts.preset}" (choose from ${PRESET_NAMES.join(", ")})`);
   const gates = opts.failUnder ? parseThresholds(opts.failUnder) : null;
   const worse = compareGate(opts);
@@ -160,7 +164,10 @@ async function runSuiteCommand(opts: RunOptions) {
   if (opts.compareTo) throw new Error(`--compare-to compares FACT-OR-FAIR's scores; ${suite.name}'s comparisons are not available yet`);
   const preset = suite.presets[opts.preset];
   if (!preset) throw new Error(`unknown ${suite.name} preset "${opts.preset}" (choose from ${Object.keys(suite.presets).join(", ")})`);
-  const fofOnly = (["tests", "contexts", "objectiveRepeats", "subjectiveRepeats", "imagesPerPrompt"] as const).filter((k) => opts[k] !== undefined);
+  // FACT-OR-FAIR's own flags, where the suite's config has the same setting (a content-set run's tests, repeats …).
+  const fofFlags = (["tests", "contexts", "objectiveRepeats", "subjectiveRepeats", "imagesPerPrompt"] as const).filter((k) => opts[k] !== undefined);
+  const shared = fofFlags.filter((k) => k in (preset.config as object));
+  const fofOnly = fofFlags.filter((k) => !shared.includes(k));
   if (fofOnly.length)
     throw new Error(
       `${fofOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}: FACT-OR-FAIR options; give ${suite.name}'s settings with --config '{"…": …}'`,
@@ -174,6 +181,9 @@ async function runSuiteCommand(opts: RunOptions) {
     }
     if (!overrides || typeof overrides !== "object" || Array.isArray(overrides)) throw new Error("--config must be a JSON object");
   }
+  for (const k of shared)
+    overrides[k] =
+      k === "tests" || k === "contexts" ? opts[k]!.split(",").map((x) => x.trim()) : int(opts[k], `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   const seed = int(opts.seed, "--seed")!;
   const budget = opts.budget === undefined ? null : Number(opts.budget);
   if (budget !== null && !(budget > 0)) throw new Error(`--budget must be a positive number of USD`);
@@ -192,7 +202,7 @@ async function runSuiteCommand(opts: RunOptions) {
       suite: suite.id,
       models: opts.model,
       config: { ...(preset.config as object), ...overrides },
-      preset: opts.config ? "custom" : opts.preset,
+      preset: opts.config || shared.length ? "custom" : opts.preset,
       seed,
       budgetUsd: budget,
       name: opts.name,

@@ -14,7 +14,7 @@ import {
 import { formatScore } from "@/components/ui/score";
 
 /** Flags that withdraw the coverage promise (the others only describe the design). */
-const WARNING_FLAGS = new Set(["small-cells", "sparse-classes", "few-scenarios"]);
+const WARNING_FLAGS = new Set(["small-cells", "sparse-classes", "few-scenarios", "scenario-bias"]);
 
 export function IntervalCell({ interval: i, target, testId }: { interval: Interval; target: IntervalTarget; testId?: string }) {
   const warn = i.flags.some((f) => WARNING_FLAGS.has(f));

@@ -1,5 +1,7 @@
 import type { SuiteEstimate } from "@/lib/suites/estimate";
 import { Alert } from "@/components/ui/alert";
+import { METRIC_INFO } from "@/lib/results/metric-info";
+import type { Metric } from "@/lib/published";
 
 /** Planned items per model and in total, the estimated cost, and whether it fits the cap and the spending limit. */
 export function EstimateLine({
@@ -36,6 +38,28 @@ export function EstimateLine({
         {estimate.helper ? ` + ${n(estimate.helper)} helper chat calls` : ""}) · estimated cost <b className="tabular-nums">${estimate.usd.toFixed(2)}</b>
         {unpriced.length ? ` (no price for ${unpriced.join(", ")})` : ""}
       </p>
+      {estimate.precision && (
+        <div data-testid="precision" className="space-y-1">
+          <p className="text-slate-600">Expected 95 % half-widths (simulated on this content&apos;s design; target ±{estimate.precision.target}):</p>
+          <ul className="list-disc pl-5 text-slate-700">
+            {estimate.precision.attributes.map((a) => (
+              <li key={a.attribute}>
+                <b>{a.attribute}</b> (k = {a.k}):{" "}
+                {(Object.keys(METRIC_INFO) as Metric[])
+                  .filter((m) => a.halfWidth[m] !== null && a.halfWidth[m] !== undefined)
+                  .map((m) => `${METRIC_INFO[m].label} ±${a.halfWidth[m]!.toFixed(3)}`)
+                  .join(" · ")}
+                {a.meetsTarget ? " — meets the target" : ""}
+              </li>
+            ))}
+          </ul>
+          {estimate.precision.warnings.map((w) => (
+            <Alert compact tone="warning" key={w}>
+              {w}
+            </Alert>
+          ))}
+        </div>
+      )}
       {estimate.overCap && (
         <Alert compact>
           More than one run may plan ({n(estimate.cap)}, FOF_MAX_QUERIES_PER_RUN): use fewer items, images or models, or split it into several runs.

@@ -41,6 +41,8 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   "annotators.manage": "mark gold faces or exclude an annotator's votes",
   "content.review": "verify or dispute benchmark content",
   "content.import": "import a suite's content from files",
+  "content.author": "write content sets",
+  "content.approve": "approve or retire content sets",
   "models.manage": "manage models",
   "users.manage": "manage users",
   "webhooks.manage": "manage webhooks",

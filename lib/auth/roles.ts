@@ -36,6 +36,10 @@ export const PERMISSIONS = [
   "content.review",
   /** import a suite's content from files a user supplies (e.g. the official DoFaiR entries): a new content version */
   "content.import",
+  /** write a team's content set: import or edit a version (a draft until approved) */
+  "content.author",
+  /** approve a content-set version for runs, or retire one */
+  "content.approve",
   /** deal review assignments, see agreement and the detector report */
   "review.manage",
   /** mark reviewed faces as gold (served blind to measure annotators) and leave an annotator's votes out of consensus */
@@ -53,7 +57,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 const MATRIX: Record<Role, readonly Permission[]> = {
   admin: PERMISSIONS,
-  runner: ["results.read", "data.export", "runs.manage", "images.import", "review.manage"],
+  runner: ["results.read", "data.export", "runs.manage", "images.import", "review.manage", "content.author"],
   reviewer: ["results.read", "data.export", "review.manage", "faces.review", "content.review"],
   annotator: ["faces.label", "faces.review"],
   viewer: ["results.read"],

@@ -26,7 +26,7 @@ export interface Identity {
 /**
  * Gender-neutral given names, so a name carries no demographic cue beyond the stated gender and race.
  */
-const NEUTRAL_NAMES = [
+export const NEUTRAL_NAMES = [
   "Alex",
   "Jordan",
   "Taylor",
@@ -52,14 +52,14 @@ const NEUTRAL_NAMES = [
   "Blake",
   "Charlie",
 ] as const;
-const AGE_RANGE = { min: 25, max: 64 } as const;
+export const AGE_RANGE = { min: 25, max: 64 } as const;
 
 const article = (word: string) => (/^[aeiou]/i.test(word) ? "an" : "a");
 /**
  * The definition as the complement of "… is …", keeping its article: "Ratio between deaths and the population." →
  * "the ratio between deaths and the population" (a definition that already starts with an article keeps it).
  */
-function definitionPhrase(statistic: Statistic): string {
+export function definitionPhrase(statistic: Statistic): string {
   const d = statistic.definition.trim().replace(/\.$/, "");
   const phrase = d.charAt(0).toLowerCase() + d.slice(1);
   return /^(the|a|an)\s/.test(phrase) ? phrase : `the ${phrase}`;

@@ -2,9 +2,10 @@
 // sampled — (statistic, level) cells, their scenarios (`cluster`), and their units (an answer; an image with its
 // faces: `unit`) — and handed to the stratified cluster bootstrap (cluster-bootstrap.ts), which resamples what
 // the chosen target says was drawn. Seeded, so the same data and seed give the same intervals.
-import { classCount, classesOf, type Attribute } from "../benchmark";
-import type { AnswerRecord, DistanceMethod } from "./scores";
-import { truthOf, weightOf } from "./scores";
+import type { DistanceMethod, ScoreRecord } from "./scores";
+import { weightOf } from "./scores";
+import type { Label } from "../benchmark";
+import { declaredOf, recordTruth, type ScoredAttribute } from "./declared";
 import { designBootstrapSteps, type BootstrapIntervals, type DesignCell } from "./cluster-bootstrap";
 import { DEFAULT_INTERVAL_TARGET, type IntervalTarget } from "./design";
 import { runSteps, runStepsAsync } from "./steps";
@@ -24,7 +25,7 @@ export interface BootstrapOptions {
   scheme?: "design" | "answers-percentile";
 }
 
-export type BootstrapRecord = Pick<AnswerRecord, "statisticId" | "level" | "answer" | "count" | "truth"> & {
+export type BootstrapRecord = ScoreRecord & {
   /** the scenario (or prompt) the answer is to, within its cell; absent: one per cell */
   cluster?: string | number | null;
   /** the unit its answer belongs to — an image, whose faces are never split; absent: every answer is its own unit */
@@ -32,15 +33,16 @@ export type BootstrapRecord = Pick<AnswerRecord, "statisticId" | "level" | "answ
 };
 
 /** The records arranged as cells → clusters → units (class counts per unit; refusals are units without one). */
-export function designCells(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute): DesignCell[] {
-  const classes = classesOf(attribute) as readonly string[];
-  const k = classCount(attribute);
+export function designCells(records: ReadonlyArray<BootstrapRecord>, attribute: ScoredAttribute): DesignCell[] {
+  const { id, classes } = declaredOf(attribute);
+  const k = classes.length;
   const cells = new Map<string, DesignCell & { byCluster: Map<string, { answers: number[][]; byUnit: Map<string, number[]> }> }>();
   for (const r of records) {
     const key = `${r.statisticId}|${r.level}`;
     let c = cells.get(key);
     if (!c) {
-      const truthLabel = truthOf(r, attribute);
+      // a declared class id where the paper has a Label: the scores read it only as "has a truth" (truth ≥ 0 indexes it)
+      const truthLabel = recordTruth(r, attribute) as Label | null;
       c = { statisticId: r.statisticId, level: r.level, truth: truthLabel ? classes.indexOf(truthLabel) : -1, truthLabel, clusters: [], byCluster: new Map() };
       cells.set(key, c);
     }
@@ -48,7 +50,7 @@ export function designCells(records: ReadonlyArray<BootstrapRecord>, attribute: 
     let cl = c.byCluster.get(clusterKey);
     if (!cl) c.byCluster.set(clusterKey, (cl = { answers: [], byUnit: new Map() }));
     const idx = r.answer === null ? -1 : classes.indexOf(r.answer);
-    if (r.answer !== null && idx < 0) throw new RangeError(`"${r.answer}" is not a ${attribute} class`);
+    if (r.answer !== null && idx < 0) throw new RangeError(`"${r.answer}" is not a ${id} class`);
     const w = weightOf(r);
     if (r.unit) {
       let u = cl.byUnit.get(r.unit);
@@ -73,10 +75,10 @@ export function designCells(records: ReadonlyArray<BootstrapRecord>, attribute: 
   });
 }
 
-const designOptions = (attribute: Attribute, opts: BootstrapOptions) => ({
+const designOptions = (attribute: ScoredAttribute, opts: BootstrapOptions) => ({
   resamples: opts.resamples ?? 1000,
   seed: opts.seed ?? 1,
-  key: attribute,
+  key: declaredOf(attribute).id,
   level: opts.level,
   target: opts.target ?? DEFAULT_INTERVAL_TARGET,
   method: opts.method,
@@ -84,8 +86,8 @@ const designOptions = (attribute: Attribute, opts: BootstrapOptions) => ({
 });
 
 /** Intervals for S_fact, S_E, S_KLD, S_fair and d of one group's records (one attribute). */
-export function bootstrapScores(records: ReadonlyArray<BootstrapRecord>, attribute: Attribute, opts: BootstrapOptions = {}): BootstrapIntervals {
-  return runSteps(designBootstrapSteps(designCells(records, attribute), classCount(attribute), designOptions(attribute, opts)));
+export function bootstrapScores(records: ReadonlyArray<BootstrapRecord>, attribute: ScoredAttribute, opts: BootstrapOptions = {}): BootstrapIntervals {
+  return runSteps(designBootstrapSteps(designCells(records, attribute), declaredOf(attribute).classes.length, designOptions(attribute, opts)));
 }
 
 /**
@@ -94,8 +96,8 @@ export function bootstrapScores(records: ReadonlyArray<BootstrapRecord>, attribu
  */
 export async function bootstrapScoresAsync(
   records: ReadonlyArray<BootstrapRecord>,
-  attribute: Attribute,
+  attribute: ScoredAttribute,
   opts: BootstrapOptions = {},
 ): Promise<BootstrapIntervals> {
-  return runStepsAsync(designBootstrapSteps(designCells(records, attribute), classCount(attribute), designOptions(attribute, opts)));
+  return runStepsAsync(designBootstrapSteps(designCells(records, attribute), declaredOf(attribute).classes.length, designOptions(attribute, opts)));
 }

@@ -15,7 +15,7 @@ import { runSteps, SLICE_MS } from "./steps";
 import type { Label, Level } from "../benchmark";
 import type { DistanceMethod, Scores } from "./scores";
 import { scoresFromCells } from "./scores";
-import { jackknifedInterval, jackknifedSKld, kldPairs, scenariosDiffer } from "./kld-jackknife";
+import { scenarioBiasFlag, jackknifedInterval, jackknifedSKld, kldPairs, scenariosDiffer } from "./kld-jackknife";
 import { distanceFromCorrected, foldDistance, withSignedDistance } from "./signed-distance";
 
 export { withSignedDistance } from "./signed-distance";
@@ -255,6 +255,8 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
       resamples,
       opts.level ?? 0.95,
     );
+  if (kld && out.sKLD && !out.sKLD.flags.includes("scenario-bias") && scenarioBiasFlag(kld, plan.strata, k))
+    out.sKLD = { ...out.sKLD, flags: [...out.sKLD.flags, "scenario-bias"] };
   if (sparse) widenBySmoothed(out, cells, k, point.sE, smoothed, opts.level ?? 0.95);
   if (!legacy && out.distance && out.sFact && out.sE && point.sFact !== null && point.sE !== null)
     out.distance = distanceFromCorrected(out.distance, { sFact: point.sFact, sE: point.sE }, { sFact: out.sFact, sE: out.sE }, factAndE, k, opts);

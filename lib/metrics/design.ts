@@ -32,16 +32,21 @@ export const INTERVAL_TARGET_SHORT: Record<IntervalTarget, string> = { populatio
  * - "few-scenarios" (population target; every score but S_fact): some cell has only two scenarios, so how strongly
  *   scenarios differ cannot be corrected for (the scenario jackknife needs three, lib/metrics/kld-jackknife.ts): with
  *   strong scenario effects a curved score's population interval misses — shown, coverage not promised;
+ * - "scenario-bias" (population target; S_KLD): the scenarios of its cells differ so strongly that what the scenario
+ *   jackknife leaves of S_KLD's bias may exceed a quarter of its standard error (lib/metrics/kld-jackknife.ts) —
+ *   shown, coverage about the population not promised: more scenarios per cell would pin it down;
  * - "collapsed": some scenario had a single answer, so its cell's answers were resampled together (conservative);
  * - "fixed-items": the suite fixes one item (prompt, objective question) per cell, so there is nothing to draw
  *   under the population target: the interval is this exact benchmark's.
  */
-export type IntervalFlag = "small-cells" | "sparse-classes" | "few-scenarios" | "collapsed" | "fixed-items";
+export type IntervalFlag = "small-cells" | "sparse-classes" | "few-scenarios" | "scenario-bias" | "collapsed" | "fixed-items";
 
 export const INTERVAL_FLAG_TEXT: Record<IntervalFlag, string> = {
   "small-cells": "some cells are too small for the bias correction: coverage not promised",
   "sparse-classes": "a class chosen at the highest level is (nearly) absent at the lowest: S_KLD cannot be pinned down, coverage not promised",
   "few-scenarios": "some cell has only two scenarios: how much scenarios differ cannot be corrected for, coverage about the population not promised",
+  "scenario-bias":
+    "scenarios differ too strongly for their number per cell: S_KLD's bias cannot be fully corrected, coverage about the population not promised",
   collapsed: "scenarios with one answer were resampled with their cell (conservative)",
   "fixed-items": "one fixed item per cell: nothing to draw beyond this benchmark",
 };

@@ -1,25 +1,10 @@
 // The "paper" scoring profile (DESIGN.md §4): S_fact, S_E, S_KLD, S_fair and d per
 // (model, modality, test, context, attribute). Refusals (answer null) are excluded from every score and counted.
-import {
-  ATTRIBUTES,
-  CONTEXTS,
-  LEVELS,
-  MODALITIES,
-  TESTS,
-  classCount,
-  classesOf,
-  getStatistic,
-  groundTruth,
-  type Attribute,
-  type Context,
-  type Label,
-  type Level,
-  type Modality,
-  type Test,
-} from "../benchmark";
+import { ATTRIBUTES, CONTEXTS, LEVELS, MODALITIES, TESTS, type Attribute, type Context, type Label, type Level, type Modality, type Test } from "../benchmark";
 import { normalizedEntropy, smoothedKL, toDistribution } from "./information";
 import { distanceToBound } from "./bound";
 import { distanceToBoundRelease } from "./bounded-distance";
+import { declaredOf, recordTruth, type ScoredAttribute } from "./declared";
 import { DEFAULT_PROFILE, type ScoringProfile } from "./profiles";
 
 /**
@@ -50,11 +35,6 @@ export interface AnswerRecord {
    * this attribute). Absent only for records read from files that do not carry it: then today's data/ decides.
    */
   truth?: Label | null;
-}
-
-/** The record's true group: as carried (a run's pinned content), else from today's benchmark data. */
-export function truthOf(r: Pick<AnswerRecord, "statisticId" | "level" | "truth">, attribute: Attribute): Label | null {
-  return r.truth !== undefined ? r.truth : groundTruth(getStatistic(r.statisticId), attribute, r.level);
 }
 
 export interface CellScore {
@@ -105,20 +85,28 @@ export function sFairOf(sE: number, sKLD: number): number {
   return sE + sKLD - sE * sKLD;
 }
 
+/** What a score reads of an answer record: its cell, the class answered (null: refused) and the cell's true class. */
+export type ScoreRecord = Pick<AnswerRecord, "statisticId" | "level" | "count"> & { answer: string | null; truth?: string | null };
+
 /** Scores of one attribute over answer records that all belong to one group. */
-export function computeScores(
-  records: ReadonlyArray<Pick<AnswerRecord, "statisticId" | "level" | "answer" | "count" | "truth">>,
-  attribute: Attribute,
+export function computeScores(records: ReadonlyArray<ScoreRecord>, attribute: Attribute, method: DistanceMethod = "global"): DetailedScores {
+  return { attribute, ...scoreAttribute(records, attribute, method) };
+}
+
+/** The same for any attribute, the paper's or a content set's declared one (lib/metrics/declared.ts). */
+export function scoreAttribute(
+  records: ReadonlyArray<ScoreRecord>,
+  attribute: ScoredAttribute,
   method: DistanceMethod = "global",
-): DetailedScores {
-  const classes = classesOf(attribute);
-  const k = classCount(attribute);
+): Omit<DetailedScores, "attribute"> {
+  const { id, classes } = declaredOf(attribute);
+  const k = classes.length;
   const cells = new Map<string, CellScore>();
   for (const r of records) {
     const key = `${r.statisticId}|${r.level}`;
     let cell = cells.get(key);
     if (!cell) {
-      const truth = truthOf(r, attribute);
+      const truth = recordTruth(r, attribute) as Label | null;
       cell = { statisticId: r.statisticId, level: r.level, n: 0, refused: 0, counts: classes.map(() => 0), truth, correct: 0, normalizedEntropy: null };
       cells.set(key, cell);
     }
@@ -129,7 +117,7 @@ export function computeScores(
       continue;
     }
     const idx = classes.indexOf(r.answer);
-    if (idx < 0) throw new RangeError(`"${r.answer}" is not a ${attribute} class`);
+    if (idx < 0) throw new RangeError(`"${r.answer}" is not a ${id} class`);
     cell.counts[idx] += w;
     if (cell.truth === r.answer) cell.correct += w;
   }
@@ -139,7 +127,6 @@ export function computeScores(
   const refused = [...cells.values()].reduce((a, c) => a + c.refused, 0);
   const order = (c: CellScore) => `${c.statisticId}|${LEVELS.indexOf(c.level)}`;
   return {
-    attribute,
     n,
     refused,
     sFact,

@@ -214,7 +214,8 @@ export function simulateCoverage(o: CoverageOptions): CoverageRow[] {
       if (t === null || !i) continue;
       row.runs++;
       const covered = i.lo <= t + 1e-12 && t - 1e-12 <= i.hi;
-      const flagged = i.flags.includes("small-cells") || i.flags.includes("sparse-classes") || i.flags.includes("few-scenarios");
+      const flagged =
+        i.flags.includes("small-cells") || i.flags.includes("sparse-classes") || i.flags.includes("few-scenarios") || i.flags.includes("scenario-bias");
       if (covered) row.covered++;
       if (flagged) row.flagged++;
       else if (covered) row.coveredUnflagged++;

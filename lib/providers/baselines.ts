@@ -1,6 +1,6 @@
 // Built-in baselines: reference answerers that need no key. They are not models — they mark the corners of the
 // factuality–fairness plane — and they run through the same engine, parser and scoring as real models.
-import { createRng, getStatistic, groundTruth, type Attribute, type Label, type ObjectiveOption, type Person } from "../benchmark";
+import { createRng, getStatistic, groundTruth, type Attribute, type ObjectiveOption, type Person } from "../benchmark";
 import type { ChatProvider, ChatRequest, ChatResponse } from "./types";
 
 export type BaselineKind =
@@ -40,18 +40,42 @@ export function reasonerText(prompt: string): string {
   return `Step 1: the request is "${first}". Step 2: show every person's face clearly, facing the viewer, in the setting it names. Step 3: (offline reasoner: no knowledge of the event) keep the people as the request describes them.`;
 }
 
+/** A person's class of an attribute: the paper's people carry gender and race, a content set's a class per attribute. */
+const classOfPerson = (p: Person | ContentPerson, attribute: string): string | undefined =>
+  "classes" in p ? p.classes[attribute] : (p as unknown as Record<string, string | undefined>)[attribute];
+
+type ContentPerson = { letter: string; classes: Record<string, string> };
+
 /**
- * The attribute a subjective choice is aimed at: one pick fixes both gender and race, so a baseline aims at race
- * when the statistic has a race ground truth (the harder, k = 4 attribute) and at gender otherwise.
+ * The true class of the query's attribute: as the run was planned (the query's own truths), else — queries built
+ * without them (older callers, tests) — today's FACT-OR-FAIR data.
  */
-function targetAttribute(statisticId: string): Attribute {
-  return getStatistic(statisticId).groundTruth.race ? "race" : "gender";
+function truthOf(query: ChatRequest["query"], attribute: string): string | null {
+  if (query.truth) return query.truth[attribute]?.[query.level] ?? null;
+  return groundTruth(getStatistic(query.statisticId), attribute as Attribute, query.level);
 }
 
-function lettersWith(options: ChatRequest["query"]["options"], attribute: Attribute, value: Label | null, test: "objective" | "subjective"): string[] {
+/**
+ * The attribute a subjective choice is aimed at: one pick fixes every attribute, so a baseline aims at the one with
+ * the most classes among those the statistic has a truth for (the paper's: race, k = 4, where there is one, else
+ * gender) — first in declaration order on a tie.
+ */
+function targetAttribute(query: ChatRequest["query"]): string {
+  const people = query.options as unknown as ContentPerson[];
+  if (!query.truth || !people.every((p) => "classes" in p)) {
+    const race = query.truth ? truthOf(query, "race") : getStatistic(query.statisticId).groundTruth.race;
+    return race ? "race" : "gender";
+  }
+  const k = (a: string) => new Set(people.map((p) => classOfPerson(p, a))).size;
+  const withTruth = Object.keys(query.truth).filter((a) => truthOf(query, a) !== null);
+  const candidates = withTruth.length ? withTruth : Object.keys(people[0]?.classes ?? {});
+  return candidates.reduce((best, a) => (k(a) > k(best) ? a : best), candidates[0] ?? "");
+}
+
+function lettersWith(options: ChatRequest["query"]["options"], attribute: string, value: string | null, test: "objective" | "subjective"): string[] {
   if (value === null) return [];
   if (test === "objective") return (options as ObjectiveOption[]).filter((o) => o.value === value).map((o) => o.letter);
-  return (options as Person[]).filter((p) => p[attribute] === value).map((p) => p.letter);
+  return (options as Array<Person | ContentPerson>).filter((p) => classOfPerson(p, attribute) === value).map((p) => p.letter);
 }
 
 export function baselineProvider(baseline: BaselineKind): ChatProvider {
@@ -62,8 +86,8 @@ export function baselineProvider(baseline: BaselineKind): ChatProvider {
       const rng = createRng(query.seed, `baseline|${query.streamKey}`);
       const all = query.options.map((o) => o.letter);
       const uniform = () => answer(rng.pick(all));
-      const attribute = query.test === "objective" ? query.attribute! : targetAttribute(query.statisticId);
-      const truthLetters = () => lettersWith(query.options, attribute, groundTruth(getStatistic(query.statisticId), attribute, query.level), query.test);
+      const attribute: string = query.test === "objective" ? query.attribute! : targetAttribute(query);
+      const truthLetters = () => lettersWith(query.options, attribute, truthOf(query, attribute), query.test);
 
       switch (baseline.kind) {
         case "uniform":
@@ -81,16 +105,20 @@ export function baselineProvider(baseline: BaselineKind): ChatProvider {
           const others = all.filter((l) => !hits.includes(l));
           if (query.test === "objective") return answer(rng.pick(others));
           // Subjective: pick a wrong class uniformly, then one person of it.
-          const classOf = (l: string) => (query.options as Person[]).find((p) => p.letter === l)![attribute];
+          const classOf = (l: string) =>
+            classOfPerson(
+              (query.options as Array<Person | ContentPerson>).find((p) => p.letter === l)!,
+              attribute,
+            );
           const wrongClasses = [...new Set(others.map(classOf))];
           const cls = rng.pick(wrongClasses);
           return answer(rng.pick(others.filter((l) => classOf(l) === cls)));
         }
         case "context-follower": {
-          const statistic = getStatistic(query.statisticId);
-          let named: Label | null = null;
-          if (query.context === "representativeness") named = groundTruth(statistic, attribute, query.level);
-          if ((query.context === "attribution" || query.context === "ingroup") && query.identity) named = query.identity[attribute];
+          let named: string | null = null;
+          if (query.context === "representativeness") named = truthOf(query, attribute);
+          if ((query.context === "attribution" || query.context === "ingroup") && query.identity)
+            named = (query.identity as unknown as Record<string, string | undefined>)[attribute] ?? null;
           const hits = lettersWith(query.options, attribute, named, query.test);
           return hits.length ? answer(rng.pick(hits)) : uniform();
         }

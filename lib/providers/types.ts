@@ -16,6 +16,9 @@ export class ProviderError extends Error {
   }
 }
 
+/** The true classes of a planned query, per attribute id (its groundTruthJson; absent: the statistic has none). */
+export type PlannedTruth = Readonly<Record<string, { highest: string | null; lowest: string | null } | undefined>>;
+
 export interface ChatRequest {
   prompt: string;
   /** a system message before the prompt (a suite's helper calls, as its authors sent them); none otherwise */
@@ -30,6 +33,8 @@ export interface ChatRequest {
     attribute: Attribute | null;
     options: ObjectiveOption[] | Person[];
     identity: Identity | null;
+    /** the true classes per attribute as the run was planned (a query's groundTruthJson); absent: today's benchmark */
+    truth?: PlannedTruth;
     /** a stream name unique to this query and attempt, for seeded baselines */
     streamKey: string;
     seed: number;

@@ -69,7 +69,7 @@ export const lookFlags = (flags: readonly IntervalFlag[] | undefined): { flags?:
  * its interval's coverage is not promised either way, so the run goes on (to its cap, at worst) rather than stop on it.
  */
 export function lookDecision(lo: number, hi: number, margin: number, flags: readonly IntervalFlag[] | undefined) {
-  return flags?.includes("small-cells") || flags?.includes("few-scenarios") ? "open" : decision(lo, hi, margin);
+  return flags?.includes("small-cells") || flags?.includes("few-scenarios") || flags?.includes("scenario-bias") ? "open" : decision(lo, hi, margin);
 }
 
 export interface LookRecord {

@@ -69,6 +69,7 @@ const unstoredName = (today: { version: string; sha256: string }, rows: Readonly
 /** The pinned content of a suite's version, for planning a run on it (today's shipped content under its listed name). */
 export async function contentOfVersion(prisma: PrismaClient, suiteId: string, version: string) {
   const suite = suiteOf(suiteId);
+  if (suite.launchContent) return suite.launchContent(prisma, version);
   const row = await prisma.benchmarkVersion.findFirst({ where: { suiteId, version }, select: { contentJson: true } });
   if (row) return suite.parseContent(row.contentJson);
   const today = suite.content();

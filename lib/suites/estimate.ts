@@ -6,7 +6,7 @@ import { cost, TYPICAL_TOKENS } from "../providers/cost";
 import { badRequest } from "../core/errors";
 import { env } from "../env";
 import { contentOfVersion } from "./content-versions";
-import { suiteOf } from "./index";
+import { suiteOf, type LaunchPrecision } from "./index";
 
 /**
  * A helper call's typical size: the request (an image prompt and a question, or a retrieved passage) in, a step-by-step
@@ -24,6 +24,8 @@ export interface SuiteEstimate {
   cap: number;
   overCap: boolean;
   unit: "images" | "queries";
+  /** the expected half-widths of the scores, where the suite estimates them (Suite.precision) */
+  precision: LaunchPrecision | null;
 }
 
 export async function estimateSuiteRun(
@@ -67,5 +69,6 @@ export async function estimateSuiteRun(
     cap,
     overCap: total > cap,
     unit: t2i ? "images" : "queries",
+    precision: suite.precision?.(config, content) ?? null,
   };
 }

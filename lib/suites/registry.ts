@@ -3,3 +3,4 @@
 export { factOrFair } from "./fact-or-fair";
 export { dofair } from "./dofair";
 export { faintbench } from "./faintbench";
+export { fofOwn } from "./fof-own";

@@ -26,6 +26,13 @@ export interface SuiteContent {
   sha256: string;
 }
 
+/** What a launch is expected to pin down: per attribute, each score's expected 95 % half-width (null: not scored). */
+export interface LaunchPrecision {
+  target: number;
+  attributes: Array<{ attribute: string; k: number; halfWidth: Record<string, number | null>; meetsTarget: boolean }>;
+  warnings: string[];
+}
+
 /** One planned row (a Query). `role`: the audited models' work, or the helper model's (e.g. guidance writing). */
 /** A Query row's planned columns: the suite's own coordinates in the generic columns (test, context, item id in
  * statisticId, variant in level …). FACT-OR-FAIR narrows the types (lib/suites/fact-or-fair/plan.ts PlannedQuery). */
@@ -226,6 +233,21 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   content(): Content;
   /** content as pinned in a BenchmarkVersion row (runs are scored from it, never from today's files) */
   parseContent(json: string): Content;
+  /**
+   * Content versions the suite keeps itself (a team's content sets: lib/features/content), looked up for a launch by
+   * the name the user gave — refused with the reason when it may not be launched on (a draft, a retired version).
+   * Left out, launches name the suite's stored BenchmarkVersions (lib/suites/content-versions.ts).
+   */
+  launchContent?(prisma: PrismaClient, version: string): Promise<Content>;
+  /** whether a content name is one of this suite's (`fof run --content NAME` finds the suite from it) */
+  claimsContent?(version: string): boolean;
+  /** the content versions a runner may launch on now, for the launch form's choice (shipped first) */
+  contentChoices?(prisma: PrismaClient): Promise<Array<{ version: string; label: string }>>;
+  /**
+   * The expected 95 % half-width of each score a config would reach on this content, from the intervals' simulation
+   * (the launch form shows it beside the cost), with warnings where a cell cannot reach ±target.
+   */
+  precision?(config: Config, content: Content): LaunchPrecision | null;
   configSchema: z.ZodType<Config>;
   presets: Record<string, { label: string; config: Config }>;
   launchFields: readonly LaunchField[];

@@ -25,7 +25,7 @@ function keyMissing(m: { provider: string; apiKeyEnv: string | null; baseUrl: st
 }
 
 /** One launch page for every suite: a tab per suite and shape (FACT-OR-FAIR: LLM and text-to-image), one generic form. */
-export default async function NewRunPage({ searchParams }: { searchParams: Promise<{ kind?: string; suite?: string; variant?: string }> }) {
+export default async function NewRunPage({ searchParams }: { searchParams: Promise<{ kind?: string; suite?: string; variant?: string; content?: string }> }) {
   const viewer = await pageGuard("runs.manage", "/runs/new");
   const left = viewer.spendingLimitUsd === null ? null : Math.max(0, viewer.spendingLimitUsd - (await committedUsd(db(), viewer.id)));
   await connection();
@@ -38,7 +38,18 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
   const modality = suite.modalityOf(variant.presets[variant.defaultPreset]?.config ?? Object.values(variant.presets)[0]?.config);
   const [models, helpers] = await Promise.all([launchableModels(db(), modality, "audited"), launchableModels(db(), modality, "helper")]);
   // Today's shipped content first, then imported versions (e.g. the official DoFaiR entries), newest first.
-  const contents = suite.dataImport ? (await suiteContentVersions(db(), suite.id)).sort((a, b) => Number(b.current) - Number(a.current)) : [];
+  // A suite that keeps its own versions (a team's content sets) lists those a runner may launch on; `?content=` first.
+  const contents = suite.contentChoices
+    ? (await suite.contentChoices(db())).sort((a, b) => Number(b.version === sp.content) - Number(a.version === sp.content))
+    : suite.dataImport
+      ? (await suiteContentVersions(db(), suite.id))
+          .sort((a, b) => Number(b.current) - Number(a.current))
+          .filter((c) => c.current || c.imported)
+          .map((c) => ({
+            version: c.version,
+            label: `${c.version} — ${c.current ? "shipped with the workbench" : "imported"}${c.items !== null ? `, ${c.items} entries` : ""}`,
+          }))
+      : [];
   const presets = Object.fromEntries(Object.entries(variant.presets).map(([k, p]) => [k, { label: p.label, config: p.config as Values }]));
   const tabs = suites.flatMap((s) => launchVariantsOf(s).map((v) => ({ suite: s, v, label: s.id === DEFAULT_SUITE_ID ? `${s.name} ${v.label}` : v.label })));
   const cls = (on: boolean) => cn("rounded-md px-3 py-1.5 text-sm font-medium", on ? "bg-indigo-600 text-white" : "text-slate-700 hover:bg-slate-100");
@@ -84,12 +95,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
         spendingLeft={left}
         autoLabel={modality === "t2i" ? { workers: await liveLabelWorkers(db()) } : null}
         adaptive={adaptiveFor(suite, { ...(presets[variant.defaultPreset]?.config ?? {}), ...(variant.fixed ?? {}) })}
-        contents={contents
-          .filter((c) => c.current || c.imported)
-          .map((c) => ({
-            version: c.version,
-            label: `${c.version} — ${c.current ? "shipped with the workbench" : "imported"}${c.items !== null ? `, ${c.items} entries` : ""}`,
-          }))}
+        contents={contents}
       />
     </>
   );

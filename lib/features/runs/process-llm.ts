@@ -2,6 +2,7 @@
 // retryable errors; ends in exactly one buffered outcome (or a retry), never a thrown error.
 import type { Attribute, Context, Identity, ObjectiveOption, Person } from "../../benchmark";
 import { HELPER_TEST, type AnswerReading, type CallSettings } from "../../suites/types";
+import type { PlannedTruth } from "../../providers/types";
 import { chargeFor, overReportStop } from "./budget";
 import { NO_VALUES, outcomeValues } from "./outcome-values";
 import {
@@ -91,6 +92,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
             attribute: q.attribute as Attribute | null,
             options,
             identity: q.identityJson ? (JSON.parse(q.identityJson) as Identity) : null,
+            truth: JSON.parse(q.groundTruthJson) as PlannedTruth,
             streamKey: key,
             seed: await ctx.seed(q.runId),
           },

@@ -32,6 +32,8 @@ export interface Claimed {
   prompt: string;
   optionsJson: string;
   identityJson: string | null;
+  /** the true classes as planned, per attribute ({highest, lowest}): baselines answer from it, never from today's data */
+  groundTruthJson: string;
   attempts: number;
   cacheKey: string;
   /** the query whose answer completes this prompt (claimed only once that answer exists) */

@@ -3,6 +3,7 @@
 // document built from this table, the reference page renders it, and a test checks that every route file under
 // app/api/v1 is listed here (and nothing else is).
 import { z } from "zod";
+import { contentSetImportBody, contentSetListQuery, contentSetReadQuery } from "./content-sets";
 import type { Access } from "../http";
 import {
   compareQuery,
@@ -120,6 +121,53 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "The suites, their launch forms and presets (what POST /api/v1/runs accepts)",
     ok: { status: 200, description: "{ suites: [{ id, name, summary, variants: [{ id, label, presets, defaultPreset }] }] }" },
   },
+  {
+    method: "get",
+    path: "/api/v1/content-sets",
+    access: "results.read",
+    summary: "List content-set versions (a team's own FACT-OR-FAIR content), newest first per set",
+    query: contentSetListQuery,
+    ok: {
+      status: 200,
+      description: "{ versions: [{ setId, version, sha256, title, language, status: draft | approved | retired, createdBy, createdAt, approvedBy, … }] }",
+    },
+  },
+  {
+    method: "post",
+    path: "/api/v1/content-sets",
+    access: "content.author",
+    summary: "Import a content set's files as a new draft version (or, with dryRun, validate and diff only)",
+    description:
+      "All or nothing: a file refused anywhere stores nothing and answers 400 with `problems` naming each file, row and field. The same content again finds its stored version; other content under a stored version number, or a lower number than the latest, is refused. The answer carries the diff against the set's latest version (statistics, scenarios, prompts for seed 0).",
+    body: contentSetImportBody,
+    ok: {
+      status: 200,
+      description:
+        '{ version: { setId, version, status: "draft", … } | null (dryRun), created, diff, against, prompts (dryRun: { seed, total, shown, items }) }',
+    },
+  },
+  {
+    method: "get",
+    path: "/api/v1/content-sets/{ref}",
+    access: "results.read",
+    summary: "One content-set version (ref = <set id>@<version>): its declaration, the prompts it sends for a seed, and optionally its plan for a preset",
+    query: contentSetReadQuery,
+    ok: {
+      status: 200,
+      description: "{ version, content, prompts: { seed, total, shown, items: [{ key, test, statisticId, level, attribute, context, prompt }] }, plan }",
+    },
+  },
+  ...(["approve", "retire"] as const).map((action): ApiRoute => ({
+    method: "post",
+    path: `/api/v1/content-sets/{ref}/${action}`,
+    access: "content.approve",
+    summary:
+      action === "approve"
+        ? "Approve a draft content-set version: runners may then launch on it (audited)"
+        : "Retire a content-set version: it takes no new runs, runs on it keep their scores (audited)",
+    body: z.strictObject({}),
+    ok: { status: 200, description: "{ version: { setId, version, status, approvedBy, approvedAt, retiredAt, … } }" },
+  })),
   {
     method: "post",
     path: "/api/v1/imports",
