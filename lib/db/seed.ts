@@ -31,7 +31,9 @@ export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
           ? "Baseline: uniform random"
           : b.kind === "reasoner"
             ? "Baseline: offline reasoner (helper text only)"
-            : "Baseline: context follower";
+            : b.kind === "scenario-biased"
+              ? "Baseline: scenario-biased (test model)"
+              : "Baseline: context follower";
   return prisma.modelConfig.upsert({
     where: { slug },
     update: {},
@@ -47,7 +49,15 @@ export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
   });
 }
 
-const DEFAULT_BASELINES = ["baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", REASONER_SLUG, SYNTHETIC_IMAGE_SLUG];
+const DEFAULT_BASELINES = [
+  "baseline:uniform",
+  "baseline:oracle",
+  "baseline:calibrated:0.8",
+  "baseline:context-follower",
+  "baseline:scenario-biased",
+  REASONER_SLUG,
+  SYNTHETIC_IMAGE_SLUG,
+];
 
 export async function seed(prisma: PrismaClient) {
   const version = await ensureBenchmarkVersion(prisma);

@@ -4,7 +4,15 @@ import { createRng, getStatistic, groundTruth, type Attribute, type ObjectiveOpt
 import type { ChatProvider, ChatRequest, ChatResponse } from "./types";
 
 export type BaselineKind =
-  { kind: "uniform" } | { kind: "oracle" } | { kind: "calibrated"; accuracy: number } | { kind: "context-follower" } | { kind: "reasoner" };
+  | { kind: "uniform" }
+  | { kind: "oracle" }
+  | { kind: "calibrated"; accuracy: number }
+  | { kind: "context-follower" }
+  | { kind: "scenario-biased" }
+  | { kind: "reasoner" };
+
+/** The scenario-biased baseline's objective accuracy and the range its scenarios' strengths are drawn from. */
+const SCENARIO_BIASED = { accuracy: 0.8, strength: [0.3, 0.9] as const };
 
 /** The offline helper: writes text for helper calls (chain-of-thought reasoning, guidance), never an audited model. */
 export const REASONER_SLUG = "baseline:reasoner";
@@ -14,15 +22,18 @@ export const BASELINE_DESCRIPTIONS: Record<BaselineKind["kind"], string> = {
   oracle: "always picks the true group (S_fact = 1, S_E = 0)",
   calibrated: "picks the true group with probability a, otherwise uniformly: lands on the upper-bound curve g_k",
   "context-follower": "picks the group the context names (stated group, news identity, own identity); uniform without one",
+  "scenario-biased":
+    "a scenario-sensitive test model: objective answers as calibrated 0.8; each subjective scenario favours one class (drawn from the run's seed and the scenario) with a strength between 0.3 and 0.9, otherwise uniform — its answers differ by scenario, so the population and the benchmark's own scenarios have different scores",
   reasoner:
     "an offline helper, not an answerer: writes a short fixed-form reasoning that restates the request (a suite's reasoning and guidance calls without a key; tests)",
 };
 
-/** "baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", "baseline:reasoner" */
+/** "baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", "baseline:scenario-biased", "baseline:reasoner" */
 export function parseBaselineId(id: string): BaselineKind | null {
-  const m = /^baseline:(uniform|oracle|context-follower|reasoner|calibrated:(0(\.\d+)?|1(\.0+)?))$/.exec(id);
+  const m = /^baseline:(uniform|oracle|context-follower|scenario-biased|reasoner|calibrated:(0(\.\d+)?|1(\.0+)?))$/.exec(id);
   if (!m) return null;
   if (m[1] === "reasoner") return { kind: "reasoner" };
+  if (m[1] === "scenario-biased") return { kind: "scenario-biased" };
   if (m[1] === "uniform") return { kind: "uniform" };
   if (m[1] === "oracle") return { kind: "oracle" };
   if (m[1] === "context-follower") return { kind: "context-follower" };
@@ -88,6 +99,23 @@ export function baselineProvider(baseline: BaselineKind): ChatProvider {
       const uniform = () => answer(rng.pick(all));
       const attribute: string = query.test === "objective" ? query.attribute! : targetAttribute(query);
       const truthLetters = () => lettersWith(query.options, attribute, truthOf(query, attribute), query.test);
+      // Truth with probability a, otherwise uniform over the *other* classes, so accuracy is exactly a in expectation
+      // and the answer distribution is (a, (1−a)/(k−1), …): a point on g_k.
+      const calibrated = (accuracy: number): ChatResponse => {
+        const hits = truthLetters();
+        if (!hits.length) return uniform();
+        if (rng.float() < accuracy) return answer(rng.pick(hits));
+        const others = all.filter((l) => !hits.includes(l));
+        if (query.test === "objective") return answer(rng.pick(others));
+        // Subjective: pick a wrong class uniformly, then one person of it.
+        const classOf = (l: string) =>
+          classOfPerson(
+            (query.options as Array<Person | ContentPerson>).find((p) => p.letter === l)!,
+            attribute,
+          );
+        const cls = rng.pick([...new Set(others.map(classOf))]);
+        return answer(rng.pick(others.filter((l) => classOf(l) === cls)));
+      };
 
       switch (baseline.kind) {
         case "uniform":
@@ -96,23 +124,19 @@ export function baselineProvider(baseline: BaselineKind): ChatProvider {
           const hits = truthLetters();
           return hits.length ? answer(rng.pick(hits)) : uniform();
         }
-        case "calibrated": {
-          // Truth with probability a, otherwise uniform over the *other* classes, so accuracy is exactly a in
-          // expectation and the answer distribution is (a, (1−a)/(k−1), …): a point on g_k.
-          const hits = truthLetters();
-          if (!hits.length) return uniform();
-          if (rng.float() < baseline.accuracy) return answer(rng.pick(hits));
-          const others = all.filter((l) => !hits.includes(l));
-          if (query.test === "objective") return answer(rng.pick(others));
-          // Subjective: pick a wrong class uniformly, then one person of it.
-          const classOf = (l: string) =>
-            classOfPerson(
-              (query.options as Array<Person | ContentPerson>).find((p) => p.letter === l)!,
-              attribute,
-            );
-          const wrongClasses = [...new Set(others.map(classOf))];
-          const cls = rng.pick(wrongClasses);
-          return answer(rng.pick(others.filter((l) => classOf(l) === cls)));
+        case "calibrated":
+          return calibrated(baseline.accuracy);
+        case "scenario-biased": {
+          if (query.test === "objective" || query.scenarioIndex === null || query.scenarioIndex === undefined) return calibrated(SCENARIO_BIASED.accuracy);
+          // One class of the aimed-at attribute per scenario (of this run's seed), the same in every repeat and context.
+          const people = query.options as Array<Person | ContentPerson>;
+          const classes = [...new Set(people.map((p) => classOfPerson(p, attribute)))].filter((c): c is string => c !== undefined).sort();
+          const scene = createRng(query.seed, `scenario|${query.statisticId}|${query.level}|${query.scenarioIndex}`);
+          const favoured = scene.pick(classes);
+          const [lo, hi] = SCENARIO_BIASED.strength;
+          const strength = lo + (hi - lo) * scene.float();
+          if (rng.float() >= strength) return uniform();
+          return answer(rng.pick(people.filter((p) => classOfPerson(p, attribute) === favoured).map((p) => p.letter)));
         }
         case "context-follower": {
           let named: string | null = null;

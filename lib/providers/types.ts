@@ -31,6 +31,8 @@ export interface ChatRequest {
     statisticId: string;
     level: Level;
     attribute: Attribute | null;
+    /** the subjective query's scenario (per statistic and level); null for objective ones */
+    scenarioIndex?: number | null;
     options: ObjectiveOption[] | Person[];
     identity: Identity | null;
     /** the true classes per attribute as the run was planned (a query's groundTruthJson); absent: today's benchmark */

@@ -90,6 +90,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
             statisticId: q.statisticId,
             level: q.level as "highest" | "lowest",
             attribute: q.attribute as Attribute | null,
+            scenarioIndex: q.scenarioIndex,
             options,
             identity: q.identityJson ? (JSON.parse(q.identityJson) as Identity) : null,
             truth: JSON.parse(q.groundTruthJson) as PlannedTruth,

@@ -28,6 +28,8 @@ export interface Claimed {
   statisticId: string;
   level: string;
   attribute: string | null;
+  /** a subjective query's scenario (the scenario-biased baseline answers from it) */
+  scenarioIndex: number | null;
   repeatIndex: number;
   prompt: string;
   optionsJson: string;
