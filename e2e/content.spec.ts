@@ -12,8 +12,8 @@ const REF = "de-synthetic@1.0.0";
 test("author a content set, see its diff, approve it as admin, launch on it as runner, read its scores", async ({ page, browser, baseURL }) => {
   test.setTimeout(180_000);
   const runner = await join(browser, baseURL, await invite(page, "runner"), {
-    name: "Rita Runner",
-    email: "rita@e2e.example.org",
+    name: "Carla Content",
+    email: "carla@e2e.example.org",
     password: "runner-password",
     role: "runner",
   });

@@ -95,6 +95,11 @@ describe("/api/v1/content-sets", () => {
     const launched = await call(runs.POST as Handler, "/api/v1/runs", tokens.runner, { body: launch });
     expect(launched.status).toBe(202);
     expect((await launched.json()).run).toMatchObject({ suite: "fof-own" });
+    // the content version alone names its suite (the remote CLI's `fof run --content` sends no --suite)
+    const { suite: _suite, ...bare } = launch;
+    const named = await call(runs.POST as Handler, "/api/v1/runs", tokens.runner, { body: bare });
+    expect(named.status).toBe(202);
+    expect((await named.json()).run).toMatchObject({ suite: "fof-own" });
     await call(retire.POST as Handler, `/api/v1/content-sets/${REF}/retire`, tokens.admin, { body: {}, params: { ref: REF } });
     const after = await call(runs.POST as Handler, "/api/v1/runs", tokens.runner, { body: launch });
     expect(after.status).toBe(403);

@@ -117,6 +117,46 @@ describe("runs on a content set", () => {
     expect(await rows()).toHaveLength(8);
   });
 
+  it("runs adaptively: waves of repeats, a look per wave scored per declared attribute, stopping when the target is met", async () => {
+    const { adaptiveStateOf } = await import("../lib/results/adaptive");
+    const config = { ...ownPreset("quick"), tests: ["subjective" as const], contexts: ["baseline" as const] };
+    const loose = await engine.createRun(db(), { suite: "fof-own", models: ["baseline:uniform"], config, seed: 6, contentVersion: REF, until: "sE<=0.45" });
+    const tight = await engine.createRun(db(), { suite: "fof-own", models: ["baseline:uniform"], config, seed: 6, contentVersion: REF, until: "sE<=0.001" });
+    for (const id of [loose.id, tight.id]) await new engine.Worker(db(), { runId: id, pollMs: 20, flushMs: 10 }).run({ untilDone: true });
+    const [l, t] = await Promise.all([loose.id, tight.id].map((id) => db().run.findUniqueOrThrow({ where: { id } })));
+    const ls = adaptiveStateOf(l.adaptiveJson)!;
+    const ts = adaptiveStateOf(t.adaptiveJson)!;
+    // met at an early look: the rest of the plan is never called
+    expect(ls.outcome?.kind).toBe("met");
+    expect(ls.outcome!.look).toBeLessThan(ls.schedule.fractions.length);
+    expect(l.plannedCount).toBeLessThan(loose.plannedCount);
+    expect(await db().outcome.count({ where: { query: { runId: loose.id } } })).toBe(l.plannedCount);
+    // every declared attribute's subjective S_E is looked at, none other
+    const last = ls.looks.at(-1)!;
+    expect([...new Set(last.rows.map((r) => r.group))].sort()).toEqual(["altersgruppe · subjective · baseline", "geschlecht · subjective · baseline"]);
+    expect(last.rows.every((r) => r.metric === "sE" && (r.hi - r.lo) / 2 <= 0.45 + 1e-12)).toBe(true);
+    // never met: every look taken, the whole plan used, and it says the cap was reached
+    expect(ts.outcome).toMatchObject({ kind: "cap" });
+    expect(ts.looks.length).toBe(ts.schedule.fractions.length);
+    expect(t.plannedCount).toBe(tight.plannedCount);
+
+    // A vs B: the second model against the first, paired per declared attribute, each difference decided or open
+    const ab = await engine.createRun(db(), {
+      suite: "fof-own",
+      models: ["baseline:uniform", "baseline:calibrated:0.8"],
+      config,
+      seed: 7,
+      contentVersion: REF,
+      until: "decided:sE",
+    });
+    await new engine.Worker(db(), { runId: ab.id, pollMs: 20, flushMs: 10 }).run({ untilDone: true });
+    const abs = adaptiveStateOf((await db().run.findUniqueOrThrow({ where: { id: ab.id } })).adaptiveJson)!;
+    const rows = abs.looks.at(-1)!.rows;
+    expect(new Set(rows.map((r) => r.model))).toEqual(new Set(["baseline:calibrated:0.8 − baseline:uniform"]));
+    expect(rows.map((r) => r.group).sort()).toEqual(["altersgruppe · subjective · baseline", "geschlecht · subjective · baseline"]);
+    for (const r of rows) expect(["separated", "equivalent", "open"]).toContain(r.decision);
+  });
+
   it("takes no new run on a retired version; runs on it keep their scores", async () => {
     const before = await scores(calibrated);
     await setContentSetStatus(db(), admin, REF, "retire");

@@ -7,10 +7,14 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, Td, Th } from "@/components/ui/table";
 import { GroupCell } from "@/components/benchmark/group-cell";
 import { listSuites } from "@/lib/suites";
+import { currentViewer } from "@/app/guard";
+import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Benchmark" };
 
-export default function BenchmarkPage() {
+export default async function BenchmarkPage() {
+  // A team's content sets are its own data: offered to those who may read them (the page itself is public).
+  const viewer = await currentViewer();
   const stats = benchmark.statistics;
   const scenarioCount = stats.reduce((n, s) => n + s.scenarios.highest.length + s.scenarios.lowest.length, 0);
   return (
@@ -34,9 +38,11 @@ export default function BenchmarkPage() {
               {s.name}
             </Link>
           ))}
-        <Link href="/benchmark/content" className="rounded-md px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-100">
-          Content sets (your own)
-        </Link>
+        {viewer && can(viewer.role, "results.read") && (
+          <Link href="/benchmark/content" className="rounded-md px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-100">
+            Content sets (your own)
+          </Link>
+        )}
       </nav>
       <div className="space-y-6">
         {CATEGORIES.map((category) => (

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
 import type { RunOptions } from "./run";
+import { DEFAULT_SUITE_ID, listSuites } from "../../lib/suites";
 import { compareArgs, compareGate, gateSummary, printComparison, reportGate, type CompareCliOptions } from "./compare-cli";
 import type { ComparisonResult } from "../../lib/features/results/comparisons";
 
@@ -93,7 +94,8 @@ export async function remoteRun(r: Remote, opts: RunOptions & { wait?: boolean; 
   if (gates && !opts.wait) throw new Error("--fail-under needs --wait (the gate reads the finished run's scores)");
   const worse = compareGate(opts);
   if (worse && !opts.wait) throw new Error("--compare-to needs --wait (the comparison reads the finished run)");
-  const suite = opts.suite ?? "fact-or-fair";
+  // `--content my-set@1.0.0` alone: the server runs it on the suite of content sets (as a local run finds it).
+  const suite = opts.suite ?? (opts.content ? listSuites().find((s) => s.claimsContent?.(opts.content!))?.id : undefined) ?? DEFAULT_SUITE_ID;
   // A suite launched in several shapes (FACT-OR-FAIR: chat or text-to-image): the one of the models' modality.
   const [{ suites }, { models }] = await Promise.all([
     getJson<Suites>(r, "/api/v1/suites"),

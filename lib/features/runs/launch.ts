@@ -7,7 +7,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { DomainError } from "../../core/errors";
 import { actorOf, audit } from "../../auth/audit";
 import { budgetWithinLimit, type Steerer } from "../../auth/spending";
-import { findSuite, listSuites } from "../../suites";
+import { DEFAULT_SUITE_ID, findSuite, listSuites } from "../../suites";
 import { launchVariant } from "../../suites/launch-variants";
 import { prepareRun } from "./runs";
 import { planInBackground, SERVER_PLANNING } from "./planning";
@@ -16,7 +16,13 @@ import { INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
 
 export const launchRequestSchema = z
   .object({
-    suite: z.string().trim().min(1).max(64).describe("the suite's id (GET /api/v1/suites lists them)"),
+    suite: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe("the suite's id (GET /api/v1/suites lists them); omitted: the suite that runs contentVersion (a team's content set), else fact-or-fair"),
     variant: z.string().trim().max(40).optional().describe("the suite's launch form, e.g. FACT-OR-FAIR's llm or t2i (default: its first)"),
     models: z.array(z.string().min(1).max(200)).min(1, "choose at least one model").max(20).describe("model slugs"),
     preset: z.string().trim().min(1).max(40).describe("one of the launch form's presets (e.g. smoke, quick, paper)"),
@@ -64,7 +70,9 @@ type Launcher = Steerer;
 /** Plans and stores a run from an API request: the preset's settings with the request's overrides (launchConfig). */
 export async function launchRun(prisma: PrismaClient, viewer: Launcher, input: LaunchRequest) {
   const req = launchRequestSchema.parse(input);
-  const { suite, config } = launchConfig(req.suite, req.variant, req.preset, req.config);
+  // `{"contentVersion": "my-set@1.0.0"}` alone launches on the suite whose versions look like that (a content set).
+  const claimed = req.contentVersion ? listSuites().find((s) => s.claimsContent?.(req.contentVersion!))?.id : undefined;
+  const { suite, config } = launchConfig(req.suite ?? claimed ?? DEFAULT_SUITE_ID, req.variant, req.preset, req.config);
   return startRun(prisma, viewer, { ...req, suite: suite.id, config });
 }
 

@@ -13,6 +13,7 @@ import { ownCompare } from "./compare";
 import { ownExportLines } from "./export";
 import { declaredContexts } from "../../content/render";
 import { ownContentChoices, ownPrecision } from "./choices";
+import { OWN_VOCABULARY, ownLook } from "./look";
 
 const CONTEXT_LABELS: Record<(typeof OWN_CONTEXTS)[number], string> = {
   baseline: "baseline (no context)",
@@ -33,6 +34,13 @@ export const fofOwn: Suite<OwnContent, OwnConfig> = {
   summary: "FACT-OR-FAIR's method on a content set your team writes: its statistics, attributes, classes and language, approved by an admin",
   paper: { title: "FACT-OR-FAIR: A Checklist for Behavioral Testing of AI Models on Fairness-Related Queries", citation: "Huang et al., 2025 (method)" },
   modalityOf: () => "llm",
+  // Adaptive runs grow the subjective scenarios' repeats and stop on their scores, per declared attribute (./look.ts).
+  adaptiveVocabulary: () => OWN_VOCABULARY,
+  look: ownLook,
+  adaptiveProblem: (c) =>
+    c.tests.includes("subjective")
+      ? null
+      : "an adaptive run targets the subjective scores: include the subjective test (the objective questions alone are too few to pin down)",
   content: paperOwnContent,
   parseContent: parsePinned,
   launchContent: launchableContent,
