@@ -71,6 +71,14 @@ describe("runs on a content set", () => {
         expect(c.lo!).toBeLessThanOrEqual(c.estimate! + 1e-12);
         expect(c.hi!).toBeGreaterThanOrEqual(c.estimate! - 1e-12);
       }
+    // A chart per attribute: the paper's two axes, S_fact and S_E, per group — the table's own point estimates
+    const views = await suite.results!({ prisma: db() }, { runId: calibrated, labels: "model", verifiedOnly: false, resamples: 0 });
+    const plane = views.find((v) => v.id === "plane-altersgruppe");
+    expect(plane?.kind).toBe("bars");
+    if (plane?.kind === "bars") {
+      expect(plane.data.map((d) => d.label)).toEqual(age.map((r) => `${r.labels[0]} · ${r.labels[1]}`));
+      expect(plane.data.map((d) => d.values.sE)).toEqual(age.map((r) => r.cells.sE.value));
+    }
     // The calibrated baseline aims at the attribute with the most classes: right 80 % of the time on age bands.
     const objective = age[0].cells.sFact;
     expect(objective.lo!).toBeLessThan(0.8);
@@ -97,6 +105,21 @@ describe("runs on a content set", () => {
     expect(fact.delta).toBeLessThan(0);
     expect(fact.hi).toBeLessThan(0);
     for (const c of r.comparisons) expect(Math.abs(c.delta - (c.b - c.a))).toBeLessThan(1e-9);
+  });
+
+  it("ranks runs per declared attribute with rank intervals from the joint design bootstrap", async () => {
+    const { suiteRankIntervals } = await import("../lib/features/results/suite-ranks");
+    const r = await suiteRankIntervals(db(), suite, [calibrated, uniform]);
+    const fact = r.rows.filter((x) => x.metric === "sFact" && x.group === "altersgruppe · objective");
+    expect(fact.map((x) => [x.runId, x.rank, x.lo, x.hi])).toEqual(
+      expect.arrayContaining([
+        [calibrated, 1, 1, 1],
+        [uniform, 2, 2, 2],
+      ]),
+    );
+    // every declared attribute's groups are ranked, each score
+    expect(new Set(r.rows.map((x) => x.group.split(" · ")[0]))).toEqual(new Set(["altersgruppe", "geschlecht"]));
+    expect(new Set(r.rows.map((x) => x.metric))).toEqual(new Set(["sFact", "sE", "sKLD", "sFair", "distance"]));
   });
 
   it("serves a view computed before the answers never again once they are in (the cache's key counts them)", async () => {

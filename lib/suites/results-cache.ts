@@ -60,8 +60,9 @@ export async function suiteStateKey(prisma: PrismaClient, suite: AnySuite, req: 
     // the views' meaning changed: 2–3 instruments, paper rows beside CLIP runs only; 4 a cosine score's interval about
     // its bias-corrected estimate, exact-target intervals for prompt-averaged scores; 5 averages' standard interval with
     // the jackknife's floor (lib/metrics/mean-bootstrap.ts); 6 a suite's release profile reads its η pairs in the order of
-    // its authors' released input (the suite's eta-release.ts) — earlier entries are not served; 7 answers count
-    v: 7,
+    // its authors' released input (the suite's eta-release.ts) — earlier entries are not served; 7 answers count; 8
+    // content sets chart each attribute
+    v: 8,
     run: req.runId,
     suite: suite.id,
     version: run.suiteVersion,

@@ -185,6 +185,18 @@ export interface RankGroup {
   arms: Array<UnitArm<unknown> & { runId: string; model: string }>;
 }
 
+/**
+ * A suite's own joint replicates for ranking (Suite.rankReplicates): per group and score, every arm's point and its
+ * replicate scores, drawn jointly (arms of one content share their draws) by the suite's own design bootstrap.
+ */
+export interface RankReplicateGroup {
+  metric: string;
+  metricName: string;
+  group: string;
+  better: "higher" | "lower";
+  arms: Array<{ key: string; runId: string; model: string; point: number | null; replicates: Float64Array }>;
+}
+
 export interface SuiteContext {
   prisma: PrismaClient;
 }
@@ -283,6 +295,8 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
    * (run, model) arm's units. Left out, a suite with `comparable` ranks its averages over entries.
    */
   rankArms?(ctx: SuiteContext, req: { runIds: readonly string[]; labels: "model" | "reviewed"; profile?: ScoringProfile }): Promise<RankGroup[]>;
+  /** rank replicates from the suite's own stratified design bootstrap (instead of rankArms' unit draws) */
+  rankReplicates?(ctx: SuiteContext, req: { runIds: readonly string[]; resamples: number; seed: number }): Promise<RankReplicateGroup[]>;
   /** the per-image scores paired comparisons resample; left out (and no `compare`): the suite offers no comparisons yet */
   comparable?(ctx: SuiteContext, req: { runId: string; labels: "model" | "reviewed"; profile?: ScoringProfile }): Promise<ComparableScores>;
   /**

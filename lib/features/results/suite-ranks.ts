@@ -99,7 +99,7 @@ export async function suiteRankIntervals(
   runIds: readonly string[],
   opts: { labels?: "model" | "reviewed"; profile?: ScoringProfile } = {},
 ): Promise<SuiteRanksResult> {
-  if (!suite.rankArms && !suite.comparable) throw badRequest(`${suite.name} runs offer no rank intervals`);
+  if (!suite.rankArms && !suite.comparable && !suite.rankReplicates) throw badRequest(`${suite.name} runs offer no rank intervals`);
   const labels = opts.labels ?? "model";
   const states = await Promise.all(
     runIds.map((runId) => suiteStateKey(prisma, suite, { runId, labels, verifiedOnly: false, resamples: 0, profile: opts.profile })),
@@ -111,11 +111,25 @@ export async function suiteRankIntervals(
   if (hit) return { ...(JSON.parse(hit.json) as SuiteRanksResult), cached: true };
   return enqueue(async () => {
     const ctx = { prisma };
+    const seed = (await prisma.run.findFirst({ where: { id: { in: [...runIds] } }, orderBy: { id: "asc" }, select: { seed: true } }))?.seed ?? 1;
+    const rows: SuiteRankRow[] = [];
+    if (suite.rankReplicates) {
+      // The suite's own joint design bootstrap (e.g. a content set's: scenarios within each statistic and level).
+      for (const g of await suite.rankReplicates(ctx, { runIds, resamples: RESAMPLES, seed })) {
+        if (g.arms.length < 2) continue;
+        const byKey = new Map(g.arms.map((a) => [a.key, a]));
+        for (const [armKey, r] of rankIntervals(g.arms, g.better)) {
+          const arm = byKey.get(armKey)!;
+          rows.push({ metric: g.metric, metricName: g.metricName, group: g.group, runId: arm.runId, model: arm.model, ...r });
+        }
+      }
+      const result: SuiteRanksResult = { suite: suite.id, target: "population", resamples: RESAMPLES, cached: false, rows };
+      await keepInCache(prisma, { key, runId: [...runIds].sort()[0], kind: "ranks", json: JSON.stringify(result) });
+      return result;
+    }
     const groups = suite.rankArms
       ? await suite.rankArms(ctx, { runIds, labels, profile: opts.profile })
       : await comparableGroups(ctx, suite, runIds, labels, opts.profile);
-    const seed = (await prisma.run.findFirst({ where: { id: { in: [...runIds] } }, orderBy: { id: "asc" }, select: { seed: true } }))?.seed ?? 1;
-    const rows: SuiteRankRow[] = [];
     for (const g of groups) {
       const arms = g.arms.filter((a) => a.units.size > 0);
       if (arms.length < 2) continue;

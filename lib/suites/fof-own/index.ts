@@ -14,6 +14,7 @@ import { ownExportLines } from "./export";
 import { declaredContexts } from "../../content/render";
 import { ownContentChoices, ownPrecision } from "./choices";
 import { OWN_VOCABULARY, ownLook } from "./look";
+import { ownRankReplicates } from "./ranks";
 
 const CONTEXT_LABELS: Record<(typeof OWN_CONTEXTS)[number], string> = {
   baseline: "baseline (no context)",
@@ -102,5 +103,6 @@ export const fofOwn: Suite<OwnContent, OwnConfig> = {
     return ownResults(ctx, req, parsePinned(run.benchmarkVersion.contentJson), run.seed);
   },
   compare: ownCompare,
+  rankReplicates: ownRankReplicates,
   exportLines: (ctx, req) => ownExportLines(ctx, req),
 };

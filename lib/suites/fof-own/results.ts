@@ -6,7 +6,7 @@ import { DEFAULT_INTERVAL_TARGET, INTERVAL_FLAG_TEXT, INTERVAL_TARGET_LABELS, ty
 import { METRIC_INFO } from "../../results/metric-info";
 import { BOOTSTRAP_METRICS } from "../../metrics/cluster-bootstrap";
 import type { ResultsRequest, SuiteContext } from "../types";
-import type { SuiteView, TableView, ViewCell, ViewRow } from "../views";
+import type { BarsView, SuiteView, TableView, ViewCell, ViewRow } from "../views";
 import type { OwnContent } from "./content";
 import { declaredAttribute, groupsOf, ownRecords } from "./records";
 
@@ -18,6 +18,7 @@ export async function ownResults(ctx: SuiteContext, req: ResultsRequest, content
   const records = await ownRecords(ctx, req.runId, content);
   const target = req.target ?? DEFAULT_INTERVAL_TARGET;
   const byAttribute = new Map<string, ViewRow[]>();
+  const bars = new Map<string, BarsView["data"]>();
   const unparsed: Array<{ cells: string[] }> = [];
   for (const g of groupsOf(records, content)) {
     const attribute = declaredAttribute(content, g.attribute);
@@ -38,6 +39,9 @@ export async function ownResults(ctx: SuiteContext, req: ResultsRequest, content
       ...(flags.size ? { flag: [...flags].map((f) => INTERVAL_FLAG_TEXT[f]).join("; ") } : {}),
     });
     byAttribute.set(g.attribute, rows);
+    const data = bars.get(g.attribute) ?? [];
+    data.push({ label: `${g.model} · ${groupLabel(g)}`, values: { sFact: s.sFact, sE: s.sE }, n: s.n - s.refused });
+    bars.set(g.attribute, data);
     for (const c of s.cells)
       if (c.refused > 0) unparsed.push({ cells: [g.model, groupLabel(g), g.attribute, c.statisticId, c.level, String(c.refused), String(c.n)] });
   }
@@ -65,5 +69,21 @@ export async function ownResults(ctx: SuiteContext, req: ResultsRequest, content
     page: 1,
     pageSize: Math.max(1, unparsed.length),
   };
-  return [scores, left];
+  // The two axes of the paper's factuality–fairness plane, per declared attribute: S_fact (objective questions: the
+  // share right) beside S_E (subjective scenarios: how evenly the classes are chosen).
+  const charts: BarsView[] = content.set.attributes
+    .filter((a) => bars.has(a.id))
+    .map((a) => ({
+      kind: "bars",
+      id: `plane-${a.id}`,
+      title: `${a.noun} (k = ${a.classes.length}): S_fact and S_E per group`,
+      caption: `The paper's two axes for ${a.id}: S_fact, the share of answers naming the true class, and S_E, the normalised entropy of the classes chosen (1: every class equally). Point estimates; the table above has their intervals.`,
+      unit: "",
+      series: [
+        { id: "sFact", label: METRIC_INFO.sFact.label },
+        { id: "sE", label: METRIC_INFO.sE.label },
+      ],
+      data: bars.get(a.id)!,
+    }));
+  return [scores, ...charts, left];
 }

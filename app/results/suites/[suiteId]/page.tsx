@@ -102,7 +102,7 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
             <SuiteViews views={tables} drillBase="" />
             {/* Suites that offer comparisons (Suite.comparable or Suite.compare): every model of the runs shown against the first. */}
             {(suite.comparable || suite.compare) && sides.length > 1 && <ComparisonCard reference={sides[0]} others={sides.slice(1)} />}
-            {(suite.rankArms || suite.comparable) && sides.length > 1 && (
+            {(suite.rankArms || suite.comparable || suite.rankReplicates) && sides.length > 1 && (
               <SuiteRankIntervals runs={runs.map((r) => ({ id: r.id, name: r.name }))} labels={p.labels} profile={suite.profiles ? p.profile : undefined} />
             )}
             <section aria-label="How the faces were labelled" className="space-y-2 rounded border border-slate-200 p-3">
