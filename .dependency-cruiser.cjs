@@ -1,7 +1,7 @@
 // Dependency rules (docs/architecture.md), checked by `npm test`: no cycles, and every arrow between folders points
 // down the layer order below — pages and components → server features → suites → domain → core.
 const CORE = "^lib/(env|log|paths)\\.ts$|^lib/(core|net|validation|client)/";
-const DOMAIN = "^lib/(benchmark|content|metrics|interchange|published)/";
+const DOMAIN = "^lib/(benchmark|content|metrics|interchange|published|evidence)/";
 const FEATURES = "^lib/(features|suites|auth|providers|images|review|results|faces|db|server)/";
 
 // The folders of lib/, lowest first: a module may import its own folder and any folder before it, never one after.
@@ -13,6 +13,7 @@ const LAYERS = [
   ["content", "^lib/content/"],
   ["interchange", "^lib/interchange/"],
   ["published", "^lib/published/"],
+  ["evidence", "^lib/evidence/"],
   ["images", "^lib/images/"],
   ["providers", "^lib/providers/"],
   ["db", "^lib/db/"],
@@ -28,6 +29,7 @@ const LAYERS = [
   ["features/runs", "^lib/features/runs/"],
   ["features/results", "^lib/features/results/"],
   ["features/review", "^lib/features/review/"],
+  ["features/evidence", "^lib/features/evidence/"],
   ["server", "^lib/server/"],
 ];
 const layerRules = LAYERS.slice(0, -1).map(([name, from], i) => ({

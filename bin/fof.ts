@@ -205,6 +205,28 @@ program
     ),
   );
 
+const evidence = () => import("./commands/evidence");
+program
+  .command("bundle")
+  .description("write a run's signed evidence bundle (configuration, content, every query and answer, scores, manifest, DSSE-signed in-toto Statement)")
+  .argument("<run>", "run id")
+  .option("-o, --output <file>", "the archive to write (default <run>.evidence.zip)")
+  .action(lazy(evidence, (m) => m.bundleCommand));
+program
+  .command("verify")
+  .description(
+    "check an evidence bundle offline: signature, every file's hash, completeness, and every score recomputed from its answers; exit 0 only when all hold",
+  )
+  .argument("<bundle>", "the .zip a bundle came as")
+  .option("--key <file>", "the server's public key (PEM, from /.well-known/fof-evidence-key or `fof evidence-key`); without it only integrity is checked")
+  .option("--json", "the report as one line of JSON")
+  .action(lazy(evidence, (m) => m.verifyCommand));
+program
+  .command("evidence-key")
+  .description("print the public key this workbench signs evidence bundles with (PEM)")
+  .option("--json", "PEM, key id and algorithm as JSON")
+  .action(lazy(evidence, (m) => m.evidenceKeyCommand));
+
 const suiteData = program.command("suite-data").description("a suite's content versions: import data you supply (e.g. the official DoFaiR entries), list them");
 suiteData
   .command("import")

@@ -95,6 +95,8 @@ const schema = z.object({
       .pipe(z.array(z.string().regex(/^[0-9a-f]{64}$/, "each entry must be 64 hex digits")).max(100))
       .optional(),
   ),
+  /** the Ed25519 private key (PKCS#8 PEM file) that signs evidence bundles; made and kept in FOF_DATA_DIR when unset */
+  FOF_EVIDENCE_KEY_FILE: z.preprocess(emptyToUndefined, z.string().max(4096).optional()),
   /** signs session cookies; made and kept in FOF_DATA_DIR when unset */
   BETTER_AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
   /** the address people use (behind a TLS proxy: https://…); cookies are Secure when it is https */

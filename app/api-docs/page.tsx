@@ -5,6 +5,7 @@ import { openApiDocument } from "@/lib/server/api/openapi";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
+import { publicKeyInfo } from "@/lib/features/evidence/keys";
 
 export const metadata: Metadata = { title: "API reference" };
 
@@ -53,6 +54,7 @@ function Fields({ rows }: { rows: Array<{ name: string; where: string; required:
 export default async function ApiDocsPage() {
   await pageGuard("signed-in", "/api-docs");
   const doc = openApiDocument();
+  const key = publicKeyInfo();
   return (
     <>
       <PageHeader
@@ -71,6 +73,18 @@ export default async function ApiDocsPage() {
         </Link>{" "}
         page. The remote CLI uses the same routes: <code>FOF_SERVER=… FOF_TOKEN=… fof run -m &lt;model&gt; --wait --fail-under &quot;d&lt;=0.25&quot;</code>.
       </p>
+      <Card>
+        <h2 className="text-sm font-semibold">Evidence signing key</h2>
+        <p className="text-xs text-slate-600">
+          Evidence bundles (a run&apos;s <b>Evidence bundle (signed)</b> download, <code>fof bundle</code>) are signed with this Ed25519 key; an outsider checks
+          one with <code>fof verify audit.zip --key workbench.pem</code>, the key from{" "}
+          <a className="text-indigo-700 underline" href="/.well-known/fof-evidence-key?format=pem">
+            /.well-known/fof-evidence-key
+          </a>
+          . Key id <code data-testid="evidence-key-id">{key.keyid}</code>.
+        </p>
+        <pre className="mt-2 overflow-x-auto rounded bg-slate-50 p-2 text-xs">{key.pem}</pre>
+      </Card>
       {Object.entries(doc.paths).map(([p, ops]) =>
         Object.entries(ops as Record<string, Operation>).map(([method, op]) => {
           const body = op.requestBody?.content["application/json"]?.schema;

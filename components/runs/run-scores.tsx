@@ -96,6 +96,16 @@ export function RunScores({ run, canExport, settings }: { run: RunSummary; canEx
               Download JSONL ({t2i ? "one line per face" : "one line per answer"})
             </a>
           )}
+          {canExport && !t2i && (
+            <a
+              className="text-xs text-indigo-700 underline"
+              href={`/api/runs/${run.id}/bundle`}
+              download
+              title="A signed zip an outsider checks offline with `fof verify` (docs/evidence.md)"
+            >
+              Evidence bundle (signed)
+            </a>
+          )}
           <a
             className="text-xs text-indigo-700 underline"
             href={`/api/runs/${run.id}/export?format=json&raceMapping=${raceMapping}&profile=${profile}`}

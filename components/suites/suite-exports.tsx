@@ -1,17 +1,21 @@
 // A suite run's downloads under the result options chosen: its scores (every table row × metric as CSV, the views as
-// JSON) for anyone who may read results, its raw lines (JSONL, one per face) for roles that may export data.
+// JSON) for anyone who may read results, its raw lines (JSONL) and its signed evidence bundle for roles that may
+// export data.
 export function SuiteExports({
   runId,
   labels,
   items,
   profile,
   canExport,
+  chat,
 }: {
   runId: string;
   labels: string;
   items: string;
   profile: string;
   canExport: boolean;
+  /** a chat suite's run: one line per answer, and a signed evidence bundle (chat runs only, for now) */
+  chat: boolean;
 }) {
   const q = (format: string) => `/api/runs/${runId}/export?${new URLSearchParams({ format, labels, profile })}`;
   const link = "text-xs text-indigo-700 underline";
@@ -25,7 +29,12 @@ export function SuiteExports({
       </a>
       {canExport && (
         <a className={link} href={q("jsonl")} download>
-          Download JSONL (one line per face)
+          Download JSONL (one line per {chat ? "answer" : "face"})
+        </a>
+      )}
+      {canExport && chat && (
+        <a className={link} href={`/api/runs/${runId}/bundle`} download title="A signed zip an outsider checks offline with `fof verify` (docs/evidence.md)">
+          Evidence bundle (signed)
         </a>
       )}
       <a className={link} href={`/runs/${runId}/report?${new URLSearchParams({ labels, items, profile })}`}>

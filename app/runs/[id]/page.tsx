@@ -60,7 +60,14 @@ export default async function RunPage({
           profiles={suite.profiles ?? false}
           reviewable={suite.reviewable}
         />
-        <SuiteExports runId={id} labels={p.labels} items={p.items} profile={p.profile} canExport={can(viewer.role, "data.export")} />
+        <SuiteExports
+          runId={id}
+          labels={p.labels}
+          items={p.items}
+          profile={p.profile}
+          canExport={can(viewer.role, "data.export")}
+          chat={summary.modality === "llm"}
+        />
         <SuiteViews views={list} drillBase={`/runs/${id}/suite`} />
       </div>
     );

@@ -83,6 +83,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     method: "get",
+    path: "/api/v1/runs/{id}/bundle",
+    access: "data.export",
+    summary: "A run's signed evidence bundle (zip): configuration, content, every query and answer, scores, manifest, DSSE-signed in-toto Statement",
+    description:
+      "Check it offline with `fof verify <bundle> --key <public key>` (the key: GET /.well-known/fof-evidence-key). docs/evidence.md describes the files and the predicate.",
+    ok: { status: 200, description: "a zip archive", contentTypes: ["application/zip"] },
+  },
+  {
+    method: "get",
     path: "/api/v1/compare",
     access: "results.read",
     summary: "Is B different from A? Every score of every group both sides (two runs of one suite) have, B − A with an interval and p-values",

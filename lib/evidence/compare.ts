@@ -1,0 +1,43 @@
+// A bundle's stated scores against the verifier's recomputed ones, value by value: every number, string and null
+// of the scores tree, named by a readable path (a group by its model, test, context and attribute; a view row by its
+// labels). Numbers agree to 1e-12 relative (the same code and seed give the same doubles; the margin only absorbs
+// a last-bit difference of a libm on another machine); everything else exactly.
+export interface ScoreCheck {
+  path: string;
+  stated: unknown;
+  recomputed: unknown;
+  equal: boolean;
+}
+
+function label(x: unknown, i: number): string {
+  if (x && typeof x === "object" && !Array.isArray(x)) {
+    const o = x as Record<string, unknown>;
+    if (Array.isArray(o.labels)) return `[${(o.labels as unknown[]).join(" · ")}]`;
+    const parts = ["model", "modality", "test", "context", "attribute", "title", "id"].map((k) => o[k]).filter((v) => typeof v === "string" && v);
+    if (parts.length) return `[${parts.join(" · ")}]`;
+  }
+  return `[${i}]`;
+}
+
+function leaves(x: unknown, at: string, out: Map<string, unknown>) {
+  if (Array.isArray(x)) x.forEach((v, i) => leaves(v, `${at}${label(v, i)}`, out));
+  else if (x && typeof x === "object") for (const [k, v] of Object.entries(x)) leaves(v, at ? `${at}.${k}` : k, out);
+  else out.set(at, x);
+}
+
+const same = (a: unknown, b: unknown) =>
+  typeof a === "number" && typeof b === "number" ? a === b || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a)) : a === b;
+
+export function compareScores(
+  stated: { scores?: unknown; seed?: unknown; resamples?: unknown },
+  recomputed: { scores: unknown; seed: unknown; resamples: unknown },
+): ScoreCheck[] {
+  const a = new Map<string, unknown>();
+  const b = new Map<string, unknown>();
+  leaves({ seed: stated.seed, resamples: stated.resamples, scores: stated.scores }, "", a);
+  leaves({ seed: recomputed.seed, resamples: recomputed.resamples, scores: recomputed.scores }, "", b);
+  const out: ScoreCheck[] = [];
+  for (const [path, v] of a) out.push({ path, stated: v, recomputed: b.has(path) ? b.get(path) : "(absent)", equal: b.has(path) && same(v, b.get(path)) });
+  for (const [path, v] of b) if (!a.has(path)) out.push({ path, stated: "(absent)", recomputed: v, equal: false });
+  return out;
+}

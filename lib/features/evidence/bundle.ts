@@ -1,0 +1,112 @@
+// `fof bundle <run>` / GET /api/v1/runs/:id/bundle: one zip a person outside the team can check. Every file is
+// streamed into the archive (queries and outcomes a page at a time) and hashed as it is written; the manifest names
+// each file's SHA-256 and size, an in-toto Statement makes the manifest its subject, and a DSSE envelope signs the
+// Statement with the workbench's Ed25519 key. Written to a temporary file renamed into place at the end: a bundle is
+// whole or absent. docs/evidence.md.
+import { createHash, createPublicKey } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { createWriteStream, readFileSync, renameSync, rmSync } from "node:fs";
+import path from "node:path";
+import { Zip, ZipDeflate } from "fflate";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from "../../evidence/dsse";
+import { ENVELOPE_NAME, MANIFEST_NAME, statementFor, type Manifest } from "../../evidence/statement";
+import { projectRoot } from "../../paths";
+import { signingKey } from "./keys";
+import { evidenceScores } from "./scores";
+import { outcomePages, queryPages, runRows, type Row } from "./tables";
+
+export const PUBLIC_KEY_NAME = "signer-public-key.pem";
+export const SCORES_NAME = "scores.json";
+const SOFTWARE_NAME = "software.json";
+
+const line = (r: Row) => `${JSON.stringify(r)}\n`;
+
+function software() {
+  const pkg = JSON.parse(readFileSync(path.join(projectRoot(), "package.json"), "utf8")) as {
+    name: string;
+    version: string;
+    dependencies?: Record<string, string>;
+  };
+  let commit = process.env.FOF_GIT_COMMIT ?? null;
+  if (!commit) {
+    const git = spawnSync("git", ["rev-parse", "HEAD"], { cwd: projectRoot(), encoding: "utf8" });
+    commit = git.status === 0 && /^[0-9a-f]{40}$/.test(git.stdout.trim()) ? git.stdout.trim() : null;
+  }
+  return { name: pkg.name, version: pkg.version, commit, node: process.version, packages: pkg.dependencies ?? {} };
+}
+
+export async function writeBundle(prisma: PrismaClient, runId: string, outFile: string): Promise<{ file: string; bytes: number; manifest: Manifest }> {
+  const { content, run, models, runModels } = await runRows(prisma, runId);
+  const tmp = `${outFile}.partial-${process.pid}-${Date.now()}`;
+  const out = createWriteStream(tmp, { mode: 0o600 });
+  let failure: Error | null = null;
+  let bytes = 0;
+  const finished = new Promise<void>((resolve, reject) => {
+    out.on("finish", resolve);
+    out.on("error", reject);
+  });
+  const zip = new Zip((err, chunk, final) => {
+    if (err) failure = err;
+    else {
+      bytes += chunk.length;
+      out.write(chunk);
+      if (final) out.end();
+    }
+  });
+  const files: Manifest["files"] = [];
+  // One archive entry: hashed and counted as written; waits for the disk when the stream is full (bounded memory).
+  const entry = async (name: string, parts: AsyncIterable<string> | Iterable<string>) => {
+    const f = new ZipDeflate(name, { level: 6 });
+    zip.add(f);
+    const hash = createHash("sha256");
+    let size = 0;
+    for await (const part of parts) {
+      const buf = Buffer.from(part, "utf8");
+      hash.update(buf);
+      size += buf.length;
+      f.push(buf);
+      if (failure) throw failure;
+      if (out.writableNeedDrain) await new Promise<void>((r) => out.once("drain", () => r()));
+    }
+    f.push(new Uint8Array(0), true);
+    files.push({ path: name, sha256: hash.digest("hex"), bytes: size });
+  };
+  const pages = async function* (gen: AsyncGenerator<Row[]>) {
+    for await (const page of gen) yield page.map(line).join("");
+  };
+  try {
+    await entry("content.json", [JSON.stringify(content)]);
+    await entry("run.json", [JSON.stringify(run)]);
+    await entry("models.jsonl", models.map(line));
+    await entry("run-models.jsonl", runModels.map(line));
+    await entry("queries.jsonl", pages(queryPages(prisma, runId)));
+    await entry("outcomes.jsonl", pages(outcomePages(prisma, runId)));
+    const scores = await evidenceScores(prisma, runId);
+    await entry(SCORES_NAME, [JSON.stringify(scores)]);
+    const sw = software();
+    await entry(SOFTWARE_NAME, [JSON.stringify(sw)]);
+    const key = signingKey();
+    await entry(PUBLIC_KEY_NAME, [createPublicKey(key).export({ type: "spki", format: "pem" }).toString()]);
+    const manifest: Manifest = { format: "fof-evidence/v1", run: runId, files };
+    const manifestJson = JSON.stringify(manifest, null, 2);
+    await entry(MANIFEST_NAME, [manifestJson]);
+    const statement = statementFor(createHash("sha256").update(manifestJson).digest("hex"), {
+      run: { id: run.id, suite: run.suiteId, suiteVersion: run.suiteVersion, status: run.status },
+      createdAt: new Date().toISOString(),
+      software: { name: sw.name, version: sw.version, commit: sw.commit },
+      scores: { file: SCORES_NAME, method: scores.method.slice(0, 400), target: scores.target, seed: scores.seed, resamples: scores.resamples },
+    });
+    const envelope = signEnvelope(Buffer.from(JSON.stringify(statement)), IN_TOTO_PAYLOAD_TYPE, key);
+    await entry(ENVELOPE_NAME, [JSON.stringify(envelope, null, 2)]);
+    zip.end();
+    await finished;
+    if (failure) throw failure;
+    renameSync(tmp, outFile);
+    return { file: outFile, bytes, manifest: { ...manifest, files: files.filter((f) => f.path !== MANIFEST_NAME && f.path !== ENVELOPE_NAME) } };
+  } catch (e) {
+    out.destroy();
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}

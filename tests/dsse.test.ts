@@ -1,0 +1,34 @@
+// DSSE as its specification defines it (secure-systems-lab/dsse, protocol.md): the pre-authentication encoding of its
+// test vector, an Ed25519 signature over PAE that verifies, and one that fails when the payload, its type or the
+// key changes. The score comparison names each value that differs and one that is missing.
+import { generateKeyPairSync } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { pae, signEnvelope, verifyEnvelope } from "../lib/evidence/dsse";
+import { compareScores } from "../lib/evidence/compare";
+
+describe("DSSE", () => {
+  it("encodes PAE as the specification's test vector", () => {
+    expect(pae("http://example.com/HelloWorld", Buffer.from("hello world")).toString()).toBe("DSSEv1 29 http://example.com/HelloWorld 11 hello world");
+  });
+
+  it("verifies its own signature and nothing changed", () => {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const env = signEnvelope(Buffer.from('{"a":1}'), "application/vnd.in-toto+json", privateKey);
+    expect(verifyEnvelope(env, publicKey)?.toString()).toBe('{"a":1}');
+    expect(verifyEnvelope({ ...env, payload: Buffer.from('{"a":2}').toString("base64") }, publicKey)).toBeNull();
+    expect(verifyEnvelope({ ...env, payloadType: "text/plain" }, publicKey)).toBeNull();
+    expect(verifyEnvelope(env, generateKeyPairSync("ed25519").publicKey)).toBeNull();
+    expect(verifyEnvelope({ ...env, signatures: [{ sig: "bm90IGEgc2lnbmF0dXJl" }] }, publicKey)).toBeNull();
+  });
+});
+
+describe("score comparison", () => {
+  it("lists every value, equal or not, named by its group", () => {
+    const stated = { seed: 1, resamples: 10, scores: { groups: [{ model: "m", test: "objective", attribute: "race", sE: 0.5, sFact: 0.25 }] } };
+    const same = compareScores(stated, structuredClone(stated));
+    expect(same.every((s) => s.equal)).toBe(true);
+    expect(same.map((s) => s.path)).toContain("scores.groups[m · objective · race].sE");
+    const off = compareScores(stated, { ...stated, scores: { groups: [{ model: "m", test: "objective", attribute: "race", sE: 0.5000001 }] } });
+    expect(off.filter((s) => !s.equal).map((s) => s.path)).toEqual(["scores.groups[m · objective · race].sE", "scores.groups[m · objective · race].sFact"]);
+  });
+});

@@ -1,0 +1,183 @@
+// Evidence bundles (issue #58): a run's bundle verifies — signature, manifest, every file, completeness — and its
+// scores recompute equal from its rows in a scratch database; each tampering is caught and named: one answer
+// changed, one query dropped, the content swapped, a score edited (each as an outsider who cannot sign, and as an
+// insider who re-signs with the real key), re-signed with another key, the archive truncated, a file added. No
+// credential enters a bundle.
+import { createHash, generateKeyPairSync, createPublicKey } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { pathToFileURL } from "node:url";
+import path from "node:path";
+import { unzipSync, zipSync } from "fflate";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
+
+const dir = testDataDir("evidence-");
+process.env.FOF_DATA_DIR = dir;
+process.env.OPENAI_API_KEY = "sk-canary-0123456789abcdef";
+const { db, migrateAndSeed } = await import("../lib/db");
+const engine = await import("./helpers/services");
+const { writeBundle } = await import("../lib/features/evidence/bundle");
+const { verifyBundle } = await import("../lib/features/evidence/verify");
+const { publicKeyInfo, signingKey } = await import("../lib/features/evidence/keys");
+const { signEnvelope, IN_TOTO_PAYLOAD_TYPE } = await import("../lib/evidence/dsse");
+const { statementFor } = await import("../lib/evidence/statement");
+
+let bundle = "";
+let runId = "";
+let pem = "";
+type Entries = Record<string, Uint8Array>;
+const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");
+const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+
+/** A copy of the bundle with `change` applied; `resign`: the manifest and Statement redone and signed with `key`. */
+function tampered(name: string, change: (e: Entries) => void, resign?: ReturnType<typeof signingKey>) {
+  const e = unzipSync(readFileSync(bundle));
+  change(e);
+  if (resign) {
+    const manifest = JSON.parse(text(e["manifest.json"])) as { files: Array<{ path: string; sha256: string; bytes: number }> };
+    for (const f of manifest.files) if (e[f.path]) Object.assign(f, { sha256: sha(e[f.path]), bytes: e[f.path].length });
+    e["manifest.json"] = Buffer.from(JSON.stringify(manifest));
+    const old = JSON.parse(Buffer.from(JSON.parse(text(e["attestation.dsse.json"])).payload, "base64").toString("utf8"));
+    const statement = statementFor(sha(e["manifest.json"]), old.predicate);
+    e["attestation.dsse.json"] = Buffer.from(JSON.stringify(signEnvelope(Buffer.from(JSON.stringify(statement)), IN_TOTO_PAYLOAD_TYPE, resign)));
+  }
+  const file = path.join(dir, `${name}.zip`);
+  writeFileSync(file, zipSync(e));
+  return file;
+}
+const failed = async (file: string) => {
+  const r = await verifyBundle(file, { publicKeyPem: pem });
+  expect(r.ok).toBe(false);
+  return r.checks.find((c) => !c.ok)!;
+};
+const lines = (b: Uint8Array) => text(b).split("\n").filter(Boolean);
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+  const run = await engine.createRun(db(), { models: ["baseline:calibrated:0.8", "baseline:uniform"], config: engine.presetConfig("smoke"), seed: 5 });
+  await new engine.Worker(db(), { runId: run.id, pollMs: 20, flushMs: 10 }).run({ untilDone: true });
+  runId = run.id;
+  bundle = path.join(dir, "audit.zip");
+  await writeBundle(db(), run.id, bundle);
+  pem = publicKeyInfo().pem;
+}, 120_000);
+
+describe("evidence bundles", () => {
+  it("verifies with the server's public key and recomputes every score equal", async () => {
+    const r = await verifyBundle(bundle, { publicKeyPem: pem });
+    expect(r.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(r.ok).toBe(true);
+    expect(r.signer.trusted).toBe(true);
+    expect(r.scores.length).toBeGreaterThan(100);
+    expect(r.scores.some((s) => /^scores\.intervals\..*\[.*subjective.*\].*sE.*\.lo$/.test(s.path))).toBe(true);
+    // without a key it checks integrity only, and says so
+    const own = await verifyBundle(bundle);
+    expect(own.signer.trusted).toBe(false);
+    expect(own.checks.find((c) => c.check === "signature")!.detail).toMatch(/integrity only/);
+  });
+
+  it("carries every query with its prompt and raw output, and no credential", () => {
+    const e = unzipSync(readFileSync(bundle));
+    const all = Object.values(e).map(text).join("\n");
+    expect(all).not.toContain("sk-canary");
+    expect(all).not.toContain("OPENAI_API_KEY");
+    const q = JSON.parse(lines(e["queries.jsonl"])[0]);
+    expect(q.prompt).toBeTruthy();
+    const o = JSON.parse(lines(e["outcomes.jsonl"])[0]);
+    expect(o).toHaveProperty("rawText");
+    expect(o).toHaveProperty("attemptsJson");
+  });
+
+  it("names one changed answer: a changed file for an outsider, scores that do not follow for an insider who re-signs", async () => {
+    const flip = (e: Entries) => {
+      const ls = lines(e["outcomes.jsonl"]).map((l) => JSON.parse(l));
+      const o = ls.find((x) => x.status === "answered" && x.gender === "male")!;
+      Object.assign(o, { gender: "female" });
+      e["outcomes.jsonl"] = Buffer.from(ls.map((x) => JSON.stringify(x) + "\n").join(""));
+    };
+    expect(await failed(tampered("answer", flip))).toMatchObject({ check: "files", detail: expect.stringContaining("outcomes.jsonl: changed") });
+    const insider = await failed(tampered("answer-resigned", flip, signingKey()));
+    expect(insider.check).toBe("scores");
+    expect(insider.detail).toMatch(/do not follow from the data: .*gender/);
+  });
+
+  it("names one dropped query", async () => {
+    const drop = (e: Entries) => void (e["queries.jsonl"] = Buffer.from(lines(e["queries.jsonl"]).slice(1).join("\n") + "\n"));
+    expect((await failed(tampered("drop", drop))).detail).toMatch(/queries\.jsonl: changed/);
+    expect(await failed(tampered("drop-resigned", drop, signingKey()))).toMatchObject({
+      check: "completeness",
+      detail: expect.stringMatching(/planned \d+ queries; the bundle has/),
+    });
+  });
+
+  it("names swapped content, an edited score, another signer, a truncated archive and an added file", async () => {
+    const swap = (e: Entries) => {
+      const c = JSON.parse(text(e["content.json"]));
+      e["content.json"] = Buffer.from(JSON.stringify({ ...c, contentJson: c.contentJson.replace("Crime", "Krime") }));
+    };
+    expect((await failed(tampered("swap", swap))).detail).toMatch(/content\.json: changed/);
+    const edit = (e: Entries) =>
+      void (e["scores.json"] = Buffer.from(text(e["scores.json"]).replace(/"sE":0\.(\d)/, (_m, d) => `"sE":0.${(Number(d) + 1) % 10}`)));
+    expect((await failed(tampered("score", edit))).detail).toMatch(/scores\.json: changed/);
+    expect(await failed(tampered("score-resigned", edit, signingKey()))).toMatchObject({ check: "scores", detail: expect.stringMatching(/\.sE/) });
+    const other = generateKeyPairSync("ed25519").privateKey;
+    expect(await failed(tampered("other-key", edit, other))).toMatchObject({
+      check: "signature",
+      detail: expect.stringMatching(/does not verify with the given key/),
+    });
+    // the other key's own public key "verifies" it, but only as integrity, never as the server's
+    const theirs = await verifyBundle(path.join(dir, "other-key.zip"), {
+      publicKeyPem: createPublicKey(other).export({ type: "spki", format: "pem" }).toString(),
+    });
+    expect(theirs.checks.find((c) => c.check === "signature")!.ok).toBe(true);
+    const cut = path.join(dir, "truncated.zip");
+    const bytes = readFileSync(bundle);
+    writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    expect(await failed(cut)).toMatchObject({ check: "archive" });
+    expect((await failed(tampered("added", (e) => void (e["extra.txt"] = Buffer.from("hello"))))).detail).toMatch(/extra\.txt: not in the manifest/);
+  });
+
+  it("is downloaded over HTTP with data.export only, and its key is public at a well-known URL", async () => {
+    const { sessionCookie } = await import("./helpers/session");
+    const route = await import("../app/api/v1/runs/[id]/bundle/route");
+    const wellKnown = await import("../app/.well-known/fof-evidence-key/route");
+    const get = async (role: "admin" | "viewer") =>
+      route.GET(new Request(`http://127.0.0.1/api/v1/runs/${runId}/bundle`, { headers: { cookie: await sessionCookie(role) } }), {
+        params: Promise.resolve({ id: runId }),
+      });
+    const ok = await get("admin");
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("content-type")).toBe("application/zip");
+    const file = path.join(dir, "downloaded.zip");
+    writeFileSync(file, Buffer.from(await ok.arrayBuffer()));
+    expect((await verifyBundle(file, { publicKeyPem: pem })).ok).toBe(true);
+    expect((await get("viewer")).status).toBe(403);
+    const key = await wellKnown.GET(new Request("http://127.0.0.1/.well-known/fof-evidence-key?format=pem"), { params: Promise.resolve({}) });
+    expect(key.status).toBe(200);
+    expect(await key.text()).toBe(pem);
+  });
+
+  it("`fof verify` in a fresh folder with no data directory exits 0 on the bundle and 1 on a tampered one", () => {
+    const fresh = mkdtempSync(path.join(os.tmpdir(), "fof-fresh-"));
+    const key = path.join(fresh, "workbench.pem");
+    writeFileSync(key, pem);
+    const cli = path.join(__dirname, "../bin/fof.ts");
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "FOF_DATA_DIR" && k !== "DATABASE_URL"));
+    const verify = (file: string) =>
+      spawnSync(process.execPath, ["--import", pathToFileURL(require.resolve("tsx")).href, cli, "verify", file, "--key", key], {
+        cwd: fresh,
+        env,
+        encoding: "utf8",
+      });
+    const ok = verify(bundle);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/verified — \d+ values recomputed equal/);
+    expect(ok.stdout).toMatch(/^ {2}= scores\.groups\[/m);
+    const bad = verify(path.join(dir, "answer-resigned.zip"));
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(/✗ scores: .* do not follow from the data/);
+    expect(readdirSync(fresh)).toEqual(["workbench.pem"]);
+  }, 60_000);
+});
