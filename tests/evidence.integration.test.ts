@@ -164,7 +164,7 @@ describe("evidence bundles", () => {
     const key = path.join(fresh, "workbench.pem");
     writeFileSync(key, pem);
     const cli = path.join(__dirname, "../bin/fof.ts");
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "FOF_DATA_DIR" && k !== "DATABASE_URL"));
+    const env = { ...process.env, FOF_DATA_DIR: undefined, DATABASE_URL: undefined };
     const verify = (file: string) =>
       spawnSync(process.execPath, ["--import", pathToFileURL(require.resolve("tsx")).href, cli, "verify", file, "--key", key], {
         cwd: fresh,
@@ -175,9 +175,11 @@ describe("evidence bundles", () => {
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/verified — \d+ values recomputed equal/);
     expect(ok.stdout).toMatch(/^ {2}= scores\.groups\[/m);
-    const bad = verify(path.join(dir, "answer-resigned.zip"));
+    const edit = (e: Entries) =>
+      void (e["scores.json"] = Buffer.from(text(e["scores.json"]).replace(/"sFact":0\.(\d)/, (_m, d) => `"sFact":0.${(Number(d) + 1) % 10}`)));
+    const bad = verify(tampered("cli-resigned", edit, signingKey()));
     expect(bad.status).toBe(1);
-    expect(bad.stdout).toMatch(/✗ scores: .* do not follow from the data/);
+    expect(bad.stdout).toMatch(/✗ scores: .* do not follow from the data: .*sFact/);
     expect(readdirSync(fresh)).toEqual(["workbench.pem"]);
   }, 60_000);
 });
