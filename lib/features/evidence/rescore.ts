@@ -1,15 +1,15 @@
-// The verifier's scratch database: an empty embedded SQLite file in a temporary folder, the committed migrations
-// applied to it directly (no server, no Prisma CLI), the bundle's rows inserted, and the scores computed by the
-// server's own function (./scores.ts) on it. Removed by the caller.
+// The verifier's scratch database: an empty embedded SQLite file in a temporary folder with the committed migrations
+// applied to it directly (no server, no Prisma CLI). The bundle's rows are inserted as they stream out of the
+// archive (./verify.ts), then the same scoring function the server ran (./scores.ts) computes the scores on it.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { createPrismaClient } from "../../db";
+import type { PrismaClient } from "../../../generated/prisma/client";
 import { projectRoot } from "../../paths";
-import { evidenceScores, type EvidenceScores } from "./scores";
-import { insertRows, type Row, type TableFile } from "./tables";
 
-function migrate(file: string) {
+export function scratchDatabase(scratchDir: string): PrismaClient {
+  const file = path.join(scratchDir, "verify.db");
   // the migrations shipped with the workbench, wherever the command was started
   const dir = path.join(projectRoot(), "prisma/migrations");
   const sqlite = new Database(file);
@@ -22,16 +22,5 @@ function migrate(file: string) {
   } finally {
     sqlite.close();
   }
-}
-
-export async function rescore(rows: Record<TableFile, Row[]>, runId: string, scratchDir: string): Promise<EvidenceScores> {
-  const file = path.join(scratchDir, "verify.db");
-  migrate(file);
-  const prisma = createPrismaClient(`file:${file}`);
-  try {
-    await insertRows(prisma, rows);
-    return await evidenceScores(prisma, runId);
-  } finally {
-    await prisma.$disconnect();
-  }
+  return createPrismaClient(`file:${file}`);
 }

@@ -6,9 +6,8 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 
 export type Row = Record<string, unknown>;
 
-/** Each table's file, in the order a verifier inserts them (a row's references come before it). */
-export const TABLE_FILES = ["content.json", "run.json", "models.jsonl", "run-models.jsonl", "queries.jsonl", "outcomes.jsonl"] as const;
-export type TableFile = (typeof TABLE_FILES)[number];
+/** Each table's file (a verifier inserts them in this order: a row's references come before it). */
+type TableFile = "content.json" | "run.json" | "models.jsonl" | "run-models.jsonl" | "queries.jsonl" | "outcomes.jsonl";
 
 const DATES: Record<TableFile, readonly string[]> = {
   "content.json": ["loadedAt"],
@@ -84,14 +83,17 @@ function revive(file: TableFile, row: Row): Row {
   return out;
 }
 
-/** Puts the bundle's rows into an empty database (the verifier's scratch copy), in reference order. */
-export async function insertRows(prisma: PrismaClient, rows: Record<TableFile, Row[]>) {
-  await prisma.benchmarkVersion.create({ data: revive("content.json", rows["content.json"][0]) as never });
-  for (const m of rows["models.jsonl"]) await prisma.modelConfig.create({ data: revive("models.jsonl", m) as never });
-  await prisma.run.create({ data: revive("run.json", rows["run.json"][0]) as never });
-  for (const m of rows["run-models.jsonl"]) await prisma.runModel.create({ data: revive("run-models.jsonl", m) as never });
-  for (let i = 0; i < rows["queries.jsonl"].length; i += PAGE)
-    await prisma.query.createMany({ data: rows["queries.jsonl"].slice(i, i + PAGE).map((r) => revive("queries.jsonl", r)) as never });
-  for (let i = 0; i < rows["outcomes.jsonl"].length; i += PAGE)
-    await prisma.outcome.createMany({ data: rows["outcomes.jsonl"].slice(i, i + PAGE).map((r) => revive("outcomes.jsonl", r)) as never });
+/** The bundle's single rows into an empty database (the verifier's scratch copy), in reference order. */
+export async function insertHead(prisma: PrismaClient, head: { content: Row; run: Row; models: Row[]; runModels: Row[] }) {
+  await prisma.benchmarkVersion.create({ data: revive("content.json", head.content) as never });
+  for (const m of head.models) await prisma.modelConfig.create({ data: revive("models.jsonl", m) as never });
+  await prisma.run.create({ data: revive("run.json", head.run) as never });
+  for (const m of head.runModels) await prisma.runModel.create({ data: revive("run-models.jsonl", m) as never });
+}
+
+/** A batch of queries or outcomes (queries first: an outcome names its query). */
+export async function insertBatch(prisma: PrismaClient, file: "queries.jsonl" | "outcomes.jsonl", rows: Row[]) {
+  const data = rows.map((r) => revive(file, r)) as never;
+  if (file === "queries.jsonl") await prisma.query.createMany({ data });
+  else await prisma.outcome.createMany({ data });
 }
