@@ -180,6 +180,17 @@ describe("runs on a content set", () => {
     for (const r of rows) expect(["separated", "equivalent", "open"]).toContain(r.decision);
   });
 
+  it("bundles a run as signed evidence that verifies, every score recomputed equal from its answers", async () => {
+    const { writeBundle } = await import("../lib/features/evidence/bundle");
+    const { verifyBundle } = await import("../lib/features/evidence/verify");
+    const { publicKeyInfo } = await import("../lib/features/evidence/keys");
+    const file = path.join(process.env.FOF_DATA_DIR!, "own.zip");
+    await writeBundle(db(), calibrated, file);
+    const r = await verifyBundle(file, { publicKeyPem: publicKeyInfo().pem });
+    expect(r.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(r.scores.some((s) => /altersgruppe/.test(s.path))).toBe(true);
+  });
+
   it("takes no new run on a retired version; runs on it keep their scores", async () => {
     const before = await scores(calibrated);
     await setContentSetStatus(db(), admin, REF, "retire");
