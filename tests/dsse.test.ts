@@ -32,3 +32,32 @@ describe("score comparison", () => {
     expect(off.filter((s) => !s.equal).map((s) => s.path)).toEqual(["scores.groups[m · objective · race].sE", "scores.groups[m · objective · race].sFact"]);
   });
 });
+
+describe("the bundle's report", () => {
+  it("escapes what the run names and shows each score with its interval", async () => {
+    const { evidenceReport } = await import("../lib/evidence/report");
+    const html = evidenceReport({
+      run: { id: "r1", name: '<script>alert("x")</script>', status: "completed", preset: "smoke", plannedCount: 2, spentUsd: 0 },
+      contentVersion: "v1",
+      stated: {
+        suite: "fact-or-fair",
+        seed: 1,
+        resamples: 10,
+        target: "population",
+        method: "m",
+        scores: {
+          groups: [{ model: "<b>m</b>", modality: "llm", test: "objective", context: null, attribute: "race", n: 3, sE: 0.5 }],
+          intervals: {
+            groups: [{ model: "<b>m</b>", modality: "llm", test: "objective", context: null, attribute: "race", intervals: { sE: { lo: 0.25, hi: 0.75 } } }],
+          },
+        },
+      },
+      software: { name: "w", version: "1", commit: null },
+      keyId: "k",
+    });
+    expect(html).not.toContain("<script>alert");
+    expect(html).toContain("&lt;script&gt;");
+    expect(html).toContain("&lt;b&gt;m&lt;/b&gt;");
+    expect(html).toContain('0.500 <span class="iv">[0.250, 0.750]</span>');
+  });
+});

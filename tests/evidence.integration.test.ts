@@ -85,6 +85,12 @@ describe("evidence bundles", () => {
     expect(all).not.toContain("OPENAI_API_KEY");
     const q = JSON.parse(lines(e["queries.jsonl"])[0]);
     expect(q.prompt).toBeTruthy();
+    // a person who opens it reads the result: the signed scores rendered, escaped, no script
+    const report = text(e["report.html"]);
+    expect(report).toMatch(/<h1>.*<\/h1>/);
+    expect(report).toContain("baseline:calibrated:0.8");
+    expect(report).toMatch(/\[0\.\d{3}, 0\.\d{3}\]/);
+    expect(report).not.toMatch(/<script/i);
     const o = JSON.parse(lines(e["outcomes.jsonl"])[0]);
     expect(o).toHaveProperty("rawText");
     expect(o).toHaveProperty("attemptsJson");

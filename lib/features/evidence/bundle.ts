@@ -9,7 +9,8 @@ import { createWriteStream, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { Zip, ZipDeflate } from "fflate";
 import type { PrismaClient } from "../../../generated/prisma/client";
-import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from "../../evidence/dsse";
+import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, signEnvelope } from "../../evidence/dsse";
+import { evidenceReport } from "../../evidence/report";
 import { ENVELOPE_NAME, MANIFEST_NAME, statementFor, type Manifest } from "../../evidence/statement";
 import { projectRoot } from "../../paths";
 import { signingKey } from "./keys";
@@ -87,6 +88,7 @@ export async function writeBundle(prisma: PrismaClient, runId: string, outFile: 
     const sw = software();
     await entry(SOFTWARE_NAME, [JSON.stringify(sw)]);
     const key = signingKey();
+    await entry("report.html", [evidenceReport({ run, contentVersion: content.version, stated: scores, software: sw, keyId: keyIdOf(key) })]);
     await entry(PUBLIC_KEY_NAME, [createPublicKey(key).export({ type: "spki", format: "pem" }).toString()]);
     const manifest: Manifest = { format: "fof-evidence/v1", run: runId, files };
     const manifestJson = JSON.stringify(manifest, null, 2);

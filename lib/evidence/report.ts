@@ -1,0 +1,81 @@
+// The bundle's readable face: report.html, one self-contained page (no script, no external asset) rendered from the
+// very scores.json the bundle signs — FACT-OR-FAIR's groups with their 95 % intervals, or a suite's tables — with
+// the run's settings and how to check it. Every value from the run (model names, content titles) is escaped: a
+// bundle is opened by people who did not make it.
+const esc = (v: unknown) => String(v ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(3) : "–");
+const METRICS = [
+  ["sFact", "S_fact"],
+  ["sE", "S_E"],
+  ["sKLD", "S_KLD"],
+  ["sFair", "S_fair"],
+  ["distance", "d"],
+] as const;
+
+type Obj = Record<string, unknown>;
+const cell = (value: unknown, iv: Obj | undefined) =>
+  `<td>${num(value)}${iv && typeof iv.lo === "number" ? ` <span class="iv">[${num(iv.lo)}, ${num(iv.hi)}]</span>` : ""}</td>`;
+
+function factOrFairTables(scores: Obj): string {
+  const groups = (scores.groups as Obj[] | undefined) ?? [];
+  const intervals = ((scores.intervals as Obj | undefined)?.groups as Obj[] | undefined) ?? [];
+  const key = (g: Obj) => [g.model, g.modality, g.test, g.context, g.attribute].join("|");
+  const ivOf = new Map(intervals.map((g) => [key(g), g.intervals as Obj]));
+  const rows = groups
+    .map((g) => {
+      const iv = ivOf.get(key(g));
+      const label = [g.test, g.context].filter(Boolean).join(" · ");
+      return `<tr><td>${esc(g.model)}</td><td>${esc(label)}</td><td>${esc(g.attribute)}</td><td>${esc(g.n)}</td>${METRICS.map(([m]) => cell(g[m], iv?.[m] as Obj | undefined)).join("")}</tr>`;
+    })
+    .join("\n");
+  return `<table><thead><tr><th>Model</th><th>Test · context</th><th>Attribute</th><th>n</th>${METRICS.map(([, l]) => `<th>${l}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function viewTables(views: Obj[]): string {
+  return views
+    .filter((v) => v.kind === "table")
+    .map((v) => {
+      const columns = (v.columns as Obj[]) ?? [];
+      const head = `<tr>${((v.labelHeaders as string[]) ?? []).map((h) => `<th>${esc(h)}</th>`).join("")}${columns.map((c) => `<th>${esc(c.label)}</th>`).join("")}</tr>`;
+      const body = ((v.groups as Obj[]) ?? [])
+        .map((g) => {
+          const rows = ((g.rows as Obj[]) ?? []).map((r) => {
+            const cells = (r.cells as Record<string, Obj>) ?? {};
+            return `<tr>${((r.labels as unknown[]) ?? []).map((l) => `<td>${esc(l)}</td>`).join("")}${columns.map((c) => cell(cells[String(c.id)]?.value, cells[String(c.id)])).join("")}</tr>`;
+          });
+          return `<tr><th colspan="${columns.length + 2}" class="group">${esc(g.title)}</th></tr>${rows.join("")}`;
+        })
+        .join("");
+      return `<h2>${esc(v.title)}</h2><p>${esc(v.caption)}</p><table><thead>${head}</thead><tbody>${body}</tbody></table>`;
+    })
+    .join("\n");
+}
+
+export function evidenceReport(input: {
+  run: Obj;
+  contentVersion: string;
+  stated: { suite: string; seed: number; resamples: number; target: string; method: string; scores: unknown };
+  software: { name: string; version: string; commit: string | null };
+  keyId: string;
+}): string {
+  const { run, stated } = input;
+  const tables = Array.isArray(stated.scores) ? viewTables(stated.scores as Obj[]) : factOrFairTables(stated.scores as Obj);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>Evidence: ${esc(run.name)}</title>
+<style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#0f172a;max-width:72rem}table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #cbd5e1;padding:.25rem .5rem;text-align:left}td{font-variant-numeric:tabular-nums}.iv{color:#475569;font-size:12px}.group{background:#f1f5f9}code{background:#f1f5f9;padding:0 .2rem}</style>
+</head><body>
+<h1>${esc(run.name)}</h1>
+<p>Run <code>${esc(run.id)}</code> · suite <code>${esc(stated.suite)}</code> · content <code>${esc(input.contentVersion)}</code> · status ${esc(run.status)} · preset ${esc(run.preset)} · seed ${esc(stated.seed)} · ${esc(run.plannedCount)} queries · spent $${num(run.spentUsd)}</p>
+<p>Scores as the workbench computed them: ${esc(stated.method)}. Intervals: 95 %, about the ${esc(stated.target)}, ${esc(stated.resamples)} resamples, seeded with the run's seed.</p>
+${tables}
+<h2>Checking this bundle</h2>
+<p>This page is rendered from <code>scores.json</code>; the numbers that count are there and in the signed manifest. Check the bundle with
+<code>fof verify &lt;bundle&gt;.zip --key workbench.pem</code> (the key with id <code>${esc(input.keyId)}</code>, from the workbench's
+<code>/.well-known/fof-evidence-key</code>): it checks the signature and every file, that no planned query is missing, and recomputes every score from the answers.
+Made by ${esc(input.software.name)} ${esc(input.software.version)}${input.software.commit ? ` (commit <code>${esc(input.software.commit)}</code>)` : ""}.
+A bundle does not prove that the model that answered was the one named: that is the provider's word.</p>
+</body></html>
+`;
+}
