@@ -3,6 +3,8 @@
 // fragment), every query with its prompt, and every outcome with its raw output, attempts and timing. Chat runs
 // only for now: a text-to-image run's images, faces and labels are not yet carried (bundling one is refused).
 import type { PrismaClient } from "../../../generated/prisma/client";
+import { insertMany } from "../../db/bulk";
+import type { SqlValue } from "../../db/dialect";
 
 export type Row = Record<string, unknown>;
 
@@ -91,9 +93,11 @@ export async function insertHead(prisma: PrismaClient, head: { content: Row; run
   for (const m of head.runModels) await prisma.runModel.create({ data: revive("run-models.jsonl", m) as never });
 }
 
-/** A batch of queries or outcomes (queries first: an outcome names its query). */
+/**
+ * A batch of queries or outcomes (queries first: an outcome names its query), as the engine writes its hot rows:
+ * one multi-row statement per thousand (lib/db/bulk.ts) — createMany's per-row path held ~1 GiB on a paper-size run.
+ */
 export async function insertBatch(prisma: PrismaClient, file: "queries.jsonl" | "outcomes.jsonl", rows: Row[]) {
-  const data = rows.map((r) => revive(file, r)) as never;
-  if (file === "queries.jsonl") await prisma.query.createMany({ data });
-  else await prisma.outcome.createMany({ data });
+  const data = rows.map((r) => revive(file, r) as Record<string, SqlValue>);
+  await insertMany(prisma, file === "queries.jsonl" ? "Query" : "Outcome", data);
 }
