@@ -188,4 +188,26 @@ describe("evidence bundles", () => {
     expect(bad.stdout).toMatch(/✗ scores: .* do not follow from the data: .*sFact/);
     expect(readdirSync(fresh)).toEqual(["workbench.pem"]);
   }, 60_000);
+
+  it("runs the browser verifier's checks (lib/evidence/check.ts) to the same verdicts, with the platform's crypto passed in", async () => {
+    const { checkBundleFiles } = await import("../lib/evidence/check");
+    const { verify } = await import("node:crypto");
+    const nodeCrypto = {
+      sha256: async (b: Uint8Array) => sha(b),
+      verify: async (message: Uint8Array, sig: Uint8Array, keyPem: string) => verify(null, message, createPublicKey(keyPem), sig),
+    };
+    const check = async (file: string, publicKeyPem = pem) =>
+      checkBundleFiles(unzipSync(readFileSync(file)), nodeCrypto, { publicKeyPem, embeddedKeyName: "signer-public-key.pem" });
+    const good = await check(bundle);
+    expect(good.checks.map((c) => [c.check, c.ok])).toEqual([
+      ["signature", true],
+      ["statement", true],
+      ["files", true],
+      ["completeness", true],
+    ]);
+    const drop = (e: Entries) => void (e["queries.jsonl"] = Buffer.from(lines(e["queries.jsonl"]).slice(1).join("\n") + "\n"));
+    expect((await check(tampered("b-drop", drop))).checks.at(-1)).toMatchObject({ check: "files", ok: false });
+    expect((await check(tampered("b-drop-resigned", drop, signingKey()))).checks.at(-1)).toMatchObject({ check: "completeness", ok: false });
+    expect((await check(tampered("b-other", drop, generateKeyPairSync("ed25519").privateKey))).checks.at(-1)).toMatchObject({ check: "signature", ok: false });
+  });
 });

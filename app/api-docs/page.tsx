@@ -81,6 +81,10 @@ export default async function ApiDocsPage() {
           <a className="text-indigo-700 underline" href="/.well-known/fof-evidence-key?format=pem">
             /.well-known/fof-evidence-key
           </a>
+          , or in a browser at{" "}
+          <Link className="text-indigo-700 underline" href="/verify">
+            /verify
+          </Link>
           . Key id <code data-testid="evidence-key-id">{key.keyid}</code>.
         </p>
         <pre className="mt-2 overflow-x-auto rounded bg-slate-50 p-2 text-xs">{key.pem}</pre>

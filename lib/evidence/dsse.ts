@@ -2,26 +2,13 @@
 // signature covers PAE(payloadType, payload) — never the JSON around it — so neither the type nor the payload can be
 // swapped under a valid signature. Ed25519 through node's crypto; keyid = sha256 of the public key's SPKI DER, hex.
 import { createHash, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
-import { z } from "zod";
+import { paeBytes, type Envelope } from "./envelope";
 
-export const IN_TOTO_PAYLOAD_TYPE = "application/vnd.in-toto+json";
+export { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, type Envelope } from "./envelope";
 
-export const envelopeSchema = z
-  .object({
-    payloadType: z.string().max(200),
-    payload: z.string().max(16_000_000),
-    signatures: z
-      .array(z.object({ keyid: z.string().max(200).optional(), sig: z.string().max(1000) }).strict())
-      .min(1)
-      .max(16),
-  })
-  .strict();
-export type Envelope = z.infer<typeof envelopeSchema>;
-
-/** Pre-Authentication Encoding: "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body, lengths as ASCII decimals of bytes. */
+/** Pre-Authentication Encoding (./envelope.ts), as a Buffer. */
 export function pae(payloadType: string, payload: Buffer): Buffer {
-  const type = Buffer.from(payloadType, "utf8");
-  return Buffer.concat([Buffer.from(`DSSEv1 ${type.length} `), type, Buffer.from(` ${payload.length} `), payload]);
+  return Buffer.from(paeBytes(payloadType, payload));
 }
 
 export function keyIdOf(key: KeyObject): string {

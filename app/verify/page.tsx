@@ -1,0 +1,18 @@
+import type { Metadata } from "next";
+import { PageHeader } from "@/components/ui/page-header";
+import { BundleVerifier } from "@/components/evidence/verifier";
+
+export const metadata: Metadata = { title: "Verify an evidence bundle" };
+
+/** Public: whoever received a bundle checks it here without an account; the file stays in their browser. */
+export default function VerifyPage() {
+  return (
+    <>
+      <PageHeader
+        title="Verify an evidence bundle"
+        description="Checks a run's signed evidence bundle in this browser: the Ed25519 signature over its in-toto Statement, every file against the signed manifest, and that every planned query is there with its one answer. Nothing is uploaded. docs/evidence.md says what a bundle proves."
+      />
+      <BundleVerifier />
+    </>
+  );
+}

@@ -1,0 +1,106 @@
+"use client";
+
+// Drop a bundle (or choose it with the keyboard), optionally the workbench's public key, and read each check. The
+// file never leaves the browser: a worker unpacks and checks it (./verify.worker.ts).
+import { useRef, useState } from "react";
+import type { BundleCheck } from "@/lib/evidence/check";
+
+type Result = { checks: BundleCheck[]; run: string | null; trusted: boolean };
+
+export function BundleVerifier() {
+  const [key, setKey] = useState("");
+  const [result, setResult] = useState<Result | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [name, setName] = useState<string | null>(null);
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  const check = async (file: File) => {
+    setBusy(true);
+    setResult(null);
+    setName(file.name);
+    const worker = new Worker(new URL("./verify.worker.ts", import.meta.url), { type: "module" });
+    const bundle = await file.arrayBuffer();
+    worker.onmessage = (e: MessageEvent<Result>) => {
+      setResult(e.data);
+      setBusy(false);
+      worker.terminate();
+    };
+    worker.onerror = (e) => {
+      setResult({ checks: [{ check: "verifier", ok: false, detail: e.message || "the verifier stopped" }], run: null, trusted: false });
+      setBusy(false);
+      worker.terminate();
+    };
+    worker.postMessage({ bundle, publicKeyPem: key.trim() || undefined }, [bundle]);
+  };
+  const ok = result && result.checks.every((c) => c.ok);
+  return (
+    <div className="space-y-4">
+      <label className="block text-sm font-medium" htmlFor="verifier-key">
+        The workbench&apos;s public key (PEM; optional — without it only integrity is checked)
+      </label>
+      <textarea
+        id="verifier-key"
+        value={key}
+        onChange={(e) => setKey(e.target.value)}
+        rows={4}
+        className="w-full rounded-md border border-slate-300 p-2 font-mono text-xs"
+        placeholder="-----BEGIN PUBLIC KEY-----"
+      />
+      <div
+        data-testid="bundle-drop"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          const f = e.dataTransfer.files[0];
+          if (f) void check(f);
+        }}
+        className={`rounded-lg border-2 border-dashed p-6 text-center text-sm ${over ? "border-indigo-500 bg-indigo-50" : "border-slate-300"}`}
+      >
+        <p>Drop an evidence bundle (.zip) here, or</p>
+        <label className="mt-2 inline-block cursor-pointer rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white focus-within:ring-2">
+          choose a file
+          <input
+            ref={input}
+            type="file"
+            accept=".zip,application/zip"
+            className="sr-only"
+            aria-label="Evidence bundle"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              if (f) void check(f);
+            }}
+          />
+        </label>
+        <p className="mt-2 text-xs text-slate-500">Checked in this browser: nothing is uploaded.</p>
+      </div>
+      {busy && <p role="status">Checking {name}…</p>}
+      {result && (
+        <section aria-label="Verification" data-testid="verification" className="space-y-2">
+          <h2 className={`text-base font-semibold ${ok ? "text-emerald-700" : "text-red-700"}`}>
+            {name}:{" "}
+            {ok ? (result.trusted ? "signature, files and completeness hold" : "integrity holds (no key given: who signed is not checked)") : "NOT verified"}
+          </h2>
+          <ul className="space-y-1 text-sm">
+            {result.checks.map((c) => (
+              <li key={c.check} data-ok={c.ok}>
+                {c.ok ? "✓" : "✗"} <b>{c.check}</b>: {c.detail}
+              </li>
+            ))}
+          </ul>
+          {ok && (
+            <p className="text-xs text-slate-600">
+              The scores themselves are recomputed from the answers by <code>fof verify bundle.zip --key workbench.pem</code> (the workbench&apos;s scoring code
+              and its embedded database, which this page does not carry).
+            </p>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
