@@ -211,7 +211,12 @@ program
   .description("write a run's signed evidence bundle (configuration, content, every query and answer, scores, manifest, DSSE-signed in-toto Statement)")
   .argument("<run>", "run id")
   .option("-o, --output <file>", "the archive to write (default <run>.evidence.zip)")
-  .action(lazy(evidence, (m) => m.bundleCommand));
+  .action(
+    either(
+      lazy(evidence, (m) => m.bundleCommand),
+      onServer((m) => m.remoteBundle),
+    ),
+  );
 program
   .command("verify")
   .description(

@@ -31,6 +31,7 @@ const ROUTES: Array<[RegExp, Record<string, Handler>]> = [
   [/^\/api\/v1\/runs\/(?<id>[^/]+)$/, (await import("../app/api/v1/runs/[id]/route")) as never],
   [/^\/api\/v1\/runs\/(?<id>[^/]+)\/scores$/, (await import("../app/api/v1/runs/[id]/scores/route")) as never],
   [/^\/api\/v1\/runs\/(?<id>[^/]+)\/export$/, (await import("../app/api/v1/runs/[id]/export/route")) as never],
+  [/^\/api\/v1\/runs\/(?<id>[^/]+)\/bundle$/, (await import("../app/api/v1/runs/[id]/bundle/route")) as never],
   [/^\/api\/v1\/models$/, (await import("../app/api/v1/models/route")) as never],
   [/^\/api\/v1\/suites$/, (await import("../app/api/v1/suites/route")) as never],
   [/^\/api\/v1\/imports$/, (await import("../app/api/v1/imports/route")) as never],
@@ -150,6 +151,12 @@ describe.skipIf(sqliteOnly)("fof --server --token", () => {
     // One interchange line per scored answer: as many as the scores count.
     expect(lines).toHaveLength(JSON.parse(scores.stdout).results.reduce((a: number, g: { n: number }) => a + g.n, 0));
     expect(JSON.parse(lines[0])).toMatchObject({ model: "baseline:oracle" });
+    // the signed evidence bundle, downloaded with the token, verifies against the server's key
+    const zip = path.join(mkdtempSync(path.join(tmpdir(), "fof-ci-bundle-")), "audit.zip");
+    expect((await fof(["bundle", run.id, "-o", zip])).code).toBe(0);
+    const { verifyBundle } = await import("../lib/features/evidence/verify");
+    const { publicKeyInfo } = await import("../lib/features/evidence/keys");
+    expect((await verifyBundle(zip, { publicKeyPem: publicKeyInfo().pem })).ok).toBe(true);
     const refused = await fof(["scores", "no-such-run"]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/404 run not found/);

@@ -1,7 +1,9 @@
 // `fof --server <url> --token <token> run|scores|export|import` (or FOF_SERVER / FOF_TOKEN): the same commands against
 // a team's server through /api/v1, for CI machines that hold a token and nothing else (no database, no provider
 // keys). `run --wait --fail-under "d<=0.25"` follows the run to its end and gates a release on its scores.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { createWriteStream, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import path from "node:path";
 import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
 import type { RunOptions } from "./run";
@@ -190,6 +192,21 @@ export async function remoteExport(r: Remote, runId: string, opts: { raceMapping
   const q = new URLSearchParams({ format: "jsonl", raceMapping: opts.raceMapping ?? "paper", labels: opts.labels ?? "model" });
   const res = await request(r, "GET", `/api/v1/runs/${encodeURIComponent(runId)}/export?${q}`);
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) process.stdout.write(chunk);
+}
+
+/** `fof --server URL bundle RUN -o audit.zip`: the server's signed bundle, streamed to a temporary file renamed into place. */
+export async function remoteBundle(r: Remote, runId: string, opts: { output?: string }) {
+  const out = path.resolve(opts.output ?? `${runId}.evidence.zip`);
+  const res = await request(r, "GET", `/api/v1/runs/${encodeURIComponent(runId)}/bundle`);
+  const tmp = `${out}.partial-${process.pid}`;
+  try {
+    await pipeline(Readable.fromWeb(res.body as never), createWriteStream(tmp, { mode: 0o600 }));
+    renameSync(tmp, out);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  process.stdout.write(`${out}: ${statSync(out).size.toLocaleString("en-US")} bytes from ${r.server}\n`);
 }
 
 /** Every file under the paths, with its name inside the selection (a folder's own name kept, as the Import page). */
