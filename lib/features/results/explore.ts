@@ -55,7 +55,26 @@ export async function designRecords(prisma: PrismaClient, runId: string, opts: S
   return mergedRecords(prisma, runId, opts, true);
 }
 
+/**
+ * Records in one canonical order, whatever order the database returned its groups in (SQLite and PostgreSQL differ):
+ * the bootstrap draws its resamples in the order it meets cells and scenarios, so the same answers give the same
+ * intervals on either database — and a verifier's scratch copy recomputes a bundle's intervals exactly.
+ */
+function canonicalOrder<T extends AnswerRecord & BootstrapRecord>(records: T[]): T[] {
+  const key = (r: T) =>
+    [r.model, r.modality, r.test, r.context ?? "", r.statisticId, r.level, r.attribute, r.answer ?? "", r.truth ?? "", r.cluster ?? "", r.unit ?? ""].join(
+      "\u0001",
+    );
+  const keyed = records.map((r) => [key(r), r] as const);
+  keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return keyed.map(([, r]) => r);
+}
+
 async function mergedRecords(prisma: PrismaClient, runId: string, opts: ScoreOptions, design: boolean): Promise<Array<AnswerRecord & BootstrapRecord>> {
+  return canonicalOrder(await unorderedRecords(prisma, runId, opts, design));
+}
+
+async function unorderedRecords(prisma: PrismaClient, runId: string, opts: ScoreOptions, design: boolean): Promise<Array<AnswerRecord & BootstrapRecord>> {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true } });
   const bm = await runBenchmark(prisma, runId);
   if (!run || !bm) return [];

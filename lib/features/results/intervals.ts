@@ -108,10 +108,10 @@ export async function runIntervals(
     .sort();
   const profile = opts.profile ?? DEFAULT_PROFILE;
   // v6: the standard interval with the jackknife's floor (lib/metrics/jackknife.ts); v7: d from the corrected (S_fact, S_E),
-  // S_KLD about the population jackknifed over scenarios where they differ, few-scenarios; v8: scenario-bias —
-  // earlier entries not served
+  // S_KLD about the population jackknifed over scenarios where they differ, few-scenarios; v8: scenario-bias; v9:
+  // records in canonical order (the same draws on SQLite and PostgreSQL) — earlier entries not served
   const key = createHash("sha256")
-    .update(JSON.stringify({ v: 8, runId, resamples, level, seed: run.seed, profile, target, canonical }))
+    .update(JSON.stringify({ v: 9, runId, resamples, level, seed: run.seed, profile, target, canonical }))
     .digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };

@@ -49,7 +49,8 @@ export async function runsRankIntervals(
   const records = await Promise.all(runs.map(async (r) => ({ run: r, records: await designRecords(prisma, r.id) })));
   const canonical = records.map(({ run, records: rs }) => [run.id, rs.map((r) => Object.values(r).join("|")).sort()]);
   const key = createHash("sha256")
-    .update(JSON.stringify({ v: 1, kind: "ranks", metric, target, resamples: RESAMPLES, canonical }))
+    // v2: records in canonical order (the same draws on SQLite and PostgreSQL)
+    .update(JSON.stringify({ v: 2, kind: "ranks", metric, target, resamples: RESAMPLES, canonical }))
     .digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as RanksResult), cached: true };
