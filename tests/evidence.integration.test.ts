@@ -3,13 +3,13 @@
 // changed, one query dropped, the content swapped, a score edited (each as an outsider who cannot sign, and as an
 // insider who re-signs with the real key), re-signed with another key, the archive truncated, a file added. No
 // credential enters a bundle.
-import { createHash, generateKeyPairSync, createPublicKey } from "node:crypto";
+import { generateKeyPairSync, createPublicKey } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
-import { unzipSync, zipSync } from "fflate";
+import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testDataDir } from "./helpers/data-dir";
 
@@ -21,38 +21,18 @@ const engine = await import("./helpers/services");
 const { writeBundle } = await import("../lib/features/evidence/bundle");
 const { verifyBundle } = await import("../lib/features/evidence/verify");
 const { publicKeyInfo, signingKey } = await import("../lib/features/evidence/keys");
-const { signEnvelope, IN_TOTO_PAYLOAD_TYPE } = await import("../lib/evidence/dsse");
-const { statementFor } = await import("../lib/evidence/statement");
+const { tampered: tamperedCopy, lines, sha, text } = await import("./helpers/evidence");
+type Entries = import("./helpers/evidence").Entries;
 
 let bundle = "";
 let runId = "";
 let pem = "";
-type Entries = Record<string, Uint8Array>;
-const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");
-const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
-
-/** A copy of the bundle with `change` applied; `resign`: the manifest and Statement redone and signed with `key`. */
-function tampered(name: string, change: (e: Entries) => void, resign?: ReturnType<typeof signingKey>) {
-  const e = unzipSync(readFileSync(bundle));
-  change(e);
-  if (resign) {
-    const manifest = JSON.parse(text(e["manifest.json"])) as { files: Array<{ path: string; sha256: string; bytes: number }> };
-    for (const f of manifest.files) if (e[f.path]) Object.assign(f, { sha256: sha(e[f.path]), bytes: e[f.path].length });
-    e["manifest.json"] = Buffer.from(JSON.stringify(manifest));
-    const old = JSON.parse(Buffer.from(JSON.parse(text(e["attestation.dsse.json"])).payload, "base64").toString("utf8"));
-    const statement = statementFor(sha(e["manifest.json"]), old.predicate);
-    e["attestation.dsse.json"] = Buffer.from(JSON.stringify(signEnvelope(Buffer.from(JSON.stringify(statement)), IN_TOTO_PAYLOAD_TYPE, resign)));
-  }
-  const file = path.join(dir, `${name}.zip`);
-  writeFileSync(file, zipSync(e));
-  return file;
-}
+const tampered = (name: string, change: (e: Entries) => void, resign?: ReturnType<typeof signingKey>) => tamperedCopy(bundle, dir, name, change, resign);
 const failed = async (file: string) => {
   const r = await verifyBundle(file, { publicKeyPem: pem });
   expect(r.ok).toBe(false);
   return r.checks.find((c) => !c.ok)!;
 };
-const lines = (b: Uint8Array) => text(b).split("\n").filter(Boolean);
 
 beforeAll(async () => {
   await migrateAndSeed({ quiet: true });

@@ -105,6 +105,27 @@ describe("FAIntbench read with CLIP", () => {
       expect(t2.caption).toMatch(/Instrument: CLIP on whole images.*read by clip-vit-l14-vision \(sha256 [0-9a-f]{12}…/);
       expect(t2.caption).toMatch(/do NOT come from OpenAI's ViT-L\/14 weights/);
       expect(t2.caption).toMatch(/dropped by the person check/);
+      // Its evidence bundle carries every reading with what made it; a verifier re-scores from them (#58).
+      const { writeBundle } = await import("../lib/features/evidence/bundle");
+      const { verifyBundle } = await import("../lib/features/evidence/verify");
+      const { signingKey } = await import("../lib/features/evidence/keys");
+      const { tampered, rows, jsonl } = await import("./helpers/evidence");
+      const bundle = path.join(dataDir, "clip-evidence.zip");
+      await writeBundle(prisma(), run.id, bundle);
+      const verified = await verifyBundle(bundle);
+      expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
+      const reread = (e: Record<string, Uint8Array>) => {
+        const rs = rows(e["image-readings.jsonl"]);
+        expect(rs).toHaveLength(images);
+        expect(rs[0]).toMatchObject({ instrument: "clip", modelVersion: clip.visionFile.sha256, textsVersion: clip.textsSha256 });
+        for (const r of rs)
+          r.probsJson = JSON.stringify(
+            Object.fromEntries(Object.entries(JSON.parse(String(r.probsJson)) as Record<string, number[]>).map(([g, v]) => [g, [...v].reverse()])),
+          );
+        e["image-readings.jsonl"] = jsonl(rs);
+      };
+      const changed = await verifyBundle(tampered(bundle, dataDir, "clip-reread", reread, signingKey()));
+      expect(changed.checks.find((c) => !c.ok)).toMatchObject({ check: "scores" });
       // The explicit levels explicit.py also computes: per requested class, and per category with the paper's
       // Tables 14–16 beside them (release profile); the paper-text profile files by category and shows no paper rows.
       const byId = (vs: typeof views, id: string) => {

@@ -96,7 +96,7 @@ export function RunScores({ run, canExport, settings }: { run: RunSummary; canEx
               Download JSONL ({t2i ? "one line per face" : "one line per answer"})
             </a>
           )}
-          {canExport && !t2i && (
+          {canExport && (
             <a
               className="text-xs text-indigo-700 underline"
               href={`/api/runs/${run.id}/bundle`}

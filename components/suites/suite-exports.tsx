@@ -14,7 +14,7 @@ export function SuiteExports({
   items: string;
   profile: string;
   canExport: boolean;
-  /** a chat suite's run: one line per answer, and a signed evidence bundle (chat runs only, for now) */
+  /** a chat suite's run: one line per answer (an image suite's: one per face) */
   chat: boolean;
 }) {
   const q = (format: string) => `/api/runs/${runId}/export?${new URLSearchParams({ format, labels, profile })}`;
@@ -32,7 +32,7 @@ export function SuiteExports({
           Download JSONL (one line per {chat ? "answer" : "face"})
         </a>
       )}
-      {canExport && chat && (
+      {canExport && (
         <a className={link} href={`/api/runs/${runId}/bundle`} download title="A signed zip an outsider checks offline with `fof verify` (docs/evidence.md)">
           Evidence bundle (signed)
         </a>

@@ -1,9 +1,9 @@
 // A bundle's checks that need no database, on its unpacked files: the signature over the Statement, the Statement's
-// subject against the manifest, every file against the manifest, nothing added, and every planned query with its one
-// outcome. Platform-free (the crypto is passed in), so the browser verifier's worker runs the same checks as far as
-// they go; re-scoring needs the workbench's scoring code and database layer, which `fof verify` has.
+// subject against the manifest, every file against the manifest, nothing added, and the rows whole
+// (./completeness.ts). Platform-free (the crypto is passed in), so the browser verifier's worker runs the same checks; re-scoring needs the workbench's scoring code and database layer, which `fof verify` has.
 import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, paeBytes } from "./envelope";
 import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from "./statement";
+import { Completeness, TABLE_FILES } from "./completeness";
 
 export interface BundleCheck {
   check: string;
@@ -78,28 +78,11 @@ export async function checkBundleFiles(
   pass("files", `${manifest.data.files.length} files, each SHA-256 as the manifest says`);
 
   const run = parse(entries["run.json"]) as { id?: string; plannedCount?: number } | null;
-  const rows = (name: string) =>
-    text(entries[name])
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-  const status = new Map<number, string>();
-  const outcomes = new Map<number, number>();
-  const problems: string[] = [];
-  for (const q of rows("queries.jsonl")) {
-    if (status.has(Number(q.id))) problems.push(`query ${q.id} appears twice`);
-    status.set(Number(q.id), String(q.status));
-  }
-  for (const o of rows("outcomes.jsonl")) outcomes.set(Number(o.queryId), (outcomes.get(Number(o.queryId)) ?? 0) + 1);
-  if (!run || run.id !== manifest.data.run) problems.push("run.json is another run than the manifest's");
-  if (Number(run?.plannedCount) !== status.size) problems.push(`the run planned ${run?.plannedCount} queries; the bundle has ${status.size}`);
-  for (const [id, s] of status) {
-    const n = outcomes.get(id) ?? 0;
-    const done = s === "answered" || s === "refused" || s === "failed";
-    if (done !== (n === 1) || n > 1) problems.push(`query ${id} (${s}) has ${n} outcomes`);
-  }
-  for (const id of outcomes.keys()) if (!status.has(id)) problems.push(`an outcome of query ${id}, which the bundle does not have`);
-  if (problems.length) return fail("completeness", problems.slice(0, 20).join("; "));
-  pass("completeness", `${status.size} queries, each finished one with its one outcome`);
+  const whole = new Completeness(statement.data.predicate.run.id);
+  for (const t of TABLE_FILES) for (const line of text(entries[t.file]).split("\n")) if (line) whole.add(t.file, JSON.parse(line) as Record<string, unknown>);
+  const problems = whole.finish(run);
+  if (run?.id !== manifest.data.run) problems.push("run.json is another run than the manifest's");
+  if (problems.length) return fail("completeness", problems.join("; "));
+  pass("completeness", whole.summary);
   return out;
 }

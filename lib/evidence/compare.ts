@@ -29,13 +29,21 @@ const same = (a: unknown, b: unknown) =>
   typeof a === "number" && typeof b === "number" ? a === b || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a)) : a === b;
 
 export function compareScores(
-  stated: { scores?: unknown; seed?: unknown; resamples?: unknown },
-  recomputed: { scores: unknown; seed: unknown; resamples: unknown },
+  stated: { scores?: unknown; reviewedScores?: unknown; seed?: unknown; resamples?: unknown },
+  recomputed: { scores: unknown; reviewedScores?: unknown; seed: unknown; resamples: unknown },
 ): ScoreCheck[] {
   const a = new Map<string, unknown>();
   const b = new Map<string, unknown>();
-  leaves({ seed: stated.seed, resamples: stated.resamples, scores: stated.scores }, "", a);
-  leaves({ seed: recomputed.seed, resamples: recomputed.resamples, scores: recomputed.scores }, "", b);
+  const both = stated.reviewedScores !== undefined || recomputed.reviewedScores !== undefined;
+  const tree = (x: typeof stated) => ({
+    seed: x.seed,
+    resamples: x.resamples,
+    scores: x.scores,
+    ...(both ? { reviewedScores: x.reviewedScores ?? null } : {}),
+  });
+  leaves(tree(stated), "", a);
+  // as the bundle holds them: through JSON (an undefined key is absent, a non-finite number null)
+  leaves(JSON.parse(JSON.stringify(tree(recomputed))), "", b);
   const out: ScoreCheck[] = [];
   for (const [path, v] of a) out.push({ path, stated: v, recomputed: b.has(path) ? b.get(path) : "(absent)", equal: b.has(path) && same(v, b.get(path)) });
   for (const [path, v] of b) if (!a.has(path)) out.push({ path, stated: "(absent)", recomputed: v, equal: false });

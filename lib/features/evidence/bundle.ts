@@ -15,7 +15,9 @@ import { ENVELOPE_NAME, MANIFEST_NAME, statementFor, type Manifest } from "../..
 import { projectRoot } from "../../paths";
 import { signingKey } from "./keys";
 import { evidenceScores } from "./scores";
-import { outcomePages, queryPages, runRows, type Row } from "./tables";
+import { TABLE_FILES } from "../../evidence/completeness";
+import { Pseudonyms } from "./people";
+import { runRows, tablePages, type Row } from "./tables";
 
 export const PUBLIC_KEY_NAME = "signer-public-key.pem";
 export const SCORES_NAME = "scores.json";
@@ -81,13 +83,14 @@ export async function writeBundle(prisma: PrismaClient, runId: string, outFile: 
     await entry("run.json", [JSON.stringify(run)]);
     await entry("models.jsonl", models.map(line));
     await entry("run-models.jsonl", runModels.map(line));
-    await entry("queries.jsonl", pages(queryPages(prisma, runId)));
-    await entry("outcomes.jsonl", pages(outcomePages(prisma, runId)));
+    const key = signingKey();
+    const tables = tablePages(prisma, runId, new Pseudonyms(key));
+    // every table file, empty ones too (a chat run has no images): a verifier can tell "none" from "left out"
+    for (const t of TABLE_FILES) await entry(t.file, pages(tables[t.file]()));
     const scores = await evidenceScores(prisma, runId);
     await entry(SCORES_NAME, [JSON.stringify(scores)]);
     const sw = software();
     await entry(SOFTWARE_NAME, [JSON.stringify(sw)]);
-    const key = signingKey();
     await entry("report.html", [evidenceReport({ run, contentVersion: content.version, stated: scores, software: sw, keyId: keyIdOf(key) })]);
     await entry(PUBLIC_KEY_NAME, [createPublicKey(key).export({ type: "spki", format: "pem" }).toString()]);
     const manifest: Manifest = { format: "fof-evidence/v1", run: runId, files };

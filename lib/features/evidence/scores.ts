@@ -1,13 +1,14 @@
 // The scores a bundle states and a verifier recomputes: one function, called on the server's database when the
 // bundle is written and on the verifier's scratch database rebuilt from the bundle — the same scoring code, seed and
 // resamples. FACT-OR-FAIR: every group's plug-in scores (aggregated from the answers, never a cached aggregate) and
-// their 95 % intervals about the population; every other suite: its own result views.
+// their 95 % intervals about the population; every other suite: its own result views. Text-to-image runs: from the pipeline's labels and from the reviewed ones.
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { detailedGroups } from "../../metrics";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { aggregatedRecords } from "../results/explore";
 import { runIntervals } from "../results/intervals";
+import type { LabelSource } from "../../results/label-sources";
 
 const EVIDENCE_RESAMPLES = 1000;
 const EVIDENCE_TARGET = "population" as const;
@@ -18,35 +19,42 @@ export interface EvidenceScores {
   resamples: number;
   target: typeof EVIDENCE_TARGET;
   method: string;
-  /** FACT-OR-FAIR: { groups, intervals }; other suites: their views */
+  /** FACT-OR-FAIR: { groups, intervals }; other suites: their views — from the pipeline's labels for images */
   scores: unknown;
+  /** text-to-image runs: the same with human-reviewed labels */
+  reviewedScores?: unknown;
+}
+
+async function scoresWith(prisma: PrismaClient, runId: string, suiteId: string, labels: LabelSource): Promise<{ method: string; scores: unknown }> {
+  if (suiteId === DEFAULT_SUITE_ID) {
+    const groups = detailedGroups(await aggregatedRecords(prisma, runId, { labels }), DEFAULT_PROFILE).map(({ cells: _c, divergences: _d, ...g }) => g);
+    const iv = await runIntervals(prisma, runId, { resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET, labels });
+    // when and whether it came from a cache say nothing about the data
+    const { computedAt: _at, cached: _cached, ...intervals } = iv ?? { computedAt: "", cached: false };
+    return { method: "method" in intervals ? String(intervals.method) : "", scores: { groups, intervals } };
+  }
+  const suite = suiteOf(suiteId);
+  if (!suite.results) throw new Error(`${suite.name} runs have no scores to state`);
+  const views = await suite.results({ prisma }, { runId, labels, verifiedOnly: false, resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET });
+  return {
+    method: `${suite.name}'s result views (the Results page's code), ${EVIDENCE_RESAMPLES} resamples about the population, seeded with the run's seed`,
+    scores: views,
+  };
 }
 
 export async function evidenceScores(prisma: PrismaClient, runId: string): Promise<EvidenceScores> {
-  const run = await prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { suiteId: true, seed: true } });
-  if (run.suiteId === DEFAULT_SUITE_ID) {
-    const groups = detailedGroups(await aggregatedRecords(prisma, runId), DEFAULT_PROFILE).map(({ cells: _c, divergences: _d, ...g }) => g);
-    const iv = await runIntervals(prisma, runId, { resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET });
-    // when and whether it came from a cache say nothing about the data
-    const { computedAt: _at, cached: _cached, ...intervals } = iv ?? { computedAt: "", cached: false };
-    return {
-      suite: run.suiteId,
-      seed: run.seed,
-      resamples: EVIDENCE_RESAMPLES,
-      target: EVIDENCE_TARGET,
-      method: "method" in intervals ? String(intervals.method) : "",
-      scores: { groups, intervals },
-    };
-  }
-  const suite = suiteOf(run.suiteId);
-  if (!suite.results) throw new Error(`${suite.name} runs have no scores to state`);
-  const views = await suite.results({ prisma }, { runId, labels: "model", verifiedOnly: false, resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET });
+  const run = await prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { suiteId: true, seed: true, modality: true } });
+  const model = await scoresWith(prisma, runId, run.suiteId, "model");
+  // a text-to-image run is scored twice, as the Results page offers: from the pipeline's labels and with the
+  // human corrections (reviews, fixed detections, the consensus without excluded annotators)
+  const reviewed = run.modality === "t2i" ? await scoresWith(prisma, runId, run.suiteId, "reviewed") : null;
   return {
     suite: run.suiteId,
     seed: run.seed,
     resamples: EVIDENCE_RESAMPLES,
     target: EVIDENCE_TARGET,
-    method: `${suite.name}'s result views (the Results page's code), ${EVIDENCE_RESAMPLES} resamples about the population, seeded with the run's seed`,
-    scores: views,
+    method: model.method,
+    scores: model.scores,
+    ...(reviewed ? { reviewedScores: reviewed.scores } : {}),
   };
 }

@@ -1,26 +1,38 @@
 // What of a run's rows a bundle carries, and how a verifier puts them back: the run, its pinned content, the models'
 // declared identities (never a credential: no key-variable name, no account, a base URL without user, query or
-// fragment), every query with its prompt, and every outcome with its raw output, attempts and timing. Chat runs
-// only for now: a text-to-image run's images, faces and labels are not yet carried (bundling one is refused).
+// fragment), every query with its prompt, every outcome with its raw output, attempts and timing — and for a
+// text-to-image run every image (its SHA-256, never its bytes), face (box, raw class probabilities and what produced
+// them: detector, classifier and landmarker by name and file hash), human label, gold label, exclusion and CLIP
+// reading. People appear only as pseudonyms (./people.ts); an exclusion's free-text reason is withheld.
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { insertMany } from "../../db/bulk";
 import type { SqlValue } from "../../db/dialect";
+import { TABLE_FILES, type Row, type TableFileName } from "../../evidence/completeness";
+import type { Pseudonyms } from "./people";
 
-export type Row = Record<string, unknown>;
+export type { Row };
 
-/** Each table's file (a verifier inserts them in this order: a row's references come before it). */
-type TableFile = "content.json" | "run.json" | "models.jsonl" | "run-models.jsonl" | "queries.jsonl" | "outcomes.jsonl";
-
-const DATES: Record<TableFile, readonly string[]> = {
+const HEAD_DATES = {
   "content.json": ["loadedAt"],
   "run.json": ["createdAt", "startedAt", "finishedAt"],
   "models.jsonl": ["createdAt", "updatedAt"],
   "run-models.jsonl": [],
+} as const;
+
+const DATES: Record<TableFileName, readonly string[]> = {
   "queries.jsonl": ["nextAttemptAt"],
   "outcomes.jsonl": ["createdAt"],
+  "images.jsonl": ["createdAt"],
+  "faces.jsonl": ["createdAt", "deletedAt"],
+  "annotations.jsonl": ["createdAt"],
+  "annotation-values.jsonl": [],
+  "gold-labels.jsonl": ["createdAt"],
+  "annotator-exclusions.jsonl": ["createdAt"],
+  "image-readings.jsonl": ["createdAt"],
 };
 
 const PAGE = 2000;
+const WITHHELD = "(withheld from evidence bundles)";
 
 function cleanUrl(url: string | null): string | null {
   if (!url) return url;
@@ -34,8 +46,6 @@ function cleanUrl(url: string | null): string | null {
 
 export async function runRows(prisma: PrismaClient, runId: string) {
   const run = await prisma.run.findUniqueOrThrow({ where: { id: runId } });
-  if (run.modality !== "llm")
-    throw new Error(`run ${runId} is a text-to-image run: bundles carry chat runs for now (images, faces and labels are not yet bundled)`);
   const content = await prisma.benchmarkVersion.findUniqueOrThrow({ where: { id: run.benchmarkVersionId } });
   const runModels = await prisma.runModel.findMany({ where: { runId }, orderBy: { modelConfigId: "asc" } });
   const models = await prisma.modelConfig.findMany({ where: { id: { in: runModels.map((m) => m.modelConfigId) } }, orderBy: { id: "asc" } });
@@ -52,52 +62,145 @@ export async function runRows(prisma: PrismaClient, runId: string) {
   };
 }
 
-/** The run's queries, in id order, a page at a time (a paper-size run has 45,828). */
-export async function* queryPages(prisma: PrismaClient, runId: string): AsyncGenerator<Row[]> {
-  let after = 0;
+/** Pages of rows in key order: `read(after)` returns the page after that key, `key` the key of a row. */
+async function* keyed<K, T extends Row>(read: (after: K | undefined) => Promise<T[]>, key: (r: T) => K): AsyncGenerator<Row[]> {
+  let after: K | undefined;
   for (;;) {
-    const page = await prisma.query.findMany({
-      where: { runId, id: { gt: after } },
-      orderBy: { id: "asc" },
-      take: PAGE,
-      omit: { leaseOwner: true, leaseUntil: true, reservedUsd: true },
-    });
+    const page = await read(after);
     if (!page.length) return;
     yield page;
-    after = page[page.length - 1].id;
+    after = key(page[page.length - 1]);
   }
 }
 
-export async function* outcomePages(prisma: PrismaClient, runId: string): AsyncGenerator<Row[]> {
-  let after = 0;
-  for (;;) {
-    const page = await prisma.outcome.findMany({ where: { query: { runId }, queryId: { gt: after } }, orderBy: { queryId: "asc" }, take: PAGE });
-    if (!page.length) return;
-    yield page;
-    after = page[page.length - 1].queryId;
-  }
+/** Every table file's rows for one run, a page at a time (a paper-size run has 45,828 queries). */
+export function tablePages(prisma: PrismaClient, runId: string, people: Pseudonyms): Record<TableFileName, () => AsyncGenerator<Row[]>> {
+  const ofRun = { image: { runId } };
+  const annotationsOfRun = { face: ofRun };
+  return {
+    "queries.jsonl": () =>
+      keyed(
+        (after: number | undefined) =>
+          prisma.query.findMany({
+            where: { runId, ...(after !== undefined ? { id: { gt: after } } : {}) },
+            orderBy: { id: "asc" },
+            take: PAGE,
+            omit: { leaseOwner: true, leaseUntil: true, reservedUsd: true },
+          }),
+        (r) => r.id,
+      ),
+    "outcomes.jsonl": () =>
+      keyed(
+        (after: number | undefined) =>
+          prisma.outcome.findMany({
+            where: { query: { runId }, ...(after !== undefined ? { queryId: { gt: after } } : {}) },
+            orderBy: { queryId: "asc" },
+            take: PAGE,
+          }),
+        (r) => r.queryId,
+      ),
+    "images.jsonl": () =>
+      keyed(
+        (after: string | undefined) =>
+          prisma.image.findMany({
+            where: { runId, ...(after !== undefined ? { id: { gt: after } } : {}) },
+            orderBy: { id: "asc" },
+            take: PAGE,
+            omit: { leaseOwner: true, leaseUntil: true },
+          }),
+        (r) => r.id,
+      ),
+    "faces.jsonl": async function* () {
+      for await (const page of keyed(
+        (after: number | undefined) =>
+          prisma.face.findMany({ where: { ...ofRun, ...(after !== undefined ? { id: { gt: after } } : {}) }, orderBy: { id: "asc" }, take: PAGE }),
+        (r) => r.id,
+      ))
+        yield page.map((f) => ({ ...f, createdBy: people.of(f.createdBy as string | null), deletedBy: people.of(f.deletedBy as string | null) }));
+    },
+    "annotations.jsonl": async function* () {
+      for await (const page of keyed(
+        (after: number | undefined) =>
+          prisma.annotation.findMany({
+            where: { ...annotationsOfRun, ...(after !== undefined ? { id: { gt: after } } : {}) },
+            orderBy: { id: "asc" },
+            take: PAGE,
+          }),
+        (r) => r.id,
+      ))
+        yield page.map((a) => ({ ...a, annotator: people.of(a.annotator as string) }));
+    },
+    "annotation-values.jsonl": () =>
+      keyed(
+        (after: [number, string] | undefined) =>
+          prisma.annotationValue.findMany({
+            where: {
+              annotation: annotationsOfRun,
+              ...(after ? { OR: [{ annotationId: { gt: after[0] } }, { annotationId: after[0], attribute: { gt: after[1] } }] } : {}),
+            },
+            orderBy: [{ annotationId: "asc" }, { attribute: "asc" }],
+            take: PAGE,
+          }),
+        (r) => [r.annotationId, r.attribute] as [number, string],
+      ),
+    "gold-labels.jsonl": async function* () {
+      for await (const page of keyed(
+        (after: number | undefined) =>
+          prisma.goldLabel.findMany({
+            where: { face: ofRun, ...(after !== undefined ? { faceId: { gt: after } } : {}) },
+            orderBy: { faceId: "asc" },
+            take: PAGE,
+          }),
+        (r) => r.faceId,
+      ))
+        yield page.map((g) => ({ ...g, markedBy: people.of(g.markedBy as string) }));
+    },
+    // only the exclusions of people who labelled this run's faces: each one changes this run's consensus
+    "annotator-exclusions.jsonl": async function* () {
+      const who = await prisma.annotation.findMany({ where: annotationsOfRun, distinct: ["annotator"], select: { annotator: true } });
+      const rows = await prisma.annotatorExclusion.findMany({ where: { annotator: { in: who.map((w) => w.annotator) } }, orderBy: { annotator: "asc" } });
+      if (rows.length)
+        yield rows
+          .map((x) => ({ ...x, annotator: people.of(x.annotator)!, excludedBy: people.of(x.excludedBy)!, reason: WITHHELD }))
+          .sort((a, b) => (a.annotator < b.annotator ? -1 : 1));
+    },
+    "image-readings.jsonl": () =>
+      keyed(
+        (after: string | undefined) =>
+          prisma.imageReading.findMany({
+            where: { ...ofRun, ...(after !== undefined ? { imageId: { gt: after } } : {}) },
+            orderBy: { imageId: "asc" },
+            take: PAGE,
+          }),
+        (r) => r.imageId,
+      ),
+  };
 }
 
 /** A row as read back from the bundle: its dates as dates again. */
-function revive(file: TableFile, row: Row): Row {
+function revive(dates: readonly string[], row: Row): Row {
   const out = { ...row };
-  for (const k of DATES[file]) if (typeof out[k] === "string") out[k] = new Date(out[k] as string);
+  for (const k of dates) if (typeof out[k] === "string") out[k] = new Date(out[k] as string);
   return out;
 }
 
 /** The bundle's single rows into an empty database (the verifier's scratch copy), in reference order. */
 export async function insertHead(prisma: PrismaClient, head: { content: Row; run: Row; models: Row[]; runModels: Row[] }) {
-  await prisma.benchmarkVersion.create({ data: revive("content.json", head.content) as never });
-  for (const m of head.models) await prisma.modelConfig.create({ data: revive("models.jsonl", m) as never });
-  await prisma.run.create({ data: revive("run.json", head.run) as never });
-  for (const m of head.runModels) await prisma.runModel.create({ data: revive("run-models.jsonl", m) as never });
+  await prisma.benchmarkVersion.create({ data: revive(HEAD_DATES["content.json"], head.content) as never });
+  for (const m of head.models) await prisma.modelConfig.create({ data: revive(HEAD_DATES["models.jsonl"], m) as never });
+  await prisma.run.create({ data: revive(HEAD_DATES["run.json"], head.run) as never });
+  for (const m of head.runModels) await prisma.runModel.create({ data: revive(HEAD_DATES["run-models.jsonl"], m) as never });
 }
 
 /**
- * A batch of queries or outcomes (queries first: an outcome names its query), as the engine writes its hot rows:
- * one multi-row statement per thousand (lib/db/bulk.ts) — createMany's per-row path held ~1 GiB on a paper-size run.
+ * A batch of one table file's rows, as the engine writes its hot rows: one multi-row statement per thousand
+ * (lib/db/bulk.ts) — createMany's per-row path held ~1 GiB on a paper-size run.
  */
-export async function insertBatch(prisma: PrismaClient, file: "queries.jsonl" | "outcomes.jsonl", rows: Row[]) {
-  const data = rows.map((r) => revive(file, r) as Record<string, SqlValue>);
-  await insertMany(prisma, file === "queries.jsonl" ? "Query" : "Outcome", data);
+export async function insertBatch(prisma: PrismaClient, file: TableFileName, rows: Row[]) {
+  const table = TABLE_FILES.find((t) => t.file === file)!.table;
+  await insertMany(
+    prisma,
+    table,
+    rows.map((r) => revive(DATES[file], r) as Record<string, SqlValue>),
+  );
 }

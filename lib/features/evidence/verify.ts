@@ -1,8 +1,8 @@
 // `fof verify <bundle> [--key <public key>]`: checks a bundle without the server or its database, streaming the
 // archive twice in bounded memory. Pass one hashes every entry and keeps only the small ones: the signature (against
 // the given key, else only the bundle's own key, which proves integrity but not origin), the Statement's subject
-// against the manifest, every file's SHA-256 and size, no file missing or added. Pass two streams the queries and
-// outcomes into a scratch database of its own, counting that every planned query is there with its one outcome;
+// against the manifest, every file's SHA-256 and size, no file missing or added. Pass two streams every table file (queries,
+// outcomes, images, faces, labels …) into a scratch database of its own, checking the rows are whole as it goes;
 // then the same scoring function the server ran (./scores.ts) recomputes every score, compared value by value.
 import { createHash, createPublicKey, type Hash } from "node:crypto";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -16,12 +16,12 @@ import { insertBatch, insertHead, type Row } from "./tables";
 import { scratchDatabase } from "./rescore";
 import { evidenceScores } from "./scores";
 import { scanZip } from "./scan";
+import { Completeness, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from "../../evidence/completeness";
 
 /** What a verifier reads at most: the archive, any one file unpacked, and the number of entries. */
 const VERIFY_LIMITS = { archiveBytes: 8 * 1024 ** 3, fileBytes: 4 * 1024 ** 3, files: 64, keptBytes: 64 * 1024 ** 2 };
 /** Entries read whole in pass one (the rest is only hashed): all small. */
 const KEPT = new Set([ENVELOPE_NAME, MANIFEST_NAME, PUBLIC_KEY_NAME, SCORES_NAME, "run.json", "content.json", "models.jsonl", "run-models.jsonl"]);
-const STREAMED = new Set(["queries.jsonl", "outcomes.jsonl"] as const);
 const BATCH = 2000;
 
 interface Check {
@@ -148,12 +148,12 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string }
     else if (h.bytes !== f.bytes || h.hash.copy().digest("hex") !== f.sha256) bad.push(`${f.path}: changed (SHA-256 differs from the manifest)`);
   }
   for (const name of hashes.keys()) if (!listed.has(name) && name !== MANIFEST_NAME && name !== ENVELOPE_NAME) bad.push(`${name}: not in the manifest (added)`);
-  for (const name of ["run.json", "content.json", "models.jsonl", "run-models.jsonl", "queries.jsonl", "outcomes.jsonl", SCORES_NAME])
+  for (const name of ["run.json", "content.json", "models.jsonl", "run-models.jsonl", ...TABLE_FILE_NAMES, SCORES_NAME])
     if (!listed.has(name)) bad.push(`${name}: not in the bundle`);
   if (bad.length) return fail("files", bad.join("; "));
   pass("files", `${manifest.data.files.length} files, each SHA-256 as the manifest says`);
 
-  // Pass two: queries and outcomes into the scratch database, counted as they go.
+  // Pass two: every table file's rows into the scratch database, checked for wholeness as they go.
   const run = json<Row>("run.json")!;
   const lines = (name: string) =>
     (bytesOf(name)?.toString("utf8") ?? "")
@@ -164,69 +164,45 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string }
   const prisma = scratchDatabase(scratch);
   try {
     await insertHead(prisma, { content: json<Row>("content.json")!, run, models: lines("models.jsonl"), runModels: lines("run-models.jsonl") });
-    const status = new Map<number, string>();
-    const outcomes = new Map<number, number>();
-    const problems: string[] = [];
-    let twice = false;
-    const pending: Record<"queries.jsonl" | "outcomes.jsonl", Row[]> = { "queries.jsonl": [], "outcomes.jsonl": [] };
+    const whole = new Completeness(statement.data.predicate.run.id);
+    const pending = new Map<TableFileName, Row[]>(TABLE_FILES.map((t) => [t.file, []]));
     const rest: Record<string, string> = {};
     const decoders: Record<string, TextDecoder> = {};
-    const take = (name: "queries.jsonl" | "outcomes.jsonl", row: Row) => {
-      if (name === "queries.jsonl") {
-        if (status.has(Number(row.id))) return void (twice = true);
-        status.set(Number(row.id), String(row.status));
-        // a query that waits for one the bundle lacks: named by completeness below, kept out of the database's way
-        if (row.dependsOnId !== null && row.dependsOnId !== undefined && !status.has(Number(row.dependsOnId))) {
-          problems.push(`query ${row.id} depends on query ${row.dependsOnId}, which the bundle does not have`);
-          row = { ...row, dependsOnId: null };
-        }
-      } else {
-        const q = Number(row.queryId);
-        outcomes.set(q, (outcomes.get(q) ?? 0) + 1);
-        // counted, but only the first outcome of a query the bundle has goes in (completeness names the rest)
-        if (!status.has(q) || outcomes.get(q)! > 1) return;
-      }
-      pending[name].push(row);
-    };
+    // in table order, so a row's references are in before it
     const flush = async (all = false) => {
-      for (const name of STREAMED)
-        while (pending[name].length >= (all ? 1 : BATCH)) {
-          // an outcome's query must be in first
-          if (name === "outcomes.jsonl" && pending["queries.jsonl"].length) await insertBatch(prisma, "queries.jsonl", pending["queries.jsonl"].splice(0));
-          await insertBatch(prisma, name, pending[name].splice(0, BATCH));
-        }
+      if (!all && ![...pending.values()].some((rows) => rows.length >= BATCH)) return;
+      for (const t of TABLE_FILES) {
+        const rows = pending.get(t.file)!;
+        if (rows.length) await insertBatch(prisma, t.file, rows.splice(0));
+      }
     };
     await scanZip(
       file,
       {
-        open: (name) => STREAMED.has(name as never),
+        open: (name) => TABLE_FILE_NAMES.has(name),
         data: (name, chunk, final) => {
-          const n = name as "queries.jsonl" | "outcomes.jsonl";
+          const n = name as TableFileName;
           const text = (rest[n] ?? "") + (decoders[n] ??= new TextDecoder()).decode(chunk, { stream: !final });
           const parts = text.split("\n");
           rest[n] = final ? "" : parts.pop()!;
-          for (const p of parts) if (p) take(n, JSON.parse(p) as Row);
+          for (const p of parts) {
+            if (!p) continue;
+            const row = whole.add(n, JSON.parse(p) as Row);
+            if (row) pending.get(n)!.push(row);
+          }
         },
       },
       limits,
       () => flush(),
     );
     await flush(true);
-    if (run.id !== manifest.data.run || run.id !== statement.data.predicate.run.id) problems.push("run.json is another run than the Statement's");
-    if (twice) problems.push("a query appears twice");
-    if (Number(run.plannedCount) !== status.size) problems.push(`the run planned ${run.plannedCount} queries; the bundle has ${status.size}`);
-    for (const [id, s] of status) {
-      const n = outcomes.get(id) ?? 0;
-      const done = s === "answered" || s === "refused" || s === "failed";
-      if (done && n !== 1) problems.push(`query ${id} (${s}) has ${n} outcomes`);
-      if (!done && n) problems.push(`query ${id} (${s}) has an outcome`);
-    }
-    for (const id of outcomes.keys()) if (!status.has(id)) problems.push(`an outcome of query ${id}, which the bundle does not have`);
-    if (problems.length) return fail("completeness", problems.slice(0, 20).join("; ") + (problems.length > 20 ? `; and ${problems.length - 20} more` : ""));
-    pass("completeness", `${status.size} queries, ${[...outcomes.values()].reduce((a, b) => a + b, 0)} outcomes, one per finished query`);
+    const problems = whole.finish(run);
+    if (run.id !== manifest.data.run) problems.push("run.json is another run than the manifest's");
+    if (problems.length) return fail("completeness", problems.join("; "));
+    pass("completeness", whole.summary);
 
     // Re-scored from the rows with the same code and seed.
-    const stated = json<{ scores: unknown; seed: number; resamples: number }>(SCORES_NAME)!;
+    const stated = json<{ scores: unknown; reviewedScores?: unknown; seed: number; resamples: number }>(SCORES_NAME)!;
     try {
       report.scores = compareScores(stated, await evidenceScores(prisma, String(run.id)));
     } catch (e) {

@@ -1,0 +1,123 @@
+// Whether a bundle's rows are whole: every planned query there once, one outcome per finished query and none for
+// the rest, an image for every answered image query, and every face, label, gold label and reading attached to a row
+// the bundle has. Rows are fed in the bundle's order (a row's references come first); each is returned as it may be
+// inserted into the verifier's database, or null when it must stay out (it points at a row the bundle lacks — named
+// as a problem, never silently dropped). Platform-free: `fof verify` streams rows through it, the browser verifier
+// feeds it unpacked files, and both reach the same verdicts.
+
+export type Row = Record<string, unknown>;
+
+/** The table files of a bundle, in the order a verifier reads and inserts them, with their database table. */
+export const TABLE_FILES = [
+  { file: "queries.jsonl", table: "Query" },
+  { file: "outcomes.jsonl", table: "Outcome" },
+  { file: "images.jsonl", table: "Image" },
+  { file: "faces.jsonl", table: "Face" },
+  { file: "annotations.jsonl", table: "Annotation" },
+  { file: "annotation-values.jsonl", table: "AnnotationValue" },
+  { file: "gold-labels.jsonl", table: "GoldLabel" },
+  { file: "annotator-exclusions.jsonl", table: "AnnotatorExclusion" },
+  { file: "image-readings.jsonl", table: "ImageReading" },
+] as const;
+export type TableFileName = (typeof TABLE_FILES)[number]["file"];
+export const TABLE_FILE_NAMES: ReadonlySet<string> = new Set(TABLE_FILES.map((t) => t.file));
+
+const FINISHED = new Set(["answered", "refused", "failed"]);
+const MAX_PROBLEMS = 20;
+
+export class Completeness {
+  private readonly status = new Map<number, string>();
+  private readonly outcomes = new Map<number, number>();
+  /** answered text-to-image queries, which must each have their image */
+  private readonly imageQueries = new Set<number>();
+  private readonly imaged = new Set<number>();
+  private readonly images = new Set<string>();
+  private readonly faces = new Set<number>();
+  private readonly annotations = new Set<number>();
+  private readonly problems: string[] = [];
+  private more = 0;
+  private outcomeCount = 0;
+
+  constructor(private readonly runId: string) {}
+
+  private problem(p: string) {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(p);
+    else this.more++;
+  }
+
+  /** the row to insert, or null to leave it out */
+  add(file: TableFileName, row: Row): Row | null {
+    switch (file) {
+      case "queries.jsonl": {
+        const id = Number(row.id);
+        if (this.status.has(id)) return (this.problem(`query ${id} appears twice`), null);
+        this.status.set(id, String(row.status));
+        if (row.modality === "t2i" && row.status === "answered") this.imageQueries.add(id);
+        // a query that waits for one the bundle lacks: named, and kept out of the database's way
+        if (row.dependsOnId !== null && row.dependsOnId !== undefined && !this.status.has(Number(row.dependsOnId))) {
+          this.problem(`query ${id} depends on query ${row.dependsOnId}, which the bundle does not have`);
+          return { ...row, dependsOnId: null };
+        }
+        return row;
+      }
+      case "outcomes.jsonl": {
+        const q = Number(row.queryId);
+        this.outcomes.set(q, (this.outcomes.get(q) ?? 0) + 1);
+        this.outcomeCount++;
+        // counted, but only the first outcome of a query the bundle has goes in (finish() names the rest)
+        return this.status.has(q) && this.outcomes.get(q) === 1 ? row : null;
+      }
+      case "images.jsonl": {
+        const id = String(row.id);
+        if (this.images.has(id)) return (this.problem(`image ${id} appears twice`), null);
+        if (row.runId !== this.runId) return (this.problem(`image ${id} belongs to another run`), null);
+        if (row.queryId !== null && row.queryId !== undefined) {
+          if (!this.status.has(Number(row.queryId))) return (this.problem(`image ${id} answers query ${row.queryId}, which the bundle does not have`), null);
+          this.imaged.add(Number(row.queryId));
+        }
+        this.images.add(id);
+        return row;
+      }
+      case "faces.jsonl":
+        if (!this.images.has(String(row.imageId))) return (this.problem(`face ${row.id} is on image ${row.imageId}, which the bundle does not have`), null);
+        this.faces.add(Number(row.id));
+        return row;
+      case "annotations.jsonl":
+        if (!this.faces.has(Number(row.faceId))) return (this.problem(`label ${row.id} is of face ${row.faceId}, which the bundle does not have`), null);
+        this.annotations.add(Number(row.id));
+        return row;
+      case "annotation-values.jsonl":
+        if (!this.annotations.has(Number(row.annotationId)))
+          return (this.problem(`a label value of label ${row.annotationId}, which the bundle does not have`), null);
+        return row;
+      case "gold-labels.jsonl":
+        if (!this.faces.has(Number(row.faceId))) return (this.problem(`a gold label of face ${row.faceId}, which the bundle does not have`), null);
+        return row;
+      case "image-readings.jsonl":
+        if (!this.images.has(String(row.imageId))) return (this.problem(`a reading of image ${row.imageId}, which the bundle does not have`), null);
+        return row;
+      case "annotator-exclusions.jsonl":
+        return row;
+    }
+  }
+
+  /** the problems found, given the run's own row; empty when the rows are whole */
+  finish(run: { id?: unknown; plannedCount?: unknown } | null): string[] {
+    if (!run || run.id !== this.runId) this.problem("run.json is another run than the Statement's");
+    if (Number(run?.plannedCount) !== this.status.size) this.problem(`the run planned ${run?.plannedCount} queries; the bundle has ${this.status.size}`);
+    for (const [id, s] of this.status) {
+      const n = this.outcomes.get(id) ?? 0;
+      if (FINISHED.has(s) && n !== 1) this.problem(`query ${id} (${s}) has ${n} outcomes`);
+      if (!FINISHED.has(s) && n) this.problem(`query ${id} (${s}) has an outcome`);
+    }
+    for (const id of this.outcomes.keys()) if (!this.status.has(id)) this.problem(`an outcome of query ${id}, which the bundle does not have`);
+    for (const id of this.imageQueries) if (!this.imaged.has(id)) this.problem(`query ${id} was answered with an image the bundle does not have`);
+    return this.more ? [...this.problems, `and ${this.more} more`] : this.problems;
+  }
+
+  get summary() {
+    const parts = [`${this.status.size} queries`, `${this.outcomeCount} outcomes, one per finished query`];
+    if (this.images.size) parts.push(`${this.images.size} images`, `${this.faces.size} faces`, `${this.annotations.size} human labels`);
+    return parts.join(", ");
+  }
+}
