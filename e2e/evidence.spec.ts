@@ -1,13 +1,35 @@
 // An outsider checks a run's evidence bundle in the browser: the admin downloads it from the run page, a visitor with
-// no account opens /verify, gives the workbench's public key and the file, and reads every check hold; a bundle
-// signed by someone else, or with a file changed, is named NOT verified. Nothing is uploaded (the worker checks it).
+// no account opens /verify, gives the workbench's public key and the file, and reads every check hold and every score
+// recomputed equal — as many values as `fof verify` recomputes on the same file; a bundle with a file changed is named
+// NOT verified, and one an insider re-signed with the server's own key after editing a score fails on exactly the
+// values `fof verify` names. Nothing is uploaded (the worker checks and re-scores it).
+import { spawnSync } from "node:child_process";
+import { createPrivateKey } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import { unzipSync, zipSync } from "fflate";
+import { tampered } from "../tests/helpers/evidence";
+
+type Verdict = { ok: boolean; scores: Array<{ path: string; equal: boolean }> };
+/** `fof verify FILE --key KEY --json` as an outsider runs it: no data directory, no database. */
+function cliVerify(file: string, key: string): Verdict {
+  const root = path.resolve(__dirname, "..");
+  const r = spawnSync(
+    process.execPath,
+    ["--import", pathToFileURL(require.resolve("tsx")).href, path.join(root, "bin/fof.ts"), "verify", file, "--key", key, "--json"],
+    {
+      cwd: path.dirname(file),
+      env: { ...process.env, FOF_DATA_DIR: undefined, DATABASE_URL: undefined },
+      encoding: "utf8",
+    },
+  );
+  return JSON.parse(r.stdout) as Verdict;
+}
 
 test("a bundle downloaded from the run page verifies in a visitor's browser; a changed one does not", async ({ page, browser, baseURL }, info) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const launched = await page.request.post("/api/v1/runs", { data: { models: ["baseline:uniform"], preset: "smoke", seed: 4 } });
   expect(launched.status()).toBe(202);
   const { run } = (await launched.json()) as { run: { id: string } };
@@ -30,9 +52,16 @@ test("a bundle downloaded from the run page verifies in a visitor's browser; a c
   await visitor.getByLabel(/public key/).fill(pem);
   await visitor.getByLabel("Evidence bundle").setInputFiles(file);
   const verdict = visitor.getByTestId("verification");
-  await expect(verdict.getByRole("heading")).toContainText("signature, files and completeness hold", { timeout: 30_000 });
-  for (const check of ["archive", "signature", "statement", "files", "completeness"])
+  const keyFile = path.join(path.dirname(file), "workbench.pem");
+  writeFileSync(keyFile, pem);
+  const cli = cliVerify(file, keyFile);
+  expect(cli.ok).toBe(true);
+  await expect(verdict.getByRole("heading", { level: 2 })).toContainText(`verified — ${cli.scores.length} values recomputed equal`, { timeout: 60_000 });
+  for (const check of ["archive", "signature", "statement", "files", "completeness", "scores"])
     await expect(verdict.locator(`li[data-ok="true"]`, { hasText: new RegExp(`^✓ ${check}:`) })).toBeVisible();
+  await verdict.getByText(`${cli.scores.length} values recomputed equal`, { exact: true }).click();
+  await verdict.getByLabel("Filter by path").fill(cli.scores[0].path);
+  await expect(verdict.locator('li[data-equal="true"]').first()).toContainText(cli.scores[0].path);
 
   // One answer changed after signing.
   const e = unzipSync(readFileSync(file));
@@ -40,8 +69,31 @@ test("a bundle downloaded from the run page verifies in a visitor's browser; a c
   const changed = path.join(path.dirname(file), "changed.zip");
   writeFileSync(changed, zipSync(e));
   await visitor.getByLabel("Evidence bundle").setInputFiles(changed);
-  await expect(verdict.getByRole("heading")).toContainText("NOT verified", { timeout: 30_000 });
+  await expect(verdict.getByRole("heading", { level: 2 })).toContainText("NOT verified", { timeout: 30_000 });
   await expect(verdict.locator(`li[data-ok="false"]`)).toContainText("outcomes.jsonl: changed");
+
+  // An insider: a score edited, then the manifest and Statement redone and signed with the server's own key.
+  const serverKey = createPrivateKey(readFileSync(path.join(process.env.E2E_DATA_DIR!, "evidence-signing-key.pem"), "utf8"));
+  const insider = tampered(
+    file,
+    path.dirname(file),
+    "insider",
+    (x) => {
+      x["scores.json"] = Buffer.from(
+        Buffer.from(x["scores.json"])
+          .toString("utf8")
+          .replace(/"sE":0\.(\d)/, (_m, d) => `"sE":0.${(Number(d) + 1) % 10}`),
+      );
+    },
+    serverKey,
+  );
+  const named = cliVerify(insider, keyFile).scores.filter((c) => !c.equal);
+  expect(named.length).toBeGreaterThan(0);
+  await visitor.getByLabel("Evidence bundle").setInputFiles(insider);
+  await expect(verdict.getByRole("heading", { level: 2 })).toContainText("NOT verified", { timeout: 60_000 });
+  await expect(verdict.locator(`li[data-ok="false"]`)).toContainText(`${named.length} of ${cli.scores.length} values do not follow from the data`);
+  await expect(verdict.locator('li[data-equal="false"]')).toHaveCount(named.length);
+  for (const n of named) await expect(verdict.locator('li[data-equal="false"]', { hasText: n.path })).toHaveCount(1);
   expect(uploads).toEqual([]);
   await visitor.context().close();
 });

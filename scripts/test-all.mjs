@@ -149,7 +149,10 @@ if (unit) {
 // (a throwaway cluster on loopback, one migrated template database, a fresh copy per test file:
 // tests/helpers/pg-database.ts). The PostgreSQL pass's output is kept and printed after the journeys'.
 // Types were checked above, over the same tsconfig: the build skips its own pass (next.config.mjs).
-const built = step("production build", bin("next"), ["build"], { FOF_BUILD_TYPES_CHECKED: "1" });
+// The browser verifier's re-scorer first (public/verifier: the scoring code as it is now, not as it was at install).
+const built =
+  step("browser verifier's re-scorer", process.execPath, ["scripts/build-verifier.mjs"]) &&
+  step("production build", bin("next"), ["build"], { FOF_BUILD_TYPES_CHECKED: "1" });
 const pgStart = performance.now();
 const pgOutput = [];
 const pgPhase = new Promise((resolve) => {

@@ -3,7 +3,8 @@
 // gold labels and exclusions — people as pseudonyms. A verifier re-scores from the pipeline's labels and from the
 // reviewed ones; a changed label, a dropped image and a changed review are each caught and named. FACT-OR-FAIR on
 // imported images (hand-set probabilities), DoFaiR and FAIntbench on the synthetic image model labelled by the real
-// face pipeline (UltraFace + the FairFace stand-in, WASM).
+// face pipeline (UltraFace + the FairFace stand-in, WASM). The browser verifier's re-scorer (run under Node) reaches
+// every value as `fof verify` does.
 import { generateKeyPairSync } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -25,6 +26,7 @@ const { setExclusion, setGold } = await import("../lib/features/review/annotator
 const { checkBundleFiles } = await import("../lib/evidence/check");
 const { labelRun } = await import("./helpers/label-run");
 const { tampered, rows, jsonl, text, sha } = await import("./helpers/evidence");
+const { browserRescore, comparable } = await import("./helpers/browser-rescorer");
 type Entries = import("./helpers/evidence").Entries;
 
 const prisma = () => db();
@@ -49,9 +51,10 @@ const failed = async (file: string) => {
   expect(r.ok).toBe(false);
   return r.checks.find((c) => !c.ok)!;
 };
-const verified = async (file: string) => {
+const verified = async (file: string, opts: { browser?: boolean } = {}) => {
   const r = await verifyBundle(file, { publicKeyPem: pem });
   expect(r.checks.filter((c) => !c.ok)).toEqual([]);
+  if (opts.browser) expect(comparable(await browserRescore(file))).toEqual(comparable(r.scores));
   return r;
 };
 
@@ -137,6 +140,8 @@ describe("evidence bundles of text-to-image runs", () => {
     expect(model[0].recomputed).toBeCloseTo(3 / 9, 12);
     expect(reviewed[0].recomputed).toBeCloseTo(7 / 9, 12);
     expect(at(/^reviewedScores\.intervals\..*\.lo$/).length).toBeGreaterThan(0);
+    // the browser verifier's re-scorer reaches every value the same
+    expect(comparable(await browserRescore(bundle))).toEqual(comparable(r.scores));
   });
 
   it("names a changed label: a changed file for an outsider, scores that do not follow for an insider", async () => {
@@ -206,7 +211,7 @@ describe.skipIf(!hasShared)("evidence bundles of DoFaiR and FAIntbench runs, lab
     await labelRun(prisma(), engine, dir, run.id);
     const file = path.join(dir, "dofair.zip");
     await writeBundle(prisma(), run.id, file);
-    const r = await verified(file);
+    const r = await verified(file, { browser: true });
     expect(r.scores.filter((s) => s.path.startsWith("reviewedScores[")).length).toBeGreaterThan(10);
     const e = unzipSync(readFileSync(file));
     expect(rows(e["faces.jsonl"])[0]).toMatchObject({ classifierModel: expect.any(String), classifierVersion: expect.stringMatching(/^[0-9a-f]{64}$/) });
@@ -234,7 +239,7 @@ describe.skipIf(!hasShared)("evidence bundles of DoFaiR and FAIntbench runs, lab
     await labelRun(prisma(), engine, dir, run.id);
     const file = path.join(dir, "faintbench.zip");
     await writeBundle(prisma(), run.id, file);
-    await verified(file);
+    await verified(file, { browser: true });
     const age = (x: Entries) => {
       const faces = rows(x["faces.jsonl"]);
       for (const f of faces) if (f.ageProbsJson) f.ageProbsJson = JSON.stringify([0.9, 0.1 / 8, 0.1 / 8, 0.1 / 8, 0.1 / 8, 0.1 / 8, 0.1 / 8, 0.1 / 8, 0.1 / 8]);

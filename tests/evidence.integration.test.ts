@@ -190,4 +190,19 @@ describe("evidence bundles", () => {
     expect((await check(tampered("b-drop-resigned", drop, signingKey()))).checks.at(-1)).toMatchObject({ check: "completeness", ok: false });
     expect((await check(tampered("b-other", drop, generateKeyPairSync("ed25519").privateKey))).checks.at(-1)).toMatchObject({ check: "signature", ok: false });
   });
+
+  it("the browser's re-scorer (what /verify loads) recomputes the same values as `fof verify`, and names the same tampering", async () => {
+    const { browserRescore, comparable } = await import("./helpers/browser-rescorer");
+    const cli = await verifyBundle(bundle, { publicKeyPem: pem });
+    const web = await browserRescore(bundle);
+    expect(web.length).toBe(cli.scores.length);
+    expect(web.every((c) => c.equal)).toBe(true);
+    expect(comparable(web)).toEqual(comparable(cli.scores));
+    // an insider's edited score: the same values named by both
+    const insider = path.join(dir, "score-resigned.zip");
+    const wrongCli = (await verifyBundle(insider, { publicKeyPem: pem })).scores.filter((c) => !c.equal);
+    const wrongWeb = (await browserRescore(insider)).filter((c) => !c.equal);
+    expect(wrongWeb.length).toBeGreaterThan(0);
+    expect(comparable(wrongWeb)).toEqual(comparable(wrongCli));
+  }, 120_000);
 });

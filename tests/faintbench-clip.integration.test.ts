@@ -114,6 +114,8 @@ describe("FAIntbench read with CLIP", () => {
       await writeBundle(prisma(), run.id, bundle);
       const verified = await verifyBundle(bundle);
       expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
+      const { browserRescore, comparable } = await import("./helpers/browser-rescorer");
+      expect(comparable(await browserRescore(bundle))).toEqual(comparable(verified.scores));
       const reread = (e: Record<string, Uint8Array>) => {
         const rs = rows(e["image-readings.jsonl"]);
         expect(rs).toHaveLength(images);

@@ -10,7 +10,7 @@ export default function VerifyPage() {
     <>
       <PageHeader
         title="Verify an evidence bundle"
-        description="Checks a run's signed evidence bundle in this browser: the Ed25519 signature over its in-toto Statement, every file against the signed manifest, and that every planned query is there with its one answer. Nothing is uploaded. docs/evidence.md says what a bundle proves."
+        description="Checks a run's signed evidence bundle in this browser: the Ed25519 signature over its in-toto Statement, every file against the signed manifest, that every planned query is there with its one answer — then recomputes every score from the answers and labels with the workbench's own scoring code and seed, as fof verify does. Nothing is uploaded. docs/evidence.md says what a bundle proves."
       />
       <BundleVerifier />
     </>

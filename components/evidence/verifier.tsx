@@ -1,34 +1,38 @@
 "use client";
 
-// Drop a bundle (or choose it with the keyboard), optionally the workbench's public key, and read each check. The
-// file never leaves the browser: a worker unpacks and checks it (./verify.worker.ts).
+// Drop a bundle (or choose it with the keyboard), optionally the workbench's public key, and read each check and
+// every re-computed score. The file never leaves the browser: a worker unpacks, checks and re-scores it
+// (./verify.worker.ts).
 import { useRef, useState } from "react";
 import type { BundleCheck } from "@/lib/evidence/check";
+import type { ScoreCheck } from "@/lib/evidence/compare";
+import { ScoreList } from "./score-list";
 
-type Result = { checks: BundleCheck[]; run: string | null; trusted: boolean };
+type Result = { checks: BundleCheck[]; run: string | null; trusted: boolean; scores?: ScoreCheck[] };
 
 export function BundleVerifier() {
   const [key, setKey] = useState("");
   const [result, setResult] = useState<Result | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
   const [name, setName] = useState<string | null>(null);
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
   const check = async (file: File) => {
-    setBusy(true);
+    setBusy("unpacking and checking the signature");
     setResult(null);
     setName(file.name);
     const worker = new Worker(new URL("./verify.worker.ts", import.meta.url), { type: "module" });
     const bundle = await file.arrayBuffer();
-    worker.onmessage = (e: MessageEvent<Result>) => {
+    worker.onmessage = (e: MessageEvent<Result | { progress: string }>) => {
+      if ("progress" in e.data) return setBusy(e.data.progress);
       setResult(e.data);
-      setBusy(false);
+      setBusy(null);
       worker.terminate();
     };
     worker.onerror = (e) => {
       setResult({ checks: [{ check: "verifier", ok: false, detail: e.message || "the verifier stopped" }], run: null, trusted: false });
-      setBusy(false);
+      setBusy(null);
       worker.terminate();
     };
     worker.postMessage({ bundle, publicKeyPem: key.trim() || undefined }, [bundle]);
@@ -79,12 +83,20 @@ export function BundleVerifier() {
         </label>
         <p className="mt-2 text-xs text-slate-500">Checked in this browser: nothing is uploaded.</p>
       </div>
-      {busy && <p role="status">Checking {name}…</p>}
+      {busy && (
+        <p role="status">
+          Checking {name}… <span className="text-slate-500">({busy})</span>
+        </p>
+      )}
       {result && (
         <section aria-label="Verification" data-testid="verification" className="space-y-2">
           <h2 className={`text-base font-semibold ${ok ? "text-emerald-700" : "text-red-700"}`}>
             {name}:{" "}
-            {ok ? (result.trusted ? "signature, files and completeness hold" : "integrity holds (no key given: who signed is not checked)") : "NOT verified"}
+            {ok
+              ? result.trusted
+                ? `verified — ${result.scores?.length ?? 0} values recomputed equal`
+                : `integrity and scores hold — ${result.scores?.length ?? 0} values recomputed equal (no key given: who signed is not checked)`
+              : "NOT verified"}
           </h2>
           <ul className="space-y-1 text-sm">
             {result.checks.map((c) => (
@@ -93,12 +105,7 @@ export function BundleVerifier() {
               </li>
             ))}
           </ul>
-          {ok && (
-            <p className="text-xs text-slate-600">
-              The scores themselves are recomputed from the answers by <code>fof verify bundle.zip --key workbench.pem</code> (the workbench&apos;s scoring code
-              and its embedded database, which this page does not carry).
-            </p>
-          )}
+          {result.scores && result.scores.length > 0 && <ScoreList scores={result.scores} />}
         </section>
       )}
     </div>

@@ -1,8 +1,11 @@
 // The browser verifier's worker: the dropped bundle is unpacked and checked here, off the page's thread and on this
 // machine only (nothing is uploaded) — sizes read from the archive's directory before anything is inflated, SHA-256
-// and Ed25519 through WebCrypto, then the same checks as `fof verify` up to re-scoring (lib/evidence/check.ts).
+// and Ed25519 through WebCrypto, the same checks as `fof verify` (lib/evidence/check.ts), then, when they hold, the
+// re-scoring: /verifier/rescore.js (scripts/build-verifier.mjs) runs the workbench's own scoring code on the bundle's
+// rows in SQLite compiled to WebAssembly and every stated value is compared.
 import { unzipSync } from "fflate";
-import { checkBundleFiles } from "@/lib/evidence/check";
+import { checkBundleFiles, type BundleCheck } from "@/lib/evidence/check";
+import type { ScoreCheck } from "@/lib/evidence/compare";
 
 const LIMITS = { files: 64, fileBytes: 512 * 1024 ** 2 };
 const PUBLIC_KEY_NAME = "signer-public-key.pem";
@@ -10,8 +13,45 @@ const PUBLIC_KEY_NAME = "signer-public-key.pem";
 const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, "0")).join("");
 const der = (pem: string) => Uint8Array.from(atob(pem.replace(/-----[^-]+-----/g, "").replace(/\s+/g, "")), (c) => c.charCodeAt(0));
 
+type Rescorer = {
+  rescore(entries: Record<string, Uint8Array>, opts: { wasmUrl: string; progress?: (step: string) => void }): Promise<ScoreCheck[]>;
+};
+
+/** The scores check, as `fof verify` words it: every value recomputed and compared, or which do not follow. */
+async function rescored(entries: Record<string, Uint8Array>, progress: (step: string) => void): Promise<{ check: BundleCheck; scores: ScoreCheck[] }> {
+  try {
+    progress("loading the scoring code");
+    // the prebuilt re-scorer is a static file of this server, not part of this worker's build
+    const url = new URL("/verifier/rescore.js", self.location.origin).href;
+    const { rescore } = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ url)) as Rescorer;
+    const scores = await rescore(entries, { wasmUrl: new URL("/verifier/sql-wasm.wasm", self.location.origin).href, progress });
+    const wrong = scores.filter((s) => !s.equal);
+    const stated = JSON.parse(new TextDecoder().decode(entries["scores.json"])) as { seed?: number; resamples?: number };
+    return {
+      scores,
+      check: wrong.length
+        ? {
+            check: "scores",
+            ok: false,
+            detail: `${wrong.length} of ${scores.length} values do not follow from the data: ${wrong
+              .slice(0, 5)
+              .map((w) => w.path)
+              .join("; ")}`,
+          }
+        : {
+            check: "scores",
+            ok: true,
+            detail: `${scores.length} values recomputed from the answers (seed ${stated.seed}, ${stated.resamples} resamples): all equal`,
+          },
+    };
+  } catch (err) {
+    return { scores: [], check: { check: "scores", ok: false, detail: `could not be recomputed: ${(err as Error).message}` } };
+  }
+}
+
 self.onmessage = async (e: MessageEvent<{ bundle: ArrayBuffer; publicKeyPem?: string }>) => {
   const post = (m: unknown) => (self as unknown as Worker).postMessage(m);
+  const progress = (step: string) => post({ progress: step });
   try {
     let count = 0;
     const big: string[] = [];
@@ -48,7 +88,10 @@ self.onmessage = async (e: MessageEvent<{ bundle: ArrayBuffer; publicKeyPem?: st
       },
       { publicKeyPem: e.data.publicKeyPem, embeddedKeyName: PUBLIC_KEY_NAME },
     );
-    post({ ...r, checks: [{ check: "archive", ok: true, detail: `${Object.keys(entries).length} files` }, ...r.checks] });
+    const checks = [{ check: "archive", ok: true, detail: `${Object.keys(entries).length} files` }, ...r.checks];
+    if (!checks.every((c) => c.ok)) return post({ ...r, checks });
+    const { check, scores } = await rescored(entries, progress);
+    post({ ...r, checks: [...checks, check], scores });
   } catch (err) {
     post({ checks: [{ check: "archive", ok: false, detail: (err as Error).message }], run: null, trusted: false });
   }

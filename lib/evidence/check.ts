@@ -1,6 +1,7 @@
 // A bundle's checks that need no database, on its unpacked files: the signature over the Statement, the Statement's
 // subject against the manifest, every file against the manifest, nothing added, and the rows whole
-// (./completeness.ts). Platform-free (the crypto is passed in), so the browser verifier's worker runs the same checks; re-scoring needs the workbench's scoring code and database layer, which `fof verify` has.
+// (./completeness.ts). Platform-free (the crypto is passed in), so the browser verifier's worker runs the same checks;
+// it then re-scores with the workbench's own scoring code (lib/features/evidence/browser-entry.ts).
 import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, paeBytes } from "./envelope";
 import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from "./statement";
 import { Completeness, TABLE_FILES } from "./completeness";

@@ -1,0 +1,46 @@
+// Re-scoring an unpacked bundle on an empty database given by the caller: the browser verifier's step 6 (sql.js in a
+// Web Worker, ./browser-entry.ts) — the same rows, the same insert order and the same scoring function as
+// `fof verify` (./verify.ts streams the archive instead; this one has the files in memory, which the browser's
+// size limits bound). Only called after the integrity checks passed (lib/evidence/check.ts), so the rows are the
+// signed ones; Completeness still decides which rows may go in.
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { compareScores, type ScoreCheck } from "../../evidence/compare";
+import { Completeness, TABLE_FILES } from "../../evidence/completeness";
+import { evidenceScores } from "./scores";
+import { insertBatch, insertHead, type Row } from "./tables";
+
+const BATCH = 2000;
+
+const textOf = (b: Uint8Array | undefined) => (b ? new TextDecoder().decode(b) : "");
+const linesOf = (b: Uint8Array | undefined) =>
+  textOf(b)
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Row);
+
+export async function rescoreEntries(
+  prisma: PrismaClient,
+  entries: Record<string, Uint8Array>,
+  progress: (step: string) => void = () => {},
+): Promise<ScoreCheck[]> {
+  const run = JSON.parse(textOf(entries["run.json"])) as Row;
+  await insertHead(prisma, {
+    content: JSON.parse(textOf(entries["content.json"])) as Row,
+    run,
+    models: linesOf(entries["models.jsonl"]),
+    runModels: linesOf(entries["run-models.jsonl"]),
+  });
+  const whole = new Completeness(String(run.id));
+  for (const t of TABLE_FILES) {
+    const rows = linesOf(entries[t.file])
+      .map((r) => whole.add(t.file, r))
+      .filter((r): r is Row => r !== null);
+    for (let i = 0; i < rows.length; i += BATCH) {
+      progress(`${t.file}: ${Math.min(i + BATCH, rows.length)} of ${rows.length} rows`);
+      await insertBatch(prisma, t.file, rows.slice(i, i + BATCH));
+    }
+  }
+  progress("recomputing the scores");
+  const stated = JSON.parse(textOf(entries["scores.json"])) as { scores: unknown; reviewedScores?: unknown; seed: number; resamples: number };
+  return compareScores(stated, await evidenceScores(prisma, String(run.id)));
+}
