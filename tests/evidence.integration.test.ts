@@ -206,3 +206,66 @@ describe("evidence bundles", () => {
     expect(comparable(wrongWeb)).toEqual(comparable(wrongCli));
   }, 120_000);
 });
+
+describe("evidence bundles of adaptive runs", () => {
+  it("takes every look again and checks the run stopped as its rule says; a look's record or the stop changed is named", async () => {
+    const { registerLooks } = await import("../lib/features/results/adaptive-looks");
+    registerLooks();
+    const { browserRescore, comparable } = await import("./helpers/browser-rescorer");
+    const config = engine.presetConfig("quick", { tests: ["subjective"], contexts: ["baseline"] });
+    // a target met early (stops at a look before the cap), and one never met (runs to the cap)
+    for (const [until, seed, kind] of [
+      ["halfwidth<=0.45", 2, "met"],
+      ["sFact<=0.001", 3, "cap"],
+    ] as const) {
+      const run = await engine.createRun(db(), { models: ["baseline:calibrated:0.8"], config, seed, until });
+      await new engine.Worker(db(), { runId: run.id, pollMs: 5, flushMs: 10, runCheckMs: 10 }).run({ untilDone: true });
+      const file = path.join(dir, `adaptive-${kind}.zip`);
+      await writeBundle(db(), run.id, file);
+      const r = await verifyBundle(file, { publicKeyPem: pem });
+      expect(r.checks.filter((c) => !c.ok)).toEqual([]);
+      const stopping = r.checks.find((c) => c.check === "stopping")!;
+      expect(stopping.detail).toMatch(/^\d looks taken again at their scheduled levels, \d+ values equal: the run stopped as its rule says$/);
+      expect(r.scores.some((s) => /^looks\[look 1\]\.rows\[.*\]\.lo$/.test(s.path))).toBe(true);
+      expect(comparable(await browserRescore(file))).toEqual(comparable(r.scores));
+    }
+    const state = (e: Entries) => {
+      const run = JSON.parse(text(e["run.json"]));
+      return { run, adaptive: JSON.parse(run.adaptiveJson) };
+    };
+    const put = (e: Entries, run: Record<string, unknown>, adaptive: unknown) =>
+      void (e["run.json"] = Buffer.from(JSON.stringify({ ...run, adaptiveJson: JSON.stringify(adaptive) })));
+    const capped = path.join(dir, "adaptive-cap.zip");
+    // an insider narrows a recorded interval, or says the run met its target at the cap
+    const narrowed = tamperedCopy(
+      capped,
+      dir,
+      "look-narrowed",
+      (e) => {
+        const { run, adaptive } = state(e);
+        adaptive.looks[1].rows[0].hi = adaptive.looks[1].rows[0].lo;
+        put(e, run, adaptive);
+      },
+      signingKey(),
+    );
+    expect(await failed(narrowed)).toMatchObject({
+      check: "stopping",
+      detail: expect.stringMatching(/values of the looks do not follow from the data: looks\[look 2\]\.rows\[.*\]\.hi/),
+    });
+    const claimed = tamperedCopy(
+      capped,
+      dir,
+      "look-claimed",
+      (e) => {
+        const { run, adaptive } = state(e);
+        adaptive.outcome.kind = "met";
+        put(e, run, adaptive);
+      },
+      signingKey(),
+    );
+    expect(await failed(claimed)).toMatchObject({
+      check: "stopping",
+      detail: expect.stringMatching(/stopped on a met target at look 4, which did not meet it/),
+    });
+  }, 300_000);
+});

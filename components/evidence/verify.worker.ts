@@ -6,6 +6,7 @@
 import { unzipSync } from "fflate";
 import { checkBundleFiles, type BundleCheck } from "@/lib/evidence/check";
 import type { ScoreCheck } from "@/lib/evidence/compare";
+import { scoresVerdict, stoppingVerdict, type StoppingCheck } from "@/lib/evidence/verdicts";
 
 const LIMITS = { files: 64, fileBytes: 512 * 1024 ** 2 };
 const PUBLIC_KEY_NAME = "signer-public-key.pem";
@@ -14,38 +15,28 @@ const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16)
 const der = (pem: string) => Uint8Array.from(atob(pem.replace(/-----[^-]+-----/g, "").replace(/\s+/g, "")), (c) => c.charCodeAt(0));
 
 type Rescorer = {
-  rescore(entries: Record<string, Uint8Array>, opts: { wasmUrl: string; progress?: (step: string) => void }): Promise<ScoreCheck[]>;
+  rescore(
+    entries: Record<string, Uint8Array>,
+    opts: { wasmUrl: string; progress?: (step: string) => void },
+  ): Promise<{ scores: ScoreCheck[]; stopping: StoppingCheck | null }>;
 };
 
-/** The scores check, as `fof verify` words it: every value recomputed and compared, or which do not follow. */
-async function rescored(entries: Record<string, Uint8Array>, progress: (step: string) => void): Promise<{ check: BundleCheck; scores: ScoreCheck[] }> {
+/** The scores and stopping checks, as `fof verify` words them (lib/evidence/verdicts.ts). */
+async function rescored(entries: Record<string, Uint8Array>, progress: (step: string) => void): Promise<{ checks: BundleCheck[]; scores: ScoreCheck[] }> {
   try {
     progress("loading the scoring code");
     // the prebuilt re-scorer is a static file of this server, not part of this worker's build
     const url = new URL("/verifier/rescore.js", self.location.origin).href;
     const { rescore } = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ url)) as Rescorer;
-    const scores = await rescore(entries, { wasmUrl: new URL("/verifier/sql-wasm.wasm", self.location.origin).href, progress });
-    const wrong = scores.filter((s) => !s.equal);
+    const r = await rescore(entries, { wasmUrl: new URL("/verifier/sql-wasm.wasm", self.location.origin).href, progress });
     const stated = JSON.parse(new TextDecoder().decode(entries["scores.json"])) as { seed?: number; resamples?: number };
-    return {
-      scores,
-      check: wrong.length
-        ? {
-            check: "scores",
-            ok: false,
-            detail: `${wrong.length} of ${scores.length} values do not follow from the data: ${wrong
-              .slice(0, 5)
-              .map((w) => w.path)
-              .join("; ")}`,
-          }
-        : {
-            check: "scores",
-            ok: true,
-            detail: `${scores.length} values recomputed from the answers (seed ${stated.seed}, ${stated.resamples} resamples): all equal`,
-          },
-    };
+    const run = JSON.parse(new TextDecoder().decode(entries["run.json"])) as { adaptiveJson?: string | null };
+    const looks = run.adaptiveJson ? ((JSON.parse(run.adaptiveJson) as { looks?: unknown[] }).looks?.length ?? 0) : 0;
+    const checks = [scoresVerdict(r.scores, stated)];
+    if (r.stopping) checks.push(stoppingVerdict(r.stopping, looks));
+    return { checks, scores: [...r.scores, ...(r.stopping?.values ?? [])] };
   } catch (err) {
-    return { scores: [], check: { check: "scores", ok: false, detail: `could not be recomputed: ${(err as Error).message}` } };
+    return { scores: [], checks: [{ check: "scores", ok: false, detail: `could not be recomputed: ${(err as Error).message}` }] };
   }
 }
 
@@ -90,8 +81,8 @@ self.onmessage = async (e: MessageEvent<{ bundle: ArrayBuffer; publicKeyPem?: st
     );
     const checks = [{ check: "archive", ok: true, detail: `${Object.keys(entries).length} files` }, ...r.checks];
     if (!checks.every((c) => c.ok)) return post({ ...r, checks });
-    const { check, scores } = await rescored(entries, progress);
-    post({ ...r, checks: [...checks, check], scores });
+    const done = await rescored(entries, progress);
+    post({ ...r, checks: [...checks, ...done.checks], scores: done.scores });
   } catch (err) {
     post({ checks: [{ check: "archive", ok: false, detail: (err as Error).message }], run: null, trusted: false });
   }

@@ -13,27 +13,48 @@ function label(x: unknown, i: number): string {
   if (x && typeof x === "object" && !Array.isArray(x)) {
     const o = x as Record<string, unknown>;
     if (Array.isArray(o.labels)) return `[${(o.labels as unknown[]).join(" · ")}]`;
-    const parts = ["model", "modality", "test", "context", "attribute", "title", "id"].map((k) => o[k]).filter((v) => typeof v === "string" && v);
+    if (typeof o.look === "number") return `[look ${o.look}]`;
+    const parts = ["model", "modality", "test", "context", "attribute", "group", "metric", "title", "id"]
+      .map((k) => o[k])
+      .filter((v) => typeof v === "string" && v);
     if (parts.length) return `[${parts.join(" · ")}]`;
   }
   return `[${i}]`;
 }
 
 function leaves(x: unknown, at: string, out: Map<string, unknown>) {
-  if (Array.isArray(x)) x.forEach((v, i) => leaves(v, `${at}${label(v, i)}`, out));
-  else if (x && typeof x === "object") for (const [k, v] of Object.entries(x)) leaves(v, at ? `${at}.${k}` : k, out);
+  if (Array.isArray(x)) {
+    // two elements with the same label keep apart by position: a value is never hidden behind another's path
+    const seen = new Map<string, number>();
+    x.forEach((v, i) => {
+      const l = label(v, i);
+      const n = (seen.get(l) ?? 0) + 1;
+      seen.set(l, n);
+      leaves(v, `${at}${l}${n > 1 ? `#${n}` : ""}`, out);
+    });
+  } else if (x && typeof x === "object") for (const [k, v] of Object.entries(x)) leaves(v, at ? `${at}.${k}` : k, out);
   else out.set(at, x);
 }
 
 const same = (a: unknown, b: unknown) =>
   typeof a === "number" && typeof b === "number" ? a === b || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a)) : a === b;
 
+/** Two trees of values compared leaf by leaf (the recomputed one as the bundle would hold it: through JSON). */
+export function compareTrees(stated: unknown, recomputed: unknown): ScoreCheck[] {
+  const a = new Map<string, unknown>();
+  const b = new Map<string, unknown>();
+  leaves(stated, "", a);
+  leaves(JSON.parse(JSON.stringify(recomputed ?? null)), "", b);
+  const out: ScoreCheck[] = [];
+  for (const [path, v] of a) out.push({ path, stated: v, recomputed: b.has(path) ? b.get(path) : "(absent)", equal: b.has(path) && same(v, b.get(path)) });
+  for (const [path, v] of b) if (!a.has(path)) out.push({ path, stated: "(absent)", recomputed: v, equal: false });
+  return out;
+}
+
 export function compareScores(
   stated: { scores?: unknown; reviewedScores?: unknown; seed?: unknown; resamples?: unknown },
   recomputed: { scores: unknown; reviewedScores?: unknown; seed: unknown; resamples: unknown },
 ): ScoreCheck[] {
-  const a = new Map<string, unknown>();
-  const b = new Map<string, unknown>();
   const both = stated.reviewedScores !== undefined || recomputed.reviewedScores !== undefined;
   const tree = (x: typeof stated) => ({
     seed: x.seed,
@@ -41,11 +62,5 @@ export function compareScores(
     scores: x.scores,
     ...(both ? { reviewedScores: x.reviewedScores ?? null } : {}),
   });
-  leaves(tree(stated), "", a);
-  // as the bundle holds them: through JSON (an undefined key is absent, a non-finite number null)
-  leaves(JSON.parse(JSON.stringify(tree(recomputed))), "", b);
-  const out: ScoreCheck[] = [];
-  for (const [path, v] of a) out.push({ path, stated: v, recomputed: b.has(path) ? b.get(path) : "(absent)", equal: b.has(path) && same(v, b.get(path)) });
-  for (const [path, v] of b) if (!a.has(path)) out.push({ path, stated: "(absent)", recomputed: v, equal: false });
-  return out;
+  return compareTrees(tree(stated), tree(recomputed));
 }

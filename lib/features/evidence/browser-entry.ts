@@ -5,7 +5,6 @@
 import initSqlJs from "sql.js";
 import migrations from "fof:migrations";
 import { PrismaClient } from "../../../generated/prisma/client";
-import type { ScoreCheck } from "../../evidence/compare";
 import { sqlJsAdapter } from "../../evidence/browser/sqljs-adapter";
 import { rescoreEntries } from "./rescore-entries";
 
@@ -13,7 +12,7 @@ export async function rescore(
   entries: Record<string, Uint8Array>,
   /** sql.js's WebAssembly: its URL (the browser), or its bytes (a test running this bundle under Node) */
   opts: { wasmUrl?: string; wasmBinary?: Uint8Array; progress?: (step: string) => void },
-): Promise<ScoreCheck[]> {
+): ReturnType<typeof rescoreEntries> {
   const SQL = await initSqlJs(opts.wasmBinary ? { wasmBinary: opts.wasmBinary as unknown as ArrayBuffer } : { locateFile: () => opts.wasmUrl ?? "" });
   const db = new SQL.Database();
   for (const m of migrations) db.exec(m);

@@ -1,4 +1,4 @@
-// Re-scoring an unpacked bundle on an empty database given by the caller: the browser verifier's step 6 (sql.js in a
+// Re-scoring an unpacked bundle on an empty database given by the caller: the browser verifier's steps 6 and 7 (sql.js in a
 // Web Worker, ./browser-entry.ts) — the same rows, the same insert order and the same scoring function as
 // `fof verify` (./verify.ts streams the archive instead; this one has the files in memory, which the browser's
 // size limits bound). Only called after the integrity checks passed (lib/evidence/check.ts), so the rows are the
@@ -6,6 +6,8 @@
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { compareScores, type ScoreCheck } from "../../evidence/compare";
 import { Completeness, TABLE_FILES } from "../../evidence/completeness";
+import type { StoppingCheck } from "../../evidence/verdicts";
+import { recheckLooks } from "./looks";
 import { evidenceScores } from "./scores";
 import { insertBatch, insertHead, type Row } from "./tables";
 
@@ -22,7 +24,7 @@ export async function rescoreEntries(
   prisma: PrismaClient,
   entries: Record<string, Uint8Array>,
   progress: (step: string) => void = () => {},
-): Promise<ScoreCheck[]> {
+): Promise<{ scores: ScoreCheck[]; stopping: StoppingCheck | null }> {
   const run = JSON.parse(textOf(entries["run.json"])) as Row;
   await insertHead(prisma, {
     content: JSON.parse(textOf(entries["content.json"])) as Row,
@@ -42,5 +44,9 @@ export async function rescoreEntries(
   }
   progress("recomputing the scores");
   const stated = JSON.parse(textOf(entries["scores.json"])) as { scores: unknown; reviewedScores?: unknown; seed: number; resamples: number };
-  return compareScores(stated, await evidenceScores(prisma, String(run.id)));
+  const scores = compareScores(stated, await evidenceScores(prisma, String(run.id)));
+  // as `fof verify`: the stopping rule only once the scores hold (taking the looks again changes the database)
+  if (scores.some((s) => !s.equal)) return { scores, stopping: null };
+  progress("taking the adaptive looks again");
+  return { scores, stopping: await recheckLooks(prisma, String(run.id)) };
 }

@@ -16,6 +16,8 @@ import { insertBatch, insertHead, type Row } from "./tables";
 import { scratchDatabase } from "./rescore";
 import { evidenceScores } from "./scores";
 import { scanZip } from "./scan";
+import { recheckLooks } from "./looks";
+import { scoresVerdict, stoppingVerdict } from "../../evidence/verdicts";
 import { Completeness, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from "../../evidence/completeness";
 
 /** What a verifier reads at most: the archive, any one file unpacked, and the number of entries. */
@@ -37,6 +39,15 @@ export interface VerifyReport {
   checks: Check[];
   scores: ScoreCheck[];
 }
+
+/** How many looks run.json records (0: a run of fixed size). */
+const adaptiveLooks = (run: Row) => {
+  try {
+    return (JSON.parse(String(run.adaptiveJson)) as { looks?: unknown[] }).looks?.length ?? 0;
+  } catch {
+    return 0;
+  }
+};
 
 export async function verifyBundle(file: string, opts: { publicKeyPem?: string } = {}): Promise<VerifyReport> {
   const checks: Check[] = [];
@@ -208,16 +219,20 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string }
     } catch (e) {
       return fail("scores", `could not be recomputed: ${(e as Error).message}`);
     }
-    const wrong = report.scores.filter((s) => !s.equal);
-    if (wrong.length)
-      return fail(
-        "scores",
-        `${wrong.length} of ${report.scores.length} values do not follow from the data: ${wrong
-          .slice(0, 5)
-          .map((w) => w.path)
-          .join("; ")}`,
-      );
-    pass("scores", `${report.scores.length} values recomputed from the answers (seed ${stated.seed}, ${stated.resamples} resamples): all equal`);
+    const scored = scoresVerdict(report.scores, stated);
+    checks.push(scored);
+    if (!scored.ok) return report;
+    // the stopping rule last: taking the looks again changes the scratch database
+    let stopping;
+    try {
+      stopping = await recheckLooks(prisma, String(run.id));
+    } catch (e) {
+      return fail("stopping", `the looks could not be taken again: ${(e as Error).message}`);
+    }
+    report.scores.push(...stopping.values);
+    const stopped = stoppingVerdict(stopping, adaptiveLooks(run));
+    checks.push(stopped);
+    if (!stopped.ok) return report;
   } catch (e) {
     return fail("rows", `the bundle's rows cannot be read back: ${(e as Error).message}`);
   } finally {

@@ -33,7 +33,7 @@ const evaluators = (g.__fofLookEvaluators ??= new Map());
 export function registerLookEvaluator(suiteId: string, fn: LookEvaluator): void {
   evaluators.set(suiteId, fn);
 }
-function lookEvaluatorFor(suiteId: string): LookEvaluator | undefined {
+export function lookEvaluatorFor(suiteId: string): LookEvaluator | undefined {
   const registered = evaluators.get(suiteId);
   if (registered) return registered;
   // A suite that scores its own looks (Suite.look) needs no registration.
@@ -169,6 +169,16 @@ const LOOK_SELECT = {
   budgetUsd: true,
 } as const;
 
+/** Whether a look's intervals meet the target, and the widest interval or the first undecided comparison. */
+export function lookVerdict(target: AdaptiveTarget, rows: LookRow[]): Pick<LookRecord, "met" | "widest" | "undecided"> {
+  if (target.kind === "halfwidth") {
+    const v = halfwidthVerdict(rows, target);
+    return { met: v.met && rows.length > 0, widest: v.widest, undecided: null };
+  }
+  const open = rows.find((r) => r.decision === "open");
+  return { met: rows.length > 0 && !open, widest: null, undecided: open ? { model: open.model, group: open.group, metric: open.metric } : null };
+}
+
 /**
  * Takes the look due on a run whose released waves are all answered: evaluates, then stops the run or releases the
  * next wave. Returns what it did; "none" when there was nothing to do (not adaptive, not running, stopped, or
@@ -185,19 +195,8 @@ export async function takeLook(prisma: PrismaClient, runId: string): Promise<"st
   const level = lookLevels(state.schedule, state.alpha)[look - 1];
   const rows = await evaluate(prisma, { runId, seed: run.seed, level, intervalTarget: state.intervalTarget, target: state.target });
   const [items, planned] = await Promise.all([prisma.query.count({ where: { runId, wave: { lte: look } } }), prisma.query.count({ where: { runId } })]);
-  let met: boolean;
-  let widest: LookRecord["widest"] = null;
-  let undecided: LookRecord["undecided"] = null;
-  if (state.target.kind === "halfwidth") {
-    const v = halfwidthVerdict(rows, state.target);
-    met = v.met && rows.length > 0;
-    widest = v.widest;
-  } else {
-    const open = rows.find((r) => r.decision === "open");
-    met = rows.length > 0 && !open;
-    undecided = open ? { model: open.model, group: open.group, metric: open.metric } : null;
-  }
-  const record: LookRecord = { look, level, items, planned, spentUsd: run.spentUsd, at: new Date().toISOString(), met, widest, undecided, rows };
+  const record: LookRecord = { look, level, items, planned, spentUsd: run.spentUsd, at: new Date().toISOString(), ...lookVerdict(state.target, rows), rows };
+  const met = record.met;
   const stop = met || look >= looks;
   const next: AdaptiveState = {
     ...state,

@@ -1,0 +1,46 @@
+// How a verifier words its last two checks — the same words from `fof verify` and from the browser's worker.
+import type { BundleCheck } from "./check";
+import type { ScoreCheck } from "./compare";
+
+/** The stopping rule, re-checked (lib/features/evidence/looks.ts): values of every look taken again, and the rule's problems. */
+export interface StoppingCheck {
+  adaptive: boolean;
+  values: ScoreCheck[];
+  problems: string[];
+}
+
+const named = (wrong: ScoreCheck[]) =>
+  wrong
+    .slice(0, 5)
+    .map((w) => w.path)
+    .join("; ");
+
+export function scoresVerdict(scores: ScoreCheck[], stated: { seed?: unknown; resamples?: unknown }): BundleCheck {
+  const wrong = scores.filter((s) => !s.equal);
+  return wrong.length
+    ? { check: "scores", ok: false, detail: `${wrong.length} of ${scores.length} values do not follow from the data: ${named(wrong)}` }
+    : {
+        check: "scores",
+        ok: true,
+        detail: `${scores.length} values recomputed from the answers (seed ${stated.seed}, ${stated.resamples} resamples): all equal`,
+      };
+}
+
+export function stoppingVerdict(s: StoppingCheck, looks: number): BundleCheck {
+  if (!s.adaptive) return { check: "stopping", ok: true, detail: "a run of fixed size: no stopping rule to check" };
+  const wrong = s.values.filter((v) => !v.equal);
+  if (s.problems.length || wrong.length)
+    return {
+      check: "stopping",
+      ok: false,
+      detail: [
+        ...s.problems,
+        ...(wrong.length ? [`${wrong.length} of ${s.values.length} values of the looks do not follow from the data: ${named(wrong)}`] : []),
+      ].join("; "),
+    };
+  return {
+    check: "stopping",
+    ok: true,
+    detail: `${looks} looks taken again at their scheduled levels, ${s.values.length} values equal: the run stopped as its rule says`,
+  };
+}
