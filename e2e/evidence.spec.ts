@@ -57,7 +57,7 @@ test("a bundle downloaded from the run page verifies in a visitor's browser; a c
   const cli = cliVerify(file, keyFile);
   expect(cli.ok).toBe(true);
   await expect(verdict.getByRole("heading", { level: 2 })).toContainText(`verified — ${cli.scores.length} values recomputed equal`, { timeout: 60_000 });
-  for (const check of ["archive", "signature", "statement", "files", "completeness", "scores"])
+  for (const check of ["archive", "signature", "statement", "files", "completeness", "scores", "stopping", "report"])
     await expect(verdict.locator(`li[data-ok="true"]`, { hasText: new RegExp(`^✓ ${check}:`) })).toBeVisible();
   await verdict.getByText(`${cli.scores.length} values recomputed equal`, { exact: true }).click();
   await verdict.getByLabel("Filter by path").fill(cli.scores[0].path);

@@ -125,6 +125,19 @@ describe("evidence bundles", () => {
     expect((await failed(tampered("added", (e) => void (e["extra.txt"] = Buffer.from("hello"))))).detail).toMatch(/extra\.txt: not in the manifest/);
   });
 
+  it("renders its report again from the signed files: an insider's edited page is named", async () => {
+    const r = await verifyBundle(bundle, { publicKeyPem: pem });
+    expect(r.checks.at(-1)).toMatchObject({ check: "report", ok: true });
+    const report = text(unzipSync(readFileSync(bundle))["report.html"]);
+    expect(report).toMatch(/<h2>Models \(as declared; the provider's word\)<\/h2>/);
+    expect(report).toContain("<h2>Configuration</h2>");
+    const edit = (e: Entries) => void (e["report.html"] = Buffer.from(text(e["report.html"]).replace("<h1>", "<h1>All fair: ")));
+    expect(await failed(tampered("report-resigned", edit, signingKey()))).toMatchObject({
+      check: "report",
+      detail: expect.stringMatching(/not the page the signed files render/),
+    });
+  });
+
   it("is downloaded over HTTP with data.export only, and its key is public at a well-known URL", async () => {
     const { sessionCookie } = await import("./helpers/session");
     const route = await import("../app/api/v1/runs/[id]/bundle/route");
@@ -228,6 +241,9 @@ describe("evidence bundles of adaptive runs", () => {
       expect(stopping.detail).toMatch(/^\d looks taken again at their scheduled levels, \d+ values equal: the run stopped as its rule says$/);
       expect(r.scores.some((s) => /^looks\[look 1\]\.rows\[.*\]\.lo$/.test(s.path))).toBe(true);
       expect(comparable(await browserRescore(file))).toEqual(comparable(r.scores));
+      expect(text(unzipSync(readFileSync(file))["report.html"])).toMatch(
+        new RegExp(`<h2>Stopping rule</h2>.*stopped at look \\d \\(${kind === "met" ? "target met" : "its cap"}\\)`),
+      );
     }
     const state = (e: Entries) => {
       const run = JSON.parse(text(e["run.json"]));

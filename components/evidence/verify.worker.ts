@@ -7,11 +7,13 @@ import { unzipSync } from "fflate";
 import { checkBundleFiles, type BundleCheck } from "@/lib/evidence/check";
 import type { ScoreCheck } from "@/lib/evidence/compare";
 import { scoresVerdict, stoppingVerdict, type StoppingCheck } from "@/lib/evidence/verdicts";
+import { reportCheck } from "@/lib/evidence/report-check";
 
 const LIMITS = { files: 64, fileBytes: 512 * 1024 ** 2 };
 const PUBLIC_KEY_NAME = "signer-public-key.pem";
 
 const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, "0")).join("");
+const sha256 = async (b: Uint8Array) => hex(await crypto.subtle.digest("SHA-256", b as BufferSource));
 const der = (pem: string) => Uint8Array.from(atob(pem.replace(/-----[^-]+-----/g, "").replace(/\s+/g, "")), (c) => c.charCodeAt(0));
 
 type Rescorer = {
@@ -71,7 +73,7 @@ self.onmessage = async (e: MessageEvent<{ bundle: ArrayBuffer; publicKeyPem?: st
     const r = await checkBundleFiles(
       entries,
       {
-        sha256: async (b) => hex(await crypto.subtle.digest("SHA-256", b as BufferSource)),
+        sha256,
         verify: async (message, sig, pem) => {
           const key = await crypto.subtle.importKey("spki", der(pem) as BufferSource, { name: "Ed25519" }, false, ["verify"]);
           return crypto.subtle.verify({ name: "Ed25519" }, key, sig as BufferSource, message as BufferSource);
@@ -82,6 +84,8 @@ self.onmessage = async (e: MessageEvent<{ bundle: ArrayBuffer; publicKeyPem?: st
     const checks = [{ check: "archive", ok: true, detail: `${Object.keys(entries).length} files` }, ...r.checks];
     if (!checks.every((c) => c.ok)) return post({ ...r, checks });
     const done = await rescored(entries, progress);
+    // last, as `fof verify`: the page a reader opens, rendered again from the signed files
+    if (done.checks.every((c) => c.ok)) done.checks.push(await reportCheck(entries, sha256, PUBLIC_KEY_NAME));
     post({ ...r, checks: [...checks, ...done.checks], scores: done.scores });
   } catch (err) {
     post({ checks: [{ check: "archive", ok: false, detail: (err as Error).message }], run: null, trusted: false });

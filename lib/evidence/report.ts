@@ -1,7 +1,9 @@
 // The bundle's readable face: report.html, one self-contained page (no script, no external asset) rendered from the
-// very scores.json the bundle signs — FACT-OR-FAIR's groups with their 95 % intervals, or a suite's tables — with
-// the run's settings and how to check it. Every value from the run (model names, content titles) is escaped: a
-// bundle is opened by people who did not make it.
+// very files the bundle signs — scores.json (FACT-OR-FAIR's groups with their 95 % intervals, or a suite's tables;
+// for image runs also with the human corrections), the run's settings, dates and configuration, each model's declared
+// identity, an adaptive run's stopping rule with every look — and how to check it. A pure function of those files,
+// so a verifier renders it again and finds the page says exactly what was verified (./report-check.ts). Every value
+// from the run (model names, content titles) is escaped: a bundle is opened by people who did not make it.
 const esc = (v: unknown) => String(v ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(3) : "–");
 const METRICS = [
@@ -51,29 +53,80 @@ function viewTables(views: Obj[]): string {
     .join("\n");
 }
 
-export function evidenceReport(input: {
+const scoreTables = (scores: unknown) => (Array.isArray(scores) ? viewTables(scores as Obj[]) : factOrFairTables((scores ?? {}) as Obj));
+
+function modelsTable(models: Obj[], runModels: Obj[]): string {
+  if (!models.length) return "";
+  const settings = new Map(runModels.map((m) => [m.modelConfigId, String(m.settingsJson ?? "{}")]));
+  const rows = models.map(
+    (m) =>
+      `<tr><td>${esc(m.slug)}</td><td>${esc(m.label)}</td><td>${esc(m.provider)}</td><td><code>${esc(m.modelId)}</code></td><td>${esc(m.baseUrl)}</td><td><code>${esc(settings.get(m.id))}</code></td></tr>`,
+  );
+  return `<h2>Models (as declared; the provider's word)</h2><table><thead><tr><th>Slug</th><th>Name</th><th>Provider</th><th>Model id</th><th>Base URL</th><th>Settings at launch</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
+function stoppingRule(adaptiveJson: unknown): string {
+  if (typeof adaptiveJson !== "string" || !adaptiveJson) return "";
+  let a: Obj;
+  try {
+    a = JSON.parse(adaptiveJson) as Obj;
+  } catch {
+    return "";
+  }
+  const looks = ((a.looks as Obj[] | undefined) ?? []).map((l) => {
+    const w = l.widest as Obj | null | undefined;
+    const u = l.undecided as Obj | null | undefined;
+    const note = w
+      ? `widest ±${num(w.halfwidth)} (${esc(w.model)}, ${esc(w.group)}, ${esc(w.metric)}; target ±${num(w.target)})`
+      : u
+        ? `undecided: ${esc(u.model)}, ${esc(u.group)}, ${esc(u.metric)}`
+        : "";
+    return `<tr><td>${esc(l.look)}</td><td>${esc(l.level)}</td><td>${esc(l.items)}</td><td>${l.met ? "met" : "not met"}</td><td>${note}</td></tr>`;
+  });
+  const o = a.outcome as Obj | null | undefined;
+  return `<h2>Stopping rule</h2><p>Target <code>${esc(JSON.stringify(a.target))}</code>, looks at <code>${esc(JSON.stringify((a.schedule as Obj | undefined)?.fractions))}</code> of the plan, α ${esc(a.alpha)}; ${
+    o
+      ? `stopped at look ${esc(o.look)} (${o.kind === "met" ? "target met" : "its cap"}) with ${esc(o.items)} of ${esc(o.planned)} planned items.`
+      : "not stopped."
+  }</p><table><thead><tr><th>Look</th><th>Level</th><th>Items</th><th>Verdict</th><th></th></tr></thead><tbody>${looks.join("")}</tbody></table>`;
+}
+
+export interface ReportInput {
   run: Obj;
   contentVersion: string;
-  stated: { suite: string; seed: number; resamples: number; target: string; method: string; scores: unknown };
+  stated: { suite: string; seed: number; resamples: number; target: string; method: string; scores: unknown; reviewedScores?: unknown };
   software: { name: string; version: string; commit: string | null };
   keyId: string;
-}): string {
+  models?: Obj[];
+  runModels?: Obj[];
+}
+
+export function evidenceReport(input: ReportInput): string {
   const { run, stated } = input;
-  const tables = Array.isArray(stated.scores) ? viewTables(stated.scores as Obj[]) : factOrFairTables(stated.scores as Obj);
+  const tables =
+    stated.reviewedScores !== undefined
+      ? `<h2>From the pipeline's labels</h2>${scoreTables(stated.scores)}<h2>With the human corrections (reviews, fixed detections)</h2>${scoreTables(stated.reviewedScores)}`
+      : scoreTables(stated.scores);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>Evidence: ${esc(run.name)}</title>
-<style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#0f172a;max-width:72rem}table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #cbd5e1;padding:.25rem .5rem;text-align:left}td{font-variant-numeric:tabular-nums}.iv{color:#475569;font-size:12px}.group{background:#f1f5f9}code{background:#f1f5f9;padding:0 .2rem}</style>
+<style>pre{white-space:pre-wrap;background:#f1f5f9;padding:.5rem}body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#0f172a;max-width:72rem}table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #cbd5e1;padding:.25rem .5rem;text-align:left}td{font-variant-numeric:tabular-nums}.iv{color:#475569;font-size:12px}.group{background:#f1f5f9}code{background:#f1f5f9;padding:0 .2rem}</style>
 </head><body>
 <h1>${esc(run.name)}</h1>
 <p>Run <code>${esc(run.id)}</code> · suite <code>${esc(stated.suite)}</code> · content <code>${esc(input.contentVersion)}</code> · status ${esc(run.status)} · preset ${esc(run.preset)} · seed ${esc(stated.seed)} · ${esc(run.plannedCount)} queries · spent $${num(run.spentUsd)}</p>
+<p>Created ${esc(run.createdAt)} · started ${esc(run.startedAt ?? "–")} · finished ${esc(run.finishedAt ?? "–")}</p>
+${modelsTable(input.models ?? [], input.runModels ?? [])}
+<h2>Configuration</h2><pre>${esc(run.configJson)}</pre>
+${stoppingRule(run.adaptiveJson)}
+<h2>Scores</h2>
 <p>Scores as the workbench computed them: ${esc(stated.method)}. Intervals: 95 %, about the ${esc(stated.target)}, ${esc(stated.resamples)} resamples, seeded with the run's seed.</p>
 ${tables}
 <h2>Checking this bundle</h2>
 <p>This page is rendered from <code>scores.json</code>; the numbers that count are there and in the signed manifest. Check the bundle with
 <code>fof verify &lt;bundle&gt;.zip --key workbench.pem</code> (the key with id <code>${esc(input.keyId)}</code>, from the workbench's
-<code>/.well-known/fof-evidence-key</code>): it checks the signature and every file, that no planned query is missing, and recomputes every score from the answers.
+<code>/.well-known/fof-evidence-key</code>): it checks the signature and every file, that no planned query is missing, recomputes every score from the answers and
+labels, takes an adaptive run's looks again, and renders this page again from the signed files to find it unchanged.
 Made by ${esc(input.software.name)} ${esc(input.software.version)}${input.software.commit ? ` (commit <code>${esc(input.software.commit)}</code>)` : ""}.
 A bundle does not prove that the model that answered was the one named: that is the provider's word.</p>
 </body></html>

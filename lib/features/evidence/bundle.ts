@@ -11,6 +11,7 @@ import { Zip, ZipDeflate } from "fflate";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, signEnvelope } from "../../evidence/dsse";
 import { evidenceReport } from "../../evidence/report";
+import { REPORT_NAME, reportInput } from "../../evidence/report-check";
 import { ENVELOPE_NAME, MANIFEST_NAME, statementFor, type Manifest } from "../../evidence/statement";
 import { projectRoot } from "../../paths";
 import { signingKey } from "./keys";
@@ -21,7 +22,7 @@ import { runRows, tablePages, type Row } from "./tables";
 
 export const PUBLIC_KEY_NAME = "signer-public-key.pem";
 export const SCORES_NAME = "scores.json";
-const SOFTWARE_NAME = "software.json";
+export const SOFTWARE_NAME = "software.json";
 
 const line = (r: Row) => `${JSON.stringify(r)}\n`;
 
@@ -79,19 +80,25 @@ export async function writeBundle(prisma: PrismaClient, runId: string, outFile: 
     for await (const page of gen) yield page.map(line).join("");
   };
   try {
-    await entry("content.json", [JSON.stringify(content)]);
-    await entry("run.json", [JSON.stringify(run)]);
-    await entry("models.jsonl", models.map(line));
-    await entry("run-models.jsonl", runModels.map(line));
+    // the small files, kept as written: the report is rendered from exactly these bytes, as a verifier renders it
+    const small: Record<string, Uint8Array> = {};
+    const whole = async (name: string, text: string) => {
+      small[name] = Buffer.from(text, "utf8");
+      await entry(name, [text]);
+    };
+    await whole("content.json", JSON.stringify(content));
+    await whole("run.json", JSON.stringify(run));
+    await whole("models.jsonl", models.map(line).join(""));
+    await whole("run-models.jsonl", runModels.map(line).join(""));
     const key = signingKey();
     const tables = tablePages(prisma, runId, new Pseudonyms(key));
     // every table file, empty ones too (a chat run has no images): a verifier can tell "none" from "left out"
     for (const t of TABLE_FILES) await entry(t.file, pages(tables[t.file]()));
     const scores = await evidenceScores(prisma, runId);
-    await entry(SCORES_NAME, [JSON.stringify(scores)]);
+    await whole(SCORES_NAME, JSON.stringify(scores));
     const sw = software();
-    await entry(SOFTWARE_NAME, [JSON.stringify(sw)]);
-    await entry("report.html", [evidenceReport({ run, contentVersion: content.version, stated: scores, software: sw, keyId: keyIdOf(key) })]);
+    await whole(SOFTWARE_NAME, JSON.stringify(sw));
+    await entry(REPORT_NAME, [evidenceReport(reportInput(small, keyIdOf(key)))]);
     await entry(PUBLIC_KEY_NAME, [createPublicKey(key).export({ type: "spki", format: "pem" }).toString()]);
     const manifest: Manifest = { format: "fof-evidence/v1", run: runId, files };
     const manifestJson = JSON.stringify(manifest, null, 2);

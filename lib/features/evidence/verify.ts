@@ -11,7 +11,8 @@ import path from "node:path";
 import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, keyIdOf, verifyEnvelope } from "../../evidence/dsse";
 import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from "../../evidence/statement";
 import { compareScores, type ScoreCheck } from "../../evidence/compare";
-import { PUBLIC_KEY_NAME, SCORES_NAME } from "./bundle";
+import { PUBLIC_KEY_NAME, SCORES_NAME, SOFTWARE_NAME } from "./bundle";
+import { REPORT_NAME, reportCheck } from "../../evidence/report-check";
 import { insertBatch, insertHead, type Row } from "./tables";
 import { scratchDatabase } from "./rescore";
 import { evidenceScores } from "./scores";
@@ -23,7 +24,18 @@ import { Completeness, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from 
 /** What a verifier reads at most: the archive, any one file unpacked, and the number of entries. */
 const VERIFY_LIMITS = { archiveBytes: 8 * 1024 ** 3, fileBytes: 4 * 1024 ** 3, files: 64, keptBytes: 64 * 1024 ** 2 };
 /** Entries read whole in pass one (the rest is only hashed): all small. */
-const KEPT = new Set([ENVELOPE_NAME, MANIFEST_NAME, PUBLIC_KEY_NAME, SCORES_NAME, "run.json", "content.json", "models.jsonl", "run-models.jsonl"]);
+const KEPT = new Set([
+  ENVELOPE_NAME,
+  MANIFEST_NAME,
+  PUBLIC_KEY_NAME,
+  SCORES_NAME,
+  SOFTWARE_NAME,
+  REPORT_NAME,
+  "run.json",
+  "content.json",
+  "models.jsonl",
+  "run-models.jsonl",
+]);
 const BATCH = 2000;
 
 interface Check {
@@ -159,7 +171,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string }
     else if (h.bytes !== f.bytes || h.hash.copy().digest("hex") !== f.sha256) bad.push(`${f.path}: changed (SHA-256 differs from the manifest)`);
   }
   for (const name of hashes.keys()) if (!listed.has(name) && name !== MANIFEST_NAME && name !== ENVELOPE_NAME) bad.push(`${name}: not in the manifest (added)`);
-  for (const name of ["run.json", "content.json", "models.jsonl", "run-models.jsonl", ...TABLE_FILE_NAMES, SCORES_NAME])
+  for (const name of ["run.json", "content.json", "models.jsonl", "run-models.jsonl", ...TABLE_FILE_NAMES, SCORES_NAME, SOFTWARE_NAME, REPORT_NAME])
     if (!listed.has(name)) bad.push(`${name}: not in the bundle`);
   if (bad.length) return fail("files", bad.join("; "));
   pass("files", `${manifest.data.files.length} files, each SHA-256 as the manifest says`);
@@ -233,6 +245,9 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string }
     const stopped = stoppingVerdict(stopping, adaptiveLooks(run));
     checks.push(stopped);
     if (!stopped.ok) return report;
+    // last, the page a reader opens: rendered again from the signed files, it must be the one carried
+    const small = Object.fromEntries([...kept.keys()].map((n) => [n, bytesOf(n)!]));
+    checks.push(await reportCheck(small, async (b) => createHash("sha256").update(b).digest("hex"), PUBLIC_KEY_NAME));
   } catch (e) {
     return fail("rows", `the bundle's rows cannot be read back: ${(e as Error).message}`);
   } finally {
