@@ -1,6 +1,8 @@
 // npm run bench:evidence — an evidence bundle of a paper-size run (FACT-OR-FAIR paper preset on the calibrated
-// baseline: 45,828 queries) written by `fof bundle` and checked by `fof verify` in a fresh folder, each in its own
-// process under GNU time: wall time, peak resident memory, and the bundle's size. Writes docs/BENCHMARKS.md.
+// baseline: 45,828 queries) written by `fof bundle` and checked by `fof verify` in a fresh folder, then re-scored by
+// the browser verifier's re-scorer (public/verifier/rescore.js, built fresh, run under Node's V8 — Chromium's engine —
+// in a process of its own), each under GNU time: wall time, peak resident memory, and the bundle's size. Writes
+// docs/BENCHMARKS.md.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -13,8 +15,8 @@ const CLI = path.join(ROOT, "bin/fof.ts");
 const TSX = pathToFileURL(require.resolve("tsx")).href;
 const PRESET = process.env.BENCH_EVIDENCE_PRESET ?? "paper";
 
-function timed(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT) {
-  const r = spawnSync("/usr/bin/time", ["-f", "%e %M", process.execPath, "--import", TSX, CLI, ...args], { env, cwd, encoding: "utf8", maxBuffer: 1 << 30 });
+function timed(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT, argv = ["--import", TSX, CLI]) {
+  const r = spawnSync("/usr/bin/time", ["-f", "%e %M", process.execPath, ...argv, ...args], { env, cwd, encoding: "utf8", maxBuffer: 1 << 30 });
   const last = r.stderr.trim().split("\n").pop() ?? "";
   const [seconds, kib] = last.split(" ").map(Number);
   if (r.status !== 0) throw new Error(`fof ${args.join(" ")} exited ${r.status}: ${r.stderr.slice(-2000)}`);
@@ -38,6 +40,11 @@ function main() {
     const report = JSON.parse(verify.stdout) as { ok: boolean; scores: unknown[]; checks: Array<{ check: string; detail: string }> };
     if (!report.ok) throw new Error(`the bundle did not verify: ${JSON.stringify(report.checks)}`);
     const completeness = report.checks.find((c) => c.check === "completeness")?.detail ?? "";
+    const verifier = path.join(fresh, "verifier");
+    timed(["--out", verifier], process.env, ROOT, [path.join(ROOT, "scripts/build-verifier.mjs")]);
+    const browser = timed([verifier, zip], verifyEnv, fresh, [path.join(ROOT, "tests/helpers/browser-rescorer-child.mjs")]);
+    const web = JSON.parse(browser.stdout) as { scores: Array<{ equal: boolean }> };
+    if (web.scores.length !== report.scores.length || web.scores.some((s) => !s.equal)) throw new Error("the browser's re-scorer disagreed with fof verify");
     const size = statSync(zip).size;
     const cpu = os.cpus()[0]?.model ?? "unknown CPU";
     const section = [
@@ -50,6 +57,7 @@ function main() {
       `| \`fof run\` (the run itself) | ${run.seconds.toFixed(1)} s | ${run.mib.toFixed(0)} MiB | |`,
       `| \`fof bundle\` | ${bundle.seconds.toFixed(1)} s | ${bundle.mib.toFixed(0)} MiB | ${(size / 1024 ** 2).toFixed(1)} MiB zip, written streamed (queries and outcomes 2,000 rows a page) |`,
       `| \`fof verify --key\` | ${verify.seconds.toFixed(1)} s | ${verify.mib.toFixed(0)} MiB | ${report.scores.length.toLocaleString("en-US")} values recomputed equal |`,
+      `| browser re-scorer (/verify's step 6–7) | ${browser.seconds.toFixed(1)} s | ${browser.mib.toFixed(0)} MiB | the same ${web.scores.length.toLocaleString("en-US")} values equal; sql.js in memory, every file unpacked (a browser tab holds about this) |`,
       "",
     ].join("\n");
     writeBenchSection("## Evidence bundles", section);

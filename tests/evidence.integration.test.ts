@@ -153,6 +153,11 @@ describe("evidence bundles", () => {
     writeFileSync(file, Buffer.from(await ok.arrayBuffer()));
     expect((await verifyBundle(file, { publicKeyPem: pem })).ok).toBe(true);
     expect((await get("viewer")).status).toBe(403);
+    // one bundle at a time per server: a request meanwhile is told to try again
+    const [a, b] = await Promise.all([get("admin"), get("admin")]);
+    expect([a.status, b.status].sort()).toEqual([200, 429]);
+    const busy = a.status === 429 ? a : b;
+    expect(await busy.json()).toMatchObject({ code: "rate_limited", error: expect.stringMatching(/try again/) });
     const key = await wellKnown.GET(new Request("http://127.0.0.1/.well-known/fof-evidence-key?format=pem"), { params: Promise.resolve({}) });
     expect(key.status).toBe(200);
     expect(await key.text()).toBe(pem);

@@ -116,8 +116,9 @@ export class Completeness {
   }
 
   get summary() {
-    const parts = [`${this.status.size} queries`, `${this.outcomeCount} outcomes, one per finished query`];
-    if (this.images.size) parts.push(`${this.images.size} images`, `${this.faces.size} faces`, `${this.annotations.size} human labels`);
+    const n = (x: number) => x.toLocaleString("en-US");
+    const parts = [`${n(this.status.size)} queries`, `${n(this.outcomeCount)} outcomes, one per finished query`];
+    if (this.images.size) parts.push(`${n(this.images.size)} images`, `${n(this.faces.size)} faces`, `${n(this.annotations.size)} human labels`);
     return parts.join(", ");
   }
 }

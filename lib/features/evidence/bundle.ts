@@ -14,6 +14,7 @@ import { evidenceReport } from "../../evidence/report";
 import { REPORT_NAME, reportInput } from "../../evidence/report-check";
 import { ENVELOPE_NAME, MANIFEST_NAME, statementFor, type Manifest } from "../../evidence/statement";
 import { projectRoot } from "../../paths";
+import { DomainError } from "../../core/errors";
 import { signingKey } from "./keys";
 import { evidenceScores } from "./scores";
 import { TABLE_FILES } from "../../evidence/completeness";
@@ -38,6 +39,24 @@ function software() {
     commit = git.status === 0 && /^[0-9a-f]{40}$/.test(git.stdout.trim()) ? git.stdout.trim() : null;
   }
   return { name: pkg.name, version: pkg.version, commit, node: process.version, packages: pkg.dependencies ?? {} };
+}
+
+/**
+ * Bundles one server writes at once: a paper-size run's takes seconds and a few hundred MiB (docs/BENCHMARKS.md),
+ * so a burst of downloads is refused with a clear answer rather than let to exhaust the server's memory.
+ */
+const MAX_BUNDLES_AT_ONCE = 1;
+let writing = 0;
+
+/** writeBundle for a request: refused (429, try again) while this process writes its limit of bundles. */
+export async function writeBundleBounded(prisma: PrismaClient, runId: string, outFile: string) {
+  if (writing >= MAX_BUNDLES_AT_ONCE) throw new DomainError("rate_limited", "an evidence bundle is being written on this server: try again in a minute");
+  writing++;
+  try {
+    return await writeBundle(prisma, runId, outFile);
+  } finally {
+    writing--;
+  }
 }
 
 export async function writeBundle(prisma: PrismaClient, runId: string, outFile: string): Promise<{ file: string; bytes: number; manifest: Manifest }> {
