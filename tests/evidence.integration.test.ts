@@ -131,6 +131,12 @@ describe("evidence bundles", () => {
     const report = text(unzipSync(readFileSync(bundle))["report.html"]);
     expect(report).toMatch(/<h2>Models \(as declared; the provider's word\)<\/h2>/);
     expect(report).toContain("<h2>Configuration</h2>");
+    expect(report).toMatch(/<h2>How the contexts move the answers \(the paper's Table 3\)<\/h2>/);
+    expect(report).toMatch(/<svg [^>]*aria-label="S_fact against S_E per group">.*<circle /);
+    const sw = JSON.parse(text(unzipSync(readFileSync(bundle))["software.json"]));
+    expect(sw.lockfileSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(sw.packages.fflate).toBe("0.8.2");
+    expect(sw.packages["sql.js"]).toMatch(/^\d+\.\d+\.\d+$/);
     const edit = (e: Entries) => void (e["report.html"] = Buffer.from(text(e["report.html"]).replace("<h1>", "<h1>All fair: ")));
     expect(await failed(tampered("report-resigned", edit, signingKey()))).toMatchObject({
       check: "report",

@@ -30,7 +30,39 @@ function factOrFairTables(scores: Obj): string {
       return `<tr><td>${esc(g.model)}</td><td>${esc(label)}</td><td>${esc(g.attribute)}</td><td>${esc(g.n)}</td>${METRICS.map(([m]) => cell(g[m], iv?.[m] as Obj | undefined)).join("")}</tr>`;
     })
     .join("\n");
-  return `<table><thead><tr><th>Model</th><th>Test · context</th><th>Attribute</th><th>n</th>${METRICS.map(([, l]) => `<th>${l}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>`;
+  return `${planeChart(groups)}<table><thead><tr><th>Model</th><th>Test · context</th><th>Attribute</th><th>n</th>${METRICS.map(([, l]) => `<th>${l}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>${influenceTable(scores.influence as Obj[] | undefined)}`;
+}
+
+const INFLUENCE = [
+  ["representativenessHigh", "Representativeness (high)"],
+  ["representativenessLow", "Representativeness (low)"],
+  ["attribution", "Attribution"],
+  ["inGroup", "In-group"],
+  ["outGroup", "Out-group"],
+] as const;
+
+/** Table 3: per model and attribute, the share of answers each context moved toward its group, against chance. */
+function influenceTable(rows: Obj[] | undefined): string {
+  if (!rows?.length) return "";
+  const body = rows.map((r) => {
+    const cells = (r.cells as Record<string, Obj>) ?? {};
+    return `<tr><td>${esc(r.model)}</td><td>${esc(r.attribute)}</td>${INFLUENCE.map(([c]) => `<td>${num(cells[c]?.share)} <span class="iv">(chance ${num(cells[c]?.chance)}, n ${esc(cells[c]?.n)})</span></td>`).join("")}<td>${num(r.avgIncrease)}</td></tr>`;
+  });
+  return `<h2>How the contexts move the answers (the paper's Table 3)</h2><table><thead><tr><th>Model</th><th>Attribute</th>${INFLUENCE.map(([, l]) => `<th>${l}</th>`).join("")}<th>Mean increase</th></tr></thead><tbody>${body.join("")}</tbody></table>`;
+}
+
+/** The paper's plane: each group's S_fact (x) against S_E (y), one point per group, as static SVG (no script). */
+function planeChart(groups: Obj[]): string {
+  const points = groups.filter((g) => typeof g.sFact === "number" && typeof g.sE === "number");
+  if (!points.length) return "";
+  const [w, h, pad] = [520, 360, 40];
+  const x = (v: number) => pad + v * (w - 2 * pad);
+  const y = (v: number) => h - pad - v * (h - 2 * pad);
+  const dots = points.map((g) => {
+    const label = [g.model, g.test, g.context, g.attribute].filter(Boolean).join(" · ");
+    return `<circle cx="${x(g.sFact as number).toFixed(1)}" cy="${y(g.sE as number).toFixed(1)}" r="4" fill="${g.attribute === "race" ? "#7c3aed" : "#0891b2"}"><title>${esc(label)}: S_fact ${num(g.sFact)}, S_E ${num(g.sE)}</title></circle>`;
+  });
+  return `<h2>S_fact against S_E</h2><svg width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="S_fact against S_E per group"><rect x="${pad}" y="${pad}" width="${w - 2 * pad}" height="${h - 2 * pad}" fill="none" stroke="#cbd5e1"/><text x="${w / 2}" y="${h - 8}" text-anchor="middle" font-size="12">S_fact (0 – 1)</text><text x="12" y="${h / 2}" font-size="12" transform="rotate(-90 12 ${h / 2})" text-anchor="middle">S_E (0 – 1)</text>${dots.join("")}</svg><p class="iv">Gender in blue, race in violet; hover a point for its group.</p>`;
 }
 
 function viewTables(views: Obj[]): string {

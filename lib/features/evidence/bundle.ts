@@ -27,18 +27,37 @@ export const SOFTWARE_NAME = "software.json";
 
 const line = (r: Row) => `${JSON.stringify(r)}\n`;
 
+/** The installed version of a dependency (the range package.json asks for when it cannot be read). */
+function installed(name: string, range: string): string {
+  try {
+    return (JSON.parse(readFileSync(path.join(projectRoot(), "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+  } catch {
+    return range;
+  }
+}
+
 function software() {
-  const pkg = JSON.parse(readFileSync(path.join(projectRoot(), "package.json"), "utf8")) as {
+  const root = projectRoot();
+  const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
     name: string;
     version: string;
     dependencies?: Record<string, string>;
   };
   let commit = process.env.FOF_GIT_COMMIT ?? null;
   if (!commit) {
-    const git = spawnSync("git", ["rev-parse", "HEAD"], { cwd: projectRoot(), encoding: "utf8" });
+    const git = spawnSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8" });
     commit = git.status === 0 && /^[0-9a-f]{40}$/.test(git.stdout.trim()) ? git.stdout.trim() : null;
   }
-  return { name: pkg.name, version: pkg.version, commit, node: process.version, packages: pkg.dependencies ?? {} };
+  let lockfile: string | null = null;
+  try {
+    lockfile = createHash("sha256")
+      .update(readFileSync(path.join(root, "package-lock.json")))
+      .digest("hex");
+  } catch {
+    // a deployment without its lock file: the installed versions below still say what ran
+  }
+  const packages = Object.fromEntries(Object.entries(pkg.dependencies ?? {}).map(([name, range]) => [name, installed(name, range)]));
+  return { name: pkg.name, version: pkg.version, commit, node: process.version, lockfileSha256: lockfile, packages };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { detailedGroups } from "../../metrics";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
-import { aggregatedRecords } from "../results/explore";
+import { aggregatedRecords, runInfluence } from "../results/explore";
 import { runIntervals } from "../results/intervals";
 import type { LabelSource } from "../../results/label-sources";
 
@@ -31,7 +31,10 @@ async function scoresWith(prisma: PrismaClient, runId: string, suiteId: string, 
     const iv = await runIntervals(prisma, runId, { resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET, labels });
     // when and whether it came from a cache say nothing about the data
     const { computedAt: _at, cached: _cached, ...intervals } = iv ?? { computedAt: "", cached: false };
-    return { method: "method" in intervals ? String(intervals.method) : "", scores: { groups, intervals } };
+    // Table 3 (how each context moves the answers), as the run's report shows it: chat runs
+    const modality = (await prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { modality: true } })).modality;
+    const influence = modality === "llm" ? await runInfluence(prisma, runId) : undefined;
+    return { method: "method" in intervals ? String(intervals.method) : "", scores: { groups, intervals, ...(influence ? { influence } : {}) } };
   }
   const suite = suiteOf(suiteId);
   if (!suite.results) throw new Error(`${suite.name} runs have no scores to state`);
