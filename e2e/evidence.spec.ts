@@ -23,6 +23,7 @@ function cliVerify(file: string, key: string): Verdict {
       cwd: path.dirname(file),
       env: { ...process.env, FOF_DATA_DIR: undefined, DATABASE_URL: undefined },
       encoding: "utf8",
+      maxBuffer: 256 * 1024 ** 2,
     },
   );
   return JSON.parse(r.stdout) as Verdict;

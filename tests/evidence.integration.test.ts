@@ -131,6 +131,7 @@ describe("evidence bundles", () => {
     const report = text(unzipSync(readFileSync(bundle))["report.html"]);
     expect(report).toMatch(/<h2>Models \(as declared; the provider's word\)<\/h2>/);
     expect(report).toContain("<h2>Configuration</h2>");
+    expect(report).toMatch(/<h2>Per statistic<\/h2>.*<h3>baseline:calibrated:0\.8 · objective · gender<\/h3>/s);
     expect(report).toMatch(/<h2>How the contexts move the answers \(the paper's Table 3\)<\/h2>/);
     expect(report).toMatch(/<svg [^>]*aria-label="S_fact against S_E per group">.*<circle /);
     const sw = JSON.parse(text(unzipSync(readFileSync(bundle))["software.json"]));
@@ -180,6 +181,7 @@ describe("evidence bundles", () => {
         cwd: fresh,
         env,
         encoding: "utf8",
+        maxBuffer: 256 * 1024 ** 2,
       });
     const ok = verify(bundle);
     expect(ok.status, ok.stderr).toBe(0);

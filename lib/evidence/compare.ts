@@ -14,7 +14,7 @@ function label(x: unknown, i: number): string {
     const o = x as Record<string, unknown>;
     if (Array.isArray(o.labels)) return `[${(o.labels as unknown[]).join(" · ")}]`;
     if (typeof o.look === "number") return `[look ${o.look}]`;
-    const parts = ["model", "modality", "test", "context", "attribute", "group", "metric", "title", "id"]
+    const parts = ["model", "modality", "test", "context", "attribute", "statisticId", "level", "group", "metric", "title", "id"]
       .map((k) => o[k])
       .filter((v) => typeof v === "string" && v);
     if (parts.length) return `[${parts.join(" · ")}]`;

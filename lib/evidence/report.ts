@@ -30,7 +30,7 @@ function factOrFairTables(scores: Obj): string {
       return `<tr><td>${esc(g.model)}</td><td>${esc(label)}</td><td>${esc(g.attribute)}</td><td>${esc(g.n)}</td>${METRICS.map(([m]) => cell(g[m], iv?.[m] as Obj | undefined)).join("")}</tr>`;
     })
     .join("\n");
-  return `${planeChart(groups)}<table><thead><tr><th>Model</th><th>Test · context</th><th>Attribute</th><th>n</th>${METRICS.map(([, l]) => `<th>${l}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>${influenceTable(scores.influence as Obj[] | undefined)}`;
+  return `${planeChart(groups)}<table><thead><tr><th>Model</th><th>Test · context</th><th>Attribute</th><th>n</th>${METRICS.map(([, l]) => `<th>${l}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>${influenceTable(scores.influence as Obj[] | undefined)}${perStatistic(groups)}`;
 }
 
 const INFLUENCE = [
@@ -63,6 +63,30 @@ function planeChart(groups: Obj[]): string {
     return `<circle cx="${x(g.sFact as number).toFixed(1)}" cy="${y(g.sE as number).toFixed(1)}" r="4" fill="${g.attribute === "race" ? "#7c3aed" : "#0891b2"}"><title>${esc(label)}: S_fact ${num(g.sFact)}, S_E ${num(g.sE)}</title></circle>`;
   });
   return `<h2>S_fact against S_E</h2><svg width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="S_fact against S_E per group"><rect x="${pad}" y="${pad}" width="${w - 2 * pad}" height="${h - 2 * pad}" fill="none" stroke="#cbd5e1"/><text x="${w / 2}" y="${h - 8}" text-anchor="middle" font-size="12">S_fact (0 – 1)</text><text x="12" y="${h / 2}" font-size="12" transform="rotate(-90 12 ${h / 2})" text-anchor="middle">S_E (0 – 1)</text>${dots.join("")}</svg><p class="iv">Gender in blue, race in violet; hover a point for its group.</p>`;
+}
+
+/** Per statistic, as the run's report shows it: normalised entropy per level, exp(−KL) between them, accuracy. */
+function perStatistic(groups: Obj[]): string {
+  const tables = groups
+    .filter((g) => Array.isArray(g.cells) && (g.cells as unknown[]).length)
+    .map((g) => {
+      const cells = g.cells as Obj[];
+      const kl = new Map(((g.divergences as Obj[] | undefined) ?? []).map((d) => [d.statisticId, d.expNegKl]));
+      const ids = [...new Set(cells.map((c) => String(c.statisticId)))];
+      const rows = ids.map((id) => {
+        const hi = cells.find((c) => c.statisticId === id && c.level === "highest");
+        const lo = cells.find((c) => c.statisticId === id && c.level === "lowest");
+        const valid = [hi, lo].reduce((a, c) => a + (c ? Number(c.n) - Number(c.refused) : 0), 0);
+        const correct = [hi, lo].reduce((a, c) => a + (c ? Number(c.correct) : 0), 0);
+        const truth = Boolean(hi?.truth || lo?.truth);
+        return `<tr><td>${esc(id)}</td><td>${num(hi?.normalizedEntropy)}</td><td>${num(lo?.normalizedEntropy)}</td><td>${num(kl.get(id))}</td><td>${truth && valid ? num(correct / valid) : "–"}</td><td>${Number(hi?.n ?? 0) + Number(lo?.n ?? 0)}</td></tr>`;
+      });
+      const title = [g.model, g.test, g.context, g.attribute].filter(Boolean).join(" · ");
+      return `<h3>${esc(title)}</h3><table><thead><tr><th>Statistic</th><th>H▲</th><th>H▼</th><th>exp(−KL)</th><th>accuracy</th><th>n</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+    });
+  return tables.length
+    ? `<h2>Per statistic</h2><p class="iv">Normalised entropy per level (H▲ highest, H▼ lowest), exp(−KL) between them, and accuracy.</p>${tables.join("")}`
+    : "";
 }
 
 function viewTables(views: Obj[]): string {

@@ -27,7 +27,8 @@ export interface EvidenceScores {
 
 async function scoresWith(prisma: PrismaClient, runId: string, suiteId: string, labels: LabelSource): Promise<{ method: string; scores: unknown }> {
   if (suiteId === DEFAULT_SUITE_ID) {
-    const groups = detailedGroups(await aggregatedRecords(prisma, runId, { labels }), DEFAULT_PROFILE).map(({ cells: _c, divergences: _d, ...g }) => g);
+    // every group with its per-statistic cells and divergences: the report's "Per statistic" tables are signed too
+    const groups = detailedGroups(await aggregatedRecords(prisma, runId, { labels }), DEFAULT_PROFILE);
     const iv = await runIntervals(prisma, runId, { resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET, labels });
     // when and whether it came from a cache say nothing about the data
     const { computedAt: _at, cached: _cached, ...intervals } = iv ?? { computedAt: "", cached: false };
