@@ -160,6 +160,12 @@ describe("evidence bundles", () => {
     writeFileSync(file, Buffer.from(await ok.arrayBuffer()));
     expect((await verifyBundle(file, { publicKeyPem: pem })).ok).toBe(true);
     expect((await get("viewer")).status).toBe(403);
+    const missing = await route.GET(new Request("http://127.0.0.1/api/v1/runs/no-such-run/bundle", { headers: { cookie: await sessionCookie("admin") } }), {
+      params: Promise.resolve({ id: "no-such-run" }),
+    });
+    expect(missing.status).toBe(404);
+    const anonymous = await route.GET(new Request(`http://127.0.0.1/api/v1/runs/${runId}/bundle`), { params: Promise.resolve({ id: runId }) });
+    expect(anonymous.status).toBe(401);
     // one bundle at a time per server: a request meanwhile is told to try again
     const [a, b] = await Promise.all([get("admin"), get("admin")]);
     expect([a.status, b.status].sort()).toEqual([200, 429]);
