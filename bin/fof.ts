@@ -332,7 +332,7 @@ program
   .option("--metrics-socket <path>", "serve this process's counters on a Unix socket for the web server's /metrics (npm start's worker)")
   .action(lazy(run, (m) => m.workerCommand));
 
-const userGroup = program.command("user").description("accounts: add, list, role, disable, enable, limit, invite, reset");
+const userGroup = program.command("user").description("accounts: add, list, role, disable, enable, limit, invite, reset, unlink");
 userGroup
   .command("add")
   .description("create an account (password from FOF_USER_PASSWORD or standard input)")
@@ -373,6 +373,11 @@ userGroup
   .requiredOption("-r, --role <role>")
   .option("--email <email>", "only for this address")
   .action(lazy(users, (m) => m.userCommands.invite));
+userGroup
+  .command("unlink")
+  .description("remove an account's single sign-on identity: the sessions opened through it end")
+  .argument("<email>")
+  .action(lazy(users, (m) => m.userCommands.unlink));
 userGroup
   .command("reset")
   .description("print a one-time password-reset link")

@@ -139,6 +139,16 @@ const schema = z.object({
   FOF_OIDC_DEFAULT_ROLE: z.preprocess(emptyToUndefined, z.string().max(40).default("none")),
   /** just-in-time accounts: a person without an account gets one at their first sign-in (off: invitations only) */
   FOF_OIDC_JIT: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
+  /**
+   * whether a single sign-on identity may be joined to an existing account of the same address: "verified" (only when
+   * the provider says the address is verified) or "off" (never: only accounts it created itself, or none)
+   */
+  FOF_OIDC_LINKING: z.preprocess(emptyToUndefined, z.enum(["verified", "off"]).default("verified")),
+  /**
+   * whether the groups re-map the role of an account that has a password (made by /setup, FOF_ADMIN_EMAIL, `fof user
+   * add` or an invitation: the operator's way in when the provider is wrong): "off" (default: it keeps its role) or "on"
+   */
+  FOF_OIDC_REMAP_PASSWORD_ACCOUNTS: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("off")),
   /** email + password sign-in beside single sign-on (off only takes effect while single sign-on is configured) */
   FOF_PASSWORD_SIGN_IN: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
   /** create this admin on start when no user exists (CI, scripts) */

@@ -12,7 +12,9 @@ try {
   const env = { ...process.env, DATABASE_URL: pg.url("fof_template"), FOF_DATA_DIR: `${process.env.TMPDIR ?? "/tmp"}/fof-pg-template` };
   const migrate = spawnSync("node_modules/.bin/tsx", ["scripts/migrate.ts"], { stdio: "inherit", env });
   if (migrate.status !== 0) throw new Error("could not migrate the template database");
-  const files = ["tests/*.integration.test.ts", "tests/migrations.test.ts"];
+  // Named files only (a developer checking one change on PostgreSQL: `tsx scripts/test-postgres.ts tests/x.test.ts`), else all.
+  const named = process.argv.slice(2).filter((a) => /^tests\/[\w.*-]+\.test\.ts$/.test(a));
+  const files = named.length ? named : ["tests/*.integration.test.ts", "tests/migrations.test.ts"];
   const run = spawnSync(
     "node_modules/.bin/vitest",
     // Two files at a time whatever vitest.config.mts says: this pass runs beside the e2e journeys, which are the longer

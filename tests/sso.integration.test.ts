@@ -38,7 +38,7 @@ async function app(method: "GET" | "POST", path: string, jar: CookieJar, body?: 
   return res;
 }
 
-/** Starts a sign-on, logs in at the provider as `email`, and delivers the callback (changed by `tamper`, if given). */
+/** Starts a sign-on, logs in at the provider as `email` (its login), and delivers the callback (changed by `tamper`, if given). */
 async function signIn(email: string, tamper?: (callback: URL) => void) {
   client++;
   const jar = new CookieJar();
@@ -75,8 +75,11 @@ async function signIn(email: string, tamper?: (callback: URL) => void) {
   const res = await app("GET", callback.pathname + callback.search, jar);
   const location = new URL(res.headers.get("location") ?? "", APP);
   const session = await auth().api.getSession({ headers: new Headers({ cookie: jar.header(APP) }) });
-  return { status: res.status, location, error: location.searchParams.get("error"), session };
+  return { status: res.status, location, error: location.searchParams.get("error"), session, jar };
 }
+
+/** The session a browser's cookies hold now (null once it ended). */
+const sessionOf = (jar: CookieJar) => auth().api.getSession({ headers: new Headers({ cookie: jar.header(APP) }) });
 
 const userByEmail = (email: string) => db().user.findUnique({ where: { email } });
 const auditOf = (action: string) => db().auditLog.findMany({ where: { action }, orderBy: { at: "asc" } });
@@ -164,13 +167,126 @@ describe("single sign-on", () => {
     expect(after.role).toBe("runner");
   });
 
-  it("joins a sign-on to an invited person's existing account and gives it the groups' role", async () => {
+  it("joins a sign-on to an invited person's existing account by a verified address; a password account keeps its role unless the operator opts in", async () => {
     await users.createUser(db(), { email: "erin@example.org", name: "Erin", password: "erin-password-long", role: "viewer" });
     idp.people.set("erin@example.org", { name: "Erin E.", groups: ["fof-runners"] });
     const r = await signIn("erin@example.org");
     expect(r.session?.user.email).toBe("erin@example.org");
-    expect((await userByEmail("erin@example.org"))!.role).toBe("runner");
+    expect((await userByEmail("erin@example.org"))!.role).toBe("viewer");
     expect(await db().user.count({ where: { email: "erin@example.org" } })).toBe(1);
+    const state = (globalThis as unknown as { __fofSso: { config: { remapPasswordAccounts: boolean } } }).__fofSso;
+    state.config.remapPasswordAccounts = true;
+    try {
+      await signIn("erin@example.org");
+      expect((await userByEmail("erin@example.org"))!.role).toBe("runner");
+    } finally {
+      state.config.remapPasswordAccounts = false;
+    }
+  });
+
+  it("never joins an address the provider does not say is verified: no session, no link, no role or token change, audited", async () => {
+    const boss = await users.createUser(db(), { email: "boss@example.org", name: "Boss", password: "boss-password-long", role: "admin" });
+    const ci = await tokens.createToken(db(), boss.id, { name: "ci", role: "runner" });
+    // The attacker's own identity at the provider claims the admin's address, unverified, in a group mapped to viewer.
+    idp.people.set("mallory", { name: "Mallory", email: "boss@example.org", emailVerified: false, groups: ["fof-viewers"] });
+    const r = await signIn("mallory");
+    expect(r.error).toBe("sso_email_unverified");
+    expect(r.session).toBeNull();
+    expect(await db().account.count({ where: { providerId: "oidc", accountId: "mallory" } })).toBe(0);
+    expect((await userByEmail("boss@example.org"))!.role).toBe("admin");
+    expect((await db().apiToken.findUniqueOrThrow({ where: { id: ci.token.id } })).role).toBe("runner");
+    const refused = (await auditOf("user.sign-in-refused")).map((a) => ({ userId: a.userId, ...(JSON.parse(a.detailsJson) as Record<string, unknown>) }));
+    expect(refused).toContainEqual(
+      expect.objectContaining({
+        userId: boss.id,
+        reason: "sso_email_unverified",
+        emailVerified: false,
+        subject: "mallory",
+        issuer: idp.issuer,
+        email: "boss@example.org",
+      }),
+    );
+    // Nor may an unverified address make a new account (its domain is what the allowed-domain list trusts).
+    idp.people.set("mallory2", { name: "Mallory", email: "newcomer@example.org", emailVerified: false, groups: ["fof-admins"] });
+    expect((await signIn("mallory2")).error).toBe("sso_email_unverified");
+    expect(await userByEmail("newcomer@example.org")).toBeNull();
+  });
+
+  it("joins a verified address, audited with issuer and subject; the break-glass admin keeps its role and tokens", async () => {
+    const boss = (await userByEmail("boss@example.org"))!;
+    idp.people.set("boss-at-idp", { name: "Boss", email: "boss@example.org", emailVerified: true, groups: ["fof-viewers"] });
+    const r = await signIn("boss-at-idp");
+    expect(r.session?.user.id).toBe(boss.id);
+    const link = await db().account.findFirstOrThrow({ where: { providerId: "oidc", accountId: "boss-at-idp" } });
+    expect(link.userId).toBe(boss.id);
+    expect(link.linkedAt).not.toBeNull();
+    const linked = (await auditOf("user.sso-link")).find((a) => a.targetId === boss.id);
+    expect(JSON.parse(linked!.detailsJson)).toMatchObject({ issuer: idp.issuer, subject: "boss-at-idp", email: "boss@example.org", emailVerified: true });
+    // The groups say viewer; the account with a password (made by /setup, FOF_ADMIN_EMAIL, an invitation) stays admin.
+    expect((await userByEmail("boss@example.org"))!.role).toBe("admin");
+    expect((await auditOf("token.narrow")).filter((a) => a.userId === boss.id)).toEqual([]);
+    const signedIn = (await auditOf("user.sign-in")).filter((a) => a.userId === boss.id).at(-1)!;
+    expect(JSON.parse(signedIn.detailsJson)).toMatchObject({ via: "sso", subject: "boss-at-idp", roleKept: "admin", groupsRole: "viewer" });
+    // The session is bound to the identity it came through.
+    expect((await db().session.findFirstOrThrow({ where: { userId: boss.id, ssoAccountId: link.id } })).ssoAccountId).toBe(link.id);
+  });
+
+  it("undoes a join when the address stops being verified between sign-ins, and ends the sessions opened through it", async () => {
+    const boss = (await userByEmail("boss@example.org"))!;
+    const first = await signIn("boss-at-idp");
+    expect((await sessionOf(first.jar))?.user.id).toBe(boss.id);
+    // A password session of the same account is not opened through the identity: it stays.
+    const password = new CookieJar();
+    client++;
+    expect((await app("POST", "/api/auth/sign-in/email", password, { email: "boss@example.org", password: "boss-password-long" })).status).toBe(200);
+    idp.people.set("boss-at-idp", { name: "Boss", email: "boss@example.org", emailVerified: false, groups: ["fof-admins"] });
+    const again = await signIn("boss-at-idp");
+    expect(again.error).toBe("sso_link_changed");
+    expect(again.session).toBeNull();
+    expect(await db().account.count({ where: { providerId: "oidc", accountId: "boss-at-idp" } })).toBe(0);
+    expect(await sessionOf(first.jar)).toBeNull();
+    expect((await sessionOf(password))?.user.id).toBe(boss.id);
+    const unlinked = (await auditOf("user.sso-unlink")).find((a) => a.targetId === boss.id);
+    expect(JSON.parse(unlinked!.detailsJson)).toMatchObject({ subject: "boss-at-idp", reason: "email_unverified", joined: true, issuer: idp.issuer });
+    expect(JSON.parse(unlinked!.detailsJson).sessionsEnded).toBeGreaterThanOrEqual(1);
+    expect((await userByEmail("boss@example.org"))!.role).toBe("admin");
+    // Verified again: a new join, audited again.
+    idp.people.set("boss-at-idp", { name: "Boss", email: "boss@example.org", emailVerified: true, groups: ["fof-admins"] });
+    expect((await signIn("boss-at-idp")).session?.user.id).toBe(boss.id);
+    expect((await auditOf("user.sso-link")).filter((a) => a.targetId === boss.id)).toHaveLength(2);
+  });
+
+  it("undoes a join whose address changed at the provider, and lets an admin remove one (its sessions end)", async () => {
+    const boss = (await userByEmail("boss@example.org"))!;
+    idp.people.set("boss-at-idp", { name: "Boss", email: "someone-else@example.org", emailVerified: true, groups: ["fof-admins"] });
+    const moved = await signIn("boss-at-idp");
+    expect(moved.error).toBe("sso_link_changed");
+    expect(await db().account.count({ where: { providerId: "oidc", accountId: "boss-at-idp" } })).toBe(0);
+    expect(JSON.parse((await auditOf("user.sso-unlink")).at(-1)!.detailsJson)).toMatchObject({ reason: "email_changed" });
+    idp.people.set("boss-at-idp", { name: "Boss", email: "boss@example.org", emailVerified: true, groups: ["fof-admins"] });
+    const back = await signIn("boss-at-idp");
+    expect((await sessionOf(back.jar))?.user.id).toBe(boss.id);
+    const { unlinkSso } = await import("../lib/auth/sso-links");
+    expect(await unlinkSso(db(), null, boss.id)).toEqual({ identities: 1, sessions: 1 });
+    expect(await sessionOf(back.jar)).toBeNull();
+    expect(JSON.parse((await auditOf("user.sso-unlink")).at(-1)!.detailsJson)).toMatchObject({ reason: "admin", subject: "boss-at-idp" });
+  });
+
+  it("joins nothing while the operator forbids linking", async () => {
+    await users.createUser(db(), { email: "hal@example.org", name: "Hal", password: "hal-password-long", role: "viewer" });
+    const state = (globalThis as unknown as { __fofSso: { config: { linking: boolean } } }).__fofSso;
+    state.config.linking = false;
+    try {
+      idp.people.set("hal@example.org", { name: "Hal", groups: ["fof-runners"] });
+      const r = await signIn("hal@example.org");
+      expect(r.error).toBe("sso_link_off");
+      expect(r.session).toBeNull();
+      expect(await db().account.count({ where: { providerId: "oidc", accountId: "hal@example.org" } })).toBe(0);
+      // People whose account single sign-on made still sign in.
+      expect((await signIn("alice@example.org")).session?.user.email).toBe("alice@example.org");
+    } finally {
+      state.config.linking = true;
+    }
   });
 
   it("refuses new people while just-in-time accounts are off", async () => {

@@ -18,6 +18,10 @@ describe("single sign-on settings", () => {
     expect(c.jit).toBe(true);
     expect(c.passwordSignIn).toBe(true);
     expect(c.groupsClaim).toBe("groups");
+    // Joins by a verified address are allowed, and accounts with a password keep their role, unless the operator says otherwise.
+    expect(c.linking).toBe(true);
+    expect(c.remapPasswordAccounts).toBe(false);
+    expect(config({ FOF_OIDC_LINKING: "off", FOF_OIDC_REMAP_PASSWORD_ACCOUNTS: "on" })).toMatchObject({ linking: false, remapPasswordAccounts: true });
     expect(config({ FOF_OIDC_SCOPES: "email, groups", FOF_OIDC_DEFAULT_ROLE: "viewer", FOF_OIDC_JIT: "off" })).toMatchObject({
       scopes: ["openid", "email", "groups"],
       defaultRole: "viewer",
@@ -33,6 +37,7 @@ describe("single sign-on settings", () => {
     expect(() => config({ FOF_OIDC_GROUPS_CLAIM: "a..b" })).toThrow(/FOF_OIDC_GROUPS_CLAIM/);
     expect(() => parseEnv({ ...base, FOF_OIDC_ISSUER: "ftp://id.example.org" })).toThrow(/FOF_OIDC_ISSUER/);
     expect(() => parseEnv({ ...base, FOF_OIDC_JIT: "maybe" })).toThrow(/FOF_OIDC_JIT/);
+    expect(() => parseEnv({ ...base, FOF_OIDC_LINKING: "trusted" })).toThrow(/FOF_OIDC_LINKING/);
   });
 });
 
@@ -73,13 +78,19 @@ describe("single sign-on decisions", () => {
     expect(domainAllowed("a@anything.test", config())).toBe(true);
   });
 
-  it("decides in order: an email, the domain, an account (just-in-time), a role", () => {
-    expect(decide({ groups: ["admins"] }, undefined, true, c)).toMatchObject({ ok: false, code: "sso_no_email" });
-    expect(decide({ groups: ["admins"] }, "x@evil.test", false, c)).toMatchObject({ ok: false, code: "sso_domain_refused" });
-    expect(decide({ groups: ["admins"] }, "x@example.org", true, { ...c, jit: false })).toMatchObject({ ok: false, code: "sso_no_account" });
-    expect(decide({ groups: ["admins"] }, "x@example.org", false, { ...c, jit: false })).toMatchObject({ ok: true, role: "admin" });
-    expect(decide({ groups: ["other"] }, "x@example.org", true, c)).toMatchObject({ ok: false, code: "sso_no_role", groups: ["other"] });
-    expect(decide({ groups: ["readers"] }, "x@example.org", true, c)).toEqual({ ok: true, role: "viewer", groups: ["readers"] });
+  it("decides in order: an email, verified by the provider, the domain, an account (just-in-time), a join (linking), a role", () => {
+    const v = (email: string | undefined, emailVerified = true) => ({ email, emailVerified });
+    expect(decide({ groups: ["admins"] }, v(undefined), "create-user", c)).toMatchObject({ ok: false, code: "sso_no_email" });
+    // An address the provider does not vouch for is refused whatever else holds: for a new account, a join and a sign-in alike.
+    for (const action of ["create-user", "link-account", "sign-in"] as const)
+      expect(decide({ groups: ["admins"] }, v("admin@example.org", false), action, c)).toMatchObject({ ok: false, code: "sso_email_unverified" });
+    expect(decide({ groups: ["admins"] }, v("x@evil.test"), "sign-in", c)).toMatchObject({ ok: false, code: "sso_domain_refused" });
+    expect(decide({ groups: ["admins"] }, v("x@example.org"), "create-user", { ...c, jit: false })).toMatchObject({ ok: false, code: "sso_no_account" });
+    expect(decide({ groups: ["admins"] }, v("x@example.org"), "sign-in", { ...c, jit: false })).toMatchObject({ ok: true, role: "admin" });
+    expect(decide({ groups: ["admins"] }, v("x@example.org"), "link-account", { ...c, linking: false })).toMatchObject({ ok: false, code: "sso_link_off" });
+    expect(decide({ groups: ["admins"] }, v("x@example.org"), "link-account", c)).toMatchObject({ ok: true, role: "admin" });
+    expect(decide({ groups: ["other"] }, v("x@example.org"), "create-user", c)).toMatchObject({ ok: false, code: "sso_no_role", groups: ["other"] });
+    expect(decide({ groups: ["readers"] }, v("x@example.org"), "create-user", c)).toEqual({ ok: true, role: "viewer", groups: ["readers"] });
   });
 
   it("words every refusal with our own sentences, never a link's", () => {

@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import { createInvitation, createResetLink } from "@/lib/auth/invitations";
 import { ROLES } from "@/lib/auth/roles";
 import { setDisabled, setRole, setSpendingLimit } from "@/lib/auth/users";
+import { unlinkSso } from "@/lib/auth/sso-links";
 import { DomainError } from "@/lib/core/errors";
 import { actionGuard } from "@/app/guard";
 
@@ -22,9 +23,10 @@ const changeSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("enable"), userId: z.string().min(1).max(64) }),
   z.object({ op: z.literal("limit"), userId: z.string().min(1).max(64), limit: z.string().max(20) }),
   z.object({ op: z.literal("reset"), userId: z.string().min(1).max(64) }),
+  z.object({ op: z.literal("unlink"), userId: z.string().min(1).max(64) }),
 ]);
 
-/** Role, disable / enable, spending limit or a reset link for one user (admins only; audited). */
+/** Role, disable / enable, spending limit, a reset link or removing a single sign-on identity, for one user (admins only; audited). */
 export async function changeUser(_prev: UsersFormState, form: FormData): Promise<UsersFormState> {
   const g = await actionGuard("users.manage");
   if ("message" in g) return { message: g.message };
@@ -37,6 +39,10 @@ export async function changeUser(_prev: UsersFormState, form: FormData): Promise
     else if (c.op === "limit") {
       const v = c.limit.trim();
       await setSpendingLimit(db(), g.viewer.id, c.userId, v === "" ? null : Number(v));
+    } else if (c.op === "unlink") {
+      const { sessions } = await unlinkSso(db(), g.viewer.id, c.userId);
+      revalidatePath("/users");
+      return { ok: true, message: `Single sign-on identity removed; ${sessions} session${sessions === 1 ? "" : "s"} opened through it ended.` };
     } else {
       const link = await createResetLink(db(), g.viewer.id, c.userId);
       return { ok: true, message: "Reset link made: hand it over; it works once, for 24 hours.", link: link.path };

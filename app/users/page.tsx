@@ -73,11 +73,26 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
                   <Td>
                     {u.name} <span className="block text-xs text-slate-500">{u.email}</span>
                     {u.disabled && <Badge tone="danger">disabled</Badge>} {u.placeholder && <Badge tone="neutral">from older labels</Badge>}{" "}
-                    {u.accounts.some((a) => a.providerId === SSO_PROVIDER_ID) && <Badge tone="neutral">single sign-on</Badge>}
+                    {u.accounts.some((a) => a.providerId === SSO_PROVIDER_ID) && (
+                      <Badge tone="neutral">
+                        {u.accounts.some((a) => a.providerId === SSO_PROVIDER_ID && a.linkedAt) ? "single sign-on (joined by address)" : "single sign-on"}
+                      </Badge>
+                    )}
                   </Td>
                   <Td>{u.role}</Td>
                   <Td className="tabular-nums">{u.spendingLimitUsd === null ? "none" : `$${u.spendingLimitUsd.toFixed(2)}`}</Td>
-                  <Td>{isRole(u.role) && <UserControls id={u.id} email={u.email} role={u.role} disabled={u.disabled} limit={u.spendingLimitUsd} />}</Td>
+                  <Td>
+                    {isRole(u.role) && (
+                      <UserControls
+                        id={u.id}
+                        email={u.email}
+                        role={u.role}
+                        disabled={u.disabled}
+                        limit={u.spendingLimitUsd}
+                        sso={u.accounts.some((a) => a.providerId === SSO_PROVIDER_ID)}
+                      />
+                    )}
+                  </Td>
                 </tr>
               ))}
             </tbody>

@@ -8,6 +8,7 @@ import { ROLES, isRole, type Role } from "../../lib/auth/roles";
 import { allUsers, createUser, firstAdmin, setDisabled, setRole, setSpendingLimit } from "../../lib/auth/users";
 import { readSecret } from "../../lib/env";
 import { accountByEmail, retrying, withDb } from "./accounts";
+import { unlinkSso } from "../../lib/auth/sso-links";
 
 async function readPassword(): Promise<string> {
   const fromEnv = readSecret("FOF_USER_PASSWORD");
@@ -37,7 +38,7 @@ export const userCommands = {
     withDb(async () => {
       for await (const u of allUsers(db()))
         process.stdout.write(
-          `${u.email}\t${u.role}${u.disabled ? "\tdisabled" : ""}${u.spendingLimitUsd !== null ? `\tlimit $${u.spendingLimitUsd}` : ""}${u.placeholder ? "\tplaceholder" : ""}\n`,
+          `${u.email}\t${u.role}${u.disabled ? "\tdisabled" : ""}${u.accounts.some((a) => a.providerId === "oidc") ? (u.accounts.some((a) => a.linkedAt) ? "\tsso (joined by address)" : "\tsso") : ""}${u.spendingLimitUsd !== null ? `\tlimit $${u.spendingLimitUsd}` : ""}${u.placeholder ? "\tplaceholder" : ""}\n`,
         );
     }),
   role: (email: string, r: string) =>
@@ -66,6 +67,13 @@ export const userCommands = {
       if (!admin) throw new Error("create an admin first (fof user add --role admin)");
       const inv = await retrying(() => createInvitation(db(), admin.id, { role: role(opts.role), email: opts.email ?? null }));
       process.stdout.write(`${publicUrl()}${inv.path}\n`);
+    }),
+  /** Removes an account's single sign-on identities: the sessions opened through them end (audited as the server). */
+  unlink: (email: string) =>
+    withDb(async () => {
+      const { id } = await accountByEmail(email);
+      const { identities, sessions } = await retrying(() => unlinkSso(db(), null, id));
+      process.stdout.write(JSON.stringify({ email, identitiesRemoved: identities, sessionsEnded: sessions }) + "\n");
     }),
   reset: (email: string) =>
     withDb(async () => {

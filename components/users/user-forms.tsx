@@ -57,7 +57,22 @@ export function InviteForm() {
 }
 
 /** One user's row controls: role, spending limit, disable / enable, reset link. */
-export function UserControls({ id, email, role, disabled, limit }: { id: string; email: string; role: Role; disabled: boolean; limit: number | null }) {
+export function UserControls({
+  id,
+  email,
+  role,
+  disabled,
+  limit,
+  sso,
+}: {
+  id: string;
+  email: string;
+  role: Role;
+  disabled: boolean;
+  limit: number | null;
+  /** the account has a single sign-on identity (an admin may remove it) */
+  sso: boolean;
+}) {
   const [state, action, pending] = useActionState<UsersFormState, FormData>(changeUser, {});
   return (
     <div className="flex flex-wrap items-center gap-2 text-xs">
@@ -118,6 +133,28 @@ export function UserControls({ id, email, role, disabled, limit }: { id: string;
           trigger={
             <button type="button" disabled={pending} className="rounded px-2 py-0.5 text-rose-700 ring-1 ring-slate-300 hover:bg-slate-50">
               Disable
+            </button>
+          }
+        />
+      )}
+      {sso && (
+        // Removing the identity ends the sessions opened through it; the person's next single sign-on is decided afresh.
+        <ConfirmDialog
+          title={`Remove ${email}'s single sign-on identity?`}
+          description="The sessions opened through it end at once. Their next single sign-on is decided again: it joins this account only if the provider says the address is verified and linking is on."
+          confirmLabel="Remove identity"
+          cancelLabel="Keep it"
+          onConfirm={() =>
+            startTransition(() => {
+              const form = new FormData();
+              form.set("op", "unlink");
+              form.set("userId", id);
+              action(form);
+            })
+          }
+          trigger={
+            <button type="button" disabled={pending} className="rounded px-2 py-0.5 text-rose-700 ring-1 ring-slate-300 hover:bg-slate-50">
+              Remove single sign-on
             </button>
           }
         />

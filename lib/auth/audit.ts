@@ -8,6 +8,8 @@ export const AUDIT_ACTIONS = [
   "user.sign-in-failed",
   "user.sign-in-refused",
   "user.sso-create",
+  "user.sso-link",
+  "user.sso-unlink",
   "user.sign-out",
   "user.create",
   "user.invite",

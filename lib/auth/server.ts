@@ -16,7 +16,7 @@ import { publicUrl } from "../core/public-url";
 import { audit } from "./audit";
 import { accountLockedFor, clearFailures, recordFailure } from "./sign-in-limit";
 import { currentSsoRequest, ssoPluginConfig, ssoState } from "./sso";
-import { applySsoSignIn, auditSsoCreated, ssoNewUserRole, validateSsoIdentity } from "./sso-apply";
+import { applySsoSignIn, auditSsoCreated, auditSsoLink, ssoNewUserRole, ssoSignInDetails, stampSsoAccount, validateSsoIdentity } from "./sso-apply";
 import { SSO_MESSAGES, SSO_PROVIDER_ID } from "./sso-messages";
 
 /** Sessions last a week and are refreshed daily while used; a disabled user's sessions are refused at once. */
@@ -56,10 +56,21 @@ function createAuth() {
     trustedOrigins: [url, ...(env().FOF_TRUSTED_ORIGINS ?? [])],
     database: prismaAdapter(db(), { provider: "sqlite" }),
     emailAndPassword: { enabled: passwordSignIn(), disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 256 },
-    // The provider's email is trusted to join a sign-on to an existing account of the same address (an invited person's);
-    // the allowed domains bound whose. Its tokens are not needed after sign-in: stored encrypted.
-    account: { accountLinking: { trustedProviders: [SSO_PROVIDER_ID] }, encryptOAuthTokens: true },
-    session: { expiresIn: SESSION_DAYS * 24 * 3600, updateAge: 24 * 3600 },
+    // A sign-on joins an existing account of the same address only when the provider says the address is verified
+    // and linking is on: decided in validateSsoIdentity (lib/auth/sso-apply.ts), which is why the provider is "trusted"
+    // here — so that every join, refused or made, reaches that decision and its audit row rather than better-auth's
+    // silent refusal. Its tokens are not needed after sign-in: stored encrypted.
+    account: {
+      accountLinking: { trustedProviders: [SSO_PROVIDER_ID] },
+      encryptOAuthTokens: true,
+      additionalFields: { linkedAt: { type: "date", required: false, input: false } },
+    },
+    session: {
+      expiresIn: SESSION_DAYS * 24 * 3600,
+      updateAge: 24 * 3600,
+      // The identity a single sign-on session was opened through: removing it ends the session (a cascade).
+      additionalFields: { ssoAccountId: { type: "string", required: false, input: false } },
+    },
     user: {
       // Single sign-on identities are decided before any account is made or linked (lib/auth/sso-apply.ts).
       validateUserInfo: (data, ctx) => validateSsoIdentity(data, clientIp(ctx.headers)),
@@ -130,6 +141,12 @@ function createAuth() {
       }),
     },
     databaseHooks: {
+      account: {
+        create: {
+          before: async (account) => ({ data: stampSsoAccount(account) }),
+          after: async (account, ctx) => auditSsoLink(account, clientIp(ctx?.headers)),
+        },
+      },
       user: {
         create: {
           // A just-in-time account gets the role its groups map to (decided in validateUserInfo, same request).
@@ -146,15 +163,17 @@ function createAuth() {
           // sign-on is told so (the provider has vouched for the person), and its role follows the groups.
           before: async (session, ctx) => {
             if (currentSsoRequest()?.decision) {
-              await applySsoSignIn(session.userId, clientIp(ctx?.headers));
-              return { data: session };
+              const through = await applySsoSignIn(session.userId, clientIp(ctx?.headers));
+              if (!through) return false;
+              return { data: { ...session, ssoAccountId: through.ssoAccountId } };
             }
             const user = await db().user.findUnique({ where: { id: session.userId }, select: { disabled: true } });
             if (!user || user.disabled) return false;
             return { data: session };
           },
           after: async (session) => {
-            const via = currentSsoRequest()?.decision ? { details: { via: "sso" } } : {};
+            const sso = ssoSignInDetails();
+            const via = sso ? { details: sso } : {};
             await audit(db(), { userId: session.userId, action: "user.sign-in", ip: session.ipAddress ?? null, ...via });
           },
         },

@@ -25,6 +25,10 @@ export interface SsoConfig {
   /** null: a person no group maps is refused */
   defaultRole: Role | null;
   jit: boolean;
+  /** an identity may be joined to an existing account of its (verified) address */
+  linking: boolean;
+  /** the groups re-map accounts that have a password too (default: those keep their role) */
+  remapPasswordAccounts: boolean;
   /** email + password sign-in stays offered */
   passwordSignIn: boolean;
 }
@@ -78,6 +82,8 @@ export function ssoConfigFrom(e: Env, clientSecret: string | undefined): SsoConf
     roleMap,
     defaultRole: defaultRole ?? null,
     jit: e.FOF_OIDC_JIT === "on",
+    linking: e.FOF_OIDC_LINKING === "verified",
+    remapPasswordAccounts: e.FOF_OIDC_REMAP_PASSWORD_ACCOUNTS === "on",
     passwordSignIn: e.FOF_PASSWORD_SIGN_IN === "on",
   };
 }
@@ -107,19 +113,40 @@ export function domainAllowed(email: string, config: Pick<SsoConfig, "allowedDom
 }
 
 /** Why a sign-in was refused: the code travels in the redirect to the sign-in page, which words it (lib/auth/sso-messages.ts). */
-export type SsoRefusal = "sso_domain_refused" | "sso_no_role" | "sso_no_account" | "sso_account_disabled" | "sso_no_email";
+export type SsoRefusal =
+  | "sso_domain_refused"
+  | "sso_no_role"
+  | "sso_no_account"
+  | "sso_account_disabled"
+  | "sso_no_email"
+  | "sso_email_unverified"
+  | "sso_link_off"
+  | "sso_link_changed";
 
 export type SsoDecision = { ok: true; role: Role; groups: string[] } | { ok: false; code: SsoRefusal; groups: string[] };
 
+/** What better-auth is about to do with an identity: make an account, join it to an existing one, or sign in to its own. */
+export type SsoAction = "create-user" | "link-account" | "sign-in";
+
 /**
- * What a sign-in with this profile gets: refused for a missing email or a domain not allowed, for a new person
- * while just-in-time accounts are off, or when the groups give no role (and there is no default); else the role.
+ * What a sign-in with this profile gets: refused for a missing email, an address the provider does not say is
+ * verified (the domain list and any join by address rest on it), a domain not allowed, a new person while
+ * just-in-time accounts are off, a join to an existing account while linking is off, or when the groups give no role
+ * (and there is no default); else the role.
  */
-export function decide(profile: Record<string, unknown>, email: string | undefined, isNew: boolean, config: SsoConfig): SsoDecision {
+export function decide(
+  profile: Record<string, unknown>,
+  who: { email: string | undefined; emailVerified: boolean },
+  action: SsoAction,
+  config: SsoConfig,
+): SsoDecision {
   const groups = groupsOf(profile, config.groupsClaim);
+  const email = who.email;
   if (!email) return { ok: false, code: "sso_no_email", groups };
+  if (!who.emailVerified) return { ok: false, code: "sso_email_unverified", groups };
   if (!domainAllowed(email, config)) return { ok: false, code: "sso_domain_refused", groups };
-  if (isNew && !config.jit) return { ok: false, code: "sso_no_account", groups };
+  if (action === "create-user" && !config.jit) return { ok: false, code: "sso_no_account", groups };
+  if (action === "link-account" && !config.linking) return { ok: false, code: "sso_link_off", groups };
   const role = roleFor(groups, config);
   if (!role) return { ok: false, code: "sso_no_role", groups };
   return { ok: true, role, groups };

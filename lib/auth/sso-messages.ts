@@ -10,6 +10,12 @@ export const SSO_MESSAGES = {
   sso_no_account: "There is no account for you here, and accounts are not created at sign-in. Ask an admin for an invitation.",
   sso_account_disabled: "This account is disabled. Ask an admin.",
   sso_no_email: "The identity provider did not tell us your email address (the email scope or claim is missing). Tell an admin.",
+  sso_email_unverified:
+    "The identity provider does not say your email address is verified, so it cannot be used to sign in here. Verify it at the provider, or tell an admin.",
+  sso_link_off:
+    "An account with your email exists, and single sign-on identities are not joined to existing accounts here. Sign in with your password, or ask an admin.",
+  sso_link_changed:
+    "Your single sign-on identity no longer matches the account it was joined to (its address changed or is no longer verified): the join was removed. Ask an admin.",
   sso_unavailable: "Single sign-on is not available right now. Try again, or tell an admin.",
 } as const;
 

@@ -11,7 +11,7 @@ import type { GenericOAuthConfig, GenericOAuthUserInfo } from "better-auth/plugi
 import { env, readSecret } from "../env";
 import { createHttpFetch } from "../providers/http-fetch";
 import { checkUrl, currentPolicy, OutboundRefusedError, targetOf } from "../providers/outbound";
-import { issuerKey, ssoConfigFrom, type SsoConfig, type SsoDecision } from "./sso-config";
+import { issuerKey, ssoConfigFrom, type SsoAction, type SsoConfig, type SsoDecision } from "./sso-config";
 import { SSO_PROVIDER_ID } from "./sso-messages";
 
 /** Discovery and userinfo answers are small; a hostile endpoint cannot make us read more. */
@@ -167,6 +167,12 @@ async function profileOf(idToken: string | undefined, accessToken: string | unde
 /** One sign-in's decision, from the identity check (validateUserInfo) to the session it starts (lib/auth/server.ts). */
 interface SsoRequest {
   decision?: SsoDecision;
+  /** what better-auth is doing with the identity: a new account, a join to an existing one, or its own sign-in */
+  action?: SsoAction;
+  /** the provider's subject (the identity's key with the issuer) */
+  subject?: string;
+  /** an account with a password kept its role against the groups' (FOF_OIDC_REMAP_PASSWORD_ACCOUNTS off) */
+  keptRole?: { role: string; groupsRole: string };
 }
 // One store per process, on globalThis as the auth instance is: Next.js bundles this module into each route and page,
 // and the instance that runs the hooks may come from another bundle than the route that set the store.

@@ -116,7 +116,7 @@ export async function userPage(prisma: PrismaClient, c: { after?: string; before
       orderBy: page.orderBy,
       take: size + 1,
       // how each signs in: a password ("credential") and/or single sign-on ("oidc")
-      select: { ...USER_ROW, accounts: { select: { providerId: true } } },
+      select: { ...USER_ROW, accounts: { select: { providerId: true, linkedAt: true } } },
     }),
     prisma.user.count({ where: search }),
   ]);

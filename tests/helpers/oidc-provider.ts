@@ -9,6 +9,10 @@ import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-prov
 interface Person {
   name: string;
   groups: string[];
+  /** the address the provider claims (default: the login) */
+  email?: string;
+  /** whether the provider says the address is verified (default: true) */
+  emailVerified?: boolean;
 }
 
 export interface TestProvider {
@@ -56,7 +60,7 @@ export async function startOidcProvider(opts: { port?: number; redirectUris: str
         accountId: id,
         async claims() {
           const p = people.get(id)!;
-          return { sub: id, email: id, email_verified: true, name: p.name, groups: [...p.groups] };
+          return { sub: id, email: p.email ?? id, email_verified: p.emailVerified ?? true, name: p.name, groups: [...p.groups] };
         },
       };
     },
@@ -83,7 +87,7 @@ export async function startOidcProvider(opts: { port?: number; redirectUris: str
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => {
       const p = JSON.parse(body) as Person;
-      people.set(decodeURIComponent(control[1]!), { name: p.name, groups: p.groups });
+      people.set(decodeURIComponent(control[1]!), { name: p.name, groups: p.groups, email: p.email, emailVerified: p.emailVerified });
       res.writeHead(204).end();
     });
   });
