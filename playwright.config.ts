@@ -19,6 +19,8 @@ process.env.E2E_FIRST_RUN_DIR = firstRunDir;
 /** A third server signing people in through a test OpenID Connect provider (e2e/sso.spec.ts). */
 export const ssoPort = Number(process.env.E2E_SSO_PORT ?? port + 2);
 export const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 3298);
+/** An OTLP trace receiver the single sign-on server exports its spans to (e2e/sso.spec.ts reads them back). */
+export const otlpPort = Number(process.env.E2E_OTLP_PORT ?? 3297);
 const ssoDir = process.env.E2E_SSO_DIR ?? mkdtempSync(path.join(tmpdir(), "fof-e2e-sso-"));
 process.env.E2E_SSO_DIR = ssoDir;
 
@@ -134,7 +136,14 @@ export default defineConfig({
       timeout: 60_000,
     },
     {
+      command: `node_modules/.bin/tsx tests/helpers/otlp-receiver-cli.mts ${otlpPort}`,
+      url: `http://127.0.0.1:${otlpPort}/__bodies`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       // Signs people in through that provider: example.org only, groups mapped to roles, accounts made at first sign-in.
+      // Its spans (ours and Next.js's own) go to the OTLP receiver above: the journey checks no URL secret is in them.
       command: "node_modules/.bin/tsx scripts/start.ts",
       url: `http://127.0.0.1:${ssoPort}/sign-in`,
       reuseExistingServer: false,
@@ -156,6 +165,7 @@ export default defineConfig({
         FOF_OIDC_SCOPES: "openid email profile groups",
         FOF_OIDC_ALLOWED_DOMAINS: "example.org",
         FOF_OIDC_ROLE_MAP: JSON.stringify({ "fof-runners": "runner", "fof-viewers": "viewer" }),
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
         NEXT_TELEMETRY_DISABLED: "1",
         CHECKPOINT_DISABLE: "1",
       },

@@ -1,9 +1,9 @@
 // Single sign-on in a real browser against a real OpenID Connect provider on loopback (oidc-provider, started by
 // playwright.config.ts; its people's groups set here): a person of an allowed domain signs in and lands with the role
 // their groups map to; removed from the group, the next sign-in lowers it; another domain is refused with words of
-// ours; an admin's disabling holds whatever the provider says.
+// ours; an admin's disabling holds whatever the provider says; the server's exported spans hold no URL-borne secret.
 import { expect, test, type Page } from "@playwright/test";
-import { E2E_ADMIN, oidcPort } from "../playwright.config";
+import { E2E_ADMIN, oidcPort, otlpPort } from "../playwright.config";
 import { crawlAs } from "./pages/crawl";
 
 async function setPerson(email: string, groups: string[]) {
@@ -101,4 +101,41 @@ test("a callback with a forged state is refused in the browser, started here or 
   await expect(page.getByTestId("sso-error")).toHaveText(/could not be verified/);
   await page.goto("/runs");
   await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test("spans this server exports carry no secret from a URL: a join link's token, the setup token, the provider's code and state", async ({ page }) => {
+  const invite = `canary-invite-${Math.random().toString(36).slice(2)}`;
+  const setup = `canary-setup-${Math.random().toString(36).slice(2)}`;
+  // What a person's browser asks for: an invitation link, the setup link (both refused here, yet requested with the
+  // secret in the URL), and a whole single sign-on, whose callback carries the provider's code and state.
+  await page.goto(`/join/${invite}`);
+  await page.goto(`/setup?token=${setup}`);
+  const callbacks: URL[] = [];
+  page.on("request", (r) => {
+    const u = new URL(r.url());
+    if (u.pathname === "/api/auth/callback/oidc") callbacks.push(u);
+  });
+  await setPerson("tracy@example.org", ["fof-runners"]);
+  await signOn(page, "tracy@example.org");
+  await expect(page).not.toHaveURL(/sign-in/);
+  const secrets = [invite, setup, ...callbacks.flatMap((u) => [u.searchParams.get("code")!, u.searchParams.get("state")!])];
+  expect(callbacks.length).toBeGreaterThan(0);
+  expect(secrets.every((s) => s && s.length >= 8)).toBe(true);
+  // Spans leave in batches (every 5 s): wait until the join request's own span has arrived, redacted.
+  let bodies: string[] = [];
+  await expect
+    .poll(
+      async () => {
+        bodies = (await (await fetch(`http://127.0.0.1:${otlpPort}/__bodies`)).json()) as string[];
+        const all = bodies.join("\n");
+        return all.includes("/join/[redacted]") && all.includes("/api/auth/callback/oidc?") && all.includes("token=[redacted]");
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  const all = bodies.join("\n");
+  for (const secret of secrets) {
+    expect(all, "a URL secret in an exported span").not.toContain(secret);
+    expect(all).not.toContain(encodeURIComponent(secret));
+  }
 });

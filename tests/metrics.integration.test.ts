@@ -13,7 +13,7 @@ const { db, migrateAndSeed } = await import("../lib/db");
 const { createUser } = await import("../lib/auth/users");
 const { createToken } = await import("../lib/auth/tokens");
 const { createRun, presetConfig, Worker } = await import("./helpers/services");
-const { routeTemplate } = await import("../lib/core/metrics");
+const { instruments, routeTemplate } = await import("../lib/core/metrics");
 const { startMetricsListener } = await import("../lib/server/metrics-listener");
 const metrics = await import("../app/metrics/route");
 const runsApi = await import("../app/api/v1/runs/route");
@@ -108,6 +108,27 @@ describe("GET /metrics", () => {
     expect(text).toMatch(/^fof_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/runs",status="200"\} \d+$/m);
     expect(text).toMatch(/fof_http_request_duration_seconds_count\{method="GET",route="\/metrics",status="401"\} \d+/);
   });
+
+  it("keeps its series whatever paths clients send: 10,000 unknown run ids, anonymous and with a token", async () => {
+    const runRoute = (await import("../app/api/v1/runs/[id]/route")) as { GET: Handler };
+    const series = () => (instruments().http as unknown as { hashMap: Record<string, unknown> }).hashMap;
+    const count = () => Object.keys(series()).length;
+    // One of each answer first (401 anonymous, 404 with a token), so every series these requests can make exists.
+    const ask = (id: string, token?: string) =>
+      runRoute.GET(new Request(`http://127.0.0.1:3000/api/v1/runs/${id}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }), {
+        params: Promise.resolve({ id }),
+      });
+    expect((await ask("warm-up")).status).toBe(401);
+    expect((await ask("warm-up", viewerToken)).status).toBe(404);
+    const before = count();
+    for (let i = 0; i < 5_000; i++) {
+      const id = `${Math.random().toString(36).slice(2)}-${i}`;
+      expect((await ask(id)).status).toBe(401);
+      expect((await ask(id, viewerToken)).status).toBe(404);
+    }
+    expect(count()).toBe(before);
+    expect(Object.keys(series()).every((k) => !/warm-up|\d-\d/.test(k))).toBe(true);
+  }, 120_000);
 
   it("ships a Grafana dashboard whose every query names a metric this server exports", async () => {
     // Grafana itself is not obtainable here (neither Debian nor npm carries it): its import is untested; what can

@@ -10,6 +10,7 @@
 // run's start (`npm run bench:cli`).
 import { createRequire } from "node:module";
 import path from "node:path";
+import { matchRoute } from "./route-templates";
 
 type PromClient = typeof import("prom-client");
 
@@ -41,7 +42,7 @@ function build() {
     }),
     http: new Histogram({
       name: "fof_http_request_duration_seconds",
-      help: "API requests by method, route (ids replaced by :id) and status, in seconds",
+      help: "API requests by method, route (the handler's template, e.g. /api/v1/runs/:id; unmatched for any other path) and status, in seconds",
       labelNames: ["method", "route", "status"] as const,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
@@ -84,21 +85,10 @@ export function instruments() {
   return (g.__fofMetrics ??= build());
 }
 
-/** A request path as a route template: ids (numbers, cuids, uuids, hashes, tokens) become ":id", so labels stay few. */
+/**
+ * A request path as the route template it is served by (`/api/v1/runs/:id`), or "unmatched": the label set is the
+ * app's routes, fixed at build time — no series depends on what a client sends (lib/core/route-templates.ts).
+ */
 export function routeTemplate(path: string): string {
-  return (
-    path
-      .split("?")[0]
-      .split("/")
-      .map((seg) =>
-        /^\d+$/.test(seg) ||
-        /^c[a-z0-9]{20,31}$/.test(seg) ||
-        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg) ||
-        /^[0-9a-f]{32,}$/i.test(seg) ||
-        seg.length > 40
-          ? ":id"
-          : seg,
-      )
-      .join("/") || "/"
-  );
+  return matchRoute(path);
 }

@@ -6,7 +6,9 @@
 // The API itself is loaded by startTracing (kept in the state below), not here: off, nothing of OpenTelemetry loads
 // (~35 ms of a CLI command's start, npm run bench:cli).
 import type { Attributes, Span } from "@opentelemetry/api";
+import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace";
 import { tracingConfigured } from "./tracing-config";
+import { redactAttributes, redactUrls } from "./redact";
 
 export { tracingConfigured };
 
@@ -41,12 +43,48 @@ export async function startTracing(serviceName: string, source: Record<string, s
     ]);
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ "service.name": source.OTEL_SERVICE_NAME?.trim() || serviceName }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl(source) }) })],
+    // Every span is redacted on its way out (redactingExporter): Next.js's own request spans carry the whole request
+    // target, secrets in URLs included.
+    spanProcessors: [new BatchSpanProcessor({ exporter: redactingExporter(new OTLPTraceExporter({ url: tracesUrl(source) })) })],
   });
   api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   api.trace.setGlobalTracerProvider(provider);
   g.__fofTracing = { api, content: source.FOF_TRACE_CONTENT === "on", flush: () => provider.forceFlush() };
   return true;
+}
+
+/**
+ * An exporter that sends every span with its secret URL parts removed (lib/core/redact.ts): its name, attributes,
+ * events and status message — whoever made the span (ours, Next.js's, a library's).
+ */
+export function redactingExporter(exporter: SpanExporter): SpanExporter {
+  return {
+    export: (spans, done) => exporter.export(spans.map(redactSpan), done),
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+  };
+}
+
+function redactSpan(s: ReadableSpan): ReadableSpan {
+  return {
+    name: redactUrls(s.name),
+    kind: s.kind,
+    spanContext: () => s.spanContext(),
+    parentSpanContext: s.parentSpanContext,
+    startTime: s.startTime,
+    endTime: s.endTime,
+    status: s.status.message ? { ...s.status, message: redactUrls(s.status.message) } : s.status,
+    attributes: redactAttributes(s.attributes),
+    links: s.links.map((l) => ({ ...l, attributes: l.attributes && redactAttributes(l.attributes) })),
+    events: s.events.map((e) => ({ ...e, name: redactUrls(e.name), attributes: e.attributes && redactAttributes(e.attributes) })),
+    duration: s.duration,
+    ended: s.ended,
+    resource: s.resource,
+    instrumentationScope: s.instrumentationScope,
+    droppedAttributesCount: s.droppedAttributesCount,
+    droppedEventsCount: s.droppedEventsCount,
+    droppedLinksCount: s.droppedLinksCount,
+  };
 }
 
 /** Where spans go: …_TRACES_ENDPOINT as it is, or the general endpoint + /v1/traces (the OTLP specification's rule). */

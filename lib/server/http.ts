@@ -11,6 +11,7 @@ import { isContention } from "../db/retry";
 import { logger, requestIdOf } from "../log";
 import { instruments, routeTemplate } from "../core/metrics";
 import { traced } from "../core/tracing";
+import { redactUrls } from "../core/redact";
 
 export { DomainError, notFound } from "../core/errors";
 
@@ -87,6 +88,9 @@ export async function readBodyBytes(req: Request, maxBytes: number, tooLarge: st
   return Buffer.concat(chunks);
 }
 
+/** Methods a label may carry (any other is "other": no series depends on what a client sends). */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
 /**
  * Runs a route with a request id: the response carries it (x-request-id), one log line and the request histogram
  * (GET /metrics) record the request (method, path — templated there —, status, time), and an unexpected error is logged with its stack and answered 500 naming only the id.
@@ -94,19 +98,17 @@ export async function readBodyBytes(req: Request, maxBytes: number, tooLarge: st
 async function logged(req: Request, run: () => Promise<Response>): Promise<Response> {
   const reqId = requestIdOf(req);
   const t0 = performance.now();
-  const path = new URL(req.url).pathname;
+  // Secret path parts (a join link's token) never reach a log line or a span (lib/core/redact.ts).
+  const path = redactUrls(new URL(req.url).pathname);
   let res: Response;
   const route = routeTemplate(path);
+  const method = METHODS.has(req.method) ? req.method : "other";
   try {
-    res = await traced(
-      `${req.method} ${route}`,
-      { "http.request.method": req.method, "http.route": route, "fof.request_id": reqId, ...runOf(path) },
-      async (span) => {
-        const r = await run();
-        span?.setAttribute("http.response.status_code", r.status);
-        return r;
-      },
-    );
+    res = await traced(`${method} ${route}`, { "http.request.method": method, "http.route": route, "fof.request_id": reqId, ...runOf(path) }, async (span) => {
+      const r = await run();
+      span?.setAttribute("http.response.status_code", r.status);
+      return r;
+    });
   } catch (err) {
     logger.error({ reqId, method: req.method, path, err }, "unhandled error");
     res = Response.json({ error: `internal error (request ${reqId})` }, { status: 500 });
@@ -118,7 +120,7 @@ async function logged(req: Request, run: () => Promise<Response>): Promise<Respo
   }
   const ms = performance.now() - t0;
   logger.info({ reqId, method: req.method, path, status: res.status, ms: Math.round(ms) }, "request");
-  instruments().http.observe({ method: req.method, route, status: String(res.status) }, ms / 1000);
+  instruments().http.observe({ method, route, status: String(res.status) }, ms / 1000);
   return res;
 }
 
