@@ -29,6 +29,8 @@ export const AUDIT_ACTIONS = [
   "run.pause",
   "run.resume",
   "run.cancel",
+  "run.interrupted",
+  "run.calls-lost",
   "images.import",
   "assignment.create",
   "face.gold",

@@ -5,14 +5,21 @@
 // BudgetGrant charged to them: the owner pays for the budget they set, each granter for what they added.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { DomainError } from "../core/errors";
-import { FINAL_RUN } from "../core/run-status";
+import { spendsNoMore } from "../core/run-status";
 import { can, type Role } from "./roles";
 
-type RunMoney = { status: string; budgetUsd: number | null; spentUsd: number; createdById: string | null; grants: Array<{ userId: string; usd: number }> };
+type RunMoney = {
+  status: string;
+  error?: string | null;
+  budgetUsd: number | null;
+  spentUsd: number;
+  createdById: string | null;
+  grants: Array<{ userId: string; usd: number }>;
+};
 
-/** What a run has committed in all: spent when finished, max(budget, spent) otherwise. */
-const committedOf = (r: Pick<RunMoney, "status" | "budgetUsd" | "spentUsd">) =>
-  (FINAL_RUN as readonly string[]).includes(r.status) ? r.spentUsd : Math.max(r.budgetUsd ?? r.spentUsd, r.spentUsd);
+/** What a run has committed in all: spent when it will spend no more, max(budget, spent) otherwise. */
+const committedOf = (r: Pick<RunMoney, "status" | "error" | "budgetUsd" | "spentUsd">) =>
+  spendsNoMore(r) ? r.spentUsd : Math.max(r.budgetUsd ?? r.spentUsd, r.spentUsd);
 
 /**
  * How a run's commitment splits between its owner and those who added budget to it: the owner first, up to the part
@@ -33,7 +40,15 @@ export function splitCommitment(r: RunMoney): Map<string | null, number> {
 
 /** USD charged to a user: their share of their own runs and of the runs they added budget to. */
 export async function committedUsd(prisma: PrismaClient, userId: string, exceptRunId?: string): Promise<number> {
-  const select = { id: true, status: true, budgetUsd: true, spentUsd: true, createdById: true, budgetGrants: { select: { userId: true, usd: true } } } as const;
+  const select = {
+    id: true,
+    status: true,
+    error: true,
+    budgetUsd: true,
+    spentUsd: true,
+    createdById: true,
+    budgetGrants: { select: { userId: true, usd: true } },
+  } as const;
   const except = exceptRunId ? { id: { not: exceptRunId } } : {};
   const runs = await prisma.run.findMany({ where: { ...except, OR: [{ createdById: userId }, { budgetGrants: { some: { userId } } }] }, select });
   return runs.reduce((a, r) => a + (splitCommitment({ ...r, grants: r.budgetGrants }).get(userId) ?? 0), 0);

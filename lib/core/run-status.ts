@@ -8,6 +8,19 @@ const LIVE_RUN: readonly RunStatus[] = ["planning", "running", "queued"];
 export const isLive = (status: string): boolean => (LIVE_RUN as readonly string[]).includes(status);
 export const FINAL_RUN: readonly RunStatus[] = ["cancelled", "completed"];
 
+/**
+ * The error of a run whose planning was interrupted (its launching process died mid-plan) after it had called: it
+ * ends failed with what it answered and spent, and cannot be resumed (its plan is incomplete: launch it again).
+ */
+export const PLANNING_INTERRUPTED = "planning interrupted";
+/** The error of a run whose planning failed (lib/features/runs/runs.ts): its plan is incomplete too. */
+export const PLANNING_FAILED = "planning failed";
+export const planningInterrupted = (r: { status: string; error?: string | null }) =>
+  r.status === "failed" && (!!r.error?.startsWith(PLANNING_INTERRUPTED) || !!r.error?.startsWith(PLANNING_FAILED));
+
+/** A run that will spend no more: finished, or failed with an interrupted plan (it commits what it spent, not its budget). */
+export const spendsNoMore = (r: { status: string; error?: string | null }) => (FINAL_RUN as readonly string[]).includes(r.status) || planningInterrupted(r);
+
 /** The failure reason that stands for the failed items without a recorded one. */
 export const NO_REASON = "no reason recorded";
 

@@ -51,6 +51,9 @@ const RETURNING = COLUMNS.map((c) => `"${c}"`).join(", ");
 const DUE = `q."status" = 'pending' AND (q."nextAttemptAt" IS NULL OR q."nextAttemptAt" <= $NOW)
   AND (q."dependsOnId" IS NULL OR EXISTS (SELECT 1 FROM "Outcome" o WHERE o."queryId" = q."dependsOnId")) AND q."wave" <= $WAVE`;
 const EXPIRED = `q."status" = 'leased' AND q."leaseUntil" < $NOW`;
+// Only a run that still calls gives out rows, checked in the claim itself: a worker whose list of runs is a moment old
+// takes nothing from a run paused, cancelled or swept meanwhile (./call-marks.ts checks again before a paid call).
+const CALLING_RUN = `EXISTS (SELECT 1 FROM "Run" r0 WHERE r0."id" = q."runId" AND r0."status" IN ('running', 'planning'))`;
 
 // How many queries the run's budget still covers at a worst-case cost each: budget − spent − live reservations.
 // NULL budget = no bound (the outer LIMIT is then n alone). Rows leased under an expired lease reserve nothing.
@@ -64,15 +67,15 @@ const SQL = {
   // better-sqlite3 binds plain ? in order: the arguments are repeated where a value is used twice (SQLITE_ARGS).
   sqlite: `UPDATE "Query" SET "status" = 'leased', "leaseOwner" = ?, "leaseUntil" = ?
     WHERE "id" IN (SELECT "id" FROM (
-      SELECT "id" FROM (SELECT q."id" FROM "Query" q WHERE q."runId" = ? AND q."modelConfigId" = ? AND ${DUE.replaceAll("$NOW", "?")} ORDER BY q."id" LIMIT ?)
+      SELECT "id" FROM (SELECT q."id" FROM "Query" q WHERE q."runId" = ? AND q."modelConfigId" = ? AND ${DUE.replaceAll("$NOW", "?")} AND ${CALLING_RUN} ORDER BY q."id" LIMIT ?)
       UNION ALL
-      SELECT "id" FROM (SELECT q."id" FROM "Query" q WHERE q."runId" = ? AND q."modelConfigId" = ? AND ${EXPIRED.replaceAll("$NOW", "?")} LIMIT ?)
+      SELECT "id" FROM (SELECT q."id" FROM "Query" q WHERE q."runId" = ? AND q."modelConfigId" = ? AND ${EXPIRED.replaceAll("$NOW", "?")} AND ${CALLING_RUN} LIMIT ?)
     ) ORDER BY "id" LIMIT ?)
     RETURNING ${RETURNING}`,
   postgresql: `UPDATE "Query" SET "status" = 'leased', "leaseOwner" = $1, "leaseUntil" = $2
     WHERE "id" IN (
       SELECT q."id" FROM "Query" q
-      WHERE q."runId" = $3 AND q."modelConfigId" = $4 AND ((${DUE.replaceAll("$NOW", "$5")}) OR (${EXPIRED.replaceAll("$NOW", "$5")}))
+      WHERE q."runId" = $3 AND q."modelConfigId" = $4 AND ((${DUE.replaceAll("$NOW", "$5")}) OR (${EXPIRED.replaceAll("$NOW", "$5")})) AND ${CALLING_RUN}
       ORDER BY q."id" LIMIT $6
       FOR UPDATE SKIP LOCKED)
     RETURNING ${RETURNING}`,

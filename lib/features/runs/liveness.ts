@@ -3,6 +3,7 @@
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { LOST_PREFIX } from "../../core/run-status";
 import { isContention } from "../../db/retry";
+import { chargeLostCalls } from "./call-marks";
 
 /** The line a worker records for an error (its heartbeat shows it): what failed, whether it was contention, the cause. */
 export function errorLine(what: string, e: unknown): string {
@@ -32,6 +33,9 @@ export async function releaseStaleWorkers(prisma: PrismaClient, opts: { self: st
   });
   let released = 0;
   for (const { owner } of stale) {
+    // Its calls that may have been paid and have no written result: charged to their runs at their worst case.
+    const lost = await chargeLostCalls(prisma, owner);
+    if (lost.calls) opts.log?.(`charged ${lost.calls} call(s) of a worker that stopped heartbeating ($${lost.usd.toFixed(4)} at worst case: their answers were lost)`);
     released += await releaseLeasesOf(prisma, owner);
     await prisma.modelSlotLease.deleteMany({ where: { owner } });
     await prisma.workerStatus.updateMany({

@@ -7,16 +7,18 @@ import { insertMany } from "../../db/bulk";
 import { chunked } from "../../db/chunks";
 import type { Write } from "./work-types";
 import { instruments } from "../../core/metrics";
+import { clearMarks } from "./call-marks";
 
-/** Writes a batch in one transaction (idempotent per query: an outcome already there is not written again). */
-export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]): Promise<void> {
+/**
+ * Writes a batch in one transaction (idempotent per query: an outcome already there is not written again). `owner`:
+ * the worker whose calls these results are — their call marks go with them (./call-marks.ts).
+ */
+export async function writeBatch(prisma: PrismaClient, batch: readonly Write[], owner = ""): Promise<void> {
   const outcomes = batch.filter((w): w is Extract<Write, { kind: "outcome" }> => w.kind === "outcome");
   const retries = batch.filter((w): w is Extract<Write, { kind: "retry" }> => w.kind === "retry");
+  const releases = batch.filter((w): w is Extract<Write, { kind: "release" }> => w.kind === "release");
   const cacheRows = batch.flatMap((w) => (w.kind === "cache" ? w.rows : w.kind === "outcome" ? w.cacheRows : []));
-  const spendByRun = new Map<string, number>();
-  for (const o of outcomes) spendByRun.set(o.query.runId, (spendByRun.get(o.query.runId) ?? 0) + o.costUsd);
-  // A retry's paid asks count too (only once: a retry is written only by the worker that holds the lease).
-  for (const r of retries) if (r.costUsd) spendByRun.set(r.query.runId, (spendByRun.get(r.query.runId) ?? 0) + r.costUsd);
+  const marked = [...outcomes, ...retries].filter((w) => w.marked).map((w) => w.query.id);
   // Usage a provider reported beyond what the request allowed: never charged, counted on the run as a finding.
   const excessByRun = new Map<string, { calls: number; usd: number }>();
   for (const w of [...outcomes, ...retries]) {
@@ -29,6 +31,15 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
   let recorded: typeof outcomes = [];
   await prisma.$transaction(async (tx) => {
     recorded = [];
+    // A marked call whose mark is gone was charged at its worst case when this worker was taken for dead: its cost is
+    // not added again (each call charged once).
+    const chargedAlready = marked.length ? await clearMarks(tx, owner, marked) : new Set<number>();
+    const spendByRun = new Map<string, number>();
+    for (const o of outcomes)
+      if (!(o.marked && chargedAlready.has(o.query.id))) spendByRun.set(o.query.runId, (spendByRun.get(o.query.runId) ?? 0) + o.costUsd);
+    // A retry's paid asks count too (only once: a retry is written only by the worker that holds the lease).
+    for (const r of retries)
+      if (r.costUsd && !(r.marked && chargedAlready.has(r.query.id))) spendByRun.set(r.query.runId, (spendByRun.get(r.query.runId) ?? 0) + r.costUsd);
     if (cacheRows.length) {
       const existing = new Set<string>();
       for (const keys of chunked(cacheRows.map((r) => r.key)))
@@ -117,6 +128,8 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[]):
         where: { id: r.query.id, status: "leased" },
         data: { status: "pending", attempts: { increment: 1 }, nextAttemptAt: r.nextAttemptAt, leaseOwner: null, leaseUntil: null },
       });
+    for (const slice of chunked(releases.map((r) => r.query.id)))
+      await tx.query.updateMany({ where: { id: { in: slice }, status: "leased" }, data: { status: "pending", leaseOwner: null, leaseUntil: null } });
     for (const [runId, usd] of spendByRun) if (usd > 0) await tx.run.update({ where: { id: runId }, data: { spentUsd: { increment: usd } } });
     for (const [runId, e] of excessByRun)
       await tx.run.update({ where: { id: runId }, data: { overReportedCalls: { increment: e.calls }, usageExcessUsd: { increment: e.usd } } });

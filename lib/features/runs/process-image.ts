@@ -75,6 +75,8 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
     }
   }
   if (!m.imageProvider || !m.imageSize) return done("failed", `provider not available: ${m.providerError}`);
+  // Called only while the run still calls, and (when it may cost money) after its mark is written (./call-marks.ts).
+  if (!(await ctx.mayCall(q, m))) return ctx.push({ kind: "release", query: q });
 
   await m.slot.rate.take(); // the model's requests/min share (./limits.ts)
   const controller = new AbortController();

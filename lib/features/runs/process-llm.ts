@@ -64,6 +64,9 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
       text = cachedText;
       attempts.push({ text, latencyMs: 0, cached: true });
     } else {
+      // The first call of this claim: made only while the run still calls, and (when it may cost money) after its
+      // mark is written, so it is charged even if this worker dies before its answer is (./call-marks.ts).
+      if (allCached && !(await ctx.mayCall(q, m))) return ctx.push({ kind: "release", query: q });
       allCached = false;
       // Every request counts against the model's requests/min share, tokens after the answer (./limits.ts).
       await m.slot.rate.take();

@@ -11,7 +11,8 @@ import { DEFAULT_SUITE_ID, suiteOf, type SuiteContent, type SuitePlannedQuery } 
 import type { Benchmark } from "../../benchmark";
 import { env } from "../../env";
 import { imageParams, modelParams, REASONER_SLUG } from "../../providers";
-import { RESUMABLE, type RunStatus } from "../../core/run-status";
+import { audit } from "../../auth/audit";
+import { PLANNING_FAILED, PLANNING_INTERRUPTED, planningInterrupted, RESUMABLE, type RunStatus } from "../../core/run-status";
 import { modelProblem } from "../../providers/problems";
 import { forgetShared } from "../../core/shared";
 import { contentOfVersion } from "../../suites/content-versions";
@@ -393,19 +394,36 @@ async function planQueries(
       if (cancelled.count) return await prisma.run.findUniqueOrThrow({ where: { id: run.id } });
       throw new DomainError("invalid", "the run was removed while it was being planned (its planning looked interrupted)");
     }
-    if (p.onFailure === "fail") {
-      // Nothing half-planned is kept: the rows go (no call was made on them unless this process's worker took some,
-      // whose answers stay in the response cache), the run stays, failed, saying why.
-      const reason = `planning failed: ${e instanceof Error ? e.message : String(e)}`.slice(0, 1000);
-      await withContentionRetry(() =>
-        prisma.$transaction([
-          prisma.query.deleteMany({ where: { runId: run.id } }),
-          prisma.run.updateMany({ where: { id: run.id }, data: { status: "failed", planning: false, error: reason, plannedCount: 0, finishedAt: new Date() } }),
-        ]),
-      ).catch(() => undefined);
-    } else await withContentionRetry(() => prisma.run.delete({ where: { id: run.id } })).catch(() => undefined);
+    const reason = `${PLANNING_FAILED}: ${e instanceof Error ? e.message : String(e)}`.slice(0, 1000);
+    // Nothing half-planned is called, and nothing paid for leaves the records: a run that has called anything (this
+    // process's worker calls rows as they are written) keeps its rows, outcomes and spend, failed, saying why.
+    await withContentionRetry(() => endFailedPlan(prisma, run.id, reason, p.onFailure)).catch(() => undefined);
     throw e;
   }
+}
+
+/**
+ * A plan that failed: the run is failed (or, for `remove`, deleted) — but a run that called anything keeps its rows,
+ * outcomes and spend, failed with the reason, whatever was asked; one that called nothing loses its rows.
+ */
+async function endFailedPlan(prisma: PrismaClient, runId: string, reason: string, onFailure: "remove" | "fail") {
+  await prisma.$transaction(async (tx) => {
+    // Its row first (calls are marked against it: ./call-marks.ts), then what it called.
+    const taken = await tx.run.updateMany({ where: { id: runId }, data: { status: "failed", planning: false, error: reason, finishedAt: new Date() } });
+    if (!taken.count) return;
+    const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { spentUsd: true } });
+    const called =
+      run.spentUsd > 0 || (await tx.outcome.count({ where: { query: { runId } } })) > 0 || (await tx.callMark.count({ where: { runId } })) > 0;
+    if (called) {
+      await tx.run.update({ where: { id: runId }, data: { plannedCount: await tx.query.count({ where: { runId } }) } });
+      return;
+    }
+    if (onFailure === "remove") await tx.run.delete({ where: { id: runId } });
+    else {
+      await tx.query.deleteMany({ where: { runId } });
+      await tx.run.update({ where: { id: runId }, data: { plannedCount: 0 } });
+    }
+  });
 }
 
 /** Planning stopped by a cancel (or a sweep) between two chunks. */
@@ -421,14 +439,51 @@ const STILL_PLANNING = { OR: [{ status: "planning" }, { status: "paused", planni
 export const PLANNING_STALE_MS = 2 * 60_000;
 
 /**
- * Removes runs whose planning was interrupted (the launching process died): no half-planned run is kept — one paused
- * while planning neither. One cancelled while planning keeps its rows, cancelled, and is no longer planning.
+ * Ends runs whose planning was interrupted (the launching process died): a run that has called anything — an outcome,
+ * spend, or a call marked as started (./call-marks.ts) — ends `failed` ("planning interrupted"), with its rows,
+ * outcomes and spend kept and charged, and is never called again (claims and marks require a calling status, decided
+ * on the same row as this). Only a run that called nothing is removed. One paused while planning likewise. One
+ * cancelled while planning keeps its rows, cancelled, and is no longer planning. Returns how many were ended.
  */
 export async function sweepInterruptedPlanning(prisma: PrismaClient, staleMs = PLANNING_STALE_MS): Promise<number> {
   const stale = { startedAt: { lt: new Date(Date.now() - staleMs) } };
-  const r = await prisma.run.deleteMany({ where: { ...stale, ...STILL_PLANNING } });
+  const candidates = await prisma.run.findMany({ where: { ...stale, ...STILL_PLANNING }, select: { id: true } });
+  let ended = 0;
+  for (const { id } of candidates) {
+    const outcome = await withContentionRetry(() =>
+      prisma.$transaction(async (tx) => {
+        // Decided on the run's row first: a mark written before this is seen below; one after finds the run failed.
+        const taken = await tx.run.updateMany({
+          where: { id, ...stale, ...STILL_PLANNING },
+          data: { status: "failed", planning: false, error: `${PLANNING_INTERRUPTED}: its launching process stopped while writing its queries`, finishedAt: new Date() },
+        });
+        if (!taken.count) return "gone" as const;
+        const run = await tx.run.findUniqueOrThrow({ where: { id }, select: { spentUsd: true } });
+        const called =
+          run.spentUsd > 0 || (await tx.outcome.count({ where: { query: { runId: id } } })) > 0 || (await tx.callMark.count({ where: { runId: id } })) > 0;
+        if (!called) {
+          await tx.run.delete({ where: { id } });
+          return "removed" as const;
+        }
+        // What was written is what was planned: the rest was never written, so never called.
+        const plannedCount = await tx.query.count({ where: { runId: id } });
+        await tx.run.update({ where: { id }, data: { plannedCount } });
+        const outcomes = await tx.outcome.count({ where: { query: { runId: id } } });
+        await audit(tx, {
+          userId: null,
+          action: "run.interrupted",
+          targetType: "run",
+          targetId: id,
+          details: { reason: PLANNING_INTERRUPTED, plannedCount, outcomes, spentUsd: run.spentUsd, markedCalls: await tx.callMark.count({ where: { runId: id } }) },
+        });
+        return "failed" as const;
+      }),
+    );
+    if (outcome !== "gone") ended++;
+    if (outcome === "failed") forgetShared(id);
+  }
   await prisma.run.updateMany({ where: { ...stale, status: "cancelled", planning: true }, data: { planning: false } });
-  return r.count;
+  return ended;
 }
 
 const TRANSITIONS: Record<"pause" | "resume" | "cancel", { from: readonly RunStatus[]; to: RunStatus }> = {
@@ -462,6 +517,8 @@ async function trySetRunState(prisma: PrismaClient, runId: string, action: keyof
   if (!run) throw new DomainError("not_found", "run not found");
   const t = TRANSITIONS[action];
   if (!t.from.includes(run.status as RunStatus)) throw new DomainError("invalid", `cannot ${action} a ${run.status.replace("_", " ")} run`);
+  if (action === "resume" && planningInterrupted(run))
+    throw new DomainError("invalid", "its planning was interrupted, so its queries are incomplete: launch it again (what it answered and spent stays here)");
   const budgetUsd = opts.budgetUsd !== undefined ? opts.budgetUsd : run.budgetUsd;
   // A run stopped at its budget stopped because what is left cannot cover its next call's worst case: it resumes
   // only with more budget (or none).

@@ -129,9 +129,13 @@ export type Write =
       cached: boolean;
       cacheRows: CacheRow[];
       image?: GeneratedImage;
+      /** its call was marked first (./call-marks.ts): the mark goes with this write */
+      marked?: boolean;
     }
   /** costUsd: what the claim paid before it failed (re-asks answered, then an error): it counts as spent */
-  | { kind: "retry"; query: Claimed; nextAttemptAt: Date; reason: string; costUsd?: number; usageExcess?: UsageExcess | null };
+  | { kind: "retry"; query: Claimed; nextAttemptAt: Date; reason: string; costUsd?: number; usageExcess?: UsageExcess | null; marked?: boolean }
+  /** a claimed query not called after all (its run stopped calling): back to pending, attempts unchanged */
+  | { kind: "release"; query: Claimed };
 
 interface UsageExcess {
   calls: number;
@@ -164,6 +168,11 @@ export interface ProcessorContext {
   prisma: PrismaClient;
   /** buffers a result for the worker's next write */
   push(w: Write): void;
+  /**
+   * Before a provider call: false when the run no longer calls (the query is to be released, not called). A call that
+   * may cost money is first marked (./call-marks.ts), so it is charged even if this worker dies before its result is written.
+   */
+  mayCall(q: Claimed, m: ModelState): Promise<boolean>;
   /** the run's seed (baselines draw from it) */
   seed(runId: string): Promise<number>;
   /** delay before the n-th retry of a retryable error */

@@ -21,6 +21,7 @@ import { isContention } from "../../db/retry";
 import { failureReasons, outcomeCounts } from "./outcomes";
 import { callableModel } from "./callable-model";
 import { errorLine, releaseLeasesOf, releaseStaleWorkers } from "./liveness";
+import { CallJournal, chargeLostCalls } from "./call-marks";
 import { runSettled } from "../../core/settled";
 import { emitIfLabellingDone, emitRunEvent } from "../webhooks/emit";
 import { deliverDue } from "../webhooks/deliver";
@@ -153,6 +154,10 @@ export class Worker {
   private lastFinishCheck = 0;
   /** what the processors see of this worker */
   private readonly context: ProcessorContext;
+  /** marks of calls that may cost money, written before each call (./call-marks.ts) */
+  private readonly journal: CallJournal;
+  /** queries whose call this worker marked and whose result is not yet buffered */
+  private readonly marked = new Set<number>();
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -179,9 +184,11 @@ export class Worker {
       ...options,
     };
     this.dataDir = options.dataDir ?? env().dataDir;
+    this.journal = new CallJournal(this.prisma, this.owner);
     this.context = {
       prisma: this.prisma,
       push: (w) => this.push(w),
+      mayCall: (q, m) => this.mayCall(q, m),
       seed: async (runId) => (await this.runConfig(runId)).seed,
       backoff: (retry) => backoffMs(retry, this.opts.backoffBaseMs, this.opts.backoffMaxMs),
       dataDir: this.dataDir,
@@ -271,6 +278,13 @@ export class Worker {
     await this.heartbeating;
     await this.delivering;
     await this.guard("release", () => this.releaseOwnLeases());
+    // Marks still here are calls made whose results could not be written (dropped after failing alone): they were
+    // made, so they are charged, at their worst case, like a dead worker's.
+    await this.guard("charge unwritten calls", async () => {
+      await this.journal.settled();
+      const lost = await chargeLostCalls(this.prisma, this.owner);
+      if (lost.calls) this.opts.log?.(`charged ${lost.calls} call(s) whose results could not be written ($${lost.usd.toFixed(4)} at worst case)`);
+    });
     await this.guard("release shares", () => releaseShares(this.prisma, this.owner));
     await this.guard("stop", () =>
       this.prisma.workerStatus.updateMany({ where: { owner: this.owner }, data: { stoppedAt: new Date(), inFlight: 0, heartbeatAt: new Date() } }),
@@ -590,7 +604,21 @@ export class Worker {
     return claimQueries(this.prisma, { runId, modelConfigId, n, token: `${this.owner}:${++this.claimSeq}`, leaseMs: this.opts.leaseMs, reserve, maxWave });
   }
 
+  /**
+   * Whether a claimed query may be called now: its run still calls (as last read; for a call that may cost money, as
+   * its mark's transaction reads it, and the mark is committed first). False: it is to be released, not called.
+   */
+  private async mayCall(q: Claimed, m: ModelState): Promise<boolean> {
+    const { settings } = await this.runConfig(q.runId);
+    const worst = await this.worstCaseOf(q.runId, m, settings.maxReasks);
+    if (worst <= 0) return this.activeRunIds.includes(q.runId);
+    const go = await this.journal.mark(q, worst);
+    if (go) this.marked.add(q.id);
+    return go;
+  }
+
   private push(w: Write) {
+    if ((w.kind === "outcome" || w.kind === "retry") && this.marked.delete(w.query.id)) w.marked = true;
     if (w.kind === "outcome") this.outcomes++;
     this.buffer.push(w);
     this.markFirstResult();
@@ -638,7 +666,7 @@ export class Worker {
   /** Writes a slice; on a non-contention failure, its halves separately (contention is thrown: the caller retries). */
   private async writeSplitting(slice: Write[]): Promise<void> {
     try {
-      await writeBatch(this.prisma, slice);
+      await writeBatch(this.prisma, slice, this.owner);
       for (const w of slice)
         if ((w.kind === "outcome" || w.kind === "retry") && w.costUsd)
           this.spentSinceCheck.set(w.query.runId, (this.spentSinceCheck.get(w.query.runId) ?? 0) + w.costUsd);
