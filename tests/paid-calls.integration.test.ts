@@ -12,7 +12,7 @@ import { startFof } from "./helpers/service-process";
 process.env.FOF_DATA_DIR = testDataDir("fof-paid-");
 
 const { db, migrateAndSeed } = await import("../lib/db");
-const { createRun, presetConfig, setRunState, sweepInterruptedPlanning, upsertModel, Worker } = await import("./helpers/services");
+const { createRun, presetConfig, runSummary, setRunState, sweepInterruptedPlanning, upsertModel, Worker } = await import("./helpers/services");
 const { createUser } = await import("../lib/auth/users");
 const { committedUsd } = await import("../lib/auth/spending");
 
@@ -63,8 +63,14 @@ describe("paid calls", () => {
     // Every call the provider answered was recorded: an outcome (the paid ones, not served from the cache), or a lost call.
     const paidOutcomes = outcomes.filter((o) => !o!.cached).length;
     expect(calls("emu-killed")).toBeLessThanOrEqual(paidOutcomes + lost.lostCalls);
-    // The run's spend is exactly what its outcomes cost plus what its lost calls were charged.
+    // The run's spend is exactly what its outcomes cost plus what its lost calls were charged; the run page says so,
+    // and the audit log has the charge.
     expect(after.spentUsd).toBeCloseTo(sum(outcomes.map((o) => o!.costUsd)) + lost.lostCallsUsd, 9);
+    const summary = await runSummary(prisma(), run.id);
+    expect(summary?.lostCalls).toMatchObject({ calls: markedAtKill, models: [{ slug: "emu-killed", calls: markedAtKill }] });
+    expect(JSON.parse((await prisma().auditLog.findFirstOrThrow({ where: { action: "run.calls-lost", targetId: run.id } })).detailsJson)).toMatchObject({
+      calls: markedAtKill,
+    });
   }, 180_000);
 
   it("an interrupted launch that had called ends failed with its answers and spend, is never called again, and cannot be resumed", async () => {

@@ -12,14 +12,23 @@ export function FailuresPanel({
   failed,
   failures,
   usageFinding,
+  lostCalls,
   canSeeItems,
 }: {
   runId: string;
   failed: number;
   failures: Array<{ reason: string; count: number }>;
   usageFinding?: { calls: number; excessUsd: number } | null;
+  lostCalls?: { calls: number; usd: number; models: Array<{ slug: string; calls: number; usd: number }> } | null;
   canSeeItems: boolean;
 }) {
+  const lost = lostCalls ? (
+    <Alert tone="warning" data-testid="lost-calls">
+      {lostCalls.calls.toLocaleString("en-US")} call{lostCalls.calls === 1 ? "" : "s"} may have been paid at the provider but their answers were lost
+      with the worker making them (it stopped mid-call): charged at their worst case, ${lostCalls.usd.toFixed(4)} in all (
+      {lostCalls.models.map((m) => `${m.slug}: ${m.calls.toLocaleString("en-US")}`).join(", ")}). Their queries were asked again.
+    </Alert>
+  ) : null;
   const finding = usageFinding ? (
     <Alert tone="warning" data-testid="usage-finding">
       The provider reported more usage than the request allowed on {usageFinding.calls.toLocaleString("en-US")} call
@@ -27,9 +36,16 @@ export function FailuresPanel({
       not. After three such calls the model is no longer called in this run.
     </Alert>
   ) : null;
-  if (failed === 0) return finding;
+  if (failed === 0)
+    return (
+      <>
+        {lost}
+        {finding}
+      </>
+    );
   return (
     <>
+      {lost}
       {finding}
       <Card
         title={`Failures (${failed.toLocaleString("en-US")})`}

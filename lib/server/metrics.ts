@@ -34,6 +34,8 @@ interface DbSnapshot {
   runs: Array<{ status: string; n: number }>;
   queries: Array<{ status: string; n: number }>;
   outcomes: Array<{ model: string; outcome: string; n: number; usd: number }>;
+  /** calls lost with their worker, charged at worst case, by model */
+  lost: Array<{ model: string; usd: number }>;
   accounts: Array<{ account: string; usd: number }>;
   images: Array<{ status: string; n: number }>;
   labelQueue: number;
@@ -44,13 +46,18 @@ interface DbSnapshot {
 
 async function readDb(prisma: PrismaClient): Promise<DbSnapshot> {
   const num = (x: unknown) => Number(x ?? 0);
-  const [runs, queries, outcomes, accounts, images, labelQueue, readings, deliveries, workers] = await Promise.all([
+  const [runs, queries, outcomes, lost, accounts, images, labelQueue, readings, deliveries, workers] = await Promise.all([
     prisma.run.groupBy({ by: ["status"], _count: { _all: true } }),
     prisma.query.groupBy({ by: ["status"], where: { status: { in: ["pending", "leased"] } }, _count: { _all: true } }),
     prisma.$queryRaw<Array<{ model: string; outcome: string; n: bigint | number; usd: number | null }>>`
       SELECT m."slug" AS model, o."status" AS outcome, COUNT(*) AS n, SUM(o."costUsd") AS usd
       FROM "Outcome" o JOIN "Query" q ON q."id" = o."queryId" JOIN "ModelConfig" m ON m."id" = q."modelConfigId"
       GROUP BY m."slug", o."status"`,
+    prisma.$queryRaw<Array<{ model: string; usd: number | null }>>`
+      SELECT m."slug" AS model, SUM(rm."lostCallsUsd") AS usd
+      FROM "RunModel" rm JOIN "ModelConfig" m ON m."id" = rm."modelConfigId"
+      WHERE rm."lostCalls" > 0
+      GROUP BY m."slug"`,
     prisma.run.groupBy({ by: ["createdById"], _sum: { spentUsd: true } }),
     prisma.image.groupBy({ by: ["labelStatus"], _count: { _all: true } }),
     prisma.image.count({ where: { labelStatus: { in: ["unlabelled", "leased"] }, run: { autoLabel: true, status: { notIn: ["cancelled"] } } } }),
@@ -64,6 +71,7 @@ async function readDb(prisma: PrismaClient): Promise<DbSnapshot> {
     runs: runs.map((r) => ({ status: r.status, n: r._count._all })),
     queries: queries.map((r) => ({ status: r.status, n: r._count._all })),
     outcomes: outcomes.map((r) => ({ model: r.model, outcome: r.outcome, n: num(r.n), usd: num(r.usd) })),
+    lost: lost.map((r) => ({ model: r.model, usd: num(r.usd) })),
     accounts: accounts.map((r) => ({ account: r.createdById ?? "server", usd: num(r._sum.spentUsd) })),
     images: images.map((r) => ({ status: r.labelStatus, n: r._count._all })),
     labelQueue,
@@ -111,9 +119,10 @@ function registerDbGauges(db: Db) {
   gauge("fof_outcomes", "Recorded outcomes by model and outcome (answered, refused, invalid, failed)", ["model", "outcome"], (s, set) =>
     s.outcomes.forEach((o) => set({ model: o.model, outcome: o.outcome }, o.n)),
   );
-  gauge("fof_spend_usd", "Spend recorded on outcomes, by model, in USD", ["model"], (s, set) => {
+  gauge("fof_spend_usd", "Spend recorded on outcomes, and on calls lost with their worker (at worst case), by model, in USD", ["model"], (s, set) => {
     const byModel = new Map<string, number>();
     for (const o of s.outcomes) byModel.set(o.model, (byModel.get(o.model) ?? 0) + o.usd);
+    for (const l of s.lost) byModel.set(l.model, (byModel.get(l.model) ?? 0) + l.usd);
     byModel.forEach((usd, model) => set({ model }, usd));
   });
   gauge("fof_spend_usd_by_account", "Spend of the runs each account launched (account id; server: launched without one), in USD", ["account"], (s, set) =>

@@ -109,6 +109,14 @@ export async function runSummary(
     failures: failed > 0 ? await failureReasons(prisma, runId, 10) : [],
     /** calls whose provider reported more usage than the request allowed: charged what was allowed, the rest not */
     usageFinding: run.overReportedCalls > 0 ? { calls: run.overReportedCalls, excessUsd: run.usageExcessUsd } : null,
+    /** calls that may have been paid whose answers were lost with their worker: charged at their worst case (part of spentUsd) */
+    lostCalls: run.models.some((m) => m.lostCalls > 0)
+      ? {
+          calls: run.models.reduce((a, m) => a + m.lostCalls, 0),
+          usd: run.models.reduce((a, m) => a + m.lostCallsUsd, 0),
+          models: run.models.filter((m) => m.lostCalls > 0).map((m) => ({ slug: m.modelConfig.slug, calls: m.lostCalls, usd: m.lostCallsUsd })),
+        }
+      : null,
     throughput,
     etaSeconds: run.status === "running" && throughput > 0 ? Math.round(remaining / throughput) : null,
     createdAt: run.createdAt.toISOString(),
