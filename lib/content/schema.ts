@@ -11,16 +11,27 @@ const slug = z
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be a lowercase slug (a-z, 0-9, single hyphens)");
 // Text a prompt or a page shows: no control characters, no markup (every page escapes it too; this keeps a name that
 // is a script out of exports and reports opened elsewhere).
+// Bidirectional embeddings, overrides and isolates reorder what a reader sees against what a program reads (a name
+// shown as one thing, exported as another): refused everywhere. Zero-width characters and the directional marks are
+// refused in names (below) but allowed in prose, where Persian needs the zero-width non-joiner and Hebrew and Arabic the marks.
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
 const prose = (max: number) =>
   z
     .string()
     .min(1, "must not be empty")
     .max(max, `must be at most ${max} characters`)
     .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), "must not contain control characters")
+    .refine((s) => !BIDI_CONTROLS.test(s), "must not contain bidirectional controls (U+202A–202E, U+2066–2069)")
     .refine((s) => !/<\s*\/?\s*(script|iframe|object|embed|svg|img|style|link|meta|a)\b|javascript:/i.test(s), "must not contain markup or script");
 // Names and words (a class, an attribute, a title) hold no angle brackets at all; prose (templates, scenarios,
 // definitions) may show "<letter>" but no tag that a browser would run.
-const text = (max: number) => prose(max).refine((s) => !/[<>]/.test(s), "must not contain < or > (markup)");
+// Names also hold nothing invisible, and never begin like a spreadsheet formula or with a space: a name is a cell of
+// every CSV export, and a cell that starts with = + - @ (or their full-width forms) is run as a formula by spreadsheets.
+const text = (max: number) =>
+  prose(max)
+    .refine((s) => !/[<>]/.test(s), "must not contain < or > (markup)")
+    .refine((s) => !/[\u200b-\u200f\u2060\ufeff]/.test(s), "must not contain zero-width characters or directional marks (U+200B–200F, U+2060, U+FEFF)")
+    .refine((s) => !/^[=+\-@\s\uff1d\uff0b\uff0d\uff20]/.test(s), "must not begin with = + - @, their full-width forms, or a space (a spreadsheet would run it)");
 
 const classSchema = z
   .object({
