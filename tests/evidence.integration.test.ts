@@ -149,7 +149,7 @@ describe("evidence bundles", () => {
     const { sessionCookie } = await import("./helpers/session");
     const route = await import("../app/api/v1/runs/[id]/bundle/route");
     const wellKnown = await import("../app/.well-known/fof-evidence-key/route");
-    const get = async (role: "admin" | "viewer") =>
+    const get = async (role: "admin" | "viewer" | "runner") =>
       route.GET(new Request(`http://127.0.0.1/api/v1/runs/${runId}/bundle`, { headers: { cookie: await sessionCookie(role) } }), {
         params: Promise.resolve({ id: runId }),
       });
@@ -166,11 +166,17 @@ describe("evidence bundles", () => {
     expect(missing.status).toBe(404);
     const anonymous = await route.GET(new Request(`http://127.0.0.1/api/v1/runs/${runId}/bundle`), { params: Promise.resolve({ id: runId }) });
     expect(anonymous.status).toBe(401);
-    // one bundle at a time per server: a request meanwhile is told to try again
-    const [a, b] = await Promise.all([get("admin"), get("admin")]);
+    // One bundle at a time per server, in the order asked, and one per account: the same account asking twice meanwhile
+    // is told to try again; another account waits its turn and gets its bundle (no account can keep the others out).
+    const cookie = await sessionCookie("admin");
+    const same = () =>
+      route.GET(new Request(`http://127.0.0.1/api/v1/runs/${runId}/bundle`, { headers: { cookie } }), { params: Promise.resolve({ id: runId }) });
+    const [a, b, other] = await Promise.all([same(), same(), get("runner")]);
     expect([a.status, b.status].sort()).toEqual([200, 429]);
     const busy = a.status === 429 ? a : b;
+    expect(busy.headers.get("retry-after")).toBeTruthy();
     expect(await busy.json()).toMatchObject({ code: "rate_limited", error: expect.stringMatching(/try again/) });
+    expect(other.status).toBe(200);
     const key = await wellKnown.GET(new Request("http://127.0.0.1/.well-known/fof-evidence-key?format=pem"), { params: Promise.resolve({}) });
     expect(key.status).toBe(200);
     expect(await key.text()).toBe(pem);

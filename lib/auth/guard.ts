@@ -50,16 +50,18 @@ const PERMISSION_TEXT: Record<Permission, string> = {
 
 /**
  * The signed-in user of a request, or null. A request carrying a bearer token is judged by the token alone; a client
- * with too many failed token lookups is refused (429) before another is tried.
+ * with too many failed token lookups has its further failures answered 429 (its valid tokens still work).
  */
 export async function viewerFrom(headers: Headers): Promise<Viewer | null> {
   const address = clientFromHeaders(headers)?.address ?? null;
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "");
   if (headers.has("authorization")) {
-    const wait = await tokenAttemptsBlockedFor(db(), address);
-    if (wait > 0) throw new DomainError("rate_limited", `too many failed token attempts from this address: try again in ${Math.ceil(wait / 60_000)} minute(s)`);
     const found = bearer ? await tokenOwner(db(), bearer[1]) : null;
     if (!found) {
+      // Failures are what is counted and limited: a valid token from the same address (a scraper, CI behind one NAT)
+      // keeps working while someone there guesses.
+      const wait = await tokenAttemptsBlockedFor(db(), address);
+      if (wait > 0) throw new DomainError("rate_limited", `too many failed token attempts from this address: try again in ${Math.ceil(wait / 60_000)} minute(s)`);
       await recordTokenFailure(db(), address).catch(() => undefined); // counting must never turn a 401 into a 500
       return null;
     }

@@ -1,8 +1,9 @@
 // Failed bearer-token lookups per client address, like sign-in's per-account limit (./sign-in-limit.ts): a token is 32
 // random bytes, so guessing is hopeless, but each guess still costs the server a hash and a database read, and a
-// flood of them is an attack worth refusing early. After TOKEN_MAX_FAILURES failures within TOKEN_WINDOW_MS a client
-// gets 429 for the rest of the window, whatever it sends. Counted in the shared RateLimit table (every process sees
-// them); a valid token never writes anything here.
+// flood of them is an attack worth refusing. After TOKEN_MAX_FAILURES failures within TOKEN_WINDOW_MS a client's
+// further failures are answered 429 for the rest of the window; a valid token from the same address keeps working
+// (one guessing client must not lock out a scraper or a CI job behind the same address). Counted in the shared
+// RateLimit table (every process sees them); a valid token never writes anything here.
 import { createHash, randomUUID } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 

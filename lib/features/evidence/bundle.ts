@@ -14,6 +14,7 @@ import { evidenceReport } from "../../evidence/report";
 import { REPORT_NAME, reportInput } from "../../evidence/report-check";
 import { ENVELOPE_NAME, MANIFEST_NAME, statementFor, type Manifest } from "../../evidence/statement";
 import { projectRoot } from "../../paths";
+import pLimit from "p-limit";
 import { DomainError } from "../../core/errors";
 import { signingKey } from "./keys";
 import { evidenceScores } from "./scores";
@@ -61,20 +62,25 @@ function software() {
 }
 
 /**
- * Bundles one server writes at once: a paper-size run's takes seconds and a few hundred MiB (docs/BENCHMARKS.md),
- * so a burst of downloads is refused with a clear answer rather than let to exhaust the server's memory.
+ * Bundles one server writes at once: a paper-size run's takes seconds and a few hundred MiB (docs/BENCHMARKS.md), so
+ * they are written one after another, in the order asked. Each account has at most one bundle written or waiting
+ * (a second is answered 429), so no account can keep everyone else's waiting; at most MAX_WAITING wait in all (503).
  */
 const MAX_BUNDLES_AT_ONCE = 1;
-let writing = 0;
+const MAX_WAITING = 16;
+const bundleQueue = pLimit(MAX_BUNDLES_AT_ONCE);
+const perAccount = new Set<string>();
 
-/** writeBundle for a request: refused (429, try again) while this process writes its limit of bundles. */
-export async function writeBundleBounded(prisma: PrismaClient, runId: string, outFile: string) {
-  if (writing >= MAX_BUNDLES_AT_ONCE) throw new DomainError("rate_limited", "an evidence bundle is being written on this server: try again in a minute");
-  writing++;
+/** writeBundle for a request: queued behind other accounts' bundles; refused while the same account has one under way. */
+export async function writeBundleBounded(prisma: PrismaClient, runId: string, outFile: string, account: string | null = null) {
+  const key = account ?? "server";
+  if (perAccount.has(key)) throw new DomainError("rate_limited", "an evidence bundle of yours is being written: wait for it, then try again");
+  if (bundleQueue.pendingCount >= MAX_WAITING) throw new DomainError("unavailable", "evidence bundles are queued on this server: try again in a minute");
+  perAccount.add(key);
   try {
-    return await writeBundle(prisma, runId, outFile);
+    return await bundleQueue(() => writeBundle(prisma, runId, outFile));
   } finally {
-    writing--;
+    perAccount.delete(key);
   }
 }
 

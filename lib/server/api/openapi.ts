@@ -87,7 +87,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     access: "data.export",
     summary: "A run's signed evidence bundle (zip): configuration, content, every query and answer, scores, manifest, DSSE-signed in-toto Statement",
     description:
-      "Any suite, chat or text-to-image (image hashes, faces, labels and their provenance, reviews with annotators as pseudonyms). Check it offline with `fof verify <bundle> --key <public key>` (the key: GET /.well-known/fof-evidence-key) or at /verify in a browser. One bundle is written at a time per server: a request meanwhile is answered 429 rate_limited (try again). docs/evidence.md describes the files and the predicate.",
+      "Any suite, chat or text-to-image (image hashes, faces, labels and their provenance, reviews with annotators as pseudonyms). Check it offline with `fof verify <bundle> --key <public key>` (the key: GET /.well-known/fof-evidence-key) or at /verify in a browser. Bundles are written one at a time per server, in the order asked, at most one per account: the same account asking again meanwhile is answered 429 rate_limited (try again); another account's request waits its turn (503 unavailable when 16 wait). docs/evidence.md describes the files and the predicate.",
     ok: { status: 200, description: "a zip archive", contentTypes: ["application/zip"] },
   },
   {

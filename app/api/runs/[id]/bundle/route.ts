@@ -12,7 +12,7 @@ import { exportFileName } from "@/lib/results/export";
 /**
  * A run's signed evidence bundle (lib/features/evidence/bundle.ts): every query, prompt and raw output, so the same
  * permission as the raw JSONL export. Written to a private temporary file, streamed, then removed; one at a time per
- * server process (a second request meanwhile is answered 429).
+ * server process, in the order asked, at most one per account (a second of the same account meanwhile: 429).
  */
 export const GET = jsonRead<{ id: string }>("data.export", async (_query, { params, viewer }) => {
   const run = await runHeader(db(), params.id);
@@ -21,7 +21,7 @@ export const GET = jsonRead<{ id: string }>("data.export", async (_query, { para
   const dir = mkdtempSync(path.join(os.tmpdir(), "fof-bundle-"));
   const file = path.join(dir, "bundle.zip");
   try {
-    await writeBundleBounded(db(), params.id, file);
+    await writeBundleBounded(db(), params.id, file, viewer?.id ?? null);
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;
