@@ -71,3 +71,35 @@ test("a token from the Account page drives /api/v1 until revoked; a webhook is t
   expect((await refused.json()).code).toBe("unauthenticated");
   receiver.close();
 });
+
+test("every page sends a Content-Security-Policy with a fresh nonce on its scripts, and the pages run under it", async ({ page }) => {
+  const violations: string[] = [];
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      (window as unknown as { __csp?: string[] }).__csp ??= [];
+      (window as unknown as { __csp: string[] }).__csp.push(`${location.pathname}: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
+  const nonces = new Set<string>();
+  for (const path of ["/", "/runs", "/runs/new", "/results", "/benchmark", "/label", "/review", "/verify", "/account", "/users"]) {
+    const res = await page.goto(path);
+    const policy = res!.headers()["content-security-policy"] ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce, `${path} sends a policy with a nonce`).toBeTruthy();
+    expect(policy).toContain("'strict-dynamic'");
+    expect(policy).not.toContain("'unsafe-eval'");
+    nonces.add(nonce!);
+    // Next.js put the nonce on every script of the page as served (inline and external); what those load later is
+    // trusted through them ('strict-dynamic').
+    const tags = (await res!.text()).match(/<script\b[^>]*>/g) ?? [];
+    expect(tags.length).toBeGreaterThan(0);
+    expect(tags.filter((t) => !t.includes(`nonce="${nonce}"`))).toEqual([]);
+    await page.waitForLoadState("networkidle");
+    violations.push(...((await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])) as string[]));
+  }
+  expect(nonces.size).toBe(10);
+  expect(violations).toEqual([]);
+});

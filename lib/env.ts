@@ -157,6 +157,11 @@ const schema = z.object({
   FOF_DB_BUSY_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(600_000).default(10_000)),
   /** face photos the built-in synthetic image model composes (comma-separated paths; ../shared test photos by default) */
   FOF_SYNTHETIC_FACES: z.preprocess(emptyToUndefined, z.string().max(4000).optional()),
+  /**
+   * worker threads for reads whose work grows with a run or a plan (scores, run summaries, content plans), off the web
+   * server's event loop (lib/server/offload.ts)
+   */
+  FOF_READ_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(16).default(2)),
   /** the most queries (or images) one launch may plan, over all its models */
   /** the share of an annotator's own review queue served as gold faces outside an assignment (docs/operations.md) */
   FOF_REVIEW_GOLD_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(0.5).default(0.05)),

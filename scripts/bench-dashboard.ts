@@ -35,6 +35,7 @@ const pct = (xs: number[], q: number) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
+  const { runSummaryOff } = await import("../lib/server/api/run-reads");
   const scripts = path.join(dataDir, "scripts.json");
   writeFileSync(scripts, JSON.stringify({ "bench-latency": { latencyMs: LATENCY_MS } }));
   const emulator = spawn(process.execPath, ["--import", "tsx", "tests/emulator/cli.ts", String(PORT), scripts], { stdio: ["ignore", "pipe", "inherit"] });
@@ -58,7 +59,7 @@ async function main() {
   for (const [label, read, pollers] of [
     ["nobody watching (the engine alone)", (id: string) => engine.runSummary(prisma, id), 0],
     [`${POLLERS} pollers, each computing its summary`, (id: string) => engine.runSummary(prisma, id), POLLERS],
-    [`${POLLERS} pollers sharing one computation (the route)`, (id: string) => engine.sharedRunSummary(prisma, id), POLLERS],
+    [`${POLLERS} pollers sharing one computation on a read thread (the route)`, (id: string) => runSummaryOff(id, {}, null), POLLERS],
   ] as const) {
     const run = await engine.createRun(prisma, { models: ["bench-latency"], config: engine.presetConfig("paper"), preset: "paper", seed: seed++ });
     const t0 = performance.now();

@@ -138,3 +138,43 @@ describe("pages reach the database only through services", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+// What a browser loads: a client component ("use client") that reaches a Node built-in through value imports drags a
+// polyfill into the page (node:crypto became crypto-browserify and asn1.js, whose `eval` the pages'
+// Content-Security-Policy refuses) along with the server code that imported it. Type-only imports are erased and do
+// not count; server actions are called by reference, not bundled.
+describe("client components stay client code", () => {
+  it("no client component reaches a Node built-in through value imports", async () => {
+    const r = await cruise(["app", "components"], { tsConfig: { fileName: "tsconfig.json" }, doNotFollow: { path: "node_modules" } } as never);
+    const modules = (r.output as { modules: Array<{ source: string; dependencies: Array<{ resolved: string; dependencyTypes?: string[] }> }> }).modules;
+    const deps = new Map(modules.map((m) => [m.source, m.dependencies.filter((d) => !d.dependencyTypes?.includes("type-only")).map((d) => d.resolved)]));
+    const client = modules
+      .map((m) => m.source)
+      .filter((f) => /\.tsx?$/.test(f) && !f.startsWith("node_modules"))
+      .filter((f) => /^\s*(\/\/[^\n]*\n\s*)*["']use client["']/.test(readFileSync(f, "utf8")));
+    expect(client.length).toBeGreaterThan(30);
+    const reaches: string[] = [];
+    for (const start of client) {
+      const from = new Map<string, string>();
+      const queue = [start];
+      const seen = new Set(queue);
+      while (queue.length) {
+        const at = queue.shift()!;
+        if (/\/actions\.ts$/.test(at)) continue;
+        for (const to of deps.get(at) ?? []) {
+          if (seen.has(to)) continue;
+          seen.add(to);
+          from.set(to, at);
+          queue.push(to);
+        }
+      }
+      for (const m of seen)
+        if (/^(node:)?(crypto|fs|path|os|child_process|worker_threads|net|http|vm|zlib)$/.test(m)) {
+          const chain = [m];
+          for (let c = m; from.has(c);) chain.unshift((c = from.get(c)!));
+          reaches.push(chain.join(" → "));
+        }
+    }
+    expect(reaches).toEqual([]);
+  }, 120_000);
+});

@@ -32,15 +32,6 @@ export async function removeIdentity(
   return sessions;
 }
 
-/** An account's single sign-on identities (the Users page, `fof user list`). */
-export function identitiesOf(prisma: PrismaClient, userId: string) {
-  return prisma.account.findMany({
-    where: { userId, providerId: SSO_PROVIDER_ID },
-    select: { id: true, userId: true, accountId: true, linkedAt: true, createdAt: true },
-    orderBy: { createdAt: "asc" },
-  });
-}
-
 /**
  * An admin removes every single sign-on identity of an account: its sessions opened through them end now, and the
  * next single sign-on of that person is decided afresh (a join needs a verified address again). Returns how many

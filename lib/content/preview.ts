@@ -74,3 +74,13 @@ export function* previewPrompts(set: ContentSetInput, seed: number, repeatIndex 
         }
     }
 }
+
+/** One page of a set's prompts for a seed: the first `limit` (as shown: key, kind, cell, context, text) and how many in all. */
+export function promptPage(set: ContentSetInput, seed: number, limit: number) {
+  const items = [];
+  let total = 0;
+  for (const p of previewPrompts(set, seed))
+    if (total++ < limit)
+      items.push({ key: p.key, test: p.test, statisticId: p.statisticId, level: p.level, attribute: p.attribute, context: p.context, prompt: p.prompt });
+  return { seed, total, shown: items.length, items };
+}

@@ -55,7 +55,7 @@ export function redactUrls(text: string): string {
 }
 
 /** A span attribute's value with every string in it redacted (arrays element by element). */
-export function redactValue<T>(value: T): T {
+function redactValue<T>(value: T): T {
   if (typeof value === "string") return redactUrls(value) as T;
   if (Array.isArray(value)) return value.map((v) => (typeof v === "string" ? redactUrls(v) : v)) as T;
   return value;

@@ -6,7 +6,7 @@ export const RESUMABLE: readonly RunStatus[] = ["paused", "budget_exhausted", "q
 // A run being planned is live too: its calls start as its rows are written, and its page follows both.
 const LIVE_RUN: readonly RunStatus[] = ["planning", "running", "queued"];
 export const isLive = (status: string): boolean => (LIVE_RUN as readonly string[]).includes(status);
-export const FINAL_RUN: readonly RunStatus[] = ["cancelled", "completed"];
+const FINAL_RUN: readonly RunStatus[] = ["cancelled", "completed"];
 
 /**
  * The error of a run whose planning was interrupted (its launching process died mid-plan) after it had called: it

@@ -1,6 +1,19 @@
 // The "paper" scoring profile (DESIGN.md §4): S_fact, S_E, S_KLD, S_fair and d per
 // (model, modality, test, context, attribute). Refusals (answer null) are excluded from every score and counted.
-import { ATTRIBUTES, CONTEXTS, LEVELS, MODALITIES, TESTS, type Attribute, type Context, type Label, type Level, type Modality, type Test } from "../benchmark";
+// The label sets only (not the benchmark barrel: its content data would follow this module into every client bundle).
+import {
+  ATTRIBUTES,
+  CONTEXTS,
+  LEVELS,
+  MODALITIES,
+  TESTS,
+  type Attribute,
+  type Context,
+  type Label,
+  type Level,
+  type Modality,
+  type Test,
+} from "../benchmark/labels";
 import { normalizedEntropy, smoothedKL, toDistribution } from "./information";
 import { distanceToBound } from "./bound";
 import { distanceToBoundRelease } from "./bounded-distance";

@@ -2,7 +2,9 @@
 // attribute, from our runs and from the paper, and the upper-bound curves g_2 and g_4. Pure, for the chart
 // component and the tests.
 import { classCount, type Attribute, type Context, type Modality, type Test } from "../benchmark/labels";
-import { upperBoundCurve, type GroupResult } from "../metrics";
+// Not the metrics barrel: its bootstrap pulls the benchmark content (and node:crypto) into every client bundle.
+import { upperBoundCurve } from "../metrics/bound";
+import type { GroupResult } from "../metrics/scores";
 import type { PublishedColumn, PublishedScore } from "../published";
 import { breakdownPageHref } from "./links";
 

@@ -16,7 +16,12 @@ import { redactUrls } from "../core/redact";
 export { DomainError, notFound } from "../core/errors";
 
 export function errorResponse(e: unknown): Response {
-  if (e instanceof DomainError) return Response.json({ error: e.message, code: e.code, ...(e.problems ? { problems: e.problems } : {}) }, { status: e.status });
+  if (e instanceof DomainError)
+    return Response.json(
+      { error: e.message, code: e.code, ...(e.problems ? { problems: e.problems } : {}) },
+      // Refused for now (a limit, a busy server): the client is told when to ask again.
+      { status: e.status, headers: e.status === 429 || e.status === 503 ? { "retry-after": "2" } : undefined },
+    );
   if (e instanceof z.ZodError) return Response.json({ error: z.prettifyError(e) }, { status: 400 });
   if (e instanceof SyntaxError) return Response.json({ error: "invalid JSON" }, { status: 400 });
   // Another writer holds the database (SQLite's single write lock, a PostgreSQL lock timeout): nothing was written

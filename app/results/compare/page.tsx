@@ -8,7 +8,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { Score } from "@/components/ui/score";
 import { ResultsShell } from "@/components/results/results-shell";
 import { db } from "@/lib/db";
-import { runDetailed } from "@/lib/features/results/explore";
+import { runDetailedOff } from "@/lib/server/api/run-reads";
 import { METRICS, PUBLISHED_COLUMNS } from "@/lib/published";
 import { compareScores, compareStatistics, type CompareEntity } from "@/lib/results/compare";
 import { METRIC_INFO } from "@/lib/results/metric-info";
@@ -29,7 +29,7 @@ const querySchema = z.object({
 });
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await pageGuard("results.read", "/results/compare");
+  const viewer = await pageGuard("results.read", "/results/compare");
   await connection();
   const sp = await searchParams;
   const one = (k: string) => (Array.isArray(sp[k]) ? (sp[k] as string[])[0] : (sp[k] as string | undefined));
@@ -38,7 +38,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const entities: CompareEntity[] = (
     await Promise.all(
       selection.selected.map(async (run) => {
-        const groups = await runDetailed(db(), run.id, { profile: selection.profile });
+        const groups = (await runDetailedOff(run.id, { profile: selection.profile }, viewer.id)) ?? [];
         return [...new Set(groups.map((g) => g.model))].map((model) => ({
           key: `${run.id}|${model}`,
           label: `${model} · ${run.name}`,

@@ -6,8 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ResultsShell } from "@/components/results/results-shell";
-import { db } from "@/lib/db";
-import { runInfluence } from "@/lib/features/results/explore";
+import { runInfluenceOff } from "@/lib/server/api/run-reads";
 import { published } from "@/lib/published";
 import { INFLUENCE_COLUMNS, INFLUENCE_LABELS, chanceOf, type InfluenceRow } from "@/lib/results/context";
 import { loadSelection, type SearchParams } from "../../../lib/features/results/select-runs";
@@ -19,11 +18,11 @@ const pct = (v: number | null | undefined) => (v === null || v === undefined ? "
 const signed = (v: number | null | undefined) => (v === null || v === undefined ? "–" : `${v > 0 ? "+" : ""}${(v * 100).toFixed(2)}`);
 
 export default async function ContextPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await pageGuard("results.read", "/results/context");
+  const viewer = await pageGuard("results.read", "/results/context");
   await connection();
   const selection = await loadSelection(await searchParams);
   const llmRuns = selection.selected.filter((r) => r.modality === "llm");
-  const ours = (await Promise.all(llmRuns.map(async (run) => (await runInfluence(db(), run.id)).map((row) => ({ ...row, run }))))).flat();
+  const ours = (await Promise.all(llmRuns.map(async (run) => ((await runInfluenceOff(run.id, viewer.id)) ?? []).map((row) => ({ ...row, run }))))).flat();
   return (
     <>
       <PageHeader

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { db } from "@/lib/db";
-import { pageRunSummary } from "@/lib/features/results/summary";
+import { runSummaryOff } from "@/lib/server/api/run-reads";
 import { suiteOf } from "@/lib/suites";
 import { resultParams } from "@/lib/suites/params";
 import { clientFilters, suiteFilters } from "@/lib/suites/filters";
@@ -31,7 +31,8 @@ export default async function RunPage({
   const viewer = await pageGuard("results.read", "/runs");
   await connection();
   const id = (await params).id;
-  const summary = await pageRunSummary(db(), id);
+  // Off the event loop (a 500,000-query run's counts and scores), shared with the page's pollers.
+  const summary = await runSummaryOff(id, {}, viewer.id);
   if (!summary) notFound();
   const suite = suiteOf(summary.suite.id);
   const owner = await runHeader(db(), id);

@@ -160,38 +160,7 @@ export type RunSummary = NonNullable<Awaited<ReturnType<typeof runSummary>>>;
 
 /** How stale a live run's scores may be on its page (they move by a hair per second). */
 const LIVE_SCORES_MS = 5_000;
-/** How stale a run's summary may be for pollers (the run page polls every second): one computation per 2 s serves them all, leaving the event loop to the worker (bench:dashboard). */
-const SUMMARY_SHARE_MS = 2_000;
-
 function liveScores(prisma: PrismaClient, runId: string, status: string, opts: Parameters<typeof runScores>[2] & object) {
   const live = status === "running" || status === "queued";
   return live ? shared(`scores|${runId}|${JSON.stringify(opts)}`, LIVE_SCORES_MS, () => runScores(prisma, runId, opts)) : runScores(prisma, runId, opts);
-}
-
-/**
- * A language-model run that has ended changes only when someone steers it (a retry, a new budget: forgetShared), so
- * its summary — counts over every row, its scores — is shared longer; a text-to-image run's labels keep arriving.
- */
-const SETTLED_SHARE_MS = 10_000;
-
-/**
- * runSummary for pollers and the run page: readers of the same run and options within SUMMARY_SHARE_MS (an ended
- * language-model run: SETTLED_SHARE_MS) share one computation.
- */
-export function sharedRunSummary(prisma: PrismaClient, runId: string, opts: Parameters<typeof runSummary>[2] = {}) {
-  return shared(
-    `summary|${runId}|${JSON.stringify(opts)}`,
-    (s) => (s && s.modality === "llm" && !isLive(s.status) ? SETTLED_SHARE_MS : SUMMARY_SHARE_MS),
-    () => runSummary(prisma, runId, opts),
-  );
-}
-
-/**
- * The run page's summary: a language-model run's is shared with the run's pollers (one computation serves them all;
- * a live page polls anyway); a text-to-image run's is read fresh, so labels and reviews made a moment ago show.
- */
-export async function pageRunSummary(prisma: PrismaClient, runId: string) {
-  const run = await prisma.run.findUnique({ where: { id: runId }, select: { modality: true } });
-  if (!run) return null;
-  return run.modality === "llm" ? sharedRunSummary(prisma, runId) : runSummary(prisma, runId);
 }

@@ -16,7 +16,7 @@ import { withContentionRetry } from "../../db/retry";
 import { audit } from "../../auth/audit";
 
 /** Statuses in which a run's queries may be called. */
-export const CALLING = ["running", "planning"] as const;
+const CALLING = ["running", "planning"] as const;
 
 interface Pending {
   queryId: number;
@@ -63,9 +63,7 @@ export class CallJournal {
             // orders it with the sweep's decision either way.
             const touched = await tx.run.updateMany({ where: { id: { in: ids }, status: { in: [...CALLING] } }, data: { lastCallAt: new Date() } });
             if (touched.count === ids.length) ids.forEach((id) => calling.add(id));
-            else
-              for (const r of await tx.run.findMany({ where: { id: { in: ids }, status: { in: [...CALLING] } }, select: { id: true } }))
-                calling.add(r.id);
+            else for (const r of await tx.run.findMany({ where: { id: { in: ids }, status: { in: [...CALLING] } }, select: { id: true } })) calling.add(r.id);
           }
           const now = new Date();
           const go = group.filter((p) => calling.has(p.runId));

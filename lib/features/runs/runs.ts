@@ -412,8 +412,7 @@ async function endFailedPlan(prisma: PrismaClient, runId: string, reason: string
     const taken = await tx.run.updateMany({ where: { id: runId }, data: { status: "failed", planning: false, error: reason, finishedAt: new Date() } });
     if (!taken.count) return;
     const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { spentUsd: true } });
-    const called =
-      run.spentUsd > 0 || (await tx.outcome.count({ where: { query: { runId } } })) > 0 || (await tx.callMark.count({ where: { runId } })) > 0;
+    const called = run.spentUsd > 0 || (await tx.outcome.count({ where: { query: { runId } } })) > 0 || (await tx.callMark.count({ where: { runId } })) > 0;
     if (called) {
       await tx.run.update({ where: { id: runId }, data: { plannedCount: await tx.query.count({ where: { runId } }) } });
       return;
@@ -455,7 +454,12 @@ export async function sweepInterruptedPlanning(prisma: PrismaClient, staleMs = P
         // Decided on the run's row first: a mark written before this is seen below; one after finds the run failed.
         const taken = await tx.run.updateMany({
           where: { id, ...stale, ...STILL_PLANNING },
-          data: { status: "failed", planning: false, error: `${PLANNING_INTERRUPTED}: its launching process stopped while writing its queries`, finishedAt: new Date() },
+          data: {
+            status: "failed",
+            planning: false,
+            error: `${PLANNING_INTERRUPTED}: its launching process stopped while writing its queries`,
+            finishedAt: new Date(),
+          },
         });
         if (!taken.count) return "gone" as const;
         const run = await tx.run.findUniqueOrThrow({ where: { id }, select: { spentUsd: true } });
@@ -474,7 +478,13 @@ export async function sweepInterruptedPlanning(prisma: PrismaClient, staleMs = P
           action: "run.interrupted",
           targetType: "run",
           targetId: id,
-          details: { reason: PLANNING_INTERRUPTED, plannedCount, outcomes, spentUsd: run.spentUsd, markedCalls: await tx.callMark.count({ where: { runId: id } }) },
+          details: {
+            reason: PLANNING_INTERRUPTED,
+            plannedCount,
+            outcomes,
+            spentUsd: run.spentUsd,
+            markedCalls: await tx.callMark.count({ where: { runId: id } }),
+          },
         });
         return "failed" as const;
       }),
@@ -504,7 +514,7 @@ export async function setRunState(prisma: PrismaClient, runId: string, action: k
   for (let attempt = 0; ; attempt++) {
     const updated = await trySetRunState(prisma, runId, action, opts);
     if (updated) {
-      // Pollers see the new status at once, not up to SUMMARY_SHARE_MS later.
+      // Pollers see the new status at once, not when a shared summary expires.
       forgetShared(runId);
       return updated;
     }

@@ -2,15 +2,14 @@
 // with its diff, before importing), approve and retire. Thin calls of lib/features/content; the route files put each
 // behind the one boundary with its permission. A refused file answers 400 with every problem named by file, row
 // and field.
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { db } from "../../db";
 import { DomainError } from "../../core/errors";
 import { ContentError, formatIssue } from "../../content/issues";
 import { CONTENT_LIMITS } from "../../content/limits";
-import { previewPrompts } from "../../content/preview";
 import { contentFromFiles } from "../../content/load";
-import type { ContentSetInput } from "../../content/schema";
-import { planContent } from "../../content/plan";
+import { contentPlan, contentPrompts } from "./content-reads";
 import { PRESETS } from "../../suites/fact-or-fair/presets";
 import type { Viewer } from "../../auth/guard";
 import { getContentSet, importContentSet, listContentSets, setContentSetStatus, type ContentActor } from "../../features/content/content-sets";
@@ -78,15 +77,6 @@ function refused(e: unknown): never {
   throw e;
 }
 
-function promptsOf(set: ContentSetInput, seed: number, limit: number) {
-  const items = [];
-  let total = 0;
-  for (const p of previewPrompts(set, seed))
-    if (total++ < limit)
-      items.push({ key: p.key, test: p.test, statisticId: p.statisticId, level: p.level, attribute: p.attribute, context: p.context, prompt: p.prompt });
-  return { seed, total, shown: items.length, items };
-}
-
 export async function listContentSetsApi(query: Record<string, string>) {
   const q = contentSetListQuery.parse(query);
   return { versions: await listContentSets(db(), q.set) };
@@ -98,24 +88,29 @@ export async function importContentSetApi(body: unknown, viewer: Viewer | null) 
     const files = b.files as Record<string, string>;
     const out = await importContentSet(db(), actor(viewer), files, { dryRun: b.dryRun, preset: b.preset });
     if (!b.dryRun) return out;
-    // Before saving, every prompt the set would send (the first ones, and how many in all) for the seed.
-    return { ...out, prompts: promptsOf(contentFromFiles(files).set, b.seed, DRY_RUN_PROMPTS) };
+    // Before saving, every prompt the set would send (the first ones, and how many in all) for the seed — off the
+    // event loop, keyed by the set's own bytes.
+    const set = contentFromFiles(files).set;
+    const sha = createHash("sha256").update(JSON.stringify(set)).digest("hex");
+    return { ...out, prompts: await contentPrompts(`draft:${sha}`, set, b.seed, DRY_RUN_PROMPTS, viewer?.id ?? null) };
   } catch (e) {
     refused(e);
   }
 }
 
-export async function readContentSetApi(ref: string, query: Record<string, string>) {
+/**
+ * One version with its prompts for a seed and, with a preset, its plan: both computed off the event loop, cached by
+ * the version, seed and preset, and limited per account (a viewer cannot stall the server: lib/server/offload.ts).
+ */
+export async function readContentSetApi(ref: string, query: Record<string, string>, viewer: Viewer | null) {
   const q = contentSetReadQuery.parse(query);
   const { version, set } = await getContentSet(db(), ref);
-  const prompts = [];
-  let total = 0;
-  for (const p of previewPrompts(set, q.seed)) {
-    if (total++ < q.limit)
-      prompts.push({ key: p.key, test: p.test, statisticId: p.statisticId, level: p.level, attribute: p.attribute, context: p.context, prompt: p.prompt });
-  }
-  const plan = q.preset ? planContent(set, PRESETS[q.preset], { runs: 8 }) : null;
-  return { version, content: set, prompts: { seed: q.seed, total, shown: prompts.length, items: prompts }, plan };
+  const account = viewer?.id ?? null;
+  const [prompts, plan] = await Promise.all([
+    contentPrompts(version.sha256, set, q.seed, q.limit, account),
+    q.preset ? contentPlan(version.sha256, set, q.preset, PRESETS[q.preset], 8, account) : null,
+  ]);
+  return { version, content: set, prompts, plan };
 }
 
 export async function setContentSetStatusApi(ref: string, action: "approve" | "retire", body: unknown, viewer: Viewer | null) {

@@ -5,7 +5,7 @@ import { RACE_MAPPINGS } from "@/lib/faces/labels";
 import { DEFAULT_PROFILE, SCORING_PROFILES } from "@/lib/metrics/profiles";
 import { db } from "@/lib/db";
 import { LABEL_SOURCES } from "@/lib/features/results/run-results";
-import { runsScores } from "@/lib/features/results/explore";
+import { runScoresOff } from "@/lib/server/api/run-reads";
 import { runIntervals } from "@/lib/features/results/intervals";
 import { scoresCsv } from "@/lib/results/csv";
 import { attachment } from "@/lib/results/export";
@@ -57,7 +57,14 @@ export const GET = jsonRead("results.read", async (query, { viewer }) => {
   });
   const suite = suiteOfFace(suiteIds[0]);
   if (!suite.customRunPages && suite.results) return suiteScores(suite, ordered, parsed.data);
-  const groups = await runsScores(db(), ordered, { labels, raceMapping, profile });
+  // Each run's scores on a read thread, cached, limited per account (lib/server/offload.ts).
+  const groups = (
+    await Promise.all(
+      ordered.map(async (run) =>
+        ((await runScoresOff(run.id, { labels, raceMapping, profile }, viewer?.id ?? null)) ?? []).map((g) => ({ ...g, run: { id: run.id, name: run.name } })),
+      ),
+    )
+  ).flat();
   const intervals = new Map<string, BootstrapIntervals>();
   if (parsed.data.intervals === "1") {
     for (const run of ordered) {

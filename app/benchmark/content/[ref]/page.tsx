@@ -7,8 +7,7 @@ import { pageGuard } from "@/app/guard";
 import { can } from "@/lib/auth/roles";
 import { DomainError } from "@/lib/core/errors";
 import { getContentSet } from "@/lib/features/content/content-sets";
-import { previewPrompts } from "@/lib/content/preview";
-import { planContent } from "@/lib/content/plan";
+import { contentPlan, contentPrompts } from "@/lib/server/api/content-reads";
 import { PRESETS } from "@/lib/suites/fact-or-fair/presets";
 import { listSuites } from "@/lib/suites";
 import { PageHeader } from "@/components/ui/page-header";
@@ -45,9 +44,13 @@ export default async function ContentSetPage({
   }
   const { version: v, set } = found;
   const seed = Math.max(0, Math.min(2 ** 31 - 1, Number.parseInt(sp.seed ?? "0", 10) || 0));
-  const prompts = [...previewPrompts(set, seed)];
   const preset = PLAN_PRESETS.find((p) => p === sp.plan) ?? null;
-  const plan = preset ? planContent(set, PRESETS[preset], { runs: 6 }) : null;
+  // Off the event loop, cached by the version, seed and preset, limited per account (lib/server/offload.ts).
+  const [page, plan] = await Promise.all([
+    contentPrompts(v.sha256, set, seed, PROMPTS_SHOWN, viewer.id),
+    preset ? contentPlan(v.sha256, set, preset, PRESETS[preset], 6, viewer.id) : null,
+  ]);
+  const prompts = page.items;
   const launchSuite = listSuites().find((s) => s.claimsContent?.(ref));
   return (
     <>
@@ -162,9 +165,9 @@ export default async function ContentSetPage({
             {plan ? <ContentPlanView plan={plan} preset={preset!} /> : <p className="text-slate-500">Choose a preset to see its plan.</p>}
           </div>
         </Card>
-        <Card title={`Prompts for seed ${seed} (${prompts.length} per repeat; the first ${Math.min(PROMPTS_SHOWN, prompts.length)} shown)`}>
+        <Card title={`Prompts for seed ${seed} (${page.total} per repeat; the first ${page.shown} shown)`}>
           <ol className="divide-y divide-slate-100 text-sm">
-            {prompts.slice(0, PROMPTS_SHOWN).map((p) => (
+            {prompts.map((p) => (
               <li key={p.key} className="px-4 py-3">
                 <div className="mb-1 text-xs text-slate-500">{p.key}</div>
                 <pre className="whitespace-pre-wrap font-sans" lang={set.language}>

@@ -12,7 +12,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { BreakdownChart } from "@/components/results/breakdown-chart";
 import { db } from "@/lib/db";
 import { runBenchmark } from "@/lib/features/runs/pinned";
-import { runDetailed } from "@/lib/features/results/explore";
+import { runDetailedOff } from "@/lib/server/api/run-reads";
 import { classesOf } from "@/lib/benchmark";
 import { BREAKDOWN_SORTS, breakdownRows } from "@/lib/results/breakdown";
 import { answersHref, breakdownPageHref, type GroupRef } from "@/lib/results/links";
@@ -44,7 +44,7 @@ export default async function BreakdownPage({
   }
   const p = parsed.data;
   const opts = run.modality === "t2i" ? { labels: p.labels, raceMapping: p.raceMapping, profile: p.profile } : {};
-  const [groups, bm] = await Promise.all([runDetailed(db(), id, opts), runBenchmark(db(), id)]);
+  const [groups, bm] = await Promise.all([runDetailedOff(id, opts, viewer.id).then((g) => g ?? []), runBenchmark(db(), id)]);
   const group =
     groups.find(
       (g) =>

@@ -10,7 +10,7 @@ import { PrintButton } from "@/components/results/print-button";
 import { TradeoffChart } from "@/components/results/tradeoff-chart";
 import { db } from "@/lib/db";
 import { runBenchmark } from "@/lib/features/runs/pinned";
-import { runDetailed, runInfluence } from "@/lib/features/results/explore";
+import { runDetailedOff, runInfluenceOff } from "@/lib/server/api/run-reads";
 import { runIntervals } from "@/lib/features/results/intervals";
 import { IntervalCell } from "@/components/results/interval-cell";
 import { DEFAULT_INTERVAL_TARGET, INTERVAL_METHOD, INTERVAL_TARGET_LABELS } from "@/lib/metrics/design";
@@ -62,9 +62,10 @@ export default async function ReportPage({
       </article>
     );
   const [groups, intervals, influence, bm] = await Promise.all([
-    runDetailed(db(), id, opts),
+    // Aggregates over every answer: on a read thread, cached, limited per account (lib/server/offload.ts).
+    runDetailedOff(id, opts, viewer.id).then((g) => g ?? []),
     runIntervals(db(), id, opts),
-    run.modality === "llm" ? runInfluence(db(), id) : Promise.resolve([]),
+    run.modality === "llm" ? runInfluenceOff(id, viewer.id).then((r) => r ?? []) : Promise.resolve([]),
     runBenchmark(db(), id),
   ]);
   const ivMap = new Map((intervals?.groups ?? []).map((g) => [pointIntervalKey({ ...g, run: ref }), g.intervals]));

@@ -6,7 +6,7 @@ import { DomainError } from "@/lib/core/errors";
 import { actorOf, audit } from "@/lib/auth/audit";
 import { db } from "@/lib/db";
 import { recordLine, runRecordChunks } from "@/lib/features/results/run-results";
-import { runScores } from "@/lib/features/results/explore";
+import { runScoresOff } from "@/lib/server/api/run-reads";
 import { runIntervals } from "@/lib/features/results/intervals";
 import { scoresCsv } from "@/lib/results/csv";
 import { attachment, exportFileName as fileName } from "@/lib/results/export";
@@ -37,6 +37,8 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
   const run = await runHeader(db(), id);
   if (!run) throw notFound("run");
   await audit(db(), { ...actorOf(viewer), action: "export", targetType: "run", targetId: id, details: { format, labels, profile } });
+  // Scores aggregate every answer: on a read thread, cached, limited per account (lib/server/offload.ts).
+  const account = viewer?.id ?? null;
   const generic = await genericSuiteOfRun(db(), id);
   if (generic) return suiteExport(id, run.name, generic, format, labels, profile);
   // What labelled a text-to-image run's faces travels with its scores (a stand-in's are flagged in the run's name).
@@ -44,7 +46,7 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
   const caution = labelProvenance ? provenanceCaution(labelProvenance) : null;
   if (format === "csv") {
     const ref = { id, name: caution ? `${run.name} [${caution}]` : run.name };
-    const groups = (await runScores(db(), id, { raceMapping, labels, profile })).map((g) => ({ ...g, run: ref }));
+    const groups = ((await runScoresOff(id, { raceMapping, labels, profile }, account)) ?? []).map((g) => ({ ...g, run: ref }));
     const intervals = new Map<string, BootstrapIntervals>();
     for (const g of (await runIntervals(db(), id, { raceMapping, labels, profile, target }))?.groups ?? [])
       intervals.set(pointIntervalKey({ ...g, run: ref }), g.intervals);
@@ -58,10 +60,10 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
             profile,
             labelProvenance,
             caution,
-            results: await runScores(db(), id, { raceMapping, labels: "model", profile }),
-            reviewedResults: await runScores(db(), id, { raceMapping, labels: "reviewed", profile }),
+            results: await runScoresOff(id, { raceMapping, labels: "model", profile }, account),
+            reviewedResults: await runScoresOff(id, { raceMapping, labels: "reviewed", profile }, account),
           }
-        : { profile, results: await runScores(db(), id, { profile }) };
+        : { profile, results: await runScoresOff(id, { profile }, account) };
     return new NextResponse(JSON.stringify(body, null, 2) + "\n", {
       headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${fileName(run.name, "scores.json")}"` },
     });
