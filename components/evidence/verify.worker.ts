@@ -1,16 +1,12 @@
 // The browser verifier's worker: the dropped bundle is unpacked and checked here, off the page's thread and on this
-// machine only (nothing is uploaded) — sizes read from the archive's directory before anything is inflated, SHA-256
-// and Ed25519 through WebCrypto, the same checks as `fof verify` (lib/evidence/check.ts), then, when they hold, the
+// machine only (nothing is uploaded) — through the one archive reader `fof verify` uses (lib/evidence/zip.ts), SHA-256
+// and Ed25519 through WebCrypto, the same checks as `fof verify` (lib/evidence/bundle-bytes.ts), then, when they hold, the
 // re-scoring: /verifier/rescore.js (scripts/build-verifier.mjs) runs the workbench's own scoring code on the bundle's
 // rows in SQLite compiled to WebAssembly and every stated value is compared.
-import { unzipSync } from "fflate";
-import { checkBundleFiles, type BundleCheck } from "@/lib/evidence/check";
+import type { BundleCheck } from "@/lib/evidence/check";
+import { verifyBundleBytes } from "@/lib/evidence/bundle-bytes";
 import type { ScoreCheck } from "@/lib/evidence/compare";
 import { scoresVerdict, stoppingVerdict, type StoppingCheck } from "@/lib/evidence/verdicts";
-import { reportCheck } from "@/lib/evidence/report-check";
-
-const LIMITS = { files: 64, fileBytes: 512 * 1024 ** 2 };
-const PUBLIC_KEY_NAME = "signer-public-key.pem";
 
 const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, "0")).join("");
 const sha256 = async (b: Uint8Array) => hex(await crypto.subtle.digest("SHA-256", b as BufferSource));
@@ -46,47 +42,18 @@ self.onmessage = async (e: MessageEvent<{ bundle: ArrayBuffer; publicKeyPem?: st
   const post = (m: unknown) => (self as unknown as Worker).postMessage(m);
   const progress = (step: string) => post({ progress: step });
   try {
-    let count = 0;
-    const big: string[] = [];
-    let entries: Record<string, Uint8Array>;
-    try {
-      entries = unzipSync(new Uint8Array(e.data.bundle), {
-        filter: (f) => {
-          count++;
-          if (f.originalSize > LIMITS.fileBytes) big.push(f.name);
-          return count <= LIMITS.files && f.originalSize <= LIMITS.fileBytes;
-        },
-      });
-    } catch (err) {
-      return post({
-        checks: [{ check: "archive", ok: false, detail: `not a readable zip archive (truncated or corrupt): ${(err as Error).message}` }],
-        run: null,
-        trusted: false,
-      });
-    }
-    if (count > LIMITS.files || big.length)
-      return post({
-        checks: [{ check: "archive", ok: false, detail: big.length ? `${big.join(", ")}: over the per-file limit` : "too many files" }],
-        run: null,
-        trusted: false,
-      });
-    const r = await checkBundleFiles(
-      entries,
-      {
+    const r = await verifyBundleBytes(new Uint8Array(e.data.bundle), {
+      publicKeyPem: e.data.publicKeyPem,
+      crypto: {
         sha256,
         verify: async (message, sig, pem) => {
           const key = await crypto.subtle.importKey("spki", der(pem) as BufferSource, { name: "Ed25519" }, false, ["verify"]);
           return crypto.subtle.verify({ name: "Ed25519" }, key, sig as BufferSource, message as BufferSource);
         },
       },
-      { publicKeyPem: e.data.publicKeyPem, embeddedKeyName: PUBLIC_KEY_NAME },
-    );
-    const checks = [{ check: "archive", ok: true, detail: `${Object.keys(entries).length} files` }, ...r.checks];
-    if (!checks.every((c) => c.ok)) return post({ ...r, checks });
-    const done = await rescored(entries, progress);
-    // last, as `fof verify`: the page a reader opens, rendered again from the signed files
-    if (done.checks.every((c) => c.ok)) done.checks.push(await reportCheck(entries, sha256, PUBLIC_KEY_NAME));
-    post({ ...r, checks: [...checks, ...done.checks], scores: done.scores });
+      rescore: (files) => rescored(files, progress),
+    });
+    post(r);
   } catch (err) {
     post({ checks: [{ check: "archive", ok: false, detail: (err as Error).message }], run: null, trusted: false });
   }

@@ -3,7 +3,8 @@
 import { createHash, type KeyObject } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { unzipSync, zipSync } from "fflate";
+import { unzipSync } from "fflate";
+import { canonicalZip } from "../../lib/evidence/zip";
 import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from "../../lib/evidence/dsse";
 import { statementFor } from "../../lib/evidence/statement";
 
@@ -27,6 +28,7 @@ export function tampered(bundle: string, dir: string, name: string, change: (e: 
     e["attestation.dsse.json"] = Buffer.from(JSON.stringify(signEnvelope(Buffer.from(JSON.stringify(statement)), IN_TOTO_PAYLOAD_TYPE, resign)));
   }
   const file = path.join(dir, `${name}.zip`);
-  writeFileSync(file, zipSync(e));
+  // Re-packed canonically (the attacker's best move: an archive every reader reads alike, so only the files can differ).
+  writeFileSync(file, canonicalZip(Object.entries(e)));
   return file;
 }

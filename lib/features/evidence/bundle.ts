@@ -5,9 +5,9 @@
 // whole or absent. docs/evidence.md.
 import { createHash, createPublicKey } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { createWriteStream, readFileSync, renameSync, rmSync } from "node:fs";
+import { readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
-import { Zip, ZipDeflate } from "fflate";
+import { CanonicalZipFile } from "./zip-file";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, signEnvelope } from "../../evidence/dsse";
 import { evidenceReport } from "../../evidence/report";
@@ -87,37 +87,22 @@ export async function writeBundleBounded(prisma: PrismaClient, runId: string, ou
 export async function writeBundle(prisma: PrismaClient, runId: string, outFile: string): Promise<{ file: string; bytes: number; manifest: Manifest }> {
   const { content, run, models, runModels } = await runRows(prisma, runId);
   const tmp = `${outFile}.partial-${process.pid}-${Date.now()}`;
-  const out = createWriteStream(tmp, { mode: 0o600 });
-  let failure: Error | null = null;
-  let bytes = 0;
-  const finished = new Promise<void>((resolve, reject) => {
-    out.on("finish", resolve);
-    out.on("error", reject);
-  });
-  const zip = new Zip((err, chunk, final) => {
-    if (err) failure = err;
-    else {
-      bytes += chunk.length;
-      out.write(chunk);
-      if (final) out.end();
-    }
-  });
+  // The canonical archive (lib/evidence/zip.ts): every reader — fof verify, /verify, unzip — reads these same files.
+  const zip = await CanonicalZipFile.create(tmp);
   const files: Manifest["files"] = [];
-  // One archive entry: hashed and counted as written; waits for the disk when the stream is full (bounded memory).
+  // One archive entry: hashed and counted as written, compressed to disk as it comes (bounded memory).
   const entry = async (name: string, parts: AsyncIterable<string> | Iterable<string>) => {
-    const f = new ZipDeflate(name, { level: 6 });
-    zip.add(f);
     const hash = createHash("sha256");
-    let size = 0;
-    for await (const part of parts) {
-      const buf = Buffer.from(part, "utf8");
-      hash.update(buf);
-      size += buf.length;
-      f.push(buf);
-      if (failure) throw failure;
-      if (out.writableNeedDrain) await new Promise<void>((r) => out.once("drain", () => r()));
-    }
-    f.push(new Uint8Array(0), true);
+    const size = await zip.add(
+      name,
+      (async function* () {
+        for await (const part of parts) {
+          const buf = Buffer.from(part, "utf8");
+          hash.update(buf);
+          yield buf;
+        }
+      })(),
+    );
     files.push({ path: name, sha256: hash.digest("hex"), bytes: size });
   };
   const pages = async function* (gen: AsyncGenerator<Row[]>) {
@@ -155,13 +140,11 @@ export async function writeBundle(prisma: PrismaClient, runId: string, outFile: 
     });
     const envelope = signEnvelope(Buffer.from(JSON.stringify(statement)), IN_TOTO_PAYLOAD_TYPE, key);
     await entry(ENVELOPE_NAME, [JSON.stringify(envelope, null, 2)]);
-    zip.end();
-    await finished;
-    if (failure) throw failure;
+    const bytes = await zip.end();
     renameSync(tmp, outFile);
     return { file: outFile, bytes, manifest: { ...manifest, files: files.filter((f) => f.path !== MANIFEST_NAME && f.path !== ENVELOPE_NAME) } };
   } catch (e) {
-    out.destroy();
+    await zip.abort();
     rmSync(tmp, { force: true });
     throw e;
   }

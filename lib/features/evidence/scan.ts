@@ -1,21 +1,21 @@
-// Reading a bundle as a stream (fflate's Unzip): entries are inflated chunk by chunk as the file is read, so a
-// paper-size run's bundle is checked in bounded memory — each entry's bytes are hashed as they come, counted against
-// the per-file limit (the streamed sizes are not known before), and handed on; nothing is kept unless asked for.
-import { createReadStream } from "node:fs";
-import { Unzip, UnzipInflate } from "fflate";
+// Reading a bundle from a file, in bounded memory, through the one archive reader the browser uses too
+// (lib/evidence/zip.ts): the archive's structure is checked first from its directory and headers (canonical, every
+// directory entry agreeing with its local header, the entries tiling the file), then entries are inflated piece by
+// piece in order — each entry's CRC-32, size and canonical encoding checked — and handed on; nothing is kept unless
+// asked for.
+import { open } from "node:fs/promises";
+import { archiveEntries, readEntries, type ArchiveSource } from "../../evidence/zip";
 
 export interface EntryHandler {
-  /** called once per entry before its data; return false to skip the entry's bytes */
+  /** called once per entry before its data; return false to skip the entry's bytes (still inflated and checked) */
   open(name: string): boolean;
   data(name: string, chunk: Uint8Array, final: boolean): void;
 }
 
-class ScanLimitError extends Error {}
-
 /**
- * Streams every entry of the archive to `handler`; `between` runs after each read chunk's data was handed on (the
- * place to await a database write). Throws on a corrupt archive, on more than `maxFiles` entries, or an entry over
- * `maxFileBytes`.
+ * Streams every entry of the archive to `handler`; `between` runs after each piece's data was handed on (the place
+ * to await a database write). Throws (ArchiveError) on an archive that is not canonical, more than `maxFiles`
+ * entries, or an entry over `maxFileBytes`.
  */
 export async function scanZip(
   file: string,
@@ -23,40 +23,27 @@ export async function scanZip(
   limits: { maxFiles: number; maxFileBytes: number },
   between: () => Promise<void> = async () => {},
 ): Promise<void> {
-  let error: Error | null = null;
-  let files = 0;
-  const unzip = new Unzip((entry) => {
-    files++;
-    if (files > limits.maxFiles) {
-      error = new ScanLimitError(`more than ${limits.maxFiles} entries`);
-      return;
-    }
-    if (!handler.open(entry.name)) return;
-    let bytes = 0;
-    entry.ondata = (err, chunk, final) => {
-      if (error) return;
-      if (err) {
-        error = err;
-        return;
-      }
-      bytes += chunk.length;
-      if (bytes > limits.maxFileBytes) {
-        error = new ScanLimitError(`${entry.name}: over the ${limits.maxFileBytes}-byte limit per file`);
-        entry.terminate();
-        return;
-      }
-      handler.data(entry.name, chunk, final);
+  const fh = await open(file, "r");
+  try {
+    const size = (await fh.stat()).size;
+    const src: ArchiveSource = {
+      size,
+      read: async (offset, length) => {
+        const buf = Buffer.alloc(Math.max(0, Math.min(length, size - offset)));
+        const { bytesRead } = await fh.read(buf, 0, buf.length, offset);
+        return buf.subarray(0, bytesRead);
+      },
     };
-    entry.start();
-  });
-  unzip.register(UnzipInflate);
-  for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
-    unzip.push(chunk as Buffer);
-    if (error) throw error;
-    await between();
-    if (error) throw error;
+    const entries = await archiveEntries(src, limits);
+    await readEntries(src, entries, limits, (e) =>
+      handler.open(e.name)
+        ? async (chunk, final) => {
+            handler.data(e.name, chunk, final);
+            await between();
+          }
+        : null,
+    );
+  } finally {
+    await fh.close();
   }
-  unzip.push(new Uint8Array(0), true);
-  if (error) throw error;
-  await between();
 }

@@ -22,7 +22,7 @@ import { scoresVerdict, stoppingVerdict } from "../../evidence/verdicts";
 import { Completeness, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from "../../evidence/completeness";
 
 /** What a verifier reads at most: the archive, any one file unpacked, and the number of entries. */
-const VERIFY_LIMITS = { archiveBytes: 8 * 1024 ** 3, fileBytes: 4 * 1024 ** 3, files: 64, keptBytes: 64 * 1024 ** 2 };
+const VERIFY_LIMITS = { archiveBytes: 4 * 1024 ** 3 - 1, fileBytes: 4 * 1024 ** 3 - 1, files: 64, keptBytes: 64 * 1024 ** 2 };
 /** Entries read whole in pass one (the rest is only hashed): all small. */
 const KEPT = new Set([
   ENVELOPE_NAME,
@@ -104,7 +104,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string }
       limits,
     );
   } catch (e) {
-    return fail("archive", `not a readable zip archive within the limits: ${(e as Error).message}`);
+    return fail("archive", `refused: ${(e as Error).message}`);
   }
   const cut = [...hashes].filter(([, h]) => !h.done).map(([n]) => n);
   if (!hashes.size) return fail("archive", "not a zip archive (no entries)");
