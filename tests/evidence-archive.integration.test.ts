@@ -78,7 +78,10 @@ const put16 = (b: Uint8Array, at: number, v: number) => new DataView(b.buffer, b
 const concat = (...parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
   let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 };
 /** Offsets of the end record and of each directory entry of a canonical archive. */
@@ -271,7 +274,7 @@ describe("one reading of the archive", () => {
 
 /** A canonical archive of any names (the writer refuses names the reader would): for crafting refusals. */
 function canonicalZipUnchecked(files: ReadonlyArray<readonly [string, Uint8Array]>) {
-  const safe = files.map(([n, b], i) => [`f${i}`, b] as const);
+  const safe = files.map(([_n, b], i) => [`f${i}`, b] as const);
   const zip = canonicalZip(safe);
   // put the real names back, fixing the offsets and sizes the longer or shorter names change
   const parts: Uint8Array[] = [];

@@ -18,7 +18,7 @@ export interface BytesVerdict {
 }
 
 /** The files of a canonical archive, read whole (within the limits), or the archive check that refused it. */
-export async function unpackBundle(
+async function unpackBundle(
   bytes: Uint8Array,
   limits = BROWSER_LIMITS,
 ): Promise<{ files: Record<string, Uint8Array>; refused?: undefined } | { refused: BundleCheck }> {
@@ -33,7 +33,10 @@ export async function unpackBundle(
         if (!final) return;
         const all = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
         let at = 0;
-        for (const p of parts) (all.set(p, at), (at += p.length));
+        for (const p of parts) {
+          all.set(p, at);
+          at += p.length;
+        }
         files[e.name] = all;
       };
     });

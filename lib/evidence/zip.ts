@@ -24,7 +24,7 @@ const DOS_TIME = 0;
 const DOS_DATE = 0x21;
 const LEVEL = 6;
 /** The deflate stream is fed in pieces of exactly this size (the last shorter): its bytes depend on it. */
-export const DEFLATE_PIECE = 64 * 1024;
+const DEFLATE_PIECE = 64 * 1024;
 const LOCAL_BYTES = 30;
 const CENTRAL_BYTES = 46;
 const END_BYTES = 22;
@@ -103,7 +103,10 @@ export function directoryAndEnd(entries: readonly EntryRecord[], directoryOffset
   if (entries.length > 0xffff || directoryOffset + size > MAX_U32) throw new Error("the archive would need ZIP64: too large for an evidence bundle");
   const out = new Uint8Array(size + END_BYTES);
   let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   const v = new DataView(out.buffer);
   v.setUint32(at, END_SIG, true);
   v.setUint16(at + 8, entries.length, true);
@@ -267,7 +270,10 @@ export async function readEntries(
         for (let k = 0; k < n; k++) if (s[storedAt + k] !== chunk[i + k]) return void (mismatch = true);
         i += n;
         storedAt += n;
-        if (storedAt === s.length) (stored.shift(), (storedAt = 0));
+        if (storedAt === s.length) {
+          stored.shift();
+          storedAt = 0;
+        }
       }
     };
     const again = new CanonicalDeflate(compare);
@@ -329,6 +335,9 @@ export function canonicalZip(files: ReadonlyArray<readonly [string, Uint8Array]>
   parts.push(directoryAndEnd(records, offset));
   const out = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
   let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
