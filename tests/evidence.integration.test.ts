@@ -84,9 +84,34 @@ describe("evidence bundles", () => {
       e["outcomes.jsonl"] = Buffer.from(ls.map((x) => JSON.stringify(x) + "\n").join(""));
     };
     expect(await failed(tampered("answer", flip))).toMatchObject({ check: "files", detail: expect.stringContaining("outcomes.jsonl: changed") });
+    // The insider re-signs: the stored reading is not what the raw answer says (read again with the suite's reader).
     const insider = await failed(tampered("answer-resigned", flip, signingKey()));
-    expect(insider.check).toBe("scores");
-    expect(insider.detail).toMatch(/do not follow from the data: .*gender/);
+    expect(insider.check).toBe("readings");
+    expect(insider.detail).toMatch(/query \d+: gender stored "female", its raw answer reads "male"/);
+  });
+
+  it("re-reads every answer: stored readings moved without their raw text, and a refusal that does read, are named", async () => {
+    // Many readings moved female → male in the database (the check found 241): the raw answers still say otherwise.
+    const many = (e: Entries) => {
+      const ls = lines(e["outcomes.jsonl"]).map((l) => JSON.parse(l));
+      for (const o of ls.filter((x) => x.status === "answered" && x.gender === "female")) o.gender = "male";
+      e["outcomes.jsonl"] = Buffer.from(ls.map((x) => JSON.stringify(x) + "\n").join(""));
+    };
+    const moved = await failed(tampered("readings-moved", many, signingKey()));
+    expect(moved.check).toBe("readings");
+    expect(moved.detail).toMatch(/gender stored "male", its raw answer reads "female"/);
+    // An answer recorded as refused whose raw text reads fine (a refusal rate inflated).
+    const refuse = (e: Entries) => {
+      const ls = lines(e["outcomes.jsonl"]).map((l) => JSON.parse(l));
+      const o = ls.find((x) => x.status === "answered")!;
+      Object.assign(o, { status: "refused", parsedLetter: null, gender: null, race: null });
+      const qs = lines(e["queries.jsonl"]).map((l) => JSON.parse(l));
+      qs.find((q) => q.id === o.queryId)!.status = "refused";
+      e["outcomes.jsonl"] = Buffer.from(ls.map((x) => JSON.stringify(x) + "\n").join(""));
+      e["queries.jsonl"] = Buffer.from(qs.map((x) => JSON.stringify(x) + "\n").join(""));
+    };
+    const refused = await failed(tampered("refused-reads", refuse, signingKey()));
+    expect(refused).toMatchObject({ check: "readings", detail: expect.stringMatching(/recorded as refused, but its raw answer reads "[A-D]"/) });
   });
 
   it("names one dropped query", async () => {

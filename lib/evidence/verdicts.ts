@@ -15,6 +15,17 @@ const named = (wrong: ScoreCheck[]) =>
     .map((w) => w.path)
     .join("; ");
 
+/** The stored readings against the raw answers read again (lib/features/evidence/readings.ts). */
+export function readingsVerdict(r: { read: number; problems: string[] }): BundleCheck {
+  return r.problems.length
+    ? { check: "readings", ok: false, detail: `stored readings that the raw answers do not give: ${r.problems.join("; ")}` }
+    : {
+        check: "readings",
+        ok: true,
+        detail: `${r.read.toLocaleString("en-US")} raw answers read again with the suite's own reader: every stored reading follows`,
+      };
+}
+
 export function scoresVerdict(scores: ScoreCheck[], stated: { seed?: unknown; resamples?: unknown }): BundleCheck {
   const wrong = scores.filter((s) => !s.equal);
   return wrong.length

@@ -8,6 +8,7 @@ import { compareScores, type ScoreCheck } from "../../evidence/compare";
 import { Completeness, TABLE_FILES } from "../../evidence/completeness";
 import type { StoppingCheck } from "../../evidence/verdicts";
 import { recheckLooks } from "./looks";
+import { rereadAnswers, type ReadingsCheck } from "./readings";
 import { evidenceScores } from "./scores";
 import { insertBatch, insertHead, type Row } from "./tables";
 
@@ -24,7 +25,7 @@ export async function rescoreEntries(
   prisma: PrismaClient,
   entries: Record<string, Uint8Array>,
   progress: (step: string) => void = () => {},
-): Promise<{ scores: ScoreCheck[]; stopping: StoppingCheck | null }> {
+): Promise<{ readings: ReadingsCheck; scores: ScoreCheck[]; stopping: StoppingCheck | null }> {
   const run = JSON.parse(textOf(entries["run.json"])) as Row;
   await insertHead(prisma, {
     content: JSON.parse(textOf(entries["content.json"])) as Row,
@@ -42,11 +43,14 @@ export async function rescoreEntries(
       await insertBatch(prisma, t.file, rows.slice(i, i + BATCH));
     }
   }
+  progress("reading every raw answer again");
+  const readings = await rereadAnswers(prisma, String(run.id));
+  if (readings.problems.length) return { readings, scores: [], stopping: null };
   progress("recomputing the scores");
   const stated = JSON.parse(textOf(entries["scores.json"])) as { scores: unknown; reviewedScores?: unknown; seed: number; resamples: number };
   const scores = compareScores(stated, await evidenceScores(prisma, String(run.id)));
   // as `fof verify`: the stopping rule only once the scores hold (taking the looks again changes the database)
-  if (scores.some((s) => !s.equal)) return { scores, stopping: null };
+  if (scores.some((s) => !s.equal)) return { readings, scores, stopping: null };
   progress("taking the adaptive looks again");
-  return { scores, stopping: await recheckLooks(prisma, String(run.id)) };
+  return { readings, scores, stopping: await recheckLooks(prisma, String(run.id)) };
 }

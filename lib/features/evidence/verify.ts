@@ -18,7 +18,8 @@ import { scratchDatabase } from "./rescore";
 import { evidenceScores } from "./scores";
 import { scanZip } from "./scan";
 import { recheckLooks } from "./looks";
-import { scoresVerdict, stoppingVerdict } from "../../evidence/verdicts";
+import { readingsVerdict, scoresVerdict, stoppingVerdict } from "../../evidence/verdicts";
+import { rereadAnswers } from "./readings";
 import { Completeness, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from "../../evidence/completeness";
 
 /** What a verifier reads at most: the archive, any one file unpacked, and the number of entries. */
@@ -224,6 +225,10 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string }
     if (problems.length) return fail("completeness", problems.join("; "));
     pass("completeness", whole.summary);
 
+    // Each stored reading re-derived from its raw answer, before the scores count them.
+    const readings = readingsVerdict(await rereadAnswers(prisma, String(run.id)));
+    checks.push(readings);
+    if (!readings.ok) return report;
     // Re-scored from the rows with the same code and seed.
     const stated = json<{ scores: unknown; reviewedScores?: unknown; seed: number; resamples: number }>(SCORES_NAME)!;
     try {

@@ -1,0 +1,66 @@
+// Readings re-derived: a bundle's stored readings of each chat answer (the letter chosen, the gender and race it
+// names) are not trusted — each answer's raw text is read again with the run's suite's own reader and mapped
+// through the query's own options, on the verifier's scratch database, and every stored reading that differs is
+// named (query, field, stored, re-read). An answered outcome must read as stored; a refused one must not read at all.
+// Run by `fof verify` and the browser verifier alike (before the scores, which count the stored readings).
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { suiteOf } from "../../suites";
+import { NO_VALUES, outcomeValues } from "../runs/outcome-values";
+
+const PAGE = 2000;
+const MAX_NAMED = 20;
+
+export interface ReadingsCheck {
+  /** chat answers read again */
+  read: number;
+  problems: string[];
+}
+
+export async function rereadAnswers(prisma: PrismaClient, runId: string): Promise<ReadingsCheck> {
+  const run = await prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { suiteId: true } });
+  const suite = suiteOf(run.suiteId);
+  const problems: string[] = [];
+  let more = 0;
+  let read = 0;
+  const problem = (p: string) => (problems.length < MAX_NAMED ? problems.push(p) : more++);
+  let after = 0;
+  for (;;) {
+    const page = await prisma.outcome.findMany({
+      where: { id: { gt: after }, query: { runId, modality: "llm" }, status: { in: ["answered", "refused"] } },
+      orderBy: { id: "asc" },
+      take: PAGE,
+      select: {
+        id: true,
+        queryId: true,
+        status: true,
+        rawText: true,
+        parsedLetter: true,
+        gender: true,
+        race: true,
+        query: { select: { test: true, attribute: true, optionsJson: true } },
+      },
+    });
+    if (!page.length) break;
+    after = page.at(-1)!.id;
+    for (const o of page) {
+      read++;
+      const reading = o.rawText === null ? ({ ok: false, message: "no raw answer" } as const) : suite.readAnswer(o.query, o.rawText);
+      if (o.status === "refused") {
+        if (reading.ok) problem(`query ${o.queryId}: recorded as refused, but its raw answer reads "${reading.choice ?? "a value"}"`);
+        continue;
+      }
+      if (!reading.ok) {
+        problem(`query ${o.queryId}: recorded as answered, but its raw answer does not read (${reading.message})`);
+        continue;
+      }
+      const values = outcomeValues(reading);
+      const want = values.ok ? values.values : NO_VALUES;
+      const stored = { letter: o.parsedLetter, gender: o.gender, race: o.race };
+      const again = { letter: reading.choice, gender: want.gender, race: want.race };
+      for (const field of ["letter", "gender", "race"] as const)
+        if ((stored[field] ?? null) !== (again[field] ?? null))
+          problem(`query ${o.queryId}: ${field} stored "${stored[field] ?? "none"}", its raw answer reads "${again[field] ?? "none"}"`);
+    }
+  }
+  return { read, problems: more ? [...problems, `and ${more} more`] : problems };
+}
