@@ -71,6 +71,12 @@ describe("evidence bundles", () => {
     expect(report).toContain("baseline:calibrated:0.8");
     expect(report).toMatch(/\[0\.\d{3}, 0\.\d{3}\]/);
     expect(report).not.toMatch(/<script/i);
+    // every model's queries by how they ended, and whether the files that ran were the commit's
+    expect(report).toMatch(/What each model's queries came to/);
+    expect(report).toMatch(/<td>baseline:uniform<\/td><td>\d+<\/td>/);
+    const software = JSON.parse(text(e["software.json"]));
+    expect(software.changedFromCommit === null || Array.isArray(software.changedFromCommit)).toBe(true);
+    expect(report).toMatch(/its files unchanged|differed from that commit|not known/);
     const o = JSON.parse(lines(e["outcomes.jsonl"])[0]);
     expect(o).toHaveProperty("rawText");
     expect(o).toHaveProperty("attemptsJson");
@@ -133,6 +139,17 @@ describe("evidence bundles", () => {
       void (e["scores.json"] = Buffer.from(text(e["scores.json"]).replace(/"sE":0\.(\d)/, (_m, d) => `"sE":0.${(Number(d) + 1) % 10}`)));
     expect((await failed(tampered("score", edit))).detail).toMatch(/scores\.json: changed/);
     expect(await failed(tampered("score-resigned", edit, signingKey()))).toMatchObject({ check: "scores", detail: expect.stringMatching(/\.sE/) });
+    // What the report states of each model's queries is counted again: fewer failures claimed is named.
+    const fewerFailed = (e: Entries) => {
+      const s = JSON.parse(text(e["scores.json"]));
+      s.counts[0].answered += 1;
+      s.counts[0].refused = Math.max(0, s.counts[0].refused - 1);
+      e["scores.json"] = Buffer.from(JSON.stringify(s));
+    };
+    expect(await failed(tampered("counts-resigned", fewerFailed, signingKey()))).toMatchObject({
+      check: "scores",
+      detail: expect.stringMatching(/counts\[baseline:[^\]]+\]\.answered/),
+    });
     const other = generateKeyPairSync("ed25519").privateKey;
     expect(await failed(tampered("other-key", edit, other))).toMatchObject({
       check: "signature",

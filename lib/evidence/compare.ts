@@ -52,13 +52,17 @@ export function compareTrees(stated: unknown, recomputed: unknown): ScoreCheck[]
 }
 
 export function compareScores(
-  stated: { scores?: unknown; reviewedScores?: unknown; seed?: unknown; resamples?: unknown },
-  recomputed: { scores: unknown; reviewedScores?: unknown; seed: unknown; resamples: unknown },
+  stated: { scores?: unknown; reviewedScores?: unknown; counts?: unknown; seed?: unknown; resamples?: unknown },
+  recomputed: { scores: unknown; reviewedScores?: unknown; counts?: unknown; seed: unknown; resamples: unknown },
 ): ScoreCheck[] {
   const both = stated.reviewedScores !== undefined || recomputed.reviewedScores !== undefined;
+  // Bundles written before counts were stated have none: nothing to compare there (their report shows none either).
+  const counted = stated.counts !== undefined;
   const tree = (x: typeof stated) => ({
     seed: x.seed,
     resamples: x.resamples,
+    // what each model's queries came to (answered, refused, failed, not called): stated, and counted again
+    ...(counted ? { counts: x.counts ?? null } : {}),
     scores: x.scores,
     ...(both ? { reviewedScores: x.reviewedScores ?? null } : {}),
   });

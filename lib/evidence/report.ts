@@ -150,11 +150,38 @@ function stoppingRule(adaptiveJson: unknown): string {
 export interface ReportInput {
   run: Obj;
   contentVersion: string;
-  stated: { suite: string; seed: number; resamples: number; target: string; method: string; scores: unknown; reviewedScores?: unknown };
-  software: { name: string; version: string; commit: string | null };
+  stated: {
+    suite: string;
+    seed: number;
+    resamples: number;
+    target: string;
+    method: string;
+    scores: unknown;
+    reviewedScores?: unknown;
+    counts?: Array<{ model: string; planned: number; answered: number; refused: number; failed: number; notCalled: number }>;
+  };
+  software: { name: string; version: string; commit: string | null; changedFromCommit?: string[] | null };
   keyId: string;
   models?: Obj[];
   runModels?: Obj[];
+}
+
+/** Every model's planned queries by how they ended: a failure or a refusal is stated, never only left out of n. */
+function countsTable(counts: NonNullable<ReportInput["stated"]["counts"]> | undefined, status: string): string {
+  if (!counts?.length) return "";
+  const notCalled = status === "cancelled" ? "cancelled (never called)" : "not called";
+  const rows = counts
+    .map((c) => `<tr><td>${esc(c.model)}</td><td>${c.planned}</td><td>${c.answered}</td><td>${c.refused}</td><td>${c.failed}</td><td>${c.notCalled}</td></tr>`)
+    .join("");
+  return `<h2>What each model's queries came to</h2><table><thead><tr><th>model</th><th>planned</th><th>answered</th><th>refused (no readable answer)</th><th>failed (no answer: an error)</th><th>${notCalled}</th></tr></thead><tbody>${rows}</tbody></table><p>Refused and failed queries count in no score; each score's n counts its answers only.</p>`;
+}
+
+/** Whether the files that ran were the commit's (software.json): named when they were not, said when unknown. */
+function treeNote(sw: ReportInput["software"]): string {
+  if (!sw.commit) return "";
+  if (sw.changedFromCommit === undefined || sw.changedFromCommit === null) return " — whether the installed files differed from it is not known";
+  if (!sw.changedFromCommit.length) return ", its files unchanged";
+  return ` — <strong>the installed files differed from that commit</strong>: ${esc(sw.changedFromCommit.join(", "))}`;
 }
 
 export function evidenceReport(input: ReportInput): string {
@@ -173,6 +200,7 @@ export function evidenceReport(input: ReportInput): string {
 <p>Run <code>${esc(run.id)}</code> · suite <code>${esc(stated.suite)}</code> · content <code>${esc(input.contentVersion)}</code> · status ${esc(run.status)} · preset ${esc(run.preset)} · seed ${esc(stated.seed)} · ${esc(run.plannedCount)} queries · spent $${num(run.spentUsd)}</p>
 <p>Created ${esc(run.createdAt)} · started ${esc(run.startedAt ?? "–")} · finished ${esc(run.finishedAt ?? "–")}</p>
 ${modelsTable(input.models ?? [], input.runModels ?? [])}
+${countsTable(input.stated.counts, String(run.status))}
 <h2>Configuration</h2><pre>${esc(run.configJson)}</pre>
 ${stoppingRule(run.adaptiveJson)}
 <h2>Scores</h2>
@@ -183,7 +211,7 @@ ${tables}
 <code>fof verify &lt;bundle&gt;.zip --key workbench.pem</code> (the key with id <code>${esc(input.keyId)}</code>, from the workbench's
 <code>/.well-known/fof-evidence-key</code>): it checks the signature and every file, that no planned query is missing, recomputes every score from the answers and
 labels, takes an adaptive run's looks again, and renders this page again from the signed files to find it unchanged.
-Made by ${esc(input.software.name)} ${esc(input.software.version)}${input.software.commit ? ` (commit <code>${esc(input.software.commit)}</code>)` : ""}.
+Made by ${esc(input.software.name)} ${esc(input.software.version)}${input.software.commit ? ` (commit <code>${esc(input.software.commit)}</code>)` : ""}${treeNote(input.software)}.
 A bundle does not prove that the model that answered was the one named: that is the provider's word.</p>
 </body></html>
 `;

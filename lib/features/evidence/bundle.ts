@@ -49,6 +49,19 @@ function software() {
     const git = spawnSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8" });
     commit = git.status === 0 && /^[0-9a-f]{40}$/.test(git.stdout.trim()) ? git.stdout.trim() : null;
   }
+  // Whether the files that ran are the commit's: tracked files changed since it (package-lock.json included) are
+  // named, so a reader never takes a modified tree for the commit. Unknown (null) without git, e.g. a deployment
+  // from an archive with FOF_GIT_COMMIT set.
+  let changedFromCommit: string[] | null = null;
+  if (commit && !process.env.FOF_GIT_COMMIT) {
+    const status = spawnSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: root, encoding: "utf8" });
+    if (status.status === 0)
+      changedFromCommit = status.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.slice(3).trim())
+        .slice(0, 50);
+  }
   let lockfile: string | null = null;
   try {
     lockfile = createHash("sha256")
@@ -58,7 +71,7 @@ function software() {
     // a deployment without its lock file: the installed versions below still say what ran
   }
   const packages = Object.fromEntries(Object.entries(pkg.dependencies ?? {}).map(([name, range]) => [name, installed(name, range)]));
-  return { name: pkg.name, version: pkg.version, commit, node: process.version, lockfileSha256: lockfile, packages };
+  return { name: pkg.name, version: pkg.version, commit, changedFromCommit, node: process.version, lockfileSha256: lockfile, packages };
 }
 
 /**

@@ -23,6 +23,39 @@ export interface EvidenceScores {
   scores: unknown;
   /** text-to-image runs: the same with human-reviewed labels */
   reviewedScores?: unknown;
+  /** per model, what its planned queries came to: the report states them (a failure is never hidden in n) */
+  counts: ModelCounts[];
+}
+
+export interface ModelCounts {
+  model: string;
+  planned: number;
+  answered: number;
+  refused: number;
+  failed: number;
+  /** planned and never called: the run was cancelled, stopped at its budget, or ended another way before them */
+  notCalled: number;
+}
+
+/** Each model's queries by how they ended (the model's slug; ordered by it). */
+async function countsOf(prisma: PrismaClient, runId: string): Promise<ModelCounts[]> {
+  const rows = await prisma.query.groupBy({ by: ["modelConfigId", "status"], where: { runId }, _count: { _all: true } });
+  const slugs = new Map(
+    (await prisma.modelConfig.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.modelConfigId))] } }, select: { id: true, slug: true } })).map(
+      (m) => [m.id, m.slug],
+    ),
+  );
+  const by = new Map<string, ModelCounts>();
+  for (const r of rows) {
+    const model = slugs.get(r.modelConfigId) ?? r.modelConfigId;
+    const c = by.get(model) ?? { model, planned: 0, answered: 0, refused: 0, failed: 0, notCalled: 0 };
+    const n = r._count._all;
+    c.planned += n;
+    if (r.status === "answered" || r.status === "refused" || r.status === "failed") c[r.status] += n;
+    else c.notCalled += n;
+    by.set(model, c);
+  }
+  return [...by.values()].sort((a, b) => a.model.localeCompare(b.model));
 }
 
 async function scoresWith(prisma: PrismaClient, runId: string, suiteId: string, labels: LabelSource): Promise<{ method: string; scores: unknown }> {
@@ -58,6 +91,7 @@ export async function evidenceScores(prisma: PrismaClient, runId: string): Promi
     resamples: EVIDENCE_RESAMPLES,
     target: EVIDENCE_TARGET,
     method: model.method,
+    counts: await countsOf(prisma, runId),
     scores: model.scores,
     ...(reviewed ? { reviewedScores: reviewed.scores } : {}),
   };
