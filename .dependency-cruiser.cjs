@@ -26,6 +26,7 @@ const LAYERS = [
   ["features/content", "^lib/features/content/"],
   ["features/imports", "^lib/features/imports/"],
   ["features/labelling", "^lib/features/labelling/"],
+  ["features/ledger", "^lib/features/ledger/"],
   ["features/runs", "^lib/features/runs/"],
   ["features/results", "^lib/features/results/"],
   ["features/review", "^lib/features/review/"],

@@ -22,7 +22,7 @@ const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("./helpers/services");
 const { writeBundle } = await import("../lib/features/evidence/bundle");
 const { verifyBundle } = await import("../lib/features/evidence/verify");
-const { publicKeyInfo } = await import("../lib/features/evidence/keys");
+const { publicKeyInfo } = await import("../lib/features/ledger/keys");
 const { verifyBundleBytes } = await import("../lib/evidence/bundle-bytes");
 const { canonicalZip, crc32 } = await import("../lib/evidence/zip");
 

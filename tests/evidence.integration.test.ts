@@ -20,7 +20,7 @@ const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("./helpers/services");
 const { writeBundle } = await import("../lib/features/evidence/bundle");
 const { verifyBundle } = await import("../lib/features/evidence/verify");
-const { publicKeyInfo, signingKey } = await import("../lib/features/evidence/keys");
+const { publicKeyInfo, signingKey } = await import("../lib/features/ledger/keys");
 const { tampered: tamperedCopy, lines, sha, text } = await import("./helpers/evidence");
 type Entries = import("./helpers/evidence").Entries;
 

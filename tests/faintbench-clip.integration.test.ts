@@ -108,7 +108,7 @@ describe("FAIntbench read with CLIP", () => {
       // Its evidence bundle carries every reading with what made it; a verifier re-scores from them (#58).
       const { writeBundle } = await import("../lib/features/evidence/bundle");
       const { verifyBundle } = await import("../lib/features/evidence/verify");
-      const { signingKey } = await import("../lib/features/evidence/keys");
+      const { signingKey } = await import("../lib/features/ledger/keys");
       const { tampered, rows, jsonl } = await import("./helpers/evidence");
       const bundle = path.join(dataDir, "clip-evidence.zip");
       await writeBundle(prisma(), run.id, bundle);

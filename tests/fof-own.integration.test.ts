@@ -183,7 +183,7 @@ describe("runs on a content set", () => {
   it("bundles a run as signed evidence that verifies, every score recomputed equal from its answers", async () => {
     const { writeBundle } = await import("../lib/features/evidence/bundle");
     const { verifyBundle } = await import("../lib/features/evidence/verify");
-    const { publicKeyInfo } = await import("../lib/features/evidence/keys");
+    const { publicKeyInfo } = await import("../lib/features/ledger/keys");
     const file = path.join(process.env.FOF_DATA_DIR!, "own.zip");
     await writeBundle(db(), calibrated, file);
     const r = await verifyBundle(file, { publicKeyPem: publicKeyInfo().pem });

@@ -25,7 +25,7 @@ const ROOTS = [
 const vectors = (kind: string) =>
   readdirSync(DIR)
     .filter((f) => f.startsWith(`${kind}__`))
-    .map((f) => ({ file: f, ...(JSON.parse(readFileSync(path.join(DIR, f), "utf8")) as Record<string, unknown>) }));
+    .map((f) => ({ file: f, ...(JSON.parse(readFileSync(path.join(DIR, f), "utf8")) as Record<string, unknown>) }) as Record<string, unknown> & { file: string });
 
 describe("RFC 9162 Merkle tree", () => {
   it("computes every published tree head of the eight leaves", () => {

@@ -155,7 +155,7 @@ describe.skipIf(sqliteOnly)("fof --server --token", () => {
     const zip = path.join(mkdtempSync(path.join(tmpdir(), "fof-ci-bundle-")), "audit.zip");
     expect((await fof(["bundle", run.id, "-o", zip])).code).toBe(0);
     const { verifyBundle } = await import("../lib/features/evidence/verify");
-    const { publicKeyInfo } = await import("../lib/features/evidence/keys");
+    const { publicKeyInfo } = await import("../lib/features/ledger/keys");
     expect((await verifyBundle(zip, { publicKeyPem: publicKeyInfo().pem })).ok).toBe(true);
     const refused = await fof(["scores", "no-such-run"]);
     expect(refused.code).not.toBe(0);

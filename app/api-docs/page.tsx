@@ -5,7 +5,7 @@ import { openApiDocument } from "@/lib/server/api/openapi";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
-import { publicKeyInfo } from "@/lib/features/evidence/keys";
+import { publicKeyInfo } from "@/lib/features/ledger/keys";
 
 export const metadata: Metadata = { title: "API reference" };
 

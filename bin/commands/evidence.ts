@@ -14,7 +14,7 @@ export async function bundleCommand(runId: string, opts: { output?: string }) {
     const { writeBundle } = await import("../../lib/features/evidence/bundle");
     const out = path.resolve(opts.output ?? `${runId}.evidence.zip`);
     const r = await writeBundle(prisma, runId, out);
-    const { publicKeyInfo } = await import("../../lib/features/evidence/keys");
+    const { publicKeyInfo } = await import("../../lib/features/ledger/keys");
     process.stdout.write(`${out}: ${r.bytes.toLocaleString("en-US")} bytes, ${r.manifest.files.length} files, signed by key ${publicKeyInfo().keyid}\n`);
   } finally {
     await prisma.$disconnect();
@@ -44,7 +44,7 @@ export async function verifyCommand(file: string, opts: { key?: string; json?: b
 }
 
 export async function evidenceKeyCommand(opts: { json?: boolean }) {
-  const { publicKeyInfo } = await import("../../lib/features/evidence/keys");
+  const { publicKeyInfo } = await import("../../lib/features/ledger/keys");
   const k = publicKeyInfo();
   process.stdout.write(opts.json ? `${JSON.stringify(k)}\n` : k.pem);
 }

@@ -1,5 +1,5 @@
 import { jsonRead } from "@/lib/server/http";
-import { publicKeyInfo } from "@/lib/features/evidence/keys";
+import { publicKeyInfo } from "@/lib/features/ledger/keys";
 
 /**
  * The public key this workbench signs evidence bundles with, for `fof verify --key`: public (a verifier has no

@@ -16,10 +16,10 @@ import { ENVELOPE_NAME, MANIFEST_NAME, statementFor, type Manifest } from "../..
 import { projectRoot } from "../../paths";
 import pLimit from "p-limit";
 import { DomainError } from "../../core/errors";
-import { signingKey } from "./keys";
+import { signingKey } from "../ledger/keys";
 import { evidenceScores } from "./scores";
 import { TABLE_FILES } from "../../evidence/completeness";
-import { Pseudonyms } from "./people";
+import { Pseudonyms } from "../ledger/people";
 import { runRows, tablePages, type Row } from "./tables";
 
 export const PUBLIC_KEY_NAME = "signer-public-key.pem";

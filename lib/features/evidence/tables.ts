@@ -8,7 +8,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { insertMany } from "../../db/bulk";
 import type { SqlValue } from "../../db/dialect";
 import { TABLE_FILES, type Row, type TableFileName } from "../../evidence/completeness";
-import type { Pseudonyms } from "./people";
+import type { Pseudonyms } from "../ledger/people";
 
 export type { Row };
 
