@@ -212,6 +212,41 @@ describe("single sign-on", () => {
     expect(await userByEmail("newcomer@example.org")).toBeNull();
   });
 
+  it("takes an address and its verification from one answer: a verified ID-token address never vouches for another address in userinfo", async () => {
+    const boss = (await userByEmail("boss@example.org"))!;
+    // The attacker's own address is verified in the ID token; the userinfo answer names the admin's.
+    idp.people.set("eve", { name: "Eve", email: "eve@example.org", emailVerified: true, groups: ["fof-runners"], userinfo: { email: "boss@example.org" } });
+    const mixed = await signIn("eve");
+    expect(mixed.error).toBe("sso_email_unverified");
+    expect(mixed.session).toBeNull();
+    expect(await db().account.count({ where: { providerId: "oidc", accountId: "eve" } })).toBe(0);
+    // …nor makes a new account of an address only userinfo names.
+    idp.people.set("eve2", {
+      name: "Eve",
+      email: "eve2@example.org",
+      emailVerified: true,
+      groups: ["fof-admins"],
+      userinfo: { email: "victim-new@example.org" },
+    });
+    expect((await signIn("eve2")).error).toBe("sso_email_unverified");
+    expect(await userByEmail("victim-new@example.org")).toBeNull();
+    // The ID token names the admin's address unverified, userinfo another address verified: neither is vouched for.
+    idp.people.set("eve3", {
+      name: "Eve",
+      email: "boss@example.org",
+      emailVerified: false,
+      groups: ["fof-viewers"],
+      userinfo: { email: "other@example.org", email_verified: true },
+    });
+    expect((await signIn("eve3")).error).toBe("sso_email_unverified");
+    expect((await userByEmail("boss@example.org"))!.role).toBe("admin");
+    expect(await db().account.count({ where: { userId: boss.id, providerId: "oidc" } })).toBe(0);
+    // Both answers naming one address, one of them saying it is verified (a provider that puts email_verified in
+    // the ID token only): that address is verified.
+    idp.people.set("frieda@example.org", { name: "Frieda", groups: ["fof-runners"], userinfo: { email: "frieda@example.org" } });
+    expect((await signIn("frieda@example.org")).session?.user.email).toBe("frieda@example.org");
+  });
+
   it("joins a verified address, audited with issuer and subject; the break-glass admin keeps its role and tokens", async () => {
     const boss = (await userByEmail("boss@example.org"))!;
     idp.people.set("boss-at-idp", { name: "Boss", email: "boss@example.org", emailVerified: true, groups: ["fof-viewers"] });

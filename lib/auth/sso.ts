@@ -152,13 +152,24 @@ async function profileOf(idToken: string | undefined, accessToken: string | unde
   }
   const p = { ...claims, ...info };
   const str = (v: unknown) => (typeof v === "string" && v.length <= 320 ? v : undefined);
-  const email = str(p.email)?.trim().toLowerCase();
+  const verified = (v: unknown) => v === true || v === "true";
+  // An address is verified only by an answer that names that address: the userinfo answer's address if it names
+  // one, else the ID token's; verified when an answer naming that very address says so. Two answers naming different
+  // addresses vouch for neither (an attacker's provider account could otherwise pair its own verified address in the
+  // ID token with an admin's address in userinfo).
+  const idEmail = str(claims.email)?.trim().toLowerCase();
+  const infoEmail = str(info.email)?.trim().toLowerCase();
+  const email = infoEmail ?? idEmail;
+  const emailVerified =
+    email !== undefined &&
+    !(idEmail !== undefined && infoEmail !== undefined && idEmail !== infoEmail) &&
+    ((infoEmail === email && verified(info.email_verified)) || (idEmail === email && verified(claims.email_verified)));
   return {
     ...p,
     id: String(claims.sub),
     sub: String(claims.sub),
     email,
-    emailVerified: p.email_verified === true || p.email_verified === "true",
+    emailVerified,
     name: str(p.name) ?? str(p.preferred_username) ?? email ?? String(claims.sub),
     image: undefined,
   };

@@ -13,6 +13,8 @@ interface Person {
   email?: string;
   /** whether the provider says the address is verified (default: true) */
   emailVerified?: boolean;
+  /** claims the userinfo answer alone says differently (the ID token keeps the others) */
+  userinfo?: { email?: string; email_verified?: boolean | string };
 }
 
 export interface TestProvider {
@@ -53,14 +55,19 @@ export async function startOidcProvider(opts: { port?: number; redirectUris: str
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"], groups: ["groups"] },
     cookies: { keys: ["test-cookie-key-one", "test-cookie-key-two"] },
     features: { devInteractions: { enabled: true } },
+    // The ID token carries the scopes' claims too (as Keycloak's and Entra's do), so a test can make it and the
+    // userinfo answer disagree.
+    conformIdTokenClaims: false,
     pkce: { required: () => true },
     async findAccount(_ctx: KoaContextWithOIDC, id: string) {
       if (!people.has(id)) return undefined;
       return {
         accountId: id,
-        async claims() {
+        async claims(use: string) {
           const p = people.get(id)!;
-          return { sub: id, email: p.email ?? id, email_verified: p.emailVerified ?? true, name: p.name, groups: [...p.groups] };
+          const base = { sub: id, email: p.email ?? id, email_verified: p.emailVerified ?? true, name: p.name, groups: [...p.groups] };
+          // userinfo with its own address: only what it is given (an address without a word on its verification)
+          return use === "userinfo" && p.userinfo ? { sub: id, name: p.name, groups: [...p.groups], ...p.userinfo } : base;
         },
       };
     },
@@ -87,7 +94,7 @@ export async function startOidcProvider(opts: { port?: number; redirectUris: str
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => {
       const p = JSON.parse(body) as Person;
-      people.set(decodeURIComponent(control[1]!), { name: p.name, groups: p.groups, email: p.email, emailVerified: p.emailVerified });
+      people.set(decodeURIComponent(control[1]!), { name: p.name, groups: p.groups, email: p.email, emailVerified: p.emailVerified, userinfo: p.userinfo });
       res.writeHead(204).end();
     });
   });
