@@ -1,3 +1,6 @@
+/** A policy under which a response runs and loads nothing. */
+const INERT = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native SQLite driver stays outside the bundle.
@@ -38,6 +41,14 @@ const nextConfig = {
           { key: "X-Frame-Options", value: "DENY" },
         ],
       },
+      {
+        // API routes, the public key and the model files: what proxy.ts does not give a page's policy runs nothing
+        // and can be framed by no one (an error page Next.js renders there is HTML too). Not the worker scripts'
+        // folders (_next/static, /ort, /verifier): a worker takes its policy from its own script's response.
+        source: "/:prefix(api|models|\\.well-known)/:path*",
+        headers: [{ key: "Content-Security-Policy", value: INERT }],
+      },
+      { source: "/metrics", headers: [{ key: "Content-Security-Policy", value: INERT }] },
       {
         // The Label page runs onnxruntime-web; multi-threaded WASM needs cross-origin isolation (SharedArrayBuffer).
         // Everything it loads is same-origin (the ort runtime in /ort, models and images through the app).

@@ -1,6 +1,6 @@
 // Every page gets a Content-Security-Policy with its own nonce (lib/core/csp.ts): Next.js reads the nonce from the
-// request's policy header and puts it on the scripts it renders, so only those run. API routes answer JSON or files
-// (their own headers), static files need none: they are left out.
+// request's policy header and puts it on the scripts it renders, so only those run. API routes, the static files and
+// the model and verifier files are left out here and given a policy under which nothing runs (next.config.mjs).
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy, newNonce } from "./lib/core/csp";
 
@@ -15,14 +15,9 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+// Every path but the API, the static files and the model and verifier files, whatever the request's headers (a
+// prefetch gets its policy too). API routes, the public key and the model files get a policy that runs nothing
+// (next.config.mjs): an error page there is HTML too.
 export const config = {
-  matcher: [
-    {
-      source: "/((?!api/|_next/static|_next/image|ort/|models/|verifier/|favicon\\.svg|metrics$|\\.well-known/).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-  ],
+  matcher: ["/((?!api/|_next/static|_next/image|ort/|models/|verifier/|favicon\\.svg|metrics$|\\.well-known/).*)"],
 };

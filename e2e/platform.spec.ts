@@ -102,4 +102,10 @@ test("every page sends a Content-Security-Policy with a fresh nonce on its scrip
   }
   expect(nonces.size).toBe(10);
   expect(violations).toEqual([]);
+  // A prefetch is a page too: it gets its policy. What is not a page (the API, including an error page rendered
+  // there) gets one under which nothing runs.
+  const prefetched = await page.request.get("/sign-in", { headers: { purpose: "prefetch", "next-router-prefetch": "1" } });
+  expect(prefetched.headers()["content-security-policy"]).toMatch(/'nonce-[^']+'/);
+  for (const path of ["/api/v1/no-such-route", "/api/health", "/.well-known/fof-evidence-key", "/metrics"])
+    expect((await page.request.get(path)).headers()["content-security-policy"], path).toMatch(/^default-src 'none'/);
 });

@@ -187,7 +187,7 @@ describe("a team's content set", () => {
       "content.json",
       null,
       "attributes.0.classes.0.word",
-      /zero-width/,
+      /invisible characters/,
     ],
     [
       "a class option that starts like a formula (+)",
@@ -197,14 +197,7 @@ describe("a team's content set", () => {
       "attributes.0.classes.0.option",
       /must not begin with/,
     ],
-    [
-      "a name led by @",
-      () => withJson((j) => (j.templates.names[0] = "@SUM(1+1)")),
-      "content.json",
-      null,
-      "templates.names.0",
-      /must not begin with/,
-    ],
+    ["a name led by @", () => withJson((j) => (j.templates.names[0] = "@SUM(1+1)")), "content.json", null, "templates.names.0", /must not begin with/],
     [
       "a class word led by a full-width equals sign",
       () => withJson((j) => (j.attributes[0].classes[1].word = "\uff1dHYPERLINK(1)")),
@@ -214,13 +207,35 @@ describe("a team's content set", () => {
       /must not begin with/,
     ],
     [
-      "a title led by a space",
-      () => withJson((j) => (j.title = " Armut")),
+      "an Arabic letter mark, a soft hyphen or a Hangul filler in a name",
+      () => withJson((j) => (j.templates.names[1] = "Al\u061Cice\u00AD\u3164")),
       "content.json",
       null,
-      "title",
+      "templates.names.1",
+      /invisible characters/,
+    ],
+    [
+      "a name led by the minus sign (U+2212) or a small plus (U+FE62)",
+      () => withJson((j) => (j.templates.names[0] = "\u2212SUM(1)")),
+      "content.json",
+      null,
+      "templates.names.0",
       /must not begin with/,
     ],
+    [
+      "a bidirectional override in the representativeness joiner",
+      () =>
+        withJson((j) => {
+          j.templates.contexts ??= {};
+          j.templates.contexts.representativeness ??= { sentence: "{{parts}}.", part: "{{attribute}}: {{highest}} / {{lowest}}", joiner: "; " };
+          j.templates.contexts.representativeness.joiner = " \u202e, ";
+        }),
+      "content.json",
+      null,
+      "templates.contexts.representativeness.joiner",
+      /control, bidirectional or invisible/,
+    ],
+    ["a title led by a space", () => withJson((j) => (j.title = " Armut")), "content.json", null, "title", /must not begin with/],
     [
       "a class declared twice",
       () => withJson((j) => (j.attributes[1].classes[1].id = "male")),

@@ -21,6 +21,14 @@ describe("redactUrls", () => {
     expect(redactUrls("/setup?%74oken=abc")).toBe(`/setup?%74oken=${REDACTED}`);
     expect(redactUrls("GET /api/v1/runs/abc/scores?format=json")).toBe("GET /api/v1/runs/abc/scores?format=json");
     expect(redactUrls("")).toBe("");
+    // However the path or the name is written (the hostile re-test's forms)
+    expect(redactUrls("/JOIN/Zx9tok")).toBe(`/JOIN/${REDACTED}`);
+    expect(redactUrls("/%6Aoin/Zx9tok")).toBe(`/%6Aoin/${REDACTED}`);
+    expect(redactUrls("//join//Zx9tok/")).toBe(`//join//${REDACTED}/`);
+    expect(redactUrls("GET /join/abc http://h/x/join/def")).toBe(`GET /join/${REDACTED} http://h/x/join/${REDACTED}`);
+    expect(redactUrls("/x?token%00=abc&token_=def&TOKEN=ghi&tok%65n=jkl&page=1")).toBe(
+      `/x?token%00=${REDACTED}&token_=${REDACTED}&TOKEN=${REDACTED}&tok%65n=${REDACTED}&page=1`,
+    );
   });
 });
 

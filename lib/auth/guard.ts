@@ -61,7 +61,8 @@ export async function viewerFrom(headers: Headers): Promise<Viewer | null> {
       // Failures are what is counted and limited: a valid token from the same address (a scraper, CI behind one NAT)
       // keeps working while someone there guesses.
       const wait = await tokenAttemptsBlockedFor(db(), address);
-      if (wait > 0) throw new DomainError("rate_limited", `too many failed token attempts from this address: try again in ${Math.ceil(wait / 60_000)} minute(s)`);
+      if (wait > 0)
+        throw new DomainError("rate_limited", `too many failed token attempts from this address: try again in ${Math.ceil(wait / 60_000)} minute(s)`);
       await recordTokenFailure(db(), address).catch(() => undefined); // counting must never turn a 401 into a 500
       return null;
     }

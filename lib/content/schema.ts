@@ -15,6 +15,11 @@ const slug = z
 // shown as one thing, exported as another): refused everywhere. Zero-width characters and the directional marks are
 // refused in names (below) but allowed in prose, where Persian needs the zero-width non-joiner and Hebrew and Arabic the marks.
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+/** Characters that show nothing: every format control (Cf: zero-width spaces and joiners, directional marks, the soft
+ * hyphen, U+180E …), the combining grapheme joiner and the Hangul fillers. */
+const INVISIBLE = /[\p{Cf}\u034f\u115f\u1160\u3164\uffa0]/u;
+/** What a spreadsheet takes for the start of a formula, in any of its forms, and a leading space. */
+const FORMULA_LEAD = /^[=+\-@\s\u2212\ufe62\ufe63\ufe66\uff1d\uff0b\uff0d\uff20]/u;
 const prose = (max: number) =>
   z
     .string()
@@ -30,8 +35,14 @@ const prose = (max: number) =>
 const text = (max: number) =>
   prose(max)
     .refine((s) => !/[<>]/.test(s), "must not contain < or > (markup)")
-    .refine((s) => !/[\u200b-\u200f\u2060\ufeff]/.test(s), "must not contain zero-width characters or directional marks (U+200B–200F, U+2060, U+FEFF)")
-    .refine((s) => !/^[=+\-@\s\uff1d\uff0b\uff0d\uff20]/.test(s), "must not begin with = + - @, their full-width forms, or a space (a spreadsheet would run it)");
+    .refine(
+      (s) => !INVISIBLE.test(s),
+      "must not contain invisible characters: format controls (U+200B–200F, U+061C, U+00AD, U+2060, U+FEFF …), fillers or joiners",
+    )
+    .refine(
+      (s) => !FORMULA_LEAD.test(s),
+      "must not begin with = + - @, a form of them (full-width, small, the minus sign), or a space (a spreadsheet would run it)",
+    );
 
 const classSchema = z
   .object({
@@ -110,7 +121,18 @@ const templatesSchema = z
     contexts: z
       .object({
         representativeness: z
-          .object({ sentence: prose(L.templateChars), part: prose(L.templateChars), joiner: z.string().max(20) })
+          .object({
+            sentence: prose(L.templateChars),
+            part: prose(L.templateChars),
+            // the words between the parts (", " or " und "): free of control, bidirectional and invisible characters
+            joiner: z
+              .string()
+              .max(20)
+              .refine(
+                (s) => !/[\u0000-\u001f\u007f]/.test(s) && !BIDI_CONTROLS.test(s) && !INVISIBLE.test(s),
+                "must not contain control, bidirectional or invisible characters",
+              ),
+          })
           .strict()
           .optional(),
         attribution: prose(L.templateChars).optional(),

@@ -27,8 +27,10 @@ const SECRET_PARAMS = new Set([
   "code_verifier",
 ]);
 
-/** Path segments that are secrets: what follows these prefixes, up to the next "/", "?" or "#". */
-const SECRET_PATH = /(\/join\/)[^/?#\s"'<>]+/g;
+/** Path segments after which the next segment is a secret (compared after percent-decoding, case-insensitively). */
+const SECRET_PATH_BEFORE = new Set(["join"]);
+/** A path's segments: "/" followed by what runs to the next "/", "?", "#", space or quote. */
+const SEGMENT = /\/([^/?#\s"'<>]*)/g;
 
 export const REDACTED = "[redacted]";
 
@@ -46,11 +48,22 @@ const decode = (s: string) => {
  */
 export function redactUrls(text: string): string {
   if (!text) return text;
-  let out = text.replace(SECRET_PATH, `$1${REDACTED}`);
-  // A parameter begins after "?" or "&" (or ";"), its name runs to "=", its value to the next separator.
-  out = out.replace(/([?&;])([^=&#;\s"'<>]{1,200})=([^&#;\s"'<>]*)/g, (whole, sep: string, name: string) =>
-    SECRET_PARAMS.has(decode(name).trim().toLowerCase()) ? `${sep}${name}=${REDACTED}` : whole,
-  );
+  // The segment after "join" (however written: /JOIN/, /%6Aoin/) — every segment looked at, overlapping or not.
+  let redactNext = false;
+  let out = text.replace(SEGMENT, (whole, segment: string) => {
+    if (segment === "") return whole; // "//" is one separator to a router
+    const secret = redactNext;
+    redactNext = SECRET_PATH_BEFORE.has(decode(segment).trim().toLowerCase());
+    return secret ? `/${REDACTED}` : whole;
+  });
+  // A parameter begins after "?" or "&" (or ";"), its name runs to "=", its value to the next separator. Its name is
+  // compared decoded and reduced to letters and "_" ("Token", "tok%65n", "token%00", "token_" all read as token).
+  out = out.replace(/([?&;])([^=&#;\s"'<>]{1,200})=([^&#;\s"'<>]*)/g, (whole, sep: string, name: string) => {
+    const plain = decode(name)
+      .toLowerCase()
+      .replace(/[^a-z_]/g, "");
+    return SECRET_PARAMS.has(plain) || SECRET_PARAMS.has(plain.replace(/_+$/, "")) ? `${sep}${name}=${REDACTED}` : whole;
+  });
   return out;
 }
 

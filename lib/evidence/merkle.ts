@@ -54,9 +54,7 @@ export function rootHash(leaves: readonly Hash[]): Hash {
 function path(m: number, leaves: readonly Hash[], lo: number, hi: number): Hash[] {
   if (hi - lo <= 1) return [];
   const k = split(hi - lo);
-  return m < k
-    ? [...path(m, leaves, lo, lo + k), subtreeRoot(leaves, lo + k, hi)]
-    : [...path(m - k, leaves, lo + k, hi), subtreeRoot(leaves, lo, lo + k)];
+  return m < k ? [...path(m, leaves, lo, lo + k), subtreeRoot(leaves, lo + k, hi)] : [...path(m - k, leaves, lo + k, hi), subtreeRoot(leaves, lo, lo + k)];
 }
 
 /** The inclusion proof of the leaf at `index` in the tree of the first `size` leaves. */

@@ -6,6 +6,12 @@ import { promptPage } from "../content/preview";
 import type { ContentSetInput } from "../content/schema";
 import { runDetailed, runInfluence, runScores, type ScoreOptions } from "../features/results/explore";
 import { runSummary } from "../features/results/summary";
+import { compareSides, type CompareOptions, type CompareSide } from "../features/results/comparisons";
+import { runsRankIntervals } from "../features/results/ranks";
+import { suiteRankIntervals } from "../features/results/suite-ranks";
+import type { BootstrapMetric, IntervalTarget } from "../metrics/design";
+import type { ScoringProfile } from "../metrics/profiles";
+import { suiteOfFace } from "../suites/faces";
 
 export const OFFLOAD_JOBS = {
   /** A run's scores per group (every answer aggregated): the export's json / csv, the API's scores. */
@@ -16,6 +22,13 @@ export const OFFLOAD_JOBS = {
   runInfluence: (a: { runId: string }) => runInfluence(db(), a.runId),
   /** A run's summary (counts over every row, live scores): the run page and its pollers. */
   runSummary: (a: { runId: string; opts: Parameters<typeof runSummary>[2] }) => runSummary(db(), a.runId, a.opts),
+  /** B − A for every score two sides share, paired bootstrap and Holm-adjusted tests (the API's compare, the CLI's). */
+  compare: (a: { a: CompareSide; b: CompareSide; opts: CompareOptions }) => compareSides(db(), a.a, a.b, a.opts),
+  /** FACT-OR-FAIR rank intervals of several runs' models. */
+  ranks: (a: { runIds: string[]; metric: BootstrapMetric; target: IntervalTarget }) => runsRankIntervals(db(), a.runIds, a.metric, a.target),
+  /** Another suite's rank intervals of several runs' models. */
+  suiteRanks: (a: { suiteId: string; runIds: string[]; labels: "model" | "reviewed"; profile: ScoringProfile }) =>
+    suiteRankIntervals(db(), suiteOfFace(a.suiteId), a.runIds, { labels: a.labels, profile: a.profile }),
   /** A content set's prompts for a seed (the first `limit`, and how many in all). */
   contentPrompts: async (a: { set: ContentSetInput; seed: number; limit: number }) => promptPage(a.set, a.seed, a.limit),
   /** A content set's plan for a preset: queries, tokens and expected half-widths from the intervals' simulation. */

@@ -136,8 +136,20 @@ const auditActor = (actor: ContentActor | null) => {
 };
 
 /** A stored declaration, parsed again (it was validated when stored; the schema still guards a hand-edited row). */
-function parseStored(json: string): ContentSetInput {
-  return contentSetSchema.parse(JSON.parse(json));
+// A stored version never changes (its SHA-256 names its bytes): parsed once per process, not at every read (a
+// viewer's read of a paper-size set re-validated it for ~200 ms on the request thread, refused or not).
+const parsedVersions = new Map<string, ContentSetInput>();
+const PARSED_KEEP = 32;
+
+function parseStored(json: string, sha256?: string): ContentSetInput {
+  const hit = sha256 ? parsedVersions.get(sha256) : undefined;
+  if (hit) return hit;
+  const set = contentSetSchema.parse(JSON.parse(json));
+  if (sha256) {
+    parsedVersions.set(sha256, set);
+    if (parsedVersions.size > PARSED_KEEP) parsedVersions.delete(parsedVersions.keys().next().value!);
+  }
+  return set;
 }
 
 export async function listContentSets(prisma: PrismaClient, setId?: string): Promise<ContentSetVersionInfo[]> {
@@ -156,7 +168,7 @@ export async function getContentSet(prisma: PrismaClient, ref: string): Promise<
   const row = await prisma.contentSetVersion.findUnique({ where: { setId_version: { setId, version } }, select: { ...SELECT, contentJson: true } });
   if (!row) throw notFound(`content set ${ref}`);
   const { contentJson, ...rest } = row;
-  return { version: info(rest), set: parseStored(contentJson) };
+  return { version: info(rest), set: parseStored(contentJson, rest.sha256) };
 }
 
 /** "id@version" → its parts. */

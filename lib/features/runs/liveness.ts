@@ -35,7 +35,8 @@ export async function releaseStaleWorkers(prisma: PrismaClient, opts: { self: st
   for (const { owner } of stale) {
     // Its calls that may have been paid and have no written result: charged to their runs at their worst case.
     const lost = await chargeLostCalls(prisma, owner);
-    if (lost.calls) opts.log?.(`charged ${lost.calls} call(s) of a worker that stopped heartbeating ($${lost.usd.toFixed(4)} at worst case: their answers were lost)`);
+    if (lost.calls)
+      opts.log?.(`charged ${lost.calls} call(s) of a worker that stopped heartbeating ($${lost.usd.toFixed(4)} at worst case: their answers were lost)`);
     released += await releaseLeasesOf(prisma, owner);
     await prisma.modelSlotLease.deleteMany({ where: { owner } });
     await prisma.workerStatus.updateMany({

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { stringify } from "csv-stringify/sync";
 import { db } from "@/lib/db";
-import { runsRankIntervals } from "@/lib/features/results/ranks";
-import { suiteRankIntervals } from "@/lib/features/results/suite-ranks";
+import { offload } from "@/lib/server/offload";
 import { jsonRead, notFound } from "@/lib/server/http";
 import { runIdsParam } from "@/lib/results/selection";
 import { intervalTargetParam } from "@/lib/results/compare-params";
@@ -31,7 +30,7 @@ const csv = (rows: unknown[][], columns: string[], name: string) =>
   attachment(stringify(rows, { header: true, columns, record_delimiter: "\n", cast: { string: escapeFormula } }), name, "text/csv; charset=utf-8");
 
 /** 95 % rank intervals of every (run, model): FACT-OR-FAIR per paper column and attribute (lib/features/results/ranks.ts), other suites per headline score (suite-ranks.ts). */
-export const GET = jsonRead("results.read", async (query) => {
+export const GET = jsonRead("results.read", async (query, { viewer }) => {
   const q = schema.parse(query);
   const found = await runHeaders(db(), q.runs);
   const missing = q.runs.filter((id) => !found.some((r) => r.id === id));
@@ -40,12 +39,15 @@ export const GET = jsonRead("results.read", async (query) => {
   if (suiteIds.length > 1) throw new DomainError("invalid", `runs of one suite at a time (these are of ${suiteIds.join(", ")})`);
   if (suiteIds[0] !== DEFAULT_SUITE_ID) {
     const suite = suiteOfFace(suiteIds[0]);
-    const result = await suiteRankIntervals(db(), suite, q.runs, { labels: q.labels, profile: q.profile });
+    // A bootstrap over every run's answers: on a read thread, limited per account (lib/server/offload.ts).
+    const args = { suiteId: suite.id, runIds: q.runs, labels: q.labels, profile: q.profile };
+    const result = await offload("suiteRanks", args, { key: JSON.stringify(args), ttlMs: 5_000, account: viewer?.id ?? null });
     if (q.format === "json") return result;
     const rows = result.rows.map((r) => [r.runId, r.model, r.metric, r.group, r.rank, r.lo, r.hi, r.tiedWith.join(" "), result.target]);
     return csv(rows, ["run_id", "model", "metric", "group", "rank", "rank_lo", "rank_hi", "tied_with", "interval_target"], `${suite.id}-ranks.csv`);
   }
-  const result = await runsRankIntervals(db(), q.runs, q.metric, q.target);
+  const args = { runIds: q.runs, metric: q.metric, target: q.target };
+  const result = await offload("ranks", args, { key: JSON.stringify(args), ttlMs: 5_000, account: viewer?.id ?? null });
   if (q.format === "json") return result;
   const rows = result.rows.map((r) => [r.runId, r.model, r.column, r.attribute, q.metric, r.rank, r.lo, r.hi, r.tiedWith.join(" "), q.target]);
   const columns = ["run_id", "model", "column", "attribute", "metric", "rank", "rank_lo", "rank_hi", "tied_with", "interval_target"];
