@@ -9,7 +9,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
-import { unzipSync, zipSync } from "fflate";
+import { unzipSync } from "fflate";
+import { canonicalZip } from "../lib/evidence/zip";
 import { tampered } from "../tests/helpers/evidence";
 
 type Verdict = { ok: boolean; scores: Array<{ path: string; equal: boolean }> };
@@ -68,7 +69,7 @@ test("a bundle downloaded from the run page verifies in a visitor's browser; a c
   const e = unzipSync(readFileSync(file));
   e["outcomes.jsonl"] = Buffer.from(Buffer.from(e["outcomes.jsonl"]).toString("utf8").replace('"status":"answered"', '"status":"refused"'));
   const changed = path.join(path.dirname(file), "changed.zip");
-  writeFileSync(changed, zipSync(e));
+  writeFileSync(changed, canonicalZip(Object.entries(e)));
   await visitor.getByLabel("Evidence bundle").setInputFiles(changed);
   await expect(verdict.getByRole("heading", { level: 2 })).toContainText("NOT verified", { timeout: 30_000 });
   await expect(verdict.locator(`li[data-ok="false"]`)).toContainText("outcomes.jsonl: changed");
