@@ -224,6 +224,7 @@ program
   )
   .argument("<bundle>", "the .zip a bundle came as")
   .option("--key <file>", "the server's public key (PEM, from /.well-known/fof-evidence-key or `fof evidence-key`); without it only integrity is checked")
+  .option("--design <file>", "the run's design statement you held before its results (`fof design RUN -o`): the bundle must be that run, every difference named")
   .option("--json", "the report as one line of JSON")
   .action(lazy(evidence, (m) => m.verifyCommand));
 program
@@ -231,6 +232,35 @@ program
   .description("print the public key this workbench signs evidence bundles with (PEM)")
   .option("--json", "PEM, key id and algorithm as JSON")
   .action(lazy(evidence, (m) => m.evidenceKeyCommand));
+
+const logModule = () => import("./commands/log");
+program
+  .command("design")
+  .description("print a run's design statement — signed at launch, before any provider call — with its inclusion proof in the log (JSON)")
+  .argument("<run>", "run id")
+  .option("-o, --output <file>", "write it to this file (keep it: check the run's evidence bundle against it with `fof verify --design`)")
+  .action(async (runId: string, opts: { output?: string }) => (await logModule()).designCommand(server(), runId, opts));
+const logGroup = program.command("log").description("the transparency log of every run's design: checkpoints, inclusion and consistency proofs");
+logGroup
+  .command("checkpoint")
+  .description("print the log's signed checkpoint now (size, RFC 9162 root, time): keep it to check later ones against")
+  .option("-o, --output <file>", "write it to this file")
+  .action(async (opts: { output?: string }) => (await logModule()).checkpointCommand(server(), opts));
+logGroup
+  .command("prove")
+  .description("check that a run's design statement is in the log (against a checkpoint you hold, else the log's now); exit 1 if not")
+  .argument("<run>", "run id")
+  .option("--checkpoint <file>", "a checkpoint you kept (`fof log checkpoint -o`)")
+  .option("--key <file>", "the workbench's public key (PEM; default: the server's, from /.well-known/fof-evidence-key)")
+  .action(async (runId: string, opts: { checkpoint?: string; key?: string }) => (await logModule()).proveCommand(server(), runId, opts));
+logGroup
+  .command("consistency")
+  .description("check that the newer checkpoint's log only appended to the older one's, and list every run launched in between, per model; exit 1 if not")
+  .argument("<older>", "the checkpoint you kept earlier")
+  .argument("<newer>", "a later checkpoint")
+  .option("--key <file>", "the workbench's public key (PEM; default: the server's)")
+  .option("--json", "the verdict and the runs launched in between as JSON")
+  .action(async (older: string, newer: string, opts: { key?: string; json?: boolean }) => (await logModule()).consistencyCommand(server(), older, newer, opts));
 
 const suiteData = program.command("suite-data").description("a suite's content versions: import data you supply (e.g. the official DoFaiR entries), list them");
 suiteData

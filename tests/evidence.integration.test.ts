@@ -264,6 +264,7 @@ describe("evidence bundles", () => {
       ["statement", true],
       ["files", true],
       ["completeness", true],
+      ["design", true],
     ]);
     const drop = (e: Entries) => void (e["queries.jsonl"] = Buffer.from(lines(e["queries.jsonl"]).slice(1).join("\n") + "\n"));
     expect((await check(tampered("b-drop", drop))).checks.at(-1)).toMatchObject({ check: "files", ok: false });

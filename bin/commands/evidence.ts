@@ -21,13 +21,16 @@ export async function bundleCommand(runId: string, opts: { output?: string }) {
   }
 }
 
-export async function verifyCommand(file: string, opts: { key?: string; json?: boolean }) {
+export async function verifyCommand(file: string, opts: { key?: string; json?: boolean; design?: string }) {
   // No data directory is read or made: anything the database layer would touch lives in a temporary folder.
   const scratch = mkdtempSync(path.join(os.tmpdir(), "fof-verify-home-"));
   process.env.FOF_DATA_DIR = scratch;
   try {
     const { verifyBundle } = await import("../../lib/features/evidence/verify");
-    const r = await verifyBundle(file, { publicKeyPem: opts.key ? readFileSync(opts.key, "utf8") : undefined });
+    const r = await verifyBundle(file, {
+      publicKeyPem: opts.key ? readFileSync(opts.key, "utf8") : undefined,
+      heldDesign: opts.design ? new Uint8Array(readFileSync(opts.design)) : undefined,
+    });
     if (opts.json) process.stdout.write(`${JSON.stringify(r)}\n`);
     else {
       for (const c of r.checks) process.stdout.write(`${c.ok ? "✓" : "✗"} ${c.check}: ${c.detail}\n`);

@@ -12,6 +12,8 @@ type Result = { checks: BundleCheck[]; run: string | null; trusted: boolean; sco
 
 export function BundleVerifier() {
   const [key, setKey] = useState("");
+  // a design statement the reader held before the results existed (`fof design`, the run.launched webhook)
+  const [design, setDesign] = useState<{ name: string; bytes: ArrayBuffer } | null>(null);
   const [result, setResult] = useState<Result | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [name, setName] = useState<string | null>(null);
@@ -35,7 +37,8 @@ export function BundleVerifier() {
       setBusy(null);
       worker.terminate();
     };
-    worker.postMessage({ bundle, publicKeyPem: key.trim() || undefined }, [bundle]);
+    const held = design ? design.bytes.slice(0) : undefined;
+    worker.postMessage({ bundle, publicKeyPem: key.trim() || undefined, design: held }, held ? [bundle, held] : [bundle]);
   };
   const ok = result && result.checks.every((c) => c.ok);
   return (
@@ -51,6 +54,20 @@ export function BundleVerifier() {
         className="w-full rounded-md border border-slate-300 p-2 font-mono text-xs"
         placeholder="-----BEGIN PUBLIC KEY-----"
       />
+      <label className="block text-sm">
+        <span className="font-medium">The run&apos;s design statement you held (optional)</span>{" "}
+        <span className="text-slate-500">— from <code>fof design RUN</code> or the run.launched webhook, kept before any result existed: the bundle must be that run</span>
+        <input
+          type="file"
+          accept=".json,application/json"
+          aria-label="Design statement"
+          className="mt-1 block text-sm"
+          onChange={async (e) => {
+            const f = e.target.files?.[0];
+            setDesign(f ? { name: f.name, bytes: await f.arrayBuffer() } : null);
+          }}
+        />
+      </label>
       <div
         data-testid="bundle-drop"
         onDragOver={(e) => {

@@ -40,12 +40,13 @@ async function rescored(entries: Record<string, Uint8Array>, progress: (step: st
   }
 }
 
-self.onmessage = async (e: MessageEvent<{ bundle: ArrayBuffer; publicKeyPem?: string }>) => {
+self.onmessage = async (e: MessageEvent<{ bundle: ArrayBuffer; publicKeyPem?: string; design?: ArrayBuffer }>) => {
   const post = (m: unknown) => (self as unknown as Worker).postMessage(m);
   const progress = (step: string) => post({ progress: step });
   try {
     const r = await verifyBundleBytes(new Uint8Array(e.data.bundle), {
       publicKeyPem: e.data.publicKeyPem,
+      heldDesign: e.data.design ? new Uint8Array(e.data.design) : undefined,
       crypto: {
         sha256,
         verify: async (message, sig, pem) => {

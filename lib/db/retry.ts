@@ -21,13 +21,23 @@ export function isContention(e: unknown): boolean {
  * Runs `fn`, retrying it on contention with full-jitter backoff for up to `maxMs` in all. `fn` must be safe to run
  * again: a single statement, or a transaction (which rolled back whole when it failed).
  */
-export async function withContentionRetry<T>(fn: () => Promise<T>, { maxMs = 60_000, baseMs = 25, capMs = 1_000 } = {}): Promise<T> {
+/** A unique key already taken (Prisma's P2002): another writer inserted the same key first. */
+export const isUniqueViolation = (e: unknown): boolean => (e as { code?: string } | null)?.code === "P2002";
+
+/**
+ * `retryUnique`: also retry a unique-key violation — for a writer that picks its key from what it read (the next log
+ * index) and loses the race to another writer that picked the same one.
+ */
+export async function withContentionRetry<T>(
+  fn: () => Promise<T>,
+  { maxMs = 60_000, baseMs = 25, capMs = 1_000, retryUnique = false }: { maxMs?: number; baseMs?: number; capMs?: number; retryUnique?: boolean } = {},
+): Promise<T> {
   const start = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn();
     } catch (e) {
-      if (!isContention(e) || Date.now() - start > maxMs) throw e;
+      if (!(isContention(e) || (retryUnique && isUniqueViolation(e))) || Date.now() - start > maxMs) throw e;
       instruments().dbBusyRetries.inc();
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
     }

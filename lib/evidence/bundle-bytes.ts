@@ -57,6 +57,8 @@ export async function verifyBundleBytes(
   opts: {
     crypto: BundleCrypto;
     publicKeyPem?: string;
+    /** a design statement the reader held (`fof design` / GET /api/v1/runs/:id/design): the bundle must be its run */
+    heldDesign?: Uint8Array;
     /** the re-scoring (the browser: /verifier/rescore.js); without it the checks end before the scores */
     rescore?: (files: Record<string, Uint8Array>) => Promise<{ checks: BundleCheck[]; scores: ScoreCheck[] }>;
   },
@@ -64,7 +66,7 @@ export async function verifyBundleBytes(
   const unpacked = await unpackBundle(bytes);
   if (unpacked.refused) return { checks: [unpacked.refused], run: null, trusted: false, scores: [] };
   const files = unpacked.files;
-  const r = await checkBundleFiles(files, opts.crypto, { publicKeyPem: opts.publicKeyPem, embeddedKeyName: PUBLIC_KEY_NAME });
+  const r = await checkBundleFiles(files, opts.crypto, { publicKeyPem: opts.publicKeyPem, embeddedKeyName: PUBLIC_KEY_NAME, heldDesign: opts.heldDesign });
   const checks = [{ check: "archive", ok: true, detail: `${Object.keys(files).length} files` }, ...r.checks];
   if (!checks.every((c) => c.ok) || !opts.rescore) return { ...r, checks, scores: [] };
   const done = await opts.rescore(files);

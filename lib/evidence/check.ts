@@ -5,18 +5,10 @@
 import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, paeBytes } from "./envelope";
 import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from "./statement";
 import { Completeness, TABLE_FILES } from "./completeness";
+import { checkDesign } from "./design-check";
 
-export interface BundleCheck {
-  check: string;
-  ok: boolean;
-  detail: string;
-}
-
-export interface BundleCrypto {
-  sha256(bytes: Uint8Array): Promise<string>;
-  /** true when `sig` is an Ed25519 signature of `message` by the PEM public key */
-  verify(message: Uint8Array, sig: Uint8Array, publicKeyPem: string): Promise<boolean>;
-}
+export type { BundleCheck, BundleCrypto } from "./check-types";
+import type { BundleCheck, BundleCrypto } from "./check-types";
 
 const fromBase64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 const text = (b: Uint8Array | undefined) => (b ? new TextDecoder().decode(b) : "");
@@ -31,7 +23,7 @@ const parse = (b: Uint8Array | undefined): unknown => {
 export async function checkBundleFiles(
   entries: Record<string, Uint8Array>,
   crypto: BundleCrypto,
-  opts: { publicKeyPem?: string; embeddedKeyName: string },
+  opts: { publicKeyPem?: string; embeddedKeyName: string; heldDesign?: Uint8Array },
 ): Promise<{ checks: BundleCheck[]; run: string | null; trusted: boolean }> {
   const checks: BundleCheck[] = [];
   const out = { checks, run: null as string | null, trusted: Boolean(opts.publicKeyPem) };
@@ -85,5 +77,17 @@ export async function checkBundleFiles(
   if (run?.id !== manifest.data.run) problems.push("run.json is another run than the manifest's");
   if (problems.length) return fail("completeness", problems.join("; "));
   pass("completeness", whole.summary);
+  const rowsOf = (name: string) =>
+    text(entries[name])
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const designed = await checkDesign(
+    entries,
+    { run: (run ?? {}) as Record<string, unknown>, content: parse(entries["content.json"]) as Record<string, unknown>, models: rowsOf("models.jsonl"), runModels: rowsOf("run-models.jsonl") },
+    crypto,
+    { key, format: manifest.data.format, heldDesign: opts.heldDesign },
+  );
+  checks.push(designed);
   return out;
 }

@@ -8,6 +8,8 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { CanonicalZipFile } from "./zip-file";
+import { DESIGN_NAME, LOG_PROOF_NAME } from "../../evidence/design-check";
+import { inclusion } from "../ledger/log";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, signEnvelope } from "../../evidence/dsse";
 import { evidenceReport } from "../../evidence/report";
@@ -140,9 +142,16 @@ export async function writeBundle(prisma: PrismaClient, runId: string, outFile: 
     await whole(SCORES_NAME, JSON.stringify(scores));
     const sw = software();
     await whole(SOFTWARE_NAME, JSON.stringify(sw));
+    // The design signed at launch, byte for byte as logged, and its place in the log now (format v2; a run launched
+    // before designs were logged has none: format v1).
+    const design = await prisma.logEntry.findUnique({ where: { runId }, select: { body: true } });
+    if (design) {
+      await entry(DESIGN_NAME, [design.body]);
+      await entry(LOG_PROOF_NAME, [JSON.stringify(await inclusion(prisma, runId))]);
+    }
     await entry(REPORT_NAME, [evidenceReport(reportInput(small, keyIdOf(key)))]);
     await entry(PUBLIC_KEY_NAME, [createPublicKey(key).export({ type: "spki", format: "pem" }).toString()]);
-    const manifest: Manifest = { format: "fof-evidence/v1", run: runId, files };
+    const manifest: Manifest = { format: design ? "fof-evidence/v2" : "fof-evidence/v1", run: runId, files };
     const manifestJson = JSON.stringify(manifest, null, 2);
     await entry(MANIFEST_NAME, [manifestJson]);
     const statement = statementFor(createHash("sha256").update(manifestJson).digest("hex"), {

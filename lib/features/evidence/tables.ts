@@ -9,6 +9,7 @@ import { insertMany } from "../../db/bulk";
 import type { SqlValue } from "../../db/dialect";
 import { TABLE_FILES, type Row, type TableFileName } from "../../evidence/completeness";
 import type { Pseudonyms } from "../ledger/people";
+import { cleanUrl, declaredSettings } from "../../evidence/declared";
 
 export type { Row };
 
@@ -34,16 +35,6 @@ const DATES: Record<TableFileName, readonly string[]> = {
 const PAGE = 2000;
 const WITHHELD = "(withheld from evidence bundles)";
 
-function cleanUrl(url: string | null): string | null {
-  if (!url) return url;
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return null;
-  }
-}
-
 export async function runRows(prisma: PrismaClient, runId: string) {
   const run = await prisma.run.findUniqueOrThrow({ where: { id: runId } });
   const content = await prisma.benchmarkVersion.findUniqueOrThrow({ where: { id: run.benchmarkVersionId } });
@@ -53,12 +44,8 @@ export async function runRows(prisma: PrismaClient, runId: string) {
     content,
     run: { ...run, createdById: null },
     models: models.map((m) => ({ ...m, apiKeyEnv: null, baseUrl: cleanUrl(m.baseUrl), createdById: null, updatedById: null })),
-    runModels: runModels.map((m) => {
-      // the snapshot of settings names the credential variable: left out with the rest of the model's secrets' trail
-      const { apiKeyEnv: _k, credential: _c, ...settings } = JSON.parse(m.settingsJson) as Record<string, unknown>;
-      if (typeof settings.baseUrl === "string") settings.baseUrl = cleanUrl(settings.baseUrl);
-      return { ...m, settingsJson: JSON.stringify(settings) };
-    }),
+    // the snapshot of settings names the credential variable: left out with the rest of the model's secrets' trail
+    runModels: runModels.map((m) => ({ ...m, settingsJson: JSON.stringify(declaredSettings(m.settingsJson)) })),
   };
 }
 

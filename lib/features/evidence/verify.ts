@@ -4,7 +4,7 @@
 // against the manifest, every file's SHA-256 and size, no file missing or added. Pass two streams every table file (queries,
 // outcomes, images, faces, labels …) into a scratch database of its own, checking the rows are whole as it goes;
 // then the same scoring function the server ran (./scores.ts) recomputes every score, compared value by value.
-import { createHash, createPublicKey, type Hash } from "node:crypto";
+import { createHash, createPublicKey, verify as verifySignature, type Hash } from "node:crypto";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,6 +21,13 @@ import { recheckLooks } from "./looks";
 import { readingsVerdict, scoresVerdict, stoppingVerdict } from "../../evidence/verdicts";
 import { rereadAnswers } from "./readings";
 import { Completeness, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from "../../evidence/completeness";
+import { checkDesign, DESIGN_NAME, LOG_PROOF_NAME } from "../../evidence/design-check";
+
+/** node's crypto in the shape the platform-free checks take (lib/evidence/check.ts). */
+const nodeCrypto = {
+  sha256: async (b: Uint8Array) => createHash("sha256").update(b).digest("hex"),
+  verify: async (message: Uint8Array, sig: Uint8Array, pem: string) => verifySignature(null, message, createPublicKey(pem), sig),
+};
 
 /** What a verifier reads at most: the archive, any one file unpacked, and the number of entries. */
 const VERIFY_LIMITS = { archiveBytes: 4 * 1024 ** 3 - 1, fileBytes: 4 * 1024 ** 3 - 1, files: 64, keptBytes: 64 * 1024 ** 2 };
@@ -36,6 +43,8 @@ const KEPT = new Set([
   "content.json",
   "models.jsonl",
   "run-models.jsonl",
+  DESIGN_NAME,
+  LOG_PROOF_NAME,
 ]);
 const BATCH = 2000;
 
@@ -62,7 +71,7 @@ const adaptiveLooks = (run: Row) => {
   }
 };
 
-export async function verifyBundle(file: string, opts: { publicKeyPem?: string } = {}): Promise<VerifyReport> {
+export async function verifyBundle(file: string, opts: { publicKeyPem?: string; heldDesign?: Uint8Array } = {}): Promise<VerifyReport> {
   const checks: Check[] = [];
   const report: VerifyReport = { ok: false, run: null, signer: { keyid: null, trusted: false }, checks, scores: [] };
   const fail = (check: string, detail: string) => {
@@ -133,6 +142,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string }
     return fail("signature", opts.publicKeyPem ? "the given key is not a public key (PEM)" : `${PUBLIC_KEY_NAME} is missing or unreadable: pass --key`);
   }
   report.signer = { keyid: keyIdOf(key), trusted: Boolean(opts.publicKeyPem) };
+  const keyPem = key.export({ type: "spki", format: "pem" }).toString();
   const payload = verifyEnvelope(envelope.data, key);
   if (!payload)
     return fail(
@@ -224,6 +234,16 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string }
     if (run.id !== manifest.data.run) problems.push("run.json is another run than the manifest's");
     if (problems.length) return fail("completeness", problems.join("; "));
     pass("completeness", whole.summary);
+
+    // The design signed at launch: the run these rows describe, in the log; and the one the reader held, if given.
+    const designed = await checkDesign(
+      Object.fromEntries([DESIGN_NAME, LOG_PROOF_NAME].map((n) => [n, bytesOf(n) ?? undefined])),
+      { run, content: json<Row>("content.json")!, models: lines("models.jsonl"), runModels: lines("run-models.jsonl") },
+      nodeCrypto,
+      { key: keyPem, format: manifest.data.format, heldDesign: opts.heldDesign },
+    );
+    checks.push(designed);
+    if (!designed.ok) return report;
 
     // Each stored reading re-derived from its raw answer, before the scores count them.
     const readings = readingsVerdict(await rereadAnswers(prisma, String(run.id)));

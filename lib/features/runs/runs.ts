@@ -12,6 +12,8 @@ import type { Benchmark } from "../../benchmark";
 import { env } from "../../env";
 import { imageParams, modelParams, REASONER_SLUG } from "../../providers";
 import { audit } from "../../auth/audit";
+import { commitDesign } from "../ledger/design";
+import { emitRunEvent } from "../webhooks/emit";
 import { PLANNING_FAILED, PLANNING_INTERRUPTED, planningInterrupted, RESUMABLE, type RunStatus } from "../../core/run-status";
 import { modelProblem } from "../../providers/problems";
 import { forgetShared } from "../../core/shared";
@@ -240,6 +242,16 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
       },
     }),
   );
+  // The design committed before the first answer: signed and appended to the transparency log before a single query
+  // is written (no provider call can precede it). A launch whose design cannot be committed is no launch.
+  try {
+    const design = await commitDesign(prisma, run.id, helper?.id ?? null);
+    // …and handed to whoever asked to hear of launches, so someone outside holds it before any result exists.
+    await withContentionRetry(() => emitRunEvent(prisma, run.id, "run.launched", { design: design.envelope, log: { index: design.index } }));
+  } catch (e) {
+    await withContentionRetry(() => prisma.run.delete({ where: { id: run.id } })).catch(() => undefined);
+    throw e;
+  }
   opts.onCreated?.(run);
   return {
     run,

@@ -10,7 +10,8 @@ import { outcomeLabel } from "../../core/run-status";
 /** A client or a transaction: emitting inside the transaction that changes the run's status loses no event. */
 type Db = Pick<PrismaClient, "webhook" | "webhookDelivery" | "run" | "image" | "query">;
 
-export async function emitRunEvent(prisma: Db, runId: string, event: WebhookEvent): Promise<number> {
+/** `extra`: what the event adds to the payload (run.launched: the signed design statement and its log index). */
+export async function emitRunEvent(prisma: Db, runId: string, event: WebhookEvent, extra: Record<string, unknown> = {}): Promise<number> {
   const hooks = (await prisma.webhook.findMany({ where: { active: true }, select: { id: true, eventsJson: true } })).filter((h) =>
     (JSON.parse(h.eventsJson) as string[]).includes(event),
   );
@@ -40,6 +41,7 @@ export async function emitRunEvent(prisma: Db, runId: string, event: WebhookEven
   const payload = JSON.stringify({
     event,
     at: new Date().toISOString(),
+    ...extra,
     run: {
       ...run,
       suite: run.suiteId,

@@ -3,6 +3,7 @@
 // document built from this table, the reference page renders it, and a test checks that every route file under
 // app/api/v1 is listed here (and nothing else is).
 import { z } from "zod";
+import { logConsistencyQuery, logEntriesQuery, logProofQuery } from "./log";
 import { contentSetImportBody, contentSetListQuery, contentSetReadQuery } from "./content-sets";
 import type { Access } from "../http";
 import {
@@ -89,6 +90,48 @@ export const API_ROUTES: readonly ApiRoute[] = [
     description:
       "Any suite, chat or text-to-image (image hashes, faces, labels and their provenance, reviews with annotators as pseudonyms). Check it offline with `fof verify <bundle> --key <public key>` (the key: GET /.well-known/fof-evidence-key) or at /verify in a browser. Bundles are written one at a time per server, in the order asked, at most one per account: the same account asking again meanwhile is answered 429 rate_limited (try again); another account's request waits its turn (503 unavailable when 16 wait). docs/evidence.md describes the files and the predicate.",
     ok: { status: 200, description: "a zip archive", contentTypes: ["application/zip"] },
+  },
+  {
+    method: "get",
+    path: "/api/v1/runs/{id}/design",
+    access: "results.read",
+    summary: "A run's design statement: signed at launch, before any provider call, and appended to the transparency log",
+    description:
+      "An in-toto Statement (predicate https://fact-or-fair.dev/evidence/design/v1) in a DSSE envelope signed with the workbench's evidence key: content and its digest, the models' declared identities and settings, configuration, seed, preset, planned count, stopping rule, budget, launch time, the launcher's pseudonym. With its inclusion proof in the log now and that tree's signed checkpoint. Hold it before results exist; check a bundle against it later with `fof verify --design`. docs/evidence.md.",
+    ok: { status: 200, description: "{ design: DSSE envelope, log: { index, size, leafHash, proof: [hex], checkpoint: DSSE envelope } }" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/log/checkpoint",
+    access: "public",
+    summary: "The transparency log's signed checkpoint now (size, RFC 9162 root hash, time)",
+    description:
+      "Public: hashes only. Keep one; a later checkpoint and GET /api/v1/log/consistency prove the log only grew in between (`fof log consistency OLD NEW`).",
+    ok: { status: 200, description: "{ checkpoint: { origin, size, rootHash, time }, envelope: DSSE envelope of the checkpoint }" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/log/proof",
+    access: "public",
+    summary: "A run's design statement's inclusion proof in the log (RFC 9162)",
+    query: logProofQuery,
+    ok: { status: 200, description: "{ index, size, leafHash, proof: [hex], checkpoint: DSSE envelope }" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/log/consistency",
+    access: "public",
+    summary: "The consistency proof that the log of size `from` is a prefix of the log of size `to` (RFC 9162)",
+    query: logConsistencyQuery,
+    ok: { status: 200, description: "{ from, to, proof: [hex] }" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/log/entries",
+    access: "results.read",
+    summary: "The log's entries between two indices: each run launched, its models and its signed design statement",
+    query: logEntriesQuery,
+    ok: { status: 200, description: "{ entries: [{ index, runId, kind, models, leafHash, createdAt, body }] }" },
   },
   {
     method: "get",

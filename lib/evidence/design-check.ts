@@ -1,0 +1,106 @@
+// A bundle against the design signed at its launch (lib/evidence/design.ts), platform-free so `fof verify` and the
+// browser's /verify run it alike: the design statement the bundle carries must be signed by the same key, be the run
+// the bundle's rows describe — content and its digest, models and their settings, configuration, seed, preset,
+// stopping rule — and be in the log (its inclusion proof against a signed checkpoint). With a design the reader held
+// before any result existed (`--design`), the carried one must be that one: every difference is named.
+import type { BundleCheck, BundleCrypto } from "./check-types";
+import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, paeBytes, type Envelope } from "./envelope";
+import {
+  CHECKPOINT_PAYLOAD_TYPE,
+  checkpointSchema,
+  compareDesign,
+  designDigest,
+  designFromRows,
+  designStatementSchema,
+  type DesignPredicate,
+} from "./design";
+import { fromHex, leafHash, toHex, verifyInclusion } from "./merkle";
+
+export const DESIGN_NAME = "design.dsse.json";
+export const LOG_PROOF_NAME = "log-proof.json";
+
+type Row = Record<string, unknown>;
+const fromBase64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+
+async function signedPayload(envelope: Envelope, type: string, crypto: BundleCrypto, key: string): Promise<unknown | null> {
+  if (envelope.payloadType !== type) return null;
+  const payload = fromBase64(envelope.payload);
+  for (const s of envelope.signatures) if (await crypto.verify(paeBytes(envelope.payloadType, payload), fromBase64(s.sig), key).catch(() => false)) return JSON.parse(decode(payload));
+  return null;
+}
+
+/** A signed design statement's predicate (an envelope, or `fof design`'s output { design, log }), or why not. */
+async function designIn(bytes: Uint8Array, crypto: BundleCrypto, key: string): Promise<DesignPredicate | string> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(decode(bytes));
+  } catch {
+    return "not JSON";
+  }
+  const envelope = envelopeSchema.safeParse((raw as { design?: unknown })?.design ?? raw);
+  if (!envelope.success) return "not a DSSE envelope";
+  const payload = await signedPayload(envelope.data, IN_TOTO_PAYLOAD_TYPE, crypto, key).catch(() => null);
+  if (payload === null) return "its signature does not verify with the key (another signer, or changed)";
+  const statement = designStatementSchema.safeParse(payload);
+  if (!statement.success) return "not a design statement";
+  if (statement.data.subject[0].digest.sha256 !== designDigest(statement.data.predicate)) return "its subject is not the digest of its design";
+  return statement.data.predicate;
+}
+
+export async function checkDesign(
+  files: Record<string, Uint8Array | undefined>,
+  rows: { run: Row; content: Row; models: Row[]; runModels: Row[] },
+  crypto: BundleCrypto,
+  opts: { key: string; format: string; heldDesign?: Uint8Array },
+): Promise<BundleCheck> {
+  const fail = (detail: string): BundleCheck => ({ check: "design", ok: false, detail });
+  const carriedBytes = files[DESIGN_NAME];
+  if (!carriedBytes) {
+    if (opts.heldDesign) return fail("the bundle carries no design statement, but you hold one: it cannot be checked against it");
+    if (opts.format !== "fof-evidence/v1") return fail(`${DESIGN_NAME} is missing`);
+    return { check: "design", ok: true, detail: "a format-v1 bundle: its run was launched before designs were signed and logged (nothing to check)" };
+  }
+  const carried = await designIn(carriedBytes, crypto, opts.key);
+  if (typeof carried === "string") return fail(`${DESIGN_NAME}: ${carried}`);
+  // What the bundle's rows say the run was, next to what was signed at launch. Planned count and budget may change
+  // later (a cancel, a raised budget): stated, not refused; everything else must be as signed.
+  const derived = designFromRows({
+    run: rows.run as Parameters<typeof designFromRows>[0]["run"],
+    content: rows.content as Parameters<typeof designFromRows>[0]["content"],
+    models: rows.models.map((m) => ({ id: String(m.id), slug: String(m.slug) })),
+    runModels: rows.runModels.map((m) => ({ modelConfigId: String(m.modelConfigId), settingsJson: String(m.settingsJson) })),
+    helperId: carried.models.find((m) => m.role === "helper")?.modelConfigId ?? null,
+    launcher: carried.launcher,
+  });
+  const notes: string[] = [];
+  if (derived.plannedCount !== carried.plannedCount) notes.push(`planned ${carried.plannedCount} at launch, ${derived.plannedCount} recorded now`);
+  if (derived.budgetUsd !== carried.budgetUsd) notes.push(`budget $${carried.budgetUsd ?? "none"} at launch, $${derived.budgetUsd ?? "none"} now`);
+  const differ = compareDesign(carried, { ...derived, plannedCount: carried.plannedCount, budgetUsd: carried.budgetUsd });
+  if (differ.length) return fail(`the bundle is not the run designed at launch: ${differ.slice(0, 10).join("; ")}`);
+  // In the log: the leaf is the carried statement's bytes, proven against a checkpoint signed by the same key.
+  const proofBytes = files[LOG_PROOF_NAME];
+  if (!proofBytes) return fail(`${LOG_PROOF_NAME} is missing: the design's place in the log cannot be shown`);
+  let proof: { index: number; size: number; leafHash: string; proof: string[]; checkpoint: unknown };
+  try {
+    proof = JSON.parse(decode(proofBytes));
+  } catch {
+    return fail(`${LOG_PROOF_NAME} is not JSON`);
+  }
+  const cpEnvelope = envelopeSchema.safeParse(proof.checkpoint);
+  const cp = cpEnvelope.success ? checkpointSchema.safeParse(await signedPayload(cpEnvelope.data, CHECKPOINT_PAYLOAD_TYPE, crypto, opts.key).catch(() => null)) : null;
+  if (!cp?.success) return fail("the log checkpoint is not signed by the key");
+  const leaf = leafHash(carriedBytes);
+  if (toHex(leaf) !== proof.leafHash || cp.data.size !== proof.size) return fail("the log proof is for another entry or tree");
+  if (!verifyInclusion(proof.index, proof.size, leaf, (proof.proof ?? []).map(fromHex), fromHex(cp.data.rootHash)))
+    return fail(`the design is not proven to be entry ${proof.index} of the log of ${proof.size}`);
+  let detail = `signed at launch (${carried.run.launchedAt}), the run the rows describe, entry ${proof.index} of the log of ${proof.size} (checkpoint ${cp.data.time})`;
+  if (opts.heldDesign) {
+    const held = await designIn(opts.heldDesign, crypto, opts.key);
+    if (typeof held === "string") return fail(`the design you hold: ${held}`);
+    const against = compareDesign(held, carried);
+    if (against.length) return fail(`the bundle is not the run of the design you hold: ${against.slice(0, 10).join("; ")}`);
+    detail += "; the very design you held";
+  }
+  return { check: "design", ok: true, detail: notes.length ? `${detail} (${notes.join("; ")})` : detail };
+}

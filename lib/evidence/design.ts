@@ -1,0 +1,159 @@
+// A run's design statement and the transparency log's checkpoints, as formats (docs/evidence.md, docs/schemas):
+// platform-free, so the server that signs them, `fof verify`, `fof log` and the browser's /verify read them alike.
+//
+// The design statement is an in-toto Statement (v1) of the project's own predicate type, signed (DSSE, Ed25519) at
+// launch, before any provider call: what the run was set to be — content and its digest, the models' declared
+// identities and settings, configuration, seed, preset, planned count, stopping rule, budget, launch time and the
+// launcher's pseudonym. Its subject is the run (a digest of the predicate's canonical JSON). An outsider who holds
+// it before results exist can later check the bundle against it (compareDesign names every difference).
+//
+// A checkpoint is a signed statement of the log's size and root hash (RFC 9162) at a time; two checkpoints and a
+// consistency proof show the later log only appended to the earlier one.
+import { sha256 as sha256Bytes } from "@noble/hashes/sha2.js";
+import { z } from "zod";
+import { declaredSettings, stoppingRule } from "./declared";
+import { toHex } from "./merkle";
+
+export const DESIGN_PREDICATE_TYPE = "https://fact-or-fair.dev/evidence/design/v1";
+export const CHECKPOINT_PAYLOAD_TYPE = "application/vnd.fact-or-fair.checkpoint+json";
+const STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const designPredicateSchema = z
+  .object({
+    run: z
+      .object({
+        id: z.string().max(64),
+        name: z.string().max(400),
+        suite: z.string().max(64),
+        modality: z.string().max(10),
+        preset: z.string().max(40),
+        seed: z.number().int(),
+        launchedAt: z.string().max(40),
+      })
+      .strict(),
+    content: z.object({ version: z.string().max(200), sha256: z.string().max(100), contentSha256: sha256 }).strict(),
+    models: z
+      .array(z.object({ modelConfigId: z.string().max(64), slug: z.string().max(200), role: z.enum(["audited", "helper"]), settings: z.unknown() }).strict())
+      .max(200),
+    configuration: z.unknown(),
+    plannedCount: z.number().int().min(0),
+    budgetUsd: z.number().nullable(),
+    /** an adaptive run's rule as set at launch (target, schedule, level): null for a run of fixed size */
+    stopping: z.unknown().nullable(),
+    launcher: z.string().max(64).nullable(),
+  })
+  .strict();
+export type DesignPredicate = z.infer<typeof designPredicateSchema>;
+
+export const designStatementSchema = z
+  .object({
+    _type: z.literal(STATEMENT_TYPE),
+    subject: z.array(z.object({ name: z.string().max(200), digest: z.object({ sha256 }).strict() }).strict()).length(1),
+    predicateType: z.literal(DESIGN_PREDICATE_TYPE),
+    predicate: designPredicateSchema,
+  })
+  .strict();
+export type DesignStatement = z.infer<typeof designStatementSchema>;
+
+/** JSON with object keys sorted at every level: one byte string per value (the subject's digest is taken over it). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object")
+    return `{${Object.keys(value as object)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(value);
+}
+
+export function designStatementFor(predicate: DesignPredicate, predicateSha256: string): DesignStatement {
+  return { _type: STATEMENT_TYPE, subject: [{ name: `run/${predicate.run.id}`, digest: { sha256: predicateSha256 } }], predicateType: DESIGN_PREDICATE_TYPE, predicate };
+}
+
+export const checkpointSchema = z
+  .object({
+    /** the log's origin: the workbench's public URL */
+    origin: z.string().max(400),
+    size: z.number().int().min(0),
+    /** the RFC 9162 tree head, hex */
+    rootHash: sha256,
+    time: z.string().max(40),
+  })
+  .strict();
+export type Checkpoint = z.infer<typeof checkpointSchema>;
+
+/** Where the held design and the bundle's differ: every field, named by its path ("configuration.contexts", …). */
+export function compareDesign(held: DesignPredicate, carried: DesignPredicate): string[] {
+  const out: string[] = [];
+  const walk = (a: unknown, b: unknown, at: string) => {
+    if (canonicalJson(a) === canonicalJson(b)) return;
+    if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+      for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) walk((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], at ? `${at}.${k}` : k);
+      return;
+    }
+    const show = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v).slice(0, 120));
+    out.push(`${at}: the design said ${show(a)}, the bundle says ${show(b)}`);
+  };
+  walk(held, carried, "");
+  return out;
+}
+
+const sha256Hex = (s: string) => toHex(sha256Bytes(new TextEncoder().encode(s)));
+
+/**
+ * A run's design from its rows: at launch from the database (lib/features/ledger/design.ts), and by a verifier from
+ * the rows a bundle carries — the same function, so the two compare field for field. `helperId`: the helper model's
+ * config id, if the run has one; `launcher`: the launcher's pseudonym (a bundle does not carry it).
+ */
+export function designFromRows(r: {
+  run: {
+    id: string;
+    name: string;
+    suiteId: string;
+    modality: string;
+    preset: string;
+    seed: number;
+    createdAt: Date | string;
+    configJson: string;
+    plannedCount: number;
+    budgetUsd: number | null;
+    adaptiveJson: string | null;
+  };
+  content: { version: string; sha256: string; contentJson: string };
+  models: Array<{ id: string; slug: string }>;
+  runModels: Array<{ modelConfigId: string; settingsJson: string }>;
+  helperId?: string | null;
+  launcher: string | null;
+}): DesignPredicate {
+  const slug = new Map(r.models.map((m) => [m.id, m.slug]));
+  return {
+    run: {
+      id: r.run.id,
+      name: r.run.name,
+      suite: r.run.suiteId,
+      modality: r.run.modality,
+      preset: r.run.preset,
+      seed: r.run.seed,
+      launchedAt: new Date(r.run.createdAt).toISOString(),
+    },
+    content: { version: r.content.version, sha256: r.content.sha256, contentSha256: sha256Hex(r.content.contentJson) },
+    models: [...r.runModels]
+      .sort((a, b) => a.modelConfigId.localeCompare(b.modelConfigId))
+      .map((m) => ({
+        modelConfigId: m.modelConfigId,
+        slug: slug.get(m.modelConfigId) ?? m.modelConfigId,
+        role: m.modelConfigId === r.helperId ? ("helper" as const) : ("audited" as const),
+        settings: declaredSettings(m.settingsJson),
+      })),
+    configuration: JSON.parse(r.run.configJson) as unknown,
+    plannedCount: r.run.plannedCount,
+    budgetUsd: r.run.budgetUsd,
+    stopping: stoppingRule(r.run.adaptiveJson),
+    launcher: r.launcher,
+  };
+}
+
+/** The predicate's digest: the subject of its Statement. */
+export const designDigest = (p: DesignPredicate) => sha256Hex(canonicalJson(p));
