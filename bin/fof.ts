@@ -224,7 +224,10 @@ program
   )
   .argument("<bundle>", "the .zip a bundle came as")
   .option("--key <file>", "the server's public key (PEM, from /.well-known/fof-evidence-key or `fof evidence-key`); without it only integrity is checked")
-  .option("--design <file>", "the run's design statement you held before its results (`fof design RUN -o`): the bundle must be that run, every difference named")
+  .option(
+    "--design <file>",
+    "the run's design statement you held before its results (`fof design RUN -o`): the bundle must be that run, every difference named",
+  )
   .option("--json", "the report as one line of JSON")
   .action(lazy(evidence, (m) => m.verifyCommand));
 program

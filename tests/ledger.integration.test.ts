@@ -61,7 +61,12 @@ beforeAll(async () => {
 describe("the design committed at launch", () => {
   it("is signed and logged before a single query is written, and sent to webhooks", async () => {
     await createWebhook(db(), { url: "http://127.0.0.1:9/hooks", events: ["run.launched"] }, null);
-    const prepared = await engine.prepareRun(db(), { models: ["baseline:uniform"], config: engine.presetConfig("smoke", { tests: ["objective"] }), seed: 3, budgetUsd: 5 });
+    const prepared = await engine.prepareRun(db(), {
+      models: ["baseline:uniform"],
+      config: engine.presetConfig("smoke", { tests: ["objective"] }),
+      seed: 3,
+      budgetUsd: 5,
+    });
     // Nothing planned yet, so nothing can have been called — and the design is already in the log.
     expect(await db().query.count({ where: { runId: prepared.run.id } })).toBe(0);
     const entry = await db().logEntry.findUniqueOrThrow({ where: { runId: prepared.run.id } });
@@ -115,7 +120,15 @@ describe("the transparency log", () => {
     const laterFile = path.join(dir, "later.json");
     writeFileSync(laterFile, JSON.stringify(later));
     const p = await log.consistency(db(), kept.checkpoint.size, later.checkpoint.size);
-    expect(verifyConsistency(kept.checkpoint.size, later.checkpoint.size, fromHex(kept.checkpoint.rootHash), fromHex(later.checkpoint.rootHash), p.proof.map(fromHex))).toBe(true);
+    expect(
+      verifyConsistency(
+        kept.checkpoint.size,
+        later.checkpoint.size,
+        fromHex(kept.checkpoint.rootHash),
+        fromHex(later.checkpoint.rootHash),
+        p.proof.map(fromHex),
+      ),
+    ).toBe(true);
     // The CLI says the same and lists the launches, per model.
     const { consistencyCommand } = await import("../bin/commands/log");
     const out: string[] = [];
@@ -142,7 +155,15 @@ describe("the transparency log", () => {
     // first outsider's cannot both be extended by one log.
     const forked = [...hashes];
     forked[1] = leafHash(Buffer.from("another design"));
-    expect(verifyConsistency(kept.checkpoint.size, forked.length, fromHex(kept.checkpoint.rootHash), rootHash(forked), consistencyProof(kept.checkpoint.size, forked.length, forked))).toBe(false);
+    expect(
+      verifyConsistency(
+        kept.checkpoint.size,
+        forked.length,
+        fromHex(kept.checkpoint.rootHash),
+        rootHash(forked),
+        consistencyProof(kept.checkpoint.size, forked.length, forked),
+      ),
+    ).toBe(false);
   });
 });
 
@@ -172,34 +193,51 @@ describe("a bundle against its design", () => {
   });
 
   it("names an insider's change to the run (a seed) re-signed over the genuine design", async () => {
-    const file = tampered(bundle, dir, "seed", (e) => {
-      const run = JSON.parse(Buffer.from(e["run.json"]!).toString());
-      e["run.json"] = Buffer.from(JSON.stringify({ ...run, seed: run.seed + 1 }));
-    }, signingKey());
+    const file = tampered(
+      bundle,
+      dir,
+      "seed",
+      (e) => {
+        const run = JSON.parse(Buffer.from(e["run.json"]!).toString());
+        e["run.json"] = Buffer.from(JSON.stringify({ ...run, seed: run.seed + 1 }));
+      },
+      signingKey(),
+    );
     const r = await verifyBundle(file, { publicKeyPem: pem });
     expect(r.checks.find((c) => !c.ok)).toMatchObject({ check: "design", detail: expect.stringMatching(/run\.seed: the design said 21, the bundle says 22/) });
   });
 
   it("catches an insider who also forges the design with the real key — given the design the outsider held", async () => {
     const key = signingKey();
-    const file = tampered(bundle, dir, "forged-design", (e) => {
-      const run = JSON.parse(Buffer.from(e["run.json"]!).toString());
-      e["run.json"] = Buffer.from(JSON.stringify({ ...run, seed: 99 }));
-      const old = designStatementSchema.parse(payloadOf(JSON.parse(Buffer.from(e["design.dsse.json"]!).toString())));
-      const predicate = { ...old.predicate, run: { ...old.predicate.run, seed: 99 } };
-      const design = JSON.stringify(signEnvelope(Buffer.from(JSON.stringify(designStatementFor(predicate, designDigest(predicate)))), IN_TOTO_PAYLOAD_TYPE, key));
-      e["design.dsse.json"] = Buffer.from(design);
-      // a log of one entry, its checkpoint signed with the real key
-      const leaf = leafHash(Buffer.from(design));
-      const cp = { origin: "forged", size: 1, rootHash: toHex(leaf), time: new Date().toISOString() };
-      const checkpoint = signEnvelope(Buffer.from(JSON.stringify(cp)), "application/vnd.fact-or-fair.checkpoint+json", key);
-      e["log-proof.json"] = Buffer.from(JSON.stringify({ index: 0, size: 1, leafHash: toHex(leaf), proof: [], checkpoint }));
-    }, key);
+    const file = tampered(
+      bundle,
+      dir,
+      "forged-design",
+      (e) => {
+        const run = JSON.parse(Buffer.from(e["run.json"]!).toString());
+        e["run.json"] = Buffer.from(JSON.stringify({ ...run, seed: 99 }));
+        const old = designStatementSchema.parse(payloadOf(JSON.parse(Buffer.from(e["design.dsse.json"]!).toString())));
+        const predicate = { ...old.predicate, run: { ...old.predicate.run, seed: 99 } };
+        const design = JSON.stringify(
+          signEnvelope(Buffer.from(JSON.stringify(designStatementFor(predicate, designDigest(predicate)))), IN_TOTO_PAYLOAD_TYPE, key),
+        );
+        e["design.dsse.json"] = Buffer.from(design);
+        // a log of one entry, its checkpoint signed with the real key
+        const leaf = leafHash(Buffer.from(design));
+        const cp = { origin: "forged", size: 1, rootHash: toHex(leaf), time: new Date().toISOString() };
+        const checkpoint = signEnvelope(Buffer.from(JSON.stringify(cp)), "application/vnd.fact-or-fair.checkpoint+json", key);
+        e["log-proof.json"] = Buffer.from(JSON.stringify({ index: 0, size: 1, leafHash: toHex(leaf), proof: [], checkpoint }));
+      },
+      key,
+    );
     // Alone, the bundle is consistent with itself (the key signs whatever its holder wants: the documented limit)…
     expect((await verifyBundle(file, { publicKeyPem: pem })).checks.find((c) => c.check === "design")?.ok).toBe(true);
     // …but not with the design the outsider held before the results existed.
     const r = await verifyBundle(file, { publicKeyPem: pem, heldDesign: readFileSync(designFile) });
-    expect(r.checks.find((c) => !c.ok)).toMatchObject({ check: "design", detail: expect.stringMatching(/not the run of the design you hold: run\.seed: the design said 21, the bundle says 99/) });
+    expect(r.checks.find((c) => !c.ok)).toMatchObject({
+      check: "design",
+      detail: expect.stringMatching(/not the run of the design you hold: run\.seed: the design said 21, the bundle says 99/),
+    });
     // and the real log (a checkpoint kept, `fof log prove`) has the genuine design at the run's entry, not the forgery
     const real = await log.inclusion(db(), runId);
     expect(real.leafHash).not.toBe(toHex(leafHash(unzipSync(readFileSync(file))["design.dsse.json"]!)));

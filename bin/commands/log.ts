@@ -31,10 +31,11 @@ function remoteSource(r: Remote): Source {
     checkpoint: () => get("/api/v1/log/checkpoint", false),
     proof: (id, size) => get(`/api/v1/log/proof?run=${encodeURIComponent(id)}${size !== undefined ? `&size=${size}` : ""}`, false),
     consistency: (from, to) => get(`/api/v1/log/consistency?from=${from}&to=${to}`, false),
-    entries: (from, to) => get<{ entries: Array<{ index: number; runId: string; models: string[]; createdAt: string }> }>(`/api/v1/log/entries?from=${from}&to=${to}`).then(
-      (x) => x.entries,
-      () => null,
-    ),
+    entries: (from, to) =>
+      get<{ entries: Array<{ index: number; runId: string; models: string[]; createdAt: string }> }>(`/api/v1/log/entries?from=${from}&to=${to}`).then(
+        (x) => x.entries,
+        () => null,
+      ),
     key: async () => (await (await fetch(`${r.server}/.well-known/fof-evidence-key?format=pem`)).text()).trim() + "\n",
   };
 }
@@ -120,12 +121,16 @@ export async function consistencyCommand(r: Remote | null, older: string, newer:
     if (a.origin !== b.origin) throw new Error(`two logs: ${a.origin} and ${b.origin}`);
     if (b.size < a.size) throw new Error(`the newer checkpoint (${b.size}) is smaller than the older (${a.size}): the log shrank`);
     const consistent =
-      a.size === 0 || (a.size === b.size ? a.rootHash === b.rootHash : verifyConsistency(a.size, b.size, fromHex(a.rootHash), fromHex(b.rootHash), (await s.consistency(a.size, b.size)).proof.map(fromHex)));
+      a.size === 0 ||
+      (a.size === b.size
+        ? a.rootHash === b.rootHash
+        : verifyConsistency(a.size, b.size, fromHex(a.rootHash), fromHex(b.rootHash), (await s.consistency(a.size, b.size)).proof.map(fromHex)));
     const entries = consistent && b.size > a.size ? await s.entries(a.size, b.size) : [];
     const perModel = new Map<string, number>();
     for (const e of entries ?? []) for (const m of e.models) perModel.set(m, (perModel.get(m) ?? 0) + 1);
     if (opts.json) process.stdout.write(`${JSON.stringify({ consistent, from: a, to: b, launched: entries, perModel: Object.fromEntries(perModel) })}\n`);
-    else if (!consistent) process.stdout.write(`✗ the log of ${b.size} entries does NOT extend the one of ${a.size}: it was rewritten, or two views were served\n`);
+    else if (!consistent)
+      process.stdout.write(`✗ the log of ${b.size} entries does NOT extend the one of ${a.size}: it was rewritten, or two views were served\n`);
     else {
       process.stdout.write(`✓ the log of ${b.size} entries extends the one of ${a.size}: nothing removed or changed, ${b.size - a.size} appended\n`);
       if (entries === null) process.stdout.write("  (listing the runs launched in between needs a token with results.read)\n");

@@ -56,7 +56,9 @@ export function BundleVerifier() {
       />
       <label className="block text-sm">
         <span className="font-medium">The run&apos;s design statement you held (optional)</span>{" "}
-        <span className="text-slate-500">— from <code>fof design RUN</code> or the run.launched webhook, kept before any result existed: the bundle must be that run</span>
+        <span className="text-slate-500">
+          — from <code>fof design RUN</code> or the run.launched webhook, kept before any result existed: the bundle must be that run
+        </span>
         <input
           type="file"
           accept=".json,application/json"

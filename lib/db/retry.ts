@@ -22,7 +22,7 @@ export function isContention(e: unknown): boolean {
  * again: a single statement, or a transaction (which rolled back whole when it failed).
  */
 /** A unique key already taken (Prisma's P2002): another writer inserted the same key first. */
-export const isUniqueViolation = (e: unknown): boolean => (e as { code?: string } | null)?.code === "P2002";
+const isUniqueViolation = (e: unknown): boolean => (e as { code?: string } | null)?.code === "P2002";
 
 /**
  * `retryUnique`: also retry a unique-key violation — for a writer that picks its key from what it read (the next log

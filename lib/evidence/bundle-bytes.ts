@@ -7,8 +7,8 @@ import { checkBundleFiles, type BundleCheck, type BundleCrypto } from "./check";
 import { reportCheck } from "./report-check";
 import type { ScoreCheck } from "./compare";
 
-export const BROWSER_LIMITS: ArchiveLimits = { maxFiles: 64, maxFileBytes: 512 * 1024 ** 2 };
-export const PUBLIC_KEY_NAME = "signer-public-key.pem";
+const BROWSER_LIMITS: ArchiveLimits = { maxFiles: 64, maxFileBytes: 512 * 1024 ** 2 };
+const PUBLIC_KEY_NAME = "signer-public-key.pem";
 
 export interface BytesVerdict {
   checks: BundleCheck[];

@@ -11,4 +11,3 @@ export interface BundleCrypto {
   /** true when `sig` is an Ed25519 signature of `message` by the PEM public key */
   verify(message: Uint8Array, sig: Uint8Array, publicKeyPem: string): Promise<boolean>;
 }
-

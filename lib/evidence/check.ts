@@ -84,7 +84,12 @@ export async function checkBundleFiles(
       .map((l) => JSON.parse(l) as Record<string, unknown>);
   const designed = await checkDesign(
     entries,
-    { run: (run ?? {}) as Record<string, unknown>, content: parse(entries["content.json"]) as Record<string, unknown>, models: rowsOf("models.jsonl"), runModels: rowsOf("run-models.jsonl") },
+    {
+      run: (run ?? {}) as Record<string, unknown>,
+      content: parse(entries["content.json"]) as Record<string, unknown>,
+      models: rowsOf("models.jsonl"),
+      runModels: rowsOf("run-models.jsonl"),
+    },
     crypto,
     { key, format: manifest.data.format, heldDesign: opts.heldDesign },
   );

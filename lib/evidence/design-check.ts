@@ -5,15 +5,7 @@
 // before any result existed (`--design`), the carried one must be that one: every difference is named.
 import type { BundleCheck, BundleCrypto } from "./check-types";
 import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, paeBytes, type Envelope } from "./envelope";
-import {
-  CHECKPOINT_PAYLOAD_TYPE,
-  checkpointSchema,
-  compareDesign,
-  designDigest,
-  designFromRows,
-  designStatementSchema,
-  type DesignPredicate,
-} from "./design";
+import { CHECKPOINT_PAYLOAD_TYPE, checkpointSchema, compareDesign, designDigest, designFromRows, designStatementSchema, type DesignPredicate } from "./design";
 import { fromHex, leafHash, toHex, verifyInclusion } from "./merkle";
 
 export const DESIGN_NAME = "design.dsse.json";
@@ -26,7 +18,8 @@ const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 async function signedPayload(envelope: Envelope, type: string, crypto: BundleCrypto, key: string): Promise<unknown | null> {
   if (envelope.payloadType !== type) return null;
   const payload = fromBase64(envelope.payload);
-  for (const s of envelope.signatures) if (await crypto.verify(paeBytes(envelope.payloadType, payload), fromBase64(s.sig), key).catch(() => false)) return JSON.parse(decode(payload));
+  for (const s of envelope.signatures)
+    if (await crypto.verify(paeBytes(envelope.payloadType, payload), fromBase64(s.sig), key).catch(() => false)) return JSON.parse(decode(payload));
   return null;
 }
 
@@ -88,7 +81,9 @@ export async function checkDesign(
     return fail(`${LOG_PROOF_NAME} is not JSON`);
   }
   const cpEnvelope = envelopeSchema.safeParse(proof.checkpoint);
-  const cp = cpEnvelope.success ? checkpointSchema.safeParse(await signedPayload(cpEnvelope.data, CHECKPOINT_PAYLOAD_TYPE, crypto, opts.key).catch(() => null)) : null;
+  const cp = cpEnvelope.success
+    ? checkpointSchema.safeParse(await signedPayload(cpEnvelope.data, CHECKPOINT_PAYLOAD_TYPE, crypto, opts.key).catch(() => null))
+    : null;
   if (!cp?.success) return fail("the log checkpoint is not signed by the key");
   const leaf = leafHash(carriedBytes);
   if (toHex(leaf) !== proof.leafHash || cp.data.size !== proof.size) return fail("the log proof is for another entry or tree");

@@ -14,12 +14,12 @@ import { z } from "zod";
 import { declaredSettings, stoppingRule } from "./declared";
 import { toHex } from "./merkle";
 
-export const DESIGN_PREDICATE_TYPE = "https://fact-or-fair.dev/evidence/design/v1";
+const DESIGN_PREDICATE_TYPE = "https://fact-or-fair.dev/evidence/design/v1";
 export const CHECKPOINT_PAYLOAD_TYPE = "application/vnd.fact-or-fair.checkpoint+json";
 const STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
-export const designPredicateSchema = z
+const designPredicateSchema = z
   .object({
     run: z
       .object({
@@ -57,7 +57,7 @@ export const designStatementSchema = z
 export type DesignStatement = z.infer<typeof designStatementSchema>;
 
 /** JSON with object keys sorted at every level: one byte string per value (the subject's digest is taken over it). */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object")
     return `{${Object.keys(value as object)
@@ -69,7 +69,12 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function designStatementFor(predicate: DesignPredicate, predicateSha256: string): DesignStatement {
-  return { _type: STATEMENT_TYPE, subject: [{ name: `run/${predicate.run.id}`, digest: { sha256: predicateSha256 } }], predicateType: DESIGN_PREDICATE_TYPE, predicate };
+  return {
+    _type: STATEMENT_TYPE,
+    subject: [{ name: `run/${predicate.run.id}`, digest: { sha256: predicateSha256 } }],
+    predicateType: DESIGN_PREDICATE_TYPE,
+    predicate,
+  };
 }
 
 export const checkpointSchema = z
@@ -90,7 +95,8 @@ export function compareDesign(held: DesignPredicate, carried: DesignPredicate): 
   const walk = (a: unknown, b: unknown, at: string) => {
     if (canonicalJson(a) === canonicalJson(b)) return;
     if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
-      for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) walk((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], at ? `${at}.${k}` : k);
+      for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+        walk((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], at ? `${at}.${k}` : k);
       return;
     }
     const show = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v).slice(0, 120));

@@ -19,7 +19,7 @@ const concat = (...parts: Uint8Array[]) => {
 };
 
 export const leafHash = (entry: Uint8Array): Hash => sha256(concat(Uint8Array.of(0), entry));
-export const nodeHash = (left: Hash, right: Hash): Hash => sha256(concat(Uint8Array.of(1), left, right));
+const nodeHash = (left: Hash, right: Hash): Hash => sha256(concat(Uint8Array.of(1), left, right));
 export const EMPTY_ROOT: Hash = sha256(new Uint8Array(0));
 
 export const toHex = (h: Uint8Array) => [...h].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -91,7 +91,11 @@ export function verifyInclusion(index: number, size: number, leaf: Hash, proof: 
     if (sn === 0) return false;
     if (fn % 2 === 1 || fn === sn) {
       r = nodeHash(p, r);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) ((fn = Math.floor(fn / 2)), (sn = Math.floor(sn / 2)));
+      if (fn % 2 === 0)
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = Math.floor(fn / 2);
+          sn = Math.floor(sn / 2);
+        }
     } else r = nodeHash(r, p);
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
@@ -113,7 +117,10 @@ export function verifyConsistency(size1: number, size2: number, root1: Hash, roo
   if ((size1 & (size1 - 1)) === 0) path.unshift(root1);
   let fn = size1 - 1;
   let sn = size2 - 1;
-  while (fn % 2 === 1) ((fn = Math.floor(fn / 2)), (sn = Math.floor(sn / 2)));
+  while (fn % 2 === 1) {
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
   let fr = path[0]!;
   let sr = path[0]!;
   for (const c of path.slice(1)) {
@@ -121,7 +128,11 @@ export function verifyConsistency(size1: number, size2: number, root1: Hash, roo
     if (fn % 2 === 1 || fn === sn) {
       fr = nodeHash(c, fr);
       sr = nodeHash(c, sr);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) ((fn = Math.floor(fn / 2)), (sn = Math.floor(sn / 2)));
+      if (fn % 2 === 0)
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = Math.floor(fn / 2);
+          sn = Math.floor(sn / 2);
+        }
     } else sr = nodeHash(sr, c);
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);

@@ -27,7 +27,7 @@ export interface EvidenceScores {
   counts: ModelCounts[];
 }
 
-export interface ModelCounts {
+interface ModelCounts {
   model: string;
   planned: number;
   answered: number;

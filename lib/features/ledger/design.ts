@@ -13,7 +13,6 @@ import { Pseudonyms } from "./people";
 
 type Db = Pick<PrismaClient, "run" | "runModel" | "modelConfig" | "benchmarkVersion">;
 
-
 /** Signs a run's design and appends it to the log, once (a second call returns the logged one). */
 export async function commitDesign(prisma: PrismaClient, runId: string, helperId: string | null = null): Promise<{ envelope: Envelope; index: number }> {
   const logged = await designOf(prisma, runId);

@@ -27,7 +27,7 @@ export async function appendEntry(tx: Tx, e: { kind: "design"; runId: string; mo
 }
 
 /** The log's size now. */
-export async function logSize(prisma: PrismaClient): Promise<number> {
+async function logSize(prisma: PrismaClient): Promise<number> {
   return prisma.logEntry.count();
 }
 
