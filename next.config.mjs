@@ -50,6 +50,19 @@ const nextConfig = {
       },
       { source: "/metrics", headers: [{ key: "Content-Security-Policy", value: INERT }] },
       {
+        // The worker scripts' folders: a worker runs under its own script's policy, so this one lets a worker do what
+        // onnxruntime's and the verifier's do (same-origin scripts and data, WebAssembly, blob workers) and nothing
+        // else; an error page rendered here gets no inline script run and cannot be framed.
+        source: "/:prefix(ort|verifier)/:path*",
+        headers: [
+          {
+            key: "Content-Security-Policy",
+            value:
+              "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+          },
+        ],
+      },
+      {
         // The Label page runs onnxruntime-web; multi-threaded WASM needs cross-origin isolation (SharedArrayBuffer).
         // Everything it loads is same-origin (the ort runtime in /ort, models and images through the app).
         source: "/label",

@@ -108,4 +108,9 @@ test("every page sends a Content-Security-Policy with a fresh nonce on its scrip
   expect(prefetched.headers()["content-security-policy"]).toMatch(/'nonce-[^']+'/);
   for (const path of ["/api/v1/no-such-route", "/api/health", "/.well-known/fof-evidence-key", "/metrics"])
     expect((await page.request.get(path)).headers()["content-security-policy"], path).toMatch(/^default-src 'none'/);
+  // The worker scripts' folders (an error page there too) run no inline script and cannot be framed.
+  for (const path of ["/ort/no-such-file", "/verifier/no-such-file"])
+    expect((await page.request.get(path)).headers()["content-security-policy"], path).toMatch(
+      /^default-src 'self'; script-src 'self' 'wasm-unsafe-eval';.*frame-ancestors 'none'/,
+    );
 });

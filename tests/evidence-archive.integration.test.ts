@@ -203,6 +203,43 @@ describe("one reading of the archive", () => {
     }
   });
 
+  it("reaches the same verdict in both on what a key holder can re-sign: a byte-order mark, empty tables left out", async () => {
+    const { tampered } = await import("./helpers/evidence");
+    const { signingKey } = await import("../lib/features/ledger/keys");
+    const bom = tampered(
+      bundle,
+      dir,
+      "bom",
+      (e) => void (e["run.json"] = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(e["run.json"]!)])),
+      signingKey(),
+    );
+    const bomVerdict = await verdicts(readFileSync(bom), "bom");
+    expect(bomVerdict.browser).toBe(bomVerdict.cli);
+    const empty = [
+      "images.jsonl",
+      "faces.jsonl",
+      "annotations.jsonl",
+      "annotation-values.jsonl",
+      "gold-labels.jsonl",
+      "annotator-exclusions.jsonl",
+      "image-readings.jsonl",
+    ];
+    const dropped = tampered(
+      bundle,
+      dir,
+      "no-empty-tables",
+      (e) => {
+        for (const f of empty) delete e[f];
+        const m = JSON.parse(Buffer.from(e["manifest.json"]!).toString());
+        m.files = m.files.filter((f: { path: string }) => !empty.includes(f.path));
+        e["manifest.json"] = Buffer.from(JSON.stringify(m));
+      },
+      signingKey(),
+    );
+    const v = await verdicts(readFileSync(dropped), "no-empty-tables");
+    expect([v.cli, v.browser]).toEqual(["files", "files"]);
+  });
+
   it("reaches the same verdict in the CLI and in the browser's code on 1,000 random mutations, and a verified one reads the same everywhere", async () => {
     const rng = mulberry32(20261207);
     const pick = (n: number) => Math.floor(rng() * n);

@@ -120,6 +120,52 @@ describe("evidence bundles", () => {
     expect(refused).toMatchObject({ check: "readings", detail: expect.stringMatching(/recorded as refused, but its raw answer reads "[A-D]"/) });
   });
 
+  it("names an outcome whose status or modality was changed to slip past the readings, and answers cherry-picked away", async () => {
+    const edit = (fn: (qs: Record<string, unknown>[], os: Record<string, unknown>[]) => void) => (e: Entries) => {
+      const qs = lines(e["queries.jsonl"]).map((l) => JSON.parse(l));
+      const os = lines(e["outcomes.jsonl"]).map((l) => JSON.parse(l));
+      fn(qs, os);
+      e["queries.jsonl"] = Buffer.from(qs.map((x) => JSON.stringify(x) + "\n").join(""));
+      e["outcomes.jsonl"] = Buffer.from(os.map((x) => JSON.stringify(x) + "\n").join(""));
+    };
+    // the outcome marked failed (its query still answered) with its reading moved: scoring would count it
+    const failedMoved = await failed(
+      tampered(
+        "outcome-status",
+        edit((_qs, os) =>
+          Object.assign(
+            os.find((o) => o.status === "answered" && o.gender === "female")!,
+            { status: "failed", gender: "male" },
+          ),
+        ),
+        signingKey(),
+      ),
+    );
+    expect(failedMoved).toMatchObject({ check: "completeness", detail: expect.stringMatching(/query \d+ is answered, its outcome says failed/) });
+    // the query's modality spelled otherwise, so a filter on "llm" would skip it
+    const odd = await failed(
+      tampered(
+        "modality",
+        edit((qs) => void (qs[0]!.modality = "LLM")),
+        signingKey(),
+      ),
+    );
+    expect(odd).toMatchObject({ check: "completeness", detail: expect.stringMatching(/modality "LLM"/) });
+    // the wrong answers dropped and their queries left unfinished in a completed run
+    const picked = await failed(
+      tampered(
+        "cherry-picked",
+        edit((qs, os) => {
+          const wrong = new Set(os.filter((o) => o.status === "answered" && o.gender === "female").map((o) => o.queryId));
+          os.splice(0, os.length, ...os.filter((o) => !wrong.has(o.queryId)));
+          for (const q of qs) if (wrong.has(q.id)) q.status = "pending";
+        }),
+        signingKey(),
+      ),
+    );
+    expect(picked).toMatchObject({ check: "completeness", detail: expect.stringMatching(/the run is completed, yet \d+ of its queries never ended/) });
+  });
+
   it("names one dropped query", async () => {
     const drop = (e: Entries) => void (e["queries.jsonl"] = Buffer.from(lines(e["queries.jsonl"]).slice(1).join("\n") + "\n"));
     expect((await failed(tampered("drop", drop))).detail).toMatch(/queries\.jsonl: changed/);
@@ -171,7 +217,7 @@ describe("evidence bundles", () => {
     const r = await verifyBundle(bundle, { publicKeyPem: pem });
     expect(r.checks.at(-1)).toMatchObject({ check: "report", ok: true });
     const report = text(unzipSync(readFileSync(bundle))["report.html"]);
-    expect(report).toMatch(/<h2>Models \(as declared; the provider's word\)<\/h2>/);
+    expect(report).toMatch(/<h2>Models at launch \(as declared; the provider's word\)<\/h2>/);
     expect(report).toContain("<h2>Configuration</h2>");
     expect(report).toMatch(/<h2>Per statistic<\/h2>.*<h3>baseline:calibrated:0\.8 · objective · gender<\/h3>/s);
     expect(report).toMatch(/<h2>How the contexts move the answers \(the paper's Table 3\)<\/h2>/);

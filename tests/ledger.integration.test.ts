@@ -142,6 +142,24 @@ describe("the transparency log", () => {
     const verdict = JSON.parse(out.join(""));
     expect(verdict.consistent).toBe(true);
     expect(verdict.perModel).toEqual({ "baseline:calibrated:0.5": 2, "baseline:oracle": 1 });
+    // The listing is read from the signed designs in the log's own leaves: a column edited beside them changes
+    // nothing, and an entry's body edited no longer matches the checkpoints.
+    const last = await db().logEntry.findFirstOrThrow({ orderBy: { index: "desc" } });
+    await db().logEntry.update({ where: { index: last.index }, data: { models: "baseline:uniform" } });
+    const again = async () => {
+      out.length = 0;
+      process.stdout.write = ((x: string) => (out.push(x), true)) as typeof process.stdout.write;
+      try {
+        await consistencyCommand(null, keptFile, laterFile, { json: true });
+      } finally {
+        process.stdout.write = write;
+      }
+      return JSON.parse(out.join(""));
+    };
+    expect((await again()).perModel).toEqual({ "baseline:calibrated:0.5": 2, "baseline:oracle": 1 });
+    await db().logEntry.update({ where: { index: last.index }, data: { body: `${last.body} ` } });
+    await expect(again()).rejects.toThrow(/not the leaves its checkpoints sign/);
+    await db().logEntry.update({ where: { index: last.index }, data: { body: last.body, models: last.models } });
     // The log rewritten: one earlier entry removed (its run hidden). A checkpoint of the rewritten log is not
     // consistent with the kept one, whatever proof is offered.
     const rows = await db().logEntry.findMany({ orderBy: { index: "asc" } });
@@ -205,6 +223,55 @@ describe("a bundle against its design", () => {
     );
     const r = await verifyBundle(file, { publicKeyPem: pem });
     expect(r.checks.find((c) => !c.ok)).toMatchObject({ check: "design", detail: expect.stringMatching(/run\.seed: the design said 21, the bundle says 22/) });
+  });
+
+  it("refuses a planned count lowered without a cancel or a stop (queries deleted with it), and shows the models as launched", async () => {
+    const file = tampered(
+      bundle,
+      dir,
+      "fewer",
+      (e) => {
+        const qs = Buffer.from(e["queries.jsonl"]!)
+          .toString()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l));
+        const dropped = new Set(qs.slice(0, 3).map((q) => q.id));
+        const keep = (name: string, key: string) =>
+          (e[name] = Buffer.from(
+            Buffer.from(e[name]!)
+              .toString()
+              .split("\n")
+              .filter(Boolean)
+              .filter((l) => !dropped.has(JSON.parse(l)[key]))
+              .map((l) => l + "\n")
+              .join(""),
+          ));
+        keep("queries.jsonl", "id");
+        keep("outcomes.jsonl", "queryId");
+        const run = JSON.parse(Buffer.from(e["run.json"]!).toString());
+        e["run.json"] = Buffer.from(JSON.stringify({ ...run, plannedCount: run.plannedCount - 3 }));
+      },
+      signingKey(),
+    );
+    const r = await verifyBundle(file, { publicKeyPem: pem });
+    expect(r.checks.find((c) => !c.ok)).toMatchObject({
+      check: "design",
+      detail: expect.stringMatching(/plannedCount: the design said \d+, the bundle says \d+ \(a completed run that no stopping rule stopped\)/),
+    });
+    // The model's record edited after launch: the report states the model as launched, and what its record says now.
+    const launched = await db().modelConfig.findUniqueOrThrow({ where: { slug: "baseline:calibrated:0.8" } });
+    await db().modelConfig.update({ where: { id: launched.id }, data: { label: "GPT-4o (renamed)" } });
+    try {
+      const again = path.join(dir, "renamed.zip");
+      await writeBundle(db(), runId, again);
+      const report = Buffer.from(unzipSync(readFileSync(again))["report.html"]!).toString();
+      expect(report).toContain(`<td>${launched.label}</td>`);
+      expect(report).toMatch(/its record now: label GPT-4o \(renamed\)/);
+      expect((await verifyBundle(again, { publicKeyPem: pem, heldDesign: readFileSync(designFile) })).ok).toBe(true);
+    } finally {
+      await db().modelConfig.update({ where: { id: launched.id }, data: { label: launched.label } });
+    }
   });
 
   it("catches an insider who also forges the design with the real key — given the design the outsider held", async () => {

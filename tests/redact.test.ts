@@ -26,6 +26,11 @@ describe("redactUrls", () => {
     expect(redactUrls("/%6Aoin/Zx9tok")).toBe(`/%6Aoin/${REDACTED}`);
     expect(redactUrls("//join//Zx9tok/")).toBe(`//join//${REDACTED}/`);
     expect(redactUrls("GET /join/abc http://h/x/join/def")).toBe(`GET /join/${REDACTED} http://h/x/join/${REDACTED}`);
+    // dot segments a router resolves to the token (the second hostile re-test's forms)
+    expect(redactUrls("/join/./Zx9tok")).toBe(`/join/${REDACTED}/${REDACTED}`);
+    expect(redactUrls("/join/%2e/Zx9tok")).toBe(`/join/${REDACTED}/${REDACTED}`);
+    expect(redactUrls("/join/x/../Zx9tok?next=/runs")).toBe(`/join/${REDACTED}/${REDACTED}/${REDACTED}?next=/runs`);
+    expect(redactUrls("/join/T /runs/abc")).toBe(`/join/${REDACTED} /runs/abc`);
     expect(redactUrls("/x?token%00=abc&token_=def&TOKEN=ghi&tok%65n=jkl&page=1")).toBe(
       `/x?token%00=${REDACTED}&token_=${REDACTED}&TOKEN=${REDACTED}&tok%65n=${REDACTED}&page=1`,
     );

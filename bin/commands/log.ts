@@ -7,16 +7,17 @@ import { createPublicKey } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import type { Remote } from "./remote-from";
 import { envelopeSchema, verifyEnvelope, type Envelope } from "../../lib/evidence/dsse";
-import { CHECKPOINT_PAYLOAD_TYPE, checkpointSchema, type Checkpoint } from "../../lib/evidence/design";
-import { fromHex, verifyConsistency, verifyInclusion } from "../../lib/evidence/merkle";
+import { CHECKPOINT_PAYLOAD_TYPE, checkpointSchema, designStatementSchema, type Checkpoint } from "../../lib/evidence/design";
+import { fromHex, leafHash, rootHash, toHex, verifyConsistency, verifyInclusion } from "../../lib/evidence/merkle";
 
+type Entry = { index: number; runId: string; models: string[]; createdAt: string; body?: string };
 type Proof = { index: number; size: number; leafHash: string; proof: string[]; checkpoint: Envelope };
 type Source = {
   design(runId: string): Promise<{ design: Envelope; log: Proof }>;
   checkpoint(): Promise<{ checkpoint: Checkpoint; envelope: Envelope }>;
   proof(runId: string, size?: number): Promise<Proof>;
   consistency(from: number, to: number): Promise<{ proof: string[] }>;
-  entries(from: number, to: number): Promise<Array<{ index: number; runId: string; models: string[]; createdAt: string }> | null>;
+  entries(from: number, to: number): Promise<Entry[] | null>;
   key(): Promise<string>;
 };
 
@@ -51,7 +52,7 @@ async function localSource(): Promise<Source & { close(): Promise<void> }> {
     checkpoint: () => log.checkpoint(db()),
     proof: (id, size) => log.inclusion(db(), id, size) as Promise<Proof>,
     consistency: (from, to) => log.consistency(db(), from, to),
-    entries: (from, to) => log.entriesBetween(db(), from, to),
+    entries: (from, to) => log.entriesBetween(db(), from, to, true),
     key: async () => publicKeyInfo().pem,
     close: () => db().$disconnect(),
   };
@@ -125,7 +126,39 @@ export async function consistencyCommand(r: Remote | null, older: string, newer:
       (a.size === b.size
         ? a.rootHash === b.rootHash
         : verifyConsistency(a.size, b.size, fromHex(a.rootHash), fromHex(b.rootHash), (await s.consistency(a.size, b.size)).proof.map(fromHex)));
-    const entries = consistent && b.size > a.size ? await s.entries(a.size, b.size) : [];
+    // The runs launched in between, read from the log's own leaves: every entry's body is hashed again and the two
+    // trees rebuilt from them must be the two checkpoints' — so the list is the log, not what a server says of it —
+    // and each run and its models come from its signed design, not from a column beside it.
+    let entries: Array<{ index: number; runId: string; models: string[]; createdAt: string }> | null = [];
+    if (consistent && b.size > a.size) {
+      const all: Entry[] = [];
+      for (let from = 0; from < b.size && all.length === from; from += 10_000) {
+        const page = await s.entries(from, Math.min(b.size, from + 10_000));
+        if (!page) {
+          all.length = 0;
+          entries = null;
+          break;
+        }
+        all.push(...page);
+      }
+      if (entries !== null) {
+        const leaves = all.map((e) => leafHash(new TextEncoder().encode(e.body ?? "")));
+        if (all.length !== b.size || toHex(rootHash(leaves.slice(0, a.size))) !== a.rootHash || toHex(rootHash(leaves)) !== b.rootHash)
+          throw new Error("the entries the log lists are not the leaves its checkpoints sign: the listing was changed");
+        entries = all.slice(a.size).map((e) => {
+          const envelope = envelopeSchema.parse(JSON.parse(e.body!));
+          const payload = verifyEnvelope(envelope, createPublicKey(key));
+          if (!payload) throw new Error(`entry ${e.index}: its design is not signed by the key`);
+          const design = designStatementSchema.parse(JSON.parse(payload.toString("utf8"))).predicate;
+          return {
+            index: e.index,
+            runId: design.run.id,
+            models: design.models.filter((m) => m.role === "audited").map((m) => m.slug),
+            createdAt: design.run.launchedAt,
+          };
+        });
+      }
+    }
     const perModel = new Map<string, number>();
     for (const e of entries ?? []) for (const m of e.models) perModel.set(m, (perModel.get(m) ?? 0) + 1);
     if (opts.json) process.stdout.write(`${JSON.stringify({ consistent, from: a, to: b, launched: entries, perModel: Object.fromEntries(perModel) })}\n`);

@@ -48,13 +48,17 @@ const decode = (s: string) => {
  */
 export function redactUrls(text: string): string {
   if (!text) return text;
-  // The segment after "join" (however written: /JOIN/, /%6Aoin/) — every segment looked at, overlapping or not.
-  let redactNext = false;
-  let out = text.replace(SEGMENT, (whole, segment: string) => {
+  // Every segment after "join" (however written: /JOIN/, /%6Aoin/) to the end of that path: a router resolves
+  // "/join/./T", "/join/x/../T" to the token, so no later segment of it is kept.
+  let secretRest = false;
+  let pathEnd = -1;
+  let out = text.replace(SEGMENT, (whole, segment: string, at: number) => {
+    if (at !== pathEnd) secretRest = false; // another path begins
+    pathEnd = at + whole.length;
     if (segment === "") return whole; // "//" is one separator to a router
-    const secret = redactNext;
-    redactNext = SECRET_PATH_BEFORE.has(decode(segment).trim().toLowerCase());
-    return secret ? `/${REDACTED}` : whole;
+    if (secretRest) return `/${REDACTED}`;
+    secretRest = SECRET_PATH_BEFORE.has(decode(segment).trim().toLowerCase());
+    return whole;
   });
   // A parameter begins after "?" or "&" (or ";"), its name runs to "=", its value to the next separator. Its name is
   // compared decoded and reduced to letters and "_" ("Token", "tok%65n", "token%00", "token_" all read as token).

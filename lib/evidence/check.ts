@@ -4,7 +4,7 @@
 // it then re-scores with the workbench's own scoring code (lib/features/evidence/browser-entry.ts).
 import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, paeBytes } from "./envelope";
 import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from "./statement";
-import { Completeness, TABLE_FILES } from "./completeness";
+import { Completeness, requiredFiles, TABLE_FILES } from "./completeness";
 import { checkDesign } from "./design-check";
 
 export type { BundleCheck, BundleCrypto } from "./check-types";
@@ -67,6 +67,7 @@ export async function checkBundleFiles(
   }
   for (const name of Object.keys(entries))
     if (!listed.has(name) && name !== MANIFEST_NAME && name !== ENVELOPE_NAME) bad.push(`${name}: not in the manifest (added)`);
+  for (const name of requiredFiles(manifest.data.format)) if (!listed.has(name)) bad.push(`${name}: not in the bundle`);
   if (bad.length) return fail("files", bad.join("; "));
   pass("files", `${manifest.data.files.length} files, each SHA-256 as the manifest says`);
 

@@ -22,7 +22,28 @@ export const TABLE_FILES = [
 export type TableFileName = (typeof TABLE_FILES)[number]["file"];
 export const TABLE_FILE_NAMES: ReadonlySet<string> = new Set(TABLE_FILES.map((t) => t.file));
 
+/**
+ * Every file a bundle of this format must list (empty table files too: "none" is told from "left out"), for both
+ * verifiers alike. The manifest and envelope are checked apart.
+ */
+export function requiredFiles(format: string): string[] {
+  const v1 = [
+    "run.json",
+    "content.json",
+    "models.jsonl",
+    "run-models.jsonl",
+    ...TABLE_FILE_NAMES,
+    "scores.json",
+    "software.json",
+    "report.html",
+    "signer-public-key.pem",
+  ];
+  return format === "fof-evidence/v1" ? v1 : [...v1, "design.dsse.json", "log-proof.json"];
+}
+
 const FINISHED = new Set(["answered", "refused", "failed"]);
+/** What a query's status may be (lib/core/run-status.ts QUERY_STATUSES). */
+const QUERY_STATUSES = new Set(["pending", "leased", "answered", "refused", "failed"]);
 const MAX_PROBLEMS = 20;
 
 export class Completeness {
@@ -51,6 +72,8 @@ export class Completeness {
       case "queries.jsonl": {
         const id = Number(row.id);
         if (this.status.has(id)) return (this.problem(`query ${id} appears twice`), null);
+        if (!QUERY_STATUSES.has(String(row.status))) this.problem(`query ${id} has the status "${String(row.status).slice(0, 40)}", which no query has`);
+        if (row.modality !== "llm" && row.modality !== "t2i") this.problem(`query ${id} has the modality "${String(row.modality).slice(0, 40)}"`);
         this.status.set(id, String(row.status));
         if (row.modality === "t2i" && row.status === "answered") this.imageQueries.add(id);
         // a query that waits for one the bundle lacks: named, and kept out of the database's way
@@ -63,6 +86,9 @@ export class Completeness {
       case "outcomes.jsonl": {
         const q = Number(row.queryId);
         this.outcomes.set(q, (this.outcomes.get(q) ?? 0) + 1);
+        // an outcome says what its query ended as: scores count the query's status, readings the outcome's
+        if (this.status.has(q) && this.status.get(q) !== row.status)
+          this.problem(`query ${q} is ${this.status.get(q)}, its outcome says ${String(row.status).slice(0, 40)}`);
         this.outcomeCount++;
         // counted, but only the first outcome of a query the bundle has goes in (finish() names the rest)
         return this.status.has(q) && this.outcomes.get(q) === 1 ? row : null;
@@ -102,8 +128,14 @@ export class Completeness {
   }
 
   /** the problems found, given the run's own row; empty when the rows are whole */
-  finish(run: { id?: unknown; plannedCount?: unknown } | null): string[] {
+  finish(run: { id?: unknown; plannedCount?: unknown; status?: unknown } | null): string[] {
     if (!run || run.id !== this.runId) this.problem("run.json is another run than the Statement's");
+    // A completed run called every query it kept: one left unfinished was taken out of the count, not run.
+    if (run?.status === "completed") {
+      const open = [...this.status].filter(([, s]) => !FINISHED.has(s)).map(([id]) => id);
+      if (open.length)
+        this.problem(`the run is completed, yet ${open.length} of its queries never ended (${open.slice(0, 5).join(", ")}${open.length > 5 ? ", …" : ""})`);
+    }
     if (Number(run?.plannedCount) !== this.status.size) this.problem(`the run planned ${run?.plannedCount} queries; the bundle has ${this.status.size}`);
     for (const [id, s] of this.status) {
       const n = this.outcomes.get(id) ?? 0;

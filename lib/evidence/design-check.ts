@@ -67,7 +67,25 @@ export async function checkDesign(
     launcher: carried.launcher,
   });
   const notes: string[] = [];
-  if (derived.plannedCount !== carried.plannedCount) notes.push(`planned ${carried.plannedCount} at launch, ${derived.plannedCount} recorded now`);
+  // The planned count may fall only as a run's rules say it does: a cancel keeps what was written, an adaptive run's
+  // stop keeps what its last look counted (the stopping check proves that). Any other change is a change of the run.
+  if (derived.plannedCount !== carried.plannedCount) {
+    const stopped = (() => {
+      try {
+        return Boolean((JSON.parse(String(rows.run.adaptiveJson ?? "null")) as { outcome?: unknown } | null)?.outcome);
+      } catch {
+        return false;
+      }
+    })();
+    const explained = derived.plannedCount < carried.plannedCount && (rows.run.status === "cancelled" || stopped);
+    if (!explained)
+      return fail(
+        `the bundle is not the run designed at launch: plannedCount: the design said ${carried.plannedCount}, the bundle says ${derived.plannedCount} (a ${String(rows.run.status)} run${stopped ? "" : " that no stopping rule stopped"})`,
+      );
+    notes.push(
+      `planned ${carried.plannedCount} at launch, ${derived.plannedCount} kept (${rows.run.status === "cancelled" ? "cancelled" : "stopped by its rule"})`,
+    );
+  }
   if (derived.budgetUsd !== carried.budgetUsd) notes.push(`budget $${carried.budgetUsd ?? "none"} at launch, $${derived.budgetUsd ?? "none"} now`);
   const differ = compareDesign(carried, { ...derived, plannedCount: carried.plannedCount, budgetUsd: carried.budgetUsd });
   if (differ.length) return fail(`the bundle is not the run designed at launch: ${differ.slice(0, 10).join("; ")}`);

@@ -111,14 +111,26 @@ function viewTables(views: Obj[]): string {
 
 const scoreTables = (scores: unknown) => (Array.isArray(scores) ? viewTables(scores as Obj[]) : factOrFairTables((scores ?? {}) as Obj));
 
+/**
+ * The models as they were when the run was launched: their snapshot (RunModel.settingsJson), which the design signed
+ * at launch states too — not the model's record now, which can have been edited since (shown beside only if it differs).
+ */
 function modelsTable(models: Obj[], runModels: Obj[]): string {
-  if (!models.length) return "";
-  const settings = new Map(runModels.map((m) => [m.modelConfigId, String(m.settingsJson ?? "{}")]));
-  const rows = models.map(
-    (m) =>
-      `<tr><td>${esc(m.slug)}</td><td>${esc(m.label)}</td><td>${esc(m.provider)}</td><td><code>${esc(m.modelId)}</code></td><td>${esc(m.baseUrl)}</td><td><code>${esc(settings.get(m.id))}</code></td></tr>`,
-  );
-  return `<h2>Models (as declared; the provider's word)</h2><table><thead><tr><th>Slug</th><th>Name</th><th>Provider</th><th>Model id</th><th>Base URL</th><th>Settings at launch</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  if (!runModels.length) return "";
+  const now = new Map(models.map((m) => [m.id, m]));
+  const rows = runModels.map((rm) => {
+    let s: Obj = {};
+    try {
+      s = JSON.parse(String(rm.settingsJson ?? "{}")) as Obj;
+    } catch {
+      // shown as it is below
+    }
+    const m = now.get(rm.modelConfigId) ?? {};
+    const changed = ["label", "provider", "modelId", "baseUrl"].filter((k) => m[k] !== undefined && s[k] !== undefined && m[k] !== s[k]);
+    const note = changed.length ? `<br><span class="iv">its record now: ${changed.map((k) => `${k} ${esc(m[k])}`).join(", ")}</span>` : "";
+    return `<tr><td>${esc(s.slug ?? m.slug)}</td><td>${esc(s.label ?? m.label)}</td><td>${esc(s.provider ?? m.provider)}</td><td><code>${esc(s.modelId ?? m.modelId)}</code></td><td>${esc(s.baseUrl ?? m.baseUrl)}${note}</td><td><code>${esc(rm.settingsJson)}</code></td></tr>`;
+  });
+  return `<h2>Models at launch (as declared; the provider's word)</h2><table><thead><tr><th>Slug</th><th>Name</th><th>Provider</th><th>Model id</th><th>Base URL</th><th>Settings at launch</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
 function stoppingRule(adaptiveJson: unknown): string {

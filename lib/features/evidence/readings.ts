@@ -25,8 +25,10 @@ export async function rereadAnswers(prisma: PrismaClient, runId: string): Promis
   const problem = (p: string) => (problems.length < MAX_NAMED ? problems.push(p) : more++);
   let after = 0;
   for (;;) {
+    // Every outcome scoring can count: its query answered or refused (scores read the query's status), whatever the
+    // outcome's own status says, and any modality but an image's (an odd one is a chat answer for the scores too).
     const page = await prisma.outcome.findMany({
-      where: { id: { gt: after }, query: { runId, modality: "llm" }, status: { in: ["answered", "refused"] } },
+      where: { id: { gt: after }, query: { runId, modality: { not: "t2i" }, status: { in: ["answered", "refused"] } } },
       orderBy: { id: "asc" },
       take: PAGE,
       select: {
@@ -37,13 +39,17 @@ export async function rereadAnswers(prisma: PrismaClient, runId: string): Promis
         parsedLetter: true,
         gender: true,
         race: true,
-        query: { select: { test: true, attribute: true, optionsJson: true } },
+        query: { select: { test: true, attribute: true, optionsJson: true, status: true } },
       },
     });
     if (!page.length) break;
     after = page.at(-1)!.id;
     for (const o of page) {
       read++;
+      if (o.status !== o.query.status) {
+        problem(`query ${o.queryId}: the query is ${o.query.status}, its outcome says ${o.status}`);
+        continue;
+      }
       const reading = o.rawText === null ? ({ ok: false, message: "no raw answer" } as const) : suite.readAnswer(o.query, o.rawText);
       if (o.status === "refused") {
         if (reading.ok) problem(`query ${o.queryId}: recorded as refused, but its raw answer reads "${reading.choice ?? "a value"}"`);

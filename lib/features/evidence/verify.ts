@@ -20,7 +20,7 @@ import { scanZip } from "./scan";
 import { recheckLooks } from "./looks";
 import { readingsVerdict, scoresVerdict, stoppingVerdict } from "../../evidence/verdicts";
 import { rereadAnswers } from "./readings";
-import { Completeness, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from "../../evidence/completeness";
+import { Completeness, requiredFiles, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from "../../evidence/completeness";
 import { checkDesign, DESIGN_NAME, LOG_PROOF_NAME } from "../../evidence/design-check";
 
 /** node's crypto in the shape the platform-free checks take (lib/evidence/check.ts). */
@@ -61,6 +61,9 @@ export interface VerifyReport {
   checks: Check[];
   scores: ScoreCheck[];
 }
+
+/** Text as the browser's verifier decodes it (TextDecoder: a byte-order mark is not part of the text), so both read alike. */
+const utf8 = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /** How many looks run.json records (0: a run of fixed size). */
 const adaptiveLooks = (run: Row) => {
@@ -124,7 +127,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
   const json = <T>(name: string): T | null => {
     const b = bytesOf(name);
     try {
-      return b ? (JSON.parse(b.toString("utf8")) as T) : null;
+      return b ? (JSON.parse(utf8(b)) as T) : null;
     } catch {
       return null;
     }
@@ -134,7 +137,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
   const envelope = envelopeSchema.safeParse(json(ENVELOPE_NAME));
   if (!envelope.success || envelope.data.payloadType !== IN_TOTO_PAYLOAD_TYPE)
     return fail("signature", `${ENVELOPE_NAME} is missing or not a DSSE envelope of an in-toto Statement`);
-  const embedded = bytesOf(PUBLIC_KEY_NAME)?.toString("utf8") ?? null;
+  const embedded = bytesOf(PUBLIC_KEY_NAME) ? utf8(bytesOf(PUBLIC_KEY_NAME)!) : null;
   let key;
   try {
     key = createPublicKey(opts.publicKeyPem ?? embedded ?? "");
@@ -159,7 +162,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
   // The Statement's subject is the manifest; the manifest names every other file.
   let statementJson: unknown = null;
   try {
-    statementJson = JSON.parse(payload.toString("utf8"));
+    statementJson = JSON.parse(utf8(payload));
   } catch {
     // refused below
   }
@@ -182,15 +185,14 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
     else if (h.bytes !== f.bytes || h.hash.copy().digest("hex") !== f.sha256) bad.push(`${f.path}: changed (SHA-256 differs from the manifest)`);
   }
   for (const name of hashes.keys()) if (!listed.has(name) && name !== MANIFEST_NAME && name !== ENVELOPE_NAME) bad.push(`${name}: not in the manifest (added)`);
-  for (const name of ["run.json", "content.json", "models.jsonl", "run-models.jsonl", ...TABLE_FILE_NAMES, SCORES_NAME, SOFTWARE_NAME, REPORT_NAME])
-    if (!listed.has(name)) bad.push(`${name}: not in the bundle`);
+  for (const name of requiredFiles(manifest.data.format)) if (!listed.has(name)) bad.push(`${name}: not in the bundle`);
   if (bad.length) return fail("files", bad.join("; "));
   pass("files", `${manifest.data.files.length} files, each SHA-256 as the manifest says`);
 
   // Pass two: every table file's rows into the scratch database, checked for wholeness as they go.
   const run = json<Row>("run.json")!;
   const lines = (name: string) =>
-    (bytesOf(name)?.toString("utf8") ?? "")
+    utf8(bytesOf(name) ?? Buffer.alloc(0))
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l) as Row);
