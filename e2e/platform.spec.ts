@@ -50,14 +50,16 @@ test("a token from the Account page drives /api/v1 until revoked; a webhook is t
   await expect.poll(async () => (await (await api(`/api/v1/runs/${run.id}`)).json()).status, { timeout: 60_000 }).toBe("completed");
   await expect.poll(() => got.find((g) => g.event === "run.completed" && g.body.includes(run.id)), { timeout: 30_000 }).toBeTruthy();
   expect(got[0].signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+  // The launch was announced first, with the design signed before any provider call.
+  const announced = got.find((g) => g.event === "run.launched" && g.body.includes(run.id));
+  expect(JSON.parse(announced!.body).design.payloadType).toBe("application/vnd.in-toto+json");
   await page.goto("/webhooks");
-  // The log names the run (and links it).
-  await expect(page.getByTestId("delivery").filter({ hasText: "launched by a token" })).toContainText("delivered");
-  await expect(page.getByTestId("delivery").filter({ hasText: "launched by a token" }).getByRole("link", { name: "launched by a token" })).toHaveAttribute(
-    "href",
-    `/runs/${run.id}`,
-  );
-  await expect(page.getByTestId("delivery").filter({ hasText: "launched by a token" })).toContainText("204");
+  // The log names the run (and links it): its launch and its end, each delivered.
+  const completed = page.getByTestId("delivery").filter({ hasText: "launched by a token" }).filter({ hasText: "run.completed" });
+  await expect(completed).toContainText("delivered");
+  await expect(completed.getByRole("link", { name: "launched by a token" })).toHaveAttribute("href", `/runs/${run.id}`);
+  await expect(completed).toContainText("204");
+  await expect(page.getByTestId("delivery").filter({ hasText: "launched by a token" }).filter({ hasText: "run.launched" })).toContainText("delivered");
 
   // Revoked on the Account page (a dialog asks first): the token is refused from then on.
   await page.goto("/account");
