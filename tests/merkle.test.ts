@@ -25,7 +25,9 @@ const ROOTS = [
 const vectors = (kind: string) =>
   readdirSync(DIR)
     .filter((f) => f.startsWith(`${kind}__`))
-    .map((f) => ({ file: f, ...(JSON.parse(readFileSync(path.join(DIR, f), "utf8")) as Record<string, unknown>) }) as Record<string, unknown> & { file: string });
+    .map(
+      (f) => ({ file: f, ...(JSON.parse(readFileSync(path.join(DIR, f), "utf8")) as Record<string, unknown>) }) as Record<string, unknown> & { file: string },
+    );
 
 describe("RFC 9162 Merkle tree", () => {
   it("computes every published tree head of the eight leaves", () => {
@@ -37,7 +39,13 @@ describe("RFC 9162 Merkle tree", () => {
     const all = vectors("inclusion");
     expect(all.length).toBeGreaterThan(80);
     for (const v of all) {
-      const ok = verifyInclusion(Number(v.leafIdx), Number(v.treeSize), b64(String(v.leafHash ?? "")), ((v.proof as string[] | null) ?? []).map(b64), b64(String(v.root ?? "")));
+      const ok = verifyInclusion(
+        Number(v.leafIdx),
+        Number(v.treeSize),
+        b64(String(v.leafHash ?? "")),
+        ((v.proof as string[] | null) ?? []).map(b64),
+        b64(String(v.root ?? "")),
+      );
       expect(ok, v.file).toBe(!v.wantErr);
     }
   });
@@ -46,7 +54,13 @@ describe("RFC 9162 Merkle tree", () => {
     const all = vectors("consistency");
     expect(all.length).toBeGreaterThan(80);
     for (const v of all) {
-      const ok = verifyConsistency(Number(v.size1), Number(v.size2), b64(String(v.root1 ?? "")), b64(String(v.root2 ?? "")), ((v.proof as string[] | null) ?? []).map(b64));
+      const ok = verifyConsistency(
+        Number(v.size1),
+        Number(v.size2),
+        b64(String(v.root1 ?? "")),
+        b64(String(v.root2 ?? "")),
+        ((v.proof as string[] | null) ?? []).map(b64),
+      );
       expect(ok, v.file).toBe(!v.wantErr);
     }
   });

@@ -21,7 +21,16 @@ const prisma = () => db();
 const PRICED = { priceInputPer1k: 0.01, priceOutputPer1k: 0.03 };
 
 async function register(slug: string, over: Record<string, unknown> = {}) {
-  return upsertModel(prisma(), { slug, label: slug, provider: "openai-compatible", modelId: slug, baseUrl: emu.openaiBaseUrl, concurrency: 8, ...PRICED, ...over });
+  return upsertModel(prisma(), {
+    slug,
+    label: slug,
+    provider: "openai-compatible",
+    modelId: slug,
+    baseUrl: emu.openaiBaseUrl,
+    concurrency: 8,
+    ...PRICED,
+    ...over,
+  });
 }
 const calls = (slug: string) => emu.stats().byModel[slug] ?? 0;
 const sum = (xs: Array<number | null>) => xs.reduce<number>((a, x) => a + (x ?? 0), 0);
@@ -40,11 +49,22 @@ describe("paid calls", () => {
     await register("emu-killed", { concurrency: 16 });
     // Slow answers: many calls are in flight when the worker dies.
     emu.setScript("emu-killed", { latencyMs: 400 });
-    const config = presetConfig("smoke", { tests: ["objective", "subjective"], contexts: ["baseline"], objectiveRepeats: 2, subjectiveRepeats: 2, timeoutMs: 30_000 });
+    const config = presetConfig("smoke", {
+      tests: ["objective", "subjective"],
+      contexts: ["baseline"],
+      objectiveRepeats: 2,
+      subjectiveRepeats: 2,
+      timeoutMs: 30_000,
+    });
     const run = await createRun(prisma(), { models: ["emu-killed"], config, seed: 21 });
     const env = { ...process.env, FOF_DATA_DIR: process.env.FOF_DATA_DIR };
     const first = startFof(["worker"], env);
-    await first.until("some outcomes written and calls in flight", async () => (await prisma().outcome.count({ where: { query: { runId: run.id } } })) >= 20, 120_000, 50);
+    await first.until(
+      "some outcomes written and calls in flight",
+      async () => (await prisma().outcome.count({ where: { query: { runId: run.id } } })) >= 20,
+      120_000,
+      50,
+    );
     await first.stop(30_000, "SIGKILL");
     const markedAtKill = await prisma().callMark.count({ where: { runId: run.id } });
     expect(markedAtKill).toBeGreaterThan(0);

@@ -6,7 +6,7 @@
 import type { BundleCheck } from "@/lib/evidence/check";
 import { verifyBundleBytes } from "@/lib/evidence/bundle-bytes";
 import type { ScoreCheck } from "@/lib/evidence/compare";
-import { readingsVerdict, scoresVerdict, stoppingVerdict, type StoppingCheck } from "@/lib/evidence/verdicts";
+import { planVerdict, readingsVerdict, scoresVerdict, stoppingVerdict, type StoppingCheck } from "@/lib/evidence/verdicts";
 
 const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, "0")).join("");
 const sha256 = async (b: Uint8Array) => hex(await crypto.subtle.digest("SHA-256", b as BufferSource));
@@ -16,7 +16,12 @@ type Rescorer = {
   rescore(
     entries: Record<string, Uint8Array>,
     opts: { wasmUrl: string; progress?: (step: string) => void },
-  ): Promise<{ readings: { read: number; problems: string[] }; scores: ScoreCheck[]; stopping: StoppingCheck | null }>;
+  ): Promise<{
+    plan: Parameters<typeof planVerdict>[0];
+    readings: { read: number; problems: string[] };
+    scores: ScoreCheck[];
+    stopping: StoppingCheck | null;
+  }>;
 };
 
 /** The scores and stopping checks, as `fof verify` words them (lib/evidence/verdicts.ts). */
@@ -30,8 +35,10 @@ async function rescored(entries: Record<string, Uint8Array>, progress: (step: st
     const stated = JSON.parse(new TextDecoder().decode(entries["scores.json"])) as { seed?: number; resamples?: number };
     const run = JSON.parse(new TextDecoder().decode(entries["run.json"])) as { adaptiveJson?: string | null };
     const looks = run.adaptiveJson ? ((JSON.parse(run.adaptiveJson) as { looks?: unknown[] }).looks?.length ?? 0) : 0;
-    const checks = [readingsVerdict(r.readings)];
+    const checks = [planVerdict(r.plan)];
     if (!checks[0]!.ok) return { checks, scores: [] };
+    checks.push(readingsVerdict(r.readings));
+    if (!checks[1]!.ok) return { checks, scores: [] };
     checks.push(scoresVerdict(r.scores, stated));
     if (r.stopping) checks.push(stoppingVerdict(r.stopping, looks));
     return { checks, scores: [...r.scores, ...(r.stopping?.values ?? [])] };

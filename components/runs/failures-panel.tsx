@@ -24,8 +24,8 @@ export function FailuresPanel({
 }) {
   const lost = lostCalls ? (
     <Alert tone="warning" data-testid="lost-calls">
-      {lostCalls.calls.toLocaleString("en-US")} call{lostCalls.calls === 1 ? "" : "s"} may have been paid at the provider but their answers were lost
-      with the worker making them (it stopped mid-call): charged at their worst case, ${lostCalls.usd.toFixed(4)} in all (
+      {lostCalls.calls.toLocaleString("en-US")} call{lostCalls.calls === 1 ? "" : "s"} may have been paid at the provider but their answers were lost with the
+      worker making them (it stopped mid-call): charged at their worst case, ${lostCalls.usd.toFixed(4)} in all (
       {lostCalls.models.map((m) => `${m.slug}: ${m.calls.toLocaleString("en-US")}`).join(", ")}). Their queries were asked again.
     </Alert>
   ) : null;

@@ -41,7 +41,14 @@ export function RunView({
 
       {run.adaptive && <AdaptiveCard adaptive={run.adaptive} plannedCount={run.adaptive.looks[0]?.planned ?? run.plannedCount} />}
 
-      <FailuresPanel runId={run.id} failed={run.failed} failures={run.failures} usageFinding={run.usageFinding} lostCalls={run.lostCalls} canSeeItems={canExport} />
+      <FailuresPanel
+        runId={run.id}
+        failed={run.failed}
+        failures={run.failures}
+        usageFinding={run.usageFinding}
+        lostCalls={run.lostCalls}
+        canSeeItems={canExport}
+      />
 
       {t2i && run.labelling && <LabellingCard runId={run.id} labelling={run.labelling} imported={imported} canManage={canManage} />}
       {run.scoresRefused && <Alert data-testid="scores-refused">{run.scoresRefused}</Alert>}

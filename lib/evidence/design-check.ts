@@ -67,8 +67,9 @@ export async function checkDesign(
     launcher: carried.launcher,
   });
   const notes: string[] = [];
-  // The planned count may fall only as a run's rules say it does: a cancel keeps what was written, an adaptive run's
-  // stop keeps what its last look counted (the stopping check proves that). Any other change is a change of the run.
+  // The planned count may fall only as a run's rules say it does: a cancel (or a failure) while planning keeps what was
+  // written, an adaptive run's stop keeps what its last look counted. The plan check proves the rows kept are that
+  // prefix, or those waves (lib/features/evidence/plan-check.ts); the stopping check, the stop. Nothing else may.
   if (derived.plannedCount !== carried.plannedCount) {
     const stopped = (() => {
       try {
@@ -77,13 +78,14 @@ export async function checkDesign(
         return false;
       }
     })();
-    const explained = derived.plannedCount < carried.plannedCount && (rows.run.status === "cancelled" || stopped);
+    const cut = rows.run.status === "cancelled" || rows.run.status === "failed";
+    const explained = derived.plannedCount < carried.plannedCount && (cut || stopped);
     if (!explained)
       return fail(
         `the bundle is not the run designed at launch: plannedCount: the design said ${carried.plannedCount}, the bundle says ${derived.plannedCount} (a ${String(rows.run.status)} run${stopped ? "" : " that no stopping rule stopped"})`,
       );
     notes.push(
-      `planned ${carried.plannedCount} at launch, ${derived.plannedCount} kept (${rows.run.status === "cancelled" ? "cancelled" : "stopped by its rule"})`,
+      `planned ${carried.plannedCount} at launch, ${derived.plannedCount} kept (${cut ? `${String(rows.run.status)} while planning` : "stopped by its rule"})`,
     );
   }
   if (derived.budgetUsd !== carried.budgetUsd) notes.push(`budget $${carried.budgetUsd ?? "none"} at launch, $${derived.budgetUsd ?? "none"} now`);

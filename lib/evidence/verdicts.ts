@@ -15,6 +15,17 @@ const named = (wrong: ScoreCheck[]) =>
     .map((w) => w.path)
     .join("; ");
 
+/** The stored queries against the plan made again (lib/features/evidence/plan-check.ts). */
+export function planVerdict(r: { compared: number; planned: number; kept: string; problems: string[] }): BundleCheck {
+  return r.problems.length
+    ? { check: "plan", ok: false, detail: `queries that are not the ones the run was planned with: ${r.problems.join("; ")}` }
+    : {
+        check: "plan",
+        ok: true,
+        detail: `${r.compared.toLocaleString("en-US")} queries planned again from the content, configuration and seed: each is the row planning wrote (${r.kept})`,
+      };
+}
+
 /** The stored readings against the raw answers read again (lib/features/evidence/readings.ts). */
 export function readingsVerdict(r: { read: number; problems: string[] }): BundleCheck {
   return r.problems.length

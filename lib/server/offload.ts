@@ -161,14 +161,11 @@ export async function offload<N extends JobName>(name: N, args: ArgsOf<N>, opts:
     return (await joined) as ResultOf<N>;
   }
   const account = opts.account;
+  // Refused (429) before anything is in flight: another account joining this key must never inherit this account's
+  // refusal. What is in flight was accepted (running, or waiting its turn in the account's queue).
+  const turn = account !== null ? acquire(account) : undefined;
   const run = (async () => {
-    if (account !== null)
-      try {
-        await acquire(account);
-      } catch (e) {
-        state.inFlight.delete(key);
-        throw e;
-      }
+    await turn;
     try {
       const { value, bytes } = offThreadAvailable() ? await dispatch(name, args) : await inline(name, args);
       remember(key, value, bytes, opts.ttlMs);

@@ -18,13 +18,25 @@ function build() {
   return out;
 }
 
-/** Every stated value of a bundle (scores, then an adaptive run's looks) with what the browser's re-scorer recomputed. */
-export async function browserRescore(bundle: string): Promise<ScoreCheck[]> {
+type Rescored = {
+  plan: { compared: number; planned: number; kept: string; problems: string[] };
+  readings: { read: number; problems: string[] };
+  scores: ScoreCheck[];
+  stopping: { values: ScoreCheck[] } | null;
+};
+
+/** What the browser's re-scorer returns for a bundle, whole: the plan and readings checks, the scores, the looks. */
+export async function browserRescoreResult(bundle: string): Promise<Rescored> {
   const dir = (built ??= build());
   const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, "browser-rescorer-child.mjs"), dir, bundle], {
     maxBuffer: 256 * 1024 ** 2,
   });
-  const r = JSON.parse(stdout) as { scores: ScoreCheck[]; stopping: { values: ScoreCheck[] } | null };
+  return JSON.parse(stdout) as Rescored;
+}
+
+/** Every stated value of a bundle (scores, then an adaptive run's looks) with what the browser's re-scorer recomputed. */
+export async function browserRescore(bundle: string): Promise<ScoreCheck[]> {
+  const r = await browserRescoreResult(bundle);
   return [...r.scores, ...(r.stopping?.values ?? [])];
 }
 

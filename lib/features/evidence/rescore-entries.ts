@@ -8,6 +8,7 @@ import { compareScores, type ScoreCheck } from "../../evidence/compare";
 import { Completeness, TABLE_FILES } from "../../evidence/completeness";
 import type { StoppingCheck } from "../../evidence/verdicts";
 import { recheckLooks } from "./looks";
+import { replanCheck, type PlanCheck } from "./plan-check";
 import { rereadAnswers, type ReadingsCheck } from "./readings";
 import { evidenceScores } from "./scores";
 import { insertBatch, insertHead, type Row } from "./tables";
@@ -25,7 +26,7 @@ export async function rescoreEntries(
   prisma: PrismaClient,
   entries: Record<string, Uint8Array>,
   progress: (step: string) => void = () => {},
-): Promise<{ readings: ReadingsCheck; scores: ScoreCheck[]; stopping: StoppingCheck | null }> {
+): Promise<{ plan: PlanCheck; readings: ReadingsCheck; scores: ScoreCheck[]; stopping: StoppingCheck | null }> {
   const run = JSON.parse(textOf(entries["run.json"])) as Row;
   await insertHead(prisma, {
     content: JSON.parse(textOf(entries["content.json"])) as Row,
@@ -43,14 +44,18 @@ export async function rescoreEntries(
       await insertBatch(prisma, t.file, rows.slice(i, i + BATCH));
     }
   }
+  progress("planning the run again");
+  const plan = await replanCheck(prisma, String(run.id));
+  const none: ReadingsCheck = { read: 0, problems: [] };
+  if (plan.problems.length) return { plan, readings: none, scores: [], stopping: null };
   progress("reading every raw answer again");
   const readings = await rereadAnswers(prisma, String(run.id));
-  if (readings.problems.length) return { readings, scores: [], stopping: null };
+  if (readings.problems.length) return { plan, readings, scores: [], stopping: null };
   progress("recomputing the scores");
   const stated = JSON.parse(textOf(entries["scores.json"])) as { scores: unknown; reviewedScores?: unknown; seed: number; resamples: number };
   const scores = compareScores(stated, await evidenceScores(prisma, String(run.id)));
   // as `fof verify`: the stopping rule only once the scores hold (taking the looks again changes the database)
-  if (scores.some((s) => !s.equal)) return { readings, scores, stopping: null };
+  if (scores.some((s) => !s.equal)) return { plan, readings, scores, stopping: null };
   progress("taking the adaptive looks again");
-  return { readings, scores, stopping: await recheckLooks(prisma, String(run.id)) };
+  return { plan, readings, scores, stopping: await recheckLooks(prisma, String(run.id)) };
 }

@@ -13,12 +13,13 @@ import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from ".
 import { compareScores, type ScoreCheck } from "../../evidence/compare";
 import { PUBLIC_KEY_NAME, SCORES_NAME, SOFTWARE_NAME } from "./bundle";
 import { REPORT_NAME, reportCheck } from "../../evidence/report-check";
+import { replanCheck } from "./plan-check";
 import { insertBatch, insertHead, type Row } from "./tables";
 import { scratchDatabase } from "./rescore";
 import { evidenceScores } from "./scores";
 import { scanZip } from "./scan";
 import { recheckLooks } from "./looks";
-import { readingsVerdict, scoresVerdict, stoppingVerdict } from "../../evidence/verdicts";
+import { planVerdict, readingsVerdict, scoresVerdict, stoppingVerdict } from "../../evidence/verdicts";
 import { rereadAnswers } from "./readings";
 import { Completeness, requiredFiles, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from "../../evidence/completeness";
 import { checkDesign, DESIGN_NAME, LOG_PROOF_NAME } from "../../evidence/design-check";
@@ -247,6 +248,10 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
     checks.push(designed);
     if (!designed.ok) return report;
 
+    // The queries planned again from the signed content, configuration and seed: the rows are the planned ones.
+    const planned = planVerdict(await replanCheck(prisma, String(run.id)));
+    checks.push(planned);
+    if (!planned.ok) return report;
     // Each stored reading re-derived from its raw answer, before the scores count them.
     const readings = readingsVerdict(await rereadAnswers(prisma, String(run.id)));
     checks.push(readings);

@@ -42,8 +42,14 @@ export function lookEvaluatorFor(suiteId: string): LookEvaluator | undefined {
   return own ? (prisma, req) => own({ prisma }, req) : undefined;
 }
 
-/** A seeded order of a wave's clusters: the same cluster ranks the same in every stratum (so models stay paired). */
-const clusterRank = (seed: number, cluster: string) => createHash("sha256").update(`${seed}\u0001${cluster}`).digest().readUInt32BE(0);
+/**
+ * A seeded order of a wave's clusters: the same cluster ranks the same in every stratum (so models stay paired). The
+ * first four bytes of the digest, big-endian, read without Buffer (the browser verifier cuts waves again with it).
+ */
+const clusterRank = (seed: number, cluster: string) => {
+  const d = createHash("sha256").update(`${seed}\u0001${cluster}`).digest();
+  return ((d[0]! << 24) | (d[1]! << 16) | (d[2]! << 8) | d[3]!) >>> 0;
+};
 
 /**
  * The default cut, in two statements whatever the run's size (a paper-size text-to-image run may plan 2,123,200
