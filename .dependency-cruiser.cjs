@@ -22,11 +22,12 @@ const LAYERS = [
   ["results", "^lib/results/"],
   ["auth", "^lib/auth/"],
   ["suites", "^lib/suites/"],
+  // signing and the log: below every feature that launches a run (an import is a launch too)
+  ["features/ledger", "^lib/features/ledger/"],
   ["features/webhooks", "^lib/features/webhooks/"],
   ["features/content", "^lib/features/content/"],
   ["features/imports", "^lib/features/imports/"],
   ["features/labelling", "^lib/features/labelling/"],
-  ["features/ledger", "^lib/features/ledger/"],
   ["features/runs", "^lib/features/runs/"],
   ["features/results", "^lib/features/results/"],
   ["features/review", "^lib/features/review/"],

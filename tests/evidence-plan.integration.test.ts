@@ -113,6 +113,26 @@ describe("the plan, re-derived", () => {
     }
   });
 
+  it("compares built-in content with the verifier's own copy: a truth flipped under the real digest is named", async () => {
+    const run = await db().run.findUniqueOrThrow({ where: { id: runs.fof }, select: { benchmarkVersion: true } });
+    const bv = run.benchmarkVersion;
+    expect((await check("fof")).content).toMatch(/^the built-in content .+, byte for byte as this verifier ships it$/);
+    const flipped = bv.contentJson.replace('"highest":"male"', '"highest":"female"');
+    expect(flipped).not.toBe(bv.contentJson);
+    const r = await whileChanged(
+      async () => {
+        await db().benchmarkVersion.update({ where: { id: bv.id }, data: { contentJson: flipped } });
+        return () => db().benchmarkVersion.update({ where: { id: bv.id }, data: { contentJson: bv.contentJson } });
+      },
+      () => check("fof"),
+    );
+    expect(r.problems.join("; ")).toMatch(
+      /^content\.json claims the built-in content .+ but is not it: at character \d+, the bundle's ".*female.*", the built-in ".*male/,
+    );
+    // a content set's digest is its own: recomputed from the set the bundle carries
+    expect((await check("own")).content).toBe("the content set de-synthetic@1.0.0, its SHA-256 recomputed from the set the bundle carries");
+  });
+
   it("names a row added, a model's rows thinned, one model's row moved to another, and a dependency moved", async () => {
     const qs = await queriesOf("fof");
     const [a, b] = [qs[0]!.modelConfigId, qs.at(-1)!.modelConfigId];
@@ -335,7 +355,7 @@ describe("the plan check in a bundle", () => {
     const honest = await verifyBundle(bundle, { publicKeyPem: pem });
     expect(honest.checks.find((c) => c.check === "plan")).toMatchObject({
       ok: true,
-      detail: expect.stringMatching(/^\d[\d,]* queries planned again .*every planned row/),
+      detail: expect.stringMatching(/^\d[\d,]* queries planned again .*every planned row.*Content: the built-in content .*, byte for byte as this verifier ships it$/),
     });
     const edit = (e: Entries) => {
       const qs = rows(e["queries.jsonl"]);

@@ -52,7 +52,12 @@ export async function checkDesign(
   if (!carriedBytes) {
     if (opts.heldDesign) return fail("the bundle carries no design statement, but you hold one: it cannot be checked against it");
     if (opts.format !== "fof-evidence/v1") return fail(`${DESIGN_NAME} is missing`);
-    return { check: "design", ok: true, detail: "a format-v1 bundle: its run was launched before designs were signed and logged (nothing to check)" };
+    return {
+      check: "design",
+      ok: true,
+      detail:
+        "none carried (a format-v1 bundle): nothing shows this run's design was fixed before its results. Runs launched since the workbench logs designs carry one — if this run should, ask for its design (GET /api/v1/runs/:id/design) and verify with --design",
+    };
   }
   const carried = await designIn(carriedBytes, crypto, opts.key);
   if (typeof carried === "string") return fail(`${DESIGN_NAME}: ${carried}`);

@@ -16,13 +16,13 @@ const named = (wrong: ScoreCheck[]) =>
     .join("; ");
 
 /** The stored queries against the plan made again (lib/features/evidence/plan-check.ts). */
-export function planVerdict(r: { compared: number; planned: number; kept: string; problems: string[] }): BundleCheck {
+export function planVerdict(r: { compared: number; planned: number; kept: string; content?: string; problems: string[] }): BundleCheck {
   return r.problems.length
     ? { check: "plan", ok: false, detail: `queries that are not the ones the run was planned with: ${r.problems.join("; ")}` }
     : {
         check: "plan",
         ok: true,
-        detail: `${r.compared.toLocaleString("en-US")} queries planned again from the content, configuration and seed: each is the row planning wrote (${r.kept})`,
+        detail: `${r.compared.toLocaleString("en-US")} queries planned again from the content, configuration and seed: each is the row planning wrote (${r.kept}). Content: ${r.content ?? "not checked"}`,
       };
 }
 

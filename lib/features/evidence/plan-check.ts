@@ -15,6 +15,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { adaptiveStateOf } from "../../results/adaptive";
 import { suiteOf } from "../../suites";
 import { UNRELEASED_WAVE } from "../runs/adaptive";
+import { checkContent } from "./plan-content";
 import { imagesAgainstPlan, plannedPrompts } from "./plan-images";
 import { PLANNED, writePlanBeside, type PlanGroup } from "./plan-write";
 
@@ -28,6 +29,8 @@ export interface PlanCheck {
   planned: number;
   /** a short account: what was kept of the plan */
   kept: string;
+  /** what the content planned from is known to be (./plan-content.ts) */
+  content?: string;
   problems: string[];
 }
 
@@ -68,19 +71,25 @@ export async function replanCheck(prisma: PrismaClient, runId: string): Promise<
       status: true,
       adaptiveJson: true,
       wavesReleased: true,
-      benchmarkVersion: { select: { contentJson: true } },
+      benchmarkVersion: { select: { version: true, sha256: true, contentJson: true } },
     },
   });
   const suite = suiteOf(run.suiteId);
   const problems: string[] = [];
   let more = 0;
   const problem = (p: string) => (problems.length < MAX_NAMED ? problems.push(p) : more++);
-  const done = (r: Omit<PlanCheck, "problems">): PlanCheck => ({ ...r, problems: more ? [...problems, `and ${more} more`] : problems });
+  const source = checkContent(suite, run.benchmarkVersion, problem);
+  const done = (r: Omit<PlanCheck, "problems" | "content">): PlanCheck => ({
+    ...r,
+    content: source,
+    problems: more ? [...problems, `and ${more} more`] : problems,
+  });
+  if (problems.length) return done({ compared: 0, planned: 0, kept: "" });
   let config: unknown;
   let content: Parameters<typeof suite.plan>[1];
   try {
     config = suite.configSchema.parse(JSON.parse(run.configJson));
-    content = suite.parseContent(run.benchmarkVersion?.contentJson ?? "");
+    content = suite.parseContent(run.benchmarkVersion.contentJson);
   } catch (e) {
     problem(`the run cannot be planned again: ${(e as Error).message.slice(0, 300)}`);
     return done({ compared: 0, planned: 0, kept: "" });

@@ -22,6 +22,7 @@ import { canCheckOffThread, planImportOffThread } from "./check-thread";
 import { t2iRunConfigSchema } from "../../suites/fact-or-fair/config";
 import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { DomainError } from "../../core/errors";
+import { commitDesign } from "../ledger/design";
 
 export interface ImportRequest {
   modelSlug: string;
@@ -155,6 +156,9 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
     );
     return id;
   });
+  // A new import is a launch like any other: its design (content, model, configuration) signed and logged, so its
+  // bundle carries one and a bundle without a design is never the normal case (docs/evidence.md).
+  if (!req.runId) await commitDesign(prisma, runId);
   return { runId, imported: plan.items.length, skipped: plan.skipped, mappedBy: plan.mappedBy };
 }
 
