@@ -13,7 +13,7 @@ import { unzipSync } from "fflate";
 import { canonicalZip } from "../lib/evidence/zip";
 import { tampered } from "../tests/helpers/evidence";
 
-type Verdict = { ok: boolean; scores: Array<{ path: string; equal: boolean }> };
+type Verdict = { ok: boolean; checks: Array<{ check: string; ok: boolean; detail: string }>; scores: Array<{ path: string; equal: boolean }> };
 /** `fof verify FILE --key KEY --json` as an outsider runs it: no data directory, no database. */
 function cliVerify(file: string, key: string): Verdict {
   const root = path.resolve(__dirname, "..");
@@ -59,7 +59,7 @@ test("a bundle downloaded from the run page verifies in a visitor's browser; a c
   const cli = cliVerify(file, keyFile);
   expect(cli.ok).toBe(true);
   await expect(verdict.getByRole("heading", { level: 2 })).toContainText(`verified — ${cli.scores.length} values recomputed equal`, { timeout: 60_000 });
-  for (const check of ["archive", "signature", "statement", "files", "completeness", "scores", "stopping", "report"])
+  for (const check of ["archive", "signature", "statement", "files", "completeness", "design", "plan", "readings", "scores", "stopping", "report"])
     await expect(verdict.locator(`li[data-ok="true"]`, { hasText: new RegExp(`^✓ ${check}:`) })).toBeVisible();
   await verdict.getByText(`${cli.scores.length} values recomputed equal`, { exact: true }).click();
   await verdict.getByLabel("Filter by path").fill(cli.scores[0].path);
@@ -96,6 +96,42 @@ test("a bundle downloaded from the run page verifies in a visitor's browser; a c
   await expect(verdict.locator(`li[data-ok="false"]`)).toContainText(`${named.length} of ${cli.scores.length} values do not follow from the data`);
   await expect(verdict.locator('li[data-equal="false"]')).toHaveCount(named.length);
   for (const n of named) await expect(verdict.locator('li[data-equal="false"]', { hasText: n.path })).toHaveCount(1);
+
+  // An insider's other moves, each re-signed with the server's key: refused by the browser with the reason `fof verify`
+  // gives — a prompt reworded (plan), a reading moved without its raw answer (readings), a truth of the built-in
+  // content flipped under its digest (design: the content is not the one signed at launch).
+  const edits: Record<string, (x: Record<string, Uint8Array>) => void> = {
+    prompt: (x) => {
+      const rows = Buffer.from(x["queries.jsonl"])
+        .toString("utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { prompt: string });
+      rows[2]!.prompt += " Most people in this role are men.";
+      x["queries.jsonl"] = Buffer.from(rows.map((r) => JSON.stringify(r) + "\n").join(""));
+    },
+    reading: (x) => {
+      const rows = Buffer.from(x["outcomes.jsonl"])
+        .toString("utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { status: string; gender: string | null });
+      const o = rows.find((r) => r.status === "answered" && r.gender === "female")!;
+      o.gender = "male";
+      x["outcomes.jsonl"] = Buffer.from(rows.map((r) => JSON.stringify(r) + "\n").join(""));
+    },
+    truth: (x) => {
+      x["content.json"] = Buffer.from(Buffer.from(x["content.json"]).toString("utf8").replace('\\"highest\\":\\"male\\"', '\\"highest\\":\\"female\\"'));
+    },
+  };
+  for (const [name, edit] of Object.entries(edits)) {
+    const bad = tampered(file, path.dirname(file), `insider-${name}`, edit, serverKey);
+    const refused = cliVerify(bad, keyFile).checks.find((c) => !c.ok)!;
+    expect(refused.check, name).toBe({ prompt: "plan", reading: "readings", truth: "design" }[name]);
+    await visitor.getByLabel("Evidence bundle").setInputFiles(bad);
+    await expect(verdict.getByRole("heading", { level: 2 })).toContainText("NOT verified", { timeout: 60_000 });
+    await expect(verdict.locator(`li[data-ok="false"]`)).toContainText(`${refused.check}: ${refused.detail.slice(0, 160)}`);
+  }
   expect(uploads).toEqual([]);
   await visitor.context().close();
 });
