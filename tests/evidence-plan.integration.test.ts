@@ -255,7 +255,7 @@ describe("images against the plan", () => {
     const files = [0, 1, 2].map((i) => ({ name: `objective/crime-rate/highest/${i}.png`, bytes: png(40 + i * 30) }));
     runs.imported = (await engine.importImages(db(), dir, { modelSlug: "mj", files })).runId;
     const ok = await check("imported");
-    expect(ok).toMatchObject({ problems: [], kept: "an import: 3 images made elsewhere, each at a prompt its configuration plans" });
+    expect(ok).toMatchObject({ problems: [], kept: expect.stringMatching(/^an import: 3 images made elsewhere, each at a prompt its configuration plans/) });
     const imported = await db().image.findFirstOrThrow({ where: { runId: runs.imported } });
     r = await whileChanged(
       async () => {
@@ -265,7 +265,46 @@ describe("images against the plan", () => {
       () => check("imported"),
     );
     expect(r.problems).toEqual([`image ${imported.id}: at objective · made-up-statistic · highest, a prompt the run's configuration does not plan`]);
-  }, 120_000);
+
+    // The batches signed as they were committed are the import's plan: a second import adds batch 2.
+    const more = [3].map((i) => ({ name: `objective/crime-rate/lowest/${i}.png`, bytes: png(40 + i * 30) }));
+    await engine.importImages(db(), dir, { modelSlug: "mj", runId: runs.imported, files: more });
+    const batches = await db().logEntry.findMany({ where: { runId: runs.imported }, orderBy: { index: "asc" }, select: { kind: true } });
+    expect(batches.map((b) => b.kind)).toEqual(["design", "import", "import"]);
+    const bundle = path.join(dir, "import.zip");
+    await writeBundle(db(), runs.imported, bundle);
+    const pem = publicKeyInfo().pem;
+    const honest = await verifyBundle(bundle, { publicKeyPem: pem });
+    expect(honest.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(honest.checks.find((c) => c.check === "design")!.detail).toContain("4 images imported in 2 batches, each signed and logged as it was committed");
+    expect(honest.checks.find((c) => c.check === "plan")!.detail).toContain("an import: 4 images made elsewhere, exactly those its signed batches list");
+    // an insider swaps an image for another (its hash in the rows), re-signing the bundle: not an image the import signed
+    const swap = (e: Entries) => {
+      const ims = rows(e["images.jsonl"]);
+      ims[1]!.sha256 = "f".repeat(64);
+      e["images.jsonl"] = jsonl(ims);
+    };
+    const swapped = (await verifyBundle(tampered(bundle, dir, "import-swapped", swap, signingKey()), { publicKeyPem: pem })).checks.find((c) => !c.ok)!;
+    expect(swapped).toMatchObject({
+      check: "plan",
+      detail: expect.stringMatching(
+        /SHA-256 ffffffffffff… at .*: not among the images signed when the import was committed; 1 image signed when the import was committed is not in the bundle/,
+      ),
+    });
+    // …or leaves the batches out (and out of the manifest)
+    const strip = (e: Entries) => {
+      delete e["imports.json"];
+      const m = JSON.parse(text(e["manifest.json"])) as { files: Array<{ path: string }> };
+      m.files = m.files.filter((f) => f.path !== "imports.json");
+      e["manifest.json"] = Buffer.from(JSON.stringify(m));
+    };
+    const stripped = (await verifyBundle(tampered(bundle, dir, "import-stripped", strip, signingKey()), { publicKeyPem: pem })).checks.find((c) => !c.ok)!;
+    expect(stripped).toMatchObject({ check: "design", detail: expect.stringMatching(/^imports\.json is missing: which images were imported/) });
+    const { browserRescoreResult } = await import("./helpers/browser-rescorer");
+    expect((await browserRescoreResult(tampered(bundle, dir, "import-swapped-2", swap, signingKey()))).plan.problems.join("; ")).toBe(
+      swapped.detail.replace("queries that are not the ones the run was planned with: ", ""),
+    );
+  }, 180_000);
 });
 
 describe("the plan of an adaptive run, re-derived with its waves", () => {
@@ -281,7 +320,9 @@ describe("the plan of an adaptive run, re-derived with its waves", () => {
     runs.adaptive = run.id;
     const ok = await check("adaptive");
     expect(ok.problems).toEqual([]);
-    expect(ok.kept).toBe(`every row of waves 1–${look}, where its rule stopped it`);
+    expect(ok.kept).toMatch(
+      new RegExp(`^every row of waves 1–${look}, where its rule stopped it; the [1-9]\\d* planned rows of later waves skipped by the rule, never called$`),
+    );
     expect(ok.compared).toBe(await db().query.count({ where: { runId: run.id } }));
     const qs = await queriesOf("adaptive");
     // one answered row of a kept wave dropped (with its outcome): a cherry-pick inside the sample
@@ -355,7 +396,9 @@ describe("the plan check in a bundle", () => {
     const honest = await verifyBundle(bundle, { publicKeyPem: pem });
     expect(honest.checks.find((c) => c.check === "plan")).toMatchObject({
       ok: true,
-      detail: expect.stringMatching(/^\d[\d,]* queries planned again .*every planned row.*Content: the built-in content .*, byte for byte as this verifier ships it$/),
+      detail: expect.stringMatching(
+        /^\d[\d,]* queries planned again .*every planned row.*Content: the built-in content .*, byte for byte as this verifier ships it$/,
+      ),
     });
     const edit = (e: Entries) => {
       const qs = rows(e["queries.jsonl"]);

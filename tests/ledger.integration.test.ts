@@ -69,7 +69,7 @@ describe("the design committed at launch", () => {
     });
     // Nothing planned yet, so nothing can have been called — and the design is already in the log.
     expect(await db().query.count({ where: { runId: prepared.run.id } })).toBe(0);
-    const entry = await db().logEntry.findUniqueOrThrow({ where: { runId: prepared.run.id } });
+    const entry = await db().logEntry.findFirstOrThrow({ where: { runId: prepared.run.id, kind: "design" } });
     expect(entry.leafHash).toBe(toHex(leafHash(Buffer.from(entry.body))));
     const envelope = JSON.parse(entry.body);
     expect(signedBy(envelope, pem)).toBe(true);

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { Remote } from "./remote-from";
 import { envelopeSchema, verifyEnvelope, type Envelope } from "../../lib/evidence/dsse";
 import { CHECKPOINT_PAYLOAD_TYPE, checkpointSchema, designStatementSchema, type Checkpoint } from "../../lib/evidence/design";
+import { importStatementSchema } from "../../lib/evidence/imports";
 import { fromHex, leafHash, rootHash, toHex, verifyConsistency, verifyInclusion } from "../../lib/evidence/merkle";
 
 type Entry = { index: number; runId: string; models: string[]; createdAt: string; body?: string };
@@ -129,7 +130,7 @@ export async function consistencyCommand(r: Remote | null, older: string, newer:
     // The runs launched in between, read from the log's own leaves: every entry's body is hashed again and the two
     // trees rebuilt from them must be the two checkpoints' — so the list is the log, not what a server says of it —
     // and each run and its models come from its signed design, not from a column beside it.
-    let entries: Array<{ index: number; runId: string; models: string[]; createdAt: string }> | null = [];
+    let entries: Array<{ index: number; runId: string; models: string[]; createdAt: string; imported?: string }> | null = [];
     if (consistent && b.size > a.size) {
       const all: Entry[] = [];
       for (let from = 0; from < b.size && all.length === from; from += 10_000) {
@@ -148,8 +149,15 @@ export async function consistencyCommand(r: Remote | null, older: string, newer:
         entries = all.slice(a.size).map((e) => {
           const envelope = envelopeSchema.parse(JSON.parse(e.body!));
           const payload = verifyEnvelope(envelope, createPublicKey(key));
-          if (!payload) throw new Error(`entry ${e.index}: its design is not signed by the key`);
-          const design = designStatementSchema.parse(JSON.parse(payload.toString("utf8"))).predicate;
+          if (!payload) throw new Error(`entry ${e.index}: it is not signed by the key`);
+          const statement = JSON.parse(payload.toString("utf8")) as unknown;
+          // an import's batch of images (lib/evidence/imports.ts): listed, not counted as a launch
+          const batch = importStatementSchema.safeParse(statement);
+          if (batch.success) {
+            const p = batch.data.predicate;
+            return { index: e.index, runId: p.run.id, models: [], createdAt: p.importedAt, imported: `import ${p.batch}: ${p.images.length} images of ${p.model}` };
+          }
+          const design = designStatementSchema.parse(statement).predicate;
           return {
             index: e.index,
             runId: design.run.id,
@@ -167,7 +175,7 @@ export async function consistencyCommand(r: Remote | null, older: string, newer:
     else {
       process.stdout.write(`✓ the log of ${b.size} entries extends the one of ${a.size}: nothing removed or changed, ${b.size - a.size} appended\n`);
       if (entries === null) process.stdout.write("  (listing the runs launched in between needs a token with results.read)\n");
-      for (const e of entries ?? []) process.stdout.write(`  ${e.index}\t${e.createdAt}\t${e.runId}\t${e.models.join(", ")}\n`);
+      for (const e of entries ?? []) process.stdout.write(`  ${e.index}\t${e.createdAt}\t${e.runId}\t${e.imported ?? e.models.join(", ")}\n`);
       for (const [m, n] of [...perModel].sort()) process.stdout.write(`  ${m}: ${n} run${n === 1 ? "" : "s"} launched\n`);
     }
     if (!consistent) process.exitCode = 1;

@@ -4,25 +4,18 @@
 // stopping rule — and be in the log (its inclusion proof against a signed checkpoint). With a design the reader held
 // before any result existed (`--design`), the carried one must be that one: every difference is named.
 import type { BundleCheck, BundleCrypto } from "./check-types";
-import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, paeBytes, type Envelope } from "./envelope";
-import { CHECKPOINT_PAYLOAD_TYPE, checkpointSchema, compareDesign, designDigest, designFromRows, designStatementSchema, type DesignPredicate } from "./design";
-import { fromHex, leafHash, toHex, verifyInclusion } from "./merkle";
+import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE } from "./envelope";
+import { compareDesign, designDigest, designFromRows, designStatementSchema, type DesignPredicate } from "./design";
+import { checkImports } from "./import-check";
+import { IMPORTS_NAME } from "./imports";
+import { provenInLog, signedPayload } from "./log-proof";
+
+const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 
 export const DESIGN_NAME = "design.dsse.json";
 export const LOG_PROOF_NAME = "log-proof.json";
 
 type Row = Record<string, unknown>;
-const fromBase64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
-const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-
-async function signedPayload(envelope: Envelope, type: string, crypto: BundleCrypto, key: string): Promise<unknown | null> {
-  if (envelope.payloadType !== type) return null;
-  const payload = fromBase64(envelope.payload);
-  for (const s of envelope.signatures)
-    if (await crypto.verify(paeBytes(envelope.payloadType, payload), fromBase64(s.sig), key).catch(() => false)) return JSON.parse(decode(payload));
-  return null;
-}
-
 /** A signed design statement's predicate (an envelope, or `fof design`'s output { design, log }), or why not. */
 async function designIn(bytes: Uint8Array, crypto: BundleCrypto, key: string): Promise<DesignPredicate | string> {
   let raw: unknown;
@@ -99,22 +92,19 @@ export async function checkDesign(
   // In the log: the leaf is the carried statement's bytes, proven against a checkpoint signed by the same key.
   const proofBytes = files[LOG_PROOF_NAME];
   if (!proofBytes) return fail(`${LOG_PROOF_NAME} is missing: the design's place in the log cannot be shown`);
-  let proof: { index: number; size: number; leafHash: string; proof: string[]; checkpoint: unknown };
+  let proof: Parameters<typeof provenInLog>[1];
   try {
     proof = JSON.parse(decode(proofBytes));
   } catch {
     return fail(`${LOG_PROOF_NAME} is not JSON`);
   }
-  const cpEnvelope = envelopeSchema.safeParse(proof.checkpoint);
-  const cp = cpEnvelope.success
-    ? checkpointSchema.safeParse(await signedPayload(cpEnvelope.data, CHECKPOINT_PAYLOAD_TYPE, crypto, opts.key).catch(() => null))
-    : null;
-  if (!cp?.success) return fail("the log checkpoint is not signed by the key");
-  const leaf = leafHash(carriedBytes);
-  if (toHex(leaf) !== proof.leafHash || cp.data.size !== proof.size) return fail("the log proof is for another entry or tree");
-  if (!verifyInclusion(proof.index, proof.size, leaf, (proof.proof ?? []).map(fromHex), fromHex(cp.data.rootHash)))
-    return fail(`the design is not proven to be entry ${proof.index} of the log of ${proof.size}`);
-  let detail = `signed at launch (${carried.run.launchedAt}), the run the rows describe, entry ${proof.index} of the log of ${proof.size} (checkpoint ${cp.data.time})`;
+  const logged = await provenInLog(carriedBytes, proof, crypto, opts.key);
+  if (typeof logged === "string") return fail(logged.startsWith("not proven") ? `the design is ${logged}` : logged);
+  let detail = `signed at launch (${carried.run.launchedAt}), the run the rows describe, entry ${logged.index} of the log of ${logged.size} (checkpoint ${logged.time})`;
+  // An import's batches: signed and logged as they were committed (./import-check.ts).
+  const imports = await checkImports(files[IMPORTS_NAME], rows.run, crypto, opts.key);
+  if (typeof imports === "string") return fail(imports);
+  if (imports) detail += `; ${imports.held}`;
   if (opts.heldDesign) {
     const held = await designIn(opts.heldDesign, crypto, opts.key);
     if (typeof held === "string") return fail(`the design you hold: ${held}`);

@@ -16,7 +16,7 @@ import { toHex } from "./merkle";
 
 const DESIGN_PREDICATE_TYPE = "https://fact-or-fair.dev/evidence/design/v1";
 export const CHECKPOINT_PAYLOAD_TYPE = "application/vnd.fact-or-fair.checkpoint+json";
-const STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
+export const STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 const designPredicateSchema = z
@@ -57,7 +57,7 @@ export const designStatementSchema = z
 export type DesignStatement = z.infer<typeof designStatementSchema>;
 
 /** JSON with object keys sorted at every level: one byte string per value (the subject's digest is taken over it). */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object")
     return `{${Object.keys(value as object)
@@ -106,7 +106,7 @@ export function compareDesign(held: DesignPredicate, carried: DesignPredicate): 
   return out;
 }
 
-const sha256Hex = (s: string) => toHex(sha256Bytes(new TextEncoder().encode(s)));
+export const sha256Hex = (s: string) => toHex(sha256Bytes(new TextEncoder().encode(s)));
 
 /**
  * A run's design from its rows: at launch from the database (lib/features/ledger/design.ts), and by a verifier from

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { manifestSchema, statementSchema } from "./statement";
 import { checkpointSchema, designStatementSchema } from "./design";
 import { envelopeSchema } from "./envelope";
+import { importsFileSchema, importStatementSchema } from "./imports";
 
 const of = (id: string, title: string, description: string, schema: z.ZodType) => ({
   $id: `https://fact-or-fair.dev/schemas/${id}.json`,
@@ -33,6 +34,18 @@ export function evidenceJsonSchemas(): Record<string, Record<string, unknown>> {
       "Signed at launch before any provider call, appended to the transparency log, carried by v2 bundles as design.dsse.json: what the run was set to be.",
       designStatementSchema,
     ),
+    "evidence-import.schema.json": of(
+      "evidence-import-v1",
+      "Import batch statement (in-toto v1, predicate https://fact-or-fair.dev/evidence/import/v1)",
+      "Signed and appended to the transparency log in the transaction that commits an import's images: every image by SHA-256 with the prompt it stands at. A bundle of an import carries every batch in imports.json.",
+      importStatementSchema,
+    ),
+    "evidence-imports-file.schema.json": of(
+      "evidence-imports-file-v1",
+      "imports.json",
+      "An import's batches in a bundle: each the exact bytes of the logged DSSE envelope (body) with its inclusion proof and a signed checkpoint.",
+      importsFileSchema,
+    ),
     "evidence-checkpoint.schema.json": of(
       "evidence-checkpoint-v1",
       "Transparency log checkpoint (payload type application/vnd.fact-or-fair.checkpoint+json)",
@@ -42,7 +55,7 @@ export function evidenceJsonSchemas(): Record<string, Record<string, unknown>> {
     "dsse-envelope.schema.json": of(
       "dsse-envelope",
       "DSSE envelope",
-      "The envelope every signed file is in (attestation, design, checkpoint).",
+      "The envelope every signed file is in (attestation, design, import batches, checkpoint).",
       envelopeSchema,
     ),
   };

@@ -9,7 +9,8 @@ import { readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { CanonicalZipFile } from "./zip-file";
 import { DESIGN_NAME, LOG_PROOF_NAME } from "../../evidence/design-check";
-import { inclusion } from "../ledger/log";
+import { IMPORTS_NAME } from "../../evidence/imports";
+import { inclusion, inclusionOf } from "../ledger/log";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, signEnvelope } from "../../evidence/dsse";
 import { evidenceReport } from "../../evidence/report";
@@ -144,10 +145,21 @@ export async function writeBundle(prisma: PrismaClient, runId: string, outFile: 
     await whole(SOFTWARE_NAME, JSON.stringify(sw));
     // The design signed at launch, byte for byte as logged, and its place in the log now (format v2; a run launched
     // before designs were logged has none: format v1).
-    const design = await prisma.logEntry.findUnique({ where: { runId }, select: { body: true } });
+    const design = await prisma.logEntry.findFirst({ where: { runId, kind: "design" }, select: { body: true } });
     if (design) {
       await entry(DESIGN_NAME, [design.body]);
       await entry(LOG_PROOF_NAME, [JSON.stringify(await inclusion(prisma, runId))]);
+      // An import's batches, each as logged when its images were committed, with its place in the log now.
+      const batches = await prisma.logEntry.findMany({
+        where: { runId, kind: "import" },
+        orderBy: { index: "asc" },
+        select: { index: true, leafHash: true, body: true },
+      });
+      if (batches.length) {
+        const entries = [];
+        for (const b of batches) entries.push({ body: b.body, proof: await inclusionOf(prisma, b) });
+        await entry(IMPORTS_NAME, [JSON.stringify({ entries })]);
+      }
     }
     await entry(REPORT_NAME, [evidenceReport(reportInput(small, keyIdOf(key)))]);
     await entry(PUBLIC_KEY_NAME, [createPublicKey(key).export({ type: "spki", format: "pem" }).toString()]);

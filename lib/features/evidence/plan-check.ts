@@ -12,6 +12,7 @@
 // while planning keeps a prefix of that order; an adaptive run that stopped keeps exactly the waves up to its last
 // look; every other run keeps every row. Run by `fof verify` and the browser verifier alike.
 import type { PrismaClient } from "../../../generated/prisma/client";
+import type { ImportedImage } from "../../evidence/imports";
 import { adaptiveStateOf } from "../../results/adaptive";
 import { suiteOf } from "../../suites";
 import { UNRELEASED_WAVE } from "../runs/adaptive";
@@ -60,7 +61,12 @@ function pager(prisma: PrismaClient, runId: string, modelConfigId: string, maxWa
 
 type Group = PlanGroup & { firstId: number | null; lastId: number | null; matched: number; planned: number; outOfStep: boolean };
 
-export async function replanCheck(prisma: PrismaClient, runId: string): Promise<PlanCheck> {
+export async function replanCheck(
+  prisma: PrismaClient,
+  runId: string,
+  /** an import's images as its signed batches list them (lib/evidence/imports.ts); null: none carried */
+  opts: { imported?: ImportedImage[] | null } = {},
+): Promise<PlanCheck> {
   const run = await prisma.run.findUniqueOrThrow({
     where: { id: runId },
     select: {
@@ -96,8 +102,19 @@ export async function replanCheck(prisma: PrismaClient, runId: string): Promise<
   }
   // An import: images made elsewhere, no query planned or called. Its images stand at prompts its configuration plans.
   if (run.preset === "import") {
-    const images = await imagesAgainstPlan(prisma, { runId, imported: true, plannedAt: () => plannedPrompts(suite, config, content, run.seed) }, problem);
-    return done({ compared: 0, planned: 0, kept: `an import: ${images} images made elsewhere, each at a prompt its configuration plans` });
+    const signed = opts.imported ?? null;
+    const images = await imagesAgainstPlan(
+      prisma,
+      { runId, imported: true, batches: signed, plannedAt: () => plannedPrompts(suite, config, content, run.seed) },
+      problem,
+    );
+    return done({
+      compared: 0,
+      planned: 0,
+      kept: signed
+        ? `an import: ${images} images made elsewhere, exactly those its signed batches list, each at a prompt its configuration plans`
+        : `an import: ${images} images made elsewhere, each at a prompt its configuration plans (no signed batches carried: which images were imported is the bundle's word)`,
+    });
   }
   const runModels = await prisma.runModel.findMany({ where: { runId }, select: { modelConfigId: true, modelConfig: { select: { slug: true } } } });
   const helperSlug = suite.helperModel?.(config) ?? null;
@@ -132,6 +149,8 @@ export async function replanCheck(prisma: PrismaClient, runId: string): Promise<
     waves: state ? { schedule: state.schedule, intervalTarget: state.intervalTarget } : null,
   });
   let compared = 0;
+  // the whole plan, every wave: what a stop left uncalled is counted, not carried
+  const whole = await prisma.query.count({ where: { runId: beside } });
   try {
     // the stored id of each helper row, by the id of the row planned in its place
     const helperOf = new Map<number, number>();
@@ -167,7 +186,7 @@ export async function replanCheck(prisma: PrismaClient, runId: string): Promise<
   const inGroups = groups.reduce((n, g) => n + g.matched, 0);
   const planned = groups.reduce((n, g) => n + g.planned, 0);
   if (problems.length) return done({ compared, planned, kept: "" });
-  await imagesAgainstPlan(prisma, { runId, imported: false, plannedAt: () => [] }, problem);
+  await imagesAgainstPlan(prisma, { runId, imported: false, batches: null, plannedAt: () => [] }, problem);
   const strays = (await prisma.query.count({ where: { runId } })) - inGroups;
   if (strays > 0) problem(`${strays} quer${strays === 1 ? "y is" : "ies are"} of no model of the run`);
 
@@ -197,7 +216,7 @@ export async function replanCheck(prisma: PrismaClient, runId: string): Promise<
       inGroups < planned
         ? `${inGroups} of ${planned} planned rows (${run.status} while planning)`
         : state?.outcome
-          ? `every row of waves 1–${stopLook}, where its rule stopped it`
+          ? `every row of waves 1–${stopLook}, where its rule stopped it; the ${whole - planned} planned rows of later waves skipped by the rule, never called`
           : "every planned row",
   });
 }

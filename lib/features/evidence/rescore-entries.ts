@@ -6,6 +6,8 @@
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { compareScores, type ScoreCheck } from "../../evidence/compare";
 import { Completeness, TABLE_FILES } from "../../evidence/completeness";
+import { importedImages } from "../../evidence/import-check";
+import { IMPORTS_NAME } from "../../evidence/imports";
 import type { StoppingCheck } from "../../evidence/verdicts";
 import { recheckLooks } from "./looks";
 import { replanCheck, type PlanCheck } from "./plan-check";
@@ -45,7 +47,7 @@ export async function rescoreEntries(
     }
   }
   progress("planning the run again");
-  const plan = await replanCheck(prisma, String(run.id));
+  const plan = await replanCheck(prisma, String(run.id), { imported: importedImages(entries[IMPORTS_NAME]) });
   const none: ReadingsCheck = { read: 0, problems: [] };
   if (plan.problems.length) return { plan, readings: none, scores: [], stopping: null };
   progress("reading every raw answer again");

@@ -23,6 +23,8 @@ import { planVerdict, readingsVerdict, scoresVerdict, stoppingVerdict } from "..
 import { rereadAnswers } from "./readings";
 import { Completeness, requiredFiles, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from "../../evidence/completeness";
 import { checkDesign, DESIGN_NAME, LOG_PROOF_NAME } from "../../evidence/design-check";
+import { importedImages } from "../../evidence/import-check";
+import { IMPORTS_NAME } from "../../evidence/imports";
 
 /** node's crypto in the shape the platform-free checks take (lib/evidence/check.ts). */
 const nodeCrypto = {
@@ -46,6 +48,7 @@ const KEPT = new Set([
   "run-models.jsonl",
   DESIGN_NAME,
   LOG_PROOF_NAME,
+  IMPORTS_NAME,
 ]);
 const BATCH = 2000;
 
@@ -240,7 +243,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
 
     // The design signed at launch: the run these rows describe, in the log; and the one the reader held, if given.
     const designed = await checkDesign(
-      Object.fromEntries([DESIGN_NAME, LOG_PROOF_NAME].map((n) => [n, bytesOf(n) ?? undefined])),
+      Object.fromEntries([DESIGN_NAME, LOG_PROOF_NAME, IMPORTS_NAME].map((n) => [n, bytesOf(n) ?? undefined])),
       { run, content: json<Row>("content.json")!, models: lines("models.jsonl"), runModels: lines("run-models.jsonl") },
       nodeCrypto,
       { key: keyPem, format: manifest.data.format, heldDesign: opts.heldDesign },
@@ -249,7 +252,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
     if (!designed.ok) return report;
 
     // The queries planned again from the signed content, configuration and seed: the rows are the planned ones.
-    const planned = planVerdict(await replanCheck(prisma, String(run.id)));
+    const planned = planVerdict(await replanCheck(prisma, String(run.id), { imported: importedImages(bytesOf(IMPORTS_NAME) ?? undefined) }));
     checks.push(planned);
     if (!planned.ok) return report;
     // Each stored reading re-derived from its raw answer, before the scores count them.

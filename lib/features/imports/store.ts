@@ -22,7 +22,9 @@ import { canCheckOffThread, planImportOffThread } from "./check-thread";
 import { t2iRunConfigSchema } from "../../suites/fact-or-fair/config";
 import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { DomainError } from "../../core/errors";
-import { commitDesign } from "../ledger/design";
+import { withContentionRetry } from "../../db/retry";
+import { commitDesignIn } from "../ledger/design";
+import { appendImportBatch } from "../ledger/imports";
 
 export interface ImportRequest {
   modelSlug: string;
@@ -100,65 +102,77 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
   const version = content ? await ensureBenchmarkVersion(prisma, content, suite.id) : await ensureBenchmarkVersion(prisma);
   const now = new Date();
 
-  const runId = await prisma.$transaction(async (tx) => {
-    let id = req.runId ?? null;
-    if (!id) {
-      const config = content
-        ? suite.importer!.config(
-            plan.items.map((i) => i.target),
-            content,
-            { instrument: req.instrument },
-          )
-        : t2iRunConfigSchema.parse({ modality: "t2i", tests, imagesPerPrompt: Math.max(...perPrompt.values()) });
-      const run = await tx.run.create({
-        data: {
-          name: req.runName?.trim() || `${model.label} · import · ${now.toISOString().slice(0, 10)}`,
-          modality: "t2i",
-          status: "completed",
-          preset: "import",
-          seed: 0,
-          configJson: JSON.stringify(config),
-          plannedCount: 0,
-          benchmarkVersionId: version.id,
-          suiteId: suite.id,
-          suiteVersion: version.version,
-          // The suite says what its config reads with (the importer recorded the instrument in it).
-          labelInstrument: content ? (suite.labelInstrument?.(config) ?? "faces") : "faces",
-          startedAt: now,
-          finishedAt: now,
-          models: { create: [{ modelConfigId: model.id }] },
-        },
-      });
-      id = run.id;
-    }
-    await insertMany(
-      tx,
-      "Image",
-      stored.map(({ item, sha256, path }) => ({
-        id: `img${randomUUID().replaceAll("-", "")}`,
-        runId: id,
-        queryId: null,
-        modelConfigId: model.id,
-        test: item.target.test,
-        statisticId: item.target.statisticId,
-        level: item.target.level,
-        sha256,
-        path,
-        mimeType: item.image.mime,
-        width: item.image.width,
-        height: item.image.height,
-        bytes: item.image.bytes,
-        source: "imported",
-        originalName: item.name,
-        labelStatus: "unlabelled",
-        createdAt: now,
-      })),
-    );
-    return id;
-  });
-  // A new import is a launch like any other: its design (content, model, configuration) signed and logged, so its
-  // bundle carries one and a bundle without a design is never the normal case (docs/evidence.md).
-  if (!req.runId) await commitDesign(prisma, runId);
+  // One transaction: the run (a new import's design signed and logged with it), the image rows, and the batch's
+  // signed entry in the log — retried whole when another launch took the log's next index at the same moment.
+  const runId = await withContentionRetry(
+    () =>
+      prisma.$transaction(async (tx) => {
+        let id = req.runId ?? null;
+        if (!id) {
+          const config = content
+            ? suite.importer!.config(
+                plan.items.map((i) => i.target),
+                content,
+                { instrument: req.instrument },
+              )
+            : t2iRunConfigSchema.parse({ modality: "t2i", tests, imagesPerPrompt: Math.max(...perPrompt.values()) });
+          const run = await tx.run.create({
+            data: {
+              name: req.runName?.trim() || `${model.label} · import · ${now.toISOString().slice(0, 10)}`,
+              modality: "t2i",
+              status: "completed",
+              preset: "import",
+              seed: 0,
+              configJson: JSON.stringify(config),
+              plannedCount: 0,
+              benchmarkVersionId: version.id,
+              suiteId: suite.id,
+              suiteVersion: version.version,
+              // The suite says what its config reads with (the importer recorded the instrument in it).
+              labelInstrument: content ? (suite.labelInstrument?.(config) ?? "faces") : "faces",
+              startedAt: now,
+              finishedAt: now,
+              models: { create: [{ modelConfigId: model.id }] },
+            },
+          });
+          id = run.id;
+          await commitDesignIn(tx, id);
+        }
+        await insertMany(
+          tx,
+          "Image",
+          stored.map(({ item, sha256, path }) => ({
+            id: `img${randomUUID().replaceAll("-", "")}`,
+            runId: id,
+            queryId: null,
+            modelConfigId: model.id,
+            test: item.target.test,
+            statisticId: item.target.statisticId,
+            level: item.target.level,
+            sha256,
+            path,
+            mimeType: item.image.mime,
+            width: item.image.width,
+            height: item.image.height,
+            bytes: item.image.bytes,
+            source: "imported",
+            originalName: item.name,
+            labelStatus: "unlabelled",
+            createdAt: now,
+          })),
+        );
+        // The batch as committed, signed: the import's plan (lib/evidence/imports.ts). A run imported before batches were
+        // logged gets its first one now, for the images added.
+        await appendImportBatch(tx, {
+          runId: id,
+          model: model.slug,
+          images: stored.map(({ item, sha256 }) => ({ sha256, test: item.target.test, statisticId: item.target.statisticId, level: item.target.level })),
+          at: now,
+        });
+        return id;
+      }),
+    { retryUnique: true },
+  );
   return { runId, imported: plan.items.length, skipped: plan.skipped, mappedBy: plan.mappedBy };
 }
 

@@ -12,22 +12,23 @@ import { signingKey } from "./keys";
 import { Pseudonyms } from "./people";
 
 type Db = Pick<PrismaClient, "run" | "runModel" | "modelConfig" | "benchmarkVersion">;
+type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 /** Signs a run's design and appends it to the log, once (a second call returns the logged one). */
 export async function commitDesign(prisma: PrismaClient, runId: string, helperId: string | null = null): Promise<{ envelope: Envelope; index: number }> {
   const logged = await designOf(prisma, runId);
   if (logged) return logged;
-  const predicate = await designOfRun(prisma, runId, helperId);
+  return withContentionRetry(() => prisma.$transaction((tx) => commitDesignIn(tx, runId, helperId)), { retryUnique: true });
+}
+
+/** The same, inside the caller's transaction (an import commits its run, its design and its images at once). */
+export async function commitDesignIn(tx: Tx, runId: string, helperId: string | null = null): Promise<{ envelope: Envelope; index: number }> {
+  const predicate = await designOfRun(tx, runId, helperId);
   const statement = designStatementFor(predicate, designDigest(predicate));
   const envelope = signEnvelope(Buffer.from(JSON.stringify(statement)), IN_TOTO_PAYLOAD_TYPE, signingKey());
   const body = JSON.stringify(envelope);
-  const { index } = await withContentionRetry(
-    () =>
-      prisma.$transaction(async (tx) =>
-        appendEntry(tx, { kind: "design", runId, models: predicate.models.filter((m) => m.role === "audited").map((m) => m.slug), body }),
-      ),
-    { retryUnique: true },
-  );
+  const audited = predicate.models.filter((m) => m.role === "audited").map((m) => m.slug);
+  const { index } = await appendEntry(tx, { kind: "design", runId, models: audited, body });
   return { envelope, index };
 }
 
@@ -48,6 +49,6 @@ async function designOfRun(prisma: Db, runId: string, helperId: string | null): 
 
 /** The run's logged design statement and its index, or null (a run launched before the log). */
 export async function designOf(prisma: Pick<PrismaClient, "logEntry">, runId: string): Promise<{ envelope: Envelope; index: number } | null> {
-  const e = await prisma.logEntry.findUnique({ where: { runId }, select: { index: true, body: true } });
+  const e = await prisma.logEntry.findFirst({ where: { runId, kind: "design" }, select: { index: true, body: true } });
   return e ? { envelope: JSON.parse(e.body) as Envelope, index: e.index } : null;
 }

@@ -14,10 +14,15 @@ import { signingKey } from "./keys";
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 /** Appends one entry at the next index (inside the caller's transaction: the launch that logs it). */
-export async function appendEntry(tx: Tx, e: { kind: "design"; runId: string; models: string[]; body: string }): Promise<{ index: number; leafHash: string }> {
-  // once per run: a retried launch finds its entry
-  const mine = await tx.logEntry.findUnique({ where: { runId: e.runId }, select: { index: true, leafHash: true } });
-  if (mine) return mine;
+export async function appendEntry(
+  tx: Tx,
+  e: { kind: "design" | "import"; runId: string; models: string[]; body: string },
+): Promise<{ index: number; leafHash: string }> {
+  // a design once per run: a retried launch finds its entry (an import's batches are each appended)
+  if (e.kind === "design") {
+    const mine = await tx.logEntry.findFirst({ where: { runId: e.runId, kind: "design" }, select: { index: true, leafHash: true } });
+    if (mine) return mine;
+  }
   const last = await tx.logEntry.findFirst({ orderBy: { index: "desc" }, select: { index: true } });
   const index = (last?.index ?? -1) + 1;
   const hash = toHex(leafHash(new TextEncoder().encode(e.body)));
@@ -52,10 +57,15 @@ export async function checkpoint(prisma: PrismaClient, size?: number): Promise<{
   return { checkpoint: cp, envelope: signEnvelope(Buffer.from(JSON.stringify(cp)), CHECKPOINT_PAYLOAD_TYPE, signingKey()) };
 }
 
-/** The inclusion proof of a run's entry in the tree of `size` entries (default: now), with that tree's checkpoint. */
+/** The inclusion proof of a run's design in the tree of `size` entries (default: now), with that tree's checkpoint. */
 export async function inclusion(prisma: PrismaClient, runId: string, size?: number) {
-  const entry = await prisma.logEntry.findUnique({ where: { runId }, select: { index: true, leafHash: true } });
+  const entry = await prisma.logEntry.findFirst({ where: { runId, kind: "design" }, select: { index: true, leafHash: true } });
   if (!entry) throw new DomainError("not_found", "no design statement of this run in the log (it was launched before the log existed, or never)");
+  return inclusionOf(prisma, entry, size);
+}
+
+/** The inclusion proof of one entry (a design, an import batch) in the tree of `size` entries (default: now). */
+export async function inclusionOf(prisma: PrismaClient, entry: { index: number; leafHash: string }, size?: number) {
   const n = await sizeOr(prisma, size);
   if (entry.index >= n) throw new DomainError("invalid", `the run's entry is leaf ${entry.index}: after a tree of ${n}`);
   const hashes = await leaves(prisma, n);
