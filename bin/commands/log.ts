@@ -155,7 +155,13 @@ export async function consistencyCommand(r: Remote | null, older: string, newer:
           const batch = importStatementSchema.safeParse(statement);
           if (batch.success) {
             const p = batch.data.predicate;
-            return { index: e.index, runId: p.run.id, models: [], createdAt: p.importedAt, imported: `import ${p.batch}: ${p.images.length} images of ${p.model}` };
+            return {
+              index: e.index,
+              runId: p.run.id,
+              models: [],
+              createdAt: p.importedAt,
+              imported: `import ${p.batch}: ${p.images.length} images of ${p.model}`,
+            };
           }
           const design = designStatementSchema.parse(statement).predicate;
           return {

@@ -1,6 +1,6 @@
 // The content a run was planned from, as far as a verifier can know it. Its digest (`sha256`) is each suite's own:
-// over the source files of the built-in content (FACT-OR-FAIR's statistics and scenarios with the prompt generator's
-// version, DoFaiR's events, FAIntbench's reference), or over the canonical set for a team's content set. A bundle
+// over the source files of the built-in content (the statistics, scenarios, events or reference a suite ships, with
+// its prompt generator's version), or over the canonical set for a team's content set. A bundle
 // carries the content itself, not those source files — so a bundle claiming the built-in digest is compared with
 // the built-in content this verifier ships, byte for byte (a truth flipped under the real digest is named); a content
 // set's digest is recomputed from the set it carries (the suite's parser refuses one that does not hash to it); any
