@@ -100,6 +100,14 @@ program
   )
   .option("--name <name>", "run name")
   .option(
+    "--reuse-answers-from <run>",
+    "take the answers that run obtained where this one asks the same (model, settings, prompt, query, repeat) instead of calling; each such outcome records where and when it was obtained. Without it (or --reuse-answers-max-age) every answer is this run's own",
+  )
+  .option(
+    "--reuse-answers-max-age <age>",
+    "take answers any run obtained at most this long ago (30d, 12h, 90m, 2w); with --reuse-answers-from, that run's within the age",
+  )
+  .option(
     "--content <version>",
     "a team's approved content set as <set id>@<version> (`fof content list`), or another suite's stored content version (`fof suite-data list <suite>`)",
   )

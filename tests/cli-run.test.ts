@@ -211,4 +211,26 @@ describe("fof run --until (adaptive)", () => {
       stderr: expect.stringContaining("at least two models"),
     });
   }, 120_000);
+  it("a content set's adaptive run prints the same adaptive object: the verdict and the intervals valid under the stopping rule", async () => {
+    const env = { ...process.env, FOF_DATA_DIR: testDataDir("fof-run-until-content-") };
+    const fof = (...a: string[]) => run("npm", ["run", "--silent", "fof", "--", ...a], { env, maxBuffer: 10 * 1024 * 1024 });
+    await fof("content", "import", path.resolve(__dirname, "../data/content-sets/us-nchs-health"));
+    await fof("content", "approve", "us-nchs-health@1.0.0");
+    const { stdout, stderr } = await fof(
+      "run",
+      "--content",
+      "us-nchs-health@1.0.0",
+      "--model",
+      "baseline:calibrated:0.8",
+      "--preset",
+      "quick",
+      "--until",
+      "halfwidth<=0.45",
+    );
+    expect(stderr).toMatch(/target met at [\d,]+ of [\d,]+ items: halfwidth<=0\.45/);
+    const out = JSON.parse(stdout) as { adaptive?: { outcome: { kind: string }; intervals: { level: number; rows: Array<{ lo: number; hi: number }> } } };
+    expect(out.adaptive?.outcome.kind).toBe("met");
+    expect(out.adaptive!.intervals.rows.length).toBeGreaterThan(0);
+    expect(out.adaptive!.intervals.rows.every((r) => (r.hi - r.lo) / 2 <= 0.45)).toBe(true);
+  }, 180_000);
 });

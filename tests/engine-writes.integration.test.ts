@@ -53,7 +53,16 @@ function answered(q: Claimed, i: number): Write {
     costUsd: 0,
     cached: false,
     cacheRows: [
-      { key: `writes-test-${q.runId}-${i}`, provider: "baseline", model: "uniform", text: '{"answer":"A"}', inputTokens: 10, outputTokens: 2, costUsd: 0 },
+      {
+        key: `writes-test-${q.runId}-${i}`,
+        runId: q.runId,
+        provider: "baseline",
+        model: "uniform",
+        text: '{"answer":"A"}',
+        inputTokens: 10,
+        outputTokens: 2,
+        costUsd: 0,
+      },
     ],
   };
 }

@@ -130,17 +130,34 @@ describe("run engine", () => {
     expect(await prisma().query.count({ where: { runId: run.id, attempts: { gt: 0 } } })).toBeGreaterThan(0);
   });
 
-  it("never pays twice: a repeated run is answered from the cache", async () => {
+  it("a run's answers are its own: a second run asks again; another run's answers only when its launch asks, each saying where and when", async () => {
     await register("emu-cache");
     const first = await createRun(prisma(), { models: ["emu-cache"], config: objectiveOnly(), seed: 5 });
     await new Worker(prisma(), { runId: first.id, ...fast }).run({ untilDone: true });
-    const before = emu.stats().byModel["emu-cache"];
+    const afterFirst = emu.stats().byModel["emu-cache"];
+    // Same model, same seed — every prompt the same: still two samples, so every answer is asked again.
     const second = await createRun(prisma(), { models: ["emu-cache"], config: objectiveOnly(), seed: 5 });
     await new Worker(prisma(), { runId: second.id, ...fast }).run({ untilDone: true });
-    expect(emu.stats().byModel["emu-cache"]).toBe(before);
-    const outs = await outcomes(second.id);
-    expect(outs.every((o) => o.cached && o.costUsd === 0)).toBe(true);
-    expect(await runScores(prisma(), second.id)).toEqual(await runScores(prisma(), first.id));
+    expect(emu.stats().byModel["emu-cache"]).toBe(afterFirst + 76);
+    const secondOuts = await outcomes(second.id);
+    expect(secondOuts.every((o) => !o.cached && o.reusedFromRunId === null)).toBe(true);
+    // Asked for: the first run's answers, none paid again, each naming the run and when it was obtained.
+    const third = await createRun(prisma(), { models: ["emu-cache"], config: objectiveOnly(), seed: 5, reuseAnswers: { fromRun: first.id } });
+    await new Worker(prisma(), { runId: third.id, ...fast }).run({ untilDone: true });
+    expect(emu.stats().byModel["emu-cache"]).toBe(afterFirst + 76);
+    const firstOuts = new Map(
+      (await outcomes(first.id)).map((o) => [`${o.query.statisticId}|${o.query.level}|${o.query.attribute}|${o.query.repeatIndex}`, o]),
+    );
+    const thirdOuts = await outcomes(third.id);
+    expect(thirdOuts).toHaveLength(76);
+    for (const o of thirdOuts) {
+      const mine = firstOuts.get(`${o.query.statisticId}|${o.query.level}|${o.query.attribute}|${o.query.repeatIndex}`)!;
+      expect(o).toMatchObject({ cached: true, costUsd: 0, reusedFromRunId: first.id, rawText: mine.rawText });
+      // obtained when the first run's call came back (its cache entry), not when this run recorded it
+      expect(o.reusedAt!.getTime()).toBeLessThanOrEqual(mine.createdAt.getTime());
+      expect(JSON.parse(o.attemptsJson)[0]).toMatchObject({ cached: true, reusedFrom: first.id });
+    }
+    expect(await runScores(prisma(), third.id)).toEqual(await runScores(prisma(), first.id));
   });
 
   it("stops cleanly at the budget and resumes when it is raised", async () => {

@@ -137,8 +137,9 @@ describe("evidence bundles of text-to-image runs", () => {
     expect(model).toHaveLength(1);
     expect(reviewed).toHaveLength(1);
     // the pipeline: 3 of 9 faces Black; reviewed: faces 3–5 corrected (Carol's votes out), face 8 deleted, one drawn
-    expect(model[0].recomputed).toBeCloseTo(3 / 9, 12);
-    expect(reviewed[0].recomputed).toBeCloseTo(7 / 9, 12);
+    // 3 of 9 faces, then 7 of 9, as the release computes S_fact: each cell's share of the truth, rounded to 2 decimals
+    expect(model[0].recomputed).toBe(0.33);
+    expect(reviewed[0].recomputed).toBe(0.78);
     expect(at(/^reviewedScores\.intervals\..*\.lo$/).length).toBeGreaterThan(0);
     // the browser verifier's re-scorer reaches every value the same
     expect(comparable(await browserRescore(bundle))).toEqual(comparable(r.scores));

@@ -252,19 +252,19 @@ describe("scoring profiles for d", () => {
     ...cell("lowest", ["White", "Black", "Black", "Asian"], modality),
   ];
 
-  it("text-to-image: release finds d as the scripts do, paper-text as the definition; LLM: the definition under both", async () => {
+  it("release finds d as the scripts do (bounded search, text-to-image rounded as distance_calculate.py prints it), paper-text as the definition", async () => {
     const { distanceToBoundRelease } = await import("../lib/metrics/bounded-distance");
     const [release] = scoreGroups(records("t2i"), "release");
     const [text] = scoreGroups(records("t2i"), "paper-text");
     expect(release.sFact).toBe(0.25);
-    expect(release.sE).toBeCloseTo(text.sE!, 15);
-    expect(release.distance).toBeCloseTo(distanceToBoundRelease(release.sFact!, release.sE!, 4), 12);
+    expect(release.sE).toBeCloseTo(text.sE!, 4);
+    expect(release.distance).toBeCloseTo(distanceToBoundRelease(release.sFact!, release.sE!, 4), 4);
     expect(text.distance).toBeCloseTo(distanceToBound(text.sFact!, text.sE!, 4), 12);
     expect(release.distance! - text.distance!).toBeGreaterThan(0.01); // the local minimum is farther than the global one
-    // no scoring script for LLMs was released: both profiles use the definition
+    // LLMs: subj_analysis.py's calc_min_dist is the same bounded search (on S_fact, S_E: the printed values')
     const [llmRelease] = scoreGroups(records("llm"), "release");
     const [llmText] = scoreGroups(records("llm"), "paper-text");
-    expect(llmRelease.distance).toBe(llmText.distance);
-    expect(llmRelease.distance).toBeCloseTo(distanceToBound(0.25, llmRelease.sE!, 4), 12);
+    expect(llmRelease.distance).toBeCloseTo(distanceToBoundRelease(0.25, llmRelease.sE!, 4), 12);
+    expect(llmText.distance).toBeCloseTo(distanceToBound(0.25, llmText.sE!, 4), 12);
   });
 });

@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import path from "node:path";
 import { checkThresholds, parseThresholds } from "../../lib/results/thresholds";
 import type { RunOptions } from "./run";
+import { reuseFromFlags } from "../../lib/results/answer-reuse";
 import { DEFAULT_SUITE_ID, listSuites } from "../../lib/suites";
 import { compareArgs, compareGate, gateSummary, printComparison, reportGate, type CompareCliOptions } from "./compare-cli";
 import type { ComparisonResult } from "../../lib/features/results/comparisons";
@@ -93,6 +94,7 @@ function configOverrides(opts: RunOptions): Record<string, unknown> {
 
 export async function remoteRun(r: Remote, opts: RunOptions & { wait?: boolean; failUnder?: string; pollMs?: number }) {
   const gates = opts.failUnder ? parseThresholds(opts.failUnder) : null;
+  const reuse = reuseFromFlags(opts.reuseAnswersFrom, opts.reuseAnswersMaxAge);
   if (gates && !opts.wait) throw new Error("--fail-under needs --wait (the gate reads the finished run's scores)");
   const worse = compareGate(opts);
   if (worse && !opts.wait) throw new Error("--compare-to needs --wait (the comparison reads the finished run)");
@@ -118,6 +120,7 @@ export async function remoteRun(r: Remote, opts: RunOptions & { wait?: boolean; 
     ...(opts.name ? { name: opts.name } : {}),
     ...(opts.content ? { contentVersion: opts.content } : {}),
     ...(opts.until ? { until: opts.until } : {}),
+    ...(reuse ? { reuseAnswers: reuse } : {}),
   });
   process.stderr.write(`launched ${run.id} (${run.plannedCount} queries) on ${r.server}\n`);
   if (!opts.wait) {

@@ -25,6 +25,7 @@ async function registerLooks() {
   (await import("../../lib/features/results/adaptive-looks")).registerLooks();
 }
 import { adaptiveStateOf, adaptiveSummary, targetText } from "../../lib/results/adaptive";
+import { reuseFromFlags } from "../../lib/results/answer-reuse";
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] | undefined => {
   if (value === undefined) return undefined;
@@ -64,7 +65,15 @@ export interface RunOptions {
   /** a reference run to compare each model with, and the metrics that must not get separably worse */
   compareTo?: string;
   failIfWorse?: string;
+  /** take answers another run obtained (that run's id), or any run's no older than an age ("30d", "12h") */
+  reuseAnswersFrom?: string;
+  reuseAnswersMaxAge?: string;
 }
+
+const reuseInput = (opts: RunOptions) => {
+  const r = reuseFromFlags(opts.reuseAnswersFrom, opts.reuseAnswersMaxAge);
+  return r ? { reuseAnswers: r } : {};
+};
 
 const int = (v: string | undefined, what: string) => {
   if (v === undefined) return undefined;
@@ -108,7 +117,16 @@ export async function runCommand(opts: RunOptions) {
   if (opts.label) (await labelModule()).instrumentFiles("faces"); // no face models: refused before anything is generated
   const { run, final } = await planAndWork(
     prisma,
-    { models: opts.model, config, preset: opts.preset, seed, budgetUsd: budget, name: opts.name, ...(opts.until ? { until: opts.until } : {}) },
+    {
+      models: opts.model,
+      config,
+      preset: opts.preset,
+      seed,
+      budgetUsd: budget,
+      name: opts.name,
+      ...(opts.until ? { until: opts.until } : {}),
+      ...reuseInput(opts),
+    },
     t2i,
     !!opts.label,
   );
@@ -208,6 +226,7 @@ async function runSuiteCommand(opts: RunOptions) {
       name: opts.name,
       ...(opts.content ? { contentVersion: opts.content } : {}),
       ...(opts.until ? { until: opts.until } : {}),
+      ...reuseInput(opts),
     },
     t2i,
     !!opts.label,
@@ -218,7 +237,9 @@ async function runSuiteCommand(opts: RunOptions) {
   const body = generic
     ? await suiteResultsJson(prisma, run.id, generic, { labels: "model" })
     : { results: await (await resultsModule()).runScores(prisma, run.id) };
-  process.stdout.write(JSON.stringify(body, null, opts.pretty ? 2 : undefined) + "\n");
+  // An adaptive run's verdict and the intervals valid under its stopping rule, as FACT-OR-FAIR's output carries them.
+  const adaptive = adaptiveOutput(final);
+  process.stdout.write(JSON.stringify({ ...body, ...(adaptive ? { adaptive } : {}) }, null, opts.pretty ? 2 : undefined) + "\n");
   await prisma.$disconnect();
   process.exitCode = exitCodeOf(final);
 }

@@ -258,7 +258,7 @@ function ItemDetail({ q }: { q: ItemPage["rows"][number] }) {
         {q.outcome?.reason && <p className="text-xs text-rose-700">Reason: {q.outcome.reason}</p>}
         <p className="text-xs text-slate-600">
           {q.outcome
-            ? `${q.outcome.status} · ${(q.outcome.latencyMs ?? 0).toLocaleString("en-US")} ms · $${q.outcome.costUsd.toFixed(5)}${q.outcome.cached ? " · from cache" : ""}`
+            ? `${q.outcome.status} · ${(q.outcome.latencyMs ?? 0).toLocaleString("en-US")} ms · $${q.outcome.costUsd.toFixed(5)}${q.outcome.reused ? ` · ${q.outcome.reused}` : q.outcome.cached ? " · from this run's cache" : ""}`
             : "not answered yet"}
           {q.identity ? ` · context identity ${JSON.stringify(q.identity)}` : ""}
         </p>

@@ -13,6 +13,7 @@ import { ImageGrid } from "./image-grid";
 import { RunProgress } from "./run-progress";
 import { RunScores } from "./run-scores";
 import { useRunSummary } from "./use-run-summary";
+import { ReuseNotice } from "./reuse-notice";
 
 /** `canManage`: whether the viewer's role may pause / resume / cancel (the server refuses otherwise anyway). */
 /** `children`: a suite's own result views (server-rendered), shown instead of FACT-OR-FAIR's scores and image grid. */
@@ -38,6 +39,8 @@ export function RunView({
     <div className="space-y-6">
       {error && <Alert compact>Live updates failed: {error.message}</Alert>}
       {!imported && <RunProgress run={run} canManage={canManage} control={control} updatedAt={updatedAt} />}
+
+      {run.answerReuse && <ReuseNotice reuse={run.answerReuse} />}
 
       {run.adaptive && <AdaptiveCard adaptive={run.adaptive} plannedCount={run.adaptive.looks[0]?.planned ?? run.plannedCount} />}
 

@@ -14,6 +14,7 @@ import { Input, Select } from "@/components/ui/input";
 import { Alert } from "@/components/ui/alert";
 import { EstimateLine } from "./estimate-line";
 import { useModelChoice } from "./use-model-choice";
+import { ReuseAnswersFields } from "./reuse-answers-fields";
 
 export interface SuiteLaunchModel {
   slug: string;
@@ -313,6 +314,7 @@ export function SuiteLaunchForm(props: {
           <Input type="text" name="name" maxLength={200} className="w-72 rounded-md border border-slate-300 px-2 py-1" />
         </label>
       </div>
+      <ReuseAnswersFields err={err} />
       {props.autoLabel && (
         <label className="flex items-start gap-2 text-sm">
           <Input type="checkbox" name="autoLabel" defaultChecked={props.autoLabel.workers > 0} className="mt-1" />

@@ -58,6 +58,8 @@ export class Completeness {
   private readonly problems: string[] = [];
   private more = 0;
   private outcomeCount = 0;
+  /** outcomes that say their answer is another run's, by that run ("" when not recorded) */
+  private readonly reused = new Map<string, number>();
 
   constructor(private readonly runId: string) {}
 
@@ -90,6 +92,7 @@ export class Completeness {
         if (this.status.has(q) && this.status.get(q) !== row.status)
           this.problem(`query ${q} is ${this.status.get(q)}, its outcome says ${String(row.status).slice(0, 40)}`);
         this.outcomeCount++;
+        if (typeof row.reusedFromRunId === "string") this.reused.set(row.reusedFromRunId, (this.reused.get(row.reusedFromRunId) ?? 0) + 1);
         // counted, but only the first outcome of a query the bundle has goes in (finish() names the rest)
         return this.status.has(q) && this.outcomes.get(q) === 1 ? row : null;
       }
@@ -128,8 +131,23 @@ export class Completeness {
   }
 
   /** the problems found, given the run's own row; empty when the rows are whole */
-  finish(run: { id?: unknown; plannedCount?: unknown; status?: unknown } | null): string[] {
+  finish(run: { id?: unknown; plannedCount?: unknown; status?: unknown; reuseJson?: unknown } | null): string[] {
     if (!run || run.id !== this.runId) this.problem("run.json is another run than the Statement's");
+    // Another run's answers only where the launch asked (its design signs what it asked), and only from the run named.
+    if (this.reused.size) {
+      let allowed: { fromRun?: unknown } | null = null;
+      try {
+        allowed = typeof run?.reuseJson === "string" ? (JSON.parse(run.reuseJson) as { fromRun?: unknown }) : null;
+      } catch {
+        this.problem("the run's answer-reuse setting cannot be read");
+      }
+      const n = [...this.reused.values()].reduce((a, b) => a + b, 0);
+      if (!allowed) this.problem(`${n} outcomes say their answers are other runs', yet the run's launch asked to reuse none`);
+      else if (typeof allowed.fromRun === "string")
+        for (const [from, k] of this.reused)
+          if (from !== allowed.fromRun)
+            this.problem(`${k} outcomes took answers from ${from ? `run ${from}` : "an unrecorded run"}; the launch named run ${allowed.fromRun}`);
+    }
     // A completed run called every query it kept: one left unfinished was taken out of the count, not run.
     if (run?.status === "completed") {
       const open = [...this.status].filter(([, s]) => !FINISHED.has(s)).map(([id]) => id);
@@ -151,6 +169,8 @@ export class Completeness {
     const n = (x: number) => x.toLocaleString("en-US");
     const parts = [`${n(this.status.size)} queries`, `${n(this.outcomeCount)} outcomes, one per finished query`];
     if (this.images.size) parts.push(`${n(this.images.size)} images`, `${n(this.faces.size)} faces`, `${n(this.annotations.size)} human labels`);
+    const reused = [...this.reused.values()].reduce((a, b) => a + b, 0);
+    if (reused) parts.push(`${n(reused)} answers reused from other runs (as the launch asked)`);
     return parts.join(", ");
   }
 }

@@ -3,8 +3,8 @@
 //
 // The design statement is an in-toto Statement (v1) of the project's own predicate type, signed (DSSE, Ed25519) at
 // launch, before any provider call: what the run was set to be — content and its digest, the models' declared
-// identities and settings, configuration, seed, preset, planned count, stopping rule, budget, launch time and the
-// launcher's pseudonym. Its subject is the run (a digest of the predicate's canonical JSON). An outsider who holds
+// identities and settings, configuration, seed, preset, planned count, stopping rule, budget, launch time, the
+// launcher's pseudonym and any answers of other runs it may take. Its subject is the run (a digest of the predicate's canonical JSON). An outsider who holds
 // it before results exist can later check the bundle against it (compareDesign names every difference).
 //
 // A checkpoint is a signed statement of the log's size and root hash (RFC 9162) at a time; two checkpoints and a
@@ -42,6 +42,14 @@ const designPredicateSchema = z
     /** an adaptive run's rule as set at launch (target, schedule, level): null for a run of fixed size */
     stopping: z.unknown().nullable(),
     launcher: z.string().max(64).nullable(),
+    /**
+     * answers of other runs the launch allowed it to take ({fromRun?, maxAgeHours?}); absent: only its own. Absent
+     * rather than null when not asked, so designs signed before it existed keep their digest.
+     */
+    answerReuse: z
+      .object({ fromRun: z.string().max(64).optional(), maxAgeHours: z.number().optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 export type DesignPredicate = z.infer<typeof designPredicateSchema>;
@@ -126,6 +134,8 @@ export function designFromRows(r: {
     plannedCount: number;
     budgetUsd: number | null;
     adaptiveJson: string | null;
+    /** absent in bundles written before answers could be reused */
+    reuseJson?: string | null;
   };
   content: { version: string; sha256: string; contentJson: string };
   models: Array<{ id: string; slug: string }>;
@@ -158,6 +168,7 @@ export function designFromRows(r: {
     budgetUsd: r.run.budgetUsd,
     stopping: stoppingRule(r.run.adaptiveJson),
     launcher: r.launcher,
+    ...(r.run.reuseJson ? { answerReuse: JSON.parse(r.run.reuseJson) as DesignPredicate["answerReuse"] } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 // sampled — (statistic, level) cells, their scenarios (`cluster`), and their units (an answer; an image with its
 // faces: `unit`) — and handed to the stratified cluster bootstrap (cluster-bootstrap.ts), which resamples what
 // the chosen target says was drawn. Seeded, so the same data and seed give the same intervals.
-import type { DistanceMethod, ScoreRecord } from "./scores";
+import type { ScoreMethod, ScoreRecord } from "./scores";
 import { weightOf } from "./scores";
 import type { Label } from "../benchmark";
 import { declaredOf, recordTruth, type ScoredAttribute } from "./declared";
@@ -17,8 +17,8 @@ export interface BootstrapOptions {
   seed?: number;
   /** coverage of the interval, 0.95 by default */
   level?: number;
-  /** how d is found (scores.ts DistanceMethod) */
-  method?: DistanceMethod;
+  /** how d is found (scores.ts ScoreMethod) */
+  method?: ScoreMethod;
   /** what the interval is about (design.ts); the population by default */
   target?: IntervalTarget;
   /** the previous method, for the simulation only (cluster-bootstrap.ts `scheme`) */

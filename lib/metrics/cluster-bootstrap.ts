@@ -13,7 +13,7 @@
 // which corrects for the same bias (a percentile interval adds it a second time) and contains the estimate.
 import { runSteps, SLICE_MS } from "./steps";
 import type { Label, Level } from "../benchmark";
-import type { DistanceMethod, Scores } from "./scores";
+import type { ScoreMethod, Scores } from "./scores";
 import { scoresFromCells } from "./scores";
 import { scenarioBiasFlag, jackknifedInterval, jackknifedSKld, kldPairs, scenariosDiffer } from "./kld-jackknife";
 import { distanceFromCorrected, foldDistance, withSignedDistance } from "./signed-distance";
@@ -175,7 +175,7 @@ function totalCounts(cells: readonly DesignCell[], k: number): Float64Array {
 }
 
 /** The plug-in scores of the cells as they are. */
-export function plugInScores(cells: readonly DesignCell[], k: number, method?: DistanceMethod): MetricValues {
+export function plugInScores(cells: readonly DesignCell[], k: number, method?: ScoreMethod): MetricValues {
   return scoresFromCells(cellsFrom(cells, totalCounts(cells, k), k), k, method);
 }
 
@@ -186,7 +186,7 @@ export interface DesignBootstrapOptions {
   key: string;
   level?: number;
   target: IntervalTarget;
-  method?: DistanceMethod;
+  method?: ScoreMethod;
   /**
    * "design" (the default, above); "answers-percentile" is the method this replaced — answers resampled n of n
    * within their cell as if independent, percentile interval of the plug-in — kept only so the simulation can show

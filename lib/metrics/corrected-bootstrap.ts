@@ -8,7 +8,7 @@
 // confusion too). Simulated: npm run bench:stats, "Labeller correction".
 import { runSteps, runStepsAsync, SLICE_MS } from "./steps";
 import { fastRng } from "./fast-rng";
-import { scoresFromCells, type DistanceMethod } from "./scores";
+import { scoresFromCells, type ScoreMethod } from "./scores";
 import {
   cellsFrom,
   drawStratum,
@@ -30,7 +30,7 @@ export interface CorrectedOptions {
   key: string;
   target: IntervalTarget;
   level?: number;
-  method?: DistanceMethod;
+  method?: ScoreMethod;
 }
 
 /** The cells with each unit cut to its first k entries (its labels). */
@@ -65,7 +65,7 @@ function corrected(cells: number, counts: Float64Array, k: number, m: number[][]
   return out;
 }
 
-function scoresOf(cells: readonly DesignCell[], ext: Float64Array, k: number, extra: Float64Array, method?: DistanceMethod): MetricValues {
+function scoresOf(cells: readonly DesignCell[], ext: Float64Array, k: number, extra: Float64Array, method?: ScoreMethod): MetricValues {
   const { labels, pairs } = split(ext, cells.length, k);
   for (let t = 0; t < k; t++) for (let l = 0; l < k; l++) pairs[t][l] += extra[t * k + l];
   return scoresFromCells(cellsFrom(cells, corrected(cells.length, labels, k, confusionFromCounts(pairs)), k), k, method);

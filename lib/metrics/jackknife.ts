@@ -11,7 +11,7 @@
 // score averages many cells, so its sampling distribution is close to normal, while the bootstrap's own quantiles
 // are lumpy where a cell has three scenarios (two of three are drawn) and ragged in the tails an adaptive look reads
 // (its 99.75 % interval would rest on the outermost of 400 replicates).
-import type { DistanceMethod } from "./scores";
+import type { ScoreMethod } from "./scores";
 import { scoresFromCells } from "./scores";
 import type { BootstrapMetric, Interval } from "./design";
 import { BOOTSTRAP_METRICS } from "./design";
@@ -74,7 +74,7 @@ export function* jackknifeSteps(
   plan: { strata: readonly Stratum[] },
   counts: Float64Array,
   signed: Signed,
-  method?: DistanceMethod,
+  method?: ScoreMethod,
 ): Generator<void, Record<BootstrapMetric, number | null>> {
   const out = Object.fromEntries(BOOTSTRAP_METRICS.map((m) => [m, 0])) as Record<BootstrapMetric, number | null>;
   const work = Float64Array.from(counts);

@@ -10,7 +10,7 @@
 // adaptive look's 99.75 % tails rest on a handful of replicates); the p-value is the test dual to that interval
 // (2Φ(−|Δ̃|/se): p < α exactly when the 1 − α interval excludes 0).
 import { runSteps, runStepsAsync, SLICE_MS } from "./steps";
-import type { DistanceMethod } from "./scores";
+import type { ScoreMethod } from "./scores";
 import { scoresFromCells } from "./scores";
 import { fastRng } from "./fast-rng";
 import {
@@ -60,7 +60,7 @@ export interface PairedOptions {
   target: IntervalTarget;
   /** whether A and B answered the same planned items (see the header) */
   paired: boolean;
-  method?: DistanceMethod;
+  method?: ScoreMethod;
 }
 
 const COMPARE_ALPHA = 0.05;

@@ -4,7 +4,7 @@
 // ranks. Arms whose rank intervals overlap cannot be told apart at that level: a leaderboard shows them as tied.
 import { runStepsAsync, SLICE_MS } from "./steps";
 import { scoresFromCells } from "./scores";
-import type { DistanceMethod } from "./scores";
+import type { ScoreMethod } from "./scores";
 import { fastRng } from "./fast-rng";
 import { cellsFrom, drawStratum, raoWuDraws, resamplingPlan, type DesignCell } from "./cluster-bootstrap";
 import { BOOTSTRAP_METRICS, type BootstrapMetric, type IntervalTarget } from "./design";
@@ -21,7 +21,7 @@ export interface JointOptions {
   seed: number;
   key: string;
   target: IntervalTarget;
-  method?: DistanceMethod;
+  method?: ScoreMethod;
 }
 
 type Replicates = Map<string, Record<BootstrapMetric, Float64Array>>;

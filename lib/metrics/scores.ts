@@ -19,16 +19,24 @@ import { distanceToBound } from "./bound";
 import { distanceToBoundRelease } from "./bounded-distance";
 import { declaredOf, recordTruth, type ScoredAttribute } from "./declared";
 import { DEFAULT_PROFILE, type ScoringProfile } from "./profiles";
+import { releaseScores, releaseScriptOf, type ReleaseScript } from "./fof-release";
 
 /**
  * How d is found: "global" is the paper's definition (the minimum distance to the curve g_k, lib/metrics/bound.ts);
- * "bounded" is what the authors' released text-to-image scripts compute (scipy's bounded Brent search, which can
- * settle on a local minimum: bounded-distance.ts). The release profile uses "bounded" for text-to-image groups; the
- * release has no LLM scoring script, so LLM groups are scored by the definition under both profiles.
+ * "bounded" is what the authors' released scripts compute (scipy's bounded Brent search, which can settle on a
+ * local minimum: bounded-distance.ts).
  */
 export type DistanceMethod = "global" | "bounded";
-export const distanceMethodOf = (profile: ScoringProfile | undefined, modality: Modality): DistanceMethod =>
-  profile !== "paper-text" && modality === "t2i" ? "bounded" : "global";
+/** How a group is scored: a d method over the paper's definitions, or a released script's whole computation. */
+export type ScoreMethod = DistanceMethod | { distance: "bounded"; release: ReleaseScript };
+/**
+ * The release profile scores each group as its released script does (./fof-release.ts: LLM objective, LLM
+ * subjective, text-to-image); paper-text by the paper's definitions with the global d.
+ */
+export const distanceMethodOf = (profile: ScoringProfile | undefined, modality: Modality, test: string): ScoreMethod =>
+  profile === "paper-text" ? "global" : { distance: "bounded", release: releaseScriptOf(modality, test) };
+/** The d method a score method uses. */
+export const distanceOf = (m: ScoreMethod | undefined): DistanceMethod => (m === undefined ? "global" : typeof m === "string" ? m : m.distance);
 
 export interface AnswerRecord {
   model: string;
@@ -102,7 +110,7 @@ export function sFairOf(sE: number, sKLD: number): number {
 export type ScoreRecord = Pick<AnswerRecord, "statisticId" | "level" | "count"> & { answer: string | null; truth?: string | null };
 
 /** Scores of one attribute over answer records that all belong to one group. */
-export function computeScores(records: ReadonlyArray<ScoreRecord>, attribute: Attribute, method: DistanceMethod = "global"): DetailedScores {
+export function computeScores(records: ReadonlyArray<ScoreRecord>, attribute: Attribute, method: ScoreMethod = "global"): DetailedScores {
   return { attribute, ...scoreAttribute(records, attribute, method) };
 }
 
@@ -110,7 +118,7 @@ export function computeScores(records: ReadonlyArray<ScoreRecord>, attribute: At
 export function scoreAttribute(
   records: ReadonlyArray<ScoreRecord>,
   attribute: ScoredAttribute,
-  method: DistanceMethod = "global",
+  method: ScoreMethod = "global",
 ): Omit<DetailedScores, "attribute"> {
   const { id, classes } = declaredOf(attribute);
   const k = classes.length;
@@ -167,8 +175,11 @@ const isSorted = (cells: readonly Ordered[]) => {
 export function scoresFromCells(
   cells: Array<Pick<CellScore, "statisticId" | "level" | "counts" | "truth" | "correct"> & { normalizedEntropy?: number | null }>,
   k: number,
-  method: DistanceMethod = "global",
+  method: ScoreMethod = "global",
 ): Omit<Scores, "n" | "refused"> & { divergences: StatisticDivergence[] } {
+  // A fixed order (statistic, level) makes the floating-point sums independent of the order records arrived in. The
+  // bootstrap calls this once per resample with cells in one order throughout, often already sorted: checked first.
+  if (typeof method !== "string") return releaseScores(isSorted(cells) ? cells : [...cells].sort(byStatisticLevel), k, method.release);
   let factValid = 0;
   let factCorrect = 0;
   const entropies: number[] = [];
@@ -255,5 +266,5 @@ export function detailedGroups(records: Iterable<AnswerRecord>, profile: Scoring
   }
   return [...groups.values()]
     .sort((a, b) => compareKeys(a.key, b.key))
-    .map(({ key, records: rs }) => ({ ...key, ...computeScores(rs, key.attribute, distanceMethodOf(profile, key.modality)) }));
+    .map(({ key, records: rs }) => ({ ...key, ...computeScores(rs, key.attribute, distanceMethodOf(profile, key.modality, key.test)) }));
 }

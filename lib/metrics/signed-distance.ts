@@ -6,7 +6,7 @@ import { distanceToBoundRelease } from "./bounded-distance";
 import { RANGE } from "./interval-math";
 import { standardInterval } from "./jackknife";
 import type { Interval } from "./design";
-import type { DistanceMethod } from "./scores";
+import { distanceOf, type ScoreMethod } from "./scores";
 
 /** The scores d is read from (cluster-bootstrap.ts MetricValues, structurally). */
 interface Point {
@@ -50,11 +50,11 @@ export function distanceFromCorrected(
   corrected: { sFact: Interval; sE: Interval },
   replicates: ReadonlyArray<readonly [number, number]>,
   k: number,
-  opts: { level?: number; method?: DistanceMethod },
+  opts: { level?: number; method?: ScoreMethod },
 ): Interval {
   if (replicates.length < 2) return own;
-  const distanceOf = (f: number, e: number) => (opts.method === "bounded" ? distanceToBoundRelease : distanceToBound)(f, e, k);
-  const signed = (f: number, e: number) => withSignedDistance({ sFact: f, sE: e, distance: distanceOf(f, e) }, k).distance as number;
+  const dOf = (f: number, e: number) => (distanceOf(opts.method) === "bounded" ? distanceToBoundRelease : distanceToBound)(f, e, k);
+  const signed = (f: number, e: number) => withSignedDistance({ sFact: f, sE: e, distance: dOf(f, e) }, k).distance as number;
   const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
   const estimate = signed(corrected.sFact.estimate, corrected.sE.estimate);
   const reflected = replicates.map(([f, e]) => signed(clamp01(2 * plugIn.sFact - f), clamp01(2 * plugIn.sE - e)));

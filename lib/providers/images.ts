@@ -16,7 +16,10 @@ interface ImageRequest {
   width: number;
   height: number;
   signal: AbortSignal;
-  /** a name unique to the query and repeat (seeded built-in models draw from it; real providers ignore it) */
+  /**
+   * a name unique to the run's seed, the query and repeat (seeded built-in models draw from it, so two seeds are two
+   * samples; real providers ignore it)
+   */
   streamKey?: string;
 }
 

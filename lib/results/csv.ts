@@ -4,7 +4,7 @@ import { stringify } from "csv-stringify/sync";
 import { BOOTSTRAP_METRICS, type BootstrapIntervals, type BootstrapMetric } from "../metrics/bootstrap";
 import type { MeasuredGroup } from "./leaderboard";
 import { columnOf, pointIntervalKey } from "./tradeoff";
-import { distanceMethodOf } from "../metrics/scores";
+import { distanceMethodOf, distanceOf } from "../metrics/scores";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../metrics/profiles";
 import { DEFAULT_INTERVAL_TARGET, INTERVAL_METHOD, type IntervalTarget } from "../metrics/design";
 
@@ -23,7 +23,8 @@ export const SCORE_CSV_COLUMNS: readonly string[] = [
   "refused",
   ...BOOTSTRAP_METRICS.map((m) => CSV_NAMES[m]),
   ...BOOTSTRAP_METRICS.flatMap((m) => [`${CSV_NAMES[m]}_estimate`, `${CSV_NAMES[m]}_lo`, `${CSV_NAMES[m]}_hi`, `${CSV_NAMES[m]}_flags`]),
-  // how d was found: "global" (the paper's definition) or "bounded" (the released scripts' search; the release profile)
+  // how d was found: "global" (the paper's definition) or "bounded" (the released scripts' search; the release profile,
+  // which also computes S_fact, S_E, S_KLD and S_fair as each released script does: lib/metrics/fof-release.ts)
   "d_method",
   // what the intervals are about and how they were computed (lib/metrics/design.ts)
   "interval_target",
@@ -61,7 +62,7 @@ export function scoresCsv(
       g.refused,
       ...BOOTSTRAP_METRICS.map((m) => num(g[m])),
       ...BOOTSTRAP_METRICS.flatMap((m) => [num(iv?.[m]?.estimate), num(iv?.[m]?.lo), num(iv?.[m]?.hi), iv?.[m]?.flags.join(" ") ?? ""]),
-      distanceMethodOf(profile, g.modality),
+      distanceOf(distanceMethodOf(profile, g.modality, g.test)),
       iv ? target : "",
       iv ? INTERVAL_METHOD : "",
     ];

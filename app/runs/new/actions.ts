@@ -11,6 +11,7 @@ import { findSuite } from "@/lib/suites";
 import { launchVariant } from "@/lib/suites/launch-variants";
 import { fieldErrorsOf } from "@/lib/validation/friendly";
 import { adaptiveTargetSchema } from "@/lib/results/adaptive";
+import { reuseFromFlags } from "@/lib/results/answer-reuse";
 
 export interface LaunchState {
   message?: string;
@@ -30,6 +31,9 @@ const suiteFormSchema = z.object({
   autoLabel: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
   /** adaptive: stop when this target is met (empty: a run of fixed size) */
   until: z.preprocess((v) => (v === "" || v == null ? undefined : v), adaptiveTargetSchema.optional()),
+  /** reuse answers another run obtained (empty: every answer is this run's own) */
+  reuseFrom: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.string().trim().max(64).optional()),
+  reuseMaxAge: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.string().trim().max(20).optional()),
 });
 
 /** Launches a run of any suite with its generic form: the variant's fields (and fixed values), checked by the suite's schema. */
@@ -47,6 +51,8 @@ export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promis
     contentVersion: form.get("contentVersion"),
     autoLabel: form.get("autoLabel"),
     until: form.get("until"),
+    reuseFrom: form.get("reuseFrom"),
+    reuseMaxAge: form.get("reuseMaxAge"),
   });
   if (!parsed.success) return { message: "Please fix the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues) };
   const f = parsed.data;
@@ -54,6 +60,14 @@ export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promis
   if (!suite) return { message: `unknown suite "${f.suite}"` };
   const variant = launchVariant(suite, f.variant);
   if (!variant) return { message: `${suite.name} has no launch form "${f.variant}"` };
+  let reuseAnswers;
+  try {
+    reuseAnswers = reuseFromFlags(f.reuseFrom, f.reuseMaxAge);
+  } catch (e) {
+    const message = (e as Error).message;
+    const field = message.startsWith("--reuse-answers-max-age") ? "reuseMaxAge" : "reuseFrom";
+    return { message: "Please fix the highlighted fields.", fieldErrors: { [field]: message.replace(/^--reuse-answers-[a-z-]+:? ?/, "") } };
+  }
   const config = configFromForm(variant.fields, form, variant.fixed);
   const checked = suite.configSchema.safeParse(config);
   if (!checked.success) return { message: "Please fix the highlighted fields.", fieldErrors: fieldErrorsOf(checked.error.issues) };
@@ -70,12 +84,15 @@ export async function launchSuiteRun(_prev: LaunchState, form: FormData): Promis
       name: f.name,
       contentVersion: f.contentVersion,
       ...(f.until ? { until: f.until } : {}),
+      ...(reuseAnswers ? { reuseAnswers } : {}),
     });
     runId = run.id;
   } catch (e) {
     // A target the suite cannot read is the "Stop when" field's error, shown beside it.
     if (e instanceof DomainError && e.message.startsWith("until: "))
       return { message: "Please fix the highlighted fields.", fieldErrors: { until: e.message.slice("until: ".length) } };
+    if (e instanceof DomainError && e.message.startsWith("reuseAnswers: "))
+      return { message: "Please fix the highlighted fields.", fieldErrors: { reuseFrom: e.message.slice("reuseAnswers: ".length) } };
     if (e instanceof DomainError) return { message: e.message };
     throw e;
   }

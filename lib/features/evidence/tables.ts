@@ -22,7 +22,7 @@ const HEAD_DATES = {
 
 const DATES: Record<TableFileName, readonly string[]> = {
   "queries.jsonl": ["nextAttemptAt"],
-  "outcomes.jsonl": ["createdAt"],
+  "outcomes.jsonl": ["createdAt", "reusedAt"],
   "images.jsonl": ["createdAt"],
   "faces.jsonl": ["createdAt", "deletedAt"],
   "annotations.jsonl": ["createdAt"],

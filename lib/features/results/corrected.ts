@@ -134,7 +134,7 @@ export async function runCorrectedScores(
         const { point, intervals } = await correctedBootstrapAsync(
           cells,
           k,
-          { resamples: RESAMPLES, seed: run.seed, key: `${group}|${attribute}`, target, method: distanceMethodOf(profile, "t2i") },
+          { resamples: RESAMPLES, seed: run.seed, key: `${group}|${attribute}`, target, method: distanceMethodOf(profile, "t2i", "objective") },
           elsewhere,
         );
         groups.push({ model, test, attribute, ...point, intervals });

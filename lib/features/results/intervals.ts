@@ -128,7 +128,7 @@ export async function runIntervals(
           level,
           seed: run.seed,
           target,
-          method: distanceMethodOf(profile, g.modality),
+          method: distanceMethodOf(profile, g.modality, g.test),
         });
         groups.push({ model: g.model, modality: g.modality, test: g.test, context: g.context, attribute: g.attribute, intervals });
       }

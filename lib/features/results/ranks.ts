@@ -75,7 +75,17 @@ export async function runsRankIntervals(
         const gk = JSON.stringify([modality, column, attribute]);
         let group = groups.get(gk);
         if (!group)
-          groups.set(gk, (group = { modality, column, attribute, arms: [], k: classCount(attribute), method: distanceMethodOf(DEFAULT_PROFILE, modality) }));
+          groups.set(
+            gk,
+            (group = {
+              modality,
+              column,
+              attribute,
+              arms: [],
+              k: classCount(attribute),
+              method: distanceMethodOf(DEFAULT_PROFILE, modality, column === "O" ? "objective" : "subjective"),
+            }),
+          );
         group.arms.push({ key: `${run.id}|${model}`, cells: designCells(list, attribute), content: run.benchmarkVersionId });
       }
     }

@@ -31,8 +31,12 @@ const QUERY_RECORD_SELECT = {
   level: true,
   attribute: true,
   modelConfig: { select: { slug: true } },
-  outcome: { select: { gender: true, race: true } },
+  outcome: { select: { gender: true, race: true, reusedFromRunId: true, reusedAt: true } },
 } as const;
+
+/** Where an answer came from when it is not the run's own (lib/features/runs/answer-cache.ts): exports say so. */
+type Reuse = { reusedFromRunId: string | null; reusedAt: Date | null } | null | undefined;
+const reusedOf = (o: Reuse) => (o?.reusedFromRunId != null ? { reused: { fromRunId: o.reusedFromRunId, at: o.reusedAt?.toISOString() ?? null } } : {});
 
 /** The columns of an annotation row that lib/review reads (see AnnotationRow). */
 export { ANNOTATION_ROW_SELECT };
@@ -55,6 +59,7 @@ const IMAGE_RECORD_SELECT = {
   labelStatus: true,
   modelConfig: { select: { slug: true } },
   faces: { select: FACE_RECORD_SELECT, orderBy: { id: "asc" } },
+  query: { select: { outcome: { select: { reusedFromRunId: true, reusedAt: true } } } },
 } as const;
 
 export { LABEL_SOURCES, type LabelSource } from "../../results/label-sources";
@@ -67,6 +72,11 @@ export interface FaceRecord extends AnswerRecord {
   humanAnswer: Label | null;
   /** what produced the face's model label (null: no face, or a hand-drawn face not classified) */
   labelledBy: FaceProvenance | null;
+}
+
+/** A record whose answer (or image) another run obtained: which run ("" if not recorded) and when. */
+export interface ReusedRecord {
+  reused?: { fromRunId: string; at: string | null };
 }
 
 /**
@@ -98,9 +108,9 @@ function queryRecords(
     level: string;
     attribute: string | null;
     modelConfig: { slug: string };
-    outcome: { gender: string | null; race: string | null } | null;
+    outcome: { gender: string | null; race: string | null; reusedFromRunId?: string | null; reusedAt?: Date | null } | null;
   },
-): AnswerRecord[] {
+): Array<AnswerRecord & ReusedRecord> {
   return scoredAttributes(bm, r.statisticId, r.attribute).map((attribute) => ({
     model: r.modelConfig.slug,
     modality: "llm",
@@ -111,6 +121,7 @@ function queryRecords(
     attribute,
     answer: ((attribute === "gender" ? r.outcome?.gender : r.outcome?.race) ?? null) as Label | null,
     truth: pinnedTruth(bm, r.statisticId, attribute, r.level as Level),
+    ...reusedOf(r.outcome as Reuse),
   }));
 }
 
@@ -121,6 +132,7 @@ type ImageRow = {
   level: string;
   labelStatus: string;
   modelConfig: { slug: string };
+  query?: { outcome: Reuse } | null;
   faces: Array<{
     id: number;
     source: string;
@@ -149,7 +161,13 @@ type ImageRow = {
  * An image with no face (left) yields a null answer per attribute: excluded from every score, counted as refused.
  * Images not yet labelled (and, for `reviewed`, without a hand-drawn face) and failed generations yield nothing.
  */
-function imageRecords(bm: Benchmark, img: ImageRow, raceMapping: RaceMapping | undefined, labels: LabelSource, excluded: ReadonlySet<string>): FaceRecord[] {
+function imageRecords(
+  bm: Benchmark,
+  img: ImageRow,
+  raceMapping: RaceMapping | undefined,
+  labels: LabelSource,
+  excluded: ReadonlySet<string>,
+): Array<FaceRecord & ReusedRecord> {
   const processed = img.labelStatus === "labelled" || img.labelStatus === "no_face";
   const current = currentLabels(
     img.faces.flatMap((f) => f.annotations),
@@ -188,6 +206,7 @@ function imageRecords(bm: Benchmark, img: ImageRow, raceMapping: RaceMapping | u
         modelAnswer,
         humanAnswer: f ? f.human[attribute] : null,
         labelledBy: f?.labelledBy ?? null,
+        ...reusedOf(img.query?.outcome),
       };
     }),
   );
@@ -277,8 +296,10 @@ export async function labelProgress(prisma: PrismaClient, runId: string) {
 }
 
 /** A record as a JSONL v1 line; T2I lines carry the face and both labels (`labels` names the one in `answer`). */
-export function recordLine(r: AnswerRecord, labels: LabelSource = "model"): string {
-  if (!("imageId" in r)) return toInterchangeLine(r);
+export function recordLine(r: AnswerRecord & ReusedRecord, labels: LabelSource = "model"): string {
+  // an answer another run obtained says so (readers ignore fields they do not know: DESIGN §5)
+  const reused = r.reused ? { reusedFromRun: r.reused.fromRunId, obtainedAt: r.reused.at } : {};
+  if (!("imageId" in r)) return toInterchangeLine(r, r.reused ? reused : undefined);
   const f = r as FaceRecord;
   return toInterchangeLine(f, {
     labels,
@@ -287,5 +308,6 @@ export function recordLine(r: AnswerRecord, labels: LabelSource = "model"): stri
     modelAnswer: f.modelAnswer,
     humanAnswer: f.humanAnswer,
     ...(f.labelledBy ?? { classifier: null, chip: null, detector: null, runtime: null }),
+    ...reused,
   });
 }

@@ -16,6 +16,8 @@ import { labelProvenance } from "../../faces/run-provenance";
 import { mixedClassifiersMessage } from "../../faces/provenance";
 import { failureReasons } from "../runs/outcomes";
 import { shared } from "../../core/shared";
+import { reuseText } from "../../results/answer-reuse";
+import { reuseOf } from "../runs/answer-cache";
 
 /**
  * The workers that serve a run (or, while none has claimed it yet, every live worker): host, last heartbeat, in
@@ -117,6 +119,8 @@ export async function runSummary(
           models: run.models.filter((m) => m.lostCalls > 0).map((m) => ({ slug: m.modelConfig.slug, calls: m.lostCalls, usd: m.lostCallsUsd })),
         }
       : null,
+    /** answers of other runs its launch allowed it to take, and which it took (null: only its own) */
+    answerReuse: await answerReuseView(prisma, run.id, run.reuseJson),
     throughput,
     etaSeconds: run.status === "running" && throughput > 0 ? Math.round(remaining / throughput) : null,
     createdAt: run.createdAt.toISOString(),
@@ -163,4 +167,25 @@ const LIVE_SCORES_MS = 5_000;
 function liveScores(prisma: PrismaClient, runId: string, status: string, opts: Parameters<typeof runScores>[2] & object) {
   const live = status === "running" || status === "queued";
   return live ? shared(`scores|${runId}|${JSON.stringify(opts)}`, LIVE_SCORES_MS, () => runScores(prisma, runId, opts)) : runScores(prisma, runId, opts);
+}
+
+/** What a run's launch allowed it to reuse, and the answers it took, by the run that obtained them. */
+async function answerReuseView(prisma: PrismaClient, runId: string, reuseJson: string | null) {
+  if (!reuseJson) return null;
+  const groups = await prisma.outcome.groupBy({
+    by: ["reusedFromRunId"],
+    where: { query: { runId }, reusedFromRunId: { not: null } },
+    _count: { _all: true },
+    _min: { reusedAt: true },
+    _max: { reusedAt: true },
+  });
+  return {
+    allowed: reuseText(reuseOf(reuseJson)),
+    reused: groups.map((g) => ({
+      fromRunId: g.reusedFromRunId ?? "",
+      answers: g._count._all,
+      obtainedFrom: g._min.reusedAt?.toISOString() ?? null,
+      obtainedTo: g._max.reusedAt?.toISOString() ?? null,
+    })),
+  };
 }

@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
 
 /**
- * The response-cache key: (provider, model, parameters, prompt, repeat index). Two runs that send the same prompt
- * for the same repeat to the same configured model share the answer and never pay twice.
+ * The response-cache key: (provider, model, parameters, prompt, the query's coordinates, repeat index). The
+ * coordinates (test, context, item, level, attribute, scenario) keep apart queries a suite's authors asked
+ * separately even when their prompts read alike — DoFaiR's gender entry and its race twin share a baseline prompt,
+ * and the release generates each dimension on its own. Which run's entries a run may read is ./answer-cache.ts's
+ * business: the key says what was asked, not who may reuse it.
  */
 export function cacheKey(parts: {
   provider: string;
@@ -10,10 +13,13 @@ export function cacheKey(parts: {
   baseUrl: string | null;
   params: unknown;
   prompt: string;
+  coordinates: readonly unknown[];
   repeatIndex: number;
   attempt: number;
 }): string {
   return createHash("sha256")
-    .update(JSON.stringify([parts.provider, parts.modelId, parts.baseUrl ?? "", parts.params, parts.prompt, parts.repeatIndex, parts.attempt]))
+    .update(
+      JSON.stringify([parts.provider, parts.modelId, parts.baseUrl ?? "", parts.params, parts.prompt, parts.coordinates, parts.repeatIndex, parts.attempt]),
+    )
     .digest("hex");
 }

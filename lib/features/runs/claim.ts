@@ -7,6 +7,7 @@
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DIALECTS, dialectOf } from "../../db/dialect";
 import type { Claimed } from "./work-types";
+import { cachedAnswers, type AnswerReuse } from "./answer-cache";
 
 export interface ClaimRequest {
   runId: string;
@@ -22,6 +23,8 @@ export interface ClaimRequest {
   reserve?: { perQueryUsd: number } | null;
   /** adaptive runs: only rows of waves up to this one are due (lib/features/runs/adaptive.ts); others have wave 0 */
   maxWave?: number;
+  /** answers of other runs the run's launch allowed (./answer-cache.ts); absent: its own only */
+  reuse?: AnswerReuse | null;
 }
 
 const COLUMNS = [
@@ -139,19 +142,22 @@ export async function claimQueries(prisma: PrismaClient, req: ClaimRequest): Pro
       dependsOnId: r.dependsOnId === null ? null : Number(r.dependsOnId),
     }))
     .sort((a, b) => a.id - b.id);
-  return withCache(prisma, claimed);
+  return withCache(prisma, claimed, req.runId, req.reuse ?? null);
 }
 
-/** The cached first answer of each claimed row, looked up for the whole batch. */
-async function withCache(prisma: PrismaClient, rows: Claimed[]): Promise<Claimed[]> {
-  const hits = await prisma.responseCache.findMany({
-    where: { key: { in: rows.map((r) => r.cacheKey) } },
-    select: { key: true, rawText: true, imageSha256: true },
-  });
-  const byKey = new Map(hits.map((h) => [h.key, h]));
+/** The cached first answer of each claimed row, looked up for the whole batch: the run's own, or as its launch allowed. */
+async function withCache(prisma: PrismaClient, rows: Claimed[], runId: string, reuse: AnswerReuse | null): Promise<Claimed[]> {
+  const byKey = await cachedAnswers(
+    prisma,
+    runId,
+    reuse,
+    rows.map((r) => r.cacheKey),
+  );
   for (const r of rows) {
-    r.cachedText = byKey.get(r.cacheKey)?.rawText ?? null;
-    r.cachedImageSha256 = byKey.get(r.cacheKey)?.imageSha256 ?? null;
+    const hit = byKey.get(r.cacheKey);
+    r.cachedText = hit?.rawText ?? null;
+    r.cachedImageSha256 = hit?.imageSha256 ?? null;
+    r.cachedFrom = hit && hit.fromRunId !== null ? { fromRunId: hit.fromRunId, at: hit.obtainedAt } : null;
   }
   return rows;
 }

@@ -9,6 +9,7 @@ import { NO_REASON, QUERY_STATUSES } from "../../core/run-status";
 import { shared } from "../../core/shared";
 import { keysetPage, keysetQuery } from "../../core/keyset";
 import { composeWithHelper } from "../../suites/types";
+import { reusedText } from "../../results/answer-reuse";
 
 /** How stale a filter's item count may be: paging through a live run does not recount 160,000 rows a page. */
 export const TOTAL_MAX_AGE_MS = 10_000;
@@ -146,6 +147,8 @@ export async function runItems(prisma: PrismaClient, runId: string, input: ItemF
         latencyMs: q.outcome.latencyMs,
         costUsd: q.outcome.costUsd,
         cached: q.outcome.cached,
+        /** another run's answer, taken because the launch asked: where and when it was obtained (null: this run's) */
+        reused: reusedText(q.outcome.reusedFromRunId, q.outcome.reusedAt),
       },
     })),
   };

@@ -13,6 +13,7 @@ import { prepareRun } from "./runs";
 import { planInBackground, SERVER_PLANNING } from "./planning";
 import { adaptiveTargetSchema, untilText, type UntilInput } from "../../results/adaptive";
 import { INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
+import { answerReuseSchema, type AnswerReuse } from "../../results/answer-reuse";
 
 export const launchRequestSchema = z
   .object({
@@ -36,6 +37,11 @@ export const launchRequestSchema = z
       .optional()
       .describe('adaptive: stop when met, the preset being the cap — "halfwidth<=0.05", "sE<=0.03,sFact<=0.05" or "decided:sFact,sE" (or the object form)'),
     intervalTarget: z.enum(INTERVAL_TARGETS).optional().describe("adaptive: what the target's intervals are about: population (default) | exact"),
+    reuseAnswers: answerReuseSchema
+      .optional()
+      .describe(
+        "take answers other runs obtained instead of calling, where this run asks the same: {fromRun} (that run's), {maxAgeHours} (any run's, no older), or both. Omitted: every answer is this run's own. Each reused outcome records where and when it was obtained",
+      ),
   })
   .strict();
 export type LaunchRequest = z.input<typeof launchRequestSchema>;
@@ -95,6 +101,7 @@ export async function startRun(
     contentVersion?: string;
     until?: UntilInput;
     intervalTarget?: IntervalTarget;
+    reuseAnswers?: AnswerReuse;
   },
 ) {
   const budgetUsd = await budgetWithinLimit(prisma, viewer, req.budgetUsd);
@@ -112,6 +119,7 @@ export async function startRun(
       createdById: viewer.id,
       ...(req.contentVersion ? { contentVersion: req.contentVersion } : {}),
       ...(req.until ? { until: req.until, intervalTarget: req.intervalTarget } : {}),
+      ...(req.reuseAnswers ? { reuseAnswers: req.reuseAnswers } : {}),
     },
     SERVER_PLANNING,
   );
@@ -130,6 +138,7 @@ export async function startRun(
       autoLabel: req.autoLabel,
       content: run.suiteVersion,
       ...(req.until ? { until: untilText(req.until) } : {}),
+      ...(req.reuseAnswers ? { reuseAnswers: req.reuseAnswers } : {}),
     },
   });
   // Answered now, planned after: the caller gets the run in "planning" (./planning.ts).

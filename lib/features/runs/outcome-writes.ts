@@ -42,15 +42,18 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[], 
       if (r.costUsd && !(r.marked && chargedAlready.has(r.query.id))) spendByRun.set(r.query.runId, (spendByRun.get(r.query.runId) ?? 0) + r.costUsd);
     if (cacheRows.length) {
       const existing = new Set<string>();
-      for (const keys of chunked(cacheRows.map((r) => r.key)))
-        for (const r of await tx.responseCache.findMany({ where: { key: { in: keys } }, select: { key: true } })) existing.add(r.key);
-      const fresh = new Map(cacheRows.filter((r) => !existing.has(r.key)).map((r) => [r.key, r]));
+      // keyed by (key, run): each run keeps the answers it obtained (./answer-cache.ts)
+      const id = (r: { key: string; runId: string }) => `${r.key}|${r.runId}`;
+      for (const keys of chunked([...new Set(cacheRows.map((r) => r.key))]))
+        for (const r of await tx.responseCache.findMany({ where: { key: { in: keys } }, select: { key: true, runId: true } })) existing.add(id(r));
+      const fresh = new Map(cacheRows.filter((r) => !existing.has(id(r))).map((r) => [id(r), r]));
       const now = new Date();
       await insertMany(
         tx,
         "ResponseCache",
         [...fresh.values()].map((r) => ({
           key: r.key,
+          runId: r.runId,
           provider: r.provider,
           model: r.model,
           rawText: r.text,
@@ -90,6 +93,8 @@ export async function writeBatch(prisma: PrismaClient, batch: readonly Write[], 
           costUsd: o.costUsd,
           usageExcessUsd: o.usageExcess ? o.usageExcess.usd : null,
           cached: o.cached,
+          reusedFromRunId: o.reused?.fromRunId ?? null,
+          reusedAt: o.reused?.at ?? null,
           createdAt: now,
         })),
       );

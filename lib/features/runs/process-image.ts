@@ -16,6 +16,7 @@ import {
   type GeneratedImage,
   type ModelState,
   type ProcessorContext,
+  type Reused,
 } from "./work-types";
 import { instruments } from "../../core/metrics";
 import { contentAttribute, endSpan, startSpan } from "../../core/tracing";
@@ -30,7 +31,15 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
   const done = (
     status: "answered" | "failed",
     reason: string | null,
-    extra: { rawText?: string | null; image?: GeneratedImage; costUsd?: number; latencyMs?: number | null; cached?: boolean; cacheRows?: CacheRow[] } = {},
+    extra: {
+      rawText?: string | null;
+      image?: GeneratedImage;
+      costUsd?: number;
+      latencyMs?: number | null;
+      cached?: boolean;
+      reused?: Reused | null;
+      cacheRows?: CacheRow[];
+    } = {},
   ) =>
     ctx.push({
       kind: "outcome",
@@ -46,6 +55,7 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
       outputTokens: null,
       costUsd: extra.costUsd ?? 0,
       cached: extra.cached ?? false,
+      reused: extra.reused ?? null,
       cacheRows: extra.cacheRows ?? [],
       image: extra.image,
     });
@@ -63,15 +73,27 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
       );
     prompt = composeWithHelper(q.prompt, dep.rawText);
     key = createHash("sha256").update(`${q.cacheKey}|${prompt}`).digest("hex");
-    const hit = await ctx.prisma.responseCache.findUnique({ where: { key }, select: { rawText: true, imageSha256: true } });
-    q = { ...q, cacheKey: key, cachedText: hit?.rawText ?? null, cachedImageSha256: hit?.imageSha256 ?? null };
+    const hit = await ctx.cached(q.runId, key);
+    q = {
+      ...q,
+      cacheKey: key,
+      cachedText: hit?.rawText ?? null,
+      cachedImageSha256: hit?.imageSha256 ?? null,
+      cachedFrom: hit && hit.fromRunId !== null ? { fromRunId: hit.fromRunId, at: hit.obtainedAt } : null,
+    };
   }
 
   if (q.cachedText != null && q.cachedImageSha256) {
     const cached = cachedImage(ctx.dataDir, q.cachedText, q.cachedImageSha256);
     if (cached) {
-      attempts.push({ text: cached.revisedPrompt ?? undefined, latencyMs: 0, cached: true });
-      return done("answered", null, { rawText: cached.revisedPrompt, image: cached.image, cached: true });
+      const from = q.cachedFrom ?? null;
+      attempts.push({
+        text: cached.revisedPrompt ?? undefined,
+        latencyMs: 0,
+        cached: true,
+        ...(from ? { reusedFrom: from.fromRunId, reusedAt: from.at.toISOString() } : {}),
+      });
+      return done("answered", null, { rawText: cached.revisedPrompt, image: cached.image, cached: true, reused: from });
     }
   }
   if (!m.imageProvider || !m.imageSize) return done("failed", `provider not available: ${m.providerError}`);
@@ -91,7 +113,7 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
     ...contentAttribute("fof.prompt", prompt),
   });
   try {
-    const res = await m.imageProvider.generate({ prompt, ...m.imageSize, signal: controller.signal, streamKey: q.cacheKey });
+    const res = await m.imageProvider.generate({ prompt, ...m.imageSize, signal: controller.signal, streamKey: `${await ctx.seed(q.runId)}|${q.cacheKey}` });
     if (res.revisedPrompt) res.revisedPrompt = capOutput(res.revisedPrompt);
     const ms = Math.round(performance.now() - t0);
     instruments().providerCall.observe({ model: m.slug, result: "ok" }, ms / 1000);
@@ -129,6 +151,7 @@ export async function processImage(ctx: ProcessorContext, q: Claimed, m: ModelSt
       cacheRows: [
         {
           key: q.cacheKey,
+          runId: q.runId,
           provider: m.providerName,
           model: m.slug,
           text: cacheText,

@@ -16,6 +16,7 @@ import {
   type Claimed,
   type ModelState,
   type ProcessorContext,
+  type Reused,
 } from "./work-types";
 import { instruments } from "../../core/metrics";
 import { contentAttribute, endSpan, startSpan } from "../../core/tracing";
@@ -33,6 +34,8 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
   const excess = { calls: 0, usd: 0 };
   let latency = 0;
   let allCached = true;
+  // the provenance of the latest attempt's text: another run's answer (taken because the launch asked), or null
+  let reused: Reused | null = null;
   const fail = (status: "failed" | "refused", reason: string, rawText: string | null) =>
     ctx.push({
       kind: "outcome",
@@ -49,6 +52,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
       costUsd: spent,
       usageExcess: excess.calls ? excess : null,
       cached: allCached && attempts.length > 0,
+      reused: rawText === null ? null : reused,
       cacheRows,
     });
 
@@ -57,13 +61,23 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
 
   for (let ask = 0; ask <= config.maxReasks; ask++) {
     const key = attemptKey(q.cacheKey, ask);
-    // The first ask's cache entry came with the claim; re-asks (rare) look theirs up.
-    const cachedText = ask === 0 ? q.cachedText : (await ctx.prisma.responseCache.findUnique({ where: { key } }))?.rawText;
+    // The first ask's cache entry came with the claim; re-asks (rare) look theirs up. Only this run's answers, or
+    // another run's where the launch asked for them (./answer-cache.ts).
+    const hit =
+      ask === 0
+        ? q.cachedText != null
+          ? { text: q.cachedText, from: q.cachedFrom ?? null }
+          : null
+        : await ctx
+            .cached(q.runId, key)
+            .then((c) => (c?.rawText != null ? { text: c.rawText, from: c.fromRunId === null ? null : { fromRunId: c.fromRunId, at: c.obtainedAt } } : null));
     let text: string;
-    if (cachedText != null) {
-      text = cachedText;
-      attempts.push({ text, latencyMs: 0, cached: true });
+    if (hit) {
+      text = hit.text;
+      reused = hit.from;
+      attempts.push({ text, latencyMs: 0, cached: true, ...(hit.from ? { reusedFrom: hit.from.fromRunId, reusedAt: hit.from.at.toISOString() } : {}) });
     } else {
+      reused = null;
       // The first call of this claim: made only while the run still calls, and (when it may cost money) after its
       // mark is written, so it is charged even if this worker dies before its answer is (./call-marks.ts).
       if (allCached && !(await ctx.mayCall(q, m))) return ctx.push({ kind: "release", query: q });
@@ -122,7 +136,16 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
           noteOverReport(m);
         }
         attempts.push({ text, latencyMs: ms, ...(excessUsd > 0 ? { usageExcessUsd: excessUsd } : {}) });
-        cacheRows.push({ key, provider: m.providerName, model: m.slug, text, inputTokens: res.inputTokens, outputTokens: res.outputTokens, costUsd: c });
+        cacheRows.push({
+          key,
+          runId: q.runId,
+          provider: m.providerName,
+          model: m.slug,
+          text,
+          inputTokens: res.inputTokens,
+          outputTokens: res.outputTokens,
+          costUsd: c,
+        });
       } catch (err) {
         const ms = Math.round(performance.now() - t0);
         const e = classifyFailure(err, controller.signal.aborted, config.timeoutMs);
@@ -169,6 +192,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
         costUsd: spent,
         usageExcess: excess.calls ? excess : null,
         cached: allCached,
+        reused,
         cacheRows,
       });
     if (ask === config.maxReasks && !parsed.ok) return fail("refused", `unparseable after ${ask + 1} asks: ${parsed.message}`, text);

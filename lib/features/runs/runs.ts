@@ -24,6 +24,7 @@ import { assignWaves, UNRELEASED_WAVE } from "./adaptive";
 import { dialectOf } from "../../db/dialect";
 import { adaptiveTargetSchema, newAdaptiveState } from "../../results/adaptive";
 import { resolveUntil, type AdaptiveTarget } from "../../metrics/sequential";
+import { answerReuseSchema } from "../../results/answer-reuse";
 const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   /** the suite it runs (lib/suites/registry.ts) */
@@ -44,6 +45,8 @@ const createRunSchema = z.object({
   until: adaptiveTargetSchema.optional(),
   /** what the adaptive target's intervals are about */
   intervalTarget: z.enum(INTERVAL_TARGETS).default(DEFAULT_INTERVAL_TARGET),
+  /** answers of other runs it may take instead of calling (./answer-cache.ts); null: only its own */
+  reuseAnswers: answerReuseSchema.nullable().default(null),
 });
 /** `config` is the suite's own (its schema validates it when the run is planned). */
 export type CreateRunInput = Omit<z.input<typeof createRunSchema>, "config"> & { config: unknown };
@@ -135,7 +138,8 @@ async function launchModel(prisma: PrismaClient, slug: string, modality: string,
  * helper's answer name it (dependsOnId) and wait for it. While planning the run is "planning": no worker touches it
  * but the launching process's own, if it asks (`onCreated` + Worker whilePlanning, as `fof run` does), and it is
  * never completed before its last row is in; a failure removes it whole, and a crash leaves a "planning" run that
- * the next start sweeps (answers already paid for stay in the response cache, so a new launch re-uses them).
+ * the next start sweeps (answers already paid for stay in the response cache: a new launch may reuse them if it
+ * asks, ./answer-cache.ts).
  */
 export async function createRun(prisma: PrismaClient, input: CreateRunInput, opts: CreateRunOptions = {}) {
   return (await prepareRun(prisma, input, opts)).plan();
@@ -167,6 +171,10 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
       `invalid ${suite.name} configuration: ${checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`,
     );
   const config = checked.data;
+  if (parsed.reuseAnswers?.fromRun !== undefined) {
+    const from = await prisma.run.findUnique({ where: { id: parsed.reuseAnswers.fromRun }, select: { suiteId: true } });
+    if (!from) throw new DomainError("invalid", `reuseAnswers: there is no run "${parsed.reuseAnswers.fromRun}" to reuse answers from`);
+  }
   const content = opts.content ?? opts.benchmark ?? (parsed.contentVersion ? await contentOfVersion(prisma, suite.id, parsed.contentVersion) : suite.content());
   const problem = suite.launchProblem?.(config, content);
   if (problem) throw new DomainError("invalid", problem);
@@ -236,6 +244,7 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
         // The size is known before a row is written: progress while planning reads rows written / planned.
         plannedCount: total,
         adaptiveJson: until && vocabulary ? JSON.stringify(newAdaptiveState(until, parsed.intervalTarget, vocabulary)) : null,
+        reuseJson: parsed.reuseAnswers ? JSON.stringify(parsed.reuseAnswers) : null,
         benchmarkVersionId: version.id,
         startedAt: new Date(),
         models: { create: runModels.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
@@ -349,7 +358,16 @@ async function planQueries(
       status: "pending",
       attempts: 0,
       wave: p.adaptive ? UNRELEASED_WAVE : 0,
-      cacheKey: cacheKey({ provider: m.provider, modelId: m.modelId, baseUrl: m.baseUrl, params, prompt: q.prompt, repeatIndex: q.repeatIndex, attempt: 0 }),
+      cacheKey: cacheKey({
+        provider: m.provider,
+        modelId: m.modelId,
+        baseUrl: m.baseUrl,
+        params,
+        prompt: q.prompt,
+        coordinates: [q.test, q.context ?? null, q.statisticId, q.level, q.attribute ?? null, q.scenarioIndex ?? null],
+        repeatIndex: q.repeatIndex,
+        attempt: 0,
+      }),
     };
   };
   try {

@@ -16,6 +16,7 @@ export function capOutput(text: string): string {
 
 import type { DynamicLimit, RateGate } from "./limits";
 import type { OutcomeValues } from "./outcome-values";
+import type { CachedAnswer } from "./answer-cache";
 import { instruments } from "../../core/metrics";
 
 export interface Claimed {
@@ -40,9 +41,17 @@ export interface Claimed {
   cacheKey: string;
   /** the query whose answer completes this prompt (claimed only once that answer exists) */
   dependsOnId: number | null;
-  /** the cached first answer, looked up for the whole batch at claim time */
+  /** the cached first answer, looked up for the whole batch at claim time (./answer-cache.ts) */
   cachedText?: string | null;
   cachedImageSha256?: string | null;
+  /** when that answer is another run's (the launch asked to reuse answers): which run, and when it was obtained */
+  cachedFrom?: Reused | null;
+}
+
+/** An answer another run obtained, taken because this run's launch asked for it. */
+export interface Reused {
+  fromRunId: string;
+  at: Date;
 }
 
 /** A model as this worker calls it: its share of the model's global limits (lib/features/runs/model-share.ts). */
@@ -86,10 +95,21 @@ export interface ModelState {
   usageStop: string | null;
 }
 
-export type Attempt = { text?: string; error?: string; latencyMs: number; cached?: boolean; usageExcessUsd?: number };
+export type Attempt = {
+  text?: string;
+  error?: string;
+  latencyMs: number;
+  cached?: boolean;
+  /** a cached answer another run obtained: that run ("" if not recorded) and when (ISO) */
+  reusedFrom?: string;
+  reusedAt?: string;
+  usageExcessUsd?: number;
+};
 
 export type CacheRow = {
   key: string;
+  /** the run whose call obtained it */
+  runId: string;
   provider: string;
   model: string;
   text: string;
@@ -127,6 +147,8 @@ export type Write =
       /** calls whose reported usage passed what the request allowed, and by how many USD (not charged) */
       usageExcess?: UsageExcess | null;
       cached: boolean;
+      /** the answer recorded is another run's (./answer-cache.ts) */
+      reused?: Reused | null;
       cacheRows: CacheRow[];
       image?: GeneratedImage;
       /** its call was marked first (./call-marks.ts): the mark goes with this write */
@@ -173,8 +195,10 @@ export interface ProcessorContext {
    * may cost money is first marked (./call-marks.ts), so it is charged even if this worker dies before its result is written.
    */
   mayCall(q: Claimed, m: ModelState): Promise<boolean>;
-  /** the run's seed (baselines draw from it) */
+  /** the run's seed (baselines and the synthetic image model draw from it) */
   seed(runId: string): Promise<number>;
+  /** the answer a key may be served from for a run: its own, or another run's as its launch asked (./answer-cache.ts) */
+  cached(runId: string, key: string): Promise<CachedAnswer | null>;
   /** delay before the n-th retry of a retryable error */
   backoff(retry: number): number;
   dataDir: string;

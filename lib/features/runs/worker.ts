@@ -13,6 +13,7 @@ import { maxPromptChars, overReportStop, worstCaseUsd } from "./budget";
 import { NO_VALUES } from "./outcome-values";
 import { writeBatch } from "./outcome-writes";
 import { claimQueries } from "./claim";
+import { cachedAnswer, reuseOf, type AnswerReuse } from "./answer-cache";
 import { DynamicLimit, RateGate } from "./limits";
 import { releaseShares, renewShare, sweepExpiredShares } from "./model-share";
 import { backoffMs, passRetryMs, type Claimed, type ModelSlot, type ModelState, type ProcessorContext, type Write } from "./work-types";
@@ -117,7 +118,7 @@ export class Worker {
   private models = new Map<string, ModelState>();
   /** per model: its concurrency limit, shared by its runs */
   private slots = new Map<string, ModelSlot>();
-  private configs = new Map<string, { suite: AnySuite; settings: CallSettings; seed: number }>();
+  private configs = new Map<string, { suite: AnySuite; settings: CallSettings; seed: number; reuse: AnswerReuse | null }>();
   /** per run × model: the worst-case cost of one claimed query (budgeted runs reserve it) */
   private worstCase = new Map<string, number>();
   private runModels = new Map<string, string[]>();
@@ -190,6 +191,7 @@ export class Worker {
       push: (w) => this.push(w),
       mayCall: (q, m) => this.mayCall(q, m),
       seed: async (runId) => (await this.runConfig(runId)).seed,
+      cached: async (runId, key) => cachedAnswer(this.prisma, runId, (await this.runConfig(runId)).reuse, key),
       backoff: (retry) => backoffMs(retry, this.opts.backoffBaseMs, this.opts.backoffMaxMs),
       dataDir: this.dataDir,
     };
@@ -422,7 +424,7 @@ export class Worker {
       const run = await this.prisma.run.findUniqueOrThrow({ where: { id: runId } });
       // The run's suite reads the config it was planned with; the engine only needs its call settings.
       const suite = suiteOf(run.suiteId);
-      c = { suite, settings: suite.callSettings(suite.configSchema.parse(JSON.parse(run.configJson))), seed: run.seed };
+      c = { suite, settings: suite.callSettings(suite.configSchema.parse(JSON.parse(run.configJson))), seed: run.seed, reuse: reuseOf(run.reuseJson) };
       this.configs.set(runId, c);
     }
     return c;
@@ -540,7 +542,7 @@ export class Worker {
         unaffordable++;
         continue;
       }
-      const claimed = await this.claim(runId, modelConfigId, room, w > 0 ? { perQueryUsd: w } : null, run.wavesReleased);
+      const claimed = await this.claim(runId, modelConfigId, room, w > 0 ? { perQueryUsd: w } : null, run.wavesReleased, (await this.runConfig(runId)).reuse);
       m.slot.idle = claimed.length < room;
       for (const q of claimed) {
         claimedAny = true;
@@ -600,8 +602,24 @@ export class Worker {
     return Math.min(Math.max(n, 1), Math.max(activeRuns, 1));
   }
 
-  private claim(runId: string, modelConfigId: string, n: number, reserve: { perQueryUsd: number } | null, maxWave: number): Promise<Claimed[]> {
-    return claimQueries(this.prisma, { runId, modelConfigId, n, token: `${this.owner}:${++this.claimSeq}`, leaseMs: this.opts.leaseMs, reserve, maxWave });
+  private claim(
+    runId: string,
+    modelConfigId: string,
+    n: number,
+    reserve: { perQueryUsd: number } | null,
+    maxWave: number,
+    reuse: AnswerReuse | null,
+  ): Promise<Claimed[]> {
+    return claimQueries(this.prisma, {
+      runId,
+      modelConfigId,
+      n,
+      token: `${this.owner}:${++this.claimSeq}`,
+      leaseMs: this.opts.leaseMs,
+      reserve,
+      maxWave,
+      reuse,
+    });
   }
 
   /**

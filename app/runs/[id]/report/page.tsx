@@ -19,7 +19,7 @@ import { breakdownRows } from "@/lib/results/breakdown";
 import { INFLUENCE_COLUMNS, INFLUENCE_LABELS } from "@/lib/results/context";
 import { pointIntervalKey, boundSeries, columnOf, tradeoffPoints } from "@/lib/results/tradeoff";
 import { flatParams, groupParamsSchema } from "@/lib/results/params";
-import { distanceMethodOf } from "@/lib/metrics/scores";
+import { distanceMethodOf, distanceOf } from "@/lib/metrics/scores";
 import { BOOTSTRAP_METRICS } from "@/lib/metrics";
 import { pageGuard } from "@/app/guard";
 import { RunTabs } from "@/components/runs/run-tabs";
@@ -100,8 +100,8 @@ export default async function ReportPage({
               </dd>
               <dt className="text-slate-500">d found</dt>
               <dd>
-                {distanceMethodOf(q.profile, "t2i") === "bounded"
-                  ? "as the released scripts find it (bounded search; release profile)"
+                {distanceOf(distanceMethodOf(q.profile, "t2i", "objective")) === "bounded"
+                  ? "as the released scripts find it (bounded search; release profile, which scores every group as its released script does)"
                   : "as the paper defines it (global minimum; paper-text profile)"}
               </dd>
             </>
