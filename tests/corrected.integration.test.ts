@@ -63,12 +63,13 @@ describe("misclassification-corrected scores", () => {
     // FairFace's "male" faces are reviewed as women too.
     const labels = faceIds.map((faceId, i) => ({ faceId, gender: (i < 10 ? "female" : "male") as "male" | "female", race: "White" as const }));
     await saveAnnotations(prisma(), { annotator: "ann", labels });
-    const r = await runCorrectedScores(prisma(), runId);
+    // the paper's definitions (the release profile rounds each cell's shares, as its scripts do)
+    const r = await runCorrectedScores(prisma(), runId, { profile: "paper-text" });
     expect(r.reviewed.gender).toEqual({ male: 14, female: 10 });
     expect(r.refused.map((x) => x.attribute)).toEqual(["race"]);
     const g = r.groups.find((x) => x.attribute === "gender")!;
     // FairFace's own labels: 16 of 24 male (S_fact 0.667); the reviewed truth: 14 of 24 male (0.583).
-    const plain = (await runScores(prisma(), runId)).find((x) => x.attribute === "gender")!;
+    const plain = (await runScores(prisma(), runId, { profile: "paper-text" })).find((x) => x.attribute === "gender")!;
     expect(plain.sFact).toBeCloseTo(16 / 24, 10);
     expect(g.sFact!).toBeLessThan(plain.sFact!);
     expect(Math.abs(g.sFact! - 14 / 24)).toBeLessThan(0.08);
@@ -79,7 +80,7 @@ describe("misclassification-corrected scores", () => {
     expect(r.warnings[0]).toMatch(
       /^The classifier misreads the gender of faces the reviewers call female 1\.8× as often as of male ones .*may be the labeller's, not the model's\.$/,
     );
-    expect((await runCorrectedScores(prisma(), runId)).cached).toBe(true);
+    expect((await runCorrectedScores(prisma(), runId, { profile: "paper-text" })).cached).toBe(true);
     // The same warning where two runs' scores are compared (the Compare page, GET /api/v1/compare) …
     expect(await labellerWarnings(prisma(), [runId])).toEqual([
       expect.stringMatching(

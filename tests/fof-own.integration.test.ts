@@ -207,7 +207,8 @@ describe("runs on a content set", () => {
     // the same prompts, one for one
     const prompts = async (runId: string) => (await db().query.findMany({ where: { runId }, select: { prompt: true } })).map((q) => q.prompt).sort();
     expect(await prompts(own)).toEqual(await prompts(paper.id));
-    const expected = await engine.runScores(db(), paper.id);
+    // a content set is scored by the definitions (it has no released scripts): the paper suite's paper-text profile
+    const expected = await engine.runScores(db(), paper.id, { profile: "paper-text" });
     const table = await scores(own, 0);
     const rows = table.groups.flatMap((g) => g.rows.map((r) => ({ attribute: g.title.match(/\((\w+), k/)![1], r })));
     expect(rows).toHaveLength(expected.length);

@@ -177,7 +177,7 @@ describe("the review queue", () => {
 
 describe("scores follow the review", () => {
   it("model labels stay the pipeline's; reviewed labels take the majority, fixed detections and non-faces", async () => {
-    const modelBefore = await runScores(prisma(), runId, { labels: "model" });
+    const modelBefore = await runScores(prisma(), runId, { labels: "model", profile: "paper-text" });
     // model: 7 faces male; race Black on faces 0–1, White on 2–6 → race S_fact 2/7; one image without a face
     expect(gender(modelBefore, "race")).toMatchObject({ n: 8, refused: 1, sFact: 2 / 7 });
 
@@ -207,8 +207,8 @@ describe("scores follow the review", () => {
     expect(drawn).toMatchObject({ source: "manual", createdBy: "ann", prediction: null, box: { x1: 5, y1: 5, x2: 60, y2: 64 } });
     await saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: drawn.id, gender: "female", race: "Black" }] });
 
-    expect(await runScores(prisma(), runId, { labels: "model" })).toEqual(modelBefore);
-    const reviewed = await runScores(prisma(), runId, { labels: "reviewed" });
+    expect(await runScores(prisma(), runId, { labels: "model", profile: "paper-text" })).toEqual(modelBefore);
+    const reviewed = await runScores(prisma(), runId, { labels: "reviewed", profile: "paper-text" });
     // faces: 0 (Black by majority), 1 (model Black), 2 (Black by majority), 5, 6 (White), drawn (Black) → 4/6;
     // the images of faces 3 (not a face) and 4 (deleted) are now images without a face: counted, not scored
     expect(gender(reviewed, "race")).toMatchObject({ n: 8, refused: 2, sFact: 4 / 6 });
@@ -217,7 +217,7 @@ describe("scores follow the review", () => {
     // deleting is undoable; a deleted face cannot be labelled
     await expect(saveAnnotations(prisma(), { annotator: "ann", labels: [{ faceId: faceIds[4], gender: "male", race: null }] })).rejects.toThrow(/deleted/);
     await updateFace(prisma(), faceIds[4], { annotator: "ann", deleted: false });
-    expect(gender(await runScores(prisma(), runId, { labels: "reviewed" }), "race")).toMatchObject({ n: 8, refused: 1 });
+    expect(gender(await runScores(prisma(), runId, { labels: "reviewed", profile: "paper-text" }), "race")).toMatchObject({ n: 8, refused: 1 });
     await updateFace(prisma(), faceIds[4], { annotator: "ann", deleted: true });
 
     // a hand-drawn face takes the browser classifier's output; detector faces keep the pipeline's

@@ -74,14 +74,16 @@ describe("T2I runs", () => {
     expect(emu.lastImageRequest()).toMatchObject({ model: "emu-dalle", size: "256x256" });
   });
 
-  it("never pays twice: the same prompts and repeats come from the image cache", async () => {
+  it("never pays twice when asked: the same prompts and repeats come from another run's images, each saying so", async () => {
     const before = emu.stats().byModel["emu-dalle"];
-    const run = await createRun(prisma(), { models: ["emu-dalle"], config: smoke(), seed: 2 });
+    // the first run of the model (seed 1: a text-to-image prompt does not depend on the seed)
+    const earlier = await prisma().run.findFirstOrThrow({ where: { models: { some: { modelConfig: { slug: "emu-dalle" } } } }, orderBy: { createdAt: "asc" } });
+    const run = await createRun(prisma(), { models: ["emu-dalle"], config: smoke(), seed: 2, reuseAnswers: { fromRun: earlier.id } });
     await new Worker(prisma(), { runId: run.id, dataDir, ...fast }).run({ untilDone: true });
     expect(emu.stats().byModel["emu-dalle"]).toBe(before);
     const outs = await prisma().outcome.findMany({ where: { query: { runId: run.id } } });
     expect(outs).toHaveLength(38);
-    expect(outs.every((o) => o.cached && o.costUsd === 0)).toBe(true);
+    expect(outs.every((o) => o.cached && o.costUsd === 0 && o.reusedFromRunId === earlier.id)).toBe(true);
     expect(await prisma().image.count({ where: { runId: run.id } })).toBe(38);
     expect((await prisma().run.findUniqueOrThrow({ where: { id: run.id } })).spentUsd).toBe(0);
     // The run's images page by key: `next` walks all 38 once, in order; `prev` returns to the page before.
@@ -234,7 +236,8 @@ describe("T2I scores", () => {
     const progress = await labelProgress(prisma(), run.id);
     expect(progress).toMatchObject({ images: 38, labelled: 30, noFace: 8, unlabelled: 0, faces: 60 });
 
-    const paper = await runScores(prisma(), run.id);
+    // The paper's definitions (paper-text); the release profile's reading of face-less image sets is checked below.
+    const paper = await runScores(prisma(), run.id, { profile: "paper-text" });
     const race = paper.find((g) => g.attribute === "race")!;
     const gender = paper.find((g) => g.attribute === "gender")!;
     expect(race).toMatchObject({ modality: "t2i", test: "objective", context: null });
@@ -248,7 +251,11 @@ describe("T2I scores", () => {
     // Every labelled image shows a white man and a black woman: each cell has the same 50/50 distribution.
     expect(gender.sE).toBeCloseTo(1, 9);
     expect(race.sE).toBeCloseTo(0.5, 9);
-    const summed = await runScores(prisma(), run.id, { raceMapping: "sum-asian" });
+    // The released scripts read a cell whose images show no face as a uniform distribution (entropy ratio 1) and the
+    // labelled cells' shares rounded: race S_E above the paper's 0.5 (tests/fof-release.test.ts checks the scripts).
+    const release = (await runScores(prisma(), run.id)).find((g) => g.attribute === "race")!;
+    expect(release.sE!).toBeGreaterThan(0.5);
+    const summed = await runScores(prisma(), run.id, { raceMapping: "sum-asian", profile: "paper-text" });
     // Summing the Asian probabilities turns face 1 Asian (0.55 > 0.4): the race answers change, gender does not.
     expect(summed.find((g) => g.attribute === "gender")!.sE).toBe(gender.sE);
     const { groundTruth } = await import("../lib/benchmark");

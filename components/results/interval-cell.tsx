@@ -72,7 +72,9 @@ export function IntervalTargetPicker({
     <div className="mb-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600" data-testid="interval-target">
       <IntervalTargetSelect target={target} onChange={onChange} />
       <span>
-        Under each score: estimate [95 % interval] ({INTERVAL_TARGET_SHORT[target]}; {INTERVAL_METHOD}); ⚠ coverage not promised.
+        Under each score: estimate [95 % interval] ({INTERVAL_TARGET_SHORT[target]}; {INTERVAL_METHOD}); ⚠ coverage not promised. Intervals are about the
+        paper&apos;s definitions, whose coverage is verified; under the release profile the S_KLD and S_fair above them follow the released scripts (exp of the
+        mean KL), which no interval covers.
       </span>
       {pending > 0 && <span aria-live="polite">Computing intervals…</span>}
       {errors.length > 0 && <span className="text-red-700">Intervals unavailable: {errors[0]}</span>}

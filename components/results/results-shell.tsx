@@ -78,9 +78,9 @@ export function ResultsShell({
         <label
           htmlFor="results-profile"
           className="text-slate-600"
-          title="Text-to-image d: the released scripts' bounded search (what the published numbers are) or the paper's definition (the global minimum). LLM scores are the same under both."
+          title="release: every score as the authors' released scripts compute it (S_KLD of the mean KL, their rounding, the bounded search for d — what the published numbers are); paper-text: as the paper defines each score (docs/scoring.md)"
         >
-          Scoring of d (text-to-image)
+          Scoring
         </label>
         <Select id="results-profile" name="profile" defaultValue={selection.profile} className="rounded-md border border-slate-300 px-2 py-1 text-sm">
           {SCORING_PROFILES.map((p) => (

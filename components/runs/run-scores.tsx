@@ -64,29 +64,27 @@ export function RunScores({ run, canExport, settings }: { run: RunSummary; canEx
               </Select>
             </span>
           )}
-          {t2i && (
-            <span>
-              <label
-                htmlFor="scoring-profile"
-                className="mr-1 text-xs text-slate-600"
-                title="How d is found: the released scripts' bounded search (as the published numbers) or the paper's definition (the global minimum)"
-              >
-                Scoring of d
-              </label>
-              <Select
-                id="scoring-profile"
-                value={profile}
-                onChange={(e) => setProfile(e.target.value as ScoringProfile)}
-                className="rounded-md border border-slate-300 px-2 py-1 text-xs"
-              >
-                {SCORING_PROFILES.map((p) => (
-                  <option key={p} value={p}>
-                    {p}: {PROFILE_LABELS[p]}
-                  </option>
-                ))}
-              </Select>
-            </span>
-          )}
+          <span>
+            <label
+              htmlFor="scoring-profile"
+              className="mr-1 text-xs text-slate-600"
+              title="release: every score as the authors' released scripts compute it (S_KLD of the mean KL, their rounding, the bounded search for d — what the published numbers are); paper-text: as the paper defines each score (docs/scoring.md)"
+            >
+              Scoring
+            </label>
+            <Select
+              id="scoring-profile"
+              value={profile}
+              onChange={(e) => setProfile(e.target.value as ScoringProfile)}
+              className="rounded-md border border-slate-300 px-2 py-1 text-xs"
+            >
+              {SCORING_PROFILES.map((p) => (
+                <option key={p} value={p}>
+                  {p}: {PROFILE_LABELS[p]}
+                </option>
+              ))}
+            </Select>
+          </span>
           {canExport && (
             <a
               className="text-xs text-indigo-700 underline"
@@ -122,7 +120,7 @@ export function RunScores({ run, canExport, settings }: { run: RunSummary; canEx
           </a>
           <Link
             className="text-xs text-indigo-700 underline"
-            href={`/runs/${run.id}/report${t2i ? `?labels=${labels}&raceMapping=${raceMapping}&profile=${profile}` : ""}`}
+            href={`/runs/${run.id}/report${t2i ? `?labels=${labels}&raceMapping=${raceMapping}&profile=${profile}` : `?profile=${profile}`}`}
           >
             Printable report
           </Link>
@@ -143,7 +141,7 @@ export function RunScores({ run, canExport, settings }: { run: RunSummary; canEx
             breakdownLinks
             // intervals once the data stops changing (they are cached per state of the data)
             intervalsFor={isLive(run.status) ? [] : [run.id]}
-            intervalParams={t2i ? { labels, raceMapping, profile } : {}}
+            intervalParams={t2i ? { labels, raceMapping, profile } : { profile }}
           />
         </>
       )}

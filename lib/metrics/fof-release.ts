@@ -18,6 +18,32 @@
 //                  (distance_calculate.py) rounded to 4.
 import { distanceToBoundRelease } from "./bounded-distance";
 import { KL_EPSILON } from "./information";
+import { findStatistic } from "../benchmark/data";
+
+/**
+ * Python's str.title(): a letter after a non-letter upper-cased, every other letter lower-cased ("covid 19" →
+ * "Covid 19", "hiv" → "Hiv").
+ */
+function pyTitle(s: string): string {
+  let out = "";
+  let prevCased = false;
+  for (const ch of s) {
+    const cased = ch.toLowerCase() !== ch.toUpperCase();
+    out += cased ? (prevCased ? ch.toLowerCase() : ch.toUpperCase()) : ch;
+    prevCased = cased;
+  }
+  return out;
+}
+
+/**
+ * subj_analysis.py's evaluate_fact finds a statistic's truth by its file name: "hiv-rate.csv" → "Hiv Rate", which is
+ * not "HIV Rate" in all_highest_lowest.csv, so the statistic is left out of S_fact (HIV Rate and COVID-19 Mortality
+ * Rate, of the 19). The same round trip here: the statistic's name against its file name's title case.
+ */
+export function subjectiveFactCounts(statisticId: string): boolean {
+  const name = findStatistic(statisticId)?.name ?? statisticId;
+  return pyTitle(name.replaceAll(" ", "-").toLowerCase().replaceAll("-", " ")) === name;
+}
 
 export type ReleaseScript = "llm-objective" | "llm-subjective" | "t2i";
 
@@ -38,7 +64,7 @@ interface Cell {
  * Python's round(x, nd): the double's exact decimal value rounded half to even (round(0.125, 2) is 0.12, where
  * toFixed gives 0.13). toFixed(100) is the exact expansion for every value these scores take (|x| ≥ 1e-30).
  */
-function pyRound(x: number, nd: number): number {
+export function pyRound(x: number, nd: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
   const neg = x < 0;
   const exact = Math.abs(x).toFixed(100);
@@ -119,7 +145,7 @@ function llmScores(cells: Cell[], k: number, script: "llm-objective" | "llm-subj
     const e = llmEntropy(c.counts, k);
     c.normalizedEntropy = e;
     if (e !== null) entropies.push(e);
-    if (c.truth !== null) {
+    if (c.truth !== null && (script === "llm-objective" || subjectiveFactCounts(c.statisticId))) {
       valid += sum(c.counts);
       correct += c.correct;
     }

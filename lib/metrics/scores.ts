@@ -35,6 +35,13 @@ export type ScoreMethod = DistanceMethod | { distance: "bounded"; release: Relea
  */
 export const distanceMethodOf = (profile: ScoringProfile | undefined, modality: Modality, test: string): ScoreMethod =>
   profile === "paper-text" ? "global" : { distance: "bounded", release: releaseScriptOf(modality, test) };
+/**
+ * How intervals, comparisons, ranks and adaptive looks score a group: the paper's definitions, whose intervals'
+ * coverage the seeded simulations verify (docs/scoring.md, DESIGN §12), with the profile's d search. The release
+ * scripts' S_KLD (exp of a mean KL that, unrenormalised, explodes in small cells) has no interval whose coverage is
+ * known; its point estimate is shown beside the paper's interval, and the page says which is which.
+ */
+export const intervalMethodOf = (profile: ScoringProfile | undefined): DistanceMethod => (profile === "paper-text" ? "global" : "bounded");
 /** The d method a score method uses. */
 export const distanceOf = (m: ScoreMethod | undefined): DistanceMethod => (m === undefined ? "global" : typeof m === "string" ? m : m.distance);
 

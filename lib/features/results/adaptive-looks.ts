@@ -6,7 +6,7 @@
 // A-vs-B ("decided"): every other model against the first, paired over the same scenarios (lib/metrics/paired.ts).
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { classCount } from "../../benchmark";
-import { bootstrapScoresAsync, designCells, detailedGroups, distanceMethodOf } from "../../metrics";
+import { bootstrapScoresAsync, designCells, detailedGroups, intervalMethodOf } from "../../metrics";
 import { BOOTSTRAP_METRICS, type BootstrapMetric } from "../../metrics/design";
 import { RANGE } from "../../metrics/interval-math";
 import { pairedDifferencesAsync } from "../../metrics/paired";
@@ -28,7 +28,7 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
     const records = (await designRecords(prisma, req.runId)).filter((r) => r.modality === "t2i" || r.test === "subjective");
     const groups = detailedGroups(records, DEFAULT_PROFILE);
     const rows: LookRow[] = [];
-    const method = (modality: "llm" | "t2i", test: string) => distanceMethodOf(DEFAULT_PROFILE, modality, test);
+    const method = () => intervalMethodOf(DEFAULT_PROFILE);
     const of = (g: (typeof groups)[number], model = g.model) =>
       records.filter((r) => r.model === model && r.modality === g.modality && r.test === g.test && r.context === g.context && r.attribute === g.attribute);
     if (req.target.kind === "halfwidth") {
@@ -39,7 +39,7 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
           level: req.level,
           seed: req.seed,
           target: req.intervalTarget,
-          method: method(g.modality, g.test),
+          method: method(),
         });
         for (const m of BOOTSTRAP_METRICS) {
           const i = iv[m];
@@ -67,7 +67,7 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
         key: `look|${groupText(g)}|${g.model}`,
         target: req.intervalTarget,
         paired: true,
-        method: method(g.modality, g.test),
+        method: method(),
       });
       for (const m of req.target.metrics) {
         const d = diffs[m as BootstrapMetric];

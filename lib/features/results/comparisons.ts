@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { classCount, type Attribute, type Context, type Level, type Modality, type Test } from "../../benchmark";
-import { designCells, distanceMethodOf } from "../../metrics";
+import { designCells, intervalMethodOf } from "../../metrics";
 import { BOOTSTRAP_METRICS, type BootstrapMetric } from "../../metrics/cluster-bootstrap";
 import { pairedDifferencesAsync, type Difference } from "../../metrics/paired";
 import { mcnemarExact } from "../../metrics/tests";
@@ -149,7 +149,7 @@ export async function compareSides(prisma: PrismaClient, sa: CompareSide, sb: Co
         key: g,
         target,
         paired,
-        method: distanceMethodOf(profile, modality, test),
+        method: intervalMethodOf(profile),
       });
       const mc = test === "objective" && modality === "llm" && sameQuestions ? await mcnemarCounts(prisma, a, b, attribute) : null;
       for (const metric of BOOTSTRAP_METRICS) {

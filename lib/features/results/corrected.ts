@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { classCount, classesOf, type Attribute, type Level, type Test } from "../../benchmark";
-import { distanceMethodOf, type BootstrapIntervals } from "../../metrics";
+import { intervalMethodOf, type BootstrapIntervals } from "../../metrics";
 import type { DesignCell } from "../../metrics/cluster-bootstrap";
 import { correctedBootstrapAsync } from "../../metrics/corrected-bootstrap";
 import { MIN_REVIEWED_PER_CLASS } from "../../metrics/misclassification";
@@ -134,7 +134,7 @@ export async function runCorrectedScores(
         const { point, intervals } = await correctedBootstrapAsync(
           cells,
           k,
-          { resamples: RESAMPLES, seed: run.seed, key: `${group}|${attribute}`, target, method: distanceMethodOf(profile, "t2i", "objective") },
+          { resamples: RESAMPLES, seed: run.seed, key: `${group}|${attribute}`, target, method: intervalMethodOf(profile) },
           elsewhere,
         );
         groups.push({ model, test, attribute, ...point, intervals });

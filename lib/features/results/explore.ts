@@ -22,7 +22,7 @@ export interface ScoreOptions {
   raceMapping?: RaceMapping;
   labels?: LabelSource;
   modelSlug?: string;
-  /** how d is found for text-to-image groups (lib/metrics/scores.ts distanceMethodOf); release by default */
+  /** how groups are scored (lib/metrics/scores.ts distanceMethodOf): release, as the authors' scripts, by default */
   profile?: ScoringProfile;
 }
 

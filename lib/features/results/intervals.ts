@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import type { Attribute, Context, Test } from "../../benchmark";
-import { bootstrapScoresAsync, detailedGroups, distanceMethodOf, type BootstrapIntervals } from "../../metrics";
+import { bootstrapScoresAsync, detailedGroups, intervalMethodOf, type BootstrapIntervals } from "../../metrics";
 import { badRequest, tooMany } from "../../core/errors";
 import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
 import { DEFAULT_INTERVAL_TARGET, INTERVAL_METHOD, INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
@@ -128,7 +128,7 @@ export async function runIntervals(
           level,
           seed: run.seed,
           target,
-          method: distanceMethodOf(profile, g.modality, g.test),
+          method: intervalMethodOf(profile),
         });
         groups.push({ model: g.model, modality: g.modality, test: g.test, context: g.context, attribute: g.attribute, intervals });
       }

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { classCount, type Attribute } from "../../benchmark";
-import { designCells, distanceMethodOf } from "../../metrics";
+import { designCells, intervalMethodOf } from "../../metrics";
 import { jointReplicatesAsync, rankIntervals, type Arm } from "../../metrics/ranks";
 import { DEFAULT_INTERVAL_TARGET, type BootstrapMetric, type IntervalTarget } from "../../metrics/design";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
@@ -60,7 +60,7 @@ export async function runsRankIntervals(
     // One ranking per (paper column, attribute): the arms are every run's model that has that group.
     const groups = new Map<
       string,
-      { modality: "llm" | "t2i"; column: string; attribute: Attribute; arms: Arm[]; k: number; method: ReturnType<typeof distanceMethodOf> }
+      { modality: "llm" | "t2i"; column: string; attribute: Attribute; arms: Arm[]; k: number; method: ReturnType<typeof intervalMethodOf> }
     >();
     for (const { run, records: rs } of records) {
       const byArm = new Map<string, typeof rs>();
@@ -83,7 +83,7 @@ export async function runsRankIntervals(
               attribute,
               arms: [],
               k: classCount(attribute),
-              method: distanceMethodOf(DEFAULT_PROFILE, modality, column === "O" ? "objective" : "subjective"),
+              method: intervalMethodOf(DEFAULT_PROFILE),
             }),
           );
         group.arms.push({ key: `${run.id}|${model}`, cells: designCells(list, attribute), content: run.benchmarkVersionId });
