@@ -84,7 +84,7 @@ describe("answers another run obtained", () => {
     await writeBundle(prisma(), reused, bundle);
     const honest = await verifyBundle(bundle, { publicKeyPem: pem });
     expect(honest.checks.filter((c) => !c.ok)).toEqual([]);
-    expect(honest.checks.find((c) => c.check === "completeness")!.detail).toMatch(/76 answers reused from other runs \(as the launch asked\)/);
+    expect(honest.checks.find((c) => c.check === "completeness")!.detail).toMatch(/76 say they were reused — the team's word; any answer may be another run's/);
     // An insider passes the reused answers off as this run's sample: the run's setting dropped, and with it every
     // outcome's word on where its answer came from. The outcomes alone are refused; with them, the signed design is not met.
     const unsaid = (strip: boolean) =>

@@ -60,6 +60,14 @@ export class Completeness {
   private outcomeCount = 0;
   /** outcomes that say their answer is another run's, by that run ("" when not recorded) */
   private readonly reused = new Map<string, number>();
+  /** the longest a reused answer waited between being obtained and being taken (ms), and any taken before obtained */
+  private reuseWait = 0;
+  private reuseAhead = 0;
+  /** the earliest outcome and the sum of what outcomes cost */
+  private firstOutcome = Infinity;
+  private outcomeCost = 0;
+  /** what the run's launch allowed it to reuse (set by finish), said in the summary */
+  private allowedReuse: string | null = null;
 
   constructor(private readonly runId: string) {}
 
@@ -92,7 +100,15 @@ export class Completeness {
         if (this.status.has(q) && this.status.get(q) !== row.status)
           this.problem(`query ${q} is ${this.status.get(q)}, its outcome says ${String(row.status).slice(0, 40)}`);
         this.outcomeCount++;
-        if (typeof row.reusedFromRunId === "string") this.reused.set(row.reusedFromRunId, (this.reused.get(row.reusedFromRunId) ?? 0) + 1);
+        const at = Date.parse(String(row.createdAt));
+        if (Number.isFinite(at)) this.firstOutcome = Math.min(this.firstOutcome, at);
+        if (typeof row.costUsd === "number") this.outcomeCost += row.costUsd;
+        if (typeof row.reusedFromRunId === "string") {
+          this.reused.set(row.reusedFromRunId, (this.reused.get(row.reusedFromRunId) ?? 0) + 1);
+          const obtained = Date.parse(String(row.reusedAt));
+          if (!Number.isFinite(obtained) || obtained > at) this.reuseAhead++;
+          else this.reuseWait = Math.max(this.reuseWait, at - obtained);
+        }
         // counted, but only the first outcome of a query the bundle has goes in (finish() names the rest)
         return this.status.has(q) && this.outcomes.get(q) === 1 ? row : null;
       }
@@ -102,6 +118,9 @@ export class Completeness {
         if (row.runId !== this.runId) return (this.problem(`image ${id} belongs to another run`), null);
         if (row.queryId !== null && row.queryId !== undefined) {
           if (!this.status.has(Number(row.queryId))) return (this.problem(`image ${id} answers query ${row.queryId}, which the bundle does not have`), null);
+          // an image is written with its query's answer: one beside a query recorded otherwise was un-counted
+          if (this.status.get(Number(row.queryId)) !== "answered")
+            this.problem(`image ${id} answers query ${row.queryId}, which is recorded as ${this.status.get(Number(row.queryId))}`);
           this.imaged.add(Number(row.queryId));
         }
         this.images.add(id);
@@ -131,8 +150,38 @@ export class Completeness {
   }
 
   /** the problems found, given the run's own row; empty when the rows are whole */
-  finish(run: { id?: unknown; plannedCount?: unknown; status?: unknown; reuseJson?: unknown } | null): string[] {
+  finish(
+    run: {
+      id?: unknown;
+      plannedCount?: unknown;
+      status?: unknown;
+      reuseJson?: unknown;
+      createdAt?: unknown;
+      startedAt?: unknown;
+      finishedAt?: unknown;
+      budgetUsd?: unknown;
+      spentUsd?: unknown;
+    } | null,
+  ): string[] {
     if (!run || run.id !== this.runId) this.problem("run.json is another run than the Statement's");
+    // Times and money the rows can be held to (the launch time is the design's, which the design check signs): no
+    // answer before the launch, no start before it, no end before the start; no more spent on answers than the run
+    // spent; a budget stop only with a budget.
+    const launched = Date.parse(String(run?.createdAt));
+    const time = (v: unknown) => (v === null || v === undefined ? null : Date.parse(String(v)));
+    const [started, finished] = [time(run?.startedAt), time(run?.finishedAt)];
+    // (a minute's slack: the start is stamped by the launching process, the launch row by the database a moment later)
+    const SLACK = 60_000;
+    if (Number.isFinite(launched)) {
+      if (this.firstOutcome < launched - SLACK) this.problem(`an outcome is dated ${new Date(this.firstOutcome).toISOString()}, before the run's launch`);
+      if (started !== null && !(started >= launched - SLACK)) this.problem("the run is recorded as started before it was launched");
+    }
+    if (started !== null && finished !== null && !(finished >= started)) this.problem("the run is recorded as finished before it started");
+    if (typeof run?.spentUsd === "number" && this.outcomeCost > run.spentUsd + 1e-6)
+      this.problem(`its outcomes cost $${this.outcomeCost.toFixed(6)}, more than the run's recorded spend of $${run.spentUsd.toFixed(6)}`);
+    if (run?.status === "budget_exhausted" && (run.budgetUsd === null || run.budgetUsd === undefined))
+      this.problem("the run is recorded as stopped by its budget, yet it had none");
+    this.allowedReuse = typeof run?.reuseJson === "string" && run.reuseJson ? run.reuseJson : null;
     // Another run's answers only where the launch asked (its design signs what it asked), and only from the run named.
     if (this.reused.size) {
       let allowed: { fromRun?: unknown } | null = null;
@@ -143,10 +192,17 @@ export class Completeness {
       }
       const n = [...this.reused.values()].reduce((a, b) => a + b, 0);
       if (!allowed) this.problem(`${n} outcomes say their answers are other runs', yet the run's launch asked to reuse none`);
-      else if (typeof allowed.fromRun === "string")
-        for (const [from, k] of this.reused)
-          if (from !== allowed.fromRun)
-            this.problem(`${k} outcomes took answers from ${from ? `run ${from}` : "an unrecorded run"}; the launch named run ${allowed.fromRun}`);
+      else {
+        if (typeof allowed.fromRun === "string")
+          for (const [from, k] of this.reused)
+            if (from !== allowed.fromRun)
+              this.problem(`${k} outcomes took answers from ${from ? `run ${from}` : "an unrecorded run"}; the launch named run ${allowed.fromRun}`);
+        if (this.reused.has(this.runId)) this.problem("outcomes say they reused this run's own answers");
+        if (this.reuseAhead) this.problem(`${this.reuseAhead} reused answers were taken before they were obtained (or say no time)`);
+        const maxAge = (allowed as { maxAgeHours?: unknown }).maxAgeHours;
+        if (typeof maxAge === "number" && this.reuseWait > maxAge * 3_600_000 + 60_000)
+          this.problem(`a reused answer was ${(this.reuseWait / 3_600_000).toFixed(1)} hours old when taken; the launch allowed ${maxAge}`);
+      }
     }
     // A completed run called every query it kept: one left unfinished was taken out of the count, not run.
     if (run?.status === "completed") {
@@ -168,9 +224,16 @@ export class Completeness {
   get summary() {
     const n = (x: number) => x.toLocaleString("en-US");
     const parts = [`${n(this.status.size)} queries`, `${n(this.outcomeCount)} outcomes, one per finished query`];
+    // A run that did not complete may leave queries unasked; which ones is the team's word (docs/evidence.md, limits).
+    const open = [...this.status.values()].filter((s) => !FINISHED.has(s)).length;
+    if (open) parts.push(`${n(open)} never ended — that they were not asked is the team's word`);
     if (this.images.size) parts.push(`${n(this.images.size)} images`, `${n(this.faces.size)} faces`, `${n(this.annotations.size)} human labels`);
     const reused = [...this.reused.values()].reduce((a, b) => a + b, 0);
-    if (reused) parts.push(`${n(reused)} answers reused from other runs (as the launch asked)`);
+    // The permission is signed (the design); which answers were reused is the team's word — any may have been.
+    if (this.allowedReuse)
+      parts.push(
+        `its launch allowed answers obtained by other runs (${this.allowedReuse}): ${n(reused)} say they were reused — the team's word; any answer may be another run's`,
+      );
     return parts.join(", ");
   }
 }

@@ -133,6 +133,12 @@ function modelsTable(models: Obj[], runModels: Obj[]): string {
   return `<h2>Models at launch (as declared; the provider's word)</h2><table><thead><tr><th>Slug</th><th>Name</th><th>Provider</th><th>Model id</th><th>Base URL</th><th>Settings at launch</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
+/** A run whose launch allowed another run's answers says so: the permission is signed; which answers, the team's word. */
+function answerReuse(reuseJson: unknown): string {
+  if (typeof reuseJson !== "string" || !reuseJson) return "";
+  return `<h2>Answers from other runs</h2><p>Its launch allowed it to take answers other runs obtained instead of asking: <code>${esc(reuseJson)}</code> (signed in its design before the first answer). Such answers are another run's sample, not this run's. Each outcome says whether it was reused — that is the team's record: any answer of this run may be another run's.</p>`;
+}
+
 function stoppingRule(adaptiveJson: unknown): string {
   if (typeof adaptiveJson !== "string" || !adaptiveJson) return "";
   let a: Obj;
@@ -215,6 +221,7 @@ ${modelsTable(input.models ?? [], input.runModels ?? [])}
 ${countsTable(input.stated.counts, String(run.status))}
 <h2>Configuration</h2><pre>${esc(run.configJson)}</pre>
 ${stoppingRule(run.adaptiveJson)}
+${answerReuse(run.reuseJson)}
 <h2>Scores</h2>
 <p>Scores as the workbench computed them: ${esc(stated.method)}. Intervals: 95 %, about the ${esc(stated.target)}, ${esc(stated.resamples)} resamples, seeded with the run's seed.</p>
 ${tables}

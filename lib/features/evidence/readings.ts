@@ -1,7 +1,9 @@
 // Readings re-derived: a bundle's stored readings of each chat answer (the letter chosen, the gender and race it
 // names) are not trusted — each answer's raw text is read again with the run's suite's own reader and mapped
 // through the query's own options, on the verifier's scratch database, and every stored reading that differs is
-// named (query, field, stored, re-read). An answered outcome must read as stored; a refused one must not read at all.
+// named (query, field, stored, re-read). An answered outcome must read as stored; a refused one must not read at all,
+// nor may a failed one (a failure is the absence of an answer: one whose raw text or any attempt reads as an answer was
+// un-counted), and no attempt of a refused or failed outcome may read as an answer either.
 // Run by `fof verify` and the browser verifier alike (before the scores, which count the stored readings).
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { suiteOf } from "../../suites";
@@ -28,7 +30,7 @@ export async function rereadAnswers(prisma: PrismaClient, runId: string): Promis
     // Every outcome scoring can count: its query answered or refused (scores read the query's status), whatever the
     // outcome's own status says, and any modality but an image's (an odd one is a chat answer for the scores too).
     const page = await prisma.outcome.findMany({
-      where: { id: { gt: after }, query: { runId, modality: { not: "t2i" }, status: { in: ["answered", "refused"] } } },
+      where: { id: { gt: after }, query: { runId, modality: { not: "t2i" }, status: { in: ["answered", "refused", "failed"] } } },
       orderBy: { id: "asc" },
       take: PAGE,
       select: {
@@ -39,6 +41,7 @@ export async function rereadAnswers(prisma: PrismaClient, runId: string): Promis
         parsedLetter: true,
         gender: true,
         race: true,
+        attemptsJson: true,
         query: { select: { test: true, attribute: true, optionsJson: true, status: true } },
       },
     });
@@ -51,8 +54,15 @@ export async function rereadAnswers(prisma: PrismaClient, runId: string): Promis
         continue;
       }
       const reading = o.rawText === null ? ({ ok: false, message: "no raw answer" } as const) : suite.readAnswer(o.query, o.rawText);
-      if (o.status === "refused") {
-        if (reading.ok) problem(`query ${o.queryId}: recorded as refused, but its raw answer reads "${reading.choice ?? "a value"}"`);
+      // an answer the workbench can store (a reading whose values it has columns for)
+      const answers = (r: typeof reading) => r.ok && outcomeValues(r).ok;
+      if (o.status === "refused" || o.status === "failed") {
+        if (answers(reading))
+          problem(`query ${o.queryId}: recorded as ${o.status}, but its raw answer reads "${reading.ok ? (reading.choice ?? "a value") : ""}"`);
+        else {
+          const readable = attemptTexts(o.attemptsJson).find((t) => answers(suite.readAnswer(o.query, t)));
+          if (readable !== undefined) problem(`query ${o.queryId}: recorded as ${o.status}, but one of its attempts reads as an answer`);
+        }
         continue;
       }
       if (!reading.ok) {
@@ -69,4 +79,16 @@ export async function rereadAnswers(prisma: PrismaClient, runId: string): Promis
     }
   }
   return { read, problems: more ? [...problems, `and ${more} more`] : problems };
+}
+
+/** The texts of an outcome's attempts (errors have none); an attempt log that does not parse has none to read. */
+function attemptTexts(json: string): string[] {
+  try {
+    const list = JSON.parse(json) as unknown;
+    return Array.isArray(list)
+      ? list.flatMap((a) => (a && typeof a === "object" && typeof (a as { text?: unknown }).text === "string" ? [(a as { text: string }).text] : []))
+      : [];
+  } catch {
+    return [];
+  }
 }

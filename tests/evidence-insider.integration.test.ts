@@ -1,0 +1,110 @@
+// An insider's moves found by the third hostile re-test (#65): answers hidden as failures, reuse passed off as fresh or
+// taken beyond what the launch allowed, answers dated before the launch, spend below the answers' cost, a budget stop
+// with no budget, an image kept beside a query recorded as failed. Each re-signed with the real key (the insider's
+// best move); `fof verify` names each, and the browser's re-scorer reads the failures alike.
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
+
+const dir = testDataDir("evidence-insider-");
+process.env.FOF_DATA_DIR = dir;
+const { db, migrateAndSeed } = await import("../lib/db");
+const engine = await import("./helpers/services");
+const { writeBundle } = await import("../lib/features/evidence/bundle");
+const { verifyBundle } = await import("../lib/features/evidence/verify");
+const { publicKeyInfo, signingKey } = await import("../lib/features/ledger/keys");
+const { tampered, rows, jsonl, text } = await import("./helpers/evidence");
+type Entries = import("./helpers/evidence").Entries;
+type Row = Record<string, unknown>;
+
+const fast = { pollMs: 10, flushMs: 10 };
+const objective = engine.presetConfig("smoke", { tests: ["objective"] });
+let pem: string;
+const bundles: Record<string, string> = {};
+
+async function work(name: string, launch: Parameters<typeof engine.createRun>[1]) {
+  const run = await engine.createRun(db(), launch);
+  await new engine.Worker(db(), { runId: run.id, ...fast }).run({ untilDone: true });
+  bundles[name] = path.join(dir, `${name}.zip`);
+  await writeBundle(db(), run.id, bundles[name]);
+  return run.id;
+}
+/** The first failing check of a bundle changed by `change` and re-signed with the real key. */
+async function refused(base: string, name: string, change: (e: Entries) => void) {
+  const report = await verifyBundle(tampered(bundles[base], dir, name, change, signingKey()), { publicKeyPem: pem });
+  expect(report.ok, name).toBe(false);
+  return report.checks.find((c) => !c.ok)!;
+}
+const editRun = (e: Entries, f: (r: Row) => Row) => (e["run.json"] = Buffer.from(JSON.stringify(f(JSON.parse(text(e["run.json"])) as Row))));
+const editOutcomes = (e: Entries, f: (o: Row, i: number) => Row) => (e["outcomes.jsonl"] = jsonl(rows(e["outcomes.jsonl"]).map(f)));
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+  pem = publicKeyInfo().pem;
+  const own = await work("own", { models: ["baseline:calibrated:0.8"], config: objective, seed: 31 });
+  await work("reused", { models: ["baseline:calibrated:0.8"], config: objective, seed: 31, reuseAnswers: { fromRun: own, maxAgeHours: 1 } });
+}, 120_000);
+
+describe("an insider's re-signed bundle", () => {
+  it("the honest bundles verify; one whose launch allowed reuse says any answer may be another run's", async () => {
+    expect((await verifyBundle(bundles.own, { publicKeyPem: pem })).ok).toBe(true);
+    const reused = await verifyBundle(bundles.reused, { publicKeyPem: pem });
+    expect(reused.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(reused.checks.find((c) => c.check === "completeness")!.detail).toMatch(/76 say they were reused — the team's word; any answer may be another run's/);
+  });
+
+  it("wrong answers recorded as failed (raw text kept, or only an attempt left readable) are named, by both verifiers", async () => {
+    const fail = (o: Row) => ({ ...o, status: "failed", reason: "provider error 503", parsedLetter: null, gender: null, race: null });
+    const wrong = (e: Entries) =>
+      new Set(
+        rows(e["queries.jsonl"])
+          .slice(0, 5)
+          .map((q) => q.id),
+      );
+    const asFailed = (keepRaw: boolean) => (e: Entries) => {
+      const ids = wrong(e);
+      e["queries.jsonl"] = jsonl(rows(e["queries.jsonl"]).map((q) => (ids.has(q.id) ? { ...q, status: "failed" } : q)));
+      editOutcomes(e, (o) => (ids.has(o.queryId) ? { ...fail(o), ...(keepRaw ? {} : { rawText: null }) } : o));
+    };
+    const raw = await refused("own", "failed-raw", asFailed(true));
+    expect(raw).toMatchObject({ check: "readings", detail: expect.stringMatching(/recorded as failed, but its raw answer reads "[A-D]"/) });
+    const attempt = await refused("own", "failed-attempt", asFailed(false));
+    expect(attempt.detail).toMatch(/recorded as failed, but one of its attempts reads as an answer/);
+    const { browserRescoreResult } = await import("./helpers/browser-rescorer");
+    const web = await browserRescoreResult(tampered(bundles.own, dir, "failed-raw-web", asFailed(true), signingKey()));
+    expect(web.readings.problems.join("; ")).toMatch(/recorded as failed, but its raw answer reads/);
+  });
+
+  it("reuse beyond what the signed design allowed: too old, taken before obtained", async () => {
+    const old = await refused("reused", "reuse-old", (e) => editOutcomes(e, (o) => ({ ...o, reusedAt: "2019-01-01T00:00:00.000Z" })));
+    expect(old).toMatchObject({
+      check: "completeness",
+      detail: expect.stringMatching(/a reused answer was [\d.]+ hours old when taken; the launch allowed 1/),
+    });
+    const ahead = await refused("reused", "reuse-ahead", (e) => editOutcomes(e, (o, i) => (i ? o : { ...o, reusedAt: "2999-01-01T00:00:00.000Z" })));
+    expect(ahead.detail).toMatch(/1 reused answers were taken before they were obtained/);
+  });
+
+  it("answers dated before the launch, spend below what the answers cost, a budget stop with no budget", async () => {
+    const early = await refused("own", "dated-early", (e) => editOutcomes(e, (o) => ({ ...o, createdAt: "2026-01-02T10:00:00.000Z" })));
+    expect(early).toMatchObject({
+      check: "completeness",
+      detail: expect.stringMatching(/an outcome is dated 2026-01-02T10:00:00\.000Z, before the run's launch/),
+    });
+    const started = await refused("own", "started-early", (e) => editRun(e, (r) => ({ ...r, startedAt: "2026-01-01T09:00:00.000Z" })));
+    expect(started.detail).toMatch(/recorded as started before it was launched/);
+    const cheap = await refused("own", "spend-low", (e) => editOutcomes(e, (o) => ({ ...o, costUsd: 0.25 })));
+    expect(cheap.detail).toMatch(/its outcomes cost \$19\.000000, more than the run's recorded spend of \$0\.000000/);
+    const budget = await refused("own", "no-budget-stop", (e) => {
+      const ids = new Set(
+        rows(e["queries.jsonl"])
+          .slice(0, 3)
+          .map((q) => q.id),
+      );
+      e["queries.jsonl"] = jsonl(rows(e["queries.jsonl"]).map((q) => (ids.has(q.id) ? { ...q, status: "pending", attempts: 0 } : q)));
+      e["outcomes.jsonl"] = jsonl(rows(e["outcomes.jsonl"]).filter((o) => !ids.has(o.queryId)));
+      editRun(e, (r) => ({ ...r, status: "budget_exhausted" }));
+    });
+    expect(budget.detail).toMatch(/stopped by its budget, yet it had none/);
+  });
+});
