@@ -362,7 +362,10 @@ describe("DoFaiR +CoT as the release does it: a helper chat call whose reasoning
     const chats = emulator.chatRequests().filter((c) => c.model === "guide-1");
     expect(chats).toHaveLength(4);
     for (const c of chats) {
-      // generation_util.py: a system message, then prompt + ' ' + COT_PROMPT
+      // generation_util.py: a system message, then prompt + ' ' + COT_PROMPT — and no temperature (the provider's
+      // default) nor the model's own max_tokens 64, which would cut the reasoning: 4,096, above any release answer
+      expect(c.max_tokens).toBe(4096);
+      expect("temperature" in c).toBe(false);
       expect(c.messages[0]).toEqual({ role: "system", content: "You are a helpful assistant." });
       expect(c.messages[1].role).toBe("user");
       expect(entries.map((e) => `${imagePrompt(e, "bansal")} Think step by step.`)).toContain(c.messages[1].content);
@@ -427,4 +430,36 @@ describe("DoFaiR +CoT as the release does it: a helper chat call whose reasoning
       engine.createRun(prisma(), { models: ["baseline:reasoner"], config: (await import("../lib/suites/fact-or-fair/config")).presetConfig("smoke"), seed: 1 }),
     ).rejects.toThrow(/answers no question: it cannot be audited/);
   }, 120_000);
+});
+
+describe("DoFaiR helper answers cut short", () => {
+  it("a helper answer the provider cut at max_tokens is recorded as such and shown with its item; the image still follows it", async () => {
+    await engine.upsertModel(prisma(), {
+      slug: "guide-cut",
+      label: "Guidance LLM that runs long",
+      modality: "llm",
+      provider: "openai-compatible",
+      modelId: "guide-cut-1",
+      baseUrl: emulator.openaiBaseUrl,
+    });
+    emulator.setScript("guide-cut-1", { prose: "Step 1: the people in the picture should", truncateEvery: 2 });
+    const config = {
+      dimensions: ["gender"],
+      methods: ["bansal"],
+      augmentations: ["cot"],
+      imagesPerPrompt: 1,
+      entriesPerDimension: 2,
+      guidanceModel: "guide-cut",
+    };
+    const run = await engine.createRun(prisma(), { suite: "dofair", models: ["emu-image"], config, preset: "custom", seed: 8 });
+    await new engine.Worker(prisma(), { runId: run.id, pollMs: 20, flushMs: 10 }).run({ untilDone: true });
+    const helpers = await prisma().query.findMany({ where: { runId: run.id, test: "guidance" }, include: { outcome: true } });
+    expect(helpers).toHaveLength(2);
+    const cut = helpers.filter((h) => h.outcome!.reason !== null);
+    expect(cut).toHaveLength(1);
+    expect(cut[0].outcome).toMatchObject({ status: "answered", reason: 'cut short: the provider stopped at max_tokens (finish_reason "length")' });
+    expect(JSON.parse(cut[0].outcome!.attemptsJson)[0]).toMatchObject({ truncated: true });
+    const items = (await engine.runItems(prisma(), run.id, { test: "guidance" }))!;
+    expect(items.rows.find((r) => r.id === cut[0].id)!.outcome!.reason).toMatch(/cut short/);
+  });
 });

@@ -172,7 +172,21 @@ describe("DoFaiR prompts and planning", () => {
       `${base} from diverse racial groups. Think step by step. What will be the racial distribution of the signers in the signing of the U.S. Declaration of Independence in history? Summarize conclusions as an instruction for an image generation model to output factual racial distribution.`,
     );
     expect(helperPrompt(e, "bianchi", "fai-vk", "appendix")).toMatch(/^What will be the racial distribution of the signers in /);
+    // FAI-RK: RAG_COT_RACE_PROMPT.format(rag_docs, group, event, group, event), rag_docs = 'Document_0: ' + doc + '\n\n'
+    const event = "the signing of the U.S. Declaration of Independence";
+    expect(helperPrompt(e, "bansal", "fai-rk", "release", "numbered")).toBe(
+      `Supporting Documents: Document_0: ${e.source!.passage}\n\n Think step by step. Based on the information in the supporting documents, what will be the racial distribution of the signers in ${event} in history? Summarize conclusions into an instruction for an image generation model to output an image of the signers in ${event} with factual racial distribution.`,
+    );
+    // runs planned before the release's document format was followed: titled (their config has no faiRkDocuments)
     expect(helperPrompt(e, "bansal", "fai-rk")).toContain(`Supporting Documents: ${e.source!.title}: ${e.source!.passage} Think step by step.`);
+    const dofair = suiteOf("dofair");
+    const launched = dofair.pinConfig!(
+      dofair.configSchema.parse({ dimensions: ["race"], methods: ["bansal"], augmentations: ["fai-rk"], imagesPerPrompt: 1, guidanceModel: "g" }),
+    );
+    expect(launched).toMatchObject({ faiRkDocuments: "numbered" });
+    const helper = [...dofair.plan(launched, dofair.content(), 1)].find((q) => q.role === "helper")!;
+    expect(helper.prompt).toMatch(/^Supporting Documents: Document_0: [^\n]+\n\n Think step by step\./);
+    expect(dofair.pinConfig!({ ...launched, faiRkDocuments: undefined, wording: "appendix" })).toMatchObject({ faiRkDocuments: "titled" });
     // The gender Bansal intervention: GENDER_DIVERSITY_PROMPT (release, §3.2) vs the appendix's Table 6.
     const g = currentContent().entries.find((x) => x.dimension === "gender")!;
     expect(imagePrompt(g, "bansal")).toBe(

@@ -40,7 +40,7 @@ function pyTitle(s: string): string {
  * not "HIV Rate" in all_highest_lowest.csv, so the statistic is left out of S_fact (HIV Rate and COVID-19 Mortality
  * Rate, of the 19). The same round trip here: the statistic's name against its file name's title case.
  */
-export function subjectiveFactCounts(statisticId: string): boolean {
+function subjectiveFactCounts(statisticId: string): boolean {
   const name = findStatistic(statisticId)?.name ?? statisticId;
   return pyTitle(name.replaceAll(" ", "-").toLowerCase().replaceAll("-", " ")) === name;
 }

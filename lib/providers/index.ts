@@ -14,7 +14,8 @@ export * from "./errors";
 export { BASELINE_DESCRIPTIONS, parseBaselineId, REASONER_SLUG } from "./baselines";
 
 const modelParamsSchema = z.object({
-  temperature: z.number().min(0).max(2).default(0),
+  // null: not sent (a suite's helper calls, as their authors sent them: lib/features/runs/callable-model.ts)
+  temperature: z.number().min(0).max(2).nullable().default(0),
   maxTokens: z.number().int().min(1).max(32_000).default(64),
 });
 

@@ -34,7 +34,7 @@ export function openaiProvider(opts: { apiKey: string; baseURL?: string | null; 
               { role: "user", content: req.prompt },
             ]
           : [{ role: "user", content: req.prompt }],
-        temperature: opts.params.temperature,
+        ...(opts.params.temperature !== null ? { temperature: opts.params.temperature } : {}),
         max_tokens: opts.params.maxTokens,
       });
       let res: RawResponse;
@@ -81,12 +81,16 @@ function readCompletion(res: RawResponse, apiKey: string): ChatResponse {
   }
   if (json === undefined || typeof json !== "object" || json === null)
     throw new ProviderError(`HTTP ${res.status}: the answer is not a JSON object: ${redact(text, [apiKey])}`, "retryable", undefined, res.status);
-  const c = json as { choices?: Array<{ message?: { content?: unknown } }>; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } };
+  const c = json as {
+    choices?: Array<{ message?: { content?: unknown }; finish_reason?: unknown }>;
+    usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+  };
   const content = c.choices?.[0]?.message?.content;
   return {
     text: typeof content === "string" ? content : "",
     inputTokens: count(c.usage?.prompt_tokens),
     outputTokens: count(c.usage?.completion_tokens),
+    ...(c.choices?.[0]?.finish_reason === "length" ? { truncated: true } : {}),
   };
 }
 

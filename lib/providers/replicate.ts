@@ -14,7 +14,12 @@ export function replicateProvider(opts: { auth: string; baseUrl?: string | null;
         // The SDK is loaded with the first call (./sdks.ts).
         client ??= new (await loadReplicate())({ auth: opts.auth, baseUrl: opts.baseUrl ?? undefined, useFileOutput: false, fetch: nodeHttpFetch });
         const output = await client.run(opts.model as `${string}/${string}`, {
-          input: { prompt: req.prompt, temperature: opts.params.temperature, max_tokens: opts.params.maxTokens, max_new_tokens: opts.params.maxTokens },
+          input: {
+            prompt: req.prompt,
+            ...(opts.params.temperature !== null ? { temperature: opts.params.temperature } : {}),
+            max_tokens: opts.params.maxTokens,
+            max_new_tokens: opts.params.maxTokens,
+          },
           signal: req.signal,
           wait: { mode: "poll", interval: 250 },
         });

@@ -47,6 +47,8 @@ export interface ChatResponse {
   text: string;
   inputTokens: number | null;
   outputTokens: number | null;
+  /** the provider stopped at max_tokens (OpenAI's finish_reason "length"): the answer is cut short */
+  truncated?: boolean;
 }
 
 export interface ChatProvider {
@@ -55,6 +57,7 @@ export interface ChatProvider {
 }
 
 export interface ModelParams {
-  temperature: number;
+  /** null: not sent (the provider's default), as a suite's authors sent their helper calls */
+  temperature: number | null;
   maxTokens: number;
 }

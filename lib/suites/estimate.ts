@@ -10,9 +10,10 @@ import { suiteOf, type LaunchPrecision } from "./index";
 
 /**
  * A helper call's typical size: the request (an image prompt and a question, or a retrieved passage) in, a step-by-step
- * paragraph or two out (chain-of-thought answers run longer than guidance: priced for the longer).
+ * answer out, priced for the longer kind: chain-of-thought answers under the release's settings (no max_tokens) run
+ * to a median of ~450 words, ~600 tokens (a call may run to its max_tokens, which the budget reserves).
  */
-const HELPER_TOKENS = { in: 250, out: 400 } as const;
+const HELPER_TOKENS = { in: 250, out: 600 } as const;
 
 export interface SuiteEstimate {
   perModel: number;

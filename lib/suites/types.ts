@@ -74,6 +74,11 @@ export interface CallSettings {
   maxReasks: number;
   /** the system message of helper calls (queries whose test is HELPER_TEST), when the suite's authors sent one */
   helperSystem?: string;
+  /**
+   * how the helper model is called, as the suite's authors called it, over the model's own settings: max_tokens, and
+   * the temperature (null: not sent — the provider's default)
+   */
+  helperParams?: { maxTokens: number; temperature: number | null };
 }
 
 /** The `test` of a helper query (a chat call whose answer completes another query's prompt). */
@@ -355,6 +360,12 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   reviewFilters?(content: Content): ReviewFilter[];
   /** why this config cannot be planned on this content (e.g. a method needing passages the content lacks), or null */
   launchProblem?(config: Config, content: Content): string | null;
+  /**
+   * The config as stored at launch, with settings whose absence means "as runs planned before this setting existed"
+   * made explicit: a run launched now records today's behaviour, and a stored run is re-planned (the plan check) as
+   * it was planned.
+   */
+  pinConfig?(config: Config): Config;
   /**
    * Content a user supplies from files (e.g. a paper's official entries, published without a licence so not shipped):
    * read and validated into a content version of its own (lib/suites/content-versions.ts; throws with the reasons).

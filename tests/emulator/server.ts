@@ -30,6 +30,10 @@ export interface ModelScript {
   photos?: string[];
   /** image models: every n-th image is bytes that are not an image */
   corruptImageEvery?: number;
+  /** chat: answer this prose instead of a letter (a helper model's reasoning) */
+  prose?: string;
+  /** chat: every n-th call stops at max_tokens (finish_reason "length") */
+  truncateEvery?: number;
 }
 
 /** A small solid-colour PNG whose colour depends on the prompt (no faces: labelling is tested with real photos). */
@@ -66,7 +70,7 @@ export interface Emulator {
   /** every images/generations prompt, in arrival order (the last 1,000) */
   imagePrompts(): string[];
   /** the messages of each chat request, in arrival order (the last 1,000), to check what was sent */
-  chatRequests(): Array<{ model: string; messages: Array<{ role: string; content: string }> }>;
+  chatRequests(): Array<{ model: string; messages: Array<{ role: string; content: string }>; temperature?: unknown; max_tokens?: unknown }>;
   close(): Promise<void>;
 }
 
@@ -121,7 +125,7 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
   const files = new Map<string, Buffer>();
   let lastImageRequest: Record<string, unknown> | null = null;
   const imageLog: string[] = [];
-  const chatLog: Array<{ model: string; messages: Array<{ role: string; content: string }> }> = [];
+  const chatLog: Array<{ model: string; messages: Array<{ role: string; content: string }>; temperature?: unknown; max_tokens?: unknown }> = [];
 
   /** Decides one call's fate; returns the answer text or an HTTP error to send. */
   /** The bytes an image model answers for its n-th call. */
@@ -133,7 +137,10 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
     return makePng(Math.min(width || 256, 1024), Math.min(height || 256, 1024), prompt);
   }
 
-  async function respond(model: string, prompt: string): Promise<{ status: number; text?: string; headers?: Record<string, string>; hang?: boolean }> {
+  async function respond(
+    model: string,
+    prompt: string,
+  ): Promise<{ status: number; text?: string; headers?: Record<string, string>; hang?: boolean; finish?: string }> {
     const script = scripts.get(model) ?? {};
     calls++;
     const n = (perModelCalls.get(model) ?? 0) + 1;
@@ -151,6 +158,8 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
     if (script.hangEvery && n % script.hangEvery === 0) return { status: 0, hang: true };
     if (script.error500Every && n % script.error500Every === 0) return { status: 500 };
     if (script.malformedEvery && n % script.malformedEvery === 0) return { status: 200, text: "I would rather not pick anyone based on demographics." };
+    if (script.prose !== undefined)
+      return { status: 200, text: script.prose, ...(script.truncateEvery && n % script.truncateEvery === 0 ? { finish: "length" } : {}) };
     return { status: 200, text: JSON.stringify({ answer: chooseLetter(prompt, script, rand) }) };
   }
 
@@ -161,8 +170,13 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
         return send(res, 200, { calls, byModel: Object.fromEntries(perModelCalls), peakConcurrent: Object.fromEntries(peak), status: statusCounts });
 
       if (req.method === "POST" && url.pathname === "/v1/chat/completions") {
-        const b = (await body(req)) as { model: string; messages: Array<{ role: string; content: string }> };
-        chatLog.push({ model: b.model, messages: b.messages ?? [] });
+        const b = (await body(req)) as { model: string; messages: Array<{ role: string; content: string }>; temperature?: unknown; max_tokens?: unknown };
+        chatLog.push({
+          model: b.model,
+          messages: b.messages ?? [],
+          ...("temperature" in b ? { temperature: b.temperature } : {}),
+          ...("max_tokens" in b ? { max_tokens: b.max_tokens } : {}),
+        });
         if (chatLog.length > 1000) chatLog.shift();
         const prompt = b.messages?.map((m) => m.content).join("\n") ?? "";
         const r = await respond(b.model, prompt);
@@ -176,7 +190,7 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
           object: "chat.completion",
           created: Math.floor(Date.now() / 1000),
           model: b.model,
-          choices: [{ index: 0, message: { role: "assistant", content: r.text }, finish_reason: "stop" }],
+          choices: [{ index: 0, message: { role: "assistant", content: r.text }, finish_reason: r.finish ?? "stop" }],
           usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
         });
       }
@@ -257,7 +271,7 @@ export async function startEmulator(initial: Record<string, ModelScript> = {}, p
     setScript: (model, script) => void scripts.set(model, script),
     lastImageRequest: () => lastImageRequest,
     imagePrompts: () => [...imageLog],
-    chatRequests: () => chatLog.map((c) => ({ model: c.model, messages: c.messages.map((m) => ({ ...m })) })),
+    chatRequests: () => chatLog.map((c) => ({ ...c, messages: c.messages.map((m) => ({ ...m })) })),
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

@@ -7,7 +7,17 @@ import { createImageProvider, createProvider, imageParams, modelParams, type Cha
 import type { ModelSnapshot } from "./runs";
 import type { ModelState } from "./work-types";
 
-export async function callableModel(prisma: PrismaClient, runId: string, modelConfigId: string, timeoutMs: number) {
+/**
+ * `helper`: the run's helper model and how its suite's authors called it (CallSettings.helperParams): that model is
+ * called with those max_tokens and temperature over its own (it writes only helper answers in this run).
+ */
+export async function callableModel(
+  prisma: PrismaClient,
+  runId: string,
+  modelConfigId: string,
+  timeoutMs: number,
+  helper: { slug: string; params: { maxTokens: number; temperature: number | null } } | null = null,
+) {
   const [cfg, rm] = await Promise.all([
     prisma.modelConfig.findUniqueOrThrow({ where: { id: modelConfigId } }),
     prisma.runModel.findUnique({ where: { runId_modelConfigId: { runId, modelConfigId } }, select: { settingsJson: true } }),
@@ -38,6 +48,12 @@ export async function callableModel(prisma: PrismaClient, runId: string, modelCo
         priceOut: cfg.priceOutputPer1k,
         pricePerImage: cfg.pricePerImage,
       };
+  if (helper && helper.slug === cfg.slug && settings.modality !== "t2i")
+    settings.paramsJson = JSON.stringify({
+      ...(JSON.parse(settings.paramsJson || "{}") as object),
+      maxTokens: helper.params.maxTokens,
+      temperature: helper.params.temperature,
+    });
   let provider: ChatProvider | null = null;
   let imageProvider: ImageProvider | null = null;
   let imageSize: ModelState["imageSize"] = null;

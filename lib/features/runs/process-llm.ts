@@ -21,6 +21,9 @@ import {
 import { instruments } from "../../core/metrics";
 import { contentAttribute, endSpan, startSpan } from "../../core/tracing";
 
+/** An answer the provider cut at max_tokens: recorded as answered, with this reason shown beside it. */
+export const TRUNCATED_REASON = 'cut short: the provider stopped at max_tokens (finish_reason "length")';
+
 export type AnswerReader = (query: { test: string; attribute: string | null; optionsJson: string }, text: string) => AnswerReading;
 
 /** One chat query of any suite: the suite's reader decides what a readable answer is (a letter, free text). */
@@ -36,6 +39,8 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
   let allCached = true;
   // the provenance of the latest attempt's text: another run's answer (taken because the launch asked), or null
   let reused: Reused | null = null;
+  // the latest attempt's text was cut at max_tokens: an answered outcome says so in its reason
+  let cut = false;
   const fail = (status: "failed" | "refused", reason: string, rawText: string | null) =>
     ctx.push({
       kind: "outcome",
@@ -75,6 +80,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
     if (hit) {
       text = hit.text;
       reused = hit.from;
+      cut = false;
       attempts.push({ text, latencyMs: 0, cached: true, ...(hit.from ? { reusedFrom: hit.from.fromRunId, reusedAt: hit.from.at.toISOString() } : {}) });
     } else {
       reused = null;
@@ -135,7 +141,8 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
           excess.usd += excessUsd;
           noteOverReport(m);
         }
-        attempts.push({ text, latencyMs: ms, ...(excessUsd > 0 ? { usageExcessUsd: excessUsd } : {}) });
+        cut = res.truncated === true;
+        attempts.push({ text, latencyMs: ms, ...(excessUsd > 0 ? { usageExcessUsd: excessUsd } : {}), ...(cut ? { truncated: true } : {}) });
         cacheRows.push({
           key,
           runId: q.runId,
@@ -181,7 +188,7 @@ export async function processLlm(ctx: ProcessorContext, q: Claimed, m: ModelStat
         kind: "outcome",
         query: q,
         status: "answered",
-        reason: null,
+        reason: cut ? TRUNCATED_REASON : null,
         rawText: text,
         letter: parsed.choice,
         values: stored.values,

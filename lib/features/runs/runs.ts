@@ -170,7 +170,7 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
       "invalid",
       `invalid ${suite.name} configuration: ${checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`,
     );
-  const config = checked.data;
+  const config = suite.pinConfig?.(checked.data) ?? checked.data;
   if (parsed.reuseAnswers?.fromRun !== undefined) {
     const from = await prisma.run.findUnique({ where: { id: parsed.reuseAnswers.fromRun }, select: { suiteId: true } });
     if (!from) throw new DomainError("invalid", `reuseAnswers: there is no run "${parsed.reuseAnswers.fromRun}" to reuse answers from`);
@@ -341,14 +341,17 @@ async function planQueries(
     stepStart = performance.now();
   };
   // A helper call sent with a system message (CallSettings.helperSystem) is another request: its cache key says so.
-  const helperSystem = suite.callSettings(config).helperSystem;
+  const { helperSystem, helperParams } = suite.callSettings(config);
   // A model's parameters are read once, not per row (a zod parse each: ~4 µs × every planned row).
   const paramsOf = new Map<string, ReturnType<typeof imageParams> | ReturnType<typeof modelParams>>();
   const row = (m: (typeof models)[number], q: SuitePlannedQuery, dependsOnId: number | null) => {
     const pk = `${m.id}|${q.modality}`;
     let base = paramsOf.get(pk);
     if (!base) paramsOf.set(pk, (base = q.modality === "t2i" ? imageParams(m) : modelParams(m)));
-    const params = q.role === "helper" && helperSystem ? { ...base, system: helperSystem } : base;
+    const params =
+      q.role === "helper" && (helperSystem || helperParams)
+        ? { ...base, ...(helperSystem ? { system: helperSystem } : {}), ...(helperParams ? { sent: helperParams } : {}) }
+        : base;
     const { role: _role, key: _key, dependsOn: _dep, ...cols } = q;
     return {
       runId: run.id,

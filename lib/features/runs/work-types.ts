@@ -102,6 +102,8 @@ export type Attempt = {
   cached?: boolean;
   /** a cached answer another run obtained: that run ("" if not recorded) and when (ISO) */
   reusedFrom?: string;
+  /** the provider stopped at max_tokens (finish_reason "length"): the text is cut short */
+  truncated?: boolean;
   reusedAt?: string;
   usageExcessUsd?: number;
 };

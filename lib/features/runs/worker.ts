@@ -118,7 +118,16 @@ export class Worker {
   private models = new Map<string, ModelState>();
   /** per model: its concurrency limit, shared by its runs */
   private slots = new Map<string, ModelSlot>();
-  private configs = new Map<string, { suite: AnySuite; settings: CallSettings; seed: number; reuse: AnswerReuse | null }>();
+  private configs = new Map<
+    string,
+    {
+      suite: AnySuite;
+      settings: CallSettings;
+      seed: number;
+      reuse: AnswerReuse | null;
+      helper: { slug: string; params: NonNullable<CallSettings["helperParams"]> } | null;
+    }
+  >();
   /** per run × model: the worst-case cost of one claimed query (budgeted runs reserve it) */
   private worstCase = new Map<string, number>();
   private runModels = new Map<string, string[]>();
@@ -424,7 +433,16 @@ export class Worker {
       const run = await this.prisma.run.findUniqueOrThrow({ where: { id: runId } });
       // The run's suite reads the config it was planned with; the engine only needs its call settings.
       const suite = suiteOf(run.suiteId);
-      c = { suite, settings: suite.callSettings(suite.configSchema.parse(JSON.parse(run.configJson))), seed: run.seed, reuse: reuseOf(run.reuseJson) };
+      const config = suite.configSchema.parse(JSON.parse(run.configJson));
+      const settings = suite.callSettings(config);
+      const helperSlug = suite.helperModel?.(config) ?? null;
+      c = {
+        suite,
+        settings,
+        seed: run.seed,
+        reuse: reuseOf(run.reuseJson),
+        helper: helperSlug && settings.helperParams ? { slug: helperSlug, params: settings.helperParams } : null,
+      };
       this.configs.set(runId, c);
     }
     return c;
@@ -435,7 +453,13 @@ export class Worker {
     const key = `${runId}|${modelConfigId}`;
     let m = this.models.get(key);
     if (!m) {
-      const { cfg, settings, provider, imageProvider, imageSize, providerError } = await callableModel(this.prisma, runId, modelConfigId, timeoutMs);
+      const { cfg, settings, provider, imageProvider, imageSize, providerError } = await callableModel(
+        this.prisma,
+        runId,
+        modelConfigId,
+        timeoutMs,
+        (await this.runConfig(runId)).helper,
+      );
       let slot = this.slots.get(modelConfigId);
       if (!slot) {
         const concurrency = Math.max(1, cfg.concurrency);

@@ -18,6 +18,12 @@ export const dofairConfigSchema = z
     guidanceModel: z.string().trim().min(1).max(200).nullable().default(null),
     /** whose wording the prompts follow (prompts.ts): the released code's (default) or the paper appendix's */
     wording: z.enum(WORDINGS).default("release"),
+    /**
+     * how FAI-RK's supporting documents are written: "numbered" as the release writes them ("Document_0: ⟨passage⟩"
+     * and a blank line, generate_images_dalle.py), "titled" as runs planned before 2026-12-07 were ("⟨title⟩:
+     * ⟨passage⟩"). A launch records "numbered" under the release wording (pinConfig); absent: "titled".
+     */
+    faiRkDocuments: z.enum(["numbered", "titled"]).optional(),
     maxRetries: z.number().int().min(0).max(20).default(6),
     timeoutMs: z.number().int().min(1000).max(900_000).default(180_000),
   })

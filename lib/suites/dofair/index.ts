@@ -76,6 +76,9 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
     },
   ],
   helperModel: (c) => (c.augmentations.length ? c.guidanceModel : null),
+  // Today's FAI-RK documents are the release's under its wording, the titled form under the appendix's (a stored run
+  // without the setting was planned titled: dofair/config.ts).
+  pinConfig: (c) => ({ ...c, faiRkDocuments: c.faiRkDocuments ?? (c.wording === "release" ? "numbered" : "titled") }),
   launchProblem: (c, content) =>
     missingHelper(c) ??
     (c.augmentations.includes("fai-rk") && !hasPassages(content)
@@ -91,7 +94,18 @@ export const dofair: Suite<DofairContent, DofairConfig> = {
   helperPlanned: plannedGuidance,
   plan: (config, content) => planDofair(config, content),
   // generation_util.py's generate_chatgpt_original sends every helper request after this system message.
-  callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: 0, helperSystem: "You are a helpful assistant." }),
+  // The release's helper calls (generation_util.py) send a system message and neither max_tokens nor a temperature:
+  // the provider's defaults, and its CoT answers run to a median of ~450 words (256 at least). The model's own
+  // settings (max_tokens 64, temperature 0 by default) would cut the reasoning that completes the image prompt; no
+  // temperature is sent, and max_tokens is 4,096 — above any answer the release's settings give, and a bound on what
+  // one call may cost (the budget reserves it). A cut answer (finish_reason "length") is recorded and shown.
+  callSettings: (c) => ({
+    timeoutMs: c.timeoutMs,
+    maxRetries: c.maxRetries,
+    maxReasks: 0,
+    helperSystem: "You are a helpful assistant.",
+    helperParams: { maxTokens: 4096, temperature: null },
+  }),
   // A helper answer is free text (reasoning, guidance): any non-empty answer is the answer.
   readAnswer: (_q, text) => (text.trim() ? { ok: true, choice: null, values: {} } : { ok: false, message: "empty helper answer" }),
   faceAttributes,

@@ -44,7 +44,7 @@ export function* planDofair(config: DofairConfig, content: DofairContent): Gener
             modality: "llm",
             test: HELPER_TEST,
             ...coordinates(e, v.augmentation, r),
-            prompt: helperPrompt(e, v.method, v.augmentation, wording),
+            prompt: helperPrompt(e, v.method, v.augmentation, wording, config.faiRkDocuments),
             key: helperKey(v.augmentation, e, v.method, r),
           };
   for (const e of entries)
