@@ -22,7 +22,7 @@ import { instruments } from "../../core/metrics";
 import { contentAttribute, endSpan, startSpan } from "../../core/tracing";
 
 /** An answer the provider cut at max_tokens: recorded as answered, with this reason shown beside it. */
-export const TRUNCATED_REASON = 'cut short: the provider stopped at max_tokens (finish_reason "length")';
+const TRUNCATED_REASON = 'cut short: the provider stopped at max_tokens (finish_reason "length")';
 
 export type AnswerReader = (query: { test: string; attribute: string | null; optionsJson: string }, text: string) => AnswerReading;
 
