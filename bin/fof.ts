@@ -9,6 +9,14 @@ import { remoteFrom, type Remote } from "./commands/remote-from";
 import { tracingConfigured } from "../lib/core/tracing-config";
 import v8 from "node:v8";
 
+// A reader that stops reading (`fof content preview … | head`) closes the pipe: the rest of the output has nowhere to
+// go and nothing went wrong, so the command ends quietly (as `cat` does), not with an EPIPE stack trace.
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+    throw e;
+  });
+
 // Each command's module is loaded when that command runs, not before: `fof --help` prints at once, and a run loads
 // the engine but not the labeller, the importer or the account commands (docs/BENCHMARKS.md, CLI start-up).
 type Action = (...args: never[]) => Promise<void>;

@@ -5,7 +5,7 @@
 // values `fof verify` names. Nothing is uploaded (the worker checks and re-scores it).
 import { spawnSync } from "node:child_process";
 import { createPrivateKey } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
@@ -64,6 +64,23 @@ test("a bundle downloaded from the run page verifies in a visitor's browser; a c
   await verdict.getByText(`${cli.scores.length} values recomputed equal`, { exact: true }).click();
   await verdict.getByLabel("Filter by path").fill(cli.scores[0].path);
   await expect(verdict.locator('li[data-equal="true"]').first()).toContainText(cli.scores[0].path);
+
+  // The key as a browser shows /.well-known/fof-evidence-key (its JSON), pasted whole: the same verdict. Text that is no
+  // key is named as such, not as a bundle that fails.
+  // (copies under other names: choosing the same file again is no change for the file input)
+  const again = (name: string) => {
+    const copy = path.join(path.dirname(file), name);
+    copyFileSync(file, copy);
+    return copy;
+  };
+  await visitor.getByLabel(/public key/).fill(await (await page.request.get("/.well-known/fof-evidence-key")).text());
+  await visitor.getByLabel("Evidence bundle").setInputFiles(again("audit-json-key.zip"));
+  await expect(verdict).toContainText("audit-json-key.zip", { timeout: 30_000 });
+  await expect(verdict.getByRole("heading", { level: 2 })).toContainText(`verified — ${cli.scores.length} values recomputed equal`, { timeout: 60_000 });
+  await visitor.getByLabel(/public key/).fill("ssh-ed25519 AAAA… not-a-pem");
+  await visitor.getByLabel("Evidence bundle").setInputFiles(again("audit-not-a-key.zip"));
+  await expect(verdict.locator(`li[data-ok="false"]`)).toContainText(/key: the key is not a PEM public key/, { timeout: 30_000 });
+  await visitor.getByLabel(/public key/).fill(pem);
 
   // One answer changed after signing.
   const e = unzipSync(readFileSync(file));

@@ -104,6 +104,8 @@ test("a T2I run against the emulated OpenAI Images endpoint generates and stores
 
   await page.goto("/runs/new?kind=t2i");
   await page.locator("form[data-hydrated]").waitFor();
+  // the form opens with the built-in synthetic model ticked: checkboxes, so it is unticked to launch emu-image alone
+  for (const box of await page.locator('input[name="models"]:checked').all()) await box.uncheck();
   await page.locator('input[name="models"][value="emu-image"]').check();
   // A preset fills every field; then one is changed (the preset becomes "custom").
   await page.getByLabel("Preset").selectOption("smoke");

@@ -108,3 +108,15 @@ describe("an insider's re-signed bundle", () => {
     expect(budget.detail).toMatch(/stopped by its budget, yet it had none/);
   });
 });
+
+describe("the key a reader gives", () => {
+  it("the JSON /.well-known/fof-evidence-key shows in a browser is read as the key; text that is no key is named as such, not as a bundle that fails", async () => {
+    const info = publicKeyInfo();
+    expect((await verifyBundle(bundles.own, { publicKeyPem: JSON.stringify(info) })).ok).toBe(true);
+    const notKey = await verifyBundle(bundles.own, { publicKeyPem: "ssh-ed25519 AAAAC3Nza… me@example" });
+    expect(notKey.checks.find((c) => !c.ok)).toMatchObject({ check: "key", detail: expect.stringMatching(/^the key is not a PEM public key/) });
+    const { readKeyInput } = await import("../lib/evidence/key-input");
+    expect(readKeyInput('{"keyid":"x"}')).toEqual({ problem: expect.stringMatching(/no "pem" field/) });
+    expect(readKeyInput(`  ${info.pem}  `)).toEqual({ pem: info.pem.trim() + "\n" });
+  });
+});

@@ -35,7 +35,7 @@ export default async function BenchmarkPage() {
           .filter((s) => s.id !== "fact-or-fair")
           .map((s) => (
             <Link key={s.id} href={`/benchmark/suites/${s.id}`} className="rounded-md px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-100">
-              {s.name}
+              {s.browseLabel ?? s.name}
             </Link>
           ))}
         {viewer && can(viewer.role, "results.read") && (

@@ -7,6 +7,7 @@ import { useRef, useState } from "react";
 import type { BundleCheck } from "@/lib/evidence/check";
 import type { ScoreCheck } from "@/lib/evidence/compare";
 import { ScoreList } from "./score-list";
+import { KEY_SOURCE } from "@/lib/evidence/key-input";
 
 type Result = { checks: BundleCheck[]; run: string | null; trusted: boolean; scores?: ScoreCheck[] };
 
@@ -44,13 +45,21 @@ export function BundleVerifier() {
   return (
     <div className="space-y-4">
       <label className="block text-sm font-medium" htmlFor="verifier-key">
-        The workbench&apos;s public key (PEM; optional — without it only integrity is checked)
+        The workbench&apos;s public key (optional — without it only integrity is checked)
       </label>
+      <p id="verifier-key-help" className="text-xs text-slate-600">
+        The PEM from the workbench that signed the bundle —{" "}
+        <a className="underline" href={KEY_SOURCE} target="_blank" rel="noreferrer">
+          this workbench&apos;s key
+        </a>
+        , or ask the team for theirs — or the JSON its <code>/.well-known/fof-evidence-key</code> shows.
+      </p>
       <textarea
         id="verifier-key"
         value={key}
         onChange={(e) => setKey(e.target.value)}
         rows={4}
+        aria-describedby="verifier-key-help"
         className="w-full rounded-md border border-slate-300 p-2 font-mono text-xs"
         placeholder="-----BEGIN PUBLIC KEY-----"
       />

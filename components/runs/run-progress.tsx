@@ -138,45 +138,56 @@ export function RunProgress({
           <dt className="text-xs text-slate-500">Started</dt>
           <dd>{run.startedAt ? new Date(run.startedAt).toLocaleString() : "–"}</dd>
         </div>
+        {run.finishedAt && (
+          <div>
+            <dt className="text-xs text-slate-500">Finished</dt>
+            <dd data-testid="run-finished">
+              {new Date(run.finishedAt).toLocaleString()}
+              {run.startedAt && <span className="text-slate-500"> · took {duration(Date.parse(run.finishedAt) - Date.parse(run.startedAt))}</span>}
+            </dd>
+          </div>
+        )}
       </dl>
       {run.health && <WorkerHealth health={run.health} now={updatedAt} />}
-      <Table className="mt-4">
-        <thead>
-          <tr>
-            <Th>Model</Th>
-            <Th>Test</Th>
-            <Th>Context</Th>
-            <Th className="w-1/3">Progress</Th>
-            {COLUMNS.map((s) => (
-              <Th key={s} className="text-right">
-                {s === "leased" ? "in flight" : s === "pending" && run.status === "cancelled" ? "not run (cancelled)" : s}
-              </Th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {progressGroups(run).map((g) => {
-            const done = DONE.reduce((a, s) => a + (g.counts[s] ?? 0), 0);
-            return (
-              <tr key={`${g.model}${g.test}${g.context}`}>
-                <Td>{g.model}</Td>
-                <Td className="capitalize">{g.test}</Td>
-                <Td>{g.context ? (CONTEXT_LABELS[g.context as Context] ?? g.context) : "–"}</Td>
-                <Td>
-                  <div className="h-2 w-full overflow-hidden rounded bg-slate-100" aria-hidden>
-                    <div className="h-full bg-indigo-500" style={{ width: `${(done / g.total) * 100}%` }} />
-                  </div>
-                </Td>
-                {COLUMNS.map((s) => (
-                  <Td key={s} className="text-right tabular-nums">
-                    {(g.counts[s] ?? 0).toLocaleString("en-US")}
+      <ItemsByGroup open={live}>
+        <Table className="mt-4">
+          <thead>
+            <tr>
+              <Th>Model</Th>
+              <Th>Test</Th>
+              <Th>Context</Th>
+              <Th className="w-1/3">Progress</Th>
+              {COLUMNS.map((s) => (
+                <Th key={s} className="text-right">
+                  {s === "leased" ? "in flight" : s === "pending" && run.status === "cancelled" ? "not run (cancelled)" : s}
+                </Th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {progressGroups(run).map((g) => {
+              const done = DONE.reduce((a, s) => a + (g.counts[s] ?? 0), 0);
+              return (
+                <tr key={`${g.model}${g.test}${g.context}`}>
+                  <Td>{g.model}</Td>
+                  <Td className="capitalize">{g.test}</Td>
+                  <Td>{g.context ? (CONTEXT_LABELS[g.context as Context] ?? g.context) : "–"}</Td>
+                  <Td>
+                    <div className="h-2 w-full overflow-hidden rounded bg-slate-100" aria-hidden>
+                      <div className="h-full bg-indigo-500" style={{ width: `${(done / g.total) * 100}%` }} />
+                    </div>
                   </Td>
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </Table>
+                  {COLUMNS.map((s) => (
+                    <Td key={s} className="text-right tabular-nums">
+                      {(g.counts[s] ?? 0).toLocaleString("en-US")}
+                    </Td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </Table>
+      </ItemsByGroup>
     </Card>
   );
 }
@@ -205,5 +216,25 @@ function WorkerHealth({ health, now }: { health: NonNullable<RunSummary["health"
         ))}
       </ul>
     </div>
+  );
+}
+
+/** "3 min 20 s", "2 h 5 min", "1 d 3 h": how long a run took, to the unit that matters. */
+function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
+}
+
+/** The counts per model, test and context: open while the run runs; folded once it has ended, so the scores come first. */
+function ItemsByGroup({ open, children }: { open: boolean; children: React.ReactNode }) {
+  if (open) return <>{children}</>;
+  return (
+    <details className="mt-4" data-testid="items-by-group">
+      <summary className="cursor-pointer text-sm text-slate-600">Items by model, test and context</summary>
+      {children}
+    </details>
   );
 }

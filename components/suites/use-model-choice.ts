@@ -1,8 +1,9 @@
 "use client";
 // Which models a launch form starts with, so "pick a preset, Launch" works: the models last launched with this
 // form in this browser (still registered), else a sensible default — the built-in synthetic image model for an
-// image suite, the only model when there is one, else the first built-in baseline (free, no key). A default is a
-// placeholder: the first model the person ticks themselves replaces it.
+// image suite, the only model when there is one, else the first built-in baseline (free, no key). The boxes behave as
+// checkboxes from the start: ticking another model adds it (a default that silently unticked itself launched one
+// model where the person meant two).
 import { useState, useSyncExternalStore } from "react";
 
 const SYNTHETIC = "baseline:synthetic-faces";
@@ -48,9 +49,7 @@ export function useModelChoice(suiteId: string, variant: { id: string; fixed?: R
     toggle(slug: string, on: boolean) {
       setOwn((prev) => {
         const current = prev ?? start;
-        // The placeholder default (nothing remembered, nothing ticked yet) gives way to the person's own choice.
-        const base = on && prev === null && !remembered.length ? [] : current;
-        return on ? [...new Set([...base, slug])] : current.filter((s) => s !== slug);
+        return on ? [...new Set([...current, slug])] : current.filter((s) => s !== slug);
       });
     },
     remember() {

@@ -57,6 +57,7 @@ export const ROUTE_TEMPLATES = [
   "/api/v1/runs/:id/resume",
   "/api/v1/runs/:id/scores",
   "/api/v1/suites",
+  "/docs/:name",
   "/metrics",
 ] as const;
 

@@ -5,6 +5,7 @@
 import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, paeBytes } from "./envelope";
 import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from "./statement";
 import { Completeness, requiredFiles, TABLE_FILES } from "./completeness";
+import { readKeyInput } from "./key-input";
 import { checkDesign } from "./design-check";
 
 export type { BundleCheck, BundleCrypto } from "./check-types";
@@ -32,7 +33,10 @@ export async function checkBundleFiles(
 
   const envelope = envelopeSchema.safeParse(parse(entries[ENVELOPE_NAME]));
   if (!envelope.success || envelope.data.payloadType !== IN_TOTO_PAYLOAD_TYPE) return fail("signature", `${ENVELOPE_NAME} is missing or not a DSSE envelope`);
-  const key = opts.publicKeyPem ?? (entries[opts.embeddedKeyName] ? text(entries[opts.embeddedKeyName]) : null);
+  // A key given is read as the PEM or the key address's JSON; anything else is named as not a key (not a bundle failure).
+  const given = opts.publicKeyPem === undefined ? null : readKeyInput(opts.publicKeyPem);
+  if (given && "problem" in given) return fail("key", given.problem);
+  const key = given?.pem ?? (entries[opts.embeddedKeyName] ? text(entries[opts.embeddedKeyName]) : null);
   if (!key) return fail("signature", `no key: give the workbench's public key (${opts.embeddedKeyName} is missing)`);
   const payload = fromBase64(envelope.data.payload);
   const message = paeBytes(envelope.data.payloadType, payload);

@@ -243,6 +243,8 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   name: string;
   /** one line for pickers and the home page */
   summary: string;
+  /** the Benchmark page's tab for this suite's content, when its name alone would read like another tab's */
+  browseLabel?: string;
   paper: { title: string; citation: string };
   /** the audited models' modality for a config */
   modalityOf(config: Config): SuiteModality;

@@ -50,13 +50,15 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
             label: `${c.version} — ${c.current ? "shipped with the workbench" : "imported"}${c.items !== null ? `, ${c.items} entries` : ""}`,
           }))
       : [];
+  // A bookmarked link to a version that is retired (or not approved, or gone) says so rather than quietly starting on another.
+  const unavailable = sp.content && contents.length && !contents.some((c) => c.version === sp.content) ? sp.content : null;
   const presets = Object.fromEntries(Object.entries(variant.presets).map(([k, p]) => [k, { label: p.label, config: p.config as Values }]));
   const tabs = suites.flatMap((s) => launchVariantsOf(s).map((v) => ({ suite: s, v, label: s.id === DEFAULT_SUITE_ID ? `${s.name} ${v.label}` : v.label })));
   const cls = (on: boolean) => cn("rounded-md px-3 py-1.5 text-sm font-medium", on ? "bg-indigo-600 text-white" : "text-slate-700 hover:bg-slate-100");
   return (
     <>
       <PageHeader
-        title={`Launch a ${suite.name} ${variant.button}`}
+        title={`Launch a ${variant.button.startsWith(suite.name) ? "" : `${suite.name} `}${variant.button}`}
         description={`${suite.summary}. Every item is planned and stored before the first call; the run survives restarts.`}
       />
       {left !== null && (
@@ -83,6 +85,12 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
           Import images
         </Link>
       </nav>
+      {unavailable && (
+        <p role="alert" data-testid="content-unavailable" className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          The content version <code>{unavailable}</code> in this link cannot be launched on: it is retired, not approved yet, or unknown. The form starts on{" "}
+          <code>{contents[0].version}</code>; the Benchmark page lists each version with its status.
+        </p>
+      )}
       <SuiteLaunchForm
         key={`${suite.id}/${variant.id}`}
         suite={{ id: suite.id, name: suite.name }}

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, keyIdOf, verifyEnvelope } from "../../evidence/dsse";
 import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from "../../evidence/statement";
+import { readKeyInput } from "../../evidence/key-input";
 import { compareScores, type ScoreCheck } from "../../evidence/compare";
 import { PUBLIC_KEY_NAME, SCORES_NAME, SOFTWARE_NAME } from "./bundle";
 import { REPORT_NAME, reportCheck } from "../../evidence/report-check";
@@ -142,9 +143,12 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
   if (!envelope.success || envelope.data.payloadType !== IN_TOTO_PAYLOAD_TYPE)
     return fail("signature", `${ENVELOPE_NAME} is missing or not a DSSE envelope of an in-toto Statement`);
   const embedded = bytesOf(PUBLIC_KEY_NAME) ? utf8(bytesOf(PUBLIC_KEY_NAME)!) : null;
+  // the PEM, or the key address's JSON (as a browser shows it); anything else is not a key, whatever the bundle is
+  const given = opts.publicKeyPem === undefined ? null : readKeyInput(opts.publicKeyPem);
+  if (given && "problem" in given) return fail("key", given.problem);
   let key;
   try {
-    key = createPublicKey(opts.publicKeyPem ?? embedded ?? "");
+    key = createPublicKey(given?.pem ?? embedded ?? "");
   } catch {
     return fail("signature", opts.publicKeyPem ? "the given key is not a public key (PEM)" : `${PUBLIC_KEY_NAME} is missing or unreadable: pass --key`);
   }

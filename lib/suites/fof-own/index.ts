@@ -32,6 +32,8 @@ const presets = {
 export const fofOwn: Suite<OwnContent, OwnConfig> = {
   id: "fof-own",
   name: "Content set",
+  // its Benchmark tab shows the paper's content in the content-set format, beside the tab of the team's own sets
+  browseLabel: "The paper's content, as a content set",
   summary: "FACT-OR-FAIR's method on a content set your team writes: its statistics, attributes, classes and language, approved by an admin",
   paper: { title: "FACT-OR-FAIR: A Checklist for Behavioral Testing of AI Models on Fairness-Related Queries", citation: "Huang et al., 2025 (method)" },
   modalityOf: () => "llm",
