@@ -50,7 +50,7 @@ function main() {
     const section = [
       `## Evidence bundles (\`npm run bench:evidence\`) — ${new Date().toISOString().slice(0, 10)}`,
       "",
-      `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, Node ${process.version}. A ${PRESET}-preset FACT-OR-FAIR run on \`baseline:calibrated:0.8\` (${completeness}); each command in its own process under GNU time (wall, peak resident set). \`fof verify\` ran in a fresh folder with no data directory; it checks the archive is canonical (directory against local headers, every entry inflated and deflated again), streams it twice (hashes, then rows into its scratch database), reads every raw answer again, checks the design signed at launch and its log proof, and recomputes every score (1,000 resamples).`,
+      `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, Node ${process.version}. A ${PRESET}-preset FACT-OR-FAIR run on \`baseline:calibrated:0.8\` (${completeness}); each command in its own process under GNU time (wall, peak resident set). \`fof verify\` ran in a fresh folder with no data directory; it checks the archive is canonical (directory against local headers, every entry inflated and deflated again), streams it twice (hashes, then rows into its scratch database), plans the run again from its signed content, configuration and seed and compares every query column for column, reads every raw answer again, checks the design signed at launch and its log proof, and recomputes every score (1,000 resamples).`,
       "",
       "| step | wall | peak RSS | notes |",
       "|---|---|---|---|",
