@@ -120,3 +120,37 @@ describe("the key a reader gives", () => {
     expect(readKeyInput(`  ${info.pem}  `)).toEqual({ pem: info.pem.trim() + "\n" });
   });
 });
+
+describe("bundles written before the release profile followed the released scripts", () => {
+  it("verify as they were scored (the paper's definitions, bounded d for images), and the scores check says so", async () => {
+    const { evidenceScores } = await import("../lib/features/evidence/scores");
+    const { reportInput } = await import("../lib/evidence/report-check");
+    const { evidenceReport } = await import("../lib/evidence/report");
+    const { keyIdOf } = await import("../lib/evidence/dsse");
+    const runId = (JSON.parse(text((await import("fflate")).unzipSync((await import("node:fs")).readFileSync(bundles.own))["run.json"])) as { id: string }).id;
+    // what a bundle of 2026-12-06 stated: scores.json without "scoring", scored under the legacy rule
+    const legacy = await evidenceScores(db(), runId, {});
+    expect(legacy).not.toHaveProperty("scoring");
+    const old = tampered(
+      bundles.own,
+      dir,
+      "legacy-scoring",
+      (e) => {
+        e["scores.json"] = Buffer.from(JSON.stringify(legacy));
+        const small = Object.fromEntries(
+          ["content.json", "run.json", "models.jsonl", "run-models.jsonl", "scores.json", "software.json"].map((f) => [f, e[f]]),
+        );
+        e["report.html"] = Buffer.from(evidenceReport(reportInput(small, keyIdOf(signingKey()))));
+      },
+      signingKey(),
+    );
+    const report = await verifyBundle(old, { publicKeyPem: pem });
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.checks.find((c) => c.check === "scores")!.detail).toMatch(/as it was before 2026-12-07/);
+    // today's bundles say they follow the scripts
+    const today = await verifyBundle(bundles.own, { publicKeyPem: pem });
+    expect(today.checks.find((c) => c.check === "scores")!.detail).toMatch(/as the authors' released scripts compute it/);
+    // and the legacy scores differ from today's where the scripts differ from the paper (S_KLD)
+    expect(JSON.stringify(legacy.scores)).not.toBe(JSON.stringify((await evidenceScores(db(), runId)).scores));
+  });
+});

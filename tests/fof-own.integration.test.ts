@@ -59,6 +59,13 @@ describe("runs on a content set", () => {
     const q = await db().query.findFirstOrThrow({ where: { runId: calibrated, test: "objective", attribute: "altersgruppe" } });
     expect(q.prompt).toMatch(/Antworte/);
     expect(JSON.parse(q.groundTruthJson)).toHaveProperty("altersgruppe");
+    // the queries list says what each answer meant in the set's own words ("A → Frauen"), not a bare letter
+    const { runItems } = await import("../lib/features/runs/items");
+    const listed = (await runItems(db(), calibrated, { test: "objective", attribute: "geschlecht", pageSize: 10 }))!.rows;
+    expect(listed.length).toBeGreaterThan(0);
+    for (const r of listed) expect(["Männer", "Frauen", "männlich", "weiblich"]).toContain(r.outcome!.meaning);
+    const person = (await runItems(db(), calibrated, { test: "subjective", pageSize: 1 }))!.rows[0];
+    expect(person.outcome!.meaning).toMatch(/^.+ \(.+\)$/);
 
     const table = await scores(calibrated);
     expect(table.groups.map((g) => g.title)).toEqual(["Altersgruppe (altersgruppe, k = 3)", "Geschlecht (geschlecht, k = 2)"]);

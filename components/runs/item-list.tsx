@@ -166,7 +166,7 @@ export function ItemList({
                       ? `${q.images.length} · ${q.images.reduce((n, im) => n + im.faces.length, 0)} face(s)`
                       : "–"
                     : q.outcome?.parsedLetter
-                      ? `${q.outcome.parsedLetter} → ${[q.outcome.gender, q.outcome.race].filter(Boolean).join(", ")}`
+                      ? `${q.outcome.parsedLetter} → ${q.outcome.meaning ?? "–"}`
                       : "–"}
                 </Td>
                 <Td className="text-right tabular-nums">{(q.outcome?.attempts ?? 0) + q.retries}</Td>

@@ -133,7 +133,10 @@ function modelsTable(models: Obj[], runModels: Obj[]): string {
   return `<h2>Models at launch (as declared; the provider's word)</h2><table><thead><tr><th>Slug</th><th>Name</th><th>Provider</th><th>Model id</th><th>Base URL</th><th>Settings at launch</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
-/** A run whose launch allowed another run's answers says so: the permission is signed; which answers, the team's word. */
+/**
+ * A run whose launch allowed another run's answers says so: the permission is signed; which answers, the team's word.
+ * Nothing at all otherwise — not even a line — so a bundle written before answers could be reused renders as it was.
+ */
 function answerReuse(reuseJson: unknown): string {
   if (typeof reuseJson !== "string" || !reuseJson) return "";
   return `<h2>Answers from other runs</h2><p>Its launch allowed it to take answers other runs obtained instead of asking: <code>${esc(reuseJson)}</code> (signed in its design before the first answer). Such answers are another run's sample, not this run's. Each outcome says whether it was reused — that is the team's record: any answer of this run may be another run's.</p>`;
@@ -177,6 +180,8 @@ export interface ReportInput {
     scores: unknown;
     reviewedScores?: unknown;
     counts?: Array<{ model: string; planned: number; answered: number; refused: number; failed: number; notCalled: number }>;
+    /** FACT-OR-FAIR bundles written since 2026-12-07: "release-scripts" (absent before: the page says nothing new) */
+    scoring?: string;
   };
   software: { name: string; version: string; commit: string | null; changedFromCommit?: string[] | null };
   keyId: string;
@@ -220,10 +225,9 @@ export function evidenceReport(input: ReportInput): string {
 ${modelsTable(input.models ?? [], input.runModels ?? [])}
 ${countsTable(input.stated.counts, String(run.status))}
 <h2>Configuration</h2><pre>${esc(run.configJson)}</pre>
-${stoppingRule(run.adaptiveJson)}
-${answerReuse(run.reuseJson)}
+${stoppingRule(run.adaptiveJson)}${answerReuse(run.reuseJson)}
 <h2>Scores</h2>
-<p>Scores as the workbench computed them: ${esc(stated.method)}. Intervals: 95 %, about the ${esc(stated.target)}, ${esc(stated.resamples)} resamples, seeded with the run's seed.</p>
+<p>Scores as the workbench computed them: ${esc(stated.method)}. Intervals: 95 %, about the ${esc(stated.target)}, ${esc(stated.resamples)} resamples, seeded with the run's seed.${stated.scoring === "release-scripts" ? " Profile: release — each score as the authors' released scripts compute it (S_KLD of the mean KL, their rounding); the intervals are about the paper's definitions (docs/scoring.md)." : ""}</p>
 ${tables}
 <h2>Checking this bundle</h2>
 <p>This page is rendered from <code>scores.json</code>; the numbers that count are there and in the signed manifest. Check the bundle with

@@ -33,15 +33,30 @@ export type ScoreMethod = DistanceMethod | { distance: "bounded"; release: Relea
  * The release profile scores each group as its released script does (./fof-release.ts: LLM objective, LLM
  * subjective, text-to-image); paper-text by the paper's definitions with the global d.
  */
-export const distanceMethodOf = (profile: ScoringProfile | undefined, modality: Modality, test: string): ScoreMethod =>
-  profile === "paper-text" ? "global" : { distance: "bounded", release: releaseScriptOf(modality, test) };
+export const distanceMethodOf = (profile: ScoringRule | undefined, modality: Modality, test: string): ScoreMethod =>
+  profile === "paper-text"
+    ? "global"
+    : profile === LEGACY_RELEASE
+      ? modality === "t2i"
+        ? "bounded"
+        : "global"
+      : { distance: "bounded", release: releaseScriptOf(modality, test) };
+/**
+ * The release profile as it was before it followed the released scripts (2026-12-07): the paper's definitions, d by
+ * the bounded search for text-to-image groups only. Not offered to users; evidence bundles written before then state
+ * their scores so, and a verifier re-scores them this way (lib/features/evidence/scores.ts).
+ */
+export const LEGACY_RELEASE = "release@1";
+/** A scoring profile, or the legacy release profile old evidence bundles were scored under. */
+export type ScoringRule = ScoringProfile | typeof LEGACY_RELEASE;
 /**
  * How intervals, comparisons, ranks and adaptive looks score a group: the paper's definitions, whose intervals'
  * coverage the seeded simulations verify (docs/scoring.md, DESIGN §12), with the profile's d search. The release
  * scripts' S_KLD (exp of a mean KL that, unrenormalised, explodes in small cells) has no interval whose coverage is
  * known; its point estimate is shown beside the paper's interval, and the page says which is which.
  */
-export const intervalMethodOf = (profile: ScoringProfile | undefined): DistanceMethod => (profile === "paper-text" ? "global" : "bounded");
+export const intervalMethodOf = (profile: ScoringRule | undefined, modality: Modality): DistanceMethod =>
+  profile === "paper-text" || (profile === LEGACY_RELEASE && modality !== "t2i") ? "global" : "bounded";
 /** The d method a score method uses. */
 export const distanceOf = (m: ScoreMethod | undefined): DistanceMethod => (m === undefined ? "global" : typeof m === "string" ? m : m.distance);
 
@@ -262,7 +277,7 @@ export function scoreGroups(records: Iterable<AnswerRecord>, profile?: ScoringPr
  * As scoreGroups, with each group's per-(statistic, level) cells and per-statistic divergences. `profile`: how d is
  * found (distanceMethodOf); the default profile (release) when left out, as everywhere.
  */
-export function detailedGroups(records: Iterable<AnswerRecord>, profile: ScoringProfile = DEFAULT_PROFILE): DetailedGroupResult[] {
+export function detailedGroups(records: Iterable<AnswerRecord>, profile: ScoringRule = DEFAULT_PROFILE): DetailedGroupResult[] {
   const groups = new Map<string, { key: GroupKey; records: AnswerRecord[] }>();
   for (const r of records) {
     const key: GroupKey = { model: r.model, modality: r.modality, test: r.test, context: r.context, attribute: r.attribute };

@@ -5,6 +5,7 @@
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { detailedGroups } from "../../metrics";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
+import { LEGACY_RELEASE, type ScoringRule } from "../../metrics/scores";
 import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { aggregatedRecords, runInfluence } from "../results/explore";
 import { runIntervals } from "../results/intervals";
@@ -25,7 +26,15 @@ export interface EvidenceScores {
   reviewedScores?: unknown;
   /** per model, what its planned queries came to: the report states them (a failure is never hidden in n) */
   counts: ModelCounts[];
+  /**
+   * FACT-OR-FAIR: the release profile as the released scripts compute it (RELEASE_SCRIPTS). Absent in bundles written
+   * before 2026-12-07, whose release profile was the paper's definitions with the bounded d for text-to-image groups:
+   * a verifier re-scores those so (LEGACY_RELEASE).
+   */
+  scoring?: typeof RELEASE_SCRIPTS;
 }
+
+const RELEASE_SCRIPTS = "release-scripts";
 
 interface ModelCounts {
   model: string;
@@ -58,11 +67,17 @@ async function countsOf(prisma: PrismaClient, runId: string): Promise<ModelCount
   return [...by.values()].sort((a, b) => a.model.localeCompare(b.model));
 }
 
-async function scoresWith(prisma: PrismaClient, runId: string, suiteId: string, labels: LabelSource): Promise<{ method: string; scores: unknown }> {
+async function scoresWith(
+  prisma: PrismaClient,
+  runId: string,
+  suiteId: string,
+  labels: LabelSource,
+  rule: ScoringRule,
+): Promise<{ method: string; scores: unknown }> {
   if (suiteId === DEFAULT_SUITE_ID) {
     // every group with its per-statistic cells and divergences: the report's "Per statistic" tables are signed too
-    const groups = detailedGroups(await aggregatedRecords(prisma, runId, { labels }), DEFAULT_PROFILE);
-    const iv = await runIntervals(prisma, runId, { resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET, labels });
+    const groups = detailedGroups(await aggregatedRecords(prisma, runId, { labels }), rule);
+    const iv = await runIntervals(prisma, runId, { resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET, labels, profile: rule });
     // when and whether it came from a cache say nothing about the data
     const { computedAt: _at, cached: _cached, ...intervals } = iv ?? { computedAt: "", cached: false };
     // Table 3 (how each context moves the answers), as the run's report shows it: chat runs
@@ -79,12 +94,19 @@ async function scoresWith(prisma: PrismaClient, runId: string, suiteId: string, 
   };
 }
 
-export async function evidenceScores(prisma: PrismaClient, runId: string): Promise<EvidenceScores> {
+/**
+ * The scores a bundle states. `stated`: re-scoring a bundle, the scoring its scores.json names (undefined: writing a
+ * new bundle, scored as today's release profile).
+ */
+export async function evidenceScores(prisma: PrismaClient, runId: string, stated?: { scoring?: unknown }): Promise<EvidenceScores> {
   const run = await prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { suiteId: true, seed: true, modality: true } });
-  const model = await scoresWith(prisma, runId, run.suiteId, "model");
+  const fof = run.suiteId === DEFAULT_SUITE_ID;
+  const current = !stated || stated.scoring === RELEASE_SCRIPTS;
+  const rule: ScoringRule = current ? DEFAULT_PROFILE : LEGACY_RELEASE;
+  const model = await scoresWith(prisma, runId, run.suiteId, "model", rule);
   // a text-to-image run is scored twice, as the Results page offers: from the pipeline's labels and with the
   // human corrections (reviews, fixed detections, the consensus without excluded annotators)
-  const reviewed = run.modality === "t2i" ? await scoresWith(prisma, runId, run.suiteId, "reviewed") : null;
+  const reviewed = run.modality === "t2i" ? await scoresWith(prisma, runId, run.suiteId, "reviewed", rule) : null;
   return {
     suite: run.suiteId,
     seed: run.seed,
@@ -94,5 +116,6 @@ export async function evidenceScores(prisma: PrismaClient, runId: string): Promi
     counts: await countsOf(prisma, runId),
     scores: model.scores,
     ...(reviewed ? { reviewedScores: reviewed.scores } : {}),
+    ...(fof && current ? { scoring: RELEASE_SCRIPTS } : {}),
   };
 }

@@ -28,7 +28,7 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
     const records = (await designRecords(prisma, req.runId)).filter((r) => r.modality === "t2i" || r.test === "subjective");
     const groups = detailedGroups(records, DEFAULT_PROFILE);
     const rows: LookRow[] = [];
-    const method = () => intervalMethodOf(DEFAULT_PROFILE);
+    const method = (modality: "llm" | "t2i") => intervalMethodOf(DEFAULT_PROFILE, modality);
     const of = (g: (typeof groups)[number], model = g.model) =>
       records.filter((r) => r.model === model && r.modality === g.modality && r.test === g.test && r.context === g.context && r.attribute === g.attribute);
     if (req.target.kind === "halfwidth") {
@@ -39,7 +39,7 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
           level: req.level,
           seed: req.seed,
           target: req.intervalTarget,
-          method: method(),
+          method: method(g.modality),
         });
         for (const m of BOOTSTRAP_METRICS) {
           const i = iv[m];
@@ -67,7 +67,7 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
         key: `look|${groupText(g)}|${g.model}`,
         target: req.intervalTarget,
         paired: true,
-        method: method(),
+        method: method(g.modality),
       });
       for (const m of req.target.metrics) {
         const d = diffs[m as BootstrapMetric];

@@ -149,7 +149,7 @@ export async function compareSides(prisma: PrismaClient, sa: CompareSide, sb: Co
         key: g,
         target,
         paired,
-        method: intervalMethodOf(profile),
+        method: intervalMethodOf(profile, modality),
       });
       const mc = test === "objective" && modality === "llm" && sameQuestions ? await mcnemarCounts(prisma, a, b, attribute) : null;
       for (const metric of BOOTSTRAP_METRICS) {

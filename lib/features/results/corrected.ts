@@ -134,7 +134,7 @@ export async function runCorrectedScores(
         const { point, intervals } = await correctedBootstrapAsync(
           cells,
           k,
-          { resamples: RESAMPLES, seed: run.seed, key: `${group}|${attribute}`, target, method: intervalMethodOf(profile) },
+          { resamples: RESAMPLES, seed: run.seed, key: `${group}|${attribute}`, target, method: intervalMethodOf(profile, "t2i") },
           elsewhere,
         );
         groups.push({ model, test, attribute, ...point, intervals });

@@ -12,7 +12,8 @@ import { runBenchmark } from "../runs/pinned";
 import { DomainError } from "../../core/errors";
 import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { dialectOf, jsonTextSql } from "../../db/dialect";
-import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
+import { DEFAULT_PROFILE } from "../../metrics/profiles";
+import type { ScoringRule } from "../../metrics/scores";
 import { shared } from "../../core/shared";
 import { isLive } from "../../core/run-status";
 import { keysetPage, keysetQuery } from "../../core/keyset";
@@ -22,8 +23,11 @@ export interface ScoreOptions {
   raceMapping?: RaceMapping;
   labels?: LabelSource;
   modelSlug?: string;
-  /** how groups are scored (lib/metrics/scores.ts distanceMethodOf): release, as the authors' scripts, by default */
-  profile?: ScoringProfile;
+  /**
+   * how groups are scored (lib/metrics/scores.ts distanceMethodOf): release, as the authors' scripts, by default; the
+   * legacy release rule only for re-scoring evidence bundles written under it
+   */
+  profile?: ScoringRule;
 }
 
 type CountRow = {

@@ -6,7 +6,8 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import type { Attribute, Context, Test } from "../../benchmark";
 import { bootstrapScoresAsync, detailedGroups, intervalMethodOf, type BootstrapIntervals } from "../../metrics";
 import { badRequest, tooMany } from "../../core/errors";
-import { DEFAULT_PROFILE, type ScoringProfile } from "../../metrics/profiles";
+import { DEFAULT_PROFILE } from "../../metrics/profiles";
+import type { ScoringRule } from "../../metrics/scores";
 import { DEFAULT_INTERVAL_TARGET, INTERVAL_METHOD, INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
 import { assertFactOrFairRun, designRecords, type ScoreOptions } from "./explore";
 import { LABEL_SOURCES } from "./run-results";
@@ -28,8 +29,8 @@ export interface IntervalsResult {
   resamples: number;
   seed: number;
   level: number;
-  /** the scoring profile d was found under */
-  profile: ScoringProfile;
+  /** the scoring profile d was found under (the legacy rule only for old evidence bundles) */
+  profile: ScoringRule;
   /** what the intervals are about (lib/metrics/design.ts) */
   target: IntervalTarget;
   /** how they were computed, in words */
@@ -109,9 +110,10 @@ export async function runIntervals(
   const profile = opts.profile ?? DEFAULT_PROFILE;
   // v6: the standard interval with the jackknife's floor (lib/metrics/jackknife.ts); v7: d from the corrected (S_fact, S_E),
   // S_KLD about the population jackknifed over scenarios where they differ, few-scenarios; v8: scenario-bias; v9:
-  // records in canonical order (the same draws on SQLite and PostgreSQL) — earlier entries not served
+  // records in canonical order (the same draws on SQLite and PostgreSQL); v10: release d by the bounded search for
+  // chat groups too (the released scripts') — earlier entries not served
   const key = createHash("sha256")
-    .update(JSON.stringify({ v: 9, runId, resamples, level, seed: run.seed, profile, target, canonical }))
+    .update(JSON.stringify({ v: 10, runId, resamples, level, seed: run.seed, profile, target, canonical }))
     .digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };
@@ -128,7 +130,7 @@ export async function runIntervals(
           level,
           seed: run.seed,
           target,
-          method: intervalMethodOf(profile),
+          method: intervalMethodOf(profile, g.modality),
         });
         groups.push({ model: g.model, modality: g.modality, test: g.test, context: g.context, attribute: g.attribute, intervals });
       }

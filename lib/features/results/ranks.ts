@@ -83,7 +83,7 @@ export async function runsRankIntervals(
               attribute,
               arms: [],
               k: classCount(attribute),
-              method: intervalMethodOf(DEFAULT_PROFILE),
+              method: intervalMethodOf(DEFAULT_PROFILE, modality),
             }),
           );
         group.arms.push({ key: `${run.id}|${model}`, cells: designCells(list, attribute), content: run.benchmarkVersionId });

@@ -149,8 +149,35 @@ export async function runItems(prisma: PrismaClient, runId: string, input: ItemF
         cached: q.outcome.cached,
         /** another run's answer, taken because the launch asked: where and when it was obtained (null: this run's) */
         reused: reusedText(q.outcome.reusedFromRunId, q.outcome.reusedAt),
+        /** what the letter chosen meant, in the words the options were shown in (a content set's own) */
+        meaning: answerMeaning(q.optionsJson, q.outcome.parsedLetter, [q.outcome.gender, q.outcome.race]),
       },
     })),
   };
 }
 export type ItemPage = NonNullable<Awaited<ReturnType<typeof runItems>>>;
+
+/**
+ * What a chosen letter meant: the option in its own words (a content set's words, or the class), or the person chosen
+ * with their classes; the stored values when the options say nothing more.
+ */
+function answerMeaning(optionsJson: string, letter: string | null, stored: Array<string | null>): string | null {
+  if (!letter) return null;
+  const fallback = stored.filter(Boolean).join(", ") || null;
+  let options: unknown;
+  try {
+    options = JSON.parse(optionsJson);
+  } catch {
+    return fallback;
+  }
+  if (!Array.isArray(options)) return fallback;
+  const o = options.find((x: unknown) => (x as { letter?: unknown } | null)?.letter === letter) as Record<string, unknown> | undefined;
+  if (!o) return fallback;
+  const words = Array.isArray(o.words) ? o.words.filter((w): w is string => typeof w === "string") : [];
+  if (words.length) return words[0];
+  if (typeof o.name === "string") {
+    const classes = o.classes && typeof o.classes === "object" ? Object.values(o.classes as Record<string, unknown>).filter((v) => typeof v === "string") : [];
+    return classes.length ? `${o.name} (${classes.join(", ")})` : fallback ? `${o.name} (${fallback})` : o.name;
+  }
+  return fallback ?? (typeof o.value === "string" ? o.value : null);
+}
