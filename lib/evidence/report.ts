@@ -227,7 +227,7 @@ ${countsTable(input.stated.counts, String(run.status))}
 <h2>Configuration</h2><pre>${esc(run.configJson)}</pre>
 ${stoppingRule(run.adaptiveJson)}${answerReuse(run.reuseJson)}
 <h2>Scores</h2>
-<p>Scores as the workbench computed them: ${esc(stated.method)}. Intervals: 95 %, about the ${esc(stated.target)}, ${esc(stated.resamples)} resamples, seeded with the run's seed.${stated.scoring === "release-scripts" ? " Profile: release — each score as the authors' released scripts compute it (S_KLD of the mean KL, their rounding); the intervals are about the paper's definitions (docs/scoring.md)." : ""}</p>
+<p>Scores as the workbench computed them: ${esc(stated.method)}. Intervals: 95 %, about the ${esc(stated.target)}, ${esc(stated.resamples)} resamples, seeded with the run's seed.${stated.scoring === "release-scripts" ? " Profile: release — each score as the authors' released scripts compute it (S_KLD of the mean KL, their rounding); the intervals are about the paper's definitions (docs/scoring.md). Scores on a 0–1 scale (the workbench's FACT-OR-FAIR pages show them ×100)." : ""}</p>
 ${tables}
 <h2>Checking this bundle</h2>
 <p>This page is rendered from <code>scores.json</code>; the numbers that count are there and in the signed manifest. Check the bundle with

@@ -49,7 +49,7 @@ export async function ownResults(ctx: SuiteContext, req: ResultsRequest, content
     kind: "table",
     id: "scores",
     title: `Scores: ${content.set.title}`,
-    caption: `Content ${content.version} (${content.set.language}). Per declared attribute (k classes), S_fact, S_E, S_KLD, S_fair and d to g_k as the paper defines them; ${
+    caption: `Content ${content.version} (${content.set.language}). Per declared attribute (k classes), S_fact, S_E, S_KLD, S_fair and d to g_k as the paper defines them, on a 0–1 scale (FACT-OR-FAIR's own pages show ×100, the paper's); ${
       req.resamples > 0 ? `95 % intervals about ${INTERVAL_TARGET_LABELS[target]}, ${req.resamples} resamples` : "no intervals"
     }. Unparsed answers are left out of every score and counted below.`,
     labelHeaders: ["Model", "Test · context"],
