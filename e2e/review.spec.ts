@@ -170,6 +170,8 @@ test.describe("review faces", () => {
     await page.goto(`/runs/${runId}`);
     await expect(page.getByTestId("labelling")).toContainText("Reviewed by people4");
     await page.getByLabel("Face labels").selectOption("reviewed");
+    // the paper's definitions (the release profile rounds each cell's shares as the released scripts do)
+    await page.getByLabel("Scoring").selectOption("paper-text");
     await expect.poll(() => sFact(page, "race")).toBe("33.33");
     expect(await sFact(page, "gender")).toBe("66.67");
     await expect(objectiveRow(page, "race").getByTestId("delta-sFact")).toHaveText("-16.67");
