@@ -107,7 +107,7 @@ describe("leaderboards", () => {
 });
 
 describe("chart series", () => {
-  it("one series per model of ours plus the published one, with error bars from the intervals", () => {
+  it("one series per model of ours plus the published one, with error bars from the intervals", async () => {
     const run = { id: "r1", name: "Run 1" };
     const points = tradeoffPoints("race", [group({ run }), group({ run, model: "other", sE: 0.2 })], publishedScores());
     const series = chartSeries(points, {
@@ -129,6 +129,12 @@ describe("chart series", () => {
     expect(breakdownHref(series[0].data[0].point)).toBe("/runs/r1/breakdown?model=m&test=subjective&attribute=race&context=baseline");
     expect(breakdownHref(series[2].data[0].point)).toBeNull();
     expect(pointIntervalKey(series[0].data[0].point)).toBe("r1|m|llm|subjective|baseline|race");
+    // two runs of one model: two series, each named (and so coloured) by its run
+    const twice = tradeoffPoints("race", [group({ run }), group({ run: { id: "r2", name: "Run 2" }, sE: 0.3 })], publishedScores());
+    const both = chartSeries(twice, { attribute: "race", x: "sFact", y: "sE", published: false });
+    expect(both.map((s) => s.name)).toEqual(["m · Run 1", "m · Run 2"]);
+    const { modelColour } = await import("@/lib/results/colours");
+    expect(modelColour(both[0].name)).not.toBe(modelColour(both[1].name));
   });
 });
 

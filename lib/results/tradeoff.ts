@@ -131,12 +131,17 @@ export function chartSeries(
   };
   const mine = points.filter((p) => p.attribute === opts.attribute);
   const series: ChartSeries[] = [];
-  for (const model of [...new Set(mine.filter((p) => p.source === "run").map((p) => p.model))]) {
-    const data = mine
-      .filter((p) => p.source === "run" && p.model === model)
+  // One series per model — per run and model when the points come from several runs, so two runs of one model are
+  // two colours in the legend (the colour follows the series' name), not one.
+  const ours = mine.filter((p) => p.source === "run");
+  const runs = new Set(ours.map((p) => p.run?.id ?? ""));
+  const nameOf = (p: TradeoffPoint) => (runs.size > 1 && p.run ? `${p.model} · ${p.run.name}` : p.model);
+  for (const name of [...new Set(ours.map(nameOf))]) {
+    const data = ours
+      .filter((p) => nameOf(p) === name)
       .map(datum)
       .filter((d): d is ChartDatum => d !== null);
-    if (data.length) series.push({ name: model, source: "run", data });
+    if (data.length) series.push({ name, source: "run", data });
   }
   if (opts.published !== false) {
     const data = mine
