@@ -142,6 +142,15 @@ function answerReuse(reuseJson: unknown): string {
   return `<h2>Answers from other runs</h2><p>Its launch allowed it to take answers other runs obtained instead of asking: <code>${esc(reuseJson)}</code> (signed in its design before the first answer). Such answers are another run's sample, not this run's. Each outcome says whether it was reused — that is the team's record: any answer of this run may be another run's.</p>`;
 }
 
+/** Settings JSON indented for reading (as stored, if it does not parse). */
+function pretty(json: unknown): string {
+  try {
+    return JSON.stringify(JSON.parse(String(json)), null, 2);
+  } catch {
+    return String(json);
+  }
+}
+
 function stoppingRule(adaptiveJson: unknown): string {
   if (typeof adaptiveJson !== "string" || !adaptiveJson) return "";
   let a: Obj;
@@ -209,6 +218,9 @@ function treeNote(sw: ReportInput["software"]): string {
 
 export function evidenceReport(input: ReportInput): string {
   const { run, stated } = input;
+  // Bundles that name their scoring (written since 2026-12-07) get a page that fits a window (long JSON wrapped, the
+  // settings indented); older ones render byte for byte as they were written, so their report check still holds.
+  const current = stated.scoring !== undefined;
   const tables =
     stated.reviewedScores !== undefined
       ? `<h2>From the pipeline's labels</h2>${scoreTables(stated.scores)}<h2>With the human corrections (reviews, fixed detections)</h2>${scoreTables(stated.reviewedScores)}`
@@ -217,14 +229,14 @@ export function evidenceReport(input: ReportInput): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>Evidence: ${esc(run.name)}</title>
-<style>pre{white-space:pre-wrap;background:#f1f5f9;padding:.5rem}body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#0f172a;max-width:72rem}table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #cbd5e1;padding:.25rem .5rem;text-align:left}td{font-variant-numeric:tabular-nums}.iv{color:#475569;font-size:12px}.group{background:#f1f5f9}code{background:#f1f5f9;padding:0 .2rem}</style>
+<style>pre{white-space:pre-wrap;background:#f1f5f9;padding:.5rem}body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#0f172a;max-width:72rem}table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #cbd5e1;padding:.25rem .5rem;text-align:left}td{font-variant-numeric:tabular-nums}.iv{color:#475569;font-size:12px}.group{background:#f1f5f9}code{background:#f1f5f9;padding:0 .2rem}${current ? "pre,code,td{overflow-wrap:anywhere}table{max-width:100%}" : ""}</style>
 </head><body>
 <h1>${esc(run.name)}</h1>
 <p>Run <code>${esc(run.id)}</code> · suite <code>${esc(stated.suite)}</code> · content <code>${esc(input.contentVersion)}</code> · status ${esc(run.status)} · preset ${esc(run.preset)} · seed ${esc(stated.seed)} · ${esc(run.plannedCount)} queries · spent $${num(run.spentUsd)}</p>
 <p>Created ${esc(run.createdAt)} · started ${esc(run.startedAt ?? "–")} · finished ${esc(run.finishedAt ?? "–")}</p>
 ${modelsTable(input.models ?? [], input.runModels ?? [])}
 ${countsTable(input.stated.counts, String(run.status))}
-<h2>Configuration</h2><pre>${esc(run.configJson)}</pre>
+<h2>Configuration</h2><pre>${esc(current ? pretty(run.configJson) : run.configJson)}</pre>
 ${stoppingRule(run.adaptiveJson)}${answerReuse(run.reuseJson)}
 <h2>Scores</h2>
 <p>Scores as the workbench computed them: ${esc(stated.method)}. Intervals: 95 %, about the ${esc(stated.target)}, ${esc(stated.resamples)} resamples, seeded with the run's seed.${stated.scoring === "release-scripts" ? " Profile: release — each score as the authors' released scripts compute it (S_KLD of the mean KL, their rounding); the intervals are about the paper's definitions (docs/scoring.md). Scores on a 0–1 scale (the workbench's FACT-OR-FAIR pages show them ×100)." : ""}</p>
