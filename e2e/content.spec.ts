@@ -70,6 +70,13 @@ test("author a content set, see its diff, approve it as admin, launch on it as r
   const form = runner.locator('form[data-hydrated][aria-label="Launch a Content set run"]');
   await form.waitFor();
   await expect(form.getByLabel("Content")).toHaveValue(REF);
+  // only the contexts the set declares are offered (it has no attribution context); the paper's set offers all four
+  await expect(form.locator('input[name="contexts"]')).toHaveCount(3);
+  await expect(form.locator('input[name="contexts"][value="attribution"]')).toHaveCount(0);
+  await expect(form.getByText(/declares baseline, representativeness, ingroup/)).toBeVisible();
+  await form.getByLabel("Content").selectOption({ index: 1 });
+  await expect(form.locator('input[name="contexts"]')).toHaveCount(4);
+  await form.getByLabel("Content").selectOption(REF);
   for (const box of await form.locator('input[name="models"]:checked').all()) await box.uncheck();
   await form.locator('input[name="models"][value="baseline:calibrated:0.8"]').check();
   await form.getByLabel("Preset").selectOption("quick");

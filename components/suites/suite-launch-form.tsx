@@ -34,8 +34,8 @@ export function SuiteLaunchForm(props: {
   models: SuiteLaunchModel[];
   helpers: SuiteLaunchModel[];
   defaultPreset: string;
-  /** the suite's content versions (today's shipped one first); more than one → a choice */
-  contents?: Array<{ version: string; label: string }>;
+  /** the suite's content versions (today's shipped one first); more than one → a choice; `limits`: the choices it allows */
+  contents?: Array<{ version: string; label: string; limits?: Record<string, string[]> }>;
   /** what is left of the viewer's spending limit (null: no limit) */
   spendingLeft?: number | null;
   /** text-to-image forms: "label automatically", with how many label workers are alive now */
@@ -48,6 +48,9 @@ export function SuiteLaunchForm(props: {
   const [preset, setPreset] = useState(props.defaultPreset);
   const [values, setValues] = useState<Values>(() => ({ ...props.presets[props.defaultPreset]?.config }));
   const err = (name: string) => state.fieldErrors?.[name];
+  // the content chosen, and what it allows of each field of choices (a set that declares only the baseline context)
+  const [content, setContent] = useState(props.contents?.[0]?.version ?? null);
+  const limits = props.contents?.find((c) => c.version === content)?.limits;
   // The estimate follows the form: read it whole (as the server action will) whenever it changes.
   const formRef = useRef<HTMLFormElement>(null);
   const [draft, setDraft] = useState<string | null>(null);
@@ -146,25 +149,32 @@ export function SuiteLaunchForm(props: {
             <fieldset key={f.name} aria-invalid={invalid}>
               <legend className="text-sm font-semibold">{f.label}</legend>
               <div className="mt-1 flex flex-wrap gap-4">
-                {f.options.map((o) => {
-                  const chosen = Array.isArray(values[f.name]) && (values[f.name] as string[]).includes(o.value);
-                  return (
-                    <label key={o.value} className="flex items-center gap-2 text-sm" title={o.hint}>
-                      <Input
-                        type="checkbox"
-                        name={f.name}
-                        value={o.value}
-                        checked={chosen}
-                        onChange={(e) => {
-                          const cur = Array.isArray(values[f.name]) ? (values[f.name] as string[]) : [];
-                          set(f.name, e.target.checked ? [...cur, o.value] : cur.filter((x) => x !== o.value));
-                        }}
-                      />
-                      {o.label}
-                    </label>
-                  );
-                })}
+                {f.options
+                  .filter((o) => !limits?.[f.name] || limits[f.name].includes(o.value))
+                  .map((o) => {
+                    const chosen = Array.isArray(values[f.name]) && (values[f.name] as string[]).includes(o.value);
+                    return (
+                      <label key={o.value} className="flex items-center gap-2 text-sm" title={o.hint}>
+                        <Input
+                          type="checkbox"
+                          name={f.name}
+                          value={o.value}
+                          checked={chosen}
+                          onChange={(e) => {
+                            const cur = Array.isArray(values[f.name]) ? (values[f.name] as string[]) : [];
+                            set(f.name, e.target.checked ? [...cur, o.value] : cur.filter((x) => x !== o.value));
+                          }}
+                        />
+                        {o.label}
+                      </label>
+                    );
+                  })}
               </div>
+              {limits?.[f.name] && limits[f.name].length < f.options.length && (
+                <p className="text-xs text-slate-500">
+                  {content} declares {limits[f.name].join(", ")}: the other {f.label.toLowerCase()} are not offered.
+                </p>
+              )}
               {invalid && <p className="text-xs text-red-700">{err(f.name)}</p>}
             </fieldset>
           );
@@ -243,6 +253,7 @@ export function SuiteLaunchForm(props: {
           <Select
             name="contentVersion"
             defaultValue={props.contents[0].version}
+            onChange={(e) => setContent(e.target.value)}
             aria-invalid={!!err("contentVersion")}
             className="w-full max-w-xl rounded-md border border-slate-300 px-2 py-1"
           >

@@ -81,6 +81,16 @@ export interface CallSettings {
   helperParams?: { maxTokens: number; temperature: number | null };
 }
 
+/**
+ * A content version a launch form offers. `limits`: for a field of choices, the values this content allows (a content
+ * set that declares only some contexts): the form offers only those while it is selected.
+ */
+export interface ContentChoice {
+  version: string;
+  label: string;
+  limits?: Record<string, string[]>;
+}
+
 /** The `test` of a helper query (a chat call whose answer completes another query's prompt). */
 export const HELPER_TEST = "guidance";
 
@@ -261,7 +271,7 @@ export interface Suite<Content extends SuiteContent = SuiteContent, Config = unk
   /** whether a content name is one of this suite's (`fof run --content NAME` finds the suite from it) */
   claimsContent?(version: string): boolean;
   /** the content versions a runner may launch on now, for the launch form's choice (shipped first) */
-  contentChoices?(prisma: PrismaClient): Promise<Array<{ version: string; label: string }>>;
+  contentChoices?(prisma: PrismaClient): Promise<Array<ContentChoice>>;
   /**
    * The expected 95 % half-width of each score a config would reach on this content, from the intervals' simulation
    * (the launch form shows it beside the cost), with warnings where a cell cannot reach ±target.

@@ -4,21 +4,31 @@
 // and repeats so a form that changes as one types asks the simulation once.
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { planContent } from "../../content/plan";
-import type { LaunchPrecision } from "../types";
+import type { ContentChoice, LaunchPrecision } from "../types";
 import type { OwnConfig } from "./config";
 import { paperOwnContent, type OwnContent } from "./content";
+import { contentSetSchema } from "../../content/schema";
+import { declaredContexts } from "../../content/render";
 
-export async function ownContentChoices(prisma: PrismaClient): Promise<Array<{ version: string; label: string }>> {
+export async function ownContentChoices(prisma: PrismaClient): Promise<ContentChoice[]> {
   const paper = paperOwnContent();
   const rows = await prisma.contentSetVersion.findMany({
     where: { status: "approved" },
     orderBy: [{ setId: "asc" }, { createdAt: "desc" }],
     take: 200,
-    select: { setId: true, version: true, title: true, language: true },
+    select: { setId: true, version: true, title: true, language: true, contentJson: true },
   });
+  // the contexts each set declares: the form offers only those (a set without contexts: the baseline alone)
+  const contexts = (json: string) => {
+    try {
+      return { contexts: declaredContexts(contentSetSchema.parse(JSON.parse(json))) as string[] };
+    } catch {
+      return undefined;
+    }
+  };
   return [
     { version: paper.version, label: `${paper.version} — the paper's 19 U.S. statistics (shipped)` },
-    ...rows.map((r) => ({ version: `${r.setId}@${r.version}`, label: `${r.setId}@${r.version} — ${r.title} (${r.language})` })),
+    ...rows.map((r) => ({ version: `${r.setId}@${r.version}`, label: `${r.setId}@${r.version} — ${r.title} (${r.language})`, limits: contexts(r.contentJson) })),
   ];
 }
 
