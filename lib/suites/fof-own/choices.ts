@@ -28,7 +28,11 @@ export async function ownContentChoices(prisma: PrismaClient): Promise<ContentCh
   };
   return [
     { version: paper.version, label: `${paper.version} — the paper's 19 U.S. statistics (shipped)` },
-    ...rows.map((r) => ({ version: `${r.setId}@${r.version}`, label: `${r.setId}@${r.version} — ${r.title} (${r.language})`, limits: contexts(r.contentJson) })),
+    ...rows.map((r) => ({
+      version: `${r.setId}@${r.version}`,
+      label: `${r.setId}@${r.version} — ${r.title} (${r.language})`,
+      limits: contexts(r.contentJson),
+    })),
   ];
 }
 
