@@ -311,3 +311,14 @@ describe("a bundle against its design", () => {
     expect(real.leafHash).toBe(toHex(leafHash(unzipSync(readFileSync(bundle))["design.dsse.json"]!)));
   });
 });
+
+describe("the plan at launch, for lists", () => {
+  it("reads each run's signed planned count, whatever its row says later (a cancel while planning keeps fewer rows)", async () => {
+    const { plannedAtLaunch } = await import("../lib/features/ledger/design");
+    const run = await engine.createRun(db(), { models: ["baseline:uniform"], config: engine.presetConfig("smoke"), seed: 91 });
+    await db().run.update({ where: { id: run.id }, data: { status: "cancelled", plannedCount: 10 } });
+    const got = await plannedAtLaunch(db(), [run.id, "no-such-run"]);
+    expect(got.get(run.id)).toBe(run.plannedCount);
+    expect(got.has("no-such-run")).toBe(false);
+  });
+});

@@ -12,6 +12,7 @@ import { pageGuard } from "@/app/guard";
 import { can } from "@/lib/auth/roles";
 import { DEFAULT_SUITE_ID, findSuite } from "@/lib/suites";
 import { outcomeCounts } from "@/lib/features/runs/outcomes";
+import { plannedAtLaunch } from "@/lib/features/ledger/design";
 import { outcomeLabel, outcomeTone } from "@/lib/core/run-status";
 import { listRuns } from "@/lib/features/runs/lookups";
 export const metadata: Metadata = { title: "Runs" };
@@ -22,6 +23,11 @@ export default async function RunsPage() {
   const runs = await listRuns(db());
   // Failed items per run: a run that "completed" with failures says so here too.
   const outcomes = await outcomeCounts(
+    db(),
+    runs.map((r) => r.id),
+  );
+  // what each run's signed design planned: a run cancelled while planning, or stopped early, kept fewer rows
+  const launched = await plannedAtLaunch(
     db(),
     runs.map((r) => r.id),
   );
@@ -90,8 +96,19 @@ export default async function RunsPage() {
                       <span title="images stored / planned">
                         {r._count.images.toLocaleString("en-US")} / {r.plannedCount.toLocaleString("en-US")}
                       </span>
+                    ) : r.modality === "t2i" ? (
+                      r._count.images.toLocaleString("en-US")
                     ) : (
-                      (r.modality === "t2i" ? r._count.images : r.plannedCount).toLocaleString("en-US")
+                      <span title="items ended / planned">
+                        {(() => {
+                          const c = outcomes.get(r.id);
+                          const done = c ? c.answered + c.refused + c.failed : 0;
+                          const atLaunch = launched.get(r.id);
+                          return `${done.toLocaleString("en-US")} / ${r.plannedCount.toLocaleString("en-US")}${
+                            atLaunch !== undefined && atLaunch > r.plannedCount ? ` (of ${atLaunch.toLocaleString("en-US")} planned at launch)` : ""
+                          }`;
+                        })()}
+                      </span>
                     )}
                   </Td>
                   <Td>

@@ -8,6 +8,7 @@ import { IN_TOTO_PAYLOAD_TYPE, signEnvelope, type Envelope } from "../../evidenc
 import { designDigest, designFromRows, designStatementFor, type DesignPredicate } from "../../evidence/design";
 import { withContentionRetry } from "../../db/retry";
 import { appendEntry } from "./log";
+import { payloadOf } from "../../evidence/log-proof";
 import { signingKey } from "./keys";
 import { Pseudonyms } from "./people";
 
@@ -51,4 +52,23 @@ async function designOfRun(prisma: Db, runId: string, helperId: string | null): 
 export async function designOf(prisma: Pick<PrismaClient, "logEntry">, runId: string): Promise<{ envelope: Envelope; index: number } | null> {
   const e = await prisma.logEntry.findFirst({ where: { runId, kind: "design" }, select: { index: true, body: true } });
   return e ? { envelope: JSON.parse(e.body) as Envelope, index: e.index } : null;
+}
+
+/**
+ * How many queries each run's signed design planned at launch (a cancel while planning, or an adaptive stop, keeps
+ * fewer rows): lists show "N of M planned at launch". Runs launched before designs were logged have none.
+ */
+export async function plannedAtLaunch(prisma: Pick<PrismaClient, "logEntry">, runIds: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (!runIds.length) return out;
+  const rows = await prisma.logEntry.findMany({ where: { runId: { in: [...runIds] }, kind: "design" }, select: { runId: true, body: true } });
+  for (const r of rows) {
+    try {
+      const statement = payloadOf(JSON.parse(r.body) as Envelope) as { predicate?: { plannedCount?: unknown } };
+      if (r.runId && typeof statement.predicate?.plannedCount === "number") out.set(r.runId, statement.predicate.plannedCount);
+    } catch {
+      // an entry that does not parse says nothing about the plan
+    }
+  }
+  return out;
 }
