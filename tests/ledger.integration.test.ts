@@ -320,5 +320,7 @@ describe("the plan at launch, for lists", () => {
     const got = await plannedAtLaunch(db(), [run.id, "no-such-run"]);
     expect(got.get(run.id)).toBe(run.plannedCount);
     expect(got.has("no-such-run")).toBe(false);
+    // the run page says it too
+    expect((await engine.runSummary(db(), run.id))!.plannedAtLaunch).toBe(run.plannedCount);
   });
 });

@@ -115,6 +115,12 @@ export function RunProgress({
           <dt className="text-xs text-slate-500">Done</dt>
           <dd className="tabular-nums" data-testid="run-done">
             {run.done.toLocaleString("en-US")} / {run.plannedCount.toLocaleString("en-US")} ({pct.toFixed(1)} %)
+            {run.plannedAtLaunch !== null && (
+              <span className="text-slate-500" data-testid="planned-at-launch">
+                {" "}
+                of {run.plannedAtLaunch.toLocaleString("en-US")} planned at launch
+              </span>
+            )}
             {run.failed > 0 && <span className="text-rose-700"> · {run.failed.toLocaleString("en-US")} failed</span>}
           </dd>
         </div>

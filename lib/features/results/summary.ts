@@ -18,6 +18,7 @@ import { failureReasons } from "../runs/outcomes";
 import { shared } from "../../core/shared";
 import { reuseText } from "../../results/answer-reuse";
 import { reuseOf } from "../runs/answer-cache";
+import { plannedAtLaunch } from "../ledger/design";
 
 /**
  * The workers that serve a run (or, while none has claimed it yet, every live worker): host, last heartbeat, in
@@ -101,6 +102,11 @@ export async function runSummary(
     budgetUsd: run.budgetUsd,
     spentUsd: run.spentUsd,
     plannedCount: run.plannedCount,
+    /** what its signed design planned at launch, when the run kept fewer rows (a cancel while planning, an early stop) */
+    plannedAtLaunch: await (async () => {
+      const atLaunch = (await plannedAtLaunch(prisma, [run.id])).get(run.id);
+      return atLaunch !== undefined && atLaunch > run.plannedCount ? atLaunch : null;
+    })(),
     /** queries written so far: while the run is "planning", of plannedCount (its size, known at launch) */
     written: progress.reduce((a, p) => a + p.count, 0),
     done,
