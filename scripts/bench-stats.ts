@@ -13,12 +13,13 @@ import { SIM_CONFUSION, simulateCorrection, type CorrectionRow } from "../lib/me
 import { MIN_REVIEWED_PER_CLASS } from "../lib/metrics/misclassification";
 import { simulateMeanComparisons, type MeanCompareRow } from "../lib/metrics/simulate-means";
 import { runFaintPairs, writeFaintPairs, type FaintPairsConfig } from "./bench-stats-faint";
+import { contentConfigs, runContent, writeContent, type ContentConfig } from "./bench-stats-content";
 
 const RUNS = Number(process.env.BENCH_STATS_RUNS ?? 400);
 const RESAMPLES = Number(process.env.BENCH_STATS_RESAMPLES ?? 400);
 const PRESETS = ["smoke", "quick", "paper"] as const;
-/** which sections to run: coverage, strong, compare, correction, means, faint (all by default) */
-const ONLY = new Set((process.env.BENCH_STATS_ONLY ?? "coverage,strong,compare,correction,means,faint").split(","));
+/** which sections to run: coverage, strong, content, compare, correction, means, faint (all by default) */
+const ONLY = new Set((process.env.BENCH_STATS_ONLY ?? "coverage,strong,content,compare,correction,means,faint").split(","));
 
 interface CompareConfig {
   kind: "compare";
@@ -60,7 +61,7 @@ const MODELS: Record<string, SimModel> = {
   "strong scenario effects": { kind: "favour", effects: 6, strength: [0.3, 0.9], seed: 7 },
 };
 
-type AnyConfig = Config | CompareConfig | CorrectionConfig | MeansConfig | FaintPairsConfig;
+type AnyConfig = Config | CompareConfig | CorrectionConfig | MeansConfig | FaintPairsConfig | ContentConfig;
 
 function configs(): AnyConfig[] {
   const out: AnyConfig[] = [];
@@ -80,6 +81,7 @@ function configs(): AnyConfig[] {
       out.push({ kind: "correction", faces, reviewed });
   if (ONLY.has("means")) for (const target of ["population", "exact"] as const) out.push({ kind: "means", target });
   if (ONLY.has("faint")) for (const b of ["same", "other"] as const) out.push({ kind: "faint", b });
+  if (ONLY.has("content")) out.push(...contentConfigs());
   if (ONLY.has("strong"))
     for (const preset of ["quick", "paper"] as const)
       for (const k of [4, 2] as const)
@@ -105,6 +107,7 @@ function configs(): AnyConfig[] {
 
 function runAny(c: AnyConfig): CoverageRow[] | SeparableRow[] | CorrectionRow[] | MeanCompareRow[] | Array<ReturnType<typeof runFaintPairs>> {
   if (c.kind === "faint") return [runFaintPairs(c, RUNS, RESAMPLES)];
+  if (c.kind === "content") return runContent(c, RUNS, RESAMPLES);
   if (c.kind === "means") return [simulateMeanComparisons({ runs: RUNS, resamples: RESAMPLES, target: c.target, seed: 2026 })];
   if (c.kind === "compare")
     return simulateSeparable({
@@ -172,6 +175,7 @@ async function main() {
     RUNS,
     RESAMPLES,
   );
+  writeContent(all.filter((r) => r.c.kind === "content") as Array<{ c: ContentConfig; rows: CoverageRow[] }>, machine, minutes, RUNS, RESAMPLES);
   writeStrong(all.filter((r) => r.c.kind === "strong") as Array<{ c: Config; rows: CoverageRow[] }>, machine, minutes);
   const results = all.filter((r) => r.c.kind === "coverage") as Array<{ c: Config; rows: CoverageRow[] }>;
   if (!results.length) return;

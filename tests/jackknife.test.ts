@@ -1,6 +1,7 @@
 // The stratified jackknife that sets a floor under the bootstrap's standard error (lib/metrics/jackknife.ts).
 import { describe, expect, it } from "vitest";
-import { jackknifeVariances, standardInterval } from "@/lib/metrics/jackknife";
+import { intervalQuantile, jackknifeSteps, jackknifeVariances, satterthwaiteDf, standardInterval } from "@/lib/metrics/jackknife";
+import { runSteps } from "@/lib/metrics/steps";
 import { designBootstrap, resamplingPlan, withSignedDistance, type DesignCell, type MetricValues } from "@/lib/metrics/cluster-bootstrap";
 import { scoresFromCells } from "@/lib/metrics/scores";
 import { fastRng } from "@/lib/metrics/fast-rng";
@@ -117,6 +118,44 @@ describe("the standard interval", () => {
     expect(edge.hi).toBe(1);
     expect(edge.lo).toBeCloseTo(0.995 - 3.0233414397391543 * 0.01, 9);
     expect(edge.lo).toBeLessThanOrEqual(edge.estimate);
+  });
+});
+
+describe("the design's degrees of freedom", () => {
+  it("are units less strata when strata share the variance evenly, and fall towards the strata that carry it", () => {
+    // ten cells of three scenarios each, sharing the variance: 10 × (3 − 1)
+    expect(satterthwaiteDf(Array.from({ length: 10 }, () => ({ variance: 0.01, n: 3 })))).toBeCloseTo(20, 12);
+    // one cell carries almost all of it: its own 2
+    const lopsided = satterthwaiteDf([{ variance: 1, n: 3 }, ...Array.from({ length: 9 }, () => ({ variance: 1e-6, n: 3 }))])!;
+    expect(lopsided).toBeGreaterThan(2);
+    expect(lopsided).toBeLessThan(2.01);
+    // strata of one unit or without spread carry nothing; none left: no degrees of freedom known
+    expect(satterthwaiteDf([{ variance: 0.01, n: 1 }, { variance: 0, n: 5 }])).toBeNull();
+  });
+
+  it("widen the interval by Student's t on few, the normal's on many or unknown", () => {
+    expect(intervalQuantile(0.95, null)).toBeCloseTo(1.959963984540054, 9);
+    expect(intervalQuantile(0.95, 8)).toBeCloseTo(2.306004135204166, 9);
+    expect(intervalQuantile(0.95, 1e6)).toBeCloseTo(1.959963984540054, 4);
+    const base = { estimate: 0.5, lo: 0.47, hi: 0.52, se: 0.01, resamples: 400, flags: [] };
+    expect(standardInterval(base, null, 0.95, [0, 1], 8).lo).toBeCloseTo(0.5 - 2.306004135204166 * 0.01, 9);
+  });
+
+  it("are the jackknife's: scenarios about the population (cells × (scenarios − 1) at most), answers within them exactly", () => {
+    const cs = Array.from({ length: 4 }, (_, s) =>
+      (["highest", "lowest"] as const).map((level) => ({
+        statisticId: `s${s}`,
+        level,
+        truth: 0,
+        truthLabel: "Asian" as const,
+        clusters: [0, 1, 2].map((c) => Array.from({ length: 10 }, (_, a) => onehot((s + c + a) % 3 === 0 ? 0 : (a + c) % K))),
+      })),
+    ).flat();
+    const jk = (target: "population" | "exact") => runSteps(jackknifeSteps(cs, K, resamplingPlan(cs, K, target), totals(cs), signed));
+    const pop = jk("population").sFact!;
+    expect(pop.df).not.toBeNull();
+    expect(pop.df!).toBeLessThanOrEqual(8 * 2 + 1e-9);
+    expect(jk("exact").sFact!.df!).toBeGreaterThan(pop.df!);
   });
 });
 

@@ -2,6 +2,7 @@
 // at least the stratified jackknife's (lib/metrics/mean-bootstrap.ts).
 import { describe, expect, it } from "vitest";
 import { clusteredMeanIntervals, meanStrata, ratioJackknife, type MeanUnit } from "../lib/metrics/mean-bootstrap";
+import { intervalQuantile, satterthwaiteDf } from "../lib/metrics/jackknife";
 
 const unit = (cluster: string, x: number): MeanUnit<"x"> => ({ cluster, values: { x } });
 
@@ -33,10 +34,15 @@ describe("clusteredMeanIntervals", () => {
     const units = Array.from({ length: 60 }, (_, i) => unit(`e${i}`, (i * 7919) % 13 === 0 ? 1 : (i % 5) / 5));
     const iv = clusteredMeanIntervals(units, ["x"], { resamples: 400, seed: 1, key: "t", target: "population", level: 0.95 }).x!;
     const { strata } = meanStrata(units, ["x"], "population");
-    const jkSe = Math.sqrt(ratioJackknife(strata, 1)[0]);
+    const shares = [[] as Array<{ variance: number; n: number }>];
+    const jkSe = Math.sqrt(ratioJackknife(strata, 1, shares)[0]);
     expect(iv.se).toBeGreaterThanOrEqual(jkSe - 1e-12);
-    // Symmetric about the estimate: estimate ± 1.96 · se.
-    expect(iv.estimate - iv.lo).toBeCloseTo(1.959963984540054 * iv.se, 9);
-    expect(iv.hi - iv.estimate).toBeCloseTo(1.959963984540054 * iv.se, 9);
+    // Symmetric about the estimate: estimate ± t · se, t on the jackknife's degrees of freedom (60 entries, one
+    // stratum: 59).
+    expect(satterthwaiteDf(shares[0])).toBeCloseTo(59, 9);
+    const t59 = intervalQuantile(0.95, 59);
+    expect(t59).toBeCloseTo(2.000995378, 6);
+    expect(iv.estimate - iv.lo).toBeCloseTo(t59 * iv.se, 9);
+    expect(iv.hi - iv.estimate).toBeCloseTo(t59 * iv.se, 9);
   });
 });

@@ -293,7 +293,7 @@ describe("comparison and CSV", () => {
     expect(lines[1]).toContain('"Run ""one"", big"');
     expect(lines[1]).toContain(",S-B,race,10,0,0.5,0.4,0.9,0.94,0.1,0.51,0.4,0.6,collapsed,");
     // the release profile (the default): d as the released scripts find it, LLM groups too (subj_analysis.py)
-    expect(lines[1]).toMatch(/,bounded,population,"?bias-corrected estimate ± z × standard error, the larger of a Rao–Wu/);
+    expect(lines[1]).toMatch(/,bounded,population,"?bias-corrected estimate ± t × standard error, the larger of a Rao–Wu/);
     // an LLM row without intervals: no target or method
     expect(lines[2]).toMatch(/,gender,10,0,0\.5,0\.4,,0\.94,0\.1(,){21}bounded,,$/);
   });

@@ -24,7 +24,7 @@ import { biasCorrectedInterval, percentile, RANGE } from "./interval-math";
 
 export { biasCorrectedInterval };
 import { fastRng, type FastRng } from "./fast-rng";
-import { jackknifeSteps, standardInterval } from "./jackknife";
+import { jackknifeSteps, standardInterval, type Jackknife } from "./jackknife";
 import {
   BOOTSTRAP_METRICS,
   SMALL_CELL_PER_CLASS,
@@ -193,6 +193,12 @@ export interface DesignBootstrapOptions {
    * why it was replaced (docs/BENCHMARKS.md).
    */
   scheme?: "design" | "answers-percentile";
+  /**
+   * "t" (the default): the standard interval's quantile is Student's t on the design's degrees of freedom
+   * (./jackknife.ts intervalQuantile); "normal" is the quantile it replaced on 2026-12-07, kept only so the simulation
+   * can show why (docs/BENCHMARKS.md, content sets).
+   */
+  quantile?: "t" | "normal";
 }
 
 /** The bootstrap as slices of work (a generator), so a server can yield to the event loop between them. */
@@ -240,7 +246,8 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
     if (sparse) pushSmoothed(smoothed, cells, counts, k, v.sE);
   }
   const point = plugInScores(cells, k, opts.method);
-  const jk = legacy ? null : yield* jackknifeSteps(cells, k, plan, totalCounts(cells, k), (v) => withSignedDistance(v as MetricValues, k), opts.method);
+  const jackknife = legacy ? null : yield* jackknifeSteps(cells, k, plan, totalCounts(cells, k), (v) => withSignedDistance(v as MetricValues, k), opts.method);
+  const jk = jackknife && opts.quantile === "normal" ? withoutDf(jackknife) : jackknife;
   const out = summarise(legacy ? point : withSignedDistance(point, k), values, resamples, opts.level ?? 0.95, plan.flags, legacy, jk);
   if (kld && out.sKLD)
     out.sKLD = jackknifedInterval(
@@ -254,18 +261,25 @@ export function* designBootstrapSteps(cells: readonly DesignCell[], k: number, o
       kldReps,
       resamples,
       opts.level ?? 0.95,
+      jk?.sKLD?.df ?? null,
     );
   if (kld && out.sKLD && !out.sKLD.flags.includes("scenario-bias") && scenarioBiasFlag(kld, plan.strata, k))
     out.sKLD = { ...out.sKLD, flags: [...out.sKLD.flags, "scenario-bias"] };
   if (sparse) widenBySmoothed(out, cells, k, point.sE, smoothed, opts.level ?? 0.95);
   if (!legacy && out.distance && out.sFact && out.sE && point.sFact !== null && point.sE !== null)
-    out.distance = distanceFromCorrected(out.distance, { sFact: point.sFact, sE: point.sE }, { sFact: out.sFact, sE: out.sE }, factAndE, k, opts);
+    out.distance = distanceFromCorrected(out.distance, { sFact: point.sFact, sE: point.sE }, { sFact: out.sFact, sE: out.sE }, factAndE, k, {
+      ...opts,
+      df: jk?.distance?.df ?? null,
+    });
   // S_fact is a pooled proportion and needs no cell size, but a stratum of one unit (one image per prompt) has no
   // spread to draw: its share of the variance is missing, and S_fact's interval loses its promise too.
   if (!legacy && out.sFact && plan.flags.includes("small-cells") && plan.strata.some((s) => s.n === 1))
     out.sFact = { ...out.sFact, flags: [...out.sFact.flags, "small-cells"] };
   return out;
 }
+
+const withoutDf = (jk: Jackknife): Jackknife =>
+  Object.fromEntries(BOOTSTRAP_METRICS.map((m) => [m, jk[m] && { variance: jk[m].variance, df: null }])) as Jackknife;
 
 /** The replaced method's percentile interval around the plug-in (see `scheme`). */
 function percentileInterval(point: number, replicates: number[], level: number): Interval {
@@ -283,7 +297,7 @@ export function summarise(
   flags: IntervalFlag[],
   legacy: boolean,
   /** the jackknife's variance per score (./jackknife.ts): with it the interval is the standard one (see there) */
-  jk: Record<BootstrapMetric, number | null> | null = null,
+  jk: Jackknife | null = null,
 ): BootstrapIntervals {
   const out = {} as BootstrapIntervals;
   for (const m of BOOTSTRAP_METRICS) {
@@ -300,7 +314,7 @@ export function summarise(
     if (legacy) out[m] = percentileInterval(p, values[m], level);
     else {
       const b = biasCorrectedInterval(p, values[m], level, RANGE[m], f);
-      const i = jk ? standardInterval(b, jk[m], level, RANGE[m]) : b;
+      const i = jk ? standardInterval(b, jk[m]?.variance ?? null, level, RANGE[m], jk[m]?.df ?? null) : b;
       out[m] = m === "distance" ? foldDistance(i) : i;
     }
   }

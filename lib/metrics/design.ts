@@ -59,7 +59,7 @@ export const SPARSE_CLASS_COUNT = 5;
 
 /** The method written beside intervals in exports and documents. */
 export const INTERVAL_METHOD =
-  "bias-corrected estimate ± z × standard error, the larger of a Rao–Wu (n−1) stratified cluster bootstrap's and the stratified jackknife's";
+  "bias-corrected estimate ± t × standard error, the larger of a Rao–Wu (n−1) stratified cluster bootstrap's and the stratified jackknife's, t on the design's degrees of freedom";
 
 export interface Interval {
   /** the bias-corrected estimate (plug-in minus the bootstrap's estimate of its bias); always inside [lo, hi] */

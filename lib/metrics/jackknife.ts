@@ -16,6 +16,7 @@ import { scoresFromCells } from "./scores";
 import type { BootstrapMetric, Interval } from "./design";
 import { BOOTSTRAP_METRICS } from "./design";
 import normalQuantile from "@stdlib/stats-base-dists-normal-quantile";
+import tQuantile from "@stdlib/stats-base-dists-t-quantile";
 import { runSteps, SLICE_MS } from "./steps";
 import type { Label, Level } from "../benchmark";
 
@@ -59,12 +60,37 @@ function distinctUnits(s: Stratum, k: number): Array<{ unit: Float64Array; times
 }
 
 /**
+ * A score's stratified jackknife: its variance, and the degrees of freedom that variance rests on (null: one stratum's
+ * deletions left the score undefined).
+ */
+export type Jackknife = Record<BootstrapMetric, { variance: number; df: number | null } | null>;
+
+/**
  * Each score's stratified delete-one jackknife variance Σ_h (n_h − 1)/n_h Σ_i (θ₍ₕᵢ₎ − θ̄₍ₕ₎)², deleting one unit of
  * one stratum at a time, its others reweighted (a stratum of one unit has nothing to delete; Rust & Rao 1996's
  * JKn). Null where a deletion leaves a score undefined.
  */
 export function jackknifeVariances(...args: Parameters<typeof jackknifeSteps>): Record<BootstrapMetric, number | null> {
-  return runSteps(jackknifeSteps(...args));
+  const jk = runSteps(jackknifeSteps(...args));
+  return Object.fromEntries(BOOTSTRAP_METRICS.map((m) => [m, jk[m]?.variance ?? null])) as Record<BootstrapMetric, number | null>;
+}
+
+/**
+ * The degrees of freedom of a stratified variance Σ_h v_h, each stratum's share v_h resting on n_h − 1
+ * (Satterthwaite 1946; Korn & Graubard 1999, §5.2): (Σ v_h)² / Σ v_h² / (n_h − 1). It is the number of units less
+ * the number of strata when the strata share the variance evenly, and falls towards the few strata that carry it
+ * when they do not — with three scenarios per cell, a population interval's variance rests on two degrees of freedom
+ * per cell, and fewer where a few cells' scenarios differ most. Null when no stratum has spread.
+ */
+export function satterthwaiteDf(shares: ReadonlyArray<{ variance: number; n: number }>): number | null {
+  let sum = 0;
+  let sumSq = 0;
+  for (const { variance, n } of shares) {
+    if (n < 2 || !(variance > 0)) continue;
+    sum += variance;
+    sumSq += (variance * variance) / (n - 1);
+  }
+  return sumSq > 0 ? (sum * sum) / sumSq : null;
 }
 
 /** The same as slices of work: a paper-size group takes ~0.1 s, so a server yields to its event loop between strata. */
@@ -75,8 +101,12 @@ export function* jackknifeSteps(
   counts: Float64Array,
   signed: Signed,
   method?: ScoreMethod,
-): Generator<void, Record<BootstrapMetric, number | null>> {
+): Generator<void, Jackknife> {
   const out = Object.fromEntries(BOOTSTRAP_METRICS.map((m) => [m, 0])) as Record<BootstrapMetric, number | null>;
+  const shares = Object.fromEntries(BOOTSTRAP_METRICS.map((m) => [m, [] as Array<{ variance: number; n: number }>])) as Record<
+    BootstrapMetric,
+    Array<{ variance: number; n: number }>
+  >;
   const work = Float64Array.from(counts);
   const inputs = (c: Float64Array) =>
     cells.map((cell, i) => {
@@ -113,22 +143,47 @@ export function* jackknifeSteps(
       }
       const mean = values.reduce((a, { v, times }) => a + times * (v[m] as number), 0) / s.n;
       const ss = values.reduce((a, { v, times }) => a + times * ((v[m] as number) - mean) ** 2, 0);
-      out[m] = o + ((s.n - 1) / s.n) * ss;
+      const share = ((s.n - 1) / s.n) * ss;
+      out[m] = o + share;
+      shares[m].push({ variance: share, n: s.n });
     }
   }
-  return out;
+  return Object.fromEntries(
+    BOOTSTRAP_METRICS.map((m) => {
+      const v = out[m];
+      return [m, v === null ? null : { variance: v, df: satterthwaiteDf(shares[m]) }];
+    }),
+  ) as Jackknife;
 }
 
 /** For summarise(): the standard interval with the bootstrap's standard error alone (a jackknife variance of 0). */
-export const BOOTSTRAP_SE_ONLY = Object.fromEntries(BOOTSTRAP_METRICS.map((m) => [m, 0])) as Record<BootstrapMetric, number>;
+export const BOOTSTRAP_SE_ONLY = Object.fromEntries(BOOTSTRAP_METRICS.map((m) => [m, { variance: 0, df: null }])) as Jackknife;
+
+/**
+ * The two-sided quantile a standard interval multiplies its standard error by: Student's t on the design's degrees of
+ * freedom where they are known (a variance estimated from few scenarios per cell is itself uncertain, and a normal
+ * quantile then under-covers: 90 % for sex S_fact on a five-statistic content set, issue #66), the normal's where
+ * they are not.
+ */
+export function intervalQuantile(level: number, df: number | null | undefined): number {
+  const p = 1 - (1 - level) / 2;
+  return df != null && Number.isFinite(df) && df >= 1 ? tQuantile(p, df) : normalQuantile(p, 0, 1);
+}
 
 /**
  * The standard interval about the bootstrap's bias-corrected estimate, its standard error the larger of the
- * bootstrap's and the jackknife's, clipped to the score's range (it always contains the estimate).
+ * bootstrap's and the jackknife's, its quantile Student's t on the design's degrees of freedom (intervalQuantile),
+ * clipped to the score's range (it always contains the estimate).
  */
-export function standardInterval(i: Interval, jackknifeVariance: number | null, level: number, range: readonly [number, number]): Interval {
+export function standardInterval(
+  i: Interval,
+  jackknifeVariance: number | null,
+  level: number,
+  range: readonly [number, number],
+  df: number | null = null,
+): Interval {
   const se = Math.max(i.se, jackknifeVariance !== null && Number.isFinite(jackknifeVariance) ? Math.sqrt(jackknifeVariance) : 0);
-  const z = normalQuantile(1 - (1 - level) / 2, 0, 1);
+  const z = intervalQuantile(level, df);
   const lo = Math.max(range[0], i.estimate - z * se);
   const hi = Math.min(range[1], i.estimate + z * se);
   return { ...i, lo: Math.min(lo, i.estimate), hi: Math.max(hi, i.estimate), se };

@@ -230,10 +230,18 @@ export function scenarioBiasFlag(pairs: readonly KldPair[], strata: readonly Str
  * the corrected estimator (never below the plug-in's own), flagged `scenario-bias` where the correction's next-order
  * remainder may matter; the bootstrap's interval where it cannot be had.
  */
-export function jackknifedInterval(own: Interval, estimate: number | null, replicates: readonly number[], resamples: number, level: number): Interval {
+export function jackknifedInterval(
+  own: Interval,
+  estimate: number | null,
+  replicates: readonly number[],
+  resamples: number,
+  level: number,
+  /** the design's degrees of freedom (./jackknife.ts satterthwaiteDf) */
+  df: number | null = null,
+): Interval {
   if (estimate === null || replicates.length < Math.max(2, resamples / 2)) return own;
   const mean = replicates.reduce((a, x) => a + x, 0) / replicates.length;
   const spread = Math.sqrt(replicates.reduce((a, x) => a + (x - mean) ** 2, 0) / (replicates.length - 1));
   const e = Math.min(RANGE.sKLD[1], Math.max(RANGE.sKLD[0], estimate));
-  return standardInterval({ ...own, estimate: e, se: Math.max(spread, own.se) }, null, level, RANGE.sKLD);
+  return standardInterval({ ...own, estimate: e, se: Math.max(spread, own.se) }, null, level, RANGE.sKLD, df);
 }

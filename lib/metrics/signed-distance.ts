@@ -50,7 +50,7 @@ export function distanceFromCorrected(
   corrected: { sFact: Interval; sE: Interval },
   replicates: ReadonlyArray<readonly [number, number]>,
   k: number,
-  opts: { level?: number; method?: ScoreMethod },
+  opts: { level?: number; method?: ScoreMethod; df?: number | null },
 ): Interval {
   if (replicates.length < 2) return own;
   const dOf = (f: number, e: number) => (distanceOf(opts.method) === "bounded" ? distanceToBoundRelease : distanceToBound)(f, e, k);
@@ -60,6 +60,6 @@ export function distanceFromCorrected(
   const reflected = replicates.map(([f, e]) => signed(clamp01(2 * plugIn.sFact - f), clamp01(2 * plugIn.sE - e)));
   const mean = reflected.reduce((a, x) => a + x, 0) / reflected.length;
   const spread = Math.sqrt(reflected.reduce((a, x) => a + (x - mean) ** 2, 0) / (reflected.length - 1));
-  const i = standardInterval({ ...own, estimate, se: Math.max(spread, own.se) }, null, opts.level ?? 0.95, RANGE.distance);
+  const i = standardInterval({ ...own, estimate, se: Math.max(spread, own.se) }, null, opts.level ?? 0.95, RANGE.distance, opts.df ?? null);
   return foldDistance(i);
 }
