@@ -111,9 +111,10 @@ export async function runIntervals(
   // v6: the standard interval with the jackknife's floor (lib/metrics/jackknife.ts); v7: d from the corrected (S_fact, S_E),
   // S_KLD about the population jackknifed over scenarios where they differ, few-scenarios; v8: scenario-bias; v9:
   // records in canonical order (the same draws on SQLite and PostgreSQL); v10: release d by the bounded search for
-  // chat groups too (the released scripts') — earlier entries not served
+  // chat groups too (the released scripts'); v11: Student's t on the design's degrees of freedom — earlier entries not
+  // served
   const key = createHash("sha256")
-    .update(JSON.stringify({ v: 10, runId, resamples, level, seed: run.seed, profile, target, canonical }))
+    .update(JSON.stringify({ v: 11, runId, resamples, level, seed: run.seed, profile, target, canonical }))
     .digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };
