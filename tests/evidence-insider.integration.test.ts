@@ -131,6 +131,12 @@ describe("bundles written before the release profile followed the released scrip
     // what a bundle of 2026-12-06 stated: scores.json without "scoring", scored under the legacy rule
     const legacy = await evidenceScores(db(), runId, {});
     expect(legacy).not.toHaveProperty("scoring");
+    // … and without "quantile": its intervals were the normal quantile's, and are re-computed so
+    expect(legacy).not.toHaveProperty("quantile");
+    expect((legacy.scores as { intervals: { method: string } }).intervals.method).toMatch(/± z × standard error/);
+    const current = await evidenceScores(db(), runId);
+    expect(current).toHaveProperty("quantile", "t");
+    expect((current.scores as { intervals: { method: string } }).intervals.method).toMatch(/± t × standard error.*degrees of freedom/);
     const old = tampered(
       bundles.own,
       dir,
@@ -147,6 +153,7 @@ describe("bundles written before the release profile followed the released scrip
     const report = await verifyBundle(old, { publicKeyPem: pem });
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     expect(report.checks.find((c) => c.check === "scores")!.detail).toMatch(/as it was before 2026-12-07/);
+    expect(report.checks.find((c) => c.check === "scores")!.detail).toMatch(/intervals with the normal quantile/);
     // today's bundles say they follow the scripts
     const today = await verifyBundle(bundles.own, { publicKeyPem: pem });
     expect(today.checks.find((c) => c.check === "scores")!.detail).toMatch(/as the authors' released scripts compute it/);

@@ -1,6 +1,6 @@
 // The stratified jackknife that sets a floor under the bootstrap's standard error (lib/metrics/jackknife.ts).
 import { describe, expect, it } from "vitest";
-import { intervalQuantile, jackknifeSteps, jackknifeVariances, satterthwaiteDf, standardInterval } from "@/lib/metrics/jackknife";
+import { intervalQuantile, jackknifeSteps, jackknifeVariances, designDf, standardInterval } from "@/lib/metrics/jackknife";
 import { runSteps } from "@/lib/metrics/steps";
 import { designBootstrap, resamplingPlan, withSignedDistance, type DesignCell, type MetricValues } from "@/lib/metrics/cluster-bootstrap";
 import { scoresFromCells } from "@/lib/metrics/scores";
@@ -122,15 +122,28 @@ describe("the standard interval", () => {
 });
 
 describe("the design's degrees of freedom", () => {
-  it("are units less strata when strata share the variance evenly, and fall towards the strata that carry it", () => {
-    // ten cells of three scenarios each, sharing the variance: 10 × (3 − 1)
-    expect(satterthwaiteDf(Array.from({ length: 10 }, () => ({ variance: 0.01, n: 3 })))).toBeCloseTo(20, 12);
-    // one cell carries almost all of it: its own 2
-    const lopsided = satterthwaiteDf([{ variance: 1, n: 3 }, ...Array.from({ length: 9 }, () => ({ variance: 1e-6, n: 3 }))])!;
-    expect(lopsided).toBeGreaterThan(2);
-    expect(lopsided).toBeLessThan(2.01);
-    // strata of one unit or without spread carry nothing; none left: no degrees of freedom known
-    expect(satterthwaiteDf([{ variance: 0.01, n: 1 }, { variance: 0, n: 5 }])).toBeNull();
+  it("are the units less the strata, over the strata that carry any of the variance", () => {
+    // ten cells of three scenarios each: 10 × (3 − 1)
+    expect(designDf(Array.from({ length: 10 }, () => ({ variance: 0.01, n: 3 })))).toBe(20);
+    expect(
+      designDf([
+        { variance: 1, n: 3 },
+        { variance: 1e-6, n: 11 },
+      ]),
+    ).toBe(12);
+    // a cell without spread (no ground truth for S_fact, every answer alike) or of one unit adds nothing; none: unknown
+    expect(
+      designDf([
+        { variance: 1, n: 3 },
+        { variance: 0, n: 3 },
+      ]),
+    ).toBe(2);
+    expect(
+      designDf([
+        { variance: 0.01, n: 1 },
+        { variance: 0, n: 5 },
+      ]),
+    ).toBeNull();
   });
 
   it("widen the interval by Student's t on few, the normal's on many or unknown", () => {

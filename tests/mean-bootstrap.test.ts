@@ -2,7 +2,7 @@
 // at least the stratified jackknife's (lib/metrics/mean-bootstrap.ts).
 import { describe, expect, it } from "vitest";
 import { clusteredMeanIntervals, meanStrata, ratioJackknife, type MeanUnit } from "../lib/metrics/mean-bootstrap";
-import { intervalQuantile, satterthwaiteDf } from "../lib/metrics/jackknife";
+import { intervalQuantile, designDf } from "../lib/metrics/jackknife";
 
 const unit = (cluster: string, x: number): MeanUnit<"x"> => ({ cluster, values: { x } });
 
@@ -39,7 +39,7 @@ describe("clusteredMeanIntervals", () => {
     expect(iv.se).toBeGreaterThanOrEqual(jkSe - 1e-12);
     // Symmetric about the estimate: estimate ± t · se, t on the jackknife's degrees of freedom (60 entries, one
     // stratum: 59).
-    expect(satterthwaiteDf(shares[0])).toBeCloseTo(59, 9);
+    expect(designDf(shares[0])).toBeCloseTo(59, 9);
     const t59 = intervalQuantile(0.95, 59);
     expect(t59).toBeCloseTo(2.000995378, 6);
     expect(iv.estimate - iv.lo).toBeCloseTo(t59 * iv.se, 9);

@@ -111,6 +111,10 @@ describe("paired differences", () => {
     expect(comparisonSentence({ ...base, a: 0.5, b: 0.531, separable: true })).toBe(
       "B is better on S_fair (S-B race): higher by 0.031 [0.012, 0.050] (A 0.500, B 0.531), adjusted p = 0.004",
     );
+    // on the pages' ×100 scale, beside the Compare table's numbers (issue #66: the table read ×100, the verdict 0–1)
+    expect(comparisonSentence({ ...base, a: 0.5, b: 0.531, separable: true, scale: 100 })).toBe(
+      "B is better on S_fair (S-B race): higher by 3.1 [1.2, 5.0] (A 50.0, B 53.1), adjusted p = 0.004",
+    );
     expect(comparisonSentence({ ...base, delta: -0.031, lo: -0.05, hi: -0.012, separable: true })).toBe(
       "B is worse on S_fair (S-B race): lower by 0.031 [0.012, 0.050], adjusted p = 0.004",
     );

@@ -29,7 +29,7 @@ export function printComparison(result: ComparisonResult, opts: CompareCliOption
   }
   const lines = [
     `A = ${result.a.runId}:${result.a.model}   B = ${result.b.runId}:${result.b.model}`,
-    `${result.pairing}; intervals about ${result.target === "exact" ? "this exact benchmark" : `the population of ${result.items}`}; 95 %, Holm-adjusted over ${result.comparisons.length} comparisons`,
+    `${result.pairing}; intervals about ${result.target === "exact" ? "this exact benchmark" : `the population of ${result.items}`}; 95 %, Holm-adjusted over ${result.comparisons.length} comparisons; values on the scores' 0–1 scale (the web pages show them ×100)`,
     ...result.comparisons.map((c) => `${c.separable ? "*" : " "} ${c.sentence}`),
     `${result.comparisons.filter((c) => c.separable).length} separable (*).`,
   ];

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useQueries } from "@tanstack/react-query";
 import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
-import { METRIC_NAMES } from "@/lib/results/comparison-text";
+import { comparisonSentence, METRIC_NAMES } from "@/lib/results/comparison-text";
 import type { BootstrapMetric, IntervalTarget } from "@/lib/metrics/design";
 import { IntervalTargetSelect } from "./interval-cell";
 import type { ComparisonResult } from "@/lib/features/results/comparisons";
@@ -102,7 +102,7 @@ export function ComparisonCard({
                     >
                       {fp(c.pAdjusted)}
                     </Td>
-                    <Td className={c.separable ? "font-medium" : "text-slate-500"}>{c.sentence}</Td>
+                    <Td className={c.separable ? "font-medium" : "text-slate-500"}>{comparisonSentence({ ...c, scale: 100 })}</Td>
                   </tr>
                 ))}
               </tbody>

@@ -37,7 +37,10 @@ export function readingsVerdict(r: { read: number; problems: string[] }): Bundle
       };
 }
 
-export function scoresVerdict(scores: ScoreCheck[], stated: { seed?: unknown; resamples?: unknown; suite?: unknown; scoring?: unknown }): BundleCheck {
+export function scoresVerdict(
+  scores: ScoreCheck[],
+  stated: { seed?: unknown; resamples?: unknown; suite?: unknown; scoring?: unknown; quantile?: unknown },
+): BundleCheck {
   const wrong = scores.filter((s) => !s.equal);
   // FACT-OR-FAIR bundles say which release profile scored them; one that does not was scored as the profile was before
   // it followed the released scripts, and the reader is told (docs/scoring.md)
@@ -47,12 +50,14 @@ export function scoresVerdict(scores: ScoreCheck[], stated: { seed?: unknown; re
         ? "; the release profile: each score as the authors' released scripts compute it"
         : "; scored under the release profile as it was before 2026-12-07 (the paper's definitions, d by the bounded search for text-to-image groups)"
       : "";
+  // bundles written before Student's t name no quantile: their intervals are re-computed with the normal one
+  const quantile = stated.quantile === "t" ? "" : "; intervals with the normal quantile, as written before 2026-12-07";
   return wrong.length
     ? { check: "scores", ok: false, detail: `${wrong.length} of ${scores.length} values do not follow from the data: ${named(wrong)}` }
     : {
         check: "scores",
         ok: true,
-        detail: `${scores.length} values recomputed from the answers (seed ${stated.seed}, ${stated.resamples} resamples): all equal${profile}`,
+        detail: `${scores.length} values recomputed from the answers (seed ${stated.seed}, ${stated.resamples} resamples): all equal${profile}${quantile}`,
       };
 }
 

@@ -7,7 +7,7 @@ import { weightOf } from "./scores";
 import type { Label } from "../benchmark";
 import { declaredOf, recordTruth, type ScoredAttribute } from "./declared";
 import { designBootstrapSteps, type BootstrapIntervals, type DesignCell } from "./cluster-bootstrap";
-import { DEFAULT_INTERVAL_TARGET, type IntervalTarget } from "./design";
+import { DEFAULT_INTERVAL_TARGET, type IntervalQuantile, type IntervalTarget } from "./design";
 import { runSteps, runStepsAsync } from "./steps";
 
 export { BOOTSTRAP_METRICS, type BootstrapIntervals, type BootstrapMetric } from "./cluster-bootstrap";
@@ -23,6 +23,8 @@ export interface BootstrapOptions {
   target?: IntervalTarget;
   /** the previous method, for the simulation only (cluster-bootstrap.ts `scheme`) */
   scheme?: "design" | "answers-percentile";
+  /** the standard interval's quantile (design.ts IntervalQuantile); Student's t by default */
+  quantile?: IntervalQuantile;
 }
 
 export type BootstrapRecord = ScoreRecord & {
@@ -83,6 +85,7 @@ const designOptions = (attribute: ScoredAttribute, opts: BootstrapOptions) => ({
   target: opts.target ?? DEFAULT_INTERVAL_TARGET,
   method: opts.method,
   scheme: opts.scheme,
+  quantile: opts.quantile,
 });
 
 /** Intervals for S_fact, S_E, S_KLD, S_fair and d of one group's records (one attribute). */

@@ -32,6 +32,7 @@ import {
   type BootstrapMetric,
   type Interval,
   type IntervalFlag,
+  type IntervalQuantile,
   type IntervalTarget,
 } from "./design";
 
@@ -198,7 +199,7 @@ export interface DesignBootstrapOptions {
    * (./jackknife.ts intervalQuantile); "normal" is the quantile it replaced on 2026-12-07, kept only so the simulation
    * can show why (docs/BENCHMARKS.md, content sets).
    */
-  quantile?: "t" | "normal";
+  quantile?: IntervalQuantile;
 }
 
 /** The bootstrap as slices of work (a generator), so a server can yield to the event loop between them. */

@@ -57,9 +57,24 @@ export const SMALL_CELL_PER_CLASS = 5;
 /** answers of a class in a lowest-level cell below which S_KLD is flagged when the highest-level cell chose it */
 export const SPARSE_CLASS_COUNT = 5;
 
+/**
+ * The quantile a standard interval multiplies its standard error by (lib/metrics/jackknife.ts intervalQuantile): "t",
+ * Student's t on the design's degrees of freedom (since 2026-12-07), or "normal", the quantile before. A run's
+ * adaptive rule and an evidence bundle name the one they were computed with (absent: "normal"), so a stopped run
+ * keeps the rule it stopped by and an older bundle is re-scored as it was written.
+ */
+export type IntervalQuantile = "t" | "normal";
+export const CURRENT_QUANTILE: IntervalQuantile = "t";
+/** what a stored rule or bundle says (anything but "t", including nothing: written before, "normal") */
+export const quantileOf = (stated: unknown): IntervalQuantile => (stated === "t" ? "t" : "normal");
+
 /** The method written beside intervals in exports and documents. */
 export const INTERVAL_METHOD =
   "bias-corrected estimate ± t × standard error, the larger of a Rao–Wu (n−1) stratified cluster bootstrap's and the stratified jackknife's, t on the design's degrees of freedom";
+/** the same, as written before 2026-12-07 (the normal quantile): older bundles state it */
+export const INTERVAL_METHOD_NORMAL =
+  "bias-corrected estimate ± z × standard error, the larger of a Rao–Wu (n−1) stratified cluster bootstrap's and the stratified jackknife's";
+export const intervalMethodText = (q: IntervalQuantile) => (q === "t" ? INTERVAL_METHOD : INTERVAL_METHOD_NORMAL);
 
 export interface Interval {
   /** the bias-corrected estimate (plug-in minus the bootstrap's estimate of its bias); always inside [lo, hi] */

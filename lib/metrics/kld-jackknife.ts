@@ -236,7 +236,7 @@ export function jackknifedInterval(
   replicates: readonly number[],
   resamples: number,
   level: number,
-  /** the design's degrees of freedom (./jackknife.ts satterthwaiteDf) */
+  /** the design's degrees of freedom (./jackknife.ts designDf) */
   df: number | null = null,
 ): Interval {
   if (estimate === null || replicates.length < Math.max(2, resamples / 2)) return own;

@@ -9,9 +9,9 @@
 // 96 % look) reported with 94.8 % coverage on average over 12 cells of 1,000 runs; the
 // standard interval reads 95.4 %, with the jackknife's floor 95.7 % (bench:adaptive, DoFaiR rows).
 import { biasCorrectedInterval } from "./cluster-bootstrap";
-import { satterthwaiteDf, standardInterval } from "./jackknife";
+import { designDf, standardInterval } from "./jackknife";
 import { fastRng, type FastRng } from "./fast-rng";
-import type { Interval, IntervalFlag, IntervalTarget } from "./design";
+import type { Interval, IntervalFlag, IntervalQuantile, IntervalTarget } from "./design";
 
 export interface MeanUnit<M extends string> {
   /** the entry (prompt, event) the image belongs to */
@@ -27,6 +27,8 @@ export interface MeanBootstrapOptions {
   level?: number;
   /** each metric's possible range (the interval is clipped to it) */
   range?: [number, number];
+  /** the standard interval's quantile (design.ts IntervalQuantile); Student's t by default */
+  quantile?: IntervalQuantile;
 }
 
 /** A resampling unit: the summed values of its images and how many images (an entry under the population target). */
@@ -104,7 +106,7 @@ export function clusteredMeanIntervals<M extends string>(
     const point = units.reduce((a, u) => a + u.values[m], 0) / units.length;
     const range = opts.range ?? [-Infinity, Infinity];
     const b = biasCorrectedInterval(point, values[j], opts.level ?? 0.95, range, flags);
-    out[m] = standardInterval(b, jk[j], opts.level ?? 0.95, range, satterthwaiteDf(shares[j]));
+    out[m] = standardInterval(b, jk[j], opts.level ?? 0.95, range, opts.quantile === "normal" ? null : designDf(shares[j]));
   });
   return out;
 }
@@ -117,7 +119,7 @@ export function clusteredMeanIntervals<M extends string>(
 export function ratioJackknife(
   strata: readonly Psu[][],
   k: number,
-  /** filled with each stratum's share of each metric's variance, for its degrees of freedom (satterthwaiteDf) */
+  /** filled with each stratum's share of each metric's variance, for its degrees of freedom (designDf) */
   shares?: Array<Array<{ variance: number; n: number }>>,
 ): number[] {
   const total = new Array<number>(k).fill(0);

@@ -208,7 +208,14 @@ export function simulateCoverage(o: CoverageOptions): CoverageRow[] {
       truthLabel: c.truth >= 0 ? (`c${c.truth}` as never) : null,
       clusters: scenarios[i].map((p) => Array.from({ length: design.unitsPerScenario }, () => drawUnit(rng, p, design))),
     }));
-    const iv = designBootstrap(cells, design.k, { resamples: o.resamples, seed: o.seed + r, key: "sim", target: o.target, scheme: o.scheme, quantile: o.quantile });
+    const iv = designBootstrap(cells, design.k, {
+      resamples: o.resamples,
+      seed: o.seed + r,
+      key: "sim",
+      target: o.target,
+      scheme: o.scheme,
+      quantile: o.quantile,
+    });
     for (const row of rows) {
       const t = truth[row.metric];
       const i = iv[row.metric];

@@ -2,7 +2,7 @@
 // (client-safe: no server imports). The design (target, schedule, α, interval target) is fixed at launch; each look
 // appends its verdict; `outcome` is set once, when the run stops.
 import { z } from "zod";
-import { INTERVAL_FLAG_TEXT, type IntervalFlag, type IntervalTarget } from "../metrics/design";
+import { CURRENT_QUANTILE, INTERVAL_FLAG_TEXT, type IntervalFlag, type IntervalQuantile, type IntervalTarget } from "../metrics/design";
 import {
   ADAPTIVE_ALPHA,
   DEFAULT_DECIDED_MARGIN,
@@ -92,6 +92,8 @@ export interface AdaptiveState {
   schedule: LookSchedule;
   alpha: number;
   intervalTarget: IntervalTarget;
+  /** the intervals' quantile, fixed at launch (lib/metrics/design.ts IntervalQuantile): absent on runs launched before */
+  quantile?: IntervalQuantile;
   /** the suite's scores (ids in order, and how each is shown); absent on FACT-OR-FAIR runs of before this field */
   metrics?: { ids: string[]; names: Record<string, string> };
   looks: LookRecord[];
@@ -106,7 +108,7 @@ export function newAdaptiveState(
   schedule: LookSchedule = DEFAULT_SCHEDULE,
 ): AdaptiveState {
   const metrics = { ids: [...vocab.ids], names: { ...vocab.names } };
-  return { target, schedule, alpha: ADAPTIVE_ALPHA, intervalTarget, metrics, looks: [], outcome: null };
+  return { target, schedule, alpha: ADAPTIVE_ALPHA, intervalTarget, quantile: CURRENT_QUANTILE, metrics, looks: [], outcome: null };
 }
 
 export function adaptiveStateOf(json: string | null | undefined): AdaptiveState | null {

@@ -3,7 +3,13 @@ import type { BootstrapMetric } from "../metrics/design";
 
 export const METRIC_NAMES: Record<BootstrapMetric, string> = { sFact: "S_fact", sE: "S_E", sKLD: "S_KLD", sFair: "S_fair", distance: "d" };
 
-const f3 = (x: number) => x.toFixed(3);
+/**
+ * The scale a sentence's numbers are written on: 1 — the scores' own 0–1 scale (the API, the CLI, the exports); 100 —
+ * ×100 with one decimal, the scale of the pages whose tables the sentence sits beside (issue #66: the Compare page's
+ * table read ×100 and its verdicts 0–1).
+ */
+export type SentenceScale = 1 | 100;
+
 const fp = (p: number) => (p < 0.001 ? "< 0.001" : `= ${p.toFixed(3)}`);
 
 /**
@@ -12,8 +18,6 @@ const fp = (p: number) => (p < 0.001 ? "< 0.001" : `= ${p.toFixed(3)}`);
  * 0.02–0.05 from sampling noise alone at the quick preset); S_fact says where on the curve each one is.
  */
 const D_NEAR_BOUND = 0.05;
-
-const signed = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${f3(Math.abs(x))}`;
 
 /**
  * The comparison in plain words, with the two values whose difference Δ is:
@@ -40,7 +44,11 @@ export function comparisonSentence(r: {
   /** "zero" / "half": the closer to 0 (a signed gap) / ½ (a balance point) the better; needs a and b */
   better: "higher" | "lower" | "zero" | "half";
   flags: readonly string[];
+  /** the scale to write the numbers on (default 1) */
+  scale?: SentenceScale;
 }): string {
+  const f3 = (x: number) => (r.scale === 100 ? (100 * x).toFixed(1) : x.toFixed(3));
+  const signed = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${f3(Math.abs(x))}`;
   const name = `${r.metricName ?? METRIC_NAMES[r.metric as BootstrapMetric] ?? r.metric} (${r.group})`;
   const values = r.a !== undefined && r.b !== undefined ? ` (A ${f3(r.a)}, B ${f3(r.b)})` : "";
   if (!r.separable) {

@@ -6,7 +6,7 @@
 // any new label or image is a new key, so a stale entry is never served. Concurrent requests for one key share one
 // computation.
 import { DONE_QUERY } from "../core/run-status";
-import { DEFAULT_INTERVAL_TARGET } from "../metrics/design";
+import { CURRENT_QUANTILE, DEFAULT_INTERVAL_TARGET } from "../metrics/design";
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { AnySuite, ResultsRequest } from "./types";
@@ -61,8 +61,9 @@ export async function suiteStateKey(prisma: PrismaClient, suite: AnySuite, req: 
     // its bias-corrected estimate, exact-target intervals for prompt-averaged scores; 5 averages' standard interval with
     // the jackknife's floor (lib/metrics/mean-bootstrap.ts); 6 a suite's release profile reads its η pairs in the order of
     // its authors' released input (the suite's eta-release.ts) — earlier entries are not served; 7 answers count; 8
-    // content sets chart each attribute
-    v: 8,
+    // content sets chart each attribute; 9 Student's t on the design's degrees of freedom (quantile: an older bundle's
+    // re-scoring asks for the normal one)
+    v: 9,
     run: req.runId,
     suite: suite.id,
     version: run.suiteVersion,
@@ -72,6 +73,7 @@ export async function suiteStateKey(prisma: PrismaClient, suite: AnySuite, req: 
     resamples: req.resamples,
     profile: req.profile ?? "release",
     target: req.target ?? DEFAULT_INTERVAL_TARGET,
+    quantile: req.quantile ?? CURRENT_QUANTILE,
     images: images._count._all,
     faces: [faces._count._all, faces._max.id, deleted, classified],
     annotations: [annotations._count._all, annotations._max.id],

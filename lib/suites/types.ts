@@ -5,7 +5,7 @@
 // lib/suites/registry.ts.
 import type { AdaptiveTarget, MetricVocabulary } from "../metrics/sequential";
 import type { LookRow } from "../results/adaptive";
-import type { IntervalTarget } from "../metrics/design";
+import type { IntervalQuantile, IntervalTarget } from "../metrics/design";
 import type { MeanUnit } from "../metrics/mean-bootstrap";
 import type { Difference } from "../metrics/paired";
 import type { UnitArm } from "../metrics/ranks-units";
@@ -228,6 +228,8 @@ export interface ResultsRequest {
   profile?: ScoringProfile;
   /** what the intervals are about (lib/metrics/design.ts; default the population) */
   target?: IntervalTarget;
+  /** the intervals' quantile (lib/metrics/design.ts IntervalQuantile; default Student's t): an older bundle's re-scoring */
+  quantile?: IntervalQuantile;
 }
 
 export interface LookRequest {
@@ -236,6 +238,8 @@ export interface LookRequest {
   /** the look's interval level (lib/metrics/sequential.ts lookLevels) */
   level: number;
   intervalTarget: IntervalTarget;
+  /** the quantile the run's rule was launched with (AdaptiveState.quantile; absent there: "normal") */
+  quantile: IntervalQuantile;
   target: AdaptiveTarget;
 }
 

@@ -10,6 +10,7 @@ import { compareTrees } from "../../evidence/compare";
 import type { StoppingCheck } from "../../evidence/verdicts";
 import { forgetShared } from "../../core/shared";
 import { lookLevels } from "../../metrics/sequential";
+import { quantileOf } from "../../metrics/design";
 import { adaptiveStateOf } from "../../results/adaptive";
 import { lookEvaluatorFor, lookVerdict } from "../runs/adaptive";
 import { registerLooks } from "../results/adaptive-looks";
@@ -52,7 +53,14 @@ export async function recheckLooks(prisma: PrismaClient, runId: string): Promise
     await prisma.outcome.deleteMany({ where: { query: later } });
     await prisma.query.updateMany({ where: later, data: { status: "pending" } });
     forgetShared(runId);
-    const rows = await evaluate(prisma, { runId, seed: run.seed, level: l.level, intervalTarget: state.intervalTarget, target: state.target });
+    const rows = await evaluate(prisma, {
+      runId,
+      seed: run.seed,
+      level: l.level,
+      intervalTarget: state.intervalTarget,
+      quantile: quantileOf(state.quantile),
+      target: state.target,
+    });
     const items = await prisma.query.count({ where: { runId, wave: { lte: l.look } } });
     taken.set(l.look, { look: l.look, level: l.level, items, ...lookVerdict(state.target, rows), rows });
   }

@@ -6,6 +6,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { detailedGroups } from "../../metrics";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { LEGACY_RELEASE, type ScoringRule } from "../../metrics/scores";
+import { CURRENT_QUANTILE, quantileOf, type IntervalQuantile } from "../../metrics/design";
 import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { aggregatedRecords, runInfluence } from "../results/explore";
 import { runIntervals } from "../results/intervals";
@@ -32,6 +33,11 @@ export interface EvidenceScores {
    * a verifier re-scores those so (LEGACY_RELEASE).
    */
   scoring?: typeof RELEASE_SCRIPTS;
+  /**
+   * The intervals' quantile (lib/metrics/design.ts IntervalQuantile): "t" in bundles written since 2026-12-07; absent
+   * before, when it was the normal one — a verifier re-scores those so.
+   */
+  quantile?: "t";
 }
 
 const RELEASE_SCRIPTS = "release-scripts";
@@ -73,11 +79,12 @@ async function scoresWith(
   suiteId: string,
   labels: LabelSource,
   rule: ScoringRule,
+  quantile: IntervalQuantile,
 ): Promise<{ method: string; scores: unknown }> {
   if (suiteId === DEFAULT_SUITE_ID) {
     // every group with its per-statistic cells and divergences: the report's "Per statistic" tables are signed too
     const groups = detailedGroups(await aggregatedRecords(prisma, runId, { labels }), rule);
-    const iv = await runIntervals(prisma, runId, { resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET, labels, profile: rule });
+    const iv = await runIntervals(prisma, runId, { resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET, labels, profile: rule, quantile });
     // when and whether it came from a cache say nothing about the data
     const { computedAt: _at, cached: _cached, ...intervals } = iv ?? { computedAt: "", cached: false };
     // Table 3 (how each context moves the answers), as the run's report shows it: chat runs
@@ -87,7 +94,7 @@ async function scoresWith(
   }
   const suite = suiteOf(suiteId);
   if (!suite.results) throw new Error(`${suite.name} runs have no scores to state`);
-  const views = await suite.results({ prisma }, { runId, labels, verifiedOnly: false, resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET });
+  const views = await suite.results({ prisma }, { runId, labels, verifiedOnly: false, resamples: EVIDENCE_RESAMPLES, target: EVIDENCE_TARGET, quantile });
   return {
     method: `${suite.name}'s result views (the Results page's code), ${EVIDENCE_RESAMPLES} resamples about the population, seeded with the run's seed`,
     scores: views,
@@ -98,15 +105,17 @@ async function scoresWith(
  * The scores a bundle states. `stated`: re-scoring a bundle, the scoring its scores.json names (undefined: writing a
  * new bundle, scored as today's release profile).
  */
-export async function evidenceScores(prisma: PrismaClient, runId: string, stated?: { scoring?: unknown }): Promise<EvidenceScores> {
+export async function evidenceScores(prisma: PrismaClient, runId: string, stated?: { scoring?: unknown; quantile?: unknown }): Promise<EvidenceScores> {
   const run = await prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { suiteId: true, seed: true, modality: true } });
   const fof = run.suiteId === DEFAULT_SUITE_ID;
   const current = !stated || stated.scoring === RELEASE_SCRIPTS;
   const rule: ScoringRule = current ? DEFAULT_PROFILE : LEGACY_RELEASE;
-  const model = await scoresWith(prisma, runId, run.suiteId, "model", rule);
+  // a new bundle's intervals use today's quantile; a stated one's, the quantile it names (none: the normal one)
+  const quantile: IntervalQuantile = stated ? quantileOf(stated.quantile) : CURRENT_QUANTILE;
+  const model = await scoresWith(prisma, runId, run.suiteId, "model", rule, quantile);
   // a text-to-image run is scored twice, as the Results page offers: from the pipeline's labels and with the
   // human corrections (reviews, fixed detections, the consensus without excluded annotators)
-  const reviewed = run.modality === "t2i" ? await scoresWith(prisma, runId, run.suiteId, "reviewed", rule) : null;
+  const reviewed = run.modality === "t2i" ? await scoresWith(prisma, runId, run.suiteId, "reviewed", rule, quantile) : null;
   return {
     suite: run.suiteId,
     seed: run.seed,
@@ -117,5 +126,6 @@ export async function evidenceScores(prisma: PrismaClient, runId: string, stated
     scores: model.scores,
     ...(reviewed ? { reviewedScores: reviewed.scores } : {}),
     ...(fof && current ? { scoring: RELEASE_SCRIPTS } : {}),
+    ...(quantile === "t" ? { quantile: "t" as const } : {}),
   };
 }

@@ -266,7 +266,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
     // Re-scored from the rows with the same code and seed.
     const stated = json<{ scores: unknown; reviewedScores?: unknown; seed: number; resamples: number }>(SCORES_NAME)!;
     try {
-      report.scores = compareScores(stated, await evidenceScores(prisma, String(run.id), stated as { scoring?: unknown }));
+      report.scores = compareScores(stated, await evidenceScores(prisma, String(run.id), stated as { scoring?: unknown; quantile?: unknown }));
     } catch (e) {
       return fail("scores", `could not be recomputed: ${(e as Error).message}`);
     }

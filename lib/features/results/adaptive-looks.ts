@@ -40,6 +40,7 @@ export const factOrFairLook: LookEvaluator = (prisma: PrismaClient, req) =>
           seed: req.seed,
           target: req.intervalTarget,
           method: method(g.modality),
+          quantile: req.quantile,
         });
         for (const m of BOOTSTRAP_METRICS) {
           const i = iv[m];

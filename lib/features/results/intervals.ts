@@ -8,7 +8,14 @@ import { bootstrapScoresAsync, detailedGroups, intervalMethodOf, type BootstrapI
 import { badRequest, tooMany } from "../../core/errors";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import type { ScoringRule } from "../../metrics/scores";
-import { DEFAULT_INTERVAL_TARGET, INTERVAL_METHOD, INTERVAL_TARGETS, type IntervalTarget } from "../../metrics/design";
+import {
+  CURRENT_QUANTILE,
+  DEFAULT_INTERVAL_TARGET,
+  intervalMethodText,
+  INTERVAL_TARGETS,
+  type IntervalQuantile,
+  type IntervalTarget,
+} from "../../metrics/design";
 import { assertFactOrFairRun, designRecords, type ScoreOptions } from "./explore";
 import { LABEL_SOURCES } from "./run-results";
 import { RACE_MAPPINGS } from "../../faces/labels";
@@ -88,7 +95,8 @@ export function enqueue<T>(job: () => Promise<T>): Promise<T> {
 export async function runIntervals(
   prisma: PrismaClient,
   runId: string,
-  opts: ScoreOptions & { resamples?: number; level?: number; target?: IntervalTarget } = {},
+  /** `quantile`: only to re-score a bundle written before Student's t (evidence); the pages use today's */
+  opts: ScoreOptions & { resamples?: number; level?: number; target?: IntervalTarget; quantile?: IntervalQuantile } = {},
 ): Promise<IntervalsResult | null> {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { seed: true } });
   if (!run) return null;
@@ -108,13 +116,14 @@ export async function runIntervals(
     )
     .sort();
   const profile = opts.profile ?? DEFAULT_PROFILE;
+  const quantile = opts.quantile ?? CURRENT_QUANTILE;
   // v6: the standard interval with the jackknife's floor (lib/metrics/jackknife.ts); v7: d from the corrected (S_fact, S_E),
   // S_KLD about the population jackknifed over scenarios where they differ, few-scenarios; v8: scenario-bias; v9:
   // records in canonical order (the same draws on SQLite and PostgreSQL); v10: release d by the bounded search for
   // chat groups too (the released scripts'); v11: Student's t on the design's degrees of freedom — earlier entries not
   // served
   const key = createHash("sha256")
-    .update(JSON.stringify({ v: 11, runId, resamples, level, seed: run.seed, profile, target, canonical }))
+    .update(JSON.stringify({ v: 11, runId, resamples, level, seed: run.seed, profile, target, quantile, canonical }))
     .digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as IntervalsResult), cached: true };
@@ -132,6 +141,7 @@ export async function runIntervals(
           seed: run.seed,
           target,
           method: intervalMethodOf(profile, g.modality),
+          quantile,
         });
         groups.push({ model: g.model, modality: g.modality, test: g.test, context: g.context, attribute: g.attribute, intervals });
       }
@@ -142,7 +152,7 @@ export async function runIntervals(
         level,
         profile,
         target,
-        method: INTERVAL_METHOD,
+        method: intervalMethodText(quantile),
         computedAt: new Date().toISOString(),
         cached: false,
         groups,

@@ -26,6 +26,7 @@ export function meanScoresLook(suite: AnySuite): LookEvaluator {
       key: `look|${key}`,
       target: req.intervalTarget,
       range: scores.range,
+      quantile: req.quantile,
     });
     if (req.target.kind === "halfwidth") {
       const wanted = req.target.halfwidth;

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { halfwidthVerdict, lookLevels, waveOfRank, type AdaptiveTarget, type LookSchedule } from "../../metrics/sequential";
 import type { WaveUnitOf } from "../../suites/types";
 import { findSuite } from "../../suites";
-import type { IntervalTarget } from "../../metrics/design";
+import { quantileOf, type IntervalQuantile, type IntervalTarget } from "../../metrics/design";
 import { forgetShared } from "../../core/shared";
 import { adaptiveStateOf, type AdaptiveState, type LookRecord, type LookRow } from "../../results/adaptive";
 
@@ -23,7 +23,7 @@ export const UNRELEASED_WAVE = 1_000_000;
 /** A suite's look: every targeted interval of the run at `level` (halfwidth targets), or its comparisons (decided). */
 export type LookEvaluator = (
   prisma: PrismaClient,
-  req: { runId: string; seed: number; level: number; intervalTarget: IntervalTarget; target: AdaptiveTarget },
+  req: { runId: string; seed: number; level: number; intervalTarget: IntervalTarget; quantile: IntervalQuantile; target: AdaptiveTarget },
 ) => Promise<LookRow[]>;
 
 // Registered by the layer that knows how a suite scores (lib/features/results registers FACT-OR-FAIR's); shared by
@@ -199,7 +199,9 @@ export async function takeLook(prisma: PrismaClient, runId: string): Promise<"st
   const look = run.wavesReleased;
   const looks = state.schedule.fractions.length;
   const level = lookLevels(state.schedule, state.alpha)[look - 1];
-  const rows = await evaluate(prisma, { runId, seed: run.seed, level, intervalTarget: state.intervalTarget, target: state.target });
+  // the quantile the rule was launched with: a run launched before Student's t keeps the normal one to its end
+  const quantile = quantileOf(state.quantile);
+  const rows = await evaluate(prisma, { runId, seed: run.seed, level, intervalTarget: state.intervalTarget, quantile, target: state.target });
   const [items, planned] = await Promise.all([prisma.query.count({ where: { runId, wave: { lte: look } } }), prisma.query.count({ where: { runId } })]);
   const record: LookRecord = { look, level, items, planned, spentUsd: run.spentUsd, at: new Date().toISOString(), ...lookVerdict(state.target, rows), rows };
   const met = record.met;

@@ -34,6 +34,7 @@ export async function ownLook(ctx: SuiteContext, req: LookRequest): Promise<Look
         level: req.level,
         seed: req.seed,
         target: req.intervalTarget,
+        quantile: req.quantile,
       });
       for (const m of BOOTSTRAP_METRICS) {
         if (wanted[m] === undefined) continue;

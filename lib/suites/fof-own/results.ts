@@ -23,7 +23,7 @@ export async function ownResults(ctx: SuiteContext, req: ResultsRequest, content
   for (const g of groupsOf(records, content)) {
     const attribute = declaredAttribute(content, g.attribute);
     const s = scoreAttribute(g.records, attribute, "global");
-    const iv = req.resamples > 0 ? await bootstrapScoresAsync(g.records, attribute, { resamples: req.resamples, seed, target }) : null;
+    const iv = req.resamples > 0 ? await bootstrapScoresAsync(g.records, attribute, { resamples: req.resamples, seed, target, quantile: req.quantile }) : null;
     const flags = new Set<IntervalFlag>();
     const cells: Record<string, ViewCell> = {};
     for (const m of BOOTSTRAP_METRICS) {
