@@ -4,6 +4,8 @@
 // identity, an adaptive run's stopping rule with every look — and how to check it. A pure function of those files,
 // so a verifier renders it again and finds the page says exactly what was verified (./report-check.ts). Every value
 // from the run (model names, content titles) is escaped: a bundle is opened by people who did not make it.
+import { factOrFairPlane, planeChart, viewPlanes } from "./report-charts";
+
 const esc = (v: unknown) => String(v ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(3) : "–");
 const METRICS = [
@@ -18,7 +20,7 @@ type Obj = Record<string, unknown>;
 const cell = (value: unknown, iv: Obj | undefined) =>
   `<td>${num(value)}${iv && typeof iv.lo === "number" ? ` <span class="iv">[${num(iv.lo)}, ${num(iv.hi)}]</span>` : ""}</td>`;
 
-function factOrFairTables(scores: Obj): string {
+function factOrFairTables(scores: Obj, modern: boolean): string {
   const groups = (scores.groups as Obj[] | undefined) ?? [];
   const intervals = ((scores.intervals as Obj | undefined)?.groups as Obj[] | undefined) ?? [];
   const key = (g: Obj) => [g.model, g.modality, g.test, g.context, g.attribute].join("|");
@@ -30,7 +32,7 @@ function factOrFairTables(scores: Obj): string {
       return `<tr><td>${esc(g.model)}</td><td>${esc(label)}</td><td>${esc(g.attribute)}</td><td>${esc(g.n)}</td>${METRICS.map(([m]) => cell(g[m], iv?.[m] as Obj | undefined)).join("")}</tr>`;
     })
     .join("\n");
-  return `${planeChart(groups)}<table><thead><tr><th>Model</th><th>Test · context</th><th>Attribute</th><th>n</th>${METRICS.map(([, l]) => `<th>${l}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>${influenceTable(scores.influence as Obj[] | undefined)}${perStatistic(groups)}`;
+  return `${modern ? factOrFairPlane(groups) : planeChart(groups)}<table><thead><tr><th>Model</th><th>Test · context</th><th>Attribute</th><th>n</th>${METRICS.map(([, l]) => `<th>${l}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>${influenceTable(scores.influence as Obj[] | undefined)}${perStatistic(groups)}`;
 }
 
 const INFLUENCE = [
@@ -49,20 +51,6 @@ function influenceTable(rows: Obj[] | undefined): string {
     return `<tr><td>${esc(r.model)}</td><td>${esc(r.attribute)}</td>${INFLUENCE.map(([c]) => `<td>${num(cells[c]?.share)} <span class="iv">(chance ${num(cells[c]?.chance)}, n ${esc(cells[c]?.n)})</span></td>`).join("")}<td>${num(r.avgIncrease)}</td></tr>`;
   });
   return `<h2>How the contexts move the answers (the paper's Table 3)</h2><table><thead><tr><th>Model</th><th>Attribute</th>${INFLUENCE.map(([, l]) => `<th>${l}</th>`).join("")}<th>Mean increase</th></tr></thead><tbody>${body.join("")}</tbody></table>`;
-}
-
-/** The paper's plane: each group's S_fact (x) against S_E (y), one point per group, as static SVG (no script). */
-function planeChart(groups: Obj[]): string {
-  const points = groups.filter((g) => typeof g.sFact === "number" && typeof g.sE === "number");
-  if (!points.length) return "";
-  const [w, h, pad] = [520, 360, 40];
-  const x = (v: number) => pad + v * (w - 2 * pad);
-  const y = (v: number) => h - pad - v * (h - 2 * pad);
-  const dots = points.map((g) => {
-    const label = [g.model, g.test, g.context, g.attribute].filter(Boolean).join(" · ");
-    return `<circle cx="${x(g.sFact as number).toFixed(1)}" cy="${y(g.sE as number).toFixed(1)}" r="4" fill="${g.attribute === "race" ? "#7c3aed" : "#0891b2"}"><title>${esc(label)}: S_fact ${num(g.sFact)}, S_E ${num(g.sE)}</title></circle>`;
-  });
-  return `<h2>S_fact against S_E</h2><svg width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="S_fact against S_E per group"><rect x="${pad}" y="${pad}" width="${w - 2 * pad}" height="${h - 2 * pad}" fill="none" stroke="#cbd5e1"/><text x="${w / 2}" y="${h - 8}" text-anchor="middle" font-size="12">S_fact (0 – 1)</text><text x="12" y="${h / 2}" font-size="12" transform="rotate(-90 12 ${h / 2})" text-anchor="middle">S_E (0 – 1)</text>${dots.join("")}</svg><p class="iv">Gender in blue, race in violet; hover a point for its group.</p>`;
 }
 
 /** Per statistic, as the run's report shows it: normalised entropy per level, exp(−KL) between them, accuracy. */
@@ -109,7 +97,9 @@ function viewTables(views: Obj[]): string {
     .join("\n");
 }
 
-const scoreTables = (scores: unknown) => (Array.isArray(scores) ? viewTables(scores as Obj[]) : factOrFairTables((scores ?? {}) as Obj));
+/** `modern`: a bundle that names its quantile (since 2026-12-07) gets today's charts; older ones render as written */
+const scoreTables = (scores: unknown, modern: boolean) =>
+  Array.isArray(scores) ? `${viewTables(scores as Obj[])}${modern ? viewPlanes(scores as Obj[]) : ""}` : factOrFairTables((scores ?? {}) as Obj, modern);
 
 /**
  * The models as they were when the run was launched: their snapshot (RunModel.settingsJson), which the design signed
@@ -191,6 +181,8 @@ export interface ReportInput {
     counts?: Array<{ model: string; planned: number; answered: number; refused: number; failed: number; notCalled: number }>;
     /** FACT-OR-FAIR bundles written since 2026-12-07: "release-scripts" (absent before: the page says nothing new) */
     scoring?: string;
+    /** bundles written since Student's t: "t" (absent before: the page is drawn as it was then) */
+    quantile?: string;
   };
   software: { name: string; version: string; commit: string | null; changedFromCommit?: string[] | null };
   keyId: string;
@@ -220,11 +212,12 @@ export function evidenceReport(input: ReportInput): string {
   const { run, stated } = input;
   // Bundles that name their scoring (written since 2026-12-07) get a page that fits a window (long JSON wrapped, the
   // settings indented); older ones render byte for byte as they were written, so their report check still holds.
-  const current = stated.scoring !== undefined;
+  const modern = stated.quantile !== undefined;
+  const current = stated.scoring !== undefined || modern;
   const tables =
     stated.reviewedScores !== undefined
-      ? `<h2>From the pipeline's labels</h2>${scoreTables(stated.scores)}<h2>With the human corrections (reviews, fixed detections)</h2>${scoreTables(stated.reviewedScores)}`
-      : scoreTables(stated.scores);
+      ? `<h2>From the pipeline's labels</h2>${scoreTables(stated.scores, modern)}<h2>With the human corrections (reviews, fixed detections)</h2>${scoreTables(stated.reviewedScores, modern)}`
+      : scoreTables(stated.scores, modern);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -239,7 +232,7 @@ ${countsTable(input.stated.counts, String(run.status))}
 <h2>Configuration</h2><pre>${esc(current ? pretty(run.configJson) : run.configJson)}</pre>
 ${stoppingRule(run.adaptiveJson)}${answerReuse(run.reuseJson)}
 <h2>Scores</h2>
-<p>Scores as the workbench computed them: ${esc(stated.method)}. Intervals: 95 %, about the ${esc(stated.target)}, ${esc(stated.resamples)} resamples, seeded with the run's seed.${stated.scoring === "release-scripts" ? " Profile: release — each score as the authors' released scripts compute it (S_KLD of the mean KL, their rounding); the intervals are about the paper's definitions (docs/scoring.md). Scores on a 0–1 scale (the workbench's FACT-OR-FAIR pages show them ×100)." : ""}</p>
+<p>Scores as the workbench computed them: ${esc(stated.method)}. Intervals: 95 %, about the ${esc(stated.target)}, ${esc(stated.resamples)} resamples, seeded with the run's seed.${stated.scoring === "release-scripts" ? " Profile: release — each score as the authors' released scripts compute it (S_KLD of the mean KL, their rounding); the intervals are about the paper's definitions (docs/scoring.md). Scores on a 0–1 scale (the workbench's FACT-OR-FAIR pages show them ×100)." : ""}${stated.quantile === "t" ? " Each interval's quantile is Student's t on the design's degrees of freedom (units less strata)." : ""}</p>
 ${tables}
 <h2>Checking this bundle</h2>
 <p>This page is rendered from <code>scores.json</code>; the numbers that count are there and in the signed manifest. Check the bundle with
