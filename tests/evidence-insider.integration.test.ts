@@ -43,6 +43,16 @@ beforeAll(async () => {
   pem = publicKeyInfo().pem;
   const own = await work("own", { models: ["baseline:calibrated:0.8"], config: objective, seed: 31 });
   await work("reused", { models: ["baseline:calibrated:0.8"], config: objective, seed: 31, reuseAnswers: { fromRun: own, maxAgeHours: 1 } });
+  // A run as launched before its scoring rules were recorded: no Run.rulesJson, and a design signed without them (its
+  // design entry, the log's last, is taken back and signed again as the older software signed it).
+  const legacy = await engine.createRun(db(), { models: ["baseline:calibrated:0.8"], config: objective, seed: 33 });
+  await new engine.Worker(db(), { runId: legacy.id, ...fast }).run({ untilDone: true });
+  await db().run.update({ where: { id: legacy.id }, data: { rulesJson: null } });
+  await db().logEntry.deleteMany({ where: { runId: legacy.id, kind: "design" } });
+  const { commitDesign } = await import("../lib/features/ledger/design");
+  await commitDesign(db(), legacy.id);
+  bundles.legacy = path.join(dir, "legacy.zip");
+  await writeBundle(db(), legacy.id, bundles.legacy);
 }, 120_000);
 
 describe("an insider's re-signed bundle", () => {
@@ -121,13 +131,65 @@ describe("the key a reader gives", () => {
   });
 });
 
+describe("the scoring rules a run was launched under", () => {
+  it("are signed in its design, and a re-signed bundle cannot present its scores under older ones", async () => {
+    const { evidenceScores } = await import("../lib/features/evidence/scores");
+    const { reportInput } = await import("../lib/evidence/report-check");
+    const { evidenceReport } = await import("../lib/evidence/report");
+    const { keyIdOf } = await import("../lib/evidence/dsse");
+    const { unzipSync } = await import("fflate");
+    const { readFileSync } = await import("node:fs");
+    const e = unzipSync(readFileSync(bundles.own));
+    const runId = (JSON.parse(text(e["run.json"])) as { id: string }).id;
+    expect(e["design.dsse.json"]).toBeTruthy();
+    const { designOf } = await import("../lib/features/ledger/design");
+    const design = JSON.parse(Buffer.from((await designOf(db(), runId))!.envelope.payload, "base64").toString("utf8")) as { predicate: { rules?: unknown } };
+    expect(design.predicate.rules).toEqual({ scoring: "release-scripts", quantile: "t" });
+    // The insider's best move: take the values the older rules give (narrower intervals, the paper's S_KLD), drop
+    // the rules from scores.json, render the page again, re-sign with the real key.
+    const db2 = db();
+    const run = await db2.run.findUniqueOrThrow({ where: { id: runId } });
+    await db2.run.update({ where: { id: runId }, data: { rulesJson: null } });
+    const older = await evidenceScores(db2, runId, {});
+    await db2.run.update({ where: { id: runId }, data: { rulesJson: run.rulesJson } });
+    expect(older).not.toHaveProperty("quantile");
+    const forged = tampered(
+      bundles.own,
+      dir,
+      "older-rules",
+      (x) => {
+        x["scores.json"] = Buffer.from(JSON.stringify(older));
+        const small = Object.fromEntries(
+          ["content.json", "run.json", "models.jsonl", "run-models.jsonl", "scores.json", "software.json"].map((f) => [f, x[f]]),
+        );
+        x["report.html"] = Buffer.from(evidenceReport(reportInput(small, keyIdOf(signingKey()))));
+      },
+      signingKey(),
+    );
+    const report = await verifyBundle(forged, { publicKeyPem: pem });
+    expect(report.checks.find((c) => !c.ok)).toMatchObject({
+      check: "scores",
+      detail: expect.stringMatching(
+        /scores\.json states other rules than the run was launched under.*scoring nothing \(launched under "release-scripts"\); quantile nothing \(launched under "t"\)/,
+      ),
+    });
+    // …and clearing the run's recorded rules too is a run that differs from its signed design
+    const both = await verifyBundle(
+      tampered(forged, dir, "older-rules-run", (x) => editRun(x, (r) => ({ ...r, rulesJson: null })), signingKey()),
+      { publicKeyPem: pem },
+    );
+    expect(both.checks.find((c) => !c.ok)!.check).toBe("design");
+  });
+});
+
 describe("bundles written before the release profile followed the released scripts", () => {
   it("verify as they were scored (the paper's definitions, bounded d for images), and the scores check says so", async () => {
     const { evidenceScores } = await import("../lib/features/evidence/scores");
     const { reportInput } = await import("../lib/evidence/report-check");
     const { evidenceReport } = await import("../lib/evidence/report");
     const { keyIdOf } = await import("../lib/evidence/dsse");
-    const runId = (JSON.parse(text((await import("fflate")).unzipSync((await import("node:fs")).readFileSync(bundles.own))["run.json"])) as { id: string }).id;
+    const runId = (JSON.parse(text((await import("fflate")).unzipSync((await import("node:fs")).readFileSync(bundles.legacy))["run.json"])) as { id: string })
+      .id;
     // what a bundle of 2026-12-06 stated: scores.json without "scoring", scored under the legacy rule
     const legacy = await evidenceScores(db(), runId, {});
     expect(legacy).not.toHaveProperty("scoring");
@@ -136,9 +198,10 @@ describe("bundles written before the release profile followed the released scrip
     expect((legacy.scores as { intervals: { method: string } }).intervals.method).toMatch(/± z × standard error/);
     const current = await evidenceScores(db(), runId);
     expect(current).toHaveProperty("quantile", "t");
+    expect(current).toHaveProperty("scoring", "release-scripts");
     expect((current.scores as { intervals: { method: string } }).intervals.method).toMatch(/± t × standard error.*degrees of freedom/);
     const old = tampered(
-      bundles.own,
+      bundles.legacy,
       dir,
       "legacy-scoring",
       (e) => {

@@ -7,6 +7,7 @@ import type { BundleCheck } from "@/lib/evidence/check";
 import { verifyBundleBytes } from "@/lib/evidence/bundle-bytes";
 import type { ScoreCheck } from "@/lib/evidence/compare";
 import { planVerdict, readingsVerdict, scoresVerdict, stoppingVerdict, type StoppingCheck } from "@/lib/evidence/verdicts";
+import { rulesProblem } from "@/lib/results/scoring-rules";
 
 const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, "0")).join("");
 const sha256 = async (b: Uint8Array) => hex(await crypto.subtle.digest("SHA-256", b as BufferSource));
@@ -32,13 +33,16 @@ async function rescored(entries: Record<string, Uint8Array>, progress: (step: st
     const url = new URL("/verifier/rescore.js", self.location.origin).href;
     const { rescore } = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ url)) as Rescorer;
     const r = await rescore(entries, { wasmUrl: new URL("/verifier/sql-wasm.wasm", self.location.origin).href, progress });
-    const stated = JSON.parse(new TextDecoder().decode(entries["scores.json"])) as { seed?: number; resamples?: number };
-    const run = JSON.parse(new TextDecoder().decode(entries["run.json"])) as { adaptiveJson?: string | null };
+    const stated = JSON.parse(new TextDecoder().decode(entries["scores.json"])) as { seed?: number; resamples?: number; scoring?: unknown; quantile?: unknown };
+    const run = JSON.parse(new TextDecoder().decode(entries["run.json"])) as { adaptiveJson?: string | null; rulesJson?: unknown };
     const looks = run.adaptiveJson ? ((JSON.parse(run.adaptiveJson) as { looks?: unknown[] }).looks?.length ?? 0) : 0;
     const checks = [planVerdict(r.plan)];
     if (!checks[0]!.ok) return { checks, scores: [] };
     checks.push(readingsVerdict(r.readings));
     if (!checks[1]!.ok) return { checks, scores: [] };
+    // under the rules the run was launched with (signed in its design), as `fof verify` checks them
+    const ruled = rulesProblem(run.rulesJson, stated);
+    if (ruled) return { checks: [...checks, { check: "scores", ok: false, detail: ruled }], scores: [] };
     checks.push(scoresVerdict(r.scores, stated));
     if (r.stopping) checks.push(stoppingVerdict(r.stopping, looks));
     return { checks, scores: [...r.scores, ...(r.stopping?.values ?? [])] };

@@ -50,6 +50,14 @@ const designPredicateSchema = z
       .object({ fromRun: z.string().max(64).optional(), maxAgeHours: z.number().optional() })
       .strict()
       .optional(),
+    /**
+     * the scoring rules it is scored under (lib/results/scoring-rules.ts); absent on designs signed before they were
+     * recorded, which keep their digest
+     */
+    rules: z
+      .object({ scoring: z.string().max(40).optional(), quantile: z.string().max(20) })
+      .strict()
+      .optional(),
   })
   .strict();
 export type DesignPredicate = z.infer<typeof designPredicateSchema>;
@@ -136,6 +144,8 @@ export function designFromRows(r: {
     adaptiveJson: string | null;
     /** absent in bundles written before answers could be reused */
     reuseJson?: string | null;
+    /** absent in bundles written before scoring rules were recorded */
+    rulesJson?: string | null;
   };
   content: { version: string; sha256: string; contentJson: string };
   models: Array<{ id: string; slug: string }>;
@@ -169,6 +179,7 @@ export function designFromRows(r: {
     stopping: stoppingRule(r.run.adaptiveJson),
     launcher: r.launcher,
     ...(r.run.reuseJson ? { answerReuse: JSON.parse(r.run.reuseJson) as DesignPredicate["answerReuse"] } : {}),
+    ...(r.run.rulesJson ? { rules: JSON.parse(r.run.rulesJson) as DesignPredicate["rules"] } : {}),
   };
 }
 

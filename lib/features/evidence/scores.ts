@@ -7,6 +7,7 @@ import { detailedGroups } from "../../metrics";
 import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { LEGACY_RELEASE, type ScoringRule } from "../../metrics/scores";
 import { CURRENT_QUANTILE, quantileOf, type IntervalQuantile } from "../../metrics/design";
+import { rulesOf } from "../../results/scoring-rules";
 import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { aggregatedRecords, runInfluence } from "../results/explore";
 import { runIntervals } from "../results/intervals";
@@ -102,16 +103,17 @@ async function scoresWith(
 }
 
 /**
- * The scores a bundle states. `stated`: re-scoring a bundle, the scoring its scores.json names (undefined: writing a
- * new bundle, scored as today's release profile).
+ * The scores a bundle states, under the rules the run was launched with (Run.rulesJson, signed in its design; a
+ * verifier refuses a scores.json naming others: lib/results/scoring-rules.ts). A run launched before rules were
+ * recorded: `stated`, re-scoring a bundle, the rules its scores.json names; undefined, writing a new bundle, today's.
  */
 export async function evidenceScores(prisma: PrismaClient, runId: string, stated?: { scoring?: unknown; quantile?: unknown }): Promise<EvidenceScores> {
-  const run = await prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { suiteId: true, seed: true, modality: true } });
+  const run = await prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { suiteId: true, seed: true, modality: true, rulesJson: true } });
   const fof = run.suiteId === DEFAULT_SUITE_ID;
-  const current = !stated || stated.scoring === RELEASE_SCRIPTS;
+  const rules = rulesOf(run.rulesJson);
+  const current = rules ? rules.scoring === RELEASE_SCRIPTS : !stated || stated.scoring === RELEASE_SCRIPTS;
   const rule: ScoringRule = current ? DEFAULT_PROFILE : LEGACY_RELEASE;
-  // a new bundle's intervals use today's quantile; a stated one's, the quantile it names (none: the normal one)
-  const quantile: IntervalQuantile = stated ? quantileOf(stated.quantile) : CURRENT_QUANTILE;
+  const quantile: IntervalQuantile = rules ? rules.quantile : stated ? quantileOf(stated.quantile) : CURRENT_QUANTILE;
   const model = await scoresWith(prisma, runId, run.suiteId, "model", rule, quantile);
   // a text-to-image run is scored twice, as the Results page offers: from the pipeline's labels and with the
   // human corrections (reviews, fixed detections, the consensus without excluded annotators)

@@ -12,6 +12,7 @@ import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, keyIdOf, verifyEnvelope } from ".
 import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from "../../evidence/statement";
 import { readKeyInput } from "../../evidence/key-input";
 import { compareScores, type ScoreCheck } from "../../evidence/compare";
+import { rulesProblem } from "../../results/scoring-rules";
 import { PUBLIC_KEY_NAME, SCORES_NAME, SOFTWARE_NAME } from "./bundle";
 import { REPORT_NAME, reportCheck } from "../../evidence/report-check";
 import { replanCheck } from "./plan-check";
@@ -265,6 +266,9 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
     if (!readings.ok) return report;
     // Re-scored from the rows with the same code and seed.
     const stated = json<{ scores: unknown; reviewedScores?: unknown; seed: number; resamples: number }>(SCORES_NAME)!;
+    // under the rules the run was launched with (signed in its design), not rules the bundle picks for itself
+    const ruled = rulesProblem(run.rulesJson, stated as { scoring?: unknown; quantile?: unknown });
+    if (ruled) return fail("scores", ruled);
     try {
       report.scores = compareScores(stated, await evidenceScores(prisma, String(run.id), stated as { scoring?: unknown; quantile?: unknown }));
     } catch (e) {

@@ -25,6 +25,7 @@ import { DomainError } from "../../core/errors";
 import { withContentionRetry } from "../../db/retry";
 import { commitDesignIn } from "../ledger/design";
 import { appendImportBatch } from "../ledger/imports";
+import { currentRules } from "../../results/scoring-rules";
 
 export interface ImportRequest {
   modelSlug: string;
@@ -128,6 +129,7 @@ export async function importImages(prisma: PrismaClient, dataDir: string, req: I
               benchmarkVersionId: version.id,
               suiteId: suite.id,
               suiteVersion: version.version,
+              rulesJson: JSON.stringify(currentRules(suite.id)),
               // The suite says what its config reads with (the importer recorded the instrument in it).
               labelInstrument: content ? (suite.labelInstrument?.(config) ?? "faces") : "faces",
               startedAt: now,

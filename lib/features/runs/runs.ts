@@ -25,6 +25,7 @@ import { dialectOf } from "../../db/dialect";
 import { adaptiveTargetSchema, newAdaptiveState } from "../../results/adaptive";
 import { resolveUntil, type AdaptiveTarget } from "../../metrics/sequential";
 import { answerReuseSchema } from "../../results/answer-reuse";
+import { currentRules } from "../../results/scoring-rules";
 const createRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   /** the suite it runs (lib/suites/registry.ts) */
@@ -245,6 +246,7 @@ export async function prepareRun(prisma: PrismaClient, input: CreateRunInput, op
         plannedCount: total,
         adaptiveJson: until && vocabulary ? JSON.stringify(newAdaptiveState(until, parsed.intervalTarget, vocabulary)) : null,
         reuseJson: parsed.reuseAnswers ? JSON.stringify(parsed.reuseAnswers) : null,
+        rulesJson: JSON.stringify(currentRules(suite.id)),
         benchmarkVersionId: version.id,
         startedAt: new Date(),
         models: { create: runModels.map((m) => ({ modelConfigId: m.id, settingsJson: JSON.stringify(modelSnapshot(m)) })) },
