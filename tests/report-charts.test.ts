@@ -56,4 +56,22 @@ describe("report.html's plane", () => {
     expect(html).toContain("<title>upper bound g_3</title>");
     expect(html).toMatch(/<title>a · subjective · baseline: S_fact 0\.500, S_E 0\.700<\/title>/);
   });
+
+  it("shows the estimate an interval is about where it is not the plug-in beside it", () => {
+    const base = modern(oldFof);
+    const g = base.stated.scores.groups[0];
+    const input = {
+      ...base,
+      stated: {
+        ...base.stated,
+        scores: {
+          ...base.stated.scores,
+          intervals: { groups: [{ ...g, intervals: { sKLD: { estimate: 0.571, lo: 0.471, hi: 0.671 }, sE: { estimate: 0.8, lo: 0.7, hi: 0.9 } } }] },
+        },
+      },
+    };
+    const html = evidenceReport(input as never);
+    expect(html).toContain('<td>0.900 <span class="iv">est. 0.571 [0.471, 0.671]</span></td>');
+    expect(html).toContain('<td>0.800 <span class="iv">[0.700, 0.900]</span></td>');
+  });
 });

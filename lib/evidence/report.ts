@@ -17,8 +17,16 @@ const METRICS = [
 ] as const;
 
 type Obj = Record<string, unknown>;
-const cell = (value: unknown, iv: Obj | undefined) =>
-  `<td>${num(value)}${iv && typeof iv.lo === "number" ? ` <span class="iv">[${num(iv.lo)}, ${num(iv.hi)}]</span>` : ""}</td>`;
+/**
+ * A score and its interval. The interval is about the bias-corrected estimate, which can lie outside it for the
+ * plug-in (S_KLD "0.378 [0.471, 0.671]"): a bundle that names its quantile (`modern`, since 2026-12-07) shows the
+ * estimate the interval is about beside it; older ones render as written.
+ */
+const cell = (value: unknown, iv: Obj | undefined, modern = false) => {
+  if (!iv || typeof iv.lo !== "number") return `<td>${num(value)}</td>`;
+  const estimate = modern && typeof iv.estimate === "number" && num(iv.estimate) !== num(value) ? `est. ${num(iv.estimate)} ` : "";
+  return `<td>${num(value)} <span class="iv">${estimate}[${num(iv.lo)}, ${num(iv.hi)}]</span></td>`;
+};
 
 function factOrFairTables(scores: Obj, modern: boolean): string {
   const groups = (scores.groups as Obj[] | undefined) ?? [];
@@ -29,7 +37,7 @@ function factOrFairTables(scores: Obj, modern: boolean): string {
     .map((g) => {
       const iv = ivOf.get(key(g));
       const label = [g.test, g.context].filter(Boolean).join(" · ");
-      return `<tr><td>${esc(g.model)}</td><td>${esc(label)}</td><td>${esc(g.attribute)}</td><td>${esc(g.n)}</td>${METRICS.map(([m]) => cell(g[m], iv?.[m] as Obj | undefined)).join("")}</tr>`;
+      return `<tr><td>${esc(g.model)}</td><td>${esc(label)}</td><td>${esc(g.attribute)}</td><td>${esc(g.n)}</td>${METRICS.map(([m]) => cell(g[m], iv?.[m] as Obj | undefined, modern)).join("")}</tr>`;
     })
     .join("\n");
   return `${modern ? factOrFairPlane(groups) : planeChart(groups)}<table><thead><tr><th>Model</th><th>Test · context</th><th>Attribute</th><th>n</th>${METRICS.map(([, l]) => `<th>${l}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>${influenceTable(scores.influence as Obj[] | undefined)}${perStatistic(groups)}`;
@@ -77,7 +85,7 @@ function perStatistic(groups: Obj[]): string {
     : "";
 }
 
-function viewTables(views: Obj[]): string {
+function viewTables(views: Obj[], modern: boolean): string {
   return views
     .filter((v) => v.kind === "table")
     .map((v) => {
@@ -87,7 +95,7 @@ function viewTables(views: Obj[]): string {
         .map((g) => {
           const rows = ((g.rows as Obj[]) ?? []).map((r) => {
             const cells = (r.cells as Record<string, Obj>) ?? {};
-            return `<tr>${((r.labels as unknown[]) ?? []).map((l) => `<td>${esc(l)}</td>`).join("")}${columns.map((c) => cell(cells[String(c.id)]?.value, cells[String(c.id)])).join("")}</tr>`;
+            return `<tr>${((r.labels as unknown[]) ?? []).map((l) => `<td>${esc(l)}</td>`).join("")}${columns.map((c) => cell(cells[String(c.id)]?.value, cells[String(c.id)], modern)).join("")}</tr>`;
           });
           return `<tr><th colspan="${columns.length + 2}" class="group">${esc(g.title)}</th></tr>${rows.join("")}`;
         })
@@ -99,7 +107,9 @@ function viewTables(views: Obj[]): string {
 
 /** `modern`: a bundle that names its quantile (since 2026-12-07) gets today's charts; older ones render as written */
 const scoreTables = (scores: unknown, modern: boolean) =>
-  Array.isArray(scores) ? `${viewTables(scores as Obj[])}${modern ? viewPlanes(scores as Obj[]) : ""}` : factOrFairTables((scores ?? {}) as Obj, modern);
+  Array.isArray(scores)
+    ? `${viewTables(scores as Obj[], modern)}${modern ? viewPlanes(scores as Obj[]) : ""}`
+    : factOrFairTables((scores ?? {}) as Obj, modern);
 
 /**
  * The models as they were when the run was launched: their snapshot (RunModel.settingsJson), which the design signed
