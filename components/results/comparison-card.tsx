@@ -6,24 +6,29 @@ import { useState } from "react";
 import { useQueries } from "@tanstack/react-query";
 import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
-import { comparisonSentence, METRIC_NAMES } from "@/lib/results/comparison-text";
+import { comparisonSentence, METRIC_NAMES, type SentenceScale } from "@/lib/results/comparison-text";
 import type { BootstrapMetric, IntervalTarget } from "@/lib/metrics/design";
 import { IntervalTargetSelect } from "./interval-cell";
 import type { ComparisonResult } from "@/lib/features/results/comparisons";
 
-const f = (x: number) => (x * 100).toFixed(1);
+/** a value on the page's scale: ×100 with one decimal (FACT-OR-FAIR's pages, a suite's % tables), or 0–1 */
+const fmt = (scale: SentenceScale) => (x: number) => (scale === 100 ? (x * 100).toFixed(1) : x.toFixed(3));
 const fp = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
 
 export function ComparisonCard({
   reference,
   others,
   metric,
+  scale = 100,
 }: {
   reference: { side: string; label: string };
   others: Array<{ side: string; label: string }>;
   /** the score the page is about (the others behind "every score"); left out: every row (another suite's metrics) */
   metric?: BootstrapMetric;
+  /** the scale of the tables the card sits beside: ×100 (default) or the scores' own 0–1 (a content set's, FAIntbench's) */
+  scale?: SentenceScale;
 }) {
+  const f = fmt(scale);
   const [target, setTarget] = useState<IntervalTarget>("population");
   const [all, setAll] = useState(false);
   const results = useQueries({
@@ -42,7 +47,7 @@ export function ComparisonCard({
   return (
     <Card
       title="Is the difference real?"
-      description={`B − A against the reference (A = ${reference.label}), ×100, with 95 % intervals; p adjusted by Holm over every score and group of the pair. “Separable”: adjusted p < 0.05. A and B are each side's bias-corrected estimate — the values B − A is the difference of — with the plug-in (the tables' value) beneath.`}
+      description={`B − A against the reference (A = ${reference.label}), ${scale === 100 ? "×100" : "on the scores' 0–1 scale"}, with 95 % intervals; p adjusted by Holm over every score and group of the pair. “Separable”: adjusted p < 0.05 — an interval is not adjusted, so one that excludes 0 can still be not separable once the family is. A and B are each side's bias-corrected estimate — the values B − A is the difference of — with its plug-in beneath. Comparisons are on the paper's definitions under every profile: under the release profile the tables' S_KLD and S_fair follow the released scripts and differ from these (docs/scoring.md).`}
     >
       <div className="mb-2 flex flex-wrap items-center gap-3 text-xs text-slate-600" data-testid="comparison-controls">
         <IntervalTargetSelect target={target} onChange={setTarget} />
@@ -90,8 +95,8 @@ export function ComparisonCard({
                   <tr key={`${c.group}|${c.metric}`} data-testid="comparison-row" data-separable={c.separable}>
                     <Td>{c.group}</Td>
                     <Td>{c.metricName ?? METRIC_NAMES[c.metric as BootstrapMetric] ?? c.metric}</Td>
-                    <SideCell value={c.a} plugIn={c.aPlugIn} />
-                    <SideCell value={c.b} plugIn={c.bPlugIn} />
+                    <SideCell value={c.a} plugIn={c.aPlugIn} f={f} />
+                    <SideCell value={c.b} plugIn={c.bPlugIn} f={f} />
                     <Td className="text-right tabular-nums">
                       {c.delta > 0 ? "+" : ""}
                       {f(c.delta)} [{f(c.lo)}, {f(c.hi)}]
@@ -102,7 +107,7 @@ export function ComparisonCard({
                     >
                       {fp(c.pAdjusted)}
                     </Td>
-                    <Td className={c.separable ? "font-medium" : "text-slate-500"}>{comparisonSentence({ ...c, scale: 100 })}</Td>
+                    <Td className={c.separable ? "font-medium" : "text-slate-500"}>{comparisonSentence({ ...c, scale })}</Td>
                   </tr>
                 ))}
               </tbody>
@@ -115,12 +120,12 @@ export function ComparisonCard({
 }
 
 /** One side's value as compared (bias-corrected: B − A is the difference of these), its plug-in beneath when it differs. */
-function SideCell({ value, plugIn }: { value: number; plugIn?: number }) {
+function SideCell({ value, plugIn, f }: { value: number; plugIn?: number; f: (x: number) => string }) {
   return (
     <Td className="text-right tabular-nums">
       {f(value)}
       {plugIn !== undefined && f(plugIn) !== f(value) && (
-        <span className="block text-xs text-slate-500" title="plug-in: the score as the tables show it, before the bias correction">
+        <span className="block text-xs text-slate-500" title="plug-in: the score before the bias correction, on the paper's definitions">
           plug-in {f(plugIn)}
         </span>
       )}

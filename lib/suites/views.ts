@@ -80,3 +80,8 @@ export interface ListView {
 }
 
 export type SuiteView = TableView | BarsView | ListView;
+
+/** Whether a suite's score tables are in percent (their comparisons are then shown ×100 beside them, else 0–1). */
+export function percentTables(views: readonly SuiteView[]): boolean {
+  return views.some((v) => v.kind === "table" && v.columns.some((c) => c.unit === "%"));
+}

@@ -18,6 +18,7 @@ import { pageGuard } from "@/app/guard";
 import { can } from "@/lib/auth/roles";
 import { Alert } from "@/components/ui/alert";
 import { ComparisonCard } from "@/components/results/comparison-card";
+import { percentTables } from "@/lib/suites/views";
 import { SuiteRankIntervals } from "@/components/results/suite-rank-intervals";
 
 export const metadata: Metadata = { title: "Results" };
@@ -101,7 +102,10 @@ export default async function SuiteResultsPage({ params, searchParams }: { param
             ))}
             <SuiteViews views={tables} drillBase="" />
             {/* Suites that offer comparisons (Suite.comparable or Suite.compare): every model of the runs shown against the first. */}
-            {(suite.comparable || suite.compare) && sides.length > 1 && <ComparisonCard reference={sides[0]} others={sides.slice(1)} />}
+            {(suite.comparable || suite.compare) && sides.length > 1 && (
+              // on the scale of the suite's own tables: ×100 where they are in %, the scores' 0–1 otherwise
+              <ComparisonCard reference={sides[0]} others={sides.slice(1)} scale={percentTables(tables) ? 100 : 1} />
+            )}
             {(suite.rankArms || suite.comparable || suite.rankReplicates) && sides.length > 1 && (
               <SuiteRankIntervals runs={runs.map((r) => ({ id: r.id, name: r.name }))} labels={p.labels} profile={suite.profiles ? p.profile : undefined} />
             )}
