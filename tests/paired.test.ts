@@ -106,6 +106,20 @@ describe("paired differences", () => {
     expect(pairedDifferences(data, data, 2, { resamples: 300, seed: 1, key: "t", target: "population", paired: true })).toEqual(paired);
   });
 
+  it("never calls S_fact separable when its cells hold one answer each (nothing to draw: an interval of width 0)", () => {
+    // the smoke preset's objective questions: one answer per (statistic, level); the two samples differ by chance alone
+    const one = (right: boolean[]) =>
+      right.flatMap((r, i) => [cell(`s${i}`, "highest", [r ? [1, 0] : [0, 1]]), cell(`s${i}`, "lowest", [r ? [1, 0] : [0, 1]])]);
+    const a = one([true, true, true, true, false]);
+    const b = one([true, false, true, false, false]);
+    const d = pairedDifferences(a, b, 2, { resamples: 200, seed: 1, key: "t", target: "exact", paired: false });
+    expect(d.sFact!.hi - d.sFact!.lo).toBeCloseTo(0, 12);
+    expect(d.sFact!.flags).toContain("small-cells");
+    expect(isSeparable(0.0001, d.sFact!.flags)).toBe(false);
+    // with answers to draw, S_fact keeps no cell-size caveat
+    expect(pairedDifferences(data, data, 2, { resamples: 100, seed: 1, key: "t", target: "exact", paired: false }).sFact!.flags).not.toContain("small-cells");
+  });
+
   it("says what it found, and never calls a too-small design separable", () => {
     const base = { metric: "sFair" as const, group: "S-B race", delta: 0.031, lo: 0.012, hi: 0.05, pAdjusted: 0.004, better: "higher" as const, flags: [] };
     expect(comparisonSentence({ ...base, a: 0.5, b: 0.531, separable: true })).toBe(

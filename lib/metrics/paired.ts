@@ -247,6 +247,10 @@ function* pairedDifferencesSteps(a: readonly DesignCell[], b: readonly DesignCel
   const pa = plugInScores(a, k, opts.method);
   const pb = plugInScores(b, k, opts.method);
   const warn = [...new Set([...planA.flags, ...planB.flags])].filter((f) => f === "small-cells" || f === "sparse-classes" || f === "few-scenarios");
+  // S_fact needs no cell size, but a stratum of one unit (one answer per objective question, at the smoke preset) has
+  // nothing to draw: its share of the difference's variance is missing, and an interval of width 0 would call two
+  // samples of one model different. As for the intervals (cluster-bootstrap.ts), S_fact keeps `small-cells` then.
+  const lonely = [...planA.strata, ...planB.strata].some((s) => s.n === 1);
   const out = {} as Differences;
   for (const m of BOOTSTRAP_METRICS) {
     const va = pa[m];
@@ -256,7 +260,8 @@ function* pairedDifferencesSteps(a: readonly DesignCell[], b: readonly DesignCel
       continue;
     }
     const flags = warn.filter(
-      (f) => !(m === "sFact" && (f === "small-cells" || f === "few-scenarios")) && !(f === "sparse-classes" && m !== "sKLD" && m !== "sFair"),
+      (f) =>
+        !(m === "sFact" && f === "few-scenarios") && !(m === "sFact" && f === "small-cells" && !lonely) && !(f === "sparse-classes" && m !== "sKLD" && m !== "sFair"),
     );
     // d's plug-ins are on the side of the curve its replicates were read on (both plug-ins share it, or both fold).
     const sides = shownSides({ a: va, b: vb }, perSide[m], SIDE_RANGE[m], m === "distance");

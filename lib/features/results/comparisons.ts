@@ -125,10 +125,10 @@ export async function compareSides(prisma: PrismaClient, sa: CompareSide, sb: Co
       )
       .sort();
   // v6: A and B are each side's bias-corrected estimate, Δ = b − a (lib/metrics/paired.ts shownSides), with the
-  // plug-ins beside them; v7: records in canonical order (the same draws on SQLite and PostgreSQL) — earlier entries
-  // not served
+  // plug-ins beside them; v7: records in canonical order (the same draws on SQLite and PostgreSQL); v8: S_fact keeps
+  // small-cells where a cell has one answer — earlier entries not served
   const key = createHash("sha256")
-    .update(JSON.stringify({ v: 7, a: [a.id, a.model], b: [b.id, b.model], target, resamples, level, profile, score, ra: canon(ra), rb: canon(rb) }))
+    .update(JSON.stringify({ v: 8, a: [a.id, a.model], b: [b.id, b.model], target, resamples, level, profile, score, ra: canon(ra), rb: canon(rb) }))
     .digest("hex");
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return { ...(JSON.parse(hit.json) as ComparisonResult), cached: true };
