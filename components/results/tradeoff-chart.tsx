@@ -89,7 +89,7 @@ function Panel({
             name={LABEL[y]}
             domain={[0, 1]}
             tickFormatter={(v: number) => String(Math.round(v * 100))}
-            label={{ value: LABEL[y], angle: -90, position: "insideLeft" }}
+            label={{ value: `${LABEL[y]} (×100)`, angle: -90, position: "insideLeft" }}
           />
           {/* The tooltip sits above the legend (both are HTML overlays): the legend never hides it. */}
           <Tooltip content={PointTooltip} cursor={{ strokeDasharray: "3 3" }} wrapperStyle={{ zIndex: 20 }} allowEscapeViewBox={{ x: false, y: true }} />

@@ -232,7 +232,7 @@ export function evidenceReport(input: ReportInput): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>Evidence: ${esc(run.name)}</title>
-<style>pre{white-space:pre-wrap;background:#f1f5f9;padding:.5rem}body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#0f172a;max-width:72rem}table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #cbd5e1;padding:.25rem .5rem;text-align:left}td{font-variant-numeric:tabular-nums}.iv{color:#475569;font-size:12px}.group{background:#f1f5f9}code{background:#f1f5f9;padding:0 .2rem}${current ? "pre,code,td{overflow-wrap:anywhere}table{max-width:100%}" : ""}</style>
+<style>pre{white-space:pre-wrap;background:#f1f5f9;padding:.5rem}body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#0f172a;max-width:72rem}table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #cbd5e1;padding:.25rem .5rem;text-align:left}td{font-variant-numeric:tabular-nums}.iv{color:#475569;font-size:12px}.group{background:#f1f5f9}code{background:#f1f5f9;padding:0 .2rem}${modern ? "pre,code{overflow-wrap:anywhere}td{overflow-wrap:break-word}table{max-width:100%}" : current ? "pre,code,td{overflow-wrap:anywhere}table{max-width:100%}" : ""}</style>
 </head><body>
 <h1>${esc(run.name)}</h1>
 <p>Run <code>${esc(run.id)}</code> · suite <code>${esc(stated.suite)}</code> · content <code>${esc(input.contentVersion)}</code> · status ${esc(run.status)} · preset ${esc(run.preset)} · seed ${esc(stated.seed)} · ${esc(run.plannedCount)} queries · spent $${num(run.spentUsd)}</p>
