@@ -21,6 +21,19 @@ describe("fof run (built-in baselines, no key)", () => {
     expect(a.results).toHaveLength(10);
   });
 
+  it("says how many answers a run allowed to reuse took from other runs, and asks again without the flag", async () => {
+    const env = { ...process.env, FOF_DATA_DIR: testDataDir("fof-run-reuse-") };
+    const fof = (args: string[]) => run("npm", ["run", "--silent", "fof", "--", "run", ...args], { env, maxBuffer: 10 * 1024 * 1024 });
+    const args = ["--model", "baseline:calibrated:0.8", "--tests", "objective", "--preset", "smoke", "--seed", "5"];
+    const first = await fof(args);
+    const id = /run (\S+): completed/.exec(first.stderr)![1];
+    expect(first.stderr).not.toMatch(/reused/);
+    const again = await fof([...args, "--reuse-answers-from", id]);
+    expect(again.stderr).toMatch(new RegExp(`: (\\d+) answers reused from other runs \\(allowed: \\{"fromRun":"${id}"\\}\\); the rest obtained for it`));
+    expect(Number(/: (\d+) answers reused/.exec(again.stderr)![1])).toBeGreaterThan(0);
+    expect((await fof(args)).stderr).not.toMatch(/reused/);
+  });
+
   it("the calibrated oracle lands on the curve", async () => {
     const a = await fofRun(["--model", "baseline:calibrated:0.8", "--tests", "objective,subjective", "--preset", "quick", "--seed", "1"]);
     const objective = a.results.filter((r) => r.test === "objective");

@@ -322,6 +322,13 @@ async function workToEnd(
   process.stderr.write(`run ${run.id}: ${outcomeLabel(row.status, failed)}${row.error ? ` (${row.error})` : ""}\n`);
   const adaptive = adaptiveStateOf(row.adaptiveJson);
   if (adaptive) process.stderr.write(`run ${run.id}: ${adaptiveSummary(adaptive, row)}\n`);
+  // A run allowed to take other runs' answers says how many it took: its sample is partly theirs.
+  if (row.reuseJson) {
+    const reused = await prisma.outcome.count({ where: { query: { runId: run.id }, reusedFromRunId: { not: null } } });
+    process.stderr.write(
+      `run ${run.id}: ${reused.toLocaleString("en-US")} answers reused from other runs (allowed: ${row.reuseJson}); the rest obtained for it\n`,
+    );
+  }
   // Every distinct reason a call failed, with how many items it took: a failure is never only a number.
   if (failed > 0) for (const r of await failureReasons(prisma, run.id, 20)) process.stderr.write(`  ${r.count.toLocaleString("en-US")} failed: ${r.reason}\n`);
   if (t2i && failed < run.plannedCount && !labelling)

@@ -261,7 +261,9 @@ function* pairedDifferencesSteps(a: readonly DesignCell[], b: readonly DesignCel
     }
     const flags = warn.filter(
       (f) =>
-        !(m === "sFact" && f === "few-scenarios") && !(m === "sFact" && f === "small-cells" && !lonely) && !(f === "sparse-classes" && m !== "sKLD" && m !== "sFair"),
+        !(m === "sFact" && f === "few-scenarios") &&
+        !(m === "sFact" && f === "small-cells" && !lonely) &&
+        !(f === "sparse-classes" && m !== "sKLD" && m !== "sFair"),
     );
     // d's plug-ins are on the side of the curve its replicates were read on (both plug-ins share it, or both fold).
     const sides = shownSides({ a: va, b: vb }, perSide[m], SIDE_RANGE[m], m === "distance");
