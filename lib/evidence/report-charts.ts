@@ -8,7 +8,7 @@ type Obj = Record<string, unknown>;
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(3) : "–");
 const esc = (v: unknown) => String(v ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-export interface PlanePoint {
+interface PlanePoint {
   /** whose point: the legend's entries, one colour each */
   model: string;
   /** the rest of the group's name (test · context · attribute), shown on hover */
