@@ -42,7 +42,7 @@ function shape(kind: number, cx: number, cy: number, colour: string, extra = "",
  * its distance to its own curve), one colour per model (named in the legend), one marker per k.
  * `kNames`: what each k is called in the legend (e.g. 2 → "gender"); absent, "k = 2".
  */
-export function planeSvg(title: string, points: readonly PlanePoint[], kNames: ReadonlyMap<number, string> = new Map()): string {
+function planeSvg(title: string, points: readonly PlanePoint[], kNames: ReadonlyMap<number, string> = new Map()): string {
   const shown = points.filter((p) => Number.isFinite(p.sFact) && Number.isFinite(p.sE));
   if (!shown.length) return "";
   const models = [...new Set(shown.map((p) => p.model))].sort();

@@ -72,7 +72,7 @@ export const quantileOf = (stated: unknown): IntervalQuantile => (stated === "t"
 export const INTERVAL_METHOD =
   "bias-corrected estimate ± t × standard error, the larger of a Rao–Wu (n−1) stratified cluster bootstrap's and the stratified jackknife's, t on the design's degrees of freedom";
 /** the same, as written before 2026-12-07 (the normal quantile): older bundles state it */
-export const INTERVAL_METHOD_NORMAL =
+const INTERVAL_METHOD_NORMAL =
   "bias-corrected estimate ± z × standard error, the larger of a Rao–Wu (n−1) stratified cluster bootstrap's and the stratified jackknife's";
 export const intervalMethodText = (q: IntervalQuantile) => (q === "t" ? INTERVAL_METHOD : INTERVAL_METHOD_NORMAL);
 

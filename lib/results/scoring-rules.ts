@@ -6,7 +6,7 @@
 // older rules (say, narrower intervals) than the run was launched with (docs/evidence.md, threat table).
 import { z } from "zod";
 
-export const scoringRulesSchema = z
+const scoringRulesSchema = z
   .object({
     /** FACT-OR-FAIR: the release profile as the authors' released scripts compute it */
     scoring: z.literal("release-scripts").optional(),
