@@ -176,7 +176,7 @@ function liveScores(prisma: PrismaClient, runId: string, status: string, opts: P
 }
 
 /** What a run's launch allowed it to reuse, and the answers it took, by the run that obtained them. */
-async function answerReuseView(prisma: PrismaClient, runId: string, reuseJson: string | null) {
+export async function answerReuseView(prisma: PrismaClient, runId: string, reuseJson: string | null) {
   if (!reuseJson) return null;
   const groups = await prisma.outcome.groupBy({
     by: ["reusedFromRunId"],

@@ -9,7 +9,10 @@ const LIST_LIMIT = 100;
 
 /** What a page needs to know a run exists and which suite reads it (null: no such run). */
 export function runHeader(prisma: PrismaClient, id: string) {
-  return prisma.run.findUnique({ where: { id }, select: { id: true, name: true, modality: true, suiteId: true, status: true, createdById: true } });
+  return prisma.run.findUnique({
+    where: { id },
+    select: { id: true, name: true, modality: true, suiteId: true, status: true, createdById: true, reuseJson: true },
+  });
 }
 
 /** Several runs' headers, in no particular order; ids that are not runs are simply absent. */

@@ -17,6 +17,7 @@ import { provenanceCaution } from "@/lib/faces/provenance";
 import { genericSuiteOfRun, suiteResultsJson, viewsCsv } from "@/lib/suites/export";
 import { type ScoringProfile } from "@/lib/metrics/profiles";
 import { runHeader } from "@/lib/features/runs/lookups";
+import { answerReuseView } from "@/lib/features/results/summary";
 
 // The shape /api/v1's document describes (lib/server/api/schemas.ts).
 const schema = exportQuery;
@@ -43,7 +44,13 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
   if (generic) return suiteExport(id, run.name, generic, format, labels, profile);
   // What labelled a text-to-image run's faces travels with its scores (a stand-in's are flagged in the run's name).
   const labelProvenance = run.modality === "t2i" ? await runLabelProvenance(db(), [id]) : null;
-  const caution = labelProvenance ? provenanceCaution(labelProvenance) : null;
+  // Answers other runs obtained travel with the scores too: in the JSON, and beside the run's name in the CSV.
+  const answerReuse = await answerReuseView(db(), id, run.reuseJson);
+  const reusedCount = answerReuse?.reused.reduce((a, r) => a + r.answers, 0) ?? 0;
+  const caution =
+    [labelProvenance ? provenanceCaution(labelProvenance) : null, reusedCount ? `${reusedCount} answers reused from other runs` : null]
+      .filter(Boolean)
+      .join("; ") || null;
   if (format === "csv") {
     const ref = { id, name: caution ? `${run.name} [${caution}]` : run.name };
     const groups = ((await runScoresOff(id, { raceMapping, labels, profile }, account)) ?? []).map((g) => ({ ...g, run: ref }));
@@ -64,7 +71,7 @@ export const GET = jsonRead<{ id: string }>("results.read", async (query, { para
             reviewedResults: await runScoresOff(id, { raceMapping, labels: "reviewed", profile }, account),
           }
         : { profile, results: await runScoresOff(id, { profile }, account) };
-    return new NextResponse(JSON.stringify(body, null, 2) + "\n", {
+    return new NextResponse(JSON.stringify(answerReuse ? { ...body, answerReuse } : body, null, 2) + "\n", {
       headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${fileName(run.name, "scores.json")}"` },
     });
   }
