@@ -24,12 +24,30 @@ describe("DSSE", () => {
 
 describe("score comparison", () => {
   it("lists every value, equal or not, named by its group", () => {
-    const stated = { seed: 1, resamples: 10, scores: { groups: [{ model: "m", test: "objective", attribute: "race", sE: 0.5, sFact: 0.25 }] } };
+    const stated = { seed: 1, resamples: 10, method: "m", target: "population", scores: { groups: [{ model: "m", test: "objective", attribute: "race", sE: 0.5, sFact: 0.25 }] } };
     const same = compareScores(stated, structuredClone(stated));
     expect(same.every((s) => s.equal)).toBe(true);
     expect(same.map((s) => s.path)).toContain("scores.groups[m · objective · race].sE");
     const off = compareScores(stated, { ...stated, scores: { groups: [{ model: "m", test: "objective", attribute: "race", sE: 0.5000001 }] } });
     expect(off.filter((s) => !s.equal).map((s) => s.path)).toEqual(["scores.groups[m · objective · race].sE", "scores.groups[m · objective · race].sFact"]);
+  });
+
+  it("names each place by one path whatever the keys: a flat key set beside a made-up group cannot stand in for it", () => {
+    const truth = { seed: 1, resamples: 10, method: "m", target: "population", scores: { groups: [{ model: "m", test: "objective", attribute: "race", sFact: 0.25 }] } };
+    // the nested group made up, the true value under a key that reads like its path (hostile re-test, 2026-12-07)
+    const forged = { ...truth, scores: { groups: [{ model: "m", test: "objective", attribute: "race", sFact: 0.95 }], "groups[m · objective · race].sFact": 0.25 } };
+    const checks = compareScores(forged, truth);
+    expect(checks.filter((c) => !c.equal).map((c) => c.path)).toEqual(["scores.groups[m · objective · race].sFact", "scores.groups\\[m · objective · race\\]\\.sFact"]);
+    // an empty row added to a table is a value too
+    const padded = { ...truth, scores: { groups: [...truth.scores.groups, {}] } };
+    expect(compareScores(padded, truth).some((c) => !c.equal)).toBe(true);
+    // the words the page prints beside the scores are compared as well
+    expect(compareScores({ ...truth, method: "± z, Wilson" }, truth).find((c) => c.path === "method")!.equal).toBe(false);
+    expect(compareScores({ ...truth, target: "exact" }, truth).find((c) => c.path === "target")!.equal).toBe(false);
+    // counts dropped from a bundle that must state them
+    const counted = { ...truth, counts: [{ model: "m", failed: 3 }] };
+    expect(compareScores(truth, counted, { requireCounts: true }).some((c) => !c.equal)).toBe(true);
+    expect(compareScores(truth, counted).every((c) => c.equal)).toBe(true);
   });
 });
 

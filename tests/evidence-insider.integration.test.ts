@@ -182,6 +182,52 @@ describe("the scoring rules a run was launched under", () => {
   });
 });
 
+describe("scores.json shaped for its page", () => {
+  it("a made-up value beside a flat key holding the true one, other words for the method, counts dropped: refused", async () => {
+    const { reportInput } = await import("../lib/evidence/report-check");
+    const { evidenceReport } = await import("../lib/evidence/report");
+    const { keyIdOf } = await import("../lib/evidence/dsse");
+    const reSigned = (name: string, edit: (scores: Row) => void) =>
+      tampered(
+        bundles.own,
+        dir,
+        name,
+        (x) => {
+          const scores = JSON.parse(text(x["scores.json"])) as Row;
+          edit(scores);
+          x["scores.json"] = Buffer.from(JSON.stringify(scores));
+          const small = Object.fromEntries(
+            ["content.json", "run.json", "models.jsonl", "run-models.jsonl", "scores.json", "software.json"].map((f) => [f, x[f]]),
+          );
+          x["report.html"] = Buffer.from(evidenceReport(reportInput(small, keyIdOf(signingKey()))));
+        },
+        signingKey(),
+      );
+    const flat = await verifyBundle(
+      reSigned("flat-key", (scores) => {
+        const inner = scores.scores as { groups: Row[] };
+        const g = inner.groups[0];
+        const truth = g.sFact;
+        g.sFact = 0.95;
+        (inner as Row)[`groups[${[g.model, g.modality, g.test, g.context, g.attribute].filter((v) => typeof v === "string" && v).join(" · ")}].sFact`] = truth;
+      }),
+      { publicKeyPem: pem },
+    );
+    expect(flat.checks.find((c) => !c.ok)).toMatchObject({ check: "scores" });
+    expect(flat.scores.filter((c) => !c.equal).map((c) => c.path)).toContainEqual(expect.stringMatching(/^scores\.groups\[.*\]\.sFact$/));
+    const method = await verifyBundle(
+      reSigned("method-words", (scores) => void (scores.method = "bias-corrected estimate ± z × standard error, 5000 resamples, Wilson")),
+      { publicKeyPem: pem },
+    );
+    expect(method.checks.find((c) => !c.ok)).toMatchObject({ check: "scores", detail: expect.stringMatching(/method/) });
+    const uncounted = await verifyBundle(
+      reSigned("no-counts", (scores) => void delete scores.counts),
+      { publicKeyPem: pem },
+    );
+    expect(uncounted.checks.find((c) => !c.ok)).toMatchObject({ check: "scores", detail: expect.stringMatching(/counts/) });
+  });
+});
+
 describe("bundles written before the release profile followed the released scripts", () => {
   it("verify as they were scored (the paper's definitions, bounded d for images), and the scores check says so", async () => {
     const { evidenceScores } = await import("../lib/features/evidence/scores");

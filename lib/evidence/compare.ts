@@ -2,6 +2,11 @@
 // of the scores tree, named by a readable path (a group by its model, test, context and attribute; a view row by its
 // labels). Numbers agree to 1e-12 relative (the same code and seed give the same doubles; the margin only absorbs
 // a last-bit difference of a libm on another machine); everything else exactly.
+//
+// A path must name one place in the tree, whatever the keys: scores.json is the bundle writer's, and a key such as
+// "groups[m · subjective · race].sFact" set beside the real nested group once gave the true value the nested one's
+// path, so a page drawn from the nested (made-up) values verified (hostile re-test, 2026-12-07). Keys and labels are
+// therefore written with their delimiters escaped — `.` `[` `]` `#` `\` — so two different places never share a path.
 export interface ScoreCheck {
   path: string;
   stated: unknown;
@@ -22,7 +27,12 @@ function label(x: unknown, i: number): string {
   return `[${i}]`;
 }
 
+/** A key or label with the path's delimiters escaped, so a path names exactly one place. */
+const escaped = (s: string) => s.replace(/[\\.[\]#]/g, (c) => `\\${c}`);
+
 function leaves(x: unknown, at: string, out: Map<string, unknown>) {
+  // an empty list or object is a value too: a row of nothing added to a table must not pass unseen
+  if (x && typeof x === "object" && Object.keys(x).length === 0) x = Array.isArray(x) ? "[]" : "{}";
   if (Array.isArray(x)) {
     // two elements with the same label keep apart by position: a value is never hidden behind another's path
     const seen = new Map<string, number>();
@@ -30,9 +40,10 @@ function leaves(x: unknown, at: string, out: Map<string, unknown>) {
       const l = label(v, i);
       const n = (seen.get(l) ?? 0) + 1;
       seen.set(l, n);
-      leaves(v, `${at}${l}${n > 1 ? `#${n}` : ""}`, out);
+      leaves(v, `${at}[${escaped(l.slice(1, -1))}]${n > 1 ? `#${n}` : ""}`, out);
     });
-  } else if (x && typeof x === "object") for (const [k, v] of Object.entries(x)) leaves(v, at ? `${at}.${k}` : k, out);
+  } else if (x && typeof x === "object") for (const [k, v] of Object.entries(x)) leaves(v, at ? `${at}.${escaped(k)}` : escaped(k), out);
+  else if (out.has(at)) throw new Error(`two values at ${at}`);
   else out.set(at, x);
 }
 
@@ -43,7 +54,11 @@ const same = (a: unknown, b: unknown) =>
 export function compareTrees(stated: unknown, recomputed: unknown): ScoreCheck[] {
   const a = new Map<string, unknown>();
   const b = new Map<string, unknown>();
-  leaves(stated, "", a);
+  try {
+    leaves(stated, "", a);
+  } catch (e) {
+    return [{ path: "(the stated tree)", stated: (e as Error).message, recomputed: "one value per place", equal: false }];
+  }
   leaves(JSON.parse(JSON.stringify(recomputed ?? null)), "", b);
   const out: ScoreCheck[] = [];
   for (const [path, v] of a) out.push({ path, stated: v, recomputed: b.has(path) ? b.get(path) : "(absent)", equal: b.has(path) && same(v, b.get(path)) });
@@ -51,16 +66,25 @@ export function compareTrees(stated: unknown, recomputed: unknown): ScoreCheck[]
   return out;
 }
 
+/**
+ * scores.json against the recomputation: every value of its scores, the counts, and the words report.html prints
+ * beside them (the method and what the intervals are about). `requireCounts`: the run was launched since runs record
+ * their scoring rules, so its bundle was written with counts — one without them dropped them (and with them the
+ * report's table of failures).
+ */
 export function compareScores(
-  stated: { scores?: unknown; reviewedScores?: unknown; counts?: unknown; seed?: unknown; resamples?: unknown },
-  recomputed: { scores: unknown; reviewedScores?: unknown; counts?: unknown; seed: unknown; resamples: unknown },
+  stated: { scores?: unknown; reviewedScores?: unknown; counts?: unknown; seed?: unknown; resamples?: unknown; method?: unknown; target?: unknown },
+  recomputed: { scores: unknown; reviewedScores?: unknown; counts?: unknown; seed: unknown; resamples: unknown; method: unknown; target: unknown },
+  opts: { requireCounts?: boolean } = {},
 ): ScoreCheck[] {
   const both = stated.reviewedScores !== undefined || recomputed.reviewedScores !== undefined;
   // Bundles written before counts were stated have none: nothing to compare there (their report shows none either).
-  const counted = stated.counts !== undefined;
+  const counted = stated.counts !== undefined || opts.requireCounts === true;
   const tree = (x: typeof stated) => ({
     seed: x.seed,
     resamples: x.resamples,
+    method: x.method,
+    target: x.target,
     // what each model's queries came to (answered, refused, failed, not called): stated, and counted again
     ...(counted ? { counts: x.counts ?? null } : {}),
     scores: x.scores,

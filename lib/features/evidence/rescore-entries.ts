@@ -55,7 +55,9 @@ export async function rescoreEntries(
   if (readings.problems.length) return { plan, readings, scores: [], stopping: null };
   progress("recomputing the scores");
   const stated = JSON.parse(textOf(entries["scores.json"])) as { scores: unknown; reviewedScores?: unknown; seed: number; resamples: number };
-  const scores = compareScores(stated, await evidenceScores(prisma, String(run.id), stated as { scoring?: unknown; quantile?: unknown }));
+  const scores = compareScores(stated, await evidenceScores(prisma, String(run.id), stated as { scoring?: unknown; quantile?: unknown }), {
+    requireCounts: Boolean((run as { rulesJson?: unknown }).rulesJson),
+  });
   // as `fof verify`: the stopping rule only once the scores hold (taking the looks again changes the database)
   if (scores.some((s) => !s.equal)) return { plan, readings, scores, stopping: null };
   progress("taking the adaptive looks again");

@@ -270,7 +270,9 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
     const ruled = rulesProblem(run.rulesJson, stated as { scoring?: unknown; quantile?: unknown });
     if (ruled) return fail("scores", ruled);
     try {
-      report.scores = compareScores(stated, await evidenceScores(prisma, String(run.id), stated as { scoring?: unknown; quantile?: unknown }));
+      report.scores = compareScores(stated, await evidenceScores(prisma, String(run.id), stated as { scoring?: unknown; quantile?: unknown }), {
+        requireCounts: Boolean(run.rulesJson),
+      });
     } catch (e) {
       return fail("scores", `could not be recomputed: ${(e as Error).message}`);
     }
