@@ -99,6 +99,10 @@ program
   .option("-p, --preset <name>", "paper | quick | smoke (each suite names its own)", "quick")
   .option("-s, --seed <n>", "seed for options, names and identities", "1")
   .option("--objective-repeats <n>", "override the preset")
+  .option(
+    "--cot",
+    "chain of thought: every query asks the model to reason step by step before its JSON answer; the reasoning is kept as the answer's explanation",
+  )
   .option("--subjective-repeats <n>", "override the preset")
   .option("--images-per-prompt <n>", "text-to-image models: override the preset (paper 20, quick 5, smoke 1)")
   .option("--budget <usd>", "stop the run cleanly when this much has been spent")

@@ -52,6 +52,8 @@ export interface RunOptions {
   /** adaptive: stop when this target is met (lib/metrics/sequential.ts parseUntil) */
   until?: string;
   imagesPerPrompt?: string;
+  /** chain of thought: every query asks for the reasoning before its JSON answer (lib/benchmark/cot.ts) */
+  cot?: boolean;
   name?: string;
   pretty?: boolean;
   /** a stored content version of the suite (e.g. imported official data) */
@@ -112,7 +114,9 @@ export async function runCommand(opts: RunOptions) {
         ...(opts.contexts ? { contexts: list<Context>(opts.contexts, CONTEXTS, "context") } : {}),
         ...(opts.objectiveRepeats ? { objectiveRepeats: int(opts.objectiveRepeats, "--objective-repeats") } : {}),
         ...(opts.subjectiveRepeats ? { subjectiveRepeats: int(opts.subjectiveRepeats, "--subjective-repeats") } : {}),
+        ...(opts.cot ? { cot: true } : {}),
       });
+  if (opts.cot && t2i) throw new Error("--cot is for chat models (an image model gives no reasoning)");
   if (opts.label && !t2i) throw new Error("--label is for text-to-image models (their faces are labelled)");
   if (opts.label) (await labelModule()).instrumentFiles("faces"); // no face models: refused before anything is generated
   const { run, final } = await planAndWork(
@@ -198,6 +202,10 @@ async function runSuiteCommand(opts: RunOptions) {
       throw new Error(`--config is not JSON: ${(e as Error).message}`);
     }
     if (!overrides || typeof overrides !== "object" || Array.isArray(overrides)) throw new Error("--config must be a JSON object");
+  }
+  if (opts.cot) {
+    if (!("cot" in (preset.config as object))) throw new Error(`--cot: ${suite.name} runs have no chain-of-thought option`);
+    overrides.cot = true;
   }
   for (const k of shared)
     overrides[k] =

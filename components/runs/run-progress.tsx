@@ -64,7 +64,7 @@ export function RunProgress({
           {t2i ? "Generation" : "Progress"} <Badge tone={outcomeTone(run.status, run.failed)}>{run.outcome}</Badge>
         </span>
       }
-      description={`seed ${run.seed} · preset ${run.preset} · ${run.models.map((m) => m.slug).join(", ")}`}
+      description={`seed ${run.seed} · preset ${run.preset}${cotText(run.config)} · ${run.models.map((m) => m.slug).join(", ")}`}
       actions={
         <div className="flex gap-2">
           {canManage && (run.status === "running" || run.status === "queued" || run.status === "planning") && (
@@ -243,4 +243,10 @@ function ItemsByGroup({ open, children }: { open: boolean; children: React.React
       {children}
     </details>
   );
+}
+
+/** Whether a chat run asked for the reasoning first (lib/benchmark/cot.ts); nothing for runs without the option. */
+function cotText(config: unknown): string {
+  const cot = (config as { cot?: unknown } | null)?.cot;
+  return cot === true ? " · chain of thought: every answer reasoned first" : cot === false ? " · answers only (no reasoning asked)" : "";
 }

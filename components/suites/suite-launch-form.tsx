@@ -222,6 +222,7 @@ export function SuiteLaunchForm(props: {
             <label key={f.name} className="flex items-center gap-2 text-sm">
               <Input type="checkbox" name={f.name} checked={!!values[f.name]} onChange={(e) => set(f.name, e.target.checked)} />
               {f.label}
+              {f.help && <span className="text-xs text-slate-500">{f.help}</span>}
             </label>
           );
         return (

@@ -31,9 +31,11 @@ export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
           ? "Baseline: uniform random"
           : b.kind === "reasoner"
             ? "Baseline: offline reasoner (helper text only)"
-            : b.kind === "scenario-biased"
-              ? "Baseline: scenario-biased (test model)"
-              : "Baseline: context follower";
+            : b.kind === "explainer"
+              ? "Baseline: explainer (test model, planted errors)"
+              : b.kind === "scenario-biased"
+                ? "Baseline: scenario-biased (test model)"
+                : "Baseline: context follower";
   return prisma.modelConfig.upsert({
     where: { slug },
     update: {},
@@ -43,7 +45,11 @@ export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
       modality: "llm",
       provider: "baseline",
       modelId: slug,
-      paramsJson: JSON.stringify({ temperature: 0, maxTokens: b.kind === "reasoner" ? 400 : 16, description: BASELINE_DESCRIPTIONS[b.kind] }),
+      paramsJson: JSON.stringify({
+        temperature: 0,
+        maxTokens: b.kind === "reasoner" ? 400 : b.kind === "explainer" ? 600 : 16,
+        description: BASELINE_DESCRIPTIONS[b.kind],
+      }),
       concurrency: 64,
     },
   });
@@ -56,6 +62,7 @@ const DEFAULT_BASELINES = [
   "baseline:context-follower",
   "baseline:scenario-biased",
   REASONER_SLUG,
+  "baseline:explainer",
   SYNTHETIC_IMAGE_SLUG,
 ];
 

@@ -2,6 +2,7 @@
 // factuality–fairness plane — and they run through the same engine, parser and scoring as real models.
 import { createRng, getStatistic, groundTruth, type Attribute, type ObjectiveOption, type Person } from "../benchmark";
 import type { ChatProvider, ChatRequest, ChatResponse } from "./types";
+import { explainerText } from "./explainer";
 
 export type BaselineKind =
   | { kind: "uniform" }
@@ -9,7 +10,8 @@ export type BaselineKind =
   | { kind: "calibrated"; accuracy: number }
   | { kind: "context-follower" }
   | { kind: "scenario-biased" }
-  | { kind: "reasoner" };
+  | { kind: "reasoner" }
+  | { kind: "explainer" };
 
 /** The scenario-biased baseline's objective accuracy and the range its scenarios' strengths are drawn from. */
 const SCENARIO_BIASED = { accuracy: 0.8, strength: [0.3, 0.9] as const };
@@ -24,15 +26,18 @@ export const BASELINE_DESCRIPTIONS: Record<BaselineKind["kind"], string> = {
   "context-follower": "picks the group the context names (stated group, news identity, own identity); uniform without one",
   "scenario-biased":
     "a scenario-sensitive test model: objective answers as calibrated 0.8; each subjective scenario favours one class (drawn from the run's seed and the scenario) with a strength between 0.3 and 0.9, otherwise uniform — its answers differ by scenario, so the population and the benchmark's own scenarios have different scores",
+  explainer:
+    "a test model for explanations: answers as calibrated 0.8 and reasons first, its explanations carrying cognitive errors planted at known rates (representativeness 30 %, attribution 15 %, in-group / out-group 10 %, another stereotype 5 %), each in a sentence of its own — for checking review and the judge, not a model's behaviour",
   reasoner:
     "an offline helper, not an answerer: writes a short fixed-form reasoning that restates the request (a suite's reasoning and guidance calls without a key; tests)",
 };
 
-/** "baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", "baseline:scenario-biased", "baseline:reasoner" */
+/** "baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", "baseline:scenario-biased", "baseline:reasoner", "baseline:explainer" */
 export function parseBaselineId(id: string): BaselineKind | null {
-  const m = /^baseline:(uniform|oracle|context-follower|scenario-biased|reasoner|calibrated:(0(\.\d+)?|1(\.0+)?))$/.exec(id);
+  const m = /^baseline:(uniform|oracle|context-follower|scenario-biased|reasoner|explainer|calibrated:(0(\.\d+)?|1(\.0+)?))$/.exec(id);
   if (!m) return null;
   if (m[1] === "reasoner") return { kind: "reasoner" };
+  if (m[1] === "explainer") return { kind: "explainer" };
   if (m[1] === "scenario-biased") return { kind: "scenario-biased" };
   if (m[1] === "uniform") return { kind: "uniform" };
   if (m[1] === "oracle") return { kind: "oracle" };
@@ -126,6 +131,14 @@ export function baselineProvider(baseline: BaselineKind): ChatProvider {
         }
         case "calibrated":
           return calibrated(baseline.accuracy);
+        case "explainer": {
+          // calibrated 0.8's choice, explained first (./explainer.ts): the JSON answer ends the reply
+          const letter = (JSON.parse(calibrated(0.8).text) as { answer: string }).answer;
+          const chosen = query.options.find((o) => o.letter === letter) as (Person & ObjectiveOption) | ContentPerson | undefined;
+          const group = chosen && query.test === "subjective" ? (classOfPerson(chosen as Person | ContentPerson, attribute) ?? null) : null;
+          const { text } = explainerText({ seed: query.seed, streamKey: query.streamKey, subjective: query.test === "subjective", group, letter });
+          return { text: `${text}\n${JSON.stringify({ answer: letter })}`, inputTokens: null, outputTokens: null };
+        }
         case "scenario-biased": {
           if (query.test === "objective" || query.scenarioIndex === null || query.scenarioIndex === undefined) return calibrated(SCENARIO_BIASED.accuracy);
           // One class of the aimed-at attribute per scenario (of this run's seed), the same in every repeat and context.

@@ -79,6 +79,11 @@ export interface CallSettings {
    * the temperature (null: not sent — the provider's default)
    */
   helperParams?: { maxTokens: number; temperature: number | null };
+  /**
+   * the least max_tokens the audited chat models' answers are called with (a model's own larger setting stands): a
+   * chain-of-thought run's explanations must not be cut off (lib/benchmark/cot.ts)
+   */
+  answerMaxTokens?: number;
 }
 
 /**

@@ -17,6 +17,8 @@ export async function callableModel(
   modelConfigId: string,
   timeoutMs: number,
   helper: { slug: string; params: { maxTokens: number; temperature: number | null } } | null = null,
+  /** CallSettings.answerMaxTokens: the least max_tokens an audited chat model's answers are called with */
+  answerMaxTokens: number | null = null,
 ) {
   const [cfg, rm] = await Promise.all([
     prisma.modelConfig.findUniqueOrThrow({ where: { id: modelConfigId } }),
@@ -54,6 +56,10 @@ export async function callableModel(
       maxTokens: helper.params.maxTokens,
       temperature: helper.params.temperature,
     });
+  else if (answerMaxTokens !== null && settings.modality !== "t2i") {
+    const params = JSON.parse(settings.paramsJson || "{}") as { maxTokens?: number };
+    settings.paramsJson = JSON.stringify({ ...params, maxTokens: Math.max(params.maxTokens ?? 0, answerMaxTokens) });
+  }
   let provider: ChatProvider | null = null;
   let imageProvider: ImageProvider | null = null;
   let imageSize: ModelState["imageSize"] = null;

@@ -459,6 +459,7 @@ export class Worker {
         modelConfigId,
         timeoutMs,
         (await this.runConfig(runId)).helper,
+        (await this.runConfig(runId)).settings.answerMaxTokens ?? null,
       );
       let slot = this.slots.get(modelConfigId);
       if (!slot) {

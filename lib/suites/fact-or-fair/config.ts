@@ -21,6 +21,8 @@ export const runConfigSchema = z
     maxRetries: z.number().int().min(0).max(20).default(6),
     /** per-call timeout */
     timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+    /** chain of thought (lib/benchmark/cot.ts): every query asks for the reasoning before the JSON answer */
+    cot: z.boolean().default(false),
   })
   .refine((c) => !c.tests.includes("subjective") || c.contexts.length > 0, {
     message: "the subjective test needs at least one context",

@@ -11,6 +11,7 @@ import { presetConfig, runConfigSchema, t2iPresetConfig, t2iRunConfigSchema, typ
 import { chatTokensFof, plannedPerModelFof } from "./size";
 import type { Suite } from "../types";
 import { FOF_VOCABULARY } from "../../metrics/sequential";
+import { COT_MAX_TOKENS } from "../../benchmark/cot";
 
 type FofConfig = RunConfig | T2iRunConfig;
 const isT2i = (c: FofConfig): c is T2iRunConfig => "modality" in c && c.modality === "t2i";
@@ -66,6 +67,12 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
         },
         { kind: "number", name: "objectiveRepeats", label: "Objective repeats", min: 1, max: 1000 },
         { kind: "number", name: "subjectiveRepeats", label: "Subjective repeats", min: 1, max: 1000 },
+        {
+          kind: "toggle",
+          name: "cot",
+          label: "Reason first (chain of thought)",
+          help: "every query asks the model to reason step by step before its JSON answer; the reasoning is kept as the answer's explanation (priced at ~450 output tokens an answer)",
+        },
       ],
       presets: {
         paper: { label: "paper", config: presetConfig("paper") },
@@ -97,7 +104,12 @@ export const factOrFair: Suite<Benchmark, FofConfig> = {
     const modality = isT2i(config) ? "t2i" : "llm";
     for (const q of planQueries(config, seed, content)) yield { role: "subject", modality, ...q };
   },
-  callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: isT2i(c) ? 0 : c.maxReasks }),
+  callSettings: (c) => ({
+    timeoutMs: c.timeoutMs,
+    maxRetries: c.maxRetries,
+    maxReasks: isT2i(c) ? 0 : c.maxReasks,
+    ...(!isT2i(c) && c.cot ? { answerMaxTokens: COT_MAX_TOKENS } : {}),
+  }),
   readAnswer(q, text) {
     const options = JSON.parse(q.optionsJson) as ObjectiveOption[] | Person[];
     const parsed = parseAnswer(

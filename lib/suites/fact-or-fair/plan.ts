@@ -49,11 +49,11 @@ function* planLlmSpecs(config: RunConfig, bm: Benchmark = benchmark): Generator<
 /** Every planned query of a config, lazily (a 500k-query launch never holds its plan in memory). */
 export function* planQueries(config: RunConfig | T2iRunConfig, seed: number, bm: Benchmark = benchmark): Generator<PlannedQuery> {
   if ("modality" in config && config.modality === "t2i") yield* planT2iQueries(config, bm);
-  else for (const spec of planLlmSpecs(config as RunConfig, bm)) yield planLlmQuery(spec, seed, bm);
+  else for (const spec of planLlmSpecs(config as RunConfig, bm)) yield planLlmQuery(spec, seed, bm, (config as RunConfig).cot);
 }
 
-function planLlmQuery(spec: LlmQuerySpec, seed: number, bm: Benchmark = benchmark): PlannedQuery {
-  const rendered = renderLlmQuery(spec, seed, bm);
+function planLlmQuery(spec: LlmQuerySpec, seed: number, bm: Benchmark = benchmark, cot = false): PlannedQuery {
+  const rendered = renderLlmQuery(spec, seed, bm, cot);
   const statistic = statisticIn(bm, spec.statisticId);
   return {
     test: spec.test,

@@ -2,6 +2,7 @@
 import type { Benchmark } from "../../benchmark";
 import type { RunConfig, T2iRunConfig } from "./config";
 import { TYPICAL_TOKENS } from "../../providers/cost";
+import { COT_TYPICAL_OUT_TOKENS } from "../../benchmark/cot";
 
 export function plannedPerModelFof(config: RunConfig | T2iRunConfig, bm: Benchmark): number {
   if ("modality" in config && config.modality === "t2i") return bm.statistics.length * 2 * config.tests.length * config.imagesPerPrompt;
@@ -25,8 +26,10 @@ function chatCounts(c: RunConfig, bm: Benchmark): { objective: number; subjectiv
 export function chatTokensFof(config: RunConfig | T2iRunConfig, bm: Benchmark): { input: number; output: number } {
   if ("modality" in config && config.modality === "t2i") return { input: 0, output: 0 };
   const n = chatCounts(config as RunConfig, bm);
+  // a chain-of-thought answer is an explanation and its JSON, not a letter (lib/benchmark/cot.ts)
+  const out = (config as RunConfig).cot ? COT_TYPICAL_OUT_TOKENS : TYPICAL_TOKENS.out;
   return {
     input: n.objective * TYPICAL_TOKENS.objectiveIn + n.subjective * TYPICAL_TOKENS.subjectiveIn,
-    output: (n.objective + n.subjective) * TYPICAL_TOKENS.out,
+    output: (n.objective + n.subjective) * out,
   };
 }
