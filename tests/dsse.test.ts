@@ -24,7 +24,13 @@ describe("DSSE", () => {
 
 describe("score comparison", () => {
   it("lists every value, equal or not, named by its group", () => {
-    const stated = { seed: 1, resamples: 10, method: "m", target: "population", scores: { groups: [{ model: "m", test: "objective", attribute: "race", sE: 0.5, sFact: 0.25 }] } };
+    const stated = {
+      seed: 1,
+      resamples: 10,
+      method: "m",
+      target: "population",
+      scores: { groups: [{ model: "m", test: "objective", attribute: "race", sE: 0.5, sFact: 0.25 }] },
+    };
     const same = compareScores(stated, structuredClone(stated));
     expect(same.every((s) => s.equal)).toBe(true);
     expect(same.map((s) => s.path)).toContain("scores.groups[m · objective · race].sE");
@@ -33,11 +39,23 @@ describe("score comparison", () => {
   });
 
   it("names each place by one path whatever the keys: a flat key set beside a made-up group cannot stand in for it", () => {
-    const truth = { seed: 1, resamples: 10, method: "m", target: "population", scores: { groups: [{ model: "m", test: "objective", attribute: "race", sFact: 0.25 }] } };
+    const truth = {
+      seed: 1,
+      resamples: 10,
+      method: "m",
+      target: "population",
+      scores: { groups: [{ model: "m", test: "objective", attribute: "race", sFact: 0.25 }] },
+    };
     // the nested group made up, the true value under a key that reads like its path (hostile re-test, 2026-12-07)
-    const forged = { ...truth, scores: { groups: [{ model: "m", test: "objective", attribute: "race", sFact: 0.95 }], "groups[m · objective · race].sFact": 0.25 } };
+    const forged = {
+      ...truth,
+      scores: { groups: [{ model: "m", test: "objective", attribute: "race", sFact: 0.95 }], "groups[m · objective · race].sFact": 0.25 },
+    };
     const checks = compareScores(forged, truth);
-    expect(checks.filter((c) => !c.equal).map((c) => c.path)).toEqual(["scores.groups[m · objective · race].sFact", "scores.groups\\[m · objective · race\\]\\.sFact"]);
+    expect(checks.filter((c) => !c.equal).map((c) => c.path)).toEqual([
+      "scores.groups[m · objective · race].sFact",
+      "scores.groups\\[m · objective · race\\]\\.sFact",
+    ]);
     // an empty row added to a table is a value too
     const padded = { ...truth, scores: { groups: [...truth.scores.groups, {}] } };
     expect(compareScores(padded, truth).some((c) => !c.equal)).toBe(true);

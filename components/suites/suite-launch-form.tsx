@@ -310,7 +310,7 @@ export function SuiteLaunchForm(props: {
             </label>
             <span id="until-help" className="max-w-xs text-xs text-slate-500">
               Adaptive: the chosen size becomes a cap. <code>halfwidth&lt;=0.05</code> stops when every score ({props.adaptive.names.join(", ")}) of every group
-              it looks at — a chat run's subjective groups, every group of an image run — is known to ±0.05, <code>{props.adaptive.ids[0]}&lt;=0.03</code>{" "}
+              it looks at — the subjective groups of a chat run, every group of an image run — is known to ±0.05, <code>{props.adaptive.ids[0]}&lt;=0.03</code>{" "}
               targets one
               {props.adaptive.decided ? (
                 <>
