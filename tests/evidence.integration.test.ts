@@ -221,7 +221,9 @@ describe("evidence bundles", () => {
     expect(report).toContain("<h2>Configuration</h2>");
     expect(report).toMatch(/<h2>Per statistic<\/h2>.*<h3>baseline:calibrated:0\.8 · objective · gender<\/h3>/s);
     expect(report).toMatch(/<h2>How the contexts move the answers \(the paper's Table 3\)<\/h2>/);
-    expect(report).toMatch(/<svg [^>]*aria-label="S_fact against S_E per group">.*<circle /);
+    // the plane with its axis ticks, the upper bound and the models named (bundles that name their quantile)
+    expect(report).toMatch(/<svg [^>]*aria-label="S_fact against S_E, the paper&#39;s plane: S_fact against S_E per group, with the upper bound">.*<circle /s);
+    expect(report).toMatch(/<title>upper bound g_2<\/title>.*>baseline:calibrated:0\.8<\/text>/s);
     const sw = JSON.parse(text(unzipSync(readFileSync(bundle))["software.json"]));
     expect(sw.lockfileSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(sw.packages.fflate).toBe("0.8.2");

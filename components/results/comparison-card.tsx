@@ -25,7 +25,7 @@ export function ComparisonCard({
   others: Array<{ side: string; label: string }>;
   /** the score the page is about (the others behind "every score"); left out: every row (another suite's metrics) */
   metric?: BootstrapMetric;
-  /** the scale of the tables the card sits beside: ×100 (default) or the scores' own 0–1 (a content set's, FAIntbench's) */
+  /** the scale of the tables the card sits beside: ×100 (default) or the scores' own 0–1 (a suite whose tables are 0–1) */
   scale?: SentenceScale;
 }) {
   const f = fmt(scale);
