@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { parseAnswer } from "@/lib/benchmark/parse";
 import { COT_MAX_TOKENS, COT_TYPICAL_OUT_TOKENS, explanationOf } from "@/lib/benchmark/cot";
 import { renderLlmQuery } from "@/lib/benchmark/query";
-import { EXPLAINER_RATES, EXPLANATION_ERRORS, explainerText } from "@/lib/providers/explainer";
+import { EXPLAINER_RATES, explainerText } from "@/lib/providers/explainer";
+import { EXPLANATION_TAGS as EXPLANATION_ERRORS } from "@/lib/explanations/tags";
 import { baselineProvider } from "@/lib/providers/baselines";
 import { planQueries } from "@/lib/suites/fact-or-fair/plan";
 import { presetConfig } from "@/lib/suites/fact-or-fair/config";
@@ -85,7 +86,7 @@ describe("the explainer test model", () => {
       identity: null,
       options,
     } as never;
-    const explained = await baselineProvider({ kind: "explainer" }).chat({ query, prompt: q.prompt } as never);
+    const explained = await baselineProvider({ kind: "explainer", scale: 1 }).chat({ query, prompt: q.prompt } as never);
     const calibrated = await baselineProvider({ kind: "calibrated", accuracy: 0.8 }).chat({ query, prompt: q.prompt } as never);
     const letter = parseAnswer(explained.text, ["A", "B", "C", "D"]);
     expect(letter).toEqual(parseAnswer(calibrated.text, ["A", "B", "C", "D"]));

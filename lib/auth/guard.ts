@@ -37,6 +37,7 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   "images.import": "import images",
   "faces.label": "label faces",
   "faces.review": "review faces",
+  "explanations.review": "review explanations",
   "review.manage": "manage review assignments",
   "annotators.manage": "mark gold faces or exclude an annotator's votes",
   "content.review": "verify or dispute benchmark content",

@@ -8,7 +8,7 @@ export const ROLE_LABELS: Record<Role, string> = {
   admin: "Admin — users, models, credentials overview, everything",
   runner: "Runner — launch and steer runs within a spending limit, import images",
   reviewer: "Reviewer — read every run and result, export, compare, deal assignments",
-  annotator: "Annotator — label and review faces they are assigned or allowed",
+  annotator: "Annotator — label and review faces, and tag explanations, they are assigned or allowed",
   viewer: "Viewer — read-only results",
   metrics: "Metrics — only the Prometheus metrics (a scraper's account or token), nothing else",
 };
@@ -32,6 +32,8 @@ export const PERMISSIONS = [
   "faces.label",
   /** review faces: label, mark not-a-face, fix detections */
   "faces.review",
+  /** read chain-of-thought explanations and tag the cognitive errors they show (issue #67) */
+  "explanations.review",
   /** verify or dispute items of a suite's content (historical entries written for the workbench) */
   "content.review",
   /** import a suite's content from files a user supplies (e.g. the official DoFaiR entries): a new content version */
@@ -58,8 +60,8 @@ export type Permission = (typeof PERMISSIONS)[number];
 const MATRIX: Record<Role, readonly Permission[]> = {
   admin: PERMISSIONS,
   runner: ["results.read", "data.export", "runs.manage", "images.import", "review.manage", "content.author"],
-  reviewer: ["results.read", "data.export", "review.manage", "faces.review", "content.review"],
-  annotator: ["faces.label", "faces.review"],
+  reviewer: ["results.read", "data.export", "review.manage", "faces.review", "explanations.review", "content.review"],
+  annotator: ["faces.label", "faces.review", "explanations.review"],
   viewer: ["results.read"],
   metrics: ["metrics.read"],
 };

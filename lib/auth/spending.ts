@@ -51,7 +51,14 @@ export async function committedUsd(prisma: PrismaClient, userId: string, exceptR
   } as const;
   const except = exceptRunId ? { id: { not: exceptRunId } } : {};
   const runs = await prisma.run.findMany({ where: { ...except, OR: [{ createdById: userId }, { budgetGrants: { some: { userId } } }] }, select });
-  return runs.reduce((a, r) => a + (splitCommitment({ ...r, grants: r.budgetGrants }).get(userId) ?? 0), 0);
+  // judge passes (lib/features/explanations/judge-pass.ts) are charged to whoever started them: their budget while
+  // under way, what they cost once over
+  const passes = await prisma.judgePass.findMany({ where: { createdBy: userId }, select: { status: true, budgetUsd: true, costUsd: true, inflightUsd: true } });
+  const judging = passes.reduce(
+    (a, p) => a + (p.status === "queued" || p.status === "running" ? Math.max(p.budgetUsd, p.costUsd + p.inflightUsd) : p.costUsd + p.inflightUsd),
+    0,
+  );
+  return judging + runs.reduce((a, r) => a + (splitCommitment({ ...r, grants: r.budgetGrants }).get(userId) ?? 0), 0);
 }
 
 /**

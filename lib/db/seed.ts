@@ -1,7 +1,7 @@
 // The rows a fresh database starts with: today's benchmark version and the built-in baseline models (no API key
 // needed to run them). Called on every start (lib/db/migrate.ts); each step is an upsert, so a restart changes nothing.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { BASELINE_DESCRIPTIONS, parseBaselineId, REASONER_SLUG, SYNTHETIC_DESCRIPTION, SYNTHETIC_IMAGE_SLUG } from "../providers";
+import { BASELINE_DESCRIPTIONS, JUDGE_BASELINE_SLUG, parseBaselineId, REASONER_SLUG, SYNTHETIC_DESCRIPTION, SYNTHETIC_IMAGE_SLUG } from "../providers";
 import { ensureBenchmarkVersion } from "./benchmark-version";
 
 /** Baseline model configs are made on first use, so any accuracy (baseline:calibrated:0.73) can be run. */
@@ -31,11 +31,13 @@ export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
           ? "Baseline: uniform random"
           : b.kind === "reasoner"
             ? "Baseline: offline reasoner (helper text only)"
-            : b.kind === "explainer"
-              ? "Baseline: explainer (test model, planted errors)"
-              : b.kind === "scenario-biased"
-                ? "Baseline: scenario-biased (test model)"
-                : "Baseline: context follower";
+            : b.kind === "judge"
+              ? "Baseline: offline judge (explanations, known error rate)"
+              : b.kind === "explainer"
+                ? `Baseline: explainer (test model, planted errors${b.scale === 1 ? "" : ` ×${b.scale}`})`
+                : b.kind === "scenario-biased"
+                  ? "Baseline: scenario-biased (test model)"
+                  : "Baseline: context follower";
   return prisma.modelConfig.upsert({
     where: { slug },
     update: {},
@@ -47,7 +49,7 @@ export async function ensureBaselineModel(prisma: PrismaClient, slug: string) {
       modelId: slug,
       paramsJson: JSON.stringify({
         temperature: 0,
-        maxTokens: b.kind === "reasoner" ? 400 : b.kind === "explainer" ? 600 : 16,
+        maxTokens: b.kind === "reasoner" ? 400 : b.kind === "judge" ? 800 : b.kind === "explainer" ? 600 : 16,
         description: BASELINE_DESCRIPTIONS[b.kind],
       }),
       concurrency: 64,
@@ -63,6 +65,8 @@ const DEFAULT_BASELINES = [
   "baseline:scenario-biased",
   REASONER_SLUG,
   "baseline:explainer",
+  "baseline:explainer:0.5",
+  JUDGE_BASELINE_SLUG,
   SYNTHETIC_IMAGE_SLUG,
 ];
 

@@ -3,6 +3,7 @@
 import { createRng, getStatistic, groundTruth, type Attribute, type ObjectiveOption, type Person } from "../benchmark";
 import type { ChatProvider, ChatRequest, ChatResponse } from "./types";
 import { explainerText } from "./explainer";
+import { judgeBaselineReply } from "./judge-baseline";
 
 export type BaselineKind =
   | { kind: "uniform" }
@@ -11,7 +12,8 @@ export type BaselineKind =
   | { kind: "context-follower" }
   | { kind: "scenario-biased" }
   | { kind: "reasoner" }
-  | { kind: "explainer" };
+  | { kind: "explainer"; scale: number }
+  | { kind: "judge" };
 
 /** The scenario-biased baseline's objective accuracy and the range its scenarios' strengths are drawn from. */
 const SCENARIO_BIASED = { accuracy: 0.8, strength: [0.3, 0.9] as const };
@@ -27,22 +29,31 @@ export const BASELINE_DESCRIPTIONS: Record<BaselineKind["kind"], string> = {
   "scenario-biased":
     "a scenario-sensitive test model: objective answers as calibrated 0.8; each subjective scenario favours one class (drawn from the run's seed and the scenario) with a strength between 0.3 and 0.9, otherwise uniform — its answers differ by scenario, so the population and the benchmark's own scenarios have different scores",
   explainer:
-    "a test model for explanations: answers as calibrated 0.8 and reasons first, its explanations carrying cognitive errors planted at known rates (representativeness 30 %, attribution 15 %, in-group / out-group 10 %, another stereotype 5 %), each in a sentence of its own — for checking review and the judge, not a model's behaviour",
+    "a test model for explanations: answers as calibrated 0.8 and reasons first, its explanations carrying cognitive errors planted at known rates (representativeness 30 %, attribution 15 %, in-group / out-group 10 %, another stereotype 5 %), each in a sentence of its own; baseline:explainer:s scales every rate by s (up to 2, each capped at 1), a second test model with known other rates — for checking review and the judge, not a model's behaviour",
+  judge:
+    "an offline judge for explanations, not an answerer: tags baseline:explainer's planted errors, missing each with probability 0.2 and tagging an absent one with probability 0.05 — a known error rate for checking the judge's correction; it reads only the explainer's wording",
   reasoner:
     "an offline helper, not an answerer: writes a short fixed-form reasoning that restates the request (a suite's reasoning and guidance calls without a key; tests)",
 };
 
-/** "baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", "baseline:scenario-biased", "baseline:reasoner", "baseline:explainer" */
+/** "baseline:uniform", "baseline:oracle", "baseline:calibrated:0.8", "baseline:context-follower", "baseline:scenario-biased", "baseline:reasoner", "baseline:explainer", "baseline:judge" */
 export function parseBaselineId(id: string): BaselineKind | null {
-  const m = /^baseline:(uniform|oracle|context-follower|scenario-biased|reasoner|explainer|calibrated:(0(\.\d+)?|1(\.0+)?))$/.exec(id);
+  const m =
+    /^baseline:(uniform|oracle|context-follower|scenario-biased|reasoner|explainer(?::(0\.\d+|1(?:\.0+)?|2(?:\.0+)?))?|judge|calibrated:(0(\.\d+)?|1(\.0+)?))$/.exec(
+      id,
+    );
   if (!m) return null;
   if (m[1] === "reasoner") return { kind: "reasoner" };
-  if (m[1] === "explainer") return { kind: "explainer" };
+  if (m[1].startsWith("explainer")) {
+    const scale = m[2] === undefined ? 1 : Number(m[2]);
+    return scale > 0 ? { kind: "explainer", scale } : null;
+  }
+  if (m[1] === "judge") return { kind: "judge" };
   if (m[1] === "scenario-biased") return { kind: "scenario-biased" };
   if (m[1] === "uniform") return { kind: "uniform" };
   if (m[1] === "oracle") return { kind: "oracle" };
   if (m[1] === "context-follower") return { kind: "context-follower" };
-  return { kind: "calibrated", accuracy: Number(m[2]) };
+  return { kind: "calibrated", accuracy: Number(m[3]) };
 }
 
 const answer = (letter: string): ChatResponse => ({ text: JSON.stringify({ answer: letter }), inputTokens: null, outputTokens: null });
@@ -99,6 +110,7 @@ export function baselineProvider(baseline: BaselineKind): ChatProvider {
     name: "baseline",
     async chat({ query, prompt }: ChatRequest): Promise<ChatResponse> {
       if (baseline.kind === "reasoner") return { text: reasonerText(prompt), inputTokens: null, outputTokens: null };
+      if (baseline.kind === "judge") return { text: judgeBaselineReply(prompt), inputTokens: null, outputTokens: null };
       const rng = createRng(query.seed, `baseline|${query.streamKey}`);
       const all = query.options.map((o) => o.letter);
       const uniform = () => answer(rng.pick(all));
@@ -136,7 +148,14 @@ export function baselineProvider(baseline: BaselineKind): ChatProvider {
           const letter = (JSON.parse(calibrated(0.8).text) as { answer: string }).answer;
           const chosen = query.options.find((o) => o.letter === letter) as (Person & ObjectiveOption) | ContentPerson | undefined;
           const group = chosen && query.test === "subjective" ? (classOfPerson(chosen as Person | ContentPerson, attribute) ?? null) : null;
-          const { text } = explainerText({ seed: query.seed, streamKey: query.streamKey, subjective: query.test === "subjective", group, letter });
+          const { text } = explainerText({
+            seed: query.seed,
+            streamKey: query.streamKey,
+            subjective: query.test === "subjective",
+            group,
+            letter,
+            scale: baseline.scale,
+          });
           return { text: `${text}\n${JSON.stringify({ answer: letter })}`, inputTokens: null, outputTokens: null };
         }
         case "scenario-biased": {

@@ -3,10 +3,9 @@
 // in a sentence of its own whose span is known. It is what its name says: a test model. Review, the judge and the
 // prevalence intervals are checked against it with known truth (tests, bench:stats); never shown as a model's behaviour.
 import { createRng } from "../benchmark";
+import { EXPLANATION_TAGS, type ExplanationTag } from "../explanations/tags";
 
-/** The cognitive errors of FACT-OR-FAIR §2.1 an explanation can show, and "another stereotype". */
-export const EXPLANATION_ERRORS = ["representativeness", "attribution", "group", "stereotype"] as const;
-export type ExplanationError = (typeof EXPLANATION_ERRORS)[number];
+type ExplanationError = ExplanationTag;
 
 /** How often the explainer plants each error in a subjective answer's explanation (independently). */
 export const EXPLAINER_RATES: Record<ExplanationError, number> = { representativeness: 0.3, attribution: 0.15, group: 0.1, stereotype: 0.05 };
@@ -31,7 +30,7 @@ const SENTENCES: Record<ExplanationError, (group: string) => string> = {
  * (the same query of the same run: the same text). Objective questions are explained without planted errors: they
  * ask for a fact, not a judgement of people.
  */
-export function explainerText(o: { seed: number; streamKey: string; subjective: boolean; group: string | null; letter: string }): {
+export function explainerText(o: { seed: number; streamKey: string; subjective: boolean; group: string | null; letter: string; scale?: number }): {
   text: string;
   planted: PlantedError[];
 } {
@@ -50,7 +49,26 @@ export function explainerText(o: { seed: number; streamKey: string; subjective: 
       ? "Step 1: the question asks which of the people described is most likely to fit the situation."
       : "Step 1: the question asks which group has this statistic's value.",
   );
-  if (o.subjective && o.group) for (const error of EXPLANATION_ERRORS) if (rng.float() < EXPLAINER_RATES[error]) say(SENTENCES[error](o.group), error);
+  if (o.subjective && o.group)
+    for (const error of EXPLANATION_TAGS) if (rng.float() < Math.min(1, EXPLAINER_RATES[error] * (o.scale ?? 1))) say(SENTENCES[error](o.group), error);
   say(`Step 2: weighing what is given, I choose ${o.letter}.`);
   return { text: parts.join(" "), planted };
+}
+
+/**
+ * The planted sentences in an explanation, found by their wording (what the built-in judge reads, and what tests
+ * check spans against): each sentence's error and characters.
+ */
+export function plantedIn(text: string): PlantedError[] {
+  const found: PlantedError[] = [];
+  for (const error of EXPLANATION_TAGS) {
+    const pattern = new RegExp(
+      SENTENCES[error]("\u0000")
+        .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        .replaceAll("\u0000", "[^.\\s][^.]*?"),
+      "g",
+    );
+    for (const m of text.matchAll(pattern)) found.push({ error, start: m.index, end: m.index + m[0].length });
+  }
+  return found.sort((a, b) => a.start - b.start);
 }

@@ -12,6 +12,7 @@ import { ProviderError, type ChatProvider, type ModelParams } from "./types";
 export * from "./types";
 export * from "./errors";
 export { BASELINE_DESCRIPTIONS, parseBaselineId, REASONER_SLUG } from "./baselines";
+export { JUDGE_BASELINE_SLUG } from "./judge-baseline";
 
 const modelParamsSchema = z.object({
   // null: not sent (a suite's helper calls, as their authors sent them: lib/features/runs/callable-model.ts)

@@ -24,22 +24,28 @@ export interface Deal {
  * input and seed always give the same deal.
  */
 export function dealAssignment(input: DealInput): Deal {
-  const annotators = [...new Set(input.annotators.map((a) => a.trim()).filter(Boolean))];
-  if (!annotators.length) throw new RangeError("at least one annotator");
   if (!Number.isInteger(input.perModel) || input.perModel < 1) throw new RangeError("images per model must be a positive integer");
-  if (!Number.isInteger(input.overlap) || input.overlap < 1 || input.overlap > annotators.length)
-    throw new RangeError(`annotators per image must be between 1 and ${annotators.length}`);
   const sample = new Map<string, string[]>();
-  const items: Deal["items"] = [];
-  let slot = 0;
   for (const model of [...input.imagesByModel.keys()].sort()) {
     const ids = [...new Set(input.imagesByModel.get(model))].sort();
-    const picked = createRng(input.seed, `assignment|${model}`).shuffle(ids).slice(0, input.perModel);
-    sample.set(model, picked);
-    for (const imageId of picked) {
-      for (let j = 0; j < input.overlap; j++) items.push({ annotator: annotators[(slot + j) % annotators.length], imageId });
-      slot++;
-    }
+    sample.set(model, createRng(input.seed, `assignment|${model}`).shuffle(ids).slice(0, input.perModel));
   }
+  const items = dealItems([...sample.values()].flat(), input.annotators, input.overlap).map((i) => ({ annotator: i.annotator, imageId: i.item }));
   return { sample, items };
+}
+
+/**
+ * Deals sampled items of any kind (images, explanations: lib/review/kinds.ts) to `overlap` annotators each, in
+ * rotation, so every annotator gets a near-equal share and consecutive annotators overlap (agreement is measurable).
+ */
+export function dealItems<T>(items: readonly T[], annotatorNames: readonly string[], overlap: number): Array<{ annotator: string; item: T }> {
+  const annotators = [...new Set(annotatorNames.map((a) => a.trim()).filter(Boolean))];
+  if (!annotators.length) throw new RangeError("at least one annotator");
+  if (!Number.isInteger(overlap) || overlap < 1 || overlap > annotators.length)
+    throw new RangeError(`annotators per item must be between 1 and ${annotators.length}`);
+  const out: Array<{ annotator: string; item: T }> = [];
+  items.forEach((item, slot) => {
+    for (let j = 0; j < overlap; j++) out.push({ annotator: annotators[(slot + j) % annotators.length], item });
+  });
+  return out;
 }

@@ -62,7 +62,7 @@ export async function createAssignment(prisma: PrismaClient, input: z.input<type
 export async function listAssignments(prisma: PrismaClient, c: { before?: string; pageSize?: number } = {}) {
   const size = Math.min(Math.max(c.pageSize ?? 10, 1), 50);
   const found = await prisma.assignment.findMany({
-    where: c.before ? { id: { lt: c.before } } : {},
+    where: { kind: "faces", ...(c.before ? { id: { lt: c.before } } : {}) },
     orderBy: { id: "desc" },
     take: size + 1,
     include: { items: { select: { annotator: true, imageId: true } } },
@@ -71,7 +71,7 @@ export async function listAssignments(prisma: PrismaClient, c: { before?: string
   const older = found.length > size ? assignments[assignments.length - 1]!.id : null;
   const out = [];
   for (const a of assignments) {
-    const imageIds = [...new Set(a.items.map((i) => i.imageId))];
+    const imageIds = [...new Set(a.items.map((i) => i.imageId).filter((i): i is string => i !== null))];
     const faces = await prisma.face.findMany({
       where: { imageId: { in: imageIds }, deleted: false },
       select: { id: true, imageId: true, annotations: { select: ANNOTATION_ROW_SELECT } },

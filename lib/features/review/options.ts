@@ -8,7 +8,7 @@ export async function reviewOptions(prisma: PrismaClient) {
   const [runs, models, assignments] = await Promise.all([
     prisma.run.findMany({ where: { modality: "t2i", images: { some: {} } }, select: { id: true, name: true, suiteId: true }, orderBy: { createdAt: "desc" } }),
     prisma.modelConfig.findMany({ where: { modality: "t2i", images: { some: {} } }, select: { slug: true, label: true }, orderBy: { label: "asc" } }),
-    prisma.assignment.findMany({ select: { id: true, name: true }, orderBy: { createdAt: "desc" } }),
+    prisma.assignment.findMany({ where: { kind: "faces" }, select: { id: true, name: true }, orderBy: { createdAt: "desc" } }),
   ]);
   const withImages = new Set(runs.map((r) => r.suiteId));
   const suites = listSuites()

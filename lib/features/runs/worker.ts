@@ -26,6 +26,7 @@ import { CallJournal, chargeLostCalls } from "./call-marks";
 import { runSettled } from "../../core/settled";
 import { emitIfLabellingDone, emitRunEvent } from "../webhooks/emit";
 import { deliverDue } from "../webhooks/deliver";
+import { workJudgePass } from "../explanations/judge-pass";
 import { looksDue, takeLook } from "./adaptive";
 import { adaptiveStateOf } from "../../results/adaptive";
 import { instruments } from "../../core/metrics";
@@ -145,6 +146,7 @@ export class Worker {
   private lastHeartbeat = 0;
   private heartbeating: Promise<void> | null = null;
   private delivering: Promise<void> | null = null;
+  private judging: Promise<void> | null = null;
   private lastPlanningSweep = Date.now();
   private lastFlushOk = Date.now();
   /** set while writes fail: since when results have waited unwritten */
@@ -243,6 +245,9 @@ export class Worker {
     // Webhook deliveries on their own timer too: a slow receiver never holds up claiming or writing.
     const hooks = setInterval(() => void this.deliverWebhooks(), this.opts.webhookPollMs);
     hooks.unref?.();
+    // Judge passes (explanations tagged by a judge model) on theirs: a few calls per step, never holding up runs.
+    const judges = this.opts.runId ? null : setInterval(() => void this.judge(), this.opts.webhookPollMs);
+    judges?.unref?.();
     let lastFlush = Date.now();
     while (!this.stopped) {
       const ok = await this.guard("loop", async () => {
@@ -286,6 +291,8 @@ export class Worker {
     }
     clearInterval(beats);
     clearInterval(hooks);
+    if (judges) clearInterval(judges);
+    await this.judging;
     await this.heartbeating;
     await this.delivering;
     await this.guard("release", () => this.releaseOwnLeases());
@@ -335,6 +342,20 @@ export class Worker {
         this.delivering = null;
       });
     return this.delivering;
+  }
+
+  /** One step of a due judge pass (../explanations/judge-pass.ts); failures are recorded like the loop's. */
+  private judge(): Promise<void> {
+    if (this.judging || this.stopped) return this.judging ?? Promise.resolve();
+    this.judging = workJudgePass(this.prisma, { owner: this.owner, maxCalls: 25 })
+      .then(() => undefined)
+      .catch((e: unknown) => {
+        this.lastError = { message: errorLine("judge", e), at: new Date() };
+      })
+      .finally(() => {
+        this.judging = null;
+      });
+    return this.judging;
   }
 
   /** One heartbeat, never two at once; its failure is recorded like the loop's, without touching its backoff. */

@@ -1,0 +1,129 @@
+// Reviewers' readings of explanations: appended, never overwritten (the newest per explanation and reviewer counts),
+// each checked against the explanation it is of (spans inside it, the text's hash recorded); the queue a reviewer
+// works through (blind: nobody else's reading, gold served among the rest at the assignment's rate); gold marks.
+import { z } from "zod";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { DomainError } from "../../core/errors";
+import { hashOf, isGoldSlot } from "../../review/annotator-quality";
+import { readingProblem, readingSchema, tagsOf, EXPLANATION_TAGS, type TagSpan } from "../../explanations/tags";
+import { EXPLANATION_SELECT, explanationView, isCotRun, type ExplanationView } from "./items";
+
+export const saveReadingSchema = z.object({ outcomeId: z.coerce.number().int().positive(), reading: readingSchema }).strict();
+
+async function explanationOrThrow(prisma: PrismaClient, outcomeId: number) {
+  const row = await prisma.outcome.findFirst({
+    where: { id: outcomeId, status: "answered", rawText: { not: null }, query: { modality: "llm", test: "subjective" } },
+    select: EXPLANATION_SELECT,
+  });
+  if (!row) throw new DomainError("not_found", "no such explanation");
+  const run = await prisma.run.findUniqueOrThrow({ where: { id: row.query.runId }, select: { suiteId: true, configJson: true } });
+  if (!isCotRun(run)) throw new DomainError("not_found", "no such explanation");
+  return row;
+}
+
+/** Appends a reviewer's reading of an explanation (validated against its text). */
+export async function saveReading(prisma: PrismaClient, annotator: string, input: z.input<typeof saveReadingSchema>) {
+  const { outcomeId, reading } = saveReadingSchema.parse(input);
+  const view = explanationView(await explanationOrThrow(prisma, outcomeId));
+  const problem = readingProblem(reading, view.explanation);
+  if (problem) throw new DomainError("invalid", problem);
+  // one span per tag and place: duplicates are the same reading twice
+  const seen = new Set<string>();
+  const tags = reading.tags.filter((t) => !seen.has(`${t.tag}|${t.start}|${t.end}`) && seen.add(`${t.tag}|${t.start}|${t.end}`));
+  const row = await prisma.explanationReading.create({
+    data: { outcomeId, annotator, tagsJson: JSON.stringify(tags), note: reading.note || null, textSha256: view.textSha256 },
+  });
+  return { id: row.id, tags: tagsOf({ tags }) };
+}
+
+export interface CurrentReading {
+  annotator: string;
+  tags: TagSpan[];
+  note: string | null;
+  at: string;
+}
+
+/** The newest reading per explanation and reviewer, of the explanation's current text (`texts`: outcome → sha256). */
+export async function currentReadings(prisma: PrismaClient, outcomeIds: readonly number[], texts?: ReadonlyMap<number, string>) {
+  const out = new Map<number, Map<string, CurrentReading>>();
+  for (let i = 0; i < outcomeIds.length; i += 500) {
+    const rows = await prisma.explanationReading.findMany({
+      where: { outcomeId: { in: outcomeIds.slice(i, i + 500) as number[] } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+    for (const r of rows) {
+      if (texts && texts.get(r.outcomeId) !== r.textSha256) continue;
+      const m = out.get(r.outcomeId) ?? new Map<string, CurrentReading>();
+      out.set(r.outcomeId, m);
+      m.set(r.annotator, { annotator: r.annotator, tags: JSON.parse(r.tagsJson) as TagSpan[], note: r.note, at: r.createdAt.toISOString() });
+    }
+  }
+  return out;
+}
+
+export const queueSchema = z.object({
+  assignmentId: z.string().min(1).max(40),
+  state: z.enum(["unreviewed", "reviewed", "all"]).default("unreviewed"),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  pageSize: z.coerce.number().int().min(1).max(50).default(10),
+});
+
+export interface QueueItem extends ExplanationView {
+  /** the reviewer's own reading (never anyone else's: the queue is blind) */
+  mine: CurrentReading | null;
+}
+
+/**
+ * A reviewer's explanations in an assignment, in a fixed order (by outcome): blind (only their own reading), with gold
+ * explanations they have not read served among the unreviewed at the assignment's rate, looking like the rest.
+ */
+export async function explanationQueue(prisma: PrismaClient, annotator: string, input: z.input<typeof queueSchema>) {
+  const q = queueSchema.parse(input);
+  const a = await prisma.assignment.findUnique({ where: { id: q.assignmentId }, select: { kind: true, goldRate: true } });
+  if (!a || a.kind !== "explanations") throw new DomainError("not_found", "no such explanation assignment");
+  const items = await prisma.assignmentItem.findMany({ where: { assignmentId: q.assignmentId, annotator }, select: { outcomeId: true } });
+  // a seeded random order, so the explanations reviewed so far are a random part of the sample (a partly reviewed
+  // sample still stands for its strata)
+  const ids = items.map((i) => i.outcomeId!).sort((x, y) => hashOf(`${q.assignmentId}|${x}`) - hashOf(`${q.assignmentId}|${y}`) || x - y);
+  const mine = await currentReadings(prisma, ids);
+  const wanted = ids.filter((id) => (q.state === "all" ? true : q.state === "reviewed" ? mine.get(id)?.has(annotator) : !mine.get(id)?.has(annotator)));
+  const offset = q.state === "unreviewed" ? 0 : q.offset;
+  const page = wanted.slice(offset, offset + q.pageSize);
+  const found = new Map((await prisma.outcome.findMany({ where: { id: { in: page } }, select: EXPLANATION_SELECT })).map((r) => [r.id, r]));
+  const out: QueueItem[] = page.flatMap((id) => (found.has(id) ? [{ ...explanationView(found.get(id)!), mine: mine.get(id)?.get(annotator) ?? null }] : []));
+  if (q.state === "unreviewed" && a.goldRate > 0 && out.length) {
+    const gold = await prisma.explanationGold.findMany({ select: { outcomeId: true }, orderBy: { outcomeId: "asc" } });
+    const readGold = await currentReadings(
+      prisma,
+      gold.map((g) => g.outcomeId),
+    );
+    const unread = gold.map((g) => g.outcomeId).filter((id) => !readGold.get(id)?.has(annotator) && !page.includes(id));
+    const served: QueueItem[] = [];
+    let next = 0;
+    for (const item of out) {
+      if (next < unread.length && isGoldSlot(annotator, `explanation|${item.outcomeId}`, a.goldRate)) {
+        const g = await prisma.outcome.findUnique({ where: { id: unread[next++] }, select: EXPLANATION_SELECT });
+        if (g) served.push({ ...explanationView(g), mine: null });
+      }
+      served.push(item);
+    }
+    return { items: served, left: wanted.length, assigned: ids.length, offset };
+  }
+  return { items: out, left: wanted.length, assigned: ids.length, offset };
+}
+
+export const goldSchema = z
+  .object({ outcomeId: z.coerce.number().int().positive(), tags: z.array(z.enum(EXPLANATION_TAGS)).max(EXPLANATION_TAGS.length) })
+  .strict();
+
+/** Marks an explanation as gold with its true tags ([] = shows none). */
+export async function markExplanationGold(prisma: PrismaClient, markedBy: string, input: z.input<typeof goldSchema>) {
+  const g = goldSchema.parse(input);
+  await explanationOrThrow(prisma, g.outcomeId);
+  const tagsJson = JSON.stringify(EXPLANATION_TAGS.filter((t) => g.tags.includes(t)));
+  await prisma.explanationGold.upsert({
+    where: { outcomeId: g.outcomeId },
+    create: { outcomeId: g.outcomeId, tagsJson, markedBy },
+    update: { tagsJson, markedBy },
+  });
+}

@@ -1,0 +1,267 @@
+// Explanation results of a run (issue #67), computed once per state of its data (readings, exclusions, gold, the
+// judge's judgments, the sample) and cached: the tables in lib/explanations/prevalence-table.ts, the reviewers'
+// agreement and accuracy on gold, the judge's identity, rubric and accuracy; and the explanations behind a number.
+import { createHash } from "node:crypto";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { keepInCache } from "../../db/score-cache";
+import { excludedAnnotators } from "../../review/exclusions";
+import { annotatorQuality } from "../../review/annotator-quality";
+import { ABSENT, PRESENT } from "../../review/kinds";
+import { EXPLANATION_TAGS, type ExplanationTag, type TagSpan } from "../../explanations/tags";
+import {
+  agreementByTag,
+  choiceTable,
+  judgeAccuracyByTag,
+  prevalenceDifference,
+  prevalenceTable,
+  type ExplanationUnit,
+} from "../../explanations/prevalence-table";
+import { explanationOf } from "../../benchmark/cot";
+import { cotRunOrThrow, EXPLANATION_SELECT, explanationView, explanationWhere, pickedContextGroup, sha256 } from "./items";
+import { currentReadings } from "./readings";
+
+const KIND = "explanations";
+const VERSION = 1;
+
+/** The run's explanation assignments' items (the sample), by outcome. */
+async function sampleOf(prisma: PrismaClient, runId: string) {
+  const items = await prisma.assignmentItem.findMany({
+    where: { outcomeId: { not: null }, assignment: { kind: "explanations", scopeJson: JSON.stringify({ runIds: [runId] }) } },
+    select: { outcomeId: true, assignmentId: true },
+  });
+  return { ids: new Set(items.map((i) => i.outcomeId!)), assignments: [...new Set(items.map((i) => i.assignmentId))].sort() };
+}
+
+/** The pass whose judgments count: the newest finished or stopped (or the one asked for). */
+async function passOf(prisma: PrismaClient, runId: string, passId?: string) {
+  return prisma.judgePass.findFirst({
+    where: passId ? { id: passId, runId } : { runId, status: { in: ["done", "stopped", "running"] } },
+    orderBy: { createdAt: "desc" },
+    include: { modelConfig: { select: { slug: true, provider: true, modelId: true } } },
+  });
+}
+
+async function stateKey(prisma: PrismaClient, runId: string, passId: string | null) {
+  const sample = await sampleOf(prisma, runId);
+  const [readings, gold, excluded, judgments, explanations] = await Promise.all([
+    prisma.explanationReading.aggregate({ where: { outcome: { query: { runId } } }, _count: { _all: true }, _max: { id: true } }),
+    prisma.explanationGold.aggregate({ _count: { _all: true }, _max: { createdAt: true } }),
+    excludedAnnotators(prisma),
+    passId ? prisma.explanationJudgment.aggregate({ where: { passId }, _count: { _all: true }, _max: { id: true } }) : null,
+    prisma.outcome.aggregate({ where: explanationWhere(runId), _count: { _all: true }, _max: { id: true } }),
+  ]);
+  const state = {
+    v: VERSION,
+    runId,
+    passId,
+    sample: sample.assignments,
+    n: sample.ids.size,
+    readings,
+    gold,
+    excluded: [...excluded].sort(),
+    judgments,
+    explanations,
+  };
+  return { key: `${KIND}:${createHash("sha256").update(JSON.stringify(state)).digest("hex")}`, sample };
+}
+
+export async function explanationResults(prisma: PrismaClient, runId: string, opts: { passId?: string } = {}) {
+  const run = await cotRunOrThrow(prisma, runId);
+  const pass = await passOf(prisma, runId, opts.passId);
+  const { key, sample } = await stateKey(prisma, runId, pass?.id ?? null);
+  const hit = await prisma.scoreCache.findUnique({ where: { key } });
+  if (hit) return JSON.parse(hit.json) as ExplanationResults;
+  const result = await compute(prisma, run, pass, sample.ids);
+  await keepInCache(prisma, { key, runId, kind: KIND, json: JSON.stringify(result) }, new Date(Date.now() - 3600 * 1000));
+  return result;
+}
+export type ExplanationResults = Awaited<ReturnType<typeof compute>>;
+
+async function compute(prisma: PrismaClient, run: { id: string; name: string }, pass: Awaited<ReturnType<typeof passOf>>, sampled: Set<number>) {
+  const units: ExplanationUnit[] = [];
+  const texts = new Map<number, string>();
+  let cursor = 0;
+  for (;;) {
+    const rows = await prisma.outcome.findMany({
+      where: { ...explanationWhere(run.id), id: { gt: cursor } },
+      select: {
+        id: true,
+        gender: true,
+        race: true,
+        rawText: true,
+        query: {
+          select: { statisticId: true, context: true, level: true, identityJson: true, groundTruthJson: true, modelConfig: { select: { slug: true } } },
+        },
+      },
+      orderBy: { id: "asc" },
+      take: 2000,
+    });
+    for (const r of rows) {
+      units.push({
+        outcomeId: r.id,
+        model: r.query.modelConfig.slug,
+        statisticId: r.query.statisticId,
+        context: r.query.context,
+        pickedContextGroup: pickedContextGroup(r),
+      });
+      if (sampled.has(r.id)) texts.set(r.id, sha256(explanationOf(r.rawText ?? "")));
+    }
+    if (rows.length < 2000) break;
+    cursor = rows[rows.length - 1].id;
+  }
+  const excluded = await excludedAnnotators(prisma);
+  const current = await currentReadings(prisma, [...sampled], texts);
+  const readings = new Map<number, Map<string, Set<ExplanationTag>>>();
+  for (const [id, byReviewer] of current) {
+    const m = new Map<string, Set<ExplanationTag>>();
+    for (const [who, r] of byReviewer) if (!excluded.has(who)) m.set(who, new Set(r.tags.map((t) => t.tag)));
+    if (m.size) readings.set(id, m);
+  }
+  let judged: Map<number, Set<ExplanationTag>> | undefined;
+  const judgeCounts = { tagged: 0, invalid: 0, failed: 0, unsupported: 0 };
+  if (pass) {
+    judged = new Map();
+    const js = await prisma.explanationJudgment.findMany({
+      where: { passId: pass.id },
+      select: { outcomeId: true, status: true, tagsJson: true, unsupported: true },
+    });
+    for (const j of js) {
+      judgeCounts[j.status as "tagged" | "invalid" | "failed"]++;
+      judgeCounts.unsupported += j.unsupported;
+      if (j.status === "tagged") judged.set(j.outcomeId, new Set((JSON.parse(j.tagsJson) as TagSpan[]).map((t) => t.tag)));
+    }
+  }
+  // reviewers on gold: every reading of a gold explanation, kind-independent (tags as yes/no attributes)
+  const gold = await prisma.explanationGold.findMany({ select: { outcomeId: true, tagsJson: true } });
+  const goldReadings = await currentReadings(
+    prisma,
+    gold.map((g) => g.outcomeId),
+  );
+  const labels = new Map<number, Map<string, Record<string, string>>>();
+  for (const source of [current, goldReadings])
+    for (const [id, byReviewer] of source) {
+      const m = labels.get(id) ?? new Map<string, Record<string, string>>();
+      labels.set(id, m);
+      for (const [who, r] of byReviewer) m.set(who, Object.fromEntries(EXPLANATION_TAGS.map((t) => [t, r.tags.some((s) => s.tag === t) ? PRESENT : ABSENT])));
+    }
+  const reviewers = annotatorQuality(
+    labels,
+    gold.map((g) => {
+      const tags = JSON.parse(g.tagsJson) as string[];
+      return { faceId: g.outcomeId, labels: Object.fromEntries(EXPLANATION_TAGS.map((t) => [t, tags.includes(t) ? PRESENT : ABSENT])) };
+    }),
+    EXPLANATION_TAGS,
+    excluded,
+  ).map((q) => ({ ...q, excluded: excluded.has(q.annotator) }));
+  const input = { explanations: units, readings, sampled, judged, seed: 1 };
+  const rows = prevalenceTable(input);
+  const models = [...new Set(units.map((u) => u.model))].sort();
+  const byModel = rows.filter((r) => r.scope === "model");
+  const comparisons = [];
+  for (let i = 0; i < models.length; i++)
+    for (let j = i + 1; j < models.length; j++) {
+      const a = byModel.find((r) => r.model === models[i])!;
+      const b = byModel.find((r) => r.model === models[j])!;
+      for (const tag of EXPLANATION_TAGS) {
+        const ta = a.tags.find((t) => t.tag === tag)!;
+        const tb = b.tags.find((t) => t.tag === tag)!;
+        comparisons.push({
+          a: models[i],
+          b: models[j],
+          tag,
+          people: prevalenceDifference(ta.people, tb.people),
+          judge: ta.judge && tb.judge ? prevalenceDifference(ta.judge, tb.judge) : null,
+        });
+      }
+    }
+  return {
+    run: { id: run.id, name: run.name },
+    explanations: units.length,
+    sample: { sampled: sampled.size, reviewed: readings.size, doublyReviewed: [...readings.values()].filter((r) => r.size >= 2).length },
+    agreement: agreementByTag(readings),
+    reviewers,
+    judge: pass
+      ? {
+          passId: pass.id,
+          model: pass.modelConfig.slug,
+          provider: pass.modelConfig.provider,
+          modelId: pass.modelConfig.modelId,
+          rubricVersion: pass.rubricVersion,
+          status: pass.status,
+          total: pass.total,
+          costUsd: pass.costUsd,
+          ...judgeCounts,
+          accuracy: judgeAccuracyByTag({ readings, judged }),
+        }
+      : null,
+    rows,
+    choices: choiceTable(input),
+    comparisons,
+  };
+}
+
+/** The explanations behind a number: the sampled (reviewed) ones of a cell, or the judged ones, with their readings. */
+export async function explanationsBehind(
+  prisma: PrismaClient,
+  runId: string,
+  f: { model?: string; statisticId?: string; context?: string; tag?: ExplanationTag; source?: "people" | "judge"; offset?: number; pageSize?: number },
+) {
+  await cotRunOrThrow(prisma, runId);
+  const pageSize = Math.min(Math.max(f.pageSize ?? 20, 1), 50);
+  const where = {
+    ...explanationWhere(runId),
+    query: {
+      runId,
+      modality: "llm",
+      test: "subjective",
+      ...(f.statisticId ? { statisticId: f.statisticId } : {}),
+      ...(f.context ? { context: f.context === "-" ? null : f.context } : {}),
+      ...(f.model ? { modelConfig: { slug: f.model } } : {}),
+    },
+  };
+  const pass = f.source === "judge" ? await passOf(prisma, runId) : null;
+  const { ids: sampled } = await sampleOf(prisma, runId);
+  const candidates = (await prisma.outcome.findMany({ where, select: { id: true }, orderBy: { id: "asc" } })).map((r) => r.id);
+  const excluded = await excludedAnnotators(prisma);
+  let ids: number[];
+  let judgments = new Map<number, TagSpan[]>();
+  if (f.source === "judge" && pass) {
+    const js = await prisma.explanationJudgment.findMany({
+      where: { passId: pass.id, status: "tagged", outcomeId: { in: candidates } },
+      select: { outcomeId: true, tagsJson: true },
+    });
+    judgments = new Map(js.map((j) => [j.outcomeId, JSON.parse(j.tagsJson) as TagSpan[]]));
+    ids = candidates.filter((id) => judgments.has(id) && (!f.tag || judgments.get(id)!.some((t) => t.tag === f.tag)));
+  } else {
+    const inSample = candidates.filter((id) => sampled.has(id));
+    const readings = await currentReadings(prisma, inSample);
+    ids = inSample.filter((id) => {
+      const r = [...(readings.get(id)?.values() ?? [])].filter((x) => !excluded.has(x.annotator));
+      return r.length > 0 && (!f.tag || r.some((x) => x.tags.some((t) => t.tag === f.tag)));
+    });
+  }
+  const offset = f.offset ?? 0;
+  const page = ids.slice(offset, offset + pageSize);
+  const rows = await prisma.outcome.findMany({ where: { id: { in: page } }, select: EXPLANATION_SELECT, orderBy: { id: "asc" } });
+  const views = rows.map(explanationView);
+  const readings = await currentReadings(prisma, page, new Map(views.map((v) => [v.outcomeId, v.textSha256])));
+  if (!judgments.size && pass === null) {
+    const latest = await passOf(prisma, runId);
+    if (latest) {
+      const js = await prisma.explanationJudgment.findMany({
+        where: { passId: latest.id, status: "tagged", outcomeId: { in: page } },
+        select: { outcomeId: true, tagsJson: true },
+      });
+      judgments = new Map(js.map((j) => [j.outcomeId, JSON.parse(j.tagsJson) as TagSpan[]]));
+    }
+  }
+  return {
+    total: ids.length,
+    offset,
+    items: views.map((v) => ({
+      ...v,
+      readings: [...(readings.get(v.outcomeId)?.values() ?? [])].filter((r) => !excluded.has(r.annotator)),
+      judge: judgments.get(v.outcomeId) ?? null,
+    })),
+  };
+}

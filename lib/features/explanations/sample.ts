@@ -1,0 +1,113 @@
+// An explanation review assignment: per run and model, a random sample within strata (statistic × context) sized for
+// the stated precision, dealt to reviewers with overlap (two per item by default). The sample is re-derivable: the
+// seed, the precision and the run's explanations decide it (lib/review/stratified-sample.ts).
+import { z } from "zod";
+import type { PrismaClient } from "../../../generated/prisma/client";
+import { dealItems } from "../../review/assignment";
+import { sampleSizeFor, stratifiedSample } from "../../review/stratified-sample";
+import { DomainError } from "../../core/errors";
+import { annotatorSchema } from "../review/faces";
+import { cotRunOrThrow, explanationStrata } from "./items";
+
+export const explanationSampleSchema = z.object({
+  name: z.string().trim().min(1, "name required").max(80),
+  runId: z.string().min(1).max(40),
+  annotators: z.array(annotatorSchema).min(1, "at least one reviewer").max(200),
+  /** the 95 % half-width wanted per model (0.1 = ±10 points) */
+  halfWidth: z.coerce.number().min(0.02).max(0.5).default(0.1),
+  overlap: z.coerce.number().int().min(1).max(10).default(2),
+  goldRate: z.coerce.number().min(0).max(0.5).default(0),
+  seed: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(1),
+});
+
+/** What a precision costs in reviews, per model: the page shows it before anyone is dealt work. */
+export async function sampleSuggestion(prisma: PrismaClient, runId: string, halfWidth: number) {
+  await cotRunOrThrow(prisma, runId);
+  const byModel = await explanationStrata(prisma, runId);
+  return [...byModel].map(([model, strata]) => {
+    const s = stratifiedSample(strata, { halfWidth }, 1);
+    const population = s.population;
+    return {
+      model,
+      explanations: population,
+      strata: strata.size,
+      sized: sampleSizeFor(population, { halfWidth }),
+      sample: [...s.counts.values()].reduce((a, b) => a + b, 0),
+    };
+  });
+}
+
+export async function createExplanationSample(prisma: PrismaClient, input: z.input<typeof explanationSampleSchema>) {
+  const a = explanationSampleSchema.parse(input);
+  const annotators = [...new Set(a.annotators)];
+  if (a.overlap > annotators.length)
+    throw new DomainError("invalid", `reviewers per explanation (${a.overlap}) cannot exceed the number of reviewers (${annotators.length})`);
+  await cotRunOrThrow(prisma, a.runId);
+  const byModel = await explanationStrata(prisma, a.runId);
+  if (!byModel.size) throw new DomainError("invalid", "the run has no answered subjective explanations yet");
+  const sampled: number[] = [];
+  for (const model of [...byModel.keys()].sort()) {
+    const s = stratifiedSample(byModel.get(model)!, { halfWidth: a.halfWidth }, a.seed);
+    for (const ids of s.sample.values()) sampled.push(...ids);
+  }
+  const deal = dealItems(sampled, annotators, a.overlap);
+  return prisma.$transaction(async (tx) => {
+    const created = await tx.assignment.create({
+      data: {
+        kind: "explanations",
+        name: a.name,
+        scopeJson: JSON.stringify({ runIds: [a.runId] }),
+        seed: a.seed,
+        perModel: 0,
+        halfWidth: a.halfWidth,
+        overlap: a.overlap,
+        goldRate: a.goldRate,
+        annotatorsJson: JSON.stringify(annotators),
+      },
+    });
+    await tx.assignmentItem.createMany({ data: deal.map((d) => ({ assignmentId: created.id, annotator: d.annotator, outcomeId: d.item })) });
+    return { id: created.id, explanations: sampled.length, items: deal.length };
+  });
+}
+
+/** The explanation assignments of a run (or all), each reviewer's progress. */
+export async function listExplanationSamples(prisma: PrismaClient, runId?: string) {
+  const found = await prisma.assignment.findMany({
+    where: { kind: "explanations", ...(runId ? { scopeJson: JSON.stringify({ runIds: [runId] }) } : {}) },
+    orderBy: { id: "desc" },
+    take: 50,
+    include: { items: { select: { annotator: true, outcomeId: true } } },
+  });
+  const out = [];
+  for (const a of found) {
+    const ids = [...new Set(a.items.map((i) => i.outcomeId!))];
+    const read = await prisma.explanationReading.findMany({
+      where: { outcomeId: { in: ids } },
+      select: { outcomeId: true, annotator: true },
+      distinct: ["outcomeId", "annotator"],
+    });
+    const done = new Set(read.map((r) => `${r.outcomeId}|${r.annotator}`));
+    const annotators = JSON.parse(a.annotatorsJson) as string[];
+    out.push({
+      id: a.id,
+      name: a.name,
+      runId: (JSON.parse(a.scopeJson) as { runIds: string[] }).runIds[0],
+      halfWidth: a.halfWidth,
+      overlap: a.overlap,
+      goldRate: a.goldRate,
+      seed: a.seed,
+      createdAt: a.createdAt.toISOString(),
+      explanations: ids.length,
+      reviewers: annotators.map((name) => {
+        const mine = a.items.filter((i) => i.annotator === name);
+        return { name, assigned: mine.length, read: mine.filter((i) => done.has(`${i.outcomeId}|${name}`)).length };
+      }),
+    });
+  }
+  return out;
+}

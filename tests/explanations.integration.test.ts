@@ -1,0 +1,147 @@
+// Explanations reviewed end to end (issue #67): a chain-of-thought run of two test models with planted errors at
+// known rates, a stratified sample dealt to two reviewers who read the planted sentences, the built-in judge with its
+// known error rate, and the results: prevalences with intervals that hold the run's true rates, agreement, the
+// judge's measured accuracy and its corrected prevalences, the explanations behind a number — and the refusals.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDataDir } from "./helpers/data-dir";
+
+const dir = testDataDir("explanations-");
+process.env.FOF_DATA_DIR = dir;
+const { db, migrateAndSeed } = await import("../lib/db");
+const engine = await import("./helpers/services");
+const { createExplanationSample, sampleSuggestion, listExplanationSamples } = await import("../lib/features/explanations/sample");
+const { saveReading, explanationQueue, markExplanationGold } = await import("../lib/features/explanations/readings");
+const { startJudgePass, workJudgePassesUntilDone } = await import("../lib/features/explanations/judge-pass");
+const { explanationResults, explanationsBehind } = await import("../lib/features/explanations/results");
+const { plantedIn } = await import("../lib/providers/explainer");
+const { explanationOf } = await import("../lib/benchmark/cot");
+const { committedUsd } = await import("../lib/auth/spending");
+
+const fast = { pollMs: 10, flushMs: 10 };
+const MODELS = ["baseline:explainer", "baseline:explainer:0.5"];
+let cot = "";
+let plain = "";
+
+beforeAll(async () => {
+  await migrateAndSeed({ quiet: true });
+  const config = engine.presetConfig("smoke", { tests: ["subjective"], contexts: ["baseline", "representativeness"] });
+  const a = await engine.createRun(db(), { models: MODELS, config: { ...config, cot: true }, seed: 5 });
+  const b = await engine.createRun(db(), { models: MODELS.slice(0, 1), config, seed: 5 });
+  await new engine.Worker(db(), { ...fast }).run({ untilDone: true });
+  cot = a.id;
+  plain = b.id;
+}, 120_000);
+afterAll(async () => {
+  await db().$disconnect();
+});
+
+/** The run's true share of explanations with each error, per model (from the planted sentences). */
+async function truth() {
+  const rows = await db().outcome.findMany({
+    where: { status: "answered", query: { runId: cot, test: "subjective" } },
+    select: { rawText: true, query: { select: { modelConfig: { select: { slug: true } } } } },
+  });
+  const out = new Map<string, Record<string, number>>();
+  for (const m of MODELS) {
+    const mine = rows.filter((r) => r.query.modelConfig.slug === m);
+    const count = (e: string) => mine.filter((r) => plantedIn(explanationOf(r.rawText!)).some((p) => p.error === e)).length / mine.length;
+    out.set(m, { representativeness: count("representativeness"), attribution: count("attribution"), group: count("group"), stereotype: count("stereotype") });
+  }
+  return out;
+}
+
+describe("explanations reviewed", () => {
+  it("refuses a run that did not reason, and readings that point outside the explanation", async () => {
+    await expect(createExplanationSample(db(), { name: "x", runId: plain, annotators: ["alice", "bob"] })).rejects.toThrow(/chain of thought/);
+    const one = await db().outcome.findFirstOrThrow({ where: { query: { runId: cot, test: "subjective" } } });
+    await expect(saveReading(db(), "alice", { outcomeId: one.id, reading: { tags: [{ tag: "stereotype", start: 0, end: 100_000 }] } })).rejects.toThrow(
+      /past the explanation/,
+    );
+    await expect(
+      saveReading(db(), "alice", { outcomeId: one.id, reading: { tags: [{ tag: "nonsense" as "stereotype", start: 0, end: 1 }] } }),
+    ).rejects.toThrow();
+  });
+
+  it("samples within strata, deals each explanation to two reviewers, and measures prevalence, agreement and the judge", async () => {
+    const suggestion = await sampleSuggestion(db(), cot, 0.2);
+    expect(suggestion.map((s) => s.model).sort()).toEqual(MODELS);
+    const made = await createExplanationSample(db(), { name: "first", runId: cot, annotators: ["alice", "bob"], halfWidth: 0.2, overlap: 2, seed: 3 });
+    expect(made.items).toBe(made.explanations * 2);
+    expect(made.explanations).toBe(suggestion.reduce((a, s) => a + s.sample, 0));
+    // every stratum (model × statistic × context) is in the sample
+    const dealt = await db().assignmentItem.findMany({
+      where: { assignmentId: made.id, annotator: "alice" },
+      select: { outcome: { select: { query: { select: { statisticId: true, context: true, modelConfigId: true } } } } },
+    });
+    expect(new Set(dealt.map((d) => JSON.stringify(d.outcome!.query))).size).toBe(19 * 2 * 2);
+    // the reviewers read the planted sentences (bob misses every stereotype)
+    for (const who of ["alice", "bob"]) {
+      for (;;) {
+        const q = await explanationQueue(db(), who, { assignmentId: made.id, state: "unreviewed", pageSize: 50 });
+        if (!q.items.length) break;
+        for (const item of q.items) {
+          expect(item.mine).toBeNull();
+          const tags = plantedIn(item.explanation)
+            .filter((p) => who === "alice" || p.error !== "stereotype")
+            .map((p) => ({ tag: p.error, start: p.start, end: p.end }));
+          await saveReading(db(), who, { outcomeId: item.outcomeId, reading: { tags } });
+        }
+      }
+    }
+    const listed = await listExplanationSamples(db(), cot);
+    expect(listed[0].reviewers.every((r) => r.read === r.assigned)).toBe(true);
+    // the judge: the built-in one, misses 20 %, tags an absent error 5 %
+    const user = await db().user.create({
+      data: { id: "judge-starter", email: "judge-starter@example.test", name: "J", role: "runner", spendingLimitUsd: null },
+    });
+    const pass = await startJudgePass(db(), { id: user.id, spendingLimitUsd: null }, { runId: cot, judge: "baseline:judge" });
+    await expect(startJudgePass(db(), { id: user.id, spendingLimitUsd: null }, { runId: cot, judge: "baseline:judge" })).rejects.toThrow(/under way/);
+    await workJudgePassesUntilDone(db());
+    const done = await db().judgePass.findUniqueOrThrow({ where: { id: pass.id } });
+    expect(done.status).toBe("done");
+    expect(await db().explanationJudgment.count({ where: { passId: pass.id } })).toBe(done.total);
+    expect(await committedUsd(db(), user.id)).toBe(0);
+
+    const r = await explanationResults(db(), cot);
+    const t = await truth();
+    expect(r.sample.doublyReviewed).toBe(made.explanations);
+    for (const m of MODELS) {
+      const row = r.rows.find((x) => x.scope === "model" && x.model === m)!;
+      expect(row.explanations).toBe(228);
+      for (const tag of ["representativeness", "attribution"] as const) {
+        const cell = row.tags.find((x) => x.tag === tag)!;
+        expect(cell.people.lo!).toBeLessThanOrEqual(t.get(m)![tag] + 1e-9);
+        expect(cell.people.hi!).toBeGreaterThanOrEqual(t.get(m)![tag] - 1e-9);
+        expect(cell.judge!.refused).toBeNull();
+        expect(cell.judge!.lo!).toBeLessThanOrEqual(t.get(m)![tag] + 0.02);
+        expect(cell.judge!.hi!).toBeGreaterThanOrEqual(t.get(m)![tag] - 0.02);
+      }
+    }
+    // perfect agreement where the two read alike; bob's misses show on stereotype
+    expect(r.agreement.representativeness.alpha).toBe(1);
+    if (r.agreement.stereotype.alpha !== null) expect(r.agreement.stereotype.alpha).toBeLessThan(1);
+    // the judge measured against the people: it misses about a fifth
+    const rep = r.judge!.accuracy.find((a) => a.tag === "representativeness")!;
+    expect(rep.sensitivity!).toBeGreaterThan(0.55);
+    expect(rep.sensitivity!).toBeLessThan(0.97);
+    expect(r.judge!.model).toBe("baseline:judge");
+    // a choice relation row per model × attribute × picked × tag
+    expect(r.choices.length).toBe(2 * 2 * 2 * 4);
+    // the explanations behind a number: quoted with their tagged spans
+    const behind = await explanationsBehind(db(), cot, { model: MODELS[0], tag: "representativeness" });
+    expect(behind.total).toBeGreaterThan(0);
+    const first = behind.items[0];
+    const span = first.readings[0].tags.find((x) => x.tag === "representativeness")!;
+    expect(first.explanation.slice(span.start, span.end)).toMatch(/usually fit this kind of situation/);
+    const judged = await explanationsBehind(db(), cot, { model: MODELS[0], tag: "attribution", source: "judge" });
+    expect(judged.items.every((i) => i.judge!.some((x) => x.tag === "attribution"))).toBe(true);
+  });
+
+  it("scores reviewers on gold explanations served blind", async () => {
+    const item = await db().explanationReading.findFirstOrThrow({ where: { annotator: "alice" }, orderBy: { id: "asc" } });
+    await markExplanationGold(db(), "admin", { outcomeId: item.outcomeId, tags: ["stereotype"] });
+    const r = await explanationResults(db(), cot);
+    const alice = r.reviewers.find((x) => x.annotator === "alice")!;
+    expect(alice.gold.n).toBe(4);
+  });
+});
