@@ -1,7 +1,7 @@
 // Dependency rules (docs/architecture.md), checked by `npm test`: no cycles, and every arrow between folders points
 // down the layer order below — pages and components → server features → suites → domain → core.
 const CORE = "^lib/(env|log|paths)\\.ts$|^lib/(core|net|validation|client)/";
-const DOMAIN = "^lib/(benchmark|content|metrics|interchange|published|evidence)/";
+const DOMAIN = "^lib/(benchmark|content|metrics|interchange|published|evidence|explanations)/";
 const FEATURES = "^lib/(features|suites|auth|providers|images|review|results|faces|db|server)/";
 
 // The folders of lib/, lowest first: a module may import its own folder and any folder before it, never one after.
@@ -14,6 +14,8 @@ const LAYERS = [
   ["interchange", "^lib/interchange/"],
   ["published", "^lib/published/"],
   ["evidence", "^lib/evidence/"],
+  // what an explanation's reading is (tags, spans, the judge's rubric) and its tables: pure, read by providers too
+  ["explanations", "^lib/explanations/"],
   ["images", "^lib/images/"],
   ["providers", "^lib/providers/"],
   ["db", "^lib/db/"],
@@ -28,6 +30,8 @@ const LAYERS = [
   ["features/content", "^lib/features/content/"],
   ["features/imports", "^lib/features/imports/"],
   ["features/labelling", "^lib/features/labelling/"],
+  // explanation review and judge passes: below the run engine, whose workers take up judge passes
+  ["features/explanations", "^lib/features/explanations/"],
   ["features/runs", "^lib/features/runs/"],
   ["features/results", "^lib/features/results/"],
   ["features/review", "^lib/features/review/"],

@@ -158,6 +158,25 @@ program
     ),
   );
 
+program
+  .command("explanations")
+  .description("how often a chain-of-thought run's explanations show each cognitive error: the reviewers' sample and the judge corrected, with 95 % intervals")
+  .argument("<run>", "run id (a run launched with --cot)")
+  .option("--judge <model>", "first judge every explanation with this registered chat model (baseline:judge offline) and wait for it")
+  .option("--budget <usd>", "with --judge: the pass's budget (default: its worst case)")
+  .option("--scope <scope>", "the rows printed: model | statistic | context | cell", "model")
+  .option("--json", "print the whole result as JSON (every scope, agreement, reviewers, the judge's accuracy)")
+  .option("--pretty", "indent the JSON output")
+  .action(
+    either(
+      lazy(
+        () => import("./commands/explanations"),
+        (m) => m.explanationsCommand,
+      ),
+      onServer((m) => m.remoteExplanations),
+    ),
+  );
+
 for (const [action, what] of [
   ["pause", "pause a run: nothing more is called until it is resumed (in-flight calls finish and are saved); a run still planning plans on"],
   ["resume", "resume a paused run (or one stopped at its budget, once raised on the run page or API)"],

@@ -2,8 +2,8 @@
 // people's prevalence and the judge-corrected one, and a fast version of the known-truth simulation (the full one is
 // bench:stats).
 import { describe, expect, it } from "vitest";
-import { alphaInterval, krippendorffAlpha } from "@/lib/review/krippendorff";
-import { allocate, drawStratified, sampleSizeFor, stratifiedSample } from "@/lib/review/stratified-sample";
+import { alphaInterval, krippendorffAlpha } from "@/lib/metrics/krippendorff";
+import { allocate, drawStratified, sampleSizeFor, stratifiedSample } from "@/lib/metrics/stratified-sample";
 import { correctedPrevalence, sampledPrevalence } from "@/lib/metrics/prevalence";
 import { simulateExplanations } from "@/lib/metrics/simulate-explanations";
 

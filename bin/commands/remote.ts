@@ -11,6 +11,8 @@ import { reuseFromFlags } from "../../lib/results/answer-reuse";
 import { DEFAULT_SUITE_ID, listSuites } from "../../lib/suites";
 import { compareArgs, compareGate, gateSummary, printComparison, reportGate, type CompareCliOptions } from "./compare-cli";
 import type { ComparisonResult } from "../../lib/features/results/comparisons";
+import type { ExplanationResults } from "../../lib/features/explanations/results";
+import { printExplanations, type ExplanationsCliOptions } from "./explanations-print";
 
 import type { Remote } from "./remote-from";
 
@@ -195,6 +197,28 @@ export async function remoteExport(r: Remote, runId: string, opts: { raceMapping
   const q = new URLSearchParams({ format: "jsonl", raceMapping: opts.raceMapping ?? "paper", labels: opts.labels ?? "model" });
   const res = await request(r, "GET", `/api/v1/runs/${encodeURIComponent(runId)}/export?${q}`);
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) process.stdout.write(chunk);
+}
+
+/** `fof --server … explanations RUN [--judge MODEL]`: start a judge pass (and wait for it), then the results. */
+export async function remoteExplanations(r: Remote, runId: string, opts: ExplanationsCliOptions) {
+  const base = `/api/v1/runs/${encodeURIComponent(runId)}/explanations`;
+  if (opts.judge) {
+    const pass = await postJson<{ id: string; total: number }>(r, `${base}/judge`, {
+      judge: opts.judge,
+      ...(opts.budget ? { budgetUsd: Number(opts.budget) } : {}),
+    });
+    process.stderr.write(`judging ${pass.total} explanations with ${opts.judge} …\n`);
+    for (;;) {
+      const { passes } = await getJson<{ passes: Array<{ id: string; status: string; judged: number; error: string | null }> }>(r, `${base}/judge`);
+      const p = passes.find((x) => x.id === pass.id);
+      if (!p || !["queued", "running"].includes(p.status)) {
+        process.stderr.write(`judge pass ${p?.status ?? "gone"}${p?.error ? `: ${p.error}` : ""}\n`);
+        break;
+      }
+      await new Promise((ok) => setTimeout(ok, 2000));
+    }
+  }
+  printExplanations(await getJson<ExplanationResults>(r, base), opts);
 }
 
 /** `fof --server URL bundle RUN -o audit.zip`: the server's signed bundle, streamed to a temporary file renamed into place. */

@@ -8,12 +8,13 @@ import type { Permission } from "@/lib/auth/roles";
 
 const TABS = [
   { href: "/review", label: "Review queue", needs: "faces.review" },
+  { href: "/review/explanations", label: "Explanations", needs: "explanations.review" },
   { href: "/review/agreement", label: "Annotators & agreement", needs: "review.manage" },
   { href: "/review/report", label: "Detector report", needs: "review.manage" },
 ] as const satisfies ReadonlyArray<{ href: string; label: string; needs: Permission }>;
 
 export function ReviewTabs({ active }: { active: (typeof TABS)[number]["href"] }) {
-  const may = { "faces.review": useMay("faces.review"), "review.manage": useMay("review.manage") };
+  const may = { "faces.review": useMay("faces.review"), "explanations.review": useMay("explanations.review"), "review.manage": useMay("review.manage") };
   const tabs = TABS.filter((t) => may[t.needs] || t.href === active);
   if (tabs.length < 2) return null;
   return (

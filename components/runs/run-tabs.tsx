@@ -8,13 +8,25 @@ import { suiteOfFace } from "@/lib/suites/faces";
 
 export type RunTab = "overview" | "report" | string;
 
-export function RunTabs({ run, current, role }: { run: { id: string; suiteId: string | null; modality: string }; current: RunTab; role: Role }) {
+/** `explanations`: the run asked for reasoning (chain of thought): its explanations' results have a page. */
+export function RunTabs({
+  run,
+  current,
+  role,
+  explanations = false,
+}: {
+  run: { id: string; suiteId: string | null; modality: string };
+  current: RunTab;
+  role: Role;
+  explanations?: boolean;
+}) {
   const suite = suiteOfFace(run.suiteId);
   const t2i = run.modality === "t2i";
   const tabs: Array<{ id: string; href: string; label: string }> = [
     { id: "overview", href: `/runs/${run.id}`, label: "Overview" },
     ...(can(role, "data.export") ? [{ id: "items", href: `/runs/${run.id}#items`, label: "Items" }] : []),
     ...(suite.runPages ?? []).map((p) => ({ id: p.path, href: `/runs/${run.id}/${p.path}`, label: p.label })),
+    ...(explanations ? [{ id: "explanations", href: `/runs/${run.id}/explanations`, label: "Explanations" }] : []),
     { id: "report", href: `/runs/${run.id}/report`, label: "Report" },
     ...(t2i && can(role, "faces.review") ? [{ id: "review", href: `/review?runId=${run.id}`, label: "Review faces" }] : []),
     ...(t2i && can(role, "faces.label") ? [{ id: "label", href: `/label?run=${run.id}`, label: "Label" }] : []),

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { EXPLANATION_TAGS, RUBRIC_VERSION, TAG_MEANING, type TagSpan } from "./tags";
 
 /** The explanation's limits in the judge prompt (an explanation longer than this is judged on its start: said so). */
-export const JUDGE_MAX_EXPLANATION = 12_000;
+const JUDGE_MAX_EXPLANATION = 12_000;
 /** What a judge reply is called with and priced at. */
 export const JUDGE_MAX_TOKENS = 800;
 export const JUDGE_TYPICAL_OUT_TOKENS = 120;

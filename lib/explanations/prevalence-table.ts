@@ -5,7 +5,7 @@
 // database into these inputs; tests and the verifier feed them directly.
 import { EXPLANATION_TAGS, type ExplanationTag } from "./tags";
 import { correctedPrevalence, sampledPrevalence, judgeAccuracy, type JudgeCheck, type Prevalence, type CorrectedPrevalence } from "../metrics/prevalence";
-import { alphaInterval, type AlphaInterval } from "../review/krippendorff";
+import { alphaInterval, type AlphaInterval } from "../metrics/krippendorff";
 import { wilson } from "../metrics/interval-math";
 
 export interface ExplanationUnit {
@@ -32,7 +32,7 @@ export interface TableInput {
 
 export type Scope = "model" | "statistic" | "context" | "cell";
 
-export interface TagRow {
+interface TagRow {
   tag: ExplanationTag;
   people: Prevalence;
   judge: CorrectedPrevalence | null;
@@ -73,7 +73,7 @@ export function valueOf(readers: ReadonlyMap<string, ReadonlySet<ExplanationTag>
 }
 
 /** The judge against the people, per tag: explanations read by two or more reviewers who agree, and judged. */
-export function judgeChecks(input: Pick<TableInput, "readings" | "judged">): Record<ExplanationTag, JudgeCheck> {
+function judgeChecks(input: Pick<TableInput, "readings" | "judged">): Record<ExplanationTag, JudgeCheck> {
   const out = Object.fromEntries(
     EXPLANATION_TAGS.map((t) => [
       t,

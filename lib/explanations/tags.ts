@@ -38,10 +38,10 @@ export const TAG_MEANING: Record<ExplanationTag, { label: string; key: string; m
 /** The rubric's version: a judge's tags say which rubric they followed; a changed meaning is a new version. */
 export const RUBRIC_VERSION = 1;
 
-export const MAX_NOTE = 2000;
+const MAX_NOTE = 2000;
 
 /** One tag of a reading: the error and its span, characters [start, end) of the explanation. */
-export const tagSpanSchema = z
+const tagSpanSchema = z
   .object({
     tag: z.enum(EXPLANATION_TAGS),
     start: z.number().int().min(0),

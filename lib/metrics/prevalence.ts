@@ -77,8 +77,8 @@ export function judgeAccuracy(c: JudgeCheck): { sensitivity: number | null; spec
 }
 
 /** Checked explanations below which, or a judge no better than this (Youden's J) under which, no correction is made. */
-export const MIN_JUDGE_CHECKED = 20;
-export const MIN_JUDGE_J = 0.2;
+const MIN_JUDGE_CHECKED = 20;
+const MIN_JUDGE_J = 0.2;
 
 export interface CorrectedPrevalence extends Prevalence {
   /** the judge's raw share tagged */

@@ -4,7 +4,7 @@
 // prevalence interval and the judge-corrected one cover the true prevalence, and the judge's bias before and after
 // correction. Pure and seeded: tests run a small version, bench:stats the full one.
 import { createRng } from "../benchmark/rng";
-import { stratifiedSample } from "../review/stratified-sample";
+import { stratifiedSample } from "./stratified-sample";
 import { correctedPrevalence, sampledPrevalence, type JudgeCheck } from "./prevalence";
 
 export interface ExplanationSimSpec {

@@ -16,7 +16,8 @@ export const JUDGE_FALSE = 0.05;
 export function judgeBaselineReply(prompt: string): string {
   const text = explanationInPrompt(prompt);
   if (text === null) return "I can only read a judge prompt.";
-  const rng = createRng(1, `judge|${createHash("sha256").update(text).digest("hex")}`);
+  // seeded by the whole prompt (the question too): the same explanation of two questions is judged independently
+  const rng = createRng(1, `judge|${createHash("sha256").update(prompt).digest("hex")}`);
   const planted = plantedIn(text);
   const first = text.split(/(?<=[.?!])\s/)[0] ?? text;
   const tags: Array<{ tag: string; quote: string }> = [];

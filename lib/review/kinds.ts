@@ -4,8 +4,7 @@
 // each reviewer (annotatorQuality), excluded reviewers are out of every consensus (./exclusions.ts), and agreement is
 // measured per attribute. What differs per kind is only what an item is and what a reading holds. Client-safe.
 
-export const REVIEW_KINDS = ["faces", "explanations"] as const;
-export type ReviewKind = (typeof REVIEW_KINDS)[number];
+type ReviewKind = "faces" | "explanations";
 
 export const REVIEW_KIND_INFO: Record<ReviewKind, { item: string; items: string; reading: string; sampling: string }> = {
   faces: {
@@ -21,10 +20,6 @@ export const REVIEW_KIND_INFO: Record<ReviewKind, { item: string; items: string;
     sampling: "a random sample within strata (model × statistic × context), sized for a stated precision per model",
   },
 };
-
-export function isReviewKind(v: unknown): v is ReviewKind {
-  return typeof v === "string" && (REVIEW_KINDS as readonly string[]).includes(v);
-}
 
 /** A reading of an explanation as attribute → value, so the kind-independent measures (gold accuracy, agreement) read it. */
 export const PRESENT = "yes";

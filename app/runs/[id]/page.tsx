@@ -81,7 +81,12 @@ export default async function RunPage({
         </Link>
       </nav>
       <PageHeader title={summary.name} description={`${summary.suite.name} · content ${summary.suite.version}`} />
-      <RunTabs run={{ id, suiteId: summary.suite.id, modality: summary.modality }} current="overview" role={viewer.role} />
+      <RunTabs
+        run={{ id, suiteId: summary.suite.id, modality: summary.modality }}
+        current="overview"
+        role={viewer.role}
+        explanations={summary.suite.id === "fact-or-fair" && (summary.config as { cot?: unknown } | null)?.cot === true}
+      />
       <RunView
         initial={summary}
         canManage={!!owner && maySteer(viewer, owner)}

@@ -29,7 +29,7 @@ export async function cotRunOrThrow(prisma: PrismaClient, runId: string) {
   return run;
 }
 
-export const stratumKey = (s: { model: string; statisticId: string; context: string | null }) => `${s.model}|${s.statisticId}|${s.context ?? "-"}`;
+const stratumKey = (s: { model: string; statisticId: string; context: string | null }) => `${s.model}|${s.statisticId}|${s.context ?? "-"}`;
 
 /** Every explanation of the run by stratum (ids only: a run's subjective answers, read in pages). */
 export async function explanationStrata(prisma: PrismaClient, runId: string) {

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DomainError } from "../../core/errors";
 import { createProvider, modelParams, ProviderError } from "../../providers";
-import { chargeFor, worstCaseUsd } from "../runs/budget";
+import { chargeFor, worstCaseUsd } from "../../providers/charges";
 import { judgePrompt, parseJudgeReply, JUDGE_MAX_TOKENS, JUDGE_TYPICAL_OUT_TOKENS } from "../../explanations/judge";
 import { RUBRIC_VERSION } from "../../explanations/tags";
 import { cost } from "../../providers/cost";

@@ -4,15 +4,15 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { dealItems } from "../../review/assignment";
-import { sampleSizeFor, stratifiedSample } from "../../review/stratified-sample";
+import { sampleSizeFor, stratifiedSample } from "../../metrics/stratified-sample";
 import { DomainError } from "../../core/errors";
-import { annotatorSchema } from "../review/faces";
 import { cotRunOrThrow, explanationStrata } from "./items";
 
 export const explanationSampleSchema = z.object({
   name: z.string().trim().min(1, "name required").max(80),
   runId: z.string().min(1).max(40),
-  annotators: z.array(annotatorSchema).min(1, "at least one reviewer").max(200),
+  /** the reviewers' account ids */
+  annotators: z.array(z.string().trim().min(1).max(200)).min(1, "at least one reviewer").max(200),
   /** the 95 % half-width wanted per model (0.1 = ±10 points) */
   halfWidth: z.coerce.number().min(0.02).max(0.5).default(0.1),
   overlap: z.coerce.number().int().min(1).max(10).default(2),

@@ -3,7 +3,8 @@
 import type { Attribute, Context, Identity, ObjectiveOption, Person } from "../../benchmark";
 import { HELPER_TEST, type AnswerReading, type CallSettings } from "../../suites/types";
 import type { PlannedTruth } from "../../providers/types";
-import { chargeFor, overReportStop } from "./budget";
+import { overReportStop } from "./budget";
+import { chargeFor } from "../../providers/charges";
 import { NO_VALUES, outcomeValues } from "./outcome-values";
 import {
   attemptKey,

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { logConsistencyQuery, logEntriesQuery, logProofQuery } from "./log";
 import { contentSetImportBody, contentSetListQuery, contentSetReadQuery } from "./content-sets";
-import type { Access } from "../http";
+import type { ApiRoute } from "./route-types";
+import { EXPLANATION_ROUTES } from "./explanations";
 import {
   compareQuery,
   exportQuery,
@@ -19,21 +20,6 @@ import {
 } from "./schemas";
 
 const API_VERSION = "1.0.0";
-
-interface ApiRoute {
-  method: "get" | "post" | "put";
-  /** OpenAPI path, parameters in braces */
-  path: string;
-  access: Access;
-  summary: string;
-  description?: string;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  /** a body that is not JSON (a streamed file) */
-  rawBody?: string;
-  /** the success status and what it carries */
-  ok: { status: number; description: string; contentTypes?: string[] };
-}
 
 export const API_ROUTES: readonly ApiRoute[] = [
   {
@@ -252,6 +238,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "This document",
     ok: { status: 200, description: "OpenAPI 3.1" },
   },
+  ...EXPLANATION_ROUTES,
 ];
 
 const ERROR = {

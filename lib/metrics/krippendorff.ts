@@ -2,8 +2,8 @@
 // among any number of coders with missing readings, 1 − observed/expected disagreement from the coincidence matrix.
 // Used per explanation tag (present / absent), where kappa's fixed raters do not fit a queue that deals items to
 // different reviewers. Its interval resamples the units (items), seeded. Pure.
-import { fastRng } from "../metrics/fast-rng";
-import { percentile } from "../metrics/interval-math";
+import { fastRng } from "./fast-rng";
+import { percentile } from "./interval-math";
 
 /** A unit's values, one per coder who read it (order irrelevant; coders without a reading are left out). */
 export type Unit<T> = readonly T[];

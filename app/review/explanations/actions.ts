@@ -1,0 +1,49 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { createExplanationSample } from "@/lib/features/explanations/sample";
+import { DomainError } from "@/lib/core/errors";
+import { actionGuard } from "@/app/guard";
+import { actorOf, audit } from "@/lib/auth/audit";
+import { enabledUsersWhoCan } from "@/lib/auth/users";
+
+export interface SampleFormState {
+  ok?: boolean;
+  message?: string;
+  href?: string;
+}
+
+/** Draws a stratified sample of a chain-of-thought run's explanations and deals it to the chosen reviewers. */
+export async function createExplanationSampleAction(_prev: SampleFormState, form: FormData): Promise<SampleFormState> {
+  const g = await actionGuard("review.manage");
+  if ("message" in g) return { message: g.message };
+  const chosen = [...new Set(form.getAll("annotators").map(String))].slice(0, 200);
+  const reviewers = await enabledUsersWhoCan(db(), chosen, "explanations.review");
+  if (reviewers.length !== chosen.length) return { message: "Choose reviewers among the accounts that may review explanations." };
+  try {
+    const r = await createExplanationSample(db(), {
+      name: String(form.get("name") ?? ""),
+      runId: String(form.get("runId") ?? ""),
+      annotators: reviewers,
+      halfWidth: Number(form.get("halfWidthPoints") || 10) / 100,
+      overlap: String(form.get("overlap") || "2"),
+      goldRate: Number(form.get("goldPercent") || 0) / 100,
+      seed: String(form.get("seed") || "1"),
+    });
+    await audit(db(), {
+      ...actorOf(g.viewer),
+      action: "assignment.create",
+      targetType: "assignment",
+      targetId: r.id,
+      details: { kind: "explanations", explanations: r.explanations, reviewers },
+    });
+    revalidatePath("/review/explanations");
+    return { ok: true, message: `Sampled ${r.explanations} explanations, dealt as ${r.items} readings.`, href: `/review/explanations?assignmentId=${r.id}` };
+  } catch (e) {
+    if (e instanceof z.ZodError) return { message: e.issues.map((i) => `${i.path.join(".") || "form"}: ${i.message}`).join("; ") };
+    if (e instanceof DomainError) return { message: e.message };
+    throw e;
+  }
+}
