@@ -25,9 +25,12 @@ function call(h: unknown, path: string, opts: { cookie?: string; method?: string
   const headers: Record<string, string> = {};
   if (opts.cookie) headers.cookie = opts.cookie;
   if (opts.body !== undefined) headers["content-type"] = "application/json";
-  return (h as Handler)(new Request(`${origin}${path}`, { method: opts.method ?? "GET", headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }), {
-    params: Promise.resolve(opts.params ?? {}),
-  });
+  return (h as Handler)(
+    new Request(`${origin}${path}`, { method: opts.method ?? "GET", headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }),
+    {
+      params: Promise.resolve(opts.params ?? {}),
+    },
+  );
 }
 
 let runId = "";
@@ -54,8 +57,22 @@ afterAll(async () => {
 describe("explanation review routes", () => {
   it("deal samples only to accounts that may review explanations, and only for review managers", async () => {
     const params = { id: runId };
-    expect((await call(samples.POST, `/api/v1/runs/${runId}/explanations/samples`, { cookie: cookies.annotator, method: "POST", body: { name: "x", annotators: [ids.annotator] }, params })).status).toBe(403);
-    const refused = await call(samples.POST, `/api/v1/runs/${runId}/explanations/samples`, { cookie: cookies.reviewer, method: "POST", body: { name: "x", annotators: [ids.viewer] }, params });
+    expect(
+      (
+        await call(samples.POST, `/api/v1/runs/${runId}/explanations/samples`, {
+          cookie: cookies.annotator,
+          method: "POST",
+          body: { name: "x", annotators: [ids.annotator] },
+          params,
+        })
+      ).status,
+    ).toBe(403);
+    const refused = await call(samples.POST, `/api/v1/runs/${runId}/explanations/samples`, {
+      cookie: cookies.reviewer,
+      method: "POST",
+      body: { name: "x", annotators: [ids.viewer] },
+      params,
+    });
     expect(refused.status, await refused.clone().text()).toBe(400);
     const ok = await call(samples.POST, `/api/v1/runs/${runId}/explanations/samples`, {
       cookie: cookies.reviewer,
@@ -77,9 +94,17 @@ describe("explanation review routes", () => {
     const item = page.items[0];
     const tags = plantedIn(item.explanation).map((p) => ({ tag: p.error, start: p.start, end: p.end }));
     // a body naming another reviewer is not a way to write as them
-    const saved = await call(readings.POST, "/api/v1/explanations/readings", { cookie: cookies.annotator, method: "POST", body: { outcomeId: item.outcomeId, reading: { tags } } });
+    const saved = await call(readings.POST, "/api/v1/explanations/readings", {
+      cookie: cookies.annotator,
+      method: "POST",
+      body: { outcomeId: item.outcomeId, reading: { tags } },
+    });
     expect(saved.status).toBe(201);
-    const spoof = await call(readings.POST, "/api/v1/explanations/readings", { cookie: cookies.annotator, method: "POST", body: { outcomeId: item.outcomeId, annotator: ids.annotator2, reading: { tags } } });
+    const spoof = await call(readings.POST, "/api/v1/explanations/readings", {
+      cookie: cookies.annotator,
+      method: "POST",
+      body: { outcomeId: item.outcomeId, annotator: ids.annotator2, reading: { tags } },
+    });
     expect(spoof.status).toBe(400);
     expect(await db().explanationReading.count({ where: { annotator: ids.annotator2 } })).toBe(0);
     // the other reviewer's queue does not show the first one's reading
@@ -97,16 +122,46 @@ describe("explanation review routes", () => {
       expect([400, 404, 413]).toContain(r.status);
     }
     // an objective answer of a plain run is not an explanation
-    const other = await db().outcome.findFirstOrThrow({ where: { query: { runId: { not: runId } } } }).catch(() => null);
-    if (other) expect((await call(readings.POST, "/api/v1/explanations/readings", { cookie: cookies.annotator, method: "POST", body: { outcomeId: other.id, reading: { tags: [] } } })).status).toBe(404);
+    const other = await db()
+      .outcome.findFirstOrThrow({ where: { query: { runId: { not: runId } } } })
+      .catch(() => null);
+    if (other)
+      expect(
+        (
+          await call(readings.POST, "/api/v1/explanations/readings", {
+            cookie: cookies.annotator,
+            method: "POST",
+            body: { outcomeId: other.id, reading: { tags: [] } },
+          })
+        ).status,
+      ).toBe(404);
   });
 
   it("start the judge only for who may spend, and show raw explanations only to who may read raw output", async () => {
     const params = { id: runId };
-    expect((await call(judge.POST, `/api/v1/runs/${runId}/explanations/judge`, { cookie: cookies.viewer, method: "POST", body: { judge: "baseline:judge" }, params })).status).toBe(403);
-    const bad = await call(judge.POST, `/api/v1/runs/${runId}/explanations/judge`, { cookie: cookies.runner, method: "POST", body: { judge: "baseline:explainer" }, params });
+    expect(
+      (
+        await call(judge.POST, `/api/v1/runs/${runId}/explanations/judge`, {
+          cookie: cookies.viewer,
+          method: "POST",
+          body: { judge: "baseline:judge" },
+          params,
+        })
+      ).status,
+    ).toBe(403);
+    const bad = await call(judge.POST, `/api/v1/runs/${runId}/explanations/judge`, {
+      cookie: cookies.runner,
+      method: "POST",
+      body: { judge: "baseline:explainer" },
+      params,
+    });
     expect(bad.status).toBe(400);
-    const started = await call(judge.POST, `/api/v1/runs/${runId}/explanations/judge`, { cookie: cookies.runner, method: "POST", body: { judge: "baseline:judge" }, params });
+    const started = await call(judge.POST, `/api/v1/runs/${runId}/explanations/judge`, {
+      cookie: cookies.runner,
+      method: "POST",
+      body: { judge: "baseline:judge" },
+      params,
+    });
     expect(started.status).toBe(202);
     expect((await call(items.GET, `/api/v1/runs/${runId}/explanations/items`, { cookie: cookies.viewer, params })).status).toBe(403);
     expect((await call(items.GET, `/api/v1/runs/${runId}/explanations/items?tag=evil`, { cookie: cookies.reviewer, params })).status).toBe(400);
@@ -120,9 +175,14 @@ describe("explanation review routes", () => {
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain(ids.annotator);
-    const rows = text.trim().split("\n").map((l) => JSON.parse(l));
+    const rows = text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rows.some((r) => r.source === "reviewer" && r.reader === "R1")).toBe(true);
-    const csv = await (await call(exportRoute.GET, `/api/v1/runs/${runId}/explanations/export?format=csv`, { cookie: cookies.reviewer, params: { id: runId } })).text();
+    const csv = await (
+      await call(exportRoute.GET, `/api/v1/runs/${runId}/explanations/export?format=csv`, { cookie: cookies.reviewer, params: { id: runId } })
+    ).text();
     expect(csv.split("\n")[0]).toBe("outcomeId,model,statisticId,context,chosen,source,reader,excluded,tags,spans,note,at");
   });
 });

@@ -12,7 +12,7 @@ import { pageGuard } from "@/app/guard";
 import { can } from "@/lib/auth/roles";
 import { usersWhoCan } from "@/lib/auth/users";
 import { listExplanationSamples } from "@/lib/features/explanations/sample";
-import { isCotRun } from "@/lib/features/explanations/items";
+import { cotRuns, myExplanationAssignments } from "@/lib/features/explanations/pages";
 import { REVIEW_KIND_INFO } from "@/lib/review/kinds";
 
 export const metadata: Metadata = { title: "Review explanations" };
@@ -23,23 +23,11 @@ export default async function ExplanationReviewPage({ searchParams }: { searchPa
   const sp = await searchParams;
   const assignmentId = typeof sp.assignmentId === "string" ? sp.assignmentId : undefined;
   const manage = can(viewer.role, "review.manage");
-  const mine = await db().assignment.findMany({
-    where: { kind: "explanations", items: { some: { annotator: viewer.id } } },
-    orderBy: { id: "desc" },
-    take: 50,
-    select: { id: true, name: true, createdAt: true, _count: { select: { items: { where: { annotator: viewer.id } } } } },
-  });
+  const mine = await myExplanationAssignments(db(), viewer.id);
   const [samples, runs, people] = manage
     ? await Promise.all([
         listExplanationSamples(db()),
-        db()
-          .run.findMany({
-            where: { suiteId: "fact-or-fair", configJson: { contains: '"cot":true' } },
-            orderBy: { createdAt: "desc" },
-            take: 100,
-            select: { id: true, name: true, suiteId: true, configJson: true },
-          })
-          .then((rs) => rs.filter(isCotRun)),
+        cotRuns(db()),
         usersWhoCan(db(), "explanations.review").then((us) => us.map((u) => ({ id: u.id, name: `${u.name} (${u.email})` }))),
       ])
     : [[], [], []];
@@ -73,7 +61,7 @@ export default async function ExplanationReviewPage({ searchParams }: { searchPa
                     <Link className="text-indigo-700 underline" href={`/review/explanations?assignmentId=${a.id}`}>
                       {a.name}
                     </Link>{" "}
-                    <span className="text-slate-600">({a._count.items} explanations dealt to you)</span>
+                    <span className="text-slate-600">({a.dealt} explanations dealt to you)</span>
                   </li>
                 ))}
               </ul>
@@ -90,7 +78,7 @@ export default async function ExplanationReviewPage({ searchParams }: { searchPa
                     Launch a FACT-OR-FAIR run with “Reason first (chain of thought)” on the Launch page.
                   </EmptyState>
                 ) : (
-                  <ExplanationSampleForm runs={runs.map((r) => ({ id: r.id, name: r.name }))} people={people} />
+                  <ExplanationSampleForm runs={runs} people={people} />
                 )}
               </Card>
               <Card title="Samples">

@@ -95,7 +95,11 @@ export async function startJudgePass(prisma: PrismaClient, user: { id: string; s
   });
 }
 
-export async function cancelJudgePass(prisma: PrismaClient, passId: string) {
+/** Cancels a pass under way: its starter's, or anyone's for who may steer any run. */
+export async function cancelJudgePass(prisma: PrismaClient, runId: string, passId: string, by: { id: string; mayCancelAny: boolean }) {
+  const pass = await prisma.judgePass.findFirst({ where: { id: passId, runId }, select: { createdBy: true } });
+  if (!pass) throw new DomainError("not_found", "no such judge pass");
+  if (pass.createdBy !== by.id && !by.mayCancelAny) throw new DomainError("forbidden", "only who started a pass, or who may steer any run, may cancel it");
   const r = await prisma.judgePass.updateMany({
     where: { id: passId, status: { in: ["queued", "running"] } },
     data: { status: "cancelled", finishedAt: new Date() },

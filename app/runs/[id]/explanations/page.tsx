@@ -12,7 +12,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Alert } from "@/components/ui/alert";
 import { RunTabs } from "@/components/runs/run-tabs";
 import { runHeader } from "@/lib/features/runs/lookups";
-import { isCotRun } from "@/lib/features/explanations/items";
+import { judgeModels, runReasoned } from "@/lib/features/explanations/pages";
 import { explanationResults, explanationsBehind } from "@/lib/features/explanations/results";
 import { judgePasses } from "@/lib/features/explanations/passes";
 import { judgeEstimate } from "@/lib/features/explanations/judge-pass";
@@ -46,7 +46,6 @@ export default async function ExplanationsPage({
   const { id } = await params;
   const run = await runHeader(db(), id);
   if (!run) notFound();
-  const full = await db().run.findUniqueOrThrow({ where: { id }, select: { suiteId: true, configJson: true } });
   const sp = Object.fromEntries(Object.entries(await searchParams).filter(([, v]) => typeof v === "string")) as Record<string, string>;
   const p = paramsSchema.parse(sp);
   const header = (
@@ -58,7 +57,7 @@ export default async function ExplanationsPage({
       <RunTabs run={run} current="explanations" role={viewer.role} explanations />
     </>
   );
-  if (!isCotRun(full))
+  if (!(await runReasoned(db(), id)))
     return (
       <>
         {header}
@@ -75,11 +74,7 @@ export default async function ExplanationsPage({
     p.model && p.tag && mayRead
       ? await explanationsBehind(db(), id, { model: p.model, statisticId: p.statisticId, context: p.context, tag: p.tag, source: p.source, offset: p.offset })
       : null;
-  const judges = (
-    await db().modelConfig.findMany({ where: { modality: "llm", archived: false }, select: { slug: true, label: true }, orderBy: { slug: "asc" } })
-  )
-    .filter((m) => !m.slug.startsWith("baseline:") || m.slug === "baseline:judge")
-    .map((m) => ({ slug: m.slug, label: `${m.label} (${m.slug})` }));
+  const judges = await judgeModels(db());
   const busy = passes.some((x) => x.status === "queued" || x.status === "running");
   const estimates = await Promise.all(judges.map(async (j) => ({ ...j, ...(await judgeEstimate(db(), id, j.slug)) })));
   return (

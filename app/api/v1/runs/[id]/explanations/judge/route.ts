@@ -4,7 +4,7 @@ import { cancelJudgePass, startJudgePass } from "@/lib/features/explanations/jud
 import { cancelJudgeQuery, judgeBody } from "@/lib/server/api/explanations";
 import { actorOf, audit } from "@/lib/auth/audit";
 import { judgePasses } from "@/lib/features/explanations/passes";
-import { DomainError } from "@/lib/core/errors";
+import { can } from "@/lib/auth/roles";
 
 export const GET = jsonRead<{ id: string }>("results.read", async (_query, { params }) => ({ passes: await judgePasses(db(), params.id) }));
 
@@ -29,10 +29,7 @@ export const POST = jsonWrite<{ id: string }>(
 /** Cancels a pass under way (its owner, or whoever may steer any run). */
 export const PUT = jsonWrite<{ id: string }>("runs.manage", async (_body, { req, params, viewer }) => {
   const q = cancelJudgeQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
-  const pass = await db().judgePass.findFirst({ where: { id: q.passId, runId: params.id }, select: { createdBy: true } });
-  if (!pass) throw new DomainError("not_found", "no such judge pass");
-  if (pass.createdBy !== viewer!.id && viewer!.role !== "admin") throw new DomainError("forbidden", "only who started a pass, or an admin, may cancel it");
-  await cancelJudgePass(db(), q.passId);
+  await cancelJudgePass(db(), params.id, q.passId, { id: viewer!.id, mayCancelAny: can(viewer!.role, "runs.manage.any") });
   await audit(db(), { ...actorOf(viewer), action: "judge.cancel", targetType: "run", targetId: params.id, details: { passId: q.passId } });
   return { cancelled: true };
 });
