@@ -14,12 +14,13 @@ import { MIN_REVIEWED_PER_CLASS } from "../lib/metrics/misclassification";
 import { simulateMeanComparisons, type MeanCompareRow } from "../lib/metrics/simulate-means";
 import { runFaintPairs, writeFaintPairs, type FaintPairsConfig } from "./bench-stats-faint";
 import { contentConfigs, runContent, writeContent, type ContentConfig } from "./bench-stats-content";
+import { explanationConfigs, runExplanations, writeExplanations, type ExplanationConfig } from "./bench-stats-explanations";
 
 const RUNS = Number(process.env.BENCH_STATS_RUNS ?? 400);
 const RESAMPLES = Number(process.env.BENCH_STATS_RESAMPLES ?? 400);
 const PRESETS = ["smoke", "quick", "paper"] as const;
-/** which sections to run: coverage, strong, content, compare, correction, means, faint (all by default) */
-const ONLY = new Set((process.env.BENCH_STATS_ONLY ?? "coverage,strong,content,compare,correction,means,faint").split(","));
+/** which sections to run: coverage, strong, content, compare, correction, means, faint, explanations (all by default) */
+const ONLY = new Set((process.env.BENCH_STATS_ONLY ?? "coverage,strong,content,compare,correction,means,faint,explanations").split(","));
 
 interface CompareConfig {
   kind: "compare";
@@ -61,7 +62,7 @@ const MODELS: Record<string, SimModel> = {
   "strong scenario effects": { kind: "favour", effects: 6, strength: [0.3, 0.9], seed: 7 },
 };
 
-type AnyConfig = Config | CompareConfig | CorrectionConfig | MeansConfig | FaintPairsConfig | ContentConfig;
+type AnyConfig = Config | CompareConfig | CorrectionConfig | MeansConfig | FaintPairsConfig | ContentConfig | ExplanationConfig;
 
 function configs(): AnyConfig[] {
   const out: AnyConfig[] = [];
@@ -82,6 +83,7 @@ function configs(): AnyConfig[] {
   if (ONLY.has("means")) for (const target of ["population", "exact"] as const) out.push({ kind: "means", target });
   if (ONLY.has("faint")) for (const b of ["same", "other"] as const) out.push({ kind: "faint", b });
   if (ONLY.has("content")) out.push(...contentConfigs());
+  if (ONLY.has("explanations")) out.push(...explanationConfigs());
   if (ONLY.has("strong"))
     for (const preset of ["quick", "paper"] as const)
       for (const k of [4, 2] as const)
@@ -105,9 +107,12 @@ function configs(): AnyConfig[] {
   return out;
 }
 
-function runAny(c: AnyConfig): CoverageRow[] | SeparableRow[] | CorrectionRow[] | MeanCompareRow[] | Array<ReturnType<typeof runFaintPairs>> {
+function runAny(
+  c: AnyConfig,
+): CoverageRow[] | SeparableRow[] | CorrectionRow[] | MeanCompareRow[] | Array<ReturnType<typeof runFaintPairs>> | Array<ReturnType<typeof runExplanations>> {
   if (c.kind === "faint") return [runFaintPairs(c, RUNS, RESAMPLES)];
   if (c.kind === "content") return runContent(c, RUNS, RESAMPLES);
+  if (c.kind === "explanations") return [runExplanations(c, RUNS, 1000)];
   if (c.kind === "means") return [simulateMeanComparisons({ runs: RUNS, resamples: RESAMPLES, target: c.target, seed: 2026 })];
   if (c.kind === "compare")
     return simulateSeparable({
@@ -174,6 +179,13 @@ async function main() {
     minutes,
     RUNS,
     RESAMPLES,
+  );
+  writeExplanations(
+    all.filter((r) => r.c.kind === "explanations").map((r) => ({ c: r.c as ExplanationConfig, r: r.rows[0] as ReturnType<typeof runExplanations> })),
+    machine,
+    minutes,
+    RUNS,
+    1000,
   );
   writeContent(all.filter((r) => r.c.kind === "content") as Array<{ c: ContentConfig; rows: CoverageRow[] }>, machine, minutes, RUNS, RESAMPLES);
   writeStrong(all.filter((r) => r.c.kind === "strong") as Array<{ c: Config; rows: CoverageRow[] }>, machine, minutes);
