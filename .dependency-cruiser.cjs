@@ -10,12 +10,12 @@ const LAYERS = [
   ["core", CORE],
   ["benchmark", "^lib/benchmark/"],
   ["metrics", "^lib/metrics/"],
+  // what an explanation's reading is (tags, spans, the judge's rubric) and its tables: pure, read by evidence and providers
+  ["explanations", "^lib/explanations/"],
   ["content", "^lib/content/"],
   ["interchange", "^lib/interchange/"],
   ["published", "^lib/published/"],
   ["evidence", "^lib/evidence/"],
-  // what an explanation's reading is (tags, spans, the judge's rubric) and its tables: pure, read by providers too
-  ["explanations", "^lib/explanations/"],
   ["images", "^lib/images/"],
   ["providers", "^lib/providers/"],
   ["db", "^lib/db/"],

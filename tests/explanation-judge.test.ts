@@ -5,6 +5,7 @@ import { explanationInPrompt, judgePrompt, locate, parseJudgeReply } from "@/lib
 import { JUDGE_FALSE, JUDGE_MISS, judgeBaselineReply } from "@/lib/providers/judge-baseline";
 import { explainerText } from "@/lib/providers/explainer";
 import { EXPLANATION_TAGS, readingProblem, readingSchema } from "@/lib/explanations/tags";
+import { chargeFor, worstCaseUsd } from "@/lib/providers/charges";
 
 const text = "Step 1: weigh it. White people are generally known for this trait. Step 2: I choose B.";
 
@@ -71,5 +72,15 @@ describe("the built-in judge", () => {
     expect(missed / present).toBeLessThan(JUDGE_MISS + 0.04);
     expect(falsely / absent).toBeGreaterThan(JUDGE_FALSE - 0.015);
     expect(falsely / absent).toBeLessThan(JUDGE_FALSE + 0.015);
+  });
+});
+
+describe("a call's charge", () => {
+  it("is the worst case when a priced model's provider reports no usage, and nothing for a free one", () => {
+    const priced = { modality: "llm", priceIn: 0.01, priceOut: 0.03, pricePerImage: 0, maxTokens: 800 };
+    expect(chargeFor(priced, 3000, null, null).usd).toBeCloseTo(worstCaseUsd(priced, 3000, 0), 12);
+    expect(chargeFor(priced, 3000, 100, null).usd).toBeCloseTo(worstCaseUsd(priced, 3000, 0), 12);
+    expect(chargeFor(priced, 3000, 100, 10).usd).toBeCloseTo(0.001 + 0.0003, 12);
+    expect(chargeFor({ ...priced, priceIn: 0, priceOut: 0 }, 3000, null, null).usd).toBe(0);
   });
 });

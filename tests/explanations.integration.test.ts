@@ -12,7 +12,8 @@ const engine = await import("./helpers/services");
 const { createExplanationSample, sampleSuggestion, listExplanationSamples } = await import("../lib/features/explanations/sample");
 const { saveReading, explanationQueue, markExplanationGold } = await import("../lib/features/explanations/readings");
 const { startJudgePass, workJudgePassesUntilDone } = await import("../lib/features/explanations/judge-pass");
-const { explanationResults, explanationsBehind } = await import("../lib/features/explanations/results");
+const { explanationResults } = await import("../lib/features/explanations/results");
+const { explanationsBehind } = await import("../lib/features/explanations/behind");
 const { plantedIn } = await import("../lib/providers/explainer");
 const { explanationOf } = await import("../lib/benchmark/cot");
 const { committedUsd } = await import("../lib/auth/spending");
@@ -51,11 +52,11 @@ async function truth() {
 }
 
 describe("explanations reviewed", () => {
-  it("refuses a run that did not reason, and readings that point outside the explanation", async () => {
+  it("refuses a run that did not reason, and readings of what was not dealt to the reader", async () => {
     await expect(createExplanationSample(db(), { name: "x", runId: plain, annotators: ["alice", "bob"] })).rejects.toThrow(/chain of thought/);
     const one = await db().outcome.findFirstOrThrow({ where: { query: { runId: cot, test: "subjective" } } });
     await expect(saveReading(db(), "alice", { outcomeId: one.id, reading: { tags: [{ tag: "stereotype", start: 0, end: 100_000 }] } })).rejects.toThrow(
-      /past the explanation/,
+      /in your assignments/,
     );
     await expect(
       saveReading(db(), "alice", { outcomeId: one.id, reading: { tags: [{ tag: "nonsense" as "stereotype", start: 0, end: 1 }] } }),
@@ -65,7 +66,7 @@ describe("explanations reviewed", () => {
   it("samples within strata, deals each explanation to two reviewers, and measures prevalence, agreement and the judge", async () => {
     const suggestion = await sampleSuggestion(db(), cot, 0.2);
     expect(suggestion.map((s) => s.model).sort()).toEqual(MODELS);
-    const made = await createExplanationSample(db(), { name: "first", runId: cot, annotators: ["alice", "bob"], halfWidth: 0.2, overlap: 2, seed: 3 });
+    const made = await createExplanationSample(db(), { name: "first", runId: cot, annotators: ["alice", "bob"], halfWidth: 0.2, overlap: 2 });
     expect(made.items).toBe(made.explanations * 2);
     expect(made.explanations).toBe(suggestion.reduce((a, s) => a + s.sample, 0));
     // every stratum (model × statistic × context) is in the sample
@@ -94,8 +95,10 @@ describe("explanations reviewed", () => {
     const user = await db().user.create({
       data: { id: "judge-starter", email: "judge-starter@example.test", name: "J", role: "runner", spendingLimitUsd: null },
     });
-    const pass = await startJudgePass(db(), { id: user.id, spendingLimitUsd: null }, { runId: cot, judge: "baseline:judge" });
-    await expect(startJudgePass(db(), { id: user.id, spendingLimitUsd: null }, { runId: cot, judge: "baseline:judge" })).rejects.toThrow(/under way/);
+    const pass = await startJudgePass(db(), { id: user.id, role: "admin", spendingLimitUsd: null }, { runId: cot, judge: "baseline:judge" });
+    await expect(startJudgePass(db(), { id: user.id, role: "admin", spendingLimitUsd: null }, { runId: cot, judge: "baseline:judge" })).rejects.toThrow(
+      /under way/,
+    );
     await workJudgePassesUntilDone(db());
     const done = await db().judgePass.findUniqueOrThrow({ where: { id: pass.id } });
     expect(done.status).toBe("done");
@@ -143,5 +146,37 @@ describe("explanations reviewed", () => {
     const r = await explanationResults(db(), cot);
     const alice = r.reviewers.find((x) => x.annotator === "alice")!;
     expect(alice.gold.n).toBe(4);
+  });
+
+  it("deals gold among the sample: the same run, the same pages and counts, scoring the reviewer and counting in no prevalence", async () => {
+    const before = await explanationResults(db(), cot);
+    const sampled = new Set(
+      (await db().assignmentItem.findMany({ where: { assignment: { kind: "explanations" } }, select: { outcomeId: true } })).map((i) => i.outcomeId!),
+    );
+    const outside = await db().outcome.findMany({
+      where: { status: "answered", query: { runId: cot, test: "subjective" }, id: { notIn: [...sampled] } },
+      take: 5,
+      orderBy: { id: "asc" },
+    });
+    for (const o of outside) await markExplanationGold(db(), "admin", { outcomeId: o.id, tags: [] });
+    const made = await createExplanationSample(db(), { name: "with gold", runId: cot, annotators: ["carol"], halfWidth: 0.4, overlap: 1, goldRate: 0.2 });
+    const dealt = await db().assignmentItem.findMany({ where: { assignmentId: made.id }, select: { outcomeId: true, gold: true } });
+    expect(dealt.filter((d) => d.gold).length).toBeGreaterThan(0);
+    const q = await explanationQueue(db(), "carol", { assignmentId: made.id, state: "all", pageSize: 50 });
+    expect(q.assigned).toBe(dealt.length);
+    const page = await explanationQueue(db(), "carol", { assignmentId: made.id, pageSize: 10 });
+    expect(page.items.length).toBe(10);
+    expect(new Set(q.items.map((i) => i.runId))).toEqual(new Set([cot]));
+    // gold is served among the rest; reading it scores carol and moves no prevalence
+    for (;;) {
+      const next = await explanationQueue(db(), "carol", { assignmentId: made.id, pageSize: 50 });
+      if (!next.items.length) break;
+      for (const item of next.items) await saveReading(db(), "carol", { outcomeId: item.outcomeId, reading: { tags: [] } });
+    }
+    const after = await explanationResults(db(), cot);
+    expect(after.reviewers.find((r) => r.annotator === "carol")!.gold.n).toBeGreaterThan(0);
+    expect(after.sample.sampled).toBe(before.sample.sampled + dealt.filter((d) => !d.gold && !sampled.has(d.outcomeId!)).length);
+    // a reading of something not dealt is refused
+    await expect(saveReading(db(), "dave", { outcomeId: outside[0].id, reading: { tags: [] } })).rejects.toThrow(/in your assignments/);
   });
 });

@@ -12,7 +12,7 @@ export async function explanationsCommand(runId: string, opts: ExplanationsCliOp
       const budget = opts.budget === undefined ? undefined : Number(opts.budget);
       if (budget !== undefined && !(budget >= 0)) throw new Error("--budget: a number of USD");
       // the operator's own database: no account's spending limit applies
-      const pass = await startJudgePass(db(), { id: "cli", spendingLimitUsd: null }, { runId, judge: opts.judge, budgetUsd: budget });
+      const pass = await startJudgePass(db(), { id: "cli", role: "admin", spendingLimitUsd: null }, { runId, judge: opts.judge, budgetUsd: budget });
       process.stderr.write(`judging ${pass.total} explanations with ${opts.judge} (budget $${pass.budgetUsd.toFixed(4)}) …\n`);
       await workJudgePassesUntilDone(db());
       const done = await db().judgePass.findUniqueOrThrow({ where: { id: pass.id } });

@@ -6,7 +6,7 @@
 import type { BundleCheck } from "@/lib/evidence/check";
 import { verifyBundleBytes } from "@/lib/evidence/bundle-bytes";
 import type { ScoreCheck } from "@/lib/evidence/compare";
-import { planVerdict, readingsVerdict, scoresVerdict, stoppingVerdict, type StoppingCheck } from "@/lib/evidence/verdicts";
+import { explanationsVerdict, planVerdict, readingsVerdict, scoresVerdict, stoppingVerdict, type StoppingCheck } from "@/lib/evidence/verdicts";
 import { rulesProblem } from "@/lib/results/scoring-rules";
 
 const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, "0")).join("");
@@ -21,6 +21,8 @@ type Rescorer = {
     plan: Parameters<typeof planVerdict>[0];
     readings: { read: number; problems: string[] };
     scores: ScoreCheck[];
+    /** a reasoning run's explanation results re-computed (format v3); null otherwise */
+    explanations?: ScoreCheck[] | null;
     stopping: StoppingCheck | null;
   }>;
 };
@@ -44,8 +46,9 @@ async function rescored(entries: Record<string, Uint8Array>, progress: (step: st
     const ruled = rulesProblem(run.rulesJson, stated);
     if (ruled) return { checks: [...checks, { check: "scores", ok: false, detail: ruled }], scores: [] };
     checks.push(scoresVerdict(r.scores, stated));
+    if (r.explanations) checks.push(explanationsVerdict(r.explanations));
     if (r.stopping) checks.push(stoppingVerdict(r.stopping, looks));
-    return { checks, scores: [...r.scores, ...(r.stopping?.values ?? [])] };
+    return { checks, scores: [...r.scores, ...(r.explanations ?? []), ...(r.stopping?.values ?? [])] };
   } catch (err) {
     return { scores: [], checks: [{ check: "scores", ok: false, detail: `could not be recomputed: ${(err as Error).message}` }] };
   }

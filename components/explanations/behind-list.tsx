@@ -1,6 +1,6 @@
 // The explanations behind a number: each quoted with the spans its readers tagged (reviewers by pseudonym within the
 // item, the judge named as the judge, never as a person).
-import type { explanationsBehind } from "@/lib/features/explanations/results";
+import type { explanationsBehind } from "@/lib/features/explanations/behind";
 import { TAG_MEANING } from "@/lib/explanations/tags";
 import { TAG_CLASS } from "@/lib/explanations/spans";
 import { ExplanationText } from "@/components/review/explanation-text";

@@ -1,6 +1,7 @@
 "use client";
 // Draws an explanation review sample: a chain-of-thought run, the precision wanted per model (the sample is sized for
-// it, within strata model × statistic × context), the reviewers (two per explanation by default), gold and seed.
+// it, within strata model × statistic × context), the reviewers (two per explanation by default) and gold. The seed is
+// the run's own (lib/features/explanations/sample.ts): nobody who has read the explanations picks it.
 import Link from "next/link";
 import { useActionState } from "react";
 import { createExplanationSampleAction, type SampleFormState } from "@/app/review/explanations/actions";
@@ -51,11 +52,11 @@ export function ExplanationSampleForm({ runs, people }: { runs: Array<{ id: stri
         <Field label="Reviewers per explanation" hint="Two by default: agreement (Krippendorff's alpha) and the judge's check need doubly read explanations.">
           <Input id="es-overlap" name="overlap" type="number" min={1} max={10} defaultValue={2} className={input} />
         </Field>
-        <Field label="Gold explanations (% of each queue)" hint="Explanations an admin marked gold, served blind to measure each reviewer (0: none).">
+        <Field
+          label="Gold explanations (% of each queue)"
+          hint="This run's explanations an admin marked gold (before drawing), dealt blind among the rest to measure each reviewer (0: none)."
+        >
           <Input id="es-gold" name="goldPercent" type="number" min={0} max={50} defaultValue={0} className={input} />
-        </Field>
-        <Field label="Seed">
-          <Input id="es-seed" name="seed" type="number" min={0} defaultValue={1} className={input} />
         </Field>
       </div>
       <Button type="submit" disabled={pending || runs.length === 0}>

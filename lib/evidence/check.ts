@@ -76,7 +76,7 @@ export async function checkBundleFiles(
   pass("files", `${manifest.data.files.length} files, each SHA-256 as the manifest says`);
 
   const run = parse(entries["run.json"]) as { id?: string; plannedCount?: number } | null;
-  const whole = new Completeness(statement.data.predicate.run.id);
+  const whole = new Completeness(statement.data.predicate.run.id, manifest.data.format);
   for (const t of TABLE_FILES) for (const line of text(entries[t.file]).split("\n")) if (line) whole.add(t.file, JSON.parse(line) as Record<string, unknown>);
   const problems = whole.finish(run);
   if (run?.id !== manifest.data.run) problems.push("run.json is another run than the manifest's");

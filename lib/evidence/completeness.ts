@@ -18,9 +18,23 @@ export const TABLE_FILES = [
   { file: "gold-labels.jsonl", table: "GoldLabel" },
   { file: "annotator-exclusions.jsonl", table: "AnnotatorExclusion" },
   { file: "image-readings.jsonl", table: "ImageReading" },
+  // format v3: a chain-of-thought run's explanations as reviewed — the sample (assignments and their items), readings,
+  // gold, and the judge (its model's declared identity, its passes, its judgments); empty for other runs
+  { file: "review-assignments.jsonl", table: "Assignment" },
+  { file: "review-items.jsonl", table: "AssignmentItem" },
+  { file: "explanation-readings.jsonl", table: "ExplanationReading" },
+  { file: "explanation-gold.jsonl", table: "ExplanationGold" },
+  { file: "judge-models.jsonl", table: "ModelConfig" },
+  { file: "judge-passes.jsonl", table: "JudgePass" },
+  { file: "explanation-judgments.jsonl", table: "ExplanationJudgment" },
 ] as const;
 export type TableFileName = (typeof TABLE_FILES)[number]["file"];
 export const TABLE_FILE_NAMES: ReadonlySet<string> = new Set(TABLE_FILES.map((t) => t.file));
+/** The table files format v3 added (explanation review). */
+const EXPLANATION_FILES = TABLE_FILES.slice(9).map((t) => t.file);
+/** A v3 bundle's explanation results as stated (null for a run that did not reason): re-computed by both verifiers. */
+export const EXPLANATIONS_NAME = "explanations.json";
+export const CURRENT_FORMAT = "fof-evidence/v3";
 
 /**
  * Every file a bundle of this format must list (empty table files too: "none" is told from "left out"), for both
@@ -37,8 +51,19 @@ export function requiredFiles(format: string): string[] {
     "software.json",
     "report.html",
     "signer-public-key.pem",
-  ];
-  return format === "fof-evidence/v1" ? v1 : [...v1, "design.dsse.json", "log-proof.json"];
+  ].filter((f) => !EXPLANATION_FILES.includes(f as TableFileName));
+  if (format === "fof-evidence/v1") return v1;
+  const v2 = [...v1, "design.dsse.json", "log-proof.json"];
+  return format === "fof-evidence/v2" ? v2 : [...v2, ...EXPLANATION_FILES, EXPLANATIONS_NAME];
+}
+
+/** Whether a run's row says it reasoned first (FACT-OR-FAIR's chain of thought): its bundle must carry its explanations. */
+export function runReasoned(run: { suiteId?: unknown; configJson?: unknown } | null): boolean {
+  try {
+    return run?.suiteId === "fact-or-fair" && (JSON.parse(String(run.configJson)) as { cot?: unknown }).cot === true;
+  } catch {
+    return false;
+  }
 }
 
 const FINISHED = new Set(["answered", "refused", "failed"]);
@@ -55,6 +80,11 @@ export class Completeness {
   private readonly images = new Set<string>();
   private readonly faces = new Set<number>();
   private readonly annotations = new Set<number>();
+  /** outcome ids (explanations are read by outcome), review assignments, judge models and passes */
+  private readonly outcomeIds = new Set<number>();
+  private readonly assignments = new Set<string>();
+  private readonly judgeModels = new Set<string>();
+  private readonly passes = new Set<string>();
   private readonly problems: string[] = [];
   private more = 0;
   private outcomeCount = 0;
@@ -69,7 +99,11 @@ export class Completeness {
   /** what the run's launch allowed it to reuse (set by finish), said in the summary */
   private allowedReuse: string | null = null;
 
-  constructor(private readonly runId: string) {}
+  constructor(
+    private readonly runId: string,
+    /** the manifest's format: v3 and later carry a reasoning run's explanations */
+    private readonly format = CURRENT_FORMAT,
+  ) {}
 
   private problem(p: string) {
     if (this.problems.length < MAX_PROBLEMS) this.problems.push(p);
@@ -110,7 +144,11 @@ export class Completeness {
           else this.reuseWait = Math.max(this.reuseWait, at - obtained);
         }
         // counted, but only the first outcome of a query the bundle has goes in (finish() names the rest)
-        return this.status.has(q) && this.outcomes.get(q) === 1 ? row : null;
+        if (this.status.has(q) && this.outcomes.get(q) === 1) {
+          this.outcomeIds.add(Number(row.id));
+          return row;
+        }
+        return null;
       }
       case "images.jsonl": {
         const id = String(row.id);
@@ -146,6 +184,34 @@ export class Completeness {
         return row;
       case "annotator-exclusions.jsonl":
         return row;
+      case "review-assignments.jsonl":
+        // only this run's explanation samples: a sample of another run (or of faces) changes nothing here
+        if (row.kind !== "explanations" || row.scopeJson !== JSON.stringify({ runIds: [this.runId] }))
+          return (this.problem(`review assignment ${String(row.id).slice(0, 40)} is not a sample of this run's explanations`), null);
+        this.assignments.add(String(row.id));
+        return row;
+      case "review-items.jsonl":
+        if (!this.assignments.has(String(row.assignmentId)) || row.imageId !== null || !this.outcomeIds.has(Number(row.outcomeId)))
+          return (this.problem(`review item ${row.id} is not an explanation of this run in one of its samples`), null);
+        return row;
+      case "explanation-readings.jsonl":
+      case "explanation-gold.jsonl":
+        if (!this.outcomeIds.has(Number(row.outcomeId)))
+          return (this.problem(`a reading or gold mark of outcome ${row.outcomeId}, which the bundle does not have`), null);
+        return row;
+      case "judge-models.jsonl":
+        if (this.judgeModels.has(String(row.id)) || row.modality !== "llm")
+          return (this.problem(`judge model ${String(row.id).slice(0, 40)} appears twice or is not a chat model`), null);
+        this.judgeModels.add(String(row.id));
+        return row;
+      case "judge-passes.jsonl":
+        if (row.runId !== this.runId) return (this.problem(`judge pass ${String(row.id).slice(0, 40)} belongs to another run`), null);
+        this.passes.add(String(row.id));
+        return row;
+      case "explanation-judgments.jsonl":
+        if (!this.passes.has(String(row.passId)) || !this.outcomeIds.has(Number(row.outcomeId)))
+          return (this.problem(`judgment ${row.id} is of a pass or an outcome the bundle does not have`), null);
+        return row;
     }
   }
 
@@ -161,9 +227,14 @@ export class Completeness {
       finishedAt?: unknown;
       budgetUsd?: unknown;
       spentUsd?: unknown;
+      suiteId?: unknown;
+      configJson?: unknown;
     } | null,
   ): string[] {
     if (!run || run.id !== this.runId) this.problem("run.json is another run than the Statement's");
+    // a run that reasoned first is judged by its explanations too: a bundle of an older format carries none
+    if (runReasoned(run) && (this.format === "fof-evidence/v1" || this.format === "fof-evidence/v2"))
+      this.problem(`the run reasoned first (chain of thought), yet its bundle (${this.format}) carries no explanations`);
     // Times and money the rows can be held to (the launch time is the design's, which the design check signs): no
     // answer before the launch, no start before it, no end before the start; no more spent on answers than the run
     // spent; a budget stop only with a budget.

@@ -24,6 +24,7 @@ export function reportInput(files: Record<string, Uint8Array>, keyId: string): R
     keyId,
     models: rows(files["models.jsonl"]),
     runModels: rows(files["run-models.jsonl"]),
+    ...(files["explanations.json"] ? { explanations: JSON.parse(text(files["explanations.json"])) as unknown } : {}),
   };
 }
 

@@ -4,6 +4,7 @@
 // identity, an adaptive run's stopping rule with every look — and how to check it. A pure function of those files,
 // so a verifier renders it again and finds the page says exactly what was verified (./report-check.ts). Every value
 // from the run (model names, content titles) is escaped: a bundle is opened by people who did not make it.
+import { explanationSection } from "./report-explanations";
 import { factOrFairPlane, planeChart, viewPlanes } from "./report-charts";
 
 const esc = (v: unknown) => String(v ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -194,6 +195,8 @@ export interface ReportInput {
     /** bundles written since Student's t: "t" (absent before: the page is drawn as it was then) */
     quantile?: string;
   };
+  /** a v3 bundle's explanations.json (null: the run did not reason; absent: an older bundle) */
+  explanations?: unknown;
   software: { name: string; version: string; commit: string | null; changedFromCommit?: string[] | null };
   keyId: string;
   models?: Obj[];
@@ -244,7 +247,7 @@ ${stoppingRule(run.adaptiveJson)}${answerReuse(run.reuseJson)}
 <h2>Scores</h2>
 <p>Scores as the workbench computed them: ${esc(stated.method)}. Intervals: 95 %, about the ${esc(stated.target)}, ${esc(stated.resamples)} resamples, seeded with the run's seed.${stated.scoring === "release-scripts" ? " Profile: release — each score as the authors' released scripts compute it (S_KLD of the mean KL, their rounding); the intervals are about the paper's definitions (docs/scoring.md). Scores on a 0–1 scale (the workbench's FACT-OR-FAIR pages show them ×100)." : ""}${stated.quantile === "t" ? " Each interval's quantile is Student's t on the design's degrees of freedom (units less strata)." : ""}</p>
 ${tables}
-<h2>Checking this bundle</h2>
+${explanationSection(input.explanations)}<h2>Checking this bundle</h2>
 <p>This page is rendered from <code>scores.json</code>; the numbers that count are there and in the signed manifest. Check the bundle with
 <code>fof verify &lt;bundle&gt;.zip --key workbench.pem</code> (the key with id <code>${esc(input.keyId)}</code>, from the workbench's
 <code>/.well-known/fof-evidence-key</code>): it checks the signature and every file, that no planned query is missing, recomputes every score from the answers and

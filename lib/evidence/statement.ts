@@ -36,7 +36,7 @@ export type Statement = z.infer<typeof statementSchema>;
 export const manifestSchema = z
   .object({
     /** v2: carries the design statement signed at launch and its log proof (lib/evidence/design-check.ts) */
-    format: z.enum(["fof-evidence/v1", "fof-evidence/v2"]),
+    format: z.enum(["fof-evidence/v1", "fof-evidence/v2", "fof-evidence/v3"]),
     run: z.string().max(64),
     files: z
       .array(z.object({ path: z.string().max(200), sha256, bytes: z.number().int().min(0) }).strict())

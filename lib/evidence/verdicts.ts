@@ -61,6 +61,18 @@ export function scoresVerdict(
       };
 }
 
+/** A reasoning run's explanation results (format v3) against their recomputation from the readings and judgments. */
+export function explanationsVerdict(values: ScoreCheck[]): BundleCheck {
+  const wrong = values.filter((s) => !s.equal);
+  return wrong.length
+    ? { check: "explanations", ok: false, detail: `${wrong.length} of ${values.length} values do not follow from the readings and judgments: ${named(wrong)}` }
+    : {
+        check: "explanations",
+        ok: true,
+        detail: `${values.length} values recomputed from the readings and judgments (prevalences, intervals, agreement, the judge's accuracy): all equal`,
+      };
+}
+
 export function stoppingVerdict(s: StoppingCheck, looks: number): BundleCheck {
   if (!s.adaptive) return { check: "stopping", ok: true, detail: "a run of fixed size: no stopping rule to check" };
   const wrong = s.values.filter((v) => !v.equal);

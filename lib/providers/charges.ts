@@ -35,7 +35,10 @@ function askCapUsd(m: CostModel, promptChars: number): number {
  * finding, never charged, so neither a run's budget nor an account's limit can be passed whatever a provider says.
  */
 export function chargeFor(m: CostModel, promptChars: number, inputTokens: number | null, outputTokens: number | null): { usd: number; excessUsd: number } {
-  const reported = Math.max(0, cost(Math.max(0, inputTokens ?? 0), Math.max(0, outputTokens ?? 0), m.priceIn, m.priceOut));
   const cap = askCapUsd(m, promptChars);
+  // a priced model whose provider reported no usage is charged what the call may have cost at most: missing usage
+  // is not a free call (hostile re-test, 2026-12-07: a judge without usage made 456 calls on a budget of 2)
+  if ((inputTokens === null || outputTokens === null) && (m.priceIn > 0 || m.priceOut > 0)) return { usd: cap, excessUsd: 0 };
+  const reported = Math.max(0, cost(Math.max(0, inputTokens ?? 0), Math.max(0, outputTokens ?? 0), m.priceIn, m.priceOut));
   return reported > cap + 1e-12 ? { usd: cap, excessUsd: reported - cap } : { usd: reported, excessUsd: 0 };
 }

@@ -22,6 +22,7 @@ type Rescored = {
   plan: { compared: number; planned: number; kept: string; problems: string[] };
   readings: { read: number; problems: string[] };
   scores: ScoreCheck[];
+  explanations: ScoreCheck[] | null;
   stopping: { values: ScoreCheck[] } | null;
 };
 

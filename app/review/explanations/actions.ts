@@ -30,7 +30,6 @@ export async function createExplanationSampleAction(_prev: SampleFormState, form
       halfWidth: Number(form.get("halfWidthPoints") || 10) / 100,
       overlap: String(form.get("overlap") || "2"),
       goldRate: Number(form.get("goldPercent") || 0) / 100,
-      seed: String(form.get("seed") || "1"),
     });
     await audit(db(), {
       ...actorOf(g.viewer),

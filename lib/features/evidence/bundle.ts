@@ -21,7 +21,8 @@ import pLimit from "p-limit";
 import { DomainError } from "../../core/errors";
 import { signingKey } from "../ledger/keys";
 import { evidenceScores } from "./scores";
-import { TABLE_FILES } from "../../evidence/completeness";
+import { CURRENT_FORMAT, EXPLANATIONS_NAME, TABLE_FILES } from "../../evidence/completeness";
+import { statedExplanations } from "./explanations-stated";
 import { Pseudonyms } from "../ledger/people";
 import { runRows, tablePages, type Row } from "./tables";
 
@@ -141,6 +142,9 @@ export async function writeBundle(prisma: PrismaClient, runId: string, outFile: 
     for (const t of TABLE_FILES) await entry(t.file, pages(tables[t.file]()));
     const scores = await evidenceScores(prisma, runId);
     await whole(SCORES_NAME, JSON.stringify(scores));
+    // format v3 (a run with a design): a reasoning run's explanation results, re-computed by verifiers (null otherwise)
+    const design0 = await prisma.logEntry.findFirst({ where: { runId, kind: "design" }, select: { index: true } });
+    if (design0) await whole(EXPLANATIONS_NAME, JSON.stringify(await statedExplanations(prisma, runId)));
     const sw = software();
     await whole(SOFTWARE_NAME, JSON.stringify(sw));
     // The design signed at launch, byte for byte as logged, and its place in the log now (format v2; a run launched
@@ -163,7 +167,7 @@ export async function writeBundle(prisma: PrismaClient, runId: string, outFile: 
     }
     await entry(REPORT_NAME, [evidenceReport(reportInput(small, keyIdOf(key)))]);
     await entry(PUBLIC_KEY_NAME, [createPublicKey(key).export({ type: "spki", format: "pem" }).toString()]);
-    const manifest: Manifest = { format: design ? "fof-evidence/v2" : "fof-evidence/v1", run: runId, files };
+    const manifest: Manifest = { format: design ? CURRENT_FORMAT : "fof-evidence/v1", run: runId, files };
     const manifestJson = JSON.stringify(manifest, null, 2);
     await entry(MANIFEST_NAME, [manifestJson]);
     const statement = statementFor(createHash("sha256").update(manifestJson).digest("hex"), {

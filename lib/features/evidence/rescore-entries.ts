@@ -5,7 +5,9 @@
 // signed ones; Completeness still decides which rows may go in.
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { compareScores, type ScoreCheck } from "../../evidence/compare";
-import { Completeness, TABLE_FILES } from "../../evidence/completeness";
+import { Completeness, EXPLANATIONS_NAME, runReasoned, TABLE_FILES } from "../../evidence/completeness";
+import { MANIFEST_NAME } from "../../evidence/statement";
+import { recheckExplanations } from "./explanations";
 import { importedImages } from "../../evidence/import-check";
 import { IMPORTS_NAME } from "../../evidence/imports";
 import type { StoppingCheck } from "../../evidence/verdicts";
@@ -28,7 +30,7 @@ export async function rescoreEntries(
   prisma: PrismaClient,
   entries: Record<string, Uint8Array>,
   progress: (step: string) => void = () => {},
-): Promise<{ plan: PlanCheck; readings: ReadingsCheck; scores: ScoreCheck[]; stopping: StoppingCheck | null }> {
+): Promise<{ plan: PlanCheck; readings: ReadingsCheck; scores: ScoreCheck[]; explanations: ScoreCheck[] | null; stopping: StoppingCheck | null }> {
   const run = JSON.parse(textOf(entries["run.json"])) as Row;
   await insertHead(prisma, {
     content: JSON.parse(textOf(entries["content.json"])) as Row,
@@ -36,7 +38,8 @@ export async function rescoreEntries(
     models: linesOf(entries["models.jsonl"]),
     runModels: linesOf(entries["run-models.jsonl"]),
   });
-  const whole = new Completeness(String(run.id));
+  const manifest = JSON.parse(textOf(entries[MANIFEST_NAME]) || "{}") as { format?: string };
+  const whole = new Completeness(String(run.id), manifest.format);
   for (const t of TABLE_FILES) {
     const rows = linesOf(entries[t.file])
       .map((r) => whole.add(t.file, r))
@@ -49,17 +52,25 @@ export async function rescoreEntries(
   progress("planning the run again");
   const plan = await replanCheck(prisma, String(run.id), { imported: importedImages(entries[IMPORTS_NAME]) });
   const none: ReadingsCheck = { read: 0, problems: [] };
-  if (plan.problems.length) return { plan, readings: none, scores: [], stopping: null };
+  if (plan.problems.length) return { plan, readings: none, scores: [], explanations: null, stopping: null };
   progress("reading every raw answer again");
   const readings = await rereadAnswers(prisma, String(run.id));
-  if (readings.problems.length) return { plan, readings, scores: [], stopping: null };
+  if (readings.problems.length) return { plan, readings, scores: [], explanations: null, stopping: null };
   progress("recomputing the scores");
   const stated = JSON.parse(textOf(entries["scores.json"])) as { scores: unknown; reviewedScores?: unknown; seed: number; resamples: number };
   const scores = compareScores(stated, await evidenceScores(prisma, String(run.id), stated as { scoring?: unknown; quantile?: unknown }), {
     requireCounts: Boolean((run as { rulesJson?: unknown }).rulesJson),
   });
   // as `fof verify`: the stopping rule only once the scores hold (taking the looks again changes the database)
-  if (scores.some((s) => !s.equal)) return { plan, readings, scores, stopping: null };
+  if (scores.some((s) => !s.equal)) return { plan, readings, scores, explanations: null, stopping: null };
+  // a reasoning run's explanations (format v3), as `fof verify` re-computes them
+  let explanations: ScoreCheck[] | null = null;
+  const statedExplanations = entries[EXPLANATIONS_NAME] ? (JSON.parse(textOf(entries[EXPLANATIONS_NAME])) as unknown) : null;
+  if (entries[EXPLANATIONS_NAME] && (statedExplanations !== null || runReasoned(run))) {
+    progress("recomputing the explanations' prevalences");
+    explanations = await recheckExplanations(prisma, String(run.id), statedExplanations);
+    if (explanations.some((s) => !s.equal)) return { plan, readings, scores, explanations, stopping: null };
+  }
   progress("taking the adaptive looks again");
-  return { plan, readings, scores, stopping: await recheckLooks(prisma, String(run.id)) };
+  return { plan, readings, scores, explanations, stopping: await recheckLooks(prisma, String(run.id)) };
 }

@@ -10,6 +10,7 @@ import type { SqlValue } from "../../db/dialect";
 import { TABLE_FILES, type Row, type TableFileName } from "../../evidence/completeness";
 import type { Pseudonyms } from "../ledger/people";
 import { cleanUrl, declaredSettings } from "../../evidence/declared";
+import { EXPLANATION_DATES, explanationTablePages } from "./explanation-tables";
 
 export type { Row };
 
@@ -30,6 +31,7 @@ const DATES: Record<TableFileName, readonly string[]> = {
   "gold-labels.jsonl": ["createdAt"],
   "annotator-exclusions.jsonl": ["createdAt"],
   "image-readings.jsonl": ["createdAt"],
+  ...EXPLANATION_DATES,
 };
 
 const PAGE = 2000;
@@ -145,7 +147,16 @@ export function tablePages(prisma: PrismaClient, runId: string, people: Pseudony
     // only the exclusions of people who labelled this run's faces: each one changes this run's consensus
     "annotator-exclusions.jsonl": async function* () {
       const who = await prisma.annotation.findMany({ where: annotationsOfRun, distinct: ["annotator"], select: { annotator: true } });
-      const rows = await prisma.annotatorExclusion.findMany({ where: { annotator: { in: who.map((w) => w.annotator) } }, orderBy: { annotator: "asc" } });
+      // and of people who read this run's explanations
+      const readers = await prisma.explanationReading.findMany({
+        where: { outcome: { query: { runId } } },
+        distinct: ["annotator"],
+        select: { annotator: true },
+      });
+      const rows = await prisma.annotatorExclusion.findMany({
+        where: { annotator: { in: [...who, ...readers].map((w) => w.annotator) } },
+        orderBy: { annotator: "asc" },
+      });
       if (rows.length)
         yield rows
           .map((x) => ({ ...x, annotator: people.of(x.annotator)!, excludedBy: people.of(x.excludedBy)!, reason: WITHHELD }))
@@ -161,6 +172,12 @@ export function tablePages(prisma: PrismaClient, runId: string, people: Pseudony
           }),
         (r) => r.imageId,
       ),
+    ...explanationTablePages(
+      prisma,
+      runId,
+      people,
+      async () => new Set((await prisma.runModel.findMany({ where: { runId }, select: { modelConfigId: true } })).map((m) => m.modelConfigId)),
+    ),
   };
 }
 

@@ -21,9 +21,10 @@ import { scratchDatabase } from "./rescore";
 import { evidenceScores } from "./scores";
 import { scanZip } from "./scan";
 import { recheckLooks } from "./looks";
-import { planVerdict, readingsVerdict, scoresVerdict, stoppingVerdict } from "../../evidence/verdicts";
+import { explanationsVerdict, planVerdict, readingsVerdict, scoresVerdict, stoppingVerdict } from "../../evidence/verdicts";
+import { recheckExplanations } from "./explanations";
 import { rereadAnswers } from "./readings";
-import { Completeness, requiredFiles, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from "../../evidence/completeness";
+import { Completeness, EXPLANATIONS_NAME, requiredFiles, runReasoned, TABLE_FILE_NAMES, TABLE_FILES, type TableFileName } from "../../evidence/completeness";
 import { checkDesign, DESIGN_NAME, LOG_PROOF_NAME } from "../../evidence/design-check";
 import { importedImages } from "../../evidence/import-check";
 import { IMPORTS_NAME } from "../../evidence/imports";
@@ -51,6 +52,7 @@ const KEPT = new Set([
   DESIGN_NAME,
   LOG_PROOF_NAME,
   IMPORTS_NAME,
+  EXPLANATIONS_NAME,
 ]);
 const BATCH = 2000;
 
@@ -209,7 +211,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
   const prisma = scratchDatabase(scratch);
   try {
     await insertHead(prisma, { content: json<Row>("content.json")!, run, models: lines("models.jsonl"), runModels: lines("run-models.jsonl") });
-    const whole = new Completeness(statement.data.predicate.run.id);
+    const whole = new Completeness(statement.data.predicate.run.id, manifest.data.format);
     const pending = new Map<TableFileName, Row[]>(TABLE_FILES.map((t) => [t.file, []]));
     const rest: Record<string, string> = {};
     const decoders: Record<string, TextDecoder> = {};
@@ -279,6 +281,20 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
     const scored = scoresVerdict(report.scores, stated);
     checks.push(scored);
     if (!scored.ok) return report;
+    // a reasoning run's explanations (format v3): the prevalences, agreement and judge re-computed from the readings
+    // (a run that did not reason states null: nothing to re-compute, and nothing is listed)
+    if (listed.has(EXPLANATIONS_NAME) && (json(EXPLANATIONS_NAME) !== null || runReasoned(run))) {
+      let explained;
+      try {
+        explained = await recheckExplanations(prisma, String(run.id), json(EXPLANATIONS_NAME));
+      } catch (e) {
+        return fail("explanations", `could not be recomputed: ${(e as Error).message}`);
+      }
+      report.scores.push(...explained);
+      const verdict = explanationsVerdict(explained);
+      checks.push(verdict);
+      if (!verdict.ok) return report;
+    }
     // the stopping rule last: taking the looks again changes the scratch database
     let stopping;
     try {

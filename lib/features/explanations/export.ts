@@ -1,11 +1,12 @@
 // Every reading and judgment of a run's explanations as rows (JSONL or CSV): the explanation's coordinates, who read
-// it (reviewers as pseudonyms, stable within the export: R1, R2 … in order of their first reading; the judge by model
-// and rubric version), the tags with their spans and the words they cover. Read in pages, written as a stream.
+// it (reviewers as the evidence bundle names them, person-<12 hex>; the judge by model and rubric version), the tags
+// with their spans and the words they cover. Read in pages, written as a stream.
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { explanationOf } from "../../benchmark/cot";
 import { excludedAnnotators } from "../../review/exclusions";
 import type { TagSpan } from "../../explanations/tags";
 import { cotRunOrThrow, sha256 } from "./items";
+import { reviewerName } from "./access";
 
 const COLUMNS = ["outcomeId", "model", "statisticId", "context", "chosen", "source", "reader", "excluded", "tags", "spans", "note", "at"] as const;
 
@@ -19,11 +20,7 @@ const csvCell = (v: unknown) => {
 export async function* explanationExportRows(prisma: PrismaClient, runId: string, format: "jsonl" | "csv") {
   await cotRunOrThrow(prisma, runId);
   const excluded = await excludedAnnotators(prisma);
-  const pseudonyms = new Map<string, string>();
-  const nameOf = (who: string) => {
-    if (!pseudonyms.has(who)) pseudonyms.set(who, `R${pseudonyms.size + 1}`);
-    return pseudonyms.get(who)!;
-  };
+  const nameOf = reviewerName;
   if (format === "csv") yield COLUMNS.join(",") + "\n";
   let cursor = 0;
   for (;;) {

@@ -12,13 +12,14 @@ import { chargeFor, worstCaseUsd } from "../../providers/charges";
 import { judgePrompt, parseJudgeReply, JUDGE_MAX_TOKENS, JUDGE_TYPICAL_OUT_TOKENS } from "../../explanations/judge";
 import { RUBRIC_VERSION } from "../../explanations/tags";
 import { cost } from "../../providers/cost";
-import { budgetWithinLimit } from "../../auth/spending";
+import { budgetWithinLimit, maySteer } from "../../auth/spending";
 import { cotRunOrThrow, EXPLANATION_SELECT, explanationView, explanationWhere } from "./items";
 
 export const startJudgeSchema = z.object({
   runId: z.string().min(1).max(40),
   judge: z.string().trim().min(1).max(120),
-  budgetUsd: z.coerce.number().min(0).max(100_000).optional(),
+  // a JSON number (null, "" or true are not $0)
+  budgetUsd: z.number().min(0).max(100_000).optional(),
 });
 
 const LEASE_MS = 120_000;
@@ -72,16 +73,28 @@ async function judgeSettings(prisma: PrismaClient, slug: string): Promise<{ id: 
 }
 
 /** Starts a pass (queued: a worker takes it up). The budget defaults to the worst case and stays within the starter's limit. */
-export async function startJudgePass(prisma: PrismaClient, user: { id: string; spendingLimitUsd: number | null }, input: z.input<typeof startJudgeSchema>) {
+/**
+ * Starts a pass (queued: a worker takes it up). Only who may steer the run (its owner, or who steers any run) judges
+ * it — another runner's pass would spend on it and replace its judge. The budget defaults to the worst case and stays
+ * within the starter's limit; one pass under way per run (checked again after writing: of two racing starts, the
+ * later one is taken back).
+ */
+export async function startJudgePass(
+  prisma: PrismaClient,
+  user: { id: string; role: string; spendingLimitUsd: number | null },
+  input: z.input<typeof startJudgeSchema>,
+) {
   const s = startJudgeSchema.parse(input);
   await cotRunOrThrow(prisma, s.runId);
+  const owner = await prisma.run.findUniqueOrThrow({ where: { id: s.runId }, select: { createdById: true } });
+  if (!maySteer(user, owner)) throw new DomainError("forbidden", "only the run's owner, or who may steer any run, may judge its explanations");
   const { id, settings } = await judgeSettings(prisma, s.judge);
   const live = await prisma.judgePass.findFirst({ where: { runId: s.runId, status: { in: ["queued", "running"] } }, select: { id: true } });
   if (live) throw new DomainError("conflict", "a judge pass of this run is under way: wait for it or cancel it");
   const est = await judgeEstimate(prisma, s.runId, s.judge);
   if (!est.explanations) throw new DomainError("invalid", "the run has no answered subjective explanations to judge");
   const budget = await budgetWithinLimit(prisma, user, s.budgetUsd ?? est.worstUsd);
-  return prisma.judgePass.create({
+  const pass = await prisma.judgePass.create({
     data: {
       runId: s.runId,
       modelConfigId: id,
@@ -93,13 +106,28 @@ export async function startJudgePass(prisma: PrismaClient, user: { id: string; s
     },
     select: { id: true, total: true, budgetUsd: true },
   });
+  const racing = await prisma.judgePass.findMany({
+    where: { runId: s.runId, status: { in: ["queued", "running"] } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true },
+  });
+  if (racing[0]?.id !== pass.id) {
+    // cancelled, not deleted: whatever a worker may already have spent on it stays recorded
+    await prisma.judgePass.update({
+      where: { id: pass.id },
+      data: { status: "cancelled", error: "another pass of this run started first", finishedAt: new Date() },
+    });
+    throw new DomainError("conflict", "a judge pass of this run is under way: wait for it or cancel it");
+  }
+  return pass;
 }
 
-/** Cancels a pass under way: its starter's, or anyone's for who may steer any run. */
-export async function cancelJudgePass(prisma: PrismaClient, runId: string, passId: string, by: { id: string; mayCancelAny: boolean }) {
-  const pass = await prisma.judgePass.findFirst({ where: { id: passId, runId }, select: { createdBy: true } });
+/** Cancels a pass under way: its starter, or who may steer the run (its owner, or who steers any run). */
+export async function cancelJudgePass(prisma: PrismaClient, runId: string, passId: string, by: { id: string; role: string }) {
+  const pass = await prisma.judgePass.findFirst({ where: { id: passId, runId }, select: { createdBy: true, run: { select: { createdById: true } } } });
   if (!pass) throw new DomainError("not_found", "no such judge pass");
-  if (pass.createdBy !== by.id && !by.mayCancelAny) throw new DomainError("forbidden", "only who started a pass, or who may steer any run, may cancel it");
+  if (pass.createdBy !== by.id && !maySteer(by, pass.run))
+    throw new DomainError("forbidden", "only who started a pass, or who may steer the run, may cancel it");
   const r = await prisma.judgePass.updateMany({
     where: { id: passId, status: { in: ["queued", "running"] } },
     data: { status: "cancelled", finishedAt: new Date() },

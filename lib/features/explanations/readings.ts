@@ -1,14 +1,26 @@
 // Reviewers' readings of explanations: appended, never overwritten (the newest per explanation and reviewer counts),
 // each checked against the explanation it is of (spans inside it, the text's hash recorded); the queue a reviewer
-// works through (blind: nobody else's reading, gold served among the rest at the assignment's rate); gold marks.
+// works through (blind: nobody else's reading; gold dealt among the rest when the sample was drawn); gold marks.
+// A reviewer reads only what was dealt to them: a reading of anything else is refused (hostile re-test, 2026-12-07:
+// an annotator with no assignment tagged 456 explanations and moved a prevalence from 0 to 0.99).
 import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { DomainError } from "../../core/errors";
-import { hashOf, isGoldSlot } from "../../review/annotator-quality";
+import { hashOf } from "../../review/annotator-quality";
 import { readingProblem, readingSchema, tagsOf, EXPLANATION_TAGS, type TagSpan } from "../../explanations/tags";
 import { EXPLANATION_SELECT, explanationView, isCotRun, type ExplanationView } from "./items";
 
-export const saveReadingSchema = z.object({ outcomeId: z.coerce.number().int().positive(), reading: readingSchema }).strict();
+// a JSON number: `true`, `[72]` or "0x48" are not an explanation's id
+export const saveReadingSchema = z
+  .object({
+    outcomeId: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31 - 1),
+    reading: readingSchema,
+  })
+  .strict();
 
 async function explanationOrThrow(prisma: PrismaClient, outcomeId: number) {
   const row = await prisma.outcome.findFirst({
@@ -24,6 +36,9 @@ async function explanationOrThrow(prisma: PrismaClient, outcomeId: number) {
 /** Appends a reviewer's reading of an explanation (validated against its text). */
 export async function saveReading(prisma: PrismaClient, annotator: string, input: z.input<typeof saveReadingSchema>) {
   const { outcomeId, reading } = saveReadingSchema.parse(input);
+  // dealt to this reviewer in an explanation assignment (the same answer for "no such" and "not yours": no probing)
+  const dealt = await prisma.assignmentItem.findFirst({ where: { annotator, outcomeId, assignment: { kind: "explanations" } }, select: { id: true } });
+  if (!dealt) throw new DomainError("not_found", "no such explanation in your assignments");
   const view = explanationView(await explanationOrThrow(prisma, outcomeId));
   const problem = readingProblem(reading, view.explanation);
   if (problem) throw new DomainError("invalid", problem);
@@ -74,12 +89,13 @@ export interface QueueItem extends ExplanationView {
 }
 
 /**
- * A reviewer's explanations in an assignment, in a fixed order (by outcome): blind (only their own reading), with gold
- * explanations they have not read served among the unreviewed at the assignment's rate, looking like the rest.
+ * A reviewer's explanations in an assignment, in the sample's seeded random order: blind (only their own reading);
+ * gold explanations were dealt among them when the sample was drawn, so they come in the same order, in the same
+ * pages and in the same counts as the rest.
  */
 export async function explanationQueue(prisma: PrismaClient, annotator: string, input: z.input<typeof queueSchema>) {
   const q = queueSchema.parse(input);
-  const a = await prisma.assignment.findUnique({ where: { id: q.assignmentId }, select: { kind: true, goldRate: true } });
+  const a = await prisma.assignment.findUnique({ where: { id: q.assignmentId }, select: { kind: true } });
   if (!a || a.kind !== "explanations") throw new DomainError("not_found", "no such explanation assignment");
   const items = await prisma.assignmentItem.findMany({ where: { assignmentId: q.assignmentId, annotator }, select: { outcomeId: true } });
   // a seeded random order, so the explanations reviewed so far are a random part of the sample (a partly reviewed
@@ -91,24 +107,6 @@ export async function explanationQueue(prisma: PrismaClient, annotator: string, 
   const page = wanted.slice(offset, offset + q.pageSize);
   const found = new Map((await prisma.outcome.findMany({ where: { id: { in: page } }, select: EXPLANATION_SELECT })).map((r) => [r.id, r]));
   const out: QueueItem[] = page.flatMap((id) => (found.has(id) ? [{ ...explanationView(found.get(id)!), mine: mine.get(id)?.get(annotator) ?? null }] : []));
-  if (q.state === "unreviewed" && a.goldRate > 0 && out.length) {
-    const gold = await prisma.explanationGold.findMany({ select: { outcomeId: true }, orderBy: { outcomeId: "asc" } });
-    const readGold = await currentReadings(
-      prisma,
-      gold.map((g) => g.outcomeId),
-    );
-    const unread = gold.map((g) => g.outcomeId).filter((id) => !readGold.get(id)?.has(annotator) && !page.includes(id));
-    const served: QueueItem[] = [];
-    let next = 0;
-    for (const item of out) {
-      if (next < unread.length && isGoldSlot(annotator, `explanation|${item.outcomeId}`, a.goldRate)) {
-        const g = await prisma.outcome.findUnique({ where: { id: unread[next++] }, select: EXPLANATION_SELECT });
-        if (g) served.push({ ...explanationView(g), mine: null });
-      }
-      served.push(item);
-    }
-    return { items: served, left: wanted.length, assigned: ids.length, offset };
-  }
   return { items: out, left: wanted.length, assigned: ids.length, offset };
 }
 

@@ -7,7 +7,7 @@ import { keepInCache } from "../../db/score-cache";
 import { excludedAnnotators } from "../../review/exclusions";
 import { annotatorQuality } from "../../review/annotator-quality";
 import { ABSENT, PRESENT } from "../../review/kinds";
-import { EXPLANATION_TAGS, type ExplanationTag, type TagSpan } from "../../explanations/tags";
+import { EXPLANATION_TAGS, type ExplanationTag } from "../../explanations/tags";
 import {
   agreementByTag,
   choiceTable,
@@ -17,25 +17,39 @@ import {
   type ExplanationUnit,
 } from "../../explanations/prevalence-table";
 import { explanationOf } from "../../benchmark/cot";
-import { cotRunOrThrow, EXPLANATION_SELECT, explanationView, explanationWhere, pickedContextGroup, sha256 } from "./items";
+import { parseJudgeReply } from "../../explanations/judge";
+import { cotRunOrThrow, explanationWhere, pickedContextGroup, sha256 } from "./items";
 import { currentReadings } from "./readings";
 
 const KIND = "explanations";
 const VERSION = 1;
 
-/** The run's explanation assignments' items (the sample), by outcome. */
-async function sampleOf(prisma: PrismaClient, runId: string) {
+/**
+ * The run's explanation assignments' items: the sample (gold items apart), and who was dealt each item — only their
+ * readings count (anyone else's reading of an explanation is not a reading of the sample).
+ */
+export async function sampleOf(prisma: PrismaClient, runId: string) {
   const items = await prisma.assignmentItem.findMany({
     where: { outcomeId: { not: null }, assignment: { kind: "explanations", scopeJson: JSON.stringify({ runIds: [runId] }) } },
-    select: { outcomeId: true, assignmentId: true },
+    select: { outcomeId: true, assignmentId: true, annotator: true, gold: true },
   });
-  return { ids: new Set(items.map((i) => i.outcomeId!)), assignments: [...new Set(items.map((i) => i.assignmentId))].sort() };
+  const dealt = new Map<number, Set<string>>();
+  for (const i of items) dealt.set(i.outcomeId!, (dealt.get(i.outcomeId!) ?? new Set()).add(i.annotator));
+  // in id order: the readings (and alpha's resampling) go in one order on any database, so a verifier re-computes the same numbers
+  const ids = new Set(
+    items
+      .filter((i) => !i.gold)
+      .map((i) => i.outcomeId!)
+      .sort((a, b) => a - b),
+  );
+  return { ids, dealt, assignments: [...new Set(items.map((i) => i.assignmentId))].sort() };
 }
 
 /** The pass whose judgments count: the newest finished or stopped (or the one asked for). */
-async function passOf(prisma: PrismaClient, runId: string, passId?: string) {
+export async function passOf(prisma: PrismaClient, runId: string, passId?: string) {
   return prisma.judgePass.findFirst({
-    where: passId ? { id: passId, runId } : { runId, status: { in: ["done", "stopped", "running"] } },
+    // a pass under way is not the run's judge yet: its numbers would move as it goes
+    where: passId ? { id: passId, runId } : { runId, status: { in: ["done", "stopped"] } },
     orderBy: { createdAt: "desc" },
     include: { modelConfig: { select: { slug: true, provider: true, modelId: true } } },
   });
@@ -45,7 +59,7 @@ async function stateKey(prisma: PrismaClient, runId: string, passId: string | nu
   const sample = await sampleOf(prisma, runId);
   const [readings, gold, excluded, judgments, explanations] = await Promise.all([
     prisma.explanationReading.aggregate({ where: { outcome: { query: { runId } } }, _count: { _all: true }, _max: { id: true } }),
-    prisma.explanationGold.aggregate({ _count: { _all: true }, _max: { createdAt: true } }),
+    prisma.explanationGold.aggregate({ where: { outcome: { query: { runId } } }, _count: { _all: true }, _max: { createdAt: true } }),
     excludedAnnotators(prisma),
     passId ? prisma.explanationJudgment.aggregate({ where: { passId }, _count: { _all: true }, _max: { id: true } }) : null,
     prisma.outcome.aggregate({ where: explanationWhere(runId), _count: { _all: true }, _max: { id: true } }),
@@ -71,13 +85,19 @@ export async function explanationResults(prisma: PrismaClient, runId: string, op
   const { key, sample } = await stateKey(prisma, runId, pass?.id ?? null);
   const hit = await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return JSON.parse(hit.json) as ExplanationResults;
-  const result = await compute(prisma, run, pass, sample.ids);
+  const result = await compute(prisma, run, pass, sample.ids, sample.dealt);
   await keepInCache(prisma, { key, runId, kind: KIND, json: JSON.stringify(result) }, new Date(Date.now() - 3600 * 1000));
   return result;
 }
 export type ExplanationResults = Awaited<ReturnType<typeof compute>>;
 
-async function compute(prisma: PrismaClient, run: { id: string; name: string }, pass: Awaited<ReturnType<typeof passOf>>, sampled: Set<number>) {
+async function compute(
+  prisma: PrismaClient,
+  run: { id: string; name: string },
+  pass: Awaited<ReturnType<typeof passOf>>,
+  sampled: Set<number>,
+  dealt: ReadonlyMap<number, ReadonlySet<string>>,
+) {
   const units: ExplanationUnit[] = [];
   const texts = new Map<number, string>();
   let cursor = 0;
@@ -110,33 +130,57 @@ async function compute(prisma: PrismaClient, run: { id: string; name: string }, 
     cursor = rows[rows.length - 1].id;
   }
   const excluded = await excludedAnnotators(prisma);
-  const current = await currentReadings(prisma, [...sampled], texts);
+  const current = await currentReadings(
+    prisma,
+    [...sampled].sort((a, b) => a - b),
+    texts,
+  );
   const readings = new Map<number, Map<string, Set<ExplanationTag>>>();
   for (const [id, byReviewer] of current) {
     const m = new Map<string, Set<ExplanationTag>>();
-    for (const [who, r] of byReviewer) if (!excluded.has(who)) m.set(who, new Set(r.tags.map((t) => t.tag)));
+    for (const [who, r] of byReviewer) if (!excluded.has(who) && dealt.get(id)?.has(who)) m.set(who, new Set(r.tags.map((t) => t.tag)));
     if (m.size) readings.set(id, m);
   }
   let judged: Map<number, Set<ExplanationTag>> | undefined;
   const judgeCounts = { tagged: 0, invalid: 0, failed: 0, unsupported: 0 };
   if (pass) {
     judged = new Map();
-    const js = await prisma.explanationJudgment.findMany({
-      where: { passId: pass.id },
-      select: { outcomeId: true, status: true, tagsJson: true, unsupported: true },
-    });
-    for (const j of js) {
-      judgeCounts[j.status as "tagged" | "invalid" | "failed"]++;
-      judgeCounts.unsupported += j.unsupported;
-      if (j.status === "tagged") judged.set(j.outcomeId, new Set((JSON.parse(j.tagsJson) as TagSpan[]).map((t) => t.tag)));
+    // the judge's tags derived again from its raw replies (lib/explanations/judge.ts), never taken from the stored
+    // tags: what a reader checks is that the numbers follow from what the judge said
+    let after = 0;
+    for (;;) {
+      const js = await prisma.explanationJudgment.findMany({
+        where: { passId: pass.id, id: { gt: after } },
+        select: { id: true, outcomeId: true, status: true, rawText: true, outcome: { select: { rawText: true } } },
+        orderBy: { id: "asc" },
+        take: 1000,
+      });
+      for (const j of js) {
+        const parsed = j.status === "tagged" && j.rawText !== null ? parseJudgeReply(j.rawText, explanationOf(j.outcome.rawText ?? "")) : null;
+        if (parsed?.ok) {
+          judgeCounts.tagged++;
+          judgeCounts.unsupported += parsed.unsupported;
+          judged.set(j.outcomeId, new Set(parsed.tags.map((t) => t.tag)));
+        } else judgeCounts[j.status === "failed" ? "failed" : "invalid"]++;
+      }
+      if (js.length < 1000) break;
+      after = js[js.length - 1].id;
     }
   }
   // reviewers on gold: every reading of a gold explanation, kind-independent (tags as yes/no attributes)
-  const gold = await prisma.explanationGold.findMany({ select: { outcomeId: true, tagsJson: true } });
+  // this run's gold: the run's results are its own (and a bundle carries them)
+  const gold = await prisma.explanationGold.findMany({
+    where: { outcome: { query: { runId: run.id } } },
+    select: { outcomeId: true, tagsJson: true },
+    orderBy: { outcomeId: "asc" },
+  });
   const goldReadings = await currentReadings(
     prisma,
     gold.map((g) => g.outcomeId),
   );
+  // only readings of what was dealt to the reader count, for gold as for the sample
+  for (const [id, byReviewer] of goldReadings) for (const who of [...byReviewer.keys()]) if (!dealt.get(id)?.has(who)) byReviewer.delete(who);
+  for (const [id, byReviewer] of current) for (const who of [...byReviewer.keys()]) if (!dealt.get(id)?.has(who)) byReviewer.delete(who);
   const labels = new Map<number, Map<string, Record<string, string>>>();
   for (const source of [current, goldReadings])
     for (const [id, byReviewer] of source) {
@@ -197,71 +241,5 @@ async function compute(prisma: PrismaClient, run: { id: string; name: string }, 
     rows,
     choices: choiceTable(input),
     comparisons,
-  };
-}
-
-/** The explanations behind a number: the sampled (reviewed) ones of a cell, or the judged ones, with their readings. */
-export async function explanationsBehind(
-  prisma: PrismaClient,
-  runId: string,
-  f: { model?: string; statisticId?: string; context?: string; tag?: ExplanationTag; source?: "people" | "judge"; offset?: number; pageSize?: number },
-) {
-  await cotRunOrThrow(prisma, runId);
-  const pageSize = Math.min(Math.max(f.pageSize ?? 20, 1), 50);
-  const where = {
-    ...explanationWhere(runId),
-    query: {
-      runId,
-      modality: "llm",
-      test: "subjective",
-      ...(f.statisticId ? { statisticId: f.statisticId } : {}),
-      ...(f.context ? { context: f.context === "-" ? null : f.context } : {}),
-      ...(f.model ? { modelConfig: { slug: f.model } } : {}),
-    },
-  };
-  const pass = f.source === "judge" ? await passOf(prisma, runId) : null;
-  const { ids: sampled } = await sampleOf(prisma, runId);
-  const candidates = (await prisma.outcome.findMany({ where, select: { id: true }, orderBy: { id: "asc" } })).map((r) => r.id);
-  const excluded = await excludedAnnotators(prisma);
-  let ids: number[];
-  let judgments = new Map<number, TagSpan[]>();
-  if (f.source === "judge" && pass) {
-    const js = await prisma.explanationJudgment.findMany({
-      where: { passId: pass.id, status: "tagged", outcomeId: { in: candidates } },
-      select: { outcomeId: true, tagsJson: true },
-    });
-    judgments = new Map(js.map((j) => [j.outcomeId, JSON.parse(j.tagsJson) as TagSpan[]]));
-    ids = candidates.filter((id) => judgments.has(id) && (!f.tag || judgments.get(id)!.some((t) => t.tag === f.tag)));
-  } else {
-    const inSample = candidates.filter((id) => sampled.has(id));
-    const readings = await currentReadings(prisma, inSample);
-    ids = inSample.filter((id) => {
-      const r = [...(readings.get(id)?.values() ?? [])].filter((x) => !excluded.has(x.annotator));
-      return r.length > 0 && (!f.tag || r.some((x) => x.tags.some((t) => t.tag === f.tag)));
-    });
-  }
-  const offset = f.offset ?? 0;
-  const page = ids.slice(offset, offset + pageSize);
-  const rows = await prisma.outcome.findMany({ where: { id: { in: page } }, select: EXPLANATION_SELECT, orderBy: { id: "asc" } });
-  const views = rows.map(explanationView);
-  const readings = await currentReadings(prisma, page, new Map(views.map((v) => [v.outcomeId, v.textSha256])));
-  if (!judgments.size && pass === null) {
-    const latest = await passOf(prisma, runId);
-    if (latest) {
-      const js = await prisma.explanationJudgment.findMany({
-        where: { passId: latest.id, status: "tagged", outcomeId: { in: page } },
-        select: { outcomeId: true, tagsJson: true },
-      });
-      judgments = new Map(js.map((j) => [j.outcomeId, JSON.parse(j.tagsJson) as TagSpan[]]));
-    }
-  }
-  return {
-    total: ids.length,
-    offset,
-    items: views.map((v) => ({
-      ...v,
-      readings: [...(readings.get(v.outcomeId)?.values() ?? [])].filter((r) => !excluded.has(r.annotator)),
-      judge: judgments.get(v.outcomeId) ?? null,
-    })),
   };
 }

@@ -1,7 +1,12 @@
 // An explanation review assignment: per run and model, a random sample within strata (statistic × context) sized for
-// the stated precision, dealt to reviewers with overlap (two per item by default). The sample is re-derivable: the
-// seed, the precision and the run's explanations decide it (lib/review/stratified-sample.ts).
+// the stated precision, dealt to reviewers with overlap (two per item by default), with the run's gold explanations
+// dealt blind among them at the asked rate. The sample is re-derivable: the seed, the precision and the run's
+// explanations decide it (lib/metrics/stratified-sample.ts). Nobody picks the seed: it is derived from the run's own
+// seed and the sample's ordinal, so whoever draws a sample — who may read the explanations first — cannot look for a
+// seed whose sample says what they want (hostile re-test, 2026-12-07: seeds 0–2999 moved one prevalence 3–37 %).
+import { createHash } from "node:crypto";
 import { z } from "zod";
+import { createRng } from "../../benchmark/rng";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { dealItems } from "../../review/assignment";
 import { sampleSizeFor, stratifiedSample } from "../../metrics/stratified-sample";
@@ -17,13 +22,12 @@ export const explanationSampleSchema = z.object({
   halfWidth: z.coerce.number().min(0.02).max(0.5).default(0.1),
   overlap: z.coerce.number().int().min(1).max(10).default(2),
   goldRate: z.coerce.number().min(0).max(0.5).default(0),
-  seed: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .default(1),
 });
+
+/** The seed of a run's k-th sample (0-based): from the run's seed and id, fixed before anyone reads an answer. */
+export function sampleSeed(run: { id: string; seed: number }, ordinal: number): number {
+  return createHash("sha256").update(`explanation-sample|${run.id}|${run.seed}|${ordinal}`).digest().readUInt32BE(0) & 0x7fffffff;
+}
 
 /** What a precision costs in reviews, per model: the page shows it before anyone is dealt work. */
 export async function sampleSuggestion(prisma: PrismaClient, runId: string, halfWidth: number) {
@@ -47,22 +51,40 @@ export async function createExplanationSample(prisma: PrismaClient, input: z.inp
   const annotators = [...new Set(a.annotators)];
   if (a.overlap > annotators.length)
     throw new DomainError("invalid", `reviewers per explanation (${a.overlap}) cannot exceed the number of reviewers (${annotators.length})`);
-  await cotRunOrThrow(prisma, a.runId);
+  const run = await cotRunOrThrow(prisma, a.runId);
   const byModel = await explanationStrata(prisma, a.runId);
   if (!byModel.size) throw new DomainError("invalid", "the run has no answered subjective explanations yet");
+  const scopeJson = JSON.stringify({ runIds: [a.runId] });
+  const seed = sampleSeed(run, await prisma.assignment.count({ where: { kind: "explanations", scopeJson } }));
   const sampled: number[] = [];
   for (const model of [...byModel.keys()].sort()) {
-    const s = stratifiedSample(byModel.get(model)!, { halfWidth: a.halfWidth }, a.seed);
+    const s = stratifiedSample(byModel.get(model)!, { halfWidth: a.halfWidth }, seed);
     for (const ids of s.sample.values()) sampled.push(...ids);
   }
-  const deal = dealItems(sampled, annotators, a.overlap);
+  const deal = dealItems(sampled, annotators, a.overlap).map((d) => ({ ...d, gold: false }));
+  // gold: this run's gold explanations outside the sample, each reviewer given goldRate of their share, blind (the
+  // queue orders every item alike, and counts them alike)
+  if (a.goldRate > 0) {
+    const inSample = new Set(sampled);
+    const gold = (
+      await prisma.explanationGold.findMany({ where: { outcome: { query: { runId: a.runId } } }, select: { outcomeId: true }, orderBy: { outcomeId: "asc" } })
+    )
+      .map((g) => g.outcomeId)
+      .filter((id) => !inSample.has(id));
+    if (!gold.length) throw new DomainError("invalid", "the run has no gold explanations outside the sample: mark some (reviewed ones) before asking for gold");
+    for (const annotator of annotators) {
+      const share = deal.filter((d) => d.annotator === annotator).length;
+      const n = Math.min(gold.length, Math.round((share * a.goldRate) / (1 - a.goldRate)));
+      for (const id of createRng(seed, `gold|${annotator}`).shuffle(gold).slice(0, n)) deal.push({ annotator, item: id, gold: true });
+    }
+  }
   return prisma.$transaction(async (tx) => {
     const created = await tx.assignment.create({
       data: {
         kind: "explanations",
         name: a.name,
-        scopeJson: JSON.stringify({ runIds: [a.runId] }),
-        seed: a.seed,
+        scopeJson,
+        seed,
         perModel: 0,
         halfWidth: a.halfWidth,
         overlap: a.overlap,
@@ -70,7 +92,7 @@ export async function createExplanationSample(prisma: PrismaClient, input: z.inp
         annotatorsJson: JSON.stringify(annotators),
       },
     });
-    await tx.assignmentItem.createMany({ data: deal.map((d) => ({ assignmentId: created.id, annotator: d.annotator, outcomeId: d.item })) });
+    await tx.assignmentItem.createMany({ data: deal.map((d) => ({ assignmentId: created.id, annotator: d.annotator, outcomeId: d.item, gold: d.gold })) });
     return { id: created.id, explanations: sampled.length, items: deal.length };
   });
 }
@@ -81,11 +103,11 @@ export async function listExplanationSamples(prisma: PrismaClient, runId?: strin
     where: { kind: "explanations", ...(runId ? { scopeJson: JSON.stringify({ runIds: [runId] }) } : {}) },
     orderBy: { id: "desc" },
     take: 50,
-    include: { items: { select: { annotator: true, outcomeId: true } } },
+    include: { items: { select: { annotator: true, outcomeId: true, gold: true } } },
   });
   const out = [];
   for (const a of found) {
-    const ids = [...new Set(a.items.map((i) => i.outcomeId!))];
+    const ids = [...new Set(a.items.filter((i) => !i.gold).map((i) => i.outcomeId!))];
     const read = await prisma.explanationReading.findMany({
       where: { outcomeId: { in: ids } },
       select: { outcomeId: true, annotator: true },

@@ -22,8 +22,8 @@ export async function startJudgeAction(_prev: JudgeFormState, form: FormData): P
   try {
     const pass = await startJudgePass(
       db(),
-      { id: g.viewer.id, spendingLimitUsd: g.viewer.spendingLimitUsd ?? null },
-      { runId, judge: String(form.get("judge") ?? ""), ...(budget ? { budgetUsd: budget } : {}) },
+      { id: g.viewer.id, role: g.viewer.role, spendingLimitUsd: g.viewer.spendingLimitUsd ?? null },
+      { runId, judge: String(form.get("judge") ?? ""), ...(budget ? { budgetUsd: Number(budget) } : {}) },
     );
     await audit(db(), {
       ...actorOf(g.viewer),

@@ -13,7 +13,10 @@ import { Alert } from "@/components/ui/alert";
 import { RunTabs } from "@/components/runs/run-tabs";
 import { runHeader } from "@/lib/features/runs/lookups";
 import { judgeModels, runReasoned } from "@/lib/features/explanations/pages";
-import { explanationResults, explanationsBehind } from "@/lib/features/explanations/results";
+import { explanationResults } from "@/lib/features/explanations/results";
+import { assertNotBlind, publicResults, reviewerName } from "@/lib/features/explanations/access";
+import { DomainError } from "@/lib/core/errors";
+import { explanationsBehind } from "@/lib/features/explanations/behind";
 import { judgePasses } from "@/lib/features/explanations/passes";
 import { judgeEstimate } from "@/lib/features/explanations/judge-pass";
 import { EXPLANATION_TAGS, TAG_MEANING } from "@/lib/explanations/tags";
@@ -66,14 +69,35 @@ export default async function ExplanationsPage({
         </EmptyState>
       </>
     );
-  const [r, passes] = await Promise.all([explanationResults(db(), id), judgePasses(db(), id)]);
+  const blind = await assertNotBlind(db(), id, viewer.id).then(
+    () => null,
+    (e: unknown) => (e instanceof DomainError ? e.message : Promise.reject(e)),
+  );
+  if (blind)
+    return (
+      <>
+        {header}
+        <Alert tone="info" title="Blind until you have read yours">
+          {blind}.{" "}
+          <Link className="underline" href="/review/explanations">
+            Your assignments
+          </Link>
+        </Alert>
+      </>
+    );
+  const [r, passes] = await Promise.all([explanationResults(db(), id).then(publicResults), judgePasses(db(), id)]);
   const mayRead = can(viewer.role, "data.export");
   const behindHref = (row: { model: string; statisticId: string | null; context: string | null }, tag: string, source: "people" | "judge") =>
     `/runs/${id}/explanations?${new URLSearchParams({ scope: p.scope, model: row.model, ...(row.statisticId ? { statisticId: row.statisticId } : {}), ...(row.context ? { context: row.context } : {}), tag, source })}#behind`;
-  const showing =
+  const behind =
     p.model && p.tag && mayRead
       ? await explanationsBehind(db(), id, { model: p.model, statisticId: p.statisticId, context: p.context, tag: p.tag, source: p.source, offset: p.offset })
       : null;
+  // reviewers as their pseudonyms here too: the page is read by more than the review's managers
+  const showing = behind && {
+    ...behind,
+    items: behind.items.map((i) => ({ ...i, readings: i.readings.map((x) => ({ ...x, annotator: reviewerName(x.annotator) })) })),
+  };
   const judges = await judgeModels(db());
   const busy = passes.some((x) => x.status === "queued" || x.status === "running");
   const estimates = await Promise.all(judges.map(async (j) => ({ ...j, ...(await judgeEstimate(db(), id, j.slug)) })));

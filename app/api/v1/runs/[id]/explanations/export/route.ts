@@ -3,11 +3,13 @@ import { jsonRead } from "@/lib/server/http";
 import { explanationExportRows } from "@/lib/features/explanations/export";
 import { explanationExportQuery } from "@/lib/server/api/explanations";
 import { cotRunOrThrow } from "@/lib/features/explanations/items";
+import { assertNotBlind } from "@/lib/features/explanations/access";
 
 /** Every reading and judgment of the run's explanations, streamed. */
-export const GET = jsonRead<{ id: string }>("data.export", async (query, { params }) => {
+export const GET = jsonRead<{ id: string }>("data.export", async (query, { params, viewer }) => {
   const { format } = explanationExportQuery.parse(query);
   await cotRunOrThrow(db(), params.id);
+  await assertNotBlind(db(), params.id, viewer?.id);
   const rows = explanationExportRows(db(), params.id, format);
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({

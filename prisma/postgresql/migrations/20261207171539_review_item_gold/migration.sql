@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AssignmentItem" ADD COLUMN     "gold" BOOLEAN NOT NULL DEFAULT false;
