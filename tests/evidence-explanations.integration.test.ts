@@ -116,6 +116,19 @@ describe("a reasoning run's bundle", () => {
       for (const n of Object.keys(e)) if (/^(review-|explanation|judge-)/.test(n)) delete e[n];
     });
     expect(lowered.detail).toMatch(/reasoned first .* carries no explanations/);
+    // which explanations were read is not the insider's to choose: a sample's items and seed are drawn again
+    const swapped = await firstFailure("sample-items", (e) => {
+      const items = rows(e["review-items.jsonl"]);
+      const others = rows(e["outcomes.jsonl"]).filter((o) => !items.some((i) => i.outcomeId === o.id));
+      e["review-items.jsonl"] = jsonl(items.map((i, k) => (k === 0 ? { ...i, outcomeId: others[0].id } : i)));
+    });
+    expect(swapped.check).toBe("explanations");
+    expect(swapped.detail).toMatch(/sample 1 .*dealt/);
+    const reseeded = await firstFailure(
+      "sample-seed",
+      (e) => (e["review-assignments.jsonl"] = jsonl(rows(e["review-assignments.jsonl"]).map((a) => ({ ...a, seed: 12345 })))),
+    );
+    expect(reseeded.detail).toMatch(/sample 1 .*seed/);
     const foreign = await firstFailure("foreign", (e) => {
       const rs = rows(e["explanation-readings.jsonl"]);
       e["explanation-readings.jsonl"] = jsonl([...rs, { ...rs[0], id: 999_999, outcomeId: 987_654 }]);

@@ -113,11 +113,16 @@ describe("explanations reviewed", () => {
       expect(row.explanations).toBe(228);
       for (const tag of ["representativeness", "attribution"] as const) {
         const cell = row.tags.find((x) => x.tag === tag)!;
-        expect(cell.people.lo!).toBeLessThanOrEqual(t.get(m)![tag] + 1e-9);
-        expect(cell.people.hi!).toBeGreaterThanOrEqual(t.get(m)![tag] - 1e-9);
+        // one run's interval may miss (coverage is the simulation's to show: bench:stats, explanation-stats.test.ts);
+        // here the numbers must be near the run's truth, within half an interval's width of it
+        const near = (p: { lo: number | null; hi: number | null }) => {
+          const w = p.hi! - p.lo!;
+          expect(p.lo! - w / 2, `${m} ${tag}`).toBeLessThanOrEqual(t.get(m)![tag]);
+          expect(p.hi! + w / 2, `${m} ${tag}`).toBeGreaterThanOrEqual(t.get(m)![tag]);
+        };
+        near(cell.people);
         expect(cell.judge!.refused).toBeNull();
-        expect(cell.judge!.lo!).toBeLessThanOrEqual(t.get(m)![tag] + 0.02);
-        expect(cell.judge!.hi!).toBeGreaterThanOrEqual(t.get(m)![tag] - 0.02);
+        near(cell.judge!);
       }
     }
     // perfect agreement where the two read alike; bob's misses show on stereotype

@@ -22,7 +22,10 @@ export function explanationWhere(runId: string): Prisma.OutcomeWhereInput {
 }
 
 export async function cotRunOrThrow(prisma: PrismaClient, runId: string) {
-  const run = await prisma.run.findUnique({ where: { id: runId }, select: { id: true, name: true, suiteId: true, configJson: true, seed: true } });
+  const run = await prisma.run.findUnique({
+    where: { id: runId },
+    select: { id: true, name: true, suiteId: true, configJson: true, seed: true, status: true, error: true },
+  });
   if (!run) throw new DomainError("not_found", "no such run");
   if (!isCotRun(run))
     throw new DomainError("invalid", "this run did not ask for reasoning: launch a run with chain of thought (Reason first) to review explanations");

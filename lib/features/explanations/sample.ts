@@ -11,6 +11,7 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { dealItems } from "../../review/assignment";
 import { sampleSizeFor, stratifiedSample } from "../../metrics/stratified-sample";
 import { DomainError } from "../../core/errors";
+import { spendsNoMore } from "../../core/run-status";
 import { cotRunOrThrow, explanationStrata } from "./items";
 
 export const explanationSampleSchema = z.object({
@@ -24,9 +25,20 @@ export const explanationSampleSchema = z.object({
   goldRate: z.coerce.number().min(0).max(0.5).default(0),
 });
 
+/** The explanations a sample of these strata draws (per model, in model order): what a verifier draws again. */
+export function planSample(byModel: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>>, halfWidth: number, seed: number): number[] {
+  const sampled: number[] = [];
+  for (const model of [...byModel.keys()].sort()) {
+    const s = stratifiedSample(byModel.get(model)!, { halfWidth }, seed);
+    for (const ids of s.sample.values()) sampled.push(...ids);
+  }
+  return sampled;
+}
+
 /** The seed of a run's k-th sample (0-based): from the run's seed and id, fixed before anyone reads an answer. */
 export function sampleSeed(run: { id: string; seed: number }, ordinal: number): number {
-  return createHash("sha256").update(`explanation-sample|${run.id}|${run.seed}|${ordinal}`).digest().readUInt32BE(0) & 0x7fffffff;
+  // the first 31 bits of the hex digest (the browser verifier's hash gives bytes, not a Buffer: hex reads alike everywhere)
+  return parseInt(createHash("sha256").update(`explanation-sample|${run.id}|${run.seed}|${ordinal}`).digest("hex").slice(0, 8), 16) & 0x7fffffff;
 }
 
 /** What a precision costs in reviews, per model: the page shows it before anyone is dealt work. */
@@ -52,15 +64,14 @@ export async function createExplanationSample(prisma: PrismaClient, input: z.inp
   if (a.overlap > annotators.length)
     throw new DomainError("invalid", `reviewers per explanation (${a.overlap}) cannot exceed the number of reviewers (${annotators.length})`);
   const run = await cotRunOrThrow(prisma, a.runId);
+  // the sample stands for the run's explanations: drawn once there will be no more (a verifier draws it again)
+  if (!spendsNoMore(run))
+    throw new DomainError("conflict", "draw a sample once the run is over (completed or cancelled): it stands for all the run's explanations");
   const byModel = await explanationStrata(prisma, a.runId);
   if (!byModel.size) throw new DomainError("invalid", "the run has no answered subjective explanations yet");
   const scopeJson = JSON.stringify({ runIds: [a.runId] });
   const seed = sampleSeed(run, await prisma.assignment.count({ where: { kind: "explanations", scopeJson } }));
-  const sampled: number[] = [];
-  for (const model of [...byModel.keys()].sort()) {
-    const s = stratifiedSample(byModel.get(model)!, { halfWidth: a.halfWidth }, seed);
-    for (const ids of s.sample.values()) sampled.push(...ids);
-  }
+  const sampled = planSample(byModel, a.halfWidth, seed);
   const deal = dealItems(sampled, annotators, a.overlap).map((d) => ({ ...d, gold: false }));
   // gold: this run's gold explanations outside the sample, each reviewer given goldRate of their share, blind (the
   // queue orders every item alike, and counts them alike)
