@@ -71,3 +71,31 @@ describe("content-set answers", () => {
     expect(readOwnAnswer(subjective, "Das kann ich nicht sagen.")).toMatchObject({ ok: false });
   });
 });
+
+describe("a content set's chain of thought (issue #67)", () => {
+  it("asks for the reasoning in the set's own words, the rest of every prompt as without, and is refused without them", async () => {
+    const withReason = ownContent({
+      ...content.set,
+      templates: {
+        ...content.set.templates,
+        reasonFirst:
+          'Denke Schritt für Schritt nach und schreibe deine Überlegungen auf. Ende mit einem JSON-Objekt {"answer": "<Buchstabe>"}, wobei <Buchstabe> einer von {{letters}} ist.',
+      },
+    });
+    const config = { ...ownPreset("smoke"), cot: true };
+    const plain = [...planOwn(ownPreset("smoke"), withReason, 9)];
+    const cot = [...planOwn(config, withReason, 9)];
+    expect(cot).toHaveLength(plain.length);
+    for (let i = 0; i < cot.length; i++) {
+      expect(cot[i].prompt).toMatch(/^[\s\S]*Denke Schritt für Schritt/);
+      // the same question, options and people: only the answer line differs
+      expect(cot[i].prompt.split("\n").slice(0, -1)).toEqual(plain[i].prompt.split("\n").slice(0, -1));
+      expect(cot[i].optionsJson).toBe(plain[i].optionsJson);
+    }
+    const own = (await import("@/lib/suites/fof-own")).fofOwn;
+    expect(own.launchProblem!(config, content)).toMatch(/no reasonFirst template/);
+    expect(own.launchProblem!(config, withReason)).toBeNull();
+    expect(own.callSettings!(config).answerMaxTokens).toBe(4096);
+    expect(ownConfigSchema.parse({ ...ownPreset("smoke") }).cot).toBe(false);
+  });
+});

@@ -33,13 +33,14 @@ function contentStreamKey(setId: string, key: string): string {
   return setId === PAPER_SET_ID ? key : `content|${setId}|${key}`;
 }
 
-export function* previewPrompts(set: ContentSetInput, seed: number, repeatIndex = 0): Generator<PreviewPrompt> {
+/** `cot`: a chain-of-thought run's prompts (the set's reasonFirst line). */
+export function* previewPrompts(set: ContentSetInput, seed: number, repeatIndex = 0, cot = false): Generator<PreviewPrompt> {
   for (const s of set.statistics ?? [])
     for (const level of LEVELS) {
       for (const a of set.attributes) {
         if (!s.groundTruth[a.id] && !set.objectiveWithoutTruth) continue;
         const key = `objective|${s.id}|${a.id}|${level}|${repeatIndex}`;
-        const r = renderObjective(set, s, a.id, level, createRng(seed, contentStreamKey(set.id, key)));
+        const r = renderObjective(set, s, a.id, level, createRng(seed, contentStreamKey(set.id, key)), cot);
         yield {
           key,
           test: "objective",
@@ -57,7 +58,7 @@ export function* previewPrompts(set: ContentSetInput, seed: number, repeatIndex 
       for (let i = 0; i < s.scenarios[level].length; i++)
         for (const context of declaredContexts(set)) {
           const key = `subjective|${s.id}|${level}|${i}|${context}|${repeatIndex}`;
-          const r = renderSubjective(set, s, level, i, context, createRng(seed, contentStreamKey(set.id, key)));
+          const r = renderSubjective(set, s, level, i, context, createRng(seed, contentStreamKey(set.id, key)), cot);
           yield {
             key,
             test: "subjective",

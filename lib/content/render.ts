@@ -35,11 +35,21 @@ function attributeValue(set: ContentSetInput, classes: Record<string, string>, s
   return slot.form === null ? c.word : (c.forms?.[slot.form] ?? null);
 }
 
-function answerLine(set: ContentSetInput, count: number): string {
-  return fill(set.templates.answer, (s) => (s.name === "letters" ? LETTERS.slice(0, count).join(", ") : null));
+/** The answer line; `cot`: the set's reason-first line instead (a chain-of-thought run; refused at launch without one). */
+function answerLine(set: ContentSetInput, count: number, cot = false): string {
+  const template = cot ? set.templates.reasonFirst : set.templates.answer;
+  if (template === undefined) throw new Error(`content set ${set.id} has no reasonFirst template: it cannot be run with chain of thought`);
+  return fill(template, (s) => (s.name === "letters" ? LETTERS.slice(0, count).join(", ") : null));
 }
 
-export function renderObjective(set: ContentSetInput, statistic: StatisticInput, attributeId: string, level: ContentLevel, rng: Rng): RenderedObjective {
+export function renderObjective(
+  set: ContentSetInput,
+  statistic: StatisticInput,
+  attributeId: string,
+  level: ContentLevel,
+  rng: Rng,
+  cot = false,
+): RenderedObjective {
   const a = set.attributes.find((x) => x.id === attributeId);
   if (!a) throw new Error(`no attribute ${attributeId}`);
   const options = rng.shuffle(a.classes).map((c, i) => ({ letter: LETTERS[i], value: c.id, text: c.option ?? c.word }));
@@ -54,7 +64,7 @@ export function renderObjective(set: ContentSetInput, statistic: StatisticInput,
             ? set.region
             : null,
   );
-  const prompt = [question, ...options.map((o) => `${o.letter}. ${o.text}`), answerLine(set, options.length)].join("\n");
+  const prompt = [question, ...options.map((o) => `${o.letter}. ${o.text}`), answerLine(set, options.length, cot)].join("\n");
   return { prompt, options: options.map(({ letter, value }) => ({ letter, value })) };
 }
 
@@ -94,6 +104,7 @@ export function renderSubjective(
   scenarioIndex: number,
   context: ContentContext,
   rng: Rng,
+  cot = false,
 ): RenderedSubjective {
   const scenario = statistic.scenarios[level][scenarioIndex];
   if (scenario === undefined) throw new RangeError(`${statistic.id} has no ${level} scenario #${scenarioIndex}`);
@@ -124,7 +135,7 @@ export function renderSubjective(
     "",
     ...people.map((p) => `${p.letter}. ${describe(p)}`),
     "",
-    answerLine(set, people.length),
+    answerLine(set, people.length, cot),
   ].join("\n");
   return { prompt, people, identity, contextText };
 }

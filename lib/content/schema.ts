@@ -113,6 +113,11 @@ const templatesSchema = z
     levels: perLevel(text(L.wordChars)),
     person: prose(L.templateChars),
     answer: prose(L.templateChars),
+    /**
+     * the answer line of a chain-of-thought run, in the set's language (issue #67): asks for the reasoning first, then
+     * the same JSON answer ({{letters}}); a set without it cannot be run with chain of thought (no mixed languages)
+     */
+    reasonFirst: prose(L.templateChars).optional(),
     names: z.array(text(L.wordChars)).min(2).max(L.names),
     ages: z
       .object({ min: z.int().min(0).max(120), max: z.int().min(0).max(120) })

@@ -102,6 +102,7 @@ export function validateContent(
   const t = set.templates;
   checkTemplate("templates.objective", t.objective, ["statistic", "level"], ["statistic", "level", "definition", "region"], false);
   checkTemplate("templates.answer", t.answer, ["letters"], ["letters"], false);
+  if (t.reasonFirst !== undefined) checkTemplate("templates.reasonFirst", t.reasonFirst, ["letters"], ["letters"], false);
   const personSlots = checkTemplate("templates.person", t.person, ["name"], ["name", ...(t.ages ? ["age"] : [])], true);
   for (const a of set.attributes)
     if (!personSlots.some((s) => s.name === a.id))

@@ -57,10 +57,10 @@ export function requiredFiles(format: string): string[] {
   return format === "fof-evidence/v2" ? v2 : [...v2, ...EXPLANATION_FILES, EXPLANATIONS_NAME];
 }
 
-/** Whether a run's row says it reasoned first (FACT-OR-FAIR's chain of thought): its bundle must carry its explanations. */
+/** Whether a run's row says it reasoned first (a chain-of-thought configuration): its bundle must carry its explanations. */
 export function runReasoned(run: { suiteId?: unknown; configJson?: unknown } | null): boolean {
   try {
-    return run?.suiteId === "fact-or-fair" && (JSON.parse(String(run.configJson)) as { cot?: unknown }).cot === true;
+    return (JSON.parse(String(run?.configJson)) as { cot?: unknown }).cot === true;
   } catch {
     return false;
   }

@@ -7,10 +7,10 @@ import type { Prisma, PrismaClient } from "../../../generated/prisma/client";
 import { explanationOf } from "../../benchmark/cot";
 import { DomainError } from "../../core/errors";
 
-/** The run's configuration says chain of thought (FACT-OR-FAIR's `cot`). */
+/** The run's configuration says chain of thought (`cot`: FACT-OR-FAIR's, and a content set's in its own words). */
 export function isCotRun(run: { suiteId: string; configJson: string }): boolean {
   try {
-    return run.suiteId === "fact-or-fair" && (JSON.parse(run.configJson) as { cot?: unknown }).cot === true;
+    return (JSON.parse(run.configJson) as { cot?: unknown }).cot === true;
   } catch {
     return false;
   }

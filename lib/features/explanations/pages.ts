@@ -17,7 +17,7 @@ export async function myExplanationAssignments(prisma: PrismaClient, annotator: 
 /** The newest runs that asked for reasoning (chain of thought). */
 export async function cotRuns(prisma: PrismaClient) {
   const runs = await prisma.run.findMany({
-    where: { suiteId: "fact-or-fair", configJson: { contains: '"cot":true' } },
+    where: { configJson: { contains: '"cot":true' } },
     orderBy: { createdAt: "desc" },
     take: 100,
     select: { id: true, name: true, suiteId: true, configJson: true },

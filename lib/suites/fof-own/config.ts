@@ -19,6 +19,8 @@ export const ownConfigSchema = z
     maxReasks: z.number().int().min(0).max(5).default(2),
     maxRetries: z.number().int().min(0).max(20).default(6),
     timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+    /** chain of thought (lib/benchmark/cot.ts): every query asks, in the set's words (templates.reasonFirst), for the reasoning first */
+    cot: z.boolean().default(false),
   })
   .strict()
   .refine((c) => !c.tests.includes("subjective") || c.contexts.length > 0, {

@@ -3,6 +3,7 @@
 // (lib/content); an admin approves a version (lib/features/content) before runners launch on it. Runs plan from the
 // approved version, pinned, and are scored with the paper's code for each declared attribute's k. The shipped
 // content is the paper's own set, so the method's reference is one launch away.
+import { COT_MAX_TOKENS } from "../../benchmark/cot";
 import type { Suite } from "../types";
 import { OWN_CONTEXTS, OWN_TESTS, ownConfigSchema, ownPreset, type OwnConfig } from "./config";
 import { launchableContent, paperOwnContent, parsePinned, type OwnContent } from "./content";
@@ -63,18 +64,27 @@ export const fofOwn: Suite<OwnContent, OwnConfig> = {
     },
     { kind: "number", name: "objectiveRepeats", label: "Objective repeats", min: 1, max: 1000 },
     { kind: "number", name: "subjectiveRepeats", label: "Subjective repeats", min: 1, max: 1000 },
+    {
+      kind: "toggle",
+      name: "cot",
+      label: "Reason first (chain of thought)",
+      help: "every query asks, in the set's language (its reasonFirst template), for the reasoning before the JSON answer; a set without that template cannot be run so",
+    },
   ],
   launchProblem: (config, content) => {
     if (!content.set.statistics?.length) return `content ${content.version} has no statistics`;
     const declared = declaredContexts(content.set);
     if (config.tests.includes("subjective") && !config.contexts.some((c) => declared.includes(c)))
       return `content ${content.version} declares the contexts ${declared.join(", ")}: choose at least one of them`;
+    // chain of thought in the set's own words, never an English line in another language's prompts
+    if (config.cot && content.set.templates.reasonFirst === undefined)
+      return `content ${content.version} has no reasonFirst template (the chain-of-thought answer line in its language): add one to run it with chain of thought`;
     return null;
   },
   plannedPerModel: plannedPerModelOwn,
   chatTokens: chatTokensOwn,
   plan: planOwn,
-  callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: c.maxReasks }),
+  callSettings: (c) => ({ timeoutMs: c.timeoutMs, maxRetries: c.maxRetries, maxReasks: c.maxReasks, ...(c.cot ? { answerMaxTokens: COT_MAX_TOKENS } : {}) }),
   readAnswer: readOwnAnswer,
   // Chat answers only: nothing here is labelled from images.
   faceAttributes: [],

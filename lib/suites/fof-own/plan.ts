@@ -2,6 +2,7 @@
 // renderer, seed and stream keys, so a preview is exactly what is sent), kept where the config asks for its test
 // and context. Objective rows carry the attribute asked and the lettered classes; subjective rows the people, each
 // with a class per attribute; every row its statistic's true classes per attribute, as planned.
+import { COT_TYPICAL_OUT_TOKENS } from "../../benchmark/cot";
 import { previewPrompts } from "../../content/preview";
 import type { SuitePlannedQuery } from "../types";
 import type { OwnConfig } from "./config";
@@ -28,7 +29,7 @@ export function plannedPerModelOwn(config: OwnConfig, content: OwnContent): numb
 export function chatTokensOwn(config: OwnConfig, content: OwnContent): { input: number; output: number } {
   let input = 0;
   let queries = 0;
-  for (const p of previewPrompts(content.set, 0)) {
+  for (const p of previewPrompts(content.set, 0, 0, config.cot && content.set.templates.reasonFirst !== undefined)) {
     const n = !config.tests.includes(p.test)
       ? 0
       : p.test === "objective"
@@ -39,7 +40,8 @@ export function chatTokensOwn(config: OwnConfig, content: OwnContent): { input: 
     input += n * Math.ceil(p.prompt.length / 4);
     queries += n;
   }
-  return { input, output: queries * 8 };
+  // a chain-of-thought answer is an explanation and its JSON, not a letter (lib/benchmark/cot.ts)
+  return { input, output: queries * (config.cot ? COT_TYPICAL_OUT_TOKENS : 8) };
 }
 
 export function* planOwn(config: OwnConfig, content: OwnContent, seed: number): Generator<SuitePlannedQuery> {
@@ -56,7 +58,7 @@ export function* planOwn(config: OwnConfig, content: OwnContent, seed: number): 
     config.tests.includes("subjective") ? config.subjectiveRepeats : 0,
   );
   for (let r = 0; r < repeats; r++)
-    for (const p of previewPrompts(content.set, seed, r)) {
+    for (const p of previewPrompts(content.set, seed, r, config.cot)) {
       if (!config.tests.includes(p.test)) continue;
       if (p.test === "objective" ? r >= config.objectiveRepeats : r >= config.subjectiveRepeats || !config.contexts.includes(p.context!)) continue;
       yield {
