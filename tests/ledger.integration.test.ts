@@ -203,7 +203,7 @@ describe("a bundle against its design", () => {
 
   it("carries it, and verifies against it and against the design the reader held", async () => {
     const e = unzipSync(readFileSync(bundle));
-    expect(JSON.parse(Buffer.from(e["manifest.json"]!).toString()).format).toBe("fof-evidence/v2");
+    expect(JSON.parse(Buffer.from(e["manifest.json"]!).toString()).format).toBe("fof-evidence/v3");
     expect(e["design.dsse.json"]).toBeDefined();
     const r = await verifyBundle(bundle, { publicKeyPem: pem, heldDesign: readFileSync(designFile) });
     expect(r.checks.filter((c) => !c.ok)).toEqual([]);
