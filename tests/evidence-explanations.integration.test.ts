@@ -129,6 +129,30 @@ describe("a reasoning run's bundle", () => {
       (e) => (e["review-assignments.jsonl"] = jsonl(rows(e["review-assignments.jsonl"]).map((a) => ({ ...a, seed: 12345 })))),
     );
     expect(reseeded.detail).toMatch(/sample 1 .*seed/);
+    // a stored text hash that is not the explanation's would drop readings silently: named
+    const hashed = await firstFailure(
+      "text-hash",
+      (e) => (e["explanation-readings.jsonl"] = jsonl(rows(e["explanation-readings.jsonl"]).map((r) => ({ ...r, textSha256: "0".repeat(64) })))),
+    );
+    expect(hashed.detail).toMatch(/readings\.text/);
+    // a judgment's stored status is the team's word: the replies are read whatever it says, and the numbers stand
+    const statuses = await verifyBundle(
+      tampered(
+        bundle,
+        dir,
+        "statuses",
+        (e) => (e["explanation-judgments.jsonl"] = jsonl(rows(e["explanation-judgments.jsonl"]).map((j) => ({ ...j, status: "invalid" })))),
+        signingKey(),
+      ),
+      { publicKeyPem: pem },
+    );
+    expect(statuses.checks.filter((c) => !c.ok)).toEqual([]);
+    // a pass marked cancelled still judged what it judged: only its stated status differs
+    const cancelled = await firstFailure(
+      "pass-cancelled",
+      (e) => (e["judge-passes.jsonl"] = jsonl(rows(e["judge-passes.jsonl"]).map((p) => ({ ...p, status: "cancelled" })))),
+    );
+    expect(cancelled.detail).toMatch(/1 of \d+ values .*judge\.status/);
     const foreign = await firstFailure("foreign", (e) => {
       const rs = rows(e["explanation-readings.jsonl"]);
       e["explanation-readings.jsonl"] = jsonl([...rs, { ...rs[0], id: 999_999, outcomeId: 987_654 }]);

@@ -82,5 +82,7 @@ describe("a call's charge", () => {
     expect(chargeFor(priced, 3000, 100, null).usd).toBeCloseTo(worstCaseUsd(priced, 3000, 0), 12);
     expect(chargeFor(priced, 3000, 100, 10).usd).toBeCloseTo(0.001 + 0.0003, 12);
     expect(chargeFor({ ...priced, priceIn: 0, priceOut: 0 }, 3000, null, null).usd).toBe(0);
+    // a report of no tokens at all is no report
+    expect(chargeFor(priced, 3000, 0, 0).usd).toBeCloseTo(worstCaseUsd(priced, 3000, 0), 12);
   });
 });

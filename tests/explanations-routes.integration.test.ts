@@ -17,6 +17,7 @@ const judge = await import("../app/api/v1/runs/[id]/explanations/judge/route");
 const exportRoute = await import("../app/api/v1/runs/[id]/explanations/export/route");
 const queue = await import("../app/api/v1/explanations/queue/route");
 const readings = await import("../app/api/v1/explanations/readings/route");
+const bundle = await import("../app/api/v1/runs/[id]/bundle/route");
 const { plantedIn } = await import("../lib/providers/explainer");
 const { sampleSeed } = await import("../lib/features/explanations/sample");
 
@@ -128,6 +129,7 @@ describe("explanation review routes", () => {
     );
     expect(made.status).toBe(201);
     for (const [h, path] of [
+      [bundle.GET, `/api/v1/runs/${runId}/bundle`],
       [results.GET, `/api/v1/runs/${runId}/explanations`],
       [items.GET, `/api/v1/runs/${runId}/explanations/items?tag=representativeness`],
       [exportRoute.GET, `/api/v1/runs/${runId}/explanations/export`],

@@ -184,4 +184,34 @@ describe("explanations reviewed", () => {
     // a reading of something not dealt is refused
     await expect(saveReading(db(), "dave", { outcomeId: outside[0].id, reading: { tags: [] } })).rejects.toThrow(/in your assignments/);
   });
+
+  it("counts a reading given while its reader was blind, and a gold reading in no prevalence, even of a sampled explanation", async () => {
+    const before = await explanationResults(db(), cot);
+    // alice, done with her sample, reads one of hers again: the run's readings are open to her now, so it is not counted
+    const mine = await db().explanationReading.findFirstOrThrow({ where: { annotator: "alice" }, orderBy: { id: "asc" } });
+    await saveReading(db(), "alice", { outcomeId: mine.outcomeId, reading: { tags: [{ tag: "group", start: 0, end: 5 }] } });
+    const after = await explanationResults(db(), cot);
+    expect(after.rows).toEqual(before.rows);
+    // gold marked on a sampled explanation and dealt to erin as gold: her reading scores her, and moves no prevalence
+    await markExplanationGold(db(), "admin", { outcomeId: mine.outcomeId, tags: ["stereotype"] });
+    const outside = await db().outcome.findMany({ where: { status: "answered", query: { runId: cot, test: "subjective" } }, select: { id: true } });
+    void outside;
+    const dealtGold = await db().assignment.create({
+      data: {
+        kind: "explanations",
+        name: "gold only",
+        scopeJson: JSON.stringify({ runIds: [cot] }),
+        seed: 0,
+        perModel: 0,
+        halfWidth: 0.5,
+        overlap: 1,
+        annotatorsJson: JSON.stringify(["erin"]),
+      },
+    });
+    await db().assignmentItem.create({ data: { assignmentId: dealtGold.id, annotator: "erin", outcomeId: mine.outcomeId, gold: true } });
+    await saveReading(db(), "erin", { outcomeId: mine.outcomeId, reading: { tags: [{ tag: "stereotype", start: 0, end: 5 }] } });
+    const withGold = await explanationResults(db(), cot);
+    expect(withGold.rows.map((r) => r.tags.map((t) => t.people))).toEqual(before.rows.map((r) => r.tags.map((t) => t.people)));
+    expect(withGold.reviewers.find((r) => r.annotator === "erin")!.gold.n).toBe(4);
+  });
 });

@@ -38,7 +38,8 @@ export function chargeFor(m: CostModel, promptChars: number, inputTokens: number
   const cap = askCapUsd(m, promptChars);
   // a priced model whose provider reported no usage is charged what the call may have cost at most: missing usage
   // is not a free call (hostile re-test, 2026-12-07: a judge without usage made 456 calls on a budget of 2)
-  if ((inputTokens === null || outputTokens === null) && (m.priceIn > 0 || m.priceOut > 0)) return { usd: cap, excessUsd: 0 };
+  // (a prompt is never zero tokens: a report of none is no report)
+  if ((inputTokens === null || outputTokens === null || !(inputTokens > 0)) && (m.priceIn > 0 || m.priceOut > 0)) return { usd: cap, excessUsd: 0 };
   const reported = Math.max(0, cost(Math.max(0, inputTokens ?? 0), Math.max(0, outputTokens ?? 0), m.priceIn, m.priceOut));
   return reported > cap + 1e-12 ? { usd: cap, excessUsd: reported - cap } : { usd: reported, excessUsd: 0 };
 }

@@ -12,5 +12,5 @@ import { publicResults } from "../explanations/access";
  */
 export async function statedExplanations(prisma: PrismaClient, runId: string): Promise<ExplanationResults | null> {
   if (!(await runReasoned(prisma, runId))) return null;
-  return publicResults(await explanationResults(prisma, runId));
+  return publicResults(await explanationResults(prisma, runId, { fresh: true }));
 }

@@ -8,7 +8,8 @@ import { compareTrees, type ScoreCheck } from "../../evidence/compare";
 import { dealItems } from "../../review/assignment";
 import { explanationResults } from "../explanations/results";
 import { runReasoned } from "../explanations/pages";
-import { explanationStrata } from "../explanations/items";
+import { explanationStrata, sha256 } from "../explanations/items";
+import { explanationOf } from "../../benchmark/cot";
 import { planSample, sampleSeed } from "../explanations/sample";
 
 /** Each sample of the run against the one its seed draws and deals: a value per sample (seed, items dealt, gold). */
@@ -57,8 +58,56 @@ async function recheckSamples(prisma: PrismaClient, runId: string): Promise<Scor
   return out;
 }
 
+/**
+ * Every reading and judgment is of its explanation as the signed answer gives it: a stored text hash that is not the
+ * explanation's cannot happen honestly (answers never change), and would silently drop a reading from the numbers.
+ */
+async function recheckTexts(prisma: PrismaClient, runId: string): Promise<ScoreCheck[]> {
+  const hashes = new Map<number, string>();
+  const hashOf = (id: number, raw: string | null) => hashes.get(id) ?? (hashes.set(id, sha256(explanationOf(raw ?? ""))), hashes.get(id)!);
+  const out: ScoreCheck[] = [];
+  for (const [what, read] of [
+    [
+      "readings",
+      (after: number) =>
+        prisma.explanationReading.findMany({
+          where: { id: { gt: after }, outcome: { query: { runId } } },
+          select: { id: true, outcomeId: true, textSha256: true, outcome: { select: { rawText: true } } },
+          orderBy: { id: "asc" },
+          take: 2000,
+        }),
+    ],
+    [
+      "judgments",
+      (after: number) =>
+        prisma.explanationJudgment.findMany({
+          where: { id: { gt: after }, pass: { runId } },
+          select: { id: true, outcomeId: true, textSha256: true, outcome: { select: { rawText: true } } },
+          orderBy: { id: "asc" },
+          take: 2000,
+        }),
+    ],
+  ] as const) {
+    let after = 0;
+    let n = 0;
+    let other = 0;
+    for (;;) {
+      const rows = await read(after);
+      for (const r of rows) {
+        n++;
+        if (r.textSha256 !== hashOf(r.outcomeId, r.outcome.rawText)) other++;
+      }
+      if (rows.length < 2000) break;
+      after = rows[rows.length - 1].id;
+    }
+    if (n)
+      out.push({ path: `${what}.text`, stated: `${n} ${what}, ${other} of other text`, recomputed: `${n} ${what} of their explanations`, equal: other === 0 });
+  }
+  return out;
+}
+
 /** The stated results against the recomputation on the verifier's database (whose people are already pseudonyms). */
 export async function recheckExplanations(prisma: PrismaClient, runId: string, stated: unknown): Promise<ScoreCheck[]> {
-  const recomputed = (await runReasoned(prisma, runId)) ? await explanationResults(prisma, runId) : null;
-  return [...(await recheckSamples(prisma, runId)), ...compareTrees(stated, recomputed)];
+  const recomputed = (await runReasoned(prisma, runId)) ? await explanationResults(prisma, runId, { fresh: true }) : null;
+  return [...(await recheckSamples(prisma, runId)), ...(await recheckTexts(prisma, runId)), ...compareTrees(stated, recomputed)];
 }

@@ -76,6 +76,60 @@ export async function currentReadings(prisma: PrismaClient, outcomeIds: readonly
   return out;
 }
 
+/**
+ * The readings that count, of what was dealt (`deals`: every item of the run's samples, gold ones marked): per
+ * explanation and reader, the newest reading given while the reader was still blind — before they had read every
+ * explanation dealt to them in the run. After that the run's readings are open to them (results, the explanations
+ * behind a number, a bundle), and a later reading could copy the others or the gold (hostile re-test, 2026-12-07).
+ * A reading of other text than the explanation's (`texts`: its SHA-256) is not of this explanation. Split by how the
+ * item was dealt: a sample's readings and gold ones.
+ */
+export async function countedReadings(
+  prisma: PrismaClient,
+  deals: ReadonlyArray<{ outcomeId: number; annotator: string; gold: boolean }>,
+  texts: ReadonlyMap<number, string>,
+) {
+  const ids = [...new Set(deals.map((d) => d.outcomeId))].sort((a, b) => a - b);
+  const dealtTo = new Map<string, Set<number>>();
+  for (const d of deals) dealtTo.set(d.annotator, (dealtTo.get(d.annotator) ?? new Set()).add(d.outcomeId));
+  const rows: Array<{ id: number; outcomeId: number; annotator: string; tagsJson: string; note: string | null; textSha256: string; createdAt: Date }> = [];
+  for (let i = 0; i < ids.length; i += 500)
+    rows.push(
+      ...(await prisma.explanationReading.findMany({ where: { outcomeId: { in: ids.slice(i, i + 500) } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })),
+    );
+  rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id);
+  // each reader's blind phase ends with the first reading of the last explanation dealt to them
+  const first = new Map<string, number>();
+  rows.forEach((r, i) => {
+    const key = `${r.annotator}|${r.outcomeId}`;
+    if (dealtTo.get(r.annotator)?.has(r.outcomeId) && !first.has(key)) first.set(key, i);
+  });
+  const blindUntil = new Map<string, number>();
+  for (const [who, dealt] of dealtTo) {
+    const firsts = [...dealt].map((o) => first.get(`${who}|${o}`));
+    blindUntil.set(who, firsts.every((x) => x !== undefined) ? Math.max(...(firsts as number[])) : Infinity);
+  }
+  const out = new Map<number, Map<string, CurrentReading>>();
+  rows.forEach((r, i) => {
+    if (!dealtTo.get(r.annotator)?.has(r.outcomeId) || i > blindUntil.get(r.annotator)! || texts.get(r.outcomeId) !== r.textSha256) return;
+    const m = out.get(r.outcomeId) ?? new Map<string, CurrentReading>();
+    out.set(r.outcomeId, m);
+    m.set(r.annotator, { annotator: r.annotator, tags: JSON.parse(r.tagsJson) as TagSpan[], note: r.note, at: r.createdAt.toISOString() });
+  });
+  const split = (gold: boolean) => {
+    const m = new Map<number, Map<string, CurrentReading>>();
+    for (const d of deals) {
+      if (d.gold !== gold) continue;
+      const r = out.get(d.outcomeId)?.get(d.annotator);
+      if (!r) continue;
+      m.set(d.outcomeId, (m.get(d.outcomeId) ?? new Map<string, CurrentReading>()).set(d.annotator, r));
+    }
+    // in id order (and readers in the order they read): the same on any database
+    return new Map([...m].sort(([a], [b]) => a - b));
+  };
+  return { sample: split(false), gold: split(true) };
+}
+
 export const queueSchema = z.object({
   assignmentId: z.string().min(1).max(40),
   state: z.enum(["unreviewed", "reviewed", "all"]).default("unreviewed"),

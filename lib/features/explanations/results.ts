@@ -19,22 +19,28 @@ import {
 import { explanationOf } from "../../benchmark/cot";
 import { parseJudgeReply } from "../../explanations/judge";
 import { cotRunOrThrow, explanationWhere, pickedContextGroup, sha256 } from "./items";
-import { currentReadings } from "./readings";
+import { countedReadings } from "./readings";
 
 const KIND = "explanations";
 const VERSION = 1;
 
 /**
- * The run's explanation assignments' items: the sample (gold items apart), and who was dealt each item — only their
- * readings count (anyone else's reading of an explanation is not a reading of the sample).
+ * The run's explanation assignments' items: the sample (gold items apart), and who was dealt each item in a sample
+ * and as gold — only their readings count, each where it was dealt (a gold reading scores its reader and counts in
+ * no prevalence, even of an explanation an earlier sample also holds).
  */
 export async function sampleOf(prisma: PrismaClient, runId: string) {
   const items = await prisma.assignmentItem.findMany({
     where: { outcomeId: { not: null }, assignment: { kind: "explanations", scopeJson: JSON.stringify({ runIds: [runId] }) } },
     select: { outcomeId: true, assignmentId: true, annotator: true, gold: true },
+    orderBy: [{ outcomeId: "asc" }, { annotator: "asc" }, { id: "asc" }],
   });
   const dealt = new Map<number, Set<string>>();
-  for (const i of items) dealt.set(i.outcomeId!, (dealt.get(i.outcomeId!) ?? new Set()).add(i.annotator));
+  const dealtGold = new Map<number, Set<string>>();
+  for (const i of items) {
+    const to = i.gold ? dealtGold : dealt;
+    to.set(i.outcomeId!, (to.get(i.outcomeId!) ?? new Set()).add(i.annotator));
+  }
   // in id order: the readings (and alpha's resampling) go in one order on any database, so a verifier re-computes the same numbers
   const ids = new Set(
     items
@@ -42,14 +48,17 @@ export async function sampleOf(prisma: PrismaClient, runId: string) {
       .map((i) => i.outcomeId!)
       .sort((a, b) => a - b),
   );
-  return { ids, dealt, assignments: [...new Set(items.map((i) => i.assignmentId))].sort() };
+  const deals = items.map((i) => ({ outcomeId: i.outcomeId!, annotator: i.annotator, gold: i.gold }));
+  return { ids, dealt, dealtGold, deals, assignments: [...new Set(items.map((i) => i.assignmentId))].sort() };
 }
 
-/** The pass whose judgments count: the newest finished or stopped (or the one asked for). */
+/**
+ * The pass whose judgments count: the newest with a reply (or the one asked for), whatever its status — a status is
+ * the team's word, the replies are what the judge said (a pass marked cancelled still judged what it judged).
+ */
 export async function passOf(prisma: PrismaClient, runId: string, passId?: string) {
   return prisma.judgePass.findFirst({
-    // a pass under way is not the run's judge yet: its numbers would move as it goes
-    where: passId ? { id: passId, runId } : { runId, status: { in: ["done", "stopped"] } },
+    where: passId ? { id: passId, runId } : { runId, judgments: { some: { rawText: { not: null } } } },
     orderBy: { createdAt: "desc" },
     include: { modelConfig: { select: { slug: true, provider: true, modelId: true } } },
   });
@@ -59,7 +68,8 @@ async function stateKey(prisma: PrismaClient, runId: string, passId: string | nu
   const sample = await sampleOf(prisma, runId);
   const [readings, gold, excluded, judgments, explanations] = await Promise.all([
     prisma.explanationReading.aggregate({ where: { outcome: { query: { runId } } }, _count: { _all: true }, _max: { id: true } }),
-    prisma.explanationGold.aggregate({ where: { outcome: { query: { runId } } }, _count: { _all: true }, _max: { createdAt: true } }),
+    // gold re-marked with other tags keeps its count and time: its tags are the state
+    prisma.explanationGold.findMany({ where: { outcome: { query: { runId } } }, select: { outcomeId: true, tagsJson: true }, orderBy: { outcomeId: "asc" } }),
     excludedAnnotators(prisma),
     passId ? prisma.explanationJudgment.aggregate({ where: { passId }, _count: { _all: true }, _max: { id: true } }) : null,
     prisma.outcome.aggregate({ where: explanationWhere(runId), _count: { _all: true }, _max: { id: true } }),
@@ -79,13 +89,14 @@ async function stateKey(prisma: PrismaClient, runId: string, passId: string | nu
   return { key: `${KIND}:${createHash("sha256").update(JSON.stringify(state)).digest("hex")}`, sample };
 }
 
-export async function explanationResults(prisma: PrismaClient, runId: string, opts: { passId?: string } = {}) {
+/** `fresh`: computed from the rows, never the cache (what a bundle states). */
+export async function explanationResults(prisma: PrismaClient, runId: string, opts: { passId?: string; fresh?: boolean } = {}) {
   const run = await cotRunOrThrow(prisma, runId);
   const pass = await passOf(prisma, runId, opts.passId);
   const { key, sample } = await stateKey(prisma, runId, pass?.id ?? null);
-  const hit = await prisma.scoreCache.findUnique({ where: { key } });
+  const hit = opts.fresh ? null : await prisma.scoreCache.findUnique({ where: { key } });
   if (hit) return JSON.parse(hit.json) as ExplanationResults;
-  const result = await compute(prisma, run, pass, sample.ids, sample.dealt);
+  const result = await compute(prisma, run, pass, sample);
   await keepInCache(prisma, { key, runId, kind: KIND, json: JSON.stringify(result) }, new Date(Date.now() - 3600 * 1000));
   return result;
 }
@@ -95,9 +106,10 @@ async function compute(
   prisma: PrismaClient,
   run: { id: string; name: string },
   pass: Awaited<ReturnType<typeof passOf>>,
-  sampled: Set<number>,
-  dealt: ReadonlyMap<number, ReadonlySet<string>>,
+  sample: Awaited<ReturnType<typeof sampleOf>>,
 ) {
+  const { ids: sampled, deals } = sample;
+  const dealtIds = new Set(deals.map((d) => d.outcomeId));
   const units: ExplanationUnit[] = [];
   const texts = new Map<number, string>();
   let cursor = 0;
@@ -124,21 +136,19 @@ async function compute(
         context: r.query.context,
         pickedContextGroup: pickedContextGroup(r),
       });
-      if (sampled.has(r.id)) texts.set(r.id, sha256(explanationOf(r.rawText ?? "")));
+      if (dealtIds.has(r.id)) texts.set(r.id, sha256(explanationOf(r.rawText ?? "")));
     }
     if (rows.length < 2000) break;
     cursor = rows[rows.length - 1].id;
   }
   const excluded = await excludedAnnotators(prisma);
-  const current = await currentReadings(
-    prisma,
-    [...sampled].sort((a, b) => a - b),
-    texts,
-  );
+  // readings of what was dealt, given while the reader was blind (./readings.ts countedReadings)
+  const counted = await countedReadings(prisma, deals, texts);
+  const current = counted.sample;
   const readings = new Map<number, Map<string, Set<ExplanationTag>>>();
   for (const [id, byReviewer] of current) {
     const m = new Map<string, Set<ExplanationTag>>();
-    for (const [who, r] of byReviewer) if (!excluded.has(who) && dealt.get(id)?.has(who)) m.set(who, new Set(r.tags.map((t) => t.tag)));
+    for (const [who, r] of byReviewer) if (!excluded.has(who)) m.set(who, new Set(r.tags.map((t) => t.tag)));
     if (m.size) readings.set(id, m);
   }
   let judged: Map<number, Set<ExplanationTag>> | undefined;
@@ -156,12 +166,13 @@ async function compute(
         take: 1000,
       });
       for (const j of js) {
-        const parsed = j.status === "tagged" && j.rawText !== null ? parseJudgeReply(j.rawText, explanationOf(j.outcome.rawText ?? "")) : null;
+        // every reply is read, whatever the stored status says (a status is the team's word)
+        const parsed = j.rawText !== null ? parseJudgeReply(j.rawText, explanationOf(j.outcome.rawText ?? "")) : null;
         if (parsed?.ok) {
           judgeCounts.tagged++;
           judgeCounts.unsupported += parsed.unsupported;
           judged.set(j.outcomeId, new Set(parsed.tags.map((t) => t.tag)));
-        } else judgeCounts[j.status === "failed" ? "failed" : "invalid"]++;
+        } else judgeCounts[j.rawText === null ? "failed" : "invalid"]++;
       }
       if (js.length < 1000) break;
       after = js[js.length - 1].id;
@@ -174,13 +185,8 @@ async function compute(
     select: { outcomeId: true, tagsJson: true },
     orderBy: { outcomeId: "asc" },
   });
-  const goldReadings = await currentReadings(
-    prisma,
-    gold.map((g) => g.outcomeId),
-  );
-  // only readings of what was dealt to the reader count, for gold as for the sample
-  for (const [id, byReviewer] of goldReadings) for (const who of [...byReviewer.keys()]) if (!dealt.get(id)?.has(who)) byReviewer.delete(who);
-  for (const [id, byReviewer] of current) for (const who of [...byReviewer.keys()]) if (!dealt.get(id)?.has(who)) byReviewer.delete(who);
+  // gold is scored on what was dealt as gold, and on a sample's reading of a gold explanation too
+  const goldReadings = counted.gold;
   const labels = new Map<number, Map<string, Record<string, string>>>();
   for (const source of [current, goldReadings])
     for (const [id, byReviewer] of source) {

@@ -19,6 +19,8 @@ export async function startJudgeAction(_prev: JudgeFormState, form: FormData): P
   if ("message" in g) return { message: g.message };
   const runId = String(form.get("runId") ?? "");
   const budget = String(form.get("budgetUsd") ?? "").trim();
+  // a decimal number of dollars, as typed: "0x10" or "1e999" is not a budget
+  if (budget && !/^\d+(\.\d+)?$/.test(budget)) return { message: "budget: a number of dollars, e.g. 2.50" };
   try {
     const pass = await startJudgePass(
       db(),

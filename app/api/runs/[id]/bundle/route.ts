@@ -8,6 +8,7 @@ import { db } from "@/lib/db";
 import { runHeader } from "@/lib/features/runs/lookups";
 import { writeBundleBounded } from "@/lib/features/evidence/bundle";
 import { exportFileName } from "@/lib/results/export";
+import { assertNotBlind } from "@/lib/features/explanations/access";
 
 /**
  * A run's signed evidence bundle (lib/features/evidence/bundle.ts): every query, prompt and raw output, so the same
@@ -17,6 +18,8 @@ import { exportFileName } from "@/lib/results/export";
 export const GET = jsonRead<{ id: string }>("data.export", async (_query, { params, viewer }) => {
   const run = await runHeader(db(), params.id);
   if (!run) throw notFound("run");
+  // a bundle carries every reading of the run's explanations (and its gold): blind to whoever still owes theirs
+  await assertNotBlind(db(), params.id, viewer?.id);
   await audit(db(), { ...actorOf(viewer), action: "export", targetType: "run", targetId: params.id, details: { format: "bundle" } });
   const dir = mkdtempSync(path.join(os.tmpdir(), "fof-bundle-"));
   const file = path.join(dir, "bundle.zip");
