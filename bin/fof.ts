@@ -164,7 +164,7 @@ program
   .argument("<run>", "run id (a run launched with --cot)")
   .option("--judge <model>", "first judge every explanation with this registered chat model (baseline:judge offline) and wait for it")
   .option("--budget <usd>", "with --judge: the pass's budget (default: its worst case)")
-  .option("--scope <scope>", "the rows printed: model | statistic | context | cell", "model")
+  .option("--scope <scope>", "the rows printed: model | statistic | context | cell | choice (per group the answers chose, per attribute)", "model")
   .option("--json", "print the whole result as JSON (every scope, agreement, reviewers, the judge's accuracy)")
   .option("--pretty", "indent the JSON output")
   .action(

@@ -133,6 +133,16 @@ describe("explanations reviewed", () => {
     expect(rep.sensitivity!).toBeGreaterThan(0.55);
     expect(rep.sensitivity!).toBeLessThan(0.97);
     expect(r.judge!.model).toBe("baseline:judge");
+    // per group chosen (a domain of the strata, its size known): each attribute's rows add up to the model's answers
+    for (const m of MODELS)
+      for (const attribute of ["gender", "race"]) {
+        const rows = r.rows.filter((x) => x.scope === "choice" && x.model === m && x.attribute === attribute);
+        expect(rows.length).toBeGreaterThan(1);
+        expect(rows.reduce((a, x) => a + x.explanations, 0)).toBe(228);
+      }
+    const chose = r.rows.find((x) => x.scope === "choice" && x.attribute === "race" && x.reviewed > 0)!;
+    const theirs = await explanationsBehind(db(), cot, { model: chose.model, attribute: "race", chosen: chose.chosen!, pageSize: 50 });
+    expect(theirs.items.every((i) => i.chosenGroup.race === chose.chosen)).toBe(true);
     // a choice relation row per model × attribute × picked × tag
     expect(r.choices.length).toBe(2 * 2 * 2 * 4);
     // the explanations behind a number: quoted with their tagged spans

@@ -35,7 +35,7 @@ export function printExplanations(r: ExplanationResults, opts: ExplanationsCliOp
         .join("; "),
   );
   for (const row of r.rows.filter((x) => x.scope === scope)) {
-    const where = [row.model, row.statisticId, row.context].filter(Boolean).join(" · ");
+    const where = [row.model, row.statisticId, row.context, row.chosen && `chose ${row.chosen} (${row.attribute})`].filter(Boolean).join(" · ");
     out.push(`\n${where}  (${row.reviewed} reviewed of ${row.explanations})`);
     for (const t of row.tags) {
       const people = `people ${pct(t.people.estimate)}${range(t.people.lo, t.people.hi)} (n=${t.people.n})`;

@@ -29,7 +29,11 @@ export function PrevalenceTable({ rows, behind }: { rows: Row[]; behind: ((row: 
               {i === 0 && (
                 <Td rowSpan={row.tags.length} className="align-top">
                   <div className="font-medium">{row.model}</div>
-                  <div className="text-xs text-slate-600">{[row.statisticId, row.context && `${row.context} context`].filter(Boolean).join(" · ")}</div>
+                  <div className="text-xs text-slate-600">
+                    {[row.statisticId, row.context && `${row.context} context`, row.chosen && `chose ${row.chosen} (${row.attribute})`]
+                      .filter(Boolean)
+                      .join(" · ")}
+                  </div>
                   <div className="text-xs text-slate-500">
                     {row.reviewed} reviewed of {row.explanations}
                   </div>

@@ -15,6 +15,8 @@ export interface ExplanationUnit {
   context: string | null;
   /** whether the answer picked the context's group, per attribute (null: the context names none) */
   pickedContextGroup: Readonly<Record<string, boolean | null>>;
+  /** the chosen person's class per attribute (gender, race; null where the answer has none) */
+  chosen?: Readonly<Record<string, string | null>>;
 }
 
 export interface TableInput {
@@ -30,7 +32,8 @@ export interface TableInput {
   replicates?: number;
 }
 
-export type Scope = "model" | "statistic" | "context" | "cell";
+/** Rows: per model; × statistic; × context; × statistic × context (the strata); × the chosen person's class of an attribute. */
+export type Scope = "model" | "statistic" | "context" | "cell" | "choice";
 
 interface TagRow {
   tag: ExplanationTag;
@@ -43,19 +46,27 @@ export interface TableRow {
   model: string;
   statisticId: string | null;
   context: string | null;
+  /** scope "choice": the attribute and the class the answers chose (a domain of the strata, its size known) */
+  attribute: string | null;
+  chosen: string | null;
   explanations: number;
   reviewed: number;
   tags: TagRow[];
 }
 
-const keyOf = (scope: Scope, u: Pick<ExplanationUnit, "model" | "statisticId" | "context">) =>
+/** The rows a unit counts in at a scope (one, but one per attribute it has a choice of for "choice"). */
+const keysOf = (scope: Scope, u: Pick<ExplanationUnit, "model" | "statisticId" | "context" | "chosen">): string[] =>
   scope === "model"
-    ? u.model
+    ? [u.model]
     : scope === "statistic"
-      ? `${u.model}|${u.statisticId}`
+      ? [`${u.model}|${u.statisticId}`]
       : scope === "context"
-        ? `${u.model}|${u.context ?? "-"}`
-        : `${u.model}|${u.statisticId}|${u.context ?? "-"}`;
+        ? [`${u.model}|${u.context ?? "-"}`]
+        : scope === "cell"
+          ? [`${u.model}|${u.statisticId}|${u.context ?? "-"}`]
+          : Object.entries(u.chosen ?? {})
+              .filter(([, c]) => c !== null)
+              .map(([a, c]) => JSON.stringify([u.model, a, c]));
 const stratumOf = (u: ExplanationUnit) => `${u.model}|${u.statisticId}|${u.context ?? "-"}`;
 
 function push<T>(m: Map<string, T[]>, key: string, v: T) {
@@ -108,13 +119,13 @@ export function agreementByTag(readings: TableInput["readings"], seed = 1): Reco
   ) as Record<ExplanationTag, AlphaInterval>;
 }
 
-export function prevalenceTable(input: TableInput, scopes: readonly Scope[] = ["model", "statistic", "context", "cell"]): TableRow[] {
+export function prevalenceTable(input: TableInput, scopes: readonly Scope[] = ["model", "statistic", "context", "cell", "choice"]): TableRow[] {
   const checks = judgeChecks(input);
   const rows: TableRow[] = [];
   for (const scope of scopes) {
     const groups = new Map<string, ExplanationUnit[]>();
-    for (const u of input.explanations) push(groups, keyOf(scope, u), u);
-    for (const [, units] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const u of input.explanations) for (const k of keysOf(scope, u)) push(groups, k, u);
+    for (const [key, units] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const strata = new Map<string, ExplanationUnit[]>();
       for (const u of units) push(strata, stratumOf(u), u);
       const first = units[0];
@@ -146,6 +157,8 @@ export function prevalenceTable(input: TableInput, scopes: readonly Scope[] = ["
         model: first.model,
         statisticId: scope === "statistic" || scope === "cell" ? first.statisticId : null,
         context: scope === "context" || scope === "cell" ? first.context : null,
+        attribute: scope === "choice" ? (JSON.parse(key) as string[])[1] : null,
+        chosen: scope === "choice" ? (JSON.parse(key) as string[])[2] : null,
         explanations: units.length,
         reviewed,
         tags,

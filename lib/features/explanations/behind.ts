@@ -11,12 +11,24 @@ import { passOf, sampleOf } from "./results";
 export async function explanationsBehind(
   prisma: PrismaClient,
   runId: string,
-  f: { model?: string; statisticId?: string; context?: string; tag?: ExplanationTag; source?: "people" | "judge"; offset?: number; pageSize?: number },
+  f: {
+    model?: string;
+    statisticId?: string;
+    context?: string;
+    /** a "choice" row: the attribute and the class the answers chose */
+    attribute?: "gender" | "race";
+    chosen?: string;
+    tag?: ExplanationTag;
+    source?: "people" | "judge";
+    offset?: number;
+    pageSize?: number;
+  },
 ) {
   await cotRunOrThrow(prisma, runId);
   const pageSize = Math.min(Math.max(f.pageSize ?? 20, 1), 50);
   const where = {
     ...explanationWhere(runId),
+    ...(f.attribute && f.chosen ? { [f.attribute]: f.chosen } : {}),
     query: {
       runId,
       modality: "llm",

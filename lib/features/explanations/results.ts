@@ -135,6 +135,7 @@ async function compute(
         statisticId: r.query.statisticId,
         context: r.query.context,
         pickedContextGroup: pickedContextGroup(r),
+        chosen: { gender: r.gender, race: r.race },
       });
       if (dealtIds.has(r.id)) texts.set(r.id, sha256(explanationOf(r.rawText ?? "")));
     }

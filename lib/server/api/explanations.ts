@@ -16,6 +16,8 @@ export const behindQuery = z.strictObject({
   model: z.string().min(1).max(120).optional(),
   statisticId: z.string().min(1).max(80).optional(),
   context: z.string().min(1).max(40).optional(),
+  attribute: z.enum(["gender", "race"]).optional(),
+  chosen: z.string().min(1).max(60).optional(),
   tag: z.enum(EXPLANATION_TAGS).optional(),
   source: z.enum(["people", "judge"]).default("people"),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),

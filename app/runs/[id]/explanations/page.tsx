@@ -26,12 +26,20 @@ import { JudgeForm } from "@/components/explanations/judge-form";
 
 export const metadata: Metadata = { title: "Explanations" };
 
-const SCOPES = { model: "Per model", statistic: "Per statistic", context: "Per context", cell: "Per statistic and context" } as const;
+const SCOPES = {
+  model: "Per model",
+  statistic: "Per statistic",
+  context: "Per context",
+  cell: "Per statistic and context",
+  choice: "Per group chosen",
+} as const;
 const paramsSchema = z.object({
-  scope: z.enum(["model", "statistic", "context", "cell"]).catch("model"),
+  scope: z.enum(["model", "statistic", "context", "cell", "choice"]).catch("model"),
   model: z.string().max(120).optional(),
   statisticId: z.string().max(80).optional(),
   context: z.string().max(40).optional(),
+  attribute: z.enum(["gender", "race"]).optional().catch(undefined),
+  chosen: z.string().max(60).optional(),
   tag: z.enum(EXPLANATION_TAGS).optional().catch(undefined),
   source: z.enum(["people", "judge"]).catch("people"),
   offset: z.coerce.number().int().min(0).max(1_000_000).catch(0),
@@ -87,11 +95,32 @@ export default async function ExplanationsPage({
     );
   const [r, passes] = await Promise.all([explanationResults(db(), id).then(publicResults), judgePasses(db(), id)]);
   const mayRead = can(viewer.role, "data.export");
-  const behindHref = (row: { model: string; statisticId: string | null; context: string | null }, tag: string, source: "people" | "judge") =>
-    `/runs/${id}/explanations?${new URLSearchParams({ scope: p.scope, model: row.model, ...(row.statisticId ? { statisticId: row.statisticId } : {}), ...(row.context ? { context: row.context } : {}), tag, source })}#behind`;
+  const behindHref = (
+    row: { model: string; statisticId: string | null; context: string | null; attribute: string | null; chosen: string | null },
+    tag: string,
+    source: "people" | "judge",
+  ) =>
+    `/runs/${id}/explanations?${new URLSearchParams({
+      scope: p.scope,
+      model: row.model,
+      ...(row.statisticId ? { statisticId: row.statisticId } : {}),
+      ...(row.context ? { context: row.context } : {}),
+      ...(row.attribute && row.chosen ? { attribute: row.attribute, chosen: row.chosen } : {}),
+      tag,
+      source,
+    })}#behind`;
   const behind =
     p.model && p.tag && mayRead
-      ? await explanationsBehind(db(), id, { model: p.model, statisticId: p.statisticId, context: p.context, tag: p.tag, source: p.source, offset: p.offset })
+      ? await explanationsBehind(db(), id, {
+          model: p.model,
+          statisticId: p.statisticId,
+          context: p.context,
+          attribute: p.attribute,
+          chosen: p.chosen,
+          tag: p.tag,
+          source: p.source,
+          offset: p.offset,
+        })
       : null;
   // reviewers as their pseudonyms here too: the page is read by more than the review's managers
   const showing = behind && {
