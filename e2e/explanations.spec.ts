@@ -138,6 +138,10 @@ test("a CoT run on two models, reviewed by two accounts, judged, and read per st
   await expect(page.getByTestId("behind-list")).toBeVisible();
   await expect(page.getByTestId("behind-list").locator("mark").first()).toBeVisible();
 
+  // the printable report carries them too
+  await page.goto(`/runs/${runId}/report`);
+  await expect(page.getByTestId("report-explanations")).toContainText("Representativeness bias");
+
   // the same through the API
   const api = await (await page.request.get(`/api/v1/runs/${runId}/explanations`)).json();
   expect(api.rows.filter((r: { scope: string }) => r.scope === "model").map((r: { model: string }) => r.model)).toEqual([

@@ -26,6 +26,7 @@ import { RunTabs } from "@/components/runs/run-tabs";
 import { ReportSettings, reportDate as date } from "@/components/runs/report-settings";
 import { reportRun } from "@/lib/features/runs/lookups";
 import { SuiteReport } from "@/components/suites/suite-report";
+import { ExplanationsReport } from "@/components/explanations/report-section";
 import { suiteOf } from "@/lib/suites";
 
 export const metadata: Metadata = { title: "Report" };
@@ -207,6 +208,8 @@ export default async function ReportPage({
           </Table>
         </section>
       )}
+
+      <ExplanationsReport runId={id} viewerId={viewer.id} />
 
       <section>
         <h2 className="mb-2 text-base font-semibold">Per statistic</h2>
