@@ -128,13 +128,17 @@ test("a CoT run on two models, reviewed by two accounts, judged, and read per st
 
   // per statistic: the people's rates with intervals and the judge's corrected ones (or why not)
   await page.getByRole("link", { name: "Per statistic", exact: true }).click();
+  await expect(page).toHaveURL(/scope=statistic$/);
   const table = page.getByTestId("prevalence-table");
   await expect(table).toContainText("Representativeness bias");
   await expect(table).toContainText(/\d+\.\d%–\d+\.\d% \(n = \d+\)/);
   await expect(page.getByTestId("agreement-table")).toContainText("1.00");
   // the explanations behind a number, the tagged words highlighted
   await page.getByRole("link", { name: "Per model", exact: true }).click();
-  await page.getByTestId("prevalence-table").getByRole("link").first().click();
+  await expect(page).toHaveURL(/scope=model$/);
+  // the people's representativeness of the model that plants it in 30 % of its explanations
+  await page.locator('[data-testid=prevalence-table] a[href*="model=baseline%3Aexplainer&"][href*="tag=representativeness&source=people"]').click();
+  await expect(page).toHaveURL(/tag=representativeness&source=people/);
   await expect(page.getByTestId("behind-list")).toBeVisible();
   await expect(page.getByTestId("behind-list").locator("mark").first()).toBeVisible();
 
