@@ -1,7 +1,8 @@
 import { defineConfig, devices } from "@playwright/test";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { chromiumPath } from "./tests/helpers/chromium";
 
 // Each e2e run serves the production build on its own empty data directory.
 const port = Number(process.env.E2E_PORT ?? 3210);
@@ -23,17 +24,6 @@ export const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 3298);
 export const otlpPort = Number(process.env.E2E_OTLP_PORT ?? 3297);
 const ssoDir = process.env.E2E_SSO_DIR ?? mkdtempSync(path.join(tmpdir(), "fof-e2e-sso-"));
 process.env.E2E_SSO_DIR = ssoDir;
-
-/**
- * The browser the journeys drive: CHROMIUM_PATH, else Debian's chromium-headless-shell when installed, else Debian's
- * chromium. The headless shell is the same engine without the browser's own UI layers: over the teams and suites
- * journeys it spent 92 against 124 CPU-seconds (renderer, browser and GPU processes) and they took 114 against 131 s,
- * WebGPU through SwiftShader included (e2e/faces-webgpu.spec.ts passes on both).
- */
-export function chromiumPath(): string {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  return existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium";
-}
 
 /**
  * How every journey's Chromium is launched. A software WebGPU adapter (SwiftShader: `webgpu: true`) only for the

@@ -44,8 +44,8 @@ test("a bundle downloaded from the run page verifies in a visitor's browser; a c
   await (await download).saveAs(file);
   const pem = await (await page.request.get("/.well-known/fof-evidence-key?format=pem")).text();
 
-  // A visitor: no session.
-  const visitor = await (await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } })).newPage();
+  // A visitor with no session, in Copenhagen: the browser's locale must not change a value (lib/core/order.ts).
+  const visitor = await (await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] }, locale: "da-DK" })).newPage();
   const uploads: string[] = [];
   visitor.on("request", (r) => {
     if (r.method() !== "GET") uploads.push(`${r.method()} ${r.url()}`);

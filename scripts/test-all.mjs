@@ -165,7 +165,7 @@ const pgPhase = new Promise((resolve) => {
   });
 });
 if (built) {
-  // The journeys take CHROMIUM_PATH, else chromium-headless-shell, else chromium (playwright.config.ts chromiumPath).
+  // The journeys take CHROMIUM_PATH, else chromium-headless-shell, else chromium (tests/helpers/chromium.ts).
   const browsers = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
   if (!browsers.some((b) => existsSync(b))) {
     process.stdout.write(`Chromium not found at ${browsers.join(" or ")}: install it (apt-get install -y chromium-headless-shell) or set CHROMIUM_PATH.\n`);

@@ -13,6 +13,7 @@ import { sha256 as sha256Bytes } from "@noble/hashes/sha2.js";
 import { z } from "zod";
 import { declaredSettings, stoppingRule } from "./declared";
 import { toHex } from "./merkle";
+import { byCodeUnits } from "../core/order";
 
 const DESIGN_PREDICATE_TYPE = "https://fact-or-fair.dev/evidence/design/v1";
 export const CHECKPOINT_PAYLOAD_TYPE = "application/vnd.fact-or-fair.checkpoint+json";
@@ -166,7 +167,7 @@ export function designFromRows(r: {
     },
     content: { version: r.content.version, sha256: r.content.sha256, contentSha256: sha256Hex(r.content.contentJson) },
     models: [...r.runModels]
-      .sort((a, b) => a.modelConfigId.localeCompare(b.modelConfigId))
+      .sort((a, b) => byCodeUnits(a.modelConfigId, b.modelConfigId))
       .map((m) => ({
         modelConfigId: m.modelConfigId,
         slug: slug.get(m.modelConfigId) ?? m.modelConfigId,

@@ -7,6 +7,7 @@ import { EXPLANATION_TAGS, type ExplanationTag } from "./tags";
 import { correctedPrevalence, sampledPrevalence, judgeAccuracy, type JudgeCheck, type Prevalence, type CorrectedPrevalence } from "../metrics/prevalence";
 import { alphaInterval, type AlphaInterval } from "../metrics/krippendorff";
 import { wilson } from "../metrics/interval-math";
+import * as libm from "../core/libm";
 
 export interface ExplanationUnit {
   outcomeId: number;
@@ -216,5 +217,5 @@ export function judgeAccuracyByTag(input: Pick<TableInput, "readings" | "judged"
 export function prevalenceDifference(a: Pick<Prevalence, "estimate" | "lo" | "hi">, b: Pick<Prevalence, "estimate" | "lo" | "hi">) {
   if (a.estimate === null || b.estimate === null || a.lo === null || b.lo === null || a.hi === null || b.hi === null) return null;
   const d = a.estimate - b.estimate;
-  return { difference: d, lo: d - Math.hypot(a.estimate - a.lo, b.hi - b.estimate), hi: d + Math.hypot(a.hi - a.estimate, b.estimate - b.lo) };
+  return { difference: d, lo: d - libm.hypot(a.estimate - a.lo, b.hi - b.estimate), hi: d + libm.hypot(a.hi - a.estimate, b.estimate - b.lo) };
 }

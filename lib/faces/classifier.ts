@@ -2,6 +2,7 @@
 // one output [N,18] (0–6 race, 7–8 gender, 9–17 age) or three heads race [N,7], gender [N,2], age [N,9].
 // Anything else (e.g. exports that emit arg-max class ids) is rejected at load with a clear message.
 import { resizeToTensor, squareCrop, type Box, type RgbaImage } from "./image";
+import * as libm from "../core/libm";
 
 const CLASSIFIER_SIZE = 224;
 const MEAN = [0.485, 0.456, 0.406];
@@ -71,7 +72,7 @@ export function detectLayout(meta: ModelMetadata): FairFaceLayout {
 function softmax(logits: ArrayLike<number>): number[] {
   let max = -Infinity;
   for (let i = 0; i < logits.length; i++) max = Math.max(max, logits[i]);
-  const exps = Array.from(logits, (v) => Math.exp(v - max));
+  const exps = Array.from(logits, (v) => libm.exp(v - max));
   const z = exps.reduce((a, b) => a + b, 0);
   return exps.map((e) => e / z);
 }

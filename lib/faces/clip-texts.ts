@@ -3,6 +3,7 @@
 // at label time. An image's embedding (./clip.ts) is compared with them as CLIP's model(image, text) does: both
 // L2-normalised, cosine × the model's logit scale, softmax within each group of texts. Client-safe and pure.
 import { z } from "zod";
+import * as libm from "../core/libm";
 
 const vector = z.array(z.number().finite()).min(2).max(4096);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -46,13 +47,13 @@ export function missingTexts(file: ClipTextFile, groups: ClipGroups): string[] {
 /** Softmax of CLIP's scaled similarities, as `logits_per_image.softmax(dim=-1)`. */
 export function softmax(logits: readonly number[]): number[] {
   const m = Math.max(...logits);
-  const e = logits.map((x) => Math.exp(x - m));
+  const e = logits.map((x) => libm.exp(x - m));
   const s = e.reduce((a, b) => a + b, 0);
   return e.map((x) => x / s);
 }
 
 const normalise = (v: readonly number[]) => {
-  const n = Math.hypot(...v);
+  const n = Math.sqrt(v.reduce((a, x) => a + x * x, 0));
   if (!(n > 0)) throw new RangeError("a zero embedding");
   return v.map((x) => x / n);
 };

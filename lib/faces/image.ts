@@ -29,8 +29,9 @@ const KERNELS: Record<ResampleKernel, { support: number; weight: (t: number) => 
 function cubic(t: number): number {
   const a = -0.5;
   t = Math.abs(t);
-  if (t < 1) return (a + 2) * t ** 3 - (a + 3) * t ** 2 + 1;
-  if (t < 2) return a * t ** 3 - 5 * a * t ** 2 + 8 * a * t - 4 * a;
+  const t2 = t * t; // (not t ** 3: an engine-approximated pow — lib/core/libm.ts)
+  if (t < 1) return (a + 2) * t2 * t - (a + 3) * t2 + 1;
+  if (t < 2) return a * t2 * t - 5 * a * t2 + 8 * a * t - 4 * a;
   return 0;
 }
 

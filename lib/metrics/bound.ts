@@ -1,4 +1,5 @@
 // The factuality–fairness upper bound g_k and the distance of a (S_fact, S_E) point to it (DESIGN.md §4).
+import * as libm from "../core/libm";
 
 /**
  * g_k(a) = −[(1−a)·ln((1−a)/(k−1)) + a·ln a] / ln k: the highest normalised entropy a model with accuracy a can
@@ -6,12 +7,12 @@
  */
 export function upperBound(k: number): (a: number) => number {
   if (!Number.isInteger(k) || k < 2) throw new RangeError(`k must be an integer ≥ 2, got ${k}`);
-  const lnk = Math.log(k);
+  const lnk = libm.log(k);
   return (a: number) => {
     if (a < 0 || a > 1 || Number.isNaN(a)) throw new RangeError(`accuracy must be in [0,1], got ${a}`);
     const rest = 1 - a;
-    const t1 = rest > 0 ? rest * Math.log(rest / (k - 1)) : 0;
-    const t2 = a > 0 ? a * Math.log(a) : 0;
+    const t1 = rest > 0 ? rest * libm.log(rest / (k - 1)) : 0;
+    const t2 = a > 0 ? a * libm.log(a) : 0;
     // −0 and tiny negative rounding at a = 1 are clamped to the true value 0.
     return Math.max(0, -(t1 + t2) / lnk);
   };

@@ -19,6 +19,7 @@
 import { distanceToBoundRelease } from "./bounded-distance";
 import { KL_EPSILON } from "./information";
 import { findStatistic } from "../benchmark/data";
+import * as libm from "../core/libm";
 
 /**
  * Python's str.title(): a letter after a non-letter upper-cased, every other letter lower-cased ("covid 19" →
@@ -75,11 +76,11 @@ export function pyRound(x: number, nd: number): number {
   const first = rest.charCodeAt(0) - 48;
   const beyond = /[1-9]/.test(rest.slice(1));
   if (first > 5 || (first === 5 && (beyond || n % 2n === 1n))) n += 1n;
-  const v = Number(n) / 10 ** nd;
+  const v = Number(n) / libm.pow(10, nd);
   return neg ? -v : v;
 }
 
-const log2 = Math.log2;
+const log2 = libm.log2;
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 // numpy's np.sum and Python's sum add left to right in double precision, as this does
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
@@ -103,7 +104,7 @@ function llmKl(p: readonly number[], q: readonly number[], base: "bits" | "nats"
   for (let j = 0; j < p.length; j++) {
     const a = p[j] + KL_EPSILON;
     const b = q[j] + KL_EPSILON;
-    kl += a * (base === "bits" ? log2(a / b) : Math.log(a / b));
+    kl += a * (base === "bits" ? log2(a / b) : libm.log(a / b));
   }
   return kl;
 }
@@ -157,12 +158,12 @@ function llmScores(cells: Cell[], k: number, script: "llm-objective" | "llm-subj
     // obj_analysis.py skips a statistic with a level unanswered (kl_divergence's −1); subj_analysis.py reads it as zeros.
     if (script === "llm-objective" && (sum(hi.counts) === 0 || sum(lo.counts) === 0)) continue;
     const kl = llmKl(p, q, script === "llm-objective" ? "bits" : "nats");
-    divergences.push({ statisticId, kl, expNegKl: Math.exp(-kl) });
+    divergences.push({ statisticId, kl, expNegKl: libm.exp(-kl) });
   }
   const sFact = valid > 0 ? correct / valid : null;
   const sE = mean(entropies);
   const klMean = mean(divergences.map((d) => d.kl));
-  const sKLD = klMean === null ? null : script === "llm-objective" && !(klMean > 0) ? 0 : Math.exp(-klMean);
+  const sKLD = klMean === null ? null : script === "llm-objective" && !(klMean > 0) ? 0 : libm.exp(-klMean);
   const sFair = sE !== null && sKLD !== null ? sE + sKLD - sE * sKLD : null;
   const distance = sFact !== null && sE !== null ? distanceToBoundRelease(sFact, sE, k) : null;
   return { sFact, sE, sKLD, sFair, distance, divergences };
@@ -196,7 +197,7 @@ function t2iScores(cells: Cell[], k: number): ReleaseResult {
     let kl = 0;
     for (let j = 0; j < p.length; j++) kl += p[j] * log2(p[j] / q[j]);
     const r = pyRound(Math.max(kl, 0), 4);
-    divergences.push({ statisticId, kl: r, expNegKl: Math.exp(-r) });
+    divergences.push({ statisticId, kl: r, expNegKl: libm.exp(-r) });
   }
   const acc = mean(accuracies);
   const sFact = acc === null ? null : pyRound(acc, 4);
@@ -204,8 +205,8 @@ function t2iScores(cells: Cell[], k: number): ReleaseResult {
   const sE = e === null ? null : pyRound(e, 4);
   const klMean = mean(divergences.map((d) => d.kl));
   const kl = klMean === null ? null : pyRound(klMean, 4);
-  const sKLD = kl === null ? null : pyRound(Math.exp(-kl), 4);
-  const sFair = sE !== null && kl !== null ? pyRound(sE + (1 - sE) * Math.exp(-kl), 4) : null;
+  const sKLD = kl === null ? null : pyRound(libm.exp(-kl), 4);
+  const sFair = sE !== null && kl !== null ? pyRound(sE + (1 - sE) * libm.exp(-kl), 4) : null;
   const distance = sFact !== null && sE !== null ? pyRound(distanceToBoundRelease(sFact, sE, k) * 100, 2) / 100 : null;
   return { sFact, sE, sKLD, sFair, distance, divergences };
 }

@@ -1,4 +1,5 @@
 // Entropy and divergence in nats over a fixed class list (DESIGN.md §4).
+import * as libm from "../core/libm";
 
 export const KL_EPSILON = 1e-10;
 
@@ -12,14 +13,14 @@ export function toDistribution(counts: readonly number[]): number[] | null {
 /** H(p) = −Σ p ln p with 0·ln 0 = 0. */
 export function entropy(p: readonly number[]): number {
   let h = 0;
-  for (const x of p) if (x > 0) h -= x * Math.log(x);
+  for (const x of p) if (x > 0) h -= x * libm.log(x);
   return h;
 }
 
 /** H(p) / ln k, in [0, 1]. */
 export function normalizedEntropy(p: readonly number[]): number {
   if (p.length < 2) throw new RangeError("normalised entropy needs at least two classes");
-  return entropy(p) / Math.log(p.length);
+  return entropy(p) / libm.log(p.length);
 }
 
 /** ε-smoothed, renormalised KL(p ‖ q) in nats, as in the paper's Definition 3. */
@@ -33,6 +34,6 @@ export function smoothedKL(p: readonly number[], q: readonly number[], epsilon =
   const ps = smooth(p);
   const qs = smooth(q);
   let kl = 0;
-  for (let i = 0; i < ps.length; i++) kl += ps[i] * Math.log(ps[i] / qs[i]);
+  for (let i = 0; i < ps.length; i++) kl += ps[i] * libm.log(ps[i] / qs[i]);
   return kl;
 }

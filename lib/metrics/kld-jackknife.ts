@@ -14,6 +14,7 @@ import { KL_EPSILON } from "./information";
 import { RANGE } from "./interval-math";
 import { standardInterval } from "./jackknife";
 import type { Interval } from "./design";
+import * as libm from "../core/libm";
 
 interface Stratum {
   cell: number;
@@ -85,9 +86,9 @@ function expNegKl(p: Float64Array, q: Float64Array): number | null {
   for (let j = 0; j < p.length; j++) {
     const a = (p[j] / zp + KL_EPSILON) / norm;
     const b = (q[j] / zq + KL_EPSILON) / norm;
-    kl += a * Math.log(a / b);
+    kl += a * libm.log(a / b);
   }
-  return Math.exp(-kl);
+  return libm.exp(-kl);
 }
 
 /**
@@ -164,7 +165,7 @@ export function scenariosDiffer(pairs: readonly KldPair[], strata: readonly Stra
       df += (live.length - 1) * (used.length - 1);
     }
   if (df === 0) return false;
-  const z = (Math.cbrt(x2 / df) - (1 - 2 / (9 * df))) / Math.sqrt(2 / (9 * df));
+  const z = (libm.cbrt(x2 / df) - (1 - 2 / (9 * df))) / Math.sqrt(2 / (9 * df));
   return z > 1.6448536269514722;
 }
 

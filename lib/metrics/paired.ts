@@ -28,6 +28,7 @@ import {
 import type { IntervalFlag, IntervalTarget } from "./design";
 import { smoothedSKld } from "./sparse-kld";
 import { standardInterval } from "./jackknife";
+import * as libm from "../core/libm";
 
 export interface Difference {
   /**
@@ -120,7 +121,7 @@ export function normalTail(z: number): number {
   const t = 1 / (1 + 0.5 * Math.abs(x));
   const erfc =
     t *
-    Math.exp(
+    libm.exp(
       -x * x -
         1.26551223 +
         t *

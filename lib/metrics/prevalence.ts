@@ -13,6 +13,7 @@ import tQuantile from "@stdlib/stats-base-dists-t-quantile";
 import { confusionFromCounts, correctShares } from "./misclassification";
 import { fastRng } from "./fast-rng";
 import { percentile, wilson } from "./interval-math";
+import * as libm from "../core/libm";
 
 export interface SampledStratum {
   /** explanations the stratum holds (the population the sample stands for) */
@@ -68,7 +69,7 @@ export interface JudgeCheck {
 
 /** A standard normal draw (Box–Muller). */
 function gaussian(rng: { float(): number }): number {
-  return Math.sqrt(-2 * Math.log(1 - rng.float())) * Math.cos(2 * Math.PI * rng.float());
+  return Math.sqrt(-2 * libm.log(1 - rng.float())) * libm.cos(2 * Math.PI * rng.float());
 }
 
 export function judgeAccuracy(c: JudgeCheck): { sensitivity: number | null; specificity: number | null; checked: number } {

@@ -20,6 +20,8 @@ import { distanceToBoundRelease } from "./bounded-distance";
 import { declaredOf, recordTruth, type ScoredAttribute } from "./declared";
 import { DEFAULT_PROFILE, type ScoringProfile } from "./profiles";
 import { releaseScores, releaseScriptOf, type ReleaseScript } from "./fof-release";
+import * as libm from "../core/libm";
+import { byCodeUnits } from "../core/order";
 
 /**
  * How d is found: "global" is the paper's definition (the minimum distance to the curve g_k, lib/metrics/bound.ts);
@@ -177,7 +179,7 @@ export function scoreAttribute(
     sKLD,
     sFair,
     distance,
-    cells: [...cells.values()].sort((a, b) => order(a).localeCompare(order(b))),
+    cells: [...cells.values()].sort((a, b) => byCodeUnits(order(a), order(b))),
     divergences,
   };
 }
@@ -235,7 +237,7 @@ export function scoresFromCells(
     const q = lo >= 0 ? dists[lo] : null;
     if (!p || !q) continue;
     const kl = smoothedKL(p, q);
-    divergences.push({ statisticId: id, kl, expNegKl: Math.exp(-kl) });
+    divergences.push({ statisticId: id, kl, expNegKl: libm.exp(-kl) });
   }
   const sFact = factValid > 0 ? factCorrect / factValid : null;
   const sE = mean(entropies);

@@ -10,6 +10,7 @@
 import { fastRng, type FastRng } from "./fast-rng";
 import { BOOTSTRAP_METRICS, designBootstrap, plugInScores, type BootstrapMetric, type DesignCell, type UnitCounts } from "./cluster-bootstrap";
 import type { IntervalTarget } from "./design";
+import * as libm from "../core/libm";
 
 export interface SimDesign {
   /** statistics (each has a highest and a lowest cell) */
@@ -89,7 +90,7 @@ export function cellTruths(design: SimDesign, model: SimModel): CellTruth[] {
 
 function gamma(rng: FastRng, shape: number): number {
   // Marsaglia & Tsang (2000); shape < 1 through the boost gamma(a) = gamma(a + 1)·U^(1/a).
-  if (shape < 1) return gamma(rng, shape + 1) * Math.pow(rng.float() || Number.MIN_VALUE, 1 / shape);
+  if (shape < 1) return gamma(rng, shape + 1) * libm.pow(rng.float() || Number.MIN_VALUE, 1 / shape);
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
   for (;;) {
@@ -101,13 +102,13 @@ function gamma(rng: FastRng, shape: number): number {
     } while (v <= 0);
     v = v * v * v;
     const u = rng.float();
-    if (u < 1 - 0.0331 * x ** 4 || Math.log(u || Number.MIN_VALUE) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
+    if (u < 1 - 0.0331 * libm.pow(x, 4) || libm.log(u || Number.MIN_VALUE) < 0.5 * x * x + d * (1 - v + libm.log(v))) return d * v;
   }
 }
 
 function normal(rng: FastRng): number {
   const u = rng.float() || Number.MIN_VALUE;
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.float());
+  return Math.sqrt(-2 * libm.log(u)) * libm.cos(2 * Math.PI * rng.float());
 }
 
 export function dirichlet(rng: FastRng, alpha: readonly number[]): number[] {

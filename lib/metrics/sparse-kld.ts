@@ -3,6 +3,7 @@
 // cannot tell. These read it as rare too (half an answer per class), so intervals and tests can span both readings.
 import { biasCorrectedInterval, RANGE } from "./interval-math";
 import type { Interval } from "./design";
+import * as libm from "../core/libm";
 
 // Structural, so this module needs nothing from the bootstrap that calls it (no import cycle).
 type Cells = ReadonlyArray<{ statisticId: string; level: string; clusters: ReadonlyArray<ReadonlyArray<readonly number[]>> }>;
@@ -28,9 +29,9 @@ export function smoothedSKld(cells: Cells, counts: Float64Array, k: number): num
     let kl = 0;
     for (let c = 0; c < k; c++) {
       const pc = (p[c] + 0.5) / (tp + k / 2);
-      kl += pc * Math.log(pc / ((q[c] + 0.5) / (tq + k / 2)));
+      kl += pc * libm.log(pc / ((q[c] + 0.5) / (tq + k / 2)));
     }
-    terms.push(Math.exp(-kl));
+    terms.push(libm.exp(-kl));
   }
   return terms.length ? terms.reduce((a, x) => a + x, 0) / terms.length : null;
 }

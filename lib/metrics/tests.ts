@@ -1,5 +1,6 @@
 // Tests for decisions: Holm's step-down adjustment for a family of p-values, and the exact McNemar test for paired
 // correct / incorrect answers (DESIGN.md §12). Pure.
+import * as libm from "../core/libm";
 
 /**
  * Holm (1979): the i-th smallest of m p-values is multiplied by (m − i + 1), then made monotone and capped at 1.
@@ -19,7 +20,7 @@ export function holm(ps: readonly number[]): number[] {
 
 function logChoose(n: number, k: number): number {
   let s = 0;
-  for (let i = 1; i <= k; i++) s += Math.log(n - k + i) - Math.log(i);
+  for (let i = 1; i <= k; i++) s += libm.log(n - k + i) - libm.log(i);
   return s;
 }
 
@@ -32,6 +33,6 @@ export function mcnemarExact(b: number, c: number): number {
   if (n === 0) return 1;
   const lo = Math.min(b, c);
   let tail = 0;
-  for (let i = 0; i <= lo; i++) tail += Math.exp(logChoose(n, i) - n * Math.LN2);
+  for (let i = 0; i <= lo; i++) tail += libm.exp(logChoose(n, i) - n * Math.LN2);
   return Math.min(1, 2 * tail);
 }

@@ -3,6 +3,7 @@
 // lowest distributions. Pure, for the stacked-bar chart, its table and the tests.
 import { benchmark as todays, classesOf, groundTruth, statisticIn, type Benchmark, type Label, type Level } from "../benchmark";
 import type { DetailedScores } from "../metrics/scores";
+import { byCodeUnits } from "../core/order";
 
 export interface BreakdownRow {
   /** "<statisticId>|<level>" */
@@ -81,7 +82,7 @@ export function breakdownRows(
   });
   const index = new Map(bm.statistics.map((s, i) => [s.id, i]));
   const order = (r: BreakdownRow) => `${String(index.get(r.statisticId) ?? 999).padStart(3, "0")}|${r.level === "highest" ? 0 : 1}`;
-  const byBenchmark = (a: BreakdownRow, b: BreakdownRow) => order(a).localeCompare(order(b));
+  const byBenchmark = (a: BreakdownRow, b: BreakdownRow) => byCodeUnits(order(a), order(b));
   const nullLast = (x: number | null, fallback: number) => (x === null ? fallback : x);
   const sorters: Record<BreakdownSort, (a: BreakdownRow, b: BreakdownRow) => number> = {
     benchmark: byBenchmark,

@@ -5,6 +5,7 @@ import type { DetailedGroupResult } from "../metrics/scores";
 import { METRICS, type Metric, type PublishedColumn } from "../published";
 import { columnOf } from "./tradeoff";
 import { breakdownRows } from "./breakdown";
+import { byCodeUnits } from "../core/order";
 
 export interface CompareEntity {
   /** run id + model slug */
@@ -45,7 +46,7 @@ export function compareScores(entities: readonly CompareEntity[]): CompareScoreR
     const deltas = values.map((v) => (v && ref ? (Object.fromEntries(METRICS.map((m) => [m, diff(v[m], ref[m])])) as Record<Metric, number | null>) : null));
     return { column, attribute, values, deltas };
   });
-  return rows.sort((a, b) => a.attribute.localeCompare(b.attribute) || COLUMN_ORDER.indexOf(a.column) - COLUMN_ORDER.indexOf(b.column));
+  return rows.sort((a, b) => byCodeUnits(a.attribute, b.attribute) || COLUMN_ORDER.indexOf(a.column) - COLUMN_ORDER.indexOf(b.column));
 }
 
 export interface CompareStatisticRow {

@@ -1,6 +1,7 @@
 // Influence of the subjective contexts (paper §6.1, Table 3): the share of choices in the same demographic group as
 // the context, against the chance of picking that group among four random people. Pure: counts come from SQL.
 import { benchmark as todays, groundTruth, statisticIn, type Attribute, type Benchmark, type Level } from "../benchmark";
+import { byCodeUnits } from "../core/order";
 
 export const INFLUENCE_COLUMNS = ["representativenessHigh", "representativenessLow", "attribution", "inGroup", "outGroup"] as const;
 export type InfluenceColumn = (typeof INFLUENCE_COLUMNS)[number];
@@ -105,5 +106,5 @@ export function contextInfluence(counts: readonly InfluenceCount[], bm: Benchmar
     const increases = INFLUENCE_COLUMNS.map((c) => cells[c].increase).filter((x): x is number => x !== null);
     rows.push({ model, attribute, cells, avgIncrease: increases.length ? increases.reduce((a, b) => a + b, 0) / increases.length : null });
   }
-  return rows.sort((a, b) => a.model.localeCompare(b.model) || (a.attribute === b.attribute ? 0 : a.attribute === "gender" ? -1 : 1));
+  return rows.sort((a, b) => byCodeUnits(a.model, b.model) || (a.attribute === b.attribute ? 0 : a.attribute === "gender" ? -1 : 1));
 }

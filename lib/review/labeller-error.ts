@@ -3,6 +3,7 @@
 // as often as White faces' [1.3, 4.4]". Pure; read by the detector report and the results' warnings.
 import type { AttributeReport } from "./report";
 import { wilson } from "../metrics/interval-math";
+import * as libm from "../core/libm";
 
 export { wilson };
 
@@ -58,8 +59,8 @@ export function errorDisparity(errors: readonly ClassError[], attribute: string,
   const [x1, n1, x2, n2] = [w.errors + fix, w.n + fix, b.errors + fix, b.n + fix];
   const ratio = x1 / n1 / (x2 / n2);
   const se = Math.sqrt(1 / x1 - 1 / n1 + 1 / x2 - 1 / n2);
-  const lo = ratio * Math.exp(-Z * se);
-  const hi = ratio * Math.exp(Z * se);
+  const lo = ratio * libm.exp(-Z * se);
+  const hi = ratio * libm.exp(Z * se);
   const separable = lo > 1;
   const f = (x: number) => (x >= 10 ? x.toFixed(0) : x.toFixed(1));
   const sentence = `${labeller} misreads the ${attribute} of faces the reviewers call ${w.cls} ${f(ratio)}× as often as of ${b.cls} ones [${f(lo)}, ${f(hi)}]${separable ? "" : " — not separable at 95 %"} (${w.errors} of ${w.n} against ${b.errors} of ${b.n})`;

@@ -4,6 +4,7 @@
 // (and every histogram bucket, sum and count) never goes backwards in the merged answer. Gauges are reported as read.
 // What the old worker counted after its last read and before it died is lost (the server reads every few seconds,
 // lib/server/process-metrics.ts). Pure: no I/O, tested directly (tests/metrics-merge.test.ts).
+import { byCodeUnits } from "../core/order";
 /** One value of a metric, as prom-client's getMetricsAsJSON writes it (histograms: metricName x_bucket / _sum / _count). */
 export interface MetricValue {
   value: number;
@@ -30,7 +31,7 @@ export interface ProcessSnapshot {
 
 const monotone = (m: MetricJson) => m.type === "counter" || m.type === "histogram";
 const seriesKey = (metric: string, v: MetricValue) =>
-  `${metric}\u0000${v.metricName ?? ""}\u0000${JSON.stringify(Object.entries(v.labels ?? {}).sort(([a], [b]) => a.localeCompare(b)))}`;
+  `${metric}\u0000${v.metricName ?? ""}\u0000${JSON.stringify(Object.entries(v.labels ?? {}).sort(([a], [b]) => byCodeUnits(a, b)))}`;
 
 /** Every value of a snapshot with `process` added to its labels. */
 export function withProcessLabel(metrics: readonly MetricJson[], process: string): MetricJson[] {

@@ -12,6 +12,7 @@ import { DEFAULT_SUITE_ID, suiteOf } from "../../suites";
 import { aggregatedRecords, runInfluence } from "../results/explore";
 import { runIntervals } from "../results/intervals";
 import type { LabelSource } from "../../results/label-sources";
+import { byCodeUnits } from "../../core/order";
 
 const EVIDENCE_RESAMPLES = 1000;
 const EVIDENCE_TARGET = "population" as const;
@@ -71,7 +72,7 @@ async function countsOf(prisma: PrismaClient, runId: string): Promise<ModelCount
     else c.notCalled += n;
     by.set(model, c);
   }
-  return [...by.values()].sort((a, b) => a.model.localeCompare(b.model));
+  return [...by.values()].sort((a, b) => byCodeUnits(a.model, b.model));
 }
 
 async function scoresWith(

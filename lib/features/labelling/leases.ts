@@ -23,6 +23,7 @@ import { runClassifier } from "../../faces/run-provenance";
 import { DomainError } from "../../core/errors";
 import { runSettled } from "../../core/settled";
 import { emitIfLabellingDone } from "../webhooks/emit";
+import { byCodeUnits } from "../../core/order";
 
 const LABEL_LEASE_MS = 3 * 60_000;
 
@@ -322,5 +323,5 @@ export async function labellingQueue(prisma: PrismaClient) {
         todo: n(["unlabelled", "leased"]),
       };
     })
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    .sort((a, b) => byCodeUnits(b.createdAt, a.createdAt));
 }

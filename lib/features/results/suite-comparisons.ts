@@ -16,6 +16,7 @@ import type { IntervalTarget } from "../../metrics/design";
 import type { Difference } from "../../metrics/paired";
 import type { ScoringProfile } from "../../metrics/profiles";
 import type { CompareOptions, ComparisonCore, ComparisonResult } from "./comparison-types";
+import { byCodeUnits } from "../../core/order";
 
 interface Side {
   id: string;
@@ -101,7 +102,7 @@ async function comparableRows(
     suite.comparable!(ctx, { runId: a.id, labels, profile: o.profile }),
     suite.comparable!(ctx, { runId: b.id, labels, profile: o.profile }),
   ]);
-  for (const ga of ca.groups.filter((g) => g.model === a.model).sort((x, y) => x.key.localeCompare(y.key))) {
+  for (const ga of ca.groups.filter((g) => g.model === a.model).sort((x, y) => byCodeUnits(x.key, y.key))) {
     const gb = cb.groups.find((g) => g.model === b.model && g.key === ga.key);
     if (!gb) continue;
     const ids = ca.metrics.map((m) => m.id);

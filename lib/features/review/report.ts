@@ -6,6 +6,7 @@ import { annotatorMeasures } from "./annotators";
 import { excludedAnnotators } from "../../review/exclusions";
 import { classErrors, errorDisparity } from "../../review/labeller-error";
 import { agreement, cohenKappa, consensus, currentLabels, detectorReport, type AnnotatorLabel, type AttributeReport, type KappaResult } from "../../review";
+import { byCodeUnits } from "../../core/order";
 
 export const reportScopeSchema = z.object({
   runId: z.string().max(40).optional(),
@@ -33,7 +34,7 @@ function attributesOf(labels: Map<number, Map<string, AnnotatorLabel>>): Attr[] 
   for (const m of labels.values()) for (const l of m.values()) for (const a of Object.keys(l.values)) seen.add(a);
   const order = ["gender", "race", "age"];
   const rank = (a: string) => (order.includes(a) ? order.indexOf(a) : order.length);
-  return [...[...seen].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)), FACE];
+  return [...[...seen].sort((a, b) => rank(a) - rank(b) || byCodeUnits(a, b)), FACE];
 }
 
 /**
@@ -62,7 +63,7 @@ function pairKappas(labels: Map<number, Map<string, AnnotatorLabel>>, attrs: Att
       shared: Math.max(...attrs.map((a) => p.items[a].length)),
       kappa: Object.fromEntries(attrs.map((a) => [a, cohenKappa(p.items[a])])) as Record<Attr, KappaResult | null>,
     }))
-    .sort((a, b) => b.shared - a.shared || a.annotators.join().localeCompare(b.annotators.join()));
+    .sort((a, b) => b.shared - a.shared || byCodeUnits(a.annotators.join(), b.annotators.join()));
 }
 
 async function scopedFaces(prisma: PrismaClient, scope: z.infer<typeof reportScopeSchema>) {

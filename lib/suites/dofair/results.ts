@@ -11,6 +11,7 @@ import { averageScores, ddcOrderRange, diversityVsFactuality, imageClasses, mean
 import { DEFAULT_PROFILE, PROFILE_LABELS, type ScoringProfile } from "../../metrics/profiles";
 import { AUGMENTATION_LABELS, METHOD_LABELS, METHODS, WORDING_LABELS, WORDINGS, type Augmentation, type Method } from "./prompts";
 import { imageRecords } from "./records";
+import { byCodeUnits } from "../../core/order";
 
 export const COLUMNS = [
   { id: "ddc", label: "DDC (%) ↑", better: "up", digits: 2, unit: "%" },
@@ -127,7 +128,7 @@ export async function dofairResults(ctx: SuiteContext, req: ResultsRequest, cont
     const rows: ViewRow[] = [];
     const mine = [...cells.values()]
       .filter((c) => c.dimension === dimension)
-      .sort((a, b) => a.model.localeCompare(b.model) || variantOrder(a.method, a.augmentation) - variantOrder(b.method, b.augmentation));
+      .sort((a, b) => byCodeUnits(a.model, b.model) || variantOrder(a.method, a.augmentation) - variantOrder(b.method, b.augmentation));
     for (const c of mine) {
       const avg = averageScores(c.scores);
       const ci = clusteredMeanIntervals(c.units, METRICS, {

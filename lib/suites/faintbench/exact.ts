@@ -18,6 +18,7 @@ import { CATEGORIES, categoryKey, classKey, explicitEntries } from "./release-we
 import type { IntervalTarget } from "../../metrics/design";
 import { etaUnits, type EtaLevel } from "./eta-score";
 import { cosineScore } from "./metrics";
+import * as libm from "../../core/libm";
 
 /** Lower-triangular L with L Lᵀ = V (n × n, row-major); a pivot ≤ 0 (a class never seen, a degenerate mix) is skipped. */
 export function cholesky(v: ArrayLike<number>, n: number): Float64Array {
@@ -41,10 +42,10 @@ function gaussians(rng: FastRng) {
       spare = null;
       return z;
     }
-    const r = Math.sqrt(-2 * Math.log(rng.float() || Number.MIN_VALUE));
+    const r = Math.sqrt(-2 * libm.log(rng.float() || Number.MIN_VALUE));
     const t = 2 * Math.PI * rng.float();
-    spare = r * Math.sin(t);
-    return r * Math.cos(t);
+    spare = r * libm.sin(t);
+    return r * libm.cos(t);
   };
 }
 

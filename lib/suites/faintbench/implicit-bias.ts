@@ -90,7 +90,7 @@ export function implicitBias(sum: readonly number[], second: readonly number[], 
   const norm = Math.sqrt(s2);
   const su = s.reduce((a, x, i) => a + x * u[i], 0);
   // tr(H V) for h(s) = (s·u)/|s|: H = −(u sᵀ + s uᵀ)/|s|³ − (s·u) I/|s|³ + 3 (s·u) s sᵀ/|s|⁵.
-  const trHV = (-2 * sVu - su * trV) / norm ** 3 + (3 * su * sVs) / norm ** 5;
+  const trHV = (-2 * sVu - su * trV) / (norm * norm * norm) + (3 * su * sVs) / (norm * norm * norm * norm * norm);
   // The cosine's bias is ½ tr(H V); the score is half the cosine.
   return trHV / 4;
 }

@@ -14,6 +14,7 @@ import { parsePinned, type FaintContent } from "./content";
 import { collect } from "./results";
 import type { PromptTally } from "./score";
 import { targetScores } from "./exact";
+import { byCodeUnits } from "../../core/order";
 
 const HEADLINE = ["implicit", "explicit", "eta"] as const;
 
@@ -31,7 +32,7 @@ export async function faintLook(ctx: SuiteContext, req: LookRequest): Promise<Lo
   if (req.target.kind === "decided") return decidedRows(ctx, req, content, byModel);
   const wanted = req.target.halfwidth;
   const rows: LookRow[] = [];
-  for (const [model, tallies] of [...byModel].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [model, tallies] of [...byModel].sort(([a], [b]) => byCodeUnits(a, b))) {
     const s = targetScores(content, tallies, {
       resamples: LOOK_RESAMPLES,
       seed: req.seed,

@@ -10,6 +10,7 @@ import { entries, type PromptTally } from "./score";
 import { promptSums } from "./compare";
 import { etaUnits } from "./eta-score";
 import { sumRatio, type WeightedSum } from "./metrics";
+import { byCodeUnits } from "../../core/order";
 
 export async function faintRankArms(
   ctx: SuiteContext,
@@ -23,7 +24,7 @@ export async function faintRankArms(
     });
     const content = parsePinned(run.benchmarkVersion.contentJson);
     const { byModel } = await collect(ctx, runId, content, req.labels);
-    for (const [model, tallies] of [...byModel].sort(([a], [b]) => a.localeCompare(b)))
+    for (const [model, tallies] of [...byModel].sort(([a], [b]) => byCodeUnits(a, b)))
       sides.push({ runId, model, content, contentKey: run.benchmarkVersionId, tallies });
   }
   return faintRankGroups(sides, req.profile ?? DEFAULT_PROFILE);

@@ -14,6 +14,7 @@ import { DEFAULT_PROFILE } from "../../metrics/profiles";
 import { newTally, tallyImage, type ModelScores, type PromptTally, type Scored } from "./score";
 import { targetScores } from "./exact";
 import { categoryTables, classTable } from "./explicit-levels";
+import { byCodeUnits } from "../../core/order";
 
 type Metric = "implicit" | "explicit" | "eta";
 const METRIC_LABELS: Record<Metric, string> = { implicit: "Implicit bias score ↑", explicit: "Explicit bias score ↑", eta: "Manifestation factor η" };
@@ -202,7 +203,7 @@ export async function faintResults(
   const withPaper = instrument === "clip";
   const scores = new Map(
     [...byModel]
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => byCodeUnits(a, b))
       .map(([m, t]) => [m, targetScores(content, t, { resamples: req.resamples, seed, profile: req.profile ?? DEFAULT_PROFILE, target: req.target })] as const),
   );
   const counts = [...scores]

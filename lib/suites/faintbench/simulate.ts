@@ -20,6 +20,7 @@ import { faintDifferences } from "./compare";
 import { targetScores } from "./exact";
 import type { IntervalTarget } from "../../metrics/design";
 import { holm } from "../../metrics/tests";
+import * as libm from "../../core/libm";
 
 export interface FaintSimModel {
   /** pull of implicit prompts' faces towards the stereotype, 0–1 */
@@ -73,7 +74,7 @@ function binomial(rng: FastRng, n: number, p: number): number {
     for (let i = 0; i < n; i++) if (rng.float() < p) k++;
     return k;
   }
-  const z = Math.sqrt(-2 * Math.log(rng.float() || Number.MIN_VALUE)) * Math.cos(2 * Math.PI * rng.float());
+  const z = Math.sqrt(-2 * libm.log(rng.float() || Number.MIN_VALUE)) * libm.cos(2 * Math.PI * rng.float());
   return Math.min(n, Math.max(0, Math.round(n * p + z * Math.sqrt(n * p * (1 - p)))));
 }
 
