@@ -168,15 +168,41 @@ describe("explanations reviewed", () => {
     const sampled = new Set(
       (await db().assignmentItem.findMany({ where: { assignment: { kind: "explanations" } }, select: { outcomeId: true } })).map((i) => i.outcomeId!),
     );
-    const outside = await db().outcome.findMany({
+    const candidates = await db().outcome.findMany({
       where: { status: "answered", query: { runId: cot, test: "subjective" }, id: { notIn: [...sampled] } },
-      take: 5,
+      select: { id: true, query: { select: { statisticId: true, context: true, modelConfig: { select: { slug: true } } } } },
       orderBy: { id: "asc" },
     });
+    const stratum = (o: (typeof candidates)[number]) => `${o.query.modelConfig.slug}|${o.query.statisticId}|${o.query.context}`;
+    // gold in many strata, and piled in one (the first): what a manager marking as they read would leave
+    const piled = candidates.filter((o) => stratum(o) === stratum(candidates[0])).slice(0, 8);
+    const spread = [...new Map(candidates.map((o) => [stratum(o), o])).values()].slice(0, 30);
+    const outside = [...new Set([...piled, ...spread])];
     for (const o of outside) await markExplanationGold(db(), "admin", { outcomeId: o.id, tags: [] });
     const made = await createExplanationSample(db(), { name: "with gold", runId: cot, annotators: ["carol"], halfWidth: 0.4, overlap: 1, goldRate: 0.2 });
     const dealt = await db().assignmentItem.findMany({ where: { assignmentId: made.id }, select: { outcomeId: true, gold: true } });
-    expect(dealt.filter((d) => d.gold).length).toBeGreaterThan(0);
+    expect(made.gold).toBe(dealt.filter((d) => d.gold).length);
+    expect(made.gold).toBeGreaterThan(0);
+    // gold is spread like carol's share: no stratum holds more gold than its share of the gold asked for (rounded up),
+    // so counting a stratum's items tells her nothing — the pile of 8 in one stratum is not dealt whole
+    const strata = new Map(
+      (
+        await db().outcome.findMany({
+          where: { id: { in: dealt.map((d) => d.outcomeId!) } },
+          select: { id: true, query: { select: { statisticId: true, context: true, modelConfig: { select: { slug: true } } } } },
+        })
+      ).map((o) => [o.id, stratum(o)]),
+    );
+    const count = (gold: boolean) => {
+      const m = new Map<string, number>();
+      for (const d of dealt.filter((x) => x.gold === gold)) m.set(strata.get(d.outcomeId!)!, (m.get(strata.get(d.outcomeId!)!) ?? 0) + 1);
+      return m;
+    };
+    const share = count(false);
+    const total = [...share.values()].reduce((a, b) => a + b, 0);
+    const asked = made.gold + made.goldShort;
+    for (const [key, n] of count(true)) expect(n, key).toBeLessThanOrEqual(Math.ceil((asked * (share.get(key) ?? 0)) / total));
+    expect(count(true).get(stratum(candidates[0])) ?? 0).toBeLessThan(piled.length);
     const q = await explanationQueue(db(), "carol", { assignmentId: made.id, state: "all", pageSize: 50 });
     expect(q.assigned).toBe(dealt.length);
     const page = await explanationQueue(db(), "carol", { assignmentId: made.id, pageSize: 10 });

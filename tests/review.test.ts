@@ -7,6 +7,7 @@ import {
   consensus,
   currentLabels,
   dealAssignment,
+  goldLikeShare,
   detectorReport,
   fleissKappa,
   majorityVote,
@@ -218,6 +219,36 @@ describe("assignment", () => {
     expect(deal.items).toHaveLength(6);
     expect(() => dealAssignment({ imagesByModel, annotators: ["ann"], perModel: 25, overlap: 2, seed: 1 })).toThrow(/between 1 and 1/);
     expect(() => dealAssignment({ imagesByModel, annotators: [], perModel: 25, overlap: 1, seed: 1 })).toThrow(/annotator/);
+  });
+
+  it("deals gold in the shape of a reviewer's share: a stratum's gold never more than its share, a pile not dealt whole", () => {
+    const share = new Map([
+      ["a", 6],
+      ["b", 3],
+      ["c", 1],
+    ]);
+    const gold = new Map([
+      ["a", Array.from({ length: 10 }, (_, i) => 100 + i)],
+      ["b", [200]],
+      ["c", [300, 301]],
+      ["z", [900, 901, 902, 903, 904, 905]], // gold where the reviewer has nothing: never dealt
+    ]);
+    const strataOf = (ids: number[]) => ids.map((id) => (id >= 900 ? "z" : id >= 300 ? "c" : id >= 200 ? "b" : "a"));
+    for (let seed = 0; seed < 50; seed++) {
+      const got = goldLikeShare(share, gold, 5, seed, "ann");
+      const per = (k: string) => strataOf(got).filter((s) => s === k).length;
+      expect(per("a")).toBe(3);
+      expect(per("b")).toBeLessThanOrEqual(1); // 1.5 asked, 1 held
+      expect(per("c")).toBeLessThanOrEqual(1);
+      expect(per("z")).toBe(0);
+      expect(new Set(got).size).toBe(got.length);
+      expect(goldLikeShare(share, gold, 5, seed, "ann")).toEqual(got);
+    }
+    // the half-unit remainder goes to b or c by the seed, not always the same one
+    const cGets = Array.from({ length: 50 }, (_, seed) => strataOf(goldLikeShare(share, gold, 5, seed, "ann")).includes("c"));
+    expect(cGets.some(Boolean) && !cGets.every(Boolean)).toBe(true);
+    expect(goldLikeShare(share, gold, 0, 1, "ann")).toEqual([]);
+    expect(goldLikeShare(new Map(), gold, 5, 1, "ann")).toEqual([]);
   });
 });
 

@@ -49,3 +49,36 @@ export function dealItems<T>(items: readonly T[], annotatorNames: readonly strin
   });
   return out;
 }
+
+/**
+ * A reviewer's gold items in the shape of their own share: `n` spread over strata in proportion to how many of the
+ * reviewer's sampled items each stratum holds (largest remainder; ties by a seeded draw), each taken at random from
+ * that stratum's gold. A stratum short of gold gets what it has and no other stratum makes up for it: gold piled where
+ * a manager happened to mark it would show as a stratum a reviewer counts more of than its share (hostile re-test,
+ * 2026-12-07). `share`: the reviewer's sampled items per stratum; `gold`: gold item ids per stratum (sorted first).
+ */
+export function goldLikeShare<T extends string | number>(
+  share: ReadonlyMap<string, number>,
+  gold: ReadonlyMap<string, readonly T[]>,
+  n: number,
+  seed: number,
+  key: string,
+): T[] {
+  const total = [...share.values()].reduce((a, b) => a + b, 0);
+  if (!(n > 0) || total === 0) return [];
+  const rng = createRng(seed, `gold-like|${key}`);
+  const strata = [...share.keys()].sort().map((s) => ({ s, exact: (n * share.get(s)!) / total, tie: rng.float() }));
+  const take = new Map(strata.map((x) => [x.s, Math.floor(x.exact)]));
+  let left = n - [...take.values()].reduce((a, b) => a + b, 0);
+  for (const x of [...strata].sort((a, b) => b.exact - Math.floor(b.exact) - (a.exact - Math.floor(a.exact)) || a.tie - b.tie)) {
+    if (left <= 0) break;
+    take.set(x.s, take.get(x.s)! + 1);
+    left--;
+  }
+  const out: T[] = [];
+  for (const { s } of strata) {
+    const ids = [...(gold.get(s) ?? [])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    out.push(...rng.shuffle(ids).slice(0, take.get(s)));
+  }
+  return out;
+}

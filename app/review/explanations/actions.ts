@@ -39,7 +39,15 @@ export async function createExplanationSampleAction(_prev: SampleFormState, form
       details: { kind: "explanations", explanations: r.explanations, reviewers },
     });
     revalidatePath("/review/explanations");
-    return { ok: true, message: `Sampled ${r.explanations} explanations, dealt as ${r.items} readings.`, href: `/review/explanations?assignmentId=${r.id}` };
+    const gold =
+      r.gold || r.goldShort
+        ? ` ${r.gold} of them gold${r.goldShort ? ` (${r.goldShort} fewer than asked: gold is dealt in each reviewer's strata only, like their share — mark gold in more statistics and contexts)` : ""}.`
+        : "";
+    return {
+      ok: true,
+      message: `Sampled ${r.explanations} explanations, dealt as ${r.items} readings.${gold}`,
+      href: `/review/explanations?assignmentId=${r.id}`,
+    };
   } catch (e) {
     if (e instanceof z.ZodError) return { message: e.issues.map((i) => `${i.path.join(".") || "form"}: ${i.message}`).join("; ") };
     if (e instanceof DomainError) return { message: e.message };

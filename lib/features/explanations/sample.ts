@@ -6,9 +6,8 @@
 // seed whose sample says what they want (hostile re-test, 2026-12-07: seeds 0–2999 moved one prevalence 3–37 %).
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { createRng } from "../../benchmark/rng";
 import type { PrismaClient } from "../../../generated/prisma/client";
-import { dealItems } from "../../review/assignment";
+import { dealItems, goldLikeShare } from "../../review/assignment";
 import { sampleSizeFor, stratifiedSample } from "../../metrics/stratified-sample";
 import { DomainError } from "../../core/errors";
 import { spendsNoMore } from "../../core/run-status";
@@ -73,20 +72,28 @@ export async function createExplanationSample(prisma: PrismaClient, input: z.inp
   const seed = sampleSeed(run, await prisma.assignment.count({ where: { kind: "explanations", scopeJson } }));
   const sampled = planSample(byModel, a.halfWidth, seed);
   const deal = dealItems(sampled, annotators, a.overlap).map((d) => ({ ...d, gold: false }));
-  // gold: this run's gold explanations outside the sample, each reviewer given goldRate of their share, blind (the
-  // queue orders every item alike, and counts them alike)
+  // gold: this run's gold explanations outside the sample, each reviewer given goldRate of their share, spread over
+  // strata like their share (lib/review/assignment.ts goldLikeShare), blind (the queue orders and counts every item alike)
+  let goldShort = 0;
   if (a.goldRate > 0) {
     const inSample = new Set(sampled);
-    const gold = (
-      await prisma.explanationGold.findMany({ where: { outcome: { query: { runId: a.runId } } }, select: { outcomeId: true }, orderBy: { outcomeId: "asc" } })
-    )
-      .map((g) => g.outcomeId)
-      .filter((id) => !inSample.has(id));
-    if (!gold.length) throw new DomainError("invalid", "the run has no gold explanations outside the sample: mark some (reviewed ones) before asking for gold");
+    const stratumOf = new Map<number, string>();
+    for (const strata of byModel.values()) for (const [key, ids] of strata) for (const id of ids) stratumOf.set(id, key);
+    const goldByStratum = new Map<string, number[]>();
+    for (const g of await prisma.explanationGold.findMany({ where: { outcome: { query: { runId: a.runId } } }, select: { outcomeId: true } })) {
+      const key = stratumOf.get(g.outcomeId);
+      if (key === undefined || inSample.has(g.outcomeId)) continue;
+      goldByStratum.set(key, [...(goldByStratum.get(key) ?? []), g.outcomeId]);
+    }
+    if (!goldByStratum.size)
+      throw new DomainError("invalid", "the run has no gold explanations outside the sample: mark some (reviewed ones) before asking for gold");
     for (const annotator of annotators) {
-      const share = deal.filter((d) => d.annotator === annotator).length;
-      const n = Math.min(gold.length, Math.round((share * a.goldRate) / (1 - a.goldRate)));
-      for (const id of createRng(seed, `gold|${annotator}`).shuffle(gold).slice(0, n)) deal.push({ annotator, item: id, gold: true });
+      const share = new Map<string, number>();
+      for (const d of deal) if (d.annotator === annotator && !d.gold) share.set(stratumOf.get(d.item)!, (share.get(stratumOf.get(d.item)!) ?? 0) + 1);
+      const wanted = Math.round(([...share.values()].reduce((x, y) => x + y, 0) * a.goldRate) / (1 - a.goldRate));
+      const ids = goldLikeShare(share, goldByStratum, wanted, seed, annotator);
+      goldShort += wanted - ids.length;
+      for (const id of ids) deal.push({ annotator, item: id, gold: true });
     }
   }
   return prisma.$transaction(async (tx) => {
@@ -104,7 +111,8 @@ export async function createExplanationSample(prisma: PrismaClient, input: z.inp
       },
     });
     await tx.assignmentItem.createMany({ data: deal.map((d) => ({ assignmentId: created.id, annotator: d.annotator, outcomeId: d.item, gold: d.gold })) });
-    return { id: created.id, explanations: sampled.length, items: deal.length };
+    /** goldShort: gold asked for but not dealt, for want of gold in the strata a reviewer's share holds */
+    return { id: created.id, explanations: sampled.length, items: deal.length, gold: deal.filter((d) => d.gold).length, goldShort };
   });
 }
 
