@@ -61,7 +61,10 @@ export const EXPLANATION_ROUTES: readonly ApiRoute[] = [
     access: "review.manage",
     summary: "Draw a stratified sample of the run's explanations and deal it to reviewers",
     body: sampleBody,
-    ok: { status: 201, description: "{ id, explanations, items, gold, goldShort } (goldShort: gold asked for but not dealt, for want of gold in a reviewer's strata)" },
+    ok: {
+      status: 201,
+      description: "{ id, explanations, items, gold, goldShort } (goldShort: gold asked for but not dealt, for want of gold in a reviewer's strata)",
+    },
   },
   {
     method: "post",
