@@ -22,6 +22,10 @@ const { createRun, presetConfig, runScores, Worker } = await import("./helpers/s
 const one = await import("../app/api/v1/content-sets/[ref]/route");
 const scores = await import("../app/api/v1/runs/[id]/scores/route");
 const summary = await import("../app/api/runs/[id]/route");
+const explanations = await import("../app/api/v1/runs/[id]/explanations/route");
+const { explanationResults } = await import("../lib/features/explanations/results");
+const { publicResults } = await import("../lib/features/explanations/access");
+const { startJudgePass, workJudgePassesUntilDone } = await import("../lib/features/explanations/judge-pass");
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const get = (handler: Handler, url: string, token: string, params: Record<string, string>) =>
@@ -107,5 +111,23 @@ describe("reads off the event loop", () => {
     expect(s).toMatchObject({ id: run.id, status: "completed", done: run.plannedCount });
     expect(offloadStats().dispatched - dispatched).toBe(2);
     expect((await get(summary.GET as Handler, `/api/runs/nope`, tokens.a, { id: "nope" })).status).toBe(404);
+  }, 120_000);
+
+  it("computes a reasoning run's explanation results on a thread (they read every explanation), equal to the same here", async () => {
+    const config = { ...presetConfig("smoke", { tests: ["subjective"], contexts: ["baseline", "ingroup"] }), cot: true };
+    const run = await createRun(db(), { models: ["baseline:explainer"], config, seed: 4 });
+    await new Worker(db(), { runId: run.id, pollMs: 5, flushMs: 10, runCheckMs: 10 }).run({ untilDone: true });
+    await startJudgePass(db(), { id: "starter", role: "admin", spendingLimitUsd: null }, { runId: run.id, judge: "baseline:judge" });
+    await workJudgePassesUntilDone(db());
+    const dispatched = offloadStats().dispatched;
+    const res = await get(explanations.GET as Handler, `/api/v1/runs/${run.id}/explanations`, tokens.a, { id: run.id });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.judge.model).toBe("baseline:judge");
+    expect(body).toEqual(JSON.parse(JSON.stringify(publicResults(await explanationResults(db(), run.id)))));
+    expect(offloadStats().dispatched - dispatched).toBe(1);
+    // a run that did not reason: the thread's refusal reaches the client as the same 4xx
+    const plain = await createRun(db(), { models: ["baseline:uniform"], config: presetConfig("smoke"), seed: 5 });
+    expect((await get(explanations.GET as Handler, `/api/v1/runs/${plain.id}/explanations`, tokens.a, { id: plain.id })).status).toBeGreaterThanOrEqual(400);
   }, 120_000);
 });

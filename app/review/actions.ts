@@ -1,13 +1,11 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { createAssignment } from "@/lib/features/review/assignments";
-import { DomainError } from "@/lib/core/errors";
 import { actionGuard } from "@/app/guard";
 import { actorOf, audit } from "@/lib/auth/audit";
-import { enabledUsersWhoCan } from "@/lib/auth/users";
+import { chosenReviewers, refusal } from "./review-form";
 
 export interface AssignmentFormState {
   ok?: boolean;
@@ -20,9 +18,8 @@ export async function createAssignmentAction(_prev: AssignmentFormState, form: F
   const g = await actionGuard("review.manage");
   if ("message" in g) return { message: g.message };
   // Annotators are accounts that may review faces, chosen on the form (never typed names).
-  const chosen = [...new Set(form.getAll("annotators").map(String))].slice(0, 200);
-  const annotators = await enabledUsersWhoCan(db(), chosen, "faces.review");
-  if (annotators.length !== chosen.length) return { message: "Choose annotators among the accounts that may review faces." };
+  const annotators = await chosenReviewers(form, "faces.review");
+  if (!annotators) return { message: "Choose annotators among the accounts that may review faces." };
   try {
     const r = await createAssignment(db(), {
       name: String(form.get("name") ?? ""),
@@ -48,8 +45,6 @@ export async function createAssignmentAction(_prev: AssignmentFormState, form: F
       links: annotators.map((a) => ({ annotator: a, href: `/review?${new URLSearchParams({ assignmentId: r.id, state: "unreviewed" })}` })),
     };
   } catch (e) {
-    if (e instanceof z.ZodError) return { message: e.issues.map((i) => `${i.path.join(".") || "form"}: ${i.message}`).join("; ") };
-    if (e instanceof DomainError) return { message: e.message };
-    throw e;
+    return refusal(e);
   }
 }

@@ -5,7 +5,7 @@ import { db } from "@/lib/db";
 import { DomainError } from "@/lib/core/errors";
 import { runReasoned } from "@/lib/features/explanations/pages";
 import { assertNotBlind, publicResults } from "@/lib/features/explanations/access";
-import { explanationResults } from "@/lib/features/explanations/results";
+import { explanationResultsOff } from "@/lib/server/api/explanation-reads";
 import { AgreementTable, PrevalenceTable } from "./prevalence-tables";
 
 export async function ExplanationsReport({ runId, viewerId }: { runId: string; viewerId: string }) {
@@ -16,7 +16,7 @@ export async function ExplanationsReport({ runId, viewerId }: { runId: string; v
     if (e instanceof DomainError) return <p className="text-sm text-slate-600">Explanations: {e.message}.</p>;
     throw e;
   }
-  const r = publicResults(await explanationResults(db(), runId));
+  const r = publicResults(await explanationResultsOff(runId, {}, viewerId));
   return (
     <section className="break-inside-avoid" data-testid="report-explanations">
       <h2 className="mb-2 text-base font-semibold">Why models choose whom: explanations read for cognitive errors</h2>

@@ -4,7 +4,7 @@
 // each reviewer (annotatorQuality), excluded reviewers are out of every consensus (./exclusions.ts), and agreement is
 // measured per attribute. What differs per kind is only what an item is and what a reading holds. Client-safe.
 
-type ReviewKind = "faces" | "explanations";
+export type ReviewKind = "faces" | "explanations";
 
 export const REVIEW_KIND_INFO: Record<ReviewKind, { item: string; items: string; reading: string; sampling: string }> = {
   faces: {

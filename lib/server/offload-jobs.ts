@@ -12,6 +12,7 @@ import { suiteRankIntervals } from "../features/results/suite-ranks";
 import type { BootstrapMetric, IntervalTarget } from "../metrics/design";
 import type { ScoringProfile } from "../metrics/profiles";
 import { suiteOfFace } from "../suites/faces";
+import { explanationResults } from "../features/explanations/results";
 
 export const OFFLOAD_JOBS = {
   /** A run's scores per group (every answer aggregated): the export's json / csv, the API's scores. */
@@ -29,6 +30,8 @@ export const OFFLOAD_JOBS = {
   /** Another suite's rank intervals of several runs' models. */
   suiteRanks: (a: { suiteId: string; runIds: string[]; labels: "model" | "reviewed"; profile: ScoringProfile }) =>
     suiteRankIntervals(db(), suiteOfFace(a.suiteId), a.runIds, { labels: a.labels, profile: a.profile }),
+  /** A reasoning run's explanation results: every explanation's stratum, the readings, the judge corrected (bootstrap). */
+  explanationResults: (a: { runId: string; passId?: string }) => explanationResults(db(), a.runId, { passId: a.passId }),
   /** A content set's prompts for a seed (the first `limit`, and how many in all). */
   contentPrompts: async (a: { set: ContentSetInput; seed: number; limit: number }) => promptPage(a.set, a.seed, a.limit),
   /** A content set's plan for a preset: queries, tokens and expected half-widths from the intervals' simulation. */

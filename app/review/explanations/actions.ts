@@ -1,13 +1,11 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
 import { db } from "@/lib/db";
 import { createExplanationSample } from "@/lib/features/explanations/sample";
-import { DomainError } from "@/lib/core/errors";
 import { actionGuard } from "@/app/guard";
 import { actorOf, audit } from "@/lib/auth/audit";
-import { enabledUsersWhoCan } from "@/lib/auth/users";
+import { chosenReviewers, refusal } from "../review-form";
 
 export interface SampleFormState {
   ok?: boolean;
@@ -19,9 +17,8 @@ export interface SampleFormState {
 export async function createExplanationSampleAction(_prev: SampleFormState, form: FormData): Promise<SampleFormState> {
   const g = await actionGuard("review.manage");
   if ("message" in g) return { message: g.message };
-  const chosen = [...new Set(form.getAll("annotators").map(String))].slice(0, 200);
-  const reviewers = await enabledUsersWhoCan(db(), chosen, "explanations.review");
-  if (reviewers.length !== chosen.length) return { message: "Choose reviewers among the accounts that may review explanations." };
+  const reviewers = await chosenReviewers(form, "explanations.review");
+  if (!reviewers) return { message: "Choose reviewers among the accounts that may review explanations." };
   try {
     const r = await createExplanationSample(db(), {
       name: String(form.get("name") ?? ""),
@@ -49,8 +46,6 @@ export async function createExplanationSampleAction(_prev: SampleFormState, form
       href: `/review/explanations?assignmentId=${r.id}`,
     };
   } catch (e) {
-    if (e instanceof z.ZodError) return { message: e.issues.map((i) => `${i.path.join(".") || "form"}: ${i.message}`).join("; ") };
-    if (e instanceof DomainError) return { message: e.message };
-    throw e;
+    return refusal(e);
   }
 }

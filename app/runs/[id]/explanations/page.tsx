@@ -13,7 +13,7 @@ import { Alert } from "@/components/ui/alert";
 import { RunTabs } from "@/components/runs/run-tabs";
 import { runHeader } from "@/lib/features/runs/lookups";
 import { judgeModels, runReasoned } from "@/lib/features/explanations/pages";
-import { explanationResults } from "@/lib/features/explanations/results";
+import { explanationResultsOff } from "@/lib/server/api/explanation-reads";
 import { assertNotBlind, publicResults, reviewerName } from "@/lib/features/explanations/access";
 import { DomainError } from "@/lib/core/errors";
 import { explanationsBehind } from "@/lib/features/explanations/behind";
@@ -93,7 +93,7 @@ export default async function ExplanationsPage({
         </Alert>
       </>
     );
-  const [r, passes] = await Promise.all([explanationResults(db(), id).then(publicResults), judgePasses(db(), id)]);
+  const [r, passes] = await Promise.all([explanationResultsOff(id, {}, viewer.id).then(publicResults), judgePasses(db(), id)]);
   const mayRead = can(viewer.role, "data.export");
   const behindHref = (
     row: { model: string; statisticId: string | null; context: string | null; attribute: string | null; chosen: string | null },
