@@ -4,7 +4,7 @@
 // values stated before the module existed reproduce unchanged.
 import path from "node:path";
 import { build } from "esbuild";
-import { chromium } from "playwright";
+import { chromium } from "@playwright/test";
 import { describe, expect, it } from "vitest";
 import * as libm from "../lib/core/libm";
 import { chromiumPath } from "./helpers/chromium";

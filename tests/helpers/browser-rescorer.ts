@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { chromium } from "playwright";
+import { chromium } from "@playwright/test";
 import type { ScoreCheck } from "../../lib/evidence/compare";
 import { chromiumPath } from "./chromium";
 
