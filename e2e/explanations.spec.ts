@@ -133,6 +133,9 @@ test("a CoT run on two models, reviewed by two accounts, judged, and read per st
   await expect(table).toContainText("Representativeness bias");
   await expect(table).toContainText(/\d+\.\d%–\d+\.\d% \(n = \d+\)/);
   await expect(page.getByTestId("agreement-table")).toContainText("1.00");
+  // the admin sees the reviewers by name, each with a way to leave their readings out (the exclusions faces use)
+  const quality = page.getByTestId("annotator-quality");
+  for (const who of ["Expl One", "Expl Two"]) await expect(quality.locator("tr", { hasText: who }).getByRole("button", { name: "Exclude" })).toBeVisible();
   // the explanations behind a number, the tagged words highlighted
   await page.getByRole("link", { name: "Per model", exact: true }).click();
   await expect(page).toHaveURL(/scope=model$/);

@@ -10,6 +10,7 @@ import { ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { Rate } from "@/lib/review/annotator-quality";
+import type { ReviewKind } from "@/lib/review/kinds";
 
 export interface AnnotatorRow {
   annotator: string;
@@ -94,7 +95,19 @@ function ExcludeButton({ row, onDone }: { row: AnnotatorRow; onDone: (error?: st
   );
 }
 
-export function AnnotatorQuality({ rows, gold, canManage }: { rows: AnnotatorRow[]; gold: number; canManage: boolean }) {
+/** `kind`: what the reviewers read (faces by default; explanations: tags, on the run's Explanations page). */
+export function AnnotatorQuality({
+  rows,
+  gold,
+  canManage,
+  kind = "faces",
+}: {
+  rows: AnnotatorRow[];
+  /** gold items in scope (faces) */
+  gold?: number;
+  canManage: boolean;
+  kind?: ReviewKind;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [, start] = useTransition();
@@ -108,7 +121,7 @@ export function AnnotatorQuality({ rows, gold, canManage }: { rows: AnnotatorRow
       <Table data-testid="annotator-quality">
         <thead>
           <tr>
-            <Th>Annotator</Th>
+            <Th>{kind === "faces" ? "Annotator" : "Reviewer"}</Th>
             <Th>Accuracy on gold</Th>
             <Th>Agreement with others</Th>
             <Th>Votes</Th>
@@ -119,10 +132,13 @@ export function AnnotatorQuality({ rows, gold, canManage }: { rows: AnnotatorRow
             <tr key={r.annotator} data-annotator={r.name}>
               <Td>{r.name}</Td>
               <Td>
-                <RateCell r={r.gold} what="labels match the gold label" />
+                <RateCell r={r.gold} what={kind === "faces" ? "labels match the gold label" : "tag decisions match the gold reading"} />
               </Td>
               <Td>
-                <RateCell r={r.peers} what="labels match the other annotators' majority" />
+                <RateCell
+                  r={r.peers}
+                  what={kind === "faces" ? "labels match the other annotators' majority" : "tag decisions match the other reviewers' majority"}
+                />
               </Td>
               <Td className="text-xs">
                 {r.excluded ? (
@@ -165,10 +181,19 @@ export function AnnotatorQuality({ rows, gold, canManage }: { rows: AnnotatorRow
           ))}
         </tbody>
       </Table>
-      <p className="mt-2 text-xs text-slate-500">
-        {gold} gold face{gold === 1 ? "" : "s"} in this scope. Accuracy: labels matching an admin&apos;s gold label; agreement: labels matching the strict
-        majority of the face&apos;s other annotators (excluded annotators are nobody&apos;s peer). 95 % Wilson intervals; n counts face × attribute comparisons.
-      </p>
+      {kind === "faces" ? (
+        <p className="mt-2 text-xs text-slate-500">
+          {gold ?? 0} gold face{gold === 1 ? "" : "s"} in this scope. Accuracy: labels matching an admin&apos;s gold label; agreement: labels matching the
+          strict majority of the face&apos;s other annotators (excluded annotators are nobody&apos;s peer). 95 % Wilson intervals; n counts face × attribute
+          comparisons.
+        </p>
+      ) : (
+        <p className="mt-2 text-xs text-slate-500">
+          Accuracy: tags present or absent as in an admin&apos;s gold reading; agreement: as the strict majority of the explanation&apos;s other reviewers
+          (excluded reviewers are nobody&apos;s peer and count in no prevalence). 95 % Wilson intervals; n counts explanation × tag comparisons. An exclusion
+          applies to every review kind.
+        </p>
+      )}
     </>
   );
 }

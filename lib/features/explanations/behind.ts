@@ -40,27 +40,42 @@ export async function explanationsBehind(
   };
   const pass = f.source === "judge" ? await passOf(prisma, runId) : null;
   const { ids: sampled, dealt } = await sampleOf(prisma, runId);
-  const candidates = (await prisma.outcome.findMany({ where, select: { id: true }, orderBy: { id: "asc" } })).map((r) => r.id);
   const excluded = await excludedAnnotators(prisma);
-  let ids: number[];
+  const offset = f.offset ?? 0;
+  let total: number;
+  let page: number[];
   let judgments = new Map<number, TagSpan[]>();
   if (f.source === "judge" && pass) {
+    // in SQL, a page at a time: a paper-size run has ~45,600 judged explanations (bench:explanations once found this
+    // binding every one of them as a parameter, past the database's limit)
+    const judged = {
+      passId: pass.id,
+      status: "tagged",
+      outcome: where,
+      ...(f.tag ? { tagsJson: { contains: `"tag":${JSON.stringify(f.tag)}` } } : {}),
+    };
+    total = await prisma.explanationJudgment.count({ where: judged });
     const js = await prisma.explanationJudgment.findMany({
-      where: { passId: pass.id, status: "tagged", outcomeId: { in: candidates } },
+      where: judged,
       select: { outcomeId: true, tagsJson: true },
+      orderBy: { outcomeId: "asc" },
+      skip: offset,
+      take: pageSize,
     });
     judgments = new Map(js.map((j) => [j.outcomeId, JSON.parse(j.tagsJson) as TagSpan[]]));
-    ids = candidates.filter((id) => judgments.has(id) && (!f.tag || judgments.get(id)!.some((t) => t.tag === f.tag)));
+    page = js.map((j) => j.outcomeId);
   } else {
+    // the sample is small (sized for a precision); the cell's explanations are read as ids only
+    const candidates = (await prisma.outcome.findMany({ where, select: { id: true }, orderBy: { id: "asc" } })).map((r) => r.id);
     const inSample = candidates.filter((id) => sampled.has(id));
     const readings = await currentReadings(prisma, inSample);
-    ids = inSample.filter((id) => {
+    const ids = inSample.filter((id) => {
       const r = [...(readings.get(id)?.values() ?? [])].filter((x) => !excluded.has(x.annotator) && dealt.get(id)?.has(x.annotator));
       return r.length > 0 && (!f.tag || r.some((x) => x.tags.some((t) => t.tag === f.tag)));
     });
+    total = ids.length;
+    page = ids.slice(offset, offset + pageSize);
   }
-  const offset = f.offset ?? 0;
-  const page = ids.slice(offset, offset + pageSize);
   const rows = await prisma.outcome.findMany({ where: { id: { in: page } }, select: EXPLANATION_SELECT, orderBy: { id: "asc" } });
   const views = rows.map(explanationView);
   const readings = await currentReadings(prisma, page, new Map(views.map((v) => [v.outcomeId, v.textSha256])));
@@ -75,7 +90,7 @@ export async function explanationsBehind(
     }
   }
   return {
-    total: ids.length,
+    total,
     offset,
     items: views.map((v) => ({
       ...v,

@@ -128,6 +128,12 @@ export async function goldRate(prisma: PrismaClient, assignmentId: string | unde
  * Per annotator: accuracy on the gold faces among `labels` (the current labels of a report's faces, everyone's) and
  * agreement with the others' majority (excluded annotators are nobody's peer), with Wilson intervals; and who is out.
  */
+/** Who is excluded, by whom, why and when (the review pages' quality tables, every kind alike). */
+export async function exclusionDetails(prisma: Pick<PrismaClient, "annotatorExclusion">) {
+  const rows = await prisma.annotatorExclusion.findMany();
+  return new Map(rows.map((e) => [e.annotator, { by: e.excludedBy, reason: e.reason, at: e.createdAt.toISOString() }]));
+}
+
 export async function annotatorMeasures(prisma: PrismaClient, labels: ReadonlyMap<number, ReadonlyMap<string, AnnotatorLabel>>, attributes: readonly string[]) {
   const values = new Map<number, Map<string, Record<string, string | null>>>();
   for (const [faceId, m] of labels)
@@ -136,16 +142,15 @@ export async function annotatorMeasures(prisma: PrismaClient, labels: ReadonlyMa
       // "not a face" on a gold face is a wrong label for every attribute the gold face carries
       new Map([...m].map(([a, l]) => [a, l.notAFace ? Object.fromEntries(attributes.map((x) => [x, "not a face"])) : l.values])),
     );
-  const [goldRows, exclusions] = await Promise.all([
+  const [goldRows, excluded] = await Promise.all([
     // The gold set is small (admins mark faces by hand): read whole and filtered here, so a report over a large scope
     // never binds one parameter per reviewed face.
     prisma.goldLabel.findMany(),
-    prisma.annotatorExclusion.findMany(),
+    exclusionDetails(prisma),
   ]);
   const gold: GoldFace[] = goldRows
     .filter((r) => labels.has(r.faceId))
     .map((r) => ({ faceId: r.faceId, labels: JSON.parse(r.labelsJson) as Record<string, string> }));
-  const excluded = new Map(exclusions.map((e) => [e.annotator, { by: e.excludedBy, reason: e.reason, at: e.createdAt.toISOString() }]));
   return {
     gold: gold.length,
     annotators: annotatorQuality(values, gold, attributes, new Set(excluded.keys())).map((q) => ({ ...q, excluded: excluded.get(q.annotator) ?? null })),

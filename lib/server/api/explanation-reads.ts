@@ -3,7 +3,7 @@
 // the scores. The results keep their own cache by the state they follow from (lib/features/explanations/results.ts:
 // readings, gold, judgments, exclusions); this layer only shares one computation among concurrent viewers, for two
 // seconds, so a reading saved shows on the next look.
-import { explanationResults, type ExplanationResults } from "../../features/explanations/results";
+import type { ExplanationResults } from "../../features/explanations/results";
 import { offload } from "../offload";
 
 const SHARED_MS = 2_000;

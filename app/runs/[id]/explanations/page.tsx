@@ -23,6 +23,9 @@ import { EXPLANATION_TAGS, TAG_MEANING } from "@/lib/explanations/tags";
 import { AgreementTable, ChoiceTable, ComparisonTable, PrevalenceTable } from "@/components/explanations/prevalence-tables";
 import { BehindList } from "@/components/explanations/behind-list";
 import { JudgeForm } from "@/components/explanations/judge-form";
+import { AnnotatorQuality } from "@/components/review/annotator-quality";
+import { displayNames } from "@/lib/auth/names";
+import { exclusionDetails } from "@/lib/features/review/annotators";
 
 export const metadata: Metadata = { title: "Explanations" };
 
@@ -93,7 +96,19 @@ export default async function ExplanationsPage({
         </Alert>
       </>
     );
-  const [r, passes] = await Promise.all([explanationResultsOff(id, {}, viewer.id).then(publicResults), judgePasses(db(), id)]);
+  const [raw, passes] = await Promise.all([explanationResultsOff(id, {}, viewer.id), judgePasses(db(), id)]);
+  const r = publicResults(raw);
+  // who may exclude reviewers sees them by name, with the exclusions (every review kind shares them); others, pseudonyms
+  const manageReviewers = can(viewer.role, "annotators.manage");
+  const [names, exclusions] = manageReviewers
+    ? await Promise.all([
+        displayNames(
+          db(),
+          raw.reviewers.map((q) => q.annotator),
+        ),
+        exclusionDetails(db()),
+      ])
+    : [new Map<string, string>(), new Map<string, { by: string; reason: string; at: string }>()];
   const mayRead = can(viewer.role, "data.export");
   const behindHref = (
     row: { model: string; statisticId: string | null; context: string | null; attribute: string | null; chosen: string | null },
@@ -203,7 +218,22 @@ export default async function ExplanationsPage({
           description="Alpha: 1 = reviewers always agree, 0 = no better than chance (interval from resampling explanations). The judge is checked against explanations two reviewers read alike."
         >
           <AgreementTable r={r} />
-          {r.reviewers.length > 0 && (
+          {manageReviewers && raw.reviewers.length > 0 && (
+            <div className="mt-3">
+              <AnnotatorQuality
+                kind="explanations"
+                canManage
+                rows={raw.reviewers.map((q) => ({
+                  annotator: q.annotator,
+                  name: names.get(q.annotator) ?? q.annotator,
+                  gold: q.gold,
+                  peers: q.peers,
+                  excluded: exclusions.get(q.annotator) ?? null,
+                }))}
+              />
+            </div>
+          )}
+          {!manageReviewers && r.reviewers.length > 0 && (
             <ul className="mt-3 text-sm" data-testid="reviewer-quality">
               {r.reviewers.map((q, i) => (
                 <li key={q.annotator}>
