@@ -89,5 +89,8 @@ export async function* explanationExportRows(prisma: PrismaClient, runId: string
     }
     if (rows.length < 200) break;
     cursor = rows[rows.length - 1].id;
+    // a page at a time, then the event loop: a paper-size run's export (~45,600 judged explanations, ~6 s) would
+    // otherwise hold the server's thread while a fast reader drains it (bench:explanations)
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
