@@ -2,13 +2,11 @@
 // through the one reader `fof verify` uses (./zip.ts: canonical structure, CRC-32, sizes and encoding, limits from the
 // directory before anything is inflated), then the checks that need no database (./check.ts), then — when they hold
 // and a re-scorer is given — the re-scoring and the report, as `fof verify` orders them.
-import { ArchiveError, archiveEntries, bytesSource, readEntries, type ArchiveLimits } from "./zip";
+import { ArchiveError, archiveEntries, bytesSource, readEntries } from "./zip";
+import { BUNDLE_LIMITS, PUBLIC_KEY_NAME } from "./limits";
 import { checkBundleFiles, type BundleCheck, type BundleCrypto } from "./check";
 import { reportCheck } from "./report-check";
 import type { ScoreCheck } from "./compare";
-
-const BROWSER_LIMITS: ArchiveLimits = { maxFiles: 64, maxFileBytes: 512 * 1024 ** 2 };
-const PUBLIC_KEY_NAME = "signer-public-key.pem";
 
 export interface BytesVerdict {
   checks: BundleCheck[];
@@ -20,7 +18,7 @@ export interface BytesVerdict {
 /** The files of a canonical archive, read whole (within the limits), or the archive check that refused it. */
 async function unpackBundle(
   bytes: Uint8Array,
-  limits = BROWSER_LIMITS,
+  limits = BUNDLE_LIMITS,
 ): Promise<{ files: Record<string, Uint8Array>; refused?: undefined } | { refused: BundleCheck }> {
   try {
     const src = bytesSource(bytes);

@@ -2,16 +2,18 @@
 // subject against the manifest, every file against the manifest, nothing added, and the rows whole
 // (./completeness.ts). Platform-free (the crypto is passed in), so the browser verifier's worker runs the same checks;
 // it then re-scores with the workbench's own scoring code (lib/features/evidence/browser-entry.ts).
-import { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, paeBytes } from "./envelope";
+import { base64Bytes, envelopeSchema, IN_TOTO_PAYLOAD_TYPE, paeBytes } from "./envelope";
 import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from "./statement";
 import { Completeness, requiredFiles, TABLE_FILES } from "./completeness";
 import { readKeyInput } from "./key-input";
 import { checkDesign } from "./design-check";
+import { headDateProblems } from "./instant";
 
 export type { BundleCheck, BundleCrypto } from "./check-types";
 import type { BundleCheck, BundleCrypto } from "./check-types";
 
-const fromBase64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+// (the envelope's schema holds its base64 canonical: ./envelope.ts)
+const fromBase64 = (s: string) => base64Bytes(s) ?? new Uint8Array();
 const text = (b: Uint8Array | undefined) => (b ? new TextDecoder().decode(b) : "");
 const parse = (b: Uint8Array | undefined): unknown => {
   try {
@@ -36,7 +38,10 @@ export async function checkBundleFiles(
   // A key given is read as the PEM or the key address's JSON; anything else is named as not a key (not a bundle failure).
   const given = opts.publicKeyPem === undefined ? null : readKeyInput(opts.publicKeyPem);
   if (given && "problem" in given) return fail("key", given.problem);
-  const key = given?.pem ?? (entries[opts.embeddedKeyName] ? text(entries[opts.embeddedKeyName]) : null);
+  // the bundle's own key read as a given one is (one PEM public key block), as `fof verify` reads it
+  const embedded = given || !entries[opts.embeddedKeyName] ? null : readKeyInput(text(entries[opts.embeddedKeyName]));
+  if (embedded && "problem" in embedded) return fail("signature", `${opts.embeddedKeyName}: ${embedded.problem}`);
+  const key = given?.pem ?? embedded?.pem ?? null;
   if (!key) return fail("signature", `no key: give the workbench's public key (${opts.embeddedKeyName} is missing)`);
   const payload = fromBase64(envelope.data.payload);
   const message = paeBytes(envelope.data.payloadType, payload);
@@ -77,23 +82,32 @@ export async function checkBundleFiles(
 
   const run = parse(entries["run.json"]) as { id?: string; plannedCount?: number } | null;
   const whole = new Completeness(statement.data.predicate.run.id, manifest.data.format);
-  for (const t of TABLE_FILES) for (const line of text(entries[t.file]).split("\n")) if (line) whole.add(t.file, JSON.parse(line) as Record<string, unknown>);
-  const problems = whole.finish(run);
-  if (run?.id !== manifest.data.run) problems.push("run.json is another run than the manifest's");
-  if (problems.length) return fail("completeness", problems.join("; "));
-  pass("completeness", whole.summary);
   const rowsOf = (name: string) =>
     text(entries[name])
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l) as Record<string, unknown>);
+  let head: { models: Record<string, unknown>[]; runModels: Record<string, unknown>[] };
+  try {
+    for (const t of TABLE_FILES) for (const row of rowsOf(t.file)) whole.add(t.file, row);
+    head = { models: rowsOf("models.jsonl"), runModels: rowsOf("run-models.jsonl") };
+  } catch (e) {
+    // as `fof verify` names it (lib/features/evidence/verify.ts): a line that is no JSON row is the rows' failure
+    return fail("rows", `the bundle's rows cannot be read back: ${(e as Error).message}`);
+  }
+  // the run's, content's and models' times first, as `fof verify` reads them before inserting them
+  const heads = headDateProblems({ run, content: parse(entries["content.json"]), models: head.models });
+  if (heads.length) return fail("completeness", heads.join("; "));
+  const problems = whole.finish(run);
+  if (run?.id !== manifest.data.run) problems.push("run.json is another run than the manifest's");
+  if (problems.length) return fail("completeness", problems.join("; "));
+  pass("completeness", whole.summary);
   const designed = await checkDesign(
     entries,
     {
       run: (run ?? {}) as Record<string, unknown>,
       content: parse(entries["content.json"]) as Record<string, unknown>,
-      models: rowsOf("models.jsonl"),
-      runModels: rowsOf("run-models.jsonl"),
+      ...head,
     },
     crypto,
     { key, format: manifest.data.format, heldDesign: opts.heldDesign },

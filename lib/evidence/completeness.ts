@@ -4,6 +4,7 @@
 // inserted into the verifier's database, or null when it must stay out (it points at a row the bundle lacks — named
 // as a problem, never silently dropped). Platform-free: `fof verify` streams rows through it, the browser verifier
 // feeds it unpacked files, and both reach the same verdicts.
+import { badDates, instantMs } from "./instant";
 
 export type Row = Record<string, unknown>;
 
@@ -112,6 +113,7 @@ export class Completeness {
 
   /** the row to insert, or null to leave it out */
   add(file: TableFileName, row: Row): Row | null {
+    for (const p of badDates(file, row)) this.problem(p);
     switch (file) {
       case "queries.jsonl": {
         const id = Number(row.id);
@@ -134,12 +136,12 @@ export class Completeness {
         if (this.status.has(q) && this.status.get(q) !== row.status)
           this.problem(`query ${q} is ${this.status.get(q)}, its outcome says ${String(row.status).slice(0, 40)}`);
         this.outcomeCount++;
-        const at = Date.parse(String(row.createdAt));
+        const at = instantMs(row.createdAt);
         if (Number.isFinite(at)) this.firstOutcome = Math.min(this.firstOutcome, at);
         if (typeof row.costUsd === "number") this.outcomeCost += row.costUsd;
         if (typeof row.reusedFromRunId === "string") {
           this.reused.set(row.reusedFromRunId, (this.reused.get(row.reusedFromRunId) ?? 0) + 1);
-          const obtained = Date.parse(String(row.reusedAt));
+          const obtained = instantMs(row.reusedAt);
           if (!Number.isFinite(obtained) || obtained > at) this.reuseAhead++;
           else this.reuseWait = Math.max(this.reuseWait, at - obtained);
         }
@@ -238,8 +240,9 @@ export class Completeness {
     // Times and money the rows can be held to (the launch time is the design's, which the design check signs): no
     // answer before the launch, no start before it, no end before the start; no more spent on answers than the run
     // spent; a budget stop only with a budget.
-    const launched = Date.parse(String(run?.createdAt));
-    const time = (v: unknown) => (v === null || v === undefined ? null : Date.parse(String(v)));
+    for (const p of badDates("run.json", run)) this.problem(p);
+    const launched = instantMs(run?.createdAt);
+    const time = (v: unknown) => (v === null || v === undefined ? null : instantMs(v));
     const [started, finished] = [time(run?.startedAt), time(run?.finishedAt)];
     // (a minute's slack: the start is stamped by the launching process, the launch row by the database a moment later)
     const SLACK = 60_000;

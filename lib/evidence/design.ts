@@ -14,6 +14,7 @@ import { z } from "zod";
 import { declaredSettings, stoppingRule } from "./declared";
 import { toHex } from "./merkle";
 import { byCodeUnits } from "../core/order";
+import { instantMs } from "./instant";
 
 const DESIGN_PREDICATE_TYPE = "https://fact-or-fair.dev/evidence/design/v1";
 export const CHECKPOINT_PAYLOAD_TYPE = "application/vnd.fact-or-fair.checkpoint+json";
@@ -125,6 +126,14 @@ export function compareDesign(held: DesignPredicate, carried: DesignPredicate): 
 
 export const sha256Hex = (s: string) => toHex(sha256Bytes(new TextEncoder().encode(s)));
 
+/** The launch as the design states it: a Date (the database's) or an instant (a bundle's, ./instant.ts); anything
+ * else is stated as it is, so a design check names it rather than a reader's clock reading it as local time. */
+function launchedAt(v: Date | string): string {
+  if (v instanceof Date) return v.toISOString();
+  const ms = instantMs(v);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : `not an instant: ${String(v).slice(0, 40)}`;
+}
+
 /**
  * A run's design from its rows: at launch from the database (lib/features/ledger/design.ts), and by a verifier from
  * the rows a bundle carries — the same function, so the two compare field for field. `helperId`: the helper model's
@@ -163,7 +172,7 @@ export function designFromRows(r: {
       modality: r.run.modality,
       preset: r.run.preset,
       seed: r.run.seed,
-      launchedAt: new Date(r.run.createdAt).toISOString(),
+      launchedAt: launchedAt(r.run.createdAt),
     },
     content: { version: r.content.version, sha256: r.content.sha256, contentSha256: sha256Hex(r.content.contentJson) },
     models: [...r.runModels]

@@ -2,7 +2,7 @@
 // signature covers PAE(payloadType, payload) — never the JSON around it — so neither the type nor the payload can be
 // swapped under a valid signature. Ed25519 through node's crypto; keyid = sha256 of the public key's SPKI DER, hex.
 import { createHash, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
-import { paeBytes, type Envelope } from "./envelope";
+import { base64Bytes, paeBytes, type Envelope } from "./envelope";
 
 export { envelopeSchema, IN_TOTO_PAYLOAD_TYPE, type Envelope } from "./envelope";
 
@@ -25,11 +25,15 @@ export function signEnvelope(payload: Buffer, payloadType: string, privateKey: K
 
 /** The payload, if one of the envelope's signatures verifies with this public key; null otherwise. */
 export function verifyEnvelope(envelope: Envelope, publicKey: KeyObject): Buffer | null {
-  const payload = Buffer.from(envelope.payload, "base64");
+  // canonical base64 only, decoded as the browser verifier decodes it (./envelope.ts)
+  const bytes = base64Bytes(envelope.payload);
+  if (!bytes) return null;
+  const payload = Buffer.from(bytes);
   const message = pae(envelope.payloadType, payload);
   for (const s of envelope.signatures) {
     try {
-      if (verify(null, message, publicKey, Buffer.from(s.sig, "base64"))) return payload;
+      const sig = base64Bytes(s.sig);
+      if (sig && verify(null, message, publicKey, sig)) return payload;
     } catch {
       // a malformed signature verifies nothing
     }

@@ -3,10 +3,11 @@
 // `fof verify` and /verify check design statements and import batches with it alike.
 import type { BundleCrypto } from "./check-types";
 import { CHECKPOINT_PAYLOAD_TYPE, checkpointSchema } from "./design";
-import { envelopeSchema, paeBytes, type Envelope } from "./envelope";
+import { base64Bytes, envelopeSchema, paeBytes, type Envelope } from "./envelope";
 import { fromHex, leafHash, toHex, verifyInclusion } from "./merkle";
 
-const fromBase64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+// (envelopes parse through envelopeSchema: their base64 is canonical, ./envelope.ts)
+const fromBase64 = (s: string) => base64Bytes(s) ?? new Uint8Array();
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /** The payload of an envelope of `type` signed by `key`, parsed as JSON; null when no signature verifies. */

@@ -169,6 +169,8 @@ export interface ArchiveLimits {
   maxFiles: number;
   /** the most any one file may hold unpacked (checked from the directory before inflating, and while inflating) */
   maxFileBytes: number;
+  /** files read whole (not streamed), and the most they may hold together (./limits.ts) */
+  small?: { names: ReadonlySet<string>; maxBytes: number };
 }
 
 /**
@@ -221,6 +223,14 @@ export async function archiveEntries(src: ArchiveSource, limits: ArchiveLimits):
     at += CENTRAL_BYTES + nameLen;
   }
   if (at !== cdSize) throw new ArchiveError("bytes in the central directory after its last entry");
+  if (limits.small) {
+    const small = entries.filter((e) => limits.small!.names.has(e.name));
+    const total = small.reduce((a, e) => a + e.size, 0);
+    if (total > limits.small.maxBytes)
+      throw new ArchiveError(
+        `the files read whole (${small.map((e) => e.name).join(", ")}) hold ${total} bytes unpacked, over the ${limits.small.maxBytes}-byte limit`,
+      );
+  }
   // The entries tile the file: the first at byte 0, each right after the one before, the directory right after the last.
   let expected = 0;
   for (const e of entries) {

@@ -25,10 +25,7 @@ import { CURRENT_FORMAT, EXPLANATIONS_NAME, TABLE_FILES } from "../../evidence/c
 import { statedExplanations } from "./explanations-stated";
 import { Pseudonyms } from "../ledger/people";
 import { runRows, tablePages, type Row } from "./tables";
-
-export const PUBLIC_KEY_NAME = "signer-public-key.pem";
-export const SCORES_NAME = "scores.json";
-export const SOFTWARE_NAME = "software.json";
+import { PUBLIC_KEY_NAME, SCORES_NAME, SOFTWARE_NAME } from "../../evidence/limits";
 
 const line = (r: Row) => `${JSON.stringify(r)}\n`;
 

@@ -6,16 +6,6 @@ import type { Row } from "../../evidence/completeness";
 import { cleanUrl } from "../../evidence/declared";
 import type { Pseudonyms } from "../ledger/people";
 
-export const EXPLANATION_DATES = {
-  "review-assignments.jsonl": ["createdAt"],
-  "review-items.jsonl": [],
-  "explanation-readings.jsonl": ["createdAt"],
-  "explanation-gold.jsonl": ["createdAt"],
-  "judge-models.jsonl": ["createdAt", "updatedAt"],
-  "judge-passes.jsonl": ["createdAt", "finishedAt", "leaseUntil"],
-  "explanation-judgments.jsonl": ["createdAt"],
-} as const;
-
 const PAGE = 2000;
 const scopeOf = (runId: string) => JSON.stringify({ runIds: [runId] });
 

@@ -10,29 +10,13 @@ import type { SqlValue } from "../../db/dialect";
 import { TABLE_FILES, type Row, type TableFileName } from "../../evidence/completeness";
 import type { Pseudonyms } from "../ledger/people";
 import { cleanUrl, declaredSettings } from "../../evidence/declared";
-import { EXPLANATION_DATES, explanationTablePages } from "./explanation-tables";
+import { explanationTablePages } from "./explanation-tables";
+import { DATE_COLUMNS, instantMs } from "../../evidence/instant";
 
 export type { Row };
 
-const HEAD_DATES = {
-  "content.json": ["loadedAt"],
-  "run.json": ["createdAt", "startedAt", "finishedAt"],
-  "models.jsonl": ["createdAt", "updatedAt"],
-  "run-models.jsonl": [],
-} as const;
-
-const DATES: Record<TableFileName, readonly string[]> = {
-  "queries.jsonl": ["nextAttemptAt"],
-  "outcomes.jsonl": ["createdAt", "reusedAt"],
-  "images.jsonl": ["createdAt"],
-  "faces.jsonl": ["createdAt", "deletedAt"],
-  "annotations.jsonl": ["createdAt"],
-  "annotation-values.jsonl": [],
-  "gold-labels.jsonl": ["createdAt"],
-  "annotator-exclusions.jsonl": ["createdAt"],
-  "image-readings.jsonl": ["createdAt"],
-  ...EXPLANATION_DATES,
-};
+const HEAD_DATES = DATE_COLUMNS;
+const DATES: Record<TableFileName, readonly string[]> = DATE_COLUMNS;
 
 const PAGE = 2000;
 const WITHHELD = "(withheld from evidence bundles)";
@@ -181,10 +165,15 @@ export function tablePages(prisma: PrismaClient, runId: string, people: Pseudony
   };
 }
 
-/** A row as read back from the bundle: its dates as dates again. */
+/** A row as read back from the bundle: its dates as dates again (instants only: ../../evidence/instant.ts). */
 function revive(dates: readonly string[], row: Row): Row {
   const out = { ...row };
-  for (const k of dates) if (typeof out[k] === "string") out[k] = new Date(out[k] as string);
+  for (const k of dates)
+    if (typeof out[k] === "string") {
+      const ms = instantMs(out[k]);
+      if (!Number.isFinite(ms)) throw new Error(`${k} ${JSON.stringify(String(out[k]).slice(0, 40))} is not an ISO 8601 instant`);
+      out[k] = new Date(ms);
+    }
   return out;
 }
 

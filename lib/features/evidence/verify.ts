@@ -13,8 +13,8 @@ import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from ".
 import { readKeyInput } from "../../evidence/key-input";
 import { compareScores, type ScoreCheck } from "../../evidence/compare";
 import { rulesProblem } from "../../results/scoring-rules";
-import { PUBLIC_KEY_NAME, SCORES_NAME, SOFTWARE_NAME } from "./bundle";
-import { REPORT_NAME, reportCheck } from "../../evidence/report-check";
+import { BUNDLE_LIMITS, PUBLIC_KEY_NAME, SCORES_NAME, SMALL_FILES } from "../../evidence/limits";
+import { reportCheck } from "../../evidence/report-check";
 import { replanCheck } from "./plan-check";
 import { insertBatch, insertHead, type Row } from "./tables";
 import { scratchDatabase } from "./rescore";
@@ -28,6 +28,7 @@ import { Completeness, EXPLANATIONS_NAME, requiredFiles, runReasoned, TABLE_FILE
 import { checkDesign, DESIGN_NAME, LOG_PROOF_NAME } from "../../evidence/design-check";
 import { importedImages } from "../../evidence/import-check";
 import { IMPORTS_NAME } from "../../evidence/imports";
+import { headDateProblems } from "../../evidence/instant";
 
 /** node's crypto in the shape the platform-free checks take (lib/evidence/check.ts). */
 const nodeCrypto = {
@@ -35,25 +36,8 @@ const nodeCrypto = {
   verify: async (message: Uint8Array, sig: Uint8Array, pem: string) => verifySignature(null, message, createPublicKey(pem), sig),
 };
 
-/** What a verifier reads at most: the archive, any one file unpacked, and the number of entries. */
-const VERIFY_LIMITS = { archiveBytes: 4 * 1024 ** 3 - 1, fileBytes: 4 * 1024 ** 3 - 1, files: 64, keptBytes: 64 * 1024 ** 2 };
-/** Entries read whole in pass one (the rest is only hashed): all small. */
-const KEPT = new Set([
-  ENVELOPE_NAME,
-  MANIFEST_NAME,
-  PUBLIC_KEY_NAME,
-  SCORES_NAME,
-  SOFTWARE_NAME,
-  REPORT_NAME,
-  "run.json",
-  "content.json",
-  "models.jsonl",
-  "run-models.jsonl",
-  DESIGN_NAME,
-  LOG_PROOF_NAME,
-  IMPORTS_NAME,
-  EXPLANATIONS_NAME,
-]);
+/** The archive itself at most (a ZIP without ZIP64); what it may hold is ../../evidence/limits.ts's, /verify's too. */
+const ARCHIVE_BYTES = 4 * 1024 ** 3 - 1;
 const BATCH = 2000;
 
 interface Check {
@@ -90,15 +74,14 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
     return report;
   };
   const pass = (check: string, detail: string) => checks.push({ check, ok: true, detail });
-  const limits = { maxFiles: VERIFY_LIMITS.files, maxFileBytes: VERIFY_LIMITS.fileBytes };
+  const limits = BUNDLE_LIMITS;
 
   const size = statSync(file).size;
-  if (size > VERIFY_LIMITS.archiveBytes) return fail("archive", `${size} bytes: over the ${VERIFY_LIMITS.archiveBytes}-byte limit`);
+  if (size > ARCHIVE_BYTES) return fail("archive", `${size} bytes: over the ${ARCHIVE_BYTES}-byte limit`);
 
   // Pass one: every entry hashed; the small ones kept.
   const hashes = new Map<string, { hash: Hash; bytes: number; done: boolean }>();
   const kept = new Map<string, Buffer[]>();
-  let keptBytes = 0;
   try {
     await scanZip(
       file,
@@ -106,7 +89,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
         open: (name) => {
           if (hashes.has(name)) throw new Error(`${name} appears twice`);
           hashes.set(name, { hash: createHash("sha256"), bytes: 0, done: false });
-          if (KEPT.has(name)) kept.set(name, []);
+          if (SMALL_FILES.has(name)) kept.set(name, []);
           return true;
         },
         data: (name, chunk, final) => {
@@ -115,11 +98,8 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
           h.bytes += chunk.length;
           h.done = final;
           const k = kept.get(name);
-          if (k) {
-            keptBytes += chunk.length;
-            if (keptBytes > VERIFY_LIMITS.keptBytes) throw new Error(`${name}: larger than a bundle's small files may be`);
-            k.push(Buffer.from(chunk));
-          }
+          // (their sizes were held to BUNDLE_LIMITS from the directory, and the reader holds them to those sizes)
+          if (k) k.push(Buffer.from(chunk));
         },
       },
       limits,
@@ -149,12 +129,17 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
   // the PEM, or the key address's JSON (as a browser shows it); anything else is not a key, whatever the bundle is
   const given = opts.publicKeyPem === undefined ? null : readKeyInput(opts.publicKeyPem);
   if (given && "problem" in given) return fail("key", given.problem);
+  // the bundle's own key read as a given one is — one PEM public key block — as /verify reads it: node's
+  // createPublicKey alone would also take a private key or a certificate, which the browser's WebCrypto does not
+  const own = given || embedded === null ? null : readKeyInput(embedded);
+  if (own && "problem" in own) return fail("signature", `${PUBLIC_KEY_NAME}: ${own.problem}`);
   let key;
   try {
-    key = createPublicKey(given?.pem ?? embedded ?? "");
+    key = createPublicKey(given?.pem ?? own?.pem ?? "");
   } catch {
     return fail("signature", opts.publicKeyPem ? "the given key is not a public key (PEM)" : `${PUBLIC_KEY_NAME} is missing or unreadable: pass --key`);
   }
+  if (key.asymmetricKeyType !== "ed25519") return fail("signature", "the key is not an Ed25519 public key");
   report.signer = { keyid: keyIdOf(key), trusted: Boolean(opts.publicKeyPem) };
   const keyPem = key.export({ type: "spki", format: "pem" }).toString();
   const payload = verifyEnvelope(envelope.data, key);
@@ -207,10 +192,19 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l) as Row);
+  let head: { models: Row[]; runModels: Row[] };
+  try {
+    head = { models: lines("models.jsonl"), runModels: lines("run-models.jsonl") };
+  } catch (e) {
+    return fail("rows", `the bundle's rows cannot be read back: ${(e as Error).message}`);
+  }
+  // the run's, content's and models' times before they go in (a time without its offset would be read as local)
+  const heads = headDateProblems({ run, content: json<Row>("content.json"), models: head.models });
+  if (heads.length) return fail("completeness", heads.join("; "));
   const scratch = mkdtempSync(path.join(os.tmpdir(), "fof-verify-"));
   const prisma = scratchDatabase(scratch);
   try {
-    await insertHead(prisma, { content: json<Row>("content.json")!, run, models: lines("models.jsonl"), runModels: lines("run-models.jsonl") });
+    await insertHead(prisma, { content: json<Row>("content.json")!, run, ...head });
     const whole = new Completeness(statement.data.predicate.run.id, manifest.data.format);
     const pending = new Map<TableFileName, Row[]>(TABLE_FILES.map((t) => [t.file, []]));
     const rest: Record<string, string> = {};
