@@ -3,9 +3,10 @@
 // four ways they did not: a run's launch time re-signed without its offset ("…20:11:34.592", read as local time: the
 // verdict followed the reader's clock), a signature re-written in base64url by an outsider (Node's decoder took it,
 // the browser's atob did not), a small file padded past the CLI's cap but under the browser's, a table line that is
-// no JSON (named "rows" by one and "archive" by the other), and the bundle's own key given as a private key PEM (Node
-// derives the public key; WebCrypto refuses). Each is here, read by both, the browser's side in Chromium itself:
-// lib/evidence/bundle-bytes.ts bundled as the worker bundles it, with WebCrypto's SHA-256 and Ed25519.
+// no JSON (named "rows" by one and "archive" by the other), the bundle's own key given as a private key PEM (Node
+// derives the public key; WebCrypto refuses), and text with a lone surrogate (the two databases read it back apart).
+// Each is here, read by both, the browser's side in Chromium itself: lib/evidence/bundle-bytes.ts bundled as the
+// worker bundles it, with WebCrypto's SHA-256 and Ed25519.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
@@ -173,6 +174,25 @@ describe("the two verifiers refuse alike", () => {
     const [cli, web] = [firstFailure(await inCli(file)), firstFailure(await inBrowser(file))];
     expect(cli?.check).toBe("rows");
     expect(web?.check).toBe("rows");
+  }, 60_000);
+
+  it("text with a lone UTF-16 surrogate, re-signed (the two databases read it back differently): refused by both", async () => {
+    const file = tampered(
+      bundle,
+      dir,
+      "lone-surrogate",
+      (e: Entries) => {
+        const [first, ...rest] = text(e["outcomes.jsonl"]).split("\n");
+        const row = JSON.parse(first);
+        row.rawText = "\ud800B";
+        e["outcomes.jsonl"] = Buffer.from([JSON.stringify(row), ...rest].join("\n"));
+      },
+      signingKey(),
+    );
+    for (const v of [firstFailure(await inCli(file)), firstFailure(await inBrowser(file))]) {
+      expect(v?.check).toBe("completeness");
+      expect(v?.detail).toMatch(/outcomes\.jsonl: rawText holds a lone UTF-16 surrogate/);
+    }
   }, 60_000);
 
   it("the bundle's own key given as a private key PEM (no key given): refused by both", async () => {

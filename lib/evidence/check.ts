@@ -7,7 +7,7 @@ import { ENVELOPE_NAME, MANIFEST_NAME, manifestSchema, statementSchema } from ".
 import { Completeness, requiredFiles, TABLE_FILES } from "./completeness";
 import { readKeyInput } from "./key-input";
 import { checkDesign } from "./design-check";
-import { headDateProblems } from "./instant";
+import { headProblems } from "./instant";
 
 export type { BundleCheck, BundleCrypto } from "./check-types";
 import type { BundleCheck, BundleCrypto } from "./check-types";
@@ -96,7 +96,7 @@ export async function checkBundleFiles(
     return fail("rows", `the bundle's rows cannot be read back: ${(e as Error).message}`);
   }
   // the run's, content's and models' times first, as `fof verify` reads them before inserting them
-  const heads = headDateProblems({ run, content: parse(entries["content.json"]), models: head.models });
+  const heads = headProblems({ run, content: parse(entries["content.json"]), ...head });
   if (heads.length) return fail("completeness", heads.join("; "));
   const problems = whole.finish(run);
   if (run?.id !== manifest.data.run) problems.push("run.json is another run than the manifest's");

@@ -5,6 +5,7 @@
 // as a problem, never silently dropped). Platform-free: `fof verify` streams rows through it, the browser verifier
 // feeds it unpacked files, and both reach the same verdicts.
 import { badDates, instantMs } from "./instant";
+import { loneSurrogates } from "./lone-surrogates";
 
 export type Row = Record<string, unknown>;
 
@@ -113,7 +114,7 @@ export class Completeness {
 
   /** the row to insert, or null to leave it out */
   add(file: TableFileName, row: Row): Row | null {
-    for (const p of badDates(file, row)) this.problem(p);
+    for (const p of [...badDates(file, row), ...loneSurrogates(file, row)]) this.problem(p);
     switch (file) {
       case "queries.jsonl": {
         const id = Number(row.id);

@@ -3,6 +3,8 @@
 // browser in Copenhagen (hostile re-test, 2026-12-07); and ECMAScript leaves every other format to the engine. Every
 // time a verifier reads is therefore an ISO 8601 instant in the one format ECMAScript defines — YYYY-MM-DDTHH:mm:ss,
 // optional .sss, and Z or ±HH:mm — as the writer's toISOString() writes them; anything else is refused.
+import { loneSurrogates } from "./lone-surrogates";
+
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /** Milliseconds since the epoch of an instant in that format; NaN for anything else. */
@@ -45,12 +47,17 @@ export function badDates(file: keyof typeof DATE_COLUMNS, row: Record<string, un
   return out;
 }
 
-/** The dates of the files read whole (the run, its content and models), named: both verifiers ask before any row. */
-export function headDateProblems(head: { run: unknown; content: unknown; models: readonly unknown[] }): string[] {
+/**
+ * What is wrong with the files read whole (the run, its content, models and run models) before they go into a
+ * database: times that are no instants, text with a lone surrogate (./lone-surrogates.ts). Both verifiers ask first.
+ */
+export function headProblems(head: { run: unknown; content: unknown; models: readonly unknown[]; runModels?: readonly unknown[] }): string[] {
   const row = (x: unknown) => (x && typeof x === "object" ? (x as Record<string, unknown>) : null);
+  const both = (file: keyof typeof DATE_COLUMNS, x: unknown) => [...badDates(file, row(x)), ...loneSurrogates(file, row(x))];
   return [
-    ...badDates("run.json", row(head.run)),
-    ...badDates("content.json", row(head.content)),
-    ...head.models.flatMap((m) => badDates("models.jsonl", row(m))),
+    ...both("run.json", head.run),
+    ...both("content.json", head.content),
+    ...head.models.flatMap((m) => both("models.jsonl", m)),
+    ...(head.runModels ?? []).flatMap((m) => both("run-models.jsonl", m)),
   ];
 }

@@ -28,7 +28,7 @@ import { Completeness, EXPLANATIONS_NAME, requiredFiles, runReasoned, TABLE_FILE
 import { checkDesign, DESIGN_NAME, LOG_PROOF_NAME } from "../../evidence/design-check";
 import { importedImages } from "../../evidence/import-check";
 import { IMPORTS_NAME } from "../../evidence/imports";
-import { headDateProblems } from "../../evidence/instant";
+import { headProblems } from "../../evidence/instant";
 
 /** node's crypto in the shape the platform-free checks take (lib/evidence/check.ts). */
 const nodeCrypto = {
@@ -199,7 +199,7 @@ export async function verifyBundle(file: string, opts: { publicKeyPem?: string; 
     return fail("rows", `the bundle's rows cannot be read back: ${(e as Error).message}`);
   }
   // the run's, content's and models' times before they go in (a time without its offset would be read as local)
-  const heads = headDateProblems({ run, content: json<Row>("content.json"), models: head.models });
+  const heads = headProblems({ run, content: json<Row>("content.json"), ...head });
   if (heads.length) return fail("completeness", heads.join("; "));
   const scratch = mkdtempSync(path.join(os.tmpdir(), "fof-verify-"));
   const prisma = scratchDatabase(scratch);
