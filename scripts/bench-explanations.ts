@@ -129,7 +129,7 @@ async function main() {
       "|---|---|---|---|---|",
       ...rows,
       "",
-      "The server computes the results on a read thread (lib/server/api/explanation-reads.ts), so their stall above is the thread's, not the pages'; they are cached by the state they follow from (readings, gold, judgments, exclusions) — a new reading means a new first view. The export streams on the request's thread a page of 200 explanations at a time and yields the event loop between pages (its stall is one page's); the explanations behind a number are paged in SQL. Memory: the peak resident set above the step's start, sampled every 5 ms by a thread of its own (it includes garbage not yet collected).",
+      "The server computes the results on a read thread (lib/server/api/explanation-reads.ts), so their stall above is the thread's, not the pages'; they are cached by the state they follow from (readings, gold, judgments, exclusions) — a new reading means a new first view. The export streams on the request's thread a page of 200 explanations at a time and yields the event loop between pages (its stall is one page's); the explanations behind a number are paged in SQL. Memory: the peak resident set above the step's start, sampled every 5 ms by a thread of its own (it includes garbage not yet collected and SQLite's page cache, which grows as a step reads rows it had not read).",
       "",
     ].join("\n"),
   );
