@@ -249,11 +249,16 @@ describe("scores follow the review", () => {
 describe("assignments, agreement and the detector report", () => {
   it("deals a seeded sample with overlap and reports progress", async () => {
     await expect(createAssignment(prisma(), { name: "x", runIds: [runId], annotators: ["ann"], overlap: 2 })).rejects.toThrow(/cannot exceed/);
-    const a = await createAssignment(prisma(), { name: "pilot", runIds: [runId], annotators: ["ann", "bo", "cy"], perModel: 6, overlap: 2, seed: 3 });
+    const a = await createAssignment(prisma(), { name: "pilot", runIds: [runId], annotators: ["ann", "bo", "cy"], perModel: 6, overlap: 2 });
     expect(a).toMatchObject({ images: 6, items: 12 });
     const [listed] = await listAssignments(prisma());
     expect(listed).toMatchObject({ name: "pilot", images: 6, overlap: 2, perModel: 6 });
     expect(listed.annotators.map((x) => x.images)).toEqual([4, 4, 4]);
+    // nobody picks the seed: the runs' own, by ordinal (a second assignment of the same runs draws another sample)
+    const { faceSampleSeed } = await import("../lib/features/review/assignments");
+    const run = (await prisma().run.findUnique({ where: { id: runId }, select: { id: true, seed: true } }))!;
+    expect((await prisma().assignment.findUnique({ where: { id: a.id } }))!.seed).toBe(faceSampleSeed([run], 0));
+    expect(faceSampleSeed([run], 1)).not.toBe(faceSampleSeed([run], 0));
     const mine = await reviewQueue(prisma(), { assignmentId: a.id, annotator: "cy" });
     const cyImages = new Set((await prisma().assignmentItem.findMany({ where: { assignmentId: a.id, annotator: "cy" } })).map((i) => i.imageId));
     expect(mine.faces.every((f) => cyImages.has(f.imageId))).toBe(true);

@@ -13,7 +13,7 @@ export interface AssignmentFormState {
   links?: Array<{ annotator: string; href: string }>;
 }
 
-/** Creates an assignment from the form: runs (checkboxes), annotators (comma or newline separated), sample and seed. */
+/** Creates an assignment from the form: runs (checkboxes), annotators (accounts), sample size, overlap, gold (the seed is the runs' own). */
 export async function createAssignmentAction(_prev: AssignmentFormState, form: FormData): Promise<AssignmentFormState> {
   const g = await actionGuard("review.manage");
   if ("message" in g) return { message: g.message };
@@ -27,7 +27,6 @@ export async function createAssignmentAction(_prev: AssignmentFormState, form: F
       annotators,
       perModel: String(form.get("perModel") ?? "25"),
       overlap: String(form.get("overlap") || annotators.length),
-      seed: String(form.get("seed") || "1"),
       // a percentage on the form; blank: none
       goldRate: Number(form.get("goldPercent") || 0) / 100,
     });

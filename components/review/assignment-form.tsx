@@ -1,6 +1,6 @@
 "use client";
 // The face review's assignment: a seeded sample of each model's labelled images from the chosen runs, dealt through the
-// one review assignment form (./review-assignment-form.tsx).
+// one review assignment form (./review-assignment-form.tsx). The seed is the runs' own (lib/features/review/assignments.ts).
 import Link from "next/link";
 import { useActionState } from "react";
 import { createAssignmentAction, type AssignmentFormState } from "@/app/review/actions";
@@ -22,9 +22,6 @@ export function AssignmentForm({ runs, people }: { runs: Array<{ id: string; nam
         <>
           <Field label="Images per model (paper: 25)">
             <Input id="as-per-model" name="perModel" type="number" min={1} defaultValue={25} className={reviewInput} />
-          </Field>
-          <Field label="Seed">
-            <Input id="as-seed" name="seed" type="number" min={0} defaultValue={1} className={reviewInput} />
           </Field>
         </>
       }

@@ -1,5 +1,10 @@
 // Assignments: a seeded sample of the runs' labelled images per model, dealt to annotators with an overlap (so
-// agreement can be measured), and each annotator's progress.
+// agreement can be measured), and each annotator's progress. Nobody picks the seed: it is derived from the runs'
+// own seeds and how many assignments of those runs came before, as an explanation sample's is
+// (lib/features/explanations/sample.ts) — whoever deals a validation sample can see the classifier's labels, and a
+// seed of their choosing could pick the images it got right (the explanation sample's hostile re-test, 2026-12-07,
+// moved a prevalence 3–37 % over seeds 0–2999).
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { ANNOTATION_ROW_SELECT } from "../results/run-results";
@@ -15,13 +20,21 @@ export const assignmentSchema = z.object({
   overlap: z.coerce.number().int().min(1).max(50),
   /** the share of each annotator's queue served as gold faces (blind): 0–0.5 */
   goldRate: z.coerce.number().min(0).max(0.5).default(0),
-  seed: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .default(1),
 });
+
+/** The seed of the k-th (0-based) face assignment over these runs: from their ids and seeds, fixed before any label. */
+export function faceSampleSeed(runs: ReadonlyArray<{ id: string; seed: number }>, ordinal: number): number {
+  const of = [...runs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((r) => `${r.id}:${r.seed}`);
+  return (
+    parseInt(
+      createHash("sha256")
+        .update(`face-assignment|${of.join(",")}|${ordinal}`)
+        .digest("hex")
+        .slice(0, 8),
+      16,
+    ) & 0x7fffffff
+  );
+}
 
 /** Samples the runs' labelled images per model with the seed and deals them to the annotators (one transaction). */
 export async function createAssignment(prisma: PrismaClient, input: z.input<typeof assignmentSchema>) {
@@ -34,15 +47,19 @@ export async function createAssignment(prisma: PrismaClient, input: z.input<type
     select: { id: true, modelConfig: { select: { slug: true } } },
   });
   if (!images.length) throw new DomainError("invalid", "the chosen runs have no labelled images yet: label them on the Label page first");
+  const runIds = [...new Set(a.runIds)].sort();
+  const scopeJson = JSON.stringify({ runIds });
+  const runs = await prisma.run.findMany({ where: { id: { in: runIds } }, select: { id: true, seed: true } });
+  const seed = faceSampleSeed(runs, await prisma.assignment.count({ where: { kind: "faces", scopeJson } }));
   const byModel = new Map<string, string[]>();
   for (const i of images) byModel.set(i.modelConfig.slug, [...(byModel.get(i.modelConfig.slug) ?? []), i.id]);
-  const deal = dealAssignment({ imagesByModel: byModel, annotators, perModel: a.perModel, overlap: a.overlap, seed: a.seed });
+  const deal = dealAssignment({ imagesByModel: byModel, annotators, perModel: a.perModel, overlap: a.overlap, seed });
   return prisma.$transaction(async (tx) => {
     const created = await tx.assignment.create({
       data: {
         name: a.name,
-        scopeJson: JSON.stringify({ runIds: a.runIds }),
-        seed: a.seed,
+        scopeJson,
+        seed,
         perModel: a.perModel,
         overlap: a.overlap,
         goldRate: a.goldRate,
