@@ -87,17 +87,22 @@ export async function checkBundleFiles(
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l) as Record<string, unknown>);
+  // in `fof verify`'s order (lib/features/evidence/verify.ts): the models' rows, what is wrong with the files read
+  // whole, then the table rows — a line that is no JSON row is the rows' failure
+  const unreadable = (e: unknown) => fail("rows", `the bundle's rows cannot be read back: ${(e as Error).message}`);
   let head: { models: Record<string, unknown>[]; runModels: Record<string, unknown>[] };
   try {
-    for (const t of TABLE_FILES) for (const row of rowsOf(t.file)) whole.add(t.file, row);
     head = { models: rowsOf("models.jsonl"), runModels: rowsOf("run-models.jsonl") };
   } catch (e) {
-    // as `fof verify` names it (lib/features/evidence/verify.ts): a line that is no JSON row is the rows' failure
-    return fail("rows", `the bundle's rows cannot be read back: ${(e as Error).message}`);
+    return unreadable(e);
   }
-  // the run's, content's and models' times first, as `fof verify` reads them before inserting them
   const heads = headProblems({ run, content: parse(entries["content.json"]), ...head });
   if (heads.length) return fail("completeness", heads.join("; "));
+  try {
+    for (const t of TABLE_FILES) for (const row of rowsOf(t.file)) whole.add(t.file, row);
+  } catch (e) {
+    return unreadable(e);
+  }
   const problems = whole.finish(run);
   if (run?.id !== manifest.data.run) problems.push("run.json is another run than the manifest's");
   if (problems.length) return fail("completeness", problems.join("; "));
