@@ -51,12 +51,11 @@ async function main() {
   const { db, migrateAndSeed } = await import("../lib/db");
   const engine = await import("../tests/helpers/services");
   const { createExplanationSample } = await import("../lib/features/explanations/sample");
-  const { explanationQueue, saveReading } = await import("../lib/features/explanations/readings");
+  const { readSample } = await import("../tests/helpers/read-sample");
   const { startJudgePass, workJudgePassesUntilDone } = await import("../lib/features/explanations/judge-pass");
   const { explanationResults } = await import("../lib/features/explanations/results");
   const { explanationsBehind } = await import("../lib/features/explanations/behind");
   const { explanationExportRows } = await import("../lib/features/explanations/export");
-  const { plantedIn } = await import("../lib/providers/explainer");
   await migrateAndSeed({ quiet: true });
   const prisma = db();
 
@@ -68,20 +67,7 @@ async function main() {
 
   const t1 = performance.now();
   const sample = await createExplanationSample(prisma, { name: "bench", runId: run.id, annotators: ["a@example.org", "b@example.org"], halfWidth: HALF_WIDTH });
-  for (const who of ["a@example.org", "b@example.org"])
-    for (;;) {
-      const q = await explanationQueue(prisma, who, { assignmentId: sample.id, pageSize: 50 });
-      if (!q.items.length) break;
-      for (const item of q.items)
-        await saveReading(prisma, who, {
-          outcomeId: item.outcomeId,
-          reading: {
-            tags: plantedIn(item.explanation)
-              .filter((p) => who === "a@example.org" || p.error !== "attribution")
-              .map((p) => ({ tag: p.error, start: p.start, end: p.end })),
-          },
-        });
-    }
+  await readSample(prisma, sample.id, ["a@example.org", "b@example.org"], (who, p) => who === "b@example.org" && p.error === "attribution");
   const reviewS = (performance.now() - t1) / 1000;
   process.stderr.write(`review: ${sample.explanations} sampled, ${sample.items} readings in ${reviewS.toFixed(0)} s\n`);
 

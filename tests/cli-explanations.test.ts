@@ -11,8 +11,7 @@ process.env.FOF_DATA_DIR = dir;
 const { db, migrateAndSeed } = await import("../lib/db");
 const engine = await import("./helpers/services");
 const { createExplanationSample } = await import("../lib/features/explanations/sample");
-const { explanationQueue, saveReading } = await import("../lib/features/explanations/readings");
-const { plantedIn } = await import("../lib/providers/explainer");
+const { readSample } = await import("./helpers/read-sample");
 
 const run = promisify(execFile);
 const fof = (...args: string[]) =>
@@ -30,16 +29,7 @@ beforeAll(async () => {
   plain = (await engine.createRun(db(), { models: ["baseline:explainer"], config, seed: 6 })).id;
   await new engine.Worker(db(), { pollMs: 10, flushMs: 10 }).run({ untilDone: true });
   const sample = await createExplanationSample(db(), { name: "cli", runId: cot, annotators: ["ann", "bea"], halfWidth: 0.3 });
-  for (const who of ["ann", "bea"])
-    for (;;) {
-      const q = await explanationQueue(db(), who, { assignmentId: sample.id, pageSize: 50 });
-      if (!q.items.length) break;
-      for (const item of q.items)
-        await saveReading(db(), who, {
-          outcomeId: item.outcomeId,
-          reading: { tags: plantedIn(item.explanation).map((p) => ({ tag: p.error, start: p.start, end: p.end })) },
-        });
-    }
+  await readSample(db(), sample.id, ["ann", "bea"]);
   await db().$disconnect();
 }, 120_000);
 afterAll(async () => {

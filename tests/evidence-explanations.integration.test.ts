@@ -15,9 +15,8 @@ const { writeBundle } = await import("../lib/features/evidence/bundle");
 const { verifyBundle } = await import("../lib/features/evidence/verify");
 const { publicKeyInfo, signingKey } = await import("../lib/features/ledger/keys");
 const { createExplanationSample } = await import("../lib/features/explanations/sample");
-const { saveReading, explanationQueue } = await import("../lib/features/explanations/readings");
+const { readSample } = await import("./helpers/read-sample");
 const { startJudgePass, workJudgePassesUntilDone } = await import("../lib/features/explanations/judge-pass");
-const { plantedIn } = await import("../lib/providers/explainer");
 const { tampered, rows, jsonl, text } = await import("./helpers/evidence");
 type Entries = import("./helpers/evidence").Entries;
 
@@ -32,16 +31,7 @@ beforeAll(async () => {
   runId = (await engine.createRun(db(), { models: ["baseline:explainer"], config: { ...config, cot: true }, seed: 4 })).id;
   await new engine.Worker(db(), { runId, pollMs: 10, flushMs: 10 }).run({ untilDone: true });
   const sample = await createExplanationSample(db(), { name: "s", runId, annotators: ["reviewer-a@example.org", "reviewer-b@example.org"], halfWidth: 0.3 });
-  for (const who of ["reviewer-a@example.org", "reviewer-b@example.org"])
-    for (;;) {
-      const q = await explanationQueue(db(), who, { assignmentId: sample.id, pageSize: 50 });
-      if (!q.items.length) break;
-      for (const item of q.items)
-        await saveReading(db(), who, {
-          outcomeId: item.outcomeId,
-          reading: { tags: plantedIn(item.explanation).map((p) => ({ tag: p.error, start: p.start, end: p.end })) },
-        });
-    }
+  await readSample(db(), sample.id, ["reviewer-a@example.org", "reviewer-b@example.org"]);
   await startJudgePass(db(), { id: "judge-starter", role: "admin", spendingLimitUsd: null }, { runId, judge: "baseline:judge" });
   await workJudgePassesUntilDone(db());
   bundle = path.join(dir, "cot.zip");

@@ -18,9 +18,8 @@ const { writeBundle } = await import("../lib/features/evidence/bundle");
 const { verifyBundle } = await import("../lib/features/evidence/verify");
 const { publicKeyInfo } = await import("../lib/features/ledger/keys");
 const { createExplanationSample } = await import("../lib/features/explanations/sample");
-const { saveReading, explanationQueue } = await import("../lib/features/explanations/readings");
+const { readSample } = await import("./helpers/read-sample");
 const { startJudgePass, workJudgePassesUntilDone } = await import("../lib/features/explanations/judge-pass");
-const { plantedIn } = await import("../lib/providers/explainer");
 const { browserRescoreResult, nodeRescoreResult } = await import("./helpers/browser-rescorer");
 type Check = { path: string; recomputed: unknown; equal: boolean };
 
@@ -31,21 +30,8 @@ beforeAll(async () => {
   const runId = (await engine.createRun(db(), { models: ["baseline:explainer", "baseline:explainer:0.5"], config, seed: 7 })).id;
   await new engine.Worker(db(), { runId, pollMs: 10, flushMs: 10 }).run({ untilDone: true });
   const sample = await createExplanationSample(db(), { name: "s", runId, annotators: ["a@example.org", "b@example.org"], halfWidth: 0.3 });
-  for (const who of ["a@example.org", "b@example.org"])
-    for (;;) {
-      const q = await explanationQueue(db(), who, { assignmentId: sample.id, pageSize: 50 });
-      if (!q.items.length) break;
-      for (const item of q.items)
-        await saveReading(db(), who, {
-          outcomeId: item.outcomeId,
-          // the second reader misses every attribution error: agreement below 1, a judge checked against something
-          reading: {
-            tags: plantedIn(item.explanation)
-              .filter((p) => who === "a@example.org" || p.error !== "attribution")
-              .map((p) => ({ tag: p.error, start: p.start, end: p.end })),
-          },
-        });
-    }
+  // the second reader misses every attribution error: agreement below 1, a judge checked against something
+  await readSample(db(), sample.id, ["a@example.org", "b@example.org"], (who, p) => who === "b@example.org" && p.error === "attribution");
   await startJudgePass(db(), { id: "starter", role: "admin", spendingLimitUsd: null }, { runId, judge: "baseline:judge" });
   await workJudgePassesUntilDone(db());
   bundle = path.join(dir, "cot.zip");
